@@ -1,0 +1,72 @@
+/**
+ * The one place the renderer spawns external programs (ffmpeg, ffprobe).
+ * Arguments are always arrays (never a shell string), every run has a timeout,
+ * and a failure carries the tail of stderr so the cause reaches the job's errorMessage.
+ */
+import { spawn } from "node:child_process";
+
+export class ProcessError extends Error {
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly stderrTail: string;
+  constructor(command: string, exitCode: number | null, stderrTail: string, reason: string) {
+    super(`${command} ${reason}: ${stderrTail.trim().split("\n").slice(-3).join(" | ")}`);
+    this.name = "ProcessError";
+    this.command = command;
+    this.exitCode = exitCode;
+    this.stderrTail = stderrTail;
+  }
+}
+
+export interface RunOptions {
+  /** Kill the process after this many milliseconds (default 10 minutes). */
+  timeoutMs?: number;
+  /** Called with each chunk of stderr text (ffmpeg writes progress there). */
+  onStderr?: (chunk: string) => void;
+  /** Bytes written to stdin, then closed. */
+  stdin?: Buffer | string;
+  signal?: AbortSignal;
+}
+
+export interface RunResult {
+  stdout: Buffer;
+  stderr: string;
+}
+
+const STDERR_TAIL_BYTES = 8192;
+
+/** Runs `command args...` and resolves with its output, or rejects with a ProcessError. */
+export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const timeoutMs = options.timeoutMs ?? 10 * 60_000;
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], signal: options.signal });
+    const out: Buffer[] = [];
+    let err = "";
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill("SIGKILL");
+    }, timeoutMs);
+    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      err = (err + chunk).slice(-STDERR_TAIL_BYTES);
+      options.onStderr?.(chunk);
+    });
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(new ProcessError(command, null, err, `could not start (${e.message})`));
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (timedOut) reject(new ProcessError(command, code, err, `timed out after ${timeoutMs} ms`));
+      else if (code !== 0) reject(new ProcessError(command, code, err, `exited with code ${code}`));
+      else resolve({ stdout: Buffer.concat(out), stderr: err });
+    });
+    child.stdin.on("error", () => {
+      /* the process may exit before reading stdin; the close handler reports it */
+    });
+    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    else child.stdin.end();
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * Domain errors. They know nothing of HTTP: `src/lib/on-error.ts` maps each to a status and the
+ * spec's envelope. Throw these from verbs; never build error responses in domain code.
+ */
+
+/** One problem with one field of the input, as it appears in `details.errors`. */
+export interface FieldError {
+  field?: string;
+  message: string;
+  code?: string;
+}
+
+export abstract class DomainError extends Error {
+  /** Extra data for `details` (beyond `errors`). */
+  readonly details?: Record<string, unknown>;
+  constructor(message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = new.target.name;
+    this.details = details;
+  }
+}
+
+/** The input is malformed or violates a schema. */
+export class ValidationFailed extends DomainError {
+  readonly errors: FieldError[];
+  constructor(errors: FieldError[], message = "Validation failed") {
+    super(message, { errors });
+    this.errors = errors;
+  }
+}
+
+export class Unauthorized extends DomainError {
+  constructor() {
+    super("Unauthorized");
+  }
+}
+
+export class Forbidden extends DomainError {
+  constructor(message = "Insufficient permissions") {
+    super(message);
+  }
+}
+
+/** A resource that does not exist or belongs to another account (never distinguish the two). */
+export class NotFound extends DomainError {
+  constructor(what: string) {
+    super(`${what} not found`);
+  }
+}
+
+/** The resource exists but is not in a state that allows the operation (e.g. cancelling a finished job). */
+export class InvalidState extends DomainError {}
+
+export class InsufficientTokens extends DomainError {
+  constructor(required: number, available: number) {
+    super("Insufficient tokens", { required, available });
+  }
+}
+
+export class ConcurrencyLimit extends DomainError {
+  constructor(activeJobs: number, maxAllowed: number) {
+    super("Too many concurrent jobs", { activeJobs, maxAllowed });
+  }
+}
+
+export class RateLimited extends DomainError {
+  constructor(retryAfterSeconds: number) {
+    super("Too many requests, please try again later", { retryAfter: retryAfterSeconds });
+  }
+}
+
+export class PayloadTooLarge extends DomainError {
+  constructor(limitBytes: number) {
+    super(`Request body too large (limit ${limitBytes} bytes)`, { limitBytes });
+  }
+}
+
+export class UnsupportedMediaType extends DomainError {}
+
+/** A media file exists but cannot be decoded or probed. */
+export class UnprocessableMedia extends DomainError {}
+
+/** A dependency (renderer, browser, storage) failed or is unreachable. */
+export class UpstreamFailure extends DomainError {}

@@ -1,0 +1,56 @@
+/**
+ * valibot at the HTTP boundary: JSON bodies and query strings parsed into typed values, failures thrown
+ * as ValidationFailed so they reach the client in the spec's envelope with field paths.
+ */
+import type { Context } from "hono";
+import * as v from "valibot";
+import { PayloadTooLarge, UnsupportedMediaType, ValidationFailed, type FieldError } from "./errors";
+
+/** Maximum JSON request body. Html layers may carry 100 KB of markup each (5 per job), so allow headroom. */
+export const MAX_JSON_BYTES = 1024 * 1024;
+
+/** Turns a valibot issue path into `config.layers[2].width`. */
+export const issuePath = (issue: v.BaseIssue<unknown>, prefix?: string): string | undefined => {
+  const keys = issue.path?.map((p) => p.key) ?? [];
+  let out = prefix ?? "";
+  for (const key of keys) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || undefined;
+};
+
+export const toFieldErrors = (issues: readonly v.BaseIssue<unknown>[], prefix?: string): FieldError[] =>
+  issues.map((issue) => ({ field: issuePath(issue, prefix), message: issue.message, code: "VALIDATION_ERROR" }));
+
+/** Parses `input` with `schema` or throws ValidationFailed listing every issue. */
+export const parseOrThrow = <S extends v.GenericSchema>(schema: S, input: unknown, prefix?: string): v.InferOutput<S> => {
+  const result = v.safeParse(schema, input);
+  if (!result.success) throw new ValidationFailed(toFieldErrors(result.issues, prefix));
+  return result.output;
+};
+
+/** Reads the request body as JSON: 415 for another content type, 413 when too large, 400 when malformed. */
+export const readJson = async (c: Context): Promise<unknown> => {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new UnsupportedMediaType("Content-Type must be application/json");
+  }
+  const declared = Number(c.req.header("content-length") ?? "0");
+  if (declared > MAX_JSON_BYTES) throw new PayloadTooLarge(MAX_JSON_BYTES);
+  const text = await c.req.text();
+  if (text.length > MAX_JSON_BYTES) throw new PayloadTooLarge(MAX_JSON_BYTES);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationFailed([{ field: "body", message: "Malformed JSON body", code: "INVALID_JSON" }], "Malformed JSON body");
+  }
+};
+
+/** Reads and validates a JSON body in one step. */
+export const jsonBody = async <S extends v.GenericSchema>(c: Context, schema: S): Promise<v.InferOutput<S>> =>
+  parseOrThrow(schema, await readJson(c));
+
+/** Validates the query string (all values are strings; schemas coerce). */
+export const queryParams = <S extends v.GenericSchema>(c: Context, schema: S): v.InferOutput<S> =>
+  parseOrThrow(schema, c.req.query());
