@@ -5,16 +5,28 @@
  */
 import { spawn } from "node:child_process";
 
+/** Why a run failed: could not start, killed at its timeout, killed by the caller's signal, or exited non-zero. */
+export type ProcessFailure = "spawn-failed" | "timed-out" | "aborted" | "exited";
+
 export class ProcessError extends Error {
   readonly command: string;
   readonly exitCode: number | null;
   readonly stderrTail: string;
-  constructor(command: string, exitCode: number | null, stderrTail: string, reason: string) {
+  /** Lets callers tell "bad input" (exited) from "broken host" (spawn-failed) without parsing messages. */
+  readonly failure: ProcessFailure;
+  constructor(
+    command: string,
+    exitCode: number | null,
+    stderrTail: string,
+    reason: string,
+    failure: ProcessFailure = "exited",
+  ) {
     super(`${command} ${reason}: ${stderrTail.trim().split("\n").slice(-3).join(" | ")}`);
     this.name = "ProcessError";
     this.command = command;
     this.exitCode = exitCode;
     this.stderrTail = stderrTail;
+    this.failure = failure;
   }
 }
 
@@ -55,11 +67,14 @@ export function run(command: string, args: readonly string[], options: RunOption
     });
     child.on("error", (e) => {
       clearTimeout(timer);
-      reject(new ProcessError(command, null, err, `could not start (${e.message})`));
+      // spawn() reports an aborted signal through "error" too; that is the caller's choice, not a broken host.
+      if (e.name === "AbortError") reject(new ProcessError(command, null, err, "aborted", "aborted"));
+      else reject(new ProcessError(command, null, err, `could not start (${e.message})`, "spawn-failed"));
     });
     child.on("close", (code) => {
       clearTimeout(timer);
-      if (timedOut) reject(new ProcessError(command, code, err, `timed out after ${timeoutMs} ms`));
+      if (timedOut)
+        reject(new ProcessError(command, code, err, `timed out after ${timeoutMs} ms`, "timed-out"));
       else if (code !== 0) reject(new ProcessError(command, code, err, `exited with code ${code}`));
       else resolve({ stdout: Buffer.concat(out), stderr: err });
     });

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.ts";
+
+describe("loadConfig", () => {
+  it("applies the contract's defaults when only the secret is set", () => {
+    const config = loadConfig({ RUNNER_SECRET: "s" });
+    expect(config).toMatchObject({
+      host: "127.0.0.1",
+      port: 8788,
+      runnerSecret: "s",
+      probeMaxBytes: 200 * 1024 * 1024,
+      ffprobePath: "ffprobe",
+    });
+    expect(config.tmpDir).toMatch(/renderer$/);
+  });
+
+  it("reads every variable and treats empty strings as unset", () => {
+    const config = loadConfig({
+      RUNNER_SECRET: "s",
+      HOST: "0.0.0.0",
+      PORT: "8080",
+      TMP_DIR: "/var/tmp/r",
+      PROBE_MAX_BYTES: "1024",
+      FFPROBE_PATH: "",
+    });
+    expect(config).toMatchObject({ host: "0.0.0.0", port: 8080, tmpDir: "/var/tmp/r", probeMaxBytes: 1024 });
+    expect(config.ffprobePath).toBe("ffprobe");
+  });
+
+  it("refuses to start without RUNNER_SECRET", () => {
+    expect(() => loadConfig({})).toThrow(/RUNNER_SECRET is required/);
+    expect(() => loadConfig({ RUNNER_SECRET: "" })).toThrow(/RUNNER_SECRET is required/);
+  });
+
+  it("names every invalid number", () => {
+    expect(() => loadConfig({ RUNNER_SECRET: "s", PORT: "80a", PROBE_MAX_BYTES: "-1" })).toThrow(
+      /PORT must be a non-negative integer.*PROBE_MAX_BYTES must be a non-negative integer/,
+    );
+    expect(() => loadConfig({ RUNNER_SECRET: "s", PORT: "70000" })).toThrow(/PORT must be at most 65535/);
+  });
+});
