@@ -1,0 +1,99 @@
+/**
+ * The image job config (config reference §1): a canvas, a background and 1..50 layers drawn in array
+ * order (index 0 at the bottom). Unknown top-level keys and layer keys are rejected with their name.
+ */
+import * as v from "valibot";
+import { Color, integerIn, list, oneOf, strict } from "./common";
+import {
+  circleLayerEntries,
+  gradientLayerEntries,
+  IMAGE_LAYER_ENTRIES,
+  imageHtmlLayerEntries,
+  imageLayerEntries,
+  rectangleLayerEntries,
+  textLayerEntries,
+} from "./image-layers";
+import { layerDefaultsEntries, layerObject, layerVariant } from "./layer-set";
+import {
+  HTML_MAX_LAYERS_PER_JOB,
+  IMAGE_MAX_LAYERS,
+  IMAGE_MAX_QUALITY,
+  IMAGE_MAX_SIZE,
+  IMAGE_MIN_LAYERS,
+  IMAGE_MIN_QUALITY,
+  IMAGE_MIN_SIZE,
+} from "./limits";
+import {
+  applyLayerDefaults,
+  effectiveLayerIssues,
+  layerIssues,
+  prefix,
+  report,
+  type RuleIssue,
+} from "./rules";
+
+export const ImageLayerSchema = layerVariant("an image job", [
+  layerObject(imageLayerEntries),
+  layerObject(textLayerEntries),
+  layerObject(rectangleLayerEntries),
+  layerObject(circleLayerEntries),
+  layerObject(gradientLayerEntries),
+  layerObject(imageHtmlLayerEntries),
+]);
+export type ImageLayer = v.InferOutput<typeof ImageLayerSchema>;
+
+export const ImageDefaultsSchema = strict("defaults", layerDefaultsEntries(IMAGE_LAYER_ENTRIES));
+
+/** Output formats; `jpg` is accepted as another spelling of `jpeg`. */
+export const IMAGE_FORMATS = ["png", "jpeg", "jpg", "webp"] as const;
+
+const imageConfigEntries = {
+  width: integerIn(IMAGE_MIN_SIZE, IMAGE_MAX_SIZE),
+  height: integerIn(IMAGE_MIN_SIZE, IMAGE_MAX_SIZE),
+  /** Default: transparent. */
+  backgroundColor: v.optional(Color),
+  /** Deprecated spelling of `backgroundColor` (which wins when both are set). */
+  background: v.optional(Color),
+  /** Default `png`. png and webp keep alpha; jpeg does not. */
+  format: v.optional(oneOf(IMAGE_FORMATS)),
+  /** jpeg/webp only. Default 90. */
+  quality: v.optional(integerIn(IMAGE_MIN_QUALITY, IMAGE_MAX_QUALITY)),
+  defaults: v.optional(ImageDefaultsSchema),
+  layers: list(ImageLayerSchema, IMAGE_MIN_LAYERS, IMAGE_MAX_LAYERS, "layers"),
+};
+
+type RawImageConfig = v.InferOutput<ReturnType<typeof strict<typeof imageConfigEntries>>>;
+
+/** Rules over the whole config: merged layer views, defaults objects, the html layer cap. */
+export function imageConfigIssues(config: RawImageConfig): RuleIssue[] {
+  const out: RuleIssue[] = [];
+  const defaults = config.defaults;
+  if (defaults?.layer) out.push(...prefix(["defaults", "layer"], layerIssues(defaults.layer)));
+  for (const [type, entries] of Object.entries(defaults?.layerType ?? {})) {
+    if (entries)
+      out.push(...prefix(["defaults", "layerType", type], layerIssues(entries as Record<string, unknown>)));
+  }
+  let html = 0;
+  config.layers.forEach((layer, i) => {
+    out.push(...prefix(["layers", i], effectiveLayerIssues(applyLayerDefaults(defaults, layer))));
+    if (layer.type === "html" && ++html === HTML_MAX_LAYERS_PER_JOB + 1) {
+      out.push({
+        path: ["layers", i],
+        message: `at most ${HTML_MAX_LAYERS_PER_JOB} html layers are allowed per job`,
+      });
+    }
+  });
+  return out;
+}
+
+export const ImageConfigSchema = v.pipe(
+  strict("the image config", imageConfigEntries),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (dataset.typed) report(addIssue, imageConfigIssues(dataset.value));
+  }),
+  v.description(
+    'Image job config. Cross-field rules beyond this schema: a text layer with "wrap": true needs "width" ' +
+      `(its own or from defaults); at most ${HTML_MAX_LAYERS_PER_JOB} html layers per job; html/css sizes are UTF-8 bytes.`,
+  ),
+);
+export type ImageConfig = v.InferOutput<typeof ImageConfigSchema>;

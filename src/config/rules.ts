@@ -1,0 +1,102 @@
+/**
+ * Cross-field rules that a per-property schema cannot state, as plain functions over parsed values.
+ * The schemas run them through `v.rawCheck`; the renderers may call `applyLayerDefaults` to see a layer
+ * the way the rules (and users) see it.
+ */
+import type * as v from "valibot";
+
+type Obj = Record<string, unknown>;
+type Key = string | number;
+
+/** A rule violation at `path`, relative to the object the rule ran on. */
+export interface RuleIssue {
+  path: Key[];
+  message: string;
+}
+
+const isSet = (value: unknown): boolean => value !== undefined;
+
+/** Rules on one layer object as written (a layer, or a defaults object). */
+export function layerIssues(layer: Obj): RuleIssue[] {
+  const out: RuleIssue[] = [];
+  if (isSet(layer.fontPath) && isSet(layer.catalogFont)) {
+    out.push({
+      path: ["catalogFont"],
+      message: '"fontPath" and "catalogFont" cannot be combined in one layer: use one',
+    });
+  }
+  if (layer.type === "html") {
+    const count = Number(isSet(layer.html)) + Number(isSet(layer.src));
+    if (count === 0)
+      out.push({ path: ["html"], message: 'an html layer needs "html" (markup) or "src" (an https URL)' });
+    if (count === 2) out.push({ path: ["src"], message: '"html" and "src" cannot be combined: use one' });
+  }
+  if (typeof layer.cutFrom === "number" && typeof layer.cutTo === "number" && layer.cutTo <= layer.cutFrom) {
+    out.push({ path: ["cutTo"], message: `must be greater than cutFrom (${layer.cutFrom})` });
+  }
+  if (typeof layer.start === "number" && typeof layer.stop === "number" && layer.stop <= layer.start) {
+    out.push({ path: ["stop"], message: `must be greater than start (${layer.start})` });
+  }
+  return out;
+}
+
+/** Layer defaults: `defaults.layer` and `defaults.layerType.<type>`. */
+export interface LayerDefaults {
+  layer?: Obj;
+  layerType?: Record<string, Obj | undefined>;
+}
+
+/** `top` over `base`; a font choice of one kind in `top` drops a default of the other kind. */
+const over = (base: Obj, top: Obj): Obj => {
+  const merged = { ...base, ...top };
+  if (isSet(top.fontPath) && !isSet(top.catalogFont)) delete merged.catalogFont;
+  if (isSet(top.catalogFont) && !isSet(top.fontPath)) delete merged.fontPath;
+  return merged;
+};
+
+/**
+ * The layer as rendered: explicit property > `defaults.layerType.<type>` > `defaults.layer`. When a more
+ * specific level picks `fontPath` or `catalogFont`, a less specific choice of the other kind is dropped.
+ */
+export function applyLayerDefaults<L extends { type: string }>(
+  defaults: LayerDefaults | undefined,
+  layer: L,
+): L {
+  const base = over(defaults?.layer ?? {}, defaults?.layerType?.[layer.type] ?? {});
+  return over(base, layer) as L;
+}
+
+/** Rules that need the merged view of a layer. */
+export function effectiveLayerIssues(layer: Obj): RuleIssue[] {
+  if (layer.type === "text" && layer.wrap === true && !isSet(layer.width)) {
+    return [
+      {
+        path: ["width"],
+        message: '"width" is required when "wrap" is true (set it on the layer or in defaults)',
+      },
+    ];
+  }
+  return [];
+}
+
+/** `issues` moved under `base`. */
+export const prefix = (base: Key[], issues: RuleIssue[]): RuleIssue[] =>
+  issues.map((issue) => ({ path: [...base, ...issue.path], message: issue.message }));
+
+/** Reports `issues` (relative to `base`) through a `v.rawCheck` context. */
+export function report(
+  addIssue: (info: { message: string; path: [v.IssuePathItem, ...v.IssuePathItem[]] }) => void,
+  issues: RuleIssue[],
+  base: Key[] = [],
+): void {
+  for (const issue of issues) {
+    const keys = [...base, ...issue.path];
+    const path = keys.map((key): v.IssuePathItem =>
+      typeof key === "number"
+        ? { type: "array", origin: "value", input: [], key, value: undefined }
+        : { type: "object", origin: "value", input: {}, key, value: undefined },
+    );
+    if (path.length > 0)
+      addIssue({ message: issue.message, path: path as [v.IssuePathItem, ...v.IssuePathItem[]] });
+  }
+}
