@@ -1,0 +1,61 @@
+/**
+ * Starts the real renderer on an ephemeral port with its own temp dir, plus a fetch that signs requests
+ * the way the Worker does. Shared by route tests (probe, render).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { signRendererRequest } from "../../src/auth.ts";
+import type { Config } from "../../src/config.ts";
+import type { ToolVersions } from "../../src/lib/tool-versions.ts";
+import { startServer } from "../../src/server.ts";
+
+export const TEST_SECRET = "test-runner-secret";
+
+export interface TestServer {
+  url: string;
+  config: Config;
+  /** fetch(url + path) with x-renderer-timestamp / x-renderer-signature for method + path. */
+  signedFetch(path: string, init?: RequestInit): Promise<Response>;
+  /** Closes the server and deletes its temp dir. */
+  close(): Promise<void>;
+}
+
+/** Starts a server; `tools` skips the version probe when a test does not look at /health. */
+export async function startTestServer(
+  overrides: Partial<Config> = {},
+  options: { tools?: ToolVersions } = {},
+): Promise<TestServer> {
+  const tmpDir = await mkdtemp(join(tmpdir(), "renderer-test-"));
+  const config: Config = {
+    host: "127.0.0.1",
+    port: 0,
+    runnerSecret: TEST_SECRET,
+    tmpDir,
+    probeMaxBytes: 200 * 1024 * 1024,
+    ffmpegPath: "ffmpeg",
+    ffprobePath: "ffprobe",
+    chromiumPath: "/usr/bin/chromium",
+    ...overrides,
+  };
+  const running = await startServer(config, options);
+  return {
+    url: running.url,
+    config,
+    signedFetch(path, init = {}) {
+      const method = init.method ?? "GET";
+      const headers = new Headers(init.headers);
+      const pathname = new URL(path, running.url).pathname;
+      for (const [name, value] of Object.entries(
+        signRendererRequest(config.runnerSecret, method, pathname),
+      )) {
+        headers.set(name, value);
+      }
+      return fetch(new URL(path, running.url), { ...init, method, headers });
+    },
+    async close() {
+      await running.close();
+      await rm(tmpDir, { recursive: true, force: true });
+    },
+  };
+}
