@@ -160,6 +160,12 @@ describe("POST /probe with input ffprobe cannot read", () => {
     expect(body).toEqual({ error: "No audio or video stream found" });
   });
 
+  it("answers 422 for zeros named .mp3, which ffprobe 'reads' as a stream with no sample rate", async () => {
+    const { status, body } = await probe(new Uint8Array(1_000_000), "song.mp3");
+    expect(status).toBe(422);
+    expect(body).toEqual({ error: "No audio or video stream found" });
+  });
+
   it("answers 422 for an empty body", async () => {
     const { status } = await probe(new Uint8Array(0));
     expect(status).toBe(422);

@@ -8,6 +8,7 @@ import { UnprocessableMedia } from "../lib/errors.ts";
 const FfprobeStream = v.looseObject({
   codec_type: v.optional(v.string()),
   codec_name: v.optional(v.string()),
+  sample_rate: v.optional(v.string()),
   width: v.optional(v.number()),
   height: v.optional(v.number()),
   avg_frame_rate: v.optional(v.string()),
@@ -85,8 +86,8 @@ const parseDuration = (raw: string | undefined): number | null => {
 
 /**
  * Maps ffprobe's JSON to a {@link ProbeResult}.
- * Throws {@link UnprocessableMedia} when the JSON is not ffprobe's, or no audio and no picture with a size
- * was found (ffprobe exits 0 on a corrupt file named `.jpg` but reports no size).
+ * Throws {@link UnprocessableMedia} when the JSON is not ffprobe's, or no audio with a sample rate and no
+ * picture with a size was found (ffprobe exits 0 on a corrupt `.jpg` or `.mp3` but reports no size or rate).
  */
 export function parseProbeOutput(raw: unknown): ProbeResult {
   const parsed = v.safeParse(FfprobeOutput, raw);
@@ -99,7 +100,8 @@ export function parseProbeOutput(raw: unknown): ProbeResult {
       (s.width ?? 0) > 0 &&
       (s.height ?? 0) > 0,
   );
-  const audio = streams.find((s) => s.codec_type === "audio");
+  // ffprobe "finds" an mp3 stream with sample_rate 0 in a file of zeros named .mp3: not audio.
+  const audio = streams.find((s) => s.codec_type === "audio" && Number(s.sample_rate) > 0);
   if (!picture && !audio) throw new UnprocessableMedia("No audio or video stream found");
 
   const still = isStillImageFormat(format.format_name);

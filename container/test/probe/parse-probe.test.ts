@@ -74,7 +74,7 @@ describe("parseProbeOutput", () => {
   it("reports audio-only files without a picture, ignoring embedded cover art", () => {
     const result = parseProbeOutput({
       streams: [
-        { codec_type: "audio", codec_name: "mp3", avg_frame_rate: "0/0" },
+        { codec_type: "audio", codec_name: "mp3", sample_rate: "44100", avg_frame_rate: "0/0" },
         {
           codec_type: "video",
           codec_name: "mjpeg",
@@ -127,6 +127,11 @@ describe("parseProbeOutput", () => {
       format: { format_name: "image2" },
     };
     expect(() => parseProbeOutput(corrupt)).toThrow(UnprocessableMedia);
+    const silentZeros = {
+      streams: [{ codec_type: "audio", codec_name: "mp3", sample_rate: "0" }],
+      format: { format_name: "mp3" },
+    };
+    expect(() => parseProbeOutput(silentZeros)).toThrow("No audio or video stream found");
     expect(() => parseProbeOutput({ streams: [], format: { format_name: "tty" } })).toThrow(
       "No audio or video stream found",
     );
