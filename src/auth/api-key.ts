@@ -29,12 +29,19 @@ const READ_METHODS = new Set(["GET", "HEAD"]);
 /** Whether `permissions` allow `method` on `resource`. */
 export const allows = (permissions: readonly Permission[], resource: Resource, method: string): boolean =>
   permissions.some(
-    (p) => p.resource === resource && (p.action === "full" || (p.action === "read" && READ_METHODS.has(method))),
+    (p) =>
+      p.resource === resource && (p.action === "full" || (p.action === "read" && READ_METHODS.has(method))),
   );
 
 /** Looks a presented key up; null when unknown or expired. */
-export const authenticateKey = async (d1: D1Database, presented: string, at: number): Promise<AuthContext | null> => {
-  const row = await getDb(d1).query.apiKeys.findFirst({ where: eq(apiKeys.keyHash, await sha256Hex(presented)) });
+export const authenticateKey = async (
+  d1: D1Database,
+  presented: string,
+  at: number,
+): Promise<AuthContext | null> => {
+  const row = await getDb(d1).query.apiKeys.findFirst({
+    where: eq(apiKeys.keyHash, await sha256Hex(presented)),
+  });
   if (!row || (row.expiresAt !== null && row.expiresAt <= at)) return null;
   return {
     userId: row.userId,

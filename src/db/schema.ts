@@ -60,9 +60,14 @@ export const apiKeys = sqliteTable(
     keyHash: text("key_hash").notNull(),
     prefix: text("prefix").notNull(),
     /** JSON array of `{ resource: "media" | "jobs", action: "read" | "full" }`. */
-    permissions: text("permissions", { mode: "json" }).notNull().$type<{ resource: string; action: string }[]>(),
+    permissions: text("permissions", { mode: "json" })
+      .notNull()
+      .$type<{ resource: string; action: string }[]>(),
     /** JSON array of v2 scopes (`renders:create`, ...). */
-    scopes: text("scopes", { mode: "json" }).notNull().$type<string[]>().default(sql`'[]'`),
+    scopes: text("scopes", { mode: "json" })
+      .notNull()
+      .$type<string[]>()
+      .default(sql`'[]'`),
     expiresAt: integer("expires_at"),
     lastUsedAt: integer("last_used_at"),
     createdAt: createdAt(),

@@ -23,7 +23,13 @@ export const createApiKey = async ({
   input,
 }: {
   d1: D1Database;
-  input: { userId: string; name: string; permissions: Permission[]; scopes?: string[]; expiresAt?: number | null };
+  input: {
+    userId: string;
+    name: string;
+    permissions: Permission[];
+    scopes?: string[];
+    expiresAt?: number | null;
+  };
 }): Promise<CreatedApiKey> => {
   const key = `${KEY_PREFIX}${randomToken(24)}`;
   const row = {
@@ -38,5 +44,13 @@ export const createApiKey = async ({
     createdAt: Date.now(),
   };
   await getDb(d1).insert(apiKeys).values(row).run();
-  return { id: row.id, key, prefix: row.prefix, name: row.name, permissions: row.permissions, expiresAt: row.expiresAt, createdAt: row.createdAt };
+  return {
+    id: row.id,
+    key,
+    prefix: row.prefix,
+    name: row.name,
+    permissions: row.permissions,
+    expiresAt: row.expiresAt,
+    createdAt: row.createdAt,
+  };
 };

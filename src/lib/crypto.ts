@@ -12,7 +12,9 @@ const keyCache = new Map<string, Promise<CryptoKey>>();
 const hmacKey = (secret: string): Promise<CryptoKey> => {
   let key = keyCache.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
     keyCache.set(secret, key);
   }
   return key;
@@ -20,7 +22,13 @@ const hmacKey = (secret: string): Promise<CryptoKey> => {
 
 /** HMAC-SHA256 of `message` under `secret`, as lower-case hex. */
 export const hmacHex = async (secret: string, message: string | Uint8Array): Promise<string> =>
-  toHex(await crypto.subtle.sign("HMAC", await hmacKey(secret), typeof message === "string" ? encoder.encode(message) : message));
+  toHex(
+    await crypto.subtle.sign(
+      "HMAC",
+      await hmacKey(secret),
+      typeof message === "string" ? encoder.encode(message) : message,
+    ),
+  );
 
 /** Compares two strings without leaking where they differ. */
 export const timingSafeEqual = (a: string, b: string): boolean => {
@@ -33,5 +41,8 @@ export const timingSafeEqual = (a: string, b: string): boolean => {
 /** A random token of `bytes` bytes, base64url without padding. */
 export const randomToken = (bytes = 24): string => {
   const buf = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...buf)).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  return btoa(String.fromCharCode(...buf))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
 };

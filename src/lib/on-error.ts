@@ -53,7 +53,14 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     const message = status === 413 ? "Request body too large" : err.message || "Request failed";
     return c.json(errorBody(message), status);
   }
-  console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), error: String(err), stack: (err as Error)?.stack }));
+  console.error(
+    JSON.stringify({
+      level: "error",
+      requestId: c.get("requestId"),
+      error: String(err),
+      stack: (err as Error)?.stack,
+    }),
+  );
   return c.json(errorBody("Internal server error", { requestId: c.get("requestId") }), 500);
 };
 

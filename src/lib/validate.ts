@@ -21,10 +21,18 @@ export const issuePath = (issue: v.BaseIssue<unknown>, prefix?: string): string 
 };
 
 export const toFieldErrors = (issues: readonly v.BaseIssue<unknown>[], prefix?: string): FieldError[] =>
-  issues.map((issue) => ({ field: issuePath(issue, prefix), message: issue.message, code: "VALIDATION_ERROR" }));
+  issues.map((issue) => ({
+    field: issuePath(issue, prefix),
+    message: issue.message,
+    code: "VALIDATION_ERROR",
+  }));
 
 /** Parses `input` with `schema` or throws ValidationFailed listing every issue. */
-export const parseOrThrow = <S extends v.GenericSchema>(schema: S, input: unknown, prefix?: string): v.InferOutput<S> => {
+export const parseOrThrow = <S extends v.GenericSchema>(
+  schema: S,
+  input: unknown,
+  prefix?: string,
+): v.InferOutput<S> => {
   const result = v.safeParse(schema, input);
   if (!result.success) throw new ValidationFailed(toFieldErrors(result.issues, prefix));
   return result.output;
@@ -43,7 +51,10 @@ export const readJson = async (c: Context): Promise<unknown> => {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ValidationFailed([{ field: "body", message: "Malformed JSON body", code: "INVALID_JSON" }], "Malformed JSON body");
+    throw new ValidationFailed(
+      [{ field: "body", message: "Malformed JSON body", code: "INVALID_JSON" }],
+      "Malformed JSON body",
+    );
   }
 };
 

@@ -1,0 +1,84 @@
+// Starting and stopping the local service's processes (renderer, wrangler dev) and waiting for them.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+/** A free TCP port on 127.0.0.1. */
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+/** Polls `url` until it answers 2xx, or throws after `timeoutMs`. */
+export const waitForUrl = async (url, timeoutMs = 60_000, child) => {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null)
+      throw new Error(`${url}: process exited with code ${child.exitCode}`);
+    try {
+      const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${url} did not become ready within ${timeoutMs} ms`);
+};
+
+/** Spawns a long-running child in its own process group (so stopping it stops its children too). */
+export const startProcess = (name, command, args, { cwd, env, quiet = false } = {}) => {
+  const child = spawn(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const prefix = (stream, out) =>
+    stream.on("data", (chunk) => {
+      if (quiet) return;
+      for (const line of chunk.toString().split("\n")) if (line.trim()) out.write(`[${name}] ${line}\n`);
+    });
+  prefix(child.stdout, process.stdout);
+  prefix(child.stderr, process.stderr);
+  return child;
+};
+
+/** Stops a child started with startProcess (SIGTERM to its group, SIGKILL after a grace period). */
+export const stopProcess = async (child, graceMs = 5000) => {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }, graceMs);
+  await exited;
+  clearTimeout(timer);
+};
+
+/** Starts the renderer (container/) as a plain Node process on 127.0.0.1:port. */
+export const startRenderer = (root, port, secret, opts = {}) =>
+  startProcess(
+    "renderer",
+    join(root, "node_modules", ".bin", "node"),
+    [join(root, "container", "src", "server.ts")],
+    {
+      cwd: root,
+      env: { HOST: "127.0.0.1", PORT: String(port), RUNNER_SECRET: secret },
+      ...opts,
+    },
+  );

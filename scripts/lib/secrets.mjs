@@ -1,0 +1,29 @@
+// Local secrets for `wrangler dev` (.dev.vars): generated once, kept across runs, never committed.
+import { randomBytes } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const parse = (text) =>
+  Object.fromEntries(
+    text
+      .split("\n")
+      .map((l) => l.match(/^([A-Z0-9_]+)\s*=\s*"?(.*?)"?\s*$/))
+      .filter(Boolean)
+      .map((m) => [m[1], m[2]]),
+  );
+
+/** Reads .dev.vars, adds missing secrets, applies `overrides`, writes it back and returns the values. */
+export const ensureDevVars = (root, overrides = {}) => {
+  const file = join(root, ".dev.vars");
+  const vars = existsSync(file) ? parse(readFileSync(file, "utf8")) : {};
+  for (const name of ["RUNNER_SECRET", "STORAGE_SIGNING_SECRET"])
+    vars[name] ||= randomBytes(32).toString("hex");
+  Object.assign(vars, overrides);
+  writeFileSync(
+    file,
+    Object.entries(vars)
+      .map(([k, v]) => `${k}="${v}"`)
+      .join("\n") + "\n",
+  );
+  return vars;
+};

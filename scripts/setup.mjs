@@ -1,0 +1,48 @@
+#!/usr/bin/env node
+// Prepares a fresh clone: npm packages (with Node 24 from npm), Debian packages, local Chrome for Browser
+// Rendering, local secrets and the local D1 schema. Safe to run again; `npm start` runs it first.
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** npm install when node_modules is missing or stale; then make sure we run on the project's Node 24. */
+export const ensureNodeModules = () => {
+  const marker = join(root, "node_modules", ".bin", "node");
+  if (!existsSync(marker) || !existsSync(join(root, "node_modules", "wrangler"))) {
+    console.log("[setup] installing npm packages (npm install)");
+    execFileSync("npm", ["install", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
+  }
+};
+
+/** Re-runs the current script on node_modules/.bin/node when we were started by an older Node. */
+export const reexecOnProjectNode = () => {
+  const major = Number(process.versions.node.split(".")[0]);
+  if (major >= 22) return false;
+  execFileSync(join(root, "node_modules", ".bin", "node"), process.argv.slice(1), { stdio: "inherit" });
+  return true;
+};
+
+export const setup = async ({ persistTo } = {}) => {
+  const { ensureSystemPackages, ensureLocalChrome, run } = await import("./lib/system.mjs");
+  const { ensureDevVars } = await import("./lib/secrets.mjs");
+  ensureSystemPackages();
+  ensureLocalChrome(root);
+  const vars = ensureDevVars(root);
+  const persist = persistTo ? ["--persist-to", persistTo] : [];
+  run(root, "wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persist], {
+    env: { ...process.env, CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  return vars;
+};
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  ensureNodeModules();
+  if (!reexecOnProjectNode()) {
+    await setup({ persistTo: process.env.STATE_DIR });
+    console.log("[setup] done");
+  }
+}

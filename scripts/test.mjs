@@ -1,0 +1,57 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite. Prepares the machine like `npm start` does (npm and Debian packages, local
+// Chrome for Browser Rendering), then runs the renderer tests, the Worker tests (inside workerd) and the
+// end-to-end tests (the service started as `npm start` starts it), and prints one summary line.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
+
+ensureNodeModules();
+if (!reexecOnProjectNode()) {
+  const { ensureLocalChrome, ensureSystemPackages, bin } = await import("./lib/system.mjs");
+  ensureSystemPackages();
+  ensureLocalChrome(root);
+
+  const only = process.argv.slice(2);
+  const suites = [
+    ["renderer", "container/vitest.config.ts"],
+    ["worker", "vitest.config.ts"],
+    ["e2e", "test/e2e/vitest.config.ts"],
+  ].filter(([name]) => only.length === 0 || only.includes(name));
+
+  const out = mkdtempSync(join(tmpdir(), "mrs-test-"));
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  let exitCode = 0;
+  for (const [name, config] of suites) {
+    console.log(`\n=== ${name} tests (${config}) ===`);
+    const report = join(out, `${name}.json`);
+    const r = spawnSync(
+      bin(root, "vitest"),
+      ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+      {
+        cwd: root,
+        stdio: "inherit",
+        env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
+      },
+    );
+    if (r.status !== 0) exitCode = 1;
+    try {
+      const j = JSON.parse(readFileSync(report, "utf8"));
+      passed += j.numPassedTests;
+      failed += j.numFailedTests;
+      skipped += j.numPendingTests + (j.numTodoTests ?? 0);
+      if (j.numTotalTests === 0) exitCode = 1;
+    } catch {
+      console.error(`[test] ${name}: no report (the run did not finish)`);
+      exitCode = 1;
+      failed += 1;
+    }
+  }
+  rmSync(out, { recursive: true, force: true });
+  console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  process.exit(exitCode);
+}

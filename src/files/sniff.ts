@@ -1,0 +1,106 @@
+/**
+ * Content type detection from magic bytes (never from the file name). The first 64 bytes suffice
+ * for every format we accept.
+ */
+import type { FileCategory } from "../db/schema";
+
+export interface Sniffed {
+  mimeType: string;
+  ext: string;
+  category: FileCategory;
+}
+
+const ascii = (b: Uint8Array, at: number, len: number) => String.fromCharCode(...b.subarray(at, at + len));
+const startsWith = (b: Uint8Array, bytes: number[], at = 0) => bytes.every((x, i) => b[at + i] === x);
+
+/** ISO-BMFF brands that mean audio-only MPEG-4. */
+const AUDIO_BRANDS = new Set(["M4A ", "M4B ", "M4P ", "F4A "]);
+
+const kinds: Array<[(b: Uint8Array) => boolean, Sniffed]> = [
+  [
+    (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    { mimeType: "image/png", ext: "png", category: "image" },
+  ],
+  [(b) => startsWith(b, [0xff, 0xd8, 0xff]), { mimeType: "image/jpeg", ext: "jpg", category: "image" }],
+  [
+    (b) => ascii(b, 0, 6) === "GIF87a" || ascii(b, 0, 6) === "GIF89a",
+    { mimeType: "image/gif", ext: "gif", category: "image" },
+  ],
+  [
+    (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "WEBP",
+    { mimeType: "image/webp", ext: "webp", category: "image" },
+  ],
+  [
+    (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "WAVE",
+    { mimeType: "audio/wav", ext: "wav", category: "audio" },
+  ],
+  [
+    (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "AVI ",
+    { mimeType: "video/x-msvideo", ext: "avi", category: "video" },
+  ],
+  [
+    (b) => ascii(b, 4, 4) === "ftyp" && AUDIO_BRANDS.has(ascii(b, 8, 4)),
+    { mimeType: "audio/mp4", ext: "m4a", category: "audio" },
+  ],
+  [
+    (b) => ascii(b, 4, 4) === "ftyp" && ascii(b, 8, 2) === "qt",
+    { mimeType: "video/quicktime", ext: "mov", category: "video" },
+  ],
+  [(b) => ascii(b, 4, 4) === "ftyp", { mimeType: "video/mp4", ext: "mp4", category: "video" }],
+  [
+    (b) => startsWith(b, [0x1a, 0x45, 0xdf, 0xa3]),
+    { mimeType: "video/webm", ext: "webm", category: "video" },
+  ],
+  [
+    (b) => ascii(b, 0, 3) === "ID3" || (b[0] === 0xff && ((b[1] ?? 0) & 0xe6) === 0xe2),
+    { mimeType: "audio/mpeg", ext: "mp3", category: "audio" },
+  ],
+  [
+    (b) => b[0] === 0xff && ((b[1] ?? 0) & 0xf6) === 0xf0,
+    { mimeType: "audio/aac", ext: "aac", category: "audio" },
+  ],
+  [(b) => ascii(b, 0, 4) === "OggS", { mimeType: "audio/ogg", ext: "ogg", category: "audio" }],
+  [(b) => ascii(b, 0, 4) === "fLaC", { mimeType: "audio/flac", ext: "flac", category: "audio" }],
+  [
+    (b) => startsWith(b, [0x00, 0x01, 0x00, 0x00, 0x00]) || ascii(b, 0, 4) === "true",
+    { mimeType: "font/ttf", ext: "ttf", category: "font" },
+  ],
+  [(b) => ascii(b, 0, 4) === "OTTO", { mimeType: "font/otf", ext: "otf", category: "font" }],
+  [(b) => ascii(b, 0, 4) === "wOFF", { mimeType: "font/woff", ext: "woff", category: "font" }],
+  [(b) => ascii(b, 0, 4) === "wOF2", { mimeType: "font/woff2", ext: "woff2", category: "font" }],
+];
+
+/** SVG is text: accept an XML prolog or comments before the root `<svg` element. */
+const isSvg = (head: Uint8Array): boolean => {
+  const text = new TextDecoder()
+    .decode(head)
+    .replace(/^\uFEFF/, "")
+    .trimStart();
+  return /^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(text);
+};
+
+/** Detects the type of a file from its first bytes (pass at least 64, ideally 512 for SVG). */
+export const sniff = (head: Uint8Array): Sniffed | null => {
+  for (const [test, kind] of kinds) if (test(head)) return kind;
+  if (isSvg(head)) return { mimeType: "image/svg+xml", ext: "svg", category: "image" };
+  return null;
+};
+
+/** Extensions a client may use for each detected type (a `.jpeg` name for JPEG content is fine). */
+const ALIASES: Record<string, string[]> = {
+  jpg: ["jpg", "jpeg", "jfif"],
+  mp4: ["mp4", "m4v"],
+  m4a: ["m4a", "mp4", "aac"],
+  mov: ["mov", "qt"],
+  webm: ["webm", "mkv"],
+  ogg: ["ogg", "oga", "opus"],
+  ttf: ["ttf"],
+};
+
+/** Whether a file name's extension agrees with the sniffed type (no extension: agrees). */
+export const nameAgrees = (name: string, kind: Sniffed): boolean => {
+  const dot = name.lastIndexOf(".");
+  if (dot < 0) return true;
+  const ext = name.slice(dot + 1).toLowerCase();
+  return (ALIASES[kind.ext] ?? [kind.ext]).includes(ext);
+};

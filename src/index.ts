@@ -1,0 +1,16 @@
+/** Entry point: wires the HTTP app, the queue consumers and the crons, and exports the Durable Object classes. */
+import { createApp } from "./app";
+import type { Env } from "./env";
+import { handleQueue } from "./queues/consumer";
+import { handleScheduled } from "./scheduled";
+
+export { ImageBrowser } from "./render/image/image-browser";
+export { RendererContainer } from "./runner/renderer-container";
+
+const app = createApp();
+
+export default {
+  fetch: app.fetch,
+  queue: handleQueue,
+  scheduled: handleScheduled,
+} satisfies ExportedHandler<Env, unknown>;

@@ -1,0 +1,67 @@
+/**
+ * Outputs of jobs are media files like uploads: a row in media_files (source "output") pointing at the R2 object.
+ * The output's storage path is fixed by the job id, so a repeated completion finds the same row.
+ */
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { mediaFiles, type jobs } from "../db/schema";
+import { newId } from "../lib/ids";
+import { keyOf } from "../storage/paths";
+
+type JobRow = typeof jobs.$inferSelect;
+
+const MIME: Record<string, string> = {
+  png: "image/png",
+  jpeg: "image/jpeg",
+  jpg: "image/jpeg",
+  webp: "image/webp",
+  mp4: "video/mp4",
+  mov: "video/quicktime",
+  webm: "video/webm",
+};
+
+export const mimeOfFormat = (format: string): string => MIME[format] ?? "application/octet-stream";
+
+/** `/output/<YYYY-MM-DD of creation>/<userId>/<jobId>.<format>` */
+export const outputStorageUrl = (job: Pick<JobRow, "id" | "userId" | "createdAt" | "outputFormat">): string =>
+  `/output/${new Date(job.createdAt).toISOString().slice(0, 10)}/${job.userId}/${job.id}.${job.outputFormat}`;
+
+/** Records the stored output of `job` (idempotent) and returns the media file id. */
+export const recordOutput = async (
+  db: Db,
+  job: JobRow,
+  info: { size: number; width?: number | null; height?: number | null; duration?: number | null },
+): Promise<string> => {
+  const storageUrl = outputStorageUrl(job);
+  const at = Date.now();
+  const category = job.type === "IMAGE" ? "image" : "video";
+  const mimeType = mimeOfFormat(job.outputFormat);
+  await db
+    .insert(mediaFiles)
+    .values({
+      id: newId(),
+      userId: job.userId,
+      filename: storageUrl.split("/").pop()!,
+      originalName: `${job.id}.${job.outputFormat}`,
+      mimeType,
+      size: info.size,
+      width: info.width ?? null,
+      height: info.height ?? null,
+      duration: info.duration ?? null,
+      storageKey: keyOf(storageUrl),
+      storageUrl,
+      category,
+      metadata: {
+        category,
+        validationResult: { errors: [], isValid: true, fileSize: info.size, detectedMimeType: mimeType },
+      },
+      source: "output",
+      jobId: job.id,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .onConflictDoNothing({ target: mediaFiles.storageUrl })
+    .run();
+  const row = await db.query.mediaFiles.findFirst({ where: eq(mediaFiles.storageUrl, storageUrl) });
+  return row!.id;
+};

@@ -1,0 +1,179 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { body, call, fixture, newAccount, upload } from "./helpers";
+
+type Uploaded = {
+  id: string;
+  filename: string;
+  originalName: string;
+  mimeType: string;
+  storageUrl: string;
+  metadata: {
+    category: string;
+    validationResult: { errors: string[]; isValid: boolean; fileSize: number; detectedMimeType: string };
+  };
+  expiresAt: string;
+  createdAt: string;
+};
+
+describe("file upload", () => {
+  it("stores an image, sniffs its type and reads its size from the header", async () => {
+    const { key, userId } = await newAccount();
+    const bytes = fixture("img2.jpg");
+    const res = await upload(key, "holiday.jpeg", bytes);
+    expect(res.status).toBe(201);
+    const b = await body<Uploaded>(res);
+    expect(b.success).toBe(true);
+    const f = b.data!;
+    expect(Object.keys(f).sort()).toEqual([
+      "createdAt",
+      "expiresAt",
+      "filename",
+      "id",
+      "metadata",
+      "mimeType",
+      "originalName",
+      "storageUrl",
+    ]);
+    expect(f).toMatchObject({ originalName: "holiday.jpeg", mimeType: "image/jpeg" });
+    expect(f.storageUrl).toMatch(new RegExp(`^/image/\\d{4}-\\d{2}-\\d{2}/${userId}/${f.id}\\.jpg$`));
+    expect(f.metadata).toEqual({
+      category: "image",
+      validationResult: {
+        errors: [],
+        isValid: true,
+        fileSize: bytes.byteLength,
+        detectedMimeType: "image/jpeg",
+      },
+    });
+    const row = await env.DB.prepare("SELECT width, height, size, user_id FROM media_files WHERE id = ?")
+      .bind(f.id)
+      .first();
+    expect(row).toEqual({ width: 4000, height: 3000, size: bytes.byteLength, user_id: userId });
+    const object = await env.FILES.head(f.storageUrl.slice(1));
+    expect(object?.size).toBe(bytes.byteLength);
+  });
+
+  it("reads video size and duration with the renderer's ffprobe", async () => {
+    const { key } = await newAccount();
+    const res = await upload(key, "clip.mp4", fixture("kohlipe3.mp4"));
+    expect(res.status).toBe(201);
+    const f = (await body<Uploaded>(res)).data!;
+    expect(f.metadata.category).toBe("video");
+    const row = await env.DB.prepare("SELECT width, height, duration FROM media_files WHERE id = ?")
+      .bind(f.id)
+      .first<{ width: number; height: number; duration: number }>();
+    expect(row).toMatchObject({ width: 600, height: 338 });
+    expect(row!.duration).toBeCloseTo(34.9, 1);
+  });
+
+  it("reads audio duration", async () => {
+    const { key } = await newAccount();
+    const f = (
+      await body<Uploaded>(await upload(key, "voice.m4a", fixture("sample1.m4a"), { category: "audio" }))
+    ).data!;
+    expect(f.mimeType).toBe("audio/mp4");
+    const row = await env.DB.prepare("SELECT duration FROM media_files WHERE id = ?")
+      .bind(f.id)
+      .first<{ duration: number }>();
+    expect(row!.duration).toBeCloseTo(2.0, 1);
+  });
+
+  it("accepts a font in the font category", async () => {
+    const { key } = await newAccount();
+    const res = await upload(key, "Patua.ttf", fixture("PatuaOne-Regular.ttf"), { category: "font" });
+    expect(res.status).toBe(201);
+    expect((await body<Uploaded>(res)).data!.metadata.category).toBe("font");
+  });
+
+  it("refuses a script disguised as a PNG and stores nothing", async () => {
+    const { key, userId } = await newAccount();
+    const res = await upload(key, "evil.png", new TextEncoder().encode("#!/bin/sh\nrm -rf /\n"));
+    expect(res.status).toBe(400);
+    const b = await body(res);
+    expect(b.error).toBe("File validation failed");
+    expect(b.details?.errors?.[0]).toMatchObject({ field: "file", code: "INVALID_FILE" });
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM media_files WHERE user_id = ?")
+      .bind(userId)
+      .first<{ n: number }>();
+    expect(count!.n).toBe(0);
+  });
+
+  it("refuses a JPEG named .png (name and content disagree)", async () => {
+    const { key } = await newAccount();
+    const res = await upload(key, "photo.png", fixture("img2.jpg"));
+    expect(res.status).toBe(400);
+    expect((await body(res)).details?.errors?.[0]?.message).toMatch(/does not match its content/);
+  });
+
+  it("refuses a category that contradicts the content", async () => {
+    const { key } = await newAccount();
+    const res = await upload(key, "emoji.png", fixture("emoji.png"), { category: "font" });
+    expect(res.status).toBe(400);
+  });
+
+  it("refuses a request without a file field", async () => {
+    const { key } = await newAccount();
+    const form = new FormData();
+    form.set("category", "image");
+    const res = await call("/api/v1/files/upload", {
+      method: "POST",
+      headers: { "x-api-key": key },
+      body: form,
+    });
+    expect(res.status).toBe(400);
+    expect((await body(res)).details?.errors?.[0]?.field).toBe("file");
+  });
+
+  it("refuses a declared body larger than the upload limit with 413 before reading it", async () => {
+    const { key } = await newAccount();
+    const res = await call("/api/v1/files/upload", {
+      method: "POST",
+      headers: {
+        "x-api-key": key,
+        "content-type": "multipart/form-data; boundary=x",
+        "content-length": String(200 * 1024 * 1024),
+      },
+      body: "--x--",
+    });
+    expect(res.status).toBe(413);
+    expect((await body(res)).success).toBe(false);
+  });
+});
+
+describe("file download", () => {
+  it("streams the stored bytes back with type, length and disposition", async () => {
+    const { key } = await newAccount();
+    const bytes = fixture("emoji.png");
+    const f = (await body<Uploaded>(await upload(key, "emoji.png", bytes))).data!;
+    const res = await call(`/api/v1/files/${f.id}/download`, { headers: { "x-api-key": key } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("image/png");
+    expect(res.headers.get("content-length")).toBe(String(bytes.byteLength));
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="emoji.png"');
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+  });
+
+  it("answers 404 for another account's file", async () => {
+    const owner = await newAccount();
+    const other = await newAccount();
+    const f = (await body<Uploaded>(await upload(owner.key, "emoji.png", fixture("emoji.png")))).data!;
+    const res = await call(`/api/v1/files/${f.id}/download`, { headers: { "x-api-key": other.key } });
+    expect(res.status).toBe(404);
+    expect(await body(res)).toEqual({ success: false, error: "File not found" });
+  });
+
+  it("lets a media:read key download but not upload", async () => {
+    const owner = await newAccount();
+    const f = (await body<Uploaded>(await upload(owner.key, "emoji.png", fixture("emoji.png")))).data!;
+    const { createApiKey } = await import("../../src/keys/create-api-key");
+    const ro = await createApiKey({
+      d1: env.DB,
+      input: { userId: owner.userId, name: "ro", permissions: [{ resource: "media", action: "read" }] },
+    });
+    expect((await call(`/api/v1/files/${f.id}/download`, { headers: { "x-api-key": ro.key } })).status).toBe(
+      200,
+    );
+    expect((await upload(ro.key, "emoji.png", fixture("emoji.png"))).status).toBe(403);
+  });
+});

@@ -1,0 +1,29 @@
+/** Starts the real renderer (a plain Node process, as `npm start` runs it) for the Worker tests. */
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+// @ts-expect-error plain JS helper shared with scripts/start.mjs
+import { freePort, startRenderer, stopProcess, waitForUrl } from "../../scripts/lib/processes.mjs";
+import { TEST_SECRETS } from "../../vitest.config";
+
+declare module "vitest" {
+  interface ProvidedContext {
+    rendererUrl: string;
+    /** The shared test media (../shared/fixtures), base64 by file name: workerd cannot read the host's files. */
+    fixtures: Record<string, string>;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const port: number = await freePort();
+  const child = startRenderer(process.cwd(), port, TEST_SECRETS.RUNNER_SECRET, { quiet: true });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForUrl(`${url}/health`, 30_000, child);
+  project.provide("rendererUrl", url);
+  const dir = join(process.cwd(), "..", "shared", "fixtures");
+  project.provide(
+    "fixtures",
+    Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f)).toString("base64")])),
+  );
+  return async () => stopProcess(child);
+}

@@ -1,0 +1,77 @@
+/** Test helpers: call the real Worker entry point, create accounts and keys, upload the shared fixtures. */
+import { inject } from "vitest";
+import { env, exports } from "cloudflare:workers";
+import { createAccount } from "../../src/accounts/create-account";
+import type { Permission } from "../../src/auth/api-key";
+import { createApiKey } from "../../src/keys/create-api-key";
+
+export const BASE = "http://127.0.0.1:8787";
+
+/** Sends a request through the Worker's own fetch handler (the same path a client takes). */
+export const call = (path: string, init: RequestInit = {}) =>
+  exports.default.fetch(new Request(`${BASE}${path}`, init));
+
+export const json = (method: string, body: unknown, key?: string): RequestInit => ({
+  method,
+  headers: { "content-type": "application/json", ...(key ? { "x-api-key": key } : {}) },
+  body: JSON.stringify(body),
+});
+
+export const FULL: Permission[] = [
+  { resource: "jobs", action: "full" },
+  { resource: "media", action: "full" },
+];
+
+let n = 0;
+/** A fresh account (unique e-mail) with an API key holding `permissions`. */
+export const newAccount = async (
+  opts: { permissions?: Permission[]; planId?: string; tokens?: number; expiresAt?: number } = {},
+) => {
+  const user = await createAccount({
+    d1: env.DB,
+    input: {
+      email: `user${Date.now()}-${n++}-${Math.random().toString(36).slice(2)}@example.com`,
+      planId: opts.planId,
+      tokens: opts.tokens,
+    },
+  });
+  const key = await createApiKey({
+    d1: env.DB,
+    input: {
+      userId: user.id,
+      name: "test key",
+      permissions: opts.permissions ?? FULL,
+      expiresAt: opts.expiresAt,
+    },
+  });
+  return { userId: user.id, key: key.key, keyId: key.id };
+};
+
+/** Bytes of a file of ../shared/fixtures. */
+export const fixture = (name: string): Uint8Array => {
+  const b64 = inject("fixtures")[name];
+  if (!b64) throw new Error(`no fixture ${name}`);
+  return Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+};
+
+export const upload = async (
+  key: string,
+  name: string,
+  bytes: Uint8Array,
+  fields: Record<string, string> = {},
+) => {
+  const form = new FormData();
+  form.set("file", new File([bytes], name));
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  return call("/api/v1/files/upload", { method: "POST", headers: { "x-api-key": key }, body: form });
+};
+
+export interface Envelope<T = Record<string, unknown>> {
+  success: boolean;
+  data?: T;
+  message?: string;
+  error?: string;
+  details?: Record<string, unknown> & { errors?: Array<{ field?: string; message: string; code?: string }> };
+}
+
+export const body = async <T = Record<string, unknown>>(res: Response) => (await res.json()) as Envelope<T>;

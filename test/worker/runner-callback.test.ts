@@ -1,0 +1,291 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { openJob } from "../../src/jobs/lifecycle";
+import { outputStorageUrl } from "../../src/jobs/output";
+import { newId } from "../../src/lib/ids";
+import { signCallback } from "../../src/runner/signature";
+import { body, call, newAccount } from "./helpers";
+
+const SECRET = env.RUNNER_SECRET;
+
+/** A VIDEO job opened through the lifecycle (reserve taken) but not queued, so only the callback moves it. */
+const seedJob = async (reserve = 20) => {
+  const account = await newAccount();
+  const job = {
+    id: newId("job"),
+    userId: account.userId,
+    type: "VIDEO" as const,
+    config: { clips: [] },
+    inputFileIds: [],
+    outputFormat: "mp4",
+    reserve,
+    priority: 5,
+  };
+  await openJob(env.DB, job);
+  return { ...account, jobId: job.id };
+};
+
+const report = (jobId: string, status: string, extra: Record<string, unknown> = {}) => ({
+  jobId,
+  status,
+  type: "video",
+  timestamp: new Date().toISOString(),
+  ...extra,
+});
+
+const send = async (payload: unknown, opts: { secret?: string; ts?: number; sign?: boolean } = {}) => {
+  const raw = JSON.stringify(payload);
+  const ts = opts.ts ?? Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-runner-timestamp": String(ts),
+  };
+  if (opts.sign !== false) headers["x-runner-signature"] = await signCallback(opts.secret ?? SECRET, raw, ts);
+  return call("/api/v1/webhooks/runner/job-status", { method: "POST", headers, body: raw });
+};
+
+const jobRow = (id: string) =>
+  env.DB.prepare(
+    "SELECT status, tokens_used, tokens_reserved, error_message, output_file_id, progress, stage FROM jobs WHERE id = ?",
+  )
+    .bind(id)
+    .first<Record<string, unknown>>();
+const balance = async (userId: string) => {
+  const u = await env.DB.prepare("SELECT token_balance AS b FROM users WHERE id = ?")
+    .bind(userId)
+    .first<{ b: number }>();
+  const l = await env.DB.prepare("SELECT sum(amount) AS s FROM token_ledger WHERE user_id = ?")
+    .bind(userId)
+    .first<{ s: number }>();
+  expect(u!.b).toBe(l!.s); // the balance always equals the ledger
+  return u!.b;
+};
+
+const storeOutput = async (jobId: string) => {
+  const row = await env.DB.prepare(
+    "SELECT id, user_id AS userId, created_at AS createdAt, output_format AS outputFormat FROM jobs WHERE id = ?",
+  )
+    .bind(jobId)
+    .first<{ id: string; userId: string; createdAt: number; outputFormat: string }>();
+  const url = outputStorageUrl(row!);
+  await env.FILES.put(url.slice(1), new Uint8Array(1234));
+  return `${env.PUBLIC_URL}/storage${url}`;
+};
+
+describe("runner callback: authentication", () => {
+  it("refuses an unsigned report with 401", async () => {
+    const { jobId } = await seedJob();
+    const res = await send(report(jobId, "processing"), { sign: false });
+    expect(res.status).toBe(401);
+    expect(await body(res)).toEqual({ success: false, error: "Unauthorized" });
+    expect((await jobRow(jobId))!.status).toBe("PENDING");
+  });
+
+  it("refuses a report signed with another secret", async () => {
+    const { jobId } = await seedJob();
+    expect((await send(report(jobId, "failed"), { secret: "wrong" })).status).toBe(401);
+    expect((await jobRow(jobId))!.status).toBe("PENDING");
+  });
+
+  it("refuses a replayed report older than five minutes", async () => {
+    const { jobId } = await seedJob();
+    expect(
+      (await send(report(jobId, "processing"), { ts: Math.floor(Date.now() / 1000) - 600 })).status,
+    ).toBe(401);
+  });
+
+  it("refuses a body changed after signing", async () => {
+    const { jobId } = await seedJob();
+    const ts = Math.floor(Date.now() / 1000);
+    const signature = await signCallback(SECRET, JSON.stringify(report(jobId, "failed")), ts);
+    const res = await call("/api/v1/webhooks/runner/job-status", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-runner-timestamp": String(ts),
+        "x-runner-signature": signature,
+      },
+      body: JSON.stringify(report(jobId, "completed")),
+    });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("runner callback: validation", () => {
+  it("answers 400 for an invalid payload", async () => {
+    const { jobId } = await seedJob();
+    const res = await send({ jobId, status: "exploded", type: "video", timestamp: "yesterday" });
+    expect(res.status).toBe(400);
+    const fields = (await body(res)).details?.errors?.map((e) => e.field);
+    expect(fields).toEqual(expect.arrayContaining(["status", "timestamp"]));
+  });
+
+  it("answers 404 for an unknown job", async () => {
+    const res = await send(report("job_missing", "processing"));
+    expect(res.status).toBe(404);
+    expect((await body(res)).error).toBe("Job not found");
+  });
+});
+
+describe("runner callback: transitions", () => {
+  it("moves a job to PROCESSING with progress, then COMPLETED with the final charge", async () => {
+    const { jobId, userId, key } = await seedJob(20);
+    const before = await balance(userId);
+    expect(
+      (await send(report(jobId, "processing", { metadata: { progress: 42.4, stage: "encoding" } }))).status,
+    ).toBe(200);
+    expect(await jobRow(jobId)).toMatchObject({ status: "PROCESSING", progress: 42, stage: "encoding" });
+
+    const resultUrl = await storeOutput(jobId);
+    const res = await send(
+      report(jobId, "completed", {
+        resultUrl,
+        metadata: { videoDuration: 2.5, outputWidth: 640, outputHeight: 360 },
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(await body(res)).toEqual({ success: true, data: { received: true, applied: true } });
+    // 10 + 2 per started second: 2.5 s -> 3 s -> 16 tokens; the other 4 of the 20 reserved come back.
+    const row = await jobRow(jobId);
+    expect(row).toMatchObject({ status: "COMPLETED", tokens_used: 16, tokens_reserved: 0, progress: 100 });
+    expect(await balance(userId)).toBe(before + 4);
+
+    const job = (
+      await body<{ outputFileId: string; tokensUsed: number }>(
+        await call(`/api/v1/jobs/${jobId}`, { headers: { "x-api-key": key } }),
+      )
+    ).data!;
+    expect(job.outputFileId).toBe(row!.output_file_id);
+    const download = await call(`/api/v1/files/${job.outputFileId}/download`, {
+      headers: { "x-api-key": key },
+    });
+    expect(download.status).toBe(200);
+    expect((await download.arrayBuffer()).byteLength).toBe(1234);
+  });
+
+  it("charges the reserve when no duration is reported", async () => {
+    const { jobId, userId } = await seedJob(20);
+    const before = await balance(userId);
+    await send(report(jobId, "completed", { resultUrl: await storeOutput(jobId) }));
+    expect((await jobRow(jobId))!.tokens_used).toBe(20);
+    expect(await balance(userId)).toBe(before);
+  });
+
+  it("never charges more than the reserve", async () => {
+    const { jobId } = await seedJob(20);
+    await send(
+      report(jobId, "completed", { resultUrl: await storeOutput(jobId), metadata: { videoDuration: 100 } }),
+    );
+    expect((await jobRow(jobId))!.tokens_used).toBe(20);
+  });
+
+  it("refuses a completion whose result is not the job's output path", async () => {
+    const { jobId } = await seedJob();
+    const res = await send(
+      report(jobId, "completed", { resultUrl: "http://127.0.0.1:8787/storage/output/elsewhere.mp4" }),
+    );
+    expect(res.status).toBe(400);
+    expect((await jobRow(jobId))!.status).toBe("PENDING");
+  });
+
+  it("fails a job whose reported output is missing, charging nothing", async () => {
+    const { jobId, userId } = await seedJob(20);
+    const before = await balance(userId);
+    const row = await env.DB.prepare(
+      "SELECT id, user_id AS userId, created_at AS createdAt, output_format AS outputFormat FROM jobs WHERE id = ?",
+    )
+      .bind(jobId)
+      .first<{ id: string; userId: string; createdAt: number; outputFormat: string }>();
+    await send(
+      report(jobId, "completed", { resultUrl: `${env.PUBLIC_URL}/storage${outputStorageUrl(row!)}` }),
+    );
+    expect((await jobRow(jobId))!.status).toBe("FAILED");
+    expect(await balance(userId)).toBe(before + 20);
+  });
+
+  it("fails a job with the error text and refunds the whole reserve", async () => {
+    const { jobId, userId } = await seedJob(20);
+    const before = await balance(userId);
+    await send(report(jobId, "failed", { error: "ffmpeg exited with code 1" }));
+    expect(await jobRow(jobId)).toMatchObject({
+      status: "FAILED",
+      tokens_used: 0,
+      error_message: "ffmpeg exited with code 1",
+    });
+    expect(await balance(userId)).toBe(before + 20);
+  });
+
+  it("cancels a job without charging", async () => {
+    const { jobId, userId } = await seedJob(20);
+    const before = await balance(userId);
+    await send(report(jobId, "cancelled"));
+    expect(await jobRow(jobId)).toMatchObject({ status: "CANCELLED", tokens_used: 0 });
+    expect(await balance(userId)).toBe(before + 20);
+  });
+});
+
+describe("runner callback: replays and ordering", () => {
+  it("ignores a duplicate completion: one charge, one output", async () => {
+    const { jobId, userId } = await seedJob(20);
+    const resultUrl = await storeOutput(jobId);
+    const done = report(jobId, "completed", { resultUrl, metadata: { videoDuration: 1 } });
+    await send(done);
+    const after = await balance(userId);
+    const again = await send(done);
+    expect(again.status).toBe(200);
+    expect((await body(again)).data).toEqual({ received: true, applied: false });
+    expect(await balance(userId)).toBe(after);
+    const charges = await env.DB.prepare(
+      "SELECT count(*) AS n FROM token_ledger WHERE job_id = ? AND kind = 'charge'",
+    )
+      .bind(jobId)
+      .first<{ n: number }>();
+    expect(charges!.n).toBe(1);
+  });
+
+  it("never moves a finished job: late processing, failed and cancelled reports after completion", async () => {
+    const { jobId, userId } = await seedJob(20);
+    await send(
+      report(jobId, "completed", { resultUrl: await storeOutput(jobId), metadata: { videoDuration: 1 } }),
+    );
+    const after = await balance(userId);
+    for (const status of ["processing", "failed", "cancelled"])
+      await send(report(jobId, status, { error: "late" }));
+    expect(await jobRow(jobId)).toMatchObject({ status: "COMPLETED", tokens_used: 12, error_message: null });
+    expect(await balance(userId)).toBe(after);
+  });
+
+  it("ignores a completion that arrives after a failure", async () => {
+    const { jobId, userId } = await seedJob(20);
+    await send(report(jobId, "failed", { error: "boom" }));
+    const after = await balance(userId);
+    await send(
+      report(jobId, "completed", { resultUrl: await storeOutput(jobId), metadata: { videoDuration: 1 } }),
+    );
+    expect(await jobRow(jobId)).toMatchObject({ status: "FAILED", tokens_used: 0 });
+    expect(await balance(userId)).toBe(after);
+  });
+
+  it("applies exactly one of many simultaneous completions", async () => {
+    const { jobId, userId } = await seedJob(20);
+    const resultUrl = await storeOutput(jobId);
+    const before = await balance(userId);
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        send(report(jobId, "completed", { resultUrl, metadata: { videoDuration: 2 } })).then((r) => body(r)),
+      ),
+    );
+    expect(results.filter((r) => (r.data as { applied: boolean }).applied)).toHaveLength(1);
+    expect(await balance(userId)).toBe(before + 20 - 14);
+    const rows = await env.DB.prepare(
+      "SELECT kind, count(*) AS n FROM token_ledger WHERE job_id = ? GROUP BY kind ORDER BY kind",
+    )
+      .bind(jobId)
+      .all();
+    expect(rows.results).toEqual([
+      { kind: "charge", n: 1 },
+      { kind: "release", n: 1 },
+      { kind: "reserve", n: 1 },
+    ]);
+  });
+});

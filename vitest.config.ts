@@ -1,0 +1,37 @@
+/**
+ * Worker tests: run inside workerd by the Workers test plugin with the real local D1, R2, Queues, Durable
+ * Objects and Browser Rendering. The global setup starts the real renderer (container/) on a free port.
+ */
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export const TEST_SECRETS = {
+  RUNNER_SECRET: "test-runner-secret-0123456789abcdef",
+  STORAGE_SIGNING_SECRET: "test-storage-secret-0123456789abcdef",
+};
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("migrations");
+  return {
+    plugins: [
+      cloudflareTest(({ inject }) => ({
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            ...TEST_SECRETS,
+            TEST_MIGRATIONS: migrations,
+            RENDERER_URL: inject<string>("rendererUrl"),
+            PUBLIC_URL: "http://127.0.0.1:8787",
+          },
+        },
+      })),
+    ],
+    test: {
+      include: ["test/worker/**/*.test.ts"],
+      globalSetup: ["test/worker/global-setup.ts"],
+      setupFiles: ["test/worker/apply-migrations.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  };
+});
