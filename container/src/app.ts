@@ -27,7 +27,7 @@ export type RouteFactory = (deps: AppDeps) => Hono;
 const ROUTES: readonly RouteFactory[] = [healthRoutes, probeRoutes];
 
 /** Requests that need no signature, as "METHOD /path". */
-const PUBLIC_ROUTES: ReadonlySet<string> = new Set(["GET /health"]);
+const PUBLIC_ROUTES: ReadonlySet<string> = new Set(["GET /health", "HEAD /health"]);
 
 /** Maps domain errors to the contract's `{"error": "..."}` bodies; anything else is a logged 500. */
 function errorResponse(error: unknown): { status: 400 | 413 | 422 | 500; message: string } {

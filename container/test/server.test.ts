@@ -27,6 +27,10 @@ describe("GET /health", () => {
     });
   });
 
+  it("answers HEAD without a signature too (load-balancer style checks)", async () => {
+    expect((await fetch(`${server.url}/health`, { method: "HEAD" })).status).toBe(200);
+  });
+
   it("reports null for a tool that is not installed", async () => {
     const broken = await startTestServer({ ffprobePath: "/nonexistent/ffprobe" });
     try {
