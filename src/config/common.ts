@@ -117,27 +117,34 @@ export const POSITION_NAMES = [
   "bottom-right",
 ] as const;
 
-/**
- * Where a layer sits: a preset name, or `{x, y}` as fractions of the canvas with the layer's
- * `originX`/`originY` point placed there (default origin: left/top).
- */
-export const Position = v.union(
-  [
-    v.picklist(POSITION_NAMES),
-    v.strictObject(
-      {
-        x: Fraction,
-        y: Fraction,
-        originX: v.optional(oneOf(["left", "center", "right"])),
-        originY: v.optional(oneOf(["top", "center", "bottom"])),
-      },
-      (i) =>
-        i.path
-          ? unknownKeyMessage("position", i.input)
-          : "must be a position name or an object {x, y, originX?, originY?}",
-    ),
-  ],
+const PositionName = v.picklist(
+  POSITION_NAMES,
   `must be one of ${POSITION_NAMES.map((n) => `"${n}"`).join(", ")} or an object {x, y, originX?, originY?}`,
+);
+
+/** `{x, y}` as fractions of the canvas, with the layer's `originX`/`originY` point placed there. */
+export const PositionObject = v.strictObject(
+  {
+    x: Fraction,
+    y: Fraction,
+    originX: v.optional(oneOf(["left", "center", "right"])),
+    originY: v.optional(oneOf(["top", "center", "bottom"])),
+  },
+  (issue) =>
+    objectMessage(
+      "position",
+      issue,
+      `must be one of ${POSITION_NAMES.map((n) => `"${n}"`).join(", ")} or an object {x, y, originX?, originY?}`,
+    ),
+);
+
+/**
+ * Where a layer sits: a preset name, or a `PositionObject` (default origin: left/top). Chosen by the
+ * input's type rather than with `v.union`, so a bad object reports its own field (`position.x`) instead of
+ * one generic message. (The served JSON Schema states it as `anyOf`, see src/schemas/json-schemas.ts.)
+ */
+export const Position = v.lazy((input: unknown) =>
+  typeof input === "string" ? PositionName : PositionObject,
 );
 
 /** Old or foreign property names with the message that points at the one to use. */
@@ -152,15 +159,22 @@ export function unknownKeyMessage(where: string, key: unknown): string {
 }
 
 /**
+ * The message of a strict object's own issues: an unknown key (expected "never"), a missing required key
+ * (a path, expected the key's name), or an input that is not an object at all.
+ */
+function objectMessage(where: string, issue: v.StrictObjectIssue, notObject: string): string {
+  if (issue.expected === "never") return unknownKeyMessage(where, issue.input);
+  if (issue.path) return "is required";
+  return notObject;
+}
+
+/**
  * An object that rejects unknown keys, naming the key and where it was found. Typos in a render
  * config would otherwise be silently ignored and render something else than asked for.
  */
 export const strict = <const E extends v.ObjectEntries>(where: string, entries: E) =>
   v.strictObject(entries, (issue) =>
-    // Unknown-key issues carry a path (the key); a non-object input carries none.
-    issue.path
-      ? unknownKeyMessage(where, issue.input)
-      : `must be an object (received ${typeName(issue.input)})`,
+    objectMessage(where, issue, `must be an object (received ${typeName(issue.input)})`),
   );
 
 /** An array with item-count limits. */

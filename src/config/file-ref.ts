@@ -30,8 +30,9 @@ const urlPattern = (exts: readonly string[]): string =>
 const patternFor = (kind: FileKind): RegExp =>
   new RegExp(`^(?:${STORAGE}|${urlPattern(FILE_EXTENSIONS[kind])})$`);
 
+// Only judges what looks like a URL, so a value the pattern already rejected gets one message, not two.
 const parsesAsUrl = (s: string): boolean => {
-  if (s.startsWith("/")) return true;
+  if (!/^https?:\/\//i.test(s)) return true;
   try {
     new URL(s);
     return true;

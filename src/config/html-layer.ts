@@ -24,7 +24,8 @@ const sizedText = (bytes: number, what: string) =>
   v.pipe(
     v.string(`must be a string of ${what}`),
     v.maxLength(bytes, `must be at most ${bytes / 1024} KB`),
-    v.check((s) => utf8Length(s) <= bytes, `must be at most ${bytes / 1024} KB (UTF-8)`),
+    // Over the character cap is already reported; say it once.
+    v.check((s) => s.length > bytes || utf8Length(s) <= bytes, `must be at most ${bytes / 1024} KB (UTF-8)`),
   );
 
 /** A live page to capture: https only. */
@@ -33,6 +34,7 @@ export const HtmlSrc = v.pipe(
   v.maxLength(HTML_SRC_MAX_LENGTH, `must be at most ${HTML_SRC_MAX_LENGTH} characters`),
   v.regex(/^https:\/\/[^\s/?#]+(?:[/?#]\S*)?$/, "must be an https URL"),
   v.check((s) => {
+    if (!s.startsWith("https://")) return true; // already reported by the pattern
     try {
       return new URL(s).protocol === "https:";
     } catch {
