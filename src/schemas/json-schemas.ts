@@ -1,0 +1,55 @@
+/**
+ * JSON Schemas of the image and video configs, generated from the valibot schemas (never written by
+ * hand). Rules JSON Schema cannot state (byte sizes, cut/stop order, totals) are valibot-only and named
+ * in each schema's `description`. Generation is pure, so each schema is built once per isolate.
+ */
+import { toJsonSchema, type JsonSchema } from "@valibot/to-json-schema";
+import type * as v from "valibot";
+import { ImageConfigSchema, ImageLayerSchema, VideoConfigSchema, VideoLayerSchema } from "../config";
+import { Color, Position, POSITION_NAMES, PositionObject } from "../config/common";
+import { AudioRef, FontRef, ImageRef, VideoRef } from "../config/file-ref";
+import { TransitionSchema } from "../config/transitions";
+import { ClipSchema, GlobalLayerSchema } from "../config/video";
+
+/** Version of the config grammar (1.4.0 renamed the html layer's allowJavaScript to enableLibraries). */
+export const SCHEMA_VERSION = "1.4.0";
+
+export type SchemaName = "image" | "video";
+
+// Shared parts become `$defs` entries referenced by `$ref`, which keeps the documents readable.
+const SHARED = { Color, Position, PositionObject, ImageRef, VideoRef, AudioRef, FontRef };
+
+const DEFINITIONS: Record<SchemaName, Record<string, v.GenericSchema>> = {
+  image: { ...SHARED, ImageLayer: ImageLayerSchema },
+  video: {
+    ...SHARED,
+    Transition: TransitionSchema,
+    Clip: ClipSchema,
+    VideoLayer: VideoLayerSchema,
+    GlobalLayer: GlobalLayerSchema,
+  },
+};
+
+const ROOTS: Record<SchemaName, v.GenericSchema> = { image: ImageConfigSchema, video: VideoConfigSchema };
+
+const cache = new Map<SchemaName, JsonSchema>();
+
+/** The JSON Schema (draft-07) of a job config. */
+export function configJsonSchema(name: SchemaName): JsonSchema {
+  let schema = cache.get(name);
+  if (!schema) {
+    schema = toJsonSchema(ROOTS[name], {
+      target: "draft-07",
+      definitions: DEFINITIONS[name],
+      // Function checks (byte sizes, URL parsing, cross-field rules) have no JSON Schema form.
+      ignoreActions: ["check", "raw_check"],
+      // `Position` picks its schema by the input's type (v.lazy); in JSON Schema that is an anyOf.
+      overrideSchema: ({ valibotSchema }) =>
+        valibotSchema === Position
+          ? { anyOf: [{ type: "string", enum: [...POSITION_NAMES] }, { $ref: "#/$defs/PositionObject" }] }
+          : undefined,
+    });
+    cache.set(name, schema);
+  }
+  return schema;
+}
