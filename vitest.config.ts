@@ -22,6 +22,7 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             RENDERER_URL: inject<string>("rendererUrl"),
             PUBLIC_URL: "http://127.0.0.1:8787",
+            ENVIRONMENT: "development",
           },
         },
       })),

@@ -14,6 +14,7 @@ if (!reexecOnProjectNode()) {
   const stateDir = process.env.STATE_DIR;
   await setup({ persistTo: stateDir });
   const vars = ensureDevVars(root, {
+    ENVIRONMENT: "development",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     RENDERER_URL: `http://127.0.0.1:${rendererPort}`,
   });
