@@ -23,8 +23,8 @@ describe("GET /health/detailed", () => {
     expect(res.status).toBe(200);
     const data = (await body<Detailed>(res)).data!;
     expect(data.status).toBe("healthy");
-    expect(data.checks.database.status).toBe("healthy");
-    expect(data.checks.storage.status).toBe("healthy");
+    expect(data.checks.database!.status).toBe("healthy");
+    expect(data.checks.storage!.status).toBe("healthy");
     expect(data.checks.queues.image!.status).toBe("healthy");
     expect(data.checks.queues.video!.status).toBe("healthy");
     expect(data.checks.renderer).toMatchObject({ status: "healthy", details: { status: "ok" } });
