@@ -6,6 +6,7 @@
  * tight patterns: that is what keeps a config from injecting CSS.
  */
 import * as v from "valibot";
+import { MAX_BLUR, MAX_PX, MAX_ROTATION, MAX_SECONDS } from "./limits";
 
 const typeName = (input: unknown): string =>
   input === null ? "null" : Array.isArray(input) ? "array" : typeof input;
@@ -48,21 +49,23 @@ export const oneOf = <const T extends readonly [string, ...string[]]>(options: T
   v.picklist(options, `must be one of ${options.map((o) => `"${o}"`).join(", ")}`);
 
 /** Pixel coordinates and sizes: any finite number; the canvas limits keep them meaningful. */
-export const Px = numberIn(-100_000, 100_000);
+export const Px = numberIn(-MAX_PX, MAX_PX);
 /** A strictly positive pixel size. */
-export const PositivePx = numberAbove(0, 100_000);
+export const PositivePx = numberAbove(0, MAX_PX);
 /** A fraction of the frame: 0..1. */
 export const Fraction = numberIn(0, 1);
 /** A strictly positive fraction of the frame (sizes). */
 export const PositiveFraction = numberAbove(0, 1);
 export const Opacity = numberIn(0, 1);
 /** Degrees, positive = clockwise, pivot = the layer's centre. */
-export const Rotation = numberIn(-360, 360);
+export const Rotation = numberIn(-MAX_ROTATION, MAX_ROTATION);
 /** Blur radius in px. */
-export const Blur = numberIn(0, 1000);
-export const BorderRadius = numberIn(0, 100_000);
+export const Blur = numberIn(0, MAX_BLUR);
+export const BorderRadius = numberIn(0, MAX_PX);
 /** Seconds on a timeline (layer windows, cuts, offsets). */
-export const Seconds = numberIn(0, 86_400);
+export const Seconds = numberIn(0, MAX_SECONDS);
+/** A strictly positive time (end of a cut or window). */
+export const PositiveSeconds = numberAbove(0, MAX_SECONDS);
 /** Mix weight of an audio source (0 = silent, 1 = unchanged). */
 export const Volume = numberIn(0, 1);
 

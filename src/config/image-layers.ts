@@ -25,7 +25,14 @@ import {
 } from "./common";
 import { FontRef, ImageRef } from "./file-ref";
 import { htmlCommonEntries } from "./html-layer";
-import { GRADIENT_MAX_COLORS, GRADIENT_MIN_COLORS, IMAGE_MAX_FONT_SIZE, MAX_TEXT_LENGTH } from "./limits";
+import {
+  GRADIENT_MAX_COLORS,
+  GRADIENT_MIN_COLORS,
+  IMAGE_MAX_FONT_SIZE,
+  MAX_LINE_HEIGHT,
+  MAX_STROKE_WIDTH,
+  MAX_TEXT_LENGTH,
+} from "./limits";
 
 const o = v.optional;
 
@@ -54,7 +61,7 @@ export const textLayerEntries = {
   /** Wrap width; required when `wrap` is true. */
   width: o(PositivePx),
   wrap: o(bool()),
-  lineHeight: o(numberAbove(0, 10)),
+  lineHeight: o(numberAbove(0, MAX_LINE_HEIGHT)),
   /** Only sizes the blur area; layout ignores it. */
   height: o(PositivePx),
   fontSize: o(numberAbove(0, IMAGE_MAX_FONT_SIZE)),
@@ -74,7 +81,7 @@ const shape = {
   ...box,
   fill: o(Color),
   stroke: o(Color),
-  strokeWidth: o(numberIn(0, 1000)),
+  strokeWidth: o(numberIn(0, MAX_STROKE_WIDTH)),
   opacity: o(Opacity),
   blur: o(Blur),
 };

@@ -64,6 +64,23 @@ export const MAX_TEXT_LENGTH = 10_000;
 /** Any file reference (storage path or URL). */
 export const MAX_FILE_REFERENCE_LENGTH = 2048;
 
+/**
+ * Sanity bounds where the reference publishes none: wide enough for any real config, narrow enough that
+ * no value can make a renderer allocate or loop without end.
+ */
+export const MAX_PX = 100_000;
+export const MAX_ROTATION = 360;
+export const MAX_BLUR = 1000;
+export const MAX_STROKE_WIDTH = 1000;
+export const MAX_LINE_HEIGHT = 10;
+/** Any time value (cuts, windows, offsets) in seconds: one day. */
+export const MAX_SECONDS = 86_400;
+export const MAX_OUTLINE_WIDTH = 100;
+/** Title word/letter reveal, seconds. */
+export const MAX_ANIMATION_DURATION = 3600;
+/** Speed factor of subtitle/news-title animations. */
+export const MAX_ANIMATION_SPEED = 100;
+
 /** Defaults the renderers apply when a property is absent (the schemas leave absent values absent). */
 export const IMAGE_DEFAULTS = {
   format: "png",

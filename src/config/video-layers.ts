@@ -15,6 +15,7 @@ import {
   oneOf,
   Position,
   PositiveFraction,
+  PositiveSeconds,
   Seconds,
   strict,
   text,
@@ -25,6 +26,9 @@ import { htmlCommonEntries, htmlVideoEntries } from "./html-layer";
 import {
   GRADIENT_MAX_COLORS,
   GRADIENT_MIN_COLORS,
+  MAX_ANIMATION_DURATION,
+  MAX_ANIMATION_SPEED,
+  MAX_OUTLINE_WIDTH,
   MAX_TEXT_LENGTH,
   VIDEO_MAX_FONT_SIZE,
   VIDEO_MIN_FONT_SIZE,
@@ -32,10 +36,10 @@ import {
 
 const o = v.optional;
 
-const timing = { start: o(Seconds), stop: o(numberAbove(0, 86_400)) };
+const timing = { start: o(Seconds), stop: o(PositiveSeconds) };
 const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "down"]));
 const kenBurns = { zoomDirection: o(ZoomDirection), zoomAmount: o(Fraction) };
-const cut = { cutFrom: o(Seconds), cutTo: o(numberAbove(0, 86_400)) };
+const cut = { cutFrom: o(Seconds), cutTo: o(PositiveSeconds) };
 const FontSize = numberIn(VIDEO_MIN_FONT_SIZE, VIDEO_MAX_FONT_SIZE);
 const font = { fontPath: o(FontRef), catalogFont: o(CatalogFont), fontFamily: o(FontFamily) };
 const Colors = list(Color, GRADIENT_MIN_COLORS, GRADIENT_MAX_COLORS, "colours");
@@ -104,17 +108,17 @@ const titleProps = {
   /** Default `fade-in`. */
   style: o(oneOf(["fade-in", "word-by-word", "letter-by-letter"])),
   /** Seconds the word/letter reveal takes. */
-  animationDuration: o(numberAbove(0, 3600)),
+  animationDuration: o(numberAbove(0, MAX_ANIMATION_DURATION)),
   ...kenBurns,
   outlineColor: o(Color),
-  outlineWidth: o(numberIn(0, 100)),
+  outlineWidth: o(numberIn(0, MAX_OUTLINE_WIDTH)),
   outlineStyle: o(oneOf(["outline", "shadow", "glow"])),
   ...timing,
 };
 
 export const titleLayerEntries = { type: v.literal("title"), ...titleProps };
 
-const bannerAnimation = { delay: o(Seconds), speed: o(numberAbove(0, 100)) };
+const bannerAnimation = { delay: o(Seconds), speed: o(numberAbove(0, MAX_ANIMATION_SPEED)) };
 
 export const subtitleLayerEntries = {
   type: v.literal("subtitle"),

@@ -9,10 +9,10 @@ import {
   Color,
   integerIn,
   list,
-  numberAbove,
   numberIn,
   oneOf,
   Position,
+  PositiveSeconds,
   Seconds,
   strict,
   Volume,
@@ -72,7 +72,7 @@ export const AudioTrackSchema = strict("audio track", {
   /** Seconds into the output. */
   start: o(Seconds),
   cutFrom: o(Seconds),
-  cutTo: o(numberAbove(0, 86_400)),
+  cutTo: o(PositiveSeconds),
 });
 
 export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
@@ -83,7 +83,7 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   catalogFont: o(CatalogFont),
   position: o(Position),
   outlineColor: o(Color),
-  outlineWidth: o(numberIn(0, 100)),
+  outlineWidth: o(numberIn(0, L.MAX_OUTLINE_WIDTH)),
   outlineStyle: o(oneOf(["outline", "shadow", "glow"])),
 });
 
