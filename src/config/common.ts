@@ -187,3 +187,10 @@ export const list = <S extends v.GenericSchema>(item: S, min: number, max: numbe
     v.minLength(min, `must contain at least ${min} ${what}`),
     v.maxLength(max, `must contain at most ${max} ${what}`),
   );
+
+/**
+ * Documents the value a renderer uses when the property is absent: shown as `default` in the served JSON
+ * Schema, never filled into the parsed config (a stored config stays as submitted).
+ */
+export const documentedDefault = <S extends v.GenericSchema>(schema: S, value: unknown) =>
+  v.pipe(schema, v.metadata({ default: value }));

@@ -3,7 +3,7 @@
  * order (index 0 at the bottom). Unknown top-level keys and layer keys are rejected with their name.
  */
 import * as v from "valibot";
-import { Color, integerIn, list, oneOf, strict } from "./common";
+import { Color, documentedDefault, integerIn, list, oneOf, strict } from "./common";
 import {
   circleLayerEntries,
   gradientLayerEntries,
@@ -16,6 +16,7 @@ import {
 import { layerDefaultsEntries, layerObject, layerVariant } from "./layer-set";
 import {
   HTML_MAX_LAYERS_PER_JOB,
+  IMAGE_DEFAULTS,
   IMAGE_MAX_LAYERS,
   IMAGE_MAX_QUALITY,
   IMAGE_MAX_SIZE,
@@ -55,9 +56,11 @@ const imageConfigEntries = {
   /** Deprecated spelling of `backgroundColor` (which wins when both are set). */
   background: v.optional(Color),
   /** Default `png`. png and webp keep alpha; jpeg does not. */
-  format: v.optional(oneOf(IMAGE_FORMATS)),
+  format: v.optional(documentedDefault(oneOf(IMAGE_FORMATS), IMAGE_DEFAULTS.format)),
   /** jpeg/webp only. Default 90. */
-  quality: v.optional(integerIn(IMAGE_MIN_QUALITY, IMAGE_MAX_QUALITY)),
+  quality: v.optional(
+    documentedDefault(integerIn(IMAGE_MIN_QUALITY, IMAGE_MAX_QUALITY), IMAGE_DEFAULTS.quality),
+  ),
   defaults: v.optional(ImageDefaultsSchema),
   layers: list(ImageLayerSchema, IMAGE_MIN_LAYERS, IMAGE_MAX_LAYERS, "layers"),
 };

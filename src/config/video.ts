@@ -7,6 +7,7 @@ import {
   bool,
   CatalogFont,
   Color,
+  documentedDefault,
   integerIn,
   list,
   numberIn,
@@ -98,13 +99,13 @@ export const VIDEO_FORMATS = ["mp4", "mov", "webm"] as const;
 
 const videoConfigEntries = {
   /** Default 1280; rounded down to an even number when rendering. */
-  width: o(integerIn(L.VIDEO_MIN_SIZE, L.VIDEO_MAX_SIZE)),
+  width: o(documentedDefault(integerIn(L.VIDEO_MIN_SIZE, L.VIDEO_MAX_SIZE), L.VIDEO_DEFAULTS.width)),
   /** Default 720; rounded down to an even number when rendering. */
-  height: o(integerIn(L.VIDEO_MIN_SIZE, L.VIDEO_MAX_SIZE)),
+  height: o(documentedDefault(integerIn(L.VIDEO_MIN_SIZE, L.VIDEO_MAX_SIZE), L.VIDEO_DEFAULTS.height)),
   /** Default 25. */
-  fps: o(integerIn(L.VIDEO_MIN_FPS, L.VIDEO_MAX_FPS)),
+  fps: o(documentedDefault(integerIn(L.VIDEO_MIN_FPS, L.VIDEO_MAX_FPS), L.VIDEO_DEFAULTS.fps)),
   /** Default mp4. */
-  format: o(oneOf(VIDEO_FORMATS)),
+  format: o(documentedDefault(oneOf(VIDEO_FORMATS), L.VIDEO_DEFAULTS.format)),
   /** Quick low-resolution preview. */
   fast: o(bool()),
   clips: list(ClipSchema, L.VIDEO_MIN_CLIPS, L.VIDEO_MAX_CLIPS, "clips"),
