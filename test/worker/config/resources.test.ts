@@ -103,7 +103,9 @@ describe("forEachFileReference", () => {
     expect(config.clips).toMatchObject([
       { layers: [{ path: "/audio/downloaded/winxp.mp3" }, { type: "title" }] },
     ]);
-    expect((config as Record<string, unknown>).audioTracks).toEqual([{ path: "/audio/downloaded/winxp.mp3" }]);
+    expect((config as Record<string, unknown>).audioTracks).toEqual([
+      { path: "/audio/downloaded/winxp.mp3" },
+    ]);
     // The rewritten config is still valid.
     expect(validateJobConfig("video", config).valid).toBe(true);
   });
