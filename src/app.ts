@@ -10,6 +10,7 @@ import { notFound, onError } from "./lib/on-error";
 import { runnerRoutes } from "./runner/routes";
 import { schemaRoutes } from "./schemas/routes";
 import { storageRoutes } from "./storage/routes";
+import { toolRoutes } from "./tools/routes";
 
 export const createApp = () => {
   const app = new Hono<AppEnv>();
@@ -18,6 +19,7 @@ export const createApp = () => {
   app.route("/storage", storageRoutes);
   app.route("/api/v1/jobs", jobRoutes);
   app.route("/api/v1/files", fileRoutes);
+  app.route("/api/v1/tools", toolRoutes);
   app.route("/api/v1/schemas", schemaRoutes);
   app.route("/api/v1/webhooks", runnerRoutes);
   app.notFound(notFound);

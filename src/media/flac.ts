@@ -1,0 +1,24 @@
+/**
+ * Duration of a native FLAC file as ffprobe reports it (flacdec.c): STREAMINFO's total sample count in the
+ * stream time base 1/sample rate. A zero count (unknown, streamed encoders) goes to ffprobe.
+ */
+import type { ByteSource } from "./byte-source";
+import { ascii, u8 } from "./bytes";
+import { ticksToUs } from "./rescale";
+
+/** Duration in microseconds, or null. `start` is where "fLaC" begins (after any ID3v2 tag). */
+export const flacDurationUs = async (src: ByteSource, start = 0): Promise<number | null> => {
+  const b = await src.read(start, 4 + 4 + 34);
+  // The first metadata block must be STREAMINFO (type 0) of 34 bytes.
+  if (ascii(b, 0, 4) !== "fLaC" || (u8(b, 4) & 0x7f) !== 0 || b.byteLength < 42) return null;
+  const s = 8;
+  const rate = (u8(b, s + 10) << 12) | (u8(b, s + 11) << 4) | (u8(b, s + 12) >> 4);
+  const samples =
+    (u8(b, s + 13) & 0x0f) * 2 ** 32 +
+    ((u8(b, s + 14) << 24) >>> 0) +
+    (u8(b, s + 15) << 16) +
+    (u8(b, s + 16) << 8) +
+    u8(b, s + 17);
+  if (!rate || !samples) return null;
+  return ticksToUs(samples, rate);
+};

@@ -1,0 +1,37 @@
+/**
+ * Duration of a PCM WAV file as ffprobe reports it (wavdec.c): sample count = data bytes x 8 /
+ * (channels x bits per sample), in the stream time base 1/sample rate. Compressed WAV payloads go to ffprobe.
+ */
+import type { ByteSource } from "./byte-source";
+import { ascii, u16le, u32le } from "./bytes";
+import { ticksToUs } from "./rescale";
+
+const PCM = 1;
+const IEEE_FLOAT = 3;
+const EXTENSIBLE = 0xfffe;
+
+/** Duration in microseconds, or null. */
+export const wavDurationUs = async (src: ByteSource): Promise<number | null> => {
+  const b = await src.read(0, 64 * 1024);
+  if (ascii(b, 0, 4) !== "RIFF" || ascii(b, 8, 4) !== "WAVE") return null;
+  let fmt: { format: number; channels: number; rate: number; bits: number } | null = null;
+  for (let at = 12; at + 8 <= b.byteLength;) {
+    const id = ascii(b, at, 4);
+    const size = u32le(b, at + 4);
+    if (id === "fmt ") {
+      let format = u16le(b, at + 8);
+      if (format === EXTENSIBLE && size >= 40) format = u16le(b, at + 8 + 24); // SubFormat GUID's first word
+      fmt = { format, channels: u16le(b, at + 10), rate: u32le(b, at + 12), bits: u16le(b, at + 22) };
+    }
+    if (id === "data") {
+      if (!fmt || (fmt.format !== PCM && fmt.format !== IEEE_FLOAT)) return null;
+      if (!fmt.channels || !fmt.bits || !fmt.rate || fmt.bits % 8) return null;
+      // A size past the end of the file (streamed WAV) makes ffmpeg estimate instead: leave it to ffprobe.
+      if (at + 8 + size > src.size) return null;
+      const samples = Math.floor((size * 8) / (fmt.channels * fmt.bits));
+      return ticksToUs(samples, fmt.rate);
+    }
+    at += 8 + size + (size & 1);
+  }
+  return null;
+};

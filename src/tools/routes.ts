@@ -1,0 +1,37 @@
+/**
+ * /api/v1/tools: duration of video and audio files, singly or in bulk.
+ * Permissions: the single-file tools only read, so any `media` permission (read or full) may call them;
+ * the bulk tools spend tokens, so they need `media:full` or `jobs:full`.
+ */
+import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import { requireApiKey, type Permission } from "../auth/api-key";
+import type { AppEnv } from "../env";
+import { ok } from "../lib/envelope";
+import { Forbidden } from "../lib/errors";
+import { jsonBody } from "../lib/validate";
+import { bulkDuration } from "./bulk-duration";
+import { measureDuration } from "./measure-duration";
+import { BulkBody, Target } from "./schemas";
+
+const requireAny = (accepts: (p: Permission) => boolean) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (!c.var.auth.permissions.some(accepts)) throw new Forbidden();
+    await next();
+  });
+
+const canRead = requireAny((p) => p.resource === "media");
+const canSpend = requireAny((p) => p.action === "full" && (p.resource === "media" || p.resource === "jobs"));
+
+export const toolRoutes = new Hono<AppEnv>().use(requireApiKey);
+
+for (const kind of ["video", "audio"] as const) {
+  toolRoutes.post(`/${kind}/duration`, canRead, async (c) => {
+    const target = await jsonBody(c, Target);
+    return ok(c, await measureDuration({ env: c.env, userId: c.var.auth.userId, target }));
+  });
+  toolRoutes.post(`/${kind}/duration/bulk`, canSpend, async (c) => {
+    const { files } = await jsonBody(c, BulkBody);
+    return ok(c, await bulkDuration({ env: c.env, userId: c.var.auth.userId, kind, files }));
+  });
+}

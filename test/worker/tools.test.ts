@@ -1,0 +1,187 @@
+/** Duration tools through the Worker's own fetch handler, with real D1/R2 and the real renderer. */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { body, call, fixture, json, newAccount, upload } from "./helpers";
+
+const stored = async (key: string, name: string, fields: Record<string, string> = {}) => {
+  const res = await upload(key, name, fixture(name), fields);
+  expect(res.status).toBe(201);
+  return (await body<{ storageUrl: string }>(res)).data!.storageUrl;
+};
+
+const balance = async (userId: string) =>
+  (await env.DB.prepare("SELECT token_balance AS b FROM users WHERE id = ?")
+    .bind(userId)
+    .first<{ b: number }>())!.b;
+
+describe("POST /api/v1/tools/{video,audio}/duration", () => {
+  it("measures a stored video exactly as ffprobe (34.910000 s)", async () => {
+    const { key } = await newAccount();
+    const path = await stored(key, "kohlipe3.mp4");
+    const res = await call("/api/v1/tools/video/duration", json("POST", { path }, key));
+    expect(res.status).toBe(200);
+    expect((await body(res)).data).toEqual({
+      durationMs: 34910,
+      durationFormatted: "00:34.910",
+      source: "storage",
+      originalPath: path,
+    });
+  });
+
+  it("measures stored audio (m4a 2.024 s, mp3 4.880 s)", async () => {
+    const { key } = await newAccount();
+    for (const [name, ms, text] of [
+      ["sample1.m4a", 2024, "00:02.024"],
+      ["winxp.mp3", 4880, "00:04.880"],
+    ] as const) {
+      const path = await stored(key, name);
+      const res = await call("/api/v1/tools/audio/duration", json("POST", { path }, key));
+      expect((await body(res)).data).toMatchObject({
+        durationMs: ms,
+        durationFormatted: text,
+        source: "storage",
+      });
+    }
+  });
+
+  it("answers 404 for an unknown path and for another account's file", async () => {
+    const owner = await newAccount();
+    const other = await newAccount();
+    const path = await stored(owner.key, "winxp.mp3");
+    for (const [key, p] of [
+      [owner.key, "/audio/2026-01-01/nobody/missing.mp3"],
+      [other.key, path],
+    ] as const) {
+      const res = await call("/api/v1/tools/audio/duration", json("POST", { path: p }, key));
+      expect(res.status).toBe(404);
+      expect(await body(res)).toEqual({ success: false, error: "File not found" });
+    }
+  });
+
+  it("answers 422 for a file without a duration (an image)", async () => {
+    const { key } = await newAccount();
+    const path = await stored(key, "emoji.png");
+    const res = await call("/api/v1/tools/video/duration", json("POST", { path }, key));
+    expect(res.status).toBe(422);
+    expect((await body(res)).error).toMatch(/not video or audio/);
+  });
+
+  it("answers 400 unless exactly one of path or url is given", async () => {
+    const { key } = await newAccount();
+    for (const input of [
+      {},
+      { path: "/a.mp4", url: "https://example.com/a.mp4" },
+      { path: "a.mp4" },
+      { url: "ftp://x/a.mp3" },
+    ]) {
+      const res = await call("/api/v1/tools/video/duration", json("POST", input, key));
+      expect(res.status).toBe(400);
+      expect((await body(res)).success).toBe(false);
+    }
+  });
+
+  it("refuses URLs that point into private networks before fetching them", async () => {
+    const { key } = await newAccount();
+    for (const url of [
+      "http://127.0.0.1:8787/a.mp4",
+      "http://169.254.169.254/latest/meta-data/",
+      "http://[::1]/a.mp3",
+      "http://10.1.2.3/a.mp3",
+      "http://localhost/a.mp3",
+    ]) {
+      const res = await call("/api/v1/tools/audio/duration", json("POST", { url }, key));
+      expect(res.status).toBe(400);
+      expect((await body(res)).details?.errors?.[0]).toMatchObject({ field: "url", code: "URL_NOT_ALLOWED" });
+    }
+  });
+
+  it("lets a media:read key measure but not spend tokens on bulk", async () => {
+    const { key } = await newAccount({ permissions: [{ resource: "media", action: "read" }] });
+    const res = await call(
+      "/api/v1/tools/audio/duration",
+      json("POST", { path: "/audio/x/missing.mp3" }, key),
+    );
+    expect(res.status).toBe(404);
+    const bulk = await call("/api/v1/tools/audio/duration/bulk", json("POST", { files: ["/a.mp3"] }, key));
+    expect(bulk.status).toBe(403);
+    expect((await call("/api/v1/tools/audio/duration", json("POST", {}, undefined))).status).toBe(401);
+  });
+});
+
+describe("POST /api/v1/tools/{video,audio}/duration/bulk", () => {
+  it("measures files in input order with a summary and charges 1 token per file attempted", async () => {
+    const { key, userId } = await newAccount({ planId: "pro", tokens: 100 });
+    const mp4 = await stored(key, "kohlipe3.mp4");
+    const mp3 = await stored(key, "winxp.mp3");
+    const files = [
+      mp3,
+      { path: mp4 },
+      "/audio/2026-01-01/x/missing.mp3",
+      { url: "http://192.168.1.1/a.mp3" },
+      mp4,
+    ];
+    const res = await call("/api/v1/tools/video/duration/bulk", json("POST", { files }, key));
+    expect(res.status).toBe(200);
+    const data = (
+      await body<{ results: Array<Record<string, unknown>>; summary: Record<string, unknown> }>(res)
+    ).data!;
+    expect(data.results.map((r) => [r.success, r.originalPath, r.durationMs])).toEqual([
+      [true, mp3, 4880],
+      [true, mp4, 34910],
+      [false, "/audio/2026-01-01/x/missing.mp3", undefined],
+      [false, "http://192.168.1.1/a.mp3", undefined],
+      [true, mp4, 34910],
+    ]);
+    expect(data.results[2]!.error).toBe("File not found");
+    expect(data.results[3]!.error).toMatch(/private/);
+    expect(data.summary).toEqual({
+      total: 5,
+      successful: 3,
+      failed: 2,
+      totalDurationMs: 74700,
+      totalDurationFormatted: "00:01:14.700",
+    });
+    expect(await balance(userId)).toBe(95);
+    const ledger = await env.DB.prepare(
+      "SELECT kind, amount FROM token_ledger WHERE user_id = ? AND kind = 'charge'",
+    )
+      .bind(userId)
+      .all();
+    expect(ledger.results).toEqual([{ kind: "charge", amount: -5 }]);
+  });
+
+  it("enforces the free plan's 5-file limit without charging", async () => {
+    const { key, userId } = await newAccount({ tokens: 50 });
+    const res = await call(
+      "/api/v1/tools/audio/duration/bulk",
+      json("POST", { files: Array(6).fill("/a.mp3") }, key),
+    );
+    expect(res.status).toBe(400);
+    const b = await body(res);
+    expect(b.details?.errors?.[0]).toMatchObject({ field: "files", code: "TOO_MANY_FILES" });
+    expect(b.details?.errors?.[0]?.message).toMatch(/At most 5 files/);
+    expect(await balance(userId)).toBe(50);
+  });
+
+  it("answers 402 and charges nothing when the balance cannot cover every file", async () => {
+    const { key, userId } = await newAccount({ tokens: 2 });
+    const res = await call(
+      "/api/v1/tools/audio/duration/bulk",
+      json("POST", { files: ["/a.mp3", "/b.mp3", "/c.mp3"] }, key),
+    );
+    expect(res.status).toBe(402);
+    expect(await balance(userId)).toBe(2);
+  });
+
+  it("answers 400 for a malformed item", async () => {
+    const { key } = await newAccount();
+    const res = await call(
+      "/api/v1/tools/audio/duration/bulk",
+      json("POST", { files: ["relative.mp3"] }, key),
+    );
+    expect(res.status).toBe(400);
+    expect((await call("/api/v1/tools/audio/duration/bulk", json("POST", { files: [] }, key))).status).toBe(
+      400,
+    );
+  });
+});
