@@ -7,6 +7,7 @@ import { fileRoutes } from "./files/routes";
 import { healthRoutes } from "./health/routes";
 import { jobRoutes } from "./jobs/routes";
 import { notFound, onError } from "./lib/on-error";
+import { rateLimit } from "./lib/rate-limit";
 import { runnerRoutes } from "./runner/routes";
 import { schemaRoutes } from "./schemas/routes";
 import { storageRoutes } from "./storage/routes";
@@ -15,6 +16,7 @@ import { toolRoutes } from "./tools/routes";
 export const createApp = () => {
   const app = new Hono<AppEnv>();
   app.use(requestId(), secureHeaders({ crossOriginResourcePolicy: false }));
+  app.use("/api/*", rateLimit);
   app.route("/health", healthRoutes);
   app.route("/storage", storageRoutes);
   app.route("/api/v1/jobs", jobRoutes);

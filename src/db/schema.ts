@@ -4,7 +4,7 @@
  * Each index names the query it serves. Migrations: `npm run db:generate` (drizzle-kit), committed.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const createdAt = () => integer("created_at").notNull();
 const updatedAt = () => integer("updated_at").notNull();
@@ -192,5 +192,25 @@ export const tokenLedger = sqliteTable(
     index("token_ledger_user_created_idx").on(t.userId, t.createdAt),
     // Settlement checks what a job already moved (idempotency).
     index("token_ledger_job_idx").on(t.jobId),
+  ],
+);
+
+/**
+ * Fixed-window request counters of the API rate limiter (src/lib/rate-limit.ts): one row per bucket
+ * (limit name + SHA-256 of the API key) and window. Rows of past windows are pruned by the cron.
+ */
+export const rateLimits = sqliteTable(
+  "rate_limits",
+  {
+    bucket: text("bucket").notNull(),
+    /** Start of the window, epoch milliseconds (a multiple of the window length). */
+    windowStart: integer("window_start").notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [
+    // The per-request upsert finds its counter by (bucket, window).
+    primaryKey({ columns: [t.bucket, t.windowStart] }),
+    // The cron deletes windows that have ended.
+    index("rate_limits_window_idx").on(t.windowStart),
   ],
 );

@@ -5,7 +5,13 @@ import type { Env } from "../env";
 import { ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { finishJob, openJob } from "./lifecycle";
-import { resolveInputs } from "./resolve-inputs";
+import {
+  fileReferences,
+  isStoragePath,
+  lookupStoredFiles,
+  missingFileErrors,
+  storedInputs,
+} from "./resolve-inputs";
 
 /** Every job gets this priority (spec: fixed at 5 for all users). */
 export const DEFAULT_PRIORITY = 5;
@@ -22,11 +28,20 @@ export const createJob = async ({
   const checked = validateJobConfig(input.type, input.config);
   if (!checked.valid) throw new ValidationFailed(checked.errors);
   const db = getDb(env.DB);
-  const inputs = await resolveInputs(
-    db,
-    userId,
-    checked.resources.map((r) => r.url),
-  );
+  const refs = fileReferences(checked.type, checked.config);
+  const stored = await lookupStoredFiles(db, userId, refs);
+  const errors = [
+    ...missingFileErrors(refs, stored),
+    ...refs
+      .filter((r) => !isStoragePath(r.url))
+      .map((r) => ({
+        field: r.field,
+        message: `Public URL inputs are not available yet; upload the file and reference its storageUrl instead: ${r.url}`,
+        code: "URL_IMPORT_UNAVAILABLE",
+      })),
+  ];
+  if (errors.length) throw new ValidationFailed(errors);
+  const inputs = storedInputs(refs, stored);
   const at = Date.now();
   const job = {
     id: newId("job"),

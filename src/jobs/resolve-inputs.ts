@@ -1,11 +1,15 @@
 /**
  * Resolves the files a config references to media file rows of the caller. Storage paths must name one of
- * the caller's own files (another account's file is "not found", like everywhere else).
+ * the caller's own files (another account's file is "not found", like everywhere else); each missing file
+ * is reported at the exact field that names it (`config.layers[1].path`).
  */
 import { and, eq, inArray } from "drizzle-orm";
+import { forEachFileReference, type FileReference, type JobType } from "../config";
 import type { Db } from "../db/client";
 import { mediaFiles } from "../db/schema";
-import { ValidationFailed, type FieldError } from "../lib/errors";
+import type { FieldError } from "../lib/errors";
+
+export type MediaFileRow = typeof mediaFiles.$inferSelect;
 
 export interface ResolvedInput {
   url: string;
@@ -14,31 +18,48 @@ export interface ResolvedInput {
   mimeType: string;
 }
 
-export const resolveInputs = async (
+/** Every file reference of a validated config, with its field path, in config order (duplicates kept). */
+export const fileReferences = (type: JobType, config: unknown): FileReference[] => {
+  const refs: FileReference[] = [];
+  forEachFileReference(type, config, (ref) => void refs.push(ref));
+  return refs;
+};
+
+export const isStoragePath = (url: string): boolean => url.startsWith("/");
+
+/** The caller's media files named by the storage paths among `refs`, by storage path. */
+export const lookupStoredFiles = async (
   db: Db,
   userId: string,
-  urls: readonly string[],
-): Promise<ResolvedInput[]> => {
-  const paths = [...new Set(urls.filter((u) => u.startsWith("/")))];
-  const remote = urls.filter((u) => !u.startsWith("/"));
-  const errors: FieldError[] = remote.map((url) => ({
-    field: "config",
-    message: `Public URL inputs are fetched into storage first; upload the file and reference its storageUrl instead: ${url}`,
-    code: "URL_IMPORT_UNAVAILABLE",
-  }));
-  const rows = paths.length
-    ? await db.query.mediaFiles.findMany({
-        where: and(eq(mediaFiles.userId, userId), inArray(mediaFiles.storageUrl, paths)),
-      })
-    : [];
-  const byUrl = new Map(rows.map((r) => [r.storageUrl, r]));
-  for (const path of paths) {
-    if (!byUrl.has(path))
-      errors.push({ field: "config", message: `File not found: ${path}`, code: "FILE_NOT_FOUND" });
-  }
-  if (errors.length) throw new ValidationFailed(errors);
-  return paths.map((url) => {
-    const r = byUrl.get(url)!;
-    return { url, fileId: r.id, storageKey: r.storageKey, mimeType: r.mimeType };
+  refs: readonly FileReference[],
+): Promise<Map<string, MediaFileRow>> => {
+  const paths = [...new Set(refs.map((r) => r.url).filter(isStoragePath))];
+  if (!paths.length) return new Map();
+  const rows = await db.query.mediaFiles.findMany({
+    where: and(eq(mediaFiles.userId, userId), inArray(mediaFiles.storageUrl, paths)),
   });
+  return new Map(rows.map((r) => [r.storageUrl, r]));
+};
+
+/** One FILE_NOT_FOUND error per storage path reference that is not among `found`. */
+export const missingFileErrors = (
+  refs: readonly FileReference[],
+  found: ReadonlyMap<string, unknown>,
+): FieldError[] =>
+  refs
+    .filter((r) => isStoragePath(r.url) && !found.has(r.url))
+    .map((r) => ({ field: r.field, message: `File not found: ${r.url}`, code: "FILE_NOT_FOUND" }));
+
+/** The distinct stored inputs of `refs` (throws nothing: callers check `missingFileErrors` first). */
+export const storedInputs = (
+  refs: readonly FileReference[],
+  found: ReadonlyMap<string, MediaFileRow>,
+): ResolvedInput[] => {
+  const out = new Map<string, ResolvedInput>();
+  for (const { url } of refs) {
+    const row = found.get(url);
+    if (row && !out.has(url))
+      out.set(url, { url, fileId: row.id, storageKey: row.storageKey, mimeType: row.mimeType });
+  }
+  return [...out.values()];
 };

@@ -1,0 +1,35 @@
+/**
+ * DELETE /api/v1/jobs/{jobId}: a PENDING job becomes CANCELLED and its whole reservation comes back.
+ * Any other status is a 400 (a job a renderer already took is finished by the renderer, not the user).
+ * The lifecycle's guard settles the race with a consumer picking the job up: exactly one of them wins.
+ */
+import type { Db } from "../db/client";
+import { InvalidState } from "../lib/errors";
+import { iso } from "../lib/time";
+import { getOwnedJob } from "./internal";
+import { finishJob } from "./lifecycle";
+
+export const cancelJob = async ({
+  db,
+  d1,
+  userId,
+  jobId,
+}: {
+  db: Db;
+  d1: D1Database;
+  userId: string;
+  jobId: string;
+}) => {
+  const job = await getOwnedJob(db, userId, jobId);
+  const cancelled =
+    job.status === "PENDING" &&
+    (await finishJob(d1, job, { status: "CANCELLED", reason: "cancelled by the user" }, ["PENDING"]));
+  // Re-read: on success for the new updatedAt, on a lost race for the status that won.
+  const now = job.status === "PENDING" ? await getOwnedJob(db, userId, jobId) : job;
+  if (!cancelled) {
+    throw new InvalidState(`Only PENDING jobs can be cancelled; this job is ${now.status}`, {
+      status: now.status,
+    });
+  }
+  return { id: now.id, status: now.status, updatedAt: iso(now.updatedAt) };
+};

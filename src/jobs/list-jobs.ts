@@ -1,0 +1,97 @@
+/**
+ * GET /api/v1/jobs: the caller's jobs, filtered and sorted exactly as the spec's query table says.
+ * Status and type filters accept any letter case (`image` as created, `IMAGE` as shown); every other
+ * value is a 400 naming the parameter.
+ */
+import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
+import * as v from "valibot";
+import type { Db } from "../db/client";
+import { JOB_STATUSES, JOB_TYPES, jobs } from "../db/schema";
+import { toListItem } from "./serialize";
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 20;
+const SORT_COLUMNS = {
+  createdAt: jobs.createdAt,
+  updatedAt: jobs.updatedAt,
+  startedAt: jobs.startedAt,
+  completedAt: jobs.completedAt,
+} as const;
+
+const integerParam = (name: string, min: number, max: number, fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,9}$/, `${name} must be an integer between ${min} and ${max}`),
+      v.transform(Number),
+      v.minValue(min, `${name} must be an integer between ${min} and ${max}`),
+      v.maxValue(max, `${name} must be an integer between ${min} and ${max}`),
+    ),
+    String(fallback),
+  );
+
+const upperPicklist = <T extends string>(name: string, options: readonly T[]) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.toUpperCase()),
+      v.picklist(options, `${name} must be one of ${options.join(", ")}`),
+    ),
+  );
+
+/** The query string of the job list (all values arrive as strings). */
+export const ListJobsQuery = v.object({
+  page: integerParam("page", 1, 1_000_000, 1),
+  limit: integerParam("limit", 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+  status: upperPicklist("status", JOB_STATUSES),
+  type: upperPicklist("type", JOB_TYPES),
+  sortBy: v.optional(
+    v.picklist(
+      Object.keys(SORT_COLUMNS) as (keyof typeof SORT_COLUMNS)[],
+      `sortBy must be one of ${Object.keys(SORT_COLUMNS).join(", ")}`,
+    ),
+    "createdAt",
+  ),
+  sortOrder: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.toLowerCase()),
+      v.picklist(["asc", "desc"], "sortOrder must be asc or desc"),
+    ),
+    "desc",
+  ),
+});
+export type ListJobsQuery = v.InferOutput<typeof ListJobsQuery>;
+
+export const listJobs = async ({ db, userId, query }: { db: Db; userId: string; query: ListJobsQuery }) => {
+  const filters: SQL[] = [eq(jobs.userId, userId)];
+  if (query.status) filters.push(eq(jobs.status, query.status));
+  if (query.type) filters.push(eq(jobs.type, query.type));
+  const where = and(...filters);
+  const column = SORT_COLUMNS[query.sortBy];
+  const order = query.sortOrder === "asc" ? asc : desc;
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(jobs)
+      .where(where)
+      // Jobs that never started/completed sort last in both directions; the id breaks ties so pages are stable.
+      .orderBy(sql`${column} IS NULL`, order(column), order(jobs.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    db.select({ n: count() }).from(jobs).where(where),
+  ]);
+  const totalCount = total?.n ?? 0;
+  const totalPages = Math.ceil(totalCount / query.limit);
+  return {
+    jobs: rows.map(toListItem),
+    pagination: {
+      page: query.page,
+      limit: query.limit,
+      totalCount,
+      totalPages,
+      hasNextPage: query.page < totalPages,
+      hasPrevPage: query.page > 1,
+    },
+  };
+};

@@ -1,0 +1,111 @@
+/**
+ * API rate limiting per API key: fixed-window counters in D1 (table `rate_limits`).
+ *
+ * Two limits, both per key:
+ * - every request under /api: 1,000 per 15 minutes (the reference service's published figure);
+ * - job creation (POST /api/v1/jobs): 60 per minute. The reference publishes 10; an automation that
+ *   fans a spreadsheet out into renders needs more, and creation is already bounded by the plan's
+ *   concurrent-job limit and the token balance, so this limit only stops runaway loops.
+ *
+ * Why D1 and not the Workers rate-limit binding: that binding only offers 10 s / 60 s periods and tells
+ * nothing about the remaining allowance, so it cannot produce the X-RateLimit-* headers. One upsert per
+ * request (`INSERT ... ON CONFLICT DO UPDATE ... RETURNING`) is atomic in D1, so concurrent requests never
+ * undercount. If D1 fails, requests are let through (logged): an outage of the limiter must not become an
+ * outage of the API.
+ *
+ * Requests are counted under the SHA-256 of the presented key before authentication, so a flood of calls
+ * with one bad key is limited too; requests without a key are answered 401 by the auth middleware and never
+ * reach D1. Headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (unix seconds when the
+ * window ends) on every counted response, plus Retry-After (seconds) on a 429.
+ */
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { sha256Hex } from "./crypto";
+import { RateLimited } from "./errors";
+
+export interface Limit {
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+export const API_LIMIT: Limit = { name: "api", limit: 1000, windowMs: 15 * 60_000 };
+export const JOB_CREATE_LIMIT: Limit = { name: "jobs-create", limit: 60, windowMs: 60_000 };
+
+/** Start of the fixed window containing `at` (windows are aligned to the epoch). */
+export const windowStart = (at: number, windowMs: number): number => Math.floor(at / windowMs) * windowMs;
+
+/** Counter row key of `limit` for a key hash. */
+export const bucketOf = (limit: Limit, keyHash: string): string => `${limit.name}:${keyHash}`;
+
+/** The limits a request counts against. */
+export const limitsFor = (method: string, path: string): Limit[] =>
+  method === "POST" && /^\/api\/v1\/jobs\/?$/.test(path) ? [API_LIMIT, JOB_CREATE_LIMIT] : [API_LIMIT];
+
+interface Outcome {
+  limit: Limit;
+  count: number;
+  resetAt: number;
+}
+
+/** Counts one request against each limit in one atomic D1 batch and returns the new counts. */
+export const hit = async (
+  d1: D1Database,
+  keyHash: string,
+  limits: Limit[],
+  at: number,
+): Promise<Outcome[]> => {
+  const rows = await d1.batch<{ count: number }>(
+    limits.map((l) =>
+      d1
+        .prepare(
+          `INSERT INTO rate_limits (bucket, window_start, count) VALUES (?1, ?2, 1)
+           ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
+        )
+        .bind(bucketOf(l, keyHash), windowStart(at, l.windowMs)),
+    ),
+  );
+  return limits.map((limit, i) => ({
+    limit,
+    count: rows[i]?.results[0]?.count ?? 0,
+    resetAt: windowStart(at, limit.windowMs) + limit.windowMs,
+  }));
+};
+
+/** The outcome to report: an exceeded limit if any, else the one with the least allowance left. */
+export const decisive = (outcomes: Outcome[]): Outcome =>
+  outcomes.reduce((a, b) => {
+    const overA = a.count > a.limit.limit;
+    const overB = b.count > b.limit.limit;
+    if (overA !== overB) return overA ? a : b;
+    return b.limit.limit - b.count < a.limit.limit - a.count ? b : a;
+  });
+
+export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
+  const key = c.req.header("x-api-key");
+  if (!key) return next();
+  const at = Date.now();
+  let outcomes: Outcome[];
+  try {
+    outcomes = await hit(c.env.DB, await sha256Hex(key), limitsFor(c.req.method, c.req.path), at);
+  } catch (e) {
+    console.error(JSON.stringify({ level: "error", msg: "rate limiter unavailable", error: String(e) }));
+    return next();
+  }
+  const shown = decisive(outcomes);
+  c.header("X-RateLimit-Limit", String(shown.limit.limit));
+  c.header("X-RateLimit-Remaining", String(Math.max(0, shown.limit.limit - shown.count)));
+  c.header("X-RateLimit-Reset", String(Math.ceil(shown.resetAt / 1000)));
+  if (shown.count > shown.limit.limit)
+    throw new RateLimited(Math.max(1, Math.ceil((shown.resetAt - at) / 1000)));
+  return next();
+});
+
+/** Cron: deletes counters of windows that ended (the longest window is 15 minutes). */
+export const pruneRateLimits = async (d1: D1Database, at = Date.now()): Promise<number> => {
+  const res = await d1
+    .prepare("DELETE FROM rate_limits WHERE window_start < ?1")
+    .bind(at - API_LIMIT.windowMs)
+    .run();
+  return res.meta.changes ?? 0;
+};

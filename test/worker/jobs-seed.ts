@@ -1,0 +1,94 @@
+/** Test helpers for the jobs API: rows written straight into D1 (no queue), balance audits, a create call. */
+import { env } from "cloudflare:workers";
+import { expect } from "vitest";
+import type { JobStatus, JobType } from "../../src/db/schema";
+import { openJob } from "../../src/jobs/lifecycle";
+import { newId } from "../../src/lib/ids";
+import { call, json } from "./helpers";
+
+export interface SeedJob {
+  type?: JobType;
+  status?: JobStatus;
+  createdAt?: number;
+  updatedAt?: number;
+  startedAt?: number | null;
+  completedAt?: number | null;
+  tokensUsed?: number;
+  tokensReserved?: number;
+}
+
+/**
+ * Inserts a job row as it would look in `status` (no tokens move: for listing and statistics only).
+ * Use `openPending` when the ledger matters.
+ */
+export const seedJob = async (userId: string, s: SeedJob = {}): Promise<string> => {
+  const id = newId("job");
+  const created = s.createdAt ?? Date.now();
+  await env.DB.prepare(
+    `INSERT INTO jobs (id, user_id, type, status, config, input_file_ids, output_format, tokens_reserved, tokens_used,
+       started_at, completed_at, created_at, updated_at) VALUES (?, ?, ?, ?, '{"width":10}', '[]', ?, ?, ?, ?, ?, ?, ?)`,
+  )
+    .bind(
+      id,
+      userId,
+      s.type ?? "IMAGE",
+      s.status ?? "COMPLETED",
+      (s.type ?? "IMAGE") === "IMAGE" ? "png" : "mp4",
+      s.tokensReserved ?? 0,
+      s.tokensUsed ?? 0,
+      s.startedAt ?? null,
+      s.completedAt ?? null,
+      created,
+      s.updatedAt ?? created,
+    )
+    .run();
+  return id;
+};
+
+/** A PENDING job opened through the lifecycle (reserve taken, ledger row written) but never queued. */
+export const openPending = async (userId: string, reserve = 5, type: JobType = "IMAGE", at = Date.now()) => {
+  const id = newId("job");
+  await openJob(
+    env.DB,
+    {
+      id,
+      userId,
+      type,
+      config: { width: 10, height: 10, layers: [{ type: "text", text: "x" }] },
+      inputFileIds: [],
+      outputFormat: type === "IMAGE" ? "png" : "mp4",
+      reserve,
+      priority: 5,
+    },
+    at,
+  );
+  return id;
+};
+
+/** The account's balance, asserting it equals the sum of its ledger. */
+export const auditedBalance = async (userId: string): Promise<number> => {
+  const u = await env.DB.prepare("SELECT token_balance AS b FROM users WHERE id = ?")
+    .bind(userId)
+    .first<{ b: number }>();
+  const l = await env.DB.prepare("SELECT coalesce(sum(amount), 0) AS s FROM token_ledger WHERE user_id = ?")
+    .bind(userId)
+    .first<{ s: number }>();
+  expect(u!.b).toBe(l!.s);
+  return u!.b;
+};
+
+export const jobRow = (id: string) =>
+  env.DB.prepare("SELECT * FROM jobs WHERE id = ?").bind(id).first<Record<string, unknown>>();
+
+export const textImage = (layers = 1) => ({
+  width: 64,
+  height: 32,
+  backgroundColor: "#336699",
+  layers: Array.from({ length: layers }, (_, i) => ({ type: "text", text: `L${i}`, x: 1, y: 1 })),
+});
+
+export const createJobCall = (key: string, payload: unknown) =>
+  call("/api/v1/jobs", json("POST", payload, key));
+
+export const get = (path: string, key?: string, headers: Record<string, string> = {}) =>
+  call(path, { headers: { ...(key ? { "x-api-key": key } : {}), ...headers } });

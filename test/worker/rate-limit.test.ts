@@ -1,0 +1,166 @@
+import { createScheduledController } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import worker from "../../src/index";
+import { describe, expect, it } from "vitest";
+import { sha256Hex } from "../../src/lib/crypto";
+import {
+  API_LIMIT,
+  bucketOf,
+  decisive,
+  JOB_CREATE_LIMIT,
+  limitsFor,
+  windowStart,
+  type Limit,
+} from "../../src/lib/rate-limit";
+import { body, call, json, newAccount } from "./helpers";
+
+/** Sets the counter of `limit` for `key` to `count` in the current and the next window (so a test never straddles). */
+const preload = async (key: string, limit: Limit, count: number) => {
+  const bucket = bucketOf(limit, await sha256Hex(key));
+  const start = windowStart(Date.now(), limit.windowMs);
+  for (const ws of [start, start + limit.windowMs])
+    await env.DB.prepare(
+      "INSERT INTO rate_limits (bucket, window_start, count) VALUES (?1, ?2, ?3) ON CONFLICT DO UPDATE SET count = ?3",
+    )
+      .bind(bucket, ws, count)
+      .run();
+};
+
+const list = (key: string) => call("/api/v1/jobs", { headers: { "x-api-key": key } });
+
+describe("rate limiting: pure rules", () => {
+  it("aligns windows to the epoch", () => {
+    expect(windowStart(15 * 60_000 * 7 + 1234, 15 * 60_000)).toBe(15 * 60_000 * 7);
+    expect(windowStart(59_999, 60_000)).toBe(0);
+  });
+
+  it("counts job creation against both limits, everything else against the general one", () => {
+    expect(limitsFor("POST", "/api/v1/jobs")).toEqual([API_LIMIT, JOB_CREATE_LIMIT]);
+    expect(limitsFor("POST", "/api/v1/jobs/")).toEqual([API_LIMIT, JOB_CREATE_LIMIT]);
+    expect(limitsFor("POST", "/api/v1/jobs/validate")).toEqual([API_LIMIT]);
+    expect(limitsFor("GET", "/api/v1/jobs")).toEqual([API_LIMIT]);
+  });
+
+  it("reports the exceeded limit, else the one closest to exhaustion", () => {
+    const a = { limit: API_LIMIT, count: 10, resetAt: 0 };
+    const b = { limit: JOB_CREATE_LIMIT, count: 55, resetAt: 0 };
+    expect(decisive([a, b])).toBe(b);
+    const over = { limit: API_LIMIT, count: 1001, resetAt: 0 };
+    expect(decisive([over, b])).toBe(over);
+  });
+});
+
+describe("rate limiting: happy path", () => {
+  it("sends X-RateLimit headers that count down", async () => {
+    const { key } = await newAccount();
+    const first = await list(key);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-ratelimit-limit")).toBe("1000");
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("999");
+    const reset = Number(first.headers.get("x-ratelimit-reset"));
+    expect(reset * 1000).toBe(windowStart(Date.now(), API_LIMIT.windowMs) + API_LIMIT.windowMs);
+    const second = await list(key);
+    expect(second.headers.get("x-ratelimit-remaining")).toBe("998");
+  });
+
+  it("counts error responses too (the key made the request)", async () => {
+    const { key } = await newAccount();
+    await call("/api/v1/jobs/job_missing", { headers: { "x-api-key": key } });
+    const res = await list(key);
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("998");
+  });
+});
+
+describe("rate limiting: errors", () => {
+  it("allows the 1000th request of a window and refuses the 1001st with 429 and the spec's text", async () => {
+    const { key } = await newAccount();
+    await preload(key, API_LIMIT, 999);
+    const last = await list(key);
+    expect(last.status).toBe(200);
+    expect(last.headers.get("x-ratelimit-remaining")).toBe("0");
+    const refused = await list(key);
+    expect(refused.status).toBe(429);
+    const b = await body(refused);
+    expect(b).toMatchObject({ success: false, error: "Too many requests, please try again later" });
+    expect(refused.headers.get("x-ratelimit-limit")).toBe("1000");
+    expect(refused.headers.get("x-ratelimit-remaining")).toBe("0");
+    const retryAfter = Number(refused.headers.get("retry-after"));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+  });
+
+  it("limits job creation separately: creation refused while reads still pass", async () => {
+    const { key, userId } = await newAccount();
+    await preload(key, JOB_CREATE_LIMIT, JOB_CREATE_LIMIT.limit);
+    const res = await call(
+      "/api/v1/jobs",
+      json(
+        "POST",
+        { type: "image", config: { width: 10, height: 10, layers: [{ type: "text", text: "x" }] } },
+        key,
+      ),
+    );
+    expect(res.status).toBe(429);
+    expect(res.headers.get("x-ratelimit-limit")).toBe(String(JOB_CREATE_LIMIT.limit));
+    expect((await body(res)).error).toBe("Too many requests, please try again later");
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE user_id = ?")
+      .bind(userId)
+      .first<{ n: number }>();
+    expect(n!.n).toBe(0);
+    expect((await list(key)).status).toBe(200);
+  });
+});
+
+describe("rate limiting: security", () => {
+  it("keeps each key's allowance separate", async () => {
+    const a = await newAccount();
+    const b = await newAccount();
+    await preload(a.key, API_LIMIT, 1000);
+    expect((await list(a.key)).status).toBe(429);
+    const other = await list(b.key);
+    expect(other.status).toBe(200);
+    expect(other.headers.get("x-ratelimit-remaining")).toBe("999");
+  });
+
+  it("limits a flood with an invalid key (counted by its hash), still answering 429 before 401", async () => {
+    const bogus = `mk_bogus_${Math.random().toString(36).slice(2)}`;
+    await preload(bogus, API_LIMIT, 1000);
+    const res = await list(bogus);
+    expect(res.status).toBe(429);
+  });
+
+  it("never counts the runner callback or requests without a key", async () => {
+    const res = await call("/api/v1/jobs");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("x-ratelimit-limit")).toBeNull();
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE bucket = 'api:' || ?")
+      .bind(await sha256Hex(""))
+      .first<{ n: number }>();
+    expect(rows!.n).toBe(0);
+  });
+
+  it("counts concurrent requests exactly (no lost updates)", async () => {
+    const { key } = await newAccount();
+    await Promise.all(Array.from({ length: 25 }, () => list(key)));
+    const row = await env.DB.prepare("SELECT sum(count) AS n FROM rate_limits WHERE bucket = ?")
+      .bind(bucketOf(API_LIMIT, await sha256Hex(key)))
+      .first<{ n: number }>();
+    expect(row!.n).toBe(25);
+  });
+});
+
+describe("rate limiting: cron", () => {
+  it("prunes counters of ended windows and keeps the current ones", async () => {
+    const { key } = await newAccount();
+    await list(key);
+    const hash = await sha256Hex(key);
+    await env.DB.prepare("INSERT INTO rate_limits (bucket, window_start, count) VALUES (?, ?, 5)")
+      .bind(bucketOf(API_LIMIT, hash), windowStart(Date.now(), API_LIMIT.windowMs) - 2 * API_LIMIT.windowMs)
+      .run();
+    await worker.scheduled(createScheduledController({ cron: "*/5 * * * *" }), env);
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE bucket = ?")
+      .bind(bucketOf(API_LIMIT, hash))
+      .first<{ n: number }>();
+    expect(rows!.n).toBe(1);
+  });
+});
