@@ -1,0 +1,46 @@
+/**
+ * ffmpeg argument builders (pure). Encoder settings live here once, so the benchmark's
+ * baseline encode uses exactly the settings of a real render.
+ */
+
+export type OutputFormat = "mp4" | "mov" | "webm";
+
+/** Video/audio encoder arguments for a container format; `fast` = preview quality. */
+export function encoderArgs(format: OutputFormat, fast: boolean): string[] {
+  if (format === "webm") {
+    // VP9 keeps the alpha channel (yuva420p) so transparent backgrounds survive.
+    return [
+      ...["-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-b:v", "0", "-crf", fast ? "40" : "32"],
+      ...["-deadline", "realtime", "-cpu-used", fast ? "8" : "6", "-row-mt", "1", "-auto-alt-ref", "0"],
+      ...["-c:a", "libopus", "-b:a", "128k"],
+    ];
+  }
+  return [
+    ...["-c:v", "libx264", "-preset", fast ? "ultrafast" : "veryfast", "-crf", fast ? "28" : "20"],
+    ...["-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "160k", "-movflags", "+faststart"],
+  ];
+}
+
+export interface FfmpegJob {
+  inputs: string[][];
+  /** Path of a file holding the filter graph (`-filter_complex_script`; graphs can exceed argv limits). */
+  graphScript: string;
+  format: OutputFormat;
+  fast: boolean;
+  fps: number;
+  /** Seconds. */
+  duration: number;
+  outPath: string;
+}
+
+/** The complete ffmpeg command line for a compiled job; progress goes to stderr as key=value lines. */
+export function ffmpegArgs(job: FfmpegJob): string[] {
+  return [
+    ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats", "-progress", "pipe:2"],
+    ...job.inputs.flat(),
+    ...["-filter_complex_script", job.graphScript, "-map", "[vout]", "-map", "[aout]"],
+    ...encoderArgs(job.format, job.fast),
+    ...["-r", String(job.fps), "-t", String(job.duration), "-f", job.format === "mov" ? "mov" : job.format],
+    job.outPath,
+  ];
+}

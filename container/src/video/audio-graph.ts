@@ -1,0 +1,114 @@
+/**
+ * The audio half of the filter graph. Clip audio is cut to each clip, faded with the transition
+ * curves where clips overlap (equivalent to acrossfade's c1/c2) and placed at the clip's start;
+ * audio tracks, detached audio and the background track are placed on the absolute timeline.
+ * The mix is padded and trimmed to the exact video length, so audio can never drift.
+ */
+import type { GraphContext, LayerAudio } from "./graph-context.ts";
+import type { AudioTrackSpec } from "./types.ts";
+import { f } from "./values.ts";
+
+const CURVES = new Set(
+  "tri qsin hsin esin log ipar qua cub squ cbr par exp iqsin ihsin dese desi losi nofade".split(" "),
+);
+
+/** A valid afade curve name (`linear`, listed by the MCP schema, means `tri`). */
+export function curveName(name: string | undefined): string {
+  return name && CURVES.has(name) ? name : "tri";
+}
+
+const NORMALISE = "aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo";
+
+function delayMs(seconds: number): string {
+  return `adelay=${Math.round(seconds * 1000)}:all=1`;
+}
+
+function mix(ctx: GraphContext, labels: string[], prefix: string): string {
+  if (labels.length === 1) return labels[0]!;
+  const out = ctx.label(prefix);
+  ctx.chain(
+    `${labels.map((l) => `[${l}]`).join("")}amix=inputs=${labels.length}:duration=longest:normalize=0[${out}]`,
+  );
+  return out;
+}
+
+/** Turns one clip's layer audio into a stream placed at the clip start; null when the clip is silent. */
+export function clipAudioStream(ctx: GraphContext, clipIndex: number, parts: LayerAudio[]): string | null {
+  if (parts.length === 0) return null;
+  const timing = ctx.timeline.clips[clipIndex]!;
+  const placed = parts.map((p) => {
+    const l = ctx.label("cap");
+    ctx.chain(`[${p.label}]${NORMALISE},apad,atrim=0:${f(p.duration)},${delayMs(p.offset)}[${l}]`);
+    return l;
+  });
+  const mixed = mix(ctx, placed, "cmix");
+  const fades: string[] = [];
+  const prev = ctx.timeline.clips[clipIndex - 1]?.transition;
+  if (timing.inFrames > 0 && prev) {
+    fades.push(
+      `afade=t=in:st=0:d=${f(timing.inFrames / ctx.spec.fps)}:curve=${curveName(prev.audioInCurve)}`,
+    );
+  }
+  const t = timing.transition;
+  if (t) {
+    const d = t.frames / ctx.spec.fps;
+    fades.push(`afade=t=out:st=${f(timing.duration - d)}:d=${f(d)}:curve=${curveName(t.audioOutCurve)}`);
+  }
+  const out = ctx.label("clipa");
+  ctx.chain(
+    `[${mixed}]apad,atrim=0:${f(timing.duration)}${fades.map((x) => `,${x}`).join("")},${delayMs(timing.start)}[${out}]`,
+  );
+  return out;
+}
+
+function trackStream(ctx: GraphContext, track: AudioTrackSpec): string | null {
+  const info = ctx.mediaInfo(track.path);
+  if (!info?.hasAudio) return null;
+  const cutTo = Math.min(track.cutTo ?? info.duration, info.duration);
+  const length = cutTo - track.cutFrom;
+  if (length <= 0) return null;
+  const i = ctx.addInput(["-ss", f(track.cutFrom), "-t", f(length)], track.path);
+  const out = ctx.label("trk");
+  ctx.chain(
+    `[${i}:a]asetpts=PTS-STARTPTS,${NORMALISE},volume=${f(track.mixVolume)},${delayMs(track.start)}[${out}]`,
+  );
+  return out;
+}
+
+/** dynaudnorm's g must be odd and ≥ 3; editly passes gaussSize straight through (default 5). */
+export function oddGauss(size: number): number {
+  return Math.max(3, size % 2 === 1 ? size : size + 1);
+}
+
+/** Builds `[aout]`: clips (× clipsAudioVolume) + tracks + background, norm, output volume, exact length. */
+export function finishAudio(ctx: GraphContext, clipStreams: string[], tracks: AudioTrackSpec[]): void {
+  const { spec } = ctx;
+  const total = f(ctx.timeline.duration);
+  const sources: string[] = [];
+  if (clipStreams.length > 0) {
+    const clips = ctx.label("clips");
+    ctx.chain(`[${mix(ctx, clipStreams, "allc")}]volume=${f(spec.clipsAudioVolume)}[${clips}]`);
+    sources.push(clips);
+  }
+  for (const t of tracks) {
+    const s = trackStream(ctx, t);
+    if (s) sources.push(s);
+  }
+  const bgInfo = spec.audioFilePath ? ctx.mediaInfo(spec.audioFilePath) : undefined;
+  if (spec.audioFilePath && bgInfo?.hasAudio) {
+    const i = ctx.addInput(spec.loopAudio ? ["-stream_loop", "-1"] : [], spec.audioFilePath);
+    const bg = ctx.label("bg");
+    ctx.chain(`[${i}:a]${NORMALISE}[${bg}]`);
+    sources.push(bg);
+  }
+  if (sources.length === 0) {
+    ctx.chain(`anullsrc=r=48000:cl=stereo,atrim=0:${total}[aout]`);
+    return;
+  }
+  const norm = spec.audioNorm.enable
+    ? `,dynaudnorm=g=${oddGauss(spec.audioNorm.gaussSize)}:m=${f(spec.audioNorm.maxGain)}`
+    : "";
+  ctx.chain(
+    `[${mix(ctx, sources, "mixall")}]${NORMALISE}${norm},volume=${f(spec.outputVolume)},apad,atrim=0:${total},asetpts=PTS-STARTPTS[aout]`,
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * Compiles a VideoSpec (+ probed media and rasterised text) into ONE ffmpeg filter graph:
+ * per clip, layers overlaid on a base (or the first full-frame opaque layer AS the base), clips
+ * joined with xfade (or concat for cuts), global layers on top, audio mixed to the exact length.
+ * Pure apart from the label counter: same inputs → same graph.
+ */
+import { clipAudioStream, finishAudio } from "./audio-graph.ts";
+import { GraphContext, type LayerWindow } from "./graph-context.ts";
+import { detachedTrack } from "./layers/audio-layer.ts";
+import { COMPILERS, keyedLayers, type KeyedLayer } from "./layers/index.ts";
+import type { Timeline } from "./timeline.ts";
+import { resolveTransition } from "./transitions.ts";
+import type { AudioTrackSpec, Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
+import { f, num } from "./values.ts";
+
+export interface CompiledGraph {
+  /** Per input: its options followed by `-i path`. */
+  inputs: string[][];
+  filterGraph: string;
+  /** Transition names actually used (after `random`), for logs and tests. */
+  transitions: string[];
+}
+
+/** Frame window of a layer inside a span of `frames` frames (start/stop in seconds, clamped). */
+export function layerWindow(layer: Layer, frames: number, fps: number): LayerWindow | null {
+  const total = frames / fps;
+  const start = Math.min(Math.max(0, num(layer.start, 0)), total);
+  const stop = Math.min(Math.max(start, num(layer.stop, total)), total);
+  const startFrame = Math.round(start * fps);
+  const endFrame = Math.min(frames, Math.round(stop * fps));
+  if (endFrame <= startFrame) return null;
+  return {
+    startFrame,
+    frames: endFrame - startFrame,
+    start: startFrame / fps,
+    duration: (endFrame - startFrame) / fps,
+  };
+}
+
+function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base: string | null): string {
+  const { width: W, height: H, fps, format } = ctx.spec;
+  const fmt = format === "webm" ? "yuva420p" : "yuv420p";
+  let current = base;
+  for (const { layer, key } of layers) {
+    const compiler = COMPILERS[layer.type];
+    const win = compiler ? layerWindow(layer, frames, fps) : null;
+    const out = win && compiler ? compiler(layer, win, ctx, key) : null;
+    if (!out || !win) continue;
+    if (current === null && out.coversFrame && win.frames === frames) {
+      current = out.label;
+      continue;
+    }
+    if (current === null) {
+      current = ctx.label("base");
+      const bg = format === "webm" ? "black@0" : "black";
+      ctx.chain(
+        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${frames},${ctx.retime(0)}[${current}]`,
+      );
+    }
+    const next = ctx.label("ov");
+    const x = typeof out.x === "number" ? out.x : `'${out.x}'`;
+    const y = typeof out.y === "number" ? out.y : `'${out.y}'`;
+    ctx.chain(`[${current}][${out.label}]overlay=x=${x}:y=${y}:eof_action=pass:format=auto[${next}]`);
+    current = next;
+  }
+  return current ?? "";
+}
+
+/** Builds the complete graph with outputs `[vout]` and `[aout]`. */
+export function compileGraph(
+  spec: VideoSpec,
+  timeline: Timeline,
+  jobId: string,
+  media: ReadonlyMap<string, MediaInfo>,
+  rasters: ReadonlyMap<string, RasterAsset>,
+): CompiledGraph {
+  const ctx = new GraphContext(spec, timeline, jobId, media, rasters);
+  const { width: W, height: H, fps, format } = spec;
+  const fmt = format === "webm" ? "yuva420p" : "yuv420p";
+  const all = keyedLayers(spec);
+  const clipLabels: string[] = [];
+  const clipAudio: string[] = [];
+  const tracks: AudioTrackSpec[] = [...spec.audioTracks];
+  timeline.clips.forEach((timing, c) => {
+    ctx.clipAudio = [];
+    const layers = all.filter((k) => k.clip === c);
+    for (const k of layers) {
+      const track = k.layer.type === "detached-audio" ? detachedTrack(k.layer, timing.start) : null;
+      if (track) tracks.push(track);
+    }
+    let v = composite(ctx, layers, timing.frames, null);
+    if (!v) {
+      v = ctx.label("empty");
+      const bg = format === "webm" ? "black@0" : "black";
+      ctx.chain(
+        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${timing.frames},${ctx.retime(0)}[${v}]`,
+      );
+    }
+    const out = ctx.label("clip");
+    ctx.chain(`[${v}]format=${fmt},setsar=1,${ctx.retime(0)}[${out}]`);
+    clipLabels.push(out);
+    const a = clipAudioStream(ctx, c, ctx.clipAudio);
+    if (a) clipAudio.push(a);
+  });
+  const used: string[] = [];
+  let acc = clipLabels[0]!;
+  for (let c = 1; c < clipLabels.length; c++) {
+    const prev = timeline.clips[c - 1]!;
+    const next = ctx.label("join");
+    const t = prev.transition;
+    if (t) {
+      const r = resolveTransition(t.name, `${jobId}:${c - 1}`, t.params);
+      used.push(r.name);
+      const expr = r.expr ? `:expr='${r.expr}'` : "";
+      const offset = f(timeline.clips[c]!.startFrame / fps);
+      ctx.chain(
+        `[${acc}][${clipLabels[c]}]xfade=transition=${r.xfade}:duration=${f(t.frames / fps)}:offset=${offset}${expr}[${next}]`,
+      );
+    } else {
+      ctx.chain(`[${acc}][${clipLabels[c]}]concat=n=2:v=1:a=0,settb=1/${fps}[${next}]`);
+    }
+    acc = next;
+  }
+  ctx.clipAudio = [];
+  const globals = all.filter(
+    (k) => k.clip === -1 && k.layer.type !== "video" && !k.layer.type.includes("audio"),
+  );
+  const top = globals.length > 0 ? composite(ctx, globals, timeline.totalFrames, acc) : acc;
+  ctx.chain(`[${top}]format=${fmt},trim=end_frame=${timeline.totalFrames}[vout]`);
+  finishAudio(ctx, clipAudio, tracks);
+  return { inputs: ctx.inputs, filterGraph: ctx.filters.join(";\n"), transitions: used };
+}

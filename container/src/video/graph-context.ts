@@ -1,0 +1,97 @@
+/**
+ * Mutable builder state shared by the layer modules while one ffmpeg command is compiled:
+ * the input list, the filter chains and unique stream labels. Everything else is pure data.
+ */
+import type { Timeline } from "./timeline.ts";
+import type { Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
+
+/** Where a layer is visible, relative to its clip (or to the video start for global layers). */
+export interface LayerWindow {
+  startFrame: number;
+  frames: number;
+  /** Seconds. */
+  start: number;
+  duration: number;
+}
+
+/** A layer compiled to a video stream whose frames carry pts = clip frame numbers (tb 1/fps). */
+export interface LayerVideo {
+  label: string;
+  /** Overlay position: pixels or an overlay expression. */
+  x: number | string;
+  y: number | string;
+  /** Opaque and covering the whole frame for the whole clip: may replace the clip's base. */
+  coversFrame: boolean;
+}
+
+/** A layer's audio, already trimmed to its window, starting at `offset` seconds into the clip. */
+export interface LayerAudio {
+  label: string;
+  offset: number;
+  /** Seconds of audio to keep (the layer window). */
+  duration: number;
+}
+
+export class GraphContext {
+  readonly spec: VideoSpec;
+  readonly timeline: Timeline;
+  readonly jobId: string;
+  readonly inputs: string[][] = [];
+  readonly filters: string[] = [];
+  /** Audio produced by the layers of the clip being compiled (the clip compositor drains it). */
+  clipAudio: LayerAudio[] = [];
+  private readonly media: ReadonlyMap<string, MediaInfo>;
+  private readonly rasters: ReadonlyMap<string, RasterAsset>;
+  private counter = 0;
+
+  constructor(
+    spec: VideoSpec,
+    timeline: Timeline,
+    jobId: string,
+    media: ReadonlyMap<string, MediaInfo>,
+    rasters: ReadonlyMap<string, RasterAsset>,
+  ) {
+    this.spec = spec;
+    this.timeline = timeline;
+    this.jobId = jobId;
+    this.media = media;
+    this.rasters = rasters;
+  }
+
+  /** Adds `-i` with its input options; returns the input index. */
+  addInput(options: string[], path: string): number {
+    this.inputs.push([...options, "-i", path]);
+    return this.inputs.length - 1;
+  }
+
+  /** A fresh stream label such as `[img3]`, without brackets. */
+  label(prefix: string): string {
+    return `${prefix}${this.counter++}`;
+  }
+
+  /** Appends one filter chain `[in]...[out]`. */
+  chain(text: string): void {
+    this.filters.push(text);
+  }
+
+  mediaInfo(path: string): MediaInfo | undefined {
+    return this.media.get(path);
+  }
+
+  raster(key: string): RasterAsset | undefined {
+    return this.rasters.get(key);
+  }
+
+  /** Filters that give a stream frame-exact timestamps starting at `startFrame` (tb = 1/fps). */
+  retime(startFrame: number): string {
+    return `settb=1/${this.spec.fps},setpts=N+${startFrame}`;
+  }
+}
+
+/** Signature of one layer-type module (the registry in layers/index.ts is keyed by `type`). */
+export type LayerCompiler = (
+  layer: Layer,
+  win: LayerWindow,
+  ctx: GraphContext,
+  key: string,
+) => LayerVideo | null;

@@ -1,0 +1,92 @@
+/**
+ * Full-frame backgrounds: fill-color, pause, linear-gradient, radial-gradient, rainbow-colors.
+ * Static ones are generated as ONE frame and looped, so their per-frame cost is a copy.
+ */
+import { ffColor, isOpaque } from "../color.ts";
+import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
+import { hash32 } from "../transitions.ts";
+import type { Layer } from "../types.ts";
+
+/** editly-like palette for layers that leave their colour to chance (seeded by job + layer). */
+const PALETTE = [
+  "#1abc9c",
+  "#2ecc71",
+  "#3498db",
+  "#9b59b6",
+  "#34495e",
+  "#f1c40f",
+  "#e67e22",
+  "#e74c3c",
+  "#16a085",
+  "#8e44ad",
+];
+
+function seededColor(ctx: GraphContext, key: string, n: number): string {
+  return PALETTE[(hash32(`${ctx.jobId}:${key}`) + n * 3) % PALETTE.length]!;
+}
+
+function loopStill(
+  ctx: GraphContext,
+  source: string,
+  win: LayerWindow,
+  opaque: boolean,
+  prefix: string,
+): LayerVideo {
+  const label = ctx.label(prefix);
+  const fmt = opaque ? "yuv420p" : "yuva420p";
+  ctx.chain(
+    `${source},trim=end_frame=1,format=${fmt},loop=loop=${win.frames - 1}:size=1,${ctx.retime(win.startFrame)}[${label}]`,
+  );
+  return { label, x: 0, y: 0, coversFrame: opaque };
+}
+
+/** `fill-color` (and `pause`, which defaults to black). */
+export function fillColor(layer: Layer, win: LayerWindow, ctx: GraphContext, key: string): LayerVideo {
+  const { width: W, height: H, fps } = ctx.spec;
+  const fallback = layer.type === "pause" ? "black" : ffColor(seededColor(ctx, key, 0));
+  const color = ffColor(layer.color, fallback);
+  return loopStill(ctx, `color=c=${color}:s=${W}x${H}:r=${fps}`, win, isOpaque(color), "fill");
+}
+
+function gradientColors(layer: Layer, ctx: GraphContext, key: string): [string, string] {
+  const list = Array.isArray(layer.colors) ? layer.colors : [];
+  const c0 = ffColor(list[0], ffColor(seededColor(ctx, key, 0)));
+  const c1 = ffColor(list[1], ffColor(seededColor(ctx, key, 1)));
+  return [c0, c1];
+}
+
+/** `linear-gradient`: direction horizontal / vertical (default) / diagonal. */
+export function linearGradient(layer: Layer, win: LayerWindow, ctx: GraphContext, key: string): LayerVideo {
+  const { width: W, height: H, fps } = ctx.spec;
+  const [c0, c1] = gradientColors(layer, ctx, key);
+  const dir = layer.direction;
+  const line =
+    dir === "horizontal"
+      ? `x0=0:y0=${H / 2}:x1=${W}:y1=${H / 2}`
+      : dir === "diagonal"
+        ? `x0=0:y0=0:x1=${W}:y1=${H}`
+        : `x0=${W / 2}:y0=0:x1=${W / 2}:y1=${H}`;
+  const src = `gradients=s=${W}x${H}:r=${fps}:c0=${c0}:c1=${c1}:n=2:${line}:speed=0.00001`;
+  return loopStill(ctx, src, win, isOpaque(c0) && isOpaque(c1), "lgrad");
+}
+
+/** `radial-gradient`: first colour at the centre, second at the corners. */
+export function radialGradient(layer: Layer, win: LayerWindow, ctx: GraphContext, key: string): LayerVideo {
+  const { width: W, height: H, fps } = ctx.spec;
+  const [c0, c1] = gradientColors(layer, ctx, key);
+  const src = `gradients=s=${W}x${H}:r=${fps}:c0=${c0}:c1=${c1}:n=2:type=radial:x0=${W / 2}:y0=${H / 2}:x1=${W}:y1=${H}:speed=0.00001`;
+  return loopStill(ctx, src, win, isOpaque(c0) && isOpaque(c1), "rgrad");
+}
+
+/** `rainbow-colors`: a slowly rotating seven-colour gradient (editly draws it with a GL shader). */
+export function rainbowColors(_layer: Layer, win: LayerWindow, ctx: GraphContext): LayerVideo {
+  const { width: W, height: H, fps } = ctx.spec;
+  const label = ctx.label("rainbow");
+  const colors = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"]
+    .map((c, i) => `c${i}=${c}`)
+    .join(":");
+  ctx.chain(
+    `gradients=s=${W}x${H}:r=${fps}:${colors}:n=7:x0=0:y0=0:x1=${W}:y1=${H}:speed=0.02,trim=end_frame=${win.frames},format=yuv420p,${ctx.retime(win.startFrame)}[${label}]`,
+  );
+  return { label, x: 0, y: 0, coversFrame: true };
+}

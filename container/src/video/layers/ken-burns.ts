@@ -1,0 +1,52 @@
+/**
+ * Ken Burns (zoomDirection/zoomAmount) as a `zoompan` filter over a pre-scaled still.
+ * editly maths (E-util): in = scale 1 → 1+a over the window, out = 1+a → 1; left/right/up/down hold
+ * 1+a and pan across the whole spare margin (editly pans a fixed pixel count; ours scales with size).
+ */
+import { clamp, f, num } from "../values.ts";
+
+export type ZoomDirection = "in" | "out" | "left" | "right" | "up" | "down";
+
+/** Reads `zoomDirection` (null/"null"/unknown → none) with the layer type's default. */
+export function zoomDirection(value: unknown, fallback: ZoomDirection | null): ZoomDirection | null {
+  if (value === null || value === "null") return null;
+  if (
+    value === "in" ||
+    value === "out" ||
+    value === "left" ||
+    value === "right" ||
+    value === "up" ||
+    value === "down"
+  )
+    return value;
+  return fallback;
+}
+
+/** Reads `zoomAmount` (0–1, default 0.1). */
+export function zoomAmount(value: unknown, fallback = 0.1): number {
+  return clamp(num(value, fallback), 0, 1);
+}
+
+/**
+ * zoompan for `frames` output frames of w x h at `fps`, from a still that was pre-scaled to exactly
+ * w·s x h·s (s = oversampling, which keeps the integer crop steps of zoompan below one output pixel).
+ */
+export function zoompanFilter(
+  dir: ZoomDirection,
+  amount: number,
+  frames: number,
+  w: number,
+  h: number,
+  fps: number,
+  perInputFrame = false,
+): string {
+  // A still yields all frames from one input frame (d=frames); a video maps 1:1 (d=1, counter `in`).
+  const p = `(${perInputFrame ? "in" : "on"}/${Math.max(1, frames - 1)})`;
+  const a = f(amount);
+  const z = dir === "in" ? `1+${a}*${p}` : dir === "out" ? `1+${a}*(1-${p})` : `1+${a}`;
+  const cx = "(iw-iw/zoom)/2";
+  const cy = "(ih-ih/zoom)/2";
+  const x = dir === "left" ? `(iw-iw/zoom)*${p}` : dir === "right" ? `(iw-iw/zoom)*(1-${p})` : cx;
+  const y = dir === "up" ? `(ih-ih/zoom)*${p}` : dir === "down" ? `(ih-ih/zoom)*(1-${p})` : cy;
+  return `zoompan=z='${z}':x='${x}':y='${y}':d=${perInputFrame ? 1 : frames}:s=${w}x${h}:fps=${fps}`;
+}

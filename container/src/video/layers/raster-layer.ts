@@ -1,0 +1,52 @@
+/**
+ * Every layer that is rasterised to PNG before ffmpeg runs (title, subtitle, news-title,
+ * slide-in-text, text, title-background's title, html): one still, a list of states
+ * (word-by-word / letter-by-letter) or a frame sequence (animated html), composited with overlay.
+ */
+import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
+import type { Layer } from "../types.ts";
+import { textMotion } from "./text-motion.ts";
+
+export function rasterLayer(
+  layer: Layer,
+  win: LayerWindow,
+  ctx: GraphContext,
+  key: string,
+): LayerVideo | null {
+  const asset = ctx.raster(key);
+  const first = asset?.frames[0];
+  if (!asset || !first) return null;
+  const { fps, width: W } = ctx.spec;
+  const motion = textMotion(
+    layer,
+    win,
+    { x: first.x, y: first.y, w: first.width, h: first.height },
+    { W, fps },
+  );
+  const pre = motion.pre.map((p) => `,${p}`).join("");
+  const post = motion.post.map((p) => `,${p}`).join("");
+  const label = ctx.label("txt");
+  const tail = `${pre},${ctx.retime(win.startFrame)}${post}[${label}]`;
+  if (asset.sequencePattern) {
+    const i = ctx.addInput(["-framerate", String(fps), "-start_number", "0"], asset.sequencePattern);
+    ctx.chain(`[${i}:v]format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames}${tail}`);
+  } else if (asset.frames.length === 1) {
+    const i = ctx.addInput([], first.path);
+    ctx.chain(`[${i}:v]format=yuva420p,loop=loop=${win.frames - 1}:size=1${tail}`);
+  } else {
+    const parts: string[] = [];
+    asset.frames.forEach((frame, n) => {
+      const from = Math.round((asset.times[n] ?? 0) * fps);
+      const to = n + 1 < asset.frames.length ? Math.round((asset.times[n + 1] ?? 0) * fps) : win.frames;
+      const count = Math.min(to, win.frames) - Math.min(from, win.frames);
+      if (count <= 0) return;
+      const i = ctx.addInput([], frame.path);
+      const part = ctx.label("st");
+      ctx.chain(`[${i}:v]format=yuva420p,loop=loop=${count - 1}:size=1,setpts=N[${part}]`);
+      parts.push(`[${part}]`);
+    });
+    if (parts.length === 0) return null;
+    ctx.chain(`${parts.join("")}concat=n=${parts.length}:v=1:a=0${tail}`);
+  }
+  return { label, x: motion.x, y: motion.y, coversFrame: false };
+}

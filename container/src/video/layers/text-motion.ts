@@ -1,0 +1,82 @@
+/**
+ * Animation of rasterised text layers, expressed in ffmpeg terms (pure): alpha fades, overlay
+ * x/y expressions of `t` (clip seconds) and zoom. Values follow editly's sources where known.
+ */
+import type { LayerWindow } from "../graph-context.ts";
+import type { Layer } from "../types.ts";
+import { clamp, f, num } from "../values.ts";
+import { zoomAmount, zoomDirection, zoompanFilter } from "./ken-burns.ts";
+
+export interface TextMotion {
+  /** Filters applied before retiming (frame-count based, e.g. zoompan). */
+  pre: string[];
+  /** Filters applied after retiming (timestamp based, e.g. fade). */
+  post: string[];
+  x: string | number;
+  y: string | number;
+}
+
+/** Title styles (reference §2.4): fade-in (default), word-by-word, letter-by-letter. */
+export function titleStyle(layer: Layer): "fade-in" | "word-by-word" | "letter-by-letter" {
+  return layer.style === "word-by-word" || layer.style === "letter-by-letter" ? layer.style : "fade-in";
+}
+
+/** Seconds the word/letter reveal (or fade-in) takes; n/d in the sources, documented in README. */
+export function animationSeconds(layer: Layer, windowSeconds: number): number {
+  const style = titleStyle(layer);
+  const fallback = style === "fade-in" ? 0.5 : Math.min(2, windowSeconds * 0.6);
+  return clamp(num(layer.animationDuration, fallback), 0, windowSeconds);
+}
+
+const easeOutExpo = (p: string) => `(1-pow(2,-10*${p}))`;
+
+/** Motion for a rasterised layer whose box is at (x,y) with size (w,h) in a WxH frame. */
+export function textMotion(
+  layer: Layer,
+  win: LayerWindow,
+  box: { x: number; y: number; w: number; h: number },
+  frame: { W: number; fps: number },
+): TextMotion {
+  const s = win.start;
+  const d = win.duration;
+  const fadeIn = (dur: number, at = s) =>
+    `fade=t=in:st=${f(at)}:d=${f(Math.max(1 / frame.fps, dur))}:alpha=1`;
+  const fadeOut = (at: number, dur: number) =>
+    `fade=t=out:st=${f(at)}:d=${f(Math.max(1 / frame.fps, dur))}:alpha=1`;
+  const prog = (dur: number) => `min(1,max(0,(t-${f(s)})/${f(Math.max(0.001, dur))}))`;
+  switch (layer.type) {
+    case "title":
+    case "title-background": {
+      const style = titleStyle(layer);
+      const pre: string[] = [];
+      // JC disables zoom for the word/letter styles.
+      const dir = style === "fade-in" ? zoomDirection(layer.zoomDirection, "in") : null;
+      if (dir)
+        pre.push(zoompanFilter(dir, zoomAmount(layer.zoomAmount), win.frames, box.w, box.h, frame.fps, true));
+      const post = style === "fade-in" ? [fadeIn(animationSeconds(layer, d))] : [];
+      return { pre, post, x: box.x, y: box.y };
+    }
+    case "subtitle": {
+      const dur = Math.min(0.5, d * 0.2);
+      const dx = frame.W * 0.05;
+      return { pre: [], post: [fadeIn(dur)], x: `${box.x}-${f(dx)}*(1-${easeOutExpo(prog(dur))})`, y: box.y };
+    }
+    case "news-title": {
+      const dur = Math.min(0.6, d * 0.3);
+      return { pre: [], post: [], x: `${box.x}-${box.x + box.w}*(1-${easeOutExpo(prog(dur))})`, y: box.y };
+    }
+    case "slide-in-text": {
+      // editly: reveal between 10 % and 30 % of the window, hold, fade out 80 % → 90 %.
+      const dx = frame.W * 0.1;
+      const p = `min(1,max(0,(t-${f(s + d * 0.1)})/${f(Math.max(0.001, d * 0.2))}))`;
+      return {
+        pre: [],
+        post: [fadeIn(d * 0.2, s + d * 0.1), fadeOut(s + d * 0.8, d * 0.1)],
+        x: `${box.x}-${f(dx)}*(1-${easeOutExpo(p)})`,
+        y: box.y,
+      };
+    }
+    default:
+      return { pre: [], post: [], x: box.x, y: box.y };
+  }
+}

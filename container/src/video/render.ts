@@ -1,0 +1,112 @@
+/**
+ * Renders one video job end to end: fetch inputs → probe → rasterise text/html → compile the
+ * filter graph → one ffmpeg run. Reports progress through `onProgress` (percent + stage).
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { run } from "../lib/process.ts";
+import { ffmpegArgs } from "./args.ts";
+import { compileGraph } from "./compile.ts";
+import { applyFastMode, parseVideoConfig } from "./config.ts";
+import { fetchInputs, fileRefs, rewriteRefs } from "./fetch-inputs.ts";
+import { keyedLayers, RASTER_TYPES, type KeyedLayer } from "./layers/index.ts";
+import { videoLayerLength } from "./layers/video.ts";
+import { probeMedia } from "./probe.ts";
+import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
+import { buildTimeline, clipDuration } from "./timeline.ts";
+import type { MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
+
+export type Rasterize = (
+  spec: VideoSpec,
+  layers: KeyedLayer[],
+  workDir: string,
+) => Promise<Map<string, RasterAsset>>;
+
+export interface RenderVideoOptions {
+  jobId: string;
+  config: unknown;
+  format?: string;
+  workDir: string;
+  outPath: string;
+  allowLocalFiles?: boolean;
+  rasterize?: Rasterize;
+  onProgress?: (percent: number, stage: Stage) => void;
+  signal?: AbortSignal;
+}
+
+export interface RenderVideoResult {
+  outPath: string;
+  width: number;
+  height: number;
+  fps: number;
+  duration: number;
+  transitions: string[];
+}
+
+const FONT_EXT = /\.(ttf|otf|woff2?)$/i;
+
+/** Renders the job; throws (ProcessError or Error) with a human-readable message on failure. */
+export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoResult> {
+  const report = o.onProgress ?? (() => {});
+  const parsed = applyFastMode(parseVideoConfig(o.config, o.format));
+  report(0, "downloading");
+  const refs = fileRefs(parsed);
+  const local = await fetchInputs(refs, o.workDir, {
+    allowLocalFiles: o.allowLocalFiles,
+    signal: o.signal,
+    onFile: (n) => report(overallPercent("downloading", n / Math.max(1, refs.length)), "downloading"),
+  });
+  const spec = rewriteRefs(parsed, local);
+  const media = new Map<string, MediaInfo>();
+  const fontPaths = new Set(keyedLayers(spec).map((k) => k.layer.fontPath));
+  const toProbe = [...new Set(local.values())].filter((p) => !fontPaths.has(p) && !FONT_EXT.test(p));
+  await Promise.all(toProbe.map(async (p) => media.set(p, await probeMedia(p))));
+  report(overallPercent("rendering", 0), "rendering");
+  const durations = spec.clips.map((clip) =>
+    clipDuration(clip, spec.defaultDuration, (i) => {
+      const layer = clip.layers[i]!;
+      const info = media.get(String(layer.path));
+      return info ? videoLayerLength(layer, info.duration) : null;
+    }),
+  );
+  const timeline = buildTimeline(
+    durations,
+    spec.clips.map((c) => c.transition),
+    spec.fps,
+  );
+  if (timeline.totalFrames === 0) throw new Error("the video has no clips");
+  const rasterLayers = keyedLayers(spec).filter((k) => RASTER_TYPES.has(k.layer.type));
+  const rasters =
+    rasterLayers.length > 0 && o.rasterize ? await o.rasterize(spec, rasterLayers, o.workDir) : new Map();
+  const graph = compileGraph(spec, timeline, o.jobId, media, rasters);
+  const graphScript = join(o.workDir, "graph.txt");
+  await writeFile(graphScript, graph.filterGraph);
+  const format = spec.format;
+  const args = ffmpegArgs({
+    inputs: graph.inputs,
+    graphScript,
+    format,
+    fast: spec.fast,
+    fps: spec.fps,
+    duration: timeline.duration,
+    outPath: o.outPath,
+  });
+  const reader = new ProgressReader();
+  report(overallPercent("encoding", 0), "encoding");
+  await run("ffmpeg", args, {
+    signal: o.signal,
+    timeoutMs: 30 * 60_000,
+    onStderr: (chunk) => {
+      const t = reader.push(chunk);
+      if (t !== null) report(overallPercent("encoding", t / timeline.duration), "encoding");
+    },
+  });
+  return {
+    outPath: o.outPath,
+    width: spec.width,
+    height: spec.height,
+    fps: spec.fps,
+    duration: timeline.duration,
+    transitions: graph.transitions,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * Resolves a transition name (case-insensitive, like editly) to an xfade mapping, including
+ * `random` (a reproducible pick seeded by the job id) and the `params` tweaks editly supports.
+ */
+import { TRANSITIONS, type TransitionMapping } from "./transition-table.ts";
+
+const BY_LOWER = new Map(Object.entries(TRANSITIONS).map(([k, v]) => [k.toLowerCase(), { name: k, ...v }]));
+/** Names `random` chooses from: every gl name plus the directional aliases (not `dummy`). */
+export const RANDOM_POOL: readonly string[] = Object.keys(TRANSITIONS).filter((n) => n !== "dummy");
+
+/** FNV-1a 32-bit hash: small, stable across platforms, good enough to seed a pick. */
+export function hash32(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+export interface ResolvedTransition extends TransitionMapping {
+  /** The documented name actually used (after `random` and case folding). */
+  name: string;
+}
+
+/**
+ * Maps `name` to an xfade transition. `seed` (jobId + transition index) makes `random` reproducible.
+ * Unknown names fall back to `fade` (the Worker rejects them earlier; this keeps renders alive).
+ */
+export function resolveTransition(
+  name: string,
+  seed: string,
+  params?: Record<string, unknown>,
+): ResolvedTransition {
+  let key = name.toLowerCase();
+  if (key === "random") key = RANDOM_POOL[hash32(seed) % RANDOM_POOL.length]!.toLowerCase();
+  const found = BY_LOWER.get(key) ?? { name: "fade", ...TRANSITIONS.fade! };
+  const resolved: ResolvedTransition = { ...found };
+  if (found.name === "Directional" && Array.isArray(params?.direction)) {
+    const [dx, dy] = params.direction as unknown[];
+    if (typeof dx === "number" && typeof dy === "number") {
+      // gl direction (1,0) pushes the picture left; (0,1) down (see table note ¹ on vertical mirroring).
+      resolved.xfade =
+        Math.abs(dx) >= Math.abs(dy)
+          ? dx >= 0
+            ? "slideleft"
+            : "slideright"
+          : dy >= 0
+            ? "slidedown"
+            : "slideup";
+    }
+  }
+  if (found.name === "fadecolor" && params?.color !== undefined) {
+    const col = params?.color;
+    const white = Array.isArray(col)
+      ? col.every((v) => typeof v === "number" && v >= 0.5)
+      : /^#?f{3,6}$|^white$/i.test(String(col));
+    if (white) resolved.xfade = "fadewhite";
+  }
+  return resolved;
+}

@@ -1,0 +1,82 @@
+/**
+ * The renderer's own, normalised view of a video job config (config reference §2-§4).
+ * `parseVideoConfig` produces it from untrusted JSON; everything downstream reads only this shape.
+ */
+
+/** One layer: its type plus every property as given (after defaults.layer / defaults.layerType merge). */
+export type Layer = { type: string } & Record<string, unknown>;
+
+export interface TransitionSpec {
+  name: string;
+  duration: number;
+  audioOutCurve: string;
+  audioInCurve: string;
+  params?: Record<string, unknown>;
+}
+
+export interface ClipSpec {
+  /** Explicit clip duration in seconds, or null when it must come from a video layer / the default. */
+  duration: number | null;
+  transition: TransitionSpec | null;
+  layers: Layer[];
+}
+
+export interface AudioTrackSpec {
+  path: string;
+  mixVolume: number;
+  /** Seconds into the output. */
+  start: number;
+  cutFrom: number;
+  cutTo: number | null;
+}
+
+export interface VideoSpec {
+  width: number;
+  height: number;
+  fps: number;
+  format: "mp4" | "mov" | "webm";
+  fast: boolean;
+  defaultDuration: number;
+  clips: ClipSpec[];
+  globalLayers: Layer[];
+  audioFilePath: string | null;
+  loopAudio: boolean;
+  keepSourceAudio: boolean;
+  clipsAudioVolume: number;
+  outputVolume: number;
+  audioTracks: AudioTrackSpec[];
+  audioNorm: { enable: boolean; gaussSize: number; maxGain: number };
+}
+
+/** What ffprobe told us about a downloaded input file. */
+export interface MediaInfo {
+  width: number;
+  height: number;
+  duration: number;
+  hasVideo: boolean;
+  hasAudio: boolean;
+  /** The first video stream has an alpha channel (png rgba, vp9 alpha...). */
+  hasAlpha: boolean;
+  rotation: number;
+  videoCodec: string | null;
+}
+
+/** A transparent PNG produced by rasterising a text/html layer, placed at (x,y) in the frame. */
+export interface RasterFrame {
+  path: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * A rasterised layer: one frame (static) or a sequence whose entry i is shown from `times[i]`
+ * (seconds relative to the layer's start) until the next entry.
+ */
+export interface RasterAsset {
+  frames: RasterFrame[];
+  times: number[];
+  /** Frames come from an image sequence pattern (animated html), one per output frame. */
+  sequencePattern?: string;
+}
