@@ -29,7 +29,7 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ["test/worker/**/*.test.ts"],
-      globalSetup: ["test/worker/global-setup.ts"],
+      globalSetup: ["test/worker/global-setup.ts", "test/worker/render/pixel-server.ts"],
       setupFiles: ["test/worker/apply-migrations.ts"],
       testTimeout: 30_000,
       hookTimeout: 60_000,

@@ -11,6 +11,8 @@ export interface Env {
   IMAGE_QUEUE: Queue<RenderMessage>;
   VIDEO_QUEUE: Queue<RenderMessage>;
   BROWSER: Fetcher;
+  /** static/ (catalogue fonts, html-layer libraries), see scripts/build-render-assets.mjs. */
+  ASSETS: Fetcher;
   IMAGE_BROWSER: DurableObjectNamespace<ImageBrowser>;
   /** Cloudflare Container binding of the renderer (production). */
   RENDERER?: DurableObjectNamespace;

@@ -6,6 +6,7 @@
  * tight patterns: that is what keeps a config from injecting CSS.
  */
 import * as v from "valibot";
+import { catalogFontIssue } from "../fonts/catalog";
 import { MAX_BLUR, MAX_PX, MAX_ROTATION, MAX_SECONDS } from "./limits";
 
 const typeName = (input: unknown): string =>
@@ -97,6 +98,11 @@ export const CatalogFont = v.pipe(
     /^[A-Za-z0-9](?:[A-Za-z0-9 +-]{0,98}[A-Za-z0-9])?(?::[1-9]00)?$/,
     'must be "Family" or "Family:weight" with a weight of 100..900 in steps of 100 (e.g. "Montserrat:700")',
   ),
+  // The renderer ships a fixed catalogue offline (src/fonts): anything else is refused here, listing what exists.
+  v.rawCheck(({ dataset, addIssue }) => {
+    const issue = dataset.typed && !dataset.issues ? catalogFontIssue(dataset.value) : null;
+    if (issue) addIssue({ message: issue });
+  }),
 );
 
 /** Family names for an html layer's page (`googleFonts`), optionally with the catalogue's axis syntax. */

@@ -4,14 +4,17 @@
  * request"), and launching per job costs ~0.5 s; a DO holding the page renders within 1.05-1.2x of bare
  * puppeteer (platform notes). Renders are serialised per object: one page draws one document at a time.
  *
- * Pages get no network: every request is intercepted; `https://assets.local/<r2 key>` is answered from R2,
- * `data:` URLs load, everything else is refused.
+ * Pages get no network: every request is intercepted. `https://assets.local/<r2 key>` is answered for the
+ * job's own keys (from memory, else R2), `https://static.local/render/...` from the ASSETS folder
+ * (catalogue fonts, html-layer libraries), `data:`/`blob:` load; everything else is refused.
  */
-import puppeteer, { type Browser, type Page } from "@cloudflare/puppeteer";
+import puppeteer, { type Browser, type HTTPRequest, type Page } from "@cloudflare/puppeteer";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../env";
+import { AssetCache, type CachedAsset } from "./asset-cache";
+import { ASSET_ORIGIN, STATIC_ORIGIN } from "./origins";
 
-export const ASSET_ORIGIN = "https://assets.local";
+export { ASSET_ORIGIN } from "./origins";
 
 export interface ScreenshotRequest {
   html: string;
@@ -21,13 +24,22 @@ export interface ScreenshotRequest {
   quality?: number;
   /** R2 keys the page may load (the job's own inputs); any other asset request is refused. */
   assetKeys: string[];
+  /** Html layers the page waits for (each posts when loaded with fonts ready). */
+  htmlLayers?: number;
+  /** Extra settle time after everything loaded, seconds (html `wait`). */
+  waitSeconds?: number;
 }
+
+/** Longest a page may take to load and settle before the render fails (html `wait` comes on top). */
+const SETTLE_TIMEOUT_MS = 20_000;
 
 export class ImageBrowser extends DurableObject<Env> {
   private browser?: Browser;
   private page?: Page;
+  private viewport = "";
   private queue: Promise<unknown> = Promise.resolve();
   private allowed = new Set<string>();
+  private cache = new AssetCache(96 * 1024 * 1024);
 
   /** Renders `html` at width x height and returns the encoded image. */
   async screenshot(request: ScreenshotRequest): Promise<Uint8Array> {
@@ -43,59 +55,106 @@ export class ImageBrowser extends DurableObject<Env> {
     this.browser = await puppeteer.launch(this.env.BROWSER, { keep_alive: 600_000 });
     const page = await this.browser.newPage();
     await page.setRequestInterception(true);
-    page.on("request", (req) => {
-      const url = req.url();
-      if (url.startsWith("data:")) return void req.continue();
-      const key = url.startsWith(`${ASSET_ORIGIN}/`)
-        ? decodeURIComponent(url.slice(ASSET_ORIGIN.length + 1))
-        : null;
-      if (key !== null && this.allowed.has(key)) return void this.serveAsset(key, req);
-      void req.abort("blockedbyclient");
-    });
+    page.on("request", (req) => void this.route(req));
     this.page = page;
+    this.viewport = "";
     return page;
   }
 
-  private async serveAsset(key: string, req: import("@cloudflare/puppeteer").HTTPRequest) {
+  private async route(req: HTTPRequest) {
+    const url = req.url();
+    if (url.startsWith("data:") || url.startsWith("blob:")) return void req.continue();
+    let asset: Promise<CachedAsset | null> | null = null;
+    if (url.startsWith(`${ASSET_ORIGIN}/`)) {
+      const key = decodeURIComponent(url.slice(ASSET_ORIGIN.length + 1));
+      if (this.allowed.has(key)) asset = this.storageAsset(key);
+    } else if (url.startsWith(`${STATIC_ORIGIN}/render/`)) {
+      asset = this.staticAsset(new URL(url).pathname);
+    }
+    if (!asset) return void req.abort("blockedbyclient").catch(() => undefined);
     try {
-      const object = await this.env.FILES.get(key);
-      if (!object)
-        return void (await req.respond({
-          status: 404,
-          headers: {},
-          contentType: "text/plain",
-          body: "not found",
-        }));
+      const found = await asset;
       await req.respond({
-        status: 200,
+        status: found ? 200 : 404,
         headers: { "access-control-allow-origin": "*" },
-        contentType: object.httpMetadata?.contentType ?? "application/octet-stream",
-        body: new Uint8Array(await object.arrayBuffer()),
+        contentType: found?.contentType ?? "text/plain",
+        body: found?.body ?? "not found",
       });
     } catch {
       await req.abort("failed").catch(() => undefined);
     }
   }
 
+  private storageAsset(key: string) {
+    return this.cache.get(`r2:${key}`, async () => {
+      const object = await this.env.FILES.get(key);
+      if (!object) return null;
+      return {
+        body: new Uint8Array(await object.arrayBuffer()),
+        contentType: object.httpMetadata?.contentType ?? "application/octet-stream",
+      };
+    });
+  }
+
+  private staticAsset(path: string) {
+    return this.cache.get(`static:${path}`, async () => {
+      const res = await this.env.ASSETS.fetch(new Request(`https://static.local${path}`));
+      if (!res.ok) return null;
+      return {
+        body: new Uint8Array(await res.arrayBuffer()),
+        contentType: res.headers.get("content-type") ?? "application/octet-stream",
+      };
+    });
+  }
+
+  private async prepare(request: ScreenshotRequest): Promise<Page> {
+    const page = await this.ensurePage();
+    const size = `${request.width}x${request.height}`;
+    if (this.viewport !== size) {
+      await page.setViewport({ width: request.width, height: request.height, deviceScaleFactor: 1 });
+      this.viewport = size;
+    }
+    return page;
+  }
+
   private async draw(request: ScreenshotRequest): Promise<Uint8Array> {
+    this.allowed = new Set(request.assetKeys);
+    // Start loading the job's files while the page is prepared; the page's requests then find them in memory.
+    const warm = Promise.all(request.assetKeys.map((k) => this.storageAsset(k).catch(() => null)));
     let page: Page;
     try {
-      page = await this.ensurePage();
-      await page.setViewport({ width: request.width, height: request.height, deviceScaleFactor: 1 });
+      page = await this.prepare(request);
     } catch {
-      // A dropped session: start over once.
-      this.page = undefined;
-      page = await this.ensurePage();
-      await page.setViewport({ width: request.width, height: request.height, deviceScaleFactor: 1 });
+      this.page = undefined; // a dropped session: start over once
+      page = await this.prepare(request);
     }
-    this.allowed = new Set(request.assetKeys);
-    await page.setContent(request.html, { waitUntil: "load", timeout: 30_000 });
-    // Runs in the page, where `document` exists (this file is typed for the Worker).
-    await page.evaluate("document.fonts.ready.then(() => undefined)");
+    await warm;
+    try {
+      return await this.capture(page, request);
+    } catch (e) {
+      // A page stuck in a user script or a broken session must not poison the next job.
+      this.page = undefined;
+      await this.browser?.close().catch(() => undefined);
+      this.browser = undefined;
+      throw e;
+    }
+  }
+
+  private async capture(page: Page, request: ScreenshotRequest): Promise<Uint8Array> {
+    await page.setContent(request.html, { waitUntil: "load", timeout: SETTLE_TIMEOUT_MS });
+    const waitMs = Math.round((request.waitSeconds ?? 0) * 1000);
+    // Runs in the page: fonts of the image page, then the html layers' own readiness, then `wait`.
+    await page.evaluate(`(async () => {
+      document.body.offsetWidth;
+      const settle = Promise.all([document.fonts.ready, window.__mrsReady]);
+      await Promise.race([settle, new Promise((_, no) => setTimeout(() => no(new Error("page did not settle")), ${SETTLE_TIMEOUT_MS}))]);
+      if (${waitMs} > 0) await new Promise((r) => setTimeout(r, ${waitMs}));
+    })()`);
     const shot = await page.screenshot({
       type: request.format,
       ...(request.format === "png" ? {} : { quality: request.quality ?? 90 }),
-      omitBackground: true,
+      // JPEG has no alpha: a transparent canvas comes out white rather than black.
+      omitBackground: request.format !== "jpeg",
       optimizeForSpeed: true,
       clip: { x: 0, y: 0, width: request.width, height: request.height },
     });

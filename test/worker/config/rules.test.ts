@@ -65,7 +65,7 @@ describe("fonts", () => {
     expect(applyLayerDefaults(defaults, layer)).toEqual({ type: "text", text: "a", fontPath: FONT });
   });
 
-  it.each([["Montserrat"], ["Montserrat:700"], ["Open Sans:100"], ["Noto Sans JP:900"]])(
+  it.each([["Montserrat"], ["Montserrat:700"], ["Open Sans:300"], ["Noto Sans:900"]])(
     "accepts catalogFont %s",
     (font) => {
       expect(

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// Copies what image/html rendering serves to Chromium out of node_modules into static/render/ (the Worker's
+// [assets] folder, read through the ASSETS binding, never fetched from a CDN):
+//   static/render/fonts/<id>/<weight>-<subset>.woff2   catalogue fonts (@fontsource/*, src/fonts/families.json)
+//   static/render/lib/<name>.js                        html-layer libraries (enableLibraries / tailwindcss)
+// and writes src/fonts/catalog-data.json (families, weights, subset ranges) that validation and the compiler read.
+// Runs on `npm install` (postinstall) with plain Node >= 20; idempotent. `--check` only verifies.
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const modules = join(root, "node_modules");
+const out = join(root, "static", "render");
+const check = process.argv.includes("--check");
+
+/** Browser builds of the html-layer libraries: output name -> file inside its npm package. */
+export const LIBRARY_FILES = {
+  tailwind: "@tailwindcss/browser/dist/index.global.js",
+  gsap: "gsap/dist/gsap.min.js",
+  lottie: "lottie-web/build/player/lottie.min.js",
+  chart: "chart.js/dist/chart.umd.min.js",
+  motion: "motion/dist/motion.js",
+  anime: "animejs/dist/bundles/anime.umd.min.js",
+  d3: "d3/dist/d3.min.js",
+  lucide: "lucide/dist/umd/lucide.min.js",
+};
+
+const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
+const problems = [];
+
+const copy = (from, to) => {
+  if (!existsSync(from)) return void problems.push(`missing ${from} (run npm install)`);
+  if (existsSync(to) && readFileSync(to).equals(readFileSync(from))) return;
+  if (check) return void problems.push(`out of date: ${to}`);
+  mkdirSync(dirname(to), { recursive: true });
+  copyFileSync(from, to);
+};
+
+const { subsets, families } = readJson(join(root, "src", "fonts", "families.json"));
+const ranges = {};
+const catalog = [];
+for (const id of families) {
+  const pkg = join(modules, "@fontsource", id);
+  if (!existsSync(pkg)) {
+    problems.push(`missing @fontsource/${id} (run npm install)`);
+    continue;
+  }
+  const meta = readJson(join(pkg, "metadata.json"));
+  const unicode = readJson(join(pkg, "unicode.json"));
+  const own = subsets.filter((s) => meta.subsets.includes(s));
+  for (const s of own) ranges[s] ??= unicode[s];
+  const weights = meta.weights.filter((w) =>
+    own.some((s) => existsSync(join(pkg, "files", `${id}-${s}-${w}-normal.woff2`))),
+  );
+  for (const w of weights)
+    for (const s of own) {
+      const file = join(pkg, "files", `${id}-${s}-${w}-normal.woff2`);
+      if (existsSync(file)) copy(file, join(out, "fonts", id, `${w}-${s}.woff2`));
+    }
+  catalog.push({
+    family: meta.family,
+    id,
+    weights,
+    subsets: own,
+    version: readJson(join(pkg, "package.json")).version,
+  });
+}
+for (const [name, file] of Object.entries(LIBRARY_FILES))
+  copy(join(modules, file), join(out, "lib", `${name}.js`));
+
+const data = `${JSON.stringify({ subsets: ranges, families: catalog }, null, 2)}\n`;
+const dataFile = join(root, "src", "fonts", "catalog-data.json");
+if (!existsSync(dataFile) || readFileSync(dataFile, "utf8") !== data) {
+  if (check) problems.push(`out of date: ${dataFile}`);
+  else writeFileSync(dataFile, data);
+}
+if (problems.length) {
+  console.error(`[render-assets] ${problems.join("\n[render-assets] ")}`);
+  process.exit(1);
+}
+if (!check)
+  console.log(
+    `[render-assets] ${catalog.length} font families and ${Object.keys(LIBRARY_FILES).length} libraries in static/render`,
+  );

@@ -1,0 +1,61 @@
+/**
+ * Renders image configs through the real compiler and the real image browser (Browser Rendering inside
+ * workerd), with the shared fixtures stored in the local R2 under fixed keys.
+ */
+import { env } from "cloudflare:workers";
+import * as v from "valibot";
+import { ImageConfigSchema } from "../../../src/config";
+import { compileImage } from "../../../src/render/image/compile-html";
+import { browserFor } from "../../../src/render/image/image-browser";
+import { keyOf } from "../../../src/storage/paths";
+import { fixture } from "../helpers";
+
+/** Storage URLs of the fixtures the render tests use, with natural sizes for pictures. */
+export const FILES = {
+  photo: {
+    url: "/image/render-test/img2.jpg",
+    name: "img2.jpg",
+    type: "image/jpeg",
+    size: { width: 4000, height: 3000 },
+  },
+  emoji: {
+    url: "/image/render-test/emoji.png",
+    name: "emoji.png",
+    type: "image/png",
+    size: { width: 512, height: 512 },
+  },
+  font: {
+    url: "/font/render-test/PatuaOne-Regular.ttf",
+    name: "PatuaOne-Regular.ttf",
+    type: "font/ttf",
+    size: undefined,
+  },
+} as const;
+
+let stored: Promise<unknown> | undefined;
+const storeFixtures = () =>
+  (stored ??= Promise.all(
+    Object.values(FILES).map((f) =>
+      env.FILES.put(keyOf(f.url), fixture(f.name), { httpMetadata: { contentType: f.type } }),
+    ),
+  ));
+
+/** Validates `config` with the real schema, compiles it and screenshots it. */
+export const render = async (config: unknown, format: "png" | "jpeg" | "webp" = "png", quality?: number) => {
+  await storeFixtures();
+  const parsed = v.parse(ImageConfigSchema, config);
+  const sizes = new Map(
+    Object.values(FILES).flatMap((f) => (f.size ? [[f.url as string, f.size]] : [])),
+  ) as Map<string, { width: number; height: number }>;
+  const compiled = compileImage(parsed, sizes);
+  return browserFor(env, "render-tests").screenshot({
+    html: compiled.html,
+    width: parsed.width,
+    height: parsed.height,
+    format,
+    quality,
+    assetKeys: Object.values(FILES).map((f) => keyOf(f.url)),
+    htmlLayers: compiled.htmlLayers,
+    waitSeconds: compiled.waitSeconds,
+  });
+};
