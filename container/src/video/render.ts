@@ -6,12 +6,13 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run } from "../lib/process.ts";
 import { ffmpegArgs } from "./args.ts";
-import { compileGraph } from "./compile.ts";
+import { compileGraph, layerWindow } from "./compile.ts";
 import { applyFastMode, parseVideoConfig } from "./config.ts";
 import { fetchInputs, fileRefs, rewriteRefs } from "./fetch-inputs.ts";
 import { keyedLayers, RASTER_TYPES, type KeyedLayer } from "./layers/index.ts";
 import { videoLayerLength } from "./layers/video.ts";
 import { probeMedia } from "./probe.ts";
+import { rasterizeAll } from "./raster/rasterize.ts";
 import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
 import { buildTimeline, clipDuration } from "./timeline.ts";
 import type { MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
@@ -75,9 +76,14 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     spec.fps,
   );
   if (timeline.totalFrames === 0) throw new Error("the video has no clips");
-  const rasterLayers = keyedLayers(spec).filter((k) => RASTER_TYPES.has(k.layer.type));
-  const rasters =
-    rasterLayers.length > 0 && o.rasterize ? await o.rasterize(spec, rasterLayers, o.workDir) : new Map();
+  const rasterLayers = keyedLayers(spec)
+    .filter((k) => RASTER_TYPES.has(k.layer.type))
+    .map((k) => {
+      const frames = k.clip < 0 ? timeline.totalFrames : timeline.clips[k.clip]!.frames;
+      return { ...k, window: layerWindow(k.layer, frames, spec.fps)?.duration ?? 0 };
+    });
+  const rasterize = o.rasterize ?? rasterizeAll;
+  const rasters = rasterLayers.length > 0 ? await rasterize(spec, rasterLayers, o.workDir) : new Map();
   const graph = compileGraph(spec, timeline, o.jobId, media, rasters);
   const graphScript = join(o.workDir, "graph.txt");
   await writeFile(graphScript, graph.filterGraph);

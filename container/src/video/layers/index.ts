@@ -51,6 +51,8 @@ export interface KeyedLayer {
   layer: Layer;
   /** Clip index, or -1 for globalLayers. */
   clip: number;
+  /** Seconds the layer is visible (filled in once the timeline is known). */
+  window?: number;
 }
 
 /** Every layer of the spec (expanded) with its stable key: `c<clip>l<n>` or `g<n>`. */
