@@ -1,64 +1,109 @@
-/** /api/v1/files: upload and download (media permission). */
-import { and, eq } from "drizzle-orm";
+/**
+ * /api/v1/files (media permission: read for GET/HEAD, full for the rest). The download route also accepts
+ * a signed link instead of an API key (see signed-link.ts).
+ */
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import * as v from "valibot";
 import { requireApiKey, requirePermission } from "../auth/api-key";
-import { getDb } from "../db/client";
-import { mediaFiles } from "../db/schema";
 import type { AppEnv } from "../env";
 import { ok } from "../lib/envelope";
-import { NotFound, PayloadTooLarge, UnsupportedMediaType, ValidationFailed } from "../lib/errors";
-import { parseOrThrow } from "../lib/validate";
-import { toUploadResponse } from "./serialize";
-import { MAX_TTL_HOURS, MAX_UPLOAD_BYTES, uploadFile } from "./upload-file";
+import { PayloadTooLarge, UnsupportedMediaType } from "../lib/errors";
+import { jsonBody, queryParams } from "../lib/validate";
+import { deleteFile } from "./delete-file";
+import { findOwnFile } from "./internal";
+import { ListQuery, listFiles } from "./list-files";
+import { boundaryOf } from "./multipart";
+import { MAX_UPLOAD_BYTES } from "./retention";
+import { toMediaFile, toMetadataView, toUploadResponse } from "./serialize";
+import { serveFile } from "./serve-file";
+import {
+  checkDownloadSignature,
+  createDownloadLink,
+  DEFAULT_LINK_SECONDS,
+  MAX_LINK_SECONDS,
+  MIN_LINK_SECONDS,
+} from "./signed-link";
+import { uploadFile } from "./upload-file";
+import { validateFile } from "./validate-file";
 
-const UploadFields = v.object({
-  file: v.instance(File, "Field `file` must be a file"),
-  category: v.optional(
-    v.picklist(["image", "video", "audio", "font"], "category must be image, video, audio or font"),
-  ),
-  ttlHours: v.optional(
-    v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(MAX_TTL_HOURS)),
+/** Multipart overhead allowed above the file itself when a Content-Length is declared. */
+const FORM_OVERHEAD = 64 * 1024;
+
+const LinkBody = v.object({
+  expiresIn: v.optional(
+    v.pipe(
+      v.number("expiresIn must be a number of seconds"),
+      v.integer("expiresIn must be a whole number of seconds"),
+      v.minValue(MIN_LINK_SECONDS, `expiresIn must be at least ${MIN_LINK_SECONDS}`),
+      v.maxValue(MAX_LINK_SECONDS, `expiresIn must be at most ${MAX_LINK_SECONDS} (7 days)`),
+    ),
+    DEFAULT_LINK_SECONDS,
   ),
 });
 
-/** Multipart overhead allowed above the file itself. */
-const FORM_OVERHEAD = 64 * 1024;
+const auth = [requireApiKey, requirePermission("media")] as const;
+
+/** The multipart body of an upload request: 415 for another type, 413 for a declared length over the limit. */
+const multipartOf = (req: Request) => {
+  const boundary = boundaryOf(req.headers.get("content-type") ?? undefined);
+  if (!boundary)
+    throw new UnsupportedMediaType("Content-Type must be multipart/form-data with a `file` field");
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_UPLOAD_BYTES + FORM_OVERHEAD) throw new PayloadTooLarge(MAX_UPLOAD_BYTES);
+  if (!req.body) throw new UnsupportedMediaType("The request has no body");
+  return { body: req.body, boundary };
+};
+
+/** A signed link (expires + signature in the query) stands in for the API key on downloads. */
+const keyOrSignature = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.req.query("signature") === undefined) {
+    await auth[0](c, async () => {
+      await auth[1](c, next);
+    });
+    return;
+  }
+  await checkDownloadSignature(
+    c.env.STORAGE_SIGNING_SECRET,
+    new URL(c.req.url).pathname,
+    c.req.query("expires"),
+    c.req.query("signature"),
+  );
+  await next();
+});
 
 export const fileRoutes = new Hono<AppEnv>()
-  .use(requireApiKey, requirePermission("media"))
-  .post("/upload", async (c) => {
-    if (!(c.req.header("content-type") ?? "").startsWith("multipart/form-data")) {
-      throw new UnsupportedMediaType("Content-Type must be multipart/form-data with a `file` field");
-    }
-    const length = Number(c.req.header("content-length") ?? "0");
-    if (length > MAX_UPLOAD_BYTES + FORM_OVERHEAD) throw new PayloadTooLarge(MAX_UPLOAD_BYTES);
-    let form: FormData;
-    try {
-      form = await c.req.formData();
-    } catch {
-      throw new ValidationFailed([
-        { field: "file", message: "Malformed multipart body", code: "INVALID_MULTIPART" },
-      ]);
-    }
-    const fields = parseOrThrow(UploadFields, Object.fromEntries(form.entries()));
-    if (fields.file.size > MAX_UPLOAD_BYTES) throw new PayloadTooLarge(MAX_UPLOAD_BYTES);
-    const row = await uploadFile({ env: c.env, userId: c.var.auth.userId, input: fields });
+  .post("/upload", ...auth, async (c) => {
+    const row = await uploadFile({ env: c.env, userId: c.var.auth.userId, ...multipartOf(c.req.raw) });
     return ok(c, toUploadResponse(row), 201, "File uploaded");
   })
-  .get("/:fileId/download", async (c) => {
-    const row = await getDb(c.env.DB).query.mediaFiles.findFirst({
-      where: and(eq(mediaFiles.id, c.req.param("fileId")), eq(mediaFiles.userId, c.var.auth.userId)),
+  .post("/validate", ...auth, async (c) => ok(c, await validateFile(multipartOf(c.req.raw))))
+  .get("/", ...auth, async (c) =>
+    ok(c, await listFiles({ env: c.env, userId: c.var.auth.userId, query: queryParams(c, ListQuery) })),
+  )
+  .get("/:fileId", ...auth, async (c) =>
+    ok(c, toMediaFile(await findOwnFile(c.env, c.var.auth.userId, c.req.param("fileId")))),
+  )
+  .get("/:fileId/metadata", ...auth, async (c) =>
+    ok(c, toMetadataView(await findOwnFile(c.env, c.var.auth.userId, c.req.param("fileId")))),
+  )
+  .on(["GET", "HEAD"], "/:fileId/download", keyOrSignature, async (c) => {
+    // With a valid signature the link's issuer is the owner; without one the key's account must own the file.
+    const owner = c.req.query("signature") === undefined ? c.var.auth.userId : null;
+    return serveFile(c.env, await findOwnFile(c.env, owner, c.req.param("fileId")), c.req.raw);
+  })
+  .post("/:fileId/link", ...auth, async (c) => {
+    const row = await findOwnFile(c.env, c.var.auth.userId, c.req.param("fileId"));
+    const hasBody = (c.req.header("content-length") ?? "0") !== "0" || c.req.header("content-type");
+    const { expiresIn } = hasBody ? await jsonBody(c, LinkBody) : { expiresIn: DEFAULT_LINK_SECONDS };
+    const link = await createDownloadLink({
+      secret: c.env.STORAGE_SIGNING_SECRET,
+      origin: new URL(c.req.url).origin,
+      row,
+      expiresIn,
     });
-    if (!row) throw new NotFound("File");
-    const object = await c.env.FILES.get(row.storageKey);
-    if (!object) throw new NotFound("File");
-    return new Response(object.body, {
-      headers: {
-        "content-type": row.mimeType,
-        "content-length": String(object.size),
-        "content-disposition": `attachment; filename="${row.originalName.replace(/["\\\r\n]/g, "_")}"`,
-        etag: object.httpEtag,
-      },
-    });
-  });
+    return ok(c, link, 201);
+  })
+  .delete("/:fileId", ...auth, async (c) =>
+    ok(c, await deleteFile({ env: c.env, userId: c.var.auth.userId, id: c.req.param("fileId") })),
+  );

@@ -23,3 +23,10 @@ export const toMediaFile = (row: FileRow) => ({
   size: row.size,
   updatedAt: iso(row.updatedAt),
 });
+
+/** The spec's metadata-only view of a file. */
+export const toMetadataView = (row: FileRow) => ({
+  storageUrl: row.storageUrl,
+  metadata: row.metadata,
+  updatedAt: iso(row.updatedAt),
+});

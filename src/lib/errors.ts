@@ -48,6 +48,9 @@ export class NotFound extends DomainError {
   }
 }
 
+/** The resource existed but is gone for good (an expired job output). */
+export class Gone extends DomainError {}
+
 /** The resource exists but is not in a state that allows the operation (e.g. cancelling a finished job). */
 export class InvalidState extends DomainError {}
 

@@ -1,0 +1,56 @@
+/** GET /api/v1/files: the caller's live files, newest first, paginated (the generic `total` shape). */
+import { and, count, desc, eq, gt, isNull, or } from "drizzle-orm";
+import * as v from "valibot";
+import { getDb } from "../db/client";
+import { FILE_CATEGORIES, mediaFiles } from "../db/schema";
+import type { Env } from "../env";
+import { toMediaFile } from "./serialize";
+
+const int = (name: string, min: number, max: number, fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.toNumber(`${name} must be a number`),
+      v.integer(`${name} must be a whole number`),
+      v.minValue(min, `${name} must be at least ${min}`),
+      v.maxValue(max, `${name} must be at most ${max}`),
+    ),
+    String(fallback),
+  );
+
+export const ListQuery = v.object({
+  page: int("page", 1, 1_000_000, 1),
+  per_page: int("per_page", 1, 100, 20),
+  category: v.optional(v.picklist(FILE_CATEGORIES, `category must be one of ${FILE_CATEGORIES.join(", ")}`)),
+});
+
+export const listFiles = async ({
+  env,
+  userId,
+  query,
+  at = Date.now(),
+}: {
+  env: Env;
+  userId: string;
+  query: v.InferOutput<typeof ListQuery>;
+  at?: number;
+}) => {
+  const db = getDb(env.DB);
+  // Files past their expiry are gone for the user even before the cron removes them.
+  const where = and(
+    eq(mediaFiles.userId, userId),
+    or(isNull(mediaFiles.expiresAt), gt(mediaFiles.expiresAt, at)),
+    query.category ? eq(mediaFiles.category, query.category) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db
+      .select()
+      .from(mediaFiles)
+      .where(where)
+      .orderBy(desc(mediaFiles.createdAt), desc(mediaFiles.id))
+      .limit(query.per_page)
+      .offset((query.page - 1) * query.per_page),
+    db.select({ n: count() }).from(mediaFiles).where(where),
+  ]);
+  return { files: rows.map(toMediaFile), total: total?.n ?? 0, page: query.page, per_page: query.per_page };
+};

@@ -1,0 +1,65 @@
+/**
+ * Streams a stored file from R2 with the headers download clients expect: Content-Type, Content-Length,
+ * Content-Disposition, ETag (304 on If-None-Match), Accept-Ranges and single byte ranges (206/416,
+ * If-Range honoured). HEAD answers the same headers without a body.
+ */
+import type { Env } from "../env";
+import { errorBody } from "../lib/envelope";
+import { NotFound } from "../lib/errors";
+import { etagMatches, parseRange } from "./range";
+import type { FileRow } from "./store-file";
+
+/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266). */
+export const contentDisposition = (name: string): string => {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
+  const exact = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return ascii === name
+    ? `attachment; filename="${name}"`
+    : `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
+};
+
+export const serveFile = async (env: Env, row: FileRow, request: Request): Promise<Response> => {
+  const meta = await env.FILES.head(row.storageKey);
+  if (!meta) throw new NotFound("File");
+  const headers = new Headers({
+    "content-type": row.mimeType,
+    "content-disposition": contentDisposition(row.originalName),
+    etag: meta.httpEtag,
+    "accept-ranges": "bytes",
+    "last-modified": meta.uploaded.toUTCString(),
+    "cache-control": "private, max-age=0, must-revalidate",
+  });
+  if (etagMatches(request.headers.get("if-none-match"), meta.httpEtag))
+    return new Response(null, { status: 304, headers });
+
+  const ifRange = request.headers.get("if-range");
+  const range =
+    ifRange && ifRange.trim() !== meta.httpEtag ? null : parseRange(request.headers.get("range"), meta.size);
+  if (range === "unsatisfiable") {
+    headers.set("content-range", `bytes */${meta.size}`);
+    headers.set("content-type", "application/json");
+    headers.delete("content-disposition");
+    return new Response(JSON.stringify(errorBody("Requested range not satisfiable", { size: meta.size })), {
+      status: 416,
+      headers,
+    });
+  }
+  const head = request.method === "HEAD";
+  if (range) {
+    const length = range.end - range.start + 1;
+    headers.set("content-range", `bytes ${range.start}-${range.end}/${meta.size}`);
+    headers.set("content-length", String(length));
+    if (head) return new Response(null, { status: 206, headers });
+    const object = await env.FILES.get(row.storageKey, { range: { offset: range.start, length } });
+    if (!object) throw new NotFound("File");
+    return new Response(object.body, { status: 206, headers });
+  }
+  headers.set("content-length", String(meta.size));
+  if (head) return new Response(null, { status: 200, headers });
+  const object = await env.FILES.get(row.storageKey);
+  if (!object) throw new NotFound("File");
+  return new Response(object.body, { status: 200, headers });
+};

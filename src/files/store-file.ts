@@ -1,0 +1,112 @@
+/**
+ * Turns an ingested stream into a media file: validates it (content type, name, category), reads its
+ * width/height/duration (images from their header, video and audio with the renderer's ffprobe) and inserts
+ * the row. A file that fails validation is removed from R2: no object without its row, no row without its object.
+ */
+import { getDb } from "../db/client";
+import { mediaFiles, type FileCategory } from "../db/schema";
+import type { Env } from "../env";
+import { UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { rendererFor } from "../runner/renderer-client";
+import { storageUrlFor } from "../storage/paths";
+import { imageSize } from "./image-size";
+import type { Ingested } from "./ingest";
+import { expiryAt, MAX_UPLOAD_BYTES } from "./retention";
+import type { Sniffed } from "./sniff";
+import { validationOf } from "./validation";
+
+export type FileRow = typeof mediaFiles.$inferSelect;
+
+/** A fresh id and the storage key a file of `kind` will get. */
+export const newFileSlot = (userId: string, at = Date.now()) => {
+  const id = newId();
+  return {
+    id,
+    at,
+    keyFor: (kind: Sniffed) => storageUrlFor(kind.category, userId, id, kind.ext, at).slice(1),
+  };
+};
+
+const readMetadata = async (env: Env, ingested: Ingested, kind: Sniffed, key: string, name: string) => {
+  if (kind.category === "image") {
+    const size = imageSize(kind.mimeType, ingested.head);
+    return { width: size?.width ?? null, height: size?.height ?? null, duration: null };
+  }
+  if (kind.category !== "video" && kind.category !== "audio")
+    return { width: null, height: null, duration: null };
+  const object = await env.FILES.get(key);
+  if (!object) throw new UpstreamFailure("The stored file vanished before it could be probed");
+  try {
+    const probe = await rendererFor(env).probe(object.body, object.size, name);
+    return { width: probe.width, height: probe.height, duration: probe.duration };
+  } catch (e) {
+    if (e instanceof UnprocessableMedia)
+      throw new UnprocessableMedia(`The ${kind.category} file cannot be read: ${e.message}`);
+    if (!(e instanceof UpstreamFailure)) throw e;
+    // The file itself is fine; its metadata can be read later (the duration tools do). Keep it.
+    console.warn(JSON.stringify({ level: "warn", msg: "probe failed", key, error: e.message }));
+    return { width: null, height: null, duration: null };
+  }
+};
+
+export interface FinalizeInput {
+  env: Env;
+  userId: string;
+  slot: { id: string; at: number };
+  ingested: Ingested;
+  name: string;
+  declaredCategory?: string;
+  expected?: FileCategory;
+  ttlHours?: number;
+  source: "upload" | "url";
+  sourceUrl?: string;
+}
+
+export const finalizeFile = async (input: FinalizeInput): Promise<FileRow> => {
+  const { env, ingested, slot } = input;
+  const key = ingested.stored?.key ?? null;
+  try {
+    const validationResult = validationOf({
+      name: input.name,
+      size: ingested.size,
+      kind: ingested.kind,
+      declaredCategory: input.declaredCategory,
+      expected: input.expected,
+      maxBytes: MAX_UPLOAD_BYTES,
+    });
+    const kind = ingested.kind;
+    if (!validationResult.isValid || !kind || !key) {
+      throw new ValidationFailed(
+        validationResult.errors.map((message) => ({ field: "file", message, code: "INVALID_FILE" })),
+        "File validation failed",
+      );
+    }
+    const meta = await readMetadata(env, ingested, kind, key, input.name);
+    const storageUrl = `/${key}`;
+    const row: FileRow = {
+      id: slot.id,
+      userId: input.userId,
+      filename: storageUrl.split("/").pop()!,
+      originalName: input.name,
+      mimeType: kind.mimeType,
+      size: ingested.size,
+      ...meta,
+      storageKey: key,
+      storageUrl,
+      category: kind.category,
+      metadata: { category: kind.category, validationResult },
+      source: input.source,
+      jobId: null,
+      sourceUrl: input.sourceUrl ?? null,
+      expiresAt: expiryAt(slot.at, input.ttlHours),
+      createdAt: slot.at,
+      updatedAt: slot.at,
+    };
+    await getDb(env.DB).insert(mediaFiles).values(row).run();
+    return row;
+  } catch (e) {
+    if (key) await env.FILES.delete(key).catch(() => undefined);
+    throw e;
+  }
+};

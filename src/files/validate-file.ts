@@ -1,0 +1,41 @@
+/**
+ * POST /api/v1/files/validate: the same checks as an upload, on the same multipart form, storing nothing.
+ * Answers the spec's "File validation result": `validation` and `uploadedFile`.
+ */
+import { MAX_UPLOAD_BYTES } from "./retention";
+import { readUploadForm } from "./upload-form";
+import { validationOf } from "./validation";
+
+export const validateFile = async ({
+  body,
+  boundary,
+}: {
+  body: ReadableStream<Uint8Array>;
+  boundary: string;
+}) => {
+  // The same bound as uploads: an oversized file is refused with 413 while streaming, like an upload.
+  const form = await readUploadForm(body, boundary, { maxBytes: MAX_UPLOAD_BYTES });
+  const { ingested, name, declaredType } = form.file;
+  const result = validationOf({
+    name,
+    size: ingested.size,
+    kind: ingested.kind,
+    declaredCategory: form.fields.category,
+    maxBytes: MAX_UPLOAD_BYTES,
+  });
+  return {
+    validation: {
+      isValid: result.isValid,
+      fileSize: result.fileSize,
+      fileType: ingested.kind?.ext ?? "unknown",
+      detectedMimeType: result.detectedMimeType,
+      errors: result.errors,
+      category: ingested.kind?.category ?? "unknown",
+    },
+    uploadedFile: {
+      originalName: name,
+      mimetype: declaredType ?? "application/octet-stream",
+      size: ingested.size,
+    },
+  };
+};

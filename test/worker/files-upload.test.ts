@@ -1,0 +1,302 @@
+/** Streaming uploads: the multipart reader, R2 multipart for large files, size limits, validation, URL import. */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { importFromUrl } from "../../src/files/import-url";
+import { readMultipart, type PartInfo } from "../../src/files/multipart";
+import { uploadFile } from "../../src/files/upload-file";
+import { PayloadTooLarge, ValidationFailed } from "../../src/lib/errors";
+import { body, call, fixture, newAccount, upload } from "./helpers";
+
+const enc = new TextEncoder();
+
+/** A multipart body for `parts`, as a stream delivering `chunk` bytes at a time. */
+const multipart = (
+  boundary: string,
+  parts: Array<{ name: string; filename?: string; type?: string; data: Uint8Array | string }>,
+) => {
+  const chunks: Uint8Array[] = [];
+  for (const p of parts) {
+    const disp = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ""}`;
+    chunks.push(
+      enc.encode(
+        `--${boundary}\r\nContent-Disposition: ${disp}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ""}\r\n`,
+      ),
+    );
+    chunks.push(typeof p.data === "string" ? enc.encode(p.data) : p.data);
+    chunks.push(enc.encode("\r\n"));
+  }
+  chunks.push(enc.encode(`--${boundary}--\r\n`));
+  const all = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const c of chunks) all.set(c, (at += c.length) - c.length);
+  return all;
+};
+
+const streamOf = (bytes: Uint8Array, chunk: number) => {
+  let at = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (at >= bytes.length) return c.close();
+      c.enqueue(bytes.slice(at, (at += chunk)));
+    },
+  });
+};
+
+const collect = async (bytes: Uint8Array, boundary: string, chunk: number) => {
+  const parts: Array<PartInfo & { data: number[] }> = [];
+  await readMultipart(streamOf(bytes, chunk), boundary, (info) => {
+    const part = { ...info, data: [] as number[] };
+    parts.push(part);
+    return { write: (c) => void part.data.push(...c), close: () => undefined };
+  });
+  return parts;
+};
+
+/** A WAV header followed by `dataBytes` of silence, produced lazily (nothing large in memory). */
+const wavStream = (dataBytes: number, chunk = 256 * 1024) => {
+  const header = new Uint8Array(44);
+  const v = new DataView(header.buffer);
+  const tag = (at: number, s: string) => [...s].forEach((ch, i) => (header[at + i] = ch.charCodeAt(0)));
+  tag(0, "RIFF");
+  v.setUint32(4, 36 + dataBytes, true);
+  tag(8, "WAVE");
+  tag(12, "fmt ");
+  v.setUint32(16, 16, true);
+  v.setUint16(20, 1, true);
+  v.setUint16(22, 1, true);
+  v.setUint32(24, 8000, true);
+  v.setUint32(28, 16000, true);
+  v.setUint16(32, 2, true);
+  v.setUint16(34, 16, true);
+  tag(36, "data");
+  v.setUint32(40, dataBytes, true);
+  const boundary = "wavboundary";
+  const pre = enc.encode(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="long.wav"\r\n\r\n`,
+  );
+  const post = enc.encode(
+    `\r\n--${boundary}\r\nContent-Disposition: form-data; name="ttlHours"\r\n\r\n48\r\n--${boundary}--\r\n`,
+  );
+  let sent = -2;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(c) {
+      if (sent === -2) c.enqueue(pre);
+      else if (sent === -1) c.enqueue(header);
+      else if (sent < dataBytes) c.enqueue(new Uint8Array(Math.min(chunk, dataBytes - sent)));
+      else if (sent === dataBytes) c.enqueue(post);
+      else return c.close();
+      sent = sent < 0 ? sent + 1 : sent === dataBytes ? dataBytes + 1 : Math.min(dataBytes, sent + chunk);
+    },
+  });
+  return { stream, boundary };
+};
+
+describe("multipart reader", () => {
+  it("splits parts identically whatever the chunking, even with boundary-like bytes inside the data", async () => {
+    const data = enc.encode("line\r\n--notquite\r\n--bound\r\nx\r\n-");
+    const bytes = multipart("bound42", [
+      { name: "category", data: "audio" },
+      { name: "file", filename: "a b.bin", type: "application/octet-stream", data },
+    ]);
+    for (const chunk of [1, 2, 7, 64, bytes.length]) {
+      const parts = await collect(bytes, "bound42", chunk);
+      expect(parts.map((p) => [p.name, p.filename, p.contentType])).toEqual([
+        ["category", null, null],
+        ["file", "a b.bin", "application/octet-stream"],
+      ]);
+      expect(new TextDecoder().decode(new Uint8Array(parts[0]!.data))).toBe("audio");
+      expect(new Uint8Array(parts[1]!.data)).toEqual(data);
+    }
+  });
+
+  it("refuses a body that ends before its closing boundary", async () => {
+    const bytes = multipart("b", [{ name: "file", filename: "x.png", data: "abc" }]).slice(0, -8);
+    await expect(collect(bytes, "b", 5)).rejects.toThrowError(ValidationFailed);
+  });
+});
+
+describe("streaming upload", () => {
+  it("streams a 10 MiB file into R2 through a multipart upload and measures it", async () => {
+    const { key, userId } = await newAccount();
+    const dataBytes = 10 * 1024 * 1024; // more than one 8 MiB part
+    const { stream, boundary } = wavStream(dataBytes);
+    const res = await call("/api/v1/files/upload", {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": `multipart/form-data; boundary=${boundary}` },
+      body: stream,
+      // @ts-expect-error workerd needs duplex for a streamed request body
+      duplex: "half",
+    });
+    expect(res.status).toBe(201);
+    const f = (
+      await body<{
+        id: string;
+        storageUrl: string;
+        expiresAt: string;
+        createdAt: string;
+        metadata: { category: string };
+      }>(res)
+    ).data!;
+    expect(f.metadata.category).toBe("audio");
+    expect(Date.parse(f.expiresAt) - Date.parse(f.createdAt)).toBe(48 * 3600_000);
+    const object = await env.FILES.head(f.storageUrl.slice(1));
+    expect(object?.size).toBe(44 + dataBytes);
+    const row = await env.DB.prepare("SELECT duration, size, user_id FROM media_files WHERE id = ?")
+      .bind(f.id)
+      .first();
+    expect(row).toEqual({ duration: dataBytes / 16000, size: 44 + dataBytes, user_id: userId });
+  });
+
+  it("stops a body past the size limit with 413 and leaves neither object nor row", async () => {
+    const { userId } = await newAccount();
+    const { stream, boundary } = wavStream(3 * 1024 * 1024);
+    const before = await env.FILES.list({ prefix: `audio/` });
+    await expect(
+      uploadFile({ env, userId, body: stream, boundary, maxBytes: 1024 * 1024 }),
+    ).rejects.toThrowError(PayloadTooLarge);
+    const after = await env.FILES.list({ prefix: `audio/` });
+    expect(after.objects.filter((o) => o.key.includes(userId))).toEqual([]);
+    expect(after.objects.length).toBe(before.objects.length);
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM media_files WHERE user_id = ?")
+      .bind(userId)
+      .first<{ n: number }>();
+    expect(n!.n).toBe(0);
+  });
+
+  it("refuses a bad ttlHours and removes the stored object", async () => {
+    const { key, userId } = await newAccount();
+    const res = await upload(key, "emoji.png", fixture("emoji.png"), { ttlHours: "9999" });
+    expect(res.status).toBe(400);
+    expect((await body(res)).details?.errors?.[0]?.field).toBe("ttlHours");
+    const listed = await env.FILES.list({ prefix: "image/" });
+    expect(listed.objects.some((o) => o.key.includes(userId))).toBe(false);
+  });
+
+  it("answers 415 for a non-multipart body and 400 for a malformed one", async () => {
+    const { key } = await newAccount();
+    const json = await call("/api/v1/files/upload", {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(json.status).toBe(415);
+    const bad = await call("/api/v1/files/upload", {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "multipart/form-data; boundary=zz" },
+      body: '--zz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nabc',
+    });
+    expect(bad.status).toBe(400);
+    expect((await body(bad)).details?.errors?.[0]?.code).toBe("INVALID_MULTIPART");
+  });
+});
+
+describe("POST /api/v1/files/validate", () => {
+  const validate = (key: string, name: string, bytes: Uint8Array, fields: Record<string, string> = {}) => {
+    const form = new FormData();
+    form.set("file", new File([bytes], name, { type: "image/png" }));
+    for (const [k, v] of Object.entries(fields)) form.set(k, v);
+    return call("/api/v1/files/validate", { method: "POST", headers: { "x-api-key": key }, body: form });
+  };
+
+  it("reports a valid file and stores nothing", async () => {
+    const { key, userId } = await newAccount();
+    const bytes = fixture("emoji.png");
+    const res = await validate(key, "emoji.png", bytes);
+    expect(res.status).toBe(200);
+    expect((await body(res)).data).toEqual({
+      validation: {
+        isValid: true,
+        fileSize: bytes.length,
+        fileType: "png",
+        detectedMimeType: "image/png",
+        errors: [],
+        category: "image",
+      },
+      uploadedFile: { originalName: "emoji.png", mimetype: "image/png", size: bytes.length },
+    });
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM media_files WHERE user_id = ?")
+      .bind(userId)
+      .first<{ n: number }>();
+    expect(n!.n).toBe(0);
+  });
+
+  it("reports a script disguised as a PNG as invalid", async () => {
+    const { key } = await newAccount();
+    const res = await validate(key, "evil.png", enc.encode("<script>alert(1)</script>"));
+    expect(res.status).toBe(200);
+    const data = (await body<{ validation: Record<string, unknown> }>(res)).data!;
+    expect(data.validation).toMatchObject({
+      isValid: false,
+      fileType: "unknown",
+      category: "unknown",
+      detectedMimeType: "application/octet-stream",
+    });
+    expect(data.validation.errors).toEqual(["Unsupported or unrecognised file content"]);
+  });
+});
+
+describe("importFromUrl", () => {
+  const serve = (routes: Record<string, () => Response>) => async (r: Request) =>
+    routes[r.url]?.() ?? new Response("no", { status: 404 });
+
+  it("imports a public URL like an upload (sniffed, measured, source url)", async () => {
+    const { userId } = await newAccount();
+    const bytes = fixture("img2.jpg");
+    const row = await importFromUrl({
+      env,
+      userId,
+      url: "https://cdn.example.com/photos/holiday.jpg",
+      expected: "image",
+      fetcher: serve({
+        "https://cdn.example.com/photos/holiday.jpg": () =>
+          new Response(bytes, { headers: { "content-type": "image/jpeg" } }),
+      }),
+    });
+    expect(row).toMatchObject({
+      source: "url",
+      sourceUrl: "https://cdn.example.com/photos/holiday.jpg",
+      originalName: "holiday.jpg",
+      width: 4000,
+      height: 3000,
+      category: "image",
+    });
+    expect((await env.FILES.head(row.storageKey))?.size).toBe(bytes.length);
+  });
+
+  it("refuses content that is not what the job expects, keeping nothing", async () => {
+    const { userId } = await newAccount();
+    await expect(
+      importFromUrl({
+        env,
+        userId,
+        url: "https://cdn.example.com/a.mp3",
+        expected: "video",
+        fetcher: serve({ "https://cdn.example.com/a.mp3": () => new Response(fixture("winxp.mp3")) }),
+      }),
+    ).rejects.toSatisfy((e) =>
+      (e as ValidationFailed).errors.some((x) => /Expected a video file/.test(x.message)),
+    );
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM media_files WHERE user_id = ?")
+      .bind(userId)
+      .first<{ n: number }>();
+    expect(n!.n).toBe(0);
+  });
+
+  it("refuses private addresses and redirects into them", async () => {
+    const { userId } = await newAccount();
+    await expect(
+      importFromUrl({ env, userId, url: "http://169.254.169.254/latest/a.png" }),
+    ).rejects.toThrowError(/URL not allowed/);
+    await expect(
+      importFromUrl({
+        env,
+        userId,
+        url: "https://cdn.example.com/a.png",
+        fetcher: serve({
+          "https://cdn.example.com/a.png": () =>
+            new Response(null, { status: 302, headers: { location: "http://[::1]/a.png" } }),
+        }),
+      }),
+    ).rejects.toThrowError(/URL not allowed/);
+  });
+});
