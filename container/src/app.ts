@@ -9,6 +9,7 @@ import { BadRequest, PayloadTooLarge, UnprocessableMedia } from "./lib/errors.ts
 import type { ToolVersions } from "./lib/tool-versions.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { probeRoutes } from "./routes/probe.ts";
+import { renderVideoRoutes } from "./routes/render-video.ts";
 
 /** What route modules may use; built once by server.ts. */
 export interface AppDeps {
@@ -24,7 +25,7 @@ export interface AppDeps {
 /** A route module: returns a sub-app whose paths are absolute (it is mounted at "/"). */
 export type RouteFactory = (deps: AppDeps) => Hono;
 
-const ROUTES: readonly RouteFactory[] = [healthRoutes, probeRoutes];
+const ROUTES: readonly RouteFactory[] = [healthRoutes, probeRoutes, renderVideoRoutes];
 
 /** Requests that need no signature, as "METHOD /path". */
 const PUBLIC_ROUTES: ReadonlySet<string> = new Set(["GET /health", "HEAD /health"]);
