@@ -25,9 +25,9 @@ export const parseRange = (
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(a);
-  const end = b === "" ? size - 1 : Number(b);
-  if (end < start) return null;
+  if (b !== "" && Number(b) < start) return null; // syntactically invalid: ignore the header
   if (start >= size) return "unsatisfiable";
+  const end = b === "" ? size - 1 : Number(b);
   return { start, end: Math.min(end, size - 1) };
 };
 
