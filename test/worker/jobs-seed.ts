@@ -92,3 +92,34 @@ export const createJobCall = (key: string, payload: unknown) =>
 
 export const get = (path: string, key?: string, headers: Record<string, string> = {}) =>
   call(path, { headers: { ...(key ? { "x-api-key": key } : {}), ...headers } });
+
+/** A media file row of `userId` (as an upload would leave it), without touching R2 or the upload route. */
+export const seedMediaFile = async (
+  userId: string,
+  opts: { category?: "image" | "video" | "audio" | "font"; ext?: string; size?: number } = {},
+) => {
+  const id = newId();
+  const category = opts.category ?? "image";
+  const ext = opts.ext ?? "png";
+  const storageUrl = `/${category}/2026-01-01/${userId}/${id}.${ext}`;
+  const at = Date.now();
+  await env.DB.prepare(
+    `INSERT INTO media_files (id, user_id, filename, original_name, mime_type, size, storage_key, storage_url, category,
+       metadata, source, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', 'upload', ?, ?)`,
+  )
+    .bind(
+      id,
+      userId,
+      `${id}.${ext}`,
+      `original.${ext}`,
+      "application/octet-stream",
+      opts.size ?? 1234,
+      storageUrl.slice(1),
+      storageUrl,
+      category,
+      at,
+      at,
+    )
+    .run();
+  return { id, storageUrl, size: opts.size ?? 1234 };
+};
