@@ -10,6 +10,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import { createApp } from "./app.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { readToolVersions, type ToolVersions } from "./lib/tool-versions.ts";
+import { closeBrowser } from "./video/raster/browser.ts";
 
 /** How long shutdown waits for in-flight requests before cutting their connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -18,7 +19,7 @@ export interface RunningServer {
   /** Base URL, e.g. http://127.0.0.1:8788 (the real port when config.port was 0). */
   url: string;
   port: number;
-  /** Stops accepting, aborts long work, waits for in-flight requests (at most the grace period). */
+  /** Stops accepting, aborts long work, waits for in-flight requests (at most the grace period), closes Chromium. */
   close(): Promise<void>;
 }
 
@@ -51,7 +52,8 @@ export async function startServer(
       force.unref();
       server.close(() => {
         clearTimeout(force);
-        resolve();
+        // The warm Chromium (text/html rasterising) would otherwise outlive the server.
+        void closeBrowser().finally(resolve);
       });
       // Keep-alive sockets with no request in flight would otherwise hold close() open.
       server.closeIdleConnections();
