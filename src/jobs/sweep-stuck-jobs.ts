@@ -1,34 +1,63 @@
 /**
  * Cron: a renderer that died or never answered cannot leave a job open (and its tokens reserved) forever.
- * Open jobs with no update for longer than the limits below are failed through the lifecycle (reserve released).
+ * Open jobs past the limits below are failed through the lifecycle (reserve released, nothing charged):
+ * - PROCESSING with no report for PROCESSING_SILENCE_MS (the renderer is gone);
+ * - PROCESSING for longer than MAX_RUN_MS in total, even if it keeps reporting (a render stuck in a loop);
+ * - PENDING for longer than PENDING_TIMEOUT_MS (never picked up: queue retries and dead letter are long over).
+ * A report that arrives after the sweep finds a finished job and changes nothing (lifecycle guard).
  */
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, lt, type SQL } from "drizzle-orm";
 import { getDb } from "../db/client";
-import { jobs } from "../db/schema";
+import { jobs, type JobStatus } from "../db/schema";
 import { finishJob } from "./lifecycle";
 
-/** A PROCESSING job reports progress at least every few seconds; this much silence means its renderer is gone. */
-export const PROCESSING_TIMEOUT_MS = 15 * 60_000;
+/** Renderers report progress at least every few seconds; this much silence means the renderer is gone. */
+export const PROCESSING_SILENCE_MS = 15 * 60_000;
+/** The longest render allowed (300 s of 4K video takes well under this on the renderer). */
+export const MAX_RUN_MS = 60 * 60_000;
 /** A PENDING job waits in its queue at most this long (queue retries included). */
 export const PENDING_TIMEOUT_MS = 60 * 60_000;
-const BATCH = 100;
 
+const BATCH = 100;
+/** Bounds one cron run (100 x 10 jobs per rule); the rest waits five minutes for the next run. */
+const MAX_BATCHES = 10;
+
+interface Rule {
+  status: JobStatus;
+  where: (at: number) => SQL | undefined;
+  reason: string;
+}
+
+const RULES: Rule[] = [
+  {
+    status: "PROCESSING",
+    where: (at) => and(eq(jobs.status, "PROCESSING"), lt(jobs.updatedAt, at - PROCESSING_SILENCE_MS)),
+    reason: "The renderer stopped reporting progress",
+  },
+  {
+    status: "PROCESSING",
+    where: (at) => and(eq(jobs.status, "PROCESSING"), lt(jobs.startedAt, at - MAX_RUN_MS)),
+    reason: `Rendering took longer than ${MAX_RUN_MS / 60_000} minutes`,
+  },
+  {
+    status: "PENDING",
+    where: (at) => and(eq(jobs.status, "PENDING"), lt(jobs.updatedAt, at - PENDING_TIMEOUT_MS)),
+    reason: "The job was not picked up in time",
+  },
+];
+
+/** Fails every stuck job; returns how many it failed. */
 export const sweepStuckJobs = async (d1: D1Database, at = Date.now()): Promise<number> => {
   const db = getDb(d1);
   let failed = 0;
-  for (const [status, limit, reason] of [
-    ["PROCESSING", PROCESSING_TIMEOUT_MS, "The renderer stopped reporting progress"],
-    ["PENDING", PENDING_TIMEOUT_MS, "The job was not picked up in time"],
-  ] as const) {
-    const stale = await db.query.jobs.findMany({
-      where: and(eq(jobs.status, status), lt(jobs.updatedAt, at - limit)),
-      limit: BATCH,
-    });
-    for (const job of stale) {
-      if (
-        await finishJob(d1, job, { status: "FAILED", error: `${reason}; tokens were released` }, [status], at)
-      )
-        failed++;
+  for (const rule of RULES) {
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const stale = await db.query.jobs.findMany({ where: rule.where(at), limit: BATCH });
+      for (const job of stale) {
+        const error = `${rule.reason}; no tokens were charged`;
+        if (await finishJob(d1, job, { status: "FAILED", error }, [rule.status], at)) failed++;
+      }
+      if (stale.length < BATCH) break;
     }
   }
   return failed;

@@ -1,11 +1,13 @@
 /**
- * Hands a video job to the renderer: every file reference becomes a short-lived signed GET URL, the output
- * a signed PUT URL at the job's output path. The renderer then reports through the signed runner callback.
+ * Hands a video job to the renderer: every file reference (storage path, or public URL imported at creation)
+ * becomes a short-lived signed GET URL, the output a signed PUT URL at the job's output path. The renderer
+ * then reports through the signed runner callback.
  */
 import { inArray } from "drizzle-orm";
 import { getDb } from "../db/client";
 import { mediaFiles } from "../db/schema";
 import type { Env } from "../env";
+import { referenceTargets, rewriteReferences } from "../jobs/input-map";
 import { getJobById } from "../jobs/internal";
 import { markProcessing } from "../jobs/lifecycle";
 import { outputStorageUrl } from "../jobs/output";
@@ -17,29 +19,22 @@ import { signedStorageUrl } from "../storage/signed-url";
 /** Signed input/output URLs outlive the longest render (300 s of 4K video) with margin. */
 const URL_TTL_SECONDS = 3 * 3600;
 
-/** Replaces every string equal to a key of `map` anywhere in `value`. */
-const rewrite = (value: unknown, map: Map<string, string>): unknown => {
-  if (typeof value === "string") return map.get(value) ?? value;
-  if (Array.isArray(value)) return value.map((x) => rewrite(x, map));
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, rewrite(x, map)]));
-  return value;
-};
-
 export const dispatchVideoJob = async (env: Env, jobId: string): Promise<"done" | "skipped"> => {
   const db = getDb(env.DB);
   const job = await getJobById(db, jobId);
-  if (job.status !== "PENDING" && job.status !== "PROCESSING") return "skipped";
+  // Only a PENDING job is handed over: PROCESSING means a renderer already accepted it (a redelivered message
+  // must not start a second render); a renderer that then dies is caught by the stuck-job sweep.
+  if (job.status !== "PENDING") return "skipped";
   const inputs = job.inputFileIds.length
     ? await db.query.mediaFiles.findMany({ where: inArray(mediaFiles.id, job.inputFileIds) })
     : [];
   const sign = { secret: env.STORAGE_SIGNING_SECRET, baseUrl: env.PUBLIC_URL };
-  const urls = new Map<string, string>();
-  for (const f of inputs)
-    urls.set(f.storageUrl, await signedStorageUrl({ ...sign, method: "GET" }, f.storageKey, URL_TTL_SECONDS));
+  const signed = new Map<string, string>();
+  for (const [reference, f] of referenceTargets(inputs))
+    signed.set(reference, await signedStorageUrl({ ...sign, method: "GET" }, f.storageKey, URL_TTL_SECONDS));
   await rendererFor(env).renderVideo({
     jobId: job.id,
-    config: rewrite(job.config, urls),
+    config: rewriteReferences(job.type, job.config, (ref) => signed.get(ref)),
     output: {
       uploadUrl: await signedStorageUrl(
         { ...sign, method: "PUT" },

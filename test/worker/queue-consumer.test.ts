@@ -1,0 +1,98 @@
+import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { finishJob, markProcessing } from "../../src/jobs/lifecycle";
+import { MAX_RETRIES, retryDelaySeconds } from "../../src/queues/consumer";
+import worker from "../../src/index";
+import { newAccount } from "./helpers";
+import { auditedBalance, jobRow, openPending } from "./jobs-seed";
+
+/** The real consumer with a renderer address nothing listens on: every hand-over fails like a dead renderer. */
+const deadRenderer = { ...env, RENDERER_URL: "http://127.0.0.1:9" };
+
+const deliver = async (queue: string, body: unknown, attempts = 1, bindings = deadRenderer) => {
+  const batch = createMessageBatch(queue, [{ id: "msg-1", timestamp: new Date(), attempts, body }]);
+  const ctx = createExecutionContext();
+  await worker.queue(batch, bindings, ctx);
+  return getQueueResult(batch, ctx);
+};
+
+const videoJob = async (tokens = 100, reserve = 12) => {
+  const { userId } = await newAccount({ tokens });
+  const jobId = await openPending(userId, reserve, "VIDEO");
+  return { userId, jobId, body: { kind: "render", jobId, userId } };
+};
+
+describe("render queue consumer", () => {
+  it("retries a failed hand-over with backoff and leaves the job PENDING with its reserve", async () => {
+    const { userId, jobId, body } = await videoJob();
+    const result = await deliver("render-video", body, 1);
+    expect(result.explicitAcks).toEqual([]);
+    expect(result.retryMessages).toEqual([expect.objectContaining({ msgId: "msg-1" })]);
+    expect((await jobRow(jobId))!.status).toBe("PENDING");
+    expect(await auditedBalance(userId)).toBe(88);
+  });
+
+  it("fails the job with the last error when the final delivery fails, refunding the reserve", async () => {
+    const { userId, jobId, body } = await videoJob();
+    const result = await deliver("render-video", body, MAX_RETRIES + 1);
+    expect(result.explicitAcks).toEqual(["msg-1"]);
+    expect(result.retryMessages).toEqual([]);
+    const row = await jobRow(jobId);
+    expect(row).toMatchObject({ status: "FAILED", tokens_used: 0, tokens_reserved: 0 });
+    expect(String(row!.error_message)).toMatch(/^Rendering failed after 4 attempts: Renderer unreachable/);
+    expect(await auditedBalance(userId)).toBe(100);
+  });
+
+  it("dead letter: fails an open job and releases its reserve, once", async () => {
+    const { userId, jobId, body } = await videoJob();
+    const first = await deliver("render-video-dlq", body);
+    expect(first.explicitAcks).toEqual(["msg-1"]);
+    expect(await jobRow(jobId)).toMatchObject({
+      status: "FAILED",
+      error_message: "Rendering failed after repeated attempts (render-video-dlq)",
+    });
+    expect(await auditedBalance(userId)).toBe(100);
+    await deliver("render-video-dlq", body); // a redelivered dead letter changes nothing
+    expect(await auditedBalance(userId)).toBe(100);
+    const releases = await env.DB.prepare(
+      "SELECT count(*) AS n FROM token_ledger WHERE job_id = ? AND kind = 'release'",
+    )
+      .bind(jobId)
+      .first<{ n: number }>();
+    expect(releases!.n).toBe(1);
+  });
+
+  it("dead letter never touches a finished job", async () => {
+    const { userId, jobId, body } = await videoJob();
+    const job = { id: jobId, userId, tokensReserved: 12 };
+    expect(await finishJob(env.DB, job, { status: "CANCELLED" })).toBe(true);
+    await deliver("render-video-dlq", body);
+    expect(await jobRow(jobId)).toMatchObject({ status: "CANCELLED", error_message: null });
+    expect(await auditedBalance(userId)).toBe(100);
+  });
+
+  it("does not hand a PROCESSING job to a renderer again (redelivered message)", async () => {
+    const { jobId, body } = await videoJob();
+    await markProcessing(env.DB, jobId, { stage: "encoding", percent: 40 });
+    // The renderer address is dead: had the consumer tried to dispatch, it would have retried.
+    const result = await deliver("render-video", body, 2);
+    expect(result.explicitAcks).toEqual(["msg-1"]);
+    expect(await jobRow(jobId)).toMatchObject({ status: "PROCESSING", stage: "encoding" });
+  });
+
+  it("acks messages for finished or unknown jobs and malformed messages without work", async () => {
+    const { jobId, body } = await videoJob();
+    await env.DB.prepare("UPDATE jobs SET status = 'COMPLETED' WHERE id = ?").bind(jobId).run();
+    expect((await deliver("render-video", body)).explicitAcks).toEqual(["msg-1"]);
+    expect(
+      (await deliver("render-video", { kind: "render", jobId: "job_missing", userId: "u" })).explicitAcks,
+    ).toEqual(["msg-1"]);
+    expect((await deliver("render-video", { nonsense: true })).explicitAcks).toEqual(["msg-1"]);
+    expect((await deliver("render-image", { kind: "ping", at: 1 })).explicitAcks).toEqual(["msg-1"]);
+  });
+
+  it("caps the retry backoff at one minute", () => {
+    expect([1, 2, 3, 5, 6, 20].map(retryDelaySeconds)).toEqual([2, 4, 8, 32, 60, 60]);
+  });
+});
