@@ -1,7 +1,9 @@
 /**
- * One warm headless Chromium for the renderer (launching costs ~0.5 s). Offline flags from the
- * team brief; every page gets request interception that only lets file: and data: URLs through,
- * so layer HTML has no network.
+ * Warm headless Chromium processes for the renderer (launching costs ~0.5 s), offline flags from the
+ * team brief: one for text layers (every page gets request interception that only lets file: and
+ * data: URLs through) and, launched on first use, one with `--enable-begin-frame-control` for html
+ * layers, whose pages draw only when the renderer asks (HeadlessExperimental.beginFrame). That flag
+ * is browser-wide and stops ordinary screenshots, hence two processes.
  */
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 
@@ -16,11 +18,33 @@ const FLAGS = [
   "--hide-scrollbars",
 ];
 
+/** Flags of the begin-frame browser: every frame is produced on demand, fully drawn, on one thread. */
+const BEGIN_FRAME_FLAGS = [
+  "--enable-begin-frame-control",
+  "--run-all-compositor-stages-before-draw",
+  "--disable-threaded-animation",
+  "--disable-threaded-scrolling",
+  "--disable-checker-imaging",
+  "--disable-new-content-rendering-timeout",
+];
+
 let launching: Promise<Browser> | null = null;
+let launchingCapture: Promise<Browser> | null = null;
 
 /** Path of the browser binary: CHROMIUM_PATH, else Debian's headless shell (fastest), else chromium. */
 export function chromiumPath(): string {
   return process.env.CHROMIUM_HEADLESS_PATH ?? "/usr/lib/chromium/chromium-headless-shell";
+}
+
+function launch(extra: string[]): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: chromiumPath(),
+    headless: "shell",
+    args: [...FLAGS, ...extra],
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
 }
 
 /** The shared browser, launched on first use and relaunched if it died. */
@@ -29,15 +53,18 @@ export async function getBrowser(): Promise<Browser> {
     const b = await launching.catch(() => null);
     if (b?.connected) return b;
   }
-  launching = puppeteer.launch({
-    executablePath: chromiumPath(),
-    headless: "shell",
-    args: FLAGS,
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
+  launching = launch([]);
   return launching;
+}
+
+/** The begin-frame browser for html layers, launched on first use and relaunched if it died. */
+export async function getCaptureBrowser(): Promise<Browser> {
+  if (launchingCapture) {
+    const b = await launchingCapture.catch(() => null);
+    if (b?.connected) return b;
+  }
+  launchingCapture = launch(BEGIN_FRAME_FLAGS);
+  return launchingCapture;
 }
 
 /** A fresh page of the given viewport with network blocked; the caller closes it. */
@@ -54,9 +81,15 @@ export async function openPage(width: number, height: number): Promise<Page> {
   return page;
 }
 
-/** Closes the shared browser (server shutdown, end of tests and benchmarks). */
+/** Closes the shared browsers (server shutdown, end of tests and benchmarks). */
 export async function closeBrowser(): Promise<void> {
-  const b = launching ? await launching.catch(() => null) : null;
+  const all = [launching, launchingCapture];
   launching = null;
-  await b?.close().catch(() => {});
+  launchingCapture = null;
+  await Promise.all(
+    all.map(async (p) => {
+      const b = p ? await p.catch(() => null) : null;
+      await b?.close().catch(() => {});
+    }),
+  );
 }

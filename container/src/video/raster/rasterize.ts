@@ -1,16 +1,25 @@
-/** Default rasteriser: text-family layers → PNG assets. */
+/** Default rasteriser: text-family layers and html layers → PNG assets. */
+import { rasterizeHtmlLayer } from "../html/rasterize-html.ts";
 import type { KeyedLayer } from "../layers/index.ts";
 import type { RasterAsset, VideoSpec } from "../types.ts";
 import { rasterizeText } from "./rasterize-text.ts";
 
-/** Rasterises every layer that needs a browser; html layers are refused loudly until supported. */
+/**
+ * Rasterises every layer that needs a browser. Text layers (one warm page) and html layers (one page
+ * each, one after another: several capturing tabs of one browser time out) run side by side.
+ */
 export async function rasterizeAll(
   spec: VideoSpec,
   layers: KeyedLayer[],
   workDir: string,
 ): Promise<Map<string, RasterAsset>> {
-  if (layers.some((k) => k.layer.type === "html")) {
-    throw new Error("html layers are not supported in video jobs yet");
-  }
-  return rasterizeText(spec, layers, workDir);
+  const html = layers.filter((k) => k.layer.type === "html");
+  const htmlAssets = (async () => {
+    const out = new Map<string, RasterAsset>();
+    for (const k of html) out.set(k.key, await rasterizeHtmlLayer(spec, k, workDir));
+    return out;
+  })();
+  const [text, htmlMap] = await Promise.all([rasterizeText(spec, layers, workDir), htmlAssets]);
+  for (const [key, asset] of htmlMap) text.set(key, asset);
+  return text;
 }

@@ -1,0 +1,128 @@
+/**
+ * A page for one html layer: its own browser context, request interception that answers only the
+ * layer document and the library files from memory (everything else, http to loopback included, is
+ * refused before it leaves the browser), a transparent default background, and a `frame()` that
+ * returns the page as a PNG: HeadlessExperimental.beginFrame on the begin-frame browser (52+ fps
+ * at 720p here), or page.screenshot on the ordinary browser as the fallback.
+ */
+import type { BrowserContext, CDPSession, HTTPRequest, Page } from "puppeteer-core";
+import { getBrowser, getCaptureBrowser } from "../raster/browser.ts";
+import { librarySource } from "./libraries.ts";
+import { HTML_ORIGIN, PAGE_POLICY } from "./page.ts";
+
+export type CaptureMethod = "beginframe" | "screenshot";
+
+export interface CapturePage {
+  page: Page;
+  method: CaptureMethod;
+  /** The current state of the page as PNG bytes. */
+  frame(): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+/** HTML_CAPTURE=screenshot forces the fallback (benchmarks, or a Chromium without begin-frame control). */
+export function preferredMethod(): CaptureMethod {
+  return process.env.HTML_CAPTURE === "screenshot" ? "screenshot" : "beginframe";
+}
+
+async function route(req: HTTPRequest, doc: string): Promise<void> {
+  const url = req.url();
+  try {
+    if (url === `${HTML_ORIGIN}/`) {
+      return await req.respond({
+        status: 200,
+        contentType: "text/html; charset=utf-8",
+        headers: { "content-security-policy": `sandbox allow-scripts;${PAGE_POLICY}` },
+        body: doc,
+      });
+    }
+    const lib = /^https:\/\/html-layer\.local\/lib\/([a-z]+)\.js$/.exec(url);
+    if (lib) {
+      const body = await librarySource(lib[1]!);
+      return await req.respond({ status: 200, contentType: "text/javascript", body });
+    }
+    if (url.startsWith("data:") || url === "about:blank") return await req.continue();
+    await req.abort("blockedbyclient");
+  } catch {
+    await req.abort("failed").catch(() => {});
+  }
+}
+
+async function newPage(
+  method: CaptureMethod,
+  w: number,
+  h: number,
+): Promise<{ ctx: BrowserContext; page: Page }> {
+  if (method === "screenshot") {
+    const ctx = await (await getBrowser()).createBrowserContext();
+    return { ctx, page: await ctx.newPage() };
+  }
+  const browser = await getCaptureBrowser();
+  const ctx = await browser.createBrowserContext();
+  const session = await browser.target().createCDPSession();
+  try {
+    // puppeteer's newPage() cannot ask for begin-frame control; the raw CDP call can.
+    const { targetId } = await session.send("Target.createTarget", {
+      url: "about:blank",
+      width: w,
+      height: h,
+      browserContextId: ctx.id,
+      enableBeginFrameControl: true,
+    });
+    const target = await browser.waitForTarget(
+      (t) => t.url() === "about:blank" && targetIdOf(t) === targetId,
+      {
+        timeout: 10_000,
+      },
+    );
+    const page = await target.page();
+    if (!page) throw new Error("capture target has no page");
+    return { ctx, page };
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+/** puppeteer keeps the CDP target id private; `_targetId` is stable across its versions. */
+function targetIdOf(t: unknown): string | undefined {
+  return (t as { _targetId?: string })._targetId;
+}
+
+/** Opens a w x h page showing `doc`, loaded (fonts ready) and not yet advanced by the clock. */
+export async function openCapturePage(
+  doc: string,
+  w: number,
+  h: number,
+  method = preferredMethod(),
+): Promise<CapturePage> {
+  const { ctx, page } = await newPage(method, w, h);
+  try {
+    const session: CDPSession = await page.createCDPSession();
+    await page.setViewport({ width: w, height: h, deviceScaleFactor: 1 });
+    await session.send("Emulation.setDefaultBackgroundColorOverride", { color: { r: 0, g: 0, b: 0, a: 0 } });
+    await page.setRequestInterception(true);
+    page.on("request", (req) => void route(req, doc));
+    await page.goto(`${HTML_ORIGIN}/`, { waitUntil: "load", timeout: 20_000 });
+    let last: Buffer | null = null;
+    const frame = async (): Promise<Buffer> => {
+      if (method === "screenshot") {
+        return Buffer.from(
+          await page.screenshot({ type: "png", optimizeForSpeed: true, captureBeyondViewport: false }),
+        );
+      }
+      // A frame without damage carries no screenshot: the picture is unchanged, reuse the last one.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const r = await session.send("HeadlessExperimental.beginFrame", {
+          screenshot: { format: "png", optimizeForSpeed: true },
+        });
+        if (r.screenshotData) last = Buffer.from(r.screenshotData, "base64");
+        if (last) return last;
+      }
+      throw new Error("Chromium produced no frame");
+    };
+    return { page, method, frame, close: () => ctx.close().catch(() => {}) };
+  } catch (e) {
+    await ctx.close().catch(() => {});
+    throw e;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * Html layers in video jobs. Static: the page at virtual time `wait` captured once as a transparent
+ * PNG of the layer's size. `animated: true`: frame n is the page at virtual time wait + n / fps
+ * (never real time), for min(round(duration·fps), window frames) frames written as a PNG sequence
+ * that the graph holds on its last frame when the layer window is longer (rasterLayer: tpad clone).
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { KeyedLayer } from "../layers/index.ts";
+import { placeBox } from "../position.ts";
+import type { Layer, RasterAsset, VideoSpec } from "../types.ts";
+import { clamp, num } from "../values.ts";
+import { openCapturePage, type CaptureMethod, type CapturePage } from "./capture-page.ts";
+import { htmlLayerDocument } from "./page.ts";
+
+/** Longest a single page call (load settle, one clock step) may take before the layer fails. */
+const STEP_TIMEOUT_MS = 15_000;
+/** Date.now() at virtual time 0: fixed, so a page that prints the date renders the same every time. */
+const EPOCH_MS = Date.UTC(2025, 0, 1);
+/** PNG writes in flight while capturing continues. */
+const MAX_PENDING_WRITES = 8;
+
+/** Layer size in px (default: the video size), even, within the 4096 limit. */
+export function htmlLayerSize(layer: Layer, W: number, H: number): { w: number; h: number } {
+  const even = (v: number) => Math.max(2, Math.round(v / 2) * 2);
+  return { w: even(clamp(num(layer.width, W), 2, 4096)), h: even(clamp(num(layer.height, H), 2, 4096)) };
+}
+
+/**
+ * Frames to capture: 1 when static; animated: `duration` (default 5 s, at most 30 s) at the video's
+ * fps, cut to the layer window (frames past the window would never be shown).
+ */
+export function htmlFrameCount(layer: Layer, fps: number, windowSeconds: number): number {
+  if (layer.animated !== true) return 1;
+  const duration = clamp(num(layer.duration, 5), 1 / fps, 30);
+  const windowFrames = Math.max(1, Math.round(windowSeconds * fps));
+  return Math.max(1, Math.min(Math.round(duration * fps), windowFrames));
+}
+
+function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const fail = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`${what} did not finish within ${STEP_TIMEOUT_MS / 1000} s`)),
+      STEP_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([p, fail]).finally(() => clearTimeout(timer));
+}
+
+const advance = (cp: CapturePage, ms: number) =>
+  cp.page.evaluate(
+    (t: number) => (window as unknown as { __mrsAdvance(t: number): number }).__mrsAdvance(t),
+    ms,
+  );
+
+export interface HtmlCaptureStats {
+  frames: number;
+  captureMs: number;
+  method: CaptureMethod;
+}
+
+/** Captures one html layer into `workDir`; `stats` (optional) receives the capture speed. */
+export async function rasterizeHtmlLayer(
+  spec: VideoSpec,
+  k: KeyedLayer,
+  workDir: string,
+  stats?: (s: HtmlCaptureStats) => void,
+): Promise<RasterAsset> {
+  const layer = k.layer;
+  const where = k.clip < 0 ? `globalLayers[${k.key.slice(1)}]` : `clips[${k.clip}] html layer`;
+  if (typeof layer.html !== "string") {
+    throw new Error(
+      `${where}: html layers cannot capture live pages here (pages get no network access); put the markup in "html" instead`,
+    );
+  }
+  const { w, h } = htmlLayerSize(layer, spec.width, spec.height);
+  const pos = placeBox(layer, spec.width, spec.height, w, h);
+  const frames = htmlFrameCount(layer, spec.fps, k.window ?? spec.defaultDuration);
+  const stepMs = 1000 / spec.fps;
+  const waitMs = clamp(num(layer.wait, 0), 0, 5) * 1000;
+  const cp = await withTimeout(
+    openCapturePage(htmlLayerDocument(layer, EPOCH_MS), w, h),
+    `${where}: loading the page`,
+  );
+  try {
+    await withTimeout(
+      cp.page.evaluate(async () => {
+        void document.body?.offsetWidth;
+        await document.fonts.ready;
+      }),
+      `${where}: loading fonts`,
+    );
+    // Settle: timers due at 0 (library start-up), then `wait` seconds of virtual time before frame 0.
+    for (let t = 0; t < waitMs; t += stepMs) await withTimeout(advance(cp, t), `${where}: a script`);
+    const path = (n: number) => join(workDir, `${k.key}-${String(n).padStart(5, "0")}.png`);
+    const pending = new Set<Promise<void>>();
+    const t0 = performance.now();
+    for (let n = 0; n < frames; n++) {
+      await withTimeout(advance(cp, waitMs + n * stepMs), `${where}: a script`);
+      const png = await withTimeout(cp.frame(), `${where}: capturing a frame`);
+      const write = writeFile(path(n), png).finally(() => pending.delete(write));
+      pending.add(write);
+      if (pending.size >= MAX_PENDING_WRITES) await Promise.race(pending);
+    }
+    await Promise.all(pending);
+    stats?.({ frames, captureMs: performance.now() - t0, method: cp.method });
+    const first = { path: path(0), x: pos.x, y: pos.y, width: w, height: h };
+    if (frames === 1) return { frames: [first], times: [0] };
+    return { frames: [first], times: [0], sequencePattern: join(workDir, `${k.key}-%05d.png`) };
+  } finally {
+    await cp.close();
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * Html layers in video jobs, through real Chromium and ffmpeg: a static page composited with its
+ * transparent areas showing the clip beneath, animations (CSS, requestAnimationFrame + timers, GSAP
+ * and Motion from the local library copies) sampled at known virtual times, the hold of the last frame
+ * when the layer window outlasts `duration`, and a page that tries every way out to a real local
+ * server without one request arriving.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeBrowser } from "../../src/video/raster/browser.ts";
+import { renderVideo } from "../../src/video/render.ts";
+import { colorAt, near, probeOut } from "./media-helpers.ts";
+
+const BLUE = [0, 0, 255];
+const RED = [255, 0, 0];
+const GREEN = [0, 255, 0];
+const LEFT = { x: 0.02, y: 0.42, w: 0.1, h: 0.16 };
+const MID = { x: 0.45, y: 0.42, w: 0.1, h: 0.16 };
+const RIGHT = { x: 0.88, y: 0.42, w: 0.1, h: 0.16 };
+
+/** A 60x60 red box vertically centred in a 320x180 page; `style` animates it. */
+const box = (extra: string) =>
+  `<style>html,body{margin:0}#b{position:absolute;left:0;top:60px;width:60px;height:60px;background:#f00}${extra}</style><div id="b"></div>`;
+
+let dir: string;
+let out: string;
+let server: Server;
+let hits = 0;
+
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    hits++;
+    res.end("x");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const escape = [
+    `<img src="${origin}/img.png"><link rel="stylesheet" href="${origin}/a.css"><script src="${origin}/a.js"></script>`,
+    `<iframe src="${origin}/frame"></iframe><video src="${origin}/v.mp4" autoplay></video>`,
+    `<script>fetch("${origin}/fetch").catch(()=>{});try{const x=new XMLHttpRequest();x.open("GET","${origin}/xhr");x.send()}catch{}`,
+    `try{new WebSocket("ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws")}catch{}`,
+    `try{navigator.sendBeacon("${origin}/beacon","x")}catch{};new Image().src="${origin}/img2.png";`,
+    `try{new Worker("data:text/javascript,fetch('${origin}/worker')")}catch{}</script>`,
+  ].join("");
+  dir = await mkdtemp(join(tmpdir(), "video-html-"));
+  out = join(dir, "html.mp4");
+  const clip = (layer: Record<string, unknown>) => ({
+    duration: 2,
+    layers: [
+      { type: "fill-color", color: "#0000ff" },
+      { type: "html", ...layer },
+    ],
+  });
+  await renderVideo({
+    jobId: "job_html",
+    workDir: dir,
+    outPath: out,
+    allowLocalFiles: true,
+    config: {
+      width: 320,
+      height: 180,
+      fps: 10,
+      defaults: { transition: null },
+      clips: [
+        // 0-2 s: static; the left half is painted, the right half is transparent; it also tries the network.
+        clip({ html: `<div style="position:absolute;inset:0 50% 0 0;background:#0f0"></div>${escape}` }),
+        // 2-4 s: a CSS animation, left → right over 1 s.
+        clip({
+          animated: true,
+          html: box("#b{animation:mv 1s linear forwards}@keyframes mv{to{left:260px}}"),
+        }),
+        // 4-6 s: requestAnimationFrame (a deliberately slow callback: real time must not matter),
+        // and a timer that shows a green bar after 0.5 s.
+        clip({
+          animated: true,
+          html:
+            box(
+              "#g{position:absolute;left:130px;top:0;width:60px;height:30px;background:#0f0;display:none}",
+            ) +
+            `<div id="g"></div><script>let t0;const b=document.getElementById("b");let x=0;
+function f(t){t0??=t;for(let i=0;i<4e6;i++)x+=i;b.style.left=Math.min(1,(t-t0)/1000)*260+"px";requestAnimationFrame(f)}
+requestAnimationFrame(f);setTimeout(()=>{document.getElementById("g").style.display="block"},500);</script>`,
+        }),
+        // 6-8 s: GSAP from the local library copy.
+        clip({
+          animated: true,
+          enableLibraries: true,
+          html: `${box("")}<script src="https://cdn.jsdelivr.net/npm/gsap@3/dist/gsap.min.js"></script><script>gsap.to("#b",{x:260,duration:1,ease:"none"})</script>`,
+        }),
+        // 8-10 s: an endless 2 s animation recorded for only 1 s: the window's second half holds frame 9.
+        clip({
+          animated: true,
+          duration: 1,
+          html: box("#b{animation:mv 2s linear infinite}@keyframes mv{to{left:260px}}"),
+        }),
+      ],
+    },
+  });
+}, 120_000);
+
+afterAll(async () => {
+  if (process.env.KEEP_VIDEO) await copyFile(out, process.env.KEEP_VIDEO);
+  await closeBrowser();
+  await new Promise((r) => server.close(r));
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("html layers in video", () => {
+  it("renders the whole timeline", async () => {
+    const p = await probeOut(out);
+    expect(Math.abs(p.duration - 10)).toBeLessThanOrEqual(0.1);
+    expect(p.video).toMatchObject({ width: 320, height: 180, fps: 10 });
+  });
+
+  it("static: painted areas cover the clip, transparent areas show it", async () => {
+    expect(near(await colorAt(out, 1, LEFT), GREEN, 40)).toBe(true);
+    expect(near(await colorAt(out, 1, RIGHT), BLUE, 40)).toBe(true);
+  });
+
+  it("CSS animation: the box is left at t=0, halfway at 0.5 s, right at 1 s", async () => {
+    expect(near(await colorAt(out, 2.0, LEFT), RED, 60)).toBe(true);
+    expect(near(await colorAt(out, 2.0, RIGHT), BLUE, 60)).toBe(true);
+    expect(near(await colorAt(out, 2.5, MID), RED, 60)).toBe(true);
+    expect(near(await colorAt(out, 3.0, RIGHT), RED, 60)).toBe(true);
+    expect(near(await colorAt(out, 3.0, LEFT), BLUE, 60)).toBe(true);
+  });
+
+  it("requestAnimationFrame and timers follow the virtual clock", async () => {
+    expect(near(await colorAt(out, 4.0, LEFT), RED, 60)).toBe(true);
+    expect(near(await colorAt(out, 4.5, MID), RED, 60)).toBe(true);
+    expect(near(await colorAt(out, 5.0, RIGHT), RED, 60)).toBe(true);
+    const bar = { x: 0.43, y: 0.02, w: 0.14, h: 0.1 };
+    expect(near(await colorAt(out, 4.3, bar), BLUE, 60)).toBe(true);
+    expect(near(await colorAt(out, 4.6, bar), GREEN, 60)).toBe(true);
+  });
+
+  it("GSAP (local copy, CDN tag stripped) runs on the virtual clock", async () => {
+    expect(near(await colorAt(out, 6.0, LEFT), RED, 60)).toBe(true);
+    expect(near(await colorAt(out, 6.5, MID), RED, 60)).toBe(true);
+    expect(near(await colorAt(out, 7.0, RIGHT), RED, 60)).toBe(true);
+  });
+
+  it("holds the last recorded frame when the window is longer than duration", async () => {
+    // Frame 9 (0.9 s of a 2 s sweep) is at ~117 px: the middle region, and it stays there.
+    expect(near(await colorAt(out, 8.95, MID), RED, 60)).toBe(true);
+    expect(near(await colorAt(out, 9.9, MID), RED, 60)).toBe(true);
+    expect(near(await colorAt(out, 9.9, RIGHT), BLUE, 60)).toBe(true);
+  });
+
+  it("gives the page no network: the local server never sees a request", () => {
+    expect(hits).toBe(0);
+  });
+});
