@@ -155,3 +155,33 @@ describe("html layers in video", () => {
     expect(hits).toBe(0);
   });
 });
+
+describe("html layers in a transparent webm", () => {
+  it("keeps the page's transparency in the alpha channel", async () => {
+    const webm = join(dir, "alpha.webm");
+    await renderVideo({
+      jobId: "job_html_alpha",
+      workDir: dir,
+      outPath: webm,
+      allowLocalFiles: true,
+      config: {
+        width: 320,
+        height: 180,
+        fps: 10,
+        format: "webm",
+        clips: [
+          {
+            duration: 1,
+            layers: [
+              { type: "html", html: `<div style="position:absolute;inset:0 50% 0 0;background:#0f0"></div>` },
+            ],
+          },
+        ],
+      },
+    });
+    const left = await colorAt(webm, 0.5, LEFT, true);
+    const right = await colorAt(webm, 0.5, RIGHT, true);
+    expect(near(left, [0, 255, 0, 255], 40)).toBe(true);
+    expect(right[3]).toBeLessThan(20);
+  });
+});
