@@ -266,7 +266,9 @@ if (!process.argv.includes("--parser-only")) {
   const port: number = await freePort();
   const rendererPort: number = await freePort();
   const node = join(root, "node_modules", ".bin", "node");
-  const env = { PORT: String(port), RENDERER_PORT: String(rendererPort), STATE_DIR: stateDir };
+  // wrangler's shebang is `env node`: put the project's Node 24 first on PATH even outside `npm run`.
+  const PATH = `${join(root, "node_modules", ".bin")}:${process.env.PATH ?? ""}`;
+  const env = { PORT: String(port), RENDERER_PORT: String(rendererPort), STATE_DIR: stateDir, PATH };
   const service = startProcess("service", node, [join(root, "scripts", "start.mjs")], {
     cwd: root,
     env,

@@ -98,6 +98,9 @@ const isCbr = async (src: ByteSource, at: number, bitRate: number): Promise<bool
 /** Duration in microseconds; null when only ffprobe's own estimate would match. */
 export const mp3DurationUs = async (src: ByteSource): Promise<number | null> => {
   const base = await skipId3v2(src);
+  const sync = await src.read(base, 2);
+  // ADTS AAC shares the 12-bit sync word (layer bits 00): ffprobe reads it with another demuxer.
+  if (sync[0] === 0xff && ((sync[1] ?? 0) & 0xf6) === 0xf0) return null;
   const first = await headerAt(src, base);
   if (first) {
     const frames = await vbrFrames(src, base, first.h);

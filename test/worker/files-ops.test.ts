@@ -1,6 +1,6 @@
 /** Listing, metadata, deletion, downloads (ranges, ETags, HEAD), signed links and the expiry cron. */
 import { env } from "cloudflare:workers";
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import { createScheduledController } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { expireFiles } from "../../src/files/expire-files";
 import { parseRange } from "../../src/files/range";
@@ -254,13 +254,10 @@ describe("expiry", () => {
     const kept = await stored(key, "winxp.mp3");
     await expire(gone.id);
     expect((await get(`/api/v1/files/${gone.id}/download`, key)).status).toBe(410); // due but not yet swept
-    const ctx = createExecutionContext();
     await worker.scheduled(
       createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }),
       env,
-      ctx,
     );
-    await waitOnExecutionContext(ctx);
     expect(await exists(gone.id)).toBe(false);
     expect(await env.FILES.head(gone.storageUrl.slice(1))).toBeNull();
     expect(await exists(kept.id)).toBe(true);
