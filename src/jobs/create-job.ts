@@ -1,17 +1,16 @@
-/** POST /api/v1/jobs: validate, resolve inputs, reserve tokens and insert the job, then enqueue it. */
+/**
+ * POST /api/v1/jobs: validate, resolve inputs (uploads by storage path; public URLs fetched into storage),
+ * reserve tokens and insert the job, then enqueue it. The config is stored as submitted; renderers map its
+ * public URLs to the imported files through input-map.ts.
+ */
 import { validateJobConfig } from "../config";
 import { getDb } from "../db/client";
 import type { Env } from "../env";
 import { ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { finishJob, openJob } from "./lifecycle";
-import {
-  fileReferences,
-  isStoragePath,
-  lookupStoredFiles,
-  missingFileErrors,
-  storedInputs,
-} from "./resolve-inputs";
+import { assertCanOpen, finishJob, openJob } from "./lifecycle";
+import { importRemoteInputs, remoteReferenceErrors, remoteReferences, type Fetcher } from "./import-inputs";
+import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs";
 
 /** Every job gets this priority (spec: fixed at 5 for all users). */
 export const DEFAULT_PRIORITY = 5;
@@ -20,35 +19,38 @@ export const createJob = async ({
   env,
   userId,
   input,
+  fetcher,
 }: {
   env: Env;
   userId: string;
   input: { type: unknown; config: unknown };
+  /** Transport for public-URL inputs (tests); production uses the global fetch behind the SSRF guard. */
+  fetcher?: Fetcher;
 }) => {
   const checked = validateJobConfig(input.type, input.config);
   if (!checked.valid) throw new ValidationFailed(checked.errors);
   const db = getDb(env.DB);
   const refs = fileReferences(checked.type, checked.config);
   const stored = await lookupStoredFiles(db, userId, refs);
-  const errors = [
-    ...missingFileErrors(refs, stored),
-    ...refs
-      .filter((r) => !isStoragePath(r.url))
-      .map((r) => ({
-        field: r.field,
-        message: `Public URL inputs are not available yet; upload the file and reference its storageUrl instead: ${r.url}`,
-        code: "URL_IMPORT_UNAVAILABLE",
-      })),
-  ];
-  if (errors.length) throw new ValidationFailed(errors);
-  const inputs = storedInputs(refs, stored);
+  const refused = [...missingFileErrors(refs, stored), ...remoteReferenceErrors(refs)];
+  if (refused.length) throw new ValidationFailed(refused);
+  let imported = new Map<string, { id: string }>();
+  if (remoteReferences(refs).length) {
+    // Downloads are the slow part: skip them when the job could not open anyway (402/429).
+    await assertCanOpen(env.DB, userId, checked.estimatedTokens);
+    imported = await importRemoteInputs({ env, userId, refs, fetcher });
+  }
+  // Input files in config order, each once: uploads by storage path, imports by their public URL.
+  const inputFileIds = [
+    ...new Set(refs.map((r) => (isStoragePath(r.url) ? stored.get(r.url)?.id : imported.get(r.url)?.id))),
+  ].filter((id): id is string => id !== undefined);
   const at = Date.now();
   const job = {
     id: newId("job"),
     userId,
     type: checked.type === "image" ? ("IMAGE" as const) : ("VIDEO" as const),
     config: input.config,
-    inputFileIds: inputs.map((i) => i.fileId),
+    inputFileIds,
     outputFormat: checked.outputFormat,
     reserve: checked.estimatedTokens,
     priority: DEFAULT_PRIORITY,

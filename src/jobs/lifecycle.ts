@@ -33,7 +33,7 @@ export interface NewJob {
  * Reserves the tokens and inserts the PENDING job atomically, only if the balance covers the reserve and the
  * account is under its plan's concurrent-job limit. Throws InsufficientTokens or ConcurrencyLimit otherwise.
  */
-export const openJob = async (d1: D1Database, job: NewJob, at = Date.now()): Promise<void> => {
+export const openJob = async (d1: D1Database, job: NewJob, at = Date.now(), retry = true): Promise<void> => {
   const [, inserted] = await d1.batch([
     d1
       .prepare(
@@ -67,16 +67,43 @@ export const openJob = async (d1: D1Database, job: NewJob, at = Date.now()): Pro
       .bind(newId("txn"), job.userId, job.id, -job.reserve, "estimate reserved at job creation", at),
   ]);
   if (inserted?.meta.changes === 1) return;
-  const state = await d1
+  const state = await openState(d1, job.userId);
+  const refusal = refusalOf(state, job.reserve);
+  if (refusal) throw refusal;
+  // Refused a moment ago, fits now (a job finished in between): try once more rather than report a stale limit.
+  if (retry) return openJob(d1, job, at, false);
+  throw new ConcurrencyLimit(state?.active ?? 0, state?.max ?? 0);
+};
+
+interface OpenState {
+  balance: number;
+  max: number;
+  active: number;
+}
+
+const openState = (d1: D1Database, userId: string) =>
+  d1
     .prepare(
       `SELECT u.token_balance AS balance, p.max_concurrent_jobs AS max,
          (SELECT count(*) FROM jobs WHERE user_id = u.id AND status IN (${inList(OPEN)})) AS active
        FROM users u JOIN plans p ON p.id = u.plan_id WHERE u.id = ?1`,
     )
-    .bind(job.userId)
-    .first<{ balance: number; max: number; active: number }>();
-  if (!state || state.balance < job.reserve) throw new InsufficientTokens(job.reserve, state?.balance ?? 0);
-  throw new ConcurrencyLimit(state.active, state.max);
+    .bind(userId)
+    .first<OpenState>();
+
+const refusalOf = (state: OpenState | null, reserve: number) => {
+  if (!state || state.balance < reserve) return new InsufficientTokens(reserve, state?.balance ?? 0);
+  if (state.active >= state.max) return new ConcurrencyLimit(state.active, state.max);
+  return null;
+};
+
+/**
+ * Read-only pre-check of openJob's conditions, for work worth skipping when the job cannot open anyway
+ * (importing public URLs). Not a guarantee: openJob's guarded batch decides.
+ */
+export const assertCanOpen = async (d1: D1Database, userId: string, reserve: number): Promise<void> => {
+  const refusal = refusalOf(await openState(d1, userId), reserve);
+  if (refusal) throw refusal;
 };
 
 /** PENDING|PROCESSING -> PROCESSING, recording progress. Returns false when the job is not open. */

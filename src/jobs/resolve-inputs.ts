@@ -11,13 +11,6 @@ import type { FieldError } from "../lib/errors";
 
 export type MediaFileRow = typeof mediaFiles.$inferSelect;
 
-export interface ResolvedInput {
-  url: string;
-  fileId: string;
-  storageKey: string;
-  mimeType: string;
-}
-
 /** Every file reference of a validated config, with its field path, in config order (duplicates kept). */
 export const fileReferences = (type: JobType, config: unknown): FileReference[] => {
   const refs: FileReference[] = [];
@@ -49,17 +42,3 @@ export const missingFileErrors = (
   refs
     .filter((r) => isStoragePath(r.url) && !found.has(r.url))
     .map((r) => ({ field: r.field, message: `File not found: ${r.url}`, code: "FILE_NOT_FOUND" }));
-
-/** The distinct stored inputs of `refs` (throws nothing: callers check `missingFileErrors` first). */
-export const storedInputs = (
-  refs: readonly FileReference[],
-  found: ReadonlyMap<string, MediaFileRow>,
-): ResolvedInput[] => {
-  const out = new Map<string, ResolvedInput>();
-  for (const { url } of refs) {
-    const row = found.get(url);
-    if (row && !out.has(url))
-      out.set(url, { url, fileId: row.id, storageKey: row.storageKey, mimeType: row.mimeType });
-  }
-  return [...out.values()];
-};

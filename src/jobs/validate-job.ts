@@ -2,13 +2,15 @@
  * POST /api/v1/jobs/validate: what creating this job would say, without creating it or spending anything.
  * Always a result (never an error status) for a processed request: type and config shape first
  * (INVALID_JOB_TYPE, INVALID_CONFIG_TYPE), then the grammar (VALIDATION_ERROR), then the caller's stored
- * files (FILE_NOT_FOUND at the referencing field). Valid: the estimate that creation would reserve and every
- * referenced file with its size when it is one of the caller's uploads. Invalid: 0 tokens, no resources.
+ * files (FILE_NOT_FOUND at the referencing field) and public URLs the SSRF guard refuses. Valid: the
+ * estimate that creation would reserve and every referenced file with its size when it is one of the
+ * caller's uploads. Invalid: 0 tokens, no resources.
  * Public URLs are not fetched here (validation must be cheap and side-effect free), so they carry no size.
  */
 import { validateJobConfig, type DetectedResource } from "../config";
 import type { Db } from "../db/client";
 import type { FieldError } from "../lib/errors";
+import { remoteReferenceErrors } from "./import-inputs";
 import { fileReferences, lookupStoredFiles, missingFileErrors } from "./resolve-inputs";
 
 export interface ValidationResult {
@@ -38,8 +40,8 @@ export const validateJob = async ({
   if (!checked.valid) return invalid(checked.errors);
   const refs = fileReferences(checked.type, checked.config);
   const stored = await lookupStoredFiles(db, userId, refs);
-  const missing = missingFileErrors(refs, stored);
-  if (missing.length) return invalid(missing);
+  const refused = [...missingFileErrors(refs, stored), ...remoteReferenceErrors(refs)];
+  if (refused.length) return invalid(refused);
   return {
     isValid: true,
     errors: [],
