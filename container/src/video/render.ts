@@ -12,9 +12,11 @@ import { fetchInputs, fileRefs, rewriteRefs } from "./fetch-inputs.ts";
 import { keyedLayers, RASTER_TYPES, type KeyedLayer } from "./layers/index.ts";
 import { videoLayerLength } from "./layers/video.ts";
 import { probeMedia } from "./probe.ts";
+import { preferredMethod } from "./html/capture-page.ts";
+import { getBrowser, getCaptureBrowser } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
 import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
-import { buildTimeline, clipDuration } from "./timeline.ts";
+import { buildTimeline, clipDuration, type Timeline } from "./timeline.ts";
 import type { MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 
 export type Rasterize = (
@@ -46,11 +48,21 @@ export interface RenderVideoResult {
 
 const FONT_EXT = /\.(ttf|otf|woff2?)$/i;
 
+/** Starts the browsers a job will need while its inputs download (launching costs ~0.5 s each). */
+function warmBrowsers(layers: KeyedLayer[]): void {
+  const raster = layers.filter((k) => RASTER_TYPES.has(k.layer.type));
+  const html = raster.some((k) => k.layer.type === "html");
+  if (raster.some((k) => k.layer.type !== "html") || (html && preferredMethod() === "screenshot"))
+    void getBrowser().catch(() => {});
+  if (html && preferredMethod() === "beginframe") void getCaptureBrowser().catch(() => {});
+}
+
 /** Renders the job; throws (ProcessError or Error) with a human-readable message on failure. */
 export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoResult> {
   const report = o.onProgress ?? (() => {});
   const parsed = applyFastMode(parseVideoConfig(o.config, o.format));
   report(0, "downloading");
+  if (!o.rasterize) warmBrowsers(keyedLayers(parsed));
   const refs = fileRefs(parsed);
   const local = await fetchInputs(refs, o.workDir, {
     allowLocalFiles: o.allowLocalFiles,
@@ -61,29 +73,49 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   const media = new Map<string, MediaInfo>();
   const fontPaths = new Set(keyedLayers(spec).map((k) => k.layer.fontPath));
   const toProbe = [...new Set(local.values())].filter((p) => !fontPaths.has(p) && !FONT_EXT.test(p));
-  await Promise.all(toProbe.map(async (p) => media.set(p, await probeMedia(p))));
-  report(overallPercent("rendering", 0), "rendering");
-  const durations = spec.clips.map((clip) =>
-    clipDuration(clip, spec.defaultDuration, (i) => {
-      const layer = clip.layers[i]!;
-      const info = media.get(String(layer.path));
-      return info ? videoLayerLength(layer, info.duration) : null;
-    }),
-  );
-  const timeline = buildTimeline(
-    durations,
-    spec.clips.map((c) => c.transition),
-    spec.fps,
-  );
-  if (timeline.totalFrames === 0) throw new Error("the video has no clips");
-  const rasterLayers = keyedLayers(spec)
-    .filter((k) => RASTER_TYPES.has(k.layer.type))
-    .map((k) => {
+  const probing = Promise.all(toProbe.map(async (p) => media.set(p, await probeMedia(p))));
+  void probing.catch(() => {}); // awaited below; this only stops an early throw leaving it unhandled
+  const rasterKeys = keyedLayers(spec).filter((k) => RASTER_TYPES.has(k.layer.type));
+  const timelineFor = () => {
+    const durations = spec.clips.map((clip) =>
+      clipDuration(clip, spec.defaultDuration, (i) => {
+        const layer = clip.layers[i]!;
+        const info = media.get(String(layer.path));
+        return info ? videoLayerLength(layer, info.duration) : null;
+      }),
+    );
+    const timeline = buildTimeline(
+      durations,
+      spec.clips.map((c) => c.transition),
+      spec.fps,
+    );
+    if (timeline.totalFrames === 0) throw new Error("the video has no clips");
+    return timeline;
+  };
+  const rasterize = o.rasterize ?? rasterizeAll;
+  const rasterizeFor = async (timeline: Timeline): Promise<Map<string, RasterAsset>> => {
+    if (rasterKeys.length === 0) return new Map();
+    const layers = rasterKeys.map((k) => {
       const frames = k.clip < 0 ? timeline.totalFrames : timeline.clips[k.clip]!.frames;
       return { ...k, window: layerWindow(k.layer, frames, spec.fps)?.duration ?? 0 };
     });
-  const rasterize = o.rasterize ?? rasterizeAll;
-  const rasters = rasterLayers.length > 0 ? await rasterize(spec, rasterLayers, o.workDir) : new Map();
+    return rasterize(spec, layers, o.workDir);
+  };
+  // Only clips without a duration need probed video lengths; otherwise the timeline is known now and
+  // the browser work (text, html capture) runs while ffprobe does.
+  const needsMedia = spec.clips.some((c) => c.duration === null && c.layers.some((l) => l.type === "video"));
+  let timeline: Timeline;
+  let rasters: Map<string, RasterAsset>;
+  if (needsMedia) {
+    await probing;
+    report(overallPercent("rendering", 0), "rendering");
+    timeline = timelineFor();
+    rasters = await rasterizeFor(timeline);
+  } else {
+    timeline = timelineFor();
+    report(overallPercent("rendering", 0), "rendering");
+    [, rasters] = await Promise.all([probing, rasterizeFor(timeline)]);
+  }
   const graph = compileGraph(spec, timeline, o.jobId, media, rasters);
   const graphScript = join(o.workDir, "graph.txt");
   await writeFile(graphScript, graph.filterGraph);
