@@ -114,6 +114,43 @@ describe("runner callback: every order of reports", () => {
   });
 });
 
+describe("runner callback: reports that do not fit the job", () => {
+  it("refuses a report whose type is not the job's (400) and changes nothing", async () => {
+    const { userId } = await newAccount({ tokens: 100 });
+    const jobId = await openPending(userId, RESERVE, "VIDEO");
+    const raw = JSON.stringify({
+      jobId,
+      status: "failed",
+      type: "image",
+      timestamp: new Date().toISOString(),
+    });
+    const ts = Math.floor(Date.now() / 1000);
+    const res = await call("/api/v1/webhooks/runner/job-status", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-runner-timestamp": String(ts),
+        "x-runner-signature": await signCallback(env.RUNNER_SECRET, raw, ts),
+      },
+      body: raw,
+    });
+    expect(res.status).toBe(400);
+    expect((await body(res)).details!.errors![0]).toMatchObject({ field: "type" });
+    expect((await jobRow(jobId))!.status).toBe("PENDING");
+    expect(await auditedBalance(userId)).toBe(100 - RESERVE);
+  });
+
+  it("a processing report on a PENDING job starts it once (startedAt kept on later reports)", async () => {
+    const { userId } = await newAccount();
+    const jobId = await openPending(userId, RESERVE, "VIDEO");
+    await send(jobId, "processing");
+    const started = (await jobRow(jobId))!.started_at;
+    expect(started).toEqual(expect.any(Number));
+    await send(jobId, "processing", { metadata: { progress: 90 } });
+    expect((await jobRow(jobId))!.started_at).toBe(started);
+  });
+});
+
 describe("final video cost: 10 + 2 per started second", () => {
   const job = { type: "VIDEO" as const, config: {}, tokensReserved: 999 };
   it.each([
