@@ -53,8 +53,13 @@ export const storedDurationUs = async (env: Env, row: FileRow): Promise<number> 
 };
 
 /** Microseconds of a public URL, downloaded through the SSRF guard into memory. */
-export const urlDurationUs = async (env: Env, url: string): Promise<number> => {
-  const bytes = await readBody(await safeFetch(url, { maxBytes: MAX_URL_BYTES }));
+export const urlDurationUs = async (
+  env: Env,
+  url: string,
+  /** Transport stand-in for tests; production uses the global fetch. */
+  fetcher?: (request: Request) => Promise<Response>,
+): Promise<number> => {
+  const bytes = await readBody(await safeFetch(url, { maxBytes: MAX_URL_BYTES, fetcher }));
   if (bytes.byteLength === 0) throw new UnprocessableMedia("The remote file is empty");
   const us = await readDurationUs(bufferSource(bytes));
   if (us !== null) return us;

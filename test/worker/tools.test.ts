@@ -1,7 +1,16 @@
 /** Duration tools through the Worker's own fetch handler, with real D1/R2 and the real renderer. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { urlDurationUs } from "../../src/tools/measure-duration";
 import { body, call, fixture, json, newAccount, upload } from "./helpers";
+
+/** 0.5 s of ADTS AAC (ffmpeg 5.1): a container the in-process parsers leave to ffprobe (0.575964 s). */
+const TINY_AAC = Uint8Array.from(
+  atob(
+    "//FgQBjf/N4CAExhdmM1OS4zNy4xMDAAAkShWmDpFUruvs+tOKJkqS5UpCSDR2YcxZhtrFcSxXSWjdJcW5i2Lo7cMWjGYp5nqmcpZxUpp4TiH8PUcLbfv9TQF/cHda3Kzcq1qtzutrrtrbVM6bOmtTWprTLTJTJTJRJRLRJQMDAwMDAwMDAwMDAwMDAyIGBgYGBgYGBkRs2bNgyJFLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLw//FgQBb//AEEltoZc2XLIsJtQkwm4nD/+5/3+taua1XP//L/1/Eatw5//q/+36mpd33//y/8/3NScWEvG7TML0vPPPBLyQwSL0VYXLNg8fOxeR5e89pbj3387d1M70870873NO9OpTyZznU89zVUqwl7s/eo59+ez99CEICBhEKS6kWMGUjRSpI6pBgm6SCboME3QYJCcgay7dtEjq4SV1+NVfoaR9uBzuEZpTAwMDEhzINmodnw//FgQBV//ADs8K1sMomJz3z+nP8Z/p5XdZqNLktF6qTgUt9e/pfZn9Iv13OovWfqPdOXVC5vOv9TU6mo8hduI+cpXbhsmp/rRZqTftuaqadTiUXbGMVgrSlFsevzY+EyFXhhI7gfx8Nj399AyfDYz++gZPjMM/voD/xmDvvoQ/8ZgvOQP8ANe5AeOYWe/uD5PgJ99oHx8MTo9wf48az+ihP4c/ovRYS6VzHA//FgQBDf/ADkMK1IQ2KEzOuK/iv/61f/+deNXfi75vnzrfr4qVru5QamFqaZ6nmnnD0l5z519dtrpn698imYWJhYmFMcAFGdQ1gBUAKejF3MLudrmShJUJCbQnvVhN90Wgn4zdlWc2kwRWIrGN4UHOSgeIcBMxMxFM0E4tEiymJ4QWisFHD/8WBAET/8AOIwoHZYGQ1mkv14//b/j//xxqq47lZeprfr476VatBplpmdNttjbZudm4lGubs2zV0vp8r3heuAL9LAP0FwBx8V96/eLefefeoo10YGoUYgVYvYZDISL92hYAuBQXkIDYdUiwSK/OTnkIDkGAsKCOQ58BXAXkOAYDyAHGBchIroOP/xYEAQn/wA5jCYVEsjCNykMbU4/R//Z/r//3uVTm9yb+J4y7mltwOwHbfb0bwD3QU3gO1+2DkM2DNgbMgHql0Z/406AZ/myM3Y72BxsGVlxwsHcut3i5FdKCxhZjkkV0wQZCKxspwV4i9i6DgGQ2FB6+Q58BfsT8R+cMTwCjwoNIN84P/xYEARX/wA4jCo1jYZuUJmab7n/+b2//9VxWXXN5Wr+vfvitZrKcBq2kW1ls1l7Viclkc6oalZbMxZQL1Xa81HAGXPRM4G2AZRuaIu7ux7ae7HC+tnaRtbTw63QkorpY2cxJnlEi9+jwvdLGzkHhFE4OPjI8RYwMpjTPdTi3xBqmF5uAv3FQ3jgP/xYEAUn/wBDDCphVTevU/t/X/9EZe5aSJJFkkF4zuixmx1rjGb6PEPNz8BifP+YSp+CfMnJa5xYRy72ru7mKLe8hG1t4Wx8xY3GUMyjDtyY/n/6u7w/unpqu6u6+PT01XdXdfHj01XV918eOFV1cl/Vj01aa+6/qxoqu6e69WPTVp/Xdf1Y4Vaa5B1Y0VF0ov6u5dWnpTf1dy6tPTVf1dy1aeA//FgQBK//AEqMKFFdma+a75+83cu4uRJFpIkGxtN1qa3bU7WkXUytF8tx2yIGoXmk5qQ6mRlTlmpFspPsqK0c+Vpvm3OQ8+Vpvm3OQwZWm+bc5Dz5Wuebc5DBlabm3Oc0GVrnm3OQwZWuebc5zQPtc+V1zmgytc+V1zm3Ptc+V1zm3Ptc+XO5zbkNc+XO5zbnGufK1w=",
+  ),
+  (c) => c.charCodeAt(0),
+);
 
 const stored = async (key: string, name: string, fields: Record<string, string> = {}) => {
   const res = await upload(key, name, fixture(name), fields);
@@ -42,6 +51,24 @@ describe("POST /api/v1/tools/{video,audio}/duration", () => {
         source: "storage",
       });
     }
+  });
+
+  it("falls back to the renderer's ffprobe for containers the parsers leave alone (ADTS AAC)", async () => {
+    const { key } = await newAccount();
+    const res = await upload(key, "tiny.aac", TINY_AAC);
+    expect(res.status).toBe(201);
+    const path = (await body<{ storageUrl: string }>(res)).data!.storageUrl;
+    const out = await call("/api/v1/tools/audio/duration", json("POST", { path }, key));
+    expect((await body(out)).data).toMatchObject({ durationMs: 576, durationFormatted: "00:00.576" });
+  });
+
+  it("measures a public URL fetched through the guard, in-process or with ffprobe", async () => {
+    const serve = (bytes: Uint8Array) => async () =>
+      new Response(bytes, { headers: { "content-type": "audio/mpeg" } });
+    expect(await urlDurationUs(env, "https://cdn.example.com/a/winxp.mp3", serve(fixture("winxp.mp3")))).toBe(
+      4_879_625,
+    );
+    expect(await urlDurationUs(env, "https://cdn.example.com/a/tiny.aac", serve(TINY_AAC))).toBe(575_964);
   });
 
   it("answers 404 for an unknown path and for another account's file", async () => {
