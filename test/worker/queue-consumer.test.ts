@@ -13,7 +13,7 @@ const deadRenderer = { ...env, RENDERER_URL: "http://127.0.0.1:9" };
 const deliver = async (queue: string, body: unknown, attempts = 1, bindings = deadRenderer) => {
   const batch = createMessageBatch(queue, [{ id: "msg-1", timestamp: new Date(), attempts, body }]);
   const ctx = createExecutionContext();
-  await worker.queue(batch, bindings, ctx);
+  await worker.queue(batch, bindings);
   return getQueueResult(batch, ctx);
 };
 
