@@ -5,6 +5,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { mediaFiles, type jobs } from "../db/schema";
+import { expiryAt, OUTPUT_TTL_HOURS } from "../files/retention";
 import { newId } from "../lib/ids";
 import { keyOf } from "../storage/paths";
 
@@ -57,6 +58,8 @@ export const recordOutput = async (
       },
       source: "output",
       jobId: job.id,
+      // Outputs are kept a week; after that the file (and the job's download) answers 410 Gone.
+      expiresAt: expiryAt(at, OUTPUT_TTL_HOURS),
       createdAt: at,
       updatedAt: at,
     })

@@ -156,6 +156,11 @@ describe("runner callback: transitions", () => {
       )
     ).data!;
     expect(job.outputFileId).toBe(row!.output_file_id);
+    // Outputs are kept a week (OUTPUT_TTL_HOURS), then expire like any file.
+    const kept = await env.DB.prepare("SELECT expires_at - created_at AS ttl FROM media_files WHERE id = ?")
+      .bind(job.outputFileId)
+      .first<{ ttl: number }>();
+    expect(kept!.ttl).toBe(168 * 3_600_000);
     const download = await call(`/api/v1/files/${job.outputFileId}/download`, {
       headers: { "x-api-key": key },
     });

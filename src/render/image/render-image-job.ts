@@ -8,6 +8,7 @@ import { getDb } from "../../db/client";
 import { mediaFiles } from "../../db/schema";
 import type { Env } from "../../env";
 import { finalCost } from "../../jobs/cost";
+import { withStoragePaths } from "../../jobs/input-map";
 import { getJobById } from "../../jobs/internal";
 import { finishJob, markProcessing } from "../../jobs/lifecycle";
 import { mimeOfFormat, outputStorageUrl, recordOutput } from "../../jobs/output";
@@ -31,8 +32,7 @@ export const renderImageJob = async (env: Env, jobId: string): Promise<"done" | 
   // Idempotent: a redelivered message for a finished job does nothing.
   if (!(await markProcessing(env.DB, job.id, { stage: "rendering", percent: 10, countAttempt: true })))
     return "skipped";
-  const config = job.config as unknown as ImageConfig;
-  const refused = unrenderableReason(config);
+  const refused = unrenderableReason(job.config as unknown as ImageConfig);
   if (refused) {
     await finishJob(env.DB, job, { status: "FAILED", error: refused });
     return "done";
@@ -40,6 +40,8 @@ export const renderImageJob = async (env: Env, jobId: string): Promise<"done" | 
   const inputs = job.inputFileIds.length
     ? await db.query.mediaFiles.findMany({ where: inArray(mediaFiles.id, job.inputFileIds) })
     : [];
+  // Public URL inputs were imported into storage at creation; draw the stored copies.
+  const config = withStoragePaths("image", job.config, inputs) as unknown as ImageConfig;
   const sizes = new Map(
     inputs.flatMap((f) =>
       f.width && f.height ? [[f.storageUrl, { width: f.width, height: f.height }]] : [],
