@@ -12,7 +12,7 @@ import { fetchInputs, fileRefs, rewriteRefs } from "./fetch-inputs.ts";
 import { keyedLayers, RASTER_TYPES, type KeyedLayer } from "./layers/index.ts";
 import { videoLayerLength } from "./layers/video.ts";
 import { probeMedia } from "./probe.ts";
-import { preferredMethod } from "./html/capture-page.ts";
+import { captureWorkers, preferredMethod } from "./html/capture-page.ts";
 import { getBrowser, getCaptureBrowser } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
 import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
@@ -54,7 +54,8 @@ function warmBrowsers(layers: KeyedLayer[]): void {
   const html = raster.some((k) => k.layer.type === "html");
   if (raster.some((k) => k.layer.type !== "html") || (html && preferredMethod() === "screenshot"))
     void getBrowser().catch(() => {});
-  if (html && preferredMethod() === "beginframe") void getCaptureBrowser().catch(() => {});
+  if (html && preferredMethod() === "beginframe")
+    for (let slot = 0; slot < captureWorkers(); slot++) void getCaptureBrowser(slot).catch(() => {});
 }
 
 /** Renders the job; throws (ProcessError or Error) with a human-readable message on failure. */

@@ -7,10 +7,13 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { copyFile, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseVideoConfig } from "../../src/video/config.ts";
+import { rasterizeHtmlLayer } from "../../src/video/html/rasterize-html.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
 import { colorAt, near, probeOut } from "./media-helpers.ts";
@@ -183,5 +186,38 @@ describe("html layers in a transparent webm", () => {
     const right = await colorAt(webm, 0.5, RIGHT, true);
     expect(near(left, [0, 255, 0, 255], 40)).toBe(true);
     expect(right[3]).toBeLessThan(20);
+  });
+});
+
+describe("html capture determinism", () => {
+  it("draws byte-identical frames with one or two capture processes (seeded Math.random, virtual clock)", async () => {
+    const spec = parseVideoConfig({ width: 160, height: 90, fps: 10, clips: [] });
+    const layer = {
+      type: "html",
+      animated: true,
+      duration: 1,
+      html: `<div id="d" style="position:absolute;width:20px;height:20px;background:#fff"></div><script>
+const d=document.getElementById("d");(function f(){d.style.left=Math.random()*140+"px";d.style.top=(Date.now()%1000)/12+"px";requestAnimationFrame(f)})()</script>`,
+    };
+    const digests: string[][] = [];
+    for (const workers of ["1", "2"]) {
+      process.env.HTML_CAPTURE_WORKERS = workers;
+      const work = await mkdtemp(join(dir, `det${workers}-`));
+      await rasterizeHtmlLayer(spec, { key: "g0", clip: -1, layer, window: 1 }, work);
+      const files = (await readdir(work)).filter((f) => f.endsWith(".png")).sort();
+      digests.push(
+        await Promise.all(
+          files.map(async (f) =>
+            createHash("sha256")
+              .update(await readFile(join(work, f)))
+              .digest("hex"),
+          ),
+        ),
+      );
+    }
+    delete process.env.HTML_CAPTURE_WORKERS;
+    expect(digests[0]).toHaveLength(10);
+    expect(new Set(digests[0]).size).toBeGreaterThan(5);
+    expect(digests[1]).toEqual(digests[0]);
   });
 });

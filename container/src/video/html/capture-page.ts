@@ -20,6 +20,15 @@ export interface CapturePage {
   close(): Promise<void>;
 }
 
+/**
+ * Begin-frame browser processes that capture one layer together (frame n goes to worker n mod count):
+ * HTML_CAPTURE_WORKERS, default 2 (a PNG encode per frame keeps one Chromium busy; 2 cores).
+ */
+export function captureWorkers(): number {
+  const n = Number(process.env.HTML_CAPTURE_WORKERS ?? 2);
+  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : 2;
+}
+
 /** HTML_CAPTURE=screenshot forces the fallback (benchmarks, or a Chromium without begin-frame control). */
 export function preferredMethod(): CaptureMethod {
   return process.env.HTML_CAPTURE === "screenshot" ? "screenshot" : "beginframe";
@@ -52,12 +61,13 @@ async function newPage(
   method: CaptureMethod,
   w: number,
   h: number,
+  slot: number,
 ): Promise<{ ctx: BrowserContext; page: Page }> {
   if (method === "screenshot") {
     const ctx = await (await getBrowser()).createBrowserContext();
     return { ctx, page: await ctx.newPage() };
   }
-  const browser = await getCaptureBrowser();
+  const browser = await getCaptureBrowser(slot);
   const ctx = await browser.createBrowserContext();
   const session = await browser.target().createCDPSession();
   try {
@@ -88,14 +98,18 @@ function targetIdOf(t: unknown): string | undefined {
   return (t as { _targetId?: string })._targetId;
 }
 
-/** Opens a w x h page showing `doc`, loaded (fonts ready) and not yet advanced by the clock. */
+/**
+ * Opens a w x h page showing `doc`, loaded and not yet advanced by the clock. `slot` picks the
+ * begin-frame browser process (parallel capture uses one process per worker).
+ */
 export async function openCapturePage(
   doc: string,
   w: number,
   h: number,
   method = preferredMethod(),
+  slot = 0,
 ): Promise<CapturePage> {
-  const { ctx, page } = await newPage(method, w, h);
+  const { ctx, page } = await newPage(method, w, h, slot);
   try {
     const session: CDPSession = await page.createCDPSession();
     await page.setViewport({ width: w, height: h, deviceScaleFactor: 1 });

@@ -1,6 +1,6 @@
 /**
  * The virtual clock injected as the first script of every html layer page (pure string builder).
- * `requestAnimationFrame`, `performance.now`, `Date`, `setTimeout`/`setInterval` and
+ * `requestAnimationFrame`, `performance.now`, `Date`, `setTimeout`/`setInterval`, a seeded `Math.random` and
  * `document.getAnimations()` all read ONE counter that only moves when the renderer calls
  * `__mrsAdvance(ms)`, so CSS/WAAPI animations and GSAP, anime.js, Motion, Lottie (which read those
  * clocks) show exactly the state at t = n / fps, however long a frame takes to capture.
@@ -22,6 +22,14 @@ export function clockShim(epochMs: number): string {
   VDate.UTC = RealDate.UTC;
   window.Date = VDate;
   performance.now = () => now;
+  // Seeded (mulberry32): the same page draws the same "random" particles in every capture process and run.
+  let seed = 0x9e3779b9;
+  Math.random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let r = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
   try { Object.defineProperty(document.timeline, "currentTime", { get: () => now }); } catch {}
   const report = (e) => console.error(e && e.stack ? e.stack : String(e));
   let seq = 0;

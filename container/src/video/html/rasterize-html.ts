@@ -10,7 +10,13 @@ import type { KeyedLayer } from "../layers/index.ts";
 import { placeBox } from "../position.ts";
 import type { Layer, RasterAsset, VideoSpec } from "../types.ts";
 import { clamp, num } from "../values.ts";
-import { openCapturePage, type CaptureMethod, type CapturePage } from "./capture-page.ts";
+import {
+  captureWorkers,
+  openCapturePage,
+  preferredMethod,
+  type CaptureMethod,
+  type CapturePage,
+} from "./capture-page.ts";
 import { htmlLayerDocument } from "./page.ts";
 
 /** Longest a single page call (load settle, one clock step) may take before the layer fails. */
@@ -58,6 +64,7 @@ export interface HtmlCaptureStats {
   frames: number;
   captureMs: number;
   method: CaptureMethod;
+  workers: number;
 }
 
 /** Captures one html layer into `workDir`; `stats` (optional) receives the capture speed. */
@@ -79,36 +86,45 @@ export async function rasterizeHtmlLayer(
   const frames = htmlFrameCount(layer, spec.fps, k.window ?? spec.defaultDuration);
   const stepMs = 1000 / spec.fps;
   const waitMs = clamp(num(layer.wait, 0), 0, 5) * 1000;
-  const cp = await withTimeout(
-    openCapturePage(htmlLayerDocument(layer, EPOCH_MS), w, h),
-    `${where}: loading the page`,
-  );
-  try {
-    await withTimeout(
-      cp.page.evaluate(async () => {
-        void document.body?.offsetWidth;
-        await document.fonts.ready;
-      }),
-      `${where}: loading fonts`,
-    );
-    // Settle: timers due at 0 (library start-up), then `wait` seconds of virtual time before frame 0.
-    for (let t = 0; t < waitMs; t += stepMs) await withTimeout(advance(cp, t), `${where}: a script`);
-    const path = (n: number) => join(workDir, `${k.key}-${String(n).padStart(5, "0")}.png`);
-    const pending = new Set<Promise<void>>();
-    const t0 = performance.now();
-    for (let n = 0; n < frames; n++) {
-      await withTimeout(advance(cp, waitMs + n * stepMs), `${where}: a script`);
-      const png = await withTimeout(cp.frame(), `${where}: capturing a frame`);
-      const write = writeFile(path(n), png).finally(() => pending.delete(write));
-      pending.add(write);
-      if (pending.size >= MAX_PENDING_WRITES) await Promise.race(pending);
+  const doc = htmlLayerDocument(layer, EPOCH_MS);
+  const method = preferredMethod();
+  // Several begin-frame processes share the frames (n mod workers); each still steps the clock through
+  // EVERY frame, so frame-by-frame scripts see the same sequence of ticks in every process.
+  const workers = method === "beginframe" && frames >= 8 ? captureWorkers() : 1;
+  const path = (n: number) => join(workDir, `${k.key}-${String(n).padStart(5, "0")}.png`);
+  const captureOne = async (worker: number): Promise<number> => {
+    const cp = await withTimeout(openCapturePage(doc, w, h, method, worker), `${where}: loading the page`);
+    try {
+      await withTimeout(
+        cp.page.evaluate(async () => {
+          void document.body?.offsetWidth;
+          await document.fonts.ready;
+        }),
+        `${where}: loading fonts`,
+      );
+      // Settle: timers due at 0 (library start-up), then `wait` seconds of virtual time before frame 0.
+      for (let t = 0; t < waitMs; t += stepMs) await withTimeout(advance(cp, t), `${where}: a script`);
+      const pending = new Set<Promise<void>>();
+      const t0 = performance.now();
+      for (let n = 0; n < frames; n++) {
+        await withTimeout(advance(cp, waitMs + n * stepMs), `${where}: a script`);
+        if (n % workers !== worker) continue;
+        const png = await withTimeout(cp.frame(), `${where}: capturing a frame`);
+        const write = writeFile(path(n), png).finally(() => pending.delete(write));
+        pending.add(write);
+        if (pending.size >= MAX_PENDING_WRITES) await Promise.race(pending);
+      }
+      await Promise.all(pending);
+      return performance.now() - t0;
+    } finally {
+      await cp.close();
     }
-    await Promise.all(pending);
-    stats?.({ frames, captureMs: performance.now() - t0, method: cp.method });
+  };
+  const times = await Promise.all(Array.from({ length: workers }, (_, i) => captureOne(i)));
+  stats?.({ frames, captureMs: Math.max(...times), method, workers });
+  {
     const first = { path: path(0), x: pos.x, y: pos.y, width: w, height: h };
     if (frames === 1) return { frames: [first], times: [0] };
     return { frames: [first], times: [0], sequencePattern: join(workDir, `${k.key}-%05d.png`) };
-  } finally {
-    await cp.close();
   }
 }

@@ -29,7 +29,8 @@ const BEGIN_FRAME_FLAGS = [
 ];
 
 let launching: Promise<Browser> | null = null;
-let launchingCapture: Promise<Browser> | null = null;
+/** Begin-frame browsers by slot: parallel capture needs separate processes (tabs of one browser time out). */
+const launchingCapture: (Promise<Browser> | null)[] = [];
 
 /** Path of the browser binary: CHROMIUM_PATH, else Debian's headless shell (fastest), else chromium. */
 export function chromiumPath(): string {
@@ -57,14 +58,16 @@ export async function getBrowser(): Promise<Browser> {
   return launching;
 }
 
-/** The begin-frame browser for html layers, launched on first use and relaunched if it died. */
-export async function getCaptureBrowser(): Promise<Browser> {
-  if (launchingCapture) {
-    const b = await launchingCapture.catch(() => null);
+/** Begin-frame browser number `slot` for html layers, launched on first use and relaunched if it died. */
+export async function getCaptureBrowser(slot = 0): Promise<Browser> {
+  const current = launchingCapture[slot];
+  if (current) {
+    const b = await current.catch(() => null);
     if (b?.connected) return b;
   }
-  launchingCapture = launch(BEGIN_FRAME_FLAGS);
-  return launchingCapture;
+  const next = launch(BEGIN_FRAME_FLAGS);
+  launchingCapture[slot] = next;
+  return next;
 }
 
 /** A fresh page of the given viewport with network blocked; the caller closes it. */
@@ -83,9 +86,9 @@ export async function openPage(width: number, height: number): Promise<Page> {
 
 /** Closes the shared browsers (server shutdown, end of tests and benchmarks). */
 export async function closeBrowser(): Promise<void> {
-  const all = [launching, launchingCapture];
+  const all = [launching, ...launchingCapture];
   launching = null;
-  launchingCapture = null;
+  launchingCapture.length = 0;
   await Promise.all(
     all.map(async (p) => {
       const b = p ? await p.catch(() => null) : null;
