@@ -13,7 +13,7 @@ import { keyedLayers, RASTER_TYPES, type KeyedLayer } from "./layers/index.ts";
 import { videoLayerLength } from "./layers/video.ts";
 import { probeMedia } from "./probe.ts";
 import { captureWorkers, preferredMethod } from "./html/capture-page.ts";
-import { getBrowser, getCaptureBrowser } from "./raster/browser.ts";
+import { getCaptureBrowser, prepareSparePage } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
 import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
 import { buildTimeline, clipDuration, type Timeline } from "./timeline.ts";
@@ -53,7 +53,7 @@ function warmBrowsers(layers: KeyedLayer[]): void {
   const raster = layers.filter((k) => RASTER_TYPES.has(k.layer.type));
   const html = raster.some((k) => k.layer.type === "html");
   if (raster.some((k) => k.layer.type !== "html") || (html && preferredMethod() === "screenshot"))
-    void getBrowser().catch(() => {});
+    prepareSparePage();
   if (html && preferredMethod() === "beginframe")
     for (let slot = 0; slot < captureWorkers(); slot++) void getCaptureBrowser(slot).catch(() => {});
 }
