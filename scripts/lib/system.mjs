@@ -43,6 +43,10 @@ export const ensureSystemPackages = () => {
   }
 };
 
+/** Debian's Chromium binary itself (its /usr/bin wrapper script adds nothing we need). */
+const chromiumBinary = () =>
+  existsSync("/usr/lib/chromium/chromium") ? "/usr/lib/chromium/chromium" : "/usr/bin/chromium";
+
 /** Every Chrome version a local miniflare copy expects (wrangler's and the test plugin's may differ). */
 const miniflareBrowserVersions = (root) => {
   const versions = new Set();
@@ -75,12 +79,14 @@ export const ensureLocalChrome = (root) => {
   for (const version of miniflareBrowserVersions(root)) {
     const dir = join(cache, `linux-${version}`, "chrome-linux64");
     const launcher = join(dir, "chrome");
-    const script = `#!/bin/sh\n# Written by the media render service's setup: use Debian's Chromium for local Browser Rendering.\nexec /usr/bin/chromium --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking --disable-component-update --disable-sync --no-first-run "$@"\n`;
+    // setpriv --pdeathsig: the browser dies with the process that launched it (wrangler dev, a test run),
+    // so a stopped service never leaves a Chromium spinning behind it.
+    const script = `#!/bin/sh\n# Written by the media render service's setup: use Debian's Chromium for local Browser Rendering.\nexec setpriv --pdeathsig KILL ${chromiumBinary()} --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking --disable-component-update --disable-sync --no-first-run "$@"\n`;
     if (existsSync(launcher) && readFileSync(launcher, "utf8") === script) continue;
     mkdirSync(dir, { recursive: true });
     writeFileSync(launcher, script);
     chmodSync(launcher, 0o755);
-    log(`local Browser Rendering ${version} -> /usr/bin/chromium`);
+    log(`local Browser Rendering ${version} -> ${chromiumBinary()}`);
   }
 };
 
