@@ -3,10 +3,17 @@
 // Rendering, local secrets and the local D1 schema. Safe to run again; `npm start` runs it first.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+// Project binaries first on PATH, as npm scripts do, so tools whose shebang says `node` (wrangler, vitest) get the
+// project's Node 24 even when a script is started directly (`node scripts/start.mjs`) rather than through npm.
+const projectBin = join(root, "node_modules", ".bin");
+if (!(process.env.PATH ?? "").split(delimiter).includes(projectBin)) {
+  process.env.PATH = `${projectBin}${delimiter}${process.env.PATH ?? ""}`;
+}
 
 /** npm install when node_modules is missing or stale; then make sure we run on the project's Node 24. */
 export const ensureNodeModules = () => {
@@ -15,6 +22,12 @@ export const ensureNodeModules = () => {
     console.log("[setup] installing npm packages (npm install)");
     execFileSync("npm", ["install", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
   }
+  // npm runs this as postinstall; run it again so a checkout pulled over an existing node_modules gets the
+  // render assets (fonts, html libraries) it expects. Idempotent, ~0.1 s.
+  execFileSync(process.execPath, [join(root, "scripts", "build-render-assets.mjs")], {
+    cwd: root,
+    stdio: "ignore",
+  });
 };
 
 /** Re-runs the current script on node_modules/.bin/node when we were started by an older Node. */
