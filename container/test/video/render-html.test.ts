@@ -100,6 +100,8 @@ requestAnimationFrame(f);setTimeout(()=>{document.getElementById("g").style.disp
           duration: 1,
           html: box("#b{animation:mv 2s linear infinite}@keyframes mv{to{left:260px}}"),
         }),
+        // 10-12 s: static, captured after `wait: 1` s of virtual time: the 1 s slide has finished.
+        clip({ wait: 1, html: box("#b{animation:mv 1s linear forwards}@keyframes mv{to{left:260px}}") }),
       ],
     },
   });
@@ -115,7 +117,7 @@ afterAll(async () => {
 describe("html layers in video", () => {
   it("renders the whole timeline", async () => {
     const p = await probeOut(out);
-    expect(Math.abs(p.duration - 10)).toBeLessThanOrEqual(0.1);
+    expect(Math.abs(p.duration - 12)).toBeLessThanOrEqual(0.1);
     expect(p.video).toMatchObject({ width: 320, height: 180, fps: 10 });
   });
 
@@ -152,6 +154,11 @@ describe("html layers in video", () => {
     expect(near(await colorAt(out, 8.95, MID), RED, 60)).toBe(true);
     expect(near(await colorAt(out, 9.9, MID), RED, 60)).toBe(true);
     expect(near(await colorAt(out, 9.9, RIGHT), BLUE, 60)).toBe(true);
+  });
+
+  it("static with wait: captured at virtual time `wait`", async () => {
+    expect(near(await colorAt(out, 10.1, RIGHT), RED, 60)).toBe(true);
+    expect(near(await colorAt(out, 10.1, LEFT), BLUE, 60)).toBe(true);
   });
 
   it("gives the page no network: the local server never sees a request", () => {
