@@ -29,6 +29,19 @@ export function captureWorkers(): number {
   return Number.isInteger(n) && n >= 1 && n <= 8 ? n : 2;
 }
 
+const busySlots = new Set<number>();
+
+/**
+ * Reserves a begin-frame browser process for one capturing page (the lowest free slot), so concurrent
+ * jobs never put two capturing tabs in one process (they time out). Call `release` when done.
+ */
+export function leaseSlot(): { slot: number; release: () => void } {
+  let slot = 0;
+  while (busySlots.has(slot)) slot++;
+  busySlots.add(slot);
+  return { slot, release: () => void busySlots.delete(slot) };
+}
+
 /** HTML_CAPTURE=screenshot forces the fallback (benchmarks, or a Chromium without begin-frame control). */
 export function preferredMethod(): CaptureMethod {
   return process.env.HTML_CAPTURE === "screenshot" ? "screenshot" : "beginframe";

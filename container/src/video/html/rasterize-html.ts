@@ -12,6 +12,7 @@ import type { Layer, RasterAsset, VideoSpec } from "../types.ts";
 import { clamp, num } from "../values.ts";
 import {
   captureWorkers,
+  leaseSlot,
   openCapturePage,
   preferredMethod,
   type CaptureMethod,
@@ -93,7 +94,12 @@ export async function rasterizeHtmlLayer(
   const workers = method === "beginframe" && frames >= 8 ? captureWorkers() : 1;
   const path = (n: number) => join(workDir, `${k.key}-${String(n).padStart(5, "0")}.png`);
   const captureOne = async (worker: number): Promise<number> => {
-    const cp = await withTimeout(openCapturePage(doc, w, h, method, worker), `${where}: loading the page`);
+    const lease = leaseSlot();
+    // Not raced against a timer: a page that opened late would leak. Loading has its own 20 s limit.
+    const cp = await openCapturePage(doc, w, h, method, lease.slot).catch((e: unknown) => {
+      lease.release();
+      throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
+    });
     try {
       await withTimeout(
         cp.page.evaluate(async () => {
@@ -118,6 +124,7 @@ export async function rasterizeHtmlLayer(
       return performance.now() - t0;
     } finally {
       await cp.close();
+      lease.release();
     }
   };
   const times = await Promise.all(Array.from({ length: workers }, (_, i) => captureOne(i)));
