@@ -23,6 +23,7 @@ export default defineConfig(async () => {
             RENDERER_URL: inject<string>("rendererUrl"),
             PUBLIC_URL: "http://127.0.0.1:8787",
             ENVIRONMENT: "development",
+            FONT_CATALOGUE_ONLINE: "false",
           },
         },
       })),

@@ -54,6 +54,17 @@ const serviceRun = async (): Promise<number> => {
     quiet: true,
   });
   const base = `http://127.0.0.1:${port}`;
+  // The render path logs one JSON line per job with its stage timings: collect them for the summary.
+  const logged: Record<string, unknown>[] = [];
+  let partial = "";
+  service.stdout.on("data", (chunk: Buffer) => {
+    const lines = (partial + chunk.toString()).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      const at = line.indexOf('{"level":"info","msg":"image rendered"');
+      if (at >= 0) logged.push(JSON.parse(line.slice(at)) as Record<string, unknown>);
+    }
+  });
   try {
     await waitForUrl(`${base}/health`, 180_000, service);
     const key = execFileSync(
@@ -89,25 +100,40 @@ const serviceRun = async (): Promise<number> => {
         ...TEXTS.map((t) => ({ type: "text", ...t })),
       ],
     };
+    const createTimes: number[] = [];
+    const polls: number[] = [];
     const once = async () => {
+      const t = performance.now();
       const res = await api("/api/v1/jobs", {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ type: "image", config }),
       });
       const { jobId } = ((await res.json()) as { data: { jobId: string } }).data;
-      for (;;) {
+      createTimes.push(performance.now() - t);
+      for (let n = 1; ; n++) {
         const job = (
           (await (await api(`/api/v1/jobs/${jobId}`)).json()) as {
             data: { status: string; errorMessage: string };
           }
         ).data;
-        if (job.status === "COMPLETED") return;
+        if (job.status === "COMPLETED") return void polls.push(n);
         if (job.status === "FAILED") throw new Error(job.errorMessage);
         await new Promise((r) => setTimeout(r, 5));
       }
     };
-    return await timed(RUNS, once);
+    const total = await timed(RUNS, once);
+    console.log(
+      `service stages (median ms): create request ${median(createTimes).toFixed(1)}, polls per job ${median(polls)}`,
+    );
+    const stages = (rows: Record<string, unknown>[]) => {
+      const keys = Object.keys(rows[0] ?? {}).filter((k) => k.endsWith("Ms"));
+      return keys.map((k) => `${k.replace(/Ms$/, "")} ${median(rows.map((r) => Number(r[k])))}`).join(", ");
+    };
+    const recent = logged.slice(-RUNS);
+    console.log(`  consumer: ${stages(recent)}`);
+    console.log(`  browser object: ${stages(recent.map((r) => r.browser as Record<string, unknown>))}`);
+    return total;
   } finally {
     await stopProcess(service, 10_000);
     rmSync(stateDir, { recursive: true, force: true });
@@ -167,6 +193,16 @@ const compilerModule = async () => {
     platform: "node",
     write: false,
     logLevel: "silent",
+    // The compiler's imports read the Worker's env for the font-catalogue switch; off here.
+    plugins: [
+      {
+        name: "workers-env",
+        setup(b) {
+          b.onResolve({ filter: /^cloudflare:workers$/ }, () => ({ path: "env", namespace: "stub" }));
+          b.onLoad({ filter: /.*/, namespace: "stub" }, () => ({ contents: "export const env = {};" }));
+        },
+      },
+    ],
   });
   return (await import(
     `data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.contents).toString("base64")}`

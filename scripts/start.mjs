@@ -17,6 +17,8 @@ if (!reexecOnProjectNode()) {
     ENVIRONMENT: "development",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     RENDERER_URL: `http://127.0.0.1:${rendererPort}`,
+    // No internet locally: catalogue fonts come from the bundled catalogue only.
+    FONT_CATALOGUE_ONLINE: "false",
   });
 
   const renderer = startRenderer(root, rendererPort, vars.RUNNER_SECRET);

@@ -22,6 +22,8 @@ export interface Env {
   SERVICE_VERSION: string;
   /** Base URL of a renderer running as a plain process (local runs and tests). */
   RENDERER_URL?: string;
+  /** "true": catalogFont may name any family of the hosted catalogue (fetched once, cached in R2). */
+  FONT_CATALOGUE_ONLINE?: string;
   /** Base URL at which the renderer reaches this Worker (signed storage URLs, callbacks). */
   PUBLIC_URL: string;
 

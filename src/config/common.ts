@@ -98,7 +98,7 @@ export const CatalogFont = v.pipe(
     /^[A-Za-z0-9](?:[A-Za-z0-9 +-]{0,98}[A-Za-z0-9])?(?::[1-9]00)?$/,
     'must be "Family" or "Family:weight" with a weight of 100..900 in steps of 100 (e.g. "Montserrat:700")',
   ),
-  // The renderer ships a fixed catalogue offline (src/fonts): anything else is refused here, listing what exists.
+  // Bundled catalogue (src/fonts) only, listing what exists; with FONT_CATALOGUE_ONLINE the renderer asks the hosted one.
   v.rawCheck(({ dataset, addIssue }) => {
     const issue = dataset.typed && !dataset.issues ? catalogFontIssue(dataset.value) : null;
     if (issue) addIssue({ message: issue });

@@ -1,10 +1,11 @@
 /**
- * The offline font catalogue (`catalogFont: "Family"` or `"Family:weight"`): the families of
+ * The bundled font catalogue (`catalogFont: "Family"` or `"Family:weight"`): the families of
  * src/fonts/families.json, shipped from the @fontsource/* npm packages into static/render/fonts by
  * scripts/build-render-assets.mjs. Validation and the image compiler both read this list, so a font that
  * validates is a font the renderer has.
  */
 import data from "./catalog-data.json";
+import { catalogueOnline } from "./online";
 
 export interface CatalogFamily {
   family: string;
@@ -53,10 +54,15 @@ export const resolveCatalogFont = (value: string): CatalogFont | { error: string
   return { entry, weight };
 };
 
-/** The validation message for a `catalogFont` value, or null when the catalogue has it. */
-export const catalogFontIssue = (value: string): string | null => {
+/**
+ * The validation message for a `catalogFont` value, or null when it may be used. Offline, only the bundled
+ * catalogue counts. Online, a value the bundle lacks passes here (its syntax is checked by the schema) and
+ * the renderer asks the hosted catalogue, failing the job with a clear message when that lacks it too:
+ * validation stays synchronous and free of network calls (see src/render/image/README.md).
+ */
+export const catalogFontIssue = (value: string, online = catalogueOnline()): string | null => {
   const resolved = resolveCatalogFont(value);
-  return "error" in resolved ? resolved.error : null;
+  return "error" in resolved && !online ? resolved.error : null;
 };
 
 /** CSS family name used on the page: never a local() system font of the same name. */

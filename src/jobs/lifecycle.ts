@@ -136,16 +136,52 @@ export type Outcome =
  */
 export const finishJob = async (
   d1: D1Database,
-  job: { id: string; userId: string; tokensReserved: number },
+  job: SettledJob,
   outcome: Outcome,
   from: readonly JobStatus[] = OPEN,
   at = Date.now(),
 ): Promise<boolean> => {
-  const charge = outcome.status === "COMPLETED" ? Math.min(outcome.cost, job.tokensReserved) : 0;
+  const results = await d1.batch(settlement(d1, job, outcome, from, at));
+  return results[0]?.meta.changes === 1;
+};
+
+/**
+ * finishJob(COMPLETED) and the insert of the output's media_files row (built by outputRowStatement) in
+ * one batch: one D1 round trip instead of three (insert, read the id back, settle). The insert runs first
+ * and is idempotent on the storage URL, so the job points at the row of whichever attempt stored it.
+ */
+export const completeWithOutput = async (
+  d1: D1Database,
+  job: SettledJob,
+  output: { statement: D1PreparedStatement; id: string; storageUrl: string },
+  cost: number,
+  at = Date.now(),
+): Promise<boolean> => {
+  const outcome = { status: "COMPLETED" as const, outputFileId: output.id, cost };
   const results = await d1.batch([
+    output.statement,
+    ...settlement(d1, job, outcome, OPEN, at, output.storageUrl),
+  ]);
+  return results[1]?.meta.changes === 1;
+};
+
+type SettledJob = { id: string; userId: string; tokensReserved: number };
+
+/** The statements of a settlement; the first is the guard the others depend on through changes(). */
+const settlement = (
+  d1: D1Database,
+  job: SettledJob,
+  outcome: Outcome,
+  from: readonly JobStatus[],
+  at: number,
+  outputStorageUrl: string | null = null,
+): D1PreparedStatement[] => {
+  const charge = outcome.status === "COMPLETED" ? Math.min(outcome.cost, job.tokensReserved) : 0;
+  return [
     d1
       .prepare(
-        `UPDATE jobs SET status = ?2, tokens_used = ?3, tokens_reserved = 0, output_file_id = ?4, error_message = ?5,
+        `UPDATE jobs SET status = ?2, tokens_used = ?3, tokens_reserved = 0, error_message = ?5,
+           output_file_id = coalesce((SELECT id FROM media_files WHERE storage_url = ?8), ?4),
            progress = CASE WHEN ?2 = 'COMPLETED' THEN 100 ELSE progress END, completed_at = ?6, updated_at = ?6
          WHERE id = ?1 AND status IN (${inList(from)}) AND tokens_reserved = ?7`,
       )
@@ -157,6 +193,7 @@ export const finishJob = async (
         outcome.status === "FAILED" ? outcome.error.slice(0, 2000) : null,
         at,
         job.tokensReserved,
+        outputStorageUrl,
       ),
     d1
       .prepare(
@@ -180,6 +217,5 @@ export const finishJob = async (
         `INSERT INTO token_ledger (id, user_id, job_id, kind, amount, note, created_at) SELECT ?1, ?2, ?3, 'charge', ?4, ?5, ?6 WHERE changes() = 1 AND ?4 < 0`,
       )
       .bind(newId("txn"), job.userId, job.id, -charge, "final cost", at),
-  ]);
-  return results[0]?.meta.changes === 1;
+  ];
 };

@@ -27,44 +27,58 @@ export const mimeOfFormat = (format: string): string => MIME[format] ?? "applica
 export const outputStorageUrl = (job: Pick<JobRow, "id" | "userId" | "createdAt" | "outputFormat">): string =>
   `/output/${new Date(job.createdAt).toISOString().slice(0, 10)}/${job.userId}/${job.id}.${job.outputFormat}`;
 
-/** Records the stored output of `job` (idempotent) and returns the media file id. */
-export const recordOutput = async (
-  db: Db,
-  job: JobRow,
-  info: { size: number; width?: number | null; height?: number | null; duration?: number | null },
-): Promise<string> => {
+type OutputInfo = { size: number; width?: number | null; height?: number | null; duration?: number | null };
+
+/** The media_files row of `job`'s output. */
+const outputRow = (job: JobRow, info: OutputInfo, at: number) => {
   const storageUrl = outputStorageUrl(job);
-  const at = Date.now();
-  const category = job.type === "IMAGE" ? "image" : "video";
+  const category = job.type === "IMAGE" ? ("image" as const) : ("video" as const);
   const mimeType = mimeOfFormat(job.outputFormat);
-  await db
-    .insert(mediaFiles)
-    .values({
-      id: newId(),
-      userId: job.userId,
-      filename: storageUrl.split("/").pop()!,
-      originalName: `${job.id}.${job.outputFormat}`,
-      mimeType,
-      size: info.size,
-      width: info.width ?? null,
-      height: info.height ?? null,
-      duration: info.duration ?? null,
-      storageKey: keyOf(storageUrl),
-      storageUrl,
+  return {
+    id: newId(),
+    userId: job.userId,
+    filename: storageUrl.split("/").pop()!,
+    originalName: `${job.id}.${job.outputFormat}`,
+    mimeType,
+    size: info.size,
+    width: info.width ?? null,
+    height: info.height ?? null,
+    duration: info.duration ?? null,
+    storageKey: keyOf(storageUrl),
+    storageUrl,
+    category,
+    metadata: {
       category,
-      metadata: {
-        category,
-        validationResult: { errors: [], isValid: true, fileSize: info.size, detectedMimeType: mimeType },
-      },
-      source: "output",
-      jobId: job.id,
-      // Outputs are kept a week; after that the file (and the job's download) answers 410 Gone.
-      expiresAt: expiryAt(at, OUTPUT_TTL_HOURS),
-      createdAt: at,
-      updatedAt: at,
-    })
+      validationResult: { errors: [], isValid: true, fileSize: info.size, detectedMimeType: mimeType },
+    },
+    source: "output" as const,
+    jobId: job.id,
+    // Outputs are kept a week; after that the file (and the job's download) answers 410 Gone.
+    expiresAt: expiryAt(at, OUTPUT_TTL_HOURS),
+    createdAt: at,
+    updatedAt: at,
+  };
+};
+
+/** Records the stored output of `job` (idempotent) and returns the media file id. */
+export const recordOutput = async (db: Db, job: JobRow, info: OutputInfo): Promise<string> => {
+  const row = outputRow(job, info, Date.now());
+  await db.insert(mediaFiles).values(row).onConflictDoNothing({ target: mediaFiles.storageUrl }).run();
+  const stored = await db.query.mediaFiles.findFirst({ where: eq(mediaFiles.storageUrl, row.storageUrl) });
+  return stored!.id;
+};
+
+/**
+ * The same insert as recordOutput as one D1 statement (for completeWithOutput, which runs it in the
+ * settlement batch). An earlier attempt's row for the same storage URL stays; the batch then points the
+ * job at that row by its storage URL.
+ */
+export const outputRowStatement = (db: Db, d1: D1Database, job: JobRow, info: OutputInfo) => {
+  const row = outputRow(job, info, Date.now());
+  const { sql, params } = db
+    .insert(mediaFiles)
+    .values(row)
     .onConflictDoNothing({ target: mediaFiles.storageUrl })
-    .run();
-  const row = await db.query.mediaFiles.findFirst({ where: eq(mediaFiles.storageUrl, storageUrl) });
-  return row!.id;
+    .toSQL();
+  return { statement: d1.prepare(sql).bind(...params), id: row.id, storageUrl: row.storageUrl };
 };

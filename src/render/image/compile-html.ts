@@ -6,6 +6,7 @@
 import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "../../config";
 import { pageFontFaces } from "../../fonts/catalog";
 import { FontRegistry } from "./fonts";
+import type { HostedFonts } from "./hosted-fonts";
 import { htmlLayerHtml, type HtmlLayerInput } from "./layers/html";
 import { imageLayerHtml, type ImageLayerInput } from "./layers/image";
 import {
@@ -70,10 +71,17 @@ const layerHtml = (layer: ImageLayer, canvas: Canvas, fonts: FontRegistry, sizes
   }
 };
 
-/** The document for `config`, with `defaults.layer` / `defaults.layerType` merged into every layer. */
-export const compileImage = (config: ImageConfig, sizes: NaturalSizes = new Map()): CompiledImage => {
+/**
+ * The document for `config`, with `defaults.layer` / `defaults.layerType` merged into every layer.
+ * `hosted`: faces of catalogue fonts the bundle lacks (loadHostedFonts), when the hosted catalogue is on.
+ */
+export const compileImage = (
+  config: ImageConfig,
+  sizes: NaturalSizes = new Map(),
+  hosted: HostedFonts = new Map(),
+): CompiledImage => {
   const canvas = { width: config.width, height: config.height };
-  const fonts = new FontRegistry();
+  const fonts = new FontRegistry(hosted);
   const layers = config.layers.map((l) => applyLayerDefaults(config.defaults, l));
   const body = layers.map((l) => layerHtml(l, canvas, fonts, sizes)).join("\n");
   const html = layers.filter((l) => l.type === "html") as HtmlLayerInput[];

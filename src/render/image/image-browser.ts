@@ -12,6 +12,7 @@ import puppeteer, { type Browser, type HTTPRequest, type Page } from "@cloudflar
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../env";
 import { AssetCache, type CachedAsset } from "./asset-cache";
+import { PageCapture } from "./capture";
 import { ASSET_ORIGIN, STATIC_ORIGIN } from "./origins";
 
 export { ASSET_ORIGIN } from "./origins";
@@ -30,20 +31,28 @@ export interface ScreenshotRequest {
   waitSeconds?: number;
 }
 
+/** The encoded image and milliseconds spent per step inside the browser object (for the render log). */
+export interface ScreenshotResult {
+  image: Uint8Array;
+  timings: Record<string, number>;
+}
+
 /** Longest a page may take to load and settle before the render fails (html `wait` comes on top). */
 const SETTLE_TIMEOUT_MS = 20_000;
 
 export class ImageBrowser extends DurableObject<Env> {
   private browser?: Browser;
   private page?: Page;
+  private capturer?: PageCapture;
   private viewport = "";
   private queue: Promise<unknown> = Promise.resolve();
   private allowed = new Set<string>();
   private cache = new AssetCache(96 * 1024 * 1024);
 
-  /** Renders `html` at width x height and returns the encoded image. */
-  async screenshot(request: ScreenshotRequest): Promise<Uint8Array> {
-    const run = this.queue.then(() => this.draw(request));
+  /** Renders `html` at width x height and returns the encoded image with the time each step took. */
+  async screenshot(request: ScreenshotRequest): Promise<ScreenshotResult> {
+    const queued = Date.now();
+    const run = this.queue.then(() => this.draw(request, { waitMs: Date.now() - queued }));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -56,6 +65,7 @@ export class ImageBrowser extends DurableObject<Env> {
     const page = await this.browser.newPage();
     await page.setRequestInterception(true);
     page.on("request", (req) => void this.route(req));
+    this.capturer = await PageCapture.open(page);
     this.page = page;
     this.viewport = "";
     return page;
@@ -117,7 +127,13 @@ export class ImageBrowser extends DurableObject<Env> {
     return page;
   }
 
-  private async draw(request: ScreenshotRequest): Promise<Uint8Array> {
+  private async draw(request: ScreenshotRequest, timings: Record<string, number>): Promise<ScreenshotResult> {
+    let t = Date.now();
+    const lap = (name: string) => {
+      const now = Date.now();
+      timings[name] = now - t;
+      t = now;
+    };
     this.allowed = new Set(request.assetKeys);
     // Start loading the job's files while the page is prepared; the page's requests then find them in memory.
     const warm = Promise.all(request.assetKeys.map((k) => this.storageAsset(k).catch(() => null)));
@@ -129,8 +145,10 @@ export class ImageBrowser extends DurableObject<Env> {
       page = await this.prepare(request);
     }
     await warm;
+    lap("prepareMs");
     try {
-      return await this.capture(page, request);
+      const image = await this.capture(page, request, lap);
+      return { image, timings };
     } catch (e) {
       // A page stuck in a user script or a broken session must not poison the next job.
       this.page = undefined;
@@ -140,8 +158,13 @@ export class ImageBrowser extends DurableObject<Env> {
     }
   }
 
-  private async capture(page: Page, request: ScreenshotRequest): Promise<Uint8Array> {
+  private async capture(
+    page: Page,
+    request: ScreenshotRequest,
+    lap: (name: string) => void,
+  ): Promise<Uint8Array> {
     await page.setContent(request.html, { waitUntil: "load", timeout: SETTLE_TIMEOUT_MS });
+    lap("loadMs");
     const waitMs = Math.round((request.waitSeconds ?? 0) * 1000);
     // Runs in the page: fonts of the image page, then the html layers' own readiness, then `wait`.
     await page.evaluate(`(async () => {
@@ -150,15 +173,10 @@ export class ImageBrowser extends DurableObject<Env> {
       await Promise.race([settle, new Promise((_, no) => setTimeout(() => no(new Error("page did not settle")), ${SETTLE_TIMEOUT_MS}))]);
       if (${waitMs} > 0) await new Promise((r) => setTimeout(r, ${waitMs}));
     })()`);
-    const shot = await page.screenshot({
-      type: request.format,
-      ...(request.format === "png" ? {} : { quality: request.quality ?? 90 }),
-      // JPEG has no alpha: a transparent canvas comes out white rather than black.
-      omitBackground: request.format !== "jpeg",
-      optimizeForSpeed: true,
-      clip: { x: 0, y: 0, width: request.width, height: request.height },
-    });
-    return new Uint8Array(shot);
+    lap("settleMs");
+    const shot = await this.capturer!.shoot(request.format, request.quality);
+    lap("encodeMs");
+    return shot;
   }
 }
 

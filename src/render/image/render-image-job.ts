@@ -10,10 +10,12 @@ import type { Env } from "../../env";
 import { finalCost } from "../../jobs/cost";
 import { withStoragePaths } from "../../jobs/input-map";
 import { getJobById } from "../../jobs/internal";
-import { finishJob, markProcessing } from "../../jobs/lifecycle";
-import { mimeOfFormat, outputStorageUrl, recordOutput } from "../../jobs/output";
+import { completeWithOutput, finishJob, markProcessing } from "../../jobs/lifecycle";
+import { mimeOfFormat, outputRowStatement, outputStorageUrl } from "../../jobs/output";
 import { keyOf } from "../../storage/paths";
+import { hostedFontSource } from "../../fonts/hosted-source";
 import { compileImage } from "./compile-html";
+import { hostedFontKeys, loadHostedFonts } from "./hosted-fonts";
 import { browserFor } from "./image-browser";
 
 /**
@@ -26,12 +28,33 @@ export const unrenderableReason = (config: ImageConfig): string | null => {
   return `layers[${live}].src: html layers cannot capture live pages here (pages get no network access); put the markup in "html" instead`;
 };
 
+/** Milliseconds per step, logged once per render (one JSON line: where a slow render spent its time). */
+const stopwatch = () => {
+  const start = Date.now();
+  let last = start;
+  const stages: Record<string, number> = {};
+  return {
+    stages,
+    lap(name: string) {
+      const now = Date.now();
+      stages[name] = now - last;
+      last = now;
+    },
+    total: () => Date.now() - start,
+  };
+};
+
 export const renderImageJob = async (env: Env, jobId: string): Promise<"done" | "skipped"> => {
+  const clock = stopwatch();
   const db = getDb(env.DB);
-  const job = await getJobById(db, jobId);
+  // Read and claim at once (neither depends on the other: the row's config and reserve do not change).
   // Idempotent: a redelivered message for a finished job does nothing.
-  if (!(await markProcessing(env.DB, job.id, { stage: "rendering", percent: 10, countAttempt: true })))
-    return "skipped";
+  const [job, open] = await Promise.all([
+    getJobById(db, jobId),
+    markProcessing(env.DB, jobId, { stage: "rendering", percent: 10, countAttempt: true }),
+  ]);
+  if (!open) return "skipped";
+  clock.lap("startMs");
   const refused = unrenderableReason(job.config as unknown as ImageConfig);
   if (refused) {
     await finishJob(env.DB, job, { status: "FAILED", error: refused });
@@ -47,26 +70,49 @@ export const renderImageJob = async (env: Env, jobId: string): Promise<"done" | 
       f.width && f.height ? [[f.storageUrl, { width: f.width, height: f.height }]] : [],
     ),
   ) as Map<string, { width: number; height: number }>;
-  const compiled = compileImage(config, sizes);
+  clock.lap("inputsMs");
+  const online = env.FONT_CATALOGUE_ONLINE === "true";
+  const hosted = await loadHostedFonts(config, online ? hostedFontSource({ bucket: env.FILES }) : null);
+  clock.lap("fontsMs");
+  const compiled = compileImage(config, sizes, hosted);
+  clock.lap("compileMs");
   const format = (job.outputFormat === "jpg" ? "jpeg" : job.outputFormat) as "png" | "jpeg" | "webp";
-  const bytes = await browserFor(env, job.id).screenshot({
+  const shot = await browserFor(env, job.id).screenshot({
     html: compiled.html,
     width: config.width,
     height: config.height,
     format,
     quality: config.quality,
-    assetKeys: inputs.map((f) => f.storageKey),
+    assetKeys: [...inputs.map((f) => f.storageKey), ...hostedFontKeys(hosted)],
     htmlLayers: compiled.htmlLayers,
     waitSeconds: compiled.waitSeconds,
   });
+  const bytes = shot.image;
+  clock.lap("browserMs");
   await env.FILES.put(keyOf(outputStorageUrl(job)), bytes, {
     httpMetadata: { contentType: mimeOfFormat(job.outputFormat) },
   });
-  const outputFileId = await recordOutput(db, job, {
+  clock.lap("storeMs");
+  // The output row and the settlement in one D1 batch (one round trip).
+  const output = outputRowStatement(db, env.DB, job, {
     size: bytes.byteLength,
     width: config.width,
     height: config.height,
   });
-  await finishJob(env.DB, job, { status: "COMPLETED", outputFileId, cost: finalCost(job) });
+  await completeWithOutput(env.DB, job, output, finalCost(job));
+  clock.lap("finishMs");
+  console.log(
+    JSON.stringify({
+      level: "info",
+      msg: "image rendered",
+      jobId: job.id,
+      // From creation to this consumer starting: queue delivery (and any retry backoff).
+      queuedMs: Date.now() - clock.total() - job.createdAt,
+      totalMs: clock.total(),
+      ...clock.stages,
+      browser: shot.timings,
+      bytes: bytes.byteLength,
+    }),
+  );
   return "done";
 };

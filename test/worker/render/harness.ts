@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import * as v from "valibot";
 import { ImageConfigSchema } from "../../../src/config";
 import { compileImage } from "../../../src/render/image/compile-html";
+import { hostedFontKeys, type HostedFonts } from "../../../src/render/image/hosted-fonts";
 import { browserFor } from "../../../src/render/image/image-browser";
 import { keyOf } from "../../../src/storage/paths";
 import { fixture } from "../helpers";
@@ -41,21 +42,30 @@ const storeFixtures = () =>
   ));
 
 /** Validates `config` with the real schema, compiles it and screenshots it. */
-export const render = async (config: unknown, format: "png" | "jpeg" | "webp" = "png", quality?: number) => {
+export const render = (config: unknown, format: "png" | "jpeg" | "webp" = "png", quality?: number) =>
+  renderWith(config, { format, quality });
+
+/** render() with hosted catalogue fonts (loadHostedFonts) served to the page from R2. */
+export const renderWith = async (
+  config: unknown,
+  opts: { format?: "png" | "jpeg" | "webp"; quality?: number; hosted?: HostedFonts },
+) => {
+  const { format = "png", quality, hosted = new Map() } = opts;
   await storeFixtures();
   const parsed = v.parse(ImageConfigSchema, config);
   const sizes = new Map(
     Object.values(FILES).flatMap((f) => (f.size ? [[f.url as string, f.size]] : [])),
   ) as Map<string, { width: number; height: number }>;
-  const compiled = compileImage(parsed, sizes);
-  return browserFor(env, "render-tests").screenshot({
+  const compiled = compileImage(parsed, sizes, hosted);
+  const shot = await browserFor(env, "render-tests").screenshot({
     html: compiled.html,
     width: parsed.width,
     height: parsed.height,
     format,
     quality,
-    assetKeys: Object.values(FILES).map((f) => keyOf(f.url)),
+    assetKeys: [...Object.values(FILES).map((f) => keyOf(f.url)), ...hostedFontKeys(hosted)],
     htmlLayers: compiled.htmlLayers,
     waitSeconds: compiled.waitSeconds,
   });
+  return shot.image;
 };
