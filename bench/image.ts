@@ -6,6 +6,10 @@
  *   (a) a bare Chromium screenshot of an equivalent hand-written static page (same browser, warm page);
  *   (b) satori + resvg rendering the same design.
  * Prints medians and ratios. Targets: service <= 1.3x (a)... see the issue; all measured in this run.
+ * The service is timed two ways: as a client sees it (create request, then a status poll every
+ * BENCH_POLL_MS, default 20: a 5 ms poll loop was itself ~200 requests/s of load on the same local Worker
+ * and slowed the render it waited for), and by the job's own createdAt/completedAt. The service's stage
+ * timings (its "image rendered" log lines) are summarised too.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -20,6 +24,8 @@ import { freePort, startProcess, stopProcess, waitForUrl } from "../scripts/lib/
 const root = join(import.meta.dirname, "..");
 const photo = readFileSync(join(root, "..", "shared", "fixtures", "img2.jpg"));
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+/** Status polls of a service job; each one is a request the same local Worker serves while it renders. */
+const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 20);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const TEXTS = [
   { text: "Summer Sale", x: 540, y: 80, fontSize: 96, color: "#ffffff", align: "center" },
@@ -41,7 +47,8 @@ const timed = async (runs: number, fn: () => Promise<unknown>) => {
 };
 
 /** 1. The service, started the way the e2e tests start it. */
-const serviceRun = async (): Promise<number> => {
+/** Median client-observed create -> COMPLETED, and the median of the job's own createdAt -> completedAt. */
+const serviceRun = async (): Promise<{ observed: number; server: number }> => {
   const stateDir = mkdtempSync(join(tmpdir(), "mrs-bench-"));
   const port = await freePort();
   // Project Node 24 first on PATH, as `npm run` arranges (wrangler refuses the system Node 20).
@@ -102,6 +109,7 @@ const serviceRun = async (): Promise<number> => {
     };
     const createTimes: number[] = [];
     const polls: number[] = [];
+    const serverTimes: number[] = [];
     const once = async () => {
       const t = performance.now();
       const res = await api("/api/v1/jobs", {
@@ -114,17 +122,22 @@ const serviceRun = async (): Promise<number> => {
       for (let n = 1; ; n++) {
         const job = (
           (await (await api(`/api/v1/jobs/${jobId}`)).json()) as {
-            data: { status: string; errorMessage: string };
+            data: { status: string; errorMessage: string; createdAt: string; completedAt: string };
           }
         ).data;
-        if (job.status === "COMPLETED") return void polls.push(n);
+        if (job.status === "COMPLETED") {
+          polls.push(n);
+          serverTimes.push(Date.parse(job.completedAt) - Date.parse(job.createdAt));
+          return;
+        }
         if (job.status === "FAILED") throw new Error(job.errorMessage);
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, POLL_MS));
       }
     };
-    const total = await timed(RUNS, once);
+    const observed = await timed(RUNS, once);
     console.log(
-      `service stages (median ms): create request ${median(createTimes).toFixed(1)}, polls per job ${median(polls)}`,
+      `service stages (median ms): create request ${median(createTimes).toFixed(1)}, polls per job ${median(polls)} (every ${POLL_MS} ms), ` +
+        `server-side createdAt -> completedAt ${median(serverTimes.slice(-RUNS))}`,
     );
     const stages = (rows: Record<string, unknown>[]) => {
       const keys = Object.keys(rows[0] ?? {}).filter((k) => k.endsWith("Ms"));
@@ -133,7 +146,7 @@ const serviceRun = async (): Promise<number> => {
     const recent = logged.slice(-RUNS);
     console.log(`  consumer: ${stages(recent)}`);
     console.log(`  browser object: ${stages(recent.map((r) => r.browser as Record<string, unknown>))}`);
-    return total;
+    return { observed, server: median(serverTimes.slice(-RUNS)) };
   } finally {
     await stopProcess(service, 10_000);
     rmSync(stateDir, { recursive: true, force: true });
@@ -290,7 +303,9 @@ const main = async () => {
   const ours = median(ourTimes);
   await browser.close();
   const satori = await satoriRun();
-  const service = process.env.BENCH_SKIP_SERVICE ? NaN : await serviceRun();
+  const { observed: service, server } = process.env.BENCH_SKIP_SERVICE
+    ? { observed: NaN, server: NaN }
+    : await serviceRun();
   const row = (name: string, ms: number) =>
     console.log(
       `${name.padEnd(52)} ${ms.toFixed(1).padStart(8)} ms  ${(ms / bare).toFixed(2)}x bare  ${(ms / satori).toFixed(2)}x satori`,
@@ -298,7 +313,8 @@ const main = async () => {
   row("(a) bare Chromium screenshot, static page", bare);
   row("(b) satori + resvg", satori);
   row("our compiler + warm Chromium page", ours);
-  row("service: create -> COMPLETED (warm, local)", service);
+  row("service: create -> COMPLETED seen by polling", service);
+  row("service: job createdAt -> completedAt (server clock)", server);
   console.log(
     `targets: service <= 1.3x bare: ${service <= 1.3 * bare ? "met" : "NOT met"}; not slower than satori: ${service <= satori ? "met" : "NOT met"}; < 400 ms: ${service < 400 ? "met" : "NOT met"}`,
   );

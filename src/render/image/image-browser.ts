@@ -29,11 +29,17 @@ export interface ScreenshotRequest {
   htmlLayers?: number;
   /** Extra settle time after everything loaded, seconds (html `wait`). */
   waitSeconds?: number;
+  /**
+   * Where to store the image in R2. The object then puts it itself and returns only its size: the bytes
+   * skip a trip back through the RPC (~10-20 ms for a 2 MB PNG locally).
+   */
+  output?: { key: string; contentType: string };
 }
 
-/** The encoded image and milliseconds spent per step inside the browser object (for the render log). */
+/** The image (unless it was stored), its size, and milliseconds per step in the browser object. */
 export interface ScreenshotResult {
-  image: Uint8Array;
+  image?: Uint8Array;
+  size: number;
   timings: Record<string, number>;
 }
 
@@ -54,7 +60,15 @@ export class ImageBrowser extends DurableObject<Env> {
     const queued = Date.now();
     const run = this.queue.then(() => this.draw(request, { waitMs: Date.now() - queued }));
     this.queue = run.catch(() => undefined);
-    return run;
+    const { image, timings } = await run;
+    if (!request.output) return { image, size: image.byteLength, timings };
+    // Outside the page's queue: the next render may draw while this one uploads.
+    const t = Date.now();
+    await this.env.FILES.put(request.output.key, image, {
+      httpMetadata: { contentType: request.output.contentType },
+    });
+    timings.storeMs = Date.now() - t;
+    return { size: image.byteLength, timings };
   }
 
   private async ensurePage(): Promise<Page> {
@@ -127,7 +141,10 @@ export class ImageBrowser extends DurableObject<Env> {
     return page;
   }
 
-  private async draw(request: ScreenshotRequest, timings: Record<string, number>): Promise<ScreenshotResult> {
+  private async draw(
+    request: ScreenshotRequest,
+    timings: Record<string, number>,
+  ): Promise<{ image: Uint8Array; timings: Record<string, number> }> {
     let t = Date.now();
     const lap = (name: string) => {
       const now = Date.now();

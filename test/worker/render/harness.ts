@@ -67,5 +67,5 @@ export const renderWith = async (
     htmlLayers: compiled.htmlLayers,
     waitSeconds: compiled.waitSeconds,
   });
-  return shot.image;
+  return shot.image!;
 };
