@@ -9,7 +9,7 @@
  * All fetches go through the SSRF guard (safeFetch) with size and time bounds, and files only come from the
  * font host (hosted-css.ts).
  */
-import { NotFound, UnprocessableMedia, UpstreamFailure } from "../lib/errors";
+import { NotFound, UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors";
 import { readBody, safeFetch } from "../net/safe-fetch";
 import { assetUrl } from "../render/image/origins";
 import { hostedFileKey, parseHostedCss, pageCss } from "./hosted-css";
@@ -58,9 +58,13 @@ export const hostedFontSource = (opts: HostedSourceOptions): FontSource => {
     try {
       return await readBody(await safeFetch(url, { maxBytes, timeoutMs: TIMEOUT_MS, fetcher }));
     } catch (e) {
-      if (e instanceof NotFound || (status >= 400 && status < 500)) return null;
-      // Too large, or a web page instead of a font: retrying will not help.
+      // 4xx but 408/429 (busy, try later): the catalogue does not have it.
+      if (e instanceof NotFound || (status >= 400 && status < 500 && status !== 408 && status !== 429))
+        return null;
+      // Too large, a web page instead of a font, or a redirect the SSRF guard refused: a retry will not help.
       if (e instanceof UnprocessableMedia && status >= 200 && status < 300) throw e;
+      if (e instanceof ValidationFailed)
+        throw new UnprocessableMedia(`The hosted font catalogue sent us to a refused address: ${e.message}`);
       throw new UpstreamFailure(`The hosted font catalogue did not answer: ${(e as Error).message}`);
     }
   };

@@ -7,7 +7,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { catalogFontIssue } from "../../src/fonts/catalog";
 import { hostedCssKey, hostedFontSource } from "../../src/fonts/hosted-source";
-import { UnprocessableMedia } from "../../src/lib/errors";
+import { UnprocessableMedia, UpstreamFailure } from "../../src/lib/errors";
 import { loadHostedFonts, type HostedFonts } from "../../src/render/image/hosted-fonts";
 import { renderWith } from "./render/harness";
 import { decode } from "./render/pixels";
@@ -126,6 +126,19 @@ describe("hosted font catalogue", () => {
     await expect(loadHostedFonts(textConfig("No Such Family:700") as never, source)).rejects.toThrow(
       /^layers\[0\]\.catalogFont: the hosted font catalogue has no "No Such Family:700"/,
     );
+  });
+
+  it("retries later when the catalogue is busy or down, and refuses a redirect to a private address", async () => {
+    const answer = (res: Response) =>
+      hostedFontSource({ bucket: env.FILES, fetcher: async () => res.clone() });
+    const busy = answer(new Response("slow down", { status: 429 }));
+    await expect(busy.faces({ family: "Busy Sans" })).rejects.toBeInstanceOf(UpstreamFailure);
+    const down = answer(new Response("oops", { status: 503 }));
+    await expect(down.faces({ family: "Busy Sans" })).rejects.toBeInstanceOf(UpstreamFailure);
+    const inward = answer(
+      new Response(null, { status: 302, headers: { location: "http://10.0.0.1/x.css" } }),
+    );
+    await expect(inward.faces({ family: "Busy Sans" })).rejects.toBeInstanceOf(UnprocessableMedia);
   });
 
   it("asks the hosted catalogue only for fonts the bundle lacks", async () => {
