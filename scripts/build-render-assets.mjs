@@ -14,17 +14,12 @@ const modules = join(root, "node_modules");
 const out = join(root, "static", "render");
 const check = process.argv.includes("--check");
 
-/** Browser builds of the html-layer libraries: output name -> file inside its npm package. */
-export const LIBRARY_FILES = {
-  tailwind: "@tailwindcss/browser/dist/index.global.js",
-  gsap: "gsap/dist/gsap.min.js",
-  lottie: "lottie-web/build/player/lottie.min.js",
-  chart: "chart.js/dist/chart.umd.min.js",
-  motion: "motion/dist/motion.js",
-  anime: "animejs/dist/bundles/anime.umd.min.js",
-  d3: "d3/dist/d3.min.js",
-  lucide: "lucide/dist/umd/lucide.min.js",
-};
+/** Browser builds of the html-layer libraries: output name -> file inside its npm package (one list, shared
+ * with the image and video renderers: container/src/html-libraries.json). */
+const libraries = JSON.parse(readFileSync(join(root, "container", "src", "html-libraries.json"), "utf8"));
+export const LIBRARY_FILES = Object.fromEntries(
+  [libraries.tailwind, ...libraries.libraries].map((l) => [l.name, l.file]),
+);
 
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 const problems = [];
