@@ -60,7 +60,10 @@ function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base
     const next = ctx.label("ov");
     const x = typeof out.x === "number" ? out.x : `'${out.x}'`;
     const y = typeof out.y === "number" ? out.y : `'${out.y}'`;
-    ctx.chain(`[${current}][${out.label}]overlay=x=${x}:y=${y}:eof_action=pass:format=auto[${next}]`);
+    // An opaque base stays yuv420p: format=auto would negotiate yuva420p for the whole frame and add
+    // two full-frame conversions per layer per frame (~0.5 ms each at 720p).
+    const ovFmt = format === "webm" ? "auto" : "yuv420";
+    ctx.chain(`[${current}][${out.label}]overlay=x=${x}:y=${y}:eof_action=pass:format=${ovFmt}[${next}]`);
     current = next;
   }
   return current ?? "";
