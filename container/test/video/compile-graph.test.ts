@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { compileGraph } from "../../src/video/compile.ts";
+import { parseVideoConfig } from "../../src/video/config.ts";
+import { buildTimeline } from "../../src/video/timeline.ts";
+import type { MediaInfo } from "../../src/video/types.ts";
+
+const PNG: MediaInfo = {
+  width: 200,
+  height: 100,
+  duration: 0,
+  hasVideo: true,
+  hasAudio: false,
+  hasAlpha: true,
+  rotation: 0,
+  videoCodec: "png",
+};
+
+function graphFor(format: string): string {
+  const spec = parseVideoConfig(
+    {
+      width: 320,
+      height: 180,
+      fps: 25,
+      clips: [
+        {
+          duration: 1,
+          layers: [
+            { type: "fill-color", color: "#336699" },
+            { type: "image-overlay", path: "/in/logo.png", width: 0.3 },
+          ],
+        },
+      ],
+    },
+    format,
+  );
+  const timeline = buildTimeline(
+    spec.clips.map(() => 1),
+    spec.clips.map((c) => c.transition),
+    spec.fps,
+  );
+  return compileGraph(spec, timeline, "job", new Map([["/in/logo.png", PNG]]), new Map()).filterGraph;
+}
+
+describe("compileGraph layer compositing", () => {
+  it("keeps an opaque mp4 canvas in yuv420p under overlays (no per-frame yuva420p round trip)", () => {
+    const overlays = graphFor("mp4").match(/overlay=[^\[;]*/g) ?? [];
+    expect(overlays.length).toBeGreaterThan(0);
+    for (const o of overlays) expect(o).toContain("format=yuv420");
+  });
+
+  it("lets webm overlays negotiate alpha (the canvas may be transparent)", () => {
+    expect(graphFor("webm")).toMatch(/overlay=[^;]*format=auto/);
+  });
+});
