@@ -37,16 +37,14 @@ export const createAccount = async ({
   };
   await db.batch([
     db.insert(users).values(user),
-    db
-      .insert(tokenLedger)
-      .values({
-        id: newId("txn"),
-        userId: user.id,
-        kind: "grant",
-        amount: grant,
-        note: `${plan.name} monthly allowance`,
-        createdAt: at,
-      }),
+    db.insert(tokenLedger).values({
+      id: newId("txn"),
+      userId: user.id,
+      kind: "grant",
+      amount: grant,
+      note: `${plan.name} monthly allowance`,
+      createdAt: at,
+    }),
   ]);
   return user;
 };

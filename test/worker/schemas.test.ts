@@ -42,7 +42,12 @@ describe("GET /api/v1/schemas", () => {
   it("serves the video schema with every layer type and transition name", async () => {
     const b = await body<Served>(await call("/api/v1/schemas/video"));
     const { schema } = b.data!;
-    expect(schema.properties.fps).toEqual({ type: "integer", minimum: 1, maximum: limits.VIDEO_MAX_FPS, default: 25 });
+    expect(schema.properties.fps).toEqual({
+      type: "integer",
+      minimum: 1,
+      maximum: limits.VIDEO_MAX_FPS,
+      default: 25,
+    });
     expect(schema.$defs.VideoLayer.oneOf).toHaveLength(16);
     expect(schema.$defs.GlobalLayer.oneOf).toHaveLength(13);
     const names = schema.$defs.Transition.properties.name.enum as string[];
