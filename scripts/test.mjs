@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite. Prepares the machine like `npm start` does (npm and Debian packages, local
 // Chrome for Browser Rendering), then runs the renderer tests, the Worker tests (inside workerd) and the
-// end-to-end tests (the service started as `npm start` starts it), and prints one summary line.
+// end-to-end tests (the service started as `npm start` starts it), after checking types and formatting, and prints
+// one summary line (each check counts as one test).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +27,22 @@ if (!reexecOnProjectNode()) {
   let failed = 0;
   let skipped = 0;
   let exitCode = 0;
+  // The whole run (no suite named) also checks types and formatting: main stays green only if they pass.
+  if (only.length === 0) {
+    for (const [name, tool, args] of [
+      ["types (Worker)", "tsc", ["-p", "tsconfig.json", "--noEmit"]],
+      ["types (renderer)", "tsc", ["-p", "container/tsconfig.json", "--noEmit"]],
+      ["formatting", "prettier", ["--check", "--log-level", "warn", "."]],
+    ]) {
+      const r = spawnSync(bin(root, tool), args, { cwd: root, stdio: "inherit" });
+      console.log(`[check] ${name}: ${r.status === 0 ? "ok" : "FAILED"}`);
+      if (r.status === 0) passed += 1;
+      else {
+        failed += 1;
+        exitCode = 1;
+      }
+    }
+  }
   for (const [name, config] of suites) {
     console.log(`\n=== ${name} tests (${config}) ===`);
     const report = join(out, `${name}.json`);
