@@ -27,7 +27,7 @@ import {
 import {
   applyLayerDefaults,
   effectiveLayerIssues,
-  layerIssues,
+  defaultsIssues,
   prefix,
   report,
   type RuleIssue,
@@ -71,11 +71,7 @@ type RawImageConfig = v.InferOutput<ReturnType<typeof strict<typeof imageConfigE
 export function imageConfigIssues(config: RawImageConfig): RuleIssue[] {
   const out: RuleIssue[] = [];
   const defaults = config.defaults;
-  if (defaults?.layer) out.push(...prefix(["defaults", "layer"], layerIssues(defaults.layer)));
-  for (const [type, entries] of Object.entries(defaults?.layerType ?? {})) {
-    if (entries)
-      out.push(...prefix(["defaults", "layerType", type], layerIssues(entries as Record<string, unknown>)));
-  }
+  out.push(...defaultsIssues(defaults));
   let html = 0;
   config.layers.forEach((layer, i) => {
     out.push(...prefix(["layers", i], effectiveLayerIssues(applyLayerDefaults(defaults, layer))));

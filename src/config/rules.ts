@@ -83,6 +83,18 @@ export function effectiveLayerIssues(layer: Obj): RuleIssue[] {
 export const prefix = (base: Key[], issues: RuleIssue[]): RuleIssue[] =>
   issues.map((issue) => ({ path: [...base, ...issue.path], message: issue.message }));
 
+/** Rules on a config's `defaults.layer` and every `defaults.layerType.<type>` (image and video alike). */
+export function defaultsIssues(
+  defaults: { layer?: Obj; layerType?: Record<string, unknown> } | undefined,
+): RuleIssue[] {
+  const out: RuleIssue[] = [];
+  if (defaults?.layer) out.push(...prefix(["defaults", "layer"], layerIssues(defaults.layer)));
+  for (const [type, entries] of Object.entries(defaults?.layerType ?? {})) {
+    if (entries) out.push(...prefix(["defaults", "layerType", type], layerIssues(entries as Obj)));
+  }
+  return out;
+}
+
 /** Reports `issues` (relative to `base`) through a `v.rawCheck` context. */
 export function report(
   addIssue: (info: { message: string; path: [v.IssuePathItem, ...v.IssuePathItem[]] }) => void,

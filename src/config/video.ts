@@ -21,7 +21,7 @@ import {
 import { AudioRef, FontRef } from "./file-ref";
 import { layerDefaultsEntries, layerObject, layerVariant } from "./layer-set";
 import * as L from "./limits";
-import { layerIssues, prefix, report, type RuleIssue } from "./rules";
+import { defaultsIssues, layerIssues, prefix, report, type RuleIssue } from "./rules";
 import { timeline } from "./timeline";
 import { TransitionSchema } from "./transitions";
 import { GLOBAL_LAYER_FORBIDDEN, VIDEO_LAYER_ENTRIES as E } from "./video-layers";
@@ -136,11 +136,7 @@ type RawVideoConfig = v.InferOutput<ReturnType<typeof strict<typeof videoConfigE
 export function videoConfigIssues(config: RawVideoConfig): RuleIssue[] {
   const out: RuleIssue[] = [];
   const defaults = config.defaults;
-  if (defaults?.layer) out.push(...prefix(["defaults", "layer"], layerIssues(defaults.layer)));
-  for (const [type, entries] of Object.entries(defaults?.layerType ?? {})) {
-    if (entries)
-      out.push(...prefix(["defaults", "layerType", type], layerIssues(entries as Record<string, unknown>)));
-  }
+  out.push(...defaultsIssues(defaults));
   if (config.autoSubtitlesStyle)
     out.push(...prefix(["autoSubtitlesStyle"], layerIssues(config.autoSubtitlesStyle)));
   config.audioTracks?.forEach((track, i) =>
