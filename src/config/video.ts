@@ -126,7 +126,13 @@ const videoConfigEntries = {
     }),
   ),
   globalLayers: o(list(GlobalLayerSchema, 0, L.VIDEO_MAX_GLOBAL_LAYERS, "layers")),
-  autoSubtitles: o(bool()),
+  // No transcription engine runs here yet: refuse `true` clearly instead of rendering without subtitles.
+  autoSubtitles: o(
+    v.literal(
+      false,
+      "autoSubtitles is not available yet (this service does not transcribe audio): remove it",
+    ),
+  ),
   autoSubtitlesStyle: o(AutoSubtitlesStyleSchema),
 };
 

@@ -10,6 +10,17 @@ const errorsOf = (config: unknown) => {
 const pairs = (config: unknown) => errorsOf(config).map((e) => [e.field, e.message]);
 const clip = (layers: unknown[], extra: Record<string, unknown> = {}) => ({ duration: 2, layers, ...extra });
 
+describe("video config: autoSubtitles", () => {
+  it("refuses autoSubtitles: true with a message saying it is not available", () => {
+    expect(pairs(videoConfig(undefined, { autoSubtitles: true }))).toEqual([
+      [
+        "config.autoSubtitles",
+        "autoSubtitles is not available yet (this service does not transcribe audio): remove it",
+      ],
+    ]);
+  });
+});
+
 describe("video config: accepted", () => {
   it("accepts the smallest config: one clip, one layer, every top-level default left out", () => {
     expect(validateJobConfig("video", { clips: [{ layers: [{ type: "pause" }] }] })).toMatchObject({
