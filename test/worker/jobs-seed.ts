@@ -3,7 +3,9 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import type { JobStatus, JobType } from "../../src/db/schema";
 import { openJob } from "../../src/jobs/lifecycle";
+import { outputStorageUrl } from "../../src/jobs/output";
 import { newId } from "../../src/lib/ids";
+import { signCallback } from "../../src/runner/signature";
 import { call, json } from "./helpers";
 
 export interface SeedJob {
@@ -122,4 +124,45 @@ export const seedMediaFile = async (
     )
     .run();
   return { id, storageUrl, size: opts.size ?? 1234 };
+};
+
+/** A runner status report for `jobId` (video unless `extra` says otherwise). */
+export const runnerReport = (jobId: string, status: string, extra: Record<string, unknown> = {}) => ({
+  jobId,
+  status,
+  type: "video",
+  timestamp: new Date().toISOString(),
+  ...extra,
+});
+
+/**
+ * POSTs `payload` to the runner callback as the renderer does: raw JSON body, timestamp header and
+ * HMAC signature (another `secret`, an old `ts`, or `sign: false` to test the refusals).
+ */
+export const postRunnerReport = async (
+  payload: unknown,
+  opts: { secret?: string; ts?: number; sign?: boolean } = {},
+) => {
+  const raw = JSON.stringify(payload);
+  const ts = opts.ts ?? Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "x-runner-timestamp": String(ts),
+  };
+  if (opts.sign !== false)
+    headers["x-runner-signature"] = await signCallback(opts.secret ?? env.RUNNER_SECRET, raw, ts);
+  return call("/api/v1/webhooks/runner/job-status", { method: "POST", headers, body: raw });
+};
+
+/** The signed storage URL at which `jobId` must report its output (the object is written only if `bytes`). */
+export const jobOutputUrl = async (jobId: string, bytes?: number) => {
+  const row = (await jobRow(jobId))!;
+  const url = outputStorageUrl({
+    id: jobId,
+    userId: String(row.user_id),
+    createdAt: Number(row.created_at),
+    outputFormat: String(row.output_format),
+  });
+  if (bytes !== undefined) await env.FILES.put(url.slice(1), new Uint8Array(bytes));
+  return `${env.PUBLIC_URL}/storage${url}`;
 };

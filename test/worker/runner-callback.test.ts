@@ -1,76 +1,26 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { openJob } from "../../src/jobs/lifecycle";
-import { outputStorageUrl } from "../../src/jobs/output";
-import { newId } from "../../src/lib/ids";
 import { signCallback } from "../../src/runner/signature";
 import { body, call, newAccount } from "./helpers";
+import {
+  auditedBalance as balance,
+  jobOutputUrl,
+  jobRow,
+  openPending,
+  postRunnerReport as send,
+  runnerReport as report,
+} from "./jobs-seed";
 
 const SECRET = env.RUNNER_SECRET;
 
 /** A VIDEO job opened through the lifecycle (reserve taken) but not queued, so only the callback moves it. */
 const seedJob = async (reserve = 20) => {
   const account = await newAccount();
-  const job = {
-    id: newId("job"),
-    userId: account.userId,
-    type: "VIDEO" as const,
-    config: { clips: [] },
-    inputFileIds: [],
-    outputFormat: "mp4",
-    reserve,
-    priority: 5,
-  };
-  await openJob(env.DB, job);
-  return { ...account, jobId: job.id };
+  return { ...account, jobId: await openPending(account.userId, reserve, "VIDEO") };
 };
 
-const report = (jobId: string, status: string, extra: Record<string, unknown> = {}) => ({
-  jobId,
-  status,
-  type: "video",
-  timestamp: new Date().toISOString(),
-  ...extra,
-});
-
-const send = async (payload: unknown, opts: { secret?: string; ts?: number; sign?: boolean } = {}) => {
-  const raw = JSON.stringify(payload);
-  const ts = opts.ts ?? Math.floor(Date.now() / 1000);
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "x-runner-timestamp": String(ts),
-  };
-  if (opts.sign !== false) headers["x-runner-signature"] = await signCallback(opts.secret ?? SECRET, raw, ts);
-  return call("/api/v1/webhooks/runner/job-status", { method: "POST", headers, body: raw });
-};
-
-const jobRow = (id: string) =>
-  env.DB.prepare(
-    "SELECT status, tokens_used, tokens_reserved, error_message, output_file_id, progress, stage FROM jobs WHERE id = ?",
-  )
-    .bind(id)
-    .first<Record<string, unknown>>();
-const balance = async (userId: string) => {
-  const u = await env.DB.prepare("SELECT token_balance AS b FROM users WHERE id = ?")
-    .bind(userId)
-    .first<{ b: number }>();
-  const l = await env.DB.prepare("SELECT sum(amount) AS s FROM token_ledger WHERE user_id = ?")
-    .bind(userId)
-    .first<{ s: number }>();
-  expect(u!.b).toBe(l!.s); // the balance always equals the ledger
-  return u!.b;
-};
-
-const storeOutput = async (jobId: string) => {
-  const row = await env.DB.prepare(
-    "SELECT id, user_id AS userId, created_at AS createdAt, output_format AS outputFormat FROM jobs WHERE id = ?",
-  )
-    .bind(jobId)
-    .first<{ id: string; userId: string; createdAt: number; outputFormat: string }>();
-  const url = outputStorageUrl(row!);
-  await env.FILES.put(url.slice(1), new Uint8Array(1234));
-  return `${env.PUBLIC_URL}/storage${url}`;
-};
+/** Stores an output at the job's path and returns the URL to report. */
+const storeOutput = (jobId: string) => jobOutputUrl(jobId, 1234);
 
 describe("runner callback: authentication", () => {
   it("refuses an unsigned report with 401", async () => {
@@ -196,14 +146,7 @@ describe("runner callback: transitions", () => {
   it("fails a job whose reported output is missing, charging nothing", async () => {
     const { jobId, userId } = await seedJob(20);
     const before = await balance(userId);
-    const row = await env.DB.prepare(
-      "SELECT id, user_id AS userId, created_at AS createdAt, output_format AS outputFormat FROM jobs WHERE id = ?",
-    )
-      .bind(jobId)
-      .first<{ id: string; userId: string; createdAt: number; outputFormat: string }>();
-    await send(
-      report(jobId, "completed", { resultUrl: `${env.PUBLIC_URL}/storage${outputStorageUrl(row!)}` }),
-    );
+    await send(report(jobId, "completed", { resultUrl: await jobOutputUrl(jobId) }));
     expect((await jobRow(jobId))!.status).toBe("FAILED");
     expect(await balance(userId)).toBe(before + 20);
   });

@@ -3,41 +3,27 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { finalCost } from "../../src/jobs/cost";
 import { markProcessing } from "../../src/jobs/lifecycle";
-import { outputStorageUrl } from "../../src/jobs/output";
 import { PROCESSING_SILENCE_MS } from "../../src/jobs/sweep-stuck-jobs";
 import worker from "../../src/index";
-import { signCallback } from "../../src/runner/signature";
-import { body, call, newAccount } from "./helpers";
-import { auditedBalance, jobRow, openPending } from "./jobs-seed";
+import { body, newAccount } from "./helpers";
+import {
+  auditedBalance,
+  jobOutputUrl,
+  jobRow,
+  openPending,
+  postRunnerReport,
+  runnerReport,
+} from "./jobs-seed";
 
 const RESERVE = 20;
+/** Sends a signed report; every report in these tests is accepted (200). Returns whether it changed the job. */
 const send = async (jobId: string, status: string, extra: Record<string, unknown> = {}) => {
-  const raw = JSON.stringify({ jobId, status, type: "video", timestamp: new Date().toISOString(), ...extra });
-  const ts = Math.floor(Date.now() / 1000);
-  const res = await call("/api/v1/webhooks/runner/job-status", {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-runner-timestamp": String(ts),
-      "x-runner-signature": await signCallback(env.RUNNER_SECRET, raw, ts),
-    },
-    body: raw,
-  });
+  const res = await postRunnerReport(runnerReport(jobId, status, extra));
   expect(res.status).toBe(200);
   return (await body<{ applied: boolean }>(res)).data!.applied;
 };
 
-const storeOutput = async (jobId: string) => {
-  const row = (await jobRow(jobId))!;
-  const url = outputStorageUrl({
-    id: jobId,
-    userId: String(row.user_id),
-    createdAt: Number(row.created_at),
-    outputFormat: String(row.output_format),
-  });
-  await env.FILES.put(url.slice(1), new Uint8Array(64));
-  return `${env.PUBLIC_URL}/storage${url}`;
-};
+const storeOutput = (jobId: string) => jobOutputUrl(jobId, 64);
 
 const permutations = <T>(items: T[]): T[][] =>
   items.length <= 1
@@ -118,22 +104,7 @@ describe("runner callback: reports that do not fit the job", () => {
   it("refuses a report whose type is not the job's (400) and changes nothing", async () => {
     const { userId } = await newAccount({ tokens: 100 });
     const jobId = await openPending(userId, RESERVE, "VIDEO");
-    const raw = JSON.stringify({
-      jobId,
-      status: "failed",
-      type: "image",
-      timestamp: new Date().toISOString(),
-    });
-    const ts = Math.floor(Date.now() / 1000);
-    const res = await call("/api/v1/webhooks/runner/job-status", {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-runner-timestamp": String(ts),
-        "x-runner-signature": await signCallback(env.RUNNER_SECRET, raw, ts),
-      },
-      body: raw,
-    });
+    const res = await postRunnerReport(runnerReport(jobId, "failed", { type: "image" }));
     expect(res.status).toBe(400);
     expect((await body(res)).details!.errors![0]).toMatchObject({ field: "type" });
     expect((await jobRow(jobId))!.status).toBe("PENDING");
