@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
 import puppeteer, { type Page } from "puppeteer-core";
+import { OFFLINE_CHROMIUM_FLAGS } from "../container/src/video/raster/browser.ts";
 // @ts-expect-error plain JS helper shared with the scripts
 import { freePort, startProcess, stopProcess, waitForUrl } from "../scripts/lib/processes.mjs";
 
@@ -157,14 +158,7 @@ const serviceRun = async (): Promise<{ observed: number; server: number }> => {
 const warmPage = async () => {
   const browser = await puppeteer.launch({
     executablePath: "/usr/bin/chromium-headless-shell",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
+    args: OFFLINE_CHROMIUM_FLAGS,
   });
   const page = await browser.newPage();
   await page.setViewport({ width: 1080, height: 1080 });
@@ -313,6 +307,10 @@ const main = async () => {
   row("(a) bare Chromium screenshot, static page", bare);
   row("(b) satori + resvg", satori);
   row("our compiler + warm Chromium page", ours);
+  if (Number.isNaN(service)) {
+    console.log("service: skipped (BENCH_SKIP_SERVICE); targets not judged");
+    return;
+  }
   row("service: create -> COMPLETED seen by polling", service);
   row("service: job createdAt -> completedAt (server clock)", server);
   console.log(

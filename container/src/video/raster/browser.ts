@@ -7,16 +7,17 @@
  */
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 
-const FLAGS = [
+/** What Chromium needs to start as root on these offline machines (platform notes); the benchmarks use it too. */
+export const OFFLINE_CHROMIUM_FLAGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
   "--no-first-run",
-  "--font-render-hinting=none",
-  "--hide-scrollbars",
 ];
+
+const FLAGS = [...OFFLINE_CHROMIUM_FLAGS, "--font-render-hinting=none", "--hide-scrollbars"];
 
 /** Flags of the begin-frame browser: every frame is produced on demand, fully drawn, on one thread. */
 const BEGIN_FRAME_FLAGS = [
