@@ -43,6 +43,7 @@ export class GraphContext {
   private readonly media: ReadonlyMap<string, MediaInfo>;
   private readonly rasters: ReadonlyMap<string, RasterAsset>;
   private counter = 0;
+  private readonly stills = new Map<string, number>();
 
   constructor(
     spec: VideoSpec,
@@ -62,6 +63,19 @@ export class GraphContext {
   addInput(options: string[], path: string): number {
     this.inputs.push([...options, "-i", path]);
     return this.inputs.length - 1;
+  }
+
+  /**
+   * The input index of a still image, added once however many chains draw from it: ffmpeg decodes it
+   * once and hands the frame to every chain that names `[i:v]`.
+   */
+  stillInput(path: string, options: string[] = []): number {
+    const key = `${options.join(" ")}|${path}`;
+    const known = this.stills.get(key);
+    if (known !== undefined) return known;
+    const i = this.addInput(options, path);
+    this.stills.set(key, i);
+    return i;
   }
 
   /** A fresh stream label such as `[img3]`, without brackets. */

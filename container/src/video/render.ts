@@ -5,7 +5,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run } from "../lib/process.ts";
-import { ffmpegArgs } from "./args.ts";
+import { ffmpegArgs, filterThreadsFor } from "./args.ts";
 import { compileGraph, layerWindow } from "./compile.ts";
 import { applyFastMode, parseVideoConfig } from "./config.ts";
 import { fetchInputs, fileRefs, rewriteRefs } from "./fetch-inputs.ts";
@@ -124,6 +124,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   const args = ffmpegArgs({
     inputs: graph.inputs,
     graphScript,
+    filterThreads: filterThreadsFor(graph.filterGraph),
     format,
     fast: spec.fast,
     fps: spec.fps,

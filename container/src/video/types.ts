@@ -64,6 +64,8 @@ export interface MediaInfo {
 /** A transparent PNG produced by rasterising a text/html layer, placed at (x,y) in the frame. */
 export interface RasterFrame {
   path: string;
+  /** The frame is the width x height region of `path` at this offset (a text sheet), else all of it. */
+  crop?: { x: number; y: number };
   x: number;
   y: number;
   width: number;

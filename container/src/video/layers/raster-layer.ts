@@ -4,8 +4,15 @@
  * (word-by-word / letter-by-letter) or a frame sequence (animated html), composited with overlay.
  */
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
-import type { Layer } from "../types.ts";
+import type { Layer, RasterFrame } from "../types.ts";
 import { textMotion } from "./text-motion.ts";
+
+/** `[i:v]` of a still frame, cut out of its sheet when it is a region of one. */
+function stillSource(ctx: GraphContext, frame: RasterFrame): string {
+  const i = ctx.stillInput(frame.path);
+  const crop = frame.crop;
+  return crop ? `[${i}:v]crop=${frame.width}:${frame.height}:${crop.x}:${crop.y},` : `[${i}:v]`;
+}
 
 export function rasterLayer(
   layer: Layer,
@@ -31,8 +38,7 @@ export function rasterLayer(
     const i = ctx.addInput(["-framerate", String(fps), "-start_number", "0"], asset.sequencePattern);
     ctx.chain(`[${i}:v]format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames}${tail}`);
   } else if (asset.frames.length === 1) {
-    const i = ctx.addInput([], first.path);
-    ctx.chain(`[${i}:v]format=yuva420p,loop=loop=${win.frames - 1}:size=1${tail}`);
+    ctx.chain(`${stillSource(ctx, first)}format=yuva420p,loop=loop=${win.frames - 1}:size=1${tail}`);
   } else {
     const parts: string[] = [];
     asset.frames.forEach((frame, n) => {
@@ -40,9 +46,8 @@ export function rasterLayer(
       const to = n + 1 < asset.frames.length ? Math.round((asset.times[n + 1] ?? 0) * fps) : win.frames;
       const count = Math.min(to, win.frames) - Math.min(from, win.frames);
       if (count <= 0) return;
-      const i = ctx.addInput([], frame.path);
       const part = ctx.label("st");
-      ctx.chain(`[${i}:v]format=yuva420p,loop=loop=${count - 1}:size=1,setpts=N[${part}]`);
+      ctx.chain(`${stillSource(ctx, frame)}format=yuva420p,loop=loop=${count - 1}:size=1,setpts=N[${part}]`);
       parts.push(`[${part}]`);
     });
     if (parts.length === 0) return null;

@@ -1,13 +1,12 @@
 /**
- * Rasterises text-family layers to transparent PNGs in the warm Chromium: one PNG per layer, or
- * one per reveal state for word-by-word / letter-by-letter. Only the text's box is captured; the
- * graph overlays it at the position computed here. Zooming titles get a margin of zoomAmount so
+ * Rasterises text-family layers to transparent PNGs in the warm Chromium: all the job's boxes (and
+ * every reveal state of word-by-word / letter-by-letter) are drawn on one sheet, loaded once and
+ * captured in one screenshot; each layer's frames are regions of it that the graph crops and overlays
+ * at the position computed here. Zooming titles get a margin of zoomAmount so
  * zoompan has room to grow the text without clipping it.
  */
-import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Page } from "puppeteer-core";
 import type { KeyedLayer } from "../layers/index.ts";
 import { zoomAmount, zoomDirection } from "../layers/ken-burns.ts";
 import { animationSeconds, titleStyle } from "../layers/text-motion.ts";
@@ -15,7 +14,7 @@ import { placeBox } from "../position.ts";
 import type { Layer, RasterAsset, RasterFrame, VideoSpec } from "../types.ts";
 import { num } from "../values.ts";
 import { openPage } from "./browser.ts";
-import { textPage } from "./text-html.ts";
+import { textBox, textSheet, type SheetCell } from "./text-html.ts";
 
 /** Reveal states above this count are grouped, so a long letter-by-letter text stays cheap. */
 const MAX_STATES = 60;
@@ -40,77 +39,46 @@ function zoomMargin(layer: Layer): number {
   return zoomAmount(layer.zoomAmount);
 }
 
-async function renderOne(page: Page, spec: VideoSpec, k: KeyedLayer, workDir: string): Promise<RasterAsset> {
-  const { width: W, height: H } = spec;
-  const layer = k.layer;
-  const fontUrl = typeof layer.fontPath === "string" ? pathToFileURL(layer.fontPath).href : null;
-  const { html, units } = textPage(layer, W, H, fontUrl);
-  const htmlPath = join(workDir, `${k.key}.html`);
-  await writeFile(htmlPath, html);
-  await page.goto(pathToFileURL(htmlPath).href, { waitUntil: "load" });
-  await page.evaluate(() => document.fonts.ready.then(() => undefined));
-  const rect = await page.evaluate(() => {
-    const r = document.getElementById("box")!.getBoundingClientRect();
-    return { w: Math.ceil(r.width), h: Math.ceil(r.height) };
-  });
-  const w = rect.w + (rect.w % 2);
-  const h = rect.h + (rect.h % 2);
-  const m = zoomMargin(layer);
-  const ex = Math.round((w * m) / 2);
-  const ey = Math.round((h * m) / 2);
-  const cw = w + 2 * ex;
-  const ch = h + 2 * ey;
-  if (ex || ey || cw > W || ch > H) {
-    await page.setViewport({ width: Math.max(W, cw), height: Math.max(H, ch), deviceScaleFactor: 1 });
-    await page.evaluate(
-      (x: number, y: number) => {
-        const box = document.getElementById("box")!;
-        box.style.left = `${x}px`;
-        box.style.top = `${y}px`;
-      },
-      ex,
-      ey,
-    );
-  }
-  const placed = defaultPosition(layer);
-  const pos = placeBox(placed, W, H, w, h);
-  const obj = placed.position as Record<string, unknown> | undefined;
-  // Image-job style `text` with pixel x/y: `align` says whether x is the left edge, centre or right edge.
-  const alignShift = layer.align === "center" ? w / 2 : layer.align === "right" ? w : 0;
-  const origin = obj?.px ? { x: Math.round(num(obj.x, 0) - alignShift), y: Math.round(num(obj.y, 0)) } : pos;
-  const at = { x: origin.x - ex, y: origin.y - ey, width: cw, height: ch };
-  const shoot = async (n: number): Promise<RasterFrame> => {
-    const path = join(workDir, `${k.key}-${n}.png`);
-    await page.screenshot({
-      path,
-      clip: { x: 0, y: 0, width: cw, height: ch },
-      omitBackground: true,
-      optimizeForSpeed: true,
-    });
-    return { path, ...at };
-  };
-  if (units === 0) return { frames: [await shoot(0)], times: [0] };
-  const states = Math.min(units, MAX_STATES);
-  const reveal = animationSeconds(layer, k.window ?? spec.defaultDuration);
-  const frames: RasterFrame[] = [];
-  const times: number[] = [];
-  for (let s = 0; s < states; s++) {
-    const visible = Math.round(((s + 1) * units) / states);
-    await page.evaluate(
-      (v: number, total: number) => {
-        for (let i = 0; i < total; i++)
-          document.getElementById(`u${i}`)!.style.visibility = i < v ? "visible" : "hidden";
-      },
-      visible,
-      units,
-    );
-    frames.push(await shoot(s));
-    times.push((s * reveal) / states);
-  }
-  return { frames, times };
+/** Sheets taller than this are split into several screenshots (Chromium's surface limits). */
+const PAGE_MAX_HEIGHT = 8192;
+
+/** One layer of the sheet: its cells (one, or one per reveal state) and where they are drawn. */
+interface SheetLayer {
+  k: KeyedLayer;
+  first: number;
+  states: number;
+  units: number;
 }
 
-/** Rasterises every non-html layer in `layers`; returns key → asset. */
+/** Where a text layer's box lands in the frame, from the measured box size (w, h: even pixels). */
+function framePosition(layer: Layer, W: number, H: number, w: number, h: number): { x: number; y: number } {
+  const placed = defaultPosition(layer);
+  const obj = placed.position as Record<string, unknown> | undefined;
+  if (!obj?.px) return placeBox(placed, W, H, w, h);
+  // Image-job style `text` with pixel x/y: `align` says whether x is the left edge, centre or right edge.
+  const alignShift = layer.align === "center" ? w / 2 : layer.align === "right" ? w : 0;
+  return { x: Math.round(num(obj.x, 0) - alignShift), y: Math.round(num(obj.y, 0)) };
+}
+
+/**
+ * Stacks cells of the given heights into pages no taller than PAGE_MAX_HEIGHT (pure): returns each
+ * cell's page and top edge.
+ */
+export function stackCells(heights: number[]): { page: number; top: number }[] {
+  let page = 0;
+  let top = 0;
+  return heights.map((h) => {
+    if (top > 0 && top + h > PAGE_MAX_HEIGHT) {
+      page++;
+      top = 0;
+    }
+    const at = { page, top };
+    top += h;
+    return at;
+  });
+}
+
+/** Rasterises every non-html layer in `layers` (one page load, one screenshot per sheet page). */
 export async function rasterizeText(
   spec: VideoSpec,
   layers: KeyedLayer[],
@@ -119,12 +87,109 @@ export async function rasterizeText(
   const out = new Map<string, RasterAsset>();
   const todo = layers.filter((k) => k.layer.type !== "html");
   if (todo.length === 0) return out;
-  const page = await openPage(spec.width, spec.height);
-  try {
-    for (const k of todo) {
-      await page.setViewport({ width: spec.width, height: spec.height, deviceScaleFactor: 1 });
-      out.set(k.key, await renderOne(page, spec, k, workDir));
+  const { width: W, height: H } = spec;
+  const fonts = new Map<string, string>();
+  const familyOf = (fontPath: unknown): string | null => {
+    if (typeof fontPath !== "string") return null;
+    const url = pathToFileURL(fontPath).href;
+    for (const [family, u] of fonts) if (u === url) return family;
+    fonts.set(`LayerFont${fonts.size}`, url);
+    return `LayerFont${fonts.size - 1}`;
+  };
+  const cells: SheetCell[] = [];
+  /** Index into sheetLayers of each cell. */
+  const owner: number[] = [];
+  const sheetLayers: SheetLayer[] = todo.map((k, i) => {
+    const box = textBox(k.layer, W, H, familyOf(k.layer.fontPath));
+    const units = box.units?.length ?? 0;
+    const states = units === 0 ? 1 : Math.min(units, MAX_STATES);
+    const first = cells.length;
+    for (let s = 0; s < states; s++) {
+      cells.push({ box, visible: units === 0 ? 0 : Math.round(((s + 1) * units) / states) });
+      owner.push(i);
     }
+    return { k, first, states, units };
+  });
+  const page = await openPage(W, H);
+  try {
+    // Written into the page's empty file: document (no navigation); fonts load before measuring.
+    // Boxes are measured in a W-wide viewport at the top-left corner, exactly where a lone box wraps.
+    const rects = await page.evaluate(
+      async (html: string, ids: number[]) => {
+        document.open();
+        document.write(html);
+        document.close();
+        await Promise.all([...document.fonts].map((face) => face.load()));
+        await document.fonts.ready;
+        return ids.map((i) => {
+          const r = document.getElementById(`c${i}`)!.getBoundingClientRect();
+          return { w: r.width, h: r.height };
+        });
+      },
+      textSheet(fonts, cells),
+      sheetLayers.map((l) => l.first),
+    );
+    const sizes = sheetLayers.map((l, i) => {
+      const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
+      const h = Math.ceil(rects[i]!.h) + (Math.ceil(rects[i]!.h) % 2);
+      const m = zoomMargin(l.k.layer);
+      const ex = Math.round((w * m) / 2);
+      const ey = Math.round((h * m) / 2);
+      return { w, h, ex, ey, cw: w + 2 * ex, ch: h + 2 * ey };
+    });
+    const cellSize = (c: number) => sizes[owner[c]!]!;
+    const slots = stackCells(cells.map((_, c) => cellSize(c).ch));
+    const pages = Math.max(...slots.map((s) => s.page)) + 1;
+    // Widths are frozen at their measured value so moving a box never re-wraps its text.
+    const placement = cells.map((_, c) => {
+      const z = cellSize(c);
+      return { page: slots[c]!.page, left: z.ex, top: slots[c]!.top + z.ey, width: rects[owner[c]!]!.w };
+    });
+    const paths: string[] = [];
+    for (let p = 0; p < pages; p++) {
+      const onPage = cells.map((_, c) => c).filter((c) => slots[c]!.page === p);
+      const pw = Math.max(...onPage.map((c) => cellSize(c).cw));
+      const ph = Math.max(...onPage.map((c) => slots[c]!.top + cellSize(c).ch));
+      await page.evaluate(
+        (place: typeof placement, current: number) =>
+          place.forEach((at, c) => {
+            const el = document.getElementById(`c${c}`)!;
+            el.style.cssText = `display:${at.page === current ? "inline-block" : "none"};left:${at.left}px;top:${at.top}px;width:${at.width}px;box-sizing:border-box;`;
+          }),
+        placement,
+        p,
+      );
+      if (pw > W || ph > H)
+        await page.setViewport({ width: Math.max(W, pw), height: Math.max(H, ph), deviceScaleFactor: 1 });
+      const path = join(workDir, `text-sheet-${p}.png`);
+      await page.screenshot({
+        path,
+        clip: { x: 0, y: 0, width: pw, height: ph },
+        omitBackground: true,
+        optimizeForSpeed: true,
+      });
+      paths.push(path);
+    }
+    sheetLayers.forEach((l, i) => {
+      const z = sizes[i]!;
+      const origin = framePosition(l.k.layer, W, H, z.w, z.h);
+      const reveal = animationSeconds(l.k.layer, l.k.window ?? spec.defaultDuration);
+      const frames: RasterFrame[] = [];
+      const times: number[] = [];
+      for (let s = 0; s < l.states; s++) {
+        const slot = slots[l.first + s]!;
+        frames.push({
+          path: paths[slot.page]!,
+          crop: { x: 0, y: slot.top },
+          x: origin.x - z.ex,
+          y: origin.y - z.ey,
+          width: z.cw,
+          height: z.ch,
+        });
+        times.push(l.units === 0 ? 0 : (s * reveal) / l.states);
+      }
+      out.set(l.k.key, { frames, times });
+    });
   } finally {
     await page.close().catch(() => {});
   }

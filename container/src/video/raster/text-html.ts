@@ -1,6 +1,7 @@
 /**
- * HTML/CSS for the text layer family (pure): the element `#box` holds the text laid out the way
- * the layer type draws it; the rasteriser screenshots only that box. Outline styles: `outline`
+ * HTML/CSS for the text layer family (pure): each layer's box holds the text laid out the way the
+ * layer type draws it, and one sheet document holds the boxes of a whole job, so the rasteriser
+ * loads one page and takes one screenshot per job instead of one per layer. Outline styles: `outline`
  * paints the stroke beneath the fill (paint-order), `shadow` offsets a soft copy, `glow` blurs around.
  */
 import type { Layer } from "../types.ts";
@@ -54,28 +55,27 @@ export function revealUnits(text: string, by: "word" | "letter"): string[] {
   return by === "word" ? (text.match(/\S+\s*|\s+/g) ?? []) : [...text];
 }
 
-export interface TextPage {
-  html: string;
-  /** Reveal units (spans u0..un-1) when the style reveals progressively, else 0. */
-  units: number;
+/** One layer's box: CSS declarations, and its reveal units when the style reveals progressively. */
+export interface TextBox {
+  css: string;
+  /** Word or letter units (word-by-word / letter-by-letter), else null. */
+  units: string[] | null;
+  text: string;
 }
 
-/** Builds the page for one layer. `fontUrl` is a file: URL of the layer's font, if any. */
-export function textPage(layer: Layer, W: number, H: number, fontUrl: string | null): TextPage {
+/** The box of one layer; `fontFamily` names the @font-face of the layer's uploaded font, if any. */
+export function textBox(layer: Layer, W: number, H: number, fontFamily: string | null): TextBox {
   const size = fontSizePx(layer, W, H);
   const text = str(layer.text, "");
-  const fontFace = fontUrl ? `@font-face{font-family:"LayerFont";src:url("${fontUrl}");}` : "";
   const google =
     typeof layer.googleFont === "string" ? `"${layer.googleFont.split(":")[0]!.replace(/"/g, "")}",` : "";
-  const family = fontUrl
-    ? `"LayerFont",${DEFAULT_FONTS}`
+  const family = fontFamily
+    ? `"${fontFamily}",${DEFAULT_FONTS}`
     : `${google}${typeof layer.fontFamily === "string" ? `"${layer.fontFamily.replace(/"/g, "")}",` : ""}${DEFAULT_FONTS}`;
   const weight = typeof layer.googleFont === "string" ? (layer.googleFont.split(":")[1] ?? "400") : "normal";
   const color = cssColor(layer.textColor ?? layer.color, layer.type === "text" ? "#000000" : "#ffffff");
   const style =
     layer.style === "word-by-word" ? "word" : layer.style === "letter-by-letter" ? "letter" : null;
-  const units = style ? revealUnits(text, style) : [];
-  const body = style ? units.map((u, i) => `<span id="u${i}">${esc(u)}</span>`).join("") : esc(text);
   const pad = Math.ceil(size * 0.25 + num(layer.outlineWidth, 0) * 4);
   let boxCss = `padding:${pad}px;`;
   switch (layer.type) {
@@ -99,9 +99,34 @@ export function textPage(layer: Layer, W: number, H: number, fontUrl: string | n
     default:
       boxCss += `max-width:${Math.round(W * 0.8)}px;text-align:center;`;
   }
-  const html = `<!doctype html><html><head><meta charset="utf-8"><style>${fontFace}
+  const css = `font-family:${family};font-weight:${weight};font-size:${size}px;line-height:1.2;color:${color};${outlineCss(layer, size)}${boxCss}`;
+  return { css, units: style ? revealUnits(text, style) : null, text };
+}
+
+/** One drawing of a box in the sheet: the whole text, or the first `visible` reveal units. */
+export interface SheetCell {
+  box: TextBox;
+  visible: number;
+}
+
+/**
+ * One document with every cell of a job (element ids c0..cn-1), all at the top-left corner until the
+ * rasteriser measures and spreads them. Hidden units keep their space, so every state of a reveal
+ * has the same size. `fonts` maps @font-face family names to file: URLs.
+ */
+export function textSheet(fonts: ReadonlyMap<string, string>, cells: SheetCell[]): string {
+  const faces = [...fonts].map(([family, url]) => `@font-face{font-family:"${family}";src:url("${url}");}`);
+  const rules = cells.map((c, i) => `#c${i}{${c.box.css}}`);
+  const body = cells.map((c, i) => {
+    const inner = c.box.units
+      ? c.box.units.map((u, n) => `<span${n < c.visible ? "" : ' class="h"'}>${esc(u)}</span>`).join("")
+      : esc(c.box.text);
+    return `<div class="c" id="c${i}">${inner}</div>`;
+  });
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${faces.join("")}
 html,body{margin:0;background:transparent;}
-#box{position:absolute;left:0;top:0;display:inline-block;white-space:pre-wrap;font-family:${family};font-weight:${weight};font-size:${size}px;line-height:1.2;color:${color};${outlineCss(layer, size)}${boxCss}}
-</style></head><body><div id="box">${body}</div></body></html>`;
-  return { html, units: units.length };
+.c{position:absolute;left:0;top:0;display:inline-block;white-space:pre-wrap;overflow-wrap:anywhere;}
+.h{visibility:hidden;}
+${rules.join("\n")}
+</style></head><body>${body.join("")}</body></html>`;
 }
