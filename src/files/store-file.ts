@@ -3,6 +3,7 @@
  * width/height/duration (images from their header, video and audio with the renderer's ffprobe) and inserts
  * the row. A file that fails validation is removed from R2: no object without its row, no row without its object.
  */
+import { readImageHeader } from "../../container/src/probe/image-header";
 import { getDb } from "../db/client";
 import { mediaFiles, type FileCategory } from "../db/schema";
 import type { Env } from "../env";
@@ -10,7 +11,6 @@ import { UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/er
 import { newId } from "../lib/ids";
 import { rendererFor } from "../runner/renderer-client";
 import { storageUrlFor } from "../storage/paths";
-import { imageSize } from "./image-size";
 import type { Ingested } from "./ingest";
 import { expiryAt, MAX_UPLOAD_BYTES } from "./retention";
 import type { Sniffed } from "./sniff";
@@ -30,7 +30,8 @@ export const newFileSlot = (userId: string, at = Date.now()) => {
 
 const readMetadata = async (env: Env, ingested: Ingested, kind: Sniffed, key: string, name: string) => {
   if (kind.category === "image") {
-    const size = imageSize(kind.mimeType, ingested.head);
+    // Display size (EXIF orientation applied), as browsers and the renderers draw the picture.
+    const size = readImageHeader(ingested.head);
     return { width: size?.width ?? null, height: size?.height ?? null, duration: null };
   }
   if (kind.category !== "video" && kind.category !== "audio")

@@ -1,10 +1,15 @@
 /**
  * Media facts the video compiler needs, built on the shared probe parser (src/probe) plus the one
  * thing it does not report: whether the picture carries alpha (pix_fmt, or VP8/VP9's ALPHA_MODE tag).
+ * Stills whose header tells everything (PNG, JPEG, simple WebP) and H.264/HEVC MP4s are read
+ * in-process: an ffprobe run costs ~60 ms of process start-up alone, on the path before the encoder starts.
  */
+import { open } from "node:fs/promises";
 import * as v from "valibot";
 import { run } from "../lib/process.ts";
 import { buildFfprobeArgs } from "../probe/ffprobe-args.ts";
+import { readImageHeader } from "../probe/image-header.ts";
+import { readMp4Facts } from "../probe/mp4-header.ts";
 import { parseProbeOutput } from "../probe/parse-probe.ts";
 import type { MediaInfo } from "./types.ts";
 
@@ -30,11 +35,58 @@ export function parseMediaInfo(json: unknown): MediaInfo {
     hasAlpha: /^(rgba|bgra|argb|abgr|yuva|gbrap|ya|pal8)/.test(video?.pix_fmt ?? "") || alphaMode === "1",
     rotation: p.rotation,
     videoCodec: p.videoCodec,
+    orientation: 1,
   };
 }
 
-/** Runs ffprobe on a local file. */
+/** Bytes read for a still's header (JPEG metadata before the frame header can be long). */
+const HEADER_BYTES = 256 * 1024;
+
+/** MediaInfo of a still from its header alone, or null when only ffprobe can tell (other formats, animation). */
+export async function probeStill(path: string): Promise<MediaInfo | null> {
+  const file = await open(path, "r");
+  try {
+    const buf = new Uint8Array(HEADER_BYTES);
+    const { bytesRead } = await file.read(buf, 0, HEADER_BYTES, 0);
+    const h = readImageHeader(buf.subarray(0, bytesRead));
+    if (!h || h.hasAlpha === null || h.animated !== false) return null;
+    return {
+      width: h.width,
+      height: h.height,
+      duration: 0,
+      hasVideo: true,
+      hasAudio: false,
+      hasAlpha: h.hasAlpha,
+      rotation: 0,
+      videoCodec: h.codec,
+      orientation: h.orientation,
+    };
+  } finally {
+    await file.close();
+  }
+}
+
+/** MediaInfo of an H.264/HEVC MP4 or QuickTime file from its `moov`, or null when only ffprobe can tell. */
+export async function probeMp4(path: string): Promise<MediaInfo | null> {
+  const m = await readMp4Facts(path);
+  if (!m) return null;
+  return {
+    width: m.width,
+    height: m.height,
+    duration: m.duration,
+    hasVideo: true,
+    hasAudio: m.hasAudio,
+    hasAlpha: false,
+    rotation: m.rotation,
+    videoCodec: m.videoCodec,
+    orientation: 1,
+  };
+}
+
+/** Reads a still's header or an MP4's `moov`, else runs ffprobe on a local file. */
 export async function probeMedia(path: string, ffprobePath = "ffprobe"): Promise<MediaInfo> {
+  const known = (await probeStill(path)) ?? (await probeMp4(path));
+  if (known) return known;
   const { stdout } = await run(ffprobePath, buildFfprobeArgs(path), { timeoutMs: 30_000 });
   return parseMediaInfo(JSON.parse(stdout.toString("utf8")));
 }

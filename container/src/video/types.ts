@@ -59,6 +59,11 @@ export interface MediaInfo {
   hasAlpha: boolean;
   rotation: number;
   videoCodec: string | null;
+  /**
+   * EXIF orientation of a JPEG still (1–8, 1 = as stored). ffprobe does not report it (its size is the
+   * stored one) and ffmpeg's autorotate ignores the mirrored ones, so the graph applies it.
+   */
+  orientation: number;
 }
 
 /** A transparent PNG produced by rasterising a text/html layer, placed at (x,y) in the frame. */

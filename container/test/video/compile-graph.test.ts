@@ -13,6 +13,7 @@ const PNG: MediaInfo = {
   hasAlpha: true,
   rotation: 0,
   videoCodec: "png",
+  orientation: 1,
 };
 
 function graphFor(format: string): string {
