@@ -54,6 +54,23 @@ describe("file upload", () => {
     expect(object?.size).toBe(bytes.byteLength);
   });
 
+  it("stores the display size of a photo turned by its EXIF orientation", async () => {
+    const { key } = await newAccount();
+    const photo = fixture("img2.jpg");
+    // APP1 "Exif" with IFD0 = { Orientation = 6 } (turned a quarter clockwise), big-endian TIFF.
+    const exif = [
+      ...[0xff, 0xe1, 0x00, 0x22, 0x45, 0x78, 0x69, 0x66, 0x00, 0x00],
+      ...[0x4d, 0x4d, 0x00, 0x2a, 0x00, 0x00, 0x00, 0x08, 0x00, 0x01],
+      ...[0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x06, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00],
+    ];
+    const turned = new Uint8Array([...photo.subarray(0, 2), ...exif, ...photo.subarray(2)]);
+    const res = await upload(key, "portrait.jpg", turned);
+    expect(res.status).toBe(201);
+    const f = (await body<Uploaded>(res)).data!;
+    const row = await env.DB.prepare("SELECT width, height FROM media_files WHERE id = ?").bind(f.id).first();
+    expect(row).toEqual({ width: 3000, height: 4000 });
+  });
+
   it("reads video size and duration with the renderer's ffprobe", async () => {
     const { key } = await newAccount();
     const res = await upload(key, "clip.mp4", fixture("kohlipe3.mp4"));

@@ -54,25 +54,26 @@ function tiffOrientation(b: Uint8Array, start: number, end: number): number {
 }
 
 function jpeg(b: Uint8Array): ImageHeader | null {
-  let orientation = 1;
+  let orientation: number | null = null;
   let i = 2;
   while (i + 9 < b.length) {
     if (u8(b, i) !== 0xff) return null;
     const marker = u8(b, i + 1);
     const length = u16be(b, i + 2);
-    if (marker === 0xe1 && ascii(b, i + 4, 6) === "Exif\0\0")
+    // The first Exif segment counts, as in browsers' decoders.
+    if (marker === 0xe1 && orientation === null && ascii(b, i + 4, 6) === "Exif\0\0")
       orientation = tiffOrientation(b, i + 10, Math.min(b.length, i + 2 + length));
     // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
       const height = u16be(b, i + 5);
       const width = u16be(b, i + 7);
       if (!width || !height) return null;
-      const turn = isQuarterTurn(orientation);
+      const turn = isQuarterTurn(orientation ?? 1);
       return {
         codec: "mjpeg",
         width: turn ? height : width,
         height: turn ? width : height,
-        orientation,
+        orientation: orientation ?? 1,
         hasAlpha: false,
         animated: false,
       };
