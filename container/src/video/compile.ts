@@ -1,11 +1,12 @@
 /**
  * Compiles a VideoSpec (+ probed media and rasterised text) into ONE ffmpeg filter graph:
  * per clip, layers overlaid on a base (or the first full-frame opaque layer AS the base), clips
- * joined with xfade (or concat for cuts), global layers on top, audio mixed to the exact length.
+ * joined by the cheap mixers of joins.ts, else xfade (or concat for cuts), global layers on top, audio mixed to the exact length.
  * Pure apart from the label counter: same inputs → same graph.
  */
 import { clipAudioStream, finishAudio } from "./audio-graph.ts";
 import { GraphContext, type LayerWindow } from "./graph-context.ts";
+import { MIXERS, overlapJoin } from "./joins.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
 import { COMPILERS, keyedLayers, type KeyedLayer } from "./layers/index.ts";
 import type { Timeline } from "./timeline.ts";
@@ -69,33 +70,6 @@ function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base
   return current ?? "";
 }
 
-/**
- * A cross-fade of `b` over the last `frames` frames of `a` (which starts `b` at frame `at`), built
- * from trim + fade-in alpha + overlay + concat. Same picture as `xfade=transition=fade`, but xfade's
- * per-pixel float kernel costs ~10 ms per 720p frame here and overlay's integer blend ~1 ms: this
- * keeps the default transition near the encode floor. Opaque outputs only (webm keeps xfade, which
- * mixes alpha planes too).
- */
-export function fadeJoin(
-  ctx: GraphContext,
-  a: string,
-  b: string,
-  at: number,
-  frames: number,
-  out: string,
-): void {
-  const [a0, a1, b0, b1, bIn, mixed] = ["fa", "fa", "fb", "fb", "fbi", "fmix"].map((p) => ctx.label(p));
-  const fps = ctx.spec.fps;
-  ctx.chain(`[${a}]split[${a0}s][${a1}s]`);
-  ctx.chain(`[${a0}s]trim=end_frame=${at}[${a0}]`);
-  ctx.chain(`[${a1}s]trim=start_frame=${at}:end_frame=${at + frames},setpts=PTS-STARTPTS[${a1}]`);
-  ctx.chain(`[${b}]split[${b0}s][${b1}s]`);
-  ctx.chain(`[${b0}s]trim=end_frame=${frames},format=yuva420p,fade=t=in:s=0:n=${frames}:alpha=1[${bIn}]`);
-  ctx.chain(`[${b1}s]trim=start_frame=${frames},setpts=PTS-STARTPTS[${b1}]`);
-  ctx.chain(`[${a1}][${bIn}]overlay=format=yuv420:eof_action=pass[${mixed}]`);
-  ctx.chain(`[${a0}][${mixed}][${b1}]concat=n=3:v=1:a=0,settb=1/${fps},setpts=N[${out}]`);
-}
-
 /** Builds the complete graph with outputs `[vout]` and `[aout]`. */
 export function compileGraph(
   spec: VideoSpec,
@@ -142,8 +116,10 @@ export function compileGraph(
       const r = resolveTransition(t.name, `${jobId}:${c - 1}`, t.params);
       used.push(r.name);
       const start = timeline.clips[c]!.startFrame;
-      if (r.xfade === "fade" && !r.expr && format !== "webm") {
-        fadeJoin(ctx, acc, clipLabels[c]!, start, t.frames, next);
+      const mixer =
+        format === "webm" ? undefined : (MIXERS[r.name] ?? (r.xfade === "fade" ? MIXERS.fade : undefined));
+      if (mixer) {
+        overlapJoin(ctx, acc, clipLabels[c]!, start, t.frames, next, mixer);
       } else {
         const expr = r.expr ? `:expr='${r.expr}'` : "";
         ctx.chain(

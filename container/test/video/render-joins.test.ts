@@ -1,0 +1,91 @@
+/**
+ * Transitions built as graph fragments (joins.ts), on red → blue clips whose mixes are computable:
+ * 10 fps, two 2.5 s clips, a 1 s overlap starting at 1.5 s: overlap frame k is shown at t = 1.5 + k / 10.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderVideo } from "../../src/video/render.ts";
+import { colorAt, near, probeOut } from "./media-helpers.ts";
+
+let dir: string;
+const outs = new Map<string, string>();
+const NAMES = ["fade", "dummy", "burn", "colorphase", "multiply_blend"];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "video-joins-"));
+  for (const name of NAMES) {
+    const outPath = join(dir, `${name}.mp4`);
+    await renderVideo({
+      jobId: `job_${name}`,
+      workDir: await mkdtemp(join(dir, `${name}-`)),
+      outPath,
+      config: {
+        width: 160,
+        height: 90,
+        fps: 10,
+        clips: [
+          {
+            duration: 2.5,
+            transition: { name, duration: 1 },
+            layers: [{ type: "fill-color", color: "#ff0000" }],
+          },
+          { duration: 2.5, layers: [{ type: "fill-color", color: "#0000ff" }] },
+        ],
+      },
+    });
+    outs.set(name, outPath);
+  }
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const at = (name: string, k: number) => colorAt(outs.get(name)!, 1.5 + k / 10);
+const RED = [255, 0, 0];
+const BLUE = [0, 0, 255];
+
+describe("transitions as graph fragments", () => {
+  it("keep the timeline's length: 2.5 + 2.5 − 1 s", async () => {
+    for (const name of NAMES) expect((await probeOut(outs.get(name)!)).duration).toBeCloseTo(4, 1);
+  });
+
+  it("fade: halfway through, half of each picture", async () => {
+    expect(near(await at("fade", 5), [128, 0, 128], 30)).toBe(true);
+    expect(near(await colorAt(outs.get("fade")!, 3.5), BLUE)).toBe(true);
+  });
+
+  it("dummy: the first picture until the middle, then the second", async () => {
+    expect(near(await at("dummy", 2), RED)).toBe(true);
+    expect(near(await at("dummy", 4), RED)).toBe(true);
+    expect(near(await at("dummy", 5), BLUE)).toBe(true);
+    expect(near(await at("dummy", 8), BLUE)).toBe(true);
+  });
+
+  it("burn: a warm flare at the middle that a plain fade does not have", async () => {
+    const [fadeMid, burnMid, burnEnd] = [
+      await at("fade", 5),
+      await at("burn", 5),
+      await colorAt(outs.get("burn")!, 3.5),
+    ];
+    // 40 % of (230, 102, 47) over the red/blue mix lifts green from ~0 to ~40 and red above the fade's.
+    expect(burnMid[1]!).toBeGreaterThan(fadeMid[1]! + 25);
+    expect(burnMid[0]!).toBeGreaterThan(fadeMid[0]! + 15);
+    expect(near(burnEnd, BLUE)).toBe(true);
+  });
+
+  it("colorphase: luma fades while chroma switches early (U) and late (V)", async () => {
+    // Halfway: luma half-way, U already the blue clip's, V still the red clip's → magenta, not purple.
+    const mid = await at("colorphase", 5);
+    expect(mid[0]!).toBeGreaterThan(180);
+    expect(mid[2]!).toBeGreaterThan(180);
+    expect(near(await at("colorphase", 1), RED, 40)).toBe(true);
+  });
+
+  it("multiply_blend: the two pictures multiplied at the middle (red × blue is dark)", async () => {
+    const sum = (c: number[]) => c.reduce((a, b) => a + b, 0);
+    expect(sum(await at("multiply_blend", 5))).toBeLessThan(sum(await at("fade", 5)) - 100);
+    expect(near(await colorAt(outs.get("multiply_blend")!, 3.5), BLUE)).toBe(true);
+  });
+});
