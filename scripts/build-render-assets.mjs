@@ -3,7 +3,8 @@
 // [assets] folder, read through the ASSETS binding, never fetched from a CDN):
 //   static/render/fonts/<id>/<weight>-<subset>.woff2   catalogue fonts (@fontsource/*, src/fonts/families.json)
 //   static/render/lib/<name>.js                        html-layer libraries (enableLibraries / tailwindcss)
-// and writes src/fonts/catalog-data.json (families, weights, subset ranges) that validation and the compiler read.
+// and writes container/src/fonts/catalog-data.json (families, weights, subset ranges) that validation, the image
+// compiler and the video renderer read (the renderer loads the same @fontsource files from its own dependencies).
 // Runs on `npm install` (postinstall) with plain Node >= 20; idempotent. `--check` only verifies.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -65,7 +66,7 @@ for (const [name, file] of Object.entries(LIBRARY_FILES))
   copy(join(modules, file), join(out, "lib", `${name}.js`));
 
 const data = `${JSON.stringify({ subsets: ranges, families: catalog }, null, 2)}\n`;
-const dataFile = join(root, "src", "fonts", "catalog-data.json");
+const dataFile = join(root, "container", "src", "fonts", "catalog-data.json");
 if (!existsSync(dataFile) || readFileSync(dataFile, "utf8") !== data) {
   if (check) problems.push(`out of date: ${dataFile}`);
   else writeFileSync(dataFile, data);

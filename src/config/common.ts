@@ -88,22 +88,32 @@ export const FontFamily = v.pipe(
   ),
 );
 
+/** `catalogFont` values; `online` says whether families beyond the bundled catalogue may pass. */
+const catalogFontSchema = (online: boolean | undefined) =>
+  v.pipe(
+    v.string(),
+    v.regex(
+      /^[A-Za-z0-9](?:[A-Za-z0-9 +-]{0,98}[A-Za-z0-9])?(?::[1-9]00)?$/,
+      'must be "Family" or "Family:weight" with a weight of 100..900 in steps of 100 (e.g. "Montserrat:700")',
+    ),
+    v.rawCheck(({ dataset, addIssue }) => {
+      const issue = dataset.typed && !dataset.issues ? catalogFontIssue(dataset.value, online) : null;
+      if (issue) addIssue({ message: issue });
+    }),
+  );
+
 /**
  * A font of the hosted catalogue: `Family` or `Family:weight`, weight 100..900 in steps of 100, exact
- * casing (e.g. `Montserrat:700`, `Open Sans`).
+ * casing (e.g. `Montserrat:700`, `Open Sans`). Bundled catalogue (container/src/fonts) only, listing what
+ * exists; with FONT_CATALOGUE_ONLINE the image renderer asks the hosted one.
  */
-export const CatalogFont = v.pipe(
-  v.string(),
-  v.regex(
-    /^[A-Za-z0-9](?:[A-Za-z0-9 +-]{0,98}[A-Za-z0-9])?(?::[1-9]00)?$/,
-    'must be "Family" or "Family:weight" with a weight of 100..900 in steps of 100 (e.g. "Montserrat:700")',
-  ),
-  // Bundled catalogue (src/fonts) only, listing what exists; with FONT_CATALOGUE_ONLINE the renderer asks the hosted one.
-  v.rawCheck(({ dataset, addIssue }) => {
-    const issue = dataset.typed && !dataset.issues ? catalogFontIssue(dataset.value) : null;
-    if (issue) addIssue({ message: issue });
-  }),
-);
+export const CatalogFont = catalogFontSchema(undefined);
+
+/**
+ * `catalogFont` in video jobs: the renderer draws the bundled catalogue (its own copy of the files) and
+ * fetches nothing, so only bundled families pass, even with FONT_CATALOGUE_ONLINE.
+ */
+export const BundledCatalogFont = catalogFontSchema(false);
 
 /** Family names for an html layer's page (`googleFonts`), optionally with the catalogue's axis syntax. */
 export const FontFamilySpec = v.pipe(

@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import {
   bool,
-  CatalogFont,
+  BundledCatalogFont,
   Color,
   documentedDefault,
   integerIn,
@@ -81,7 +81,7 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   textColor: o(Color),
   fontSize: o(numberIn(L.VIDEO_MIN_FONT_SIZE, L.VIDEO_MAX_FONT_SIZE)),
   fontPath: o(FontRef),
-  catalogFont: o(CatalogFont),
+  catalogFont: o(BundledCatalogFont),
   position: o(Position),
   outlineColor: o(Color),
   outlineWidth: o(numberIn(0, L.MAX_OUTLINE_WIDTH)),

@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { validateJobConfig } from "../../src/config";
 import { catalogFontIssue } from "../../src/fonts/catalog";
 import { hostedCssKey, hostedFontSource } from "../../src/fonts/hosted-source";
 import { UnprocessableMedia, UpstreamFailure } from "../../src/lib/errors";
@@ -178,5 +179,34 @@ describe("catalogFont validation with the hosted catalogue switched on", () => {
     expect(catalogFontIssue("Lobster:700", true)).toBeNull();
     expect(catalogFontIssue("Comic Neue:700", false)).toMatch(/available families: .*Lobster/);
     expect(catalogFontIssue("Montserrat:700", false)).toBeNull();
+  });
+});
+
+describe("catalogFont in video jobs", () => {
+  it("accepts only bundled families, even with the hosted catalogue on (the renderer draws the bundle)", () => {
+    const vars = env as { FONT_CATALOGUE_ONLINE?: string };
+    const video = (font: string) => ({
+      clips: [{ duration: 1, layers: [{ type: "title", text: "Hi", catalogFont: font }] }],
+    });
+    const image = (font: string) => ({
+      width: 100,
+      height: 100,
+      layers: [{ type: "text", text: "Hi", catalogFont: font }],
+    });
+    vars.FONT_CATALOGUE_ONLINE = "true";
+    try {
+      expect(validateJobConfig("image", image("Comic Neue:700")).valid).toBe(true);
+      const refused = validateJobConfig("video", video("Comic Neue:700"));
+      expect(refused.valid).toBe(false);
+      expect(JSON.stringify(refused)).toMatch(/catalogFont.*available families: .*Lobster/);
+      expect(validateJobConfig("video", video("Lobster")).valid).toBe(true);
+      const defaults = validateJobConfig("video", {
+        defaults: { layer: { catalogFont: "Comic Neue" } },
+        clips: [{ duration: 1, layers: [{ type: "title", text: "Hi" }] }],
+      });
+      expect(defaults.valid).toBe(false);
+    } finally {
+      vars.FONT_CATALOGUE_ONLINE = "false";
+    }
   });
 });

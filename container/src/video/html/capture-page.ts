@@ -5,9 +5,11 @@
  * returns the page as a PNG: HeadlessExperimental.beginFrame on the begin-frame browser (52+ fps
  * at 720p here), or page.screenshot on the ordinary browser as the fallback.
  */
+import { readFile } from "node:fs/promises";
 import type { BrowserContext, CDPSession, HTTPRequest, Page } from "puppeteer-core";
 import { getBrowser, getCaptureBrowser } from "../raster/browser.ts";
 import { librarySource } from "./libraries.ts";
+import { catalogFontFileById } from "../../fonts/files.ts";
 import { HTML_ORIGIN, PAGE_POLICY } from "./page.ts";
 
 export type CaptureMethod = "beginframe" | "screenshot";
@@ -62,6 +64,18 @@ async function route(req: HTTPRequest, doc: string): Promise<void> {
     if (lib) {
       const body = await librarySource(lib[1]!);
       return await req.respond({ status: 200, contentType: "text/javascript", body });
+    }
+    const font = /^https:\/\/html-layer\.local\/fonts\/([a-z0-9-]+)\/(\d+)-([a-z0-9-]+)\.woff2$/.exec(url);
+    const fontFile = font ? catalogFontFileById(font[1]!, Number(font[2]), font[3]!) : null;
+    if (fontFile) {
+      // The sandboxed page has an opaque origin: font loads are CORS requests.
+      const body = await readFile(fontFile);
+      return await req.respond({
+        status: 200,
+        contentType: "font/woff2",
+        headers: { "access-control-allow-origin": "*" },
+        body,
+      });
     }
     if (url.startsWith("data:") || url === "about:blank") return await req.continue();
     await req.abort("blockedbyclient");

@@ -4,6 +4,7 @@
  * WebRTC and WebGL, the virtual clock, then the libraries and the layer's `css`. Served from memory
  * at `${HTML_ORIGIN}/` with a `sandbox` policy header (opaque origin: no storage, no cookies).
  */
+import { catalogFontFaces, pageFamily } from "../../fonts/catalog.ts";
 import type { Layer } from "../types.ts";
 import { clockShim } from "./clock-shim.ts";
 import { libraryNames, stripLibraryImports } from "./libraries.ts";
@@ -18,7 +19,7 @@ export const PAGE_POLICY = [
   "style-src 'unsafe-inline'",
   "img-src data: blob:",
   "media-src data: blob:",
-  "font-src data:",
+  `font-src data: ${HTML_ORIGIN}`,
   "connect-src 'none'",
   "worker-src 'none'",
   "frame-src 'none'",
@@ -36,6 +37,26 @@ export function injectHead(html: string, head: string): string {
   return head + html;
 }
 
+/**
+ * @font-face rules for the layer's `googleFonts` that the bundled catalogue has, under their real family
+ * names, served by the capture page from `${HTML_ORIGIN}/fonts/` (others fall back, as in image jobs).
+ */
+export function pageFonts(layer: Layer): string {
+  const specs = Array.isArray(layer.googleFonts)
+    ? layer.googleFonts.filter((s) => typeof s === "string")
+    : [];
+  return specs
+    .flatMap((spec) => pageFamily(spec) ?? [])
+    .map((font) =>
+      catalogFontFaces(
+        font,
+        (subset) => `${HTML_ORIGIN}/fonts/${font.entry.id}/${font.weight}-${subset}.woff2`,
+        font.entry.family,
+      ),
+    )
+    .join("\n");
+}
+
 /** The full document for `layer`; `epochMs` is the page's `Date.now()` at virtual time 0. */
 export function htmlLayerDocument(layer: Layer, epochMs: number): string {
   const markup = stripLibraryImports(typeof layer.html === "string" ? layer.html : "", layer);
@@ -44,9 +65,11 @@ export function htmlLayerDocument(layer: Layer, epochMs: number): string {
     .join("");
   const css =
     typeof layer.css === "string" ? `<style>${layer.css.replace(/<\/style/gi, "<\\/style")}</style>` : "";
+  const fonts = pageFonts(layer);
   const head =
     `<meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${PAGE_POLICY}">` +
-    `<script>${PRELUDE}</script><script>${clockShim(epochMs)}</script>${libs}${css}`;
+    `<script>${PRELUDE}</script><script>${clockShim(epochMs)}</script>${libs}` +
+    `${fonts ? `<style>${fonts}</style>` : ""}${css}`;
   const doc = injectHead(markup, head);
   return /^\s*<!doctype/i.test(doc) ? doc : `<!doctype html>${doc}`;
 }

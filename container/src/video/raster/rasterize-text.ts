@@ -14,7 +14,8 @@ import { placeBox } from "../position.ts";
 import type { Layer, RasterAsset, RasterFrame, VideoSpec } from "../types.ts";
 import { num } from "../values.ts";
 import { openPage } from "./browser.ts";
-import { textBox, textSheet, type SheetCell } from "./text-html.ts";
+import { catalogFaceFile } from "../../fonts/files.ts";
+import { textBox, textSheet, type BoxFont, type SheetCell } from "./text-html.ts";
 
 /** Reveal states above this count are grouped, so a long letter-by-letter text stays cheap. */
 const MAX_STATES = 60;
@@ -88,19 +89,38 @@ export async function rasterizeText(
   const todo = layers.filter((k) => k.layer.type !== "html");
   if (todo.length === 0) return out;
   const { width: W, height: H } = spec;
-  const fonts = new Map<string, string>();
-  const familyOf = (fontPath: unknown): string | null => {
-    if (typeof fontPath !== "string") return null;
-    const url = pathToFileURL(fontPath).href;
-    for (const [family, u] of fonts) if (u === url) return family;
-    fonts.set(`LayerFont${fonts.size}`, url);
-    return `LayerFont${fonts.size - 1}`;
+  const faces: string[] = [];
+  const known = new Map<string, BoxFont>();
+  /** The sheet's face for a layer's uploaded font or catalogue font (added once per file / font). */
+  const fontOf = (layer: Layer): BoxFont | null => {
+    const key =
+      typeof layer.fontPath === "string"
+        ? `path:${layer.fontPath}`
+        : typeof layer.catalogFont === "string"
+          ? `cat:${layer.catalogFont}`
+          : null;
+    if (key === null) return null;
+    const seen = known.get(key);
+    if (seen) return seen;
+    let font: BoxFont;
+    if (typeof layer.fontPath === "string") {
+      font = { family: `LayerFont${known.size}`, weight: "normal" };
+      faces.push(
+        `@font-face{font-family:"${font.family}";src:url("${pathToFileURL(layer.fontPath).href}");}`,
+      );
+    } else {
+      const face = catalogFaceFile(String(layer.catalogFont));
+      font = { family: face.family, weight: face.weight };
+      faces.push(face.css);
+    }
+    known.set(key, font);
+    return font;
   };
   const cells: SheetCell[] = [];
   /** Index into sheetLayers of each cell. */
   const owner: number[] = [];
   const sheetLayers: SheetLayer[] = todo.map((k, i) => {
-    const box = textBox(k.layer, W, H, familyOf(k.layer.fontPath));
+    const box = textBox(k.layer, W, H, fontOf(k.layer));
     const units = box.units?.length ?? 0;
     const states = units === 0 ? 1 : Math.min(units, MAX_STATES);
     const first = cells.length;
@@ -126,7 +146,7 @@ export async function rasterizeText(
           return { w: r.width, h: r.height };
         });
       },
-      textSheet(fonts, cells),
+      textSheet(faces, cells),
       sheetLayers.map((l) => l.first),
     );
     const sizes = sheetLayers.map((l, i) => {

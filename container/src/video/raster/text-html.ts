@@ -63,16 +63,20 @@ export interface TextBox {
   text: string;
 }
 
-/** The box of one layer; `fontFamily` names the @font-face of the layer's uploaded font, if any. */
-export function textBox(layer: Layer, W: number, H: number, fontFamily: string | null): TextBox {
+/** The font a box is drawn in: an @font-face family of the sheet (uploaded or catalogue font). */
+export interface BoxFont {
+  family: string;
+  weight: number | "normal";
+}
+
+/** The box of one layer; `font` is the sheet's face for its `fontPath` or `catalogFont`, if any. */
+export function textBox(layer: Layer, W: number, H: number, font: BoxFont | null): TextBox {
   const size = fontSizePx(layer, W, H);
   const text = str(layer.text, "");
-  const google =
-    typeof layer.googleFont === "string" ? `"${layer.googleFont.split(":")[0]!.replace(/"/g, "")}",` : "";
-  const family = fontFamily
-    ? `"${fontFamily}",${DEFAULT_FONTS}`
-    : `${google}${typeof layer.fontFamily === "string" ? `"${layer.fontFamily.replace(/"/g, "")}",` : ""}${DEFAULT_FONTS}`;
-  const weight = typeof layer.googleFont === "string" ? (layer.googleFont.split(":")[1] ?? "400") : "normal";
+  const family = font
+    ? `"${font.family}",${DEFAULT_FONTS}`
+    : `${typeof layer.fontFamily === "string" ? `"${layer.fontFamily.replace(/"/g, "")}",` : ""}${DEFAULT_FONTS}`;
+  const weight = font?.weight ?? "normal";
   const color = cssColor(layer.textColor ?? layer.color, layer.type === "text" ? "#000000" : "#ffffff");
   const style =
     layer.style === "word-by-word" ? "word" : layer.style === "letter-by-letter" ? "letter" : null;
@@ -112,10 +116,9 @@ export interface SheetCell {
 /**
  * One document with every cell of a job (element ids c0..cn-1), all at the top-left corner until the
  * rasteriser measures and spreads them. Hidden units keep their space, so every state of a reveal
- * has the same size. `fonts` maps @font-face family names to file: URLs.
+ * has the same size. `faces` are the @font-face rules of the fonts the boxes use.
  */
-export function textSheet(fonts: ReadonlyMap<string, string>, cells: SheetCell[]): string {
-  const faces = [...fonts].map(([family, url]) => `@font-face{font-family:"${family}";src:url("${url}");}`);
+export function textSheet(faces: readonly string[], cells: SheetCell[]): string {
   const rules = cells.map((c, i) => `#c${i}{${c.box.css}}`);
   const body = cells.map((c, i) => {
     const inner = c.box.units
@@ -123,7 +126,7 @@ export function textSheet(fonts: ReadonlyMap<string, string>, cells: SheetCell[]
       : esc(c.box.text);
     return `<div class="c" id="c${i}">${inner}</div>`;
   });
-  return `<!doctype html><html><head><meta charset="utf-8"><style>${faces.join("")}
+  return `<!doctype html><html><head><meta charset="utf-8"><style>${faces.join("\n")}
 html,body{margin:0;background:transparent;}
 .c{position:absolute;left:0;top:0;display:inline-block;white-space:pre-wrap;overflow-wrap:anywhere;}
 .h{visibility:hidden;}
