@@ -99,6 +99,7 @@ export function parseVideoConfig(config: unknown, formatOverride?: string): Vide
     fps: Math.round(clamp(num(c.fps, 25), 1, 120)),
     format: (FORMATS.has(format) ? format : "mp4") as VideoSpec["format"],
     fast: bool(c.fast, false),
+    pixelScale: 1,
     defaultDuration: Math.max(0.1, num(defaults.duration, 4)),
     clips,
     globalLayers: parseLayers(c.globalLayers, layerDefaults, byType),
@@ -116,16 +117,43 @@ export function parseVideoConfig(config: unknown, formatOverride?: string): Vide
   };
 }
 
-/** Preview mode (reference `fast`): about 250x250 pixels of area with the aspect kept, 15 fps. */
+/** Layer types drawn as text boxes, whose px properties scale with the preview. */
+const TEXT_TYPES = new Set(["title", "subtitle", "news-title", "slide-in-text", "text", "title-background"]);
+
+/** A layer's pixel-valued properties multiplied by `s` (font sizes, outline widths, text x/y/wrap width). */
+export function scaleLayerPixels(layer: Layer, s: number): Layer {
+  if (!TEXT_TYPES.has(layer.type)) return layer;
+  const out: Layer = { ...layer };
+  const keys = ["fontSize", "outlineWidth", ...(layer.type === "text" ? ["x", "y", "width"] : [])];
+  for (const key of keys) {
+    const value = out[key];
+    // slide-in-text's fontSize ≤ 1 is a fraction of the width, which scales by itself.
+    if (typeof value !== "number" || (key === "fontSize" && layer.type === "slide-in-text" && value <= 1))
+      continue;
+    out[key] = value * s;
+  }
+  return out;
+}
+
+/**
+ * Preview mode (reference `fast`): about 250x250 pixels of area with the aspect kept, 15 fps. The
+ * picture is the full render made smaller: pixel-valued text properties shrink with it and html pages
+ * keep their layout (captured at `pixelScale`).
+ */
 export function applyFastMode(spec: VideoSpec): VideoSpec {
   if (!spec.fast) return spec;
   const aspect = spec.width / spec.height;
-  const w = even(Math.sqrt(62500 * aspect));
-  const h = even(w / aspect);
+  const width = Math.min(even(Math.sqrt(62500 * aspect)), spec.width);
+  const height = Math.min(even(width / aspect), spec.height);
+  const s = width / spec.width;
+  const scale = (layers: Layer[]) => layers.map((l) => scaleLayerPixels(l, s));
   return {
     ...spec,
-    width: Math.min(w, spec.width),
-    height: Math.min(h, spec.height),
+    width,
+    height,
     fps: Math.min(15, spec.fps),
+    pixelScale: s,
+    clips: spec.clips.map((clip) => ({ ...clip, layers: scale(clip.layers) })),
+    globalLayers: scale(spec.globalLayers),
   };
 }

@@ -36,6 +36,11 @@ export interface VideoSpec {
   fps: number;
   format: "mp4" | "mov" | "webm";
   fast: boolean;
+  /**
+   * Output pixels per config pixel: 1, or the preview (`fast`) factor. Pixel-valued text properties are
+   * already multiplied by it; html pages are laid out at their config size and captured at this scale.
+   */
+  pixelScale: number;
   defaultDuration: number;
   clips: ClipSpec[];
   globalLayers: Layer[];
@@ -71,6 +76,8 @@ export interface RasterFrame {
   path: string;
   /** The frame is the width x height region of `path` at this offset (a text sheet), else all of it. */
   crop?: { x: number; y: number };
+  /** The image is larger than width x height (an html page captured at config size for a preview): scale it. */
+  resize?: boolean;
   x: number;
   y: number;
   width: number;

@@ -82,7 +82,12 @@ export async function rasterizeHtmlLayer(
       `${where}: html layers cannot capture live pages here (pages get no network access); put the markup in "html" instead`,
     );
   }
-  const { w, h } = htmlLayerSize(layer, spec.width, spec.height);
+  // Laid out and captured at its config size in CSS px; a preview (pixelScale < 1) draws the frames
+  // smaller in the graph (begin-frame capture ignores a device scale factor below 1), same layout.
+  const scale = spec.pixelScale;
+  const css = htmlLayerSize(layer, spec.width / scale, spec.height / scale);
+  const w = Math.max(2, Math.round((css.w * scale) / 2) * 2);
+  const h = Math.max(2, Math.round((css.h * scale) / 2) * 2);
   const pos = placeBox(layer, spec.width, spec.height, w, h);
   const frames = htmlFrameCount(layer, spec.fps, k.window ?? spec.defaultDuration);
   const stepMs = 1000 / spec.fps;
@@ -96,7 +101,7 @@ export async function rasterizeHtmlLayer(
   const captureOne = async (worker: number): Promise<number> => {
     const lease = leaseSlot();
     // Not raced against a timer: a page that opened late would leak. Loading has its own 20 s limit.
-    const cp = await openCapturePage(doc, w, h, method, lease.slot).catch((e: unknown) => {
+    const cp = await openCapturePage(doc, css.w, css.h, method, lease.slot).catch((e: unknown) => {
       lease.release();
       throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
     });
@@ -130,7 +135,7 @@ export async function rasterizeHtmlLayer(
   const times = await Promise.all(Array.from({ length: workers }, (_, i) => captureOne(i)));
   stats?.({ frames, captureMs: Math.max(...times), method, workers });
   {
-    const first = { path: path(0), x: pos.x, y: pos.y, width: w, height: h };
+    const first = { path: path(0), x: pos.x, y: pos.y, width: w, height: h, resize: scale !== 1 };
     if (frames === 1) return { frames: [first], times: [0] };
     return { frames: [first], times: [0], sequencePattern: join(workDir, `${k.key}-%05d.png`) };
   }

@@ -7,11 +7,15 @@ import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts"
 import type { Layer, RasterFrame } from "../types.ts";
 import { textMotion } from "./text-motion.ts";
 
-/** `[i:v]` of a still frame, cut out of its sheet when it is a region of one. */
+/** Filters that bring a frame to its drawn size: cut out of its sheet, or scaled down for a preview. */
+function fit(frame: RasterFrame): string {
+  if (frame.crop) return `crop=${frame.width}:${frame.height}:${frame.crop.x}:${frame.crop.y},`;
+  return frame.resize ? `scale=${frame.width}:${frame.height},` : "";
+}
+
+/** `[i:v]` of a still frame and the filters that fit it. */
 function stillSource(ctx: GraphContext, frame: RasterFrame): string {
-  const i = ctx.stillInput(frame.path);
-  const crop = frame.crop;
-  return crop ? `[${i}:v]crop=${frame.width}:${frame.height}:${crop.x}:${crop.y},` : `[${i}:v]`;
+  return `[${ctx.stillInput(frame.path)}:v]${fit(frame)}`;
 }
 
 export function rasterLayer(
@@ -36,7 +40,9 @@ export function rasterLayer(
   const tail = `${pre},${ctx.retime(win.startFrame)}${post}[${label}]`;
   if (asset.sequencePattern) {
     const i = ctx.addInput(["-framerate", String(fps), "-start_number", "0"], asset.sequencePattern);
-    ctx.chain(`[${i}:v]format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames}${tail}`);
+    ctx.chain(
+      `[${i}:v]${fit(first)}format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames}${tail}`,
+    );
   } else if (asset.frames.length === 1) {
     ctx.chain(`${stillSource(ctx, first)}format=yuva420p,loop=loop=${win.frames - 1}:size=1${tail}`);
   } else {
