@@ -22,7 +22,7 @@ import { closeBrowser } from "../container/src/video/raster/browser.ts";
 import { renderVideo } from "../container/src/video/render.ts";
 
 const FIX = process.env.FIXTURES_DIR ?? "/work/shared/fixtures";
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 function config(width: number, height: number) {
   const font = `${FIX}/PatuaOne-Regular.ttf`;

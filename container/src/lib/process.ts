@@ -35,8 +35,11 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Called with each chunk of stderr text (ffmpeg writes progress there). */
   onStderr?: (chunk: string) => void;
-  /** Bytes written to stdin, then closed. */
-  stdin?: Buffer | string;
+  /**
+   * Bytes written to stdin, then closed. A promise lets the process start before its input exists;
+   * if it rejects, the process is killed and the run rejects with that reason.
+   */
+  stdin?: Buffer | string | Promise<Uint8Array>;
   signal?: AbortSignal;
 }
 
@@ -55,6 +58,7 @@ export function run(command: string, args: readonly string[], options: RunOption
     const out: Buffer[] = [];
     let err = "";
     let timedOut = false;
+    let inputFailed: { reason: unknown } | null = null;
     const timer = setTimeout(() => {
       timedOut = true;
       child.kill("SIGKILL");
@@ -73,7 +77,8 @@ export function run(command: string, args: readonly string[], options: RunOption
     });
     child.on("close", (code) => {
       clearTimeout(timer);
-      if (timedOut)
+      if (inputFailed) reject(inputFailed.reason);
+      else if (timedOut)
         reject(new ProcessError(command, code, err, `timed out after ${timeoutMs} ms`, "timed-out"));
       else if (code !== 0) reject(new ProcessError(command, code, err, `exited with code ${code}`));
       else resolve({ stdout: Buffer.concat(out), stderr: err });
@@ -81,7 +86,16 @@ export function run(command: string, args: readonly string[], options: RunOption
     child.stdin.on("error", () => {
       /* the process may exit before reading stdin; the close handler reports it */
     });
-    if (options.stdin !== undefined) child.stdin.end(options.stdin);
+    const input = options.stdin;
+    if (input instanceof Promise) {
+      input.then(
+        (bytes) => child.stdin.end(bytes),
+        (reason: unknown) => {
+          inputFailed = { reason };
+          child.kill("SIGKILL");
+        },
+      );
+    } else if (input !== undefined) child.stdin.end(input);
     else child.stdin.end();
   });
 }

@@ -140,3 +140,22 @@ export function compileGraph(
   finishAudio(ctx, clipAudio, tracks);
   return { inputs: ctx.inputs, filterGraph: ctx.filters.join(";\n"), transitions: used };
 }
+
+/**
+ * The same graph with the input reading `path` moved to the end of the input list (references
+ * `[i:v]` / `[i:a]` renumbered); unchanged when no input reads it.
+ */
+export function inputLast(graph: CompiledGraph, path: string): CompiledGraph {
+  const from = graph.inputs.findIndex((args) => args.at(-1) === path);
+  const last = graph.inputs.length - 1;
+  if (from < 0 || from === last) return graph;
+  const renumber = (i: number) => (i === from ? last : i > from ? i - 1 : i);
+  return {
+    ...graph,
+    inputs: [...graph.inputs.slice(0, from), ...graph.inputs.slice(from + 1), graph.inputs[from]!],
+    filterGraph: graph.filterGraph.replace(
+      /\[(\d+):([va])\]/g,
+      (_, i: string, kind: string) => `[${renumber(Number(i))}:${kind}]`,
+    ),
+  };
+}

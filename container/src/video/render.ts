@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run } from "../lib/process.ts";
 import { ffmpegArgs, filterThreadsFor } from "./args.ts";
-import { compileGraph, layerWindow } from "./compile.ts";
+import { compileGraph, inputLast, layerWindow } from "./compile.ts";
 import { applyFastMode, parseVideoConfig } from "./config.ts";
 import { fetchInputs, fileRefs, rewriteRefs } from "./fetch-inputs.ts";
 import { keyedLayers, RASTER_TYPES, type KeyedLayer } from "./layers/index.ts";
@@ -17,13 +17,9 @@ import { getCaptureBrowser, prepareSparePage } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
 import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
 import { buildTimeline, clipDuration, type Timeline } from "./timeline.ts";
-import type { MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
+import { STDIN_PATH, type MediaInfo, type Rasters, type VideoSpec } from "./types.ts";
 
-export type Rasterize = (
-  spec: VideoSpec,
-  layers: KeyedLayer[],
-  workDir: string,
-) => Promise<Map<string, RasterAsset>>;
+export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
 
 export interface RenderVideoOptions {
   jobId: string;
@@ -94,8 +90,8 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     return timeline;
   };
   const rasterize = o.rasterize ?? rasterizeAll;
-  const rasterizeFor = async (timeline: Timeline): Promise<Map<string, RasterAsset>> => {
-    if (rasterKeys.length === 0) return new Map();
+  const rasterizeFor = async (timeline: Timeline): Promise<Rasters> => {
+    if (rasterKeys.length === 0) return { assets: new Map(), stdin: null };
     const layers = rasterKeys.map((k) => {
       const frames = k.clip < 0 ? timeline.totalFrames : timeline.clips[k.clip]!.frames;
       return { ...k, window: layerWindow(k.layer, frames, spec.fps)?.duration ?? 0 };
@@ -106,7 +102,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   // the browser work (text, html capture) runs while ffprobe does.
   const needsMedia = spec.clips.some((c) => c.duration === null && c.layers.some((l) => l.type === "video"));
   let timeline: Timeline;
-  let rasters: Map<string, RasterAsset>;
+  let rasters: Rasters;
   if (needsMedia) {
     await probing;
     report(overallPercent("rendering", 0), "rendering");
@@ -117,7 +113,9 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     report(overallPercent("rendering", 0), "rendering");
     [, rasters] = await Promise.all([probing, rasterizeFor(timeline)]);
   }
-  const graph = compileGraph(spec, timeline, o.jobId, media, rasters);
+  // The input fed on stdin goes last: ffmpeg opens inputs in order, so it loads and probes every
+  // other input while the text sheet's screenshot is still being taken.
+  const graph = inputLast(compileGraph(spec, timeline, o.jobId, media, rasters.assets), STDIN_PATH);
   const graphScript = join(o.workDir, "graph.txt");
   await writeFile(graphScript, graph.filterGraph);
   const format = spec.format;
@@ -134,6 +132,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   const reader = new ProgressReader();
   report(overallPercent("encoding", 0), "encoding");
   await run("ffmpeg", args, {
+    stdin: rasters.stdin ?? undefined,
     signal: o.signal,
     timeoutMs: 30 * 60_000,
     onStderr: (chunk) => {

@@ -85,6 +85,18 @@ export interface RasterFrame {
 }
 
 /**
+ * RasterFrame.path of a still that reaches ffmpeg on its stdin (`-f png_pipe -i pipe:0`): the text
+ * sheet, whose screenshot is still being taken while ffmpeg starts.
+ */
+export const STDIN_PATH = "pipe:0";
+
+/** What the rasteriser produced: assets by layer key, and the PNG bytes of STDIN_PATH if used. */
+export interface Rasters {
+  assets: Map<string, RasterAsset>;
+  stdin: Promise<Uint8Array> | null;
+}
+
+/**
  * A rasterised layer: one frame (static) or a sequence whose entry i is shown from `times[i]`
  * (seconds relative to the layer's start) until the next entry.
  */

@@ -4,7 +4,7 @@
  * (word-by-word / letter-by-letter) or a frame sequence (animated html), composited with overlay.
  */
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
-import type { Layer, RasterFrame } from "../types.ts";
+import { STDIN_PATH, type Layer, type RasterFrame } from "../types.ts";
 import { textMotion } from "./text-motion.ts";
 
 /** Filters that bring a frame to its drawn size: cut out of its sheet, or scaled down for a preview. */
@@ -15,7 +15,8 @@ function fit(frame: RasterFrame): string {
 
 /** `[i:v]` of a still frame and the filters that fit it. */
 function stillSource(ctx: GraphContext, frame: RasterFrame): string {
-  return `[${ctx.stillInput(frame.path)}:v]${fit(frame)}`;
+  const options = frame.path === STDIN_PATH ? ["-f", "png_pipe"] : [];
+  return `[${ctx.stillInput(frame.path, options)}:v]${fit(frame)}`;
 }
 
 export function rasterLayer(

@@ -11,7 +11,14 @@ import type { KeyedLayer } from "../layers/index.ts";
 import { zoomAmount, zoomDirection } from "../layers/ken-burns.ts";
 import { animationSeconds, titleStyle } from "../layers/text-motion.ts";
 import { placeBox } from "../position.ts";
-import type { Layer, RasterAsset, RasterFrame, VideoSpec } from "../types.ts";
+import {
+  STDIN_PATH,
+  type Layer,
+  type RasterAsset,
+  type Rasters,
+  type RasterFrame,
+  type VideoSpec,
+} from "../types.ts";
 import { num } from "../values.ts";
 import { openPage } from "./browser.ts";
 import { catalogFaceFile } from "../../fonts/files.ts";
@@ -79,15 +86,18 @@ export function stackCells(heights: number[]): { page: number; top: number }[] {
   });
 }
 
-/** Rasterises every non-html layer in `layers` (one page load, one screenshot per sheet page). */
+/**
+ * Rasterises every non-html layer in `layers` (one page load, one screenshot per sheet page). The
+ * first sheet page is not awaited: its frames name STDIN_PATH and `stdin` resolves to its PNG.
+ */
 export async function rasterizeText(
   spec: VideoSpec,
   layers: KeyedLayer[],
   workDir: string,
-): Promise<Map<string, RasterAsset>> {
+): Promise<Rasters> {
   const out = new Map<string, RasterAsset>();
   const todo = layers.filter((k) => k.layer.type !== "html");
-  if (todo.length === 0) return out;
+  if (todo.length === 0) return { assets: out, stdin: null };
   const { width: W, height: H } = spec;
   const faces: string[] = [];
   const known = new Map<string, BoxFont>();
@@ -131,6 +141,7 @@ export async function rasterizeText(
     return { k, first, states, units };
   });
   const page = await openPage(W, H);
+  let firstPage: Promise<Uint8Array> | null = null;
   try {
     // Written into the page's empty file: document (no navigation); fonts load before measuring.
     // Boxes are measured in a W-wide viewport at the top-left corner, exactly where a lone box wraps.
@@ -166,7 +177,9 @@ export async function rasterizeText(
       return { page: slots[c]!.page, left: z.ex, top: slots[c]!.top + z.ey, width: rects[owner[c]!]!.w };
     });
     const paths: string[] = [];
-    for (let p = 0; p < pages; p++) {
+    // Pages after the first are written to files; the first (usually the only one) is captured last and
+    // handed to ffmpeg on stdin, so ffmpeg starts while Chromium is still taking the screenshot.
+    for (let p = pages - 1; p >= 0; p--) {
       const onPage = cells.map((_, c) => c).filter((c) => slots[c]!.page === p);
       const pw = Math.max(...onPage.map((c) => cellSize(c).cw));
       const ph = Math.max(...onPage.map((c) => slots[c]!.top + cellSize(c).ch));
@@ -181,14 +194,20 @@ export async function rasterizeText(
       );
       if (pw > W || ph > H)
         await page.setViewport({ width: Math.max(W, pw), height: Math.max(H, ph), deviceScaleFactor: 1 });
-      const path = join(workDir, `text-sheet-${p}.png`);
-      await page.screenshot({
-        path,
+      const shot = {
         clip: { x: 0, y: 0, width: pw, height: ph },
         omitBackground: true,
         optimizeForSpeed: true,
-      });
-      paths.push(path);
+        // The clip is inside the viewport: no viewport override (a relayout and repaint) around it.
+        captureBeyondViewport: false,
+      };
+      if (p === 0) {
+        firstPage = page.screenshot(shot);
+        paths[0] = STDIN_PATH;
+      } else {
+        paths[p] = join(workDir, `text-sheet-${p}.png`);
+        await page.screenshot({ ...shot, path: paths[p] });
+      }
     }
     sheetLayers.forEach((l, i) => {
       const z = sizes[i]!;
@@ -211,7 +230,9 @@ export async function rasterizeText(
       out.set(l.k.key, { frames, times });
     });
   } finally {
-    await page.close().catch(() => {});
+    // The page stays open until its last screenshot is taken.
+    const pending: Promise<unknown> = firstPage ?? Promise.resolve();
+    void pending.catch(() => {}).finally(() => page.close().catch(() => {}));
   }
-  return out;
+  return { assets: out, stdin: firstPage };
 }

@@ -1,18 +1,14 @@
 /** Default rasteriser: text-family layers and html layers → PNG assets. */
 import { rasterizeHtmlLayer } from "../html/rasterize-html.ts";
 import type { KeyedLayer } from "../layers/index.ts";
-import type { RasterAsset, VideoSpec } from "../types.ts";
+import type { RasterAsset, Rasters, VideoSpec } from "../types.ts";
 import { rasterizeText } from "./rasterize-text.ts";
 
 /**
  * Rasterises every layer that needs a browser. Text layers (one warm page) and html layers (one page
  * each, one after another: several capturing tabs of one browser time out) run side by side.
  */
-export async function rasterizeAll(
-  spec: VideoSpec,
-  layers: KeyedLayer[],
-  workDir: string,
-): Promise<Map<string, RasterAsset>> {
+export async function rasterizeAll(spec: VideoSpec, layers: KeyedLayer[], workDir: string): Promise<Rasters> {
   const html = layers.filter((k) => k.layer.type === "html");
   const htmlAssets = (async () => {
     const out = new Map<string, RasterAsset>();
@@ -20,6 +16,6 @@ export async function rasterizeAll(
     return out;
   })();
   const [text, htmlMap] = await Promise.all([rasterizeText(spec, layers, workDir), htmlAssets]);
-  for (const [key, asset] of htmlMap) text.set(key, asset);
+  for (const [key, asset] of htmlMap) text.assets.set(key, asset);
   return text;
 }
