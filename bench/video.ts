@@ -18,7 +18,7 @@ import { run } from "../container/src/lib/process.ts";
 import { encoderArgs } from "../container/src/video/args.ts";
 import { parseVideoConfig } from "../container/src/video/config.ts";
 import { rasterizeHtmlLayer, type HtmlCaptureStats } from "../container/src/video/html/rasterize-html.ts";
-import { closeBrowser } from "../container/src/video/raster/browser.ts";
+import { closeBrowser, sparePageReady } from "../container/src/video/raster/browser.ts";
 import { renderVideo } from "../container/src/video/render.ts";
 
 const FIX = process.env.FIXTURES_DIR ?? "/work/shared/fixtures";
@@ -102,7 +102,10 @@ async function benchSize(width: number, height: number, dir: string) {
     pre.push(encodeAt);
     await rm(work, { recursive: true, force: true });
   };
+  // The render opens the next job's text page when it ends; that belongs to neither clock.
+  const settle = () => sparePageReady();
   await render(); // warm-up: browser launch, page cache
+  await sparePageReady();
   pre.length = 0;
   const raw = join(dir, `raw-${width}.yuv`);
   await run("ffmpeg", ["-v", "error", "-y", "-i", out, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw]);
@@ -123,6 +126,7 @@ async function benchSize(width: number, height: number, dir: string) {
   for (let i = 0; i < RUNS; i++) {
     bases.push(await measure(baseline));
     renders.push(await measure(render));
+    await settle();
   }
   await rm(raw, { force: true });
   const ratios = renders.map((r, i) => r.wall / bases[i]!.wall);

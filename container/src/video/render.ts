@@ -131,6 +131,8 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   });
   const reader = new ProgressReader();
   report(overallPercent("encoding", 0), "encoding");
+  // A text page for the next job is opened once this one's ffmpeg is done with the cores.
+  const usedTextPage = rasterKeys.some((k) => k.layer.type !== "html") && !o.rasterize;
   await run("ffmpeg", args, {
     stdin: rasters.stdin ?? undefined,
     signal: o.signal,
@@ -140,6 +142,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       if (t !== null) report(overallPercent("encoding", t / timeline.duration), "encoding");
     },
   });
+  if (usedTextPage) prepareSparePage();
   return {
     outPath: o.outPath,
     width: spec.width,

@@ -107,7 +107,7 @@ async function freshPage(width: number, height: number): Promise<Page> {
 /** A page opened ahead of time (a new tab costs ~70 ms of a job's start-up), handed out by openPage. */
 let spare: Promise<Page> | null = null;
 
-/** Opens the next text page in the background (job start, and after each openPage). */
+/** Opens the next text page in the background (at a job's start if none is ready, and after each render). */
 export function prepareSparePage(): void {
   if (spare) return;
   const next = freshPage(1280, 720);
@@ -115,6 +115,11 @@ export function prepareSparePage(): void {
     if (spare === next) spare = null;
   });
   spare = next;
+}
+
+/** Resolves once the spare page being opened (if any) is ready: lets a benchmark keep it off its clocks. */
+export async function sparePageReady(): Promise<void> {
+  await spare?.catch(() => null);
 }
 
 /**
@@ -128,7 +133,8 @@ export async function openPage(width: number, height: number): Promise<Page> {
   if (page && (page.isClosed() || !page.browser().connected)) page = null;
   if (page) await page.setViewport({ width, height, deviceScaleFactor: 1 });
   else page = await freshPage(width, height);
-  prepareSparePage();
+  // The next spare page is opened when the render is over (renderVideo), not now: a new tab costs
+  // Chromium CPU that would compete with this job's ffmpeg for the cores.
   return page;
 }
 
