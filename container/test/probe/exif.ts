@@ -6,27 +6,17 @@ export function withExifOrientation(
   orientation: number,
   order: "II" | "MM" = "MM",
 ): Buffer {
+  const tiff = new DataView(new ArrayBuffer(8 + 2 + 12 + 4));
   const le = order === "II";
-  const tiff = Buffer.alloc(8 + 2 + 12 + 4);
-  tiff.write(order, 0, "latin1");
-  if (le) {
-    tiff.writeUInt16LE(42, 2);
-    tiff.writeUInt32LE(8, 4);
-    tiff.writeUInt16LE(1, 8);
-    tiff.writeUInt16LE(0x0112, 10);
-    tiff.writeUInt16LE(3, 12);
-    tiff.writeUInt32LE(1, 14);
-    tiff.writeUInt16LE(orientation, 18);
-  } else {
-    tiff.writeUInt16BE(42, 2);
-    tiff.writeUInt32BE(8, 4);
-    tiff.writeUInt16BE(1, 8);
-    tiff.writeUInt16BE(0x0112, 10);
-    tiff.writeUInt16BE(3, 12);
-    tiff.writeUInt32BE(1, 14);
-    tiff.writeUInt16BE(orientation, 18);
-  }
-  const payload = Buffer.concat([Buffer.from("Exif\0\0", "latin1"), tiff]);
+  tiff.setUint16(0, le ? 0x4949 : 0x4d4d);
+  tiff.setUint16(2, 42, le);
+  tiff.setUint32(4, 8, le); // IFD0 right after the header
+  tiff.setUint16(8, 1, le); // one entry
+  tiff.setUint16(10, 0x0112, le); // Orientation
+  tiff.setUint16(12, 3, le); // SHORT
+  tiff.setUint32(14, 1, le); // one value
+  tiff.setUint16(18, orientation, le);
+  const payload = Buffer.concat([Buffer.from("Exif\0\0", "latin1"), Buffer.from(tiff.buffer)]);
   const header = Buffer.from([0xff, 0xe1, 0, 0]);
   header.writeUInt16BE(payload.length + 2, 2);
   return Buffer.concat([Buffer.from(jpeg.subarray(0, 2)), header, payload, Buffer.from(jpeg.subarray(2))]);

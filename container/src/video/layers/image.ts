@@ -67,32 +67,19 @@ function still(
   const alpha = info.hasAlpha || mode === "contain";
   const fmt = alpha ? "yuva420p" : "yuv420p";
   const label = ctx.label("img");
-  if (dir) {
-    const resized = resizeInto(
-      ctx,
-      `${input}:v`,
-      orientationFilter(info.orientation),
-      mode,
-      need.w,
-      need.h,
-      info,
-    );
-    const zp = zoompanFilter(dir, zoomAmount(layer.zoomAmount), win.frames, box.w, box.h, ctx.spec.fps);
-    ctx.chain(`[${resized}]format=${fmt},${zp},format=${fmt},${ctx.retime(win.startFrame)}[${label}]`);
-  } else {
-    const resized = resizeInto(
-      ctx,
-      `${input}:v`,
-      orientationFilter(info.orientation),
-      mode,
-      box.w,
-      box.h,
-      info,
-    );
-    ctx.chain(
-      `[${resized}]format=${fmt},loop=loop=${win.frames - 1}:size=1,${ctx.retime(win.startFrame)}[${label}]`,
-    );
-  }
+  const resized = resizeInto(
+    ctx,
+    `${input}:v`,
+    orientationFilter(info.orientation),
+    mode,
+    need.w,
+    need.h,
+    info,
+  );
+  const motion = dir
+    ? `${zoompanFilter(dir, zoomAmount(layer.zoomAmount), win.frames, box.w, box.h, ctx.spec.fps)},format=${fmt}`
+    : `loop=loop=${win.frames - 1}:size=1`;
+  ctx.chain(`[${resized}]format=${fmt},${motion},${ctx.retime(win.startFrame)}[${label}]`);
   const full = box.w === ctx.spec.width && box.h === ctx.spec.height && box.x === 0 && box.y === 0;
   return { label, x: box.x, y: box.y, coversFrame: full && !alpha };
 }
