@@ -1,7 +1,12 @@
-/** The one spawner: input given as a promise lets a process start before its input exists. */
+/**
+ * The one spawner: input given as a promise, and extra pipes filled while the process runs, let a
+ * process start before its input exists (ffmpeg and the text sheet / streamed html frames).
+ */
 import { describe, expect, it } from "vitest";
 import { ProcessError, run } from "../src/lib/process.ts";
-import { inputLast } from "../src/video/compile.ts";
+import { Writable } from "node:stream";
+import { pipesLast } from "../src/video/compile.ts";
+import { orderedWriter } from "../src/video/html/rasterize-html.ts";
 
 const later = <T>(value: T, ms: number) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
 
@@ -25,26 +30,75 @@ describe("run", () => {
   });
 });
 
-describe("inputLast", () => {
-  it("moves the input reading a path to the end and renumbers the graph's references", () => {
+describe("pipesLast", () => {
+  it("moves the inputs read from pipes to the end, in order, and renumbers the graph's references", () => {
     const graph = {
       inputs: [
         ["-f", "png_pipe", "-i", "pipe:0"],
         ["-i", "a.jpg"],
+        ["-f", "png_pipe", "-i", "pipe:3"],
         ["-ss", "5", "-i", "b.mp4"],
       ],
-      filterGraph: "[0:v]crop=10:10:0:0[t];[1:v]scale=4:4[i];[2:v]null[v];[2:a]anull[a];[i][t]overlay[o]",
+      pipes: [],
+      filterGraph: "[0:v]crop=10:10:0:0[t];[1:v]scale=4:4[i];[2:v]null[h];[3:v]null[v];[3:a]anull[a]",
       transitions: [],
     };
-    expect(inputLast(graph, "pipe:0")).toEqual({
+    expect(pipesLast(graph)).toMatchObject({
       inputs: [
         ["-i", "a.jpg"],
         ["-ss", "5", "-i", "b.mp4"],
         ["-f", "png_pipe", "-i", "pipe:0"],
+        ["-f", "png_pipe", "-i", "pipe:3"],
       ],
-      filterGraph: "[2:v]crop=10:10:0:0[t];[0:v]scale=4:4[i];[1:v]null[v];[1:a]anull[a];[i][t]overlay[o]",
-      transitions: [],
+      filterGraph: "[2:v]crop=10:10:0:0[t];[0:v]scale=4:4[i];[3:v]null[h];[1:v]null[v];[1:a]anull[a]",
     });
-    expect(inputLast(graph, "missing")).toBe(graph);
+    const filesOnly = { ...graph, inputs: [["-i", "a.jpg"]], filterGraph: "[0:v]null[v]" };
+    expect(pipesLast(filesOnly)).toBe(filesOnly);
+  });
+});
+
+describe("extra input pipes", () => {
+  it("gives the process file descriptors 3, 4, ... filled by their writers", async () => {
+    const { stdout } = await run("sh", ["-c", "cat <&3; cat <&4"], {
+      pipes: [
+        async (out) => void out.write("three "),
+        async (out) => {
+          await later(null, 50);
+          out.write("four");
+        },
+      ],
+    });
+    expect(stdout.toString()).toBe("three four");
+  });
+
+  it("kills the process when a writer fails, with the writer's reason", async () => {
+    await expect(
+      run("sh", ["-c", "cat <&3"], { pipes: [async () => Promise.reject(new Error("capture failed"))] }),
+    ).rejects.toThrow("capture failed");
+  });
+});
+
+describe("orderedWriter", () => {
+  it("writes frames in frame order whatever order the workers deliver them", async () => {
+    const chunks: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        chunks.push(chunk.toString());
+        done();
+      },
+    });
+    const w = orderedWriter(out);
+    const te = (s: string) => new TextEncoder().encode(s);
+    await Promise.all([w.put(2, te("c")), w.put(0, te("a")), w.put(3, te("d")), w.put(1, te("b"))]);
+    expect(chunks.join("")).toBe("abcd");
+  });
+
+  it("fails every waiting frame when aborted", async () => {
+    const out = new Writable({ write: (_c, _e, done) => done() });
+    const w = orderedWriter(out);
+    const waiting = w.put(1, new Uint8Array(1)); // frame 0 never comes
+    w.abort(new Error("worker 0 failed"));
+    await expect(waiting).rejects.toThrow("worker 0 failed");
+    await expect(w.put(2, new Uint8Array(1))).rejects.toThrow("worker 0 failed");
   });
 });

@@ -4,6 +4,7 @@
  * and a failure carries the tail of stderr so the cause reaches the job's errorMessage.
  */
 import { spawn } from "node:child_process";
+import type { Writable } from "node:stream";
 
 /** Why a run failed: could not start, killed at its timeout, killed by the caller's signal, or exited non-zero. */
 export type ProcessFailure = "spawn-failed" | "timed-out" | "aborted" | "exited";
@@ -40,6 +41,12 @@ export interface RunOptions {
    * if it rejects, the process is killed and the run rejects with that reason.
    */
   stdin?: Buffer | string | Promise<Uint8Array>;
+  /**
+   * Writers of extra input pipes, opened as file descriptors 3, 4, ... of the process (ffmpeg reads
+   * them as `pipe:3`, ...). Each gets its pipe and ends it; if one rejects, the process is killed and
+   * the run rejects with that reason.
+   */
+  pipes?: ((out: Writable) => Promise<void>)[];
   signal?: AbortSignal;
 }
 
@@ -54,7 +61,11 @@ const STDERR_TAIL_BYTES = 8192;
 export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   const timeoutMs = options.timeoutMs ?? 10 * 60_000;
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { stdio: ["pipe", "pipe", "pipe"], signal: options.signal });
+    const pipes = options.pipes ?? [];
+    const child = spawn(command, args, {
+      stdio: ["pipe", "pipe", "pipe", ...pipes.map(() => "pipe" as const)],
+      signal: options.signal,
+    });
     const out: Buffer[] = [];
     let err = "";
     let timedOut = false;
@@ -86,14 +97,28 @@ export function run(command: string, args: readonly string[], options: RunOption
     child.stdin.on("error", () => {
       /* the process may exit before reading stdin; the close handler reports it */
     });
+    const fail = (reason: unknown) => {
+      inputFailed ??= { reason };
+      child.kill("SIGKILL");
+      // Whatever still holds the other ends (a grandchild) sees end-of-file instead of waiting forever.
+      for (const stream of child.stdio.slice(3)) stream?.destroy();
+      child.stdin.destroy();
+    };
+    pipes.forEach((write, i) => {
+      const out = child.stdio[3 + i] as Writable;
+      out.on("error", () => {
+        /* the process may exit before reading everything; the close handler reports it */
+      });
+      write(out).then(
+        () => out.end(),
+        (reason: unknown) => fail(reason),
+      );
+    });
     const input = options.stdin;
     if (input instanceof Promise) {
       input.then(
         (bytes) => child.stdin.end(bytes),
-        (reason: unknown) => {
-          inputFailed = { reason };
-          child.kill("SIGKILL");
-        },
+        (reason: unknown) => fail(reason),
       );
     } else if (input !== undefined) child.stdin.end(input);
     else child.stdin.end();

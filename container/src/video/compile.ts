@@ -4,6 +4,7 @@
  * joined by the cheap mixers of joins.ts, else xfade (or concat for cuts), global layers on top, audio mixed to the exact length.
  * Pure apart from the label counter: same inputs → same graph.
  */
+import type { Writable } from "node:stream";
 import { clipAudioStream, finishAudio } from "./audio-graph.ts";
 import { GraphContext, type LayerWindow } from "./graph-context.ts";
 import { MIXERS, overlapJoin } from "./joins.ts";
@@ -17,6 +18,8 @@ import { f, num } from "./values.ts";
 export interface CompiledGraph {
   /** Per input: its options followed by `-i path`. */
   inputs: string[][];
+  /** Writers of the extra input pipes `pipe:3`, `pipe:4`, ... (streamed html frames). */
+  pipes: ((out: Writable) => Promise<void>)[];
   filterGraph: string;
   /** Transition names actually used (after `random`), for logs and tests. */
   transitions: string[];
@@ -138,24 +141,27 @@ export function compileGraph(
   const top = globals.length > 0 ? composite(ctx, globals, timeline.totalFrames, acc) : acc;
   ctx.chain(`[${top}]format=${fmt},trim=end_frame=${timeline.totalFrames}[vout]`);
   finishAudio(ctx, clipAudio, tracks);
-  return { inputs: ctx.inputs, filterGraph: ctx.filters.join(";\n"), transitions: used };
+  return { inputs: ctx.inputs, pipes: ctx.pipes, filterGraph: ctx.filters.join(";\n"), transitions: used };
 }
 
 /**
- * The same graph with the input reading `path` moved to the end of the input list (references
- * `[i:v]` / `[i:a]` renumbered); unchanged when no input reads it.
+ * The same graph with the inputs read from pipes (stdin, `pipe:3`, ...) moved to the end of the input
+ * list, in their order, references `[i:v]` / `[i:a]` renumbered: ffmpeg opens inputs one by one, so it
+ * opens every file while the pipes' writers are still producing their first bytes.
  */
-export function inputLast(graph: CompiledGraph, path: string): CompiledGraph {
-  const from = graph.inputs.findIndex((args) => args.at(-1) === path);
-  const last = graph.inputs.length - 1;
-  if (from < 0 || from === last) return graph;
-  const renumber = (i: number) => (i === from ? last : i > from ? i - 1 : i);
+export function pipesLast(graph: CompiledGraph): CompiledGraph {
+  const piped = (args: string[]) => args.at(-1)?.startsWith("pipe:") === true;
+  const order = [...graph.inputs.keys()].sort(
+    (a, b) => Number(piped(graph.inputs[a]!)) - Number(piped(graph.inputs[b]!)),
+  );
+  if (order.every((from, to) => from === to)) return graph;
+  const newIndex = new Map(order.map((from, to) => [from, to]));
   return {
     ...graph,
-    inputs: [...graph.inputs.slice(0, from), ...graph.inputs.slice(from + 1), graph.inputs[from]!],
+    inputs: order.map((from) => graph.inputs[from]!),
     filterGraph: graph.filterGraph.replace(
       /\[(\d+):([va])\]/g,
-      (_, i: string, kind: string) => `[${renumber(Number(i))}:${kind}]`,
+      (_, i: string, kind: string) => `[${newIndex.get(Number(i))}:${kind}]`,
     ),
   };
 }

@@ -2,6 +2,7 @@
  * Mutable builder state shared by the layer modules while one ffmpeg command is compiled:
  * the input list, the filter chains and unique stream labels. Everything else is pure data.
  */
+import type { Writable } from "node:stream";
 import type { Timeline } from "./timeline.ts";
 import type { Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 
@@ -38,6 +39,8 @@ export class GraphContext {
   readonly jobId: string;
   readonly inputs: string[][] = [];
   readonly filters: string[] = [];
+  /** Writers of the extra input pipes, in file-descriptor order from 3. */
+  readonly pipes: ((out: Writable) => Promise<void>)[] = [];
   /** Audio produced by the layers of the clip being compiled (the clip compositor drains it). */
   clipAudio: LayerAudio[] = [];
   private readonly media: ReadonlyMap<string, MediaInfo>;
@@ -76,6 +79,15 @@ export class GraphContext {
     const i = this.addInput(options, path);
     this.stills.set(key, i);
     return i;
+  }
+
+  /**
+   * Adds an input that ffmpeg reads from an extra pipe (`pipe:3`, `pipe:4`, ...) which `write` fills
+   * while ffmpeg runs; returns the input index.
+   */
+  addPipe(options: string[], write: (out: Writable) => Promise<void>): number {
+    this.pipes.push(write);
+    return this.addInput(options, `pipe:${2 + this.pipes.length}`);
   }
 
   /** A fresh stream label such as `[img3]`, without brackets. */

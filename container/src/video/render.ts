@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run } from "../lib/process.ts";
 import { ffmpegArgs, filterThreadsFor } from "./args.ts";
-import { compileGraph, inputLast, layerWindow } from "./compile.ts";
+import { compileGraph, layerWindow, pipesLast } from "./compile.ts";
 import { applyFastMode, parseVideoConfig } from "./config.ts";
 import { fetchInputs, fileRefs, rewriteRefs } from "./fetch-inputs.ts";
 import { keyedLayers, RASTER_TYPES, type KeyedLayer } from "./layers/index.ts";
@@ -17,7 +17,7 @@ import { getCaptureBrowser, prepareSparePage } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
 import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
 import { buildTimeline, clipDuration, type Timeline } from "./timeline.ts";
-import { STDIN_PATH, type MediaInfo, type Rasters, type VideoSpec } from "./types.ts";
+import type { MediaInfo, Rasters, VideoSpec } from "./types.ts";
 
 export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
 
@@ -113,9 +113,9 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     report(overallPercent("rendering", 0), "rendering");
     [, rasters] = await Promise.all([probing, rasterizeFor(timeline)]);
   }
-  // The input fed on stdin goes last: ffmpeg opens inputs in order, so it loads and probes every
-  // other input while the text sheet's screenshot is still being taken.
-  const graph = inputLast(compileGraph(spec, timeline, o.jobId, media, rasters.assets), STDIN_PATH);
+  // Inputs fed through pipes go last: ffmpeg opens inputs in order, so it loads and probes every file
+  // while the text sheet's screenshot is still being taken and the first html frame drawn.
+  const graph = pipesLast(compileGraph(spec, timeline, o.jobId, media, rasters.assets));
   const graphScript = join(o.workDir, "graph.txt");
   await writeFile(graphScript, graph.filterGraph);
   const format = spec.format;
@@ -135,6 +135,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   const usedTextPage = rasterKeys.some((k) => k.layer.type !== "html") && !o.rasterize;
   await run("ffmpeg", args, {
     stdin: rasters.stdin ?? undefined,
+    pipes: graph.pipes,
     signal: o.signal,
     timeoutMs: 30 * 60_000,
     onStderr: (chunk) => {

@@ -2,6 +2,7 @@
  * The renderer's own, normalised view of a video job config (config reference §2-§4).
  * `parseVideoConfig` produces it from untrusted JSON; everything downstream reads only this shape.
  */
+import type { Writable } from "node:stream";
 
 /** One layer: its type plus every property as given (after defaults.layer / defaults.layerType merge). */
 export type Layer = { type: string } & Record<string, unknown>;
@@ -105,4 +106,6 @@ export interface RasterAsset {
   times: number[];
   /** Frames come from an image sequence pattern (animated html), one per output frame. */
   sequencePattern?: string;
+  /** Frames are PNGs written into ffmpeg's input pipe while they are captured (one animated html layer). */
+  stream?: (out: Writable) => Promise<void>;
 }

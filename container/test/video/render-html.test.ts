@@ -228,3 +228,48 @@ const d=document.getElementById("d");(function f(){d.style.left=Math.random()*14
     expect(digests[1]).toEqual(digests[0]);
   });
 });
+
+describe("one animated html layer is streamed into ffmpeg", () => {
+  it("draws the same animation without writing frames to disk, also in a later clip", async () => {
+    const work = await mkdtemp(join(tmpdir(), "video-html-stream-"));
+    const streamed = join(work, "streamed.mp4");
+    try {
+      await renderVideo({
+        jobId: "job_stream",
+        workDir: work,
+        outPath: streamed,
+        config: {
+          width: 320,
+          height: 180,
+          fps: 10,
+          defaults: { transition: null },
+          clips: [
+            { duration: 1, layers: [{ type: "fill-color", color: "#00ff00" }] },
+            {
+              duration: 2,
+              layers: [
+                { type: "fill-color", color: "#0000ff" },
+                {
+                  type: "html",
+                  animated: true,
+                  duration: 1.5,
+                  html: box("#b{animation:mv 1s linear forwards}@keyframes mv{to{left:260px}}"),
+                },
+              ],
+            },
+          ],
+        },
+      });
+      expect((await probeOut(streamed)).duration).toBeCloseTo(3, 1);
+      expect(near(await colorAt(streamed, 0.5, MID), GREEN, 40)).toBe(true);
+      expect(near(await colorAt(streamed, 1.0, LEFT), RED, 60)).toBe(true);
+      expect(near(await colorAt(streamed, 1.5, MID), RED, 60)).toBe(true);
+      expect(near(await colorAt(streamed, 2.0, RIGHT), RED, 60)).toBe(true);
+      // Held after the 1.5 s recording ends.
+      expect(near(await colorAt(streamed, 2.8, RIGHT), RED, 60)).toBe(true);
+      expect((await readdir(work)).filter((f) => f.endsWith(".png"))).toEqual([]);
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  });
+});

@@ -5,6 +5,7 @@
  * that the graph holds on its last frame when the layer window is longer (rasterLayer: tpad clone).
  */
 import { writeFile } from "node:fs/promises";
+import type { Writable } from "node:stream";
 import { join } from "node:path";
 import type { KeyedLayer } from "../layers/index.ts";
 import { placeBox } from "../position.ts";
@@ -68,12 +69,17 @@ export interface HtmlCaptureStats {
   workers: number;
 }
 
-/** Captures one html layer into `workDir`; `stats` (optional) receives the capture speed. */
+/**
+ * Captures one html layer into `workDir`; `stats` (optional) receives the capture speed. With
+ * `stream`, an animated layer is not captured now: the asset's `stream` captures it into a pipe
+ * while ffmpeg encodes (capture and encoding overlap, and no frame touches the disk).
+ */
 export async function rasterizeHtmlLayer(
   spec: VideoSpec,
   k: KeyedLayer,
   workDir: string,
   stats?: (s: HtmlCaptureStats) => void,
+  options: { stream?: boolean } = {},
 ): Promise<RasterAsset> {
   const layer = k.layer;
   const where = k.clip < 0 ? `globalLayers[${k.key.slice(1)}]` : `clips[${k.clip}] html layer`;
@@ -98,45 +104,126 @@ export async function rasterizeHtmlLayer(
   // EVERY frame, so frame-by-frame scripts see the same sequence of ticks in every process.
   const workers = method === "beginframe" && frames >= 8 ? captureWorkers() : 1;
   const path = (n: number) => join(workDir, `${k.key}-${String(n).padStart(5, "0")}.png`);
-  const captureOne = async (worker: number): Promise<number> => {
-    const lease = leaseSlot();
-    // Not raced against a timer: a page that opened late would leak. Loading has its own 20 s limit.
-    const cp = await openCapturePage(doc, css.w, css.h, method, lease.slot).catch((e: unknown) => {
-      lease.release();
-      throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
-    });
-    try {
-      await withTimeout(
-        cp.page.evaluate(async () => {
-          void document.body?.offsetWidth;
-          await document.fonts.ready;
-        }),
-        `${where}: loading fonts`,
-      );
-      // Settle: timers due at 0 (library start-up), then `wait` seconds of virtual time before frame 0.
-      for (let t = 0; t < waitMs; t += stepMs) await withTimeout(advance(cp, t), `${where}: a script`);
-      const pending = new Set<Promise<void>>();
-      const t0 = performance.now();
-      for (let n = 0; n < frames; n++) {
-        await withTimeout(advance(cp, waitMs + n * stepMs), `${where}: a script`);
-        if (n % workers !== worker) continue;
-        const png = await withTimeout(cp.frame(), `${where}: capturing a frame`);
-        const write = writeFile(path(n), png).finally(() => pending.delete(write));
-        pending.add(write);
-        if (pending.size >= MAX_PENDING_WRITES) await Promise.race(pending);
+  /** Captures every frame, handing frame n (in any order across workers) to `deliver`. */
+  const captureAll = async (deliver: (n: number, png: Buffer) => Promise<void>): Promise<void> => {
+    const captureOne = async (worker: number): Promise<number> => {
+      const lease = leaseSlot();
+      // Not raced against a timer: a page that opened late would leak. Loading has its own 20 s limit.
+      const cp = await openCapturePage(doc, css.w, css.h, method, lease.slot).catch((e: unknown) => {
+        lease.release();
+        throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
+      });
+      try {
+        await withTimeout(
+          cp.page.evaluate(async () => {
+            void document.body?.offsetWidth;
+            await document.fonts.ready;
+          }),
+          `${where}: loading fonts`,
+        );
+        // Settle: timers due at 0 (library start-up), then `wait` seconds of virtual time before frame 0.
+        for (let t = 0; t < waitMs; t += stepMs) await withTimeout(advance(cp, t), `${where}: a script`);
+        const t0 = performance.now();
+        for (let n = 0; n < frames; n++) {
+          await withTimeout(advance(cp, waitMs + n * stepMs), `${where}: a script`);
+          if (n % workers !== worker) continue;
+          await deliver(n, await withTimeout(cp.frame(), `${where}: capturing a frame`));
+        }
+        return performance.now() - t0;
+      } finally {
+        await cp.close();
+        lease.release();
       }
-      await Promise.all(pending);
-      return performance.now() - t0;
+    };
+    const times = await Promise.all(Array.from({ length: workers }, (_, i) => captureOne(i)));
+    stats?.({ frames, captureMs: Math.max(...times), method, workers });
+  };
+  const first = { path: path(0), x: pos.x, y: pos.y, width: w, height: h, resize: scale !== 1 };
+  if (options.stream && frames > 1) {
+    // Captured while ffmpeg encodes: frames go to its pipe in order as they are drawn.
+    const stream = async (out: Writable): Promise<void> => {
+      const writer = orderedWriter(out);
+      await captureAll(writer.put).catch((e: unknown) => {
+        writer.abort(e);
+        throw e;
+      });
+    };
+    return { frames: [{ ...first, path: STREAMED }], times: [0], stream };
+  }
+  const pending = new Set<Promise<void>>();
+  await captureAll(async (n, png) => {
+    const write = writeFile(path(n), png).finally(() => pending.delete(write));
+    pending.add(write);
+    if (pending.size >= MAX_PENDING_WRITES) await Promise.race(pending);
+  });
+  await Promise.all(pending);
+  if (frames === 1) return { frames: [first], times: [0] };
+  return { frames: [first], times: [0], sequencePattern: join(workDir, `${k.key}-%05d.png`) };
+}
+
+/** Path of the first frame of a streamed layer: there is no file. */
+const STREAMED = "(streamed)";
+
+/** Resolves once `chunk` is written (or buffered below the high-water mark); rejects if `out` closes. */
+function writeChunk(out: Writable, chunk: Uint8Array): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const closed = () => reject(new Error("the encoder stopped reading the html frames"));
+    if (out.destroyed || out.writableEnded) return closed();
+    if (out.write(chunk)) return resolve();
+    const drained = () => {
+      out.off("close", closed);
+      resolve();
+    };
+    out.once("drain", drained);
+    out.once("close", () => {
+      out.off("drain", drained);
+      closed();
+    });
+  });
+}
+
+/**
+ * Writes frames to `out` in frame order whichever capture worker delivers them; `put` resolves once its
+ * frame is written, `abort` fails every waiting frame (a worker failed, or the encoder stopped).
+ */
+export function orderedWriter(out: Writable): {
+  put: (n: number, png: Uint8Array) => Promise<void>;
+  abort: (reason: unknown) => void;
+} {
+  const ready = new Map<number, { png: Uint8Array; done: () => void; failed: (e: unknown) => void }>();
+  let next = 0;
+  let writing = false;
+  let aborted: { reason: unknown } | null = null;
+  const abort = (reason: unknown) => {
+    aborted ??= { reason };
+    for (const f of ready.values()) f.failed(reason);
+    ready.clear();
+  };
+  const pump = async () => {
+    if (writing) return;
+    writing = true;
+    try {
+      for (let f = ready.get(next); f; f = ready.get(next)) {
+        ready.delete(next);
+        next++;
+        try {
+          await writeChunk(out, f.png);
+          f.done();
+        } catch (e) {
+          f.failed(e);
+          abort(e);
+        }
+      }
     } finally {
-      await cp.close();
-      lease.release();
+      writing = false;
     }
   };
-  const times = await Promise.all(Array.from({ length: workers }, (_, i) => captureOne(i)));
-  stats?.({ frames, captureMs: Math.max(...times), method, workers });
-  {
-    const first = { path: path(0), x: pos.x, y: pos.y, width: w, height: h, resize: scale !== 1 };
-    if (frames === 1) return { frames: [first], times: [0] };
-    return { frames: [first], times: [0], sequencePattern: join(workDir, `${k.key}-%05d.png`) };
-  }
+  const put = (n: number, png: Uint8Array) =>
+    aborted
+      ? Promise.reject(aborted.reason)
+      : new Promise<void>((done, failed) => {
+          ready.set(n, { png, done, failed });
+          void pump();
+        });
+  return { put, abort };
 }

@@ -39,7 +39,16 @@ export function rasterLayer(
   const post = motion.post.map((p) => `,${p}`).join("");
   const label = ctx.label("txt");
   const tail = `${pre},${ctx.retime(win.startFrame)}${post}[${label}]`;
-  if (asset.sequencePattern) {
+  if (asset.stream) {
+    // A deep queue lets the capture run ahead of the encoder instead of in lockstep with it.
+    const i = ctx.addPipe(
+      ["-f", "png_pipe", "-framerate", String(fps), "-thread_queue_size", "64"],
+      asset.stream,
+    );
+    ctx.chain(
+      `[${i}:v]${fit(first)}format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames}${tail}`,
+    );
+  } else if (asset.sequencePattern) {
     const i = ctx.addInput(["-framerate", String(fps), "-start_number", "0"], asset.sequencePattern);
     ctx.chain(
       `[${i}:v]${fit(first)}format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames}${tail}`,

@@ -1,9 +1,9 @@
 /**
  * Rasterises text-family layers to transparent PNGs in the warm Chromium: all the job's boxes (and
- * every reveal state of word-by-word / letter-by-letter) are drawn on one sheet, loaded once and
- * captured in one screenshot; each layer's frames are regions of it that the graph crops and overlays
- * at the position computed here. Zooming titles get a margin of zoomAmount so
- * zoompan has room to grow the text without clipping it.
+ * every reveal state of word-by-word / letter-by-letter) are drawn on one sheet, written once into a
+ * warm page and captured in one screenshot per sheet page (the first goes to ffmpeg's stdin); each
+ * layer's frames are regions of it that the graph crops and overlays at the position computed here.
+ * Zooming titles get a margin of zoomAmount so zoompan has room to grow the text without clipping it.
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";

@@ -10,9 +10,15 @@ import { rasterizeText } from "./rasterize-text.ts";
  */
 export async function rasterizeAll(spec: VideoSpec, layers: KeyedLayer[], workDir: string): Promise<Rasters> {
   const html = layers.filter((k) => k.layer.type === "html");
+  // One animated layer is streamed into ffmpeg while it encodes. Several are captured to files first:
+  // ffmpeg needs the first frame of every input before it starts, so streams captured one after
+  // another would wait on each other.
+  const animated = html.filter((k) => k.layer.animated === true);
+  const streamed = animated.length === 1 ? animated[0] : undefined;
   const htmlAssets = (async () => {
     const out = new Map<string, RasterAsset>();
-    for (const k of html) out.set(k.key, await rasterizeHtmlLayer(spec, k, workDir));
+    for (const k of html)
+      out.set(k.key, await rasterizeHtmlLayer(spec, k, workDir, undefined, { stream: k === streamed }));
     return out;
   })();
   const [text, htmlMap] = await Promise.all([rasterizeText(spec, layers, workDir), htmlAssets]);
