@@ -99,7 +99,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     return rasterize(spec, layers, o.workDir);
   };
   // Only clips without a duration need probed video lengths; otherwise the timeline is known now and
-  // the browser work (text, html capture) runs while ffprobe does.
+  // the browser work (text, html capture) runs while the remaining probes (ffprobe) do.
   const needsMedia = spec.clips.some((c) => c.duration === null && c.layers.some((l) => l.type === "video"));
   let timeline: Timeline;
   let rasters: Rasters;
