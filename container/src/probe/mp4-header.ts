@@ -7,8 +7,9 @@
  * - size: the sample entry's coded width/height, swapped for a quarter turn as ffprobe's display size;
  * - rotation: clockwise degrees = atan2(b, a) of the track matrix (ffprobe prints -that as the
  *   display matrix rotation; see parse-probe.ts).
+ * Pure (no I/O): the renderer reads files (video/probe.ts), the Worker R2 objects (src/media/mp4.ts).
  */
-import { open } from "node:fs/promises";
+import { ticksToUs } from "./rescale.ts";
 
 export interface Mp4Facts {
   width: number;
@@ -20,8 +21,11 @@ export interface Mp4Facts {
   hasAudio: boolean;
 }
 
-/** A `moov` larger than this is left to ffprobe. */
-const MAX_MOOV_BYTES = 32 * 1024 * 1024;
+/** A `moov` larger than this is not read into memory (hours of a many-track file stay far below). */
+export const MAX_MOOV_BYTES = 32 * 1024 * 1024;
+
+/** Boxes an MP4 / QuickTime file starts with. */
+export const FIRST_BOXES = new Set(["ftyp", "moov", "mdat", "free", "wide", "skip"]);
 
 const CODECS: Record<string, Mp4Facts["videoCodec"]> = {
   avc1: "h264",
@@ -36,28 +40,53 @@ const s32 = (b: Uint8Array, i: number) => u32(b, i) | 0;
 const u64 = (b: Uint8Array, i: number) => u32(b, i) * 2 ** 32 + u32(b, i + 4);
 const type = (b: Uint8Array, i: number) => String.fromCharCode(...b.subarray(i, i + 4));
 
-interface Box {
+/** A box: its type, payload start and end (just past the box). */
+export interface Box {
   type: string;
-  /** Payload start and end (past the box). */
   start: number;
   end: number;
+}
+
+/**
+ * The box whose header starts at `at` in `b` (a size-0 box runs to `limit`, its parent's end); null
+ * when the header does not fit or is malformed. Shared with the Worker's duration reader.
+ */
+export function boxAt(b: Uint8Array, at: number, limit: number): Box | null {
+  if (at + 8 > b.length) return null;
+  let size = u32(b, at);
+  let header = 8;
+  if (size === 1) {
+    if (at + 16 > b.length) return null;
+    size = u64(b, at + 8);
+    header = 16;
+  } else if (size === 0) size = limit - at;
+  if (size < header) return null;
+  return { type: type(b, at + 4), start: at + header, end: at + size };
 }
 
 /** Child boxes of the payload [start, end); stops at the first malformed header. */
 function children(b: Uint8Array, start: number, end: number): Box[] {
   const out: Box[] = [];
-  for (let at = start; at + 8 <= end;) {
-    let size = u32(b, at);
-    let header = 8;
-    if (size === 1) {
-      size = u64(b, at + 8);
-      header = 16;
-    } else if (size === 0) size = end - at;
-    if (size < header || at + size > end) break;
-    out.push({ type: type(b, at + 4), start: at + header, end: at + size });
-    at += size;
-  }
+  for (let box = boxAt(b, start, end); box && box.end <= end; box = boxAt(b, box.end, end)) out.push(box);
   return out;
+}
+
+/**
+ * The format duration ffprobe reports for a `moov` payload, in microseconds: `mvhd.duration` rescaled
+ * from `mvhd.timescale` (mov.c, mov_read_mvhd; the movie duration already includes the edit lists).
+ * Null for fragmented movies (`mvex`: the length lives in the fragments) and unknown durations.
+ */
+export function moovDurationUs(moov: Uint8Array): number | null {
+  const top = children(moov, 0, moov.length);
+  if (top.some((x) => x.type === "mvex")) return null;
+  const mvhd = top.find((x) => x.type === "mvhd");
+  if (!mvhd) return null;
+  const v1 = moov[mvhd.start] === 1;
+  const timescale = u32(moov, mvhd.start + (v1 ? 20 : 12));
+  const ticks = v1 ? u64(moov, mvhd.start + 24) : u32(moov, mvhd.start + 16);
+  // 0 and all-ones both mean "unknown" in practice; ffprobe then derives the length from the tracks.
+  if (!timescale || !ticks || ticks === 0xffffffff || ticks >= 2 ** 53) return null;
+  return ticksToUs(ticks, timescale);
 }
 
 const child = (b: Uint8Array, parent: Box, name: string) =>
@@ -88,14 +117,9 @@ function tkhdRotation(b: Uint8Array, tkhd: Box): number | null {
 
 /** Parses the payload of `moov` (pure). */
 export function parseMoov(b: Uint8Array): Mp4Facts | null {
+  const us = moovDurationUs(b);
+  if (us === null) return null;
   const top = children(b, 0, b.length);
-  if (top.some((x) => x.type === "mvex")) return null; // fragmented: the length lives in the fragments
-  const mvhd = top.find((x) => x.type === "mvhd");
-  if (!mvhd) return null;
-  const v1 = b[mvhd.start] === 1;
-  const timescale = u32(b, mvhd.start + (v1 ? 20 : 12));
-  const ticks = v1 ? u64(b, mvhd.start + 24) : u32(b, mvhd.start + 16);
-  if (!timescale || !ticks || ticks === 0xffffffff || ticks >= 2 ** 53) return null;
   const tracks = top.filter((x) => x.type === "trak").map((t) => track(b, t));
   const video = tracks.find((t) => t.handler === "vide");
   if (!video?.entry || !video.tkhd) return null;
@@ -114,41 +138,9 @@ export function parseMoov(b: Uint8Array): Mp4Facts | null {
   return {
     width: quarter ? codedH : codedW,
     height: quarter ? codedW : codedH,
-    duration: Math.round((ticks * 1e6) / timescale) / 1e6,
+    duration: us / 1e6,
     rotation,
     videoCodec,
     hasAudio,
   };
-}
-
-/** Finds `moov` among the top-level boxes of a file (before or after `mdat`) and parses it. */
-export async function readMp4Facts(path: string): Promise<Mp4Facts | null> {
-  const file = await open(path, "r");
-  try {
-    const { size } = await file.stat();
-    const head = new Uint8Array(16);
-    for (let at = 0, first = true; at + 8 <= size; first = false) {
-      await file.read(head, 0, 16, at);
-      let boxSize = u32(head, 0);
-      let header = 8;
-      if (boxSize === 1) {
-        boxSize = u64(head, 8);
-        header = 16;
-      } else if (boxSize === 0) boxSize = size - at;
-      const name = type(head, 4);
-      if (first && !["ftyp", "moov", "mdat", "free", "wide", "skip"].includes(name)) return null;
-      if (boxSize < header || at + boxSize > size) return null;
-      if (name === "moov") {
-        const length = boxSize - header;
-        if (length > MAX_MOOV_BYTES) return null;
-        const moov = new Uint8Array(length);
-        await file.read(moov, 0, length, at + header);
-        return parseMoov(moov);
-      }
-      at += boxSize;
-    }
-    return null;
-  } finally {
-    await file.close();
-  }
 }

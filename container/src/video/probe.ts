@@ -9,7 +9,7 @@ import * as v from "valibot";
 import { run } from "../lib/process.ts";
 import { buildFfprobeArgs } from "../probe/ffprobe-args.ts";
 import { readImageHeader } from "../probe/image-header.ts";
-import { readMp4Facts } from "../probe/mp4-header.ts";
+import { boxAt, FIRST_BOXES, MAX_MOOV_BYTES, parseMoov, type Mp4Facts } from "../probe/mp4-header.ts";
 import { parseProbeOutput } from "../probe/parse-probe.ts";
 import type { MediaInfo } from "./types.ts";
 
@@ -61,6 +61,31 @@ export async function probeStill(path: string): Promise<MediaInfo | null> {
       videoCodec: h.codec,
       orientation: h.orientation,
     };
+  } finally {
+    await file.close();
+  }
+}
+
+/** Finds `moov` among the top-level boxes of a file (before or after `mdat`) and parses it. */
+async function readMp4Facts(path: string): Promise<Mp4Facts | null> {
+  const file = await open(path, "r");
+  try {
+    const { size } = await file.stat();
+    const head = new Uint8Array(16);
+    for (let at = 0, first = true; at + 8 <= size; first = false) {
+      const { bytesRead } = await file.read(head, 0, 16, at);
+      const box = boxAt(head.subarray(0, bytesRead), 0, size - at);
+      if (!box || (first && !FIRST_BOXES.has(box.type)) || at + box.end > size) return null;
+      if (box.type === "moov") {
+        const length = box.end - box.start;
+        if (length > MAX_MOOV_BYTES) return null;
+        const moov = new Uint8Array(length);
+        await file.read(moov, 0, length, at + box.start);
+        return parseMoov(moov);
+      }
+      at += box.end;
+    }
+    return null;
   } finally {
     await file.close();
   }

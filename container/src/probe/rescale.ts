@@ -1,5 +1,5 @@
 /**
- * ffmpeg's integer rescaling, reproduced exactly so durations equal ffprobe's to the microsecond.
+ * ffmpeg's integer rescaling (shared by the Worker's duration parsers and the renderer's MP4 reader), reproduced exactly so durations equal ffprobe's to the microsecond.
  * `av_rescale(a, b, c)` computes a*b/c rounded to the nearest integer, halves away from zero
  * (AV_ROUND_NEAR_INF); ffprobe's format.duration is an integer count of microseconds (AV_TIME_BASE).
  */
