@@ -1,7 +1,8 @@
 /**
  * Compiles a VideoSpec (+ probed media and rasterised text) into ONE ffmpeg filter graph:
  * per clip, layers overlaid on a base (or the first full-frame opaque layer AS the base), clips
- * joined by the cheap mixers of joins.ts, else xfade (or concat for cuts), global layers on top, audio mixed to the exact length.
+ * joined by the cheap mixers of joins.ts, else xfade (or concat for cuts), global layers on top,
+ * audio mixed to the exact length.
  * Pure apart from the label counter: same inputs → same graph.
  */
 import type { Writable } from "node:stream";

@@ -53,3 +53,27 @@ describe("compileGraph layer compositing", () => {
     expect(graphFor("webm")).toMatch(/overlay=[^;]*format=auto/);
   });
 });
+
+describe("compileGraph inputs", () => {
+  it("opens a still drawn by several layers once, and the graph reads it from every chain", () => {
+    const spec = parseVideoConfig({
+      width: 320,
+      height: 180,
+      fps: 25,
+      clips: [
+        {
+          duration: 1,
+          layers: [
+            { type: "fill-color", color: "#336699" },
+            { type: "image-overlay", path: "/in/logo.png", width: 0.3, position: "top-left" },
+            { type: "image-overlay", path: "/in/logo.png", width: 0.2, position: "bottom-right" },
+          ],
+        },
+      ],
+    });
+    const timeline = buildTimeline([1], [null], spec.fps);
+    const graph = compileGraph(spec, timeline, "job", new Map([["/in/logo.png", PNG]]), new Map());
+    expect(graph.inputs).toEqual([["-i", "/in/logo.png"]]);
+    expect(graph.filterGraph.match(/\[0:v\]/g)).toHaveLength(2);
+  });
+});
