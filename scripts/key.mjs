@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// `npm run key -- --email you@example.com --permissions jobs:full,media:full [--plan free|pro|business]
-//   [--name "my key"] [--expires 2027-01-01T00:00:00Z]`
-// Creates (or reuses) a local account and prints a new API key as the LAST line of output.
-// Works on the local D1 of `wrangler dev` (STATE_DIR selects another persisted state, as for npm start).
-import { createHash, randomBytes } from "node:crypto";
-import { execFileSync } from "node:child_process";
+// `npm run key -- --email you@example.com [--permissions jobs:full,media:full] [--scopes templates:bulk,...]
+//   [--plan free|pro|business] [--name "my key"] [--expires 2027-01-01T00:00:00Z]`
+// Creates (or reuses) a local account and prints a new API key as the LAST line of output. Goes through the same
+// verbs and request schema as the API (src/accounts/provision-key.ts, bundled on the fly), on the local D1 of
+// `wrangler dev` (STATE_DIR or --persist-to selects another persisted state, as for npm start).
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { ensureNodeModules, reexecOnProjectNode, root, setup } from "./setup.mjs";
 
@@ -14,7 +17,8 @@ if (!reexecOnProjectNode()) {
     options: {
       email: { type: "string" },
       permissions: { type: "string", default: "jobs:full,media:full" },
-      plan: { type: "string", default: "free" },
+      scopes: { type: "string", default: "" },
+      plan: { type: "string" },
       name: { type: "string", default: "local key" },
       expires: { type: "string" },
       "persist-to": { type: "string" },
@@ -24,72 +28,74 @@ if (!reexecOnProjectNode()) {
     console.error(`[key] ${msg}`);
     process.exit(2);
   };
-  if (!values.email || !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(values.email))
-    fail("--email is required (an e-mail address)");
-  const permissions = values.permissions.split(",").map((p) => {
-    const [resource, action] = p.trim().split(":");
-    if (!["media", "jobs"].includes(resource) || !["read", "full"].includes(action)) {
-      fail(`bad permission "${p}": use media:read, media:full, jobs:read or jobs:full`);
-    }
-    return { resource, action };
-  });
-  let expiresAt = "NULL";
-  if (values.expires) {
-    const t = Date.parse(values.expires);
-    if (!Number.isFinite(t) || t <= Date.now()) fail("--expires must be a future date-time");
-    expiresAt = String(t);
-  }
+  if (!values.email) fail("--email is required (an e-mail address)");
   const persistTo = values["persist-to"] ?? process.env.STATE_DIR;
   await setup({ persistTo });
 
-  const q = (s) => `'${String(s).replaceAll("'", "''")}'`;
-  const email = values.email.toLowerCase();
-  const now = Date.now();
-  const id = (prefix) => `${prefix}_${randomBytes(12).toString("hex")}`;
-  const key = `mrk_${randomBytes(24).toString("base64url")}`;
-  const hash = createHash("sha256").update(key).digest("hex");
-  const d = new Date(now);
-  const periodEnd = Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-  const userId = id("acc");
-  // Same rows as src/accounts/create-account.ts and src/keys/create-api-key.ts: the grant is a ledger row,
-  // and only the key's SHA-256 is stored.
-  const sql = `
-INSERT INTO users (id, email, name, plan_id, token_balance, prepaid_balance, current_period_end, created_at, updated_at)
-  SELECT ${q(userId)}, ${q(email)}, NULL, p.id, p.tokens_per_month, 0, ${periodEnd}, ${now}, ${now} FROM plans p
-  WHERE p.id = ${q(values.plan)} AND NOT EXISTS (SELECT 1 FROM users WHERE email = ${q(email)});
-INSERT INTO token_ledger (id, user_id, job_id, kind, amount, note, created_at)
-  SELECT ${q(id("txn"))}, u.id, NULL, 'grant', u.token_balance, 'monthly allowance', ${now} FROM users u
-  WHERE u.id = ${q(userId)};
-INSERT INTO api_keys (id, user_id, name, key_hash, prefix, permissions, scopes, expires_at, created_at)
-  SELECT ${q(id("key"))}, u.id, ${q(values.name)}, ${q(hash)}, ${q(key.slice(0, 12))}, ${q(JSON.stringify(permissions))}, '[]', ${expiresAt}, ${now}
-  FROM users u WHERE u.email = ${q(email)};
-SELECT count(*) AS keys FROM api_keys k JOIN users u ON u.id = k.user_id WHERE u.email = ${q(email)} AND k.key_hash = ${q(hash)};`;
-  const out = execFileSync(
-    `${root}/node_modules/.bin/wrangler`,
-    [
-      "d1",
-      "execute",
-      "DB",
-      "--local",
-      "--json",
-      "--command",
-      sql,
-      ...(persistTo ? ["--persist-to", persistTo] : []),
-    ],
-    {
-      cwd: root,
-      encoding: "utf8",
-      env: {
-        ...process.env,
-        CI: "true",
-        CLOUDFLARE_CF_FETCH_ENABLED: "false",
-        WRANGLER_SEND_METRICS: "false",
-      },
+  // The verbs are TypeScript written for the Worker's bundler: bundle them for Node, as wrangler does for workerd.
+  const { build } = await import("esbuild");
+  const out = mkdtempSync(join(tmpdir(), "mrs-key-"));
+  const entry = join(out, "provision.mjs");
+  await build({
+    stdin: {
+      contents: `export { provisionKey } from ${JSON.stringify(join(root, "src/accounts/provision-key.ts"))};
+        export { createContext } from ${JSON.stringify(join(root, "src/context.ts"))};`,
+      resolveDir: root,
+      loader: "ts",
     },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile: entry,
+    logLevel: "error",
+  });
+  const { provisionKey, createContext } = await import(pathToFileURL(entry).href);
+
+  // The local D1 exactly as `wrangler dev` persists it: wrangler.toml's database, the same state folder. A config
+  // of just that database keeps the proxy from starting (and warning about) the Worker's other bindings.
+  process.env.WRANGLER_LOG ??= "error";
+  const { getPlatformProxy, unstable_readConfig } = await import("wrangler");
+  const config = unstable_readConfig({ config: join(root, "wrangler.toml") });
+  const dbConfig = join(out, "wrangler.json");
+  writeFileSync(
+    dbConfig,
+    JSON.stringify({
+      name: config.name,
+      compatibility_date: config.compatibility_date,
+      d1_databases: config.d1_databases.filter((d) => d.binding === "DB"),
+    }),
   );
-  const results = JSON.parse(out);
-  const count = results.at(-1)?.results?.[0]?.keys;
-  if (count !== 1) fail(`could not create the key (unknown plan "${values.plan}"?)`);
-  console.log(`[key] account ${email} (plan ${values.plan}); permissions ${values.permissions}`);
-  console.log(key);
+  const proxy = await getPlatformProxy({
+    configPath: dbConfig,
+    persist: { path: persistTo ? join(persistTo, "v3") : join(root, ".wrangler", "state", "v3") },
+    remoteBindings: false,
+  });
+  try {
+    const DB = proxy.env.DB;
+    const permissions = values.permissions
+      .split(",")
+      .filter(Boolean)
+      .map((p) => {
+        const [resource, action] = p.trim().split(":");
+        return { resource, action };
+      });
+    const key = {
+      name: values.name,
+      permissions,
+      ...(values.scopes ? { scopes: values.scopes.split(",").map((s) => s.trim()) } : {}),
+      ...(values.expires ? { expiresAt: values.expires } : {}),
+    };
+    const ctx = createContext({ DB });
+    const made = await provisionKey(ctx, { email: values.email, planId: values.plan, key });
+    console.log(
+      `[key] ${made.created ? "created" : "existing"} account ${made.email} (plan ${made.planId}); permissions ${values.permissions}${values.scopes ? `; scopes ${values.scopes}` : ""}`,
+    );
+    console.log(made.key);
+  } catch (e) {
+    const errors = e?.errors?.map((x) => `${x.field ?? ""}: ${x.message}`).join("; ");
+    fail(errors || e?.message || String(e));
+  } finally {
+    await proxy.dispose();
+    rmSync(out, { recursive: true, force: true });
+  }
 }

@@ -1,50 +1,50 @@
 /** Creates an account on a plan and grants the plan's first monthly allowance (one ledger row). */
 import { eq } from "drizzle-orm";
-import { getDb } from "../db/client";
-import { plans, tokenLedger, users } from "../db/schema";
+import * as ledger from "../billing/ledger";
+import { periodEnd } from "../billing/monthly-allowance";
+import type { Ctx } from "../context";
+import { plans, users } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 
-/** End of the calendar month (UTC) containing `at`, when the monthly allowance resets. */
-export const periodEnd = (at: number): number => {
-  const d = new Date(at);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
-};
+export interface NewAccount {
+  email: string;
+  name?: string | null;
+  planId?: string;
+  /** The first allowance; default: the plan's. */
+  tokens?: number;
+  consent?: { termsVersion: string; marketingAccepted: boolean };
+}
 
-export const createAccount = async ({
-  d1,
-  input,
-}: {
-  d1: D1Database;
-  input: { email: string; name?: string; planId?: string; tokens?: number };
-}) => {
-  const db = getDb(d1);
+export const createAccount = async (ctx: Ctx, input: NewAccount) => {
   const planId = input.planId ?? "free";
-  const plan = await db.query.plans.findFirst({ where: eq(plans.id, planId) });
+  const plan = await ctx.db.query.plans.findFirst({ where: eq(plans.id, planId) });
   if (!plan) throw new NotFound(`Plan ${planId}`);
-  const at = Date.now();
+  const at = ctx.now();
   const grant = input.tokens ?? plan.tokensPerMonth;
   const user = {
     id: newId("acc"),
     email: input.email.toLowerCase(),
     name: input.name ?? null,
     planId,
-    tokenBalance: grant,
+    tokenBalance: 0,
     prepaidBalance: 0,
     currentPeriodEnd: periodEnd(at),
+    termsVersion: input.consent?.termsVersion ?? null,
+    termsAcceptedAt: input.consent ? at : null,
+    marketingAccepted: input.consent?.marketingAccepted ?? false,
     createdAt: at,
     updatedAt: at,
   };
-  await db.batch([
-    db.insert(users).values(user),
-    db.insert(tokenLedger).values({
-      id: newId("txn"),
+  const { sql, params } = ctx.db.insert(users).values(user).toSQL();
+  await ctx.d1.batch([
+    ctx.d1.prepare(sql).bind(...params),
+    ...ledger.grant(ctx.d1, {
       userId: user.id,
-      kind: "grant",
       amount: grant,
       note: `${plan.name} monthly allowance`,
-      createdAt: at,
+      at,
     }),
   ]);
-  return user;
+  return { ...user, tokenBalance: grant };
 };

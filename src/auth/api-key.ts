@@ -2,47 +2,24 @@
  * API-key authentication (spec: Authentication). The key travels in `x-api-key`; only its SHA-256 is
  * stored. Permissions are per resource (`media`, `jobs`): `read` allows GET/HEAD, `full` allows every method.
  */
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { getDb } from "../db/client";
+import type { AppEnv } from "../app-env";
+import { sha256Hex } from "../contract/crypto";
+import { withCaller, type CallerCtx, type Ctx } from "../context";
 import { apiKeys } from "../db/schema";
-import type { AppEnv } from "../env";
-import { sha256Hex } from "../lib/crypto";
 import { Forbidden, Unauthorized } from "../lib/errors";
-
-export type Resource = "media" | "jobs";
-export type Action = "read" | "full";
-export interface Permission {
-  resource: Resource;
-  action: Action;
-}
-
-export interface AuthContext {
-  userId: string;
-  keyId: string;
-  permissions: Permission[];
-  scopes: string[];
-}
-
-const READ_METHODS = new Set(["GET", "HEAD"]);
-
-/** Whether `permissions` allow `method` on `resource`. */
-export const allows = (permissions: readonly Permission[], resource: Resource, method: string): boolean =>
-  permissions.some(
-    (p) =>
-      p.resource === resource && (p.action === "full" || (p.action === "read" && READ_METHODS.has(method))),
-  );
+import { countRequest } from "../lib/rate-limit";
+import { authenticateSession } from "../accounts/sessions";
+import { allows, type Caller, type Permission, type Resource } from "./caller";
 
 /** Looks a presented key up; null when unknown or expired. */
-export const authenticateKey = async (
-  d1: D1Database,
-  presented: string,
-  at: number,
-): Promise<AuthContext | null> => {
-  const row = await getDb(d1).query.apiKeys.findFirst({
+export const authenticateKey = async (ctx: Ctx, presented: string): Promise<Caller | null> => {
+  const row = await ctx.db.query.apiKeys.findFirst({
     where: eq(apiKeys.keyHash, await sha256Hex(presented)),
   });
-  if (!row || (row.expiresAt !== null && row.expiresAt <= at)) return null;
+  if (!row || (row.expiresAt !== null && row.expiresAt <= ctx.now())) return null;
   return {
     userId: row.userId,
     keyId: row.id,
@@ -51,29 +28,76 @@ export const authenticateKey = async (
   };
 };
 
-/** Resolves the caller from `x-api-key` (401 otherwise) and stores it as `c.var.auth`. */
-export const requireApiKey = createMiddleware<AppEnv>(async (c, next) => {
+/** The caller of `x-api-key`, or null when the header is absent; 401 for a key that is not valid. */
+const keyCaller = async (c: Context<AppEnv>): Promise<Caller | null> => {
   const presented = c.req.header("x-api-key");
+  if (presented === undefined) return null;
   // The spec forbids surrounding whitespace; such a key is simply not a valid key.
   if (!presented || presented.trim() !== presented) throw new Unauthorized();
-  const at = Date.now();
-  const auth = await authenticateKey(c.env.DB, presented, at);
-  if (!auth) throw new Unauthorized();
-  c.set("auth", auth);
-  c.executionCtx.waitUntil(
-    getDb(c.env.DB)
+  const ctx = c.var.ctx;
+  const caller = await authenticateKey(ctx, presented);
+  if (!caller) throw new Unauthorized();
+  ctx.defer(
+    ctx.db
       .update(apiKeys)
-      .set({ lastUsedAt: at })
-      .where(and(eq(apiKeys.id, auth.keyId)))
+      .set({ lastUsedAt: ctx.now() })
+      .where(eq(apiKeys.id, caller.keyId!))
       .run()
       .catch(() => undefined),
   );
-  await next();
-});
+  return caller;
+};
+
+/** The caller of `Authorization: Bearer <session token>`, or null without one; 401 for a token that is not valid. */
+const sessionCaller = async (c: Context<AppEnv>): Promise<Caller | null> => {
+  const header = c.req.header("authorization");
+  if (header === undefined) return null;
+  const match = /^Bearer ([A-Za-z0-9_-]{10,200})$/.exec(header);
+  const caller = match ? await authenticateSession(c.var.ctx, match[1]!) : null;
+  if (!caller) throw new Unauthorized();
+  return caller;
+};
+
+const authenticate = (...schemes: ((c: Context<AppEnv>) => Promise<Caller | null>)[]) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    let caller: Caller | null = null;
+    for (const scheme of schemes) {
+      caller = await scheme(c);
+      if (caller) break;
+    }
+    if (!caller) throw new Unauthorized();
+    // Counted once valid: the credential that authenticated (the key, else the session's header).
+    await countRequest(c, caller.keyId ? c.req.header("x-api-key")! : c.req.header("authorization")!);
+    c.set("caller", caller);
+    c.set("ctx", withCaller(c.var.ctx, caller));
+    await next();
+  });
+
+/** An API key where only the owner's session may act: 403 saying so (a missing credential stays 401). */
+const keyNotEnough = async (c: Context<AppEnv>): Promise<Caller | null> => {
+  if (c.req.header("x-api-key") !== undefined)
+    throw new Forbidden(
+      "API keys cannot do this: sign in (POST /api/v1/auth/login) and send the session token as Authorization: Bearer",
+    );
+  return null;
+};
+
+/** Account, key and billing writes: a session (`Authorization: Bearer`), i.e. the account's owner. */
+export const requireSession = authenticate(sessionCaller, keyNotEnough);
+
+/** Reads that accept either credential (spec, Authentication rule 6). */
+export const requireKeyOrSession = authenticate(keyCaller, sessionCaller);
 
 /** Requires the authenticated key to hold a permission for `resource` that covers the request's method. */
 export const requirePermission = (resource: Resource) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    if (!allows(c.var.auth.permissions, resource, c.req.method)) throw new Forbidden();
+    if (!allows(c.var.caller.permissions, resource, c.req.method)) throw new Forbidden();
     await next();
   });
+
+/** The caller's context in a handler behind an authentication middleware. */
+export const callerCtx = (c: Context<AppEnv>): CallerCtx => {
+  const ctx = c.var.ctx;
+  if (!("caller" in ctx)) throw new Unauthorized();
+  return ctx as CallerCtx;
+};

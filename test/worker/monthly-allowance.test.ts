@@ -2,7 +2,13 @@ import { env } from "cloudflare:workers";
 import { createScheduledController } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { newAccount } from "./helpers";
+import { finishJob } from "../../src/jobs/lifecycle";
+import { newAccount, testCtx } from "./helpers";
+import { openPending } from "./jobs-seed";
+
+/** Settles a job as COMPLETED with `cost` tokens (the lifecycle's own settlement). */
+const completeWithCost = (job: Parameters<typeof finishJob>[1], cost: number) =>
+  finishJob(testCtx(), job, { status: "COMPLETED", outputFileId: "file_x", cost });
 
 const account = (id: string) =>
   env.DB.prepare(
@@ -11,17 +17,17 @@ const account = (id: string) =>
     .bind(id)
     .first<{ balance: number; periodEnd: number; ledger: number }>();
 
-const setState = (id: string, balance: number, periodEnd: number) =>
+/** Sets an account's monthly and prepaid buckets (with an `adjust` ledger row, so the ledger still matches). */
+const setState = (id: string, monthly: number, periodEnd: number, prepaid = 0) =>
   env.DB.batch([
-    // Keep the ledger equal to the balance while moving the balance for the test.
     env.DB.prepare(
-      "INSERT INTO token_ledger (id, user_id, kind, amount, note, created_at) SELECT 'adj_' || ?1, ?1, 'adjust', ?2 - token_balance, 'test', 0 FROM users WHERE id = ?1",
-    ).bind(id, balance),
-    env.DB.prepare("UPDATE users SET token_balance = ?2, current_period_end = ?3 WHERE id = ?1").bind(
-      id,
-      balance,
-      periodEnd,
-    ),
+      `INSERT INTO token_ledger (id, user_id, kind, amount, prepaid_amount, note, created_at)
+       SELECT 'adj_' || ?1 || '_' || ?4, ?1, 'adjust', ?2 + ?3 - token_balance, ?3 - prepaid_balance, 'test', 0
+       FROM users WHERE id = ?1`,
+    ).bind(id, monthly, prepaid, Math.random().toString(36).slice(2)),
+    env.DB.prepare(
+      "UPDATE users SET token_balance = ?2 + ?3, prepaid_balance = ?3, current_period_end = ?4 WHERE id = ?1",
+    ).bind(id, monthly, prepaid, periodEnd),
   ]);
 
 const cron = (at: number) =>
@@ -52,11 +58,32 @@ describe("monthly allowance", () => {
     expect(await account(userId)).toMatchObject({ balance: 500, ledger: 500 });
   });
 
-  it("never takes tokens away from a balance above the allowance", async () => {
+  it("starts each period at the allowance: unused monthly tokens expire, prepaid tokens stay", async () => {
     const { userId } = await newAccount({ planId: "free" });
-    await setState(userId, 800, Date.UTC(2027, 0, 1));
+    await setState(userId, 650, Date.UTC(2027, 0, 1), 300);
     await cron(Date.UTC(2027, 0, 1, 0, 1));
     expect(await account(userId)).toEqual({ balance: 800, periodEnd: Date.UTC(2027, 1, 1), ledger: 800 });
+    const rows = await env.DB.prepare(
+      "SELECT kind, amount, prepaid_amount AS prepaid FROM token_ledger WHERE user_id = ? AND created_at > 0",
+    )
+      .bind(userId)
+      .all();
+    expect(rows.results).toContainEqual({ kind: "expire", amount: -150, prepaid: 0 });
+  });
+
+  it("never grants twice when a job holds its reserve across the period end", async () => {
+    const { userId } = await newAccount({ planId: "free" });
+    await setState(userId, 100, Date.UTC(2027, 0, 1));
+    // A job reserves 40 of the old period's allowance and is still running at the end of the month.
+    const jobId = await openPending(userId, 40, "IMAGE", Date.UTC(2026, 11, 31));
+    await cron(Date.UTC(2027, 0, 1, 0, 1));
+    // The new period: 500 minus the 40 still held.
+    expect(await account(userId)).toMatchObject({ balance: 460 });
+    // It finishes in the new period costing 3: the period has had 500, spent 3.
+    const job = (await testCtx().db.query.jobs.findFirst({ where: (j, { eq }) => eq(j.id, jobId) }))!;
+    await completeWithCost(job, 3);
+    expect(await account(userId)).toMatchObject({ balance: 497, ledger: 497 });
+    // Before the fix, the top-up ignored the reserve: 500 - 60 + 40 back = 540 - 3.
   });
 
   it("leaves accounts whose period has not ended", async () => {

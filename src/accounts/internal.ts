@@ -1,0 +1,31 @@
+/** Fetch-or-throw helpers and the public view of accounts. */
+import { eq } from "drizzle-orm";
+import type { Ctx } from "../context";
+import { users } from "../db/schema";
+import { NotFound } from "../lib/errors";
+import { iso } from "../lib/time";
+
+export type AccountRow = typeof users.$inferSelect;
+
+export const findAccountByEmail = (ctx: Ctx, email: string) =>
+  ctx.db.query.users.findFirst({ where: eq(users.email, email.toLowerCase()) });
+
+export const getAccount = async (ctx: Ctx, userId: string): Promise<AccountRow> => {
+  const row = await ctx.db.query.users.findFirst({ where: eq(users.id, userId) });
+  if (!row) throw new NotFound("Account");
+  return row;
+};
+
+/** The account as its owner sees it. */
+export const toAccount = (row: AccountRow) => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  planId: row.planId,
+  pendingPlanId: row.pendingPlanId,
+  marketingAccepted: row.marketingAccepted,
+  termsVersion: row.termsVersion,
+  termsAcceptedAt: iso(row.termsAcceptedAt),
+  createdAt: iso(row.createdAt)!,
+  updatedAt: iso(row.updatedAt)!,
+});

@@ -1,0 +1,67 @@
+/**
+ * The signed-in account: read, rename, change the e-mail address (confirmed by a code sent to the new address;
+ * the answer is the same whether that address is free or taken), sign out.
+ */
+import { eq } from "drizzle-orm";
+import type { CallerCtx } from "../context";
+import { users } from "../db/schema";
+import { Conflict, Unauthorized, ValidationFailed } from "../lib/errors";
+import { mailerFor } from "../mail/mailer";
+import { countEmailAttempt } from "./attempt-limits";
+import { CODE_TTL_MS, consumeCode, issueCode } from "./codes";
+import { findAccountByEmail, getAccount, toAccount } from "./internal";
+import { addressInUseMail, emailChangeCodeMail } from "./mail-texts";
+import { revokeAllSessions, revokeSession } from "./sessions";
+
+export const readAccount = async (ctx: CallerCtx) => toAccount(await getAccount(ctx, ctx.caller.userId));
+
+export const updateAccount = async (ctx: CallerCtx, input: { name?: string | null; email?: string }) => {
+  const userId = ctx.caller.userId;
+  const current = await getAccount(ctx, userId);
+  if (input.name !== undefined)
+    await ctx.db
+      .update(users)
+      .set({ name: input.name, updatedAt: ctx.now() })
+      .where(eq(users.id, userId))
+      .run();
+  let emailChange: { sentTo: string; expiresInSeconds: number } | undefined;
+  if (input.email !== undefined && input.email !== current.email) {
+    await countEmailAttempt(ctx, input.email);
+    const mailer = mailerFor(ctx);
+    if (await findAccountByEmail(ctx, input.email)) await mailer.send(addressInUseMail(input.email));
+    else {
+      const payload = { newEmail: input.email };
+      const { code } = await issueCode(ctx, { email: input.email, purpose: "email-change", userId, payload });
+      await mailer.send(emailChangeCodeMail(input.email, code, CODE_TTL_MS));
+    }
+    emailChange = { sentTo: input.email, expiresInSeconds: CODE_TTL_MS / 1000 };
+  }
+  return { user: toAccount(await getAccount(ctx, userId)), ...(emailChange && { emailChange }) };
+};
+
+/** Applies a pending address change with the code sent to the new address; other sessions are signed out. */
+export const confirmEmailChange = async (ctx: CallerCtx, input: { token: string }) => {
+  const userId = ctx.caller.userId;
+  const spent = await consumeCode(ctx, { userId, purposes: ["email-change"], code: input.token });
+  const newEmail = spent?.payload?.newEmail;
+  if (typeof newEmail !== "string") throw new Unauthorized("Invalid or expired code");
+  try {
+    await ctx.db
+      .update(users)
+      .set({ email: newEmail, updatedAt: ctx.now() })
+      .where(eq(users.id, userId))
+      .run();
+  } catch (e) {
+    if (/UNIQUE/i.test(String(e))) throw new Conflict("This address belongs to another account now");
+    throw e;
+  }
+  await revokeAllSessions(ctx, userId, ctx.caller.sessionId);
+  return { user: toAccount(await getAccount(ctx, userId)) };
+};
+
+export const logout = async (ctx: CallerCtx) => {
+  if (!ctx.caller.sessionId)
+    throw new ValidationFailed([{ field: "authorization", message: "not a session" }]);
+  await revokeSession(ctx, ctx.caller.sessionId);
+  return { loggedOut: true };
+};

@@ -1,0 +1,53 @@
+/** GET /api/v1/billing/ledger: the account's token movements, newest first (usage history). */
+import { count, desc, eq } from "drizzle-orm";
+import * as v from "valibot";
+import type { CallerCtx } from "../context";
+import { tokenLedger } from "../db/schema";
+import { iso } from "../lib/time";
+
+const int = (name: string, min: number, max: number, fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.toNumber(`${name} must be a number`),
+      v.integer(`${name} must be a whole number`),
+      v.minValue(min, `${name} must be at least ${min}`),
+      v.maxValue(max, `${name} must be at most ${max}`),
+    ),
+    String(fallback),
+  );
+
+export const LedgerQuery = v.object({ page: int("page", 1, 1_000_000, 1), limit: int("limit", 1, 100, 50) });
+
+export const listLedger = async (ctx: CallerCtx, query: v.InferOutput<typeof LedgerQuery>) => {
+  const where = eq(tokenLedger.userId, ctx.caller.userId);
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(tokenLedger)
+      .where(where)
+      .orderBy(desc(tokenLedger.createdAt), desc(tokenLedger.id))
+      .limit(query.limit)
+      .offset((query.page - 1) * query.limit),
+    ctx.db.select({ n: count() }).from(tokenLedger).where(where),
+  ]);
+  const totalCount = total?.n ?? 0;
+  return {
+    entries: rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      amount: r.amount,
+      prepaidAmount: r.prepaidAmount,
+      monthlyAmount: r.amount - r.prepaidAmount,
+      jobId: r.jobId,
+      note: r.note,
+      createdAt: iso(r.createdAt)!,
+    })),
+    pagination: {
+      page: query.page,
+      limit: query.limit,
+      totalCount,
+      totalPages: Math.ceil(totalCount / query.limit),
+    },
+  };
+};

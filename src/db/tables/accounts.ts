@@ -1,0 +1,88 @@
+/** Plans, accounts and API keys. */
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./columns";
+
+/** Plans are seeded by a migration; `maxConcurrentJobs` and `bulkDurationMax` are enforced in code. */
+export const plans = sqliteTable("plans", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  displayName: text("display_name").notNull(),
+  description: text("description"),
+  tokensPerMonth: integer("tokens_per_month").notNull(),
+  pricePerMonth: real("price_per_month"),
+  maxConcurrentJobs: integer("max_concurrent_jobs").notNull(),
+  /** Most files one bulk duration request may carry (5 free, 300 paid). */
+  bulkDurationMax: integer("bulk_duration_max").notNull(),
+  supportLevel: text("support_level", { enum: ["community", "email", "priority"] }).notNull(),
+  /** Plans that offer auto subtitles and other paid-only features. */
+  paid: integer("paid", { mode: "boolean" }).notNull().default(false),
+  /** Order of the plans from the smallest: an upgrade moves to a higher rank (at once), a downgrade lower (at period end). */
+  rank: integer("rank").notNull().default(0),
+});
+
+/**
+ * Accounts. `tokenBalance` is what the account can spend now: the monthly allowance left plus `prepaidBalance`
+ * (purchased tokens, which never expire). Both move only together with a `token_ledger` row
+ * (src/billing/ledger.ts), so sum(amount) = tokenBalance and sum(prepaid_amount) = prepaidBalance always.
+ */
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    name: text("name"),
+    planId: text("plan_id")
+      .notNull()
+      .references(() => plans.id),
+    tokenBalance: integer("token_balance").notNull().default(0),
+    prepaidBalance: integer("prepaid_balance").notNull().default(0),
+    currentPeriodEnd: integer("current_period_end").notNull(),
+    /** A downgrade waiting for the end of the period. */
+    pendingPlanId: text("pending_plan_id").references(() => plans.id),
+    /** Consent given at registration (spec: Account requests). */
+    termsVersion: text("terms_version"),
+    termsAcceptedAt: integer("terms_accepted_at"),
+    marketingAccepted: integer("marketing_accepted", { mode: "boolean" }).notNull().default(false),
+    /** The payment provider's customer id, once the account has paid. */
+    paymentCustomerId: text("payment_customer_id"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Login and `npm run key` look accounts up by e-mail.
+    uniqueIndex("users_email_unique").on(t.email),
+  ],
+);
+
+/** API keys: only the SHA-256 of the key is stored; `prefix` lets owners recognise a key in listings. */
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    keyHash: text("key_hash").notNull(),
+    prefix: text("prefix").notNull(),
+    /** JSON array of `{ resource: "media" | "jobs", action: "read" | "full" }`. */
+    permissions: text("permissions", { mode: "json" })
+      .notNull()
+      .$type<{ resource: string; action: string }[]>(),
+    /** JSON array of v2 scopes (`renders:create`, ...). */
+    scopes: text("scopes", { mode: "json" })
+      .notNull()
+      .$type<string[]>()
+      .default(sql`'[]'`),
+    expiresAt: integer("expires_at"),
+    lastUsedAt: integer("last_used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Authentication looks a key up by its hash on every request.
+    uniqueIndex("api_keys_hash_unique").on(t.keyHash),
+    // Key listing per owner.
+    index("api_keys_user_idx").on(t.userId),
+  ],
+);

@@ -1,0 +1,50 @@
+/** Render jobs. */
+import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./columns";
+import { users } from "./accounts";
+
+export const JOB_STATUSES = ["PENDING", "PROCESSING", "COMPLETED", "FAILED", "CANCELLED"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export const JOB_TYPES = ["IMAGE", "VIDEO"] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+
+export const jobs = sqliteTable(
+  "jobs",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    type: text("type", { enum: JOB_TYPES }).notNull(),
+    status: text("status", { enum: JOB_STATUSES }).notNull(),
+    /** The config as submitted. */
+    config: text("config", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    inputFileIds: text("input_file_ids", { mode: "json" }).notNull().$type<string[]>(),
+    outputFormat: text("output_format").notNull(),
+    outputFileId: text("output_file_id"),
+    /** Tokens held back from the balance while the job is open; 0 once settled. */
+    tokensReserved: integer("tokens_reserved").notNull(),
+    /** The part of the reserve taken from prepaid tokens (the rest came from the monthly allowance). */
+    reservedPrepaid: integer("reserved_prepaid").notNull().default(0),
+    tokensUsed: integer("tokens_used").notNull().default(0),
+    errorMessage: text("error_message"),
+    /** Progress while PROCESSING: percent 0..100 and a stage name reported by the renderer. */
+    progress: integer("progress"),
+    stage: text("stage"),
+    priority: integer("priority").notNull().default(5),
+    /** Deliveries of the job to a renderer (queue attempts). */
+    attempts: integer("attempts").notNull().default(0),
+    startedAt: integer("started_at"),
+    completedAt: integer("completed_at"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Job listing per owner, sorted by creation (the default sort).
+    index("jobs_user_created_idx").on(t.userId, t.createdAt),
+    // Concurrent-job count (PENDING + PROCESSING) per owner, and status filters.
+    index("jobs_user_status_idx").on(t.userId, t.status),
+    // The stuck-job sweep finds open jobs not updated for a while.
+    index("jobs_status_updated_idx").on(t.status, t.updatedAt),
+  ],
+);

@@ -1,0 +1,305 @@
+/**
+ * /api/v1/billing on the real local bindings: plans, usage, the ledger history, token purchases settled by the
+ * payment provider's webhook (events signed with the Stripe SDK's own test helper and verified by the SDK), plan
+ * upgrades and downgrades, and the abuse cases (forged, replayed or foreign events; other accounts' payments).
+ */
+import { env } from "cloudflare:workers";
+import { createScheduledController } from "cloudflare:test";
+import Stripe from "stripe";
+import { describe, expect, it } from "vitest";
+import worker from "../../../src/index";
+import { call, json } from "../helpers";
+import { openPending } from "../jobs-seed";
+import { bearer, body, signUp } from "./sign-up";
+
+type Usage = {
+  plan: { id: string; tokensPerMonth: number };
+  usage: Record<string, number | string>;
+  pendingPlan: { id: string; effectiveAt: string } | null;
+};
+const usage = async (token: string) =>
+  (await body<Usage>(await call("/api/v1/billing/usage", bearer(token)))).data!;
+
+type Checkout = { paymentId: string; checkoutUrl: string; sessionId: string; amountCents: number };
+const buy = async (token: string, tokens: number) => {
+  const res = await call("/api/v1/billing/checkout", bearer(token, json("POST", { tokens })));
+  expect(res.status).toBe(201);
+  return (await body<Checkout>(res)).data!;
+};
+
+/** A provider delivery for `sessionId`, signed by the SDK's test helper with `secret`. */
+const delivery = async (
+  type: string,
+  object: Record<string, unknown>,
+  secret = env.STRIPE_WEBHOOK_SECRET!,
+) => {
+  const payload = JSON.stringify({
+    id: `evt_${Math.random().toString(36).slice(2)}`,
+    object: "event",
+    type,
+    data: { object },
+  });
+  const signature = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret });
+  return call("/api/v1/billing/webhook", {
+    method: "POST",
+    headers: { "content-type": "application/json", "stripe-signature": signature },
+    body: payload,
+  });
+};
+const paid = (sessionId: string, customer = "cus_test") => ({
+  id: sessionId,
+  object: "checkout.session",
+  payment_status: "paid",
+  customer,
+  metadata: {},
+});
+
+describe("plans and usage", () => {
+  it("lists the plans publicly, smallest first, in the spec's shape", async () => {
+    const res = await call("/api/v1/billing/plans");
+    expect(res.status).toBe(200);
+    const { plans } = (await body<{ plans: Record<string, unknown>[] }>(res)).data!;
+    expect(plans.map((p) => p.id)).toEqual(["free", "pro", "business"]);
+    expect(plans[1]).toEqual({
+      id: "pro",
+      name: "pro",
+      displayName: "Pro",
+      description: "For production automations.",
+      tokensPerMonth: 10000,
+      pricePerMonth: 29,
+      maxConcurrentJobs: 10,
+      supportLevel: "email",
+    });
+  });
+
+  it("shows a new account's plan and usage, with a session or with a key", async () => {
+    const { token } = await signUp();
+    const u = await usage(token);
+    expect(u.plan).toMatchObject({ id: "free", tokensPerMonth: 500 });
+    expect(u.usage).toMatchObject({
+      monthlyUsed: 0,
+      monthlyQuota: 500,
+      monthlyRemaining: 500,
+      prepaidBalance: 0,
+      totalAvailable: 500,
+    });
+    expect(Date.parse(String(u.usage.currentPeriodEnd))).toBeGreaterThan(Date.now());
+    const made = await body<{ key: string }>(
+      await call(
+        "/api/v1/api-keys",
+        bearer(token, json("POST", { name: "reader", permissions: [{ resource: "jobs", action: "read" }] })),
+      ),
+    );
+    expect((await call("/api/v1/billing/usage", { headers: { "x-api-key": made.data!.key } })).status).toBe(
+      200,
+    );
+  });
+});
+
+describe("prepaid tokens", () => {
+  it("buys tokens through checkout; the signed webhook grants them once; the monthly allowance is spent first", async () => {
+    const { token, userId } = await signUp();
+    const checkout = await buy(token, 2000);
+    expect(checkout).toMatchObject({
+      amountCents: 1000,
+      checkoutUrl: expect.stringMatching(/\/dev\/checkout\/cs_local_/),
+    });
+    expect((await usage(token)).usage.prepaidBalance).toBe(0);
+
+    const settled = await delivery("checkout.session.completed", paid(checkout.sessionId));
+    expect(settled.status).toBe(200);
+    expect((await body(settled)).data).toEqual({
+      received: true,
+      type: "checkout.session.completed",
+      applied: true,
+    });
+    expect((await usage(token)).usage).toMatchObject({
+      prepaidBalance: 2000,
+      monthlyRemaining: 500,
+      totalAvailable: 2500,
+    });
+    // Replays and duplicates change nothing.
+    for (let i = 0; i < 3; i++) {
+      const again = await delivery("checkout.session.completed", paid(checkout.sessionId));
+      expect((await body(again)).data).toMatchObject({ applied: false });
+    }
+    expect((await usage(token)).usage.totalAvailable).toBe(2500);
+
+    // A job of 600: 500 from the monthly allowance, 100 from prepaid.
+    await openPending(userId, 600);
+    expect((await usage(token)).usage).toMatchObject({
+      monthlyRemaining: 0,
+      monthlyUsed: 500,
+      prepaidBalance: 1900,
+    });
+    const payment = await body(await call(`/api/v1/billing/payments/${checkout.paymentId}`, bearer(token)));
+    expect(payment.data).toMatchObject({ status: "paid", tokens: 2000, kind: "tokens" });
+    const history = await body<{ entries: { kind: string; amount: number; prepaidAmount: number }[] }>(
+      await call("/api/v1/billing/ledger", bearer(token)),
+    );
+    expect(history.data!.entries.map((e) => [e.kind, e.amount, e.prepaidAmount])).toEqual([
+      ["reserve", -600, -100],
+      ["purchase", 2000, 2000],
+      ["grant", 500, 0],
+    ]);
+  });
+
+  it("pays from the local checkout page (the SDK signs and verifies the event)", async () => {
+    const { token } = await signUp();
+    const checkout = await buy(token, 1000);
+    const page = await call(new URL(checkout.checkoutUrl).pathname);
+    expect(await page.text()).toContain("1000 prepaid tokens");
+    const pay = await call(new URL(checkout.checkoutUrl).pathname, { method: "POST" });
+    expect((await body(pay)).data).toMatchObject({ applied: true });
+    expect((await usage(token)).usage.prepaidBalance).toBe(1000);
+  });
+
+  it.each([
+    [{ tokens: 999 }, "tokens"],
+    [{ tokens: 1500 }, "tokens"],
+    [{ tokens: 2_000_000 }, "tokens"],
+    [{ tokens: "1000" }, "tokens"],
+    [{}, "tokens"],
+  ])("refuses checkout %j", async (payload, field) => {
+    const { token, userId } = await signUp();
+    const res = await call("/api/v1/billing/checkout", bearer(token, json("POST", payload)));
+    expect(res.status).toBe(400);
+    expect(((await body(res)).details!.errors as { field: string }[])[0]!.field).toBe(field);
+    const count = await env.DB.prepare("SELECT count(*) AS n FROM payments WHERE user_id = ?")
+      .bind(userId)
+      .first<{ n: number }>();
+    expect(count!.n).toBe(0);
+  });
+});
+
+describe("the provider webhook", () => {
+  it("refuses unsigned, forged and stale deliveries without changing anything", async () => {
+    const { token } = await signUp();
+    const { sessionId } = await buy(token, 1000);
+    const payload = JSON.stringify({
+      id: "evt_x",
+      object: "event",
+      type: "checkout.session.completed",
+      data: { object: paid(sessionId) },
+    });
+    const post = (headers: Record<string, string>) =>
+      call("/api/v1/billing/webhook", {
+        method: "POST",
+        headers: { "content-type": "application/json", ...headers },
+        body: payload,
+      });
+    expect((await post({})).status).toBe(400);
+    const forged = await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: "whsec_not_ours" });
+    const res = await post({ "stripe-signature": forged });
+    expect(res.status).toBe(400);
+    expect(await body(res)).toMatchObject({ success: false, error: "Invalid webhook signature" });
+    const stale = await Stripe.webhooks.generateTestHeaderStringAsync({
+      payload,
+      secret: env.STRIPE_WEBHOOK_SECRET!,
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
+    expect((await post({ "stripe-signature": stale })).status).toBe(400);
+    expect((await usage(token)).usage.prepaidBalance).toBe(0);
+  });
+
+  it("ignores sessions it does not know and unpaid ones", async () => {
+    const { token } = await signUp();
+    const { sessionId } = await buy(token, 1000);
+    expect(
+      (await body(await delivery("checkout.session.completed", paid("cs_someone_else")))).data,
+    ).toMatchObject({ applied: false });
+    const unpaid = { ...paid(sessionId), payment_status: "unpaid" };
+    expect((await body(await delivery("checkout.session.completed", unpaid))).data).toMatchObject({
+      applied: false,
+    });
+    expect((await body(await delivery("checkout.session.expired", { ...unpaid }))).data).toMatchObject({
+      applied: true,
+    });
+    // An expired session can no longer be paid.
+    expect((await body(await delivery("checkout.session.completed", paid(sessionId)))).data).toMatchObject({
+      applied: false,
+    });
+    expect((await usage(token)).usage.prepaidBalance).toBe(0);
+  });
+
+  it("refuses an oversized delivery with 413", async () => {
+    const res = await call("/api/v1/billing/webhook", {
+      method: "POST",
+      headers: { "stripe-signature": "t=1,v1=x" },
+      body: "x".repeat(70_000),
+    });
+    expect(res.status).toBe(413);
+  });
+});
+
+describe("plan changes", () => {
+  it("upgrades at once when paid, granting the difference of the allowance", async () => {
+    const { token } = await signUp();
+    const change = await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "pro" })));
+    const data = (await body<{ status: string; checkout: Checkout }>(change)).data!;
+    expect(data.status).toBe("payment_required");
+    expect(data.checkout.amountCents).toBe(2900);
+    expect((await usage(token)).plan.id).toBe("free");
+    await delivery("checkout.session.completed", paid(data.checkout.sessionId));
+    const u = await usage(token);
+    expect(u.plan.id).toBe("pro");
+    expect(u.usage).toMatchObject({
+      monthlyQuota: 10000,
+      monthlyRemaining: 10000 - 500 + 500,
+      totalAvailable: 10000,
+    });
+  });
+
+  it("downgrades at the end of the period; asking for the current plan cancels it", async () => {
+    const { token, userId } = await signUp();
+    const { checkout } = (
+      await body<{ checkout: Checkout }>(
+        await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "business" }))),
+      )
+    ).data!;
+    await delivery("checkout.session.completed", paid(checkout.sessionId));
+    const down = await body<{ status: string; pendingPlan: { id: string } }>(
+      await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "free" }))),
+    );
+    expect(down.data).toMatchObject({ status: "scheduled", pendingPlan: { id: "free" } });
+    expect((await usage(token)).plan.id).toBe("business");
+    const keep = await body(
+      await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "business" }))),
+    );
+    expect(keep.data).toMatchObject({ status: "unchanged", pendingPlan: null });
+    await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "pro" })));
+    // The period ends: the downgrade takes effect and the allowance restarts at the new plan's.
+    await env.DB.prepare("UPDATE users SET current_period_end = ?2 WHERE id = ?1")
+      .bind(userId, Date.now() - 1000)
+      .run();
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }),
+      env,
+    );
+    const u = await usage(token);
+    expect(u.plan.id).toBe("pro");
+    expect(u.pendingPlan).toBeNull();
+    expect(u.usage).toMatchObject({ monthlyRemaining: 10000, totalAvailable: 10000 });
+  });
+
+  it("refuses an unknown plan and the plan already held", async () => {
+    const { token } = await signUp();
+    const unknown = await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "platinum" })));
+    expect(unknown.status).toBe(404);
+    const same = await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "free" })));
+    expect(same.status).toBe(400);
+    expect((await body(same)).error).toBe("The account is already on the Free plan");
+  });
+});
+
+describe("billing of other accounts", () => {
+  it("hides payments and usage of another account (404 / own data only)", async () => {
+    const a = await signUp();
+    const b = await signUp();
+    const { paymentId } = await buy(a.token, 1000);
+    expect((await call(`/api/v1/billing/payments/${paymentId}`, bearer(b.token))).status).toBe(404);
+    expect((await usage(b.token)).usage.prepaidBalance).toBe(0);
+    const history = await body<{ entries: unknown[] }>(await call("/api/v1/billing/ledger", bearer(b.token)));
+    expect(history.data!.entries).toHaveLength(1);
+  });
+});

@@ -1,0 +1,135 @@
+/** What an attacker can learn or do without an account's mail: nothing. */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { call, json, newAccount } from "../helpers";
+import { bearer, body, freshEmail, latestCode, outbox, register, signUp, verify } from "./sign-up";
+
+describe("enumeration", () => {
+  it("answers register and login the same for known and unknown addresses", async () => {
+    const known = (await signUp()).email;
+    const unknown = freshEmail("unknown");
+    const answers = [];
+    for (const [path, email] of [
+      ["register", known],
+      ["register", unknown],
+      ["login", known],
+      ["login", unknown],
+    ] as const) {
+      const res =
+        path === "register"
+          ? await register(email)
+          : await call("/api/v1/auth/login", json("POST", { email }));
+      const b = await body(res);
+      answers.push({ status: res.status, ...b, data: { ...b.data, email: "-" } });
+    }
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    // Registering a known address mails that address a sign-in code, not a second account.
+    expect((await outbox(known)).some((m) => /already has an account/.test(m.text))).toBe(true);
+    expect(
+      (await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?")
+        .bind(known)
+        .first<{ n: number }>())!.n,
+    ).toBe(1);
+  });
+});
+
+describe("attempt limits", () => {
+  it("limits codes per address with 429 and Retry-After (configured per hour)", async () => {
+    const email = freshEmail("flood");
+    const statuses: number[] = [];
+    for (let i = 0; i < 101; i++)
+      statuses.push((await call("/api/v1/auth/login", json("POST", { email }))).status);
+    expect(statuses.slice(0, 100).every((s) => s === 202)).toBe(true);
+    const last = await call("/api/v1/auth/login", json("POST", { email }));
+    expect(last.status).toBe(429);
+    expect(Number(last.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await body(last)).toMatchObject({
+      success: false,
+      error: "Too many requests, please try again later",
+    });
+  });
+
+  it("limits sign-in requests per IP", async () => {
+    const ip = `203.0.113.${Math.floor(Math.random() * 250)}`;
+    const from = (email: string) =>
+      call("/api/v1/auth/login", {
+        ...json("POST", { email }),
+        headers: { "content-type": "application/json", "cf-connecting-ip": ip },
+      });
+    let status = 0;
+    for (let i = 0; i < 1001 && status !== 429; i++) status = (await from(freshEmail("ip"))).status;
+    expect(status).toBe(429);
+  }, 120_000);
+});
+
+describe("sessions and credentials", () => {
+  it("refuses made-up, malformed and revoked bearer tokens", async () => {
+    for (const header of ["Bearer mrs_not-a-session-token", "Bearer", "Basic abc", "Bearer  mrs_x"]) {
+      const res = await call("/api/v1/account", { headers: { authorization: header } });
+      expect(res.status).toBe(401);
+    }
+  });
+
+  it("keeps API keys out of key and account management (403 saying why)", async () => {
+    const { key } = await newAccount();
+    for (const [path, init] of [
+      ["/api/v1/api-keys", {}],
+      [
+        "/api/v1/api-keys",
+        json("POST", { name: "sneaky", permissions: [{ resource: "jobs", action: "full" }] }),
+      ],
+      ["/api/v1/account", json("PATCH", { name: "x" })],
+      ["/api/v1/billing/plan", json("POST", { planId: "pro" })],
+    ] as const) {
+      const res = await call(path, {
+        ...init,
+        headers: { ...((init as RequestInit).headers as object), "x-api-key": key },
+      });
+      expect(res.status).toBe(403);
+      expect((await body(res)).error).toMatch(/API keys cannot do this/);
+    }
+  });
+
+  it("ends a session at logout and leaves other sessions alone", async () => {
+    const { email, token } = await signUp();
+    await call("/api/v1/auth/login", json("POST", { email }));
+    const other = (
+      await body<{ session: { token: string } }>(await verify(email, (await latestCode(email))!))
+    ).data!.session.token;
+    await call("/api/v1/auth/logout", bearer(token, { method: "POST" }));
+    expect((await call("/api/v1/account", bearer(token))).status).toBe(401);
+    expect((await call("/api/v1/account", bearer(other))).status).toBe(200);
+  });
+
+  it("refuses an expired session", async () => {
+    const { token, userId } = await signUp();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ?2 WHERE user_id = ?1")
+      .bind(userId, Date.now() - 1)
+      .run();
+    expect((await call("/api/v1/account", bearer(token))).status).toBe(401);
+  });
+
+  it("does not let one account confirm another's address change", async () => {
+    const a = await signUp();
+    const b = await signUp();
+    const target = freshEmail("target");
+    await call("/api/v1/account", bearer(a.token, json("PATCH", { email: target })));
+    const code = (await latestCode(target))!;
+    const stolen = await call("/api/v1/account/email/verify", bearer(b.token, json("POST", { token: code })));
+    expect(stolen.status).toBe(401);
+    expect((await body(await call("/api/v1/account", bearer(b.token)))).data).toMatchObject({
+      email: b.email,
+    });
+  });
+
+  it("does not reveal whether a new address is taken, and never moves onto it", async () => {
+    const a = await signUp();
+    const b = await signUp();
+    const res = await call("/api/v1/account", bearer(a.token, json("PATCH", { email: b.email })));
+    expect((await body(res)).data).toMatchObject({ emailChange: { sentTo: b.email } });
+    expect((await outbox(b.email))[0]!.subject).toBe("Address change attempt");
+    expect((await body(await call("/api/v1/account", bearer(a.token)))).data).toMatchObject({
+      email: a.email,
+    });
+  });
+});
