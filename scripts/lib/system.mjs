@@ -17,13 +17,14 @@ export const APT_PACKAGES = [
 
 const log = (msg) => console.log(`[setup] ${msg}`);
 
+const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
+
 /** Installs missing Debian packages when root; otherwise says exactly what to run and exits. */
 export const ensureSystemPackages = () => {
   const missing = APT_PACKAGES.filter(([, path]) => !existsSync(path)).map(([name]) => name);
   if (missing.length === 0) return;
-  const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(" ")}`;
-  if (!isRoot) {
+  if (!isRoot()) {
     console.error(
       `[setup] Missing system packages: ${missing.join(", ")}.\n[setup] Install them with:\n  sudo sh -c '${command}'`,
     );
@@ -71,22 +72,88 @@ const miniflareBrowserVersions = (root) => {
 };
 
 /**
- * Miniflare's local Browser Rendering downloads a pinned Chrome into the wrangler cache; offline that fails and
- * there is no setting for an executable path. Put a launcher at that path that runs Debian's Chromium instead.
+ * Flags that take the network away from every frame of a Chromium whose pages must reach nothing (their allowed
+ * files are answered by request interception, inside the browser): a proxy that does not exist, loopback
+ * included; no name resolves; WebRTC may use no UDP that bypasses the (dead) proxy, so no STUN/TURN packet
+ * leaves. Debian's chromium-headless-shell honours the WebRTC switch; the full chromium reads the same policy
+ * from its profile's Preferences (`CHROMIUM_SEALED_PREFERENCES`). The renderer's copy is container/src/config.ts's.
  */
+export const CHROMIUM_SEALED_FLAGS = [
+  "--proxy-server=http://127.0.0.1:9",
+  "--proxy-bypass-list=<-loopback>",
+  "--host-resolver-rules=MAP * ~NOTFOUND",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+];
+
+/** The profile preference that stops WebRTC's non-proxied UDP in the full chromium. */
+export const CHROMIUM_SEALED_PREFERENCES = JSON.stringify({
+  webrtc: {
+    ip_handling_policy: "disable_non_proxied_udp",
+    multiple_routes_enabled: false,
+    nonproxied_udp_enabled: false,
+  },
+});
+
+/**
+ * Whether Chromium's own sandbox works here: never as root (Chromium refuses it), otherwise when a sandboxed
+ * headless start succeeds (it needs unprivileged user namespaces or the setuid helper).
+ */
+const chromiumSandboxWorks = () => {
+  if (isRoot()) return false;
+  const r = spawnSync(chromiumBinary(), ["--headless=new", "--disable-gpu", "--dump-dom", "about:blank"], {
+    stdio: "ignore",
+    timeout: 30_000,
+    env: { HOME: homedir(), PATH: "/usr/bin:/bin" },
+  });
+  return r.status === 0;
+};
+
+/**
+ * Miniflare's local Browser Rendering downloads a pinned Chrome into the wrangler cache; offline that fails and
+ * there is no setting for an executable path. Put a launcher at that path that runs Debian's Chromium instead,
+ * sealed: an environment holding nothing of ours (no secrets reach the browser), its sandbox on where this
+ * machine allows it, no network (CHROMIUM_SEALED_FLAGS, and the WebRTC preference written into the profile
+ * miniflare creates for each launch).
+ */
+export const localChromeLauncher = (sandbox = chromiumSandboxWorks()) => {
+  const flags = [
+    ...(sandbox ? [] : ["--no-sandbox"]),
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    ...CHROMIUM_SEALED_FLAGS,
+  ].map((f) => `'${f}'`);
+  return `#!/bin/sh
+# Written by the media render service's setup: Debian's Chromium for local Browser Rendering, without network.
+for arg in "$@"; do
+  case "$arg" in
+    --user-data-dir=*) dir="\${arg#--user-data-dir=}"; mkdir -p "$dir/Default"
+      [ -e "$dir/Default/Preferences" ] || printf '%s' '${CHROMIUM_SEALED_PREFERENCES}' > "$dir/Default/Preferences" ;;
+  esac
+done
+# setpriv --pdeathsig: the browser dies with the process that launched it (wrangler dev, a test run), so a
+# stopped service never leaves a Chromium spinning behind it.
+exec env -i HOME="$HOME" PATH=/usr/bin:/bin LANG=C.UTF-8 TMPDIR="\${TMPDIR:-/tmp}" \\
+  setpriv --pdeathsig KILL ${chromiumBinary()} ${flags.join(" ")} "$@"
+`;
+};
+
 export const ensureLocalChrome = (root) => {
   const cache = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), ".wrangler", "chrome");
+  const script = localChromeLauncher();
   for (const version of miniflareBrowserVersions(root)) {
     const dir = join(cache, `linux-${version}`, "chrome-linux64");
     const launcher = join(dir, "chrome");
-    // setpriv --pdeathsig: the browser dies with the process that launched it (wrangler dev, a test run),
-    // so a stopped service never leaves a Chromium spinning behind it.
-    const script = `#!/bin/sh\n# Written by the media render service's setup: use Debian's Chromium for local Browser Rendering.\nexec setpriv --pdeathsig KILL ${chromiumBinary()} --no-sandbox --disable-gpu --disable-dev-shm-usage --disable-background-networking --disable-component-update --disable-sync --no-first-run "$@"\n`;
     if (existsSync(launcher) && readFileSync(launcher, "utf8") === script) continue;
     mkdirSync(dir, { recursive: true });
     writeFileSync(launcher, script);
     chmodSync(launcher, 0o755);
-    log(`local Browser Rendering ${version} -> ${chromiumBinary()}`);
+    log(
+      `local Browser Rendering ${version} -> ${chromiumBinary()} (sealed${script.includes("--no-sandbox") ? ", no sandbox: root or no user namespaces" : ", sandboxed"})`,
+    );
   }
 };
 

@@ -73,8 +73,10 @@ export const isBlockedIpv6 = (g: number[]): boolean => {
   if (zeros(8)) return true; // ::
   if (zeros(7) && g[7] === 1) return true; // ::1
   if (zeros(5) && g[5] === 0xffff) return embedded(g[6]!, g[7]!); // ::ffff:a.b.c.d (mapped)
+  if (zeros(4) && g[4] === 0xffff && g[5] === 0) return true; // ::ffff:0:a.b.c.d (translated, RFC 2765)
   if (zeros(6)) return true; // ::a.b.c.d (deprecated IPv4-compatible)
   if (a === 0x64 && b === 0xff9b) return embedded(g[6]!, g[7]!) || g.slice(2, 6).some((x) => x !== 0); // NAT64
+  if (a === 0x2001 && b === 0) return true; // Teredo 2001::/32 tunnels to any IPv4 address
   if (a === 0x2002) return embedded(b, g[2]!); // 6to4 carries an IPv4 address
   if ((a & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local (fd00:ec2::254 is AWS metadata)
   if ((a & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local

@@ -3,7 +3,9 @@
  * (redirects are followed by hand, at most MAX_REDIRECTS), the whole exchange has a deadline, the body is
  * counted as it streams and cut off past `maxBytes`, and an HTML page is refused before its body is read.
  */
-import { NotFound, UnprocessableMedia } from "../lib/errors";
+import { NotFound, UnprocessableMedia, ValidationFailed } from "../lib/errors";
+import { parseIpv4 } from "./ip-ranges";
+import { resolutionRefusal } from "./resolve";
 import { checkUrl } from "./url-guard";
 
 export const MAX_REDIRECTS = 5;
@@ -13,7 +15,10 @@ export interface SafeFetchOptions {
   /** Largest body accepted; a longer one fails while streaming. */
   maxBytes: number;
   timeoutMs?: number;
-  /** The transport; tests pass a stand-in to serve redirect chains (miniflare reaches private addresses). */
+  /**
+   * The transport, for the fetches and the DNS-over-HTTPS lookups alike; tests pass a stand-in that serves both
+   * (miniflare reaches private addresses, and there is no internet here).
+   */
   fetcher?: (request: Request) => Promise<Response>;
   /** Field name used in 400 errors (`url`, `config.layers[0].src`). */
   field?: string;
@@ -34,23 +39,70 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const tooLarge = (max: number) =>
   new UnprocessableMedia(`The remote file is larger than the ${max}-byte limit`);
 
-const countingStream = (max: number) => {
+/** Counts the body; `done` runs when it ends either way (the deadline's timer is then cleared). */
+const countingStream = (max: number, done: () => void) => {
   let seen = 0;
   return new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       seen += chunk.byteLength;
-      if (seen > max) controller.error(tooLarge(max));
-      else controller.enqueue(chunk);
+      if (seen > max) {
+        done();
+        controller.error(tooLarge(max));
+      } else controller.enqueue(chunk);
     },
+    flush: done,
   });
+};
+
+/**
+ * A signal that aborts after `ms`, with a way to stop its timer once the exchange is over: a Worker may hold only
+ * so many active timers (10,000), and AbortSignal.timeout's stays active for its whole span.
+ */
+const deadline = (ms: number) => {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException("timed out", "TimeoutError")), ms);
+  return { signal: controller.signal, done: () => clearTimeout(timer) };
+};
+
+/** 400 when `url`'s name resolves to an address the guard refuses (IP literals were judged by checkUrl). */
+const refuseUnlessPublic = async (
+  url: URL,
+  send: (request: Request) => Promise<Response>,
+  signal: AbortSignal,
+  field: string,
+) => {
+  const host = url.hostname.replace(/\.$/, "");
+  if (host.startsWith("[") || parseIpv4(host) !== null) return;
+  const refusal = await resolutionRefusal(host, send, signal);
+  if (refusal)
+    throw new ValidationFailed(
+      [{ field, message: `URL not allowed: ${refusal}`, code: "URL_NOT_ALLOWED" }],
+      "URL not allowed",
+    );
 };
 
 /** GETs `raw` safely; throws ValidationFailed (refused URL), NotFound (404/410) or UnprocessableMedia. */
 export const safeFetch = async (raw: string, opts: SafeFetchOptions): Promise<Fetched> => {
   const send = opts.fetcher ?? ((r: Request) => fetch(r));
-  const signal = AbortSignal.timeout(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const { signal, done } = deadline(opts.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  try {
+    return await follow(raw, opts, send, signal, done);
+  } catch (e) {
+    done();
+    throw e;
+  }
+};
+
+const follow = async (
+  raw: string,
+  opts: SafeFetchOptions,
+  send: (request: Request) => Promise<Response>,
+  signal: AbortSignal,
+  done: () => void,
+): Promise<Fetched> => {
   let url = checkUrl(raw, opts.field);
   for (let hop = 0; ; hop++) {
+    await refuseUnlessPublic(url, send, signal, opts.field ?? "url");
     let res: Response;
     try {
       res = await send(new Request(url, { redirect: "manual", signal, headers: { accept: "*/*" } }));
@@ -90,7 +142,7 @@ export const safeFetch = async (raw: string, opts: SafeFetchOptions): Promise<Fe
       await res.body.cancel();
       throw tooLarge(opts.maxBytes);
     }
-    return { url, contentType, length, body: res.body.pipeThrough(countingStream(opts.maxBytes)) };
+    return { url, contentType, length, body: res.body.pipeThrough(countingStream(opts.maxBytes, done)) };
   }
 };
 

@@ -1,12 +1,11 @@
 /**
  * The SSRF guard: decides whether a user-supplied URL may be fetched by the service.
  *
- * A Worker cannot resolve DNS itself, so the guard works on what the URL says: only http and https, no
- * credentials, no IP literal in a private/loopback/link-local/metadata range (see ip-ranges.ts), and no
- * name that only means something inside a network (`localhost`, single-label names, `.local`, `.internal`,
- * ...). In production, Cloudflare's egress never routes a Worker's fetch to private networks, which covers
- * public names that resolve to private addresses; redirects are followed by hand and each hop is checked
- * again (safe-fetch.ts).
+ * Two stages. `refusalOf` judges what the URL says: only http and https, no credentials, no IP literal in a
+ * private/loopback/link-local/metadata range (see ip-ranges.ts), and no name that only means something inside a
+ * network (`localhost`, single-label names, `.local`, `.internal`, ...). Then safe-fetch.ts resolves the name
+ * (resolve.ts: every address it has must be public, so `127.0.0.1.nip.io` is refused too) before each request,
+ * and follows redirects by hand, checking every hop again.
  */
 import { ValidationFailed } from "../lib/errors";
 import { isBlockedIpv4, isBlockedIpv6, parseIpv4, parseIpv6 } from "./ip-ranges";

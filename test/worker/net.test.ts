@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ValidationFailed, NotFound, UnprocessableMedia } from "../../src/lib/errors";
 import { readBody, safeFetch } from "../../src/net/safe-fetch";
 import { checkUrl, refusalOf } from "../../src/net/url-guard";
+import { withDns } from "./fake-internet";
 
 const refused = (url: string) => refusalOf(new URL(url));
 
@@ -32,6 +33,10 @@ describe("url guard", () => {
     "http://[fe80::1]/a.mp4",
     "http://[64:ff9b::a00:1]/a.mp4",
     "http://[2002:7f00:1::]/a.mp4",
+    "http://[::ffff:0:7f00:1]/a.mp4", // IPv4-translated 127.0.0.1 (RFC 2765)
+    "http://[::ffff:0:a00:1]/a.mp4",
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/a.mp4", // Teredo
+    "http://[2001::1]/a.mp4",
     "http://localhost/a.mp4",
     "http://foo.localhost/a.mp4",
     "http://printer.local/a.mp4",
@@ -56,23 +61,21 @@ describe("url guard", () => {
 
   it("throws a 400 naming the field", () => {
     expect(() => checkUrl("http://10.0.0.1/x.png", "config.layers[0].src")).toThrowError(ValidationFailed);
-    try {
-      checkUrl("not a url");
-    } catch (e) {
-      expect((e as ValidationFailed).errors[0]).toMatchObject({ field: "url", code: "INVALID_URL" });
-    }
+    expect(() => checkUrl("not a url")).toThrowError(
+      expect.objectContaining({ errors: [expect.objectContaining({ field: "url", code: "INVALID_URL" })] }),
+    );
   });
 });
 
 /** A stand-in transport: a map of URL -> response factory, recording the requests it saw. */
 const transport = (routes: Record<string, () => Response>) => {
   const seen: string[] = [];
-  const fetcher = async (r: Request) => {
+  const fetcher = withDns(async (r: Request) => {
     seen.push(r.url);
     expect(r.redirect).toBe("manual");
     const route = routes[r.url];
     return route ? route() : new Response("nope", { status: 404 });
-  };
+  });
   return { seen, fetcher };
 };
 
@@ -155,10 +158,68 @@ describe("safe fetch", () => {
   });
 
   it("gives up at the deadline", async () => {
-    const hang = (r: Request) =>
-      new Promise<Response>((_, reject) => r.signal.addEventListener("abort", () => reject(r.signal.reason)));
+    const hang = withDns(
+      (r: Request) =>
+        new Promise<Response>((_, reject) =>
+          r.signal.addEventListener("abort", () => reject(r.signal.reason)),
+        ),
+    );
     await expect(
       safeFetch("https://a.example.com/slow.mp4", { maxBytes: 99, timeoutMs: 50, fetcher: hang }),
     ).rejects.toThrowError(/timed out/);
+  });
+});
+
+describe("safe fetch: names are resolved and every address must be public", () => {
+  const ok = async () => new Response(new Uint8Array(4), { headers: { "content-type": "audio/mpeg" } });
+
+  it.each([
+    ["127.0.0.1.nip.io", ["127.0.0.1"]],
+    ["metadata.example.com", ["169.254.169.254"]],
+    ["mixed.example.com", ["93.184.215.14", "10.0.0.7"]],
+    ["v6.example.com", ["::1"]],
+    ["mapped.example.com", ["::ffff:192.168.0.1"]],
+    ["teredo.example.com", ["2001:0:4136:e378:8000:63bf:3fff:fdd2"]],
+    ["nothing.example.com", []],
+  ])("refuses %s resolving to %j", async (host, addresses) => {
+    const fetcher = withDns(ok, { [host]: addresses });
+    await expect(safeFetch(`https://${host}/a.mp3`, { maxBytes: 99, fetcher })).rejects.toSatisfy(
+      (e) => e instanceof ValidationFailed && e.errors[0]!.code === "URL_NOT_ALLOWED",
+    );
+  });
+
+  it("refuses a redirect to a name that resolves privately, and accepts a public one", async () => {
+    const hops: string[] = [];
+    const fetcher = withDns(
+      async (r) => {
+        hops.push(r.url);
+        if (r.url === "https://public.example.com/a.mp3")
+          return new Response(null, {
+            status: 302,
+            headers: { location: "https://rebind.example.com/a.mp3" },
+          });
+        return ok();
+      },
+      { "rebind.example.com": ["192.168.1.10"] },
+    );
+    await expect(safeFetch("https://public.example.com/a.mp3", { maxBytes: 99, fetcher })).rejects.toSatisfy(
+      (e) =>
+        e instanceof ValidationFailed && /resolves to a private.*192\.168\.1\.10/.test(e.errors[0]!.message),
+    );
+    expect(hops).toEqual(["https://public.example.com/a.mp3"]);
+    const fine = withDns(ok, { "cdn.example.net": ["2606:4700::6810:84e5"] });
+    expect((await safeFetch("https://cdn.example.net/a.mp3", { maxBytes: 99, fetcher: fine })).url.host).toBe(
+      "cdn.example.net",
+    );
+  });
+
+  it("fails closed when the resolver cannot be reached", async () => {
+    const down = async (r: Request) => {
+      if (r.url.includes("dns-query")) throw new Error("network down");
+      return ok();
+    };
+    await expect(safeFetch("https://example.com/a.mp3", { maxBytes: 99, fetcher: down })).rejects.toSatisfy(
+      (e) => e instanceof ValidationFailed && /could not be resolved/.test(e.errors[0]!.message),
+    );
   });
 });

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+// `npm run faults`: the fault and abuse suite at full scale (FAULTS_SCALE=full): the Worker's faults tests
+// (test/worker/faults: fuzzing, cross-account probes, D1 failures, parallel creates, SSRF corpus, hostile html),
+// the renderer's (container/test/faults: killed and unreachable renderers, deadlines, hostile html in video) and
+// the sealed local browser (test/scripts). `npm test` runs the same tests in their short form.
+// Prints every `[faults] name: value` figure the tests report, once more at the end as a summary.
+import { spawnSync } from "node:child_process";
+import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
+
+ensureNodeModules();
+if (!reexecOnProjectNode()) {
+  const { ensureLocalChrome, ensureSystemPackages, bin } = await import("./lib/system.mjs");
+  ensureSystemPackages();
+  ensureLocalChrome(root);
+  const runs = [
+    ["worker", "vitest.config.ts", ["test/worker/faults"]],
+    ["renderer", "container/vitest.config.ts", ["container/test/faults", "test/scripts"]],
+  ];
+  const figures = [];
+  let failed = false;
+  for (const [name, config, paths] of runs) {
+    console.log(`\n=== faults: ${name} (${paths.join(", ")}) ===`);
+    const r = spawnSync(bin(root, "vitest"), ["run", "--config", config, ...paths], {
+      cwd: root,
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+      env: {
+        ...process.env,
+        FAULTS_SCALE: "full",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+        WRANGLER_SEND_METRICS: "false",
+      },
+    });
+    process.stdout.write(r.stdout);
+    process.stderr.write(r.stderr);
+    figures.push(...[...r.stdout.matchAll(/^\[faults\] .*$/gm)].map((m) => `${name}: ${m[0].slice(9)}`));
+    if (r.status !== 0) failed = true;
+  }
+  console.log(`\n=== fault suite figures (${new Date().toISOString()}) ===`);
+  for (const line of figures) console.log(line);
+  console.log(failed ? "\nfaults: FAILED" : "\nfaults: all passed");
+  process.exit(failed ? 1 : 0);
+}

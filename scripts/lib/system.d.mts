@@ -1,0 +1,7 @@
+// Types of system.mjs for the TypeScript callers (tests).
+export const CHROMIUM_SEALED_FLAGS: string[];
+export const CHROMIUM_SEALED_PREFERENCES: string;
+export function localChromeLauncher(sandbox?: boolean): string;
+export function ensureLocalChrome(root: string): void;
+export function ensureSystemPackages(): void;
+export function bin(root: string, name: string): string;

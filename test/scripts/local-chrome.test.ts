@@ -1,0 +1,89 @@
+/**
+ * The launcher `npm start` and `npm test` put where miniflare's local Browser Rendering looks for Chrome: the
+ * browser it starts reaches nothing (a page with every way out, no interception, no policy, no prelude: the
+ * canary counts zero), while Debian's Chromium started plainly does reach the canary (so the canary works), and
+ * none of our environment (secrets) reaches the browser process.
+ */
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import puppeteer from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { localChromeLauncher } from "../../scripts/lib/system.mjs";
+import { escapeAttempts } from "../escape-attempts";
+import { startCanary, type Canary } from "../net-canary";
+
+let canary: Canary;
+let dir: string;
+beforeAll(async () => {
+  canary = await startCanary();
+  dir = mkdtempSync(join(tmpdir(), "mrs-launcher-"));
+});
+afterAll(async () => {
+  await canary.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * Opens the escape page in a browser started by `executablePath`; returns what reached the canary once `enough`
+ * says so or `windowMs` has passed (a cold first Chromium start on a fresh machine can take seconds to try UDP).
+ */
+const tryEscapes = async (
+  executablePath: string,
+  args: string[],
+  windowMs: number,
+  enough: (hits: { http: number; udp: number }) => boolean = () => false,
+) => {
+  const before = canary.hits();
+  const browser = await puppeteer.launch({
+    executablePath,
+    args: ["--headless=new", ...args],
+    userDataDir: mkdtempSync(join(dir, "profile-")),
+    env: { ...process.env, RUNNER_SECRET: "launcher-test-secret" },
+  });
+  try {
+    const pid = browser.process()!.pid!;
+    const environ = readFileSync(`/proc/${pid}/environ`, "utf8");
+    const page = await browser.newPage();
+    await page.goto(`data:text/html,${encodeURIComponent(escapeAttempts(canary))}`).catch(() => undefined);
+    const until = Date.now() + windowMs;
+    let after = canary.hits();
+    while (Date.now() < until) {
+      if (enough({ http: after.http - before.http, udp: after.udp - before.udp })) break;
+      await new Promise((r) => setTimeout(r, 200));
+      after = canary.hits();
+    }
+    return {
+      http: after.http - before.http,
+      udp: after.udp - before.udp,
+      seen: after.seen.slice(before.seen.length),
+      environ,
+    };
+  } finally {
+    await browser.close();
+  }
+};
+
+describe("the local Browser Rendering launcher", () => {
+  it("starts a Chromium that reaches nothing and holds none of our environment", async () => {
+    const launcher = join(dir, "chrome");
+    writeFileSync(launcher, localChromeLauncher());
+    chmodSync(launcher, 0o755);
+    const sealed = await tryEscapes(launcher, [], 5000);
+    expect(sealed.seen).toEqual([]);
+    expect(sealed.environ).not.toContain("RUNNER_SECRET");
+    expect(sealed.environ).not.toContain("launcher-test-secret");
+  });
+
+  it("(control) plain Debian Chromium does reach the canary, by HTTP and by WebRTC's UDP", async () => {
+    const plain = await tryEscapes(
+      "/usr/bin/chromium",
+      ["--no-sandbox"],
+      20_000,
+      (h) => h.http > 0 && h.udp > 0,
+    );
+    expect(plain.udp).toBeGreaterThan(0);
+    expect(plain.http).toBeGreaterThan(0); // navigations and form posts
+    expect(plain.environ).toContain("launcher-test-secret");
+  });
+});
