@@ -8,6 +8,8 @@ import { defineConfig } from "vitest/config";
 export const TEST_SECRETS = {
   RUNNER_SECRET: "test-runner-secret-0123456789abcdef",
   STORAGE_SIGNING_SECRET: "test-storage-secret-0123456789abcdef",
+  AUTH_SECRET: "test-auth-secret-0123456789abcdef",
+  STRIPE_WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC0wMTIzNDU2Nzg5",
 };
 
 export default defineConfig(async () => {
@@ -24,6 +26,10 @@ export default defineConfig(async () => {
             PUBLIC_URL: "http://127.0.0.1:8787",
             ENVIRONMENT: "development",
             FONT_CATALOGUE_ONLINE: "false",
+            CAPTCHA_ENABLED: "false",
+            // Enough for the suite's sign-ups on loopback (production: 5 and 60 per hour).
+            AUTH_EMAIL_LIMIT_PER_HOUR: "100",
+            AUTH_IP_LIMIT_PER_HOUR: "1000",
           },
         },
       })),

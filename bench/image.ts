@@ -19,7 +19,6 @@ import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
 import puppeteer, { type Page } from "puppeteer-core";
 import { OFFLINE_CHROMIUM_FLAGS } from "../container/src/video/raster/browser.ts";
-// @ts-expect-error plain JS helper shared with the scripts
 import { freePort, startProcess, stopProcess, waitForUrl } from "../scripts/lib/processes.mjs";
 
 const root = join(import.meta.dirname, "..");
@@ -28,13 +27,21 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 /** Status polls of a service job; each one is a request the same local Worker serves while it renders. */
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 20);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const TEXTS = [
+interface BenchText {
+  text: string;
+  x: number;
+  y: number;
+  fontSize: number;
+  color: string;
+  align?: "center" | "right";
+}
+const TEXTS: readonly BenchText[] = [
   { text: "Summer Sale", x: 540, y: 80, fontSize: 96, color: "#ffffff", align: "center" },
   { text: "Up to 50% off everything", x: 540, y: 220, fontSize: 48, color: "#ffffff", align: "center" },
   { text: "Only this weekend", x: 60, y: 860, fontSize: 40, color: "#ffe066" },
   { text: "shop.example.com", x: 60, y: 930, fontSize: 32, color: "#ffffff" },
   { text: "#1080", x: 1020, y: 990, fontSize: 28, color: "#ffffff", align: "right" },
-] as const;
+];
 
 const timed = async (runs: number, fn: () => Promise<unknown>) => {
   for (let i = 0; i < 3; i++) await fn(); // warm-up
@@ -65,7 +72,7 @@ const serviceRun = async (): Promise<{ observed: number; server: number }> => {
   // The render path logs one JSON line per job with its stage timings: collect them for the summary.
   const logged: Record<string, unknown>[] = [];
   let partial = "";
-  service.stdout.on("data", (chunk: Buffer) => {
+  service.stdout!.on("data", (chunk: Buffer) => {
     const lines = (partial + chunk.toString()).split("\n");
     partial = lines.pop() ?? "";
     for (const line of lines) {
@@ -188,13 +195,13 @@ const shoot = async (page: Page, html: string, evaluate?: string) => {
 
 const BARE = `<!doctype html><html><body style="margin:0;width:1080px;height:1080px;position:relative;overflow:hidden">
 <img src="https://assets.local/photo.jpg" style="position:absolute;left:0;top:0;width:1080px;height:1080px;object-fit:cover">
-${TEXTS.map((t) => `<div style="position:absolute;left:${t.x}px;top:${t.y}px;font:${t.fontSize}px Arial,sans-serif;color:${t.color};white-space:pre;transform:translateX(${t.align === "center" ? -50 : "right" in t || t.align === "right" ? -100 : 0}%)">${t.text}</div>`).join("")}
+${TEXTS.map((t) => `<div style="position:absolute;left:${t.x}px;top:${t.y}px;font:${t.fontSize}px Arial,sans-serif;color:${t.color};white-space:pre;transform:translateX(${t.align === "center" ? -50 : t.align === "right" ? -100 : 0}%)">${t.text}</div>`).join("")}
 </body></html>`;
 
 /** 2. Our compiler (bundled on the fly) and the same warm page. */
 const compilerModule = async () => {
   const out = await build({
-    entryPoints: [join(root, "src/render/image/compile-html.ts")],
+    entryPoints: [join(root, "src/image-renderer/compile-html.ts")],
     bundle: true,
     format: "esm",
     platform: "node",
@@ -213,7 +220,7 @@ const compilerModule = async () => {
   });
   return (await import(
     `data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.contents).toString("base64")}`
-  )) as typeof import("../src/render/image/compile-html.ts");
+  )) as typeof import("../src/image-renderer/compile-html.ts");
 };
 
 /** (b) satori + resvg. */

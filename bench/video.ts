@@ -14,9 +14,12 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as v from "valibot";
+import { VideoConfigSchema, type VideoConfig } from "../src/contract/config/video.ts";
+import { DEFAULT_RENDER_TOOLS, type CaptureMethod } from "../container/src/config.ts";
 import { run } from "../container/src/lib/process.ts";
 import { encoderArgs } from "../container/src/video/args.ts";
-import { parseVideoConfig } from "../container/src/video/config.ts";
+import { videoSpec } from "../container/src/video/config.ts";
 import { rasterizeHtmlLayer, type HtmlCaptureStats } from "../container/src/video/html/rasterize-html.ts";
 import { closeBrowser, sparePageReady } from "../container/src/video/raster/browser.ts";
 import { renderVideo } from "../container/src/video/render.ts";
@@ -24,9 +27,12 @@ import { renderVideo } from "../container/src/video/render.ts";
 const FIX = process.env.FIXTURES_DIR ?? "/work/shared/fixtures";
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
-function config(width: number, height: number) {
+/** A config as the route hands it to the renderer: parsed by the contract's grammar. */
+const parse = (raw: unknown): VideoConfig => v.parse(VideoConfigSchema, raw);
+
+function config(width: number, height: number): VideoConfig {
   const font = `${FIX}/PatuaOne-Regular.ttf`;
-  return {
+  return parse({
     width,
     height,
     fps: 30,
@@ -48,12 +54,12 @@ function config(width: number, height: number) {
       },
       { duration: 3, layers: [{ type: "video", path: `${FIX}/kohlipe3.mp4`, cutFrom: 5 }] },
     ],
-  };
+  });
 }
 
 /** A busy html animation: CSS keyframes, a requestAnimationFrame counter and a GSAP timeline. */
 const HTML_LAYER = {
-  type: "html",
+  type: "html" as const,
   animated: true,
   duration: 5,
   enableLibraries: true,
@@ -144,18 +150,17 @@ async function benchSize(width: number, height: number, dir: string) {
 }
 
 async function benchHtml(dir: string) {
-  const spec = parseVideoConfig({ width: 1280, height: 720, fps: 30, clips: [] });
-  const capture = async (method: string) => {
-    process.env.HTML_CAPTURE = method;
+  const spec = videoSpec(parse({ width: 1280, height: 720, fps: 30, clips: [{ layers: [HTML_LAYER] }] }));
+  const capture = async (htmlCapture: CaptureMethod) => {
+    const tools = { ...DEFAULT_RENDER_TOOLS, htmlCapture };
     const runs: HtmlCaptureStats[] = [];
     for (let i = 0; i < RUNS; i++) {
       const work = await mkdtemp(join(dir, "h-"));
-      await rasterizeHtmlLayer(spec, { key: "g0", clip: -1, layer: HTML_LAYER, window: 5 }, work, (s) =>
-        runs.push(s),
-      );
+      await rasterizeHtmlLayer(spec, { key: "g0", clip: -1, layer: HTML_LAYER, window: 5 }, work, tools, {
+        stats: (s) => runs.push(s),
+      });
       await rm(work, { recursive: true, force: true });
     }
-    delete process.env.HTML_CAPTURE;
     return median(runs.map((s) => (s.frames / s.captureMs) * 1000));
   };
   const beginFrame = await capture("beginframe");
@@ -168,12 +173,12 @@ async function benchHtml(dir: string) {
         jobId: "bench-html",
         workDir: work,
         outPath: join(work, "html.mp4"),
-        config: {
+        config: parse({
           width: 1280,
           height: 720,
           fps: 30,
           clips: [{ duration: 5, layers: [{ type: "fill-color", color: "#203040" }, HTML_LAYER] }],
-        },
+        }),
       }),
     );
     walls.push(t.wall);

@@ -17,8 +17,12 @@ if (!reexecOnProjectNode()) {
     ENVIRONMENT: "development",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     RENDERER_URL: `http://127.0.0.1:${rendererPort}`,
-    // No internet locally: catalogue fonts come from the bundled catalogue only.
+    // No internet locally: catalogue fonts come from the bundled catalogue only, no captcha vendor.
     FONT_CATALOGUE_ONLINE: "false",
+    CAPTCHA_ENABLED: "false",
+    // Sign-in limits for one developer on loopback (production: 5 and 60 per hour).
+    AUTH_EMAIL_LIMIT_PER_HOUR: "100",
+    AUTH_IP_LIMIT_PER_HOUR: "1000",
   });
 
   const renderer = startRenderer(root, rendererPort, vars.RUNNER_SECRET);

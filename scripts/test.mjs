@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite. Prepares the machine like `npm start` does (npm and Debian packages, local
 // Chrome for Browser Rendering), then runs the renderer tests, the Worker tests (inside workerd) and the
-// end-to-end tests (the service started as `npm start` starts it), after checking types and formatting, and prints
-// one summary line (each check counts as one test).
+// end-to-end tests (the service started as `npm start` starts it), after the checks of `npm run lint` (oxlint with
+// import-cycle detection, knip for unused files, exports and dependencies), types (Worker, renderer, benchmarks and
+// e2e) and formatting, and prints one summary line (each check counts as one test).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -27,11 +28,14 @@ if (!reexecOnProjectNode()) {
   let failed = 0;
   let skipped = 0;
   let exitCode = 0;
-  // The whole run (no suite named) also checks types and formatting: main stays green only if they pass.
+  // The whole run (no suite named) also runs the static checks: main stays green only if they pass.
   if (only.length === 0) {
     for (const [name, tool, args] of [
+      ["lint (oxlint: correctness, import cycles)", "oxlint", ["--deny-warnings"]],
+      ["dead code (knip: unused files, exports, dependencies)", "knip", []],
       ["types (Worker)", "tsc", ["-p", "tsconfig.json", "--noEmit"]],
-      ["types (renderer)", "tsc", ["-p", "container/tsconfig.json", "--noEmit"]],
+      ["types (renderer and contract)", "tsc", ["-p", "container/tsconfig.json", "--noEmit"]],
+      ["types (benchmarks, e2e)", "tsc", ["-p", "tsconfig.node.json", "--noEmit"]],
       ["formatting", "prettier", ["--check", "--log-level", "warn", "."]],
     ]) {
       const r = spawnSync(bin(root, tool), args, { cwd: root, stdio: "inherit" });

@@ -2,7 +2,6 @@
  * Bindings and variables of the Worker, as declared in wrangler.toml.
  * Secrets are documented there and in the README; locally they come from .dev.vars.
  */
-import type { ImageBrowser } from "./render/image/image-browser";
 import type { RenderMessage } from "./queues/messages";
 
 export interface Env {
@@ -13,9 +12,12 @@ export interface Env {
   BROWSER: Fetcher;
   /** static/ (catalogue fonts, html-layer libraries), see scripts/build-render-assets.mjs. */
   ASSETS: Fetcher;
-  IMAGE_BROWSER: DurableObjectNamespace<ImageBrowser>;
+  /** The ImageBrowser Durable Object (typed where it is used, image-browser.ts, to keep this module a leaf). */
+  IMAGE_BROWSER: DurableObjectNamespace;
   /** Cloudflare Container binding of the renderer (production). */
   RENDERER?: DurableObjectNamespace;
+  /** Cloudflare Email Service (production sign-in mail); locally mail goes to the outbox table. */
+  EMAIL?: SendEmail;
 
   ENVIRONMENT: string;
   SERVICE_NAME: string;
@@ -27,19 +29,28 @@ export interface Env {
   /** Base URL at which the renderer reaches this Worker (signed storage URLs, callbacks). */
   PUBLIC_URL: string;
 
+  /** Sender of sign-in mail, e.g. "Media Render <noreply@example.com>". */
+  MAIL_FROM?: string;
+  /** "true": register and login need a captcha token, checked with the vendor (HCAPTCHA_SECRET). */
+  CAPTCHA_ENABLED?: string;
+  /** Sign-in attempt limits per hour: codes sent to one address, and auth requests from one IP. */
+  AUTH_EMAIL_LIMIT_PER_HOUR?: string;
+  AUTH_IP_LIMIT_PER_HOUR?: string;
+  /** Price of 1,000 prepaid tokens in cents (USD). */
+  TOKEN_PACK_PRICE_CENTS?: string;
+
   RUNNER_SECRET: string;
   STORAGE_SIGNING_SECRET: string;
+  /** HMAC key of the sign-in codes stored in D1. */
+  AUTH_SECRET: string;
+  HCAPTCHA_SECRET?: string;
+  /** The payment provider (Stripe): API key, and the secret its webhooks are signed with. */
+  STRIPE_SECRET_KEY?: string;
+  STRIPE_WEBHOOK_SECRET?: string;
   ADMIN_USER?: string;
   ADMIN_PASSWORD?: string;
 }
 
-/** Hono's environment type for this app: bindings plus per-request variables set by middleware. */
-export interface AppEnv {
-  Bindings: Env;
-  Variables: {
-    requestId: string;
-    auth: import("./auth/api-key").AuthContext;
-  };
-}
-
 export const isProduction = (env: Pick<Env, "ENVIRONMENT">): boolean => env.ENVIRONMENT === "production";
+
+export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">): boolean => env.ENVIRONMENT === "development";

@@ -4,8 +4,8 @@ import type { Env } from "./env";
 import { handleQueue } from "./queues/consumer";
 import { handleScheduled } from "./scheduled";
 
-export { ImageBrowser } from "./render/image/image-browser";
-export { RendererContainer } from "./runner/renderer-container";
+export { ImageBrowser } from "./image-renderer/image-browser";
+export { RendererContainer } from "./renderer-client/container";
 
 const app = createApp();
 

@@ -1,20 +1,27 @@
 /** Cron handler: routes each trigger of wrangler.toml to its job. */
+import { pruneCodes } from "./accounts/codes";
+import { pruneSessions } from "./accounts/sessions";
 import { renewAllowances } from "./billing/monthly-allowance";
+import { createContext } from "./context";
 import type { Env } from "./env";
 import { expireFiles } from "./files/expire-files";
 import { sweepStuckJobs } from "./jobs/sweep-stuck-jobs";
+import { pruneIdempotencyKeys } from "./lib/idempotency";
 import { pruneRateLimits } from "./lib/rate-limit";
 
 export const handleScheduled = async (controller: ScheduledController, env: Env): Promise<void> => {
+  // The run's clock is the trigger's scheduled time, so a delayed run judges due items as of its slot.
+  const ctx = createContext(env, { now: () => controller.scheduledTime });
   if (controller.cron === "*/5 * * * *" || controller.cron === "") {
-    const failed = await sweepStuckJobs(env.DB, controller.scheduledTime);
-    const expiredFiles = await expireFiles(env, controller.scheduledTime);
+    const failed = await sweepStuckJobs(ctx);
+    const expiredFiles = await expireFiles(ctx);
     console.log(JSON.stringify({ level: "info", msg: "file expiry", expiredFiles }));
-    const prunedCounters = await pruneRateLimits(env.DB, controller.scheduledTime);
+    const prunedCounters = await pruneRateLimits(ctx);
+    await Promise.all([pruneCodes(ctx), pruneSessions(ctx), pruneIdempotencyKeys(ctx)]);
     console.log(JSON.stringify({ level: "info", msg: "sweep", failedJobs: failed, prunedCounters }));
   }
   // Every trigger renews due allowances: the monthly cron does the bulk on the 1st, the 5-minute one catches
   // any account it missed (and accounts whose period ends later in the month).
-  const renewed = await renewAllowances(env.DB, controller.scheduledTime);
+  const renewed = await renewAllowances(ctx);
   if (renewed) console.log(JSON.stringify({ level: "info", msg: "monthly allowance", renewed }));
 };

@@ -3,32 +3,24 @@
  * Adding a route = writing `routes/<name>.ts` that exports a {@link RouteFactory} and listing it in ROUTES.
  */
 import { Hono } from "hono";
+import { RENDERER_PATHS } from "../../src/contract/wire.ts";
 import { requireSignature } from "./auth.ts";
-import type { Config } from "./config.ts";
+import type { AppDeps, RouteFactory } from "./deps.ts";
 import { BadRequest, PayloadTooLarge, UnprocessableMedia } from "./lib/errors.ts";
-import type { ToolVersions } from "./lib/tool-versions.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { probeRoutes } from "./routes/probe.ts";
 import { renderVideoRoutes } from "./routes/render-video.ts";
 
-/** What route modules may use; built once by server.ts. */
-export interface AppDeps {
-  config: Config;
-  /** Tool versions read at start-up (GET /health). */
-  tools: ToolVersions;
-  /** Date.now() when the server started. */
-  startedAt: number;
-  /** Aborted when the server begins shutting down: long work (renders) should stop and clean up. */
-  shutdownSignal: AbortSignal;
-}
-
-/** A route module: returns a sub-app whose paths are absolute (it is mounted at "/"). */
-export type RouteFactory = (deps: AppDeps) => Hono;
-
 const ROUTES: readonly RouteFactory[] = [healthRoutes, probeRoutes, renderVideoRoutes];
 
 /** Requests that need no signature, as "METHOD /path". */
-const PUBLIC_ROUTES: ReadonlySet<string> = new Set(["GET /health", "HEAD /health"]);
+const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
+  `GET ${RENDERER_PATHS.health}`,
+  `HEAD ${RENDERER_PATHS.health}`,
+]);
+
+/** Requests whose body may arrive streamed and unhashed (a stored file to probe: its only effect is the answer). */
+const STREAMED_ROUTES: ReadonlySet<string> = new Set([`POST ${RENDERER_PATHS.probe}`]);
 
 /** Maps domain errors to the contract's `{"error": "..."}` bodies; anything else is a logged 500. */
 function errorResponse(error: unknown): { status: 400 | 413 | 422 | 500; message: string } {
@@ -41,7 +33,14 @@ function errorResponse(error: unknown): { status: 400 | 413 | 422 | 500; message
 /** The renderer app for the given dependencies (tests build it with their own config). */
 export function createApp(deps: AppDeps): Hono {
   const app = new Hono();
-  app.use("*", requireSignature(deps.config.runnerSecret, PUBLIC_ROUTES));
+  app.use(
+    "*",
+    requireSignature({
+      secret: deps.config.runnerSecret,
+      publicRoutes: PUBLIC_ROUTES,
+      streamedRoutes: STREAMED_ROUTES,
+    }),
+  );
   for (const routes of ROUTES) app.route("/", routes(deps));
   app.notFound((c) => c.json({ error: "Not found" }, 404));
   app.onError((error, c) => {

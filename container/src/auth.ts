@@ -1,90 +1,94 @@
 /**
- * Signatures between the Worker and the renderer (see the renderer contract).
- *
- * Worker -> renderer: `x-renderer-signature: v1=<hex HMAC-SHA256(secret, "<ts>.<METHOD>.<path>")>`.
- * Renderer -> Worker callback: `x-runner-signature: v1=<hex HMAC-SHA256(secret, "<ts>.<raw body>")>`.
- * The timestamp is unix seconds and is part of the signed text, so a captured request cannot be replayed
- * after the {@link MAX_SKEW_SECONDS} window.
+ * The renderer's request check: every route but the public ones needs a fresh Worker signature
+ * (src/contract/signing.ts, the one implementation both sides use) over the method, the path with its query and
+ * the body's SHA-256. A streamed, unhashed body (UNSIGNED_PAYLOAD) is accepted only on the routes listed as
+ * streamed, whose sole effect is an answer to the caller.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
+import { sha256Hex } from "../../src/contract/crypto.ts";
+import {
+  RENDERER_CONTENT_HEADER,
+  RENDERER_SIGNATURE_HEADER,
+  RENDERER_TIMESTAMP_HEADER,
+  UNSIGNED_PAYLOAD,
+  verifyRendererRequest,
+} from "../../src/contract/signing.ts";
 
-/** Largest accepted |now - timestamp|, in seconds. */
-export const MAX_SKEW_SECONDS = 300;
+/** Largest hashed (non-streamed) body: a render request is a validated config (1 MiB) plus signed URLs. */
+export const MAX_SIGNED_BODY_BYTES = 4 * 1024 * 1024;
 
-const hmacHex = (secret: string, message: string): string =>
-  createHmac("sha256", secret).update(message, "utf8").digest("hex");
-
-/** Current time in unix seconds. */
-export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
-
-/**
- * Headers that authenticate one Worker -> renderer request.
- * `path` is the URL pathname only (no query string).
- */
-export function signRendererRequest(
-  secret: string,
-  method: string,
-  path: string,
-  ts: number = nowSeconds(),
-): { "x-renderer-timestamp": string; "x-renderer-signature": string } {
-  const signature = hmacHex(secret, `${ts}.${method.toUpperCase()}.${path}`);
-  return { "x-renderer-timestamp": String(ts), "x-renderer-signature": `v1=${signature}` };
+export interface SignaturePolicy {
+  secret: string;
+  /** "METHOD /path" pairs that need no signature (GET /health). */
+  publicRoutes: ReadonlySet<string>;
+  /** "METHOD /path" pairs whose body may be streamed unhashed (POST /probe). */
+  streamedRoutes: ReadonlySet<string>;
 }
 
-/** Headers that authenticate one renderer -> Worker callback whose raw JSON text is `body`. */
-export function signCallback(
-  secret: string,
-  body: string,
-  ts: number = nowSeconds(),
-): { "content-type": "application/json"; "x-runner-timestamp": string; "x-runner-signature": string } {
-  return {
-    "content-type": "application/json",
-    "x-runner-timestamp": String(ts),
-    "x-runner-signature": `v1=${hmacHex(secret, `${ts}.${body}`)}`,
-  };
-}
+const unauthorized = { error: "Unauthorized" };
 
-/** Compares hex strings in constant time (for equal lengths; a length mismatch is already a failure). */
-function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, "utf8");
-  const right = Buffer.from(b, "utf8");
-  return left.length === right.length && timingSafeEqual(left, right);
-}
+/** The whole body, or null once it passes `max` bytes (chunked bodies declare no length). */
+const readBounded = async (
+  stream: ReadableStream<Uint8Array> | null,
+  max: number,
+): Promise<Uint8Array<ArrayBuffer> | null> => {
+  if (!stream) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    total += chunk.byteLength;
+    if (total > max) return null;
+    chunks.push(chunk);
+  }
+  const body = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return body;
+};
 
-/** True when the timestamp/signature header pair is a valid, fresh signature of `METHOD path`. */
-export function verifyRendererRequest(
-  secret: string,
-  method: string,
-  path: string,
-  timestamp: string | null | undefined,
-  signature: string | null | undefined,
-  now: number = nowSeconds(),
-): boolean {
-  if (!timestamp || !signature || !/^\d{1,12}$/.test(timestamp)) return false;
-  const ts = Number(timestamp);
-  if (Math.abs(now - ts) > MAX_SKEW_SECONDS) return false;
-  const expected = signRendererRequest(secret, method, path, ts)["x-renderer-signature"];
-  return safeEqual(signature.trim(), expected);
-}
-
-/**
- * Hono middleware answering 401 {"error":"Unauthorized"} unless the request is signed.
- * `publicRoutes` holds "METHOD /path" pairs that need no signature (GET /health).
- */
-export function requireSignature(secret: string, publicRoutes: ReadonlySet<string>): MiddlewareHandler {
+/** Hono middleware answering 401 {"error":"Unauthorized"} unless the request is signed. */
+export function requireSignature(policy: SignaturePolicy): MiddlewareHandler {
   return async (c, next) => {
-    // The raw pathname, exactly as the Worker signed it (Hono's c.req.path may be percent-decoded).
-    const path = new URL(c.req.url).pathname;
-    if (publicRoutes.has(`${c.req.method} ${path}`)) return next();
-    const ok = verifyRendererRequest(
-      secret,
-      c.req.method,
-      path,
-      c.req.header("x-renderer-timestamp"),
-      c.req.header("x-renderer-signature"),
+    // The raw pathname and query, exactly as the Worker signed them (Hono's c.req.path may be percent-decoded).
+    const url = new URL(c.req.url);
+    const route = `${c.req.method} ${url.pathname}`;
+    if (policy.publicRoutes.has(route)) return next();
+    const content = c.req.header(RENDERER_CONTENT_HEADER);
+    const signed = await verifyRendererRequest(
+      policy.secret,
+      { method: c.req.method, target: `${url.pathname}${url.search}`, content },
+      c.req.header(RENDERER_TIMESTAMP_HEADER),
+      c.req.header(RENDERER_SIGNATURE_HEADER),
     );
-    if (!ok) return c.json({ error: "Unauthorized" }, 401);
+    if (!signed) return c.json(unauthorized, 401);
+    if (content === UNSIGNED_PAYLOAD) {
+      if (!policy.streamedRoutes.has(route)) return c.json(unauthorized, 401);
+      return next();
+    }
+    // A hashed body: read it (bounded), then it must be the body that was signed.
+    const declared = Number(c.req.header("content-length") ?? 0);
+    if (declared > MAX_SIGNED_BODY_BYTES) {
+      c.header("connection", "close");
+      return c.json({ error: "Request body too large" }, 413);
+    }
+    const body = await readBounded(c.req.raw.body, MAX_SIGNED_BODY_BYTES);
+    if (!body) {
+      c.header("connection", "close");
+      return c.json({ error: "Request body too large" }, 413);
+    }
+    if ((await sha256Hex(body)) !== content) return c.json(unauthorized, 401);
+    // The handlers read the very bytes that were checked, as a stream or parsed.
+    const raw = c.req.raw;
+    if (body.byteLength > 0)
+      c.req.raw = new Request(raw.url, {
+        method: raw.method,
+        headers: raw.headers,
+        body,
+        signal: raw.signal,
+      });
     return next();
   };
 }

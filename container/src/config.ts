@@ -1,5 +1,7 @@
 /**
  * Renderer configuration, read once from the environment and validated (the environment is a trust boundary).
+ * This is the only module that reads `process.env`: everything else receives its settings through `AppDeps`
+ * or a render's options, so what `/health` reports is what the renderer actually launches.
  * Empty strings count as unset so `PORT=` in a shell does not turn into port 0.
  */
 import { tmpdir } from "node:os";
@@ -7,6 +9,35 @@ import { join } from "node:path";
 import * as v from "valibot";
 
 const DEFAULT_PROBE_MAX_BYTES = 200 * 1024 * 1024;
+
+/** How html layers are captured: HeadlessExperimental.beginFrame (fast), or page.screenshot (fallback). */
+export const CAPTURE_METHODS = ["beginframe", "screenshot"] as const;
+export type CaptureMethod = (typeof CAPTURE_METHODS)[number];
+
+/** The external programs a render launches and how it drives Chromium: the part of {@link Config} renders need. */
+export interface RenderTools {
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** The Chromium binary the rasteriser launches (text sheets and html layers); /health reports its version. */
+  chromiumPath: string;
+  /** `beginframe`, or `screenshot` for a Chromium without begin-frame control. */
+  htmlCapture: CaptureMethod;
+  /** Begin-frame browser processes that share one animated html layer's frames (1..8). */
+  htmlCaptureWorkers: number;
+}
+
+/** What a render uses when the environment says nothing (tests and the benchmark call renderVideo directly). */
+export const DEFAULT_RENDER_TOOLS: RenderTools = {
+  ffmpegPath: "ffmpeg",
+  ffprobePath: "ffprobe",
+  // Debian's headless shell: starts faster than the full browser and has begin-frame control.
+  chromiumPath: "/usr/lib/chromium/chromium-headless-shell",
+  htmlCapture: "beginframe",
+  // A PNG encode per frame keeps one Chromium busy; two share a 2-core machine's cores.
+  htmlCaptureWorkers: 2,
+};
+
+const MAX_CAPTURE_WORKERS = 8;
 
 const unsignedInt = (name: string, max: number) =>
   v.pipe(
@@ -28,13 +59,24 @@ export const RendererEnv = v.object({
     unsignedInt("PROBE_MAX_BYTES", Number.MAX_SAFE_INTEGER),
     String(DEFAULT_PROBE_MAX_BYTES),
   ),
-  FFMPEG_PATH: v.optional(nonEmpty("FFMPEG_PATH"), "ffmpeg"),
-  FFPROBE_PATH: v.optional(nonEmpty("FFPROBE_PATH"), "ffprobe"),
-  CHROMIUM_PATH: v.optional(nonEmpty("CHROMIUM_PATH"), "/usr/bin/chromium"),
+  FFMPEG_PATH: v.optional(nonEmpty("FFMPEG_PATH"), DEFAULT_RENDER_TOOLS.ffmpegPath),
+  FFPROBE_PATH: v.optional(nonEmpty("FFPROBE_PATH"), DEFAULT_RENDER_TOOLS.ffprobePath),
+  CHROMIUM_HEADLESS_PATH: v.optional(nonEmpty("CHROMIUM_HEADLESS_PATH"), DEFAULT_RENDER_TOOLS.chromiumPath),
+  HTML_CAPTURE: v.optional(
+    v.picklist(CAPTURE_METHODS, `HTML_CAPTURE must be one of ${CAPTURE_METHODS.join(", ")}`),
+    DEFAULT_RENDER_TOOLS.htmlCapture,
+  ),
+  HTML_CAPTURE_WORKERS: v.optional(
+    v.pipe(
+      unsignedInt("HTML_CAPTURE_WORKERS", MAX_CAPTURE_WORKERS),
+      v.minValue(1, "HTML_CAPTURE_WORKERS must be at least 1"),
+    ),
+    String(DEFAULT_RENDER_TOOLS.htmlCaptureWorkers),
+  ),
 });
 
 /** Validated renderer settings. */
-export interface Config {
+export interface Config extends RenderTools {
   host: string;
   /** 0 asks the OS for a free port (tests). */
   port: number;
@@ -44,9 +86,6 @@ export interface Config {
   tmpDir: string;
   /** Largest body POST /probe accepts (413 beyond it). */
   probeMaxBytes: number;
-  ffmpegPath: string;
-  ffprobePath: string;
-  chromiumPath: string;
 }
 
 /** Reads and validates the configuration; throws one Error listing every problem. */
@@ -68,6 +107,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     probeMaxBytes: e.PROBE_MAX_BYTES,
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,
-    chromiumPath: e.CHROMIUM_PATH,
+    chromiumPath: e.CHROMIUM_HEADLESS_PATH,
+    htmlCapture: e.HTML_CAPTURE,
+    htmlCaptureWorkers: e.HTML_CAPTURE_WORKERS,
   };
 }

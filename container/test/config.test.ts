@@ -27,6 +27,41 @@ describe("loadConfig", () => {
     expect(config.ffprobePath).toBe("ffprobe");
   });
 
+  it("reads the binaries renders launch and the html capture settings", () => {
+    expect(loadConfig({ RUNNER_SECRET: "s" })).toMatchObject({
+      ffmpegPath: "ffmpeg",
+      chromiumPath: "/usr/lib/chromium/chromium-headless-shell",
+      htmlCapture: "beginframe",
+      htmlCaptureWorkers: 2,
+    });
+    expect(
+      loadConfig({
+        RUNNER_SECRET: "s",
+        FFMPEG_PATH: "/opt/ffmpeg",
+        CHROMIUM_HEADLESS_PATH: "/opt/shell",
+        HTML_CAPTURE: "screenshot",
+        HTML_CAPTURE_WORKERS: "3",
+      }),
+    ).toMatchObject({
+      ffmpegPath: "/opt/ffmpeg",
+      chromiumPath: "/opt/shell",
+      htmlCapture: "screenshot",
+      htmlCaptureWorkers: 3,
+    });
+  });
+
+  it("names invalid capture settings", () => {
+    expect(() => loadConfig({ RUNNER_SECRET: "s", HTML_CAPTURE: "video" })).toThrow(
+      /HTML_CAPTURE must be one of beginframe, screenshot/,
+    );
+    expect(() => loadConfig({ RUNNER_SECRET: "s", HTML_CAPTURE_WORKERS: "0" })).toThrow(
+      /HTML_CAPTURE_WORKERS must be at least 1/,
+    );
+    expect(() => loadConfig({ RUNNER_SECRET: "s", HTML_CAPTURE_WORKERS: "9" })).toThrow(
+      /HTML_CAPTURE_WORKERS must be at most 8/,
+    );
+  });
+
   it("refuses to start without RUNNER_SECRET", () => {
     expect(() => loadConfig({})).toThrow(/RUNNER_SECRET is required/);
     expect(() => loadConfig({ RUNNER_SECRET: "" })).toThrow(/RUNNER_SECRET is required/);

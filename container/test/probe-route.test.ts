@@ -6,7 +6,9 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ProbeResult } from "../../src/contract/wire.ts";
 import { run } from "../src/lib/process.ts";
 import { startTestServer, type TestServer } from "./helpers/start-test-server.ts";
 
@@ -64,6 +66,7 @@ describe("POST /probe with real media", () => {
       hasAudio: false,
     });
     expect(body.duration).toBe(34.91);
+    expect(v.safeParse(ProbeResult, body).success).toBe(true);
   });
 
   it.each([

@@ -1,6 +1,12 @@
 /** The real server: unsigned health, the signature gate on every other route, and the error bodies. */
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signRendererRequest } from "../src/auth.ts";
+import * as v from "valibot";
+import { sha256Hex } from "../../src/contract/crypto.ts";
+import { signRendererRequest, UNSIGNED_PAYLOAD } from "../../src/contract/signing.ts";
+import { RendererHealth } from "../../src/contract/wire.ts";
 import { startTestServer, TEST_SECRET, type TestServer } from "./helpers/start-test-server.ts";
 
 let server: TestServer;
@@ -12,6 +18,19 @@ afterAll(() => server?.close());
 
 const postProbe = (headers: Record<string, string>) =>
   fetch(`${server.url}/probe`, { method: "POST", body: "x", headers });
+/** Headers signing `METHOD target` with the digest of the body "x" (or another content digest). */
+const sign = async (
+  secret: string,
+  method: string,
+  target: string,
+  extra: { ts?: number; content?: string } = {},
+) =>
+  signRendererRequest(secret, {
+    method,
+    target,
+    content: extra.content ?? (await sha256Hex("x")),
+    ts: extra.ts,
+  });
 
 describe("GET /health", () => {
   it("answers without a signature, with the installed tool versions", async () => {
@@ -20,6 +39,7 @@ describe("GET /health", () => {
     const body = (await response.json()) as Record<string, unknown>;
     expect(body).toMatchObject({ status: "ok", service: "renderer", version: "1.0.0" });
     expect(Number.isInteger(body.uptimeSeconds)).toBe(true);
+    expect(v.safeParse(RendererHealth, body).success).toBe(true);
     expect(body.tools).toEqual({
       ffmpeg: expect.stringMatching(/^5\.1\.\d+$/),
       ffprobe: expect.stringMatching(/^5\.1\.\d+$/),
@@ -29,6 +49,21 @@ describe("GET /health", () => {
 
   it("answers HEAD without a signature too (load-balancer style checks)", async () => {
     expect((await fetch(`${server.url}/health`, { method: "HEAD" })).status).toBe(200);
+  });
+
+  it("reports the Chromium binary the configuration names (the one renders launch)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fake-chromium-"));
+    const fake = join(dir, "chromium");
+    await writeFile(fake, "#!/bin/sh\necho 'Chromium 999.1.2 built for this test'\n");
+    await chmod(fake, 0o755);
+    const other = await startTestServer({ chromiumPath: fake });
+    try {
+      const body = (await (await fetch(`${other.url}/health`)).json()) as { tools: Record<string, unknown> };
+      expect(body.tools.chromium).toBe("999.1.2");
+    } finally {
+      await other.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("reports null for a tool that is not installed", async () => {
@@ -53,29 +88,65 @@ describe("request signatures", () => {
   });
 
   it("answers 401 to a signature made with another secret", async () => {
-    const response = await postProbe(signRendererRequest("wrong-secret", "POST", "/probe"));
+    const response = await postProbe(await sign("wrong-secret", "POST", "/probe"));
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual(unauthorized);
   });
 
   it("answers 401 to a signature of another method or path", async () => {
-    expect((await postProbe(signRendererRequest(TEST_SECRET, "POST", "/render/video"))).status).toBe(401);
-    expect((await postProbe(signRendererRequest(TEST_SECRET, "GET", "/probe"))).status).toBe(401);
+    expect((await postProbe(await sign(TEST_SECRET, "POST", "/render/video"))).status).toBe(401);
+    expect((await postProbe(await sign(TEST_SECRET, "GET", "/probe"))).status).toBe(401);
   });
 
   it("answers 401 to a correctly signed but stale or future timestamp", async () => {
     const now = Math.floor(Date.now() / 1000);
-    expect((await postProbe(signRendererRequest(TEST_SECRET, "POST", "/probe", now - 301))).status).toBe(401);
-    expect((await postProbe(signRendererRequest(TEST_SECRET, "POST", "/probe", now + 301))).status).toBe(401);
+    expect((await postProbe(await sign(TEST_SECRET, "POST", "/probe", { ts: now - 301 }))).status).toBe(401);
+    expect((await postProbe(await sign(TEST_SECRET, "POST", "/probe", { ts: now + 301 }))).status).toBe(401);
   });
 
-  it("signs the pathname only: a query string does not change the signature", async () => {
-    const response = await fetch(`${server.url}/probe?x=1`, {
+  it("accepts the signed body and answers it (a one-byte file is unreadable media: 422)", async () => {
+    expect((await postProbe(await sign(TEST_SECRET, "POST", "/probe"))).status).toBe(422);
+  });
+
+  it("covers the query: the same signature with a query added or changed is refused", async () => {
+    const headers = await sign(TEST_SECRET, "POST", "/probe");
+    const replayed = await fetch(`${server.url}/probe?x=1`, { method: "POST", body: "x", headers });
+    expect(replayed.status).toBe(401);
+    const signed = await sign(TEST_SECRET, "POST", "/probe?x=1");
+    expect(
+      (await fetch(`${server.url}/probe?x=2`, { method: "POST", body: "x", headers: signed })).status,
+    ).toBe(401);
+  });
+
+  it("covers the body: a captured signature with another body is refused", async () => {
+    const headers = await sign(TEST_SECRET, "POST", "/probe");
+    const swapped = await fetch(`${server.url}/probe`, { method: "POST", body: "y", headers });
+    expect(swapped.status).toBe(401);
+    // Nor can the digest header be swapped for the new body's: the signature covers it.
+    const forged = { ...headers, "x-renderer-content-sha256": await sha256Hex("y") };
+    expect((await fetch(`${server.url}/probe`, { method: "POST", body: "y", headers: forged })).status).toBe(
+      401,
+    );
+  });
+
+  it("allows an unhashed streamed body only where it is declared (probe), never on a render", async () => {
+    const streamed = await sign(TEST_SECRET, "POST", "/probe", { content: UNSIGNED_PAYLOAD });
+    expect((await postProbe(streamed)).status).toBe(422);
+    const render = await sign(TEST_SECRET, "POST", "/render/video", { content: UNSIGNED_PAYLOAD });
+    const res = await fetch(`${server.url}/render/video`, { method: "POST", body: "{}", headers: render });
+    expect(res.status).toBe(401);
+  });
+
+  it("refuses a malformed content digest, and a hashed body over the limit with 413", async () => {
+    expect((await postProbe(await sign(TEST_SECRET, "POST", "/probe", { content: "abc" }))).status).toBe(401);
+    const big = "x".repeat(4 * 1024 * 1024 + 1);
+    const headers = await signRendererRequest(TEST_SECRET, {
       method: "POST",
-      body: "x",
-      headers: signRendererRequest(TEST_SECRET, "POST", "/probe"),
+      target: "/render/video",
+      content: await sha256Hex(big),
     });
-    expect(response.status).toBe(422);
+    const res = await fetch(`${server.url}/render/video`, { method: "POST", body: big, headers });
+    expect(res.status).toBe(413);
   });
 
   it("gates unknown paths too, then answers a signed one with 404", async () => {

@@ -10,7 +10,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { signRendererRequest } from "../src/auth.ts";
+import { signRendererRequest, UNSIGNED_PAYLOAD } from "../../src/contract/signing.ts";
 
 const ENTRY = fileURLToPath(new URL("../src/server.ts", import.meta.url));
 
@@ -66,7 +66,10 @@ describe("node container/src/server.ts", () => {
         };
       },
     });
-    const headers = { ...signRendererRequest("s", "POST", "/probe"), "x-filename": "winxp.mp3" };
+    const headers = {
+      ...(await signRendererRequest("s", { method: "POST", target: "/probe", content: UNSIGNED_PAYLOAD })),
+      "x-filename": "winxp.mp3",
+    };
     const pending = fetch(`${url}/probe`, { method: "POST", body, headers, duplex: "half" } as RequestInit);
 
     const signalled = new Promise<void>((resolve) =>

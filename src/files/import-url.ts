@@ -4,7 +4,7 @@
  * references that are public URLs.
  */
 import type { FileCategory } from "../db/schema";
-import type { Env } from "../env";
+import type { Ctx } from "../context";
 import { DomainError, PayloadTooLarge, UnprocessableMedia } from "../lib/errors";
 import { safeFetch } from "../net/safe-fetch";
 import { ingest } from "./ingest";
@@ -26,27 +26,29 @@ export const nameFromUrl = (url: URL): string => {
  * that is not `expected` or does not match its name), NotFound (remote 404/410) or UnprocessableMedia
  * (remote error, timeout, too large, unreadable media).
  */
-export const importFromUrl = async ({
-  env,
-  userId,
-  url,
-  expected,
-  ttlHours,
-  field = "url",
-  fetcher,
-}: {
-  env: Env;
-  userId: string;
-  url: string;
-  expected?: FileCategory;
-  ttlHours?: number;
-  /** Field named in 400 errors, e.g. `config.layers[2].src`. */
-  field?: string;
-  /** Transport stand-in for tests; production uses the global fetch. */
-  fetcher?: (request: Request) => Promise<Response>;
-}): Promise<FileRow> => {
+export const importFromUrl = async (
+  ctx: Ctx,
+  {
+    userId,
+    url,
+    expected,
+    ttlHours,
+    field = "url",
+    fetcher,
+  }: {
+    userId: string;
+    url: string;
+    expected?: FileCategory;
+    ttlHours?: number;
+    /** Field named in 400 errors, e.g. `config.layers[2].src`. */
+    field?: string;
+    /** Transport stand-in for tests; production uses the global fetch. */
+    fetcher?: (request: Request) => Promise<Response>;
+  },
+): Promise<FileRow> => {
+  const { env } = ctx;
   const fetched = await safeFetch(url, { maxBytes: MAX_UPLOAD_BYTES, field, fetcher });
-  const slot = newFileSlot(userId);
+  const slot = newFileSlot(userId, ctx.now());
   let ingested;
   try {
     ingested = await ingest(fetched.body, {
@@ -59,8 +61,7 @@ export const importFromUrl = async ({
     if (e instanceof DomainError) throw e;
     throw new UnprocessableMedia(`Reading ${fetched.url.host} failed: ${(e as Error)?.message ?? e}`);
   }
-  return finalizeFile({
-    env,
+  return finalizeFile(ctx, {
     userId,
     slot,
     ingested,

@@ -15,12 +15,16 @@ export interface Ingested {
   size: number;
   /** Set when the content was recognised and `store` was given: the object now exists in R2. */
   stored: { key: string } | null;
+  /** Hex SHA-256 of the whole content, when asked for (`digest`): an upload's idempotency fingerprint. */
+  sha256?: string;
 }
 
 export interface IngestOptions {
   maxBytes: number;
   /** Where to store a recognised file; omitted for validation only. */
   store?: { bucket: R2Bucket; keyFor: (kind: Sniffed) => string };
+  /** Hash the content while it streams (workerd's DigestStream: no second pass, no buffering). */
+  digest?: boolean;
 }
 
 /** Consumes `stream`; on any failure a partly written object is removed. */
@@ -32,6 +36,8 @@ export const ingest = async (stream: ReadableStream<Uint8Array>, opts: IngestOpt
   let writer: R2Writer | null = null;
   let key: string | null = null;
   let sniffed = false;
+  const hasher = opts.digest ? new crypto.DigestStream("SHA-256") : null;
+  const hashing = hasher?.getWriter();
   const decide = async () => {
     sniffed = true;
     kind = sniff(head);
@@ -47,6 +53,7 @@ export const ingest = async (stream: ReadableStream<Uint8Array>, opts: IngestOpt
       if (done) break;
       size += value.byteLength;
       if (size > opts.maxBytes) throw new PayloadTooLarge(opts.maxBytes);
+      if (hashing) await hashing.write(value);
       if (!sniffed) {
         const next = new Uint8Array(head.length + value.length);
         next.set(head);
@@ -64,5 +71,10 @@ export const ingest = async (stream: ReadableStream<Uint8Array>, opts: IngestOpt
     if (key && opts.store) await opts.store.bucket.delete(key).catch(() => undefined);
     throw e;
   }
-  return { head: head.subarray(0, HEAD_BYTES), kind, size, stored: key ? { key } : null };
+  let sha256: string | undefined;
+  if (hashing && hasher) {
+    await hashing.close();
+    sha256 = [...new Uint8Array(await hasher.digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  return { head: head.subarray(0, HEAD_BYTES), kind, size, stored: key ? { key } : null, sha256 };
 };

@@ -1,9 +1,8 @@
 /** GET /api/v1/files: the caller's live files, newest first, paginated (the generic `total` shape). */
 import { and, count, desc, eq, gt, isNull, or } from "drizzle-orm";
 import * as v from "valibot";
-import { getDb } from "../db/client";
+import type { CallerCtx } from "../context";
 import { FILE_CATEGORIES, mediaFiles } from "../db/schema";
-import type { Env } from "../env";
 import { toMediaFile } from "./serialize";
 
 const int = (name: string, min: number, max: number, fallback: number) =>
@@ -24,22 +23,12 @@ export const ListQuery = v.object({
   category: v.optional(v.picklist(FILE_CATEGORIES, `category must be one of ${FILE_CATEGORIES.join(", ")}`)),
 });
 
-export const listFiles = async ({
-  env,
-  userId,
-  query,
-  at = Date.now(),
-}: {
-  env: Env;
-  userId: string;
-  query: v.InferOutput<typeof ListQuery>;
-  at?: number;
-}) => {
-  const db = getDb(env.DB);
+export const listFiles = async (ctx: CallerCtx, query: v.InferOutput<typeof ListQuery>) => {
+  const { db } = ctx;
   // Files past their expiry are gone for the user even before the cron removes them.
   const where = and(
-    eq(mediaFiles.userId, userId),
-    or(isNull(mediaFiles.expiresAt), gt(mediaFiles.expiresAt, at)),
+    eq(mediaFiles.userId, ctx.caller.userId),
+    or(isNull(mediaFiles.expiresAt), gt(mediaFiles.expiresAt, ctx.now())),
     query.category ? eq(mediaFiles.category, query.category) : undefined,
   );
   const [rows, [total]] = await Promise.all([

@@ -5,13 +5,14 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import * as v from "valibot";
-import { requireApiKey, requirePermission } from "../auth/api-key";
-import type { AppEnv } from "../env";
-import { ok } from "../lib/envelope";
+import type { AppEnv } from "../app-env";
+import { callerCtx, requireKeyOrSession, requirePermission } from "../auth/api-key";
+import { answer, envelope, ok } from "../lib/envelope";
+import { idempotencyKeyOf, idempotent } from "../lib/idempotency";
 import { PayloadTooLarge, UnsupportedMediaType } from "../lib/errors";
 import { jsonBody, queryParams } from "../lib/validate";
 import { deleteFile } from "./delete-file";
-import { findOwnFile } from "./internal";
+import { findFile, getOwnFile } from "./internal";
 import { ListQuery, listFiles } from "./list-files";
 import { boundaryOf } from "./multipart";
 import { MAX_UPLOAD_BYTES } from "./retention";
@@ -24,7 +25,7 @@ import {
   MAX_LINK_SECONDS,
   MIN_LINK_SECONDS,
 } from "./signed-link";
-import { uploadFile } from "./upload-file";
+import { uploadFile, uploadFingerprint } from "./upload-file";
 import { validateFile } from "./validate-file";
 
 /** Multipart overhead allowed above the file itself when a Content-Length is declared. */
@@ -42,7 +43,7 @@ const LinkBody = v.object({
   ),
 });
 
-const auth = [requireApiKey, requirePermission("media")] as const;
+const auth = [requireKeyOrSession, requirePermission("media")] as const;
 
 /** The multipart body of an upload request: 415 for another type, 413 for a declared length over the limit. */
 const multipartOf = (req: Request) => {
@@ -63,47 +64,47 @@ const keyOrSignature = createMiddleware<AppEnv>(async (c, next) => {
     });
     return;
   }
-  await checkDownloadSignature(
-    c.env.STORAGE_SIGNING_SECRET,
-    new URL(c.req.url).pathname,
-    c.req.query("expires"),
-    c.req.query("signature"),
-  );
+  await checkDownloadSignature(c.var.ctx, {
+    path: new URL(c.req.url).pathname,
+    expires: c.req.query("expires"),
+    signature: c.req.query("signature"),
+  });
   await next();
 });
 
 export const fileRoutes = new Hono<AppEnv>()
   .post("/upload", ...auth, async (c) => {
-    const row = await uploadFile({ env: c.env, userId: c.var.auth.userId, ...multipartOf(c.req.raw) });
-    return ok(c, toUploadResponse(row), 201, "File uploaded");
+    const ctx = callerCtx(c);
+    const key = idempotencyKeyOf(c.req.header("idempotency-key"));
+    const form = multipartOf(c.req.raw);
+    const run = async () => {
+      const { row, fingerprint } = await uploadFile(ctx, form);
+      return { answer: { status: 201, body: envelope(toUploadResponse(row), "File uploaded") }, fingerprint };
+    };
+    return answer(
+      c,
+      await idempotent(ctx, "files.upload", key, run, () => uploadFingerprint(form.body, form.boundary)),
+    );
   })
   .post("/validate", ...auth, async (c) => ok(c, await validateFile(multipartOf(c.req.raw))))
-  .get("/", ...auth, async (c) =>
-    ok(c, await listFiles({ env: c.env, userId: c.var.auth.userId, query: queryParams(c, ListQuery) })),
-  )
+  .get("/", ...auth, async (c) => ok(c, await listFiles(callerCtx(c), queryParams(c, ListQuery))))
   .get("/:fileId", ...auth, async (c) =>
-    ok(c, toMediaFile(await findOwnFile(c.env, c.var.auth.userId, c.req.param("fileId")))),
+    ok(c, toMediaFile(await getOwnFile(callerCtx(c), c.req.param("fileId")))),
   )
   .get("/:fileId/metadata", ...auth, async (c) =>
-    ok(c, toMetadataView(await findOwnFile(c.env, c.var.auth.userId, c.req.param("fileId")))),
+    ok(c, toMetadataView(await getOwnFile(callerCtx(c), c.req.param("fileId")))),
   )
   .on(["GET", "HEAD"], "/:fileId/download", keyOrSignature, async (c) => {
     // With a valid signature the link's issuer is the owner; without one the key's account must own the file.
-    const owner = c.req.query("signature") === undefined ? c.var.auth.userId : null;
-    return serveFile(c.env, await findOwnFile(c.env, owner, c.req.param("fileId")), c.req.raw);
+    const ctx = c.var.ctx;
+    const owner = c.req.query("signature") === undefined ? callerCtx(c).caller.userId : null;
+    return serveFile(ctx, await findFile(ctx, c.req.param("fileId"), owner), c.req.raw);
   })
   .post("/:fileId/link", ...auth, async (c) => {
-    const row = await findOwnFile(c.env, c.var.auth.userId, c.req.param("fileId"));
+    const ctx = callerCtx(c);
+    const row = await getOwnFile(ctx, c.req.param("fileId"));
     const hasBody = (c.req.header("content-length") ?? "0") !== "0" || c.req.header("content-type");
     const { expiresIn } = hasBody ? await jsonBody(c, LinkBody) : { expiresIn: DEFAULT_LINK_SECONDS };
-    const link = await createDownloadLink({
-      secret: c.env.STORAGE_SIGNING_SECRET,
-      origin: new URL(c.req.url).origin,
-      row,
-      expiresIn,
-    });
-    return ok(c, link, 201);
+    return ok(c, await createDownloadLink(ctx, { origin: new URL(c.req.url).origin, row, expiresIn }), 201);
   })
-  .delete("/:fileId", ...auth, async (c) =>
-    ok(c, await deleteFile({ env: c.env, userId: c.var.auth.userId, id: c.req.param("fileId") })),
-  );
+  .delete("/:fileId", ...auth, async (c) => ok(c, await deleteFile(callerCtx(c), c.req.param("fileId"))));

@@ -3,7 +3,7 @@
  * Content-Disposition, ETag (304 on If-None-Match), Accept-Ranges and single byte ranges (206/416,
  * If-Range honoured). HEAD answers the same headers without a body.
  */
-import type { Env } from "../env";
+import type { Ctx } from "../context";
 import { errorBody } from "../lib/envelope";
 import { NotFound } from "../lib/errors";
 import { etagMatches, parseRange } from "./range";
@@ -21,8 +21,18 @@ export const contentDisposition = (name: string): string => {
     : `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 };
 
-export const serveFile = async (env: Env, row: FileRow, request: Request): Promise<Response> => {
-  const meta = await env.FILES.head(row.storageKey);
+/**
+ * Headers that keep a served file inert on the API's origin: a user's SVG or HTML is never rendered as a page
+ * here (no script, no same-origin access), only downloaded.
+ */
+export const INERT_FILE_HEADERS = {
+  "content-security-policy": "default-src 'none'; sandbox",
+  "x-content-type-options": "nosniff",
+} as const;
+
+export const serveFile = async (ctx: Ctx, row: FileRow, request: Request): Promise<Response> => {
+  const bucket = ctx.env.FILES;
+  const meta = await bucket.head(row.storageKey);
   if (!meta) throw new NotFound("File");
   const headers = new Headers({
     "content-type": row.mimeType,
@@ -31,6 +41,7 @@ export const serveFile = async (env: Env, row: FileRow, request: Request): Promi
     "accept-ranges": "bytes",
     "last-modified": meta.uploaded.toUTCString(),
     "cache-control": "private, max-age=0, must-revalidate",
+    ...INERT_FILE_HEADERS,
   });
   if (etagMatches(request.headers.get("if-none-match"), meta.httpEtag))
     return new Response(null, { status: 304, headers });
@@ -53,13 +64,13 @@ export const serveFile = async (env: Env, row: FileRow, request: Request): Promi
     headers.set("content-range", `bytes ${range.start}-${range.end}/${meta.size}`);
     headers.set("content-length", String(length));
     if (head) return new Response(null, { status: 206, headers });
-    const object = await env.FILES.get(row.storageKey, { range: { offset: range.start, length } });
+    const object = await bucket.get(row.storageKey, { range: { offset: range.start, length } });
     if (!object) throw new NotFound("File");
     return new Response(object.body, { status: 206, headers });
   }
   headers.set("content-length", String(meta.size));
   if (head) return new Response(null, { status: 200, headers });
-  const object = await env.FILES.get(row.storageKey);
+  const object = await bucket.get(row.storageKey);
   if (!object) throw new NotFound("File");
   return new Response(object.body, { status: 200, headers });
 };

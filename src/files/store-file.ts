@@ -3,13 +3,12 @@
  * width/height/duration (images from their header, video and audio with the renderer's ffprobe) and inserts
  * the row. A file that fails validation is removed from R2: no object without its row, no row without its object.
  */
-import { readImageHeader } from "../../container/src/probe/image-header";
-import { getDb } from "../db/client";
+import { readImageHeader } from "../contract/media/image-header";
+import type { Ctx } from "../context";
 import { mediaFiles, type FileCategory } from "../db/schema";
-import type { Env } from "../env";
 import { UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { rendererFor } from "../runner/renderer-client";
+import { rendererFor } from "../renderer-client/client";
 import { storageUrlFor } from "../storage/paths";
 import type { Ingested } from "./ingest";
 import { expiryAt, MAX_UPLOAD_BYTES } from "./retention";
@@ -19,7 +18,7 @@ import { validationOf } from "./validation";
 export type FileRow = typeof mediaFiles.$inferSelect;
 
 /** A fresh id and the storage key a file of `kind` will get. */
-export const newFileSlot = (userId: string, at = Date.now()) => {
+export const newFileSlot = (userId: string, at: number) => {
   const id = newId();
   return {
     id,
@@ -28,7 +27,7 @@ export const newFileSlot = (userId: string, at = Date.now()) => {
   };
 };
 
-const readMetadata = async (env: Env, ingested: Ingested, kind: Sniffed, key: string, name: string) => {
+const readMetadata = async (ctx: Ctx, ingested: Ingested, kind: Sniffed, key: string, name: string) => {
   if (kind.category === "image") {
     // Display size (EXIF orientation applied), as browsers and the renderers draw the picture.
     const size = readImageHeader(ingested.head);
@@ -36,10 +35,10 @@ const readMetadata = async (env: Env, ingested: Ingested, kind: Sniffed, key: st
   }
   if (kind.category !== "video" && kind.category !== "audio")
     return { width: null, height: null, duration: null };
-  const object = await env.FILES.get(key);
+  const object = await ctx.env.FILES.get(key);
   if (!object) throw new UpstreamFailure("The stored file vanished before it could be probed");
   try {
-    const probe = await rendererFor(env).probe(object.body, object.size, name);
+    const probe = await rendererFor(ctx.env).probe(object.body, object.size, name);
     return { width: probe.width, height: probe.height, duration: probe.duration };
   } catch (e) {
     if (e instanceof UnprocessableMedia)
@@ -51,8 +50,31 @@ const readMetadata = async (env: Env, ingested: Ingested, kind: Sniffed, key: st
   }
 };
 
+/**
+ * Largest pictures accepted (issue: a small, very compressible 20000x20000 PNG made decoders allocate gigabytes).
+ * A picture or a video frame past them is refused at upload; the renderers then never meet one.
+ */
+export const MAX_IMAGE_PIXELS = 100_000_000;
+export const MAX_VIDEO_FRAME_PIXELS = 8192 * 4320;
+
+const refuseTooManyPixels = (kind: Sniffed, meta: { width: number | null; height: number | null }) => {
+  if (meta.width === null || meta.height === null) return;
+  const pixels = meta.width * meta.height;
+  const max = kind.category === "video" ? MAX_VIDEO_FRAME_PIXELS : MAX_IMAGE_PIXELS;
+  if (pixels > max)
+    throw new ValidationFailed(
+      [
+        {
+          field: "file",
+          message: `The ${kind.category === "video" ? "video's frames are" : "picture is"} ${meta.width}x${meta.height} (${Math.round(pixels / 1e6)} megapixels); at most ${max / 1e6} megapixels are accepted`,
+          code: "TOO_MANY_PIXELS",
+        },
+      ],
+      "File validation failed",
+    );
+};
+
 export interface FinalizeInput {
-  env: Env;
   userId: string;
   slot: { id: string; at: number };
   ingested: Ingested;
@@ -64,8 +86,8 @@ export interface FinalizeInput {
   sourceUrl?: string;
 }
 
-export const finalizeFile = async (input: FinalizeInput): Promise<FileRow> => {
-  const { env, ingested, slot } = input;
+export const finalizeFile = async (ctx: Ctx, input: FinalizeInput): Promise<FileRow> => {
+  const { ingested, slot } = input;
   const key = ingested.stored?.key ?? null;
   try {
     const validationResult = validationOf({
@@ -83,7 +105,8 @@ export const finalizeFile = async (input: FinalizeInput): Promise<FileRow> => {
         "File validation failed",
       );
     }
-    const meta = await readMetadata(env, ingested, kind, key, input.name);
+    const meta = await readMetadata(ctx, ingested, kind, key, input.name);
+    refuseTooManyPixels(kind, meta);
     const storageUrl = `/${key}`;
     const row: FileRow = {
       id: slot.id,
@@ -104,10 +127,10 @@ export const finalizeFile = async (input: FinalizeInput): Promise<FileRow> => {
       createdAt: slot.at,
       updatedAt: slot.at,
     };
-    await getDb(env.DB).insert(mediaFiles).values(row).run();
+    await ctx.db.insert(mediaFiles).values(row).run();
     return row;
   } catch (e) {
-    if (key) await env.FILES.delete(key).catch(() => undefined);
+    if (key) await ctx.env.FILES.delete(key).catch(() => undefined);
     throw e;
   }
 };

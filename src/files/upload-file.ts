@@ -3,11 +3,12 @@
  * into R2 (never buffered whole), sniffed, validated, measured and recorded. Nothing is kept on failure.
  */
 import * as v from "valibot";
-import type { Env } from "../env";
+import type { CallerCtx } from "../context";
+import { sha256Hex } from "../contract/crypto";
 import { parseOrThrow } from "../lib/validate";
 import { MAX_TTL_HOURS, MAX_UPLOAD_BYTES } from "./retention";
 import { finalizeFile, newFileSlot, type FileRow } from "./store-file";
-import { readUploadForm } from "./upload-form";
+import { readUploadForm, type UploadForm } from "./upload-form";
 
 const UploadFields = v.object({
   category: v.optional(
@@ -24,24 +25,37 @@ const UploadFields = v.object({
   ),
 });
 
-export const uploadFile = async ({
-  env,
-  userId,
-  body,
-  boundary,
-  maxBytes = MAX_UPLOAD_BYTES,
-}: {
-  env: Env;
-  userId: string;
-  body: ReadableStream<Uint8Array>;
-  boundary: string;
-  /** Only tests lower it. */
-  maxBytes?: number;
-}): Promise<FileRow> => {
-  const slot = newFileSlot(userId);
+/** What identifies an upload for Idempotency-Key: the file's bytes, its name and the form's fields. */
+const fingerprintOf = (form: UploadForm) =>
+  sha256Hex(JSON.stringify([form.file.name, form.file.ingested.sha256, Object.entries(form.fields).sort()]));
+
+/** The fingerprint of a retried upload, read without storing anything (to compare with the first one's). */
+export const uploadFingerprint = async (
+  body: ReadableStream<Uint8Array>,
+  boundary: string,
+): Promise<string> =>
+  fingerprintOf(await readUploadForm(body, boundary, { maxBytes: MAX_UPLOAD_BYTES, digest: true }));
+
+export const uploadFile = async (
+  ctx: CallerCtx,
+  {
+    body,
+    boundary,
+    maxBytes = MAX_UPLOAD_BYTES,
+  }: {
+    body: ReadableStream<Uint8Array>;
+    boundary: string;
+    /** Only tests lower it. */
+    maxBytes?: number;
+  },
+): Promise<{ row: FileRow; fingerprint: string }> => {
+  const { env } = ctx;
+  const userId = ctx.caller.userId;
+  const slot = newFileSlot(userId, ctx.now());
   const form = await readUploadForm(body, boundary, {
     maxBytes,
     store: { bucket: env.FILES, keyFor: slot.keyFor },
+    digest: true,
   });
   let fields: v.InferOutput<typeof UploadFields>;
   try {
@@ -50,8 +64,7 @@ export const uploadFile = async ({
     if (form.file.ingested.stored) await env.FILES.delete(form.file.ingested.stored.key);
     throw e;
   }
-  return finalizeFile({
-    env,
+  const row = await finalizeFile(ctx, {
     userId,
     slot,
     ingested: form.file.ingested,
@@ -60,4 +73,5 @@ export const uploadFile = async ({
     ttlHours: fields.ttlHours,
     source: "upload",
   });
+  return { row, fingerprint: await fingerprintOf(form) };
 };

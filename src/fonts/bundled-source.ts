@@ -1,11 +1,12 @@
 /**
- * The bundled catalogue as a FontSource: the @fontsource families of families.json, copied into static/
+ * The bundled catalogue's faces: the @fontsource families of families.json, copied into static/
  * by scripts/build-render-assets.mjs and served to the page from the ASSETS binding (static.local). Works
  * offline and needs no I/O to answer, so the compiler also uses its synchronous core (catalog.ts) directly.
  */
-import { STATIC_ORIGIN } from "../render/image/origins";
-import { catalogFaceName, catalogFontFaces, resolveCatalogFont } from "./catalog";
-import type { FontFaces, FontRequest, FontSource } from "./source";
+import { STATIC_ORIGIN } from "../image-renderer/origins";
+import { catalogFaceName, resolveCatalogFont } from "../contract/fonts/catalog";
+import { catalogFontFaces } from "./catalog";
+import type { FontFaces, FontRequest } from "./source";
 
 /** The bundled faces of `request`, or null when the bundle lacks the family or the weight. */
 export const bundledFaces = (request: FontRequest): FontFaces | null => {
@@ -18,8 +19,4 @@ export const bundledFaces = (request: FontRequest): FontFaces | null => {
     css: catalogFontFaces(font, STATIC_ORIGIN),
     assetKeys: [],
   };
-};
-
-export const bundledFontSource: FontSource = {
-  faces: async (request) => bundledFaces(request),
 };

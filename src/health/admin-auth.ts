@@ -3,9 +3,9 @@
  * ENVIRONMENT is production. Outside production these routes are open so local tooling can read them.
  */
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../app-env";
 import { isProduction } from "../env";
-import { timingSafeEqual } from "../lib/crypto";
+import { timingSafeEqual } from "../contract/crypto";
 import { errorBody } from "../lib/envelope";
 
 export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {

@@ -3,29 +3,19 @@
  * Any other status is a 400 (a job a renderer already took is finished by the renderer, not the user).
  * The lifecycle's guard settles the race with a consumer picking the job up: exactly one of them wins.
  */
-import type { Db } from "../db/client";
+import type { CallerCtx } from "../context";
 import { InvalidState } from "../lib/errors";
 import { iso } from "../lib/time";
 import { getOwnedJob } from "./internal";
 import { finishJob } from "./lifecycle";
 
-export const cancelJob = async ({
-  db,
-  d1,
-  userId,
-  jobId,
-}: {
-  db: Db;
-  d1: D1Database;
-  userId: string;
-  jobId: string;
-}) => {
-  const job = await getOwnedJob(db, userId, jobId);
+export const cancelJob = async (ctx: CallerCtx, jobId: string) => {
+  const job = await getOwnedJob(ctx, jobId);
   const cancelled =
     job.status === "PENDING" &&
-    (await finishJob(d1, job, { status: "CANCELLED", reason: "cancelled by the user" }, ["PENDING"]));
+    (await finishJob(ctx, job, { status: "CANCELLED", reason: "cancelled by the user" }, ["PENDING"]));
   // Re-read: on success for the new updatedAt, on a lost race for the status that won.
-  const now = job.status === "PENDING" ? await getOwnedJob(db, userId, jobId) : job;
+  const now = job.status === "PENDING" ? await getOwnedJob(ctx, jobId) : job;
   if (!cancelled) {
     throw new InvalidState(`Only PENDING jobs can be cancelled; this job is ${now.status}`, {
       status: now.status,

@@ -3,11 +3,13 @@
  * reserve tokens and insert the job, then enqueue it. The config is stored as submitted; renderers map its
  * public URLs to the imported files through input-map.ts.
  */
-import { validateJobConfig } from "../config";
-import { getDb } from "../db/client";
-import type { Env } from "../env";
+import { validateJobConfig } from "../contract/config";
+import type { CallerCtx } from "../context";
+import { catalogueOnline } from "../fonts/online";
 import { ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { getJobById } from "./internal";
+import { plannedVideo } from "./planned-length";
 import { assertCanOpen, finishJob, openJob } from "./lifecycle";
 import { importRemoteInputs, remoteReferenceErrors, remoteReferences, type Fetcher } from "./import-inputs";
 import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs";
@@ -15,36 +17,37 @@ import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } f
 /** Every job gets this priority (spec: fixed at 5 for all users). */
 export const DEFAULT_PRIORITY = 5;
 
-export const createJob = async ({
-  env,
-  userId,
-  input,
-  fetcher,
-}: {
-  env: Env;
-  userId: string;
-  input: { type: unknown; config: unknown };
+export const createJob = async (
+  ctx: CallerCtx,
+  input: { type: unknown; config: unknown },
   /** Transport for public-URL inputs (tests); production uses the global fetch behind the SSRF guard. */
-  fetcher?: Fetcher;
-}) => {
-  const checked = validateJobConfig(input.type, input.config);
+  fetcher?: Fetcher,
+) => {
+  const { env } = ctx;
+  const userId = ctx.caller.userId;
+  const checked = validateJobConfig(input.type, input.config, { catalogueOnline: catalogueOnline(env) });
   if (!checked.valid) throw new ValidationFailed(checked.errors);
-  const db = getDb(env.DB);
   const refs = fileReferences(checked.type, checked.config);
-  const stored = await lookupStoredFiles(db, userId, refs);
+  const stored = await lookupStoredFiles(ctx, refs);
   const refused = [...missingFileErrors(refs, stored), ...remoteReferenceErrors(refs)];
   if (refused.length) throw new ValidationFailed(refused);
-  let imported = new Map<string, { id: string }>();
+  let imported = new Map<string, { id: string; duration: number | null }>();
   if (remoteReferences(refs).length) {
     // Downloads are the slow part: skip them when the job could not open anyway (402/429).
-    await assertCanOpen(env.DB, userId, checked.estimatedTokens);
-    imported = await importRemoteInputs({ env, userId, refs, fetcher });
+    await assertCanOpen(ctx, userId, checked.estimatedTokens);
+    imported = await importRemoteInputs(ctx, { refs, fetcher });
   }
+  const fileOf = (ref: string) => (isStoragePath(ref) ? stored.get(ref) : imported.get(ref));
   // Input files in config order, each once: uploads by storage path, imports by their public URL.
-  const inputFileIds = [
-    ...new Set(refs.map((r) => (isStoragePath(r.url) ? stored.get(r.url)?.id : imported.get(r.url)?.id))),
-  ].filter((id): id is string => id !== undefined);
-  const at = Date.now();
+  const inputFileIds = [...new Set(refs.map((r) => fileOf(r.url)?.id))].filter(
+    (id): id is string => id !== undefined,
+  );
+  // A video costs what it will render: its clips sized by the files' real lengths.
+  const reserve =
+    checked.type === "video"
+      ? plannedVideo(checked.config, (ref) => fileOf(ref)?.duration ?? null).estimatedTokens
+      : checked.estimatedTokens;
+  const at = ctx.now();
   const job = {
     id: newId("job"),
     userId,
@@ -52,20 +55,21 @@ export const createJob = async ({
     config: input.config,
     inputFileIds,
     outputFormat: checked.outputFormat,
-    reserve: checked.estimatedTokens,
+    reserve,
     priority: DEFAULT_PRIORITY,
+    createdAt: at,
   };
-  await openJob(env.DB, job, at);
+  await openJob(ctx, job);
   const queue = job.type === "IMAGE" ? env.IMAGE_QUEUE : env.VIDEO_QUEUE;
   try {
     await queue.send({ kind: "render", jobId: job.id, userId });
   } catch (e) {
     // Nothing may be lost: a job that never reached the queue is failed and its reserve released.
-    await finishJob(
-      env.DB,
-      { id: job.id, userId, tokensReserved: job.reserve },
-      { status: "FAILED", error: "Could not enqueue the job" },
-    );
+    // The row says how the reserve split between the monthly allowance and prepaid tokens.
+    await finishJob(ctx, await getJobById(ctx, job.id), {
+      status: "FAILED",
+      error: "Could not enqueue the job",
+    });
     throw e;
   }
   return {

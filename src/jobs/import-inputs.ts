@@ -5,8 +5,8 @@
  * signed storage URLs. Each distinct URL is imported once per job; the imports become the job's input files.
  * Any failure is a 400 naming the referencing field, like every other problem with a config.
  */
-import type { FileReference } from "../config";
-import type { Env } from "../env";
+import type { FileReference } from "../contract/config";
+import type { CallerCtx } from "../context";
 import { importFromUrl } from "../files/import-url";
 import type { FileRow } from "../files/store-file";
 import { NotFound, UnprocessableMedia, ValidationFailed, type FieldError } from "../lib/errors";
@@ -63,18 +63,17 @@ export const remoteReferenceErrors = (refs: readonly FileReference[]): FieldErro
 };
 
 /** Imports every public URL of `refs`; returns the stored file per URL, or throws one ValidationFailed for all. */
-export const importRemoteInputs = async ({
-  env,
-  userId,
-  refs,
-  fetcher,
-}: {
-  env: Env;
-  userId: string;
-  refs: readonly FileReference[];
-  /** Transport stand-in for tests (the SSRF guard still judges every URL). */
-  fetcher?: Fetcher;
-}): Promise<Map<string, FileRow>> => {
+export const importRemoteInputs = async (
+  ctx: CallerCtx,
+  {
+    refs,
+    fetcher,
+  }: {
+    refs: readonly FileReference[];
+    /** Transport stand-in for tests (the SSRF guard still judges every URL). */
+    fetcher?: Fetcher;
+  },
+): Promise<Map<string, FileRow>> => {
   const refused = remoteReferenceErrors(refs);
   if (refused.length) throw new ValidationFailed(refused);
   const remote = remoteReferences(refs);
@@ -89,7 +88,13 @@ export const importRemoteInputs = async ({
         const expected = ref.slot === "unknown" ? undefined : ref.slot;
         imported.set(
           ref.url,
-          await importFromUrl({ env, userId, url: ref.url, expected, field: ref.field, fetcher }),
+          await importFromUrl(ctx, {
+            userId: ctx.caller.userId,
+            url: ref.url,
+            expected,
+            field: ref.field,
+            fetcher,
+          }),
         );
       } catch (e) {
         errors[i] = asFieldErrors(e, ref);

@@ -2,19 +2,20 @@
  * GET /api/v1/jobs/stats and /stats/last-30-days: the caller's job counts. Every status and type appears
  * (zero when absent), and the daily series has all 30 UTC days, oldest first, zeros included.
  */
+import type { CallerCtx } from "../context";
 import { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from "../db/schema";
 
 const DAY_MS = 86_400_000;
 export const STATS_DAYS = 30;
 
-export const jobStats = async (d1: D1Database, userId: string) => {
+export const jobStats = async (ctx: CallerCtx) => {
   // jobs_user_status_idx serves both the grouping and the owner filter.
-  const { results } = await d1
+  const { results } = await ctx.d1
     .prepare(
       `SELECT status, type, count(*) AS n, coalesce(sum(tokens_used), 0) AS tokens
        FROM jobs WHERE user_id = ?1 GROUP BY status, type`,
     )
-    .bind(userId)
+    .bind(ctx.caller.userId)
     .all<{ status: JobStatus; type: JobType; n: number; tokens: number }>();
   const byStatus = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;
   const byType = Object.fromEntries(JOB_TYPES.map((t) => [t, 0])) as Record<JobType, number>;
@@ -41,16 +42,16 @@ export const lastDays = (at: number, days = STATS_DAYS): string[] => {
  * Per UTC day: jobs that finished that day as COMPLETED (`success`) or FAILED (`failed`), by the moment
  * they finished (`completed_at`, which the lifecycle sets for every final status).
  */
-export const lastThirtyDays = async (d1: D1Database, userId: string, at = Date.now()) => {
-  const days = lastDays(at);
+export const lastThirtyDays = async (ctx: CallerCtx) => {
+  const days = lastDays(ctx.now());
   const since = Date.parse(`${days[0]}T00:00:00Z`);
-  const { results } = await d1
+  const { results } = await ctx.d1
     .prepare(
       `SELECT strftime('%Y-%m-%d', completed_at / 1000, 'unixepoch') AS day, status, count(*) AS n
        FROM jobs WHERE user_id = ?1 AND status IN ('COMPLETED', 'FAILED') AND completed_at >= ?2
        GROUP BY day, status`,
     )
-    .bind(userId, since)
+    .bind(ctx.caller.userId, since)
     .all<{ day: string; status: "COMPLETED" | "FAILED"; n: number }>();
   const byDay = new Map(days.map((date) => [date, { date, success: 0, failed: 0 }]));
   for (const row of results) {

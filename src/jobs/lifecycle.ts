@@ -11,9 +11,10 @@
  * reserve back (`release`) and charges the final cost (`charge`), capped at the reserve so a job never costs
  * more than the estimate the caller accepted. Failed and cancelled jobs are charged nothing.
  */
+import * as ledger from "../billing/ledger";
+import type { Ctx } from "../context";
 import type { JobStatus, JobType } from "../db/schema";
 import { ConcurrencyLimit, InsufficientTokens } from "../lib/errors";
-import { newId } from "../lib/ids";
 
 const OPEN: readonly JobStatus[] = ["PENDING", "PROCESSING"];
 const inList = (statuses: readonly JobStatus[]) => statuses.map((s) => `'${s}'`).join(",");
@@ -27,27 +28,36 @@ export interface NewJob {
   outputFormat: string;
   reserve: number;
   priority: number;
+  createdAt: number;
 }
+
+/** The plan's concurrent-job limit, as a condition over the account row `u`. */
+const UNDER_CONCURRENCY_LIMIT = `(SELECT count(*) FROM jobs WHERE jobs.user_id = u.id AND jobs.status IN (${inList(OPEN)}))
+  < (SELECT max_concurrent_jobs FROM plans WHERE plans.id = u.plan_id)`;
 
 /**
  * Reserves the tokens and inserts the PENDING job atomically, only if the balance covers the reserve and the
  * account is under its plan's concurrent-job limit. Throws InsufficientTokens or ConcurrencyLimit otherwise.
  */
-export const openJob = async (d1: D1Database, job: NewJob, at = Date.now(), retry = true): Promise<void> => {
-  const [, inserted] = await d1.batch([
+export const openJob = async (ctx: Ctx, job: NewJob, retry = true): Promise<void> => {
+  const { d1 } = ctx;
+  const at = job.createdAt;
+  const held = {
+    userId: job.userId,
+    amount: job.reserve,
+    refId: job.id,
+    at,
+    note: "estimate reserved at job creation",
+  };
+  const results = await d1.batch([
+    ...ledger.reserve(d1, held, UNDER_CONCURRENCY_LIMIT),
     d1
       .prepare(
-        `UPDATE users SET token_balance = token_balance - ?1, updated_at = ?2
-         WHERE id = ?3 AND token_balance >= ?1
-           AND (SELECT count(*) FROM jobs WHERE jobs.user_id = ?3 AND jobs.status IN (${inList(OPEN)}))
-             < (SELECT max_concurrent_jobs FROM plans WHERE plans.id = users.plan_id)`,
-      )
-      .bind(job.reserve, at, job.userId),
-    d1
-      .prepare(
-        `INSERT INTO jobs (id, user_id, type, status, config, input_file_ids, output_format, tokens_reserved, tokens_used,
-           priority, attempts, created_at, updated_at)
-         SELECT ?1, ?2, ?3, 'PENDING', ?4, ?5, ?6, ?7, 0, ?8, 0, ?9, ?9 WHERE changes() = 1`,
+        `INSERT INTO jobs (id, user_id, type, status, config, input_file_ids, output_format, tokens_reserved,
+           reserved_prepaid, tokens_used, priority, attempts, created_at, updated_at)
+         SELECT ?1, ?2, ?3, 'PENDING', ?4, ?5, ?6, ?7,
+           (SELECT -prepaid_amount FROM token_ledger WHERE job_id = ?1 AND kind = 'reserve'), 0, ?8, 0, ?9, ?9
+         WHERE changes() = 1`,
       )
       .bind(
         job.id,
@@ -60,18 +70,13 @@ export const openJob = async (d1: D1Database, job: NewJob, at = Date.now(), retr
         job.priority,
         at,
       ),
-    d1
-      .prepare(
-        `INSERT INTO token_ledger (id, user_id, job_id, kind, amount, note, created_at) SELECT ?1, ?2, ?3, 'reserve', ?4, ?5, ?6 WHERE changes() = 1`,
-      )
-      .bind(newId("txn"), job.userId, job.id, -job.reserve, "estimate reserved at job creation", at),
   ]);
-  if (inserted?.meta.changes === 1) return;
+  if (results.at(-1)?.meta.changes === 1) return;
   const state = await openState(d1, job.userId);
   const refusal = refusalOf(state, job.reserve);
   if (refusal) throw refusal;
   // Refused a moment ago, fits now (a job finished in between): try once more rather than report a stale limit.
-  if (retry) return openJob(d1, job, at, false);
+  if (retry) return openJob(ctx, job, false);
   throw new ConcurrencyLimit(state?.active ?? 0, state?.max ?? 0);
 };
 
@@ -101,25 +106,24 @@ const refusalOf = (state: OpenState | null, reserve: number) => {
  * Read-only pre-check of openJob's conditions, for work worth skipping when the job cannot open anyway
  * (importing public URLs). Not a guarantee: openJob's guarded batch decides.
  */
-export const assertCanOpen = async (d1: D1Database, userId: string, reserve: number): Promise<void> => {
-  const refusal = refusalOf(await openState(d1, userId), reserve);
+export const assertCanOpen = async (ctx: Ctx, userId: string, reserve: number): Promise<void> => {
+  const refusal = refusalOf(await openState(ctx.d1, userId), reserve);
   if (refusal) throw refusal;
 };
 
 /** PENDING|PROCESSING -> PROCESSING, recording progress. Returns false when the job is not open. */
 export const markProcessing = async (
-  d1: D1Database,
+  ctx: Ctx,
   jobId: string,
   progress: { percent?: number; stage?: string; countAttempt?: boolean } = {},
-  at = Date.now(),
 ): Promise<boolean> => {
-  const res = await d1
+  const res = await ctx.d1
     .prepare(
       `UPDATE jobs SET status = 'PROCESSING', started_at = coalesce(started_at, ?2), updated_at = ?2,
          progress = coalesce(?3, progress, 0), stage = coalesce(?4, stage), attempts = attempts + ?5
        WHERE id = ?1 AND status IN (${inList(OPEN)})`,
     )
-    .bind(jobId, at, progress.percent ?? null, progress.stage ?? null, progress.countAttempt ? 1 : 0)
+    .bind(jobId, ctx.now(), progress.percent ?? null, progress.stage ?? null, progress.countAttempt ? 1 : 0)
     .run();
   return res.meta.changes === 1;
 };
@@ -135,13 +139,12 @@ export type Outcome =
  * or not in `from`): nothing is changed then.
  */
 export const finishJob = async (
-  d1: D1Database,
+  ctx: Ctx,
   job: SettledJob,
   outcome: Outcome,
   from: readonly JobStatus[] = OPEN,
-  at = Date.now(),
 ): Promise<boolean> => {
-  const results = await d1.batch(settlement(d1, job, outcome, from, at));
+  const results = await ctx.d1.batch(settlement(ctx.d1, job, outcome, from, ctx.now()));
   return results[0]?.meta.changes === 1;
 };
 
@@ -151,21 +154,20 @@ export const finishJob = async (
  * and is idempotent on the storage URL, so the job points at the row of whichever attempt stored it.
  */
 export const completeWithOutput = async (
-  d1: D1Database,
+  ctx: Ctx,
   job: SettledJob,
   output: { statement: D1PreparedStatement; id: string; storageUrl: string },
   cost: number,
-  at = Date.now(),
 ): Promise<boolean> => {
   const outcome = { status: "COMPLETED" as const, outputFileId: output.id, cost };
-  const results = await d1.batch([
+  const results = await ctx.d1.batch([
     output.statement,
-    ...settlement(d1, job, outcome, OPEN, at, output.storageUrl),
+    ...settlement(ctx.d1, job, outcome, OPEN, ctx.now(), output.storageUrl),
   ]);
   return results[1]?.meta.changes === 1;
 };
 
-type SettledJob = { id: string; userId: string; tokensReserved: number };
+type SettledJob = { id: string; userId: string; tokensReserved: number; reservedPrepaid: number };
 
 /** The statements of a settlement; the first is the guard the others depend on through changes(). */
 const settlement = (
@@ -195,27 +197,15 @@ const settlement = (
         job.tokensReserved,
         outputStorageUrl,
       ),
-    d1
-      .prepare(
-        `UPDATE users SET token_balance = token_balance + ?2, updated_at = ?3 WHERE id = ?1 AND changes() = 1`,
-      )
-      .bind(job.userId, job.tokensReserved - charge, at),
-    d1
-      .prepare(
-        `INSERT INTO token_ledger (id, user_id, job_id, kind, amount, note, created_at) SELECT ?1, ?2, ?3, 'release', ?4, ?5, ?6 WHERE changes() = 1`,
-      )
-      .bind(
-        newId("txn"),
-        job.userId,
-        job.id,
-        job.tokensReserved,
-        `reserve released (${outcome.status.toLowerCase()})`,
-        at,
-      ),
-    d1
-      .prepare(
-        `INSERT INTO token_ledger (id, user_id, job_id, kind, amount, note, created_at) SELECT ?1, ?2, ?3, 'charge', ?4, ?5, ?6 WHERE changes() = 1 AND ?4 < 0`,
-      )
-      .bind(newId("txn"), job.userId, job.id, -charge, "final cost", at),
+    // The reserve comes back whole, then the final cost goes out: two ledger rows, each after the one before.
+    ...ledger.release(d1, {
+      userId: job.userId,
+      amount: job.tokensReserved,
+      prepaid: job.reservedPrepaid,
+      refId: job.id,
+      note: `reserve released (${outcome.status.toLowerCase()})`,
+      at,
+    }),
+    ...ledger.charge(d1, { userId: job.userId, amount: charge, refId: job.id, note: "final cost", at }),
   ];
 };

@@ -5,7 +5,7 @@
  */
 import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
-import type { Db } from "../db/client";
+import type { CallerCtx } from "../context";
 import { JOB_STATUSES, JOB_TYPES, jobs } from "../db/schema";
 import { toListItem } from "./serialize";
 
@@ -63,8 +63,9 @@ export const ListJobsQuery = v.object({
 });
 export type ListJobsQuery = v.InferOutput<typeof ListJobsQuery>;
 
-export const listJobs = async ({ db, userId, query }: { db: Db; userId: string; query: ListJobsQuery }) => {
-  const filters: SQL[] = [eq(jobs.userId, userId)];
+export const listJobs = async (ctx: CallerCtx, query: ListJobsQuery) => {
+  const { db } = ctx;
+  const filters: SQL[] = [eq(jobs.userId, ctx.caller.userId)];
   if (query.status) filters.push(eq(jobs.status, query.status));
   if (query.type) filters.push(eq(jobs.type, query.type));
   const where = and(...filters);

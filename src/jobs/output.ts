@@ -3,25 +3,14 @@
  * The output's storage path is fixed by the job id, so a repeated completion finds the same row.
  */
 import { eq } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Ctx } from "../context";
+import { mimeOf } from "../contract/mime";
 import { mediaFiles, type jobs } from "../db/schema";
 import { expiryAt, OUTPUT_TTL_HOURS } from "../files/retention";
 import { newId } from "../lib/ids";
 import { keyOf } from "../storage/paths";
 
 type JobRow = typeof jobs.$inferSelect;
-
-const MIME: Record<string, string> = {
-  png: "image/png",
-  jpeg: "image/jpeg",
-  jpg: "image/jpeg",
-  webp: "image/webp",
-  mp4: "video/mp4",
-  mov: "video/quicktime",
-  webm: "video/webm",
-};
-
-export const mimeOfFormat = (format: string): string => MIME[format] ?? "application/octet-stream";
 
 /** `/output/<YYYY-MM-DD of creation>/<userId>/<jobId>.<format>` */
 export const outputStorageUrl = (job: Pick<JobRow, "id" | "userId" | "createdAt" | "outputFormat">): string =>
@@ -33,7 +22,7 @@ type OutputInfo = { size: number; width?: number | null; height?: number | null;
 const outputRow = (job: JobRow, info: OutputInfo, at: number) => {
   const storageUrl = outputStorageUrl(job);
   const category = job.type === "IMAGE" ? ("image" as const) : ("video" as const);
-  const mimeType = mimeOfFormat(job.outputFormat);
+  const mimeType = mimeOf(job.outputFormat);
   return {
     id: newId(),
     userId: job.userId,
@@ -61,10 +50,12 @@ const outputRow = (job: JobRow, info: OutputInfo, at: number) => {
 };
 
 /** Records the stored output of `job` (idempotent) and returns the media file id. */
-export const recordOutput = async (db: Db, job: JobRow, info: OutputInfo): Promise<string> => {
-  const row = outputRow(job, info, Date.now());
-  await db.insert(mediaFiles).values(row).onConflictDoNothing({ target: mediaFiles.storageUrl }).run();
-  const stored = await db.query.mediaFiles.findFirst({ where: eq(mediaFiles.storageUrl, row.storageUrl) });
+export const recordOutput = async (ctx: Ctx, job: JobRow, info: OutputInfo): Promise<string> => {
+  const row = outputRow(job, info, ctx.now());
+  await ctx.db.insert(mediaFiles).values(row).onConflictDoNothing({ target: mediaFiles.storageUrl }).run();
+  const stored = await ctx.db.query.mediaFiles.findFirst({
+    where: eq(mediaFiles.storageUrl, row.storageUrl),
+  });
   return stored!.id;
 };
 
@@ -73,12 +64,12 @@ export const recordOutput = async (db: Db, job: JobRow, info: OutputInfo): Promi
  * settlement batch). An earlier attempt's row for the same storage URL stays; the batch then points the
  * job at that row by its storage URL.
  */
-export const outputRowStatement = (db: Db, d1: D1Database, job: JobRow, info: OutputInfo) => {
-  const row = outputRow(job, info, Date.now());
-  const { sql, params } = db
+export const outputRowStatement = (ctx: Ctx, job: JobRow, info: OutputInfo) => {
+  const row = outputRow(job, info, ctx.now());
+  const { sql, params } = ctx.db
     .insert(mediaFiles)
     .values(row)
     .onConflictDoNothing({ target: mediaFiles.storageUrl })
     .toSQL();
-  return { statement: d1.prepare(sql).bind(...params), id: row.id, storageUrl: row.storageUrl };
+  return { statement: ctx.d1.prepare(sql).bind(...params), id: row.id, storageUrl: row.storageUrl };
 };

@@ -9,6 +9,7 @@
  * - isHealthy: the queue drains, i.e. no job of that type has waited longer than QUEUE_STALL_MS.
  * Extra field: oldestPendingSeconds (0 when nothing waits). The top-level isHealthy is both queues healthy.
  */
+import type { Ctx } from "../context";
 import type { JobStatus, JobType } from "../db/schema";
 
 /** A job waiting longer than this means consumers are not keeping up (or not running). */
@@ -21,9 +22,10 @@ interface QueueState {
   isHealthy: boolean;
 }
 
-export const queueStatus = async (d1: D1Database, at = Date.now()) => {
+export const queueStatus = async (ctx: Ctx) => {
+  const at = ctx.now();
   // jobs_status_updated_idx serves the status filter; open jobs are few compared to finished ones.
-  const { results } = await d1
+  const { results } = await ctx.d1
     .prepare(
       `SELECT type, status, count(*) AS n, min(created_at) AS oldest
        FROM jobs WHERE status IN ('PENDING', 'PROCESSING') GROUP BY type, status`,

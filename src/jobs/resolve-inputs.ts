@@ -3,13 +3,11 @@
  * the caller's own files (another account's file is "not found", like everywhere else); each missing file
  * is reported at the exact field that names it (`config.layers[1].path`).
  */
-import { and, eq, inArray } from "drizzle-orm";
-import { forEachFileReference, type FileReference, type JobType } from "../config";
-import type { Db } from "../db/client";
-import { mediaFiles } from "../db/schema";
+import { forEachFileReference, type FileReference, type JobType } from "../contract/config";
+import type { CallerCtx } from "../context";
+import { filesByStoragePath } from "../files/internal";
+import type { FileRow } from "../files/store-file";
 import type { FieldError } from "../lib/errors";
-
-export type MediaFileRow = typeof mediaFiles.$inferSelect;
 
 /** Every file reference of a validated config, with its field path, in config order (duplicates kept). */
 export const fileReferences = (type: JobType, config: unknown): FileReference[] => {
@@ -21,18 +19,10 @@ export const fileReferences = (type: JobType, config: unknown): FileReference[] 
 export const isStoragePath = (url: string): boolean => url.startsWith("/");
 
 /** The caller's media files named by the storage paths among `refs`, by storage path. */
-export const lookupStoredFiles = async (
-  db: Db,
-  userId: string,
+export const lookupStoredFiles = (
+  ctx: CallerCtx,
   refs: readonly FileReference[],
-): Promise<Map<string, MediaFileRow>> => {
-  const paths = [...new Set(refs.map((r) => r.url).filter(isStoragePath))];
-  if (!paths.length) return new Map();
-  const rows = await db.query.mediaFiles.findMany({
-    where: and(eq(mediaFiles.userId, userId), inArray(mediaFiles.storageUrl, paths)),
-  });
-  return new Map(rows.map((r) => [r.storageUrl, r]));
-};
+): Promise<Map<string, FileRow>> => filesByStoragePath(ctx, refs.map((r) => r.url).filter(isStoragePath));
 
 /** One FILE_NOT_FOUND error per storage path reference that is not among `found`. */
 export const missingFileErrors = (

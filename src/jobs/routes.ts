@@ -5,11 +5,13 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { requireApiKey, requirePermission } from "../auth/api-key";
-import { getDb } from "../db/client";
-import type { AppEnv } from "../env";
+import { callerCtx, requireKeyOrSession, requirePermission } from "../auth/api-key";
+import type { AppEnv } from "../app-env";
 import { adminAuth } from "../health/admin-auth";
-import { ok } from "../lib/envelope";
+import { sha256Hex } from "../contract/crypto";
+import { answer, envelope, ok } from "../lib/envelope";
+import { canonicalJson } from "../lib/canonical-json";
+import { idempotencyKeyOf, idempotent } from "../lib/idempotency";
 import { jsonBody, queryParams, readJson } from "../lib/validate";
 import { cancelJob } from "./cancel-job";
 import { createJob } from "./create-job";
@@ -27,41 +29,26 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 export const jobRoutes = new Hono<AppEnv>()
-  .get("/queue-status", adminAuth, async (c) => ok(c, await queueStatus(c.env.DB)))
-  .use(requireApiKey, requirePermission("jobs"))
+  .get("/queue-status", adminAuth, async (c) => ok(c, await queueStatus(c.var.ctx)))
+  .use(requireKeyOrSession, requirePermission("jobs"))
   .post("/", async (c) => {
+    const ctx = callerCtx(c);
+    const key = idempotencyKeyOf(c.req.header("idempotency-key"));
     const body = await jsonBody(c, CreateJobBody);
-    return ok(c, await createJob({ env: c.env, userId: c.var.auth.userId, input: body }), 201);
+    const fingerprint = await sha256Hex(canonicalJson(body));
+    const run = async () => ({
+      answer: { status: 201, body: envelope(await createJob(ctx, body)) },
+      fingerprint,
+    });
+    return answer(c, await idempotent(ctx, "jobs.create", key, run, async () => fingerprint));
   })
-  .get("/", async (c) =>
-    ok(
-      c,
-      await listJobs({
-        db: getDb(c.env.DB),
-        userId: c.var.auth.userId,
-        query: queryParams(c, ListJobsQuery),
-      }),
-    ),
-  )
+  .get("/", async (c) => ok(c, await listJobs(callerCtx(c), queryParams(c, ListJobsQuery))))
   .post("/validate", async (c) => {
     // Any JSON is a processed request: a body without type/config gets the same 200 result with its codes.
     const raw = await readJson(c);
-    const input = isObject(raw) ? raw : {};
-    return ok(c, await validateJob({ db: getDb(c.env.DB), userId: c.var.auth.userId, input }));
+    return ok(c, await validateJob(callerCtx(c), isObject(raw) ? raw : {}));
   })
-  .get("/stats", async (c) => ok(c, await jobStats(c.env.DB, c.var.auth.userId)))
-  .get("/stats/last-30-days", async (c) => ok(c, await lastThirtyDays(c.env.DB, c.var.auth.userId)))
-  .get("/:jobId", async (c) =>
-    ok(c, toJob(await getOwnedJob(getDb(c.env.DB), c.var.auth.userId, c.req.param("jobId")))),
-  )
-  .delete("/:jobId", async (c) =>
-    ok(
-      c,
-      await cancelJob({
-        db: getDb(c.env.DB),
-        d1: c.env.DB,
-        userId: c.var.auth.userId,
-        jobId: c.req.param("jobId"),
-      }),
-    ),
-  );
+  .get("/stats", async (c) => ok(c, await jobStats(callerCtx(c))))
+  .get("/stats/last-30-days", async (c) => ok(c, await lastThirtyDays(callerCtx(c))))
+  .get("/:jobId", async (c) => ok(c, toJob(await getOwnedJob(callerCtx(c), c.req.param("jobId")))))
+  .delete("/:jobId", async (c) => ok(c, await cancelJob(callerCtx(c), c.req.param("jobId"))));

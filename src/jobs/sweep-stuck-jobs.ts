@@ -7,7 +7,7 @@
  * A report that arrives after the sweep finds a finished job and changes nothing (lifecycle guard).
  */
 import { and, eq, lt, type SQL } from "drizzle-orm";
-import { getDb } from "../db/client";
+import type { Ctx } from "../context";
 import { jobs, type JobStatus } from "../db/schema";
 import { finishJob } from "./lifecycle";
 
@@ -47,15 +47,15 @@ const RULES: Rule[] = [
 ];
 
 /** Fails every stuck job; returns how many it failed. */
-export const sweepStuckJobs = async (d1: D1Database, at = Date.now()): Promise<number> => {
-  const db = getDb(d1);
+export const sweepStuckJobs = async (ctx: Ctx): Promise<number> => {
+  const at = ctx.now();
   let failed = 0;
   for (const rule of RULES) {
     for (let i = 0; i < MAX_BATCHES; i++) {
-      const stale = await db.query.jobs.findMany({ where: rule.where(at), limit: BATCH });
+      const stale = await ctx.db.query.jobs.findMany({ where: rule.where(at), limit: BATCH });
       for (const job of stale) {
         const error = `${rule.reason}; no tokens were charged`;
-        if (await finishJob(d1, job, { status: "FAILED", error }, [rule.status], at)) failed++;
+        if (await finishJob(ctx, job, { status: "FAILED", error }, [rule.status])) failed++;
       }
       if (stale.length < BATCH) break;
     }

@@ -7,11 +7,13 @@
  * caller's uploads. Invalid: 0 tokens, no resources.
  * Public URLs are not fetched here (validation must be cheap and side-effect free), so they carry no size.
  */
-import { validateJobConfig, type DetectedResource } from "../config";
-import type { Db } from "../db/client";
-import type { FieldError } from "../lib/errors";
+import { validateJobConfig, type DetectedResource } from "../contract/config";
+import { catalogueOnline } from "../fonts/online";
+import type { CallerCtx } from "../context";
+import { ValidationFailed, type FieldError } from "../lib/errors";
 import { remoteReferenceErrors } from "./import-inputs";
-import { fileReferences, lookupStoredFiles, missingFileErrors } from "./resolve-inputs";
+import { plannedVideo } from "./planned-length";
+import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs";
 
 export interface ValidationResult {
   isValid: boolean;
@@ -27,25 +29,32 @@ const invalid = (errors: FieldError[]): ValidationResult => ({
   detectedResources: [],
 });
 
-export const validateJob = async ({
-  db,
-  userId,
-  input,
-}: {
-  db: Db;
-  userId: string;
-  input: { type?: unknown; config?: unknown };
-}): Promise<ValidationResult> => {
-  const checked = validateJobConfig(input.type, input.config);
+export const validateJob = async (
+  ctx: CallerCtx,
+  input: { type?: unknown; config?: unknown },
+): Promise<ValidationResult> => {
+  const checked = validateJobConfig(input.type, input.config, { catalogueOnline: catalogueOnline(ctx.env) });
   if (!checked.valid) return invalid(checked.errors);
   const refs = fileReferences(checked.type, checked.config);
-  const stored = await lookupStoredFiles(db, userId, refs);
+  const stored = await lookupStoredFiles(ctx, refs);
   const refused = [...missingFileErrors(refs, stored), ...remoteReferenceErrors(refs)];
   if (refused.length) return invalid(refused);
+  let estimatedTokens = checked.estimatedTokens;
+  if (checked.type === "video") {
+    // Stored files by their real lengths; public URLs are not fetched here, so theirs is not known yet.
+    const durationOf = (ref: string) =>
+      isStoragePath(ref) ? (stored.get(ref)?.duration ?? null) : undefined;
+    try {
+      estimatedTokens = plannedVideo(checked.config, durationOf).estimatedTokens;
+    } catch (e) {
+      if (e instanceof ValidationFailed) return invalid(e.errors);
+      throw e;
+    }
+  }
   return {
     isValid: true,
     errors: [],
-    estimatedTokens: checked.estimatedTokens,
+    estimatedTokens,
     detectedResources: checked.resources.map((r) => {
       const size = stored.get(r.url)?.size;
       return size === undefined ? r : { ...r, size };

@@ -14,6 +14,16 @@ export interface ErrorBody {
 export const errorBody = (error: string, details?: Record<string, unknown>): ErrorBody =>
   details === undefined ? { success: false, error } : { success: false, error, details };
 
+/** The success envelope `{ success: true, data, message? }`. */
+export const envelope = <T>(data: T, message?: string) =>
+  message === undefined ? { success: true as const, data } : { success: true as const, data, message };
+
 /** Answers with `{ success: true, data, message? }`. */
 export const ok = <T>(c: Context, data: T, status: ContentfulStatusCode = 200, message?: string) =>
-  c.json(message === undefined ? { success: true, data } : { success: true, data, message }, status);
+  c.json(envelope(data, message), status);
+
+/** Answers a stored or fresh idempotent answer; a replay says so in `Idempotent-Replayed`. */
+export const answer = (c: Context, a: { status: number; body: unknown; replayed: boolean }) => {
+  if (a.replayed) c.header("Idempotent-Replayed", "true");
+  return c.json(a.body as object, a.status as ContentfulStatusCode);
+};

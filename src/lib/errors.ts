@@ -2,13 +2,9 @@
  * Domain errors. They know nothing of HTTP: `src/lib/on-error.ts` maps each to a status and the
  * spec's envelope. Throw these from verbs; never build error responses in domain code.
  */
+import type { FieldError } from "../contract/field-errors";
 
-/** One problem with one field of the input, as it appears in `details.errors`. */
-export interface FieldError {
-  field?: string;
-  message: string;
-  code?: string;
-}
+export type { FieldError };
 
 export abstract class DomainError extends Error {
   /** Extra data for `details` (beyond `errors`). */
@@ -30,8 +26,8 @@ export class ValidationFailed extends DomainError {
 }
 
 export class Unauthorized extends DomainError {
-  constructor() {
-    super("Unauthorized");
+  constructor(message = "Unauthorized") {
+    super(message);
   }
 }
 
@@ -50,6 +46,9 @@ export class NotFound extends DomainError {
 
 /** The resource existed but is gone for good (an expired job output). */
 export class Gone extends DomainError {}
+
+/** The request conflicts with the current state of another resource (e.g. an e-mail address in use). */
+export class Conflict extends DomainError {}
 
 /** The resource exists but is not in a state that allows the operation (e.g. cancelling a finished job). */
 export class InvalidState extends DomainError {}
@@ -79,6 +78,13 @@ export class PayloadTooLarge extends DomainError {
 }
 
 export class UnsupportedMediaType extends DomainError {}
+
+/** A render ran past its deadline (derived from its size): permanent, never retried. */
+export class RenderDeadlineExceeded extends DomainError {
+  constructor(seconds: number) {
+    super(`Rendering took longer than its deadline of ${seconds} s and was stopped; no tokens were charged`);
+  }
+}
 
 /** A media file exists but cannot be decoded or probed. */
 export class UnprocessableMedia extends DomainError {}

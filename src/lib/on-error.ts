@@ -5,10 +5,11 @@
 import type { ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../app-env";
 import { errorBody } from "./envelope";
 import {
   ConcurrencyLimit,
+  Conflict,
   DomainError,
   Forbidden,
   Gone,
@@ -31,6 +32,7 @@ const STATUS: ReadonlyArray<[new (...args: never[]) => DomainError, ContentfulSt
   [InsufficientTokens, 402],
   [Forbidden, 403],
   [NotFound, 404],
+  [Conflict, 409],
   [Gone, 410],
   [PayloadTooLarge, 413],
   [UnsupportedMediaType, 415],

@@ -13,14 +13,15 @@
  * undercount. If D1 fails, requests are let through (logged): an outage of the limiter must not become an
  * outage of the API.
  *
- * Requests are counted under the SHA-256 of the presented key before authentication, so a flood of calls
- * with one bad key is limited too; requests without a key are answered 401 by the auth middleware and never
- * reach D1. Headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (unix seconds when the
- * window ends) on every counted response, plus Retry-After (seconds) on a 429.
+ * Requests are counted under the SHA-256 of the credential (key or session token) once it has authenticated:
+ * a made-up key costs one indexed read and its 401, never a D1 write (a flood of made-up keys must not grow the
+ * table). Headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (unix seconds when the window
+ * ends) on every counted response, plus Retry-After (seconds) on a 429.
  */
-import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
-import { sha256Hex } from "./crypto";
+import type { Context } from "hono";
+import type { AppEnv } from "../app-env";
+import type { Ctx } from "../context";
+import { sha256Hex } from "../contract/crypto";
 import { RateLimited } from "./errors";
 
 export interface Limit {
@@ -81,16 +82,20 @@ export const decisive = (outcomes: Outcome[]): Outcome =>
     return b.limit.limit - b.count < a.limit.limit - a.count ? b : a;
   });
 
-export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
-  const key = c.req.header("x-api-key");
-  if (!key) return next();
+/**
+ * Counts one request of an authenticated credential (called by the authentication middleware once the key or
+ * session is valid); throws RateLimited past a limit. Sign-in requests are limited per address and IP instead
+ * (src/accounts/attempt-limits.ts).
+ */
+export const countRequest = async (c: Context<AppEnv>, credential: string): Promise<void> => {
+  const key = credential;
   const at = Date.now();
   let outcomes: Outcome[];
   try {
-    outcomes = await hit(c.env.DB, await sha256Hex(key), limitsFor(c.req.method, c.req.path), at);
+    outcomes = await hit(c.var.ctx.d1, await sha256Hex(key), limitsFor(c.req.method, c.req.path), at);
   } catch (e) {
     console.error(JSON.stringify({ level: "error", msg: "rate limiter unavailable", error: String(e) }));
-    return next();
+    return;
   }
   const shown = decisive(outcomes);
   c.header("X-RateLimit-Limit", String(shown.limit.limit));
@@ -98,14 +103,16 @@ export const rateLimit = createMiddleware<AppEnv>(async (c, next) => {
   c.header("X-RateLimit-Reset", String(Math.ceil(shown.resetAt / 1000)));
   if (shown.count > shown.limit.limit)
     throw new RateLimited(Math.max(1, Math.ceil((shown.resetAt - at) / 1000)));
-  return next();
-});
+};
 
-/** Cron: deletes counters of windows that ended (the longest window is 15 minutes). */
-export const pruneRateLimits = async (d1: D1Database, at = Date.now()): Promise<number> => {
-  const res = await d1
+/** The longest window of any limit counted in `rate_limits` (the sign-in limits count per hour). */
+const LONGEST_WINDOW_MS = 3600_000;
+
+/** Cron: deletes counters of windows that ended. */
+export const pruneRateLimits = async (ctx: Ctx): Promise<number> => {
+  const res = await ctx.d1
     .prepare("DELETE FROM rate_limits WHERE window_start < ?1")
-    .bind(at - API_LIMIT.windowMs)
+    .bind(ctx.now() - LONGEST_WINDOW_MS)
     .run();
   return res.meta.changes ?? 0;
 };

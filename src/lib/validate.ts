@@ -4,28 +4,12 @@
  */
 import type { Context } from "hono";
 import * as v from "valibot";
-import { PayloadTooLarge, UnsupportedMediaType, ValidationFailed, type FieldError } from "./errors";
+import { toFieldErrors } from "../contract/field-errors";
+import { readTextBounded } from "./body";
+import { UnsupportedMediaType, ValidationFailed } from "./errors";
 
 /** Maximum JSON request body. Html layers may carry 100 KB of markup each (5 per job), so allow headroom. */
 export const MAX_JSON_BYTES = 1024 * 1024;
-
-/** Turns a valibot issue path into `config.layers[2].width`. */
-export const issuePath = (issue: v.BaseIssue<unknown>, prefix?: string): string | undefined => {
-  const keys = issue.path?.map((p) => p.key) ?? [];
-  let out = prefix ?? "";
-  for (const key of keys) {
-    if (typeof key === "number") out += `[${key}]`;
-    else out += out ? `.${String(key)}` : String(key);
-  }
-  return out || undefined;
-};
-
-export const toFieldErrors = (issues: readonly v.BaseIssue<unknown>[], prefix?: string): FieldError[] =>
-  issues.map((issue) => ({
-    field: issuePath(issue, prefix),
-    message: issue.message,
-    code: "VALIDATION_ERROR",
-  }));
 
 /** Parses `input` with `schema` or throws ValidationFailed listing every issue. */
 export const parseOrThrow = <S extends v.GenericSchema>(
@@ -44,10 +28,7 @@ export const readJson = async (c: Context): Promise<unknown> => {
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw new UnsupportedMediaType("Content-Type must be application/json");
   }
-  const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_JSON_BYTES) throw new PayloadTooLarge(MAX_JSON_BYTES);
-  const text = await c.req.text();
-  if (text.length > MAX_JSON_BYTES) throw new PayloadTooLarge(MAX_JSON_BYTES);
+  const text = await readTextBounded(c.req.raw, MAX_JSON_BYTES);
   try {
     return JSON.parse(text);
   } catch {

@@ -30,8 +30,16 @@ export const withHead = (source: ByteSource, head: Uint8Array): ByteSource => ({
       : source.read(offset, length),
 });
 
+/** The part of an R2 bucket ranged reads need (keeps this module free of the Workers types). */
+interface RangedBucket {
+  get(
+    key: string,
+    options: { range: { offset: number; length: number } },
+  ): Promise<{ arrayBuffer(): Promise<ArrayBuffer> } | null>;
+}
+
 /** An R2 object read with ranged GETs (each read is one request, so parsers keep them few). */
-export const r2Source = (bucket: R2Bucket, key: string, size: number): ByteSource => ({
+export const r2Source = (bucket: RangedBucket, key: string, size: number): ByteSource => ({
   size,
   read: async (offset, length) => {
     const len = Math.min(length, size - offset);

@@ -6,7 +6,5 @@ export const u16le = (b: Uint8Array, i: number): number => u8(b, i) | (u8(b, i +
 export const u32be = (b: Uint8Array, i: number): number => u16be(b, i) * 0x10000 + u16be(b, i + 2);
 export const u32le = (b: Uint8Array, i: number): number => u16le(b, i) + u16le(b, i + 2) * 0x10000;
 /** 64-bit big-endian as a BigInt (box sizes and durations may exceed 2^53 in theory). */
-export const u64be = (b: Uint8Array, i: number): bigint =>
-  (BigInt(u32be(b, i)) << 32n) | BigInt(u32be(b, i + 4));
 export const ascii = (b: Uint8Array, i: number, n: number): string =>
   String.fromCharCode(...b.subarray(i, i + n));

@@ -9,7 +9,7 @@
 import type { ByteSource } from "./byte-source";
 import { ascii, u16be, u32be, u8 } from "./bytes";
 import { decodeMpaHeader, MP3_MASK, samplesPerFrame, type MpaHeader } from "./mpeg-audio-header";
-import { avRescale, ticksToUs } from "../../container/src/probe/rescale";
+import { avRescale, ticksToUs } from "../contract/media/rescale";
 
 /** ffmpeg's mp3 stream time base: 1/14112000 s, the LCM of every MPEG audio sample rate. */
 const TB = 14_112_000n;
@@ -52,7 +52,10 @@ const vbrFrames = async (src: ByteSource, base: number, h: MpaHeader): Promise<n
   if (tag === "Xing" || tag === "Info") {
     const flags = u32be(b, xingAt + 4);
     let p = xingAt + 8;
-    if (flags & 1) ((frames = u32be(b, p)), (p += 4));
+    if (flags & 1) {
+      frames = u32be(b, p);
+      p += 4;
+    }
     if (flags & 2) headerSize = u32be(b, p);
     if (headerSize) {
       // ffmpeg drops the frame count of a file much larger than its header says ("concatenated file");

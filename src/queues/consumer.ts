@@ -5,12 +5,12 @@
  * that never reach our catch (a consumer killed mid-render): they fail the job the same way.
  */
 import * as v from "valibot";
-import { getDb } from "../db/client";
+import { createContext, type Ctx } from "../context";
 import type { Env } from "../env";
 import { getJobById } from "../jobs/internal";
 import { finishJob } from "../jobs/lifecycle";
 import { DomainError, NotFound, UnprocessableMedia, ValidationFailed } from "../lib/errors";
-import { renderImageJob } from "../render/image/render-image-job";
+import { renderImageJob } from "../image-renderer/render-image-job";
 import { dispatchVideoJob } from "./dispatch-video";
 import { RenderMessage } from "./messages";
 
@@ -26,20 +26,23 @@ const isPermanent = (e: unknown) => e instanceof ValidationFailed || e instanceo
 /** What the job's errorMessage says: domain errors are written for users; anything else stays internal. */
 const describe = (e: unknown) => (e instanceof DomainError ? e.message : "internal error");
 
-const failJob = async (env: Env, jobId: string, error: string) => {
-  const job = await getJobById(getDb(env.DB), jobId).catch((e) =>
-    e instanceof NotFound ? null : Promise.reject(e),
-  );
-  if (job) await finishJob(env.DB, job, { status: "FAILED", error });
+const failJob = async (ctx: Ctx, jobId: string, error: string) => {
+  const job = await getJobById(ctx, jobId).catch((e) => (e instanceof NotFound ? null : Promise.reject(e)));
+  if (job) await finishJob(ctx, job, { status: "FAILED", error });
 };
 
-const render = (env: Env, queue: string, jobId: string) => {
-  if (queue.startsWith("render-image")) return renderImageJob(env, jobId);
-  if (queue.startsWith("render-video")) return dispatchVideoJob(env, jobId);
+const render = (ctx: Ctx, queue: string, jobId: string) => {
+  if (queue.startsWith("render-image")) return renderImageJob(ctx, jobId);
+  if (queue.startsWith("render-video")) return dispatchVideoJob(ctx, jobId);
   return Promise.resolve("skipped" as const);
 };
 
-export const handleQueue = async (batch: MessageBatch<unknown>, env: Env): Promise<void> => {
+export const handleQueue = async (
+  batch: MessageBatch<unknown>,
+  env: Env,
+  execution?: ExecutionContext,
+): Promise<void> => {
+  const ctx = createContext(env, { defer: execution && ((work) => execution.waitUntil(work)) });
   for (const message of batch.messages) {
     const parsed = v.safeParse(RenderMessage, message.body);
     if (!parsed.success || parsed.output.kind === "ping") {
@@ -49,8 +52,8 @@ export const handleQueue = async (batch: MessageBatch<unknown>, env: Env): Promi
     const { jobId } = parsed.output;
     try {
       if (batch.queue.endsWith("-dlq"))
-        await failJob(env, jobId, `Rendering failed after repeated attempts (${batch.queue})`);
-      else await render(env, batch.queue, jobId);
+        await failJob(ctx, jobId, `Rendering failed after repeated attempts (${batch.queue})`);
+      else await render(ctx, batch.queue, jobId);
       message.ack();
     } catch (e) {
       if (e instanceof NotFound) {
@@ -74,7 +77,7 @@ export const handleQueue = async (batch: MessageBatch<unknown>, env: Env): Promi
           : describe(e);
         // If even this write fails, the retry (or the dead-letter queue) gets another chance.
         try {
-          await failJob(env, jobId, error);
+          await failJob(ctx, jobId, error);
           message.ack();
           continue;
         } catch (inner) {

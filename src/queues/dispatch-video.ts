@@ -1,50 +1,65 @@
 /**
- * Hands a video job to the renderer: every file reference (storage path, or public URL imported at creation)
- * becomes a short-lived signed GET URL, the output a signed PUT URL at the job's output path. The renderer
- * then reports through the signed runner callback.
+ * Hands a video job to the renderer: the config as submitted, plus `inputs`, every file reference of it
+ * (storage path, or public URL imported at creation) mapped to a short-lived signed GET URL, and the output's
+ * signed PUT URL at the job's output path (src/contract/wire.ts RenderVideoRequest). The renderer then reports
+ * through the signed runner callback.
  */
 import { inArray } from "drizzle-orm";
-import { getDb } from "../db/client";
+import type { Ctx } from "../context";
+import { limits, type VideoConfig } from "../contract/config";
+import { videoDeadlineSeconds } from "../contract/deadline";
+import { CALLBACK_PATH, type RenderVideoRequestInput } from "../contract/wire";
 import { mediaFiles } from "../db/schema";
-import type { Env } from "../env";
-import { referenceTargets, rewriteReferences } from "../jobs/input-map";
+import { referenceTargets } from "../jobs/input-map";
 import { getJobById } from "../jobs/internal";
 import { markProcessing } from "../jobs/lifecycle";
 import { outputStorageUrl } from "../jobs/output";
-import { rendererFor } from "../runner/renderer-client";
-import { CALLBACK_PATH } from "../runner/routes";
+import { plannedVideo } from "../jobs/planned-length";
+import { rendererFor } from "../renderer-client/client";
 import { keyOf } from "../storage/paths";
 import { signedStorageUrl } from "../storage/signed-url";
 
 /** Signed input/output URLs outlive the longest render (300 s of 4K video) with margin. */
 const URL_TTL_SECONDS = 3 * 3600;
 
-export const dispatchVideoJob = async (env: Env, jobId: string): Promise<"done" | "skipped"> => {
-  const db = getDb(env.DB);
-  const job = await getJobById(db, jobId);
+export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" | "skipped"> => {
+  const { env } = ctx;
+  const job = await getJobById(ctx, jobId);
   // Only a PENDING job is handed over: PROCESSING means a renderer already accepted it (a redelivered message
   // must not start a second render); a renderer that then dies is caught by the stuck-job sweep.
   if (job.status !== "PENDING") return "skipped";
-  const inputs = job.inputFileIds.length
-    ? await db.query.mediaFiles.findMany({ where: inArray(mediaFiles.id, job.inputFileIds) })
+  const files = job.inputFileIds.length
+    ? await ctx.db.query.mediaFiles.findMany({ where: inArray(mediaFiles.id, job.inputFileIds) })
     : [];
+  const config = job.config as RenderVideoRequestInput["config"] & VideoConfig;
+  const byReference = referenceTargets(files);
+  // The length validated and charged at creation, by the same rule and the same files.
+  const { seconds } = plannedVideo(config, (ref) => byReference.get(ref)?.duration ?? null);
+  const fps = config.fps ?? limits.VIDEO_DEFAULTS.fps;
+  const size = {
+    width: config.width ?? limits.VIDEO_DEFAULTS.width,
+    height: config.height ?? limits.VIDEO_DEFAULTS.height,
+  };
   const sign = { secret: env.STORAGE_SIGNING_SECRET, baseUrl: env.PUBLIC_URL };
-  const signed = new Map<string, string>();
-  for (const [reference, f] of referenceTargets(inputs))
-    signed.set(reference, await signedStorageUrl({ ...sign, method: "GET" }, f.storageKey, URL_TTL_SECONDS));
+  const inputs: Record<string, string> = {};
+  for (const [reference, f] of byReference)
+    inputs[reference] = await signedStorageUrl({ ...sign, method: "GET" }, f.storageKey, URL_TTL_SECONDS);
   await rendererFor(env).renderVideo({
     jobId: job.id,
-    config: rewriteReferences(job.type, job.config, (ref) => signed.get(ref)),
+    // Validated at creation; the renderer validates it again with the same grammar.
+    config,
+    inputs,
     output: {
       uploadUrl: await signedStorageUrl(
         { ...sign, method: "PUT" },
         keyOf(outputStorageUrl(job)),
         URL_TTL_SECONDS,
       ),
-      format: job.outputFormat,
+      format: job.outputFormat as "mp4" | "mov" | "webm",
     },
     callbackUrl: `${env.PUBLIC_URL.replace(/\/+$/, "")}${CALLBACK_PATH}`,
+    limits: { maxDurationSeconds: seconds, deadlineSeconds: videoDeadlineSeconds({ seconds, fps, ...size }) },
   });
-  await markProcessing(env.DB, job.id, { stage: "queued", percent: 0, countAttempt: true });
+  await markProcessing(ctx, job.id, { stage: "queued", percent: 0, countAttempt: true });
   return "done";
 };

@@ -5,11 +5,11 @@
  */
 import { toJsonSchema, type JsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
-import { ImageConfigSchema, ImageLayerSchema, VideoConfigSchema, VideoLayerSchema } from "../config";
-import { Color, Position, POSITION_NAMES, PositionObject } from "../config/common";
-import { AudioRef, FontRef, ImageRef, VideoRef } from "../config/file-ref";
-import { TransitionSchema } from "../config/transitions";
-import { ClipSchema, GlobalLayerSchema } from "../config/video";
+import { ImageConfigSchema, ImageLayerSchema, VideoConfigSchema, VideoLayerSchema } from "../contract/config";
+import { Color, Position, POSITION_NAMES, PositionObject } from "../contract/config/common";
+import { AudioRef, FontRef, ImageRef, VideoRef } from "../contract/config/file-ref";
+import { TransitionSchema } from "../contract/config/transitions";
+import { ClipSchema, GlobalLayerSchema } from "../contract/config/video";
 
 /** Version of the config grammar (1.4.0 renamed the html layer's allowJavaScript to enableLibraries). */
 export const SCHEMA_VERSION = "1.4.0";

@@ -2,7 +2,7 @@
  * GET /api/v1/schemas[/image|/video]: the config grammar as JSON Schema. Public documentation: no API key.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../app-env";
 import { ok } from "../lib/envelope";
 import { configJsonSchema, SCHEMA_VERSION, type SchemaName } from "./json-schemas";
 

@@ -3,9 +3,11 @@
  * GET streams the R2 object (the renderer's inputs, users' expiring links); PUT stores a renderer output.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../app-env";
+import { INERT_FILE_HEADERS } from "../files/serve-file";
 import { errorBody } from "../lib/envelope";
-import { STORAGE_ROUTE, verifyPath } from "./signed-url";
+import { MOUNTS } from "../paths";
+import { verifyPath } from "./signed-url";
 
 export const storageRoutes = new Hono<AppEnv>();
 
@@ -21,7 +23,7 @@ const check = async (c: import("hono").Context<AppEnv>, method: string) => {
     c.req.query("expires"),
     c.req.query("signature"),
   );
-  return { result, key: decodeURIComponent(path.slice(STORAGE_ROUTE.length + 1)) };
+  return { result, key: decodeURIComponent(path.slice(MOUNTS.storage.length + 1)) };
 };
 
 storageRoutes.on(["GET", "HEAD"], "/*", async (c) => {
@@ -30,10 +32,11 @@ storageRoutes.on(["GET", "HEAD"], "/*", async (c) => {
     return c.json(errorBody(result === "expired" ? "Link expired" : "Invalid signature"), 403);
   const object = await c.env.FILES.get(key);
   if (!object) return c.json(errorBody("File not found"), 404);
-  const headers = new Headers();
+  const headers = new Headers(INERT_FILE_HEADERS);
   object.writeHttpMetadata(headers);
   headers.set("content-length", String(object.size));
   headers.set("etag", object.httpEtag);
+  headers.set("content-disposition", "attachment");
   return new Response(c.req.method === "HEAD" ? null : object.body, { headers });
 });
 

@@ -2,10 +2,11 @@
  * Short-lived signed URLs for storage objects: HMAC-SHA256 over method, path and expiry.
  * The renderer reads inputs and writes outputs through them; users get expiring download links the same way.
  */
-import { hmacHex, timingSafeEqual } from "../lib/crypto";
+import { hmacHex, timingSafeEqual } from "../contract/crypto";
+import { MOUNTS } from "../paths";
 
 /** Path prefix of the signed storage route (see src/storage/routes.ts). */
-export const STORAGE_ROUTE = "/storage";
+const STORAGE_ROUTE = MOUNTS.storage;
 
 const message = (method: string, path: string, expires: number) =>
   `${method.toUpperCase()}\n${path}\n${expires}`;

@@ -7,18 +7,12 @@
  */
 import { eq } from "drizzle-orm";
 import { spendTokens } from "../billing/spend-tokens";
-import { getDb } from "../db/client";
+import type { CallerCtx } from "../context";
 import { plans, users } from "../db/schema";
-import type { Env } from "../env";
+import { filesByStoragePath } from "../files/internal";
 import { DomainError, NotFound, ValidationFailed } from "../lib/errors";
 import { formatDuration } from "../media/format-duration";
-import {
-  filesByPath,
-  storedDurationUs,
-  toResult,
-  urlDurationUs,
-  type DurationResult,
-} from "./measure-duration";
+import { storedDurationUs, toResult, urlDurationUs, type DurationResult } from "./measure-duration";
 import type { Target } from "./schemas";
 
 /** Files measured at once. */
@@ -45,29 +39,22 @@ export const mapBounded = async <T, R>(
   return out;
 };
 
-const planLimit = async (env: Env, userId: string) => {
-  const row = await getDb(env.DB)
+const planLimit = async (ctx: CallerCtx) => {
+  const row = await ctx.db
     .select({ max: plans.bulkDurationMax, plan: plans.displayName })
     .from(users)
     .innerJoin(plans, eq(plans.id, users.planId))
-    .where(eq(users.id, userId))
+    .where(eq(users.id, ctx.caller.userId))
     .get();
   if (!row) throw new NotFound("Account");
   return row;
 };
 
-export const bulkDuration = async ({
-  env,
-  userId,
-  kind,
-  files,
-}: {
-  env: Env;
-  userId: string;
-  kind: "video" | "audio";
-  files: Target[];
-}) => {
-  const { max, plan } = await planLimit(env, userId);
+export const bulkDuration = async (
+  ctx: CallerCtx,
+  { kind, files }: { kind: "video" | "audio"; files: Target[] },
+) => {
+  const { max, plan } = await planLimit(ctx);
   if (files.length > max) {
     throw new ValidationFailed(
       [
@@ -80,25 +67,24 @@ export const bulkDuration = async ({
       "Too many files",
     );
   }
-  await spendTokens(env.DB, {
-    userId,
+  await spendTokens(ctx, {
+    userId: ctx.caller.userId,
     amount: files.length,
     note: `bulk ${kind} duration: ${files.length} files`,
   });
-  const rows = await filesByPath(
-    env,
-    userId,
+  const rows = await filesByStoragePath(
+    ctx,
     files.flatMap((f) => ("path" in f ? [f.path] : [])),
   );
   const results = await mapBounded(files, BULK_CONCURRENCY, async (target): Promise<BulkItemResult> => {
     const originalPath = "path" in target ? target.path : target.url;
     try {
       let us: number;
-      if ("url" in target) us = await urlDurationUs(env, target.url);
+      if ("url" in target) us = await urlDurationUs(ctx, target.url);
       else {
         const row = rows.get(target.path);
         if (!row) throw new NotFound("File");
-        us = await storedDurationUs(env, row);
+        us = await storedDurationUs(ctx, row);
       }
       return { success: true, ...toResult(us, target) };
     } catch (e) {

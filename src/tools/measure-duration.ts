@@ -3,16 +3,15 @@
  * mp4/m4a/mov, mp3, webm/mkv, wav and flac; anything else (and any file they cannot vouch for) goes to the
  * renderer's ffprobe, so the answer always equals ffprobe's format.duration.
  */
-import { and, eq, inArray } from "drizzle-orm";
-import { getDb } from "../db/client";
-import { mediaFiles } from "../db/schema";
-import type { Env } from "../env";
+import type { CallerCtx, Ctx } from "../context";
+import { filesByStoragePath } from "../files/internal";
+import type { FileRow } from "../files/store-file";
 import { NotFound, UnprocessableMedia } from "../lib/errors";
 import { bufferSource, r2Source } from "../media/byte-source";
 import { readDurationUs } from "../media/duration";
 import { formatDuration } from "../media/format-duration";
 import { readBody, safeFetch } from "../net/safe-fetch";
-import { rendererFor } from "../runner/renderer-client";
+import { rendererFor } from "../renderer-client/client";
 import type { Target } from "./schemas";
 
 /** Largest remote file the URL variant downloads (it is read into memory, never stored). */
@@ -25,36 +24,35 @@ export interface DurationResult {
   originalPath: string;
 }
 
-type FileRow = typeof mediaFiles.$inferSelect;
-
 const fromProbe = async (
-  env: Env,
+  ctx: Ctx,
   body: ReadableStream | ArrayBuffer,
   size: number,
   name: string,
 ): Promise<number> => {
-  const probe = await rendererFor(env).probe(body, size, name);
+  const probe = await rendererFor(ctx.env).probe(body, size, name);
   if (probe.duration === null || !(probe.duration > 0))
     throw new UnprocessableMedia("The file has no duration (not a video or audio file)");
   return Math.round(probe.duration * 1_000_000);
 };
 
 /** Microseconds of a stored file (the row must already be the caller's). */
-export const storedDurationUs = async (env: Env, row: FileRow): Promise<number> => {
+export const storedDurationUs = async (ctx: Ctx, row: FileRow): Promise<number> => {
+  const bucket = ctx.env.FILES;
   if (row.category !== "video" && row.category !== "audio")
     throw new UnprocessableMedia(
       `${row.storageUrl} is ${row.category === "image" ? "an" : "a"} ${row.category} file, not video or audio`,
     );
-  const us = await readDurationUs(r2Source(env.FILES, row.storageKey, row.size));
+  const us = await readDurationUs(r2Source(bucket, row.storageKey, row.size));
   if (us !== null) return us;
-  const object = await env.FILES.get(row.storageKey);
+  const object = await bucket.get(row.storageKey);
   if (!object) throw new NotFound("File");
-  return fromProbe(env, object.body, object.size, row.originalName);
+  return fromProbe(ctx, object.body, object.size, row.originalName);
 };
 
 /** Microseconds of a public URL, downloaded through the SSRF guard into memory. */
 export const urlDurationUs = async (
-  env: Env,
+  ctx: Ctx,
   url: string,
   /** Transport stand-in for tests; production uses the global fetch. */
   fetcher?: (request: Request) => Promise<Response>,
@@ -64,28 +62,7 @@ export const urlDurationUs = async (
   const us = await readDurationUs(bufferSource(bytes));
   if (us !== null) return us;
   const name = decodeURIComponent(new URL(url).pathname.split("/").pop() ?? "") || "remote";
-  return fromProbe(env, bytes.slice().buffer as ArrayBuffer, bytes.byteLength, name);
-};
-
-/** Finds the caller's files by storage path (one query for a whole bulk request). */
-export const filesByPath = async (
-  env: Env,
-  userId: string,
-  paths: string[],
-): Promise<Map<string, FileRow>> => {
-  if (!paths.length) return new Map();
-  const db = getDb(env.DB);
-  const rows: FileRow[] = [];
-  // D1 caps bound parameters per statement (100); query in slices.
-  for (let i = 0; i < paths.length; i += 90) {
-    const slice = [...new Set(paths.slice(i, i + 90))];
-    rows.push(
-      ...(await db.query.mediaFiles.findMany({
-        where: and(eq(mediaFiles.userId, userId), inArray(mediaFiles.storageUrl, slice)),
-      })),
-    );
-  }
-  return new Map(rows.map((r) => [r.storageUrl, r]));
+  return fromProbe(ctx, bytes.slice().buffer as ArrayBuffer, bytes.byteLength, name);
 };
 
 export const toResult = (us: number, target: Target): DurationResult => {
@@ -101,17 +78,9 @@ export const toResult = (us: number, target: Target): DurationResult => {
 };
 
 /** The single-file tool: 404 for an unknown path, 422 for a file without a readable duration. */
-export const measureDuration = async ({
-  env,
-  userId,
-  target,
-}: {
-  env: Env;
-  userId: string;
-  target: Target;
-}): Promise<DurationResult> => {
-  if ("url" in target) return toResult(await urlDurationUs(env, target.url), target);
-  const row = (await filesByPath(env, userId, [target.path])).get(target.path);
+export const measureDuration = async (ctx: CallerCtx, target: Target): Promise<DurationResult> => {
+  if ("url" in target) return toResult(await urlDurationUs(ctx, target.url), target);
+  const row = (await filesByStoragePath(ctx, [target.path])).get(target.path);
   if (!row) throw new NotFound("File");
-  return toResult(await storedDurationUs(env, row), target);
+  return toResult(await storedDurationUs(ctx, row), target);
 };

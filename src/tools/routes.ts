@@ -5,8 +5,9 @@
  */
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { requireApiKey, type Permission } from "../auth/api-key";
-import type { AppEnv } from "../env";
+import { callerCtx, requireKeyOrSession } from "../auth/api-key";
+import type { Permission } from "../auth/caller";
+import type { AppEnv } from "../app-env";
 import { ok } from "../lib/envelope";
 import { Forbidden } from "../lib/errors";
 import { jsonBody } from "../lib/validate";
@@ -16,22 +17,22 @@ import { BulkBody, Target } from "./schemas";
 
 const requireAny = (accepts: (p: Permission) => boolean) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    if (!c.var.auth.permissions.some(accepts)) throw new Forbidden();
+    if (!c.var.caller.permissions.some(accepts)) throw new Forbidden();
     await next();
   });
 
 const canRead = requireAny((p) => p.resource === "media");
 const canSpend = requireAny((p) => p.action === "full" && (p.resource === "media" || p.resource === "jobs"));
 
-export const toolRoutes = new Hono<AppEnv>().use(requireApiKey);
+export const toolRoutes = new Hono<AppEnv>().use(requireKeyOrSession);
 
 for (const kind of ["video", "audio"] as const) {
   toolRoutes.post(`/${kind}/duration`, canRead, async (c) => {
     const target = await jsonBody(c, Target);
-    return ok(c, await measureDuration({ env: c.env, userId: c.var.auth.userId, target }));
+    return ok(c, await measureDuration(callerCtx(c), target));
   });
   toolRoutes.post(`/${kind}/duration/bulk`, canSpend, async (c) => {
     const { files } = await jsonBody(c, BulkBody);
-    return ok(c, await bulkDuration({ env: c.env, userId: c.var.auth.userId, kind, files }));
+    return ok(c, await bulkDuration(callerCtx(c), { kind, files }));
   });
 }

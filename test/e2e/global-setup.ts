@@ -7,7 +7,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-// @ts-expect-error plain JS helper shared with the scripts
 import { freePort, startProcess, stopProcess, waitForUrl } from "../../scripts/lib/processes.mjs";
 
 declare module "vitest" {

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { body, call, json, newAccount } from "./helpers";
 
@@ -94,7 +95,11 @@ describe("API-key authentication", () => {
   });
 
   it("refuses an expired key", async () => {
-    const { key } = await newAccount({ expiresAt: Date.now() - 1000 });
+    const { key, keyId } = await newAccount({ expiresAt: Date.now() + 60_000 });
+    // Keys are created with a future expiry only; this one's time has come.
+    await env.DB.prepare("UPDATE api_keys SET expires_at = ?2 WHERE id = ?1")
+      .bind(keyId, Date.now() - 1000)
+      .run();
     const res = await call("/api/v1/jobs/job_x", { headers: { "x-api-key": key } });
     expect(res.status).toBe(401);
   });

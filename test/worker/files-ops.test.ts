@@ -2,6 +2,7 @@
 import { env } from "cloudflare:workers";
 import { createScheduledController } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createContext } from "../../src/context";
 import { expireFiles } from "../../src/files/expire-files";
 import { parseRange } from "../../src/files/range";
 import worker from "../../src/index";
@@ -271,8 +272,10 @@ describe("expiry", () => {
     for (const f of files) await expire(f.id);
     await insertJob(userId, "PROCESSING", [files[4]!.id]);
     const at = Date.now();
-    expect(await expireFiles(env, at, { batchSize: 2, maxBatches: 1 })).toBeLessThanOrEqual(2);
-    await expireFiles(env, at);
+    expect(
+      await expireFiles(createContext(env, { now: () => at }), { batchSize: 2, maxBatches: 1 }),
+    ).toBeLessThanOrEqual(2);
+    await expireFiles(createContext(env, { now: () => at }));
     expect(await Promise.all(files.map((f) => exists(f.id)))).toEqual([false, false, false, false, true]);
   });
 
@@ -281,7 +284,7 @@ describe("expiry", () => {
     const out = await stored(key, "emoji.png");
     const jobId = await insertJob(userId, "COMPLETED", [], out.id);
     await expire(out.id);
-    await expireFiles(env);
+    await expireFiles(createContext(env));
     const res = await get(`/api/v1/files/${out.id}/download`, key);
     expect(res.status).toBe(410);
     expect((await body(res)).error).toMatch(new RegExp(`output of job ${jobId} is no longer stored`));

@@ -5,7 +5,8 @@ import { importFromUrl } from "../../src/files/import-url";
 import { readMultipart, type PartInfo } from "../../src/files/multipart";
 import { uploadFile } from "../../src/files/upload-file";
 import { PayloadTooLarge, ValidationFailed } from "../../src/lib/errors";
-import { body, call, fixture, newAccount, upload } from "./helpers";
+import { asCaller, body, call, fixture, newAccount, testCtx, upload } from "./helpers";
+import { withDns } from "./fake-internet";
 
 const enc = new TextEncoder();
 
@@ -152,7 +153,7 @@ describe("streaming upload", () => {
     const { stream, boundary } = wavStream(3 * 1024 * 1024);
     const before = await env.FILES.list({ prefix: `audio/` });
     await expect(
-      uploadFile({ env, userId, body: stream, boundary, maxBytes: 1024 * 1024 }),
+      uploadFile(asCaller(userId), { body: stream, boundary, maxBytes: 1024 * 1024 }),
     ).rejects.toThrowError(PayloadTooLarge);
     const after = await env.FILES.list({ prefix: `audio/` });
     expect(after.objects.filter((o) => o.key.includes(userId))).toEqual([]);
@@ -236,14 +237,13 @@ describe("POST /api/v1/files/validate", () => {
 });
 
 describe("importFromUrl", () => {
-  const serve = (routes: Record<string, () => Response>) => async (r: Request) =>
-    routes[r.url]?.() ?? new Response("no", { status: 404 });
+  const serve = (routes: Record<string, () => Response>) =>
+    withDns(async (r: Request) => routes[r.url]?.() ?? new Response("no", { status: 404 }));
 
   it("imports a public URL like an upload (sniffed, measured, source url)", async () => {
     const { userId } = await newAccount();
     const bytes = fixture("img2.jpg");
-    const row = await importFromUrl({
-      env,
+    const row = await importFromUrl(testCtx(), {
       userId,
       url: "https://cdn.example.com/photos/holiday.jpg",
       expected: "image",
@@ -266,8 +266,7 @@ describe("importFromUrl", () => {
   it("refuses content that is not what the job expects, keeping nothing", async () => {
     const { userId } = await newAccount();
     await expect(
-      importFromUrl({
-        env,
+      importFromUrl(testCtx(), {
         userId,
         url: "https://cdn.example.com/a.mp3",
         expected: "video",
@@ -285,11 +284,10 @@ describe("importFromUrl", () => {
   it("refuses private addresses and redirects into them", async () => {
     const { userId } = await newAccount();
     await expect(
-      importFromUrl({ env, userId, url: "http://169.254.169.254/latest/a.png" }),
+      importFromUrl(testCtx(), { userId, url: "http://169.254.169.254/latest/a.png" }),
     ).rejects.toThrowError(/URL not allowed/);
     await expect(
-      importFromUrl({
-        env,
+      importFromUrl(testCtx(), {
         userId,
         url: "https://cdn.example.com/a.png",
         fetcher: serve({

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { body, call, fixture, newAccount, upload } from "./helpers";
+import { body, call, fixture, newAccount, testCtx, upload } from "./helpers";
 
 type Uploaded = {
   id: string;
@@ -184,9 +184,10 @@ describe("file download", () => {
     const owner = await newAccount();
     const f = (await body<Uploaded>(await upload(owner.key, "emoji.png", fixture("emoji.png")))).data!;
     const { createApiKey } = await import("../../src/keys/create-api-key");
-    const ro = await createApiKey({
-      d1: env.DB,
-      input: { userId: owner.userId, name: "ro", permissions: [{ resource: "media", action: "read" }] },
+    const ro = await createApiKey(testCtx(), {
+      userId: owner.userId,
+      name: "ro",
+      permissions: [{ resource: "media", action: "read" }],
     });
     expect((await call(`/api/v1/files/${f.id}/download`, { headers: { "x-api-key": ro.key } })).status).toBe(
       200,

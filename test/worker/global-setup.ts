@@ -2,15 +2,19 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-// @ts-expect-error plain JS helper shared with scripts/start.mjs
 import { freePort, startRenderer, stopProcess, waitForUrl } from "../../scripts/lib/processes.mjs";
 import { TEST_SECRETS } from "../../vitest.config";
+import { startCanary } from "../net-canary";
 
 declare module "vitest" {
   interface ProvidedContext {
     rendererUrl: string;
     /** The shared test media (../shared/fixtures), base64 by file name: workerd cannot read the host's files. */
     fixtures: Record<string, string>;
+    /** "full" under `npm run faults`, "short" otherwise (test/worker/faults/scale.ts). */
+    faultsScale: string;
+    /** Ports of the loopback canary hostile pages aim at (test/net-canary.ts); GET /__hits answers its counts. */
+    canary: { httpPort: number; udpPort: number };
   }
 }
 
@@ -20,10 +24,16 @@ export default async function setup(project: TestProject) {
   const url = `http://127.0.0.1:${port}`;
   await waitForUrl(`${url}/health`, 30_000, child);
   project.provide("rendererUrl", url);
+  project.provide("faultsScale", process.env.FAULTS_SCALE === "full" ? "full" : "short");
+  const canary = await startCanary();
+  project.provide("canary", { httpPort: canary.httpPort, udpPort: canary.udpPort });
   const dir = join(process.cwd(), "..", "shared", "fixtures");
   project.provide(
     "fixtures",
     Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f)).toString("base64")])),
   );
-  return async () => stopProcess(child);
+  return async () => {
+    await canary.close();
+    await stopProcess(child);
+  };
 }

@@ -2,7 +2,8 @@
 import { inject } from "vitest";
 import { env, exports } from "cloudflare:workers";
 import { createAccount } from "../../src/accounts/create-account";
-import type { Permission } from "../../src/auth/api-key";
+import type { Permission } from "../../src/auth/caller";
+import { createContext, withCaller, type Ctx } from "../../src/context";
 import { createApiKey } from "../../src/keys/create-api-key";
 
 export const BASE = "http://127.0.0.1:8787";
@@ -22,29 +23,31 @@ export const FULL: Permission[] = [
   { resource: "media", action: "full" },
 ];
 
+/** A verb context on the test's bindings; `at` fixes its clock. */
+export const testCtx = (at?: number): Ctx => createContext(env, at === undefined ? {} : { now: () => at });
+
+/** A verb context acting for `userId` with full permissions. */
+export const asCaller = (userId: string, at?: number) =>
+  withCaller(testCtx(at), { userId, keyId: null, permissions: FULL, scopes: [] });
+
 let n = 0;
 /** A fresh account (unique e-mail) with an API key holding `permissions`. */
 export const newAccount = async (
   opts: { permissions?: Permission[]; planId?: string; tokens?: number; expiresAt?: number } = {},
 ) => {
-  const user = await createAccount({
-    d1: env.DB,
-    input: {
-      email: `user${Date.now()}-${n++}-${Math.random().toString(36).slice(2)}@example.com`,
-      planId: opts.planId,
-      tokens: opts.tokens,
-    },
+  const ctx = testCtx();
+  const user = await createAccount(ctx, {
+    email: `user${Date.now()}-${n++}-${Math.random().toString(36).slice(2)}@example.com`,
+    planId: opts.planId,
+    tokens: opts.tokens,
   });
-  const key = await createApiKey({
-    d1: env.DB,
-    input: {
-      userId: user.id,
-      name: "test key",
-      permissions: opts.permissions ?? FULL,
-      expiresAt: opts.expiresAt,
-    },
+  const key = await createApiKey(ctx, {
+    userId: user.id,
+    name: "test key",
+    permissions: opts.permissions ?? FULL,
+    expiresAt: opts.expiresAt,
   });
-  return { userId: user.id, key: key.key, keyId: key.id };
+  return { userId: user.id, key: key.key, keyId: key.apiKey.id };
 };
 
 /** Bytes of a file of ../shared/fixtures. */

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { markProcessing } from "../../src/jobs/lifecycle";
-import { body, call, newAccount } from "./helpers";
+import { body, call, newAccount, testCtx } from "./helpers";
 import { auditedBalance, jobRow, openPending, seedJob } from "./jobs-seed";
 
 const cancel = (key: string | undefined, jobId: string) =>
@@ -60,7 +60,7 @@ describe("DELETE /api/v1/jobs/{jobId}: errors", () => {
   it("answers 400 when a consumer took the job first, and never refunds twice", async () => {
     const { key, userId } = await newAccount({ tokens: 50 });
     const jobId = await openPending(userId, 5);
-    expect(await markProcessing(env.DB, jobId)).toBe(true);
+    expect(await markProcessing(testCtx(), jobId)).toBe(true);
     expect((await cancel(key, jobId)).status).toBe(400);
     expect(await auditedBalance(userId)).toBe(45);
   });

@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { openJob } from "../../src/jobs/lifecycle";
 import { newId } from "../../src/lib/ids";
-import { body, newAccount } from "./helpers";
+import { body, newAccount, testCtx } from "./helpers";
 import { auditedBalance, createJobCall, seedMediaFile, textImage } from "./jobs-seed";
 
 /**
@@ -67,7 +67,7 @@ describe("POST /api/v1/jobs: concurrency of the reservation", () => {
     const { userId } = await newAccount({ planId: "free", tokens: 28 });
     const outcomes = await Promise.allSettled(
       Array.from({ length: 40 }, () =>
-        openJob(env.DB, {
+        openJob(testCtx(), {
           id: newId("job"),
           userId,
           type: "IMAGE",
@@ -76,6 +76,7 @@ describe("POST /api/v1/jobs: concurrency of the reservation", () => {
           outputFormat: "png",
           reserve: 7,
           priority: 5,
+          createdAt: Date.now(),
         }),
       ),
     );

@@ -5,8 +5,8 @@ import type { JobStatus, JobType } from "../../src/db/schema";
 import { openJob } from "../../src/jobs/lifecycle";
 import { outputStorageUrl } from "../../src/jobs/output";
 import { newId } from "../../src/lib/ids";
-import { signCallback } from "../../src/runner/signature";
-import { call, json } from "./helpers";
+import { signCallback } from "../../src/contract/signing";
+import { call, json, testCtx } from "./helpers";
 
 export interface SeedJob {
   type?: JobType;
@@ -50,20 +50,24 @@ export const seedJob = async (userId: string, s: SeedJob = {}): Promise<string> 
 /** A PENDING job opened through the lifecycle (reserve taken, ledger row written) but never queued. */
 export const openPending = async (userId: string, reserve = 5, type: JobType = "IMAGE", at = Date.now()) => {
   const id = newId("job");
-  await openJob(
-    env.DB,
-    {
-      id,
-      userId,
-      type,
-      config: { width: 10, height: 10, layers: [{ type: "text", text: "x" }] },
-      inputFileIds: [],
-      outputFormat: type === "IMAGE" ? "png" : "mp4",
-      reserve,
-      priority: 5,
-    },
-    at,
-  );
+  await openJob(testCtx(), {
+    id,
+    userId,
+    type,
+    config:
+      type === "IMAGE"
+        ? { width: 10, height: 10, layers: [{ type: "text", text: "x" }] }
+        : {
+            width: 32,
+            height: 32,
+            clips: [{ duration: 1, layers: [{ type: "fill-color", color: "#fff" }] }],
+          },
+    inputFileIds: [],
+    outputFormat: type === "IMAGE" ? "png" : "mp4",
+    reserve,
+    priority: 5,
+    createdAt: at,
+  });
   return id;
 };
 
@@ -145,12 +149,8 @@ export const postRunnerReport = async (
 ) => {
   const raw = JSON.stringify(payload);
   const ts = opts.ts ?? Math.floor(Date.now() / 1000);
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "x-runner-timestamp": String(ts),
-  };
-  if (opts.sign !== false)
-    headers["x-runner-signature"] = await signCallback(opts.secret ?? env.RUNNER_SECRET, raw, ts);
+  const headers = await signCallback(opts.secret ?? env.RUNNER_SECRET, raw, ts);
+  if (opts.sign === false) delete headers["x-runner-signature"];
   return call("/api/v1/webhooks/runner/job-status", { method: "POST", headers, body: raw });
 };
 

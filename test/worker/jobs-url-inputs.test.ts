@@ -4,16 +4,17 @@ import { createJob } from "../../src/jobs/create-job";
 import { MAX_REMOTE_INPUTS } from "../../src/jobs/import-inputs";
 import { withStoragePaths } from "../../src/jobs/input-map";
 import { InsufficientTokens, ValidationFailed } from "../../src/lib/errors";
-import { body, call, fixture, json, newAccount } from "./helpers";
+import { asCaller, body, call, fixture, json, newAccount } from "./helpers";
 import { createJobCall, seedMediaFile } from "./jobs-seed";
+import { withDns } from "./fake-internet";
 
 /** A stand-in internet: exact URL -> response; everything else 404. Records what was fetched. */
 const internet = (routes: Record<string, () => Response>) => {
   const fetched: string[] = [];
-  const fetcher = async (r: Request) => {
+  const fetcher = withDns(async (r: Request) => {
     fetched.push(r.url);
     return routes[r.url]?.() ?? new Response("no", { status: 404 });
-  };
+  });
   return { fetcher, fetched };
 };
 
@@ -45,7 +46,7 @@ describe("job inputs by public URL: happy path", () => {
       { type: "image", path: upload.storageUrl },
       { type: "image-overlay", path: PIC },
     ]);
-    const created = await createJob({ env, userId, input, fetcher });
+    const created = await createJob(asCaller(userId), input, fetcher);
     expect(fetched).toEqual([PIC]);
     const row = await env.DB.prepare("SELECT config, input_file_ids FROM jobs WHERE id = ?")
       .bind(created.jobId)
@@ -89,7 +90,7 @@ describe("job inputs by public URL: errors (400 naming the field, nothing reserv
     const { userId } = await newAccount({ tokens: 100 });
     const { fetcher } = internet({});
     const e = await rejection(
-      createJob({ env, userId, input: videoWith([{ type: "image", path: PIC }]), fetcher }),
+      createJob(asCaller(userId), videoWith([{ type: "image", path: PIC }]), fetcher),
     );
     expect(e).toBeInstanceOf(ValidationFailed);
     expect((e as ValidationFailed).errors).toEqual([
@@ -110,7 +111,7 @@ describe("job inputs by public URL: errors (400 naming the field, nothing reserv
     const url = "https://cdn.example.com/clip.mp4";
     const { fetcher } = internet({ [url]: () => new Response(fixture("winxp.mp3")) });
     const e = (await rejection(
-      createJob({ env, userId, input: videoWith([{ type: "video", path: url }]), fetcher }),
+      createJob(asCaller(userId), videoWith([{ type: "video", path: url }]), fetcher),
     )) as ValidationFailed;
     expect(e).toBeInstanceOf(ValidationFailed);
     expect(e.errors[0]!.field).toBe("config.clips[0].layers[0].path");
@@ -120,7 +121,7 @@ describe("job inputs by public URL: errors (400 naming the field, nothing reserv
     const { userId } = await newAccount({ tokens: 3 });
     const { fetcher, fetched } = internet({ [PIC]: png });
     const e = await rejection(
-      createJob({ env, userId, input: videoWith([{ type: "image", path: PIC }]), fetcher }),
+      createJob(asCaller(userId), videoWith([{ type: "image", path: PIC }]), fetcher),
     );
     expect(e).toBeInstanceOf(InsufficientTokens);
     expect(fetched).toEqual([]);
@@ -180,7 +181,7 @@ describe("job inputs by public URL: security (SSRF guard)", () => {
       [PIC]: () => new Response(null, { status: 302, headers: { location: "http://169.254.169.254/a.png" } }),
     });
     const e = (await rejection(
-      createJob({ env, userId, input: videoWith([{ type: "image", path: PIC }]), fetcher }),
+      createJob(asCaller(userId), videoWith([{ type: "image", path: PIC }]), fetcher),
     )) as ValidationFailed;
     expect(e.errors[0]).toMatchObject({ field: "config.clips[0].layers[0].path", code: "URL_NOT_ALLOWED" });
   });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { finishJob, markProcessing } from "../../src/jobs/lifecycle";
 import { MAX_RETRIES, retryDelaySeconds } from "../../src/queues/consumer";
 import worker from "../../src/index";
-import { newAccount } from "./helpers";
+import { newAccount, testCtx } from "./helpers";
 import { auditedBalance, jobRow, openPending } from "./jobs-seed";
 
 /** The real consumer with a renderer address nothing listens on: every hand-over fails like a dead renderer. */
@@ -65,8 +65,8 @@ describe("render queue consumer", () => {
 
   it("dead letter never touches a finished job", async () => {
     const { userId, jobId, body } = await videoJob();
-    const job = { id: jobId, userId, tokensReserved: 12 };
-    expect(await finishJob(env.DB, job, { status: "CANCELLED" })).toBe(true);
+    const job = { id: jobId, userId, tokensReserved: 12, reservedPrepaid: 0 };
+    expect(await finishJob(testCtx(), job, { status: "CANCELLED" })).toBe(true);
     await deliver("render-video-dlq", body);
     expect(await jobRow(jobId)).toMatchObject({ status: "CANCELLED", error_message: null });
     expect(await auditedBalance(userId)).toBe(100);
@@ -74,7 +74,7 @@ describe("render queue consumer", () => {
 
   it("does not hand a PROCESSING job to a renderer again (redelivered message)", async () => {
     const { jobId, body } = await videoJob();
-    await markProcessing(env.DB, jobId, { stage: "encoding", percent: 40 });
+    await markProcessing(testCtx(), jobId, { stage: "encoding", percent: 40 });
     // The renderer address is dead: had the consumer tried to dispatch, it would have retried.
     const result = await deliver("render-video", body, 2);
     expect(result.explicitAcks).toEqual(["msg-1"]);

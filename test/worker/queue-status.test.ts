@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { QUEUE_STALL_MS, queueStatus } from "../../src/jobs/queue-status";
-import { BASE, body, call, newAccount } from "./helpers";
+import { BASE, body, call, newAccount, testCtx } from "./helpers";
 import { seedJob } from "./jobs-seed";
 
 type Status = {
@@ -15,14 +15,14 @@ type Status = {
 describe("queue status: measurement", () => {
   it("counts PENDING jobs as messages and PROCESSING jobs as busy consumers, per type", async () => {
     const at = Date.now();
-    const before = await queueStatus(env.DB, at);
+    const before = await queueStatus(testCtx(at));
     const { userId } = await newAccount();
     await seedJob(userId, { type: "IMAGE", status: "PENDING", createdAt: at - 1000 });
     await seedJob(userId, { type: "IMAGE", status: "PENDING", createdAt: at - 500 });
     await seedJob(userId, { type: "IMAGE", status: "PROCESSING" });
     await seedJob(userId, { type: "VIDEO", status: "PROCESSING" });
     await seedJob(userId, { type: "VIDEO", status: "COMPLETED" });
-    const after = await queueStatus(env.DB, at);
+    const after = await queueStatus(testCtx(at));
     expect(after.queues.image.messageCount - before.queues.image.messageCount).toBe(2);
     expect(after.queues.image.consumerCount - before.queues.image.consumerCount).toBe(1);
     expect(after.queues.video.messageCount - before.queues.video.messageCount).toBe(0);
@@ -37,7 +37,7 @@ describe("queue status: measurement", () => {
       status: "PENDING",
       createdAt: at - QUEUE_STALL_MS - 60_000,
     });
-    const s = await queueStatus(env.DB, at);
+    const s = await queueStatus(testCtx(at));
     expect(s.queues.video.isHealthy).toBe(false);
     expect(s.queues.video.oldestPendingSeconds).toBeGreaterThanOrEqual((QUEUE_STALL_MS + 60_000) / 1000);
     expect(s.isHealthy).toBe(false);

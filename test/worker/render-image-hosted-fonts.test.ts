@@ -5,15 +5,15 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { validateJobConfig } from "../../src/config";
-import { catalogFontIssue } from "../../src/fonts/catalog";
+import { validateJobConfig } from "../../src/contract/config";
+import { catalogFontIssue } from "../../src/contract/fonts/catalog";
 import { hostedCssKey, hostedFontSource } from "../../src/fonts/hosted-source";
 import { UnprocessableMedia, UpstreamFailure } from "../../src/lib/errors";
-import { loadHostedFonts, type HostedFonts } from "../../src/render/image/hosted-fonts";
+import { loadHostedFonts, type HostedFonts } from "../../src/image-renderer/hosted-fonts";
+import { withDns } from "./fake-internet";
 import { renderWith } from "./render/harness";
 import { decode } from "./render/pixels";
 
-const GSTATIC = "https://fonts.gstatic.com/s";
 const lobster = async (subset: string) =>
   new Uint8Array(
     await (
@@ -52,7 +52,7 @@ const sheet = (slug: string, weight: number, host = "fonts.gstatic.com") => `/* 
 /** The stand-in hosted catalogue: knows `families` (name -> slug) at weight 400 and 700. */
 const catalogue = (families: Record<string, string>, host?: string) => {
   const calls: string[] = [];
-  const fetcher = async (r: Request) => {
+  const fetcher = withDns(async (r: Request) => {
     calls.push(r.url);
     const url = new URL(r.url);
     if (url.host === "fonts.googleapis.com" && url.pathname === "/css2") {
@@ -70,7 +70,7 @@ const catalogue = (families: Record<string, string>, host?: string) => {
         headers: { "content-type": "font/woff2" },
       });
     return new Response("not here", { status: 404 });
-  };
+  });
   return { calls, source: hostedFontSource({ bucket: env.FILES, fetcher }) };
 };
 
@@ -131,7 +131,7 @@ describe("hosted font catalogue", () => {
 
   it("retries later when the catalogue is busy or down, and refuses a redirect to a private address", async () => {
     const answer = (res: Response) =>
-      hostedFontSource({ bucket: env.FILES, fetcher: async () => res.clone() });
+      hostedFontSource({ bucket: env.FILES, fetcher: withDns(async () => res.clone()) });
     const busy = answer(new Response("slow down", { status: 429 }));
     await expect(busy.faces({ family: "Busy Sans" })).rejects.toBeInstanceOf(UpstreamFailure);
     const down = answer(new Response("oops", { status: 503 }));
@@ -155,15 +155,7 @@ describe("hosted font catalogue", () => {
     const hosted = await loadHostedFonts(config as never, source);
     const box = async (c: unknown, h: HostedFonts = new Map()) =>
       (await decode(await renderWith(c, { hosted: h }))).bbox([255, 255, 255, 255])!;
-    // The switch as production sets it, so the config validates (this file's own isolate).
-    const vars = env as { FONT_CATALOGUE_ONLINE?: string };
-    vars.FONT_CATALOGUE_ONLINE = "true";
-    let drawn;
-    try {
-      drawn = await box(config, hosted);
-    } finally {
-      vars.FONT_CATALOGUE_ONLINE = "false";
-    }
+    const drawn = await box(config, hosted);
     const bundled = await box(textConfig("Lobster"));
     const fallback = await box(textConfig());
     // Same font bytes: the same ink box (to a pixel of anti-aliasing).
@@ -184,7 +176,7 @@ describe("catalogFont validation with the hosted catalogue switched on", () => {
 
 describe("catalogFont in video jobs", () => {
   it("accepts only bundled families, even with the hosted catalogue on (the renderer draws the bundle)", () => {
-    const vars = env as { FONT_CATALOGUE_ONLINE?: string };
+    const online = { catalogueOnline: true };
     const video = (font: string) => ({
       clips: [{ duration: 1, layers: [{ type: "title", text: "Hi", catalogFont: font }] }],
     });
@@ -193,20 +185,20 @@ describe("catalogFont in video jobs", () => {
       height: 100,
       layers: [{ type: "text", text: "Hi", catalogFont: font }],
     });
-    vars.FONT_CATALOGUE_ONLINE = "true";
-    try {
-      expect(validateJobConfig("image", image("Comic Neue:700")).valid).toBe(true);
-      const refused = validateJobConfig("video", video("Comic Neue:700"));
-      expect(refused.valid).toBe(false);
-      expect(JSON.stringify(refused)).toMatch(/catalogFont.*available families: .*Lobster/);
-      expect(validateJobConfig("video", video("Lobster")).valid).toBe(true);
-      const defaults = validateJobConfig("video", {
+    expect(validateJobConfig("image", image("Comic Neue:700"), online).valid).toBe(true);
+    expect(validateJobConfig("image", image("Comic Neue:700")).valid).toBe(false);
+    const refused = validateJobConfig("video", video("Comic Neue:700"), online);
+    expect(refused.valid).toBe(false);
+    expect(JSON.stringify(refused)).toMatch(/catalogFont.*available families: .*Lobster/);
+    expect(validateJobConfig("video", video("Lobster"), online).valid).toBe(true);
+    const defaults = validateJobConfig(
+      "video",
+      {
         defaults: { layer: { catalogFont: "Comic Neue" } },
         clips: [{ duration: 1, layers: [{ type: "title", text: "Hi" }] }],
-      });
-      expect(defaults.valid).toBe(false);
-    } finally {
-      vars.FONT_CATALOGUE_ONLINE = "false";
-    }
+      },
+      online,
+    );
+    expect(defaults.valid).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import { createJob } from "../../src/jobs/create-job";
-import { fixture, newAccount } from "./helpers";
+import { asCaller, fixture, newAccount } from "./helpers";
 import { decode, distance } from "./render/pixels";
+import { withDns } from "./fake-internet";
 
 const PIC = "https://cdn.example.com/img/pic.png";
 
@@ -10,17 +11,18 @@ describe("image jobs with a public URL input", () => {
   it("draws the copy imported into storage at creation", async () => {
     const { userId } = await newAccount();
     // A stand-in internet for the import (local runs cannot prove the SSRF guard against real hosts).
-    const fetcher = async (r: Request) =>
+    const fetcher = withDns(async (r: Request) =>
       r.url === PIC
         ? new Response(fixture("emoji.png"), { headers: { "content-type": "image/png" } })
-        : new Response("no", { status: 404 });
+        : new Response("no", { status: 404 }),
+    );
     const config = {
       width: 200,
       height: 100,
       backgroundColor: "#0000ff",
       layers: [{ type: "image", path: PIC, x: 0, y: 0, width: 100, height: 100 }],
     };
-    const { jobId } = await createJob({ env, userId, input: { type: "image", config }, fetcher });
+    const { jobId } = await createJob(asCaller(userId), { type: "image", config }, fetcher);
     const job = await vi.waitFor(
       async () => {
         const row = await env.DB.prepare(

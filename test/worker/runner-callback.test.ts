@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signCallback } from "../../src/runner/signature";
+import { signCallback } from "../../src/contract/signing";
 import { body, call, newAccount } from "./helpers";
 import {
   auditedBalance as balance,
@@ -47,14 +47,10 @@ describe("runner callback: authentication", () => {
   it("refuses a body changed after signing", async () => {
     const { jobId } = await seedJob();
     const ts = Math.floor(Date.now() / 1000);
-    const signature = await signCallback(SECRET, JSON.stringify(report(jobId, "failed")), ts);
+    const headers = await signCallback(SECRET, JSON.stringify(report(jobId, "failed")), ts);
     const res = await call("/api/v1/webhooks/runner/job-status", {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-runner-timestamp": String(ts),
-        "x-runner-signature": signature,
-      },
+      headers,
       body: JSON.stringify(report(jobId, "completed")),
     });
     expect(res.status).toBe(401);

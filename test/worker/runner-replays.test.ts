@@ -5,7 +5,7 @@ import { finalCost } from "../../src/jobs/cost";
 import { markProcessing } from "../../src/jobs/lifecycle";
 import { PROCESSING_SILENCE_MS } from "../../src/jobs/sweep-stuck-jobs";
 import worker from "../../src/index";
-import { body, newAccount } from "./helpers";
+import { body, newAccount, testCtx } from "./helpers";
 import {
   auditedBalance,
   jobOutputUrl,
@@ -86,7 +86,7 @@ describe("runner callback: every order of reports", () => {
     const { userId } = await newAccount({ tokens: 100 });
     const t0 = Date.now() - PROCESSING_SILENCE_MS - 60_000;
     const jobId = await openPending(userId, RESERVE, "VIDEO", t0);
-    await markProcessing(env.DB, jobId, {}, t0);
+    await markProcessing(testCtx(t0), jobId, {});
     await worker.scheduled(
       createScheduledController({ cron: "*/5 * * * *", scheduledTime: Date.now() }),
       env,

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { markProcessing } from "../../src/jobs/lifecycle";
 import { MAX_RUN_MS, PENDING_TIMEOUT_MS, PROCESSING_SILENCE_MS } from "../../src/jobs/sweep-stuck-jobs";
 import worker from "../../src/index";
-import { newAccount } from "./helpers";
+import { newAccount, testCtx } from "./helpers";
 import { auditedBalance, jobRow, openPending } from "./jobs-seed";
 
 const MIN = 60_000;
@@ -18,7 +18,7 @@ describe("stuck-job sweep (scheduled handler)", () => {
     const { userId } = await newAccount({ tokens: 100 });
     const t0 = Date.now();
     const jobId = await openPending(userId, 12, "VIDEO", t0);
-    await markProcessing(env.DB, jobId, { stage: "encoding", percent: 30 }, t0);
+    await markProcessing(testCtx(t0), jobId, { stage: "encoding", percent: 30 });
     expect(await auditedBalance(userId)).toBe(88);
 
     await cron(t0 + PROCESSING_SILENCE_MS - MIN); // not yet
@@ -35,9 +35,9 @@ describe("stuck-job sweep (scheduled handler)", () => {
     const { userId } = await newAccount({ tokens: 100 });
     const t0 = Date.now();
     const jobId = await openPending(userId, 12, "VIDEO", t0);
-    await markProcessing(env.DB, jobId, { percent: 1 }, t0);
+    await markProcessing(testCtx(t0), jobId, { percent: 1 });
     // Progress keeps arriving (fresh updated_at), yet the render never ends.
-    await markProcessing(env.DB, jobId, { percent: 2 }, t0 + MAX_RUN_MS + 4 * MIN);
+    await markProcessing(testCtx(t0 + MAX_RUN_MS + 4 * MIN), jobId, { percent: 2 });
     await cron(t0 + MAX_RUN_MS + 5 * MIN);
     expect(await jobRow(jobId)).toMatchObject({ status: "FAILED" });
     expect(String((await jobRow(jobId))!.error_message)).toContain("took longer than 60 minutes");

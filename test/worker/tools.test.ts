@@ -2,7 +2,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { urlDurationUs } from "../../src/tools/measure-duration";
-import { body, call, fixture, json, newAccount, upload } from "./helpers";
+import { body, call, fixture, json, newAccount, testCtx, upload } from "./helpers";
+import { withDns } from "./fake-internet";
 
 /** 0.5 s of ADTS AAC (ffmpeg 5.1): a container the in-process parsers leave to ffprobe (0.575964 s). */
 const TINY_AAC = Uint8Array.from(
@@ -63,12 +64,14 @@ describe("POST /api/v1/tools/{video,audio}/duration", () => {
   });
 
   it("measures a public URL fetched through the guard, in-process or with ffprobe", async () => {
-    const serve = (bytes: Uint8Array) => async () =>
-      new Response(bytes, { headers: { "content-type": "audio/mpeg" } });
-    expect(await urlDurationUs(env, "https://cdn.example.com/a/winxp.mp3", serve(fixture("winxp.mp3")))).toBe(
-      4_879_625,
+    const serve = (bytes: Uint8Array) =>
+      withDns(async () => new Response(bytes, { headers: { "content-type": "audio/mpeg" } }));
+    expect(
+      await urlDurationUs(testCtx(), "https://cdn.example.com/a/winxp.mp3", serve(fixture("winxp.mp3"))),
+    ).toBe(4_879_625);
+    expect(await urlDurationUs(testCtx(), "https://cdn.example.com/a/tiny.aac", serve(TINY_AAC))).toBe(
+      575_964,
     );
-    expect(await urlDurationUs(env, "https://cdn.example.com/a/tiny.aac", serve(TINY_AAC))).toBe(575_964);
   });
 
   it("answers 404 for an unknown path and for another account's file", async () => {

@@ -11,7 +11,7 @@ import {
   CATALOG_FAMILIES,
   resolveCatalogFont,
   type CatalogFont,
-} from "./catalog.ts";
+} from "../../../src/contract/fonts/catalog.ts";
 
 const require = createRequire(import.meta.url);
 

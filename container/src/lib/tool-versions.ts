@@ -1,11 +1,9 @@
 /** Versions of the external tools, read once at start-up for GET /health. */
+import type { RendererHealth } from "../../../src/contract/wire.ts";
 import { run } from "./process.ts";
 
-export interface ToolVersions {
-  ffmpeg: string | null;
-  ffprobe: string | null;
-  chromium: string | null;
-}
+/** The `tools` of the contract's health answer: a version per binary, null when it is missing. */
+export type ToolVersions = RendererHealth["tools"];
 
 /**
  * First dotted version number on the first line of a `--version`/`-version` banner:

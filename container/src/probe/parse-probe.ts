@@ -1,9 +1,11 @@
 /**
- * Pure parser from ffprobe's JSON (`-show_format -show_streams`) to the contract's probe result.
- * ffprobe output is a trust boundary (it describes user uploads), so it is validated with valibot first.
+ * Pure parser from ffprobe's JSON (`-show_format -show_streams`) to the probe's {@link MediaFacts} (from
+ * which the contract's ProbeResult is taken). ffprobe output is a trust boundary (it describes user
+ * uploads), so it is validated with valibot first.
  */
 import * as v from "valibot";
 import { UnprocessableMedia } from "../lib/errors.ts";
+import type { MediaFacts } from "./media-facts.ts";
 
 const FfprobeStream = v.looseObject({
   codec_type: v.optional(v.string()),
@@ -12,7 +14,15 @@ const FfprobeStream = v.looseObject({
   width: v.optional(v.number()),
   height: v.optional(v.number()),
   avg_frame_rate: v.optional(v.string()),
-  tags: v.optional(v.looseObject({ rotate: v.optional(v.string()) })),
+  pix_fmt: v.optional(v.string()),
+  tags: v.optional(
+    v.looseObject({
+      rotate: v.optional(v.string()),
+      // VP8/VP9 in WebM/Matroska: "1" when the stream carries an alpha side channel.
+      alpha_mode: v.optional(v.unknown()),
+      ALPHA_MODE: v.optional(v.unknown()),
+    }),
+  ),
   side_data_list: v.optional(
     v.array(v.looseObject({ side_data_type: v.optional(v.string()), rotation: v.optional(v.number()) })),
   ),
@@ -26,25 +36,6 @@ export const FfprobeOutput = v.looseObject({
   format: v.looseObject({ format_name: v.string(), duration: v.optional(v.string()) }),
 });
 export type FfprobeOutput = v.InferOutput<typeof FfprobeOutput>;
-
-/** POST /probe response body (renderer contract). */
-export interface ProbeResult {
-  /** Display size: coded size swapped when the picture is rotated by 90 or 270 degrees. */
-  width: number | null;
-  height: number | null;
-  /** Seconds, exactly ffprobe's format.duration; null for still images and when unknown. */
-  duration: number | null;
-  formatName: string;
-  videoCodec: string | null;
-  audioCodec: string | null;
-  /** avg_frame_rate rounded to 3 decimals; null for stills and audio. */
-  fps: number | null;
-  /** Clockwise degrees a player turns the coded picture for display, in [0, 360). */
-  rotation: number;
-  /** A moving-picture stream exists (still images and embedded cover art do not count). */
-  hasVideo: boolean;
-  hasAudio: boolean;
-}
 
 /** Image demuxers: one picture, whose 0.04 s "duration" and 25 fps are ffprobe's defaults, not facts. */
 const isStillImageFormat = (formatName: string): boolean =>
@@ -84,12 +75,22 @@ const parseDuration = (raw: string | undefined): number | null => {
   return Number.isFinite(seconds) && seconds >= 0 ? seconds : null;
 };
 
+/** Pixel formats ffmpeg decodes with an alpha channel. */
+const ALPHA_PIX_FMT = /^(rgba|bgra|argb|abgr|yuva|gbrap|ya|pal8)/;
+
+/** Whether the first video stream decodes with alpha: its pixel format, or VP8/VP9's ALPHA_MODE tag. */
+function streamAlpha(stream: FfprobeStream | undefined): boolean {
+  const tags = stream?.tags;
+  const mode = tags?.alpha_mode ?? tags?.ALPHA_MODE;
+  return ALPHA_PIX_FMT.test(stream?.pix_fmt ?? "") || mode === "1";
+}
+
 /**
- * Maps ffprobe's JSON to a {@link ProbeResult}.
+ * Maps ffprobe's JSON to {@link MediaFacts}.
  * Throws {@link UnprocessableMedia} when the JSON is not ffprobe's, or no audio with a sample rate and no
  * picture with a size was found (ffprobe exits 0 on a corrupt `.jpg` or `.mp3` but reports no size or rate).
  */
-export function parseProbeOutput(raw: unknown): ProbeResult {
+export function parseProbeOutput(raw: unknown): MediaFacts {
   const parsed = v.safeParse(FfprobeOutput, raw);
   if (!parsed.success) throw new UnprocessableMedia("ffprobe returned no format information");
   const { streams, format } = parsed.output;
@@ -111,18 +112,23 @@ export function parseProbeOutput(raw: unknown): ProbeResult {
     width: picture ? (swap ? picture.height! : picture.width!) : null,
     height: picture ? (swap ? picture.width! : picture.height!) : null,
     duration: still && !audio ? null : parseDuration(format.duration),
-    formatName: format.format_name,
-    videoCodec: picture?.codec_name ?? null,
-    audioCodec: audio?.codec_name ?? null,
-    fps: picture && !still ? parseFrameRate(picture.avg_frame_rate) : null,
     rotation,
+    videoCodec: picture?.codec_name ?? null,
     hasVideo: picture !== undefined && !still,
     hasAudio: audio !== undefined,
+    hasAlpha: streamAlpha(streams.find((s) => s.codec_type === "video")),
+    // ffprobe 5.1 reports a JPEG's stored size and no EXIF orientation; only the header reader knows it.
+    orientation: 1,
+    ffprobe: {
+      formatName: format.format_name,
+      audioCodec: audio?.codec_name ?? null,
+      fps: picture && !still ? parseFrameRate(picture.avg_frame_rate) : null,
+    },
   };
 }
 
 /** Parses ffprobe's stdout text; invalid JSON is unprocessable media too. */
-export function parseProbeJson(stdout: string): ProbeResult {
+export function parseProbeJson(stdout: string): MediaFacts {
   let raw: unknown;
   try {
     raw = JSON.parse(stdout);

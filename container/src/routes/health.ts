@@ -1,17 +1,19 @@
-/** GET /health: liveness plus the tool versions read at start-up. Unsigned by contract. */
+/** GET /health: liveness plus the tool versions read at start-up, as the contract's `RendererHealth`. Unsigned. */
 import { Hono } from "hono";
-import type { AppDeps } from "../app.ts";
+import { RENDERER_PATHS, type RendererHealth } from "../../../src/contract/wire.ts";
+import type { AppDeps } from "../deps.ts";
 
 /** Service version reported by /health (the renderer contract's version). */
 export const RENDERER_VERSION = "1.0.0";
 
 export const healthRoutes = (deps: AppDeps): Hono =>
-  new Hono().get("/health", (c) =>
-    c.json({
+  new Hono().get(RENDERER_PATHS.health, (c) => {
+    const health: RendererHealth = {
       status: "ok",
       service: "renderer",
       version: RENDERER_VERSION,
       uptimeSeconds: Math.floor((Date.now() - deps.startedAt) / 1000),
       tools: deps.tools,
-    }),
-  );
+    };
+    return c.json(health);
+  });

@@ -1,37 +1,36 @@
 /**
- * POST /render/video (renderer contract): validate, answer 202 at once, render in the background
- * (at most one render per CPU pair, FIFO), PUT the file to the signed upload URL and report
- * progress/completion to the signed callback.
+ * POST /render/video (renderer contract): validate the request with the contract's `RenderVideoRequest`
+ * (the config with the same grammar the Worker used, and a signed URL for every file the job draws),
+ * answer 202 at once, render in the background (at most one render per CPU pair, FIFO), PUT the file to
+ * the signed upload URL and report progress/completion to the signed callback.
  */
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Hono } from "hono";
 import * as v from "valibot";
-import type { AppDeps } from "../app.ts";
+import { toFieldErrors } from "../../../src/contract/field-errors.ts";
+import {
+  RENDERER_PATHS,
+  RenderVideoRequest,
+  type RenderAccepted,
+  type RunnerStatus,
+} from "../../../src/contract/wire.ts";
+import type { AppDeps } from "../deps.ts";
 import { BadRequest } from "../lib/errors.ts";
 import { withTempDir } from "../lib/temp-dir.ts";
-import { sendCallback, uploadFile, type StatusPayload } from "../video/delivery.ts";
+import { sendCallback, uploadFile } from "../video/delivery.ts";
+import { videoSpec } from "../video/config.ts";
+import { missingInput } from "../video/fetch-inputs.ts";
 import { JobQueue } from "../video/job-queue.ts";
 import { renderVideo } from "../video/render.ts";
-
-const HttpUrl = v.pipe(v.string(), v.url(), v.regex(/^https?:\/\//i, "must be an http(s) URL"));
-
-/** The request body; `config` is checked defensively by the engine itself. */
-export const RenderVideoBody = v.object({
-  jobId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
-  config: v.record(v.string(), v.unknown()),
-  output: v.object({ uploadUrl: HttpUrl, format: v.picklist(["mp4", "mov", "webm"]) }),
-  callbackUrl: HttpUrl,
-});
-export type RenderVideoBody = v.InferOutput<typeof RenderVideoBody>;
 
 const PROGRESS_INTERVAL_MS = 1000;
 
 /** Runs one accepted job to its final callback; never throws. */
-export async function runVideoJob(deps: AppDeps, job: RenderVideoBody): Promise<void> {
+export async function runVideoJob(deps: AppDeps, job: RenderVideoRequest): Promise<void> {
   const secret = deps.config.runnerSecret;
   const started = Date.now();
-  const base = (status: StatusPayload["status"]): StatusPayload => ({
+  const base = (status: RunnerStatus["status"]): RunnerStatus => ({
     jobId: job.jobId,
     status,
     type: "video",
@@ -50,17 +49,19 @@ export async function runVideoJob(deps: AppDeps, job: RenderVideoBody): Promise<
       0,
     );
   };
-  let final: StatusPayload;
+  let final: RunnerStatus;
   try {
     const result = await withTempDir(deps.config.tmpDir, "video-", async (dir) => {
       const outPath = join(dir, `out.${job.output.format}`);
       const r = await renderVideo({
         jobId: job.jobId,
         config: job.config,
+        inputs: job.inputs,
         format: job.output.format,
         workDir: dir,
         outPath,
         onProgress: progress,
+        tools: deps.config,
         signal: deps.shutdownSignal,
       });
       progress(95, "uploading");
@@ -101,20 +102,23 @@ export async function runVideoJob(deps: AppDeps, job: RenderVideoBody): Promise<
 /** Route factory: one queue per app, sized to the machine's CPU pairs. */
 export const renderVideoRoutes = (deps: AppDeps): Hono => {
   const queue = new JobQueue(Math.floor(availableParallelism() / 2));
-  return new Hono().post("/render/video", async (c) => {
+  return new Hono().post(RENDERER_PATHS.renderVideo, async (c) => {
     let raw: unknown;
     try {
       raw = await c.req.json();
     } catch {
       throw new BadRequest("Body must be JSON");
     }
-    const parsed = v.safeParse(RenderVideoBody, raw);
+    const parsed = v.safeParse(RenderVideoRequest, raw);
     if (!parsed.success) {
-      const issue = parsed.issues[0];
-      const path = issue?.path?.map((p) => String(p.key)).join(".") ?? "body";
-      throw new BadRequest(`${path}: ${issue?.message ?? "invalid"}`);
+      const [first] = toFieldErrors(parsed.issues);
+      throw new BadRequest(`${first?.field ?? "body"}: ${first?.message ?? "invalid"}`);
     }
+    // Every file the job draws needs its signed URL: refuse now rather than fail after the 202.
+    const missing = missingInput(videoSpec(parsed.output.config), parsed.output.inputs);
+    if (missing !== null) throw new BadRequest(`inputs: no signed URL for the file reference "${missing}"`);
     queue.push(() => runVideoJob(deps, parsed.output));
-    return c.json({ accepted: true }, 202);
+    const accepted: v.InferOutput<typeof RenderAccepted> = { accepted: true };
+    return c.json(accepted, 202);
   });
 };

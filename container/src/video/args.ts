@@ -3,7 +3,10 @@
  * baseline encode uses exactly the settings of a real render.
  */
 
-export type OutputFormat = "mp4" | "mov" | "webm";
+import type { VideoFormat } from "./types.ts";
+
+/** The grammar's output formats. */
+export type OutputFormat = VideoFormat;
 
 /** Video/audio encoder arguments for a container format; `fast` = preview quality. */
 export function encoderArgs(format: OutputFormat, fast: boolean): string[] {

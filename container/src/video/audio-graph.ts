@@ -1,21 +1,12 @@
 /**
  * The audio half of the filter graph. Clip audio is cut to each clip, faded with the transition
- * curves where clips overlap (equivalent to acrossfade's c1/c2) and placed at the clip's start;
+ * curves (afade names, resolved by the contract's timeline) where clips overlap (equivalent to acrossfade's c1/c2) and placed at the clip's start;
  * audio tracks, detached audio and the background track are placed on the absolute timeline.
  * The mix is padded and trimmed to the exact video length, so audio can never drift.
  */
 import type { GraphContext, LayerAudio } from "./graph-context.ts";
 import type { AudioTrackSpec } from "./types.ts";
 import { f } from "./values.ts";
-
-const CURVES = new Set(
-  "tri qsin hsin esin log ipar qua cub squ cbr par exp iqsin ihsin dese desi losi nofade".split(" "),
-);
-
-/** A valid afade curve name (`linear`, listed by the MCP schema, means `tri`). */
-export function curveName(name: string | undefined): string {
-  return name && CURVES.has(name) ? name : "tri";
-}
 
 const NORMALISE = "aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo";
 
@@ -45,14 +36,12 @@ export function clipAudioStream(ctx: GraphContext, clipIndex: number, parts: Lay
   const fades: string[] = [];
   const prev = ctx.timeline.clips[clipIndex - 1]?.transition;
   if (timing.inFrames > 0 && prev) {
-    fades.push(
-      `afade=t=in:st=0:d=${f(timing.inFrames / ctx.spec.fps)}:curve=${curveName(prev.audioInCurve)}`,
-    );
+    fades.push(`afade=t=in:st=0:d=${f(timing.inFrames / ctx.spec.fps)}:curve=${prev.audioInCurve}`);
   }
   const t = timing.transition;
   if (t) {
     const d = t.frames / ctx.spec.fps;
-    fades.push(`afade=t=out:st=${f(timing.duration - d)}:d=${f(d)}:curve=${curveName(t.audioOutCurve)}`);
+    fades.push(`afade=t=out:st=${f(timing.duration - d)}:d=${f(d)}:curve=${t.audioOutCurve}`);
   }
   const out = ctx.label("clipa");
   ctx.chain(

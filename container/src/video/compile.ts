@@ -10,11 +10,11 @@ import { clipAudioStream, finishAudio } from "./audio-graph.ts";
 import { GraphContext, type LayerWindow } from "./graph-context.ts";
 import { MIXERS, overlapJoin } from "./joins.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
-import { COMPILERS, keyedLayers, type KeyedLayer } from "./layers/index.ts";
-import type { Timeline } from "./timeline.ts";
+import { compileLayer, keyedLayers, keyedOf, type KeyedLayer } from "./layers/index.ts";
+import type { Timeline } from "../../../src/contract/timeline.ts";
 import { resolveTransition } from "./transitions.ts";
 import type { AudioTrackSpec, Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
-import { f, num } from "./values.ts";
+import { f } from "./values.ts";
 
 export interface CompiledGraph {
   /** Per input: its options followed by `-i path`. */
@@ -29,8 +29,8 @@ export interface CompiledGraph {
 /** Frame window of a layer inside a span of `frames` frames (start/stop in seconds, clamped). */
 export function layerWindow(layer: Layer, frames: number, fps: number): LayerWindow | null {
   const total = frames / fps;
-  const start = Math.min(Math.max(0, num(layer.start, 0)), total);
-  const stop = Math.min(Math.max(start, num(layer.stop, total)), total);
+  const start = Math.min(Math.max(0, layer.start ?? 0), total);
+  const stop = Math.min(Math.max(start, layer.stop ?? total), total);
   const startFrame = Math.round(start * fps);
   const endFrame = Math.min(frames, Math.round(stop * fps));
   if (endFrame <= startFrame) return null;
@@ -47,9 +47,8 @@ function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base
   const fmt = format === "webm" ? "yuva420p" : "yuv420p";
   let current = base;
   for (const { layer, key } of layers) {
-    const compiler = COMPILERS[layer.type];
-    const win = compiler ? layerWindow(layer, frames, fps) : null;
-    const out = win && compiler ? compiler(layer, win, ctx, key) : null;
+    const win = layerWindow(layer, frames, fps);
+    const out = win ? compileLayer(layer, win, ctx, key) : null;
     if (!out || !win) continue;
     if (current === null && out.coversFrame && win.frames === frames) {
       current = out.label;
@@ -92,10 +91,8 @@ export function compileGraph(
   timeline.clips.forEach((timing, c) => {
     ctx.clipAudio = [];
     const layers = all.filter((k) => k.clip === c);
-    for (const k of layers) {
-      const track = k.layer.type === "detached-audio" ? detachedTrack(k.layer, timing.start) : null;
-      if (track) tracks.push(track);
-    }
+    for (const k of layers.filter(keyedOf("detached-audio")))
+      tracks.push(detachedTrack(k.layer, timing.start));
     let v = composite(ctx, layers, timing.frames, null);
     if (!v) {
       v = ctx.label("empty");
@@ -136,9 +133,8 @@ export function compileGraph(
     acc = next;
   }
   ctx.clipAudio = [];
-  const globals = all.filter(
-    (k) => k.clip === -1 && k.layer.type !== "video" && !k.layer.type.includes("audio"),
-  );
+  // The grammar keeps video and audio layers out of globalLayers.
+  const globals = all.filter((k) => k.clip === -1);
   const top = globals.length > 0 ? composite(ctx, globals, timeline.totalFrames, acc) : acc;
   ctx.chain(`[${top}]format=${fmt},trim=end_frame=${timeline.totalFrames}[vout]`);
   finishAudio(ctx, clipAudio, tracks);

@@ -6,21 +6,22 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { signCallback } from "../auth.ts";
+import { mimeOf } from "../../../src/contract/mime.ts";
+import { signCallback } from "../../../src/contract/signing.ts";
+import type { RunnerStatus } from "../../../src/contract/wire.ts";
+import type { VideoFormat } from "./types.ts";
 
-const CONTENT_TYPES = { mp4: "video/mp4", mov: "video/quicktime", webm: "video/webm" } as const;
-
-/** Uploads `path`; returns its size in bytes. */
+/** Uploads `path` with the contract's MIME type of its format; returns its size in bytes. */
 export async function uploadFile(
   url: string,
   path: string,
-  format: keyof typeof CONTENT_TYPES,
+  format: VideoFormat,
   signal?: AbortSignal,
 ): Promise<number> {
   const { size } = await stat(path);
   const res = await fetch(url, {
     method: "PUT",
-    headers: { "content-type": CONTENT_TYPES[format], "content-length": String(size) },
+    headers: { "content-type": mimeOf(format), "content-length": String(size) },
     body: Readable.toWeb(createReadStream(path)) as ReadableStream,
     duplex: "half",
     signal,
@@ -29,32 +30,24 @@ export async function uploadFile(
   return size;
 }
 
-/** Runner status payload (spec): what the callback body carries. */
-export interface StatusPayload {
-  jobId: string;
-  status: "processing" | "completed" | "failed";
-  type: "video";
-  timestamp: string;
-  resultUrl?: string;
-  error?: string;
-  metadata?: Record<string, unknown>;
-}
-
 /** Delays between attempts of the final callback (the first attempt is immediate). */
 export const RETRY_DELAYS_MS: readonly number[] = [1000, 2000, 4000, 8000];
 
-/** POSTs one signed callback; `retries` = how many of RETRY_DELAYS_MS to use after a failure. */
+/**
+ * POSTs one signed callback carrying the contract's runner status; `retries` = how many of
+ * RETRY_DELAYS_MS to use after a failure.
+ */
 export async function sendCallback(
   url: string,
   secret: string,
-  payload: StatusPayload,
+  payload: RunnerStatus,
   retries: number,
   sleep = delay,
 ): Promise<boolean> {
   const body = JSON.stringify(payload);
   for (let attempt = 0; ; attempt++) {
     try {
-      const res = await fetch(url, { method: "POST", headers: signCallback(secret, body), body });
+      const res = await fetch(url, { method: "POST", headers: await signCallback(secret, body), body });
       if (res.status < 500) return res.ok;
     } catch {
       // network error: retry below

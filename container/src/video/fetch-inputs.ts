@@ -1,7 +1,9 @@
 /**
- * Downloads every file a spec references (signed URLs from the Worker) into the job's work
- * directory and rewrites the spec to the local copies. Local paths are accepted only when the
- * caller allows it (tests, benchmark) so a config can never read the renderer's own files.
+ * The files a job draws: every file reference of the spec (storage paths and public URLs, as the user wrote
+ * them) is looked up in the request's `inputs` (reference -> short-lived signed URL from the Worker), each
+ * distinct URL is downloaded once into the job's work directory, and the spec is rewritten to the local
+ * copies. Local paths are accepted only when the caller allows it (tests, benchmark) so a config can never
+ * read the renderer's own files.
  */
 import { createWriteStream } from "node:fs";
 import { extname, join } from "node:path";
@@ -9,13 +11,12 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { Layer, VideoSpec } from "./types.ts";
 
-const FILE_KEYS = ["path", "fontPath"] as const;
-
-/** Every distinct file reference in the spec (pure). */
+/** Every distinct file reference the spec draws or plays (pure). */
 export function fileRefs(spec: VideoSpec): string[] {
   const refs = new Set<string>();
   const fromLayer = (l: Layer) => {
-    for (const k of FILE_KEYS) if (typeof l[k] === "string" && l[k]) refs.add(l[k] as string);
+    if ("path" in l) refs.add(l.path);
+    if ("fontPath" in l && l.fontPath !== undefined) refs.add(l.fontPath);
   };
   spec.clips.forEach((c) => c.layers.forEach(fromLayer));
   spec.globalLayers.forEach(fromLayer);
@@ -24,20 +25,26 @@ export function fileRefs(spec: VideoSpec): string[] {
   return [...refs];
 }
 
+/** The first reference of the spec that `inputs` has no URL for, or null. */
+export function missingInput(spec: VideoSpec, inputs: Readonly<Record<string, string>>): string | null {
+  return fileRefs(spec).find((ref) => !Object.hasOwn(inputs, ref)) ?? null;
+}
+
 /** Returns a copy of the spec with every file reference mapped through `map` (pure). */
 export function rewriteRefs(spec: VideoSpec, map: ReadonlyMap<string, string>): VideoSpec {
+  const local = (ref: string) => map.get(ref) ?? ref;
   const fix = (l: Layer): Layer => {
-    const copy: Layer = { ...l };
-    for (const k of FILE_KEYS)
-      if (typeof copy[k] === "string") copy[k] = map.get(copy[k] as string) ?? copy[k];
+    let copy = l;
+    if ("path" in copy) copy = { ...copy, path: local(copy.path) };
+    if ("fontPath" in copy && copy.fontPath !== undefined) copy = { ...copy, fontPath: local(copy.fontPath) };
     return copy;
   };
   return {
     ...spec,
     clips: spec.clips.map((c) => ({ ...c, layers: c.layers.map(fix) })),
     globalLayers: spec.globalLayers.map(fix),
-    audioTracks: spec.audioTracks.map((t) => ({ ...t, path: map.get(t.path) ?? t.path })),
-    audioFilePath: spec.audioFilePath ? (map.get(spec.audioFilePath) ?? spec.audioFilePath) : null,
+    audioTracks: spec.audioTracks.map((t) => ({ ...t, path: local(t.path) })),
+    audioFilePath: spec.audioFilePath ? local(spec.audioFilePath) : null,
   };
 }
 
@@ -50,32 +57,58 @@ async function download(url: string, dest: string, signal?: AbortSignal): Promis
   );
 }
 
-/** Downloads all references (4 at a time); returns original reference → local path. */
+/** A short, safe extension for a download (ffprobe/ffmpeg use it as a format hint): the reference's, else the URL's. */
+function extensionOf(ref: string, url: string): string {
+  const path = (s: string) => {
+    try {
+      return new URL(s).pathname;
+    } catch {
+      return s;
+    }
+  };
+  const ext = extname(path(ref)) || extname(path(url));
+  return ext.slice(0, 8).replace(/[^.\w]/g, "");
+}
+
+export interface FetchOptions {
+  /** Reference -> signed URL (the request's `inputs`). */
+  inputs?: Readonly<Record<string, string>>;
+  /** A reference starting with `/` and not in `inputs` is a local file (tests, benchmark). */
+  allowLocalFiles?: boolean;
+  signal?: AbortSignal;
+  /** Called after each finished reference with the count done so far. */
+  onFile?: (done: number) => void;
+}
+
+/** Downloads all references (4 URLs at a time, each distinct URL once); returns reference → local path. */
 export async function fetchInputs(
   refs: readonly string[],
   workDir: string,
-  options: { allowLocalFiles?: boolean; signal?: AbortSignal; onFile?: (done: number) => void } = {},
+  options: FetchOptions = {},
 ): Promise<Map<string, string>> {
+  const inputs = options.inputs ?? {};
+  const byUrl = new Map<string, string[]>();
   const map = new Map<string, string>();
+  for (const ref of refs) {
+    const url = Object.hasOwn(inputs, ref) ? inputs[ref] : undefined;
+    if (url !== undefined) byUrl.set(url, [...(byUrl.get(url) ?? []), ref]);
+    else if (options.allowLocalFiles && ref.startsWith("/")) map.set(ref, ref);
+    else throw new Error(`no input URL for the file reference ${ref.slice(0, 80)}`);
+  }
+  let done = map.size;
+  if (done > 0) options.onFile?.(done);
+  const urls = [...byUrl.keys()];
   let next = 0;
-  let done = 0;
   const worker = async () => {
-    while (next < refs.length) {
+    while (next < urls.length) {
       const i = next++;
-      const ref = refs[i]!;
-      if (/^https?:\/\//i.test(ref)) {
-        const ext = extname(new URL(ref).pathname)
-          .slice(0, 8)
-          .replace(/[^.\w]/g, "");
-        const dest = join(workDir, `in${i}${ext}`);
-        await download(ref, dest, options.signal);
-        map.set(ref, dest);
-      } else if (options.allowLocalFiles && ref.startsWith("/")) {
-        map.set(ref, ref);
-      } else {
-        throw new Error(`unsupported file reference: ${ref.slice(0, 80)}`);
-      }
-      options.onFile?.(++done);
+      const url = urls[i]!;
+      const forUrl = byUrl.get(url)!;
+      const dest = join(workDir, `in${i}${extensionOf(forUrl[0]!, url)}`);
+      await download(url, dest, options.signal);
+      for (const ref of forUrl) map.set(ref, dest);
+      done += forUrl.length;
+      options.onFile?.(done);
     }
   };
   await Promise.all([worker(), worker(), worker(), worker()]);

@@ -3,7 +3,7 @@
  * the input list, the filter chains and unique stream labels. Everything else is pure data.
  */
 import type { Writable } from "node:stream";
-import type { Timeline } from "./timeline.ts";
+import type { Timeline } from "../../../src/contract/timeline.ts";
 import type { Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 
 /** Where a layer is visible, relative to its clip (or to the video start for global layers). */
@@ -114,9 +114,9 @@ export class GraphContext {
   }
 }
 
-/** Signature of one layer-type module (the registry in layers/index.ts is keyed by `type`). */
-export type LayerCompiler = (
-  layer: Layer,
+/** Signature of one layer-type module for layers `L` (the registry in layers/index.ts is keyed by `type`). */
+export type LayerCompiler<L extends Layer = Layer> = (
+  layer: L,
   win: LayerWindow,
   ctx: GraphContext,
   key: string,

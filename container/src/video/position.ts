@@ -3,11 +3,24 @@
  * (preset string or `{x,y,originX,originY}`, fractions of the frame) or editly's `left/top/originX/originY`.
  * Edge presets keep a 5 % inset, as editly's do.
  */
-import { obj, optNum } from "./values.ts";
+import type { LayerOf } from "./types.ts";
+
+/** A layer's `position`: a preset name or `{x, y, originX?, originY?}` (fractions of the frame). */
+export type Position = NonNullable<LayerOf<"image">["position"]>;
+type Origin = "left" | "center" | "right" | "top" | "bottom";
+
+/** The placement properties of a layer; video layers also have editly's `left/top/originX/originY`. */
+export interface Placement {
+  position?: Position;
+  left?: number;
+  top?: number;
+  originX?: "left" | "center" | "right";
+  originY?: "top" | "center" | "bottom";
+}
 
 const INSET = 0.05;
 
-function originFactor(origin: unknown, fallback: number): number {
+function originFactor(origin: Origin | undefined, fallback: number): number {
   if (origin === "center") return 0.5;
   if (origin === "right" || origin === "bottom") return 1;
   if (origin === "left" || origin === "top") return 0;
@@ -16,7 +29,7 @@ function originFactor(origin: unknown, fallback: number): number {
 
 /** Returns the top-left pixel of the box, rounded. `fallback` is the preset used when nothing is given. */
 export function placeBox(
-  layer: Record<string, unknown>,
+  layer: Placement,
   W: number,
   H: number,
   w: number,
@@ -24,17 +37,14 @@ export function placeBox(
   fallback = "center",
 ): { x: number; y: number } {
   const p = layer.position;
-  const o = obj(p);
-  if (o) {
-    const fx = optNum(o.x) ?? 0.5;
-    const fy = optNum(o.y) ?? 0.5;
+  if (typeof p === "object") {
     return {
-      x: Math.round(fx * W - originFactor(o.originX, 0.5) * w),
-      y: Math.round(fy * H - originFactor(o.originY, 0.5) * h),
+      x: Math.round(p.x * W - originFactor(p.originX, 0.5) * w),
+      y: Math.round(p.y * H - originFactor(p.originY, 0.5) * h),
     };
   }
-  const left = optNum(layer.left);
-  const top = optNum(layer.top);
+  const left = layer.left ?? null;
+  const top = layer.top ?? null;
   if (typeof p !== "string" && (left !== null || top !== null)) {
     return {
       x: Math.round((left ?? 0) * W - originFactor(layer.originX, 0) * w),

@@ -4,30 +4,38 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../config.ts";
 import { run } from "../lib/process.ts";
 import { ffmpegArgs, filterThreadsFor } from "./args.ts";
 import { compileGraph, layerWindow, pipesLast } from "./compile.ts";
-import { applyFastMode, parseVideoConfig } from "./config.ts";
+import { applyFastMode, videoSpec } from "./config.ts";
 import { fetchInputs, fileRefs, rewriteRefs } from "./fetch-inputs.ts";
-import { keyedLayers, RASTER_TYPES, type KeyedLayer } from "./layers/index.ts";
-import { videoLayerLength } from "./layers/video.ts";
-import { probeMedia } from "./probe.ts";
-import { captureWorkers, preferredMethod } from "./html/capture-page.ts";
+import { isRaster, keyedLayers, type KeyedLayer } from "./layers/index.ts";
+import type { VideoConfig } from "../../../src/contract/config/video.ts";
+import { buildTimeline, playableLength, type Timeline } from "../../../src/contract/timeline.ts";
+import { toMediaInfo } from "../probe/media-facts.ts";
+import { probeMedia } from "../probe/probe-media.ts";
 import { getCaptureBrowser, prepareSparePage } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
 import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
-import { buildTimeline, clipDuration, type Timeline } from "./timeline.ts";
-import type { MediaInfo, Rasters, VideoSpec } from "./types.ts";
+import type { MediaInfo, Rasters, VideoFormat, VideoSpec } from "./types.ts";
 
 export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
 
 export interface RenderVideoOptions {
   jobId: string;
-  config: unknown;
-  format?: string;
+  /** The job's config as the contract's grammar parsed it (`VideoConfigSchema`). */
+  config: VideoConfig;
+  /** Reference in the config -> signed URL to download it from (the request's `inputs`). */
+  inputs?: Readonly<Record<string, string>>;
+  /** The request's output format (wins over the config's `format`). */
+  format?: VideoFormat;
   workDir: string;
   outPath: string;
+  /** References starting with `/` that `inputs` lacks are local files (tests and the benchmark only). */
   allowLocalFiles?: boolean;
+  /** The binaries to launch and the html capture settings (the server passes its Config). */
+  tools?: RenderTools;
   rasterize?: Rasterize;
   onProgress?: (percent: number, stage: Stage) => void;
   signal?: AbortSignal;
@@ -45,51 +53,55 @@ export interface RenderVideoResult {
 const FONT_EXT = /\.(ttf|otf|woff2?)$/i;
 
 /** Starts the browsers a job will need while its inputs download (launching costs ~0.5 s each). */
-function warmBrowsers(layers: KeyedLayer[]): void {
-  const raster = layers.filter((k) => RASTER_TYPES.has(k.layer.type));
+function warmBrowsers(layers: KeyedLayer[], tools: RenderTools): void {
+  const raster = layers.filter((k) => isRaster(k.layer));
   const html = raster.some((k) => k.layer.type === "html");
-  if (raster.some((k) => k.layer.type !== "html") || (html && preferredMethod() === "screenshot"))
-    prepareSparePage();
-  if (html && preferredMethod() === "beginframe")
-    for (let slot = 0; slot < captureWorkers(); slot++) void getCaptureBrowser(slot).catch(() => {});
+  if (raster.some((k) => k.layer.type !== "html") || (html && tools.htmlCapture === "screenshot"))
+    prepareSparePage(tools.chromiumPath);
+  if (html && tools.htmlCapture === "beginframe")
+    for (let slot = 0; slot < tools.htmlCaptureWorkers; slot++)
+      void getCaptureBrowser(tools.chromiumPath, slot).catch(() => {});
 }
 
 /** Renders the job; throws (ProcessError or Error) with a human-readable message on failure. */
 export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoResult> {
   const report = o.onProgress ?? (() => {});
-  const parsed = applyFastMode(parseVideoConfig(o.config, o.format));
+  const tools = o.tools ?? DEFAULT_RENDER_TOOLS;
+  const parsed = applyFastMode(videoSpec(o.config, o.format));
   report(0, "downloading");
-  if (!o.rasterize) warmBrowsers(keyedLayers(parsed));
+  if (!o.rasterize) warmBrowsers(keyedLayers(parsed), tools);
   const refs = fileRefs(parsed);
   const local = await fetchInputs(refs, o.workDir, {
+    inputs: o.inputs,
     allowLocalFiles: o.allowLocalFiles,
     signal: o.signal,
     onFile: (n) => report(overallPercent("downloading", n / Math.max(1, refs.length)), "downloading"),
   });
   const spec = rewriteRefs(parsed, local);
   const media = new Map<string, MediaInfo>();
-  const fontPaths = new Set(keyedLayers(spec).map((k) => k.layer.fontPath));
+  const fontPaths = new Set(keyedLayers(spec).map((k) => ("fontPath" in k.layer ? k.layer.fontPath : null)));
   const toProbe = [...new Set(local.values())].filter((p) => !fontPaths.has(p) && !FONT_EXT.test(p));
-  const probing = Promise.all(toProbe.map(async (p) => media.set(p, await probeMedia(p))));
+  const probing = Promise.all(
+    toProbe.map(async (p) =>
+      media.set(p, toMediaInfo(await probeMedia(p, { ffprobePath: tools.ffprobePath, signal: o.signal }))),
+    ),
+  );
   void probing.catch(() => {}); // awaited below; this only stops an early throw leaving it unhandled
-  const rasterKeys = keyedLayers(spec).filter((k) => RASTER_TYPES.has(k.layer.type));
+  const rasterKeys = keyedLayers(spec).filter((k) => isRaster(k.layer));
   const timelineFor = () => {
-    const durations = spec.clips.map((clip) =>
-      clipDuration(clip, spec.defaultDuration, (i) => {
-        const layer = clip.layers[i]!;
-        const info = media.get(String(layer.path));
-        return info ? videoLayerLength(layer, info.duration) : null;
-      }),
-    );
-    const timeline = buildTimeline(
-      durations,
-      spec.clips.map((c) => c.transition),
-      spec.fps,
-    );
+    // The contract's timeline, at the spec's fps (a preview's, after fast mode); a clip without its own
+    // duration lasts its first video layer's playable length in the probed file.
+    const timeline = buildTimeline(spec, {
+      fps: spec.fps,
+      videoLength: (layer) => {
+        const info = layer.path === undefined ? undefined : media.get(layer.path);
+        return info ? playableLength(layer, info.duration) : null;
+      },
+    });
     if (timeline.totalFrames === 0) throw new Error("the video has no clips");
     return timeline;
   };
-  const rasterize = o.rasterize ?? rasterizeAll;
+  const rasterize: Rasterize = o.rasterize ?? ((s, layers, dir) => rasterizeAll(s, layers, dir, tools));
   const rasterizeFor = async (timeline: Timeline): Promise<Rasters> => {
     if (rasterKeys.length === 0) return { assets: new Map(), stdin: null };
     const layers = rasterKeys.map((k) => {
@@ -100,7 +112,9 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   };
   // Only clips without a duration need probed video lengths; otherwise the timeline is known now and
   // the browser work (text, html capture) runs while the remaining probes (ffprobe) do.
-  const needsMedia = spec.clips.some((c) => c.duration === null && c.layers.some((l) => l.type === "video"));
+  const needsMedia = spec.clips.some(
+    (c) => c.duration === undefined && c.layers.some((l) => l.type === "video"),
+  );
   let timeline: Timeline;
   let rasters: Rasters;
   if (needsMedia) {
@@ -133,7 +147,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   report(overallPercent("encoding", 0), "encoding");
   // A text page for the next job is opened once this one's ffmpeg is done with the cores.
   const usedTextPage = rasterKeys.some((k) => k.layer.type !== "html") && !o.rasterize;
-  await run("ffmpeg", args, {
+  await run(tools.ffmpegPath, args, {
     stdin: rasters.stdin ?? undefined,
     pipes: graph.pipes,
     signal: o.signal,
@@ -143,7 +157,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       if (t !== null) report(overallPercent("encoding", t / timeline.duration), "encoding");
     },
   });
-  if (usedTextPage) prepareSparePage();
+  if (usedTextPage) prepareSparePage(tools.chromiumPath);
   return {
     outPath: o.outPath,
     width: spec.width,

@@ -2,7 +2,8 @@
  * Resolves a transition name (case-insensitive, like editly) to an xfade mapping, including
  * `random` (a reproducible pick seeded by the job id) and the `params` tweaks editly supports.
  */
-import { TRANSITIONS, type TransitionMapping } from "./transition-table.ts";
+import { VIDEO_DEFAULTS } from "../../../src/contract/config/limits.ts";
+import { TRANSITIONS, type TransitionMapping } from "../../../src/contract/transition-map.ts";
 
 const BY_LOWER = new Map(Object.entries(TRANSITIONS).map(([k, v]) => [k.toLowerCase(), { name: k, ...v }]));
 /** Names `random` chooses from: every gl name plus the directional aliases (not `dummy`). */
@@ -25,7 +26,7 @@ export interface ResolvedTransition extends TransitionMapping {
 
 /**
  * Maps `name` to an xfade transition. `seed` (jobId + transition index) makes `random` reproducible.
- * Unknown names fall back to `fade` (the Worker rejects them earlier; this keeps renders alive).
+ * Unknown names (the grammar refuses them; this keeps a render alive) fall back to the default transition.
  */
 export function resolveTransition(
   name: string,
@@ -34,7 +35,8 @@ export function resolveTransition(
 ): ResolvedTransition {
   let key = name.toLowerCase();
   if (key === "random") key = RANDOM_POOL[hash32(seed) % RANDOM_POOL.length]!.toLowerCase();
-  const found = BY_LOWER.get(key) ?? { name: "fade", ...TRANSITIONS.fade! };
+  const fallback = VIDEO_DEFAULTS.transitionName;
+  const found = BY_LOWER.get(key) ?? { name: fallback, ...TRANSITIONS[fallback] };
   const resolved: ResolvedTransition = { ...found };
   if (found.name === "Directional" && Array.isArray(params?.direction)) {
     const [dx, dy] = params.direction as unknown[];

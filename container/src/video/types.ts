@@ -1,24 +1,26 @@
 /**
- * The renderer's own, normalised view of a video job config (config reference §2-§4).
- * `parseVideoConfig` produces it from untrusted JSON; everything downstream reads only this shape.
+ * The renderer's typed view of a video job config (config reference §2-§4): the config as the contract's
+ * grammar parsed it (`VideoConfigSchema`), with documented defaults filled in and `defaults.layer` /
+ * `defaults.layerType` merged under every layer (config.ts `videoSpec`). Layers keep the grammar's types,
+ * so each compiler gets its own narrowed type (`LayerOf<"video">`).
  */
 import type { Writable } from "node:stream";
+import type { VIDEO_FORMATS, VideoLayer } from "../../../src/contract/config/video.ts";
+import type { Transition } from "../../../src/contract/config/transitions.ts";
 
-/** One layer: its type plus every property as given (after defaults.layer / defaults.layerType merge). */
-export type Layer = { type: string } & Record<string, unknown>;
+/** One layer as drawn: a layer of the grammar with the config's layer defaults merged in. */
+export type Layer = VideoLayer;
+/** The layer type(s) `T`, e.g. `LayerOf<"video">`, `LayerOf<"fill-color" | "pause">`. */
+export type LayerOf<T extends Layer["type"]> = Extract<Layer, { type: T }>;
+export type LayerType = Layer["type"];
 
-export interface TransitionSpec {
-  name: string;
-  duration: number;
-  audioOutCurve: string;
-  audioInCurve: string;
-  params?: Record<string, unknown>;
-}
+/** Output containers the renderer writes (the grammar's `format`). */
+export type VideoFormat = (typeof VIDEO_FORMATS)[number];
 
+/** A clip as the timeline reads it (src/contract/timeline.ts): absent duration/transition = the defaults'. */
 export interface ClipSpec {
-  /** Explicit clip duration in seconds, or null when it must come from a video layer / the default. */
-  duration: number | null;
-  transition: TransitionSpec | null;
+  duration?: number;
+  transition?: Transition | null;
   layers: Layer[];
 }
 
@@ -32,16 +34,20 @@ export interface AudioTrackSpec {
 }
 
 export interface VideoSpec {
+  /** Even sizes (evenDimension). */
   width: number;
   height: number;
   fps: number;
-  format: "mp4" | "mov" | "webm";
+  format: VideoFormat;
   fast: boolean;
   /**
    * Output pixels per config pixel: 1, or the preview (`fast`) factor. Pixel-valued text properties are
    * already multiplied by it; html pages are laid out at their config size and captured at this scale.
    */
   pixelScale: number;
+  /** The config's `defaults.duration` / `defaults.transition`: with `fps` and `clips`, the timeline's input. */
+  defaults: { duration?: number; transition?: Transition | null };
+  /** `defaults.duration`, else the documented clip length: the window of a layer whose clip is unknown yet. */
   defaultDuration: number;
   clips: ClipSpec[];
   globalLayers: Layer[];
@@ -54,23 +60,8 @@ export interface VideoSpec {
   audioNorm: { enable: boolean; gaussSize: number; maxGain: number };
 }
 
-/** What ffprobe told us about a downloaded input file. */
-export interface MediaInfo {
-  width: number;
-  height: number;
-  duration: number;
-  hasVideo: boolean;
-  hasAudio: boolean;
-  /** The first video stream has an alpha channel (png rgba, vp9 alpha...). */
-  hasAlpha: boolean;
-  rotation: number;
-  videoCodec: string | null;
-  /**
-   * EXIF orientation of a JPEG still (1–8, 1 = as stored). ffprobe does not report it (its size is the
-   * stored one) and ffmpeg's autorotate ignores the mirrored ones, so the graph applies it.
-   */
-  orientation: number;
-}
+/** What the compiler reads about a downloaded input (probe/media-facts.ts, the probe's renderer view). */
+export type { MediaInfo } from "../probe/media-facts.ts";
 
 /** A transparent PNG produced by rasterising a text/html layer, placed at (x,y) in the frame. */
 export interface RasterFrame {

@@ -5,8 +5,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { signRendererRequest } from "../../src/auth.ts";
-import type { Config } from "../../src/config.ts";
+import { contentDigest, signRendererRequest } from "../../../src/contract/signing.ts";
+import { DEFAULT_RENDER_TOOLS, type Config } from "../../src/config.ts";
 import type { ToolVersions } from "../../src/lib/tool-versions.ts";
 import { startServer } from "../../src/server.ts";
 
@@ -33,21 +33,35 @@ export async function startTestServer(
     runnerSecret: TEST_SECRET,
     tmpDir,
     probeMaxBytes: 200 * 1024 * 1024,
-    ffmpegPath: "ffmpeg",
-    ffprobePath: "ffprobe",
-    chromiumPath: "/usr/bin/chromium",
+    ...DEFAULT_RENDER_TOOLS,
     ...overrides,
   };
   const running = await startServer(config, options);
   return {
     url: running.url,
     config,
-    signedFetch(path, init = {}) {
+    async signedFetch(path, init = {}) {
       const method = init.method ?? "GET";
       const headers = new Headers(init.headers);
-      const pathname = new URL(path, running.url).pathname;
+      const url = new URL(path, running.url);
+      const body = init.body;
+      const content = await contentDigest(
+        typeof body === "string" || body instanceof ReadableStream
+          ? body
+          : body instanceof Uint8Array
+            ? new Uint8Array(body)
+            : body === undefined || body === null
+              ? null
+              : (() => {
+                  throw new Error("signedFetch signs strings, bytes and streams");
+                })(),
+      );
       for (const [name, value] of Object.entries(
-        signRendererRequest(config.runnerSecret, method, pathname),
+        await signRendererRequest(config.runnerSecret, {
+          method,
+          target: `${url.pathname}${url.search}`,
+          content,
+        }),
       )) {
         headers.set(name, value);
       }

@@ -8,8 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/lib/process.ts";
-import { readImageHeader } from "../../src/probe/image-header.ts";
-import { parseMediaInfo, probeMedia, probeStill } from "../../src/video/probe.ts";
+import { readImageHeader } from "../../../src/contract/media/image-header.ts";
+import { probeStill } from "../../src/probe/header-facts.ts";
+import { parseProbeOutput } from "../../src/probe/parse-probe.ts";
+import { probeMedia } from "../../src/probe/probe-media.ts";
 import { FIXTURES } from "../video/media-helpers.ts";
 import { withExifOrientation } from "./exif.ts";
 
@@ -36,7 +38,7 @@ async function ffprobeInfo(path: string) {
     "-show_streams",
     path,
   ]);
-  return parseMediaInfo(JSON.parse(stdout.toString("utf8")));
+  return parseProbeOutput(JSON.parse(stdout.toString("utf8")));
 }
 
 beforeAll(async () => {
@@ -54,20 +56,12 @@ afterAll(async () => {
 
 describe("still headers against ffprobe", () => {
   for (const name of Object.keys(STILLS)) {
-    it(`${name}: same size and alpha as ffprobe, without running it`, async () => {
+    it(`${name}: the same facts as ffprobe, without running it`, async () => {
       const path = join(dir, name);
       const fromHeader = await probeStill(path);
       const fromProbe = await ffprobeInfo(path);
-      expect(fromHeader).not.toBeNull();
-      expect(fromHeader).toMatchObject({
-        width: fromProbe.width,
-        height: fromProbe.height,
-        hasAlpha: fromProbe.hasAlpha,
-        hasVideo: true,
-        hasAudio: false,
-        duration: 0,
-        orientation: 1,
-      });
+      expect(fromHeader).toEqual({ ...fromProbe, ffprobe: null });
+      expect(fromHeader).toMatchObject({ hasVideo: false, duration: null, orientation: 1 });
     });
   }
 
@@ -104,7 +98,18 @@ describe("still headers against ffprobe", () => {
     });
     expect(readImageHeader(Buffer.from("not an image at all"))).toBeNull();
     // probeMedia still answers for them, through ffprobe.
-    expect(await probeMedia(join(dir, "anim.png"))).toMatchObject({ width: 32, height: 32 });
+    expect(await probeMedia(join(dir, "anim.png"), { ffprobePath: "ffprobe" })).toMatchObject({
+      width: 32,
+      height: 32,
+    });
+  });
+
+  it("asked for every fact (POST /probe), answers with ffprobe's own, format name included", async () => {
+    const path = join(dir, "rgba.png");
+    expect((await probeMedia(path, { ffprobePath: "ffprobe" })).ffprobe).toBeNull();
+    const complete = await probeMedia(path, { ffprobePath: "ffprobe", complete: true });
+    expect(complete).toEqual(await ffprobeInfo(path));
+    expect(complete.ffprobe?.formatName).toBe("png_pipe");
   });
 
   it("a head cut before the image data still gives a PNG's size, with alpha unknown", async () => {

@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { htmlFrameCount, htmlLayerSize } from "../../src/video/html/rasterize-html.ts";
 import { libraryNames, librarySource, stripLibraryImports } from "../../src/video/html/libraries.ts";
-import { htmlLayerDocument, injectHead, PAGE_POLICY } from "../../src/video/html/page.ts";
+import { injectHead } from "../../../src/contract/html-sandbox.ts";
+import { htmlLayerDocument, PAGE_POLICY } from "../../src/video/html/page.ts";
 
 describe("html layer document", () => {
   it("puts the policy, then the clock, before any markup of the user", () => {
@@ -61,9 +62,9 @@ describe("html layer document", () => {
 });
 
 describe("html layer size and frames", () => {
-  it("defaults to the video size, rounds to even", () => {
+  it("defaults to the video size, rounds down to even (evenDimension)", () => {
     expect(htmlLayerSize({ type: "html" }, 1280, 720)).toEqual({ w: 1280, h: 720 });
-    expect(htmlLayerSize({ type: "html", width: 301, height: 99 }, 1280, 720)).toEqual({ w: 302, h: 100 });
+    expect(htmlLayerSize({ type: "html", width: 301, height: 99 }, 1280, 720)).toEqual({ w: 300, h: 98 });
   });
 
   it("static = 1 frame; animated = duration (5 s default, 30 s max) cut to the window", () => {

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderVideo } from "../../src/video/render.ts";
+import { videoConfig } from "../helpers/video-config.ts";
 import { colorAt, FIXTURES, meanVolume, near, probeOut } from "./media-helpers.ts";
 
 let dir: string;
@@ -24,7 +25,7 @@ async function render(name: string, config: Record<string, unknown>) {
   const stages: string[] = [];
   const result = await renderVideo({
     jobId: `job_${name}`,
-    config,
+    config: videoConfig(config),
     workDir: work,
     outPath,
     allowLocalFiles: true,
@@ -85,6 +86,47 @@ describe("video render: clips, transitions, audio tracks", () => {
   it("plays the audio track where it is placed and is silent after it", async () => {
     expect(await meanVolume(out.outPath, 0.1, 1.2)).toBeGreaterThan(-45);
     expect(await meanVolume(out.outPath, 2.0, 2.0)).toBeLessThan(-80);
+  });
+});
+
+describe("video render: clips without a transition", () => {
+  it("cut: the output lasts the sum of the clips, and the second clip starts at its own start", async () => {
+    // No transition anywhere in the config: the renderer used to fade for 0.5 s (2 s + 1.5 s − 0.5 s).
+    const { outPath, result } = await render("cut", {
+      width: 160,
+      height: 90,
+      fps: 10,
+      clips: [
+        { duration: 2, layers: [{ type: "fill-color", color: "#ff0000" }] },
+        { duration: 1.5, layers: [{ type: "fill-color", color: "#0000ff" }] },
+      ],
+    });
+    expect(result.duration).toBeCloseTo(3.5, 5);
+    expect((await probeOut(outPath)).duration).toBeCloseTo(3.5, 1);
+    // The last frame of the first clip (1.9 s) is still all red; a fade would be mostly blue by then.
+    expect(near(await colorAt(outPath, 1.85), [255, 0, 0])).toBe(true);
+    expect(near(await colorAt(outPath, 2.05), [0, 0, 255])).toBe(true);
+  });
+});
+
+describe("video render: frame size", () => {
+  it("rounds odd sizes down to even: a 1001x601 job renders a 1000x600 file", async () => {
+    const { outPath, result } = await render("odd", {
+      width: 1001,
+      height: 601,
+      fps: 5,
+      clips: [
+        {
+          duration: 0.4,
+          layers: [
+            { type: "fill-color", color: "#00ff00" },
+            { type: "image-overlay", path: `${FIXTURES}/emoji.png`, width: 0.3 },
+          ],
+        },
+      ],
+    });
+    expect([result.width, result.height]).toEqual([1000, 600]);
+    expect((await probeOut(outPath)).video).toMatchObject({ width: 1000, height: 600 });
   });
 });
 

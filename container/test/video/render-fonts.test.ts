@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/lib/process.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
+import { videoConfig } from "../helpers/video-config.ts";
 
 let dir: string;
 beforeAll(async () => {
@@ -27,12 +28,12 @@ async function frame(name: string, layer: Record<string, unknown>): Promise<Buff
     jobId: `job_${name}`,
     workDir: await mkdtemp(join(dir, `${name}-`)),
     outPath,
-    config: {
+    config: videoConfig({
       width: 320,
       height: 120,
       fps: 10,
       clips: [{ duration: 1, layers: [{ type: "fill-color", color: "#000000" }, layer] }],
-    },
+    }),
   });
   const { stdout } = await run("ffmpeg", [
     ...["-v", "error", "-ss", "0.8", "-i", outPath, "-frames:v", "1"],
@@ -74,9 +75,9 @@ describe("catalogue fonts in video", () => {
     expect(changed(withFont, without)).toBeGreaterThan(0.02);
   });
 
-  it("fails the render with a clear message for a family the renderer lacks", async () => {
+  it("never renders a family the bundle lacks: the grammar refuses it, naming the families", async () => {
     await expect(frame("unknown", { type: "title", text: "x", catalogFont: "Comic Neue" })).rejects.toThrow(
-      /catalogFont "Comic Neue" is not in the renderer's catalogue/,
+      /catalogFont: unknown catalogue font family "Comic Neue"; available families: Arimo/,
     );
   });
 });

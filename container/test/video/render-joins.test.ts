@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderVideo } from "../../src/video/render.ts";
+import { videoConfig } from "../helpers/video-config.ts";
 import { colorAt, near, probeOut } from "./media-helpers.ts";
 
 let dir: string;
@@ -21,7 +22,7 @@ beforeAll(async () => {
       jobId: `job_${name}`,
       workDir: await mkdtemp(join(dir, `${name}-`)),
       outPath,
-      config: {
+      config: videoConfig({
         width: 160,
         height: 90,
         fps: 10,
@@ -33,7 +34,7 @@ beforeAll(async () => {
           },
           { duration: 2.5, layers: [{ type: "fill-color", color: "#0000ff" }] },
         ],
-      },
+      }),
     });
     outs.set(name, outPath);
   }

@@ -11,6 +11,7 @@ import { run } from "../../src/lib/process.ts";
 import { scaleLayerPixels } from "../../src/video/config.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
+import { videoConfig } from "../helpers/video-config.ts";
 import { probeOut } from "./media-helpers.ts";
 
 let dir: string;
@@ -22,29 +23,30 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const config = (fast: boolean) => ({
-  width: 1280,
-  height: 720,
-  fps: 30,
-  fast,
-  clips: [
-    {
-      duration: 1,
-      layers: [
-        { type: "fill-color", color: "#204060" },
-        { type: "title", text: "Big title", fontSize: 120, position: "top", zoomDirection: null },
-        { type: "text", text: "px text", fontSize: 60, x: 40, y: 560, color: "#ffff00" },
-        {
-          type: "html",
-          width: 600,
-          height: 200,
-          position: "center-right",
-          html: "<div style='font:bold 64px sans-serif;color:#fff;background:#c00;height:100vh;display:flex;align-items:center;justify-content:center'>HTML</div>",
-        },
-      ],
-    },
-  ],
-});
+const config = (fast: boolean) =>
+  videoConfig({
+    width: 1280,
+    height: 720,
+    fps: 30,
+    fast,
+    clips: [
+      {
+        duration: 1,
+        layers: [
+          { type: "fill-color", color: "#204060" },
+          { type: "title", text: "Big title", fontSize: 120, position: "top", zoomDirection: null },
+          { type: "subtitle", text: "px text", fontSize: 60, textColor: "#ffff00" },
+          {
+            type: "html",
+            width: 600,
+            height: 200,
+            position: "center-right",
+            html: "<div style='font:bold 64px sans-serif;color:#fff;background:#c00;height:100vh;display:flex;align-items:center;justify-content:center'>HTML</div>",
+          },
+        ],
+      },
+    ],
+  });
 
 async function grey(path: string, w: number, h: number): Promise<Buffer> {
   const { stdout } = await run("ffmpeg", [
@@ -55,25 +57,23 @@ async function grey(path: string, w: number, h: number): Promise<Buffer> {
 }
 
 describe("fast previews", () => {
-  it("scale font sizes, outline widths and text x/y/width, nothing else", () => {
-    expect(
-      scaleLayerPixels({ type: "text", text: "a", fontSize: 60, x: 40, y: 10, width: 300 }, 0.5),
-    ).toEqual({
-      type: "text",
+  it("scale pixel font sizes and outline widths, nothing else", () => {
+    expect(scaleLayerPixels({ type: "subtitle", text: "a", fontSize: 60 }, 0.5)).toEqual({
+      type: "subtitle",
       text: "a",
       fontSize: 30,
-      x: 20,
-      y: 5,
-      width: 150,
     });
-    expect(scaleLayerPixels({ type: "title", fontSize: 100, outlineWidth: 4 }, 0.25)).toMatchObject({
+    expect(
+      scaleLayerPixels({ type: "title", text: "a", fontSize: 100, outlineWidth: 4 }, 0.25),
+    ).toMatchObject({
       fontSize: 25,
       outlineWidth: 1,
     });
-    expect(scaleLayerPixels({ type: "slide-in-text", fontSize: 0.05 }, 0.25)).toMatchObject({
+    // slide-in-text's fontSize is a fraction of the frame width: it scales by itself.
+    expect(scaleLayerPixels({ type: "slide-in-text", text: "a", fontSize: 0.05 }, 0.25)).toMatchObject({
       fontSize: 0.05,
     });
-    const image = { type: "image", width: 0.5, path: "a.jpg" };
+    const image = { type: "image" as const, width: 0.5, path: "/a.jpg" };
     expect(scaleLayerPixels(image, 0.25)).toBe(image);
   });
 
@@ -91,8 +91,9 @@ describe("fast previews", () => {
         config: config(fast),
       });
     const facts = await probeOut(preview);
-    expect(facts.video).toMatchObject({ width: 334, height: 188, fps: 15 });
-    const [a, b] = [await grey(full, 334, 188), await grey(preview, 334, 188)];
+    // sqrt(250² · 16/9) = 333.3 and 332 / (16/9) = 186.75, each rounded down to even.
+    expect(facts.video).toMatchObject({ width: 332, height: 186, fps: 15 });
+    const [a, b] = [await grey(full, 332, 186), await grey(preview, 332, 186)];
     let differing = 0;
     for (let i = 0; i < a.length; i++) if (Math.abs((a[i] ?? 0) - (b[i] ?? 0)) > 48) differing++;
     // Only anti-aliasing at the edges of text and boxes differs.

@@ -13,6 +13,7 @@ import { jpegLowres, orientationFilter } from "../../src/video/layers/image.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { stackCells } from "../../src/video/raster/rasterize-text.ts";
 import { renderVideo } from "../../src/video/render.ts";
+import { videoConfig } from "../helpers/video-config.ts";
 import type { MediaInfo } from "../../src/video/types.ts";
 import { withExifOrientation } from "../probe/exif.ts";
 import { colorAt, FIXTURES, near, probeOut } from "./media-helpers.ts";
@@ -53,7 +54,13 @@ afterAll(async () => {
 async function render(name: string, config: Record<string, unknown>): Promise<string> {
   const work = await mkdtemp(join(dir, `${name}-`));
   const outPath = join(dir, `${name}.mp4`);
-  await renderVideo({ jobId: `job_${name}`, config, workDir: work, outPath, allowLocalFiles: true });
+  await renderVideo({
+    jobId: `job_${name}`,
+    config: videoConfig(config),
+    workDir: work,
+    outPath,
+    allowLocalFiles: true,
+  });
   return outPath;
 }
 
@@ -193,6 +200,15 @@ describe("text sheet", () => {
   });
 
   it("draws many text layers and a long letter-by-letter reveal from shared sheets", async () => {
+    /** A title whose box's top-left corner is at pixel (x, y) of the 320x180 frame. */
+    const block = (textColor: string, x: number, y: number) => ({
+      type: "title",
+      text: "██",
+      fontSize: 30,
+      textColor,
+      zoomDirection: null,
+      position: { x: x / 320, y: y / 180, originX: "left", originY: "top" },
+    });
     const letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ".repeat(3);
     const out = await render("sheet", {
       width: 320,
@@ -204,9 +220,9 @@ describe("text sheet", () => {
           duration: 2,
           layers: [
             { type: "fill-color", color: "#000000" },
-            { type: "text", text: "██", fontSize: 30, color: "#ff0000", x: 0, y: 0 },
-            { type: "text", text: "██", fontSize: 30, color: "#00ff00", x: 250, y: 0 },
-            { type: "text", text: "██", fontSize: 30, color: "#0000ff", x: 0, y: 130 },
+            block("#ff0000", 0, 0),
+            block("#00ff00", 250, 0),
+            block("#0000ff", 0, 130),
             {
               type: "title",
               text: letters,

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
+import { videoConfig } from "../helpers/video-config.ts";
 import { colorAt, FIXTURES, probeOut } from "./media-helpers.ts";
 
 let dir: string;
@@ -19,7 +20,7 @@ beforeAll(async () => {
     workDir: dir,
     outPath: out,
     allowLocalFiles: true,
-    config: {
+    config: videoConfig({
       width: 320,
       height: 180,
       fps: 10,
@@ -37,11 +38,18 @@ beforeAll(async () => {
           layers: [
             { type: "fill-color", color: "#000000" },
             { type: "title", text: "██ ██", fontSize: 60, style: "word-by-word", animationDuration: 1 },
-            { type: "text", text: "██", fontSize: 40, color: "#ff0000", x: 0, y: 0 },
+            {
+              type: "title",
+              text: "██",
+              fontSize: 40,
+              textColor: "#ff0000",
+              zoomDirection: null,
+              position: { x: 0, y: 0, originX: "left", originY: "top" },
+            },
           ],
         },
       ],
-    },
+    }),
   });
 });
 afterAll(async () => {
@@ -70,7 +78,7 @@ describe("text layers", () => {
     expect(brightness(await colorAt(out, 3.5, right))).toBeGreaterThan(200);
   });
 
-  it("draws a text layer at its pixel position", async () => {
+  it("draws a title at its position: the top-left corner", async () => {
     const c = await colorAt(out, 3, { x: 0.03, y: 0.06, w: 0.05, h: 0.08 });
     expect(c[0]).toBeGreaterThan(180);
     expect(c[1]).toBeLessThan(60);

@@ -1,75 +1,107 @@
+/**
+ * The renderer's spec of a parsed config, and the timeline the contract lays out from it: documented
+ * defaults from VIDEO_DEFAULTS, layer defaults merged as validation sees them, clips that cut unless a
+ * transition is configured, fast previews. (The timeline's own arithmetic is tested in test/contract.)
+ */
 import { describe, expect, it } from "vitest";
-import { mergeTransition, parseVideoConfig, applyFastMode } from "../../src/video/config.ts";
-import { buildTimeline, clipDuration } from "../../src/video/timeline.ts";
+import { VIDEO_DEFAULTS } from "../../../src/contract/config/limits.ts";
+import { buildTimeline } from "../../../src/contract/timeline.ts";
+import { applyFastMode, videoSpec } from "../../src/video/config.ts";
+import { keyedLayers } from "../../src/video/layers/index.ts";
+import { videoConfig } from "../helpers/video-config.ts";
 
-const fade = { name: "fade", duration: 0.5, audioOutCurve: "tri", audioInCurve: "tri" };
+const spec = (raw: unknown) => videoSpec(videoConfig(raw));
+const colour = { type: "fill-color", color: "#ff0000" };
 
-describe("timeline", () => {
-  it("overlaps clips by their transitions: total = Σ durations − Σ transitions", () => {
-    const t = buildTimeline([3, 3, 3], [fade, fade, fade], 30);
-    expect(t.clips.map((c) => c.startFrame)).toEqual([0, 75, 150]);
-    expect(t.totalFrames).toBe(240);
-    expect(t.duration).toBe(8);
-    expect(t.clips[2]!.transition).toBeNull(); // the last clip's transition is ignored
-    expect(t.clips[1]!.inFrames).toBe(15);
-  });
-
-  it("clamps a transition to half of each neighbouring clip", () => {
-    const t = buildTimeline([1, 4], [{ ...fade, duration: 3 }, null], 10);
-    expect(t.clips[0]!.transition!.frames).toBe(5);
-    expect(t.duration).toBe(4.5);
-  });
-
-  it("treats null and zero-length transitions as cuts", () => {
-    const t = buildTimeline([2, 2], [null, null], 25);
-    expect(t.clips[1]!.startFrame).toBe(50);
-    expect(t.totalFrames).toBe(100);
-  });
-
-  it("takes the clip duration from the first video layer, else the default", () => {
-    const clip = { duration: null, transition: null, layers: [{ type: "image" }, { type: "video" }] };
-    expect(clipDuration(clip, 4, (i) => (i === 1 ? 2.5 : null))).toBe(2.5);
-    expect(clipDuration({ ...clip, layers: [] }, 4, () => null)).toBe(4);
-    expect(clipDuration({ ...clip, duration: 1 }, 4, () => 9)).toBe(1);
-  });
-});
-
-describe("config parsing", () => {
-  it("applies the reference defaults", () => {
-    const s = parseVideoConfig({ clips: [{ layers: [{ type: "fill-color", color: "#ff0000" }] }] });
-    expect([s.width, s.height, s.fps, s.format, s.defaultDuration]).toEqual([1280, 720, 25, "mp4", 4]);
-    expect(s.clips[0]!.transition).toEqual(fade);
+describe("video spec", () => {
+  it("applies the documented defaults, and clips cut when no transition is configured", () => {
+    const s = spec({ clips: [{ layers: [colour] }, { layers: [colour] }] });
+    expect([s.width, s.height, s.fps, s.format, s.defaultDuration]).toEqual([
+      VIDEO_DEFAULTS.width,
+      VIDEO_DEFAULTS.height,
+      VIDEO_DEFAULTS.fps,
+      VIDEO_DEFAULTS.format,
+      VIDEO_DEFAULTS.clipDuration,
+    ]);
     expect(s.outputVolume).toBe(1);
+    const t = buildTimeline(s);
+    // The renderer used to put a 0.5 s fade here; the README, the estimate and the length cap say cut.
+    expect(t.clips[0]!.transition).toBeNull();
+    expect(t.duration).toBe(2 * VIDEO_DEFAULTS.clipDuration);
   });
 
-  it("deep-merges a clip transition over defaults.transition; null disables", () => {
-    const s = parseVideoConfig({
+  it("fills a configured transition's missing fields from VIDEO_DEFAULTS", () => {
+    const s = spec({ defaults: { transition: {} }, clips: [{ layers: [colour] }, { layers: [colour] }] });
+    expect(buildTimeline(s).clips[0]!.transition).toMatchObject({
+      name: VIDEO_DEFAULTS.transitionName,
+      // In whole frames: 0.5 s at 25 fps is 13 frames.
+      frames: Math.round(VIDEO_DEFAULTS.transitionDuration * VIDEO_DEFAULTS.fps),
+      audioOutCurve: VIDEO_DEFAULTS.audioCurve,
+      audioInCurve: VIDEO_DEFAULTS.audioCurve,
+    });
+  });
+
+  it("merges a clip transition over defaults.transition and layer defaults under each layer; null cuts", () => {
+    const s = spec({
       defaults: {
         transition: { name: "wipeLeft", duration: 1 },
         layer: { fontPath: "/f.ttf" },
         layerType: { title: { textColor: "#f00" } },
       },
       clips: [
-        { transition: { duration: 0.2 }, layers: [{ type: "title", text: "a" }] },
-        { transition: null, layers: [] },
+        { duration: 2, transition: { duration: 0.2 }, layers: [{ type: "title", text: "a" }] },
+        { duration: 2, transition: null, layers: [colour] },
+        { duration: 2, layers: [colour] },
       ],
     });
-    expect(s.clips[0]!.transition).toMatchObject({ name: "wipeLeft", duration: 0.2 });
-    expect(s.clips[1]!.transition).toBeNull();
+    const t = buildTimeline(s);
+    expect(t.clips[0]!.transition).toMatchObject({ name: "wipeLeft", frames: 5 });
+    expect(t.clips[1]!.transition).toBeNull();
     expect(s.clips[0]!.layers[0]).toMatchObject({ fontPath: "/f.ttf", textColor: "#f00", text: "a" });
-    expect(mergeTransition({ duration: 0 }, fade)).toBeNull();
   });
 
   it("defaults.transition null means no transitions anywhere", () => {
-    const s = parseVideoConfig({ defaults: { transition: null }, clips: [{ layers: [] }, { layers: [] }] });
-    expect(s.clips.map((c) => c.transition)).toEqual([null, null]);
+    const s = spec({
+      defaults: { transition: null },
+      clips: [{ transition: { name: "fade" }, layers: [colour] }, { layers: [colour] }],
+    });
+    expect(buildTimeline(s).clips[0]!.transition).toMatchObject({ name: "fade" });
+    const none = spec({
+      defaults: { transition: null },
+      clips: [{ layers: [colour] }, { layers: [colour] }],
+    });
+    expect(buildTimeline(none).clips.map((c) => c.transition)).toEqual([null, null]);
   });
 
-  it("rounds sizes to even numbers and shrinks fast previews to ~250x250 px of area at 15 fps", () => {
-    const s = applyFastMode(parseVideoConfig({ width: 1921, height: 1080, fps: 30, fast: true, clips: [] }));
+  it("shrinks fast previews to ~250x250 px of area at 15 fps, even sizes", () => {
+    const s = applyFastMode(
+      spec({ width: 1920, height: 1080, fps: 30, fast: true, clips: [{ layers: [colour] }] }),
+    );
     expect(s.width * s.height).toBeGreaterThan(55_000);
     expect(s.width * s.height).toBeLessThan(70_000);
     expect((s.width % 2) + (s.height % 2)).toBe(0);
     expect(s.fps).toBe(15);
+  });
+
+  it("expands title-background into its background and title, sharing the layer's window", () => {
+    const s = spec({
+      clips: [
+        {
+          layers: [
+            {
+              type: "title-background",
+              text: "T",
+              start: 1,
+              stop: 2,
+              background: { type: "fill-color", color: "#00ff00" },
+            },
+          ],
+        },
+      ],
+    });
+    expect(keyedLayers(s).map((k) => k.layer)).toMatchObject([
+      { type: "fill-color", color: "#00ff00", start: 1, stop: 2 },
+      { type: "title-background", text: "T" },
+    ]);
   });
 });

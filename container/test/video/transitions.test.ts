@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { TRANSITIONS } from "../../src/video/transition-table.ts";
+import { TRANSITION_NAMES } from "../../../src/contract/config/transitions.ts";
+import { TRANSITIONS } from "../../../src/contract/transition-map.ts";
 import { RANDOM_POOL, resolveTransition } from "../../src/video/transitions.ts";
 
 const XFADE_NAMES = new Set(
@@ -12,11 +13,13 @@ const XFADE_NAMES = new Set(
 );
 
 describe("transition table", () => {
-  it("maps every documented name (67 gl + 4 aliases + dummy + 58 newer) to a real xfade transition", () => {
-    expect(Object.keys(TRANSITIONS).length).toBe(67 + 4 + 1 + 58);
+  it("maps every name the grammar accepts but random, and nothing else, to a real xfade transition", () => {
+    const mapped = TRANSITION_NAMES.filter((n) => n !== "random");
+    expect(Object.keys(TRANSITIONS).sort()).toEqual([...mapped].sort());
+    expect(mapped.length).toBe(67 + 4 + 1 + 58);
     for (const [name, m] of Object.entries(TRANSITIONS)) {
       expect(XFADE_NAMES.has(m.xfade), name).toBe(true);
-      if (m.match === "custom") expect(m.expr, name).toBeTruthy();
+      expect(m.match !== "custom" || Boolean(m.expr), `${name} has an expression`).toBe(true);
     }
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { limits, validateJobConfig } from "../../../src/config";
+import { limits, validateJobConfig } from "../../../src/contract/config";
 import { imageConfig, imageLayers } from "./examples";
 
 const errorsOf = (config: unknown) => {

@@ -5,7 +5,7 @@
  */
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
-import { validateJobConfig } from "../../../src/config";
+import { validateJobConfig } from "../../../src/contract/config";
 import { configJsonSchema } from "../../../src/schemas/json-schemas";
 import { FONT, imageConfig, imageLayers, videoConfig, videoLayers } from "./examples";
 

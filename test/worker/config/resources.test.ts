@@ -4,7 +4,7 @@ import {
   forEachFileReference,
   validateJobConfig,
   type FileReference,
-} from "../../../src/config";
+} from "../../../src/contract/config";
 import { FONT, imageConfig, imageLayers, PHOTO, videoConfig, videoLayers } from "./examples";
 
 describe("detected resources", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyLayerDefaults, validateJobConfig } from "../../../src/config";
+import { applyLayerDefaults, validateJobConfig } from "../../../src/contract/config";
 import { FONT, imageConfig, videoConfig } from "./examples";
 
 const errorsOf = (type: string, config: unknown) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AUDIO_CURVES, limits, TRANSITION_NAMES, validateJobConfig } from "../../../src/config";
+import { AUDIO_CURVES, limits, TRANSITION_NAMES, validateJobConfig } from "../../../src/contract/config";
 import { videoConfig, videoLayers } from "./examples";
 
 const errorsOf = (config: unknown) => {

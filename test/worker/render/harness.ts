@@ -4,10 +4,10 @@
  */
 import { env } from "cloudflare:workers";
 import * as v from "valibot";
-import { ImageConfigSchema } from "../../../src/config";
-import { compileImage } from "../../../src/render/image/compile-html";
-import { hostedFontKeys, type HostedFonts } from "../../../src/render/image/hosted-fonts";
-import { browserFor } from "../../../src/render/image/image-browser";
+import { HostedImageConfigSchema, ImageConfigSchema } from "../../../src/contract/config";
+import { compileImage } from "../../../src/image-renderer/compile-html";
+import { hostedFontKeys, type HostedFonts } from "../../../src/image-renderer/hosted-fonts";
+import { browserFor } from "../../../src/image-renderer/image-browser";
 import { keyOf } from "../../../src/storage/paths";
 import { fixture } from "../helpers";
 
@@ -52,7 +52,8 @@ export const renderWith = async (
 ) => {
   const { format = "png", quality, hosted = new Map() } = opts;
   await storeFixtures();
-  const parsed = v.parse(ImageConfigSchema, config);
+  // Hosted fonts are drawn only with the hosted catalogue switched on, where validation lets them pass.
+  const parsed = v.parse(hosted.size ? HostedImageConfigSchema : ImageConfigSchema, config);
   const sizes = new Map(
     Object.values(FILES).flatMap((f) => (f.size ? [[f.url as string, f.size]] : [])),
   ) as Map<string, { width: number; height: number }>;
@@ -66,6 +67,8 @@ export const renderWith = async (
     assetKeys: [...Object.values(FILES).map((f) => keyOf(f.url)), ...hostedFontKeys(hosted)],
     htmlLayers: compiled.htmlLayers,
     waitSeconds: compiled.waitSeconds,
+    scripted: compiled.scripted,
   });
+  if ("deadlineExceeded" in shot) throw new Error(shot.deadlineExceeded);
   return shot.image!;
 };

@@ -7,12 +7,13 @@
  */
 import { readFile } from "node:fs/promises";
 import type { BrowserContext, CDPSession, HTTPRequest, Page } from "puppeteer-core";
+import type { CaptureMethod } from "../../config.ts";
 import { getBrowser, getCaptureBrowser } from "../raster/browser.ts";
 import { librarySource } from "./libraries.ts";
 import { catalogFontFileById } from "../../fonts/files.ts";
 import { HTML_ORIGIN, PAGE_POLICY } from "./page.ts";
 
-export type CaptureMethod = "beginframe" | "screenshot";
+export type { CaptureMethod };
 
 export interface CapturePage {
   page: Page;
@@ -20,15 +21,6 @@ export interface CapturePage {
   /** The current state of the page as PNG bytes. */
   frame(): Promise<Buffer>;
   close(): Promise<void>;
-}
-
-/**
- * Begin-frame browser processes that capture one layer together (frame n goes to worker n mod count):
- * HTML_CAPTURE_WORKERS, default 2 (a PNG encode per frame keeps one Chromium busy; 2 cores).
- */
-export function captureWorkers(): number {
-  const n = Number(process.env.HTML_CAPTURE_WORKERS ?? 2);
-  return Number.isInteger(n) && n >= 1 && n <= 8 ? n : 2;
 }
 
 const busySlots = new Set<number>();
@@ -42,11 +34,6 @@ export function leaseSlot(): { slot: number; release: () => void } {
   while (busySlots.has(slot)) slot++;
   busySlots.add(slot);
   return { slot, release: () => void busySlots.delete(slot) };
-}
-
-/** HTML_CAPTURE=screenshot forces the fallback (benchmarks, or a Chromium without begin-frame control). */
-export function preferredMethod(): CaptureMethod {
-  return process.env.HTML_CAPTURE === "screenshot" ? "screenshot" : "beginframe";
 }
 
 async function route(req: HTTPRequest, doc: string): Promise<void> {
@@ -85,16 +72,17 @@ async function route(req: HTTPRequest, doc: string): Promise<void> {
 }
 
 async function newPage(
+  chromiumPath: string,
   method: CaptureMethod,
   w: number,
   h: number,
   slot: number,
 ): Promise<{ ctx: BrowserContext; page: Page }> {
   if (method === "screenshot") {
-    const ctx = await (await getBrowser()).createBrowserContext();
+    const ctx = await (await getBrowser(chromiumPath)).createBrowserContext();
     return { ctx, page: await ctx.newPage() };
   }
-  const browser = await getCaptureBrowser(slot);
+  const browser = await getCaptureBrowser(chromiumPath, slot);
   const ctx = await browser.createBrowserContext();
   const session = await browser.target().createCDPSession();
   try {
@@ -126,17 +114,18 @@ function targetIdOf(t: unknown): string | undefined {
 }
 
 /**
- * Opens a w x h page showing `doc`, loaded and not yet advanced by the clock. `slot` picks the
- * begin-frame browser process (parallel capture uses one process per worker).
+ * Opens a w x h page showing `doc` in browser `chromiumPath`, loaded and not yet advanced by the clock.
+ * `slot` picks the begin-frame browser process (parallel capture uses one process per worker).
  */
 export async function openCapturePage(
+  chromiumPath: string,
   doc: string,
   w: number,
   h: number,
-  method = preferredMethod(),
+  method: CaptureMethod,
   slot = 0,
 ): Promise<CapturePage> {
-  const { ctx, page } = await newPage(method, w, h, slot);
+  const { ctx, page } = await newPage(chromiumPath, method, w, h, slot);
   try {
     const session: CDPSession = await page.createCDPSession();
     await page.setViewport({ width: w, height: h, deviceScaleFactor: 1 });

@@ -7,18 +7,20 @@
 import { writeFile } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import { join } from "node:path";
+import {
+  HTML_MAX_ANIMATED_DURATION,
+  HTML_MAX_WAIT,
+  VIDEO_DEFAULTS,
+  VIDEO_MAX_SIZE,
+  VIDEO_MIN_SIZE,
+} from "../../../../src/contract/config/limits.ts";
+import { evenDimension } from "../../../../src/contract/geometry.ts";
 import type { KeyedLayer } from "../layers/index.ts";
 import { placeBox } from "../position.ts";
-import type { Layer, RasterAsset, VideoSpec } from "../types.ts";
-import { clamp, num } from "../values.ts";
-import {
-  captureWorkers,
-  leaseSlot,
-  openCapturePage,
-  preferredMethod,
-  type CaptureMethod,
-  type CapturePage,
-} from "./capture-page.ts";
+import type { LayerOf, RasterAsset, VideoSpec } from "../types.ts";
+import { clamp } from "../values.ts";
+import type { RenderTools } from "../../config.ts";
+import { leaseSlot, openCapturePage, type CaptureMethod, type CapturePage } from "./capture-page.ts";
 import { htmlLayerDocument } from "./page.ts";
 
 /** Longest a single page call (load settle, one clock step) may take before the layer fails. */
@@ -28,19 +30,25 @@ const EPOCH_MS = Date.UTC(2025, 0, 1);
 /** PNG writes in flight while capturing continues. */
 const MAX_PENDING_WRITES = 8;
 
-/** Layer size in px (default: the video size), even, within the 4096 limit. */
-export function htmlLayerSize(layer: Layer, W: number, H: number): { w: number; h: number } {
-  const even = (v: number) => Math.max(2, Math.round(v / 2) * 2);
-  return { w: even(clamp(num(layer.width, W), 2, 4096)), h: even(clamp(num(layer.height, H), 2, 4096)) };
+type HtmlLayer = LayerOf<"html">;
+
+/** Layer size in px (default: the video size), even, within the video size limits. */
+export function htmlLayerSize(layer: HtmlLayer, W: number, H: number): { w: number; h: number } {
+  const side = (v: number) => evenDimension(clamp(v, VIDEO_MIN_SIZE, VIDEO_MAX_SIZE));
+  return { w: side(layer.width ?? W), h: side(layer.height ?? H) };
 }
 
 /**
  * Frames to capture: 1 when static; animated: `duration` (default 5 s, at most 30 s) at the video's
  * fps, cut to the layer window (frames past the window would never be shown).
  */
-export function htmlFrameCount(layer: Layer, fps: number, windowSeconds: number): number {
+export function htmlFrameCount(layer: HtmlLayer, fps: number, windowSeconds: number): number {
   if (layer.animated !== true) return 1;
-  const duration = clamp(num(layer.duration, 5), 1 / fps, 30);
+  const duration = clamp(
+    layer.duration ?? VIDEO_DEFAULTS.htmlAnimatedDuration,
+    1 / fps,
+    HTML_MAX_ANIMATED_DURATION,
+  );
   const windowFrames = Math.max(1, Math.round(windowSeconds * fps));
   return Math.max(1, Math.min(Math.round(duration * fps), windowFrames));
 }
@@ -70,20 +78,21 @@ export interface HtmlCaptureStats {
 }
 
 /**
- * Captures one html layer into `workDir`; `stats` (optional) receives the capture speed. With
- * `stream`, an animated layer is not captured now: the asset's `stream` captures it into a pipe
- * while ffmpeg encodes (capture and encoding overlap, and no frame touches the disk).
+ * Captures one html layer into `workDir` with the browser and capture settings of `tools`; `stats`
+ * (optional) receives the capture speed. With `stream`, an animated layer is not captured now: the asset's
+ * `stream` captures it into a pipe while ffmpeg encodes (capture and encoding overlap, and no frame
+ * touches the disk).
  */
 export async function rasterizeHtmlLayer(
   spec: VideoSpec,
-  k: KeyedLayer,
+  k: KeyedLayer<HtmlLayer>,
   workDir: string,
-  stats?: (s: HtmlCaptureStats) => void,
-  options: { stream?: boolean } = {},
+  tools: RenderTools,
+  options: { stats?: (s: HtmlCaptureStats) => void; stream?: boolean } = {},
 ): Promise<RasterAsset> {
   const layer = k.layer;
   const where = k.clip < 0 ? `globalLayers[${k.key.slice(1)}]` : `clips[${k.clip}] html layer`;
-  if (typeof layer.html !== "string") {
+  if (layer.html === undefined) {
     throw new Error(
       `${where}: html layers cannot capture live pages here (pages get no network access); put the markup in "html" instead`,
     );
@@ -92,27 +101,29 @@ export async function rasterizeHtmlLayer(
   // smaller in the graph (begin-frame capture ignores a device scale factor below 1), same layout.
   const scale = spec.pixelScale;
   const css = htmlLayerSize(layer, spec.width / scale, spec.height / scale);
-  const w = Math.max(2, Math.round((css.w * scale) / 2) * 2);
-  const h = Math.max(2, Math.round((css.h * scale) / 2) * 2);
+  const w = evenDimension(css.w * scale);
+  const h = evenDimension(css.h * scale);
   const pos = placeBox(layer, spec.width, spec.height, w, h);
   const frames = htmlFrameCount(layer, spec.fps, k.window ?? spec.defaultDuration);
   const stepMs = 1000 / spec.fps;
-  const waitMs = clamp(num(layer.wait, 0), 0, 5) * 1000;
+  const waitMs = clamp(layer.wait ?? 0, 0, HTML_MAX_WAIT) * 1000;
   const doc = htmlLayerDocument(layer, EPOCH_MS);
-  const method = preferredMethod();
+  const method = tools.htmlCapture;
   // Several begin-frame processes share the frames (n mod workers); each still steps the clock through
   // EVERY frame, so frame-by-frame scripts see the same sequence of ticks in every process.
-  const workers = method === "beginframe" && frames >= 8 ? captureWorkers() : 1;
+  const workers = method === "beginframe" && frames >= 8 ? tools.htmlCaptureWorkers : 1;
   const path = (n: number) => join(workDir, `${k.key}-${String(n).padStart(5, "0")}.png`);
   /** Captures every frame, handing frame n (in any order across workers) to `deliver`. */
   const captureAll = async (deliver: (n: number, png: Buffer) => Promise<void>): Promise<void> => {
     const captureOne = async (worker: number): Promise<number> => {
       const lease = leaseSlot();
       // Not raced against a timer: a page that opened late would leak. Loading has its own 20 s limit.
-      const cp = await openCapturePage(doc, css.w, css.h, method, lease.slot).catch((e: unknown) => {
-        lease.release();
-        throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
-      });
+      const cp = await openCapturePage(tools.chromiumPath, doc, css.w, css.h, method, lease.slot).catch(
+        (e: unknown) => {
+          lease.release();
+          throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
+        },
+      );
       try {
         await withTimeout(
           cp.page.evaluate(async () => {
@@ -136,7 +147,7 @@ export async function rasterizeHtmlLayer(
       }
     };
     const times = await Promise.all(Array.from({ length: workers }, (_, i) => captureOne(i)));
-    stats?.({ frames, captureMs: Math.max(...times), method, workers });
+    options.stats?.({ frames, captureMs: Math.max(...times), method, workers });
   };
   const first = { path: path(0), x: pos.x, y: pos.y, width: w, height: h, resize: scale !== 1 };
   if (options.stream && frames > 1) {

@@ -5,7 +5,7 @@
 import { ffColor, isOpaque } from "../color.ts";
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import { hash32 } from "../transitions.ts";
-import type { Layer } from "../types.ts";
+import type { LayerOf } from "../types.ts";
 
 /** editly-like palette for layers that leave their colour to chance (seeded by job + layer). */
 const PALETTE = [
@@ -41,22 +41,32 @@ function loopStill(
 }
 
 /** `fill-color` (and `pause`, which defaults to black). */
-export function fillColor(layer: Layer, win: LayerWindow, ctx: GraphContext, key: string): LayerVideo {
+export function fillColor(
+  layer: LayerOf<"fill-color" | "pause">,
+  win: LayerWindow,
+  ctx: GraphContext,
+  key: string,
+): LayerVideo {
   const { width: W, height: H, fps } = ctx.spec;
   const fallback = layer.type === "pause" ? "black" : ffColor(seededColor(ctx, key, 0));
   const color = ffColor(layer.color, fallback);
   return loopStill(ctx, `color=c=${color}:s=${W}x${H}:r=${fps}`, win, isOpaque(color), "fill");
 }
 
-function gradientColors(layer: Layer, ctx: GraphContext, key: string): [string, string] {
-  const list = Array.isArray(layer.colors) ? layer.colors : [];
+function gradientColors(layer: { colors?: string[] }, ctx: GraphContext, key: string): [string, string] {
+  const list = layer.colors ?? [];
   const c0 = ffColor(list[0], ffColor(seededColor(ctx, key, 0)));
   const c1 = ffColor(list[1], ffColor(seededColor(ctx, key, 1)));
   return [c0, c1];
 }
 
 /** `linear-gradient`: direction horizontal / vertical (default) / diagonal. */
-export function linearGradient(layer: Layer, win: LayerWindow, ctx: GraphContext, key: string): LayerVideo {
+export function linearGradient(
+  layer: LayerOf<"linear-gradient">,
+  win: LayerWindow,
+  ctx: GraphContext,
+  key: string,
+): LayerVideo {
   const { width: W, height: H, fps } = ctx.spec;
   const [c0, c1] = gradientColors(layer, ctx, key);
   const dir = layer.direction;
@@ -71,7 +81,12 @@ export function linearGradient(layer: Layer, win: LayerWindow, ctx: GraphContext
 }
 
 /** `radial-gradient`: first colour at the centre, second at the corners. */
-export function radialGradient(layer: Layer, win: LayerWindow, ctx: GraphContext, key: string): LayerVideo {
+export function radialGradient(
+  layer: LayerOf<"radial-gradient">,
+  win: LayerWindow,
+  ctx: GraphContext,
+  key: string,
+): LayerVideo {
   const { width: W, height: H, fps } = ctx.spec;
   const [c0, c1] = gradientColors(layer, ctx, key);
   const src = `gradients=s=${W}x${H}:r=${fps}:c0=${c0}:c1=${c1}:n=2:type=radial:x0=${W / 2}:y0=${H / 2}:x1=${W}:y1=${H}:speed=0.00001`;
@@ -79,7 +94,11 @@ export function radialGradient(layer: Layer, win: LayerWindow, ctx: GraphContext
 }
 
 /** `rainbow-colors`: a slowly rotating seven-colour gradient (editly draws it with a GL shader). */
-export function rainbowColors(_layer: Layer, win: LayerWindow, ctx: GraphContext): LayerVideo {
+export function rainbowColors(
+  _layer: LayerOf<"rainbow-colors">,
+  win: LayerWindow,
+  ctx: GraphContext,
+): LayerVideo {
   const { width: W, height: H, fps } = ctx.spec;
   const label = ctx.label("rainbow");
   const colors = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"]

@@ -5,10 +5,11 @@
  */
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import { placeBox } from "../position.ts";
-import type { Layer, MediaInfo } from "../types.ts";
-import { clamp, num, optNum, str } from "../values.ts";
-import { zoomAmount, zoomDirection, zoompanFilter } from "./ken-burns.ts";
-import { resizeInto, resizeMode } from "./resize.ts";
+import type { LayerOf, MediaInfo } from "../types.ts";
+import { evenDimension } from "../../../../src/contract/geometry.ts";
+import { clamp } from "../values.ts";
+import { zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
+import { resizeInto, type ResizeMode } from "./resize.ts";
 
 /** Oversampling of stills under zoompan (see ken-burns.ts). */
 const OVERSAMPLE = 1.5;
@@ -44,23 +45,19 @@ export function jpegLowres(info: MediaInfo, w: number, h: number): string[] {
   return n ? ["-lowres", String(n)] : [];
 }
 
-function even(v: number): number {
-  return Math.max(2, Math.round(v / 2) * 2);
-}
-
 function still(
   ctx: GraphContext,
-  layer: Layer,
+  layer: LayerOf<"image" | "image-overlay">,
   win: LayerWindow,
   box: { w: number; h: number; x: number; y: number },
-  mode: ReturnType<typeof resizeMode>,
-  zoomFallback: ReturnType<typeof zoomDirection>,
+  mode: ResizeMode,
+  zoomFallback: ZoomDirection | null,
 ): LayerVideo | null {
-  const path = str(layer.path, "");
+  const path = layer.path;
   const info = ctx.mediaInfo(path);
-  if (!path || !info) return null;
+  if (!info) return null;
   const dir = zoomDirection(layer.zoomDirection, zoomFallback);
-  const need = dir ? { w: even(box.w * OVERSAMPLE), h: even(box.h * OVERSAMPLE) } : box;
+  const need = dir ? { w: evenDimension(box.w * OVERSAMPLE), h: evenDimension(box.h * OVERSAMPLE) } : box;
   // ffmpeg turns a JPEG by its EXIF rotation but ignores the mirrored orientations: the graph does all.
   const turn = info.orientation !== 1 ? ["-noautorotate"] : [];
   const input = ctx.stillInput(path, [...turn, ...jpegLowres(info, need.w, need.h)]);
@@ -85,24 +82,28 @@ function still(
 }
 
 /** `image`: JC default resizeMode cover, Ken Burns `in` unless zoomDirection is null. */
-export function image(layer: Layer, win: LayerWindow, ctx: GraphContext): LayerVideo | null {
+export function image(layer: LayerOf<"image">, win: LayerWindow, ctx: GraphContext): LayerVideo | null {
   const { width: W, height: H } = ctx.spec;
-  const w = even(clamp(num(layer.width, 1), 0.01, 1) * W);
-  const h = even(clamp(num(layer.height, 1), 0.01, 1) * H);
+  const w = evenDimension(clamp(layer.width ?? 1, 0.01, 1) * W);
+  const h = evenDimension(clamp(layer.height ?? 1, 0.01, 1) * H);
   const { x, y } = w === W && h === H ? { x: 0, y: 0 } : placeBox(layer, W, H, w, h);
-  return still(ctx, layer, win, { w, h, x, y }, resizeMode(layer.resizeMode, "cover"), "in");
+  return still(ctx, layer, win, { w, h, x, y }, layer.resizeMode ?? "cover", "in");
 }
 
 /** `image-overlay`: width (or height) as a fraction of the frame, aspect kept, centred by default. */
-export function imageOverlay(layer: Layer, win: LayerWindow, ctx: GraphContext): LayerVideo | null {
+export function imageOverlay(
+  layer: LayerOf<"image-overlay">,
+  win: LayerWindow,
+  ctx: GraphContext,
+): LayerVideo | null {
   const { width: W, height: H } = ctx.spec;
-  const info = ctx.mediaInfo(str(layer.path, ""));
+  const info = ctx.mediaInfo(layer.path);
   if (!info) return null;
   const aspect = info.width / Math.max(1, info.height);
-  const fw = optNum(layer.width);
-  const fh = optNum(layer.height);
-  const w = even(fw !== null ? fw * W : fh !== null ? fh * H * aspect : W);
-  const h = even(w / aspect);
+  const fw = layer.width;
+  const fh = layer.height;
+  const w = evenDimension(fw !== undefined ? fw * W : fh !== undefined ? fh * H * aspect : W);
+  const h = evenDimension(w / aspect);
   const { x, y } = placeBox(layer, W, H, w, h);
-  return still(ctx, { ...layer }, win, { w, h, x, y }, "stretch", null);
+  return still(ctx, layer, win, { w, h, x, y }, "stretch", null);
 }

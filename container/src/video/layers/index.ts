@@ -2,27 +2,19 @@
  * Layer registry keyed by `type` (one module per family), plus the single walk over a spec's
  * layers that both the rasteriser and the graph compiler use, so their keys always agree.
  */
-import type { LayerCompiler } from "../graph-context.ts";
-import type { Layer, VideoSpec } from "../types.ts";
-import { obj } from "../values.ts";
+import type { GraphContext, LayerCompiler, LayerVideo, LayerWindow } from "../graph-context.ts";
+import type { Layer, LayerOf, LayerType, VideoSpec } from "../types.ts";
+import { RASTER_TYPES } from "./raster-types.ts";
 import { audioLayer } from "./audio-layer.ts";
 import { fillColor, linearGradient, radialGradient, rainbowColors } from "./background.ts";
 import { image, imageOverlay } from "./image.ts";
 import { rasterLayer } from "./raster-layer.ts";
 import { video } from "./video.ts";
 
-/** Types drawn by rasterising HTML in Chromium before ffmpeg runs. */
-export const RASTER_TYPES: ReadonlySet<string> = new Set([
-  "title",
-  "subtitle",
-  "news-title",
-  "slide-in-text",
-  "text",
-  "title-background",
-  "html",
-]);
+export { isRaster, type TextLayer } from "./raster-types.ts";
 
-export const COMPILERS: Readonly<Record<string, LayerCompiler>> = {
+/** A compiler per type; `detached-audio` has none (compile.ts turns it into an audio track). */
+export const COMPILERS: { readonly [T in LayerType]?: LayerCompiler<LayerOf<T>> } = {
   "fill-color": fillColor,
   pause: fillColor,
   "linear-gradient": linearGradient,
@@ -32,28 +24,53 @@ export const COMPILERS: Readonly<Record<string, LayerCompiler>> = {
   "image-overlay": imageOverlay,
   video,
   audio: audioLayer,
-  ...Object.fromEntries([...RASTER_TYPES].map((t) => [t, rasterLayer])),
+  ...Object.fromEntries(RASTER_TYPES.map((t) => [t, rasterLayer])),
 };
+
+/** Compiles `layer` with the compiler of its type; null when the type draws nothing itself. */
+export function compileLayer(
+  layer: Layer,
+  win: LayerWindow,
+  ctx: GraphContext,
+  key: string,
+): LayerVideo | null {
+  // COMPILERS pairs each type with the compiler of that type; TypeScript cannot follow the pairing
+  // through an index by a union, hence the widening.
+  const compiler = COMPILERS[layer.type] as LayerCompiler<Layer> | undefined;
+  return compiler ? compiler(layer, win, ctx, key) : null;
+}
 
 /** `title-background` expands into `[background, title]` (reference §2.4). Other layers pass through. */
 export function expandLayers(layers: readonly Layer[]): Layer[] {
   return layers.flatMap((layer): Layer[] => {
     if (layer.type !== "title-background") return [layer];
-    const bg = obj(layer.background) ?? {};
-    const bgType = bg.type === "fill-color" || bg.type === "radial-gradient" ? bg.type : "linear-gradient";
+    const bg = layer.background;
     const timing = { start: layer.start, stop: layer.stop };
-    return [{ ...bg, ...timing, type: bgType }, layer];
+    // Without a background: a linear gradient of seeded colours (background.ts).
+    const background: Layer =
+      bg?.type === "fill-color"
+        ? { type: "fill-color", color: bg.color, ...timing }
+        : bg?.type === "radial-gradient"
+          ? { type: "radial-gradient", colors: bg.colors, ...timing }
+          : { type: "linear-gradient", colors: bg?.colors, direction: bg?.direction, ...timing };
+    return [background, layer];
   });
 }
 
-export interface KeyedLayer {
+export interface KeyedLayer<L extends Layer = Layer> {
   key: string;
-  layer: Layer;
+  layer: L;
   /** Clip index, or -1 for globalLayers. */
   clip: number;
   /** Seconds the layer is visible (filled in once the timeline is known). */
   window?: number;
 }
+
+/** Narrows a keyed layer by its layer's type. */
+export const keyedOf =
+  <T extends LayerType>(...types: T[]) =>
+  (k: KeyedLayer): k is KeyedLayer<LayerOf<T>> =>
+    (types as LayerType[]).includes(k.layer.type);
 
 /** Every layer of the spec (expanded) with its stable key: `c<clip>l<n>` or `g<n>`. */
 export function keyedLayers(spec: VideoSpec): KeyedLayer[] {

@@ -3,28 +3,23 @@
  * editly maths (E-util): in = scale 1 → 1+a over the window, out = 1+a → 1; left/right/up/down hold
  * 1+a and pan across the whole spare margin (editly pans a fixed pixel count; ours scales with size).
  */
-import { clamp, f, num } from "../values.ts";
+import { VIDEO_DEFAULTS } from "../../../../src/contract/config/limits.ts";
+import type { LayerOf } from "../types.ts";
+import { f } from "../values.ts";
 
-export type ZoomDirection = "in" | "out" | "left" | "right" | "up" | "down";
+export type ZoomDirection = NonNullable<LayerOf<"image">["zoomDirection"]>;
 
-/** Reads `zoomDirection` (null/"null"/unknown → none) with the layer type's default. */
-export function zoomDirection(value: unknown, fallback: ZoomDirection | null): ZoomDirection | null {
-  if (value === null || value === "null") return null;
-  if (
-    value === "in" ||
-    value === "out" ||
-    value === "left" ||
-    value === "right" ||
-    value === "up" ||
-    value === "down"
-  )
-    return value;
-  return fallback;
+/** A layer's `zoomDirection`: `null` turns Ken Burns off, absent means the layer type's default. */
+export function zoomDirection(
+  value: ZoomDirection | null | undefined,
+  fallback: ZoomDirection | null,
+): ZoomDirection | null {
+  return value === undefined ? fallback : value;
 }
 
-/** Reads `zoomAmount` (0–1, default 0.1). */
-export function zoomAmount(value: unknown, fallback = 0.1): number {
-  return clamp(num(value, fallback), 0, 1);
+/** A layer's `zoomAmount` (0–1), default VIDEO_DEFAULTS.zoomAmount. */
+export function zoomAmount(value: number | undefined): number {
+  return value ?? VIDEO_DEFAULTS.zoomAmount;
 }
 
 /**

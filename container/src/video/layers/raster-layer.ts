@@ -1,10 +1,11 @@
 /**
  * Every layer that is rasterised to PNG before ffmpeg runs (title, subtitle, news-title,
- * slide-in-text, text, title-background's title, html): one still, a list of states
+ * slide-in-text, title-background's title, html): one still, a list of states
  * (word-by-word / letter-by-letter) or a frame sequence (animated html), composited with overlay.
  */
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
-import { STDIN_PATH, type Layer, type RasterFrame } from "../types.ts";
+import { STDIN_PATH, type RasterFrame } from "../types.ts";
+import type { RasterLayer } from "./raster-types.ts";
 import { textMotion } from "./text-motion.ts";
 
 /** Filters that bring a frame to its drawn size: cut out of its sheet, or scaled down for a preview. */
@@ -20,7 +21,7 @@ function stillSource(ctx: GraphContext, frame: RasterFrame): string {
 }
 
 export function rasterLayer(
-  layer: Layer,
+  layer: RasterLayer,
   win: LayerWindow,
   ctx: GraphContext,
   key: string,

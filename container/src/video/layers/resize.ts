@@ -3,16 +3,11 @@
  * contain-blur blurs a 1/8-size copy and scales it back up: the same look as a full-size
  * blur at a small fraction of the per-frame cost.
  */
+import { evenDimension } from "../../../../src/contract/geometry.ts";
 import type { GraphContext } from "../graph-context.ts";
+import type { LayerOf } from "../types.ts";
 
-export type ResizeMode = "cover" | "contain" | "contain-blur" | "stretch";
-
-/** Normalises a config value to a resize mode. */
-export function resizeMode(value: unknown, fallback: ResizeMode): ResizeMode {
-  return value === "cover" || value === "contain" || value === "contain-blur" || value === "stretch"
-    ? value
-    : fallback;
-}
+export type ResizeMode = NonNullable<LayerOf<"image" | "video">["resizeMode"]>;
 
 /** True when the source and box aspect ratios match within 1 % (then every mode equals stretch). */
 export function sameAspect(sw: number, sh: number, bw: number, bh: number): boolean {
@@ -49,8 +44,8 @@ export function resizeInto(
   const a = ctx.label("cbA");
   const b = ctx.label("cbB");
   const bg = ctx.label("cbBg");
-  const sw = Math.max(2, Math.round(bw / 8 / 2) * 2);
-  const sh = Math.max(2, Math.round(bh / 8 / 2) * 2);
+  const sw = evenDimension(bw / 8);
+  const sh = evenDimension(bh / 8);
   const radius = Math.max(1, Math.min(12, Math.round(Math.max(sw, sh) / 10)));
   ctx.chain(`${head}split[${a}][${b}]`);
   ctx.chain(`[${a}]scale=${sw}:${sh},boxblur=${radius}:2,scale=${bw}:${bh},setsar=1[${bg}]`);

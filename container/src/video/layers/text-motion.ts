@@ -3,8 +3,9 @@
  * x/y expressions of `t` (clip seconds) and zoom. Values follow editly's sources where known.
  */
 import type { LayerWindow } from "../graph-context.ts";
-import type { Layer } from "../types.ts";
-import { clamp, f, num } from "../values.ts";
+import type { LayerOf } from "../types.ts";
+import { clamp, f } from "../values.ts";
+import type { RasterLayer } from "./raster-types.ts";
 import { zoomAmount, zoomDirection, zoompanFilter } from "./ken-burns.ts";
 
 export interface TextMotion {
@@ -16,23 +17,35 @@ export interface TextMotion {
   y: string | number;
 }
 
+/** The layers with a `style` (and `animationDuration`). */
+export type TitleLayer = LayerOf<"title" | "title-background">;
+export const isTitle = (layer: { type: string }): layer is TitleLayer =>
+  layer.type === "title" || layer.type === "title-background";
+
 /** Title styles (reference §2.4): fade-in (default), word-by-word, letter-by-letter. */
-export function titleStyle(layer: Layer): "fade-in" | "word-by-word" | "letter-by-letter" {
-  return layer.style === "word-by-word" || layer.style === "letter-by-letter" ? layer.style : "fade-in";
+export function titleStyle(layer: TitleLayer): "fade-in" | "word-by-word" | "letter-by-letter" {
+  return layer.style ?? "fade-in";
 }
 
-/** Seconds the word/letter reveal (or fade-in) takes; n/d in the sources, documented in README. */
-export function animationSeconds(layer: Layer, windowSeconds: number): number {
+/** Seconds a title's fade-in takes without `animationDuration` (n/d in the sources, documented in README). */
+const TITLE_FADE_IN = 0.5;
+
+/**
+ * Seconds the word/letter reveal (or fade-in) takes; n/d in the sources, documented in README. Layers
+ * without a style (subtitles, banners) reveal nothing: 0.
+ */
+export function animationSeconds(layer: RasterLayer, windowSeconds: number): number {
+  if (!isTitle(layer)) return 0;
   const style = titleStyle(layer);
-  const fallback = style === "fade-in" ? 0.5 : Math.min(2, windowSeconds * 0.6);
-  return clamp(num(layer.animationDuration, fallback), 0, windowSeconds);
+  const fallback = style === "fade-in" ? TITLE_FADE_IN : Math.min(2, windowSeconds * 0.6);
+  return clamp(layer.animationDuration ?? fallback, 0, windowSeconds);
 }
 
 const easeOutExpo = (p: string) => `(1-pow(2,-10*${p}))`;
 
 /** Motion for a rasterised layer whose box is at (x,y) with size (w,h) in a WxH frame. */
 export function textMotion(
-  layer: Layer,
+  layer: RasterLayer,
   win: LayerWindow,
   box: { x: number; y: number; w: number; h: number },
   frame: { W: number; fps: number },

@@ -6,23 +6,20 @@
  */
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import { placeBox } from "../position.ts";
-import type { Layer } from "../types.ts";
-import { clamp, f, num, optNum, str } from "../values.ts";
+import type { LayerOf } from "../types.ts";
+import { evenDimension } from "../../../../src/contract/geometry.ts";
+import { clamp, f } from "../values.ts";
 import { zoomAmount, zoomDirection, zoompanFilter } from "./ken-burns.ts";
-import { resizeInto, resizeMode } from "./resize.ts";
-
-function even(v: number): number {
-  return Math.max(2, Math.round(v / 2) * 2);
-}
+import { resizeInto } from "./resize.ts";
 
 /** Source segment of a video layer: where to cut and how fast to play it (pure). */
 export function videoSegment(
-  layer: Layer,
+  layer: LayerOf<"video">,
   fileDuration: number,
   windowSeconds: number,
 ): { cutFrom: number; length: number; speed: number } {
-  const cutFrom = clamp(num(layer.cutFrom, 0), 0, Math.max(0, fileDuration - 0.01));
-  const explicitTo = optNum(layer.cutTo);
+  const cutFrom = clamp(layer.cutFrom ?? 0, 0, Math.max(0, fileDuration - 0.01));
+  const explicitTo = layer.cutTo ?? null;
   const cutTo = clamp(explicitTo ?? fileDuration, cutFrom + 0.01, fileDuration);
   const available = cutTo - cutFrom;
   if (explicitTo !== null && Math.abs(available - windowSeconds) > 1e-3) {
@@ -31,22 +28,15 @@ export function videoSegment(
   return { cutFrom, length: Math.min(available, windowSeconds), speed: 1 };
 }
 
-/** Playable length of a video layer (used for clips without their own duration). */
-export function videoLayerLength(layer: Layer, fileDuration: number): number {
-  const cutFrom = clamp(num(layer.cutFrom, 0), 0, fileDuration);
-  const cutTo = clamp(optNum(layer.cutTo) ?? fileDuration, cutFrom, fileDuration);
-  return cutTo - cutFrom;
-}
-
 /** atempo accepts 0.5–100 in ffmpeg 5.1; outside that the audio is dropped (reference §2.4). */
 function tempoOk(speed: number): boolean {
   return speed >= 0.5 && speed <= 100;
 }
 
-export function video(layer: Layer, win: LayerWindow, ctx: GraphContext): LayerVideo | null {
-  const path = str(layer.path, "");
+export function video(layer: LayerOf<"video">, win: LayerWindow, ctx: GraphContext): LayerVideo | null {
+  const path = layer.path;
   const info = ctx.mediaInfo(path);
-  if (!path || !info || !info.hasVideo) return null;
+  if (!info || !info.hasVideo) return null;
   const { width: W, height: H, fps } = ctx.spec;
   const seg = videoSegment(layer, info.duration, win.duration);
   // ffmpeg's native VP8/VP9 decoders drop the alpha side channel; libvpx keeps it.
@@ -55,11 +45,11 @@ export function video(layer: Layer, win: LayerWindow, ctx: GraphContext): LayerV
       ? ["-c:v", `lib${info.videoCodec === "vp9" ? "vpx-vp9" : "vpx"}`]
       : [];
   const input = ctx.addInput([...decoder, "-ss", f(seg.cutFrom), "-t", f(seg.length + 1 / fps)], path);
-  const w = even(clamp(num(layer.width, 1), 0.01, 1) * W);
-  const h = even(clamp(num(layer.height, 1), 0.01, 1) * H);
+  const w = evenDimension(clamp(layer.width ?? 1, 0.01, 1) * W);
+  const h = evenDimension(clamp(layer.height ?? 1, 0.01, 1) * H);
   const full = w === W && h === H;
   const { x, y } = full ? { x: 0, y: 0 } : placeBox(layer, W, H, w, h);
-  const mode = resizeMode(layer.resizeMode, "contain-blur");
+  const mode = layer.resizeMode ?? "contain-blur";
   const pre = `setpts=(PTS-STARTPTS)/${f(seg.speed)},fps=${fps}`;
   const resized = resizeInto(ctx, `${input}:v`, pre, mode, w, h, info);
   const alpha = info.hasAlpha || mode === "contain";
@@ -72,7 +62,7 @@ export function video(layer: Layer, win: LayerWindow, ctx: GraphContext): LayerV
   );
   if (ctx.spec.keepSourceAudio && info.hasAudio && tempoOk(seg.speed)) {
     const a = ctx.label("va");
-    const vol = clamp(num(layer.mixVolume, 1), 0, 100);
+    const vol = layer.mixVolume ?? 1;
     const tempo = seg.speed !== 1 ? `,atempo=${f(seg.speed)}` : "";
     ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo},volume=${f(vol)}[${a}]`);
     ctx.clipAudio.push({ label: a, offset: win.start, duration: win.duration });

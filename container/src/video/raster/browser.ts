@@ -3,13 +3,15 @@
  * team brief: one for text layers (every page gets request interception that only lets file: and
  * data: URLs through) and, launched on first use, one with `--enable-begin-frame-control` for html
  * layers, whose pages draw only when the renderer asks (HeadlessExperimental.beginFrame). That flag
- * is browser-wide and stops ordinary screenshots, hence two processes.
+ * is browser-wide and stops ordinary screenshots, hence two processes. Every entry point takes the binary
+ * to launch (`Config.chromiumPath`), so the browser /health reports is the one that runs.
  */
 import { writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { VIDEO_DEFAULTS } from "../../../../src/contract/config/limits.ts";
 
 /** What Chromium needs to start as root on these offline machines (platform notes); the benchmarks use it too. */
 export const OFFLINE_CHROMIUM_FLAGS = [
@@ -33,46 +35,53 @@ const BEGIN_FRAME_FLAGS = [
   "--disable-new-content-rendering-timeout",
 ];
 
-let launching: Promise<Browser> | null = null;
-/** Begin-frame browsers by slot: parallel capture needs separate processes (tabs of one browser time out). */
-const launchingCapture: (Promise<Browser> | null)[] = [];
-
-/** Path of the browser binary: CHROMIUM_PATH, else Debian's headless shell (fastest), else chromium. */
-export function chromiumPath(): string {
-  return process.env.CHROMIUM_HEADLESS_PATH ?? "/usr/lib/chromium/chromium-headless-shell";
+/** A browser process and the binary it was launched from. */
+interface Launched {
+  path: string;
+  browser: Promise<Browser>;
 }
 
-function launch(extra: string[]): Promise<Browser> {
-  return puppeteer.launch({
-    executablePath: chromiumPath(),
+let launching: Launched | null = null;
+/** Begin-frame browsers by slot: parallel capture needs separate processes (tabs of one browser time out). */
+const launchingCapture: (Launched | null)[] = [];
+
+function launch(path: string, extra: string[]): Launched {
+  const browser = puppeteer.launch({
+    executablePath: path,
     headless: "shell",
     args: [...FLAGS, ...extra],
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
   });
+  return { path, browser };
 }
 
-/** The shared browser, launched on first use and relaunched if it died. */
-export async function getBrowser(): Promise<Browser> {
-  if (launching) {
-    const b = await launching.catch(() => null);
-    if (b?.connected) return b;
+/**
+ * The running browser of `current` when it was launched from `path` and is still connected; otherwise a new
+ * one (a browser of another binary is closed: the configured binary is the one /health reports).
+ */
+async function reuseOrLaunch(current: Launched | null, path: string, extra: string[]): Promise<Launched> {
+  if (current) {
+    const b = await current.browser.catch(() => null);
+    if (b?.connected && current.path === path) return current;
+    if (b?.connected) void b.close().catch(() => {});
   }
-  launching = launch([]);
-  return launching;
+  return launch(path, extra);
+}
+
+/** The shared browser, launched from `path` (the configured Chromium) on first use and relaunched if it died. */
+export async function getBrowser(path: string): Promise<Browser> {
+  const next = await reuseOrLaunch(launching, path, []);
+  launching = next;
+  return next.browser;
 }
 
 /** Begin-frame browser number `slot` for html layers, launched on first use and relaunched if it died. */
-export async function getCaptureBrowser(slot = 0): Promise<Browser> {
-  const current = launchingCapture[slot];
-  if (current) {
-    const b = await current.catch(() => null);
-    if (b?.connected) return b;
-  }
-  const next = launch(BEGIN_FRAME_FLAGS);
+export async function getCaptureBrowser(path: string, slot = 0): Promise<Browser> {
+  const next = await reuseOrLaunch(launchingCapture[slot] ?? null, path, BEGIN_FRAME_FLAGS);
   launchingCapture[slot] = next;
-  return next;
+  return next.browser;
 }
 
 /**
@@ -90,8 +99,8 @@ function blankDocument(): Promise<string> {
   return blank;
 }
 
-async function freshPage(width: number, height: number): Promise<Page> {
-  const browser = await getBrowser();
+async function freshPage(path: string, width: number, height: number): Promise<Page> {
+  const browser = await getBrowser(path);
   const page = await browser.newPage();
   await page.setViewport({ width, height, deviceScaleFactor: 1 });
   await page.setRequestInterception(true);
@@ -104,14 +113,18 @@ async function freshPage(width: number, height: number): Promise<Page> {
   return page;
 }
 
-/** A page opened ahead of time (a new tab costs ~70 ms of a job's start-up), handed out by openPage. */
-let spare: Promise<Page> | null = null;
+/**
+ * A page opened ahead of time (a new tab costs ~70 ms of a job's start-up), handed out by openPage. It opens
+ * at the default video size, which most jobs keep (openPage resizes it for the others).
+ */
+let spare: { path: string; page: Promise<Page> } | null = null;
 
-/** Opens the next text page in the background (at a job's start if none is ready, and after each render). */
-export function prepareSparePage(): void {
-  if (spare) return;
-  const next = freshPage(1280, 720);
-  next.catch(() => {
+/** Opens the next text page of browser `path` in the background (at a job's start, and after each render). */
+export function prepareSparePage(path: string): void {
+  if (spare?.path === path) return;
+  const page = freshPage(path, VIDEO_DEFAULTS.width, VIDEO_DEFAULTS.height);
+  const next = { path, page };
+  page.catch(() => {
     if (spare === next) spare = null;
   });
   spare = next;
@@ -119,20 +132,20 @@ export function prepareSparePage(): void {
 
 /** Resolves once the spare page being opened (if any) is ready: lets a benchmark keep it off its clocks. */
 export async function sparePageReady(): Promise<void> {
-  await spare?.catch(() => null);
+  await spare?.page.catch(() => null);
 }
 
 /**
- * A page of the given viewport showing an empty file: document, with network blocked (only file: and
- * data: load); the caller closes it.
+ * A page of the given viewport in browser `path`, showing an empty file: document, with network blocked
+ * (only file: and data: load); the caller closes it.
  */
-export async function openPage(width: number, height: number): Promise<Page> {
-  const ready = spare;
-  spare = null;
+export async function openPage(path: string, width: number, height: number): Promise<Page> {
+  const ready = spare?.path === path ? spare.page : null;
+  if (ready) spare = null;
   let page = ready ? await ready.catch(() => null) : null;
   if (page && (page.isClosed() || !page.browser().connected)) page = null;
   if (page) await page.setViewport({ width, height, deviceScaleFactor: 1 });
-  else page = await freshPage(width, height);
+  else page = await freshPage(path, width, height);
   // The next spare page is opened when the render is over (renderVideo), not now: a new tab costs
   // Chromium CPU that would compete with this job's ffmpeg for the cores.
   return page;
@@ -146,7 +159,7 @@ export async function closeBrowser(): Promise<void> {
   launchingCapture.length = 0;
   await Promise.all(
     all.map(async (p) => {
-      const b = p ? await p.catch(() => null) : null;
+      const b = p ? await p.browser.catch(() => null) : null;
       await b?.close().catch(() => {});
     }),
   );

@@ -7,19 +7,11 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { KeyedLayer } from "../layers/index.ts";
+import type { KeyedLayer, TextLayer } from "../layers/index.ts";
 import { zoomAmount, zoomDirection } from "../layers/ken-burns.ts";
-import { animationSeconds, titleStyle } from "../layers/text-motion.ts";
-import { placeBox } from "../position.ts";
-import {
-  STDIN_PATH,
-  type Layer,
-  type RasterAsset,
-  type Rasters,
-  type RasterFrame,
-  type VideoSpec,
-} from "../types.ts";
-import { num } from "../values.ts";
+import { animationSeconds, isTitle, titleStyle } from "../layers/text-motion.ts";
+import { placeBox, type Placement } from "../position.ts";
+import { STDIN_PATH, type RasterAsset, type Rasters, type RasterFrame, type VideoSpec } from "../types.ts";
 import { openPage } from "./browser.ts";
 import { catalogFaceFile } from "../../fonts/files.ts";
 import { textBox, textSheet, type BoxFont, type SheetCell } from "./text-html.ts";
@@ -27,23 +19,18 @@ import { textBox, textSheet, type BoxFont, type SheetCell } from "./text-html.ts
 /** Reveal states above this count are grouped, so a long letter-by-letter text stays cheap. */
 const MAX_STATES = 60;
 
-function defaultPosition(layer: Layer): Record<string, unknown> {
-  if (layer.position !== undefined || layer.left !== undefined || layer.top !== undefined) return layer;
+/** Where a text layer goes when it names no position: subtitles at the bottom, news banners top-left. */
+function defaultPosition(layer: TextLayer): Placement {
+  if (layer.position !== undefined) return layer;
   if (layer.type === "subtitle") return { ...layer, position: "bottom" };
   if (layer.type === "news-title")
     return { ...layer, position: { x: 0, y: 0.08, originX: "left", originY: "top" } };
-  if (layer.type === "text" && (typeof layer.x === "number" || typeof layer.y === "number")) {
-    return {
-      ...layer,
-      position: { x: num(layer.x, 0), y: num(layer.y, 0), originX: "left", originY: "top", px: true },
-    };
-  }
   return layer;
 }
 
-function zoomMargin(layer: Layer): number {
-  const isTitle = layer.type === "title" || layer.type === "title-background";
-  if (!isTitle || titleStyle(layer) !== "fade-in" || !zoomDirection(layer.zoomDirection, "in")) return 0;
+function zoomMargin(layer: TextLayer): number {
+  if (!isTitle(layer) || titleStyle(layer) !== "fade-in" || !zoomDirection(layer.zoomDirection, "in"))
+    return 0;
   return zoomAmount(layer.zoomAmount);
 }
 
@@ -52,20 +39,21 @@ const PAGE_MAX_HEIGHT = 8192;
 
 /** One layer of the sheet: its cells (one, or one per reveal state) and where they are drawn. */
 interface SheetLayer {
-  k: KeyedLayer;
+  k: KeyedLayer<TextLayer>;
   first: number;
   states: number;
   units: number;
 }
 
 /** Where a text layer's box lands in the frame, from the measured box size (w, h: even pixels). */
-function framePosition(layer: Layer, W: number, H: number, w: number, h: number): { x: number; y: number } {
-  const placed = defaultPosition(layer);
-  const obj = placed.position as Record<string, unknown> | undefined;
-  if (!obj?.px) return placeBox(placed, W, H, w, h);
-  // Image-job style `text` with pixel x/y: `align` says whether x is the left edge, centre or right edge.
-  const alignShift = layer.align === "center" ? w / 2 : layer.align === "right" ? w : 0;
-  return { x: Math.round(num(obj.x, 0) - alignShift), y: Math.round(num(obj.y, 0)) };
+function framePosition(
+  layer: TextLayer,
+  W: number,
+  H: number,
+  w: number,
+  h: number,
+): { x: number; y: number } {
+  return placeBox(defaultPosition(layer), W, H, w, h);
 }
 
 /**
@@ -87,39 +75,35 @@ export function stackCells(heights: number[]): { page: number; top: number }[] {
 }
 
 /**
- * Rasterises every non-html layer in `layers` (one page load, one screenshot per sheet page). The
- * first sheet page is not awaited: its frames name STDIN_PATH and `stdin` resolves to its PNG.
+ * Rasterises every non-html layer in `layers` in browser `chromiumPath` (one page load, one screenshot per
+ * sheet page). The first sheet page is not awaited: its frames name STDIN_PATH and `stdin` resolves to its PNG.
  */
 export async function rasterizeText(
   spec: VideoSpec,
   layers: KeyedLayer[],
   workDir: string,
+  chromiumPath: string,
 ): Promise<Rasters> {
   const out = new Map<string, RasterAsset>();
-  const todo = layers.filter((k) => k.layer.type !== "html");
+  const todo = layers.filter((k): k is KeyedLayer<TextLayer> => k.layer.type !== "html");
   if (todo.length === 0) return { assets: out, stdin: null };
   const { width: W, height: H } = spec;
   const faces: string[] = [];
   const known = new Map<string, BoxFont>();
   /** The sheet's face for a layer's uploaded font or catalogue font (added once per file / font). */
-  const fontOf = (layer: Layer): BoxFont | null => {
+  const fontOf = (layer: TextLayer): BoxFont | null => {
+    const { fontPath, catalogFont } = layer;
     const key =
-      typeof layer.fontPath === "string"
-        ? `path:${layer.fontPath}`
-        : typeof layer.catalogFont === "string"
-          ? `cat:${layer.catalogFont}`
-          : null;
+      fontPath !== undefined ? `path:${fontPath}` : catalogFont !== undefined ? `cat:${catalogFont}` : null;
     if (key === null) return null;
     const seen = known.get(key);
     if (seen) return seen;
     let font: BoxFont;
-    if (typeof layer.fontPath === "string") {
+    if (fontPath !== undefined) {
       font = { family: `LayerFont${known.size}`, weight: "normal" };
-      faces.push(
-        `@font-face{font-family:"${font.family}";src:url("${pathToFileURL(layer.fontPath).href}");}`,
-      );
+      faces.push(`@font-face{font-family:"${font.family}";src:url("${pathToFileURL(fontPath).href}");}`);
     } else {
-      const face = catalogFaceFile(String(layer.catalogFont));
+      const face = catalogFaceFile(String(catalogFont));
       font = { family: face.family, weight: face.weight };
       faces.push(face.css);
     }
@@ -140,7 +124,7 @@ export async function rasterizeText(
     }
     return { k, first, states, units };
   });
-  const page = await openPage(W, H);
+  const page = await openPage(chromiumPath, W, H);
   let firstPage: Promise<Uint8Array> | null = null;
   try {
     // Written into the page's empty file: document (no navigation); fonts load before measuring.

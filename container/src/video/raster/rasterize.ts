@@ -1,6 +1,7 @@
 /** Default rasteriser: text-family layers and html layers → PNG assets. */
+import type { RenderTools } from "../../config.ts";
 import { rasterizeHtmlLayer } from "../html/rasterize-html.ts";
-import type { KeyedLayer } from "../layers/index.ts";
+import { keyedOf, type KeyedLayer } from "../layers/index.ts";
 import type { RasterAsset, Rasters, VideoSpec } from "../types.ts";
 import { rasterizeText } from "./rasterize-text.ts";
 
@@ -8,8 +9,13 @@ import { rasterizeText } from "./rasterize-text.ts";
  * Rasterises every layer that needs a browser. Text layers (one warm page) and html layers (one page
  * each, one after another: several capturing tabs of one browser time out) run side by side.
  */
-export async function rasterizeAll(spec: VideoSpec, layers: KeyedLayer[], workDir: string): Promise<Rasters> {
-  const html = layers.filter((k) => k.layer.type === "html");
+export async function rasterizeAll(
+  spec: VideoSpec,
+  layers: KeyedLayer[],
+  workDir: string,
+  tools: RenderTools,
+): Promise<Rasters> {
+  const html = layers.filter(keyedOf("html"));
   // One animated layer is streamed into ffmpeg while it encodes. Several are captured to files first:
   // ffmpeg needs the first frame of every input before it starts, so streams captured one after
   // another would wait on each other.
@@ -18,10 +24,13 @@ export async function rasterizeAll(spec: VideoSpec, layers: KeyedLayer[], workDi
   const htmlAssets = (async () => {
     const out = new Map<string, RasterAsset>();
     for (const k of html)
-      out.set(k.key, await rasterizeHtmlLayer(spec, k, workDir, undefined, { stream: k === streamed }));
+      out.set(k.key, await rasterizeHtmlLayer(spec, k, workDir, tools, { stream: k === streamed }));
     return out;
   })();
-  const [text, htmlMap] = await Promise.all([rasterizeText(spec, layers, workDir), htmlAssets]);
+  const [text, htmlMap] = await Promise.all([
+    rasterizeText(spec, layers, workDir, tools.chromiumPath),
+    htmlAssets,
+  ]);
   for (const [key, asset] of htmlMap) text.assets.set(key, asset);
   return text;
 }

@@ -4,8 +4,9 @@
  * loads one page and takes one screenshot per job instead of one per layer. Outline styles: `outline`
  * paints the stroke beneath the fill (paint-order), `shadow` offsets a soft copy, `glow` blurs around.
  */
-import type { Layer } from "../types.ts";
-import { clamp, num, optNum, str } from "../values.ts";
+import type { TextLayer } from "../layers/index.ts";
+import { isTitle } from "../layers/text-motion.ts";
+import { clamp } from "../values.ts";
 
 const DEFAULT_FONTS = `"DejaVu Sans", "Liberation Sans", sans-serif`;
 
@@ -13,35 +14,33 @@ function esc(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-function cssColor(value: unknown, fallback: string): string {
-  const s = str(value, fallback).trim();
+/** A colour for the sheet's CSS. The grammar's pattern already keeps CSS out; this is a second fence. */
+function cssColor(value: string | undefined, fallback: string): string {
+  const s = (value ?? fallback).trim();
   return /^[#\w(),.\s%-]+$/.test(s) ? s : fallback;
 }
 
 /** Font size in px for a layer in a W x H frame (reference defaults per type). */
-export function fontSizePx(layer: Layer, W: number, H: number): number {
+export function fontSizePx(layer: TextLayer, W: number, H: number): number {
   const min = Math.min(W, H);
   switch (layer.type) {
     case "subtitle":
-      return clamp(num(layer.fontSize, min / 20), 4, 500);
+      return clamp(layer.fontSize ?? min / 20, 4, 500);
     case "news-title":
-      return clamp(num(layer.fontSize, min * 0.05), 4, 500);
-    case "slide-in-text": {
+      return clamp(layer.fontSize ?? min * 0.05, 4, 500);
+    case "slide-in-text":
       // editly: a fraction of the frame width (JC-vid says height; we follow the engine).
-      const rel = num(layer.fontSize, 0.05);
-      return clamp(rel <= 1 ? rel * W : rel, 4, 500);
-    }
-    case "text":
-      return clamp(num(layer.fontSize, 24), 4, 500);
+      return clamp((layer.fontSize ?? 0.05) * W, 4, 500);
     default:
-      return clamp(num(layer.fontSize, min * 0.1), 4, 500);
+      return clamp(layer.fontSize ?? min * 0.1, 4, 500);
   }
 }
 
-/** text-stroke / text-shadow CSS for outlineStyle/outlineColor/outlineWidth. */
-export function outlineCss(layer: Layer, fontSize: number): string {
-  const explicit = optNum(layer.outlineWidth);
-  const width = explicit ?? (typeof layer.outlineColor === "string" ? Math.max(2, fontSize * 0.05) : 0);
+/** text-stroke / text-shadow CSS for a title's outlineStyle/outlineColor/outlineWidth ("" for other types). */
+export function outlineCss(layer: TextLayer, fontSize: number): string {
+  if (!isTitle(layer)) return "";
+  const explicit = layer.outlineWidth;
+  const width = explicit ?? (layer.outlineColor !== undefined ? Math.max(2, fontSize * 0.05) : 0);
   if (width <= 0) return "";
   const color = cssColor(layer.outlineColor, "#000000");
   if (layer.outlineStyle === "shadow") return `text-shadow:${width}px ${width}px ${width}px ${color};`;
@@ -70,17 +69,18 @@ export interface BoxFont {
 }
 
 /** The box of one layer; `font` is the sheet's face for its `fontPath` or `catalogFont`, if any. */
-export function textBox(layer: Layer, W: number, H: number, font: BoxFont | null): TextBox {
+export function textBox(layer: TextLayer, W: number, H: number, font: BoxFont | null): TextBox {
   const size = fontSizePx(layer, W, H);
-  const text = str(layer.text, "");
+  const text = layer.text;
   const family = font
     ? `"${font.family}",${DEFAULT_FONTS}`
-    : `${typeof layer.fontFamily === "string" ? `"${layer.fontFamily.replace(/"/g, "")}",` : ""}${DEFAULT_FONTS}`;
+    : `${layer.fontFamily !== undefined ? `"${layer.fontFamily.replace(/"/g, "")}",` : ""}${DEFAULT_FONTS}`;
   const weight = font?.weight ?? "normal";
-  const color = cssColor(layer.textColor ?? layer.color, layer.type === "text" ? "#000000" : "#ffffff");
+  const color = cssColor(layer.textColor, "#ffffff");
+  const title = isTitle(layer) ? layer : null;
   const style =
-    layer.style === "word-by-word" ? "word" : layer.style === "letter-by-letter" ? "letter" : null;
-  const pad = Math.ceil(size * 0.25 + num(layer.outlineWidth, 0) * 4);
+    title?.style === "word-by-word" ? "word" : title?.style === "letter-by-letter" ? "letter" : null;
+  const pad = Math.ceil(size * 0.25 + (title?.outlineWidth ?? 0) * 4);
   let boxCss = `padding:${pad}px;`;
   switch (layer.type) {
     case "subtitle":
@@ -90,16 +90,8 @@ export function textBox(layer: Layer, W: number, H: number, font: BoxFont | null
       boxCss += `background:${cssColor(layer.backgroundColor, "#d02a42")};padding:${Math.round(size * 0.4)}px ${Math.round(size * 0.8)}px;`;
       break;
     case "slide-in-text":
-      boxCss += `letter-spacing:${num(layer.charSpacing, 0.1)}em;white-space:pre;`;
+      boxCss += `letter-spacing:${layer.charSpacing ?? 0.1}em;white-space:pre;`;
       break;
-    case "text": {
-      const width = optNum(layer.width);
-      const align = layer.align === "center" || layer.align === "right" ? layer.align : "left";
-      boxCss += `text-align:${align};line-height:${num(layer.lineHeight, 1.2)};${width && layer.wrap ? `width:${width}px;` : "white-space:pre;"}`;
-      if (typeof layer.backgroundColor === "string")
-        boxCss += `background:${cssColor(layer.backgroundColor, "transparent")};`;
-      break;
-    }
     default:
       boxCss += `max-width:${Math.round(W * 0.8)}px;text-align:center;`;
   }

@@ -1,0 +1,38 @@
+/**
+ * The context every domain verb takes first: `verb(ctx, input)`. Built once per request, queue batch or cron
+ * run from the bindings, with the clock (tests may fix it) and a way to defer background work; requests of an
+ * authenticated caller carry the caller too. Verbs reach D1 only through `ctx.db` (drizzle) and `ctx.d1`
+ * (batches of guarded statements); handlers never touch either.
+ */
+import type { Caller } from "./auth/caller";
+import { getDb, type Db } from "./db/client";
+import type { Env } from "./env";
+
+export interface Ctx {
+  env: Env;
+  /** The raw D1 binding, for atomic `batch`es of guarded statements. */
+  d1: D1Database;
+  db: Db;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+  /** Work that may finish after the response (`waitUntil`); errors are the work's own business. */
+  defer: (work: Promise<unknown>) => void;
+}
+
+/** The context of a request made by an authenticated caller: every query it makes is scoped to `caller`. */
+export interface CallerCtx extends Ctx {
+  caller: Caller;
+}
+
+export const createContext = (
+  env: Env,
+  options: { now?: () => number; defer?: (work: Promise<unknown>) => void } = {},
+): Ctx => ({
+  env,
+  d1: env.DB,
+  db: getDb(env.DB),
+  now: options.now ?? Date.now,
+  defer: options.defer ?? ((work) => void work.catch(() => undefined)),
+});
+
+export const withCaller = (ctx: Ctx, caller: Caller): CallerCtx => ({ ...ctx, caller });

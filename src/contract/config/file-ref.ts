@@ -1,0 +1,85 @@
+/**
+ * File references (`path`, `fontPath`, `audioFilePath`, `audioTracks[].path`): an internal storage path
+ * (the `storageUrl` of an upload, starting with `/`) or a public http(s) URL whose path ends in an
+ * extension the slot accepts. The rule is one regular expression per slot so the served JSON Schema
+ * carries exactly the same `pattern`.
+ */
+import * as v from "valibot";
+import { MAX_FILE_REFERENCE_LENGTH } from "./limits.ts";
+
+export type FileKind = "image" | "video" | "audio" | "font";
+
+/** Extensions accepted per kind of slot (lower case; matching ignores case). */
+export const FILE_EXTENSIONS: Record<FileKind, readonly string[]> = {
+  image: ["png", "jpg", "jpeg", "gif", "webp", "svg"],
+  video: ["mp4", "webm", "mov", "avi"],
+  audio: ["mp3", "wav", "m4a", "aac"],
+  font: ["ttf", "otf", "woff", "woff2"],
+};
+
+// JSON Schema regexes have no flags, so case-insensitivity is spelled out per letter.
+const anyCase = (ext: string): string =>
+  [...ext].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join("");
+
+/** `/…` without `//` (protocol-relative), whitespace, backslashes or `..` segments. */
+const STORAGE = String.raw`\/(?!\/)(?!(?:[^\s]*\/)?\.\.(?:\/|$))[^\s\\]+`;
+
+const urlPattern = (exts: readonly string[]): string =>
+  String.raw`[hH][tT][tT][pP][sS]?:\/\/[^\/\s?#]+\/[^\s?#]*\.(?:${exts.map(anyCase).join("|")})(?:[?#]\S*)?`;
+
+const patternFor = (kind: FileKind): RegExp =>
+  new RegExp(`^(?:${STORAGE}|${urlPattern(FILE_EXTENSIONS[kind])})$`);
+
+// Only judges what looks like a URL, so a value the pattern already rejected gets one message, not two.
+const parsesAsUrl = (s: string): boolean => {
+  if (!/^https?:\/\//i.test(s)) return true;
+  try {
+    new URL(s);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const describe = (kind: FileKind): string =>
+  `must be a storage path starting with "/" or an http(s) URL ending in ${FILE_EXTENSIONS[kind].map((e) => `.${e}`).join(", ")}`;
+
+/** The schema of a file reference slot of the given kind. */
+export const fileRef = (kind: FileKind) =>
+  v.pipe(
+    v.string(describe(kind)),
+    v.maxLength(MAX_FILE_REFERENCE_LENGTH, `must be at most ${MAX_FILE_REFERENCE_LENGTH} characters`),
+    v.regex(patternFor(kind), describe(kind)),
+    v.check(parsesAsUrl, "must be a valid URL"),
+  );
+
+export const ImageRef = fileRef("image");
+export const VideoRef = fileRef("video");
+export const AudioRef = fileRef("audio");
+export const FontRef = fileRef("font");
+
+const BY_EXTENSION = new Map<string, FileKind>(
+  (Object.entries(FILE_EXTENSIONS) as [FileKind, readonly string[]][]).flatMap(([kind, exts]) =>
+    exts.map((e) => [e, kind] as const),
+  ),
+);
+
+/**
+ * What a reference points at, judged by the file itself (its extension, or the category folder of a
+ * storage path such as `/font/2024-01-15/u/x`), not by the slot it sits in; `unknown` when neither says.
+ */
+export const kindOfReference = (ref: string): FileKind | "unknown" => {
+  let path = ref;
+  if (!ref.startsWith("/")) {
+    try {
+      path = new URL(ref).pathname;
+    } catch {
+      return "unknown";
+    }
+  }
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
+  const byExt = ext ? BY_EXTENSION.get(ext) : undefined;
+  if (byExt) return byExt;
+  const folder = /^\/(image|video|audio|font)\//.exec(ref)?.[1] as FileKind | undefined;
+  return folder ?? "unknown";
+};

@@ -1,0 +1,207 @@
+/**
+ * Layers of video jobs (config reference §2.3-2.4, §4). Sizes of media layers are fractions of the frame
+ * (0..1); text sizes are pixels except `slide-in-text`, whose `fontSize` is a fraction of the frame width.
+ * `start`/`stop` are seconds relative to the clip (absolute in `globalLayers`); default: the whole clip.
+ */
+import * as v from "valibot";
+import {
+  BundledCatalogFont,
+  Color,
+  FontFamily,
+  Fraction,
+  list,
+  numberAbove,
+  numberIn,
+  oneOf,
+  Position,
+  PositiveFraction,
+  PositiveSeconds,
+  Seconds,
+  strict,
+  text,
+  Volume,
+} from "./common.ts";
+import { AudioRef, FontRef, ImageRef, VideoRef } from "./file-ref.ts";
+import { htmlCommonEntries, htmlVideoEntries } from "./html-layer.ts";
+import {
+  GRADIENT_MAX_COLORS,
+  GRADIENT_MIN_COLORS,
+  MAX_ANIMATION_DURATION,
+  MAX_ANIMATION_SPEED,
+  MAX_OUTLINE_WIDTH,
+  MAX_TEXT_LENGTH,
+  VIDEO_MAX_FONT_SIZE,
+  VIDEO_MIN_FONT_SIZE,
+} from "./limits.ts";
+
+const o = v.optional;
+
+const timing = { start: o(Seconds), stop: o(PositiveSeconds) };
+const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "down"]));
+const kenBurns = { zoomDirection: o(ZoomDirection), zoomAmount: o(Fraction) };
+const cut = { cutFrom: o(Seconds), cutTo: o(PositiveSeconds) };
+const FontSize = numberIn(VIDEO_MIN_FONT_SIZE, VIDEO_MAX_FONT_SIZE);
+const font = { fontPath: o(FontRef), catalogFont: o(BundledCatalogFont), fontFamily: o(FontFamily) };
+const Colors = list(Color, GRADIENT_MIN_COLORS, GRADIENT_MAX_COLORS, "colours");
+const GradientDirection = oneOf(["horizontal", "vertical", "diagonal"]);
+
+export const videoLayerEntries = {
+  type: v.literal("video"),
+  path: VideoRef,
+  /** Default `contain-blur`. */
+  resizeMode: o(oneOf(["contain", "contain-blur", "cover", "stretch"])),
+  ...cut,
+  width: o(PositiveFraction),
+  height: o(PositiveFraction),
+  /** editly placement (prefer `position`). */
+  left: o(Fraction),
+  top: o(Fraction),
+  originX: o(oneOf(["left", "center", "right"])),
+  originY: o(oneOf(["top", "center", "bottom"])),
+  position: o(Position),
+  /** Heard only with `keepSourceAudio: true`. */
+  mixVolume: o(Volume),
+  ...kenBurns,
+  ...timing,
+};
+
+export const audioLayerEntries = {
+  type: v.literal("audio"),
+  path: AudioRef,
+  ...cut,
+  mixVolume: o(Volume),
+  ...timing,
+};
+
+/** Audio placed at `start` seconds after its clip starts; it may run past the clip. */
+export const detachedAudioLayerEntries = { ...audioLayerEntries, type: v.literal("detached-audio") };
+
+export const videoImageLayerEntries = {
+  type: v.literal("image"),
+  path: ImageRef,
+  /** Default `cover`. */
+  resizeMode: o(oneOf(["contain", "contain-blur", "cover", "stretch"])),
+  /** Default `in` (Ken Burns on); `null` disables. */
+  ...kenBurns,
+  position: o(Position),
+  width: o(PositiveFraction),
+  height: o(PositiveFraction),
+  ...timing,
+};
+
+export const imageOverlayLayerEntries = {
+  type: v.literal("image-overlay"),
+  path: ImageRef,
+  position: o(Position),
+  width: o(PositiveFraction),
+  height: o(PositiveFraction),
+  ...kenBurns,
+  ...timing,
+};
+
+const titleProps = {
+  text: text(MAX_TEXT_LENGTH),
+  textColor: o(Color),
+  fontSize: o(FontSize),
+  ...font,
+  position: o(Position),
+  /** Default `fade-in`. */
+  style: o(oneOf(["fade-in", "word-by-word", "letter-by-letter"])),
+  /** Seconds the word/letter reveal takes. */
+  animationDuration: o(numberAbove(0, MAX_ANIMATION_DURATION)),
+  ...kenBurns,
+  outlineColor: o(Color),
+  outlineWidth: o(numberIn(0, MAX_OUTLINE_WIDTH)),
+  outlineStyle: o(oneOf(["outline", "shadow", "glow"])),
+  ...timing,
+};
+
+export const titleLayerEntries = { type: v.literal("title"), ...titleProps };
+
+const bannerAnimation = { delay: o(Seconds), speed: o(numberAbove(0, MAX_ANIMATION_SPEED)) };
+
+export const subtitleLayerEntries = {
+  type: v.literal("subtitle"),
+  text: text(MAX_TEXT_LENGTH),
+  textColor: o(Color),
+  fontSize: o(FontSize),
+  ...font,
+  position: o(Position),
+  backgroundColor: o(Color),
+  ...bannerAnimation,
+  ...timing,
+};
+
+export const newsTitleLayerEntries = { ...subtitleLayerEntries, type: v.literal("news-title") };
+
+export const TitleBackground = strict("title-background background", {
+  type: oneOf(["fill-color", "linear-gradient", "radial-gradient"]),
+  color: o(Color),
+  colors: o(Colors),
+  direction: o(GradientDirection),
+});
+
+export const titleBackgroundLayerEntries = {
+  type: v.literal("title-background"),
+  ...titleProps,
+  /** Default: a random background type with random colours. */
+  background: o(TitleBackground),
+};
+
+export const slideInTextLayerEntries = {
+  type: v.literal("slide-in-text"),
+  text: text(MAX_TEXT_LENGTH),
+  /** Fraction of the frame width (default 0.05). */
+  fontSize: o(PositiveFraction),
+  charSpacing: o(numberIn(0, 1)),
+  textColor: o(Color),
+  ...font,
+  position: o(Position),
+  ...timing,
+};
+
+export const fillColorLayerEntries = { type: v.literal("fill-color"), color: o(Color), ...timing };
+export const linearGradientLayerEntries = {
+  type: v.literal("linear-gradient"),
+  colors: o(Colors),
+  /** Default `vertical`. */
+  direction: o(GradientDirection),
+  ...timing,
+};
+export const radialGradientLayerEntries = {
+  type: v.literal("radial-gradient"),
+  colors: o(Colors),
+  ...timing,
+};
+export const rainbowColorsLayerEntries = { type: v.literal("rainbow-colors"), ...timing };
+/** A still colour screen (black unless `color` is given). */
+export const pauseLayerEntries = { type: v.literal("pause"), color: o(Color), ...timing };
+
+export const videoHtmlLayerEntries = { ...htmlCommonEntries, ...htmlVideoEntries, ...timing };
+
+/** Every video layer type with its entries. */
+export const VIDEO_LAYER_ENTRIES = {
+  video: videoLayerEntries,
+  audio: audioLayerEntries,
+  "detached-audio": detachedAudioLayerEntries,
+  image: videoImageLayerEntries,
+  "image-overlay": imageOverlayLayerEntries,
+  title: titleLayerEntries,
+  subtitle: subtitleLayerEntries,
+  "news-title": newsTitleLayerEntries,
+  "title-background": titleBackgroundLayerEntries,
+  "slide-in-text": slideInTextLayerEntries,
+  "fill-color": fillColorLayerEntries,
+  "linear-gradient": linearGradientLayerEntries,
+  "radial-gradient": radialGradientLayerEntries,
+  "rainbow-colors": rainbowColorsLayerEntries,
+  pause: pauseLayerEntries,
+  html: videoHtmlLayerEntries,
+};
+
+/** Types `globalLayers` refuses, with the reason given to the user. */
+export const GLOBAL_LAYER_FORBIDDEN: Record<string, string> = {
+  video: '"video" layers are not allowed in globalLayers: put them in a clip',
+  audio: '"audio" layers are not allowed in globalLayers: use audioTracks',
+  "detached-audio": '"detached-audio" layers are not allowed in globalLayers: use audioTracks',
+};

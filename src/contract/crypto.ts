@@ -1,0 +1,49 @@
+/** Hashing and HMAC on Web Crypto, with constant-time comparison of hex digests. */
+
+const encoder = new TextEncoder();
+
+const toHex = (buf: ArrayBuffer): string =>
+  [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+/** SHA-256 of a text (UTF-8) or of bytes, as lower-case hex. */
+export const sha256Hex = async (data: string | Uint8Array<ArrayBuffer>): Promise<string> =>
+  toHex(await crypto.subtle.digest("SHA-256", typeof data === "string" ? encoder.encode(data) : data));
+
+const keyCache = new Map<string, Promise<CryptoKey>>();
+const hmacKey = (secret: string): Promise<CryptoKey> => {
+  let key = keyCache.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+    ]);
+    keyCache.set(secret, key);
+  }
+  return key;
+};
+
+/** HMAC-SHA256 of `message` under `secret`, as lower-case hex. */
+export const hmacHex = async (secret: string, message: string | Uint8Array<ArrayBuffer>): Promise<string> =>
+  toHex(
+    await crypto.subtle.sign(
+      "HMAC",
+      await hmacKey(secret),
+      typeof message === "string" ? encoder.encode(message) : message,
+    ),
+  );
+
+/** Compares two strings without leaking where they differ. */
+export const timingSafeEqual = (a: string, b: string): boolean => {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+};
+
+/** A random token of `bytes` bytes, base64url without padding. */
+export const randomToken = (bytes = 24): string => {
+  const buf = crypto.getRandomValues(new Uint8Array(bytes));
+  return btoa(String.fromCharCode(...buf))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
+};

@@ -1,0 +1,31 @@
+/**
+ * Field-level errors as the API reports them (`details.errors[{ field, message, code }]`), and the turning of
+ * valibot issues into them. Shared by request validation in the Worker and request parsing in the renderer.
+ */
+import type * as v from "valibot";
+
+/** One problem with one field of the input, as it appears in `details.errors`. */
+export interface FieldError {
+  field?: string;
+  message: string;
+  code?: string;
+}
+
+/** Turns a valibot issue path into `config.layers[2].width` (`prefix` goes in front). */
+export const issuePath = (issue: v.BaseIssue<unknown>, prefix?: string): string | undefined => {
+  const keys = issue.path?.map((p) => p.key) ?? [];
+  let out = prefix ?? "";
+  for (const key of keys) {
+    if (typeof key === "number") out += `[${key}]`;
+    else out += out ? `.${String(key)}` : String(key);
+  }
+  return out || undefined;
+};
+
+/** One `VALIDATION_ERROR` entry per issue, fields prefixed with `prefix`. */
+export const toFieldErrors = (issues: readonly v.BaseIssue<unknown>[], prefix?: string): FieldError[] =>
+  issues.map((issue) => ({
+    field: issuePath(issue, prefix),
+    message: issue.message,
+    code: "VALIDATION_ERROR",
+  }));

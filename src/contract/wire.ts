@@ -1,0 +1,116 @@
+/**
+ * The messages between the Worker and the renderer, as valibot schemas both sides validate with: what the
+ * Worker sends (a render request), what the renderer answers (probe result, health) and what it reports back
+ * through the signed status callback (the spec's runner status payload). Paths are here too, so neither side
+ * spells a route the other does not serve.
+ */
+import * as v from "valibot";
+import { VIDEO_FORMATS, VideoConfigSchema } from "./config/video.ts";
+
+/** The renderer's routes. `health` is public; the others need a Worker signature (signing.ts). */
+export const RENDERER_PATHS = {
+  health: "/health",
+  probe: "/probe",
+  renderVideo: "/render/video",
+} as const;
+
+/** The Worker's route that receives the renderer's signed status reports. */
+export const CALLBACK_PATH = "/api/v1/webhooks/runner/job-status";
+
+const HttpUrl = v.pipe(
+  v.string(),
+  v.maxLength(8192),
+  v.url("must be a URL"),
+  v.regex(/^https?:\/\//i, "must be an http(s) URL"),
+);
+
+/**
+ * POST /render/video. `config` is the job's config as the user submitted it (the renderer validates it with
+ * the same grammar the Worker did); `inputs` maps every file reference of the config (storage path or public
+ * URL) to a short-lived signed URL the renderer downloads it from.
+ */
+export const RenderVideoRequest = v.object({
+  jobId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  config: VideoConfigSchema,
+  inputs: v.record(v.pipe(v.string(), v.maxLength(4096)), HttpUrl),
+  output: v.object({ uploadUrl: HttpUrl, format: v.picklist(VIDEO_FORMATS) }),
+  callbackUrl: HttpUrl,
+  /**
+   * What the Worker validated and charged for: the render must not last longer than `maxDurationSeconds` of output
+   * (the clips sized by the stored files' real lengths) nor run longer than `deadlineSeconds` of wall time
+   * (deadline.ts); past either it fails for good.
+   */
+  limits: v.optional(
+    v.object({
+      maxDurationSeconds: v.pipe(v.number(), v.minValue(0)),
+      deadlineSeconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    }),
+  ),
+});
+export type RenderVideoRequest = v.InferOutput<typeof RenderVideoRequest>;
+/** The request as the Worker builds it (the config still unparsed JSON). */
+export type RenderVideoRequestInput = v.InferInput<typeof RenderVideoRequest>;
+
+/** 202 answer of POST /render/video. */
+export const RenderAccepted = v.object({ accepted: v.literal(true) });
+
+/** POST /probe answer: what ffprobe (or the in-process header readers) found in one media file. */
+export const ProbeResult = v.object({
+  /** Display size: coded size swapped when the picture is rotated by 90 or 270 degrees. */
+  width: v.nullable(v.number()),
+  height: v.nullable(v.number()),
+  /** Seconds, exactly ffprobe's format.duration; null for still images and when unknown. */
+  duration: v.nullable(v.number()),
+  formatName: v.string(),
+  videoCodec: v.nullable(v.string()),
+  audioCodec: v.nullable(v.string()),
+  /** avg_frame_rate rounded to 3 decimals; null for stills and audio. */
+  fps: v.nullable(v.number()),
+  /** Clockwise degrees a player turns the coded picture for display, in [0, 360). */
+  rotation: v.number(),
+  /** A moving-picture stream exists (still images and embedded cover art do not count). */
+  hasVideo: v.boolean(),
+  hasAudio: v.boolean(),
+});
+export type ProbeResult = v.InferOutput<typeof ProbeResult>;
+
+/** GET /health answer: liveness plus the tool versions read at start-up (null = tool missing). */
+export const RendererHealth = v.object({
+  status: v.literal("ok"),
+  service: v.literal("renderer"),
+  version: v.string(),
+  uptimeSeconds: v.number(),
+  tools: v.object({
+    ffmpeg: v.nullable(v.string()),
+    ffprobe: v.nullable(v.string()),
+    chromium: v.nullable(v.string()),
+  }),
+});
+export type RendererHealth = v.InferOutput<typeof RendererHealth>;
+
+/** Every error answer of the renderer. */
+export const RendererError = v.object({ error: v.string() });
+
+/** Runner status payload (spec "Runner status payload"), the body of a signed callback. */
+export const RunnerStatus = v.object({
+  jobId: v.pipe(v.string(), v.minLength(1)),
+  status: v.picklist(["processing", "completed", "failed", "cancelled"]),
+  type: v.picklist(["image", "video"]),
+  timestamp: v.pipe(v.string(), v.isoTimestamp()),
+  resultUrl: v.optional(v.pipe(v.string(), v.url())),
+  error: v.optional(v.string()),
+  metadata: v.optional(
+    v.object({
+      processingTime: v.optional(v.number()),
+      fileSize: v.optional(v.number()),
+      sessionId: v.optional(v.string()),
+      videoDuration: v.optional(v.number()),
+      outputWidth: v.optional(v.number()),
+      outputHeight: v.optional(v.number()),
+      /** While processing: percent done (0..100) and the stage (downloading, rendering, encoding, ...). */
+      progress: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(100))),
+      stage: v.optional(v.pipe(v.string(), v.maxLength(40))),
+    }),
+  ),
+});
+export type RunnerStatus = v.InferOutput<typeof RunnerStatus>;

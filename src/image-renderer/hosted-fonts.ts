@@ -1,0 +1,39 @@
+/**
+ * Before compiling: the `catalogFont`s of a config the bundled catalogue lacks, looked up in the hosted
+ * catalogue (only when it is on). Bundled fonts need no lookup, so a config that uses only them costs
+ * nothing here. A font the hosted catalogue lacks fails the job with the layer's field path.
+ */
+import { applyLayerDefaults, type ImageConfig } from "../contract/config";
+import { bundledFaces } from "../fonts/bundled-source";
+import { fontKey, parseFontRequest, type FontFaces, type FontSource } from "../fonts/source";
+import { UnprocessableMedia } from "../lib/errors";
+
+/** Hosted faces by fontKey(catalogFont), for compileImage. */
+export type HostedFonts = ReadonlyMap<string, FontFaces>;
+
+export const loadHostedFonts = async (
+  config: ImageConfig,
+  hosted: FontSource | null,
+): Promise<HostedFonts> => {
+  const found = new Map<string, FontFaces>();
+  if (!hosted) return found;
+  const wanted = new Map<string, { value: string; index: number }>();
+  config.layers.forEach((layer, index) => {
+    const value = (applyLayerDefaults(config.defaults, layer) as { catalogFont?: string }).catalogFont;
+    if (value && !bundledFaces(parseFontRequest(value)) && !wanted.has(fontKey(value)))
+      wanted.set(fontKey(value), { value, index });
+  });
+  for (const [key, { value, index }] of wanted) {
+    const faces = await hosted.faces(parseFontRequest(value));
+    if (!faces)
+      throw new UnprocessableMedia(
+        `layers[${index}].catalogFont: the hosted font catalogue has no "${value}" (check the family's spelling and casing, and its weights)`,
+      );
+    found.set(key, faces);
+  }
+  return found;
+};
+
+/** R2 keys of the hosted font files, for the image browser's allow list. */
+export const hostedFontKeys = (fonts: HostedFonts): string[] =>
+  [...fonts.values()].flatMap((f) => f.assetKeys);

@@ -1,0 +1,10 @@
+/**
+ * The html-layer libraries (config reference §4), served from local copies of the npm packages
+ * (static/render/lib, see scripts/build-render-assets.mjs), never from a CDN. The list itself is shared
+ * with the video renderer: src/contract/html-libraries.ts.
+ */
+import { STATIC_ORIGIN } from "../origins";
+
+export const LIBRARY_PATH = "/render/lib";
+
+export const libraryUrl = (name: string) => `${STATIC_ORIGIN}${LIBRARY_PATH}/${name}.js`;

@@ -1,0 +1,60 @@
+/**
+ * `text` layers (config reference §1.4). A newline (`\n` in JSON; a literal backslash-n too, as tools often
+ * double-escape) always breaks the line; `wrap` with `width` also wraps long lines. `align` is relative to
+ * `x` (left edge / centre / right edge of the text block) and aligns the lines inside the block. `y` is the
+ * top of the first line box (`fontSize * lineHeight` tall). `backgroundColor` paints the block behind
+ * single-line text only, as documented; `height` only sized the blur area upstream and is not needed here
+ * because CSS blur is never clipped.
+ */
+import { IMAGE_DEFAULTS } from "../../contract/config/limits";
+import type { FontRegistry } from "../fonts";
+import { placement, type Placeable } from "../placement";
+import { css, effects, esc } from "../style";
+
+export interface TextLayerInput extends Placeable {
+  text: string;
+  align?: "left" | "center" | "right";
+  width?: number;
+  wrap?: boolean;
+  lineHeight?: number;
+  fontSize?: number;
+  color?: string;
+  fontFamily?: string;
+  fontPath?: string;
+  catalogFont?: string;
+  backgroundColor?: string;
+  opacity?: number;
+  blur?: number;
+}
+
+const ALIGN_X = { left: 0, center: 0.5, right: 1 } as const;
+
+/** The text with its line breaks normalised. */
+export const textLines = (text: string): string => text.replace(/\r\n?/g, "\n").replace(/\\n/g, "\n");
+
+export const textLayerHtml = (
+  layer: TextLayerInput,
+  canvas: { width: number; height: number },
+  fonts: FontRegistry,
+): string => {
+  const align = layer.align ?? IMAGE_DEFAULTS.align;
+  const content = textLines(layer.text);
+  const wrap = layer.wrap === true && layer.width !== undefined;
+  const singleLine = !content.includes("\n") && !wrap;
+  const font = fonts.use(layer);
+  const style = css({
+    ...placement(layer, canvas, ALIGN_X[align]),
+    width: layer.width,
+    "font-family": font.family,
+    "font-weight": String(font.weight),
+    "font-size": layer.fontSize ?? IMAGE_DEFAULTS.fontSize,
+    "line-height": String(layer.lineHeight ?? IMAGE_DEFAULTS.lineHeight),
+    color: layer.color ?? IMAGE_DEFAULTS.color,
+    "white-space": wrap ? "pre-wrap" : "pre",
+    "overflow-wrap": wrap ? "break-word" : undefined,
+    "text-align": align,
+    background: singleLine ? layer.backgroundColor : undefined,
+    ...effects(layer),
+  });
+  return `<div class="l" style="${esc(style)}">${esc(content)}</div>`;
+};

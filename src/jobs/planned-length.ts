@@ -1,0 +1,61 @@
+/**
+ * The length a video job will render, from its config and the durations of its stored input files: what the 300 s
+ * cap, the token estimate and the renderer's hard limit (RenderVideoRequest.limits) all use. A clip without its
+ * own `duration` lasts as long as its first video layer plays; without `cutTo` that is its file's length, which
+ * the Worker knows for every stored file. A file whose length is unknown cannot size its clip: that is refused
+ * at the field, never guessed (a guess let an hours-long upload render for the price of 4 s).
+ */
+import { limits, type VideoConfig } from "../contract/config";
+import { estimateVideoTokens } from "../contract/config/estimate";
+import { applyLayerDefaults } from "../contract/config/rules";
+import { buildTimeline, cutLength, playableLength, type Timeline } from "../contract/timeline";
+import { ValidationFailed, type FieldError } from "../lib/errors";
+
+/**
+ * Seconds of a stored file by the reference a config uses for it; null when the file's length is unknown (refused
+ * where it sizes a clip); undefined when it cannot be known yet (a public URL at validation, before its import):
+ * then the clip counts as its cut or the default, as the grammar alone says.
+ */
+export type DurationOf = (reference: string) => number | null | undefined;
+
+/** The timeline as rendered; throws ValidationFailed naming each clip whose length cannot be known. */
+export const plannedTimeline = (config: VideoConfig, durationOf: DurationOf): Timeline => {
+  const unknown: FieldError[] = [];
+  config.clips.forEach((clip, c) => {
+    if (clip.duration !== undefined) return;
+    const index = clip.layers.findIndex((l) => l.type === "video");
+    if (index < 0) return;
+    const layer = applyLayerDefaults(config.defaults, clip.layers[index]!) as {
+      path?: string;
+      cutTo?: number;
+    };
+    if (layer.cutTo === undefined && layer.path !== undefined && durationOf(layer.path) === null)
+      unknown.push({
+        field: `config.clips[${c}].layers[${index}].path`,
+        message:
+          "the length of this video is unknown, so the clip's length is too: give the clip a duration or the layer a cutTo",
+        code: "UNKNOWN_DURATION",
+      });
+  });
+  if (unknown.length) throw new ValidationFailed(unknown);
+  return buildTimeline(config, {
+    videoLength: (layer) => {
+      const seconds = layer.path === undefined ? null : durationOf(layer.path);
+      return seconds == null ? cutLength(layer) : playableLength(layer, seconds);
+    },
+  });
+};
+
+/** The 300 s cap and the estimate of a video job, with real file lengths. */
+export const plannedVideo = (config: VideoConfig, durationOf: DurationOf) => {
+  const timeline = plannedTimeline(config, durationOf);
+  if (timeline.duration > limits.VIDEO_MAX_DURATION + 1e-9)
+    throw new ValidationFailed([
+      {
+        field: "config.clips",
+        message: `the video would last ${Math.round(timeline.duration * 100) / 100} s with its files' real lengths; at most ${limits.VIDEO_MAX_DURATION} s are allowed`,
+        code: "VALIDATION_ERROR",
+      },
+    ]);
+  return { seconds: timeline.duration, estimatedTokens: estimateVideoTokens(timeline.duration) };
+};

@@ -1,0 +1,30 @@
+/**
+ * Where each domain is mounted: the one list `app.ts` mounts and every other module builds links from
+ * (signed download links, the renderer's callback URL, storage URLs).
+ */
+import { CALLBACK_PATH } from "./contract/wire";
+
+export const MOUNTS = {
+  health: "/health",
+  storage: "/storage",
+  jobs: "/api/v1/jobs",
+  files: "/api/v1/files",
+  tools: "/api/v1/tools",
+  schemas: "/api/v1/schemas",
+  /** The runner's status callback and its health route. */
+  runnerWebhooks: "/api/v1/webhooks",
+  auth: "/api/v1/auth",
+  account: "/api/v1/account",
+  apiKeys: "/api/v1/api-keys",
+  billing: "/api/v1/billing",
+  /** Local helpers (outbox, stand-in checkout), development only. */
+  dev: "/dev",
+} as const;
+
+/** The callback route inside its mount (the full path is the contract's, which the renderer posts to). */
+export const CALLBACK_ROUTE = CALLBACK_PATH.slice(MOUNTS.runnerWebhooks.length);
+if (`${MOUNTS.runnerWebhooks}${CALLBACK_ROUTE}` !== CALLBACK_PATH)
+  throw new Error("the runner callback path must live under the runner webhooks mount");
+
+/** `GET` of a file's bytes (API key or signed link). */
+export const downloadPath = (fileId: string) => `${MOUNTS.files}/${encodeURIComponent(fileId)}/download`;

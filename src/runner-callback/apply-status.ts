@@ -1,0 +1,83 @@
+/**
+ * Applies a runner status report to a job (spec: Runner callback). Every branch goes through the lifecycle
+ * module, so replays and out-of-order reports are harmless: a finished job never moves again.
+ */
+import type { Ctx } from "../context";
+import type { RunnerStatus } from "../contract/wire";
+import { finalCost } from "../jobs/cost";
+import { getJobById } from "../jobs/internal";
+import { finishJob, markProcessing } from "../jobs/lifecycle";
+import { outputStorageUrl, recordOutput } from "../jobs/output";
+import { ValidationFailed } from "../lib/errors";
+import { keyOf } from "../storage/paths";
+
+/**
+ * A renderer's error text as users see it: no host paths (temp files, install folders) and no ffmpeg progress
+ * noise, at most 500 characters. The renderer writes user-facing messages already; this is the last line of defence.
+ */
+export const publicError = (text: string | undefined): string => {
+  const cleaned = (text ?? "")
+    .replace(/(?:file:)?(?:\/[\w.@+-]+){2,}\/?/g, "<file>")
+    .replace(
+      /\b(?:frame|fps|q|size|time|bitrate|speed|drop_frames|dup_frames|progress|out_time\w*|total_size)=\S*\s*\|?\s*/g,
+      "",
+    )
+    .replace(/\s+/g, " ")
+    .trim();
+  return cleaned.slice(0, 500) || "Rendering failed";
+};
+
+/** Returns whether the report changed the job (false for duplicates and reports about finished jobs). */
+export const applyRunnerStatus = async (ctx: Ctx, report: RunnerStatus): Promise<boolean> => {
+  const job = await getJobById(ctx, report.jobId);
+  if (job.type !== report.type.toUpperCase()) {
+    throw new ValidationFailed([
+      { field: "type", message: `Job ${job.id} is of type ${job.type.toLowerCase()}` },
+    ]);
+  }
+  const meta = report.metadata ?? {};
+  switch (report.status) {
+    case "processing":
+      return markProcessing(ctx, job.id, {
+        percent: meta.progress !== undefined ? Math.round(meta.progress) : undefined,
+        stage: meta.stage,
+      });
+    case "failed":
+      return finishJob(ctx, job, { status: "FAILED", error: publicError(report.error) });
+    case "cancelled":
+      return finishJob(ctx, job, { status: "CANCELLED" });
+    case "completed": {
+      if (job.status !== "PENDING" && job.status !== "PROCESSING") {
+        // A render that finished after its job was cancelled or swept: its file has no row and would never expire.
+        if (job.outputFileId === null) await ctx.env.FILES.delete(keyOf(outputStorageUrl(job)));
+        return false;
+      }
+      // The output must be where this job was told to write it; a result elsewhere is refused.
+      const expected = outputStorageUrl(job);
+      const resultPath = report.resultUrl ? decodeURIComponent(new URL(report.resultUrl).pathname) : null;
+      if (!resultPath?.endsWith(expected)) {
+        throw new ValidationFailed([
+          { field: "resultUrl", message: `Completed jobs must report their output at ${expected}` },
+        ]);
+      }
+      const head = await ctx.env.FILES.head(keyOf(expected));
+      if (!head) {
+        return finishJob(ctx, job, {
+          status: "FAILED",
+          error: "The renderer reported completion but no output was stored",
+        });
+      }
+      const outputFileId = await recordOutput(ctx, job, {
+        size: head.size,
+        width: meta.outputWidth,
+        height: meta.outputHeight,
+        duration: meta.videoDuration,
+      });
+      return finishJob(ctx, job, {
+        status: "COMPLETED",
+        outputFileId,
+        cost: finalCost(job, meta.videoDuration),
+      });
+    }
+  }
+};
