@@ -33,6 +33,49 @@ const multipart = (
   return all;
 };
 
+const crc32 = (bytes: Uint8Array) => {
+  let c = ~0;
+  for (const b of bytes) {
+    c ^= b;
+    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
+  }
+  return ~c >>> 0;
+};
+
+/** A real 1-bit grayscale PNG of `width`x`height` black pixels: tiny on disk, huge once decoded. */
+const pixelBomb = async (width: number, height: number) => {
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = new Uint8Array(12 + data.length);
+    const view = new DataView(out.buffer);
+    view.setUint32(0, data.length);
+    out.set(enc.encode(type), 4);
+    out.set(data, 8);
+    view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+    return out;
+  };
+  const ihdr = new Uint8Array(13);
+  new DataView(ihdr.buffer).setUint32(0, width);
+  new DataView(ihdr.buffer).setUint32(4, height);
+  ihdr.set([1, 0, 0, 0, 0], 8); // bit depth 1, grayscale, deflate, filter 0, no interlace
+  const row = new Uint8Array(1 + Math.ceil(width / 8)); // filter byte + zero bits
+  const rows = new ReadableStream<Uint8Array>({
+    start(controller) {
+      for (let y = 0; y < height; y++) controller.enqueue(row);
+      controller.close();
+    },
+  });
+  const idat = new Uint8Array(
+    await new Response(rows.pipeThrough(new CompressionStream("deflate"))).arrayBuffer(),
+  );
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", idat),
+    chunk("IEND", new Uint8Array()),
+  ];
+  return new Uint8Array(await new Blob(parts).arrayBuffer());
+};
+
 const streamOf = (bytes: Uint8Array, chunk: number) => {
   let at = 0;
   return new ReadableStream<Uint8Array>({
@@ -171,6 +214,25 @@ describe("streaming upload", () => {
     expect((await body(res)).details?.errors?.[0]?.field).toBe("ttlHours");
     const listed = await env.FILES.list({ prefix: "image/" });
     expect(listed.objects.some((o) => o.key.includes(userId))).toBe(false);
+  });
+
+  it("refuses a small, very compressible 20000x20000 PNG (a decompression bomb) before any decoder meets it", async () => {
+    const { key, userId } = await newAccount();
+    const png = await pixelBomb(20_000, 20_000);
+    expect(png.byteLength).toBeLessThan(200 * 1024); // ~50 MB of rows, 400 megapixels
+    const res = await upload(key, "bomb.png", png);
+    expect(res.status).toBe(400);
+    const error = (await body(res)).details?.errors?.[0];
+    expect(error?.code).toBe("TOO_MANY_PIXELS");
+    expect(error?.message).toContain("20000x20000 (400 megapixels)");
+    const listed = await env.FILES.list({ prefix: "image/" });
+    expect(listed.objects.some((o) => o.key.includes(userId))).toBe(false);
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM media_files WHERE user_id = ?")
+      .bind(userId)
+      .first<{ n: number }>();
+    expect(n!.n).toBe(0);
+    // The same picture at 100 megapixels exactly is accepted.
+    expect((await upload(key, "big.png", await pixelBomb(10_000, 10_000))).status).toBe(201);
   });
 
   it("answers 415 for a non-multipart body and 400 for a malformed one", async () => {
