@@ -3,6 +3,7 @@
 // [assets] folder, read through the ASSETS binding, never fetched from a CDN):
 //   static/render/fonts/<id>/<weight>-<subset>.woff2   catalogue fonts (@fontsource/*, src/contract/fonts/families.json)
 //   static/render/lib/<name>.js                        html-layer libraries (enableLibraries / tailwindcss)
+//   static/docs/swagger-ui-bundle.js, swagger-ui.css    the API docs UI (swagger-ui-dist), served by the Worker
 // and writes src/contract/fonts/catalog-data.json (families, weights, subset ranges) that validation, the image
 // compiler and the video renderer read (the renderer loads the same @fontsource files from its own dependencies).
 // Runs on `npm install` (postinstall) with plain Node >= 20; idempotent. `--check` only verifies.
@@ -64,6 +65,9 @@ for (const id of families) {
 }
 for (const [name, file] of Object.entries(LIBRARY_FILES))
   copy(join(modules, file), join(out, "lib", `${name}.js`));
+
+for (const file of ["swagger-ui-bundle.js", "swagger-ui.css"])
+  copy(join(modules, "swagger-ui-dist", file), join(root, "static", "docs", file));
 
 const data = `${JSON.stringify({ subsets: ranges, families: catalog }, null, 2)}\n`;
 const dataFile = join(root, "src", "contract", "fonts", "catalog-data.json");

@@ -6,6 +6,7 @@ import type { AppEnv } from "./app-env";
 import { accountRoutes, authRoutes } from "./accounts/routes";
 import { billingRoutes } from "./billing/routes";
 import { devRoutes } from "./dev/routes";
+import { docsRoutes } from "./docs/routes";
 import { fileRoutes } from "./files/routes";
 import { healthRoutes } from "./health/routes";
 import { jobRoutes } from "./jobs/routes";
@@ -33,6 +34,10 @@ export const createApp = () => {
   app.route(MOUNTS.apiKeys, apiKeyRoutes);
   app.route(MOUNTS.billing, billingRoutes);
   app.route(MOUNTS.dev, devRoutes);
+  app.route(
+    MOUNTS.docs,
+    docsRoutes(() => app),
+  );
   app.notFound(notFound);
   app.onError(onError);
   return app;

@@ -17,6 +17,10 @@ export const MOUNTS = {
   account: "/api/v1/account",
   apiKeys: "/api/v1/api-keys",
   billing: "/api/v1/billing",
+  /** The OpenAPI document and its UI. */
+  docs: "/api/v1/user-api/docs",
+  /** The MCP endpoint (Streamable HTTP). */
+  mcp: "/mcp",
   /** Local helpers (outbox, stand-in checkout), development only. */
   dev: "/dev",
 } as const;

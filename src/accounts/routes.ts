@@ -10,37 +10,105 @@ import { jsonBody } from "../lib/validate";
 import { confirmEmailChange, logout, readAccount, updateAccount } from "./profile";
 import { ConfirmEmailBody, LoginBody, RegisterBody, UpdateAccountBody, VerifyBody } from "./schemas";
 import { login, register, verifyCode, type Client } from "./sign-in";
+import { describe } from "../docs/describe";
 
 /** The caller's address as Cloudflare reports it (absent locally). */
 const clientOf = (c: Context<AppEnv>): Client => ({ ip: c.req.header("cf-connecting-ip") ?? "local" });
 
 export const authRoutes = new Hono<AppEnv>()
-  .post("/register", async (c) =>
-    ok(
-      c,
-      await register(c.var.ctx, await jsonBody(c, RegisterBody), clientOf(c)),
-      202,
-      "If the address can receive mail, a code is on its way",
-    ),
+  .post(
+    "/register",
+    describe({
+      tag: "Account",
+      summary: "Sign up: e-mails a 6-digit code",
+      description:
+        "Then POST /api/v1/auth/verify with the code. Needs `hcaptchaToken` where the captcha is on.",
+      public: true,
+      body: RegisterBody,
+      ok: { status: 202, description: "Always the same answer, whether or not the address has an account" },
+      errors: [400, 429],
+    }),
+    async (c) =>
+      ok(
+        c,
+        await register(c.var.ctx, await jsonBody(c, RegisterBody), clientOf(c)),
+        202,
+        "If the address can receive mail, a code is on its way",
+      ),
   )
-  .post("/login", async (c) =>
-    ok(
-      c,
-      await login(c.var.ctx, await jsonBody(c, LoginBody), clientOf(c)),
-      202,
-      "If the address can receive mail, a code is on its way",
-    ),
+  .post(
+    "/login",
+    describe({
+      tag: "Account",
+      summary: "Sign in: e-mails a 6-digit code",
+      public: true,
+      body: LoginBody,
+      ok: { status: 202, description: "Always the same answer, whether or not the address has an account" },
+      errors: [400, 429],
+    }),
+    async (c) =>
+      ok(
+        c,
+        await login(c.var.ctx, await jsonBody(c, LoginBody), clientOf(c)),
+        202,
+        "If the address can receive mail, a code is on its way",
+      ),
   )
-  .post("/verify", async (c) =>
-    ok(c, await verifyCode(c.var.ctx, await jsonBody(c, VerifyBody), clientOf(c))),
+  .post(
+    "/verify",
+    describe({
+      tag: "Account",
+      summary: "Exchange the e-mailed code for a session",
+      public: true,
+      body: VerifyBody,
+      ok: { status: 200, description: "`session` (`token`, `expiresAt`) and the account" },
+      errors: [400, 401, 429],
+    }),
+    async (c) => ok(c, await verifyCode(c.var.ctx, await jsonBody(c, VerifyBody), clientOf(c))),
   )
-  .post("/logout", requireSession, async (c) => ok(c, await logout(callerCtx(c))));
+  .post(
+    "/logout",
+    requireSession,
+    describe({
+      tag: "Account",
+      summary: "End this session",
+      ok: { status: 200, description: "`loggedOut`" },
+    }),
+    async (c) => ok(c, await logout(callerCtx(c))),
+  );
 
 export const accountRoutes = new Hono<AppEnv>()
-  .get("/", requireKeyOrSession, async (c) => ok(c, await readAccount(callerCtx(c))))
-  .patch("/", requireSession, async (c) =>
-    ok(c, await updateAccount(callerCtx(c), await jsonBody(c, UpdateAccountBody))),
+  .get(
+    "/",
+    requireKeyOrSession,
+    describe({
+      tag: "Account",
+      summary: "Read your account",
+      ok: { status: 200, description: "The account and its plan" },
+    }),
+    async (c) => ok(c, await readAccount(callerCtx(c))),
   )
-  .post("/email/verify", requireSession, async (c) =>
-    ok(c, await confirmEmailChange(callerCtx(c), await jsonBody(c, ConfirmEmailBody))),
+  .patch(
+    "/",
+    requireSession,
+    describe({
+      tag: "Account",
+      summary: "Change your name, e-mail (confirmed by a code) or marketing consent",
+      body: UpdateAccountBody,
+      ok: { status: 200, description: "The account" },
+      errors: [400, 409],
+    }),
+    async (c) => ok(c, await updateAccount(callerCtx(c), await jsonBody(c, UpdateAccountBody))),
+  )
+  .post(
+    "/email/verify",
+    requireSession,
+    describe({
+      tag: "Account",
+      summary: "Confirm a new e-mail address with its code",
+      body: ConfirmEmailBody,
+      ok: { status: 200, description: "The account with its new address" },
+      errors: [400, 409],
+    }),
+    async (c) => ok(c, await confirmEmailChange(callerCtx(c), await jsonBody(c, ConfirmEmailBody))),
   );

@@ -11,6 +11,7 @@ import { withCaller, type CallerCtx, type Ctx } from "../context";
 import { apiKeys } from "../db/schema";
 import { Forbidden, Unauthorized } from "../lib/errors";
 import { countRequest } from "../lib/rate-limit";
+import { documented } from "../docs/describe";
 import { authenticateSession } from "../accounts/sessions";
 import { allows, type Caller, type Permission, type Resource } from "./caller";
 
@@ -83,17 +84,26 @@ const keyNotEnough = async (c: Context<AppEnv>): Promise<Caller | null> => {
 };
 
 /** Account, key and billing writes: a session (`Authorization: Bearer`), i.e. the account's owner. */
-export const requireSession = authenticate(sessionCaller, keyNotEnough);
+export const requireSession = documented(authenticate(sessionCaller, keyNotEnough), {
+  security: [{ session: [] }],
+  errors: [401, 403, 429],
+});
 
 /** Reads that accept either credential (spec, Authentication rule 6). */
-export const requireKeyOrSession = authenticate(keyCaller, sessionCaller);
+export const requireKeyOrSession = documented(authenticate(keyCaller, sessionCaller), {
+  security: [{ apiKey: [] }, { session: [] }],
+  errors: [401, 429],
+});
 
 /** Requires the authenticated key to hold a permission for `resource` that covers the request's method. */
 export const requirePermission = (resource: Resource) =>
-  createMiddleware<AppEnv>(async (c, next) => {
-    if (!allows(c.var.caller.permissions, resource, c.req.method)) throw new Forbidden();
-    await next();
-  });
+  documented(
+    createMiddleware<AppEnv>(async (c, next) => {
+      if (!allows(c.var.caller.permissions, resource, c.req.method)) throw new Forbidden();
+      await next();
+    }),
+    { errors: [403] },
+  );
 
 /** The caller's context in a handler behind an authentication middleware. */
 export const callerCtx = (c: Context<AppEnv>): CallerCtx => {

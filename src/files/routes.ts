@@ -27,6 +27,8 @@ import {
 } from "./signed-link";
 import { uploadFile, uploadFingerprint } from "./upload-file";
 import { validateFile } from "./validate-file";
+import { describe, documented, type RouteDoc } from "../docs/describe";
+import { EXAMPLES } from "../docs/examples";
 
 /** Multipart overhead allowed above the file itself when a Content-Length is declared. */
 const FORM_OVERHEAD = 64 * 1024;
@@ -57,54 +59,153 @@ const multipartOf = (req: Request) => {
 };
 
 /** A signed link (expires + signature in the query) stands in for the API key on downloads. */
-const keyOrSignature = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.req.query("signature") === undefined) {
-    await auth[0](c, async () => {
-      await auth[1](c, next);
+const UPLOAD_FIELDS = {
+  file: { type: "string", format: "binary" },
+  ttlHours: { type: "integer", minimum: 1, maximum: 720, default: 24 },
+};
+
+const DOWNLOAD_DOC = {
+  tag: "Files",
+  summary: "Download a file's bytes",
+  description: "With your API key or a session, or with a signed link's `expires` and `signature` (no key).",
+  ok: { status: 200, description: "The file, with its content type; `Range` requests are honoured" },
+  produces: "application/octet-stream",
+  errors: [401, 403, 404, 410],
+} satisfies RouteDoc;
+
+const keyOrSignature = documented(
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.query("signature") === undefined) {
+      await auth[0](c, async () => {
+        await auth[1](c, next);
+      });
+      return;
+    }
+    await checkDownloadSignature(c.var.ctx, {
+      path: new URL(c.req.url).pathname,
+      expires: c.req.query("expires"),
+      signature: c.req.query("signature"),
     });
-    return;
-  }
-  await checkDownloadSignature(c.var.ctx, {
-    path: new URL(c.req.url).pathname,
-    expires: c.req.query("expires"),
-    signature: c.req.query("signature"),
-  });
-  await next();
-});
+    await next();
+  }),
+  { security: [{ apiKey: [] }, { session: [] }, { signedLink: [] }], errors: [] },
+);
 
 export const fileRoutes = new Hono<AppEnv>()
-  .post("/upload", ...auth, async (c) => {
-    const ctx = callerCtx(c);
-    const key = idempotencyKeyOf(c.req.header("idempotency-key"));
-    const form = multipartOf(c.req.raw);
-    const run = async () => {
-      const { row, fingerprint } = await uploadFile(ctx, form);
-      return { answer: { status: 201, body: envelope(toUploadResponse(row), "File uploaded") }, fingerprint };
-    };
-    return answer(
-      c,
-      await idempotent(ctx, "files.upload", key, run, () => uploadFingerprint(form.body, form.boundary)),
-    );
-  })
-  .post("/validate", ...auth, async (c) => ok(c, await validateFile(multipartOf(c.req.raw))))
-  .get("/", ...auth, async (c) => ok(c, await listFiles(callerCtx(c), queryParams(c, ListQuery))))
-  .get("/:fileId", ...auth, async (c) =>
-    ok(c, toMediaFile(await getOwnFile(callerCtx(c), c.req.param("fileId")))),
+  .post(
+    "/upload",
+    ...auth,
+    describe({
+      tag: "Files",
+      summary: "Upload a file",
+      description:
+        "multipart/form-data with a `file` (at most 100 MiB; type sniffed from the content) and optional `ttlHours` " +
+        "(1 to 720, default 24). Send `Idempotency-Key` to make a retry safe.",
+      body: { multipart: UPLOAD_FIELDS },
+      ok: {
+        status: 201,
+        description: "The stored file: `fileId`, `storageUrl` (use it as a layer's path), metadata",
+      },
+      errors: [400, 409, 413, 415],
+    }),
+    async (c) => {
+      const ctx = callerCtx(c);
+      const key = idempotencyKeyOf(c.req.header("idempotency-key"));
+      const form = multipartOf(c.req.raw);
+      const run = async () => {
+        const { row, fingerprint } = await uploadFile(ctx, form);
+        return {
+          answer: { status: 201, body: envelope(toUploadResponse(row), "File uploaded") },
+          fingerprint,
+        };
+      };
+      return answer(
+        c,
+        await idempotent(ctx, "files.upload", key, run, () => uploadFingerprint(form.body, form.boundary)),
+      );
+    },
   )
-  .get("/:fileId/metadata", ...auth, async (c) =>
-    ok(c, toMetadataView(await getOwnFile(callerCtx(c), c.req.param("fileId")))),
+  .post(
+    "/validate",
+    ...auth,
+    describe({
+      tag: "Files",
+      summary: "Check a file without storing it",
+      body: { multipart: UPLOAD_FIELDS },
+      ok: { status: 200, description: "`isValid`, the detected type and metadata, or the reasons" },
+      errors: [400, 413, 415],
+    }),
+    async (c) => ok(c, await validateFile(multipartOf(c.req.raw))),
   )
-  .on(["GET", "HEAD"], "/:fileId/download", keyOrSignature, async (c) => {
+  .get(
+    "/",
+    ...auth,
+    describe({
+      tag: "Files",
+      summary: "List your files",
+      query: ListQuery,
+      ok: { status: 200, description: "`files` and `pagination`" },
+      errors: [400],
+    }),
+    async (c) => ok(c, await listFiles(callerCtx(c), queryParams(c, ListQuery))),
+  )
+  .get(
+    "/:fileId",
+    ...auth,
+    describe({
+      tag: "Files",
+      summary: "Read a file's record",
+      ok: { status: 200, description: "The file" },
+      errors: [404],
+    }),
+    async (c) => ok(c, toMediaFile(await getOwnFile(callerCtx(c), c.req.param("fileId")))),
+  )
+  .get(
+    "/:fileId/metadata",
+    ...auth,
+    describe({
+      tag: "Files",
+      summary: "Read a file's media metadata",
+      ok: { status: 200, description: "Dimensions, duration, codecs as measured at upload" },
+      errors: [404],
+    }),
+    async (c) => ok(c, toMetadataView(await getOwnFile(callerCtx(c), c.req.param("fileId")))),
+  )
+  .on(["GET", "HEAD"], "/:fileId/download", keyOrSignature, describe(DOWNLOAD_DOC), async (c) => {
     // With a valid signature the link's issuer is the owner; without one the key's account must own the file.
     const ctx = c.var.ctx;
     const owner = c.req.query("signature") === undefined ? callerCtx(c).caller.userId : null;
     return serveFile(ctx, await findFile(ctx, c.req.param("fileId"), owner), c.req.raw);
   })
-  .post("/:fileId/link", ...auth, async (c) => {
-    const ctx = callerCtx(c);
-    const row = await getOwnFile(ctx, c.req.param("fileId"));
-    const hasBody = (c.req.header("content-length") ?? "0") !== "0" || c.req.header("content-type");
-    const { expiresIn } = hasBody ? await jsonBody(c, LinkBody) : { expiresIn: DEFAULT_LINK_SECONDS };
-    return ok(c, await createDownloadLink(ctx, { origin: new URL(c.req.url).origin, row, expiresIn }), 201);
-  })
-  .delete("/:fileId", ...auth, async (c) => ok(c, await deleteFile(callerCtx(c), c.req.param("fileId"))));
+  .post(
+    "/:fileId/link",
+    ...auth,
+    describe({
+      tag: "Files",
+      summary: "Create a signed download link",
+      description:
+        "Anyone holding the link can download the file until it expires (60 s to 7 days, default 1 hour).",
+      body: LinkBody,
+      bodyExample: EXAMPLES.link,
+      ok: { status: 201, description: "`url`, `expiresAt`" },
+      errors: [400, 404],
+    }),
+    async (c) => {
+      const ctx = callerCtx(c);
+      const row = await getOwnFile(ctx, c.req.param("fileId"));
+      const hasBody = (c.req.header("content-length") ?? "0") !== "0" || c.req.header("content-type");
+      const { expiresIn } = hasBody ? await jsonBody(c, LinkBody) : { expiresIn: DEFAULT_LINK_SECONDS };
+      return ok(c, await createDownloadLink(ctx, { origin: new URL(c.req.url).origin, row, expiresIn }), 201);
+    },
+  )
+  .delete(
+    "/:fileId",
+    ...auth,
+    describe({
+      tag: "Files",
+      summary: "Delete a file",
+      ok: { status: 200, description: "`id`, `deleted`" },
+      errors: [404],
+    }),
+    async (c) => ok(c, await deleteFile(callerCtx(c), c.req.param("fileId"))),
+  );

@@ -4,9 +4,19 @@ import type { AppEnv } from "../app-env";
 import { ok } from "../lib/envelope";
 import { adminAuth } from "./admin-auth";
 import { basics, detailedHealth } from "./check-health";
+import { describe } from "../docs/describe";
 
 export const healthRoutes = new Hono<AppEnv>()
-  .get("/", (c) => ok(c, { status: "healthy", ...basics(c.env) }))
+  .get(
+    "/",
+    describe({
+      tag: "Health",
+      summary: "Liveness",
+      public: true,
+      ok: { status: 200, description: "`status: healthy`, service name, version, environment" },
+    }),
+    (c) => ok(c, { status: "healthy", ...basics(c.env) }),
+  )
   .get("/detailed", adminAuth, async (c) => {
     const health = await detailedHealth(c.var.ctx);
     return ok(c, health, health.status === "unhealthy" ? 503 : 200);

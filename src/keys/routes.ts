@@ -7,18 +7,50 @@ import { jsonBody } from "../lib/validate";
 import { createApiKey } from "./create-api-key";
 import { deleteApiKey, listApiKeys } from "./manage-keys";
 import { CreateApiKeyBody } from "./schemas";
+import { describe } from "../docs/describe";
 
 export const apiKeyRoutes = new Hono<AppEnv>()
   .use(requireSession)
-  .get("/", async (c) => ok(c, await listApiKeys(callerCtx(c))))
-  .post("/", async (c) => {
-    const ctx = callerCtx(c);
-    const body = await jsonBody(c, CreateApiKeyBody);
-    return ok(
-      c,
-      await createApiKey(ctx, { userId: ctx.caller.userId, ...body }),
-      201,
-      "Store the key now: it is shown once",
-    );
-  })
-  .delete("/:id", async (c) => ok(c, await deleteApiKey(callerCtx(c), c.req.param("id"))));
+  .get(
+    "/",
+    describe({
+      tag: "API keys",
+      summary: "List your API keys",
+      ok: {
+        status: 200,
+        description: "Each key's id, name, prefix, permissions, scopes, dates (never the key)",
+      },
+    }),
+    async (c) => ok(c, await listApiKeys(callerCtx(c))),
+  )
+  .post(
+    "/",
+    describe({
+      tag: "API keys",
+      summary: "Create an API key",
+      description: "The key (`mrk_...`) is in the answer once; only its hash is stored. At most 50 keys.",
+      body: CreateApiKeyBody,
+      ok: { status: 201, description: "`key` (shown once) and the key's record" },
+      errors: [400, 409],
+    }),
+    async (c) => {
+      const ctx = callerCtx(c);
+      const body = await jsonBody(c, CreateApiKeyBody);
+      return ok(
+        c,
+        await createApiKey(ctx, { userId: ctx.caller.userId, ...body }),
+        201,
+        "Store the key now: it is shown once",
+      );
+    },
+  )
+  .delete(
+    "/:id",
+    describe({
+      tag: "API keys",
+      summary: "Revoke an API key",
+      ok: { status: 200, description: "`id`, `deleted`" },
+      errors: [404],
+    }),
+    async (c) => ok(c, await deleteApiKey(callerCtx(c), c.req.param("id"))),
+  );

@@ -11,6 +11,7 @@ import { Unauthorized, ValidationFailed } from "../lib/errors";
 import { parseOrThrow } from "../lib/validate";
 import { CALLBACK_ROUTE } from "../paths";
 import { applyRunnerStatus } from "./apply-status";
+import { describe } from "../docs/describe";
 
 /** A status report is a few hundred bytes; 64 KiB leaves room for any error text. */
 const MAX_CALLBACK_BYTES = 64 * 1024;
@@ -38,6 +39,13 @@ export const runnerRoutes = new Hono<AppEnv>()
     const applied = await applyRunnerStatus(c.var.ctx, parseOrThrow(RunnerStatus, body));
     return ok(c, { received: true, applied });
   })
-  .get("/health", (c) =>
-    ok(c, { status: "healthy", timestamp: new Date().toISOString(), webhookEndpoint: CALLBACK_PATH }),
+  .get(
+    "/health",
+    describe({
+      tag: "Health",
+      summary: "The renderer callback's health",
+      public: true,
+      ok: { status: 200, description: "`status`, `timestamp`, `webhookEndpoint` (the callback's path)" },
+    }),
+    (c) => ok(c, { status: "healthy", timestamp: new Date().toISOString(), webhookEndpoint: CALLBACK_PATH }),
   );

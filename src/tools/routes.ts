@@ -14,6 +14,7 @@ import { jsonBody } from "../lib/validate";
 import { bulkDuration } from "./bulk-duration";
 import { measureDuration } from "./measure-duration";
 import { BulkBody, Target } from "./schemas";
+import { describe } from "../docs/describe";
 
 const requireAny = (accepts: (p: Permission) => boolean) =>
   createMiddleware<AppEnv>(async (c, next) => {
@@ -27,12 +28,37 @@ const canSpend = requireAny((p) => p.action === "full" && (p.resource === "media
 export const toolRoutes = new Hono<AppEnv>().use(requireKeyOrSession);
 
 for (const kind of ["video", "audio"] as const) {
-  toolRoutes.post(`/${kind}/duration`, canRead, async (c) => {
-    const target = await jsonBody(c, Target);
-    return ok(c, await measureDuration(callerCtx(c), target));
-  });
-  toolRoutes.post(`/${kind}/duration/bulk`, canSpend, async (c) => {
-    const { files } = await jsonBody(c, BulkBody);
-    return ok(c, await bulkDuration(callerCtx(c), { kind, files }));
-  });
+  toolRoutes.post(
+    `/${kind}/duration`,
+    canRead,
+    describe({
+      tag: "Tools",
+      summary: `Measure one ${kind} file's duration`,
+      description: "A stored file (`path`) or a public URL (`url`, fetched through the SSRF guard). Free.",
+      body: Target,
+      ok: { status: 200, description: "`durationMs`, `durationFormatted`, `source`, `originalPath`" },
+      errors: [400, 403, 404, 422],
+    }),
+    async (c) => {
+      const target = await jsonBody(c, Target);
+      return ok(c, await measureDuration(callerCtx(c), target));
+    },
+  );
+  toolRoutes.post(
+    `/${kind}/duration/bulk`,
+    canSpend,
+    describe({
+      tag: "Tools",
+      summary: `Measure many ${kind} files' durations`,
+      description:
+        "1 token per file attempted, charged up front; at most 5 files on the free plan, 300 on paid plans.",
+      body: BulkBody,
+      ok: { status: 200, description: "One result per input, in order, and a `summary`" },
+      errors: [400, 402, 403],
+    }),
+    async (c) => {
+      const { files } = await jsonBody(c, BulkBody);
+      return ok(c, await bulkDuration(callerCtx(c), { kind, files }));
+    },
+  );
 }

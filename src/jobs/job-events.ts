@@ -1,0 +1,60 @@
+/**
+ * GET /api/v1/jobs/{id}/events: a job's progress as Server-Sent Events, so a client need not poll. The stream
+ * reads the job's row (the same data the runner callback writes) and sends an event whenever it changes:
+ *
+ * - `progress`: `{ id, status, progress: { percent, stage } | null, updatedAt }`, first at once, then on change;
+ * - `done`: the whole job (as GET /api/v1/jobs/{id}) once it is COMPLETED, FAILED or CANCELLED; then it closes.
+ *
+ * A stream lasts at most STREAM_MS; a client's EventSource then reconnects (`retry` is sent) and gets the current
+ * state first, so nothing is missed. A comment line every HEARTBEAT_MS keeps proxies from closing an idle stream.
+ */
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import type { AppEnv } from "../app-env";
+import { callerCtx } from "../auth/api-key";
+import { getOwnedJob } from "./internal";
+import { toJob } from "./serialize";
+
+export const STREAM_MS = 5 * 60_000;
+const POLL_MS = 1_000;
+const HEARTBEAT_MS = 15_000;
+const RECONNECT_MS = 2_000;
+const FINAL = new Set(["COMPLETED", "FAILED", "CANCELLED"]);
+
+export const jobEvents = async (c: Context<AppEnv>) => {
+  const ctx = callerCtx(c);
+  const id = c.req.param("jobId")!;
+  // Ownership first: another account's job (or none) is a plain 404, not an empty stream.
+  let job = toJob(await getOwnedJob(ctx, id));
+  return streamSSE(c, async (stream) => {
+    let aborted = false;
+    stream.onAbort(() => {
+      aborted = true;
+    });
+    const started = Date.now();
+    let sent = "";
+    let lastWrite = Date.now();
+    let n = 0;
+    while (!aborted) {
+      const progress = { id: job.id, status: job.status, progress: job.progress, updatedAt: job.updatedAt };
+      const text = JSON.stringify(progress);
+      if (text !== sent) {
+        await stream.writeSSE({ event: "progress", data: text, id: String(n++), retry: RECONNECT_MS });
+        sent = text;
+        lastWrite = Date.now();
+      }
+      if (FINAL.has(job.status)) {
+        await stream.writeSSE({ event: "done", data: JSON.stringify(job), id: String(n++) });
+        return;
+      }
+      if (Date.now() - started >= STREAM_MS) return;
+      if (Date.now() - lastWrite >= HEARTBEAT_MS) {
+        await stream.write(": keep-alive\n\n");
+        lastWrite = Date.now();
+      }
+      await stream.sleep(POLL_MS);
+      if (aborted) return;
+      job = toJob(await getOwnedJob(ctx, id));
+    }
+  });
+};

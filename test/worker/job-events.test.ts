@@ -1,0 +1,113 @@
+/**
+ * GET /api/v1/jobs/{id}/events: Server-Sent Events fed by the same row the runner callback writes. A real
+ * signed runner report moves the job; the stream shows each change, then `done` with the job, then closes.
+ */
+import { describe, expect, it } from "vitest";
+import { body, call, newAccount } from "./helpers";
+import { jobOutputUrl, openPending, postRunnerReport, runnerReport } from "./jobs-seed";
+
+interface Sse {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** Reads `res`'s event stream, one event at a time. */
+const events = (res: Response) => {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  return {
+    async next(timeoutMs = 8000): Promise<Sse | null> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const end = buffer.indexOf("\n\n");
+        if (end >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          if (block.startsWith(":")) continue; // a keep-alive comment
+          const field = (name: string) =>
+            block
+              .split("\n")
+              .filter((l) => l.startsWith(`${name}:`))
+              .map((l) => l.slice(name.length + 1).trimStart())
+              .join("\n");
+          return { event: field("event"), data: JSON.parse(field("data")) };
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error("no event in time");
+        const chunk = await Promise.race([
+          reader.read(),
+          new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no event in time")), left)),
+        ]);
+        if (chunk.done) return null;
+        buffer += chunk.value;
+      }
+    },
+    cancel: () => reader.cancel(),
+  };
+};
+
+const open = (jobId: string, key: string) =>
+  call(`/api/v1/jobs/${jobId}/events`, { headers: { "x-api-key": key } });
+
+describe("GET /api/v1/jobs/{id}/events", () => {
+  it("streams progress as the renderer reports it, then the finished job, then closes", async () => {
+    const { key, userId } = await newAccount();
+    const jobId = await openPending(userId, 20, "VIDEO");
+    const res = await open(jobId, key);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/event-stream");
+    const stream = events(res);
+    expect(await stream.next()).toEqual({
+      event: "progress",
+      data: expect.objectContaining({ id: jobId, status: "PENDING", progress: null }),
+    });
+
+    await postRunnerReport(
+      runnerReport(jobId, "processing", { metadata: { progress: 40, stage: "encoding" } }),
+    );
+    expect(await stream.next()).toMatchObject({
+      event: "progress",
+      data: { status: "PROCESSING", progress: { percent: 40, stage: "encoding" } },
+    });
+
+    const resultUrl = await jobOutputUrl(jobId, 64);
+    await postRunnerReport(
+      runnerReport(jobId, "completed", {
+        resultUrl,
+        metadata: { videoDuration: 1, outputWidth: 32, outputHeight: 32 },
+      }),
+    );
+    const last = await stream.next();
+    expect(last).toMatchObject({ event: "progress", data: { status: "COMPLETED" } });
+    const done = await stream.next();
+    expect(done?.event).toBe("done");
+    expect(done?.data).toMatchObject({ id: jobId, status: "COMPLETED", tokensUsed: 12 });
+    expect(typeof done?.data.outputFileId).toBe("string");
+    expect(await stream.next()).toBeNull(); // closed
+  });
+
+  it("ends at once with done for a job that has already finished", async () => {
+    const { key, userId } = await newAccount();
+    const jobId = await openPending(userId, 5);
+    expect(
+      (await call(`/api/v1/jobs/${jobId}`, { method: "DELETE", headers: { "x-api-key": key } })).status,
+    ).toBe(200);
+    const stream = events(await open(jobId, key));
+    expect((await stream.next())?.data.status).toBe("CANCELLED");
+    expect(await stream.next()).toMatchObject({ event: "done", data: { status: "CANCELLED" } });
+    expect(await stream.next()).toBeNull();
+  });
+
+  it("answers 404 in the envelope for another account's job or none, and 401/403 without the right key", async () => {
+    const owner = await newAccount();
+    const other = await newAccount();
+    const jobId = await openPending(owner.userId, 5);
+    const foreign = await open(jobId, other.key);
+    expect(foreign.status).toBe(404);
+    expect(await body(foreign)).toMatchObject({ success: false, error: "Job not found" });
+    expect((await open("job_nope", owner.key)).status).toBe(404);
+    expect((await call(`/api/v1/jobs/${jobId}/events`)).status).toBe(401);
+    const media = await newAccount({ permissions: [{ resource: "media", action: "full" }] });
+    expect((await open(jobId, media.key)).status).toBe(403);
+  });
+});
