@@ -13,6 +13,7 @@ import { jobRoutes } from "./jobs/routes";
 import { apiKeyRoutes } from "./keys/routes";
 import { notFound, onError } from "./lib/on-error";
 import { requestContext } from "./lib/request-context";
+import { mcpRoutes } from "./mcp/routes";
 import { MOUNTS } from "./paths";
 import { runnerRoutes } from "./runner-callback/routes";
 import { schemaRoutes } from "./schemas/routes";
@@ -38,6 +39,7 @@ export const createApp = () => {
     MOUNTS.docs,
     docsRoutes(() => app),
   );
+  app.route(MOUNTS.mcp, mcpRoutes);
   app.notFound(notFound);
   app.onError(onError);
   return app;

@@ -30,8 +30,18 @@ export const authenticateKey = async (ctx: Ctx, presented: string): Promise<Call
 };
 
 /** The caller of `x-api-key`, or null when the header is absent; 401 for a key that is not valid. */
-const keyCaller = async (c: Context<AppEnv>): Promise<Caller | null> => {
-  const presented = c.req.header("x-api-key");
+const keyCaller = (c: Context<AppEnv>) => callerOfKey(c, c.req.header("x-api-key"));
+
+/**
+ * The caller of `Authorization: Bearer mrk_...` (an API key where MCP clients and OAuth-minded tools put it), or
+ * null when the header holds something else (a session token is left to sessionCaller).
+ */
+const bearerKeyCaller = (c: Context<AppEnv>) => {
+  const match = /^Bearer (mrk_\S*)$/.exec(c.req.header("authorization") ?? "");
+  return match ? callerOfKey(c, match[1]!) : Promise.resolve(null);
+};
+
+const callerOfKey = async (c: Context<AppEnv>, presented: string | undefined): Promise<Caller | null> => {
   if (presented === undefined) return null;
   // The spec forbids surrounding whitespace; such a key is simply not a valid key.
   if (!presented || presented.trim() !== presented) throw new Unauthorized();
@@ -68,7 +78,10 @@ const authenticate = (...schemes: ((c: Context<AppEnv>) => Promise<Caller | null
     }
     if (!caller) throw new Unauthorized();
     // Counted once valid: the credential that authenticated (the key, else the session's header).
-    await countRequest(c, caller.keyId ? c.req.header("x-api-key")! : c.req.header("authorization")!);
+    // A key counts the same whichever header carries it.
+    const credential =
+      c.req.header("x-api-key") ?? c.req.header("authorization")!.replace(/^Bearer (mrk_)/, "$1");
+    await countRequest(c, credential);
     c.set("caller", caller);
     c.set("ctx", withCaller(c.var.ctx, caller));
     await next();
@@ -104,6 +117,9 @@ export const requirePermission = (resource: Resource) =>
     }),
     { errors: [403] },
   );
+
+/** The MCP endpoint: an API key in `x-api-key` or `Authorization: Bearer`, or a session. */
+export const requireMcpCaller = authenticate(keyCaller, bearerKeyCaller, sessionCaller);
 
 /** The caller's context in a handler behind an authentication middleware. */
 export const callerCtx = (c: Context<AppEnv>): CallerCtx => {

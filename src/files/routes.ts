@@ -4,7 +4,6 @@
  */
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import * as v from "valibot";
 import type { AppEnv } from "../app-env";
 import { callerCtx, requireKeyOrSession, requirePermission } from "../auth/api-key";
 import { answer, envelope, ok } from "../lib/envelope";
@@ -18,13 +17,7 @@ import { boundaryOf } from "./multipart";
 import { MAX_UPLOAD_BYTES } from "./retention";
 import { toMediaFile, toMetadataView, toUploadResponse } from "./serialize";
 import { serveFile } from "./serve-file";
-import {
-  checkDownloadSignature,
-  createDownloadLink,
-  DEFAULT_LINK_SECONDS,
-  MAX_LINK_SECONDS,
-  MIN_LINK_SECONDS,
-} from "./signed-link";
+import { checkDownloadSignature, createDownloadLink, DEFAULT_LINK_SECONDS, LinkBody } from "./signed-link";
 import { uploadFile, uploadFingerprint } from "./upload-file";
 import { validateFile } from "./validate-file";
 import { describe, documented, type RouteDoc } from "../docs/describe";
@@ -32,18 +25,6 @@ import { EXAMPLES } from "../docs/examples";
 
 /** Multipart overhead allowed above the file itself when a Content-Length is declared. */
 const FORM_OVERHEAD = 64 * 1024;
-
-const LinkBody = v.object({
-  expiresIn: v.optional(
-    v.pipe(
-      v.number("expiresIn must be a number of seconds"),
-      v.integer("expiresIn must be a whole number of seconds"),
-      v.minValue(MIN_LINK_SECONDS, `expiresIn must be at least ${MIN_LINK_SECONDS}`),
-      v.maxValue(MAX_LINK_SECONDS, `expiresIn must be at most ${MAX_LINK_SECONDS} (7 days)`),
-    ),
-    DEFAULT_LINK_SECONDS,
-  ),
-});
 
 const auth = [requireKeyOrSession, requirePermission("media")] as const;
 

@@ -3,6 +3,7 @@
  * an HMAC-SHA256 over method, path and expiry (src/storage/signed-url.ts). A link lives DEFAULT_LINK_SECONDS
  * unless asked otherwise, at most MAX_LINK_SECONDS, and never past the file's own expiry.
  */
+import * as v from "valibot";
 import type { Ctx } from "../context";
 import { Forbidden } from "../lib/errors";
 import { iso } from "../lib/time";
@@ -42,3 +43,16 @@ export const checkDownloadSignature = async (
   if (result === "expired") throw new Forbidden("Link expired");
   if (result !== "valid") throw new Forbidden("Invalid signature");
 };
+
+/** The body of POST /api/v1/files/{fileId}/link (and the MCP tool that makes links). */
+export const LinkBody = v.object({
+  expiresIn: v.optional(
+    v.pipe(
+      v.number("expiresIn must be a number of seconds"),
+      v.integer("expiresIn must be a whole number of seconds"),
+      v.minValue(MIN_LINK_SECONDS, `expiresIn must be at least ${MIN_LINK_SECONDS}`),
+      v.maxValue(MAX_LINK_SECONDS, `expiresIn must be at most ${MAX_LINK_SECONDS} (7 days)`),
+    ),
+    DEFAULT_LINK_SECONDS,
+  ),
+});

@@ -15,6 +15,25 @@ import { ClipSchema, GlobalLayerSchema } from "../contract/config/video";
 export const SCHEMA_VERSION = "1.4.0";
 
 export type SchemaName = "image" | "video";
+export const SCHEMA_NAMES: readonly SchemaName[] = ["image", "video"];
+
+/** What each schema describes and how to use it (GET /api/v1/schemas, the MCP tools). */
+export const SCHEMA_DESCRIPTIONS: Record<SchemaName, { description: string; usage: string }> = {
+  image: {
+    description:
+      "Image job config: a canvas (width, height, backgroundColor, format, quality) and 1-50 layers " +
+      "(image, text, rectangle, circle, gradient, html) drawn bottom to top.",
+    usage:
+      'POST /api/v1/jobs with {"type": "image", "config": <this schema>}; check it first with POST /api/v1/jobs/validate',
+  },
+  video: {
+    description:
+      "Video job config: clips played in sequence with transitions, each with 1-20 layers (video, audio, " +
+      "image, title, subtitle, html, backgrounds...), global layers over the whole timeline, and audio tracks.",
+    usage:
+      'POST /api/v1/jobs with {"type": "video", "config": <this schema>}; check it first with POST /api/v1/jobs/validate',
+  },
+};
 
 // Shared parts become `$defs` entries referenced by `$ref`, which keeps the documents readable.
 const SHARED = { Color, Position, PositionObject, ImageRef, VideoRef, AudioRef, FontRef };

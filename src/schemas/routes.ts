@@ -4,27 +4,14 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { ok } from "../lib/envelope";
-import { configJsonSchema, SCHEMA_VERSION, type SchemaName } from "./json-schemas";
+import {
+  configJsonSchema,
+  SCHEMA_DESCRIPTIONS,
+  SCHEMA_NAMES,
+  SCHEMA_VERSION,
+  type SchemaName,
+} from "./json-schemas";
 import { describe } from "../docs/describe";
-
-const DESCRIPTIONS: Record<SchemaName, { description: string; usage: string }> = {
-  image: {
-    description:
-      "Image job config: a canvas (width, height, backgroundColor, format, quality) and 1-50 layers " +
-      "(image, text, rectangle, circle, gradient, html) drawn bottom to top.",
-    usage:
-      'POST /api/v1/jobs with {"type": "image", "config": <this schema>}; check it first with POST /api/v1/jobs/validate',
-  },
-  video: {
-    description:
-      "Video job config: clips played in sequence with transitions, each with 1-20 layers (video, audio, " +
-      "image, title, subtitle, html, backgrounds...), global layers over the whole timeline, and audio tracks.",
-    usage:
-      'POST /api/v1/jobs with {"type": "video", "config": <this schema>}; check it first with POST /api/v1/jobs/validate',
-  },
-};
-
-const NAMES: SchemaName[] = ["image", "video"];
 
 export const schemaRoutes = new Hono<AppEnv>()
   .get(
@@ -37,7 +24,11 @@ export const schemaRoutes = new Hono<AppEnv>()
     }),
     (c) => {
       const base = c.req.path.replace(/\/+$/, "");
-      const schemas = NAMES.map((name) => ({ name, ...DESCRIPTIONS[name], url: `${base}/${name}` }));
+      const schemas = SCHEMA_NAMES.map((name) => ({
+        name,
+        ...SCHEMA_DESCRIPTIONS[name],
+        url: `${base}/${name}`,
+      }));
       return ok(c, { schemas });
     },
   )
@@ -54,7 +45,7 @@ export const schemaRoutes = new Hono<AppEnv>()
       const name = c.req.param("name") as SchemaName;
       const data = {
         schema: configJsonSchema(name),
-        description: DESCRIPTIONS[name].description,
+        description: SCHEMA_DESCRIPTIONS[name].description,
         version: SCHEMA_VERSION,
       };
       return ok(
