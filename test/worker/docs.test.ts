@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { EXAMPLES } from "../../src/docs/examples";
 import { INTERNAL_ROUTES } from "../../src/docs/openapi";
+import committed from "../../client/openapi.json";
 import { body, call, newAccount } from "./helpers";
 
 interface Operation {
@@ -106,6 +107,14 @@ describe("GET /api/v1/user-api/docs", () => {
     });
     const shown = doc.paths["/api/v1/jobs"]!.post!.requestBody!.content["application/json"]!.example;
     expect(shown).toEqual(EXAMPLES.imageJob);
+  });
+});
+
+describe("the typed client", () => {
+  it("is generated from the document this Worker serves (else run npm run client:generate)", async () => {
+    const { servers, ...doc } = (await load()) as Doc & { servers: unknown };
+    expect(servers).toEqual([{ url: "http://127.0.0.1:8787" }]);
+    expect(JSON.parse(JSON.stringify(doc))).toEqual(committed);
   });
 });
 

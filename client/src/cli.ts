@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+/**
+ * mrs: the media rendering service from a terminal (the typed client underneath).
+ *
+ *   mrs render <job.json> [--out <file>]   upload the local files the config names, create the job, show its
+ *                                          progress (Server-Sent Events), download the output
+ *   mrs validate <job.json>                check a job without creating it (exit 1 when invalid)
+ *   mrs files [list | upload <file> [--ttl <hours>] | delete <fileId>]
+ *   mrs jobs [list [--status S] | get <jobId> | cancel <jobId>]
+ *   mrs key                                the account, plan and balance behind the key
+ *
+ * MRS_API_KEY holds the key, MRS_API_URL the service (default http://127.0.0.1:8787). A job file is
+ * `{ "type": "image" | "video", "config": {...} }`; a `path`, `fontPath` or `audioFilePath` in it that names an
+ * existing file (relative to the job file) is uploaded first and replaced by its storage path.
+ */
+import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { ApiError, createClient, type Client } from "./index.ts";
+
+const FILE_FIELDS = new Set(["path", "fontPath", "audioFilePath"]);
+
+const usage = `usage: mrs render <job.json> [--out <file>] | validate <job.json> | files [list|upload <file>|delete <id>] | jobs [list|get <id>|cancel <id>] | key
+environment: MRS_API_KEY (required), MRS_API_URL (default http://127.0.0.1:8787)`;
+
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+const isLocalFile = (value: string, dir: string) => {
+  if (/^[a-z]+:\/\//i.test(value)) return false;
+  try {
+    return statSync(resolve(dir, value)).isFile();
+  } catch {
+    return false;
+  }
+};
+
+/** Uploads every local file the config names (once each) and answers the config with storage paths. */
+const uploadLocalFiles = async (
+  client: Client,
+  node: unknown,
+  dir: string,
+  done = new Map<string, string>(),
+) => {
+  if (Array.isArray(node)) {
+    const out: unknown[] = [];
+    for (const item of node) out.push(await uploadLocalFiles(client, item, dir, done));
+    return out;
+  }
+  if (node === null || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (FILE_FIELDS.has(key) && typeof value === "string" && isLocalFile(value, dir)) {
+      const file = resolve(dir, value);
+      if (!done.has(file)) {
+        process.stderr.write(`uploading ${value}\n`);
+        done.set(file, (await client.upload(readFileSync(file), basename(file))).storageUrl);
+      }
+      out[key] = done.get(file);
+    } else out[key] = await uploadLocalFiles(client, value, dir, done);
+  }
+  return out;
+};
+
+const bar = (percent: number, stage: string | null | undefined, status: string) => {
+  const width = 30;
+  const filled = Math.round((Math.max(0, Math.min(100, percent)) / 100) * width);
+  return `\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${String(Math.round(percent)).padStart(3)}% ${status}${stage ? ` (${stage})` : ""}   `;
+};
+
+const readJob = (file: string) => JSON.parse(readFileSync(file, "utf8")) as { type: string; config: unknown };
+
+const render = async (client: Client, file: string, out: string | undefined) => {
+  const job = readJob(file);
+  const config = await uploadLocalFiles(client, job.config, dirname(resolve(file)));
+  const created = await client.request<"POST /api/v1/jobs", { jobId: string; estimatedTokens: number }>(
+    "POST /api/v1/jobs",
+    { body: { type: job.type, config } as never },
+  );
+  process.stderr.write(`job ${created.jobId} (${created.estimatedTokens} tokens reserved)\n`);
+  let final: Record<string, unknown> | undefined;
+  for await (const e of client.events(created.jobId)) {
+    if (e.event === "progress")
+      process.stderr.write(bar(e.data.progress?.percent ?? 0, e.data.progress?.stage, e.data.status));
+    else final = e.data;
+  }
+  process.stderr.write("\n");
+  if (final?.status !== "COMPLETED") {
+    process.stderr.write(`job ${final?.status ?? "ended"}: ${String(final?.errorMessage ?? "")}\n`);
+    return 1;
+  }
+  const target = out ?? `${basename(file).replace(/\.json$/i, "")}.${String(final.outputFormat)}`;
+  writeFileSync(target, await client.download(String(final.outputFileId)));
+  process.stderr.write(`${target} (${String(final.tokensUsed)} tokens)\n`);
+  return 0;
+};
+
+const main = async (argv: string[]): Promise<number> => {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      out: { type: "string" },
+      ttl: { type: "string" },
+      status: { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
+  const [command, sub, arg] = positionals;
+  if (!command || values.help) {
+    process.stdout.write(`${usage}\n`);
+    return command ? 0 : 2;
+  }
+  const apiKey = process.env.MRS_API_KEY;
+  if (!apiKey) {
+    process.stderr.write(`MRS_API_KEY is not set\n${usage}\n`);
+    return 2;
+  }
+  const client = createClient({ baseUrl: process.env.MRS_API_URL ?? "http://127.0.0.1:8787", apiKey });
+  switch (command) {
+    case "render":
+      if (!sub) break;
+      return render(client, sub, values.out);
+    case "validate": {
+      if (!sub) break;
+      const result = await client.request<"POST /api/v1/jobs/validate", { isValid: boolean }>(
+        "POST /api/v1/jobs/validate",
+        { body: readJob(sub) as never },
+      );
+      print(result);
+      return result.isValid ? 0 : 1;
+    }
+    case "files":
+      if (!sub || sub === "list") return (print(await client.request("GET /api/v1/files", {})), 0);
+      if (sub === "upload" && arg)
+        return (
+          print(
+            await client.upload(readFileSync(arg), basename(arg), {
+              ttlHours: values.ttl ? Number(values.ttl) : undefined,
+            }),
+          ),
+          0
+        );
+      if (sub === "delete" && arg)
+        return (print(await client.request("DELETE /api/v1/files/{fileId}", { path: { fileId: arg } })), 0);
+      break;
+    case "jobs":
+      if (!sub || sub === "list")
+        return (
+          print(
+            await client.request("GET /api/v1/jobs", {
+              query: values.status ? { status: values.status } : {},
+            }),
+          ),
+          0
+        );
+      if (sub === "get" && arg)
+        return (print(await client.request("GET /api/v1/jobs/{jobId}", { path: { jobId: arg } })), 0);
+      if (sub === "cancel" && arg)
+        return (print(await client.request("DELETE /api/v1/jobs/{jobId}", { path: { jobId: arg } })), 0);
+      break;
+    case "key":
+      print({
+        account: await client.request("GET /api/v1/account", {}),
+        usage: await client.request("GET /api/v1/billing/usage", {}),
+      });
+      return 0;
+  }
+  process.stderr.write(`${usage}\n`);
+  return 2;
+};
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e: unknown) => {
+    if (e instanceof ApiError) {
+      process.stderr.write(`error ${e.status}: ${e.message}\n`);
+      const errors = (e.details?.errors ?? []) as { field?: string; message?: string }[];
+      for (const f of errors) process.stderr.write(`  ${f.field ?? ""}: ${f.message ?? ""}\n`);
+    } else process.stderr.write(`error: ${(e as Error).message}\n`);
+    process.exit(1);
+  },
+);
