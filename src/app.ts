@@ -5,6 +5,7 @@ import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env";
 import { accountRoutes, authRoutes } from "./accounts/routes";
 import { billingRoutes } from "./billing/routes";
+import { builderRoutes } from "./builder/routes";
 import { devRoutes } from "./dev/routes";
 import { docsRoutes } from "./docs/routes";
 import { fileRoutes } from "./files/routes";
@@ -40,6 +41,7 @@ export const createApp = () => {
     docsRoutes(() => app),
   );
   app.route(MOUNTS.mcp, mcpRoutes);
+  app.route(MOUNTS.builder, builderRoutes);
   app.notFound(notFound);
   app.onError(onError);
   return app;

@@ -19,6 +19,8 @@ export const MOUNTS = {
   billing: "/api/v1/billing",
   /** The OpenAPI document and its UI. */
   docs: "/api/v1/user-api/docs",
+  /** The builder page. */
+  builder: "/builder",
   /** The MCP endpoint (Streamable HTTP). */
   mcp: "/mcp",
   /** Local helpers (outbox, stand-in checkout), development only. */

@@ -36,3 +36,70 @@ export const EXAMPLES = {
   },
   link: { expiresIn: 3600 },
 } as const;
+
+/** The builder page's gallery: ready-made jobs to start from (each validated by test/worker/docs.test.ts). */
+export const GALLERY = [
+  {
+    name: "Hello card",
+    description: "A coloured card with a shape and centred text",
+    job: EXAMPLES.imageJob,
+  },
+  {
+    name: "Gradient banner",
+    description: "A 1200x400 banner: a diagonal gradient, a circle and two lines of text",
+    job: {
+      type: "image",
+      config: {
+        width: 1200,
+        height: 400,
+        layers: [
+          {
+            type: "gradient",
+            x: 0,
+            y: 0,
+            width: 1200,
+            height: 400,
+            gradient: { type: "linear", colors: ["#4f46e5", "#ec4899"], direction: "diagonal" },
+          },
+          { type: "circle", x: 980, y: 60, width: 280, height: 280, fill: "#ffffff", opacity: 0.2 },
+          {
+            type: "text",
+            text: "Launch day",
+            x: 80,
+            y: 120,
+            fontSize: 96,
+            color: "#ffffff",
+            catalogFont: "Poppins:700",
+          },
+          { type: "text", text: "Rendered from JSON", x: 84, y: 250, fontSize: 40, color: "#fde68a" },
+        ],
+      },
+    },
+  },
+  {
+    name: "Two titles",
+    description: "A 4 s video: two clips with a fade between them",
+    job: EXAMPLES.videoJob,
+  },
+  {
+    name: "Lower third",
+    description: "A 3 s video: a gradient background with a title that slides in",
+    job: {
+      type: "video",
+      config: {
+        width: 640,
+        height: 360,
+        fps: 25,
+        clips: [
+          {
+            duration: 3,
+            layers: [
+              { type: "linear-gradient", colors: ["#0f172a", "#1e3a8a"] },
+              { type: "title", text: "Breaking news", position: "bottom" },
+            ],
+          },
+        ],
+      },
+    },
+  },
+] as const;

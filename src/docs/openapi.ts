@@ -23,6 +23,7 @@ export const INTERNAL_ROUTES: readonly { prefix: string; why: string }[] = [
   { prefix: `${MOUNTS.jobs}/queue-status`, why: "administration (basic auth)" },
   { prefix: MOUNTS.dev, why: "local development helpers (404 in production)" },
   { prefix: MOUNTS.docs, why: "this document and its UI" },
+  { prefix: MOUNTS.builder, why: "the builder page (it uses the documented API)" },
   { prefix: MOUNTS.mcp, why: "the MCP endpoint (its tools are described by MCP itself)" },
 ];
 

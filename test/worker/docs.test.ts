@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { EXAMPLES } from "../../src/docs/examples";
+import { EXAMPLES, GALLERY } from "../../src/docs/examples";
 import { INTERNAL_ROUTES } from "../../src/docs/openapi";
 import committed from "../../client/openapi.json";
 import { body, call, newAccount } from "./helpers";
@@ -105,6 +105,10 @@ describe("GET /api/v1/user-api/docs", () => {
     expect((await body(await post("/api/v1/jobs/validate", EXAMPLES.imageJob))).data).toMatchObject({
       isValid: true,
     });
+    for (const { name, job } of GALLERY) {
+      const checked = (await body(await post("/api/v1/jobs/validate", job))).data as { errors: unknown[] };
+      expect(checked.errors, name).toEqual([]);
+    }
     const shown = doc.paths["/api/v1/jobs"]!.post!.requestBody!.content["application/json"]!.example;
     expect(shown).toEqual(EXAMPLES.imageJob);
   });
