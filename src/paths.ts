@@ -17,6 +17,8 @@ export const MOUNTS = {
   account: "/api/v1/account",
   apiKeys: "/api/v1/api-keys",
   billing: "/api/v1/billing",
+  /** v2 render webhooks (customer endpoints, deliveries). */
+  webhooksV2: "/api/v2/webhooks",
   /** Local helpers (outbox, stand-in checkout), development only. */
   dev: "/dev",
 } as const;
