@@ -129,15 +129,19 @@ describe("webhooks: scopes", () => {
 });
 
 describe("webhooks: SSRF guard", () => {
-  const refused = async (key: string, url: string) => {
+  /** The status and first field error of creating an endpoint at `url`. */
+  const attempt = async (key: string, url: string) => {
     const res = await call(
       "/api/v2/webhooks",
       json("POST", { name: "x", url, eventTypes: ["render.failed"] }, key),
     );
-    expect(res.status, url).toBe(400);
     const b = await body(res);
-    expect(b.error).toBe("URL not allowed");
-    expect(b.details!.errors![0]).toMatchObject({ field: "url", code: "URL_NOT_ALLOWED" });
+    return { status: res.status, error: b.error, field: b.details?.errors?.[0] };
+  };
+  const REFUSED = {
+    status: 400,
+    error: "URL not allowed",
+    field: expect.objectContaining({ field: "url", code: "URL_NOT_ALLOWED" }),
   };
 
   it("refuses private, link-local, metadata and internal addresses even in development", async () => {
@@ -154,7 +158,7 @@ describe("webhooks: SSRF guard", () => {
       "ftp://127.0.0.1/hook",
       "not a url",
     ])
-      await refused(key, url);
+      expect(await attempt(key, url), url).toEqual(REFUSED);
   });
 
   it("refuses a name that resolves to a private address, and accepts a public one", async () => {
@@ -179,7 +183,13 @@ describe("webhooks: SSRF guard", () => {
       "http://hooks.example.com/in",
     ])
       await expect(
-        createEndpointVerb(production, { name: "x", eventTypes: ["render.failed" as const], active: true, url, send }),
+        createEndpointVerb(production, {
+          name: "x",
+          eventTypes: ["render.failed" as const],
+          active: true,
+          url,
+          send,
+        }),
         url,
       ).rejects.toMatchObject({ errors: [{ field: "url", code: "URL_NOT_ALLOWED" }] });
   });
