@@ -1,7 +1,7 @@
 /**
  * A real local HTTP receiver for the v2 webhook tests and benchmark. `POST /hook/<box>` records the delivery
  * (headers, raw body, time) and answers as the query asks: `fail=N` answers `status` (default 500) to the first N
- * requests of the box, with `Retry-After: <retryAfter>` when given; `redirect=1` always answers 302; `delay=<ms>`
+ * requests of the box, with `Retry-After: <retryAfter>` (or the HTTP date of epoch ms `retryAt`) when given; `redirect=1` always answers 302; `delay=<ms>`
  * waits first; otherwise 200. `GET /__box/<box>` answers what the box received (workerd cannot read this
  * process's memory), `DELETE /__box/<box>` empties it.
  */
@@ -52,6 +52,8 @@ export const startReceiver = async (): Promise<Receiver> => {
       const answer = () => {
         if (status === 302) res.setHeader("location", "http://127.0.0.1:1/elsewhere");
         if (failing && q.get("retryAfter")) res.setHeader("retry-after", q.get("retryAfter")!);
+        if (failing && q.get("retryAt"))
+          res.setHeader("retry-after", new Date(Number(q.get("retryAt"))).toUTCString());
         res.statusCode = status;
         res.end(status === 200 ? "ok" : "nope");
       };

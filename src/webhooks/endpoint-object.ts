@@ -89,7 +89,12 @@ export class WebhookEndpoint extends DurableObject<Env> {
         item.endpointId,
         now,
       ).rowsWritten;
-    if (added) await this.arm(now);
+    if (added) {
+      // The alarm is the durable trigger (it survives an eviction); starting the drain now saves its scheduling
+      // delay (~100 ms locally) on the path from job completion to the first attempt.
+      await this.arm(now);
+      this.ctx.waitUntil(this.alarm());
+    }
     return added;
   }
 

@@ -14,18 +14,30 @@ const fromBase64 = (text: string): Uint8Array<ArrayBuffer> =>
 /** A fresh signing secret: 24 random bytes (the Standard Webhooks minimum is 24, at most 64). */
 export const newSecret = (): string => `${PREFIX}${toBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
 
+const keys = new Map<string, Promise<CryptoKey>>();
+/** The imported key of a secret, kept for the isolate's life (an endpoint object signs every attempt with it). */
+const hmacKey = (secret: string): Promise<CryptoKey> => {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size > 1000) keys.clear();
+    key = crypto.subtle.importKey(
+      "raw",
+      fromBase64(secret.slice(PREFIX.length)),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    keys.set(secret, key);
+  }
+  return key;
+};
+
 /** `v1,<base64 signature>` of one message under one secret. */
 export const signMessage = async (
   secret: string,
   msg: { id: string; timestamp: number; body: string },
 ): Promise<string> => {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    fromBase64(secret.slice(PREFIX.length)),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
+  const key = await hmacKey(secret);
   const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${msg.id}.${msg.timestamp}.${msg.body}`));
   return `v1,${toBase64(new Uint8Array(mac))}`;
 };

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { body, call, json, newAccount } from "../helpers";
-import { jobOutputUrl, openPending, postRunnerReport, runnerReport } from "../jobs-seed";
+import { handOverMissed } from "../../../src/webhooks/announce";
+import { deliveriesOf, raiseEvent } from "../../../src/webhooks/events";
+import { body, call, json, newAccount, testCtx } from "../helpers";
+import { jobOutputUrl, openPending, postRunnerReport, runnerReport, seedJob } from "../jobs-seed";
 import {
   createEndpoint,
   deliveriesWhere,
@@ -204,6 +206,38 @@ describe("webhook retries", () => {
     await fastForward(endpoint.id);
     await deliveriesWhere(endpoint.id, 1, (r) => r.status === "dead_letter");
     expect(await received(box)).toHaveLength(1);
+  });
+});
+
+describe("webhook durability", () => {
+  it("hands over, from the cron, a delivery whose hand-over was lost after the transition committed", async () => {
+    const account = await newAccount();
+    const { box, url } = newBox();
+    const endpoint = await createEndpoint(account.key, url, ["render.completed"]);
+    // A Worker that died right after the transition's batch: the event and delivery rows exist, no object has them.
+    const at = Date.now() - 120_000;
+    const jobId = await seedJob(account.userId, { status: "COMPLETED", completedAt: at, tokensUsed: 3 });
+    const results = await env.DB.batch(raiseEvent(env.DB, { jobId, type: "render.completed", at }));
+    expect(deliveriesOf(results)).toHaveLength(1);
+    expect(await endpointStub(endpoint.id).pending()).toBe(0);
+    expect(await handOverMissed(testCtx())).toBeGreaterThanOrEqual(1);
+    const [got] = await receivedAtLeast(box, 1);
+    expect(verify(endpoint.secret, got!)).toMatchObject({
+      type: "render.completed",
+      data: { jobId, tokensUsed: 3 },
+    });
+    await deliveriesWhere(endpoint.id, 1, (r) => r.status === "delivered" && r.handed_off_at !== null);
+  });
+
+  it("raises no event for a transition that did not happen", async () => {
+    const account = await newAccount();
+    const endpoint = await createEndpoint(account.key, newBox().url);
+    const jobId = await seedJob(account.userId, { status: "FAILED", completedAt: Date.now() });
+    const results = await env.DB.batch(
+      raiseEvent(env.DB, { jobId, type: "render.completed", at: Date.now() }),
+    );
+    expect(deliveriesOf(results)).toEqual([]);
+    expect(await deliveryRows(endpoint.id)).toEqual([]);
   });
 });
 
