@@ -3,7 +3,7 @@
  * (headers, raw body, time) and answers as the query asks: `fail=N` answers `status` (default 500) to the first N
  * requests of the box, with `Retry-After: <retryAfter>` (or the HTTP date of epoch ms `retryAt`) when given; `redirect=1` always answers 302; `delay=<ms>`
  * waits first; otherwise 200. `GET /__box/<box>` answers what the box received (workerd cannot read this
- * process's memory), `DELETE /__box/<box>` empties it.
+ * process's memory; `?count` answers only how many, for cheap polling), `DELETE /__box/<box>` empties it.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -31,7 +31,8 @@ export const startReceiver = async (): Promise<Receiver> => {
     if (url.pathname.startsWith("/__box/")) {
       if (req.method === "DELETE") boxes.delete(box);
       res.setHeader("content-type", "application/json");
-      return void res.end(JSON.stringify(boxes.get(box) ?? []));
+      const list = boxes.get(box) ?? [];
+      return void res.end(JSON.stringify(url.searchParams.has("count") ? { count: list.length } : list));
     }
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
