@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { Permission } from "../../../src/auth/caller";
 import { createApiKey } from "../../../src/keys/create-api-key";
 import { createEndpoint as createEndpointVerb } from "../../../src/webhooks/manage-endpoints";
+import { signUp } from "../accounts/sign-up";
 import { withDns } from "../fake-internet";
 import { asCaller, body, call, json, newAccount, testCtx } from "../helpers";
 import { jobOutputUrl, openPending, postRunnerReport, runnerReport } from "../jobs-seed";
@@ -124,6 +125,25 @@ describe("webhooks: scopes", () => {
     expect((await send(ops, ["GET", `/api/v2/webhooks/${endpoint.id}/deliveries`])).status).toBe(200);
     expect(
       (await send(ops, ["POST", `/api/v2/webhooks/${endpoint.id}/deliveries/whd_x/replay`, {}])).status,
+    ).toBe(404);
+  });
+});
+
+describe("webhooks: the account owner", () => {
+  it("manages endpoints and replays with a session, which holds every scope", async () => {
+    const { token } = await signUp();
+    const auth = { authorization: `Bearer ${token}` };
+    const res = await call("/api/v2/webhooks", {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ name: "owner", url: newBox().url, eventTypes: ["render.failed"] }),
+    });
+    expect(res.status).toBe(201);
+    const { id } = (await body<{ id: string }>(res)).data!;
+    expect((await call(`/api/v2/webhooks/${id}/deliveries`, { headers: auth })).status).toBe(200);
+    expect(
+      (await call(`/api/v2/webhooks/${id}/deliveries/whd_x/replay`, { method: "POST", headers: auth }))
+        .status,
     ).toBe(404);
   });
 });
