@@ -12,7 +12,10 @@ import { RETENTION_MS } from "./limits";
 /** Deliveries older than this without a hand-over are the cron's to hand over. */
 export const HAND_OVER_GRACE_MS = 60_000;
 
-/** Gives each endpoint's object its new deliveries and marks them handed over; logs (never throws) on failure. */
+/**
+ * Gives each endpoint's object its new deliveries; logs (never throws) on failure. The object marks them handed over
+ * (`handed_off_at`) with its first record of them, which keeps a D1 write off the transition's path.
+ */
 export const handOver = async (ctx: Ctx, deliveries: readonly NewDelivery[]): Promise<void> => {
   if (deliveries.length === 0) return;
   const byEndpoint = new Map<string, NewDelivery[]>();
@@ -21,12 +24,6 @@ export const handOver = async (ctx: Ctx, deliveries: readonly NewDelivery[]): Pr
     [...byEndpoint].map(async ([endpointId, items]) => {
       try {
         await endpointObject(ctx, endpointId).enqueue(items.map((d) => ({ id: d.id, endpointId })));
-        await ctx.d1
-          .prepare(
-            "UPDATE webhook_deliveries SET handed_off_at = ?2 WHERE id IN (SELECT value FROM json_each(?1))",
-          )
-          .bind(JSON.stringify(items.map((d) => d.id)), ctx.now())
-          .run();
       } catch (e) {
         console.error(
           JSON.stringify({ level: "error", msg: "webhook hand-over failed", endpointId, error: String(e) }),

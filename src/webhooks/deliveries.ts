@@ -66,10 +66,7 @@ export const replayDelivery = async (ctx: CallerCtx, input: { endpointId: string
     )
     .returning({ id: webhookDeliveries.id });
   if (!claimed) return { replayed: false, status: delivery.status };
+  // The object marks it handed over when it records the attempt; if this call is lost, the cron hands it over.
   await endpointObject(ctx, endpoint.id).enqueue([{ id: delivery.id, endpointId: endpoint.id }]);
-  await ctx.db
-    .update(webhookDeliveries)
-    .set({ handedOffAt: ctx.now() })
-    .where(eq(webhookDeliveries.id, delivery.id));
   return { replayed: true, status: "pending" };
 };

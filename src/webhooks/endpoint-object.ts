@@ -299,7 +299,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
           .prepare(
             `UPDATE webhook_deliveries SET attempts = attempts + ?2, status = ?3, response_status = coalesce(?4, response_status),
                last_error = ?5, next_attempt_at = ?6, delivered_at = CASE WHEN ?3 = 'delivered' THEN ?7 ELSE delivered_at END,
-               updated_at = ?7
+               handed_off_at = coalesce(handed_off_at, ?7), updated_at = ?7
              WHERE id = ?1`,
           )
           .bind(

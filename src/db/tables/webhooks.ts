@@ -81,7 +81,10 @@ export const webhookDeliveries = sqliteTable(
     responseStatus: integer("response_status"),
     lastError: text("last_error"),
     nextAttemptAt: integer("next_attempt_at"),
-    /** Set once the endpoint's object holds the delivery; the cron hands over any that missed it. */
+    /**
+     * Set by the endpoint's object with its first record of the delivery; the cron hands a pending delivery still
+     * without it after a minute to the object again (which ignores one it already holds).
+     */
     handedOffAt: integer("handed_off_at"),
     createdAt: createdAt(),
     deliveredAt: integer("delivered_at"),
