@@ -8,10 +8,11 @@ import type { CallerCtx } from "../context";
 import { webhookEndpoints } from "../db/schema";
 import { ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { parseOrThrow } from "../lib/validate";
 import { iso } from "../lib/time";
 import { assertEndpointUrl, endpointObject, getOwnedEndpoint } from "./internal";
 import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_ENDPOINTS_PER_ACCOUNT } from "./limits";
-import type { CreateEndpointBody, RotateSecretBody, UpdateEndpointBody } from "./schemas";
+import { UpdateEndpointBody, type CreateEndpointBody, type RotateSecretBody } from "./schemas";
 import { toEndpoint } from "./serialize";
 import { newSecret } from "./signature";
 import type { Send } from "./url-policy";
@@ -63,11 +64,16 @@ export const listEndpoints = async (ctx: CallerCtx) =>
     })
   ).map(toEndpoint);
 
+/**
+ * `body` is read and validated after the lookup, so another account's endpoint is a 404 whatever the request
+ * carries (even a malformed body).
+ */
 export const updateEndpoint = async (
   ctx: CallerCtx,
-  input: { id: string; send?: Send } & v.InferOutput<typeof UpdateEndpointBody>,
+  { id, body, send }: { id: string; body: () => Promise<unknown>; send?: Send },
 ) => {
-  const current = await getOwnedEndpoint(ctx, input.id);
+  const current = await getOwnedEndpoint(ctx, id);
+  const input = { ...parseOrThrow(UpdateEndpointBody, await body()), send };
   if (input.url !== undefined) await assertEndpointUrl(ctx, input.url, input.send);
   // Enabling again clears the service's reason and restarts the auto-disable clock.
   const enabling = input.active === true && !current.active;

@@ -17,13 +17,7 @@ import {
   rotateSecret,
   updateEndpoint,
 } from "./manage-endpoints";
-import {
-  CreateEndpointBody,
-  DeliveriesQuery,
-  RotateSecretBody,
-  TestEventBody,
-  UpdateEndpointBody,
-} from "./schemas";
+import { CreateEndpointBody, DeliveriesQuery, RotateSecretBody, TestEventBody } from "./schemas";
 import { sendTestEvent } from "./send-test";
 import type { Context } from "hono";
 import type * as v from "valibot";
@@ -48,13 +42,7 @@ export const webhookRoutes = new Hono<AppEnv>()
     ),
   )
   .patch("/:id", manage, async (c) =>
-    ok(
-      c,
-      await updateEndpoint(callerCtx(c), {
-        id: c.req.param("id"),
-        ...(await jsonBody(c, UpdateEndpointBody)),
-      }),
-    ),
+    ok(c, await updateEndpoint(callerCtx(c), { id: c.req.param("id"), body: () => readJson(c) })),
   )
   .delete("/:id", manage, async (c) => ok(c, await deleteEndpoint(callerCtx(c), c.req.param("id"))))
   .post("/:id/test", manage, async (c) =>
