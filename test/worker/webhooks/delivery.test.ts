@@ -1,7 +1,9 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { handOverMissed } from "../../../src/webhooks/announce";
 import { deliveriesOf, raiseEvent } from "../../../src/webhooks/events";
+import { MAX_ATTEMPTS_PER_HOUR } from "../../../src/webhooks/limits";
 import { body, call, json, newAccount, testCtx } from "../helpers";
 import { jobOutputUrl, openPending, postRunnerReport, runnerReport, seedJob } from "../jobs-seed";
 import {
@@ -206,6 +208,34 @@ describe("webhook retries", () => {
     await fastForward(endpoint.id);
     await deliveriesWhere(endpoint.id, 1, (r) => r.status === "dead_letter");
     expect(await received(box)).toHaveLength(1);
+  });
+});
+
+describe("webhook limits", () => {
+  it("holds deliveries past the hourly attempt budget until the window reopens, sending nothing meanwhile", async () => {
+    const { key } = await newAccount();
+    const { box, url } = newBox();
+    const endpoint = await createEndpoint(key, url);
+    const windowStart = Date.now() - 60_000;
+    await runInDurableObject(endpointStub(endpoint.id), (_o, state) => {
+      state.storage.sql.exec(
+        "INSERT OR REPLACE INTO meta (k, v) VALUES ('window_start', ?), ('window_count', ?)",
+        windowStart,
+        MAX_ATTEMPTS_PER_HOUR,
+      );
+    });
+    await call(`/api/v2/webhooks/${endpoint.id}/test`, { method: "POST", headers: { "x-api-key": key } });
+    const due = await waitFor(
+      () =>
+        runInDurableObject(endpointStub(endpoint.id), (_o, state) => {
+          const row = state.storage.sql.exec<{ due_at: number }>("SELECT due_at FROM queue").toArray()[0];
+          return row && row.due_at > Date.now() ? row.due_at : undefined;
+        }),
+      "the delivery to wait for the next window",
+    );
+    expect(due).toBe(windowStart + 3600_000);
+    expect(await received(box)).toEqual([]);
+    expect((await deliveryRows(endpoint.id))[0]).toMatchObject({ status: "pending", attempts: 0 });
   });
 });
 
