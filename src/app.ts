@@ -20,6 +20,7 @@ import { runnerRoutes } from "./runner-callback/routes";
 import { schemaRoutes } from "./schemas/routes";
 import { storageRoutes } from "./storage/routes";
 import { toolRoutes } from "./tools/routes";
+import { webhookRoutes } from "./webhooks/routes";
 
 export const createApp = () => {
   const app = new Hono<AppEnv>();
@@ -35,6 +36,7 @@ export const createApp = () => {
   app.route(MOUNTS.account, accountRoutes);
   app.route(MOUNTS.apiKeys, apiKeyRoutes);
   app.route(MOUNTS.billing, billingRoutes);
+  app.route(MOUNTS.webhooksV2, webhookRoutes);
   app.route(MOUNTS.dev, devRoutes);
   app.route(
     MOUNTS.docs,

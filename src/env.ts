@@ -14,6 +14,8 @@ export interface Env {
   ASSETS: Fetcher;
   /** The ImageBrowser Durable Object (typed where it is used, image-browser.ts, to keep this module a leaf). */
   IMAGE_BROWSER: DurableObjectNamespace;
+  /** One WebhookEndpoint Durable Object per v2 webhook endpoint (typed where used, webhooks/announce.ts). */
+  WEBHOOK_ENDPOINTS: DurableObjectNamespace;
   /** Cloudflare Container binding of the renderer (production). */
   RENDERER?: DurableObjectNamespace;
   /** Cloudflare Email Service (production sign-in mail); locally mail goes to the outbox table. */

@@ -6,6 +6,7 @@ import { handleScheduled } from "./scheduled";
 
 export { ImageBrowser } from "./image-renderer/image-browser";
 export { RendererContainer } from "./renderer-client/container";
+export { WebhookEndpoint } from "./webhooks/endpoint-object";
 
 const app = createApp();
 

@@ -23,6 +23,8 @@ export const MOUNTS = {
   builder: "/builder",
   /** The MCP endpoint (Streamable HTTP). */
   mcp: "/mcp",
+  /** v2 render webhooks (customer endpoints, deliveries). */
+  webhooksV2: "/api/v2/webhooks",
   /** Local helpers (outbox, stand-in checkout), development only. */
   dev: "/dev",
 } as const;

@@ -8,6 +8,7 @@ import { expireFiles } from "./files/expire-files";
 import { sweepStuckJobs } from "./jobs/sweep-stuck-jobs";
 import { pruneIdempotencyKeys } from "./lib/idempotency";
 import { pruneRateLimits } from "./lib/rate-limit";
+import { handOverMissed, pruneWebhookLog } from "./webhooks/announce";
 
 export const handleScheduled = async (controller: ScheduledController, env: Env): Promise<void> => {
   // The run's clock is the trigger's scheduled time, so a delayed run judges due items as of its slot.
@@ -18,6 +19,9 @@ export const handleScheduled = async (controller: ScheduledController, env: Env)
     console.log(JSON.stringify({ level: "info", msg: "file expiry", expiredFiles }));
     const prunedCounters = await pruneRateLimits(ctx);
     await Promise.all([pruneCodes(ctx), pruneSessions(ctx), pruneIdempotencyKeys(ctx)]);
+    const webhooks = { handedOver: await handOverMissed(ctx), pruned: await pruneWebhookLog(ctx) };
+    if (webhooks.handedOver || webhooks.pruned)
+      console.log(JSON.stringify({ level: "info", msg: "webhooks", ...webhooks }));
     console.log(JSON.stringify({ level: "info", msg: "sweep", failedJobs: failed, prunedCounters }));
   }
   // Every trigger renews due allowances: the monthly cron does the bulk on the 1st, the 5-minute one catches

@@ -1253,4 +1253,86 @@ export interface Operations {
     body: never;
     status: 200;
   };
+  /** List your webhook endpoints (scope renders:create) */
+  "GET /api/v2/webhooks": {
+    path: {};
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** Create a webhook endpoint (scope renders:create) */
+  "POST /api/v2/webhooks": {
+    path: {};
+    query: {};
+    body: {
+      name: string;
+      url: string;
+      eventTypes: Array<"render.started" | "render.completed" | "render.failed" | "render.cancelled">;
+      active?: boolean;
+    };
+    status: 201;
+  };
+  /** Update or disable an endpoint (scope renders:create) */
+  "PATCH /api/v2/webhooks/{id}": {
+    path: { id: string };
+    query: {};
+    body: {
+      name?: string;
+      url?: string;
+      eventTypes?: Array<"render.started" | "render.completed" | "render.failed" | "render.cancelled">;
+      active?: boolean;
+    };
+    status: 200;
+  };
+  /** Delete an endpoint (scope renders:create) */
+  "DELETE /api/v2/webhooks/{id}": {
+    path: { id: string };
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** Queue a signed test event (scope renders:create) */
+  "POST /api/v2/webhooks/{id}/test": {
+    path: { id: string };
+    query: {};
+    body: {
+      eventType?: "webhook.test" | "render.started" | "render.completed" | "render.failed" | "render.cancelled";
+      data?: {
+        [key: string]: {
+          [key: string]: unknown;
+        };
+      };
+    };
+    status: 202;
+  };
+  /** Rotate the signing secret (scope renders:create) */
+  "POST /api/v2/webhooks/{id}/rotate-secret": {
+    path: { id: string };
+    query: {};
+    body: {
+      graceSeconds?: number;
+    };
+    status: 200;
+  };
+  /** List an endpoint's deliveries, without bodies (scope operations:read) */
+  "GET /api/v2/webhooks/{id}/deliveries": {
+    path: { id: string };
+    query: { status?: string | number; limit?: string | number };
+    body: never;
+    status: 200;
+  };
+  /** One delivery with its attempts (scope operations:read) */
+  "GET /api/v2/webhooks/{id}/deliveries/{deliveryId}": {
+    path: { id: string; deliveryId: string };
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** Replay a dead-lettered delivery (scope operations:cancel) */
+  "POST /api/v2/webhooks/{id}/deliveries/{deliveryId}/replay": {
+    path: { id: string; deliveryId: string };
+    query: {};
+    body: never;
+    status: 200;
+  };
 }

@@ -3,6 +3,11 @@
  * scopes it was given plus those its v1 permissions imply, so a `jobs:full` key works on v2 render routes without
  * being re-issued; scopes only ever add. The table is the one the README publishes.
  */
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../app-env";
+import { Forbidden } from "../lib/errors";
+import type { Action, Caller, Resource } from "./caller";
+import { documented } from "../docs/describe";
 
 /** Every scope, with what it allows. */
 export const SCOPES = {
@@ -17,3 +22,38 @@ export const SCOPES = {
 
 export type Scope = keyof typeof SCOPES;
 export const SCOPE_NAMES = Object.keys(SCOPES) as [Scope, ...Scope[]];
+
+/**
+ * The v2 scopes a v1 permission implies (the README's table): `jobs:read` reads renders and operations and
+ * templates; `jobs:full` also creates renders (and manages webhooks), cancels operations and writes templates.
+ */
+const IMPLIED: Record<`${Resource}:${Action}`, readonly Scope[]> = {
+  "jobs:read": ["renders:read", "operations:read", "templates:read"],
+  "jobs:full": [
+    "renders:read",
+    "operations:read",
+    "templates:read",
+    "renders:create",
+    "operations:cancel",
+    "templates:write",
+    "templates:bulk",
+  ],
+  "media:read": [],
+  "media:full": [],
+};
+
+/** Whether `caller` holds `scope`: the account's owner (a session) holds every scope; a key its own and implied ones. */
+export const holdsScope = (caller: Caller, scope: Scope): boolean =>
+  caller.owner === true ||
+  caller.scopes.includes(scope) ||
+  caller.permissions.some((p) => IMPLIED[`${p.resource}:${p.action}`].includes(scope));
+
+/** Requires the authenticated caller to hold `scope` (spec, Authentication rule 8): 403 otherwise. */
+export const requireScope = (scope: Scope) =>
+  documented(
+    createMiddleware<AppEnv>(async (c, next) => {
+      if (!holdsScope(c.var.caller, scope)) throw new Forbidden(undefined, { requiredScope: scope });
+      await next();
+    }),
+    { errors: [403] },
+  );

@@ -17,6 +17,7 @@ export const TAGS = {
   Account: "Sign-in and the signed-in account",
   "API keys": "The owner's API keys (session only)",
   Billing: "Plans, usage, the token ledger and payments",
+  Webhooks: "v2 render webhooks: signed, retried and dead-lettered deliveries of render events",
   Health: "Service health",
 } as const;
 export type Tag = keyof typeof TAGS;

@@ -10,11 +10,17 @@
  * Tokens: the estimate is reserved at creation (balance - reserve, ledger `reserve`). Settlement gives the
  * reserve back (`release`) and charges the final cost (`charge`), capped at the reserve so a job never costs
  * more than the estimate the caller accepted. Failed and cancelled jobs are charged nothing.
+ *
+ * Webhooks: every transition's batch also raises its render event (webhooks/events.ts) for the owner's subscribed
+ * endpoints, so the event is durable exactly when the transition is; the new deliveries are then handed to their
+ * endpoints' objects before the transition is reported done (the cron hands over any this misses).
  */
 import * as ledger from "../billing/ledger";
 import type { Ctx } from "../context";
 import type { JobStatus, JobType } from "../db/schema";
 import { ConcurrencyLimit, InsufficientTokens } from "../lib/errors";
+import { handOver } from "../webhooks/announce";
+import { deliveriesOf, eventTypeOf, raiseEvent } from "../webhooks/events";
 
 const OPEN: readonly JobStatus[] = ["PENDING", "PROCESSING"];
 const inList = (statuses: readonly JobStatus[]) => statuses.map((s) => `'${s}'`).join(",");
@@ -111,21 +117,28 @@ export const assertCanOpen = async (ctx: Ctx, userId: string, reserve: number): 
   if (refusal) throw refusal;
 };
 
-/** PENDING|PROCESSING -> PROCESSING, recording progress. Returns false when the job is not open. */
+/**
+ * PENDING|PROCESSING -> PROCESSING, recording progress (render.started on the first move). Returns false when
+ * the job is not open.
+ */
 export const markProcessing = async (
   ctx: Ctx,
   jobId: string,
   progress: { percent?: number; stage?: string; countAttempt?: boolean } = {},
 ): Promise<boolean> => {
-  const res = await ctx.d1
-    .prepare(
-      `UPDATE jobs SET status = 'PROCESSING', started_at = coalesce(started_at, ?2), updated_at = ?2,
-         progress = coalesce(?3, progress, 0), stage = coalesce(?4, stage), attempts = attempts + ?5
-       WHERE id = ?1 AND status IN (${inList(OPEN)})`,
-    )
-    .bind(jobId, ctx.now(), progress.percent ?? null, progress.stage ?? null, progress.countAttempt ? 1 : 0)
-    .run();
-  return res.meta.changes === 1;
+  const at = ctx.now();
+  const results = await ctx.d1.batch([
+    ctx.d1
+      .prepare(
+        `UPDATE jobs SET status = 'PROCESSING', started_at = coalesce(started_at, ?2), updated_at = ?2,
+           progress = coalesce(?3, progress, 0), stage = coalesce(?4, stage), attempts = attempts + ?5
+         WHERE id = ?1 AND status IN (${inList(OPEN)})`,
+      )
+      .bind(jobId, at, progress.percent ?? null, progress.stage ?? null, progress.countAttempt ? 1 : 0),
+    ...raiseEvent(ctx.d1, { jobId, type: "render.started", at }),
+  ]);
+  await handOver(ctx, deliveriesOf(results));
+  return results[0]?.meta.changes === 1;
 };
 
 export type Outcome =
@@ -144,7 +157,12 @@ export const finishJob = async (
   outcome: Outcome,
   from: readonly JobStatus[] = OPEN,
 ): Promise<boolean> => {
-  const results = await ctx.d1.batch(settlement(ctx.d1, job, outcome, from, ctx.now()));
+  const at = ctx.now();
+  const results = await ctx.d1.batch([
+    ...settlement(ctx.d1, job, outcome, from, at),
+    ...raiseEvent(ctx.d1, { jobId: job.id, type: eventTypeOf(outcome.status)!, at }),
+  ]);
+  await handOver(ctx, deliveriesOf(results));
   return results[0]?.meta.changes === 1;
 };
 
@@ -160,10 +178,13 @@ export const completeWithOutput = async (
   cost: number,
 ): Promise<boolean> => {
   const outcome = { status: "COMPLETED" as const, outputFileId: output.id, cost };
+  const at = ctx.now();
   const results = await ctx.d1.batch([
     output.statement,
-    ...settlement(ctx.d1, job, outcome, OPEN, ctx.now(), output.storageUrl),
+    ...settlement(ctx.d1, job, outcome, OPEN, at, output.storageUrl),
+    ...raiseEvent(ctx.d1, { jobId: job.id, type: "render.completed", at }),
   ]);
+  await handOver(ctx, deliveriesOf(results));
   return results[1]?.meta.changes === 1;
 };
 

@@ -32,8 +32,8 @@ export class Unauthorized extends DomainError {
 }
 
 export class Forbidden extends DomainError {
-  constructor(message = "Insufficient permissions") {
-    super(message);
+  constructor(message = "Insufficient permissions", details?: Record<string, unknown>) {
+    super(message, details);
   }
 }
 

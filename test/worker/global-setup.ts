@@ -1,10 +1,11 @@
 /** Starts the real renderer (a plain Node process, as `npm start` runs it) for the Worker tests. */
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort, startRenderer, stopProcess, waitForUrl } from "../../scripts/lib/processes.mjs";
 import { TEST_SECRETS } from "../../vitest.config";
 import { startCanary } from "../net-canary";
+import { startReceiver } from "../webhook-receiver";
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -15,6 +16,8 @@ declare module "vitest" {
     faultsScale: string;
     /** Ports of the loopback canary hostile pages aim at (test/net-canary.ts); GET /__hits answers its counts. */
     canary: { httpPort: number; udpPort: number };
+    /** Port of the loopback webhook receiver (test/webhook-receiver.ts). */
+    webhookReceiverPort: number;
   }
 }
 
@@ -27,13 +30,20 @@ export default async function setup(project: TestProject) {
   project.provide("faultsScale", process.env.FAULTS_SCALE === "full" ? "full" : "short");
   const canary = await startCanary();
   project.provide("canary", { httpPort: canary.httpPort, udpPort: canary.udpPort });
-  const dir = join(process.cwd(), "..", "shared", "fixtures");
+  const receiver = await startReceiver();
+  project.provide("webhookReceiverPort", receiver.port);
+  // ../shared beside the checkout; a worktree under /work/wt/<name> finds it one level further up.
+  const dir = [
+    join(process.cwd(), "..", "shared", "fixtures"),
+    join(process.cwd(), "..", "..", "shared", "fixtures"),
+  ].find((d) => existsSync(d))!;
   project.provide(
     "fixtures",
     Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f)).toString("base64")])),
   );
   return async () => {
     await canary.close();
+    await receiver.close();
     await stopProcess(child);
   };
 }

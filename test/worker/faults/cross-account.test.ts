@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app";
 import { bearer, body, signUp } from "../accounts/sign-up";
 import { call, fixture, json, upload } from "../helpers";
+import { newBox } from "../webhooks/support";
 import { figure } from "./scale";
 
 /** Param routes that name no account's resource. */
@@ -60,10 +61,25 @@ const accountA = async () => {
       await call("/api/v1/billing/checkout", bearer(a.token, json("POST", { tokens: 1000 }))),
     )
   ).data!;
+  const webhook = (
+    await body<{ id: string }>(
+      await call(
+        "/api/v2/webhooks",
+        json("POST", { name: "a hook", url: newBox().url, eventTypes: ["render.completed"] }, key),
+      ),
+    )
+  ).data!;
+  const test = (
+    await body<{ deliveryId: string }>(
+      await call(`/api/v2/webhooks/${webhook.id}/test`, { method: "POST", headers: { "x-api-key": key } }),
+    )
+  ).data!;
   return {
     ...a,
     key,
     ids: {
+      webhookId: webhook.id,
+      deliveryId: test.deliveryId,
       jobId: job.jobId,
       fileId: file.id,
       id: "",
@@ -94,8 +110,8 @@ describe("cross-account probes", () => {
         ),
       )
     ).data!.key;
-    /** A's id for each route's parameter. */
-    const idFor: Record<string, string> = {
+    /** A's id for each route's parameters, in order. */
+    const idFor: Record<string, string | string[]> = {
       "/api/v1/jobs/:jobId": a.ids.jobId,
       "/api/v1/files/:fileId": a.ids.fileId,
       "/api/v1/files/:fileId/metadata": a.ids.fileId,
@@ -103,13 +119,20 @@ describe("cross-account probes", () => {
       "/api/v1/files/:fileId/link": a.ids.fileId,
       "/api/v1/api-keys/:id": a.ids.apiKeyId,
       "/api/v1/billing/payments/:id": a.ids.paymentId,
+      "/api/v2/webhooks/:id": a.ids.webhookId,
+      "/api/v2/webhooks/:id/test": a.ids.webhookId,
+      "/api/v2/webhooks/:id/rotate-secret": a.ids.webhookId,
+      "/api/v2/webhooks/:id/deliveries": a.ids.webhookId,
+      "/api/v2/webhooks/:id/deliveries/:deliveryId": [a.ids.webhookId, a.ids.deliveryId],
+      "/api/v2/webhooks/:id/deliveries/:deliveryId/replay": [a.ids.webhookId, a.ids.deliveryId],
     };
     const unmapped = routes.filter((r) => !(r.split(" ")[1]! in idFor));
     expect(unmapped, "routes naming a resource that this test does not probe yet").toEqual([]);
     let probes = 0;
     for (const route of routes) {
       const [method, path] = route.split(" ") as [string, string];
-      const url = path.replace(/:[A-Za-z]+/, encodeURIComponent(idFor[path]!));
+      let url = path;
+      for (const id of [idFor[path]!].flat()) url = url.replace(/:[A-Za-z]+/, encodeURIComponent(id));
       for (const [name, credential] of [
         ["key", { "x-api-key": bKey }],
         ["session", { authorization: `Bearer ${b.token}` }],
@@ -134,6 +157,7 @@ describe("cross-account probes", () => {
       "/api/v1/api-keys",
       "/api/v1/billing/ledger",
       "/api/v1/jobs/stats",
+      "/api/v2/webhooks",
     ]) {
       const text = await (await call(list, { headers: { authorization: `Bearer ${b.token}` } })).text();
       probes++;
@@ -148,5 +172,9 @@ describe("cross-account probes", () => {
     ).toBe(200);
     const keyRow = await env.DB.prepare("SELECT id FROM api_keys WHERE id = ?").bind(a.ids.apiKeyId).first();
     expect(keyRow).not.toBeNull();
+    const hook = await call(`/api/v2/webhooks/${a.ids.webhookId}/deliveries/${a.ids.deliveryId}`, {
+      headers: { "x-api-key": a.key },
+    });
+    expect(hook.status).toBe(200);
   });
 });

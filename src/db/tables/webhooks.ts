@@ -1,0 +1,122 @@
+/**
+ * v2 render webhooks: the endpoints customers register, the events their jobs raise, one delivery per (event,
+ * endpoint) and one row per delivery attempt. D1 holds the log customers read; the endpoint's Durable Object
+ * (src/webhooks/endpoint-object.ts) holds the schedule.
+ */
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { createdAt, updatedAt } from "./columns";
+import { users } from "./accounts";
+
+export const DELIVERY_STATUSES = ["pending", "delivered", "dead_letter"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    /** The subscribed event types (JSON array); the event inserts match on it with json_each. */
+    eventTypes: text("event_types", { mode: "json" }).notNull().$type<string[]>(),
+    active: integer("active", { mode: "boolean" }).notNull(),
+    /** `whsec_<base64>`: needed in clear to sign, never answered after creation or rotation. */
+    secret: text("secret").notNull(),
+    /** The secret before the last rotation, which keeps signing beside the new one until it expires. */
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: integer("previous_secret_expires_at"),
+    /** Why the service disabled the endpoint (null when active, or disabled by its owner). */
+    disabledReason: text("disabled_reason"),
+    /** Start of the current run of failed attempts (null after a success): the auto-disable clock. */
+    failingSince: integer("failing_since"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  // The endpoint list per owner, and the fan-out of an owner's event to its active endpoints.
+  (t) => [index("webhook_endpoints_user_idx").on(t.userId, t.createdAt)],
+);
+
+export const webhookEvents = sqliteTable(
+  "webhook_events",
+  {
+    /** Also the `webhook-id` header of every delivery of the event (receivers deduplicate on it). */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The job whose transition raised it; null for test events. */
+    jobId: text("job_id"),
+    type: text("type").notNull(),
+    /** The event's `data` as stored at the transition (dates in epoch ms; the delivery formats them). */
+    data: text("data", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // One event per job and type: a duplicate or late transition raises nothing twice (INSERT OR IGNORE).
+    uniqueIndex("webhook_events_job_type_idx").on(t.jobId, t.type),
+    // Retention pruning by age.
+    index("webhook_events_created_idx").on(t.createdAt),
+  ],
+);
+
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    eventType: text("event_type").notNull(),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull(),
+    /** Attempts made, across replays. */
+    attempts: integer("attempts").notNull().default(0),
+    responseStatus: integer("response_status"),
+    lastError: text("last_error"),
+    nextAttemptAt: integer("next_attempt_at"),
+    /**
+     * Set by the endpoint's object with its first record of the delivery; the cron hands a pending delivery still
+     * without it after a minute to the object again (which ignores one it already holds).
+     */
+    handedOffAt: integer("handed_off_at"),
+    createdAt: createdAt(),
+    deliveredAt: integer("delivered_at"),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One delivery per event and endpoint (the fan-out is INSERT OR IGNORE).
+    uniqueIndex("webhook_deliveries_endpoint_event_idx").on(t.endpointId, t.eventId),
+    // The deliveries list of an endpoint, newest first, optionally by status.
+    index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt),
+    // The cron's hand-over of deliveries no object has taken.
+    index("webhook_deliveries_handoff_idx").on(t.handedOffAt, t.createdAt),
+  ],
+);
+
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    id: text("id").primaryKey(),
+    deliveryId: text("delivery_id")
+      .notNull()
+      .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+    /** 1-based, across replays. */
+    attempt: integer("attempt").notNull(),
+    status: text("status", { enum: ["succeeded", "failed"] }).notNull(),
+    responseStatus: integer("response_status"),
+    durationMs: integer("duration_ms").notNull(),
+    error: text("error"),
+    /** The first bytes of the receiver's answer (shown on the single-delivery view only). */
+    responseBody: text("response_body"),
+    createdAt: createdAt(),
+  },
+  // A delivery's attempts in order.
+  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attempt)],
+);

@@ -1,0 +1,340 @@
+/**
+ * One Durable Object per webhook endpoint (named by the endpoint id) sequences its deliveries: a SQLite queue of
+ * deliveries with their due time, one alarm armed to the earliest, attempts made one at a time in due order (so a
+ * receiver sees first attempts in the order its events happened). D1 keeps the log customers read: each run
+ * writes its attempts and the deliveries' new states there in one batch before the queue forgets them, so a crash
+ * between an attempt and its record repeats the attempt with the same `webhook-id` (at-least-once) and loses
+ * nothing. The decisions (signature, next delay, hourly budget) are the pure functions of schedule.ts and
+ * signature.ts.
+ */
+import { DurableObject } from "cloudflare:workers";
+import * as v from "valibot";
+import type { Env } from "../env";
+import { newId } from "../lib/ids";
+import { downloadPath } from "../paths";
+import { signPath } from "../storage/signed-url";
+import { eventBody, type StoredEvent } from "./events";
+import { DISABLE_AFTER_FAILING_MS, DOWNLOAD_LINK_SECONDS, MAX_ATTEMPTS_PER_HOUR } from "./limits";
+import { budget, nextAttemptAt } from "./schedule";
+import { webhookHeaders } from "./signature";
+import { attemptDelivery, type AttemptOutcome } from "./transport";
+
+/** Deliveries handed to the object: RPC arguments are validated like any other input. */
+const Enqueue = v.array(v.object({ id: v.pipe(v.string(), v.startsWith("whd_")), endpointId: v.string() }));
+
+/** Deliveries taken per D1 round trip, and how long one alarm run keeps sending before it re-arms. */
+const BATCH = 25;
+const RUN_BUDGET_MS = 30_000;
+/** A batch against slow receivers is cut short so its results reach D1 (the rest stay due for the next one). */
+const BATCH_BUDGET_MS = 10_000;
+
+interface QueueRow extends Record<string, SqlStorageValue> {
+  delivery_id: string;
+  endpoint_id: string;
+  attempt: number;
+}
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  active: number;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: number | null;
+  failingSince: number | null;
+}
+
+interface DeliveryRow {
+  id: string;
+  status: string;
+  eventId: string;
+  type: string;
+  data: string;
+  createdAt: number;
+  fileExpiresAt: number | null;
+}
+
+interface Result {
+  deliveryId: string;
+  at: number;
+  outcome: AttemptOutcome | null;
+  /** Next due time, or null when the delivery is done (delivered or dead-lettered). */
+  next: number | null;
+  status: "pending" | "delivered" | "dead_letter";
+  note?: string;
+}
+
+export class WebhookEndpoint extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+  private running: Promise<void> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    // `seq` keeps hand-over order among deliveries due at the same time.
+    this.sql.exec(`CREATE TABLE IF NOT EXISTS queue (
+      seq INTEGER PRIMARY KEY AUTOINCREMENT, delivery_id TEXT NOT NULL UNIQUE, endpoint_id TEXT NOT NULL,
+      attempt INTEGER NOT NULL DEFAULT 0, due_at INTEGER NOT NULL);
+    CREATE INDEX IF NOT EXISTS queue_due_idx ON queue (due_at, seq);
+    CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL);`);
+  }
+
+  /** Takes deliveries (new ones, or dead letters being replayed) due now; returns how many it did not hold yet. */
+  async enqueue(input: unknown): Promise<number> {
+    const items = v.parse(Enqueue, input);
+    const now = Date.now();
+    let added = 0;
+    for (const item of items)
+      added += this.sql.exec(
+        "INSERT OR IGNORE INTO queue (delivery_id, endpoint_id, attempt, due_at) VALUES (?, ?, 0, ?)",
+        item.id,
+        item.endpointId,
+        now,
+      ).rowsWritten;
+    if (added) {
+      // The alarm is the durable trigger (it survives an eviction); starting the drain now saves its scheduling
+      // delay (~100 ms locally) on the path from job completion to the first attempt.
+      await this.arm(now);
+      this.ctx.waitUntil(this.alarm());
+    }
+    return added;
+  }
+
+  /** Deliveries waiting in the object (tests and the benchmark watch it drain). */
+  async pending(): Promise<number> {
+    return this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM queue").one().n;
+  }
+
+  /** Drops every delivery and the alarm (the endpoint was deleted). */
+  async forget(): Promise<void> {
+    this.sql.exec("DELETE FROM queue");
+    await this.ctx.storage.deleteAlarm();
+  }
+
+  override async alarm(): Promise<void> {
+    // The test tools may run the alarm while the platform runs it too: one drain at a time.
+    this.running ??= this.drain().finally(() => {
+      this.running = null;
+    });
+    await this.running;
+  }
+
+  private async arm(due: number) {
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > due) await this.ctx.storage.setAlarm(due);
+  }
+
+  private async drain(): Promise<void> {
+    const started = Date.now();
+    while (Date.now() - started < RUN_BUDGET_MS) {
+      const due = this.sql
+        .exec<QueueRow>(
+          "SELECT delivery_id, endpoint_id, attempt FROM queue WHERE due_at <= ? ORDER BY due_at, seq LIMIT ?",
+          Date.now(),
+          BATCH,
+        )
+        .toArray();
+      if (due.length === 0) break;
+      if (!(await this.sendBatch(due))) break;
+    }
+    const next = this.sql.exec<{ at: number | null }>("SELECT min(due_at) AS at FROM queue").one().at;
+    if (next === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(Math.max(next, Date.now()));
+  }
+
+  /** Attempts each due delivery once and records the results; false when the hourly budget stopped it. */
+  private async sendBatch(due: QueueRow[]): Promise<boolean> {
+    const db = this.env.DB;
+    // The endpoint (read afresh each batch: a rotation, an edit or a disable applies at once) and the due
+    // deliveries with their events, in one round trip.
+    const endpointId = due[0]!.endpoint_id;
+    const [endpointResult, deliveryResult] = await db.batch([
+      db
+        .prepare(
+          `SELECT id, url, active, secret, previous_secret AS previousSecret,
+             previous_secret_expires_at AS previousSecretExpiresAt, failing_since AS failingSince
+           FROM webhook_endpoints WHERE id = ?1`,
+        )
+        .bind(endpointId),
+      db
+        .prepare(
+          `SELECT d.id, d.status, ev.id AS eventId, ev.type, ev.data, ev.created_at AS createdAt,
+             (SELECT m.expires_at FROM media_files m WHERE m.id = json_extract(ev.data, '$.outputFileId')) AS fileExpiresAt
+           FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
+           WHERE d.endpoint_id = ?1 AND d.id IN (SELECT value FROM json_each(?2))`,
+        )
+        .bind(endpointId, JSON.stringify(due.map((r) => r.delivery_id))),
+    ]);
+    const endpoint = (endpointResult?.results[0] as EndpointRow | undefined) ?? null;
+    if (!endpoint) {
+      // Deleted: its deliveries went with it (ON DELETE CASCADE).
+      this.sql.exec("DELETE FROM queue");
+      return true;
+    }
+    const rows = (deliveryResult?.results ?? []) as DeliveryRow[];
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const results: Result[] = [];
+    let stopped = false;
+    const started = Date.now();
+    for (const row of due) {
+      if (Date.now() - started > BATCH_BUDGET_MS) break;
+      const delivery = byId.get(row.delivery_id);
+      if (!delivery || delivery.status !== "pending") {
+        this.sql.exec("DELETE FROM queue WHERE delivery_id = ?", row.delivery_id);
+        continue;
+      }
+      const at = Date.now();
+      if (!endpoint.active) {
+        results.push({ deliveryId: row.delivery_id, at, outcome: null, next: null, status: "dead_letter" });
+        continue;
+      }
+      const allowed = this.takeBudget(at);
+      if (allowed !== true) {
+        this.sql.exec("UPDATE queue SET due_at = ? WHERE due_at < ?", allowed, allowed);
+        stopped = true;
+        break;
+      }
+      const outcome = await this.attempt(endpoint, delivery, at);
+      const next = outcome.ok ? null : nextAttemptAt(row.attempt + 1, Date.now(), outcome.retryAfterMs);
+      results.push({
+        deliveryId: row.delivery_id,
+        at,
+        outcome,
+        next,
+        status: outcome.ok ? "delivered" : next === null ? "dead_letter" : "pending",
+      });
+    }
+    if (results.length) await this.record(endpoint, results);
+    for (const r of results) {
+      if (r.next === null) this.sql.exec("DELETE FROM queue WHERE delivery_id = ?", r.deliveryId);
+      else
+        this.sql.exec(
+          "UPDATE queue SET attempt = attempt + 1, due_at = ? WHERE delivery_id = ?",
+          r.next,
+          r.deliveryId,
+        );
+    }
+    return !stopped;
+  }
+
+  /** Counts one attempt against the hourly budget: true, or the time the window reopens. */
+  private takeBudget(now: number): true | number {
+    const get = (k: string) =>
+      this.sql.exec<{ v: number }>("SELECT v FROM meta WHERE k = ?", k).toArray()[0]?.v ?? 0;
+    const decision = budget(
+      { start: get("window_start"), count: get("window_count") },
+      now,
+      MAX_ATTEMPTS_PER_HOUR,
+    );
+    if (!decision.allowed) return decision.until;
+    this.sql.exec(
+      "INSERT OR REPLACE INTO meta (k, v) VALUES ('window_start', ?), ('window_count', ?)",
+      decision.window.start,
+      decision.window.count,
+    );
+    return true;
+  }
+
+  private async attempt(endpoint: EndpointRow, delivery: DeliveryRow, at: number): Promise<AttemptOutcome> {
+    const event: StoredEvent = {
+      id: delivery.eventId,
+      type: delivery.type,
+      data: JSON.parse(delivery.data) as Record<string, unknown>,
+      createdAt: delivery.createdAt,
+    };
+    const body = eventBody(event, await this.downloadLink(event, delivery.fileExpiresAt, at));
+    const secrets = [endpoint.secret];
+    if (endpoint.previousSecret && (endpoint.previousSecretExpiresAt ?? 0) > at)
+      secrets.push(endpoint.previousSecret);
+    const headers = await webhookHeaders(secrets, { id: event.id, timestamp: Math.floor(at / 1000), body });
+    return attemptDelivery(this.env, { url: endpoint.url, headers, body });
+  }
+
+  /** A render.completed body carries a signed link to the output, valid DOWNLOAD_LINK_SECONDS from this attempt. */
+  private async downloadLink(event: StoredEvent, fileExpiresAt: number | null, at: number) {
+    const fileId = event.data.outputFileId;
+    if (typeof fileId !== "string") return {};
+    let expires = Math.floor(at / 1000) + DOWNLOAD_LINK_SECONDS;
+    if (fileExpiresAt !== null) expires = Math.min(expires, Math.floor(fileExpiresAt / 1000));
+    const path = downloadPath(fileId);
+    const query = await signPath(this.env.STORAGE_SIGNING_SECRET, "GET", path, expires);
+    return {
+      downloadUrl: `${this.env.PUBLIC_URL.replace(/\/+$/, "")}${path}?${query}`,
+      downloadUrlExpiresAt: new Date(expires * 1000).toISOString(),
+    };
+  }
+
+  /** Writes the attempts, the deliveries' states and the endpoint's failure streak to D1 in one batch. */
+  private async record(endpoint: EndpointRow, results: Result[]) {
+    const db = this.env.DB;
+    const statements: D1PreparedStatement[] = [];
+    let failingSince = endpoint.failingSince;
+    let lastError: string | null = null;
+    for (const r of results) {
+      const o = r.outcome;
+      if (o) {
+        statements.push(
+          db
+            .prepare(
+              `INSERT INTO webhook_attempts (id, delivery_id, attempt, status, response_status, duration_ms, error,
+                 response_body, created_at)
+               SELECT ?1, id, attempts + 1, ?2, ?3, ?4, ?5, ?6, ?7 FROM webhook_deliveries WHERE id = ?8`,
+            )
+            .bind(
+              newId("wha"),
+              o.ok ? "succeeded" : "failed",
+              o.status,
+              o.durationMs,
+              o.error,
+              o.responseBody,
+              r.at,
+              r.deliveryId,
+            ),
+        );
+        failingSince = o.ok ? null : (failingSince ?? r.at);
+        if (!o.ok) lastError = o.error;
+      }
+      statements.push(
+        db
+          .prepare(
+            `UPDATE webhook_deliveries SET attempts = attempts + ?2, status = ?3, response_status = coalesce(?4, response_status),
+               last_error = ?5, next_attempt_at = ?6, delivered_at = CASE WHEN ?3 = 'delivered' THEN ?7 ELSE delivered_at END,
+               handed_off_at = coalesce(handed_off_at, ?7), updated_at = ?7
+             WHERE id = ?1`,
+          )
+          .bind(
+            r.deliveryId,
+            o ? 1 : 0,
+            r.status,
+            o?.status ?? null,
+            o ? o.error : "the endpoint is disabled",
+            r.next,
+            r.at,
+          ),
+      );
+    }
+    if (results.some((r) => r.outcome)) {
+      const now = Date.now();
+      const disable = failingSince !== null && now - failingSince >= DISABLE_AFTER_FAILING_MS;
+      const days = Math.round(DISABLE_AFTER_FAILING_MS / 86_400_000);
+      statements.push(
+        db
+          .prepare(
+            `UPDATE webhook_endpoints SET failing_since = ?2,
+               active = CASE WHEN ?3 THEN 0 ELSE active END,
+               disabled_reason = CASE WHEN ?3 THEN ?4 ELSE disabled_reason END,
+               updated_at = CASE WHEN ?3 THEN ?5 ELSE updated_at END
+             WHERE id = ?1 AND active = 1`,
+          )
+          .bind(
+            endpoint.id,
+            failingSince,
+            disable ? 1 : 0,
+            `Disabled automatically: every delivery attempt failed for ${days} days (last error: ${lastError})`,
+            now,
+          ),
+      );
+    }
+    await db.batch(statements);
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Render lifecycle events: the statements that persist an event (and its deliveries) inside the job transition's
+ * own D1 batch, and the body an attempt sends.
+ *
+ * An event is written only when the transition really happened and someone subscribes: the insert reads the job
+ * row as the batch left it (`status = <new status>`, stamped at this batch's time), and a unique (job, type) index makes a duplicate or late
+ * transition raise nothing twice. Its deliveries, one per subscribed active endpoint, are inserted by the next
+ * statement only for the event id this batch wrote, and come back through RETURNING for the hand-over to the
+ * endpoints' objects (src/webhooks/announce.ts).
+ */
+import { newId } from "../lib/ids";
+import { iso } from "../lib/time";
+
+export const RENDER_EVENT_TYPES = [
+  "render.started",
+  "render.completed",
+  "render.failed",
+  "render.cancelled",
+] as const;
+export type RenderEventType = (typeof RENDER_EVENT_TYPES)[number];
+/** Sent by POST /api/v2/webhooks/{id}/test to that endpoint only, whatever it subscribes to. */
+export const TEST_EVENT_TYPE = "webhook.test";
+
+/** The job status each event type reports. */
+const STATUS_OF: Record<RenderEventType, string> = {
+  "render.started": "PROCESSING",
+  "render.completed": "COMPLETED",
+  "render.failed": "FAILED",
+  "render.cancelled": "CANCELLED",
+};
+
+export const eventTypeOf = (status: string): RenderEventType | null =>
+  (Object.entries(STATUS_OF).find(([, s]) => s === status)?.[0] as RenderEventType | undefined) ?? null;
+
+/** A delivery created by an event's batch, as RETURNING answers it. */
+export interface NewDelivery {
+  id: string;
+  endpointId: string;
+}
+
+/** SQL: endpoint `e` is active and subscribes to the event type bound at `param`. */
+const subscribes = (param: string) =>
+  `e.active = 1 AND EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE json_each.value = ${param})`;
+
+/**
+ * The two statements that raise `type` for `jobId` at `at`; append them to the transition's batch. The job must
+ * have reached the event's status in this very batch (its `started_at`/`completed_at` is `at`), so a late
+ * duplicate transition raises nothing. The second statement's RETURNING rows are the deliveries to hand over.
+ */
+export const raiseEvent = (
+  d1: D1Database,
+  event: { jobId: string; type: RenderEventType; at: number },
+): D1PreparedStatement[] => {
+  const id = newId("msg");
+  return [
+    d1
+      .prepare(
+        `INSERT OR IGNORE INTO webhook_events (id, user_id, job_id, type, data, created_at)
+         SELECT ?1, j.user_id, j.id, ?2, json_object('jobId', j.id, 'jobType', j.type, 'status', j.status,
+             'outputFileId', j.output_file_id, 'outputFormat', j.output_format, 'tokensUsed', j.tokens_used,
+             'errorMessage', j.error_message, 'createdAt', j.created_at, 'startedAt', j.started_at,
+             'completedAt', j.completed_at), ?4
+         FROM jobs j
+         WHERE j.id = ?3 AND j.status = ?5 AND j.${event.type === "render.started" ? "started_at" : "completed_at"} = ?4
+           AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.user_id = j.user_id AND ${subscribes("?2")})`,
+      )
+      .bind(id, event.type, event.jobId, event.at, STATUS_OF[event.type]),
+    fanOut(d1, id, event.at),
+  ];
+};
+
+/** The deliveries of event `eventId` to every active endpoint of its owner that subscribes to its type. */
+const fanOut = (d1: D1Database, eventId: string, at: number) =>
+  d1
+    .prepare(
+      `INSERT OR IGNORE INTO webhook_deliveries
+         (id, user_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
+       SELECT 'whd_' || lower(hex(randomblob(12))), e.user_id, e.id, ev.id, ev.type, 'pending', 0, ?2, ?2, ?2
+       FROM webhook_events ev JOIN webhook_endpoints e ON e.user_id = ev.user_id
+       WHERE ev.id = ?1 AND ${subscribes("ev.type")}
+       RETURNING id, endpoint_id AS endpointId`,
+    )
+    .bind(eventId, at);
+
+/** The deliveries a batch created, from the result of its last statement (raiseEvent's fan-out). */
+export const deliveriesOf = (results: D1Result[]): NewDelivery[] =>
+  (results.at(-1)?.results as NewDelivery[] | undefined) ?? [];
+
+/** An event as the endpoint object reads it back. */
+export interface StoredEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+  createdAt: number;
+}
+
+/**
+ * The JSON body of one attempt (the Standard Webhooks shape `{ type, timestamp, data }`): dates in ISO 8601, and
+ * `extra` (the signed download link, fresh for every attempt) merged into `data`.
+ */
+export const eventBody = (event: StoredEvent, extra: Record<string, unknown> = {}): string => {
+  const data: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(event.data))
+    data[k] = k.endsWith("At") && typeof value === "number" ? iso(value) : value;
+  return JSON.stringify({ type: event.type, timestamp: iso(event.createdAt), data: { ...data, ...extra } });
+};

@@ -1,0 +1,41 @@
+/** Fetch-or-throw helpers of the webhooks domain; every lookup is scoped to the caller's account. */
+import { and, eq } from "drizzle-orm";
+import type { CallerCtx, Ctx } from "../context";
+import { webhookDeliveries, webhookEndpoints } from "../db/schema";
+import { NotFound, ValidationFailed } from "../lib/errors";
+import type { WebhookEndpoint } from "./endpoint-object";
+import { endpointUrlRefusal, type Send } from "./url-policy";
+
+export const getOwnedEndpoint = async (ctx: CallerCtx, id: string) => {
+  const row = await ctx.db.query.webhookEndpoints.findFirst({
+    where: and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, ctx.caller.userId)),
+  });
+  if (!row) throw new NotFound("Webhook endpoint");
+  return row;
+};
+
+export const getOwnedDelivery = async (ctx: CallerCtx, endpointId: string, deliveryId: string) => {
+  const row = await ctx.db.query.webhookDeliveries.findFirst({
+    where: and(
+      eq(webhookDeliveries.id, deliveryId),
+      eq(webhookDeliveries.endpointId, endpointId),
+      eq(webhookDeliveries.userId, ctx.caller.userId),
+    ),
+  });
+  if (!row) throw new NotFound("Webhook delivery");
+  return row;
+};
+
+/** 400 naming `url` when the endpoint policy refuses it. */
+export const assertEndpointUrl = async (ctx: Ctx, url: string, send?: Send) => {
+  const refusal = await endpointUrlRefusal(ctx.env, url, send);
+  if (refusal)
+    throw new ValidationFailed(
+      [{ field: "url", message: `URL not allowed: ${refusal}`, code: "URL_NOT_ALLOWED" }],
+      "URL not allowed",
+    );
+};
+
+/** The object of endpoint `id`. */
+export const endpointObject = (ctx: Ctx, id: string) =>
+  (ctx.env.WEBHOOK_ENDPOINTS as DurableObjectNamespace<WebhookEndpoint>).getByName(id);

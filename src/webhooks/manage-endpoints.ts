@@ -1,0 +1,131 @@
+/**
+ * Endpoint verbs: create (the secret is answered once), list, update or disable, delete, rotate the secret.
+ * Every query is scoped to the caller; the URL passes the endpoint policy (SSRF guard) whenever it is set.
+ */
+import { and, asc, count, eq } from "drizzle-orm";
+import type * as v from "valibot";
+import type { CallerCtx } from "../context";
+import { webhookEndpoints } from "../db/schema";
+import { ValidationFailed } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { parseOrThrow } from "../lib/validate";
+import { iso } from "../lib/time";
+import { assertEndpointUrl, endpointObject, getOwnedEndpoint } from "./internal";
+import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_ENDPOINTS_PER_ACCOUNT } from "./limits";
+import { UpdateEndpointBody, type CreateEndpointBody, type RotateSecretBody } from "./schemas";
+import { toEndpoint } from "./serialize";
+import { newSecret } from "./signature";
+import type { Send } from "./url-policy";
+
+export const createEndpoint = async (
+  ctx: CallerCtx,
+  input: v.InferOutput<typeof CreateEndpointBody> & { send?: Send },
+) => {
+  const { userId } = ctx.caller;
+  const [existing] = await ctx.db
+    .select({ n: count() })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.userId, userId));
+  if ((existing?.n ?? 0) >= MAX_ENDPOINTS_PER_ACCOUNT)
+    throw new ValidationFailed(
+      [
+        {
+          field: "url",
+          message: `An account may have at most ${MAX_ENDPOINTS_PER_ACCOUNT} webhook endpoints; delete one first`,
+          code: "TOO_MANY_ENDPOINTS",
+        },
+      ],
+      "Too many webhook endpoints",
+    );
+  await assertEndpointUrl(ctx, input.url, input.send);
+  const at = ctx.now();
+  const [row] = await ctx.db
+    .insert(webhookEndpoints)
+    .values({
+      id: newId("whe"),
+      userId,
+      name: input.name,
+      url: input.url,
+      eventTypes: input.eventTypes,
+      active: input.active,
+      secret: newSecret(),
+      createdAt: at,
+      updatedAt: at,
+    })
+    .returning();
+  return { ...toEndpoint(row!), secret: row!.secret };
+};
+
+export const listEndpoints = async (ctx: CallerCtx) =>
+  (
+    await ctx.db.query.webhookEndpoints.findMany({
+      where: eq(webhookEndpoints.userId, ctx.caller.userId),
+      orderBy: [asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id)],
+    })
+  ).map(toEndpoint);
+
+/**
+ * `body` is read and validated after the lookup, so another account's endpoint is a 404 whatever the request
+ * carries (even a malformed body).
+ */
+export const updateEndpoint = async (
+  ctx: CallerCtx,
+  { id, body, send }: { id: string; body: () => Promise<unknown>; send?: Send },
+) => {
+  const current = await getOwnedEndpoint(ctx, id);
+  const input = { ...parseOrThrow(UpdateEndpointBody, await body()), send };
+  if (input.url !== undefined) await assertEndpointUrl(ctx, input.url, input.send);
+  // Enabling again clears the service's reason and restarts the auto-disable clock.
+  const enabling = input.active === true && !current.active;
+  const [row] = await ctx.db
+    .update(webhookEndpoints)
+    .set({
+      ...(input.name !== undefined && { name: input.name }),
+      ...(input.url !== undefined && { url: input.url }),
+      ...(input.eventTypes !== undefined && { eventTypes: input.eventTypes }),
+      ...(input.active !== undefined && { active: input.active }),
+      ...(enabling && { disabledReason: null, failingSince: null }),
+      updatedAt: ctx.now(),
+    })
+    .where(and(eq(webhookEndpoints.id, current.id), eq(webhookEndpoints.userId, ctx.caller.userId)))
+    .returning();
+  return toEndpoint(row!);
+};
+
+/** Deletes the endpoint with its deliveries (cascade) and empties its object. */
+export const deleteEndpoint = async (ctx: CallerCtx, id: string) => {
+  const current = await getOwnedEndpoint(ctx, id);
+  await ctx.db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, current.id), eq(webhookEndpoints.userId, ctx.caller.userId)));
+  // Best effort: an object that misses this forgets the deliveries itself when it finds the endpoint gone.
+  await endpointObject(ctx, current.id)
+    .forget()
+    .catch(() => undefined);
+  return { id: current.id, deleted: true };
+};
+
+/**
+ * A new secret signs from now on; the previous one keeps signing beside it for `graceSeconds` (default a day), so
+ * receivers can deploy the new secret without rejecting a delivery in between.
+ */
+export const rotateSecret = async (
+  ctx: CallerCtx,
+  input: { id: string } & v.InferOutput<typeof RotateSecretBody>,
+) => {
+  const current = await getOwnedEndpoint(ctx, input.id);
+  const at = ctx.now();
+  const grace = input.graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
+  const expiresAt = grace > 0 ? at + grace * 1000 : null;
+  const [row] = await ctx.db
+    .update(webhookEndpoints)
+    .set({
+      secret: newSecret(),
+      previousSecret: expiresAt === null ? null : current.secret,
+      previousSecretExpiresAt: expiresAt,
+      updatedAt: at,
+    })
+    .where(and(eq(webhookEndpoints.id, current.id), eq(webhookEndpoints.userId, ctx.caller.userId)))
+    .returning();
+  return { id: row!.id, secret: row!.secret, previousSecretExpiresAt: iso(expiresAt) };
+};

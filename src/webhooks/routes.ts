@@ -1,0 +1,195 @@
+/**
+ * /api/v2/webhooks: render webhook endpoints and their delivery log. An API key (x-api-key) or the owner's
+ * session; scopes per the spec's table (renders:create manages endpoints, operations:read reads deliveries,
+ * operations:cancel replays). Another account's endpoint or delivery is a 404 on every route.
+ */
+import { Hono } from "hono";
+import type { AppEnv } from "../app-env";
+import { callerCtx, requireKeyOrSession } from "../auth/api-key";
+import { requireScope } from "../auth/scopes";
+import { ok } from "../lib/envelope";
+import { jsonBody, parseOrThrow, queryParams, readJson } from "../lib/validate";
+import { getDelivery, listDeliveries, replayDelivery } from "./deliveries";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listEndpoints,
+  rotateSecret,
+  updateEndpoint,
+} from "./manage-endpoints";
+import {
+  CreateEndpointBody,
+  DeliveriesQuery,
+  RotateSecretBody,
+  TestEventBody,
+  UpdateEndpointBody,
+} from "./schemas";
+import { sendTestEvent } from "./send-test";
+import type { Context } from "hono";
+import type * as v from "valibot";
+import { describe } from "../docs/describe";
+
+/** An optional JSON body: none (no content type and no bytes) reads as `{}`. */
+const optionalJson = async <S extends v.GenericSchema>(c: Context<AppEnv>, schema: S) => {
+  const empty = !c.req.header("content-type") && (c.req.header("content-length") ?? "0") === "0";
+  return parseOrThrow(schema, empty ? {} : await readJson(c));
+};
+
+const manage = requireScope("renders:create");
+
+export const webhookRoutes = new Hono<AppEnv>()
+  .use(requireKeyOrSession)
+  .get(
+    "/",
+    manage,
+    describe({
+      tag: "Webhooks",
+      summary: "List your webhook endpoints (scope renders:create)",
+      ok: { status: 200, description: "`endpoints`, without secrets" },
+    }),
+    async (c) => ok(c, await listEndpoints(callerCtx(c))),
+  )
+  .post(
+    "/",
+    manage,
+    describe({
+      tag: "Webhooks",
+      summary: "Create a webhook endpoint (scope renders:create)",
+      description:
+        "An https URL (checked by the SSRF guard now and at every send), the eventTypes to receive, active. The signing secret `whsec_...` is in this answer once.",
+      body: CreateEndpointBody,
+      ok: { status: 201, description: "The endpoint and its `secret` (shown once)" },
+      errors: [400, 409],
+    }),
+    async (c) =>
+      ok(
+        c,
+        await createEndpoint(callerCtx(c), await jsonBody(c, CreateEndpointBody)),
+        201,
+        "Store the signing secret now: it is shown once",
+      ),
+  )
+  .patch(
+    "/:id",
+    manage,
+    describe({
+      tag: "Webhooks",
+      summary: "Update or disable an endpoint (scope renders:create)",
+      body: UpdateEndpointBody,
+      ok: { status: 200, description: "The endpoint" },
+      errors: [400, 404],
+    }),
+    async (c) =>
+      ok(c, await updateEndpoint(callerCtx(c), { id: c.req.param("id"), body: () => readJson(c) })),
+  )
+  .delete(
+    "/:id",
+    manage,
+    describe({
+      tag: "Webhooks",
+      summary: "Delete an endpoint (scope renders:create)",
+      ok: { status: 200, description: "`id`, `deleted`" },
+      errors: [404],
+    }),
+    async (c) => ok(c, await deleteEndpoint(callerCtx(c), c.req.param("id"))),
+  )
+  .post(
+    "/:id/test",
+    manage,
+    describe({
+      tag: "Webhooks",
+      summary: "Queue a signed test event (scope renders:create)",
+      body: TestEventBody,
+      ok: { status: 202, description: "The queued delivery" },
+      errors: [400, 404, 429],
+    }),
+    async (c) =>
+      ok(
+        c,
+        await sendTestEvent(callerCtx(c), {
+          endpointId: c.req.param("id"),
+          ...(await optionalJson(c, TestEventBody)),
+        }),
+        202,
+      ),
+  )
+  .post(
+    "/:id/rotate-secret",
+    manage,
+    describe({
+      tag: "Webhooks",
+      summary: "Rotate the signing secret (scope renders:create)",
+      description: "The old secret keeps signing alongside the new one for the grace period.",
+      body: RotateSecretBody,
+      ok: { status: 200, description: "The new `secret` (shown once) and when the old one stops" },
+      errors: [400, 404],
+    }),
+    async (c) =>
+      ok(
+        c,
+        await rotateSecret(callerCtx(c), {
+          id: c.req.param("id"),
+          ...(await optionalJson(c, RotateSecretBody)),
+        }),
+        200,
+        "Store the new signing secret now: it is shown once",
+      ),
+  )
+  .get(
+    "/:id/deliveries",
+    requireScope("operations:read"),
+    describe({
+      tag: "Webhooks",
+      summary: "List an endpoint's deliveries, without bodies (scope operations:read)",
+      query: DeliveriesQuery,
+      ok: { status: 200, description: "`deliveries` and paging" },
+      errors: [400, 404],
+    }),
+    async (c) =>
+      ok(
+        c,
+        await listDeliveries(callerCtx(c), {
+          endpointId: c.req.param("id"),
+          ...queryParams(c, DeliveriesQuery),
+        }),
+      ),
+  )
+  .get(
+    "/:id/deliveries/:deliveryId",
+    requireScope("operations:read"),
+    describe({
+      tag: "Webhooks",
+      summary: "One delivery with its attempts (scope operations:read)",
+      ok: {
+        status: 200,
+        description: "The delivery: status, attempts (responseStatus, duration, error, time)",
+      },
+      errors: [404],
+    }),
+    async (c) =>
+      ok(
+        c,
+        await getDelivery(callerCtx(c), {
+          endpointId: c.req.param("id"),
+          deliveryId: c.req.param("deliveryId"),
+        }),
+      ),
+  )
+  .post(
+    "/:id/deliveries/:deliveryId/replay",
+    requireScope("operations:cancel"),
+    describe({
+      tag: "Webhooks",
+      summary: "Replay a dead-lettered delivery (scope operations:cancel)",
+      ok: { status: 200, description: "`replayed` and the delivery" },
+      errors: [400, 404],
+    }),
+    async (c) =>
+      ok(
+        c,
+        await replayDelivery(callerCtx(c), {
+          endpointId: c.req.param("id"),
+          deliveryId: c.req.param("deliveryId"),
+        }),
+      ),
+  );

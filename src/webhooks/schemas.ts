@@ -1,0 +1,82 @@
+/** Request bodies and queries of /api/v2/webhooks (valibot; field errors reach the client in the envelope). */
+import * as v from "valibot";
+import { DELIVERY_STATUSES } from "../db/schema";
+import { RENDER_EVENT_TYPES, TEST_EVENT_TYPE } from "./events";
+import { MAX_ROTATION_GRACE_SECONDS } from "./limits";
+
+const Name = v.pipe(
+  v.string("name must be a string"),
+  v.trim(),
+  v.minLength(1, "name must not be empty"),
+  v.maxLength(100, "name must be at most 100 characters"),
+);
+const Url = v.pipe(
+  v.string("url must be a string"),
+  v.trim(),
+  v.minLength(1, "url must not be empty"),
+  v.maxLength(2048, "url must be at most 2048 characters"),
+);
+const EventTypes = v.pipe(
+  v.array(
+    v.picklist(RENDER_EVENT_TYPES, `each event type must be one of ${RENDER_EVENT_TYPES.join(", ")}`),
+    "eventTypes must be an array",
+  ),
+  v.minLength(1, "eventTypes must contain at least 1 event type"),
+  v.transform((types) => [...new Set(types)]),
+);
+const Active = v.boolean("active must be a boolean");
+
+export const CreateEndpointBody = v.strictObject({
+  name: Name,
+  url: Url,
+  eventTypes: EventTypes,
+  active: v.optional(Active, true),
+});
+
+export const UpdateEndpointBody = v.pipe(
+  v.strictObject({
+    name: v.optional(Name),
+    url: v.optional(Url),
+    eventTypes: v.optional(EventTypes),
+    active: v.optional(Active),
+  }),
+  v.check((b) => Object.keys(b).length > 0, "give at least one of name, url, eventTypes, active"),
+);
+
+export const RotateSecretBody = v.strictObject({
+  /** How long the previous secret keeps signing beside the new one (0 revokes it at once). */
+  graceSeconds: v.optional(
+    v.pipe(
+      v.number("graceSeconds must be a number"),
+      v.integer("graceSeconds must be an integer"),
+      v.minValue(0, "graceSeconds must be at least 0"),
+      v.maxValue(MAX_ROTATION_GRACE_SECONDS, `graceSeconds must be at most ${MAX_ROTATION_GRACE_SECONDS}`),
+    ),
+  ),
+});
+
+export const TestEventBody = v.strictObject({
+  eventType: v.optional(
+    v.picklist(
+      [TEST_EVENT_TYPE, ...RENDER_EVENT_TYPES],
+      `eventType must be one of ${[TEST_EVENT_TYPE, ...RENDER_EVENT_TYPES].join(", ")}`,
+    ),
+    TEST_EVENT_TYPE,
+  ),
+  /** Replaces the example `data` of the event. */
+  data: v.optional(v.record(v.string(), v.unknown(), "data must be an object")),
+});
+
+export const DeliveriesQuery = v.strictObject({
+  status: v.optional(v.picklist(DELIVERY_STATUSES, `status must be one of ${DELIVERY_STATUSES.join(", ")}`)),
+  limit: v.optional(
+    v.pipe(
+      v.string(),
+      v.regex(/^\d+$/, "limit must be an integer from 1 to 100"),
+      v.transform(Number),
+      v.minValue(1, "limit must be an integer from 1 to 100"),
+      v.maxValue(100, "limit must be an integer from 1 to 100"),
+    ),
+    "50",
+  ),
+});

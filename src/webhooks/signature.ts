@@ -1,0 +1,53 @@
+/**
+ * Standard Webhooks signing (https://www.standardwebhooks.com, the scheme Svix publishes): the secret is
+ * `whsec_` + base64 of random bytes; each delivery carries `webhook-id`, `webhook-timestamp` (unix seconds) and
+ * `webhook-signature`, a space-separated list of `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per secret
+ * that currently signs (two during a rotation's grace period, so receivers can switch at their own pace).
+ */
+const PREFIX = "whsec_";
+const encoder = new TextEncoder();
+
+const toBase64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes));
+const fromBase64 = (text: string): Uint8Array<ArrayBuffer> =>
+  Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
+/** A fresh signing secret: 24 random bytes (the Standard Webhooks minimum is 24, at most 64). */
+export const newSecret = (): string => `${PREFIX}${toBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
+
+const keys = new Map<string, Promise<CryptoKey>>();
+/** The imported key of a secret, kept for the isolate's life (an endpoint object signs every attempt with it). */
+const hmacKey = (secret: string): Promise<CryptoKey> => {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size > 1000) keys.clear();
+    key = crypto.subtle.importKey(
+      "raw",
+      fromBase64(secret.slice(PREFIX.length)),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    keys.set(secret, key);
+  }
+  return key;
+};
+
+/** `v1,<base64 signature>` of one message under one secret. */
+export const signMessage = async (
+  secret: string,
+  msg: { id: string; timestamp: number; body: string },
+): Promise<string> => {
+  const key = await hmacKey(secret);
+  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`${msg.id}.${msg.timestamp}.${msg.body}`));
+  return `v1,${toBase64(new Uint8Array(mac))}`;
+};
+
+/** The three Standard Webhooks headers of one attempt, signed by every secret in `secrets`. */
+export const webhookHeaders = async (
+  secrets: readonly string[],
+  msg: { id: string; timestamp: number; body: string },
+): Promise<Record<string, string>> => ({
+  "webhook-id": msg.id,
+  "webhook-timestamp": String(msg.timestamp),
+  "webhook-signature": (await Promise.all(secrets.map((s) => signMessage(s, msg)))).join(" "),
+});
