@@ -6,10 +6,12 @@
 import { getContainer } from "@cloudflare/containers";
 import * as v from "valibot";
 import type { Env } from "../env";
-import { UnprocessableMedia, UpstreamFailure } from "../lib/errors";
+import { RendererBusy, RendererUnreachable, UnprocessableMedia, UpstreamFailure } from "../lib/errors";
 import { contentDigest, signRendererRequest } from "../contract/signing";
 import {
+  CancelAnswer,
   ProbeResult,
+  RendererBusy as BusyAnswer,
   RendererError,
   RendererHealth,
   RENDERER_PATHS,
@@ -19,7 +21,10 @@ import {
 export interface Renderer {
   health(): Promise<RendererHealth>;
   probe(body: ReadableStream | ArrayBuffer, size: number, filename: string): Promise<ProbeResult>;
+  /** Hands a job over (202); throws RendererBusy (503 with Retry-After) or RendererUnreachable. */
   renderVideo(request: RenderVideoRequestInput): Promise<void>;
+  /** Stops a job's render there (one attempt, or any); whether one was found. Best effort for callers. */
+  cancel(jobId: string, attempt?: number): Promise<boolean>;
 }
 
 type Send = (request: Request) => Promise<Response>;
@@ -55,7 +60,7 @@ const call = async (
       new Request(`${base}${path}`, { ...init, method, headers, signal: AbortSignal.timeout(timeoutMs) }),
     );
   } catch (e) {
-    throw new UpstreamFailure(`Renderer unreachable: ${(e as Error).message}`);
+    throw new RendererUnreachable(`Renderer unreachable: ${(e as Error).message}`);
   }
 };
 
@@ -101,7 +106,22 @@ export const rendererFor = (env: Env): Renderer => ({
       },
       15_000,
     );
-    if (res.status !== 202 && !res.ok)
-      throw new UpstreamFailure(`Renderer refused the job: ${await errorText(res)}`);
+    if (res.status === 503) {
+      const busy = v.safeParse(BusyAnswer, await res.json().catch(() => null));
+      if (busy.success) throw new RendererBusy(busy.output.error, busy.output.retryAfterSeconds);
+    }
+    if (res.status >= 500) throw new RendererUnreachable(`Renderer failed: ${await errorText(res)}`);
+    if (res.status !== 202) throw new UpstreamFailure(`Renderer refused the job: ${await errorText(res)}`);
+  },
+  async cancel(jobId, attempt) {
+    const res = await call(
+      env,
+      "POST",
+      RENDERER_PATHS.cancel,
+      { body: JSON.stringify({ jobId, attempt }), headers: { "content-type": "application/json" } },
+      5_000,
+    );
+    if (!res.ok) throw new UpstreamFailure(`Renderer cancel: ${await errorText(res)}`);
+    return (await answer(res, CancelAnswer)).cancelled;
   },
 });
