@@ -54,6 +54,11 @@ export const RenderVideoRequest = v.object({
    * renderer that lost its lease (frozen, cut off) and wakes up after the job was handed to another.
    */
   attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /**
+   * Accept only if a render slot is free now (else 503 busy): the Worker's first pass over the pool, so a job does
+   * not wait behind another on one instance while a second instance idles.
+   */
+  startNow: v.optional(v.boolean()),
 });
 export type RenderVideoRequest = v.InferOutput<typeof RenderVideoRequest>;
 /** The request as the Worker builds it (the config still unparsed JSON). */

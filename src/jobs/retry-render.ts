@@ -24,11 +24,12 @@ export const retryRender = async (
   ctx: Ctx,
   job: LostJob,
   reason: string,
+  instance?: string,
 ): Promise<"requeued" | "failed" | "stale"> => {
   // Whatever may still run of the lost attempt (a frozen renderer that wakes up) is stopped, if it can be reached.
   ctx.defer(
     rendererFor(ctx.env)
-      .cancel(job.id, job.attempts)
+      .cancel(job.id, job.attempts, instance)
       .catch(() => false),
   );
   if (job.attempts >= MAX_RENDER_ATTEMPTS) {

@@ -70,7 +70,7 @@ export const handleQueue = async (
     const { jobId } = parsed.output;
     try {
       if (parsed.output.kind === "watch") {
-        if (!batch.queue.endsWith("-dlq")) await watchLease(ctx, jobId, parsed.output.attempt);
+        if (!batch.queue.endsWith("-dlq")) await watchLease(ctx, parsed.output);
         message.ack();
         continue;
       }

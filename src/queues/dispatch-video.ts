@@ -48,7 +48,7 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
     inputs[reference] = await signedStorageUrl({ ...sign, method: "GET" }, f.storageKey, URL_TTL_SECONDS);
   const attempt = job.attempts + 1;
   const renderer = rendererFor(env);
-  await renderer.renderVideo({
+  const instance = await renderer.renderVideo({
     jobId: job.id,
     accountId: job.userId,
     attempt,
@@ -68,12 +68,12 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
   });
   if (!(await markProcessing(ctx, job.id, { stage: "queued", percent: 0, countAttempt: true }))) {
     // Finished (cancelled, swept) while the renderer accepted it: that render must not run on.
-    ctx.defer(renderer.cancel(job.id, attempt).catch(() => false));
+    ctx.defer(renderer.cancel(job.id, attempt, instance).catch(() => false));
     return "skipped";
   }
   // From now on the renderer's reports renew the job's lease; the watch notices when they stop.
   await env.VIDEO_QUEUE.send(
-    { kind: "watch", jobId: job.id, attempt },
+    { kind: "watch", jobId: job.id, attempt, instance },
     { delaySeconds: LEASE_CHECK_SECONDS },
   );
   return "done";

@@ -14,11 +14,14 @@ export const LEASE_MS = 10_000;
 /** How often a handed-over job's lease is checked. */
 export const LEASE_CHECK_SECONDS = 5;
 
-export const watchLease = async (ctx: Ctx, jobId: string, attempt: number): Promise<void> => {
+export const watchLease = async (
+  ctx: Ctx,
+  { jobId, attempt, instance }: { jobId: string; attempt: number; instance?: string },
+): Promise<void> => {
   const job = await getJobById(ctx, jobId);
   if (job.status !== "PROCESSING" || job.attempts !== attempt) return;
   if (ctx.now() - job.updatedAt > LEASE_MS) {
-    await retryRender(ctx, job, "the renderer stopped responding");
+    await retryRender(ctx, job, "the renderer stopped responding", instance);
     return;
   }
   await ctx.env.VIDEO_QUEUE.send({ kind: "watch", jobId, attempt }, { delaySeconds: LEASE_CHECK_SECONDS });

@@ -45,7 +45,7 @@ export const renderVideoRoutes = (deps: AppDeps): Hono =>
       // Every file the job draws needs its signed URL: refuse now rather than fail after the 202.
       const missing = missingInput(videoSpec(job.config), job.inputs);
       if (missing !== null) throw new BadRequest(`inputs: no signed URL for the file reference "${missing}"`);
-      const offer = deps.renders.offer(videoJobTask(deps, job));
+      const offer = deps.renders.offer(videoJobTask(deps, job), { startNow: job.startNow });
       if (!offer.accepted) {
         const busy: v.InferOutput<typeof RendererBusy> = {
           error:

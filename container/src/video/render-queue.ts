@@ -1,7 +1,7 @@
 /**
  * The renderer's admission control: at most `slots` renders at once, at most `maxWaiting` more accepted and
  * waiting, and at most `perAccount` of all those from one account. Past any of them an offer is refused
- * ("busy"): the Worker's queue is the durable, unbounded one, so the renderer never buffers more than it can
+ * ("busy"; with `startNow`, also when no slot is free now): the Worker's queue is the durable, unbounded one, so the renderer never buffers more than it can
  * start soon. A free slot goes to the waiting job whose account runs the fewest renders (oldest first among
  * equals), so one account's backlog never starves another's first job. Each job owns an AbortController:
  * cancelling (the Worker's cancel route, a deadline, shutdown) aborts it with a reason the job reads.
@@ -73,7 +73,7 @@ export class RenderQueue {
    * Accepts the job or says why not. The same job and attempt offered twice (a redelivered hand-over) is accepted
    * once; a newer attempt of a job held here replaces the older one (which is aborted as cancelled).
    */
-  offer(job: QueuedJob): Offer {
+  offer(job: QueuedJob, options: { startNow?: boolean } = {}): Offer {
     const same = this.live().find((e) => e.id === job.id);
     if (same && same.attempt >= job.attempt) return { accepted: true };
     if (same) this.cancel(same.id);
@@ -81,7 +81,8 @@ export class RenderQueue {
     const retryAfterSeconds = Math.min(MAX_RETRY_AFTER_SECONDS, SECONDS_PER_JOB_AHEAD * Math.max(1, ahead));
     if (this.live().filter((e) => e.account === job.account).length >= this.limits.perAccount)
       return { accepted: false, reason: "account", retryAfterSeconds };
-    if (this.running >= this.limits.slots && this.waiting >= this.limits.maxWaiting)
+    const room = options.startNow ? 0 : this.limits.maxWaiting;
+    if (this.running >= this.limits.slots && this.waiting >= room)
       return { accepted: false, reason: "full", retryAfterSeconds };
     this.entries.push({ ...job, controller: new AbortController(), running: false });
     job.onAccepted?.();
