@@ -27,6 +27,8 @@ if (!reexecOnProjectNode()) {
     // No internet locally: catalogue fonts come from the bundled catalogue only, no captcha vendor.
     FONT_CATALOGUE_ONLINE: "false",
     CAPTCHA_ENABLED: "false",
+    // A local browser object is a local Chromium: one per core (IMAGE_BROWSERS overrides).
+    IMAGE_BROWSERS: process.env.IMAGE_BROWSERS || "2",
     // Sign-in limits for one developer on loopback (production: 5 and 60 per hour).
     AUTH_EMAIL_LIMIT_PER_HOUR: "100",
     AUTH_IP_LIMIT_PER_HOUR: "1000",

@@ -26,6 +26,8 @@ export interface Env {
   RENDERER_URL?: string;
   /** Base URL of the renderer that probes uploads locally (default: the first of RENDERER_URL). */
   RENDERER_PROBE_URL?: string;
+  /** Browser Rendering sessions image jobs are spread over (image concurrency; see image-browser.ts). */
+  IMAGE_BROWSERS?: string;
   /** Render instances of the RENDERER Container binding (production; `max_instances` less one for probes). */
   RENDERER_INSTANCES?: string;
   /** "true": catalogFont may name any family of the hosted catalogue (fetched once, cached in R2). */
