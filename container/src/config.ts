@@ -102,9 +102,9 @@ export interface Config extends RenderTools {
   probeMaxBytes: number;
   /** Renders at once (RENDER_SLOTS, default one per CPU pair). */
   renderSlots: number;
-  /** Accepted jobs waiting for a slot, beyond which offers are answered busy (RENDER_QUEUE_MAX, default = slots). */
+  /** Accepted jobs waiting for a slot, beyond which offers are answered busy (RENDER_QUEUE_MAX, default 2 x slots). */
   renderQueueMax: number;
-  /** Jobs of one account held at once, running or waiting (RENDER_QUEUE_PER_ACCOUNT, default half the total, min 1). */
+  /** Jobs of one account held at once, running or waiting (RENDER_QUEUE_PER_ACCOUNT, default slots + 1). */
   renderQueuePerAccount: number;
 }
 
@@ -119,7 +119,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid renderer configuration: ${problems}`);
   }
   const e = result.output;
-  const queueMax = e.RENDER_QUEUE_MAX ?? e.RENDER_SLOTS;
+  // Two waiting places per slot, and one account may hold a slot's worth plus one: its next job is always ready
+  // when a render ends (no idle gap while it backs off), and a place is always left for another account.
+  const queueMax = e.RENDER_QUEUE_MAX ?? 2 * e.RENDER_SLOTS;
   return {
     host: e.HOST,
     port: e.PORT,
@@ -134,6 +136,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     renderSlots: e.RENDER_SLOTS,
     renderQueueMax: queueMax,
     renderQueuePerAccount:
-      e.RENDER_QUEUE_PER_ACCOUNT ?? Math.max(1, Math.floor((e.RENDER_SLOTS + queueMax) / 2)),
+      e.RENDER_QUEUE_PER_ACCOUNT ?? Math.min(e.RENDER_SLOTS + 1, e.RENDER_SLOTS + queueMax),
   };
 }
