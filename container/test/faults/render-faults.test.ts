@@ -95,6 +95,48 @@ describe("renderer faults", () => {
     figure("video render past a 2 s deadline: failed and killed after (ms)", tookMs);
   });
 
+  it("kills the browser of an html layer that never yields at the deadline, and the next job renders", async () => {
+    const started = Date.now();
+    const hostile = {
+      ...longJob("html-loop", { limits: { maxDurationSeconds: 2, deadlineSeconds: 4 } }),
+      config: {
+        width: 320,
+        height: 180,
+        fps: 25,
+        clips: [
+          {
+            duration: 2,
+            layers: [
+              { type: "html", enableLibraries: true, html: "<script>for (;;) {}</script><p>never</p>" },
+            ],
+          },
+        ],
+      },
+    };
+    expect((await offer(hostile)).status).toBe(202);
+    const final = await worker.final("html-loop");
+    const tookMs = Date.now() - started;
+    expect(final).toMatchObject({
+      status: "failed",
+      retryable: false,
+      error: "Rendering took longer than its deadline of 4 s and was stopped; no tokens were charged",
+    });
+    expect(tookMs).toBeLessThan(4000 + 3000);
+    // Chromium was killed, not left spinning: the next job's html layer renders in a fresh browser.
+    const next = {
+      ...longJob("html-next"),
+      config: {
+        width: 320,
+        height: 180,
+        fps: 25,
+        clips: [{ duration: 1, layers: [{ type: "html", html: "<body style='background:#0f0'></body>" }] }],
+      },
+    };
+    expect((await offer(next)).status).toBe(202);
+    expect(await worker.final("html-next")).toMatchObject({ status: "completed" });
+    figure("video html layer looping forever: failed at its 4 s deadline after (ms)", tookMs);
+  });
+
   it("reports an ffmpeg killed from outside as a retryable fault in plain words", async () => {
     expect((await offer(longJob("sigkill"))).status).toBe(202);
     await worker.stage("sigkill", "encoding");
