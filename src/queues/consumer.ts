@@ -84,6 +84,11 @@ export const handleQueue = async (
         continue;
       }
       const body = parsed.output;
+      if (body.kind === "watch") {
+        // A lease check that could not run (D1 down) is tried again; it never fails the job itself.
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+        continue;
+      }
       if ((e instanceof RendererBusy || e instanceof RendererUnreachable) && body.kind === "render") {
         // Back-pressure: a fresh message after the delay (this one's retries are for failures). Past the wait
         // limit, the job fails below like any last attempt.

@@ -116,6 +116,7 @@ async function runVideoJob(
     const result = await withTempDir(deps.config.tmpDir, "video-", async (dir) => {
       const outPath = join(dir, `out.${job.output.format}`);
       const work = (async () => {
+        signal.throwIfAborted(); // cancelled or shut down while it waited: start nothing (no browser launch)
         const r = await renderVideo({
           jobId: job.jobId,
           config: job.config,
