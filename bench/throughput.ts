@@ -32,6 +32,8 @@ const r2 = (x: number) => x.toFixed(2);
 
 interface Service {
   base: string;
+  /** Renders each renderer process has finished so far (its /health capacity report). */
+  rendered: () => Promise<number[]>;
   newKey: () => string;
   stop: () => Promise<void>;
 }
@@ -78,6 +80,15 @@ const startService = async (renderers: number): Promise<Service> => {
       .at(-1)!;
   return {
     base,
+    rendered: () =>
+      Promise.all(
+        Array.from({ length: renderers }, async (_, i) => {
+          const h = (await (await fetch(`http://127.0.0.1:${rendererPort + i}/health`)).json()) as {
+            capacity?: { finished?: number };
+          };
+          return h.capacity?.finished ?? NaN;
+        }),
+      ),
     newKey,
     stop: async () => {
       await stopProcess(service, 10_000);
@@ -268,19 +279,23 @@ const videos = async (s: Service) => {
     Array.from({ length: VIDEO_JOBS }, (_, i) => runJob(api, "video", VIDEOS[i % VIDEOS.length])),
   );
   const minutes = (performance.now() - t) / 60_000;
-  return { perMinute: VIDEO_JOBS / minutes, p50: pct(times, 50), p99: pct(times, 99) };
+  const spread = (await s.rendered()).join(" + ");
+  return { perMinute: VIDEO_JOBS / minutes, p50: pct(times, 50), p99: pct(times, 99), spread };
 };
 
 console.log(`throughput bench: ${new Date().toISOString()}, load average ${loadavg().map(r2).join(" ")}`);
+/** BENCH_PARTS=api,image,video (default all) runs only some parts; video always runs with 1 and 2 renderers. */
+const parts = new Set((process.env.BENCH_PARTS ?? "api,image,video").split(","));
 const one = await startService(1);
-let video1: Awaited<ReturnType<typeof videos>>;
+let video1!: Awaited<ReturnType<typeof videos>>;
 try {
-  await apiOverhead(one);
-  await images(one);
-  video1 = await videos(one);
+  if (parts.has("api")) await apiOverhead(one);
+  if (parts.has("image")) await images(one);
+  if (parts.has("video")) video1 = await videos(one);
 } finally {
   await one.stop();
 }
+if (!parts.has("video")) process.exit(0);
 const two = await startService(2);
 let video2: Awaited<ReturnType<typeof videos>>;
 try {
@@ -291,13 +306,13 @@ try {
 console.log(
   `\n3. Video jobs: ${VIDEO_JOBS} short jobs (${VIDEOS.length} kinds) submitted at once, create -> COMPLETED`,
 );
-console.log("   renderers  jobs/min  vs 1 renderer  p50 ms  p99 ms");
+console.log("   renderers  jobs/min  vs 1 renderer  p50 ms  p99 ms  renders per renderer (warm-up included)");
 for (const [n, v] of [
   [1, video1],
   [2, video2],
 ] as const)
   console.log(
-    `   ${String(n).padStart(9)}  ${r2(v.perMinute).padStart(8)}  ${r2(v.perMinute / video1.perMinute).padStart(13)}  ${v.p50.toFixed(0).padStart(6)}  ${v.p99.toFixed(0).padStart(6)}`,
+    `   ${String(n).padStart(9)}  ${r2(v.perMinute).padStart(8)}  ${r2(v.perMinute / video1.perMinute).padStart(13)}  ${v.p50.toFixed(0).padStart(6)}  ${v.p99.toFixed(0).padStart(6)}  ${v.spread}`,
   );
 console.log(
   `\nload average at the end ${loadavg().map(r2).join(" ")}; requests resent after a closed socket: ${resent}`,

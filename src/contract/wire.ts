@@ -122,13 +122,15 @@ export const RendererHealth = v.object({
   service: v.literal("renderer"),
   version: v.string(),
   uptimeSeconds: v.number(),
-  /** Admission state: render slots, renders running, jobs waiting for a slot and room for more (routing reads it). */
+  /** Admission state: render slots, renders running, jobs waiting for a slot, room for more, renders finished. */
   capacity: v.optional(
     v.object({
       slots: v.number(),
       running: v.number(),
       waiting: v.number(),
       maxWaiting: v.number(),
+      /** Renders run to their end since the renderer started. */
+      finished: v.optional(v.number()),
     }),
   ),
   tools: v.object({

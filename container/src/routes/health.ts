@@ -18,6 +18,7 @@ export const healthRoutes = (deps: AppDeps): Hono =>
         running: deps.renders.running,
         waiting: deps.renders.waiting,
         maxWaiting: deps.renders.limits.maxWaiting,
+        finished: deps.renders.finished,
       },
       tools: deps.tools,
     };

@@ -45,6 +45,8 @@ const MAX_RETRY_AFTER_SECONDS = 30;
 export class RenderQueue {
   readonly limits: QueueLimits;
   private readonly entries: Entry[] = [];
+  /** Renders that ran to their end (any outcome) since start: /health reports it, the benchmark reads the spread. */
+  finished = 0;
 
   constructor(limits: QueueLimits) {
     this.limits = {
@@ -132,6 +134,7 @@ export class RenderQueue {
         .run(entry.controller.signal)
         .catch(() => {})
         .finally(() => {
+          this.finished++;
           const i = this.entries.indexOf(entry);
           if (i >= 0) this.entries.splice(i, 1);
           this.pump();

@@ -165,7 +165,7 @@ describe("renderer faults", () => {
     expect(full.status).toBe(503);
     expect(await full.json()).toMatchObject({ busy: true, error: "The renderer's queue is full" });
     const health = (await (await fetch(`${server.url}/health`)).json()) as { capacity: unknown };
-    expect(health.capacity).toEqual({ slots: 1, running: 1, waiting: 1, maxWaiting: 1 });
+    expect(health.capacity).toMatchObject({ slots: 1, running: 1, waiting: 1, maxWaiting: 1 });
 
     // The waiting job's lease is renewed while it waits.
     const before = worker.reports.filter((r) => r.jobId === "wait-b").length;
