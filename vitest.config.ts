@@ -27,6 +27,7 @@ export default defineConfig(async () => {
             ENVIRONMENT: "development",
             FONT_CATALOGUE_ONLINE: "false",
             CAPTCHA_ENABLED: "false",
+            IMAGE_BROWSERS: "2",
             // Enough for the suite's sign-ups on loopback (production: 5 and 60 per hour).
             AUTH_EMAIL_LIMIT_PER_HOUR: "100",
             AUTH_IP_LIMIT_PER_HOUR: "1000",

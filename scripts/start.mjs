@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // `npm start`: installs what is missing, applies D1 migrations, and runs the whole service locally:
-// `wrangler dev` (API on 127.0.0.1:$PORT, default 8787) and the renderer beside it (127.0.0.1:$RENDERER_PORT,
-// default PORT+1). STATE_DIR moves the local D1/R2/queue state (tests use a temporary one).
+// `wrangler dev` (API on 127.0.0.1:$PORT, default 8787) and the renderers beside it: RENDERERS (default 1) plain
+// renderer processes on 127.0.0.1:$RENDERER_PORT, +1, ... (default PORT+1), the local stand-in for container
+// instances: the Worker routes over them with the pool code it uses in production. A renderer that dies is
+// started again (as the container platform does), with a growing pause if it keeps dying; the API stays up.
+// STATE_DIR moves the local D1/R2/queue state (tests use a temporary one); RENDERER_PIDS_FILE, when set, gets
+// the renderers' current process ids as JSON (fault tests kill and freeze them).
+import { writeFileSync } from "node:fs";
 import { ensureNodeModules, reexecOnProjectNode, root, setup } from "./setup.mjs";
 
 ensureNodeModules();
@@ -11,21 +16,51 @@ if (!reexecOnProjectNode()) {
   const { bin } = await import("./lib/system.mjs");
   const port = Number(process.env.PORT || 8787);
   const rendererPort = Number(process.env.RENDERER_PORT || port + 1);
+  const count = Math.max(1, Math.min(8, Number(process.env.RENDERERS || 1)));
+  const rendererPorts = Array.from({ length: count }, (_, i) => rendererPort + i);
   const stateDir = process.env.STATE_DIR;
   await setup({ persistTo: stateDir });
   const vars = ensureDevVars(root, {
     ENVIRONMENT: "development",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
-    RENDERER_URL: `http://127.0.0.1:${rendererPort}`,
+    RENDERER_URL: rendererPorts.map((p) => `http://127.0.0.1:${p}`).join(","),
     // No internet locally: catalogue fonts come from the bundled catalogue only, no captcha vendor.
     FONT_CATALOGUE_ONLINE: "false",
     CAPTCHA_ENABLED: "false",
+    // A local browser object is a local Chromium: one per core (IMAGE_BROWSERS overrides).
+    IMAGE_BROWSERS: process.env.IMAGE_BROWSERS || "2",
     // Sign-in limits for one developer on loopback (production: 5 and 60 per hour).
     AUTH_EMAIL_LIMIT_PER_HOUR: "100",
     AUTH_IP_LIMIT_PER_HOUR: "1000",
   });
 
-  const renderer = startRenderer(root, rendererPort, vars.RUNNER_SECRET);
+  let stopping = false;
+  const renderers = rendererPorts.map(() => null);
+  const writePids = () => {
+    if (process.env.RENDERER_PIDS_FILE)
+      writeFileSync(
+        process.env.RENDERER_PIDS_FILE,
+        JSON.stringify(renderers.map((c, i) => ({ port: rendererPorts[i], pid: c?.pid ?? null }))),
+      );
+  };
+  const launch = (i, pauseMs = 1000) => {
+    const started = Date.now();
+    const child = startRenderer(root, rendererPorts[i], vars.RUNNER_SECRET, {
+      name: count > 1 ? `renderer-${i}` : "renderer",
+    });
+    renderers[i] = child;
+    writePids();
+    child.on("exit", (code, signal) => {
+      if (stopping) return;
+      // A renderer that ran a while before dying starts again at once; one that keeps dying waits longer.
+      const pause = Date.now() - started > 30_000 ? 1000 : Math.min(10_000, pauseMs * 2);
+      console.error(
+        `[start] renderer on port ${rendererPorts[i]} exited (${signal ?? `code ${code}`}); restarting`,
+      );
+      setTimeout(() => !stopping && launch(i, pause), pause);
+    });
+  };
+  rendererPorts.forEach((_, i) => launch(i));
   const inspector = String(await (await import("./lib/processes.mjs")).freePort());
   const worker = startProcess(
     "worker",
@@ -43,36 +78,32 @@ if (!reexecOnProjectNode()) {
     ],
     { cwd: root, env: { CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false", CI: "true" } },
   );
-  let stopping = false;
   const stop = async (code = 0) => {
     if (stopping) return;
     stopping = true;
-    await Promise.all([stopProcess(worker), stopProcess(renderer)]);
+    await Promise.all([stopProcess(worker), ...renderers.map((r) => stopProcess(r))]);
     process.exit(code);
   };
   process.on("SIGINT", () => stop(0));
   process.on("SIGTERM", () => stop(0));
-  for (const [name, child] of [
-    ["worker", worker],
-    ["renderer", renderer],
-  ]) {
-    child.on("exit", (code) => {
-      if (!stopping) {
-        console.error(`[start] ${name} exited (code ${code}); stopping`);
-        void stop(1);
-      }
-    });
-  }
+  worker.on("exit", (code) => {
+    if (!stopping) {
+      console.error(`[start] worker exited (code ${code}); stopping`);
+      void stop(1);
+    }
+  });
   try {
     await Promise.all([
-      waitForUrl(`http://127.0.0.1:${rendererPort}/health`, 60_000, renderer),
+      ...rendererPorts.map((p) => waitForUrl(`http://127.0.0.1:${p}/health`, 60_000)),
       waitForUrl(`http://127.0.0.1:${port}/health`, 120_000, worker),
     ]);
   } catch (e) {
     console.error(`[start] ${e.message}`);
     await stop(1);
   }
-  console.log(`[start] ready: API http://127.0.0.1:${port}  renderer http://127.0.0.1:${rendererPort}`);
+  console.log(
+    `[start] ready: API http://127.0.0.1:${port}  renderer${count > 1 ? "s" : ""} ${rendererPorts.map((p) => `http://127.0.0.1:${p}`).join(" ")}`,
+  );
   console.log(
     `[start] create an API key with: npm run key -- --email you@example.com --permissions jobs:full,media:full`,
   );

@@ -24,8 +24,14 @@ export interface Env {
   ENVIRONMENT: string;
   SERVICE_NAME: string;
   SERVICE_VERSION: string;
-  /** Base URL of a renderer running as a plain process (local runs and tests). */
+  /** Base URLs of renderers running as plain processes, comma-separated (local runs and tests). */
   RENDERER_URL?: string;
+  /** Base URL of the renderer that probes uploads locally (default: the first of RENDERER_URL). */
+  RENDERER_PROBE_URL?: string;
+  /** Browser Rendering sessions image jobs are spread over (image concurrency; see image-browser.ts). */
+  IMAGE_BROWSERS?: string;
+  /** Render instances of the RENDERER Container binding (production; `max_instances` less one for probes). */
+  RENDERER_INSTANCES?: string;
   /** "true": catalogFont may name any family of the hosted catalogue (fetched once, cached in R2). */
   FONT_CATALOGUE_ONLINE?: string;
   /** Base URL at which the renderer reaches this Worker (signed storage URLs, callbacks). */

@@ -4,7 +4,7 @@
  * or a render's options, so what `/health` reports is what the renderer actually launches.
  * Empty strings count as unset so `PORT=` in a shell does not turn into port 0.
  */
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 
@@ -38,6 +38,9 @@ export const DEFAULT_RENDER_TOOLS: RenderTools = {
 };
 
 const MAX_CAPTURE_WORKERS = 8;
+
+/** One render per CPU pair: an encode keeps two cores busy (measured: a second render on 2 cores halves both). */
+const DEFAULT_SLOTS = Math.max(1, Math.floor(availableParallelism() / 2));
 
 const unsignedInt = (name: string, max: number) =>
   v.pipe(
@@ -73,6 +76,17 @@ export const RendererEnv = v.object({
     ),
     String(DEFAULT_RENDER_TOOLS.htmlCaptureWorkers),
   ),
+  RENDER_SLOTS: v.optional(
+    v.pipe(unsignedInt("RENDER_SLOTS", 64), v.minValue(1, "RENDER_SLOTS must be at least 1")),
+    String(DEFAULT_SLOTS),
+  ),
+  RENDER_QUEUE_MAX: v.optional(unsignedInt("RENDER_QUEUE_MAX", 1000)),
+  RENDER_QUEUE_PER_ACCOUNT: v.optional(
+    v.pipe(
+      unsignedInt("RENDER_QUEUE_PER_ACCOUNT", 1000),
+      v.minValue(1, "RENDER_QUEUE_PER_ACCOUNT must be at least 1"),
+    ),
+  ),
 });
 
 /** Validated renderer settings. */
@@ -86,6 +100,12 @@ export interface Config extends RenderTools {
   tmpDir: string;
   /** Largest body POST /probe accepts (413 beyond it). */
   probeMaxBytes: number;
+  /** Renders at once (RENDER_SLOTS, default one per CPU pair). */
+  renderSlots: number;
+  /** Accepted jobs waiting for a slot, beyond which offers are answered busy (RENDER_QUEUE_MAX, default 2 x slots). */
+  renderQueueMax: number;
+  /** Jobs of one account held at once, running or waiting (RENDER_QUEUE_PER_ACCOUNT, default slots + 1). */
+  renderQueuePerAccount: number;
 }
 
 /** Reads and validates the configuration; throws one Error listing every problem. */
@@ -99,6 +119,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new Error(`Invalid renderer configuration: ${problems}`);
   }
   const e = result.output;
+  // Two waiting places per slot, and one account may hold a slot's worth plus one: its next job is always ready
+  // when a render ends (no idle gap while it backs off), and a place is always left for another account.
+  const queueMax = e.RENDER_QUEUE_MAX ?? 2 * e.RENDER_SLOTS;
   return {
     host: e.HOST,
     port: e.PORT,
@@ -110,5 +133,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chromiumPath: e.CHROMIUM_HEADLESS_PATH,
     htmlCapture: e.HTML_CAPTURE,
     htmlCaptureWorkers: e.HTML_CAPTURE_WORKERS,
+    renderSlots: e.RENDER_SLOTS,
+    renderQueueMax: queueMax,
+    renderQueuePerAccount:
+      e.RENDER_QUEUE_PER_ACCOUNT ?? Math.min(e.RENDER_SLOTS + 1, e.RENDER_SLOTS + queueMax),
   };
 }

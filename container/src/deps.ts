@@ -2,6 +2,7 @@
 import type { Hono } from "hono";
 import type { Config } from "./config.ts";
 import type { ToolVersions } from "./lib/tool-versions.ts";
+import type { RenderQueue } from "./video/render-queue.ts";
 
 /** What route modules may use; built once by server.ts. */
 export interface AppDeps {
@@ -12,6 +13,8 @@ export interface AppDeps {
   startedAt: number;
   /** Aborted when the server begins shutting down: long work (renders) should stop and clean up. */
   shutdownSignal: AbortSignal;
+  /** The bounded queue of video renders (admission control), shared by the render, cancel and health routes. */
+  renders: RenderQueue;
 }
 
 /** A route module: returns a sub-app whose paths are absolute (it is mounted at "/"). */

@@ -11,6 +11,7 @@ import { createApp } from "./app.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { readToolVersions, type ToolVersions } from "./lib/tool-versions.ts";
 import { closeBrowser } from "./video/raster/browser.ts";
+import { RenderQueue } from "./video/render-queue.ts";
 
 /** How long shutdown waits for in-flight requests before cutting their connections. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -31,7 +32,12 @@ export async function startServer(
   await mkdir(config.tmpDir, { recursive: true });
   const tools = options.tools ?? (await readToolVersions(config));
   const shutdown = new AbortController();
-  const app = createApp({ config, tools, startedAt: Date.now(), shutdownSignal: shutdown.signal });
+  const renders = new RenderQueue({
+    slots: config.renderSlots,
+    maxWaiting: config.renderQueueMax,
+    perAccount: config.renderQueuePerAccount,
+  });
+  const app = createApp({ config, tools, startedAt: Date.now(), shutdownSignal: shutdown.signal, renders });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
 
   await new Promise<void>((resolve, reject) => {
@@ -48,6 +54,9 @@ export async function startServer(
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
       shutdown.abort();
+      // Waiting jobs report a retryable failure at once (running ones do through shutdownSignal): the Worker
+      // hands them to another renderer instead of waiting for their leases to lapse.
+      renders.abortAll("shutdown");
       const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
       force.unref();
       server.close(() => {

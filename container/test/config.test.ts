@@ -74,3 +74,24 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ RUNNER_SECRET: "s", PORT: "70000" })).toThrow(/PORT must be at most 65535/);
   });
 });
+
+describe("render admission defaults", () => {
+  it("holds two waiting jobs per slot and lets one account hold a slot's worth plus one", () => {
+    expect(loadConfig({ RUNNER_SECRET: "s", RENDER_SLOTS: "2" })).toMatchObject({
+      renderSlots: 2,
+      renderQueueMax: 4,
+      renderQueuePerAccount: 3,
+    });
+    expect(
+      loadConfig({
+        RUNNER_SECRET: "s",
+        RENDER_SLOTS: "1",
+        RENDER_QUEUE_MAX: "0",
+        RENDER_QUEUE_PER_ACCOUNT: "",
+      }),
+    ).toMatchObject({ renderQueueMax: 0, renderQueuePerAccount: 1 });
+    expect(() => loadConfig({ RUNNER_SECRET: "s", RENDER_SLOTS: "0" })).toThrow(
+      /RENDER_SLOTS must be at least 1/,
+    );
+  });
+});

@@ -14,5 +14,5 @@ export function startRenderer(
   root: string,
   port: number,
   secret: string,
-  options?: { quiet?: boolean; env?: Record<string, string> },
+  options?: { quiet?: boolean; env?: Record<string, string>; name?: string },
 ): ChildProcess;

@@ -71,9 +71,9 @@ export const stopProcess = async (child, graceMs = 5000) => {
 };
 
 /** Starts the renderer (container/) as a plain Node process on 127.0.0.1:port. */
-export const startRenderer = (root, port, secret, opts = {}) =>
+export const startRenderer = (root, port, secret, { name = "renderer", ...opts } = {}) =>
   startProcess(
-    "renderer",
+    name,
     join(root, "node_modules", ".bin", "node"),
     [join(root, "container", "src", "server.ts")],
     {

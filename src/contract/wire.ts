@@ -12,6 +12,7 @@ export const RENDERER_PATHS = {
   health: "/health",
   probe: "/probe",
   renderVideo: "/render/video",
+  cancel: "/render/cancel",
 } as const;
 
 /** The Worker's route that receives the renderer's signed status reports. */
@@ -46,6 +47,18 @@ export const RenderVideoRequest = v.object({
       deadlineSeconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
     }),
   ),
+  /** Whose job it is (an opaque id): the renderer's queue holds at most a few jobs of one account (fairness). */
+  accountId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+  /**
+   * Which hand-over of the job this is (1, 2, ...): every report carries it back, so the Worker can ignore a
+   * renderer that lost its lease (frozen, cut off) and wakes up after the job was handed to another.
+   */
+  attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /**
+   * Accept only if a render slot is free now (else 503 busy): the Worker's first pass over the pool, so a job does
+   * not wait behind another on one instance while a second instance idles.
+   */
+  startNow: v.optional(v.boolean()),
 });
 export type RenderVideoRequest = v.InferOutput<typeof RenderVideoRequest>;
 /** The request as the Worker builds it (the config still unparsed JSON). */
@@ -53,6 +66,35 @@ export type RenderVideoRequestInput = v.InferInput<typeof RenderVideoRequest>;
 
 /** 202 answer of POST /render/video. */
 export const RenderAccepted = v.object({ accepted: v.literal(true) });
+
+/**
+ * 503 answer of POST /render/video when the renderer's bounded queue (or the account's share of it) is full,
+ * sent with a `Retry-After` header (seconds): the Worker puts the job back on its queue with that delay.
+ */
+export const RendererBusy = v.object({
+  error: v.string(),
+  busy: v.literal(true),
+  retryAfterSeconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+/**
+ * POST /render/cancel: stop the job's render (waiting or running, ffmpeg and browsers killed). With `attempt`,
+ * only that hand-over is stopped (a job already handed to this renderer again keeps its newer render).
+ */
+export const CancelRender = v.object({
+  jobId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+export type CancelRender = v.InferOutput<typeof CancelRender>;
+
+/** 200 answer of POST /render/cancel: whether a render of that job was found (and stopped). */
+export const CancelAnswer = v.object({ cancelled: v.boolean() });
+
+/**
+ * Every job a renderer holds (waiting or running) is reported at least this often (a `processing` callback, a
+ * heartbeat when there is no progress to tell): the job's lease, renewed by the renderer.
+ */
+export const HEARTBEAT_INTERVAL_MS = 2_000;
 
 /** POST /probe answer: what ffprobe (or the in-process header readers) found in one media file. */
 export const ProbeResult = v.object({
@@ -80,6 +122,17 @@ export const RendererHealth = v.object({
   service: v.literal("renderer"),
   version: v.string(),
   uptimeSeconds: v.number(),
+  /** Admission state: render slots, renders running, jobs waiting for a slot, room for more, renders finished. */
+  capacity: v.optional(
+    v.object({
+      slots: v.number(),
+      running: v.number(),
+      waiting: v.number(),
+      maxWaiting: v.number(),
+      /** Renders run to their end since the renderer started. */
+      finished: v.optional(v.number()),
+    }),
+  ),
   tools: v.object({
     ffmpeg: v.nullable(v.string()),
     ffprobe: v.nullable(v.string()),
@@ -99,6 +152,13 @@ export const RunnerStatus = v.object({
   timestamp: v.pipe(v.string(), v.isoTimestamp()),
   resultUrl: v.optional(v.pipe(v.string(), v.url())),
   error: v.optional(v.string()),
+  /** The request's `attempt`, echoed: a report of an older hand-over than the job's latest is ignored. */
+  attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /**
+   * On `failed`: the fault was the infrastructure's, not the job's (a killed encoder, a crashed browser, a renderer
+   * shutting down). The Worker hands the job over again, a bounded number of times.
+   */
+  retryable: v.optional(v.boolean()),
   metadata: v.optional(
     v.object({
       processingTime: v.optional(v.number()),

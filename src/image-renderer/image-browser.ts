@@ -250,12 +250,23 @@ export class ImageBrowser extends DurableObject<Env> {
   }
 }
 
-/** Number of browser objects image jobs are spread over. */
-export const BROWSER_POOL_SIZE = 2;
+/**
+ * Browser objects image jobs are spread over (IMAGE_BROWSERS): each holds one Browser Rendering session and renders
+ * one page at a time, so this is the image concurrency. Sized to the account's Browser Rendering limits: concurrent
+ * browsers (3 on Workers Free; 10 on Workers Paid in the limits this was written against, more on newer plans) and
+ * new browsers per minute (the same figures): every object launches its browser again when the session dies (60 s
+ * without a command), so N objects may launch N browsers in one minute. Default 4, well inside the paid limits and
+ * leaving sessions for other Workers of the account; 3 at most on Workers Free.
+ */
+export const DEFAULT_IMAGE_BROWSERS = 4;
+const MAX_IMAGE_BROWSERS = 30;
+
+export const imageBrowserCount = (env: Pick<Env, "IMAGE_BROWSERS">): number =>
+  Math.min(MAX_IMAGE_BROWSERS, Math.max(1, Math.floor(Number(env.IMAGE_BROWSERS)) || DEFAULT_IMAGE_BROWSERS));
 
 export const browserFor = (env: Env, jobId: string) => {
   let h = 0;
   for (const ch of jobId) h = (h * 31 + ch.charCodeAt(0)) | 0;
   const ns = env.IMAGE_BROWSER as DurableObjectNamespace<ImageBrowser>;
-  return ns.get(ns.idFromName(`image-browser-${Math.abs(h) % BROWSER_POOL_SIZE}`));
+  return ns.get(ns.idFromName(`image-browser-${Math.abs(h) % imageBrowserCount(env)}`));
 };

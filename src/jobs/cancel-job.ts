@@ -5,6 +5,7 @@
  */
 import type { CallerCtx } from "../context";
 import { InvalidState } from "../lib/errors";
+import { rendererFor } from "../renderer-client/client";
 import { iso } from "../lib/time";
 import { getOwnedJob } from "./internal";
 import { finishJob } from "./lifecycle";
@@ -16,6 +17,13 @@ export const cancelJob = async (ctx: CallerCtx, jobId: string) => {
     (await finishJob(ctx, job, { status: "CANCELLED", reason: "cancelled by the user" }, ["PENDING"]));
   // Re-read: on success for the new updatedAt, on a lost race for the status that won.
   const now = job.status === "PENDING" ? await getOwnedJob(ctx, jobId) : job;
+  // A video job's hand-over may have been accepted just before (it turns PROCESSING only after): stop that render.
+  if (cancelled && job.type === "VIDEO")
+    ctx.defer(
+      rendererFor(ctx.env)
+        .cancel(job.id)
+        .catch(() => false),
+    );
   if (!cancelled) {
     throw new InvalidState(`Only PENDING jobs can be cancelled; this job is ${now.status}`, {
       status: now.status,

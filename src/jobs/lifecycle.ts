@@ -1,7 +1,8 @@
 /**
  * The job state machine: the only module that changes a job's status or moves its tokens.
  *
- * PENDING -> PROCESSING -> COMPLETED | FAILED | CANCELLED, and PENDING -> CANCELLED | FAILED.
+ * PENDING -> PROCESSING -> COMPLETED | FAILED | CANCELLED, and PENDING -> CANCELLED | FAILED;
+ * PROCESSING -> PENDING when an infrastructure fault lost the render and it is handed over again (requeueJob).
  * Each transition is one D1 batch (one transaction) whose first statement is a guarded UPDATE
  * (`WHERE status IN (...)`); the balance and ledger statements that follow only run when that guard
  * matched (`changes() = 1`). So a duplicate, late or out-of-order event never moves a finished job
@@ -139,6 +140,22 @@ export const markProcessing = async (
   ]);
   await handOver(ctx, deliveriesOf(results));
   return results[0]?.meta.changes === 1;
+};
+
+/**
+ * PROCESSING -> PENDING: the render of hand-over `attempt` was lost to an infrastructure fault (its renderer died,
+ * froze or was cut off; its encoder was killed), so the job goes back to its queue with its reserve still held.
+ * Guarded by the attempt, so two notices of the same loss (a lapsed lease and a failure report) requeue it once.
+ */
+export const requeueJob = async (ctx: Ctx, jobId: string, attempt: number): Promise<boolean> => {
+  const res = await ctx.d1
+    .prepare(
+      `UPDATE jobs SET status = 'PENDING', stage = 'queued', progress = 0, updated_at = ?2
+       WHERE id = ?1 AND status = 'PROCESSING' AND attempts = ?3`,
+    )
+    .bind(jobId, ctx.now(), attempt)
+    .run();
+  return res.meta.changes === 1;
 };
 
 export type Outcome =

@@ -4,11 +4,14 @@
  * - PROCESSING with no report for PROCESSING_SILENCE_MS (the renderer is gone);
  * - PROCESSING for longer than MAX_RUN_MS in total, even if it keeps reporting (a render stuck in a loop);
  * - PENDING for longer than PENDING_TIMEOUT_MS (never picked up: queue retries and dead letter are long over).
- * A report that arrives after the sweep finds a finished job and changes nothing (lifecycle guard).
+ * A report that arrives after the sweep finds a finished job and changes nothing (lifecycle guard), and the
+ * renderer is told to cancel a swept video render. (A renderer that dies is noticed much sooner, by the job's
+ * lease: src/queues/watch-lease.ts. This sweep is the backstop.)
  */
 import { and, eq, lt, type SQL } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { jobs, type JobStatus } from "../db/schema";
+import { rendererFor } from "../renderer-client/client";
 import { finishJob } from "./lifecycle";
 
 /** Renderers report progress at least every few seconds; this much silence means the renderer is gone. */
@@ -55,7 +58,16 @@ export const sweepStuckJobs = async (ctx: Ctx): Promise<number> => {
       const stale = await ctx.db.query.jobs.findMany({ where: rule.where(at), limit: BATCH });
       for (const job of stale) {
         const error = `${rule.reason}; no tokens were charged`;
-        if (await finishJob(ctx, job, { status: "FAILED", error }, [rule.status])) failed++;
+        if (await finishJob(ctx, job, { status: "FAILED", error }, [rule.status])) {
+          failed++;
+          // The render may still run somewhere: stop it (best effort; a dead renderer has nothing to stop).
+          if (job.type === "VIDEO")
+            ctx.defer(
+              rendererFor(ctx.env)
+                .cancel(job.id)
+                .catch(() => false),
+            );
+        }
       }
       if (stale.length < BATCH) break;
     }

@@ -91,3 +91,15 @@ export class UnprocessableMedia extends DomainError {}
 
 /** A dependency (renderer, browser, storage) failed or is unreachable. */
 export class UpstreamFailure extends DomainError {}
+
+/** The renderer could not be reached (refused, timed out, 5xx): the job waits on its queue and is offered again. */
+export class RendererUnreachable extends UpstreamFailure {}
+
+/** The renderer's queue (or the account's share of it) is full: offer the job again after `retryAfterSeconds`. */
+export class RendererBusy extends UpstreamFailure {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, { retryAfter: retryAfterSeconds });
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}

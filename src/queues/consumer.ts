@@ -9,16 +9,34 @@ import { createContext, type Ctx } from "../context";
 import type { Env } from "../env";
 import { getJobById } from "../jobs/internal";
 import { finishJob } from "../jobs/lifecycle";
-import { DomainError, NotFound, UnprocessableMedia, ValidationFailed } from "../lib/errors";
+import {
+  DomainError,
+  NotFound,
+  RendererBusy,
+  RendererUnreachable,
+  UnprocessableMedia,
+  ValidationFailed,
+} from "../lib/errors";
 import { renderImageJob } from "../image-renderer/render-image-job";
 import { dispatchVideoJob } from "./dispatch-video";
 import { RenderMessage } from "./messages";
+import { watchLease } from "./watch-lease";
 
 /** `max_retries` of the render queues in wrangler.toml: a message is delivered at most this + 1 times. */
 export const MAX_RETRIES = 3;
 
 /** Backoff for retried deliveries: 2, 4, 8 ... seconds, capped at one minute. */
 export const retryDelaySeconds = (attempts: number) => Math.min(60, 2 ** Math.max(1, attempts));
+
+/**
+ * How long a job may wait for a renderer with room that answers (busy or unreachable ones): such waits are
+ * back-pressure, not failures, so they do not use up the message's retries.
+ */
+export const RENDERER_WAIT_MS = 15 * 60_000;
+
+/** Delay before offering a job again: the renderer's Retry-After, else 2 s growing with the wait, at most 15 s. */
+export const offerAgainSeconds = (e: RendererBusy | RendererUnreachable, waitedMs: number) =>
+  e instanceof RendererBusy ? e.retryAfterSeconds : Math.min(15, Math.max(2, Math.ceil(waitedMs / 2000)));
 
 /** Errors no retry can fix: the job fails on the first delivery. */
 const isPermanent = (e: unknown) => e instanceof ValidationFailed || e instanceof UnprocessableMedia;
@@ -51,6 +69,11 @@ export const handleQueue = async (
     }
     const { jobId } = parsed.output;
     try {
+      if (parsed.output.kind === "watch") {
+        if (!batch.queue.endsWith("-dlq")) await watchLease(ctx, parsed.output);
+        message.ack();
+        continue;
+      }
       if (batch.queue.endsWith("-dlq"))
         await failJob(ctx, jobId, `Rendering failed after repeated attempts (${batch.queue})`);
       else await render(ctx, batch.queue, jobId);
@@ -59,6 +82,39 @@ export const handleQueue = async (
       if (e instanceof NotFound) {
         message.ack();
         continue;
+      }
+      const body = parsed.output;
+      if (body.kind === "watch") {
+        // A lease check that could not run (D1 down) is tried again; it never fails the job itself.
+        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+        continue;
+      }
+      if ((e instanceof RendererBusy || e instanceof RendererUnreachable) && body.kind === "render") {
+        // Back-pressure: a fresh message after the delay (this one's retries are for failures). Past the wait
+        // limit, the job fails below like any last attempt.
+        const since = body.waitingSince ?? ctx.now();
+        if (ctx.now() - since < RENDERER_WAIT_MS) {
+          try {
+            const delaySeconds = offerAgainSeconds(e, ctx.now() - since);
+            await env.VIDEO_QUEUE.send({ ...body, waitingSince: since }, { delaySeconds });
+            message.ack();
+            continue;
+          } catch (inner) {
+            console.error(
+              JSON.stringify({ level: "error", msg: "could not requeue", jobId, error: String(inner) }),
+            );
+          }
+        } else {
+          await failJob(
+            ctx,
+            jobId,
+            `No renderer had room for this job for ${RENDERER_WAIT_MS / 60_000} minutes; no tokens were charged`,
+          ).then(
+            () => message.ack(),
+            () => message.retry({ delaySeconds: retryDelaySeconds(message.attempts) }),
+          );
+          continue;
+        }
       }
       console.error(
         JSON.stringify({

@@ -1,8 +1,9 @@
 /**
  * Hands a video job to the renderer: the config as submitted, plus `inputs`, every file reference of it
  * (storage path, or public URL imported at creation) mapped to a short-lived signed GET URL, and the output's
- * signed PUT URL at the job's output path (src/contract/wire.ts RenderVideoRequest). The renderer then reports
- * through the signed runner callback.
+ * signed PUT URL at the job's output path (src/contract/wire.ts RenderVideoRequest), with the account (the
+ * renderer's fairness) and the hand-over number (its reports echo it; older ones are ignored). The renderer then
+ * reports through the signed runner callback, and a `watch` message checks that it keeps doing so (watch-lease.ts).
  */
 import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context";
@@ -17,6 +18,7 @@ import { outputStorageUrl } from "../jobs/output";
 import { plannedVideo } from "../jobs/planned-length";
 import { rendererFor } from "../renderer-client/client";
 import { keyOf } from "../storage/paths";
+import { LEASE_CHECK_SECONDS } from "./watch-lease";
 import { signedStorageUrl } from "../storage/signed-url";
 
 /** Signed input/output URLs outlive the longest render (300 s of 4K video) with margin. */
@@ -44,8 +46,12 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
   const inputs: Record<string, string> = {};
   for (const [reference, f] of byReference)
     inputs[reference] = await signedStorageUrl({ ...sign, method: "GET" }, f.storageKey, URL_TTL_SECONDS);
-  await rendererFor(env).renderVideo({
+  const attempt = job.attempts + 1;
+  const renderer = rendererFor(env);
+  const instance = await renderer.renderVideo({
     jobId: job.id,
+    accountId: job.userId,
+    attempt,
     // Validated at creation; the renderer validates it again with the same grammar.
     config,
     inputs,
@@ -60,6 +66,15 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
     callbackUrl: `${env.PUBLIC_URL.replace(/\/+$/, "")}${CALLBACK_PATH}`,
     limits: { maxDurationSeconds: seconds, deadlineSeconds: videoDeadlineSeconds({ seconds, fps, ...size }) },
   });
-  await markProcessing(ctx, job.id, { stage: "queued", percent: 0, countAttempt: true });
+  if (!(await markProcessing(ctx, job.id, { stage: "queued", percent: 0, countAttempt: true }))) {
+    // Finished (cancelled, swept) while the renderer accepted it: that render must not run on.
+    ctx.defer(renderer.cancel(job.id, attempt, instance).catch(() => false));
+    return "skipped";
+  }
+  // From now on the renderer's reports renew the job's lease; the watch notices when they stop.
+  await env.VIDEO_QUEUE.send(
+    { kind: "watch", jobId: job.id, attempt, instance },
+    { delaySeconds: LEASE_CHECK_SECONDS },
+  );
   return "done";
 };

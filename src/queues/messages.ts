@@ -2,7 +2,21 @@
 import * as v from "valibot";
 
 export const RenderMessage = v.variant("kind", [
-  v.object({ kind: v.literal("render"), jobId: v.string(), userId: v.string() }),
+  v.object({
+    kind: v.literal("render"),
+    jobId: v.string(),
+    userId: v.string(),
+    /** When the job first found no renderer free or reachable (ms): it waits at most RENDERER_WAIT_MS. */
+    waitingSince: v.optional(v.number()),
+  }),
+  /** Checks a handed-over job's lease (renewed by its renderer's reports) a few seconds later, again and again. */
+  v.object({
+    kind: v.literal("watch"),
+    jobId: v.string(),
+    attempt: v.number(),
+    /** The pool instance that accepted the hand-over (told to cancel it if its lease lapses). */
+    instance: v.optional(v.string()),
+  }),
   // Sent by /health/detailed to prove the queue accepts and delivers messages; consumers just ack it.
   v.object({ kind: v.literal("ping"), at: v.number() }),
 ]);

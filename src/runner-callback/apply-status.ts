@@ -8,6 +8,7 @@ import { finalCost } from "../jobs/cost";
 import { getJobById } from "../jobs/internal";
 import { finishJob, markProcessing } from "../jobs/lifecycle";
 import { outputStorageUrl, recordOutput } from "../jobs/output";
+import { retryRender } from "../jobs/retry-render";
 import { ValidationFailed } from "../lib/errors";
 import { keyOf } from "../storage/paths";
 
@@ -36,6 +37,13 @@ export const applyRunnerStatus = async (ctx: Ctx, report: RunnerStatus): Promise
     ]);
   }
   const meta = report.metadata ?? {};
+  // A report of a lost hand-over (a renderer that lost its lease and woke up: its attempt is older than the job's
+  // latest, or the job went back to PENDING after it) neither renews nor ends the job; only its finished file is
+  // still welcome (the same config, at the same output path).
+  const stale =
+    report.attempt !== undefined &&
+    (report.attempt < job.attempts || (job.status === "PENDING" && report.attempt <= job.attempts));
+  if (stale && report.status !== "completed") return false;
   switch (report.status) {
     case "processing":
       return markProcessing(ctx, job.id, {
@@ -43,6 +51,8 @@ export const applyRunnerStatus = async (ctx: Ctx, report: RunnerStatus): Promise
         stage: meta.stage,
       });
     case "failed":
+      if (report.retryable && job.status === "PROCESSING")
+        return (await retryRender(ctx, job, publicError(report.error))) !== "stale";
       return finishJob(ctx, job, { status: "FAILED", error: publicError(report.error) });
     case "cancelled":
       return finishJob(ctx, job, { status: "CANCELLED" });

@@ -6,7 +6,7 @@ import { decodeImage, distance, pngSize } from "./pixels";
 
 const base = inject("baseUrl");
 const key = inject("apiKey");
-const fixtures = join(process.cwd(), "..", "shared", "fixtures");
+const fixtures = process.env.FIXTURES_DIR ?? join(process.cwd(), "..", "shared", "fixtures");
 
 const api = async (path: string, init: RequestInit = {}) => {
   const res = await fetch(`${base}${path}`, { ...init, headers: { "x-api-key": key, ...init.headers } });

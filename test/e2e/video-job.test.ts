@@ -7,7 +7,7 @@ import { decodeImage, distance } from "./pixels";
 
 const base = inject("baseUrl");
 const key = inject("apiKey");
-const fixtures = join(process.cwd(), "..", "shared", "fixtures");
+const fixtures = process.env.FIXTURES_DIR ?? join(process.cwd(), "..", "shared", "fixtures");
 
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`${base}${path}`, { ...init, headers: { "x-api-key": key, ...init.headers } });

@@ -1,5 +1,5 @@
 /** Starts the real renderer (a plain Node process, as `npm start` runs it) for the Worker tests. */
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort, startRenderer, stopProcess, waitForUrl } from "../../scripts/lib/processes.mjs";
@@ -32,11 +32,7 @@ export default async function setup(project: TestProject) {
   project.provide("canary", { httpPort: canary.httpPort, udpPort: canary.udpPort });
   const receiver = await startReceiver();
   project.provide("webhookReceiverPort", receiver.port);
-  // ../shared beside the checkout; a worktree under /work/wt/<name> finds it one level further up.
-  const dir = [
-    join(process.cwd(), "..", "shared", "fixtures"),
-    join(process.cwd(), "..", "..", "shared", "fixtures"),
-  ].find((d) => existsSync(d))!;
+  const dir = process.env.FIXTURES_DIR ?? join(process.cwd(), "..", "shared", "fixtures");
   project.provide(
     "fixtures",
     Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f)).toString("base64")])),

@@ -2,13 +2,26 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { finishJob, markProcessing } from "../../src/jobs/lifecycle";
-import { MAX_RETRIES, retryDelaySeconds } from "../../src/queues/consumer";
+import {
+  MAX_RETRIES,
+  offerAgainSeconds,
+  RENDERER_WAIT_MS,
+  retryDelaySeconds,
+} from "../../src/queues/consumer";
+import { RendererBusy, RendererUnreachable } from "../../src/lib/errors";
 import worker from "../../src/index";
 import { newAccount, testCtx } from "./helpers";
 import { auditedBalance, jobRow, openPending } from "./jobs-seed";
 
 /** The real consumer with a renderer address nothing listens on: every hand-over fails like a dead renderer. */
 const deadRenderer = { ...env, RENDERER_URL: "http://127.0.0.1:9" };
+
+/** Bindings whose VIDEO_QUEUE records what is sent instead of delivering it. */
+const capturingQueue = (bindings: object) => {
+  const sent: { body: unknown; options: unknown }[] = [];
+  const queue = { send: async (body: unknown, options: unknown) => void sent.push({ body, options }) };
+  return { sent, bindings: { ...bindings, VIDEO_QUEUE: queue } as unknown as typeof deadRenderer };
+};
 
 const deliver = async (queue: string, body: unknown, attempts = 1, bindings = deadRenderer) => {
   const batch = createMessageBatch(queue, [{ id: "msg-1", timestamp: new Date(), attempts, body }]);
@@ -24,23 +37,51 @@ const videoJob = async (tokens = 100, reserve = 12) => {
 };
 
 describe("render queue consumer", () => {
-  it("retries a failed hand-over with backoff and leaves the job PENDING with its reserve", async () => {
+  it("puts a job no renderer answers for back on its queue, delayed, without using its retries", async () => {
     const { userId, jobId, body } = await videoJob();
-    const result = await deliver("render-video", body, 1);
-    expect(result.explicitAcks).toEqual([]);
-    expect(result.retryMessages).toEqual([expect.objectContaining({ msgId: "msg-1" })]);
+    const { bindings, sent } = capturingQueue(deadRenderer);
+    const result = await deliver("render-video", body, 1, bindings);
+    expect(result.explicitAcks).toEqual(["msg-1"]);
+    expect(result.retryMessages).toEqual([]);
+    expect(sent).toEqual([
+      { body: { ...body, waitingSince: expect.any(Number) }, options: { delaySeconds: 2 } },
+    ]);
     expect((await jobRow(jobId))!.status).toBe("PENDING");
     expect(await auditedBalance(userId)).toBe(88);
+    // Waiting longer makes the next offer later (at most 15 s).
+    expect([0, 9_000, 60_000].map((ms) => offerAgainSeconds(new RendererUnreachable("x"), ms))).toEqual([
+      2, 5, 15,
+    ]);
+    expect(offerAgainSeconds(new RendererBusy("full", 7), 0)).toBe(7);
+  });
+
+  it("fails a job that found no renderer for RENDERER_WAIT_MS, refunding the reserve", async () => {
+    const { userId, jobId, body } = await videoJob();
+    const { bindings, sent } = capturingQueue(deadRenderer);
+    const waited = { ...body, waitingSince: Date.now() - RENDERER_WAIT_MS - 1000 };
+    const result = await deliver("render-video", waited, 1, bindings);
+    expect(result.explicitAcks).toEqual(["msg-1"]);
+    expect(sent).toEqual([]);
+    const row = await jobRow(jobId);
+    expect(row).toMatchObject({ status: "FAILED", tokens_used: 0, tokens_reserved: 0 });
+    expect(String(row!.error_message)).toBe(
+      "No renderer had room for this job for 15 minutes; no tokens were charged",
+    );
+    expect(await auditedBalance(userId)).toBe(100);
   });
 
   it("fails the job with the last error when the final delivery fails, refunding the reserve", async () => {
     const { userId, jobId, body } = await videoJob();
-    const result = await deliver("render-video", body, MAX_RETRIES + 1);
+    // A renderer that refuses the job outright (not busy, not unreachable): a failure, retried then final.
+    const refusing = { ...env, RENDERER_URL: `${env.RENDERER_URL}/nowhere` };
+    const result = await deliver("render-video", body, MAX_RETRIES + 1, refusing);
     expect(result.explicitAcks).toEqual(["msg-1"]);
     expect(result.retryMessages).toEqual([]);
     const row = await jobRow(jobId);
     expect(row).toMatchObject({ status: "FAILED", tokens_used: 0, tokens_reserved: 0 });
-    expect(String(row!.error_message)).toMatch(/^Rendering failed after 4 attempts: Renderer unreachable/);
+    expect(String(row!.error_message)).toMatch(
+      /^Rendering failed after 4 attempts: Renderer refused the job/,
+    );
     expect(await auditedBalance(userId)).toBe(100);
   });
 

@@ -15,12 +15,15 @@ export class ProcessError extends Error {
   readonly stderrTail: string;
   /** Lets callers tell "bad input" (exited) from "broken host" (spawn-failed) without parsing messages. */
   readonly failure: ProcessFailure;
+  /** The signal that ended the process, when one did (an "exited" run with a signal was killed from outside). */
+  readonly signal: NodeJS.Signals | null;
   constructor(
     command: string,
     exitCode: number | null,
     stderrTail: string,
     reason: string,
     failure: ProcessFailure = "exited",
+    signal: NodeJS.Signals | null = null,
   ) {
     super(`${command} ${reason}: ${stderrTail.trim().split("\n").slice(-3).join(" | ")}`);
     this.name = "ProcessError";
@@ -28,6 +31,7 @@ export class ProcessError extends Error {
     this.exitCode = exitCode;
     this.stderrTail = stderrTail;
     this.failure = failure;
+    this.signal = signal;
   }
 }
 
@@ -65,6 +69,8 @@ export function run(command: string, args: readonly string[], options: RunOption
     const child = spawn(command, args, {
       stdio: ["pipe", "pipe", "pipe", ...pipes.map(() => "pipe" as const)],
       signal: options.signal,
+      // An aborted run (a deadline, a cancel) must stop now: ffmpeg finishes its output on SIGTERM first.
+      killSignal: "SIGKILL",
     });
     const out: Buffer[] = [];
     let err = "";
@@ -80,17 +86,22 @@ export function run(command: string, args: readonly string[], options: RunOption
       err = (err + chunk).slice(-STDERR_TAIL_BYTES);
       options.onStderr?.(chunk);
     });
+    let aborted = false;
     child.on("error", (e) => {
       clearTimeout(timer);
       // spawn() reports an aborted signal through "error" too; that is the caller's choice, not a broken host.
-      if (e.name === "AbortError") reject(new ProcessError(command, null, err, "aborted", "aborted"));
+      // The run ends at "close", once the killed process is gone (a caller may then remove its files).
+      if (e.name === "AbortError") aborted = true;
       else reject(new ProcessError(command, null, err, `could not start (${e.message})`, "spawn-failed"));
     });
-    child.on("close", (code) => {
+    child.on("close", (code, signal) => {
       clearTimeout(timer);
-      if (inputFailed) reject(inputFailed.reason);
+      if (aborted) reject(new ProcessError(command, null, err, "aborted", "aborted"));
+      else if (inputFailed) reject(inputFailed.reason);
       else if (timedOut)
         reject(new ProcessError(command, code, err, `timed out after ${timeoutMs} ms`, "timed-out"));
+      else if (signal !== null)
+        reject(new ProcessError(command, code, err, `was killed by ${signal}`, "exited", signal));
       else if (code !== 0) reject(new ProcessError(command, code, err, `exited with code ${code}`));
       else resolve({ stdout: Buffer.concat(out), stderr: err });
     });

@@ -13,6 +13,13 @@ export const healthRoutes = (deps: AppDeps): Hono =>
       service: "renderer",
       version: RENDERER_VERSION,
       uptimeSeconds: Math.floor((Date.now() - deps.startedAt) / 1000),
+      capacity: {
+        slots: deps.renders.limits.slots,
+        running: deps.renders.running,
+        waiting: deps.renders.waiting,
+        maxWaiting: deps.renders.limits.maxWaiting,
+        finished: deps.renders.finished,
+      },
       tools: deps.tools,
     };
     return c.json(health);

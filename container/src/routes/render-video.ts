@@ -1,124 +1,68 @@
 /**
  * POST /render/video (renderer contract): validate the request with the contract's `RenderVideoRequest`
- * (the config with the same grammar the Worker used, and a signed URL for every file the job draws),
- * answer 202 at once, render in the background (at most one render per CPU pair, FIFO), PUT the file to
- * the signed upload URL and report progress/completion to the signed callback.
+ * (the config with the same grammar the Worker used, and a signed URL for every file the job draws), offer it
+ * to the bounded render queue (src/video/render-queue.ts) and answer 202, or 503 busy with `Retry-After` when the
+ * queue or the account's share of it is full. The job then renders in the background (src/video/run-job.ts).
+ * POST /render/cancel stops a job's render, waiting or running.
  */
-import { availableParallelism } from "node:os";
-import { join } from "node:path";
 import { Hono } from "hono";
 import * as v from "valibot";
 import { toFieldErrors } from "../../../src/contract/field-errors.ts";
 import {
+  CancelRender,
   RENDERER_PATHS,
   RenderVideoRequest,
+  type CancelAnswer,
   type RenderAccepted,
-  type RunnerStatus,
+  type RendererBusy,
 } from "../../../src/contract/wire.ts";
 import type { AppDeps } from "../deps.ts";
 import { BadRequest } from "../lib/errors.ts";
-import { withTempDir } from "../lib/temp-dir.ts";
-import { sendCallback, uploadFile } from "../video/delivery.ts";
 import { videoSpec } from "../video/config.ts";
 import { missingInput } from "../video/fetch-inputs.ts";
-import { JobQueue } from "../video/job-queue.ts";
-import { renderVideo } from "../video/render.ts";
+import { videoJobTask } from "../video/run-job.ts";
 
-const PROGRESS_INTERVAL_MS = 1000;
-
-/** Runs one accepted job to its final callback; never throws. */
-export async function runVideoJob(deps: AppDeps, job: RenderVideoRequest): Promise<void> {
-  const secret = deps.config.runnerSecret;
-  const started = Date.now();
-  const base = (status: RunnerStatus["status"]): RunnerStatus => ({
-    jobId: job.jobId,
-    status,
-    type: "video",
-    timestamp: new Date().toISOString(),
-  });
-  let lastSent = 0;
-  let inFlight: Promise<unknown> = Promise.resolve();
-  const progress = (percent: number, stage: string) => {
-    const now = Date.now();
-    if (now - lastSent < PROGRESS_INTERVAL_MS) return;
-    lastSent = now;
-    inFlight = sendCallback(
-      job.callbackUrl,
-      secret,
-      { ...base("processing"), metadata: { progress: percent, stage } },
-      0,
-    );
-  };
-  let final: RunnerStatus;
+/** The body as a contract schema's output, or a 400 naming the first bad field. */
+async function parseBody<S extends v.GenericSchema>(req: Request, schema: S): Promise<v.InferOutput<S>> {
+  let raw: unknown;
   try {
-    const result = await withTempDir(deps.config.tmpDir, "video-", async (dir) => {
-      const outPath = join(dir, `out.${job.output.format}`);
-      const r = await renderVideo({
-        jobId: job.jobId,
-        config: job.config,
-        inputs: job.inputs,
-        format: job.output.format,
-        workDir: dir,
-        outPath,
-        onProgress: progress,
-        tools: deps.config,
-        signal: deps.shutdownSignal,
-      });
-      progress(95, "uploading");
-      const fileSize = await uploadFile(
-        job.output.uploadUrl,
-        outPath,
-        job.output.format,
-        deps.shutdownSignal,
-      );
-      return { ...r, fileSize };
-    });
-    const url = new URL(job.output.uploadUrl);
-    final = {
-      ...base("completed"),
-      resultUrl: `${url.origin}${url.pathname}`,
-      metadata: {
-        processingTime: Date.now() - started,
-        fileSize: result.fileSize,
-        videoDuration: result.duration,
-        outputWidth: result.width,
-        outputHeight: result.height,
-        progress: 100,
-        stage: "uploading",
-      },
-    };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    final = {
-      ...base("failed"),
-      error: message.slice(0, 1000),
-      metadata: { processingTime: Date.now() - started },
-    };
+    raw = await req.json();
+  } catch {
+    throw new BadRequest("Body must be JSON");
   }
-  await inFlight.catch(() => {});
-  await sendCallback(job.callbackUrl, secret, final, 4);
+  const parsed = v.safeParse(schema, raw);
+  if (!parsed.success) {
+    const [first] = toFieldErrors(parsed.issues);
+    throw new BadRequest(`${first?.field ?? "body"}: ${first?.message ?? "invalid"}`);
+  }
+  return parsed.output;
 }
 
-/** Route factory: one queue per app, sized to the machine's CPU pairs. */
-export const renderVideoRoutes = (deps: AppDeps): Hono => {
-  const queue = new JobQueue(Math.floor(availableParallelism() / 2));
-  return new Hono().post(RENDERER_PATHS.renderVideo, async (c) => {
-    let raw: unknown;
-    try {
-      raw = await c.req.json();
-    } catch {
-      throw new BadRequest("Body must be JSON");
-    }
-    const parsed = v.safeParse(RenderVideoRequest, raw);
-    if (!parsed.success) {
-      const [first] = toFieldErrors(parsed.issues);
-      throw new BadRequest(`${first?.field ?? "body"}: ${first?.message ?? "invalid"}`);
-    }
-    // Every file the job draws needs its signed URL: refuse now rather than fail after the 202.
-    const missing = missingInput(videoSpec(parsed.output.config), parsed.output.inputs);
-    if (missing !== null) throw new BadRequest(`inputs: no signed URL for the file reference "${missing}"`);
-    queue.push(() => runVideoJob(deps, parsed.output));
-    const accepted: v.InferOutput<typeof RenderAccepted> = { accepted: true };
-    return c.json(accepted, 202);
-  });
-};
+export const renderVideoRoutes = (deps: AppDeps): Hono =>
+  new Hono()
+    .post(RENDERER_PATHS.renderVideo, async (c) => {
+      const job = await parseBody(c.req.raw, RenderVideoRequest);
+      // Every file the job draws needs its signed URL: refuse now rather than fail after the 202.
+      const missing = missingInput(videoSpec(job.config), job.inputs);
+      if (missing !== null) throw new BadRequest(`inputs: no signed URL for the file reference "${missing}"`);
+      const offer = deps.renders.offer(videoJobTask(deps, job), { startNow: job.startNow });
+      if (!offer.accepted) {
+        const busy: v.InferOutput<typeof RendererBusy> = {
+          error:
+            offer.reason === "account"
+              ? "This account already has as many jobs on this renderer as it may hold"
+              : "The renderer's queue is full",
+          busy: true,
+          retryAfterSeconds: offer.retryAfterSeconds,
+        };
+        c.header("retry-after", String(offer.retryAfterSeconds));
+        return c.json(busy, 503);
+      }
+      const accepted: v.InferOutput<typeof RenderAccepted> = { accepted: true };
+      return c.json(accepted, 202);
+    })
+    .post(RENDERER_PATHS.cancel, async (c) => {
+      const { jobId, attempt } = await parseBody(c.req.raw, CancelRender);
+      const answer: v.InferOutput<typeof CancelAnswer> = { cancelled: deps.renders.cancel(jobId, attempt) };
+      return c.json(answer);
+    });

@@ -33,6 +33,9 @@ export async function startTestServer(
     runnerSecret: TEST_SECRET,
     tmpDir,
     probeMaxBytes: 200 * 1024 * 1024,
+    renderSlots: 1,
+    renderQueueMax: 1,
+    renderQueuePerAccount: 1,
     ...DEFAULT_RENDER_TOOLS,
     ...overrides,
   };

@@ -1,0 +1,57 @@
+/**
+ * What a failed render tells the Worker: a message written for the job's owner (never ffmpeg's progress text or a
+ * temp path) and whether the fault was ours (retryable: a killed encoder, a crashed browser, a renderer shutting
+ * down or unable to reach the Worker) or the job's (permanent: bad media, a deadline overrun). Pure.
+ */
+import { ProcessError } from "../lib/process.ts";
+import type { AbortReason } from "./render-queue.ts";
+
+export interface Failure {
+  error: string;
+  retryable: boolean;
+}
+
+/** Chromium went away under puppeteer (crashed, killed, out of memory). */
+const BROWSER_GONE =
+  /Target closed|Session closed|Connection closed|has disconnected|browser process|crashed/i;
+/** The Worker's storage could not be reached, or answered 5xx (input download, output upload). */
+const STORAGE_DOWN = /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|HTTP 5\d\d|failed \(5\d\d\)/i;
+
+/** The user-facing text of a ProcessError: the tool, what happened, and ffmpeg's last error line if any. */
+const processText = (e: ProcessError): string => {
+  const tool = e.command.split("/").at(-1) ?? e.command;
+  const lines = e.stderrTail
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !/^(\w+=\S*\s*)+$/.test(l) && !/^\[?\w+ @ 0x/.test(l));
+  const last = lines.at(-1);
+  return `${tool} could not render the video${last ? `: ${last}` : ""}`;
+};
+
+/** Classifies why a render ended early. `aborted` is the job's abort reason when its signal fired. */
+export function describeFailure(
+  error: unknown,
+  aborted: AbortReason | undefined,
+  deadlineSeconds: number,
+): Failure {
+  if (aborted === "deadline")
+    return {
+      error: `Rendering took longer than its deadline of ${deadlineSeconds} s and was stopped; no tokens were charged`,
+      retryable: false,
+    };
+  if (aborted === "shutdown")
+    return { error: "The renderer was restarted during the render", retryable: true };
+  if (error instanceof ProcessError) {
+    if (error.failure === "spawn-failed")
+      return { error: "The renderer could not start its encoder", retryable: true };
+    if (error.signal !== null)
+      return { error: `The renderer's encoder was interrupted (${error.signal})`, retryable: true };
+    return { error: processText(error), retryable: false };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  if (BROWSER_GONE.test(message))
+    return { error: "The renderer's browser stopped during the render", retryable: true };
+  if (STORAGE_DOWN.test(message))
+    return { error: "The renderer could not reach the storage service", retryable: true };
+  return { error: message.slice(0, 1000), retryable: false };
+}

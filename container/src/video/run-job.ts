@@ -1,0 +1,195 @@
+/**
+ * One accepted video job, from the 202 to its final callback: a heartbeat renews the job's lease with the Worker
+ * while it waits and while it renders (HEARTBEAT_INTERVAL_MS); the render runs under a wall-clock deadline (the
+ * request's `limits.deadlineSeconds`) that kills ffmpeg (the run's signal) and, when the job is in its browser
+ * stage, the renderer's Chromium processes, instead of only giving up waiting; the final callback says whether a
+ * failure was the job's (permanent) or the infrastructure's (retryable). A cancelled job reports nothing: the
+ * Worker already settled it.
+ */
+import { join } from "node:path";
+import {
+  HEARTBEAT_INTERVAL_MS,
+  type RenderVideoRequest,
+  type RunnerStatus,
+} from "../../../src/contract/wire.ts";
+import type { AppDeps } from "../deps.ts";
+import { withTempDir } from "../lib/temp-dir.ts";
+import { sendCallback, uploadFile } from "./delivery.ts";
+import { closeBrowser } from "./raster/browser.ts";
+import { describeFailure } from "./render-failure.ts";
+import type { AbortReason, QueuedJob } from "./render-queue.ts";
+import { renderVideo } from "./render.ts";
+
+const PROGRESS_INTERVAL_MS = 1000;
+/** How long an aborted render's work may take to wind down (processes reaped) before its report goes out. */
+const REAP_WAIT_MS = 2000;
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+/** Without limits in the request (an older Worker), the longest any render may run. */
+const FALLBACK_DEADLINE_SECONDS = 3600;
+
+/** Sends a job's reports: progress at most once a second, a heartbeat when nothing else was sent, the final one. */
+class Reporter {
+  private lastSent = 0;
+  private percent = 0;
+  private stage = "queued";
+  private inFlight: Promise<unknown> = Promise.resolve();
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly deps: AppDeps;
+  private readonly job: RenderVideoRequest;
+
+  constructor(deps: AppDeps, job: RenderVideoRequest) {
+    this.deps = deps;
+    this.job = job;
+    this.heartbeat = setInterval(() => {
+      if (Date.now() - this.lastSent >= HEARTBEAT_INTERVAL_MS - 250) this.send();
+    }, HEARTBEAT_INTERVAL_MS / 2);
+    this.heartbeat.unref();
+  }
+
+  get currentStage(): string {
+    return this.stage;
+  }
+
+  base(status: RunnerStatus["status"]): RunnerStatus {
+    return {
+      jobId: this.job.jobId,
+      status,
+      type: "video",
+      timestamp: new Date().toISOString(),
+      ...(this.job.attempt === undefined ? {} : { attempt: this.job.attempt }),
+    };
+  }
+
+  progress(percent: number, stage: string): void {
+    this.percent = percent;
+    this.stage = stage;
+    if (Date.now() - this.lastSent >= PROGRESS_INTERVAL_MS) this.send();
+  }
+
+  private send(): void {
+    this.lastSent = Date.now();
+    const report = { ...this.base("processing"), metadata: { progress: this.percent, stage: this.stage } };
+    this.inFlight = sendCallback(this.job.callbackUrl, this.deps.config.runnerSecret, report, 0);
+  }
+
+  async final(report: RunnerStatus | null): Promise<void> {
+    clearInterval(this.heartbeat);
+    await this.inFlight.catch(() => {});
+    if (report) await sendCallback(this.job.callbackUrl, this.deps.config.runnerSecret, report, 4);
+  }
+}
+
+/** Resolves never; rejects when `signal` aborts. */
+const aborted = (signal: AbortSignal): Promise<never> =>
+  new Promise((_, reject) => {
+    const fail = () => reject(new Error(`aborted: ${String(signal.reason)}`));
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+
+async function runVideoJob(
+  deps: AppDeps,
+  job: RenderVideoRequest,
+  reporter: Reporter,
+  queueSignal: AbortSignal,
+): Promise<void> {
+  const started = Date.now();
+  const deadlineSeconds = job.limits?.deadlineSeconds ?? FALLBACK_DEADLINE_SECONDS;
+  const control = new AbortController();
+  const stop = (reason: AbortReason) => {
+    if (control.signal.aborted) return;
+    control.abort(reason);
+    // A page that never yields (an endless script) holds its browser: kill them, they relaunch on next use.
+    if (reporter.currentStage === "downloading" || reporter.currentStage === "rendering") void closeBrowser();
+  };
+  const onQueueAbort = () => stop(queueSignal.reason as AbortReason);
+  const onShutdown = () => stop("shutdown");
+  if (queueSignal.aborted) onQueueAbort();
+  queueSignal.addEventListener("abort", onQueueAbort, { once: true });
+  deps.shutdownSignal.addEventListener("abort", onShutdown, { once: true });
+  if (deps.shutdownSignal.aborted) onShutdown();
+  const timer = setTimeout(() => stop("deadline"), deadlineSeconds * 1000);
+  const signal = control.signal;
+  let final: RunnerStatus | null;
+  try {
+    const result = await withTempDir(deps.config.tmpDir, "video-", async (dir) => {
+      const outPath = join(dir, `out.${job.output.format}`);
+      const work = (async () => {
+        signal.throwIfAborted(); // cancelled or shut down while it waited: start nothing (no browser launch)
+        const r = await renderVideo({
+          jobId: job.jobId,
+          config: job.config,
+          inputs: job.inputs,
+          format: job.output.format,
+          workDir: dir,
+          outPath,
+          onProgress: (p, s) => reporter.progress(p, s),
+          tools: deps.config,
+          signal,
+        });
+        reporter.progress(95, "uploading");
+        const fileSize = await uploadFile(job.output.uploadUrl, outPath, job.output.format, signal);
+        return { ...r, fileSize };
+      })();
+      try {
+        return await Promise.race([work, aborted(signal)]);
+      } catch (error) {
+        // Aborted: ffmpeg was sent SIGKILL; let it be reaped before the temp dir goes and the report is sent. A page
+        // that never yields may hold `work` forever (its browser is being killed): wait a moment, not for it.
+        await Promise.race([work.catch(() => {}), delay(REAP_WAIT_MS)]);
+        throw error;
+      }
+    });
+    const url = new URL(job.output.uploadUrl);
+    final = {
+      ...reporter.base("completed"),
+      resultUrl: `${url.origin}${url.pathname}`,
+      metadata: {
+        processingTime: Date.now() - started,
+        fileSize: result.fileSize,
+        videoDuration: result.duration,
+        outputWidth: result.width,
+        outputHeight: result.height,
+        progress: 100,
+        stage: "uploading",
+      },
+    };
+  } catch (error) {
+    const reason = signal.aborted ? (signal.reason as AbortReason) : undefined;
+    if (reason === "cancelled") final = null;
+    else {
+      const failure = describeFailure(error, reason, deadlineSeconds);
+      if (!failure.retryable || reason === undefined)
+        console.error(`[renderer] job ${job.jobId} failed:`, error instanceof Error ? error.message : error);
+      final = {
+        ...reporter.base("failed"),
+        error: failure.error,
+        retryable: failure.retryable,
+        metadata: { processingTime: Date.now() - started },
+      };
+    }
+  } finally {
+    clearTimeout(timer);
+    queueSignal.removeEventListener("abort", onQueueAbort);
+    deps.shutdownSignal.removeEventListener("abort", onShutdown);
+  }
+  await reporter.final(final);
+}
+
+/** The queue entry of an accepted job; its heartbeat starts now, while it may still wait for a slot. */
+export function videoJobTask(deps: AppDeps, job: RenderVideoRequest): QueuedJob {
+  let reporter: Reporter | null = null;
+  return {
+    id: job.jobId,
+    attempt: job.attempt ?? 1,
+    account: job.accountId ?? job.jobId,
+    onAccepted() {
+      reporter ??= new Reporter(deps, job);
+    },
+    run(signal) {
+      reporter ??= new Reporter(deps, job);
+      return runVideoJob(deps, job, reporter, signal);
+    },
+  };
+}

@@ -1,0 +1,32 @@
+/** The renderer pool's routing: per-job hashing with spill-over, instances from RENDERER_URL or by name. */
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { probeInstance, renderInstances, spillOrder } from "../../src/renderer-client/pool";
+
+describe("renderer pool", () => {
+  it("tries every instance once, starting at the job's hash, and a new attempt starts one further", () => {
+    const first = spillOrder("job_abc", 1, 4);
+    expect([...first].sort()).toEqual([0, 1, 2, 3]);
+    const second = spillOrder("job_abc", 2, 4);
+    expect(second[0]).toBe((first[0]! + 1) % 4);
+    expect(spillOrder("job_abc", 1, 1)).toEqual([0]);
+  });
+
+  it("spreads jobs evenly over the instances", () => {
+    const counts = [0, 0, 0, 0];
+    for (let i = 0; i < 4000; i++) counts[spillOrder(`job_${i.toString(36)}x`, 1, 4)[0]!]!++;
+    for (const c of counts) expect(c).toBeGreaterThan(800);
+  });
+
+  it("reads local instances from a comma-separated RENDERER_URL; probes go to RENDERER_PROBE_URL or the first", () => {
+    const local = { ...env, RENDERER_URL: "http://127.0.0.1:1/, http://127.0.0.1:2" };
+    expect(renderInstances(local).map((i) => [i.name, i.base])).toEqual([
+      ["render-0", "http://127.0.0.1:1"],
+      ["render-1", "http://127.0.0.1:2"],
+    ]);
+    expect(probeInstance(local).base).toBe("http://127.0.0.1:1");
+    expect(probeInstance({ ...local, RENDERER_PROBE_URL: "http://127.0.0.1:3" }).base).toBe(
+      "http://127.0.0.1:3",
+    );
+  });
+});
