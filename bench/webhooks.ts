@@ -25,6 +25,8 @@ const root = join(import.meta.dirname, "..");
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 200);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const JOBS = Number(process.env.BENCH_JOBS ?? 15);
+/** Time allowed per event to queue the backlog (a loaded 2-core machine queues ~15-35 events/s). */
+const QUEUE_MS_PER_EVENT = Number(process.env.BENCH_QUEUE_MS ?? 100);
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[], digits = 1) =>
@@ -106,7 +108,8 @@ try {
   const bare: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     const box = `throughput${round}`;
-    const due = Math.ceil((Date.now() + 20_000) / 1000) * 1000;
+    // Room to queue every event (each first attempt must fail at least 6 s, the jittered 5 s retry, before `due`).
+    const due = Math.ceil((Date.now() + 10_000 + EVENTS * QUEUE_MS_PER_EVENT) / 1000) * 1000;
     const hook = (await api("POST", "/api/v2/webhooks", {
       name: box,
       url: `${boxUrl(box)}?fail=${EVENTS}&status=503&retryAt=${due}`,
@@ -120,7 +123,12 @@ try {
       }),
     );
     ingest.push(EVENTS / ((performance.now() - started) / 1000));
-    if (Date.now() > due - 7_000) throw new Error("queuing took too long for the shared retry instant");
+    if (Date.now() > due - 7_000) {
+      console.log(
+        `round ${round}: queuing outran the shared retry instant (machine too busy?); round skipped`,
+      );
+      continue;
+    }
     const got = (await waitForBox(box, 2 * EVENTS)).slice(EVENTS);
     verifyAll(hook.secret, got);
     const span = got.at(-1)!.at - got[0]!.at;
@@ -150,7 +158,10 @@ try {
       ).text();
     bare.push(EVENTS / ((performance.now() - t) / 1000));
   }
-  console.log(`1. one endpoint object draining a backlog of ${EVENTS} due deliveries, ${ROUNDS} rounds:`);
+  if (rates.length === 0) throw new Error("every throughput round was skipped");
+  console.log(
+    `1. one endpoint object draining a backlog of ${EVENTS} due deliveries, ${rates.length} rounds:`,
+  );
   console.log(`   delivered events/s: ${rates.map((r) => r.toFixed(0)).join(", ")} (${spread(rates, 0)})`);
   console.log(
     `   (a) bare sequential POSTs/s from Node: ${bare.map((r) => r.toFixed(0)).join(", ")} (${spread(bare, 0)})`,

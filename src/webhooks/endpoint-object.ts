@@ -10,11 +10,11 @@
 import { DurableObject } from "cloudflare:workers";
 import * as v from "valibot";
 import type { Env } from "../env";
-import { newId } from "../lib/ids";
 import { downloadPath } from "../paths";
 import { signPath } from "../storage/signed-url";
 import { eventBody, type StoredEvent } from "./events";
-import { DISABLE_AFTER_FAILING_MS, DOWNLOAD_LINK_SECONDS, MAX_ATTEMPTS_PER_HOUR } from "./limits";
+import { DOWNLOAD_LINK_SECONDS, MAX_ATTEMPTS_PER_HOUR } from "./limits";
+import { recordStatements, type AttemptResult, type EndpointRow } from "./record-attempts";
 import { budget, nextAttemptAt } from "./schedule";
 import { webhookHeaders } from "./signature";
 import { attemptDelivery, type AttemptOutcome } from "./transport";
@@ -34,16 +34,6 @@ interface QueueRow extends Record<string, SqlStorageValue> {
   attempt: number;
 }
 
-interface EndpointRow {
-  id: string;
-  url: string;
-  active: number;
-  secret: string;
-  previousSecret: string | null;
-  previousSecretExpiresAt: number | null;
-  failingSince: number | null;
-}
-
 interface DeliveryRow {
   id: string;
   status: string;
@@ -52,16 +42,6 @@ interface DeliveryRow {
   data: string;
   createdAt: number;
   fileExpiresAt: number | null;
-}
-
-interface Result {
-  deliveryId: string;
-  at: number;
-  outcome: AttemptOutcome | null;
-  /** Next due time, or null when the delivery is done (delivered or dead-lettered). */
-  next: number | null;
-  status: "pending" | "delivered" | "dead_letter";
-  note?: string;
 }
 
 export class WebhookEndpoint extends DurableObject<Env> {
@@ -173,7 +153,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
     }
     const rows = (deliveryResult?.results ?? []) as DeliveryRow[];
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const results: Result[] = [];
+    const results: AttemptResult[] = [];
     let stopped = false;
     const started = Date.now();
     for (const row of due) {
@@ -204,7 +184,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
         status: outcome.ok ? "delivered" : next === null ? "dead_letter" : "pending",
       });
     }
-    if (results.length) await this.record(endpoint, results);
+    if (results.length) await this.env.DB.batch(recordStatements(this.env.DB, endpoint, results, Date.now()));
     for (const r of results) {
       if (r.next === null) this.sql.exec("DELETE FROM queue WHERE delivery_id = ?", r.deliveryId);
       else
@@ -262,79 +242,5 @@ export class WebhookEndpoint extends DurableObject<Env> {
       downloadUrl: `${this.env.PUBLIC_URL.replace(/\/+$/, "")}${path}?${query}`,
       downloadUrlExpiresAt: new Date(expires * 1000).toISOString(),
     };
-  }
-
-  /** Writes the attempts, the deliveries' states and the endpoint's failure streak to D1 in one batch. */
-  private async record(endpoint: EndpointRow, results: Result[]) {
-    const db = this.env.DB;
-    const statements: D1PreparedStatement[] = [];
-    let failingSince = endpoint.failingSince;
-    let lastError: string | null = null;
-    for (const r of results) {
-      const o = r.outcome;
-      if (o) {
-        statements.push(
-          db
-            .prepare(
-              `INSERT INTO webhook_attempts (id, delivery_id, attempt, status, response_status, duration_ms, error,
-                 response_body, created_at)
-               SELECT ?1, id, attempts + 1, ?2, ?3, ?4, ?5, ?6, ?7 FROM webhook_deliveries WHERE id = ?8`,
-            )
-            .bind(
-              newId("wha"),
-              o.ok ? "succeeded" : "failed",
-              o.status,
-              o.durationMs,
-              o.error,
-              o.responseBody,
-              r.at,
-              r.deliveryId,
-            ),
-        );
-        failingSince = o.ok ? null : (failingSince ?? r.at);
-        if (!o.ok) lastError = o.error;
-      }
-      statements.push(
-        db
-          .prepare(
-            `UPDATE webhook_deliveries SET attempts = attempts + ?2, status = ?3, response_status = coalesce(?4, response_status),
-               last_error = ?5, next_attempt_at = ?6, delivered_at = CASE WHEN ?3 = 'delivered' THEN ?7 ELSE delivered_at END,
-               handed_off_at = coalesce(handed_off_at, ?7), updated_at = ?7
-             WHERE id = ?1`,
-          )
-          .bind(
-            r.deliveryId,
-            o ? 1 : 0,
-            r.status,
-            o?.status ?? null,
-            o ? o.error : "the endpoint is disabled",
-            r.next,
-            r.at,
-          ),
-      );
-    }
-    if (results.some((r) => r.outcome)) {
-      const now = Date.now();
-      const disable = failingSince !== null && now - failingSince >= DISABLE_AFTER_FAILING_MS;
-      const days = Math.round(DISABLE_AFTER_FAILING_MS / 86_400_000);
-      statements.push(
-        db
-          .prepare(
-            `UPDATE webhook_endpoints SET failing_since = ?2,
-               active = CASE WHEN ?3 THEN 0 ELSE active END,
-               disabled_reason = CASE WHEN ?3 THEN ?4 ELSE disabled_reason END,
-               updated_at = CASE WHEN ?3 THEN ?5 ELSE updated_at END
-             WHERE id = ?1 AND active = 1`,
-          )
-          .bind(
-            endpoint.id,
-            failingSince,
-            disable ? 1 : 0,
-            `Disabled automatically: every delivery attempt failed for ${days} days (last error: ${lastError})`,
-            now,
-          ),
-      );
-    }
-    await db.batch(statements);
   }
 }
