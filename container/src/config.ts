@@ -24,6 +24,8 @@ export interface RenderTools {
   htmlCapture: CaptureMethod;
   /** Begin-frame browser processes that share one animated html layer's frames (1..8). */
   htmlCaptureWorkers: number;
+  /** The offline speech recogniser autoSubtitles runs (Debian's `pocketsphinx_continuous`). */
+  pocketsphinxPath: string;
 }
 
 /** What a render uses when the environment says nothing (tests and the benchmark call renderVideo directly). */
@@ -35,6 +37,7 @@ export const DEFAULT_RENDER_TOOLS: RenderTools = {
   htmlCapture: "beginframe",
   // A PNG encode per frame keeps one Chromium busy; two share a 2-core machine's cores.
   htmlCaptureWorkers: 2,
+  pocketsphinxPath: "pocketsphinx_continuous",
 };
 
 const MAX_CAPTURE_WORKERS = 8;
@@ -73,6 +76,7 @@ export const RendererEnv = v.object({
     ),
     String(DEFAULT_RENDER_TOOLS.htmlCaptureWorkers),
   ),
+  POCKETSPHINX_PATH: v.optional(nonEmpty("POCKETSPHINX_PATH"), DEFAULT_RENDER_TOOLS.pocketsphinxPath),
 });
 
 /** Validated renderer settings. */
@@ -110,5 +114,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chromiumPath: e.CHROMIUM_HEADLESS_PATH,
     htmlCapture: e.HTML_CAPTURE,
     htmlCaptureWorkers: e.HTML_CAPTURE_WORKERS,
+    pocketsphinxPath: e.POCKETSPHINX_PATH,
   };
 }
