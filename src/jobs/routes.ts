@@ -15,11 +15,10 @@ import { idempotencyKeyOf, idempotent } from "../lib/idempotency";
 import { jsonBody, queryParams, readJson } from "../lib/validate";
 import { cancelJob } from "./cancel-job";
 import { createJob } from "./create-job";
-import { getOwnedJob } from "./internal";
+import { getJob } from "./get-job";
 import { jobStats, lastThirtyDays } from "./job-stats";
 import { ListJobsQuery, listJobs } from "./list-jobs";
 import { queueStatus } from "./queue-status";
-import { toJob } from "./serialize";
 import { validateJob } from "./validate-job";
 
 /** Type and config are checked by validateJobConfig (so its codes and order apply); here only the body shape. */
@@ -50,5 +49,5 @@ export const jobRoutes = new Hono<AppEnv>()
   })
   .get("/stats", async (c) => ok(c, await jobStats(callerCtx(c))))
   .get("/stats/last-30-days", async (c) => ok(c, await lastThirtyDays(callerCtx(c))))
-  .get("/:jobId", async (c) => ok(c, toJob(await getOwnedJob(callerCtx(c), c.req.param("jobId")))))
+  .get("/:jobId", async (c) => ok(c, await getJob(callerCtx(c), c.req.param("jobId"))))
   .delete("/:jobId", async (c) => ok(c, await cancelJob(callerCtx(c), c.req.param("jobId"))));

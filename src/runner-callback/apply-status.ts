@@ -4,6 +4,7 @@
  */
 import type { Ctx } from "../context";
 import type { RunnerStatus } from "../contract/wire";
+import { recordCaptionOutputs } from "../jobs/caption-outputs";
 import { finalCost } from "../jobs/cost";
 import { getJobById } from "../jobs/internal";
 import { finishJob, markProcessing } from "../jobs/lifecycle";
@@ -73,10 +74,12 @@ export const applyRunnerStatus = async (ctx: Ctx, report: RunnerStatus): Promise
         height: meta.outputHeight,
         duration: meta.videoDuration,
       });
+      if (meta.captions) await recordCaptionOutputs(ctx, job, meta.captions);
       return finishJob(ctx, job, {
         status: "COMPLETED",
         outputFileId,
-        cost: finalCost(job, meta.videoDuration),
+        // Captions are charged when the audio was transcribed (not when the video had none to hear).
+        cost: finalCost(job, meta.videoDuration, meta.captions?.backend != null),
       });
     }
   }

@@ -27,7 +27,8 @@ export default async function setup(project: TestProject) {
   project.provide("faultsScale", process.env.FAULTS_SCALE === "full" ? "full" : "short");
   const canary = await startCanary();
   project.provide("canary", { httpPort: canary.httpPort, udpPort: canary.udpPort });
-  const dir = join(process.cwd(), "..", "shared", "fixtures");
+  // FIXTURES_DIR: a checkout that is not beside ../shared (a git worktree elsewhere) names the folder itself.
+  const dir = process.env.FIXTURES_DIR ?? join(process.cwd(), "..", "shared", "fixtures");
   project.provide(
     "fixtures",
     Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f)).toString("base64")])),

@@ -18,13 +18,40 @@ import {
 import type { AppDeps } from "../deps.ts";
 import { BadRequest } from "../lib/errors.ts";
 import { withTempDir } from "../lib/temp-dir.ts";
-import { sendCallback, uploadFile } from "../video/delivery.ts";
+import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
+import type { Transcriber } from "../transcribe/types.ts";
+import { workersAiTranscriber } from "../transcribe/workers-ai.ts";
+import { toSrt, toTranscriptJson, toWebVtt } from "../video/captions/caption-files.ts";
+import type { Captions } from "../video/captions/captions.ts";
+import { sendCallback, uploadFile, uploadText } from "../video/delivery.ts";
 import { videoSpec } from "../video/config.ts";
 import { missingInput } from "../video/fetch-inputs.ts";
 import { JobQueue } from "../video/job-queue.ts";
 import { renderVideo } from "../video/render.ts";
 
 const PROGRESS_INTERVAL_MS = 1000;
+
+/** The request's transcription backend (absent: the offline one). */
+function transcriberFor(deps: AppDeps, job: RenderVideoRequest): Transcriber {
+  const t = job.transcription;
+  if (t?.backend === "workers-ai") return workersAiTranscriber(t.url, job.jobId, deps.config.runnerSecret);
+  return pocketsphinxTranscriber(deps.config.pocketsphinxPath);
+}
+
+/** Stores the transcript, WebVTT and SRT files at the request's caption URLs. */
+async function uploadCaptions(
+  job: RenderVideoRequest,
+  captions: Captions,
+  signal?: AbortSignal,
+): Promise<void> {
+  const urls = job.output.captions;
+  if (!urls) return;
+  await Promise.all([
+    uploadText(urls.transcript, toTranscriptJson(captions), "json", signal),
+    uploadText(urls.vtt, toWebVtt(captions), "vtt", signal),
+    uploadText(urls.srt, toSrt(captions), "srt", signal),
+  ]);
+}
 
 /** Runs one accepted job to its final callback; never throws. */
 export async function runVideoJob(deps: AppDeps, job: RenderVideoRequest): Promise<void> {
@@ -62,9 +89,11 @@ export async function runVideoJob(deps: AppDeps, job: RenderVideoRequest): Promi
         outPath,
         onProgress: progress,
         tools: deps.config,
+        transcriber: job.config.autoSubtitles ? transcriberFor(deps, job) : undefined,
         signal: deps.shutdownSignal,
       });
       progress(95, "uploading");
+      if (r.captions) await uploadCaptions(job, r.captions, deps.shutdownSignal);
       const fileSize = await uploadFile(
         job.output.uploadUrl,
         outPath,
@@ -85,6 +114,15 @@ export async function runVideoJob(deps: AppDeps, job: RenderVideoRequest): Promi
         outputHeight: result.height,
         progress: 100,
         stage: "uploading",
+        ...(result.captions && {
+          captions: {
+            backend: result.captions.backend,
+            language: result.captions.language,
+            words: result.captions.words.length,
+            cues: result.captions.cues.length,
+            note: result.captions.note,
+          },
+        }),
       },
     };
   } catch (error) {

@@ -5,8 +5,9 @@
  * except through `Transcript.backend`, which the job records.
  */
 
-/** The backends; the job's outputs name the one that ran. */
-export const TRANSCRIPTION_BACKENDS = ["pocketsphinx", "workers-ai"] as const;
+import type { TRANSCRIPTION_BACKENDS } from "../../../src/contract/wire.ts";
+
+/** The backends (the contract's list); the job records the one that ran. */
 export type TranscriptionBackend = (typeof TRANSCRIPTION_BACKENDS)[number];
 
 /** One recognised word, seconds from the start of the audio (start < end, in order). */
