@@ -75,7 +75,15 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
     },
     callbackUrl: `${base}${CALLBACK_PATH}`,
     ...(config.autoSubtitles && { transcription }),
-    limits: { maxDurationSeconds: seconds, deadlineSeconds: videoDeadlineSeconds({ seconds, fps, ...size }) },
+    limits: {
+      maxDurationSeconds: seconds,
+      deadlineSeconds: videoDeadlineSeconds({
+        seconds,
+        fps,
+        ...size,
+        captions: config.autoSubtitles === true,
+      }),
+    },
   });
   await markProcessing(ctx, job.id, { stage: "queued", percent: 0, countAttempt: true });
   return "done";
