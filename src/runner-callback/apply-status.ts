@@ -3,12 +3,12 @@
  * module, so replays and out-of-order reports are harmless: a finished job never moves again.
  */
 import type { Ctx } from "../context";
-import type { RunnerStatus } from "../contract/wire";
+import { CAPTION_OUTPUTS, type RunnerStatus } from "../contract/wire";
 import { recordCaptionOutputs } from "../jobs/caption-outputs";
 import { finalCost } from "../jobs/cost";
 import { getJobById } from "../jobs/internal";
 import { finishJob, markProcessing } from "../jobs/lifecycle";
-import { outputStorageUrl, recordOutput } from "../jobs/output";
+import { captionStorageUrl, outputStorageUrl, recordOutput } from "../jobs/output";
 import { ValidationFailed } from "../lib/errors";
 import { keyOf } from "../storage/paths";
 
@@ -50,7 +50,11 @@ export const applyRunnerStatus = async (ctx: Ctx, report: RunnerStatus): Promise
     case "completed": {
       if (job.status !== "PENDING" && job.status !== "PROCESSING") {
         // A render that finished after its job was cancelled or swept: its file has no row and would never expire.
-        if (job.outputFileId === null) await ctx.env.FILES.delete(keyOf(outputStorageUrl(job)));
+        if (job.outputFileId === null)
+          await ctx.env.FILES.delete([
+            keyOf(outputStorageUrl(job)),
+            ...CAPTION_OUTPUTS.map((kind) => keyOf(captionStorageUrl(job, kind))),
+          ]);
         return false;
       }
       // The output must be where this job was told to write it; a result elsewhere is refused.

@@ -21,6 +21,7 @@ import {
   get,
   jobOutputUrl,
   jobRow,
+  openPending,
   postRunnerReport,
   runnerReport,
 } from "./jobs-seed";
@@ -166,11 +167,38 @@ describe("autoSubtitles: outputs on completion", () => {
     expect(await auditedBalance(userId)).toBe(500);
   });
 
+  it("a completion after the job was cancelled deletes the caption files with the video", async () => {
+    const { key, userId } = await newAccount({ planId: "pro", tokens: 500 });
+    const jobId = await openCaptionedJob(userId, 30);
+    expect(
+      (await call(`/api/v1/jobs/${jobId}`, { method: "DELETE", headers: { "x-api-key": key } })).status,
+    ).toBe(200);
+    await storeCaptionFiles(jobId);
+    const resultUrl = await jobOutputUrl(jobId, 2000);
+    await postRunnerReport(
+      runnerReport(jobId, "completed", {
+        resultUrl,
+        metadata: {
+          videoDuration: 4.2,
+          captions: { backend: "pocketsphinx", language: "en", words: 1, cues: 1, note: null },
+        },
+      }),
+    );
+    const row = (await jobRow(jobId))!;
+    const job = { id: jobId, userId: String(row.user_id), createdAt: Number(row.created_at) };
+    for (const kind of ["vtt", "srt", "transcript"] as const)
+      expect(await env.FILES.head(captionStorageUrl(job, kind).slice(1)), kind).toBeNull();
+    expect(row.status).toBe("CANCELLED");
+  });
+
   it("shows captions pending on an open job, and nothing on jobs without autoSubtitles", async () => {
     const { key, userId } = await newAccount({ planId: "pro", tokens: 500 });
     const jobId = await openCaptionedJob(userId, 30);
     const job = await body<{ captions: unknown }>(await get(`/api/v1/jobs/${jobId}`, key));
     expect(job.data!.captions).toEqual({ status: "pending", files: [] });
+    const plain = await openPending(userId, 12, "VIDEO");
+    const other = await body<Record<string, unknown>>(await get(`/api/v1/jobs/${plain}`, key));
+    expect(other.data).not.toHaveProperty("captions");
   });
 });
 

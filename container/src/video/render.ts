@@ -77,6 +77,8 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   const parsed = applyFastMode(videoSpec(o.config, o.format));
   report(0, "downloading");
   if (!o.rasterize) warmBrowsers(keyedLayers(parsed), tools);
+  // Captions are text: the text page opens while the inputs download and the mix is transcribed.
+  if (!o.rasterize && parsed.subtitles) prepareSparePage(tools.chromiumPath);
   const refs = fileRefs(parsed);
   const local = await fetchInputs(refs, o.workDir, {
     inputs: o.inputs,
@@ -123,7 +125,6 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     });
     if (captions.cues.length > 0) {
       ({ spec, keys: captionKeys } = withCaptionLayers(spec, captions.cues));
-      if (!o.rasterize) prepareSparePage(tools.chromiumPath);
     }
   }
   const rasterKeys = keyedLayers(spec).filter((k) => isRaster(k.layer));
