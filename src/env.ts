@@ -20,6 +20,8 @@ export interface Env {
   RENDERER?: DurableObjectNamespace;
   /** Cloudflare Email Service (production sign-in mail); locally mail goes to the outbox table. */
   EMAIL?: SendEmail;
+  /** Workers AI (production): Whisper transcribes autoSubtitles' audio when TRANSCRIPTION_BACKEND is workers-ai. */
+  AI?: Ai;
 
   ENVIRONMENT: string;
   SERVICE_NAME: string;
@@ -36,6 +38,8 @@ export interface Env {
   FONT_CATALOGUE_ONLINE?: string;
   /** Base URL at which the renderer reaches this Worker (signed storage URLs, callbacks). */
   PUBLIC_URL: string;
+  /** autoSubtitles' speech recogniser: "workers-ai" (the AI binding) or "pocketsphinx" (offline, the default). */
+  TRANSCRIPTION_BACKEND?: string;
 
   /** Sender of sign-in mail, e.g. "Media Render <noreply@example.com>". */
   MAIL_FROM?: string;

@@ -2,7 +2,7 @@
  * Where each domain is mounted: the one list `app.ts` mounts and every other module builds links from
  * (signed download links, the renderer's callback URL, storage URLs).
  */
-import { CALLBACK_PATH } from "./contract/wire";
+import { CALLBACK_PATH, TRANSCRIBE_PATH } from "./contract/wire";
 
 export const MOUNTS = {
   health: "/health",
@@ -33,6 +33,9 @@ export const MOUNTS = {
 export const CALLBACK_ROUTE = CALLBACK_PATH.slice(MOUNTS.runnerWebhooks.length);
 if (`${MOUNTS.runnerWebhooks}${CALLBACK_ROUTE}` !== CALLBACK_PATH)
   throw new Error("the runner callback path must live under the runner webhooks mount");
+
+/** Workers AI transcription for the renderer (autoSubtitles), inside the same mount. */
+export const TRANSCRIBE_ROUTE = TRANSCRIBE_PATH.slice(MOUNTS.runnerWebhooks.length);
 
 /** `GET` of a file's bytes (API key or signed link). */
 export const downloadPath = (fileId: string) => `${MOUNTS.files}/${encodeURIComponent(fileId)}/download`;

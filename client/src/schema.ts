@@ -516,7 +516,7 @@ export type VideoConfig = {
     maxGain?: number;
   };
   globalLayers?: Array<VideoConfigGlobalLayer>;
-  autoSubtitles?: false;
+  autoSubtitles?: boolean;
   autoSubtitlesStyle?: {
     animation?: "word-by-word" | "letter-by-letter";
     textColor?: VideoConfigColor;
@@ -528,6 +528,7 @@ export type VideoConfig = {
     outlineWidth?: number;
     outlineStyle?: "outline" | "shadow" | "glow";
   };
+  autoSubtitlesLanguage?: string;
 };
 
 export type VideoConfigColor = string;

@@ -24,6 +24,8 @@ export interface RenderTools {
   htmlCapture: CaptureMethod;
   /** Begin-frame browser processes that share one animated html layer's frames (1..8). */
   htmlCaptureWorkers: number;
+  /** The offline speech recogniser autoSubtitles runs (Debian's `pocketsphinx_continuous`). */
+  pocketsphinxPath: string;
 }
 
 /** What a render uses when the environment says nothing (tests and the benchmark call renderVideo directly). */
@@ -35,6 +37,7 @@ export const DEFAULT_RENDER_TOOLS: RenderTools = {
   htmlCapture: "beginframe",
   // A PNG encode per frame keeps one Chromium busy; two share a 2-core machine's cores.
   htmlCaptureWorkers: 2,
+  pocketsphinxPath: "pocketsphinx_continuous",
 };
 
 const MAX_CAPTURE_WORKERS = 8;
@@ -87,6 +90,7 @@ export const RendererEnv = v.object({
       v.minValue(1, "RENDER_QUEUE_PER_ACCOUNT must be at least 1"),
     ),
   ),
+  POCKETSPHINX_PATH: v.optional(nonEmpty("POCKETSPHINX_PATH"), DEFAULT_RENDER_TOOLS.pocketsphinxPath),
 });
 
 /** Validated renderer settings. */
@@ -137,5 +141,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     renderQueueMax: queueMax,
     renderQueuePerAccount:
       e.RENDER_QUEUE_PER_ACCOUNT ?? Math.min(e.RENDER_SLOTS + 1, e.RENDER_SLOTS + queueMax),
+    pocketsphinxPath: e.POCKETSPHINX_PATH,
   };
 }

@@ -33,6 +33,7 @@ describe("loadConfig", () => {
       chromiumPath: "/usr/lib/chromium/chromium-headless-shell",
       htmlCapture: "beginframe",
       htmlCaptureWorkers: 2,
+      pocketsphinxPath: "pocketsphinx_continuous",
     });
     expect(
       loadConfig({
@@ -41,12 +42,14 @@ describe("loadConfig", () => {
         CHROMIUM_HEADLESS_PATH: "/opt/shell",
         HTML_CAPTURE: "screenshot",
         HTML_CAPTURE_WORKERS: "3",
+        POCKETSPHINX_PATH: "/opt/ps",
       }),
     ).toMatchObject({
       ffmpegPath: "/opt/ffmpeg",
       chromiumPath: "/opt/shell",
       htmlCapture: "screenshot",
       htmlCaptureWorkers: 3,
+      pocketsphinxPath: "/opt/ps",
     });
   });
 

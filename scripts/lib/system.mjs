@@ -1,4 +1,4 @@
-// System prerequisites of the service: Debian packages (ffmpeg, Chromium, fonts) and the local Chrome that
+// System prerequisites of the service: Debian packages (ffmpeg, Chromium, fonts, pocketsphinx) and the local Chrome that
 // miniflare's Browser Rendering wants. Plain Node (runs on the machine's Node 20 before npm install too).
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, chmodSync } from "node:fs";
@@ -13,6 +13,9 @@ export const APT_PACKAGES = [
   ["fonts-dejavu-core", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"],
   ["fonts-liberation2", "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf"],
   ["fonts-noto-color-emoji", "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"],
+  // Offline speech recognition for autoSubtitles (the renderer's local transcription backend).
+  ["pocketsphinx", "/usr/bin/pocketsphinx_continuous"],
+  ["pocketsphinx-en-us", "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin"],
 ];
 
 const log = (msg) => console.log(`[setup] ${msg}`);

@@ -8,15 +8,20 @@
 /** Pixels per second of 1280x720 at 25 fps: the unit the allowance scales with. */
 const UNIT_RATE = 1280 * 720 * 25;
 
-/** Wall-clock seconds a video render may run: a fixed start-up allowance plus 3 s per output second at 720p25. */
+/**
+ * Wall-clock seconds a video render may run: a fixed start-up allowance plus 3 s per output second at 720p25, and
+ * with `captions` 1 s more per output second (the offline recogniser takes ~0.25 s per second of audio alone,
+ * about twice that on a loaded machine).
+ */
 export const videoDeadlineSeconds = (v: {
   seconds: number;
   width: number;
   height: number;
   fps: number;
+  captions?: boolean;
 }): number => {
   const scale = Math.max(1, (v.width * v.height * v.fps) / UNIT_RATE);
-  return Math.min(3600, Math.ceil(120 + 3 * v.seconds * scale));
+  return Math.min(3600, Math.ceil(120 + 3 * v.seconds * scale + (v.captions ? v.seconds : 0)));
 };
 
 /** Wall-clock seconds an image render may run in the browser: 20 s plus the html layers' settle time. */

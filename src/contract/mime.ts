@@ -23,6 +23,10 @@ export const MIME_TYPES = {
   otf: "font/otf",
   woff: "font/woff",
   woff2: "font/woff2",
+  // autoSubtitles outputs: captions for players, and the transcript with word times.
+  vtt: "text/vtt",
+  srt: "application/x-subrip",
+  json: "application/json",
 } as const;
 
 /** The MIME type of an extension or output format (any case); `application/octet-stream` when unknown. */

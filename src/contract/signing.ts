@@ -111,6 +111,16 @@ export async function verifyRendererRequest(
   return anyMatches(signature, expected);
 }
 
+/** Header naming the job whose audio mix a transcription request carries (wire.ts TRANSCRIBE_PATH). */
+export const TRANSCRIBE_JOB_HEADER = "x-runner-job";
+
+/**
+ * The text a transcription request is signed over, as a callback whose body is this text: the audio is binary,
+ * so its SHA-256 stands for it, and the job id binds the audio to the job it is charged to.
+ */
+export const transcribeSigningText = (jobId: string, bodySha256: string): string =>
+  `transcribe:${jobId}:${bodySha256}`;
+
 /** True when the header pair is a valid, fresh signature of the callback's raw `body`. */
 export async function verifyCallback(
   secret: string,

@@ -18,6 +18,25 @@ export const RENDERER_PATHS = {
 /** The Worker's route that receives the renderer's signed status reports. */
 export const CALLBACK_PATH = "/api/v1/webhooks/runner/job-status";
 
+/**
+ * The Worker's route that transcribes a job's audio mix with Workers AI (production backend of autoSubtitles):
+ * body = the WAV bytes, signed like a callback over the job id (`x-runner-job`); answers `TranscriptAnswer`.
+ */
+export const TRANSCRIBE_PATH = "/api/v1/webhooks/runner/transcribe";
+
+/** The speech recognisers behind autoSubtitles (see container/src/transcribe). */
+export const TRANSCRIPTION_BACKENDS = ["pocketsphinx", "workers-ai"] as const;
+
+/** What the transcription route answers: words with times in seconds, and the language heard. */
+export const TranscriptAnswer = v.object({
+  language: v.nullable(v.string()),
+  words: v.array(v.object({ text: v.string(), start: v.number(), end: v.number() })),
+});
+export type TranscriptAnswer = v.InferOutput<typeof TranscriptAnswer>;
+
+/** The extra outputs of an autoSubtitles job (RenderVideoRequest.output.captions), by name. */
+export const CAPTION_OUTPUTS = ["transcript", "vtt", "srt"] as const;
+
 const HttpUrl = v.pipe(
   v.string(),
   v.maxLength(8192),
@@ -34,8 +53,23 @@ export const RenderVideoRequest = v.object({
   jobId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
   config: VideoConfigSchema,
   inputs: v.record(v.pipe(v.string(), v.maxLength(4096)), HttpUrl),
-  output: v.object({ uploadUrl: HttpUrl, format: v.picklist(VIDEO_FORMATS) }),
+  output: v.object({
+    uploadUrl: HttpUrl,
+    format: v.picklist(VIDEO_FORMATS),
+    /** autoSubtitles: where the transcript (JSON), WebVTT and SRT files go. */
+    captions: v.optional(v.object({ transcript: HttpUrl, vtt: HttpUrl, srt: HttpUrl })),
+  }),
   callbackUrl: HttpUrl,
+  /**
+   * autoSubtitles' backend: the renderer's offline pocketsphinx, or Workers AI through the Worker's transcription
+   * route at `url` (TRANSCRIBE_PATH). Absent: pocketsphinx.
+   */
+  transcription: v.optional(
+    v.variant("backend", [
+      v.object({ backend: v.literal("pocketsphinx") }),
+      v.object({ backend: v.literal("workers-ai"), url: HttpUrl }),
+    ]),
+  ),
   /**
    * What the Worker validated and charged for: the render must not last longer than `maxDurationSeconds` of output
    * (the clips sized by the stored files' real lengths) nor run longer than `deadlineSeconds` of wall time
@@ -144,6 +178,19 @@ export type RendererHealth = v.InferOutput<typeof RendererHealth>;
 /** Every error answer of the renderer. */
 export const RendererError = v.object({ error: v.string() });
 
+/**
+ * autoSubtitles' report: the backend that ran (null when the video had no audio), the language, how many words
+ * and cues, and a note when there are no captions (no audio, no speech).
+ */
+export const CaptionsReport = v.object({
+  backend: v.nullable(v.picklist(TRANSCRIPTION_BACKENDS)),
+  language: v.nullable(v.pipe(v.string(), v.maxLength(20))),
+  words: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  cues: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  note: v.nullable(v.pipe(v.string(), v.maxLength(200))),
+});
+export type CaptionsReport = v.InferOutput<typeof CaptionsReport>;
+
 /** Runner status payload (spec "Runner status payload"), the body of a signed callback. */
 export const RunnerStatus = v.object({
   jobId: v.pipe(v.string(), v.minLength(1)),
@@ -170,6 +217,8 @@ export const RunnerStatus = v.object({
       /** While processing: percent done (0..100) and the stage (downloading, rendering, encoding, ...). */
       progress: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(100))),
       stage: v.optional(v.pipe(v.string(), v.maxLength(40))),
+      /** autoSubtitles on a completed job: what was heard and drawn (the files are at the job's caption paths). */
+      captions: v.optional(CaptionsReport),
     }),
   ),
 });

@@ -1,7 +1,8 @@
 /**
  * Final token cost of a completed job (spec: Events, token rules), by the same rules as the estimate
  * (src/contract/config/estimate.ts): image 2 + 1 per layer; video 10 + 2 per started second of the rendered
- * duration, or the reserved estimate when the renderer reports none. The lifecycle caps the charge at the reserve.
+ * duration (plus the autoSubtitles part when the audio was transcribed), or the reserved estimate when the
+ * renderer reports none. The lifecycle caps the charge at the reserve.
  */
 import { estimateTokens, type ImageConfig } from "../contract/config";
 import { estimateVideoTokens } from "../contract/config/estimate";
@@ -9,9 +10,10 @@ import { estimateVideoTokens } from "../contract/config/estimate";
 export const finalCost = (
   job: { type: "IMAGE" | "VIDEO"; config: Record<string, unknown>; tokensReserved: number },
   videoDuration?: number | null,
+  captioned = false,
 ): number => {
   if (job.type === "IMAGE") return estimateTokens("image", job.config as unknown as ImageConfig);
   if (videoDuration == null || !Number.isFinite(videoDuration) || videoDuration < 0)
     return job.tokensReserved;
-  return estimateVideoTokens(videoDuration);
+  return estimateVideoTokens(videoDuration, captioned && job.config.autoSubtitles === true);
 };

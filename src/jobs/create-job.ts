@@ -10,6 +10,7 @@ import { ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { getJobById } from "./internal";
 import { plannedVideo } from "./planned-length";
+import { assertPlanFeatures } from "./plan-features";
 import { assertCanOpen, finishJob, openJob } from "./lifecycle";
 import { importRemoteInputs, remoteReferenceErrors, remoteReferences, type Fetcher } from "./import-inputs";
 import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs";
@@ -27,6 +28,7 @@ export const createJob = async (
   const userId = ctx.caller.userId;
   const checked = validateJobConfig(input.type, input.config, { catalogueOnline: catalogueOnline(env) });
   if (!checked.valid) throw new ValidationFailed(checked.errors);
+  if (checked.type === "video") await assertPlanFeatures(ctx, checked.config);
   const refs = fileReferences(checked.type, checked.config);
   const stored = await lookupStoredFiles(ctx, refs);
   const refused = [...missingFileErrors(refs, stored), ...remoteReferenceErrors(refs)];

@@ -12,6 +12,7 @@ import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { AppEnv } from "../app-env";
 import { callerCtx } from "../auth/api-key";
+import { getJob } from "./get-job";
 import { getOwnedJob } from "./internal";
 import { toJob } from "./serialize";
 
@@ -44,7 +45,9 @@ export const jobEvents = async (c: Context<AppEnv>) => {
         lastWrite = Date.now();
       }
       if (FINAL.has(job.status)) {
-        await stream.writeSSE({ event: "done", data: JSON.stringify(job), id: String(n++) });
+        // The whole job as GET /api/v1/jobs/{id} answers it (with its caption files, when it asked for them).
+        const final = await getJob(ctx, id);
+        await stream.writeSSE({ event: "done", data: JSON.stringify(final), id: String(n++) });
         return;
       }
       if (Date.now() - started >= STREAM_MS) return;

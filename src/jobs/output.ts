@@ -5,29 +5,59 @@
 import { eq } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { mimeOf } from "../contract/mime";
+import type { CAPTION_OUTPUTS } from "../contract/wire";
 import { mediaFiles, type jobs } from "../db/schema";
 import { expiryAt, OUTPUT_TTL_HOURS } from "../files/retention";
 import { newId } from "../lib/ids";
 import { keyOf } from "../storage/paths";
 
 type JobRow = typeof jobs.$inferSelect;
+type CaptionOutput = (typeof CAPTION_OUTPUTS)[number];
 
 /** `/output/<YYYY-MM-DD of creation>/<userId>/<jobId>.<format>` */
 export const outputStorageUrl = (job: Pick<JobRow, "id" | "userId" | "createdAt" | "outputFormat">): string =>
   `/output/${new Date(job.createdAt).toISOString().slice(0, 10)}/${job.userId}/${job.id}.${job.outputFormat}`;
 
+/** The file name suffix of each autoSubtitles output, after the job id. */
+export const CAPTION_FILES = {
+  transcript: { suffix: ".transcript.json", ext: "json" },
+  vtt: { suffix: ".captions.vtt", ext: "vtt" },
+  srt: { suffix: ".captions.srt", ext: "srt" },
+} as const satisfies Record<CaptionOutput, { suffix: string; ext: string }>;
+
+/** `/output/<YYYY-MM-DD of creation>/<userId>/<jobId>.captions.vtt` and its siblings, beside the video. */
+export const captionStorageUrl = (
+  job: Pick<JobRow, "id" | "userId" | "createdAt">,
+  kind: CaptionOutput,
+): string =>
+  `/output/${new Date(job.createdAt).toISOString().slice(0, 10)}/${job.userId}/${job.id}${CAPTION_FILES[kind].suffix}`;
+
 type OutputInfo = { size: number; width?: number | null; height?: number | null; duration?: number | null };
 
-/** The media_files row of `job`'s output. */
-const outputRow = (job: JobRow, info: OutputInfo, at: number) => {
-  const storageUrl = outputStorageUrl(job);
-  const category = job.type === "IMAGE" ? ("image" as const) : ("video" as const);
-  const mimeType = mimeOf(job.outputFormat);
+/** Which stored file of the job a row describes: the render (default) or one of its caption files. */
+interface OutputFile {
+  storageUrl: string;
+  ext: string;
+  category: "image" | "video" | "unknown";
+  /** Extra metadata shown with the file (the caption files carry the transcription report). */
+  metadata?: Record<string, unknown>;
+}
+
+const renderFile = (job: JobRow): OutputFile => ({
+  storageUrl: outputStorageUrl(job),
+  ext: job.outputFormat,
+  category: job.type === "IMAGE" ? "image" : "video",
+});
+
+/** The media_files row of `job`'s output (the render, or `file`). */
+export const outputRow = (job: JobRow, info: OutputInfo, at: number, file: OutputFile = renderFile(job)) => {
+  const { storageUrl, category } = file;
+  const mimeType = mimeOf(file.ext);
   return {
     id: newId(),
     userId: job.userId,
     filename: storageUrl.split("/").pop()!,
-    originalName: `${job.id}.${job.outputFormat}`,
+    originalName: storageUrl.split("/").pop()!,
     mimeType,
     size: info.size,
     width: info.width ?? null,
@@ -39,6 +69,7 @@ const outputRow = (job: JobRow, info: OutputInfo, at: number) => {
     metadata: {
       category,
       validationResult: { errors: [], isValid: true, fileSize: info.size, detectedMimeType: mimeType },
+      ...file.metadata,
     },
     source: "output" as const,
     jobId: job.id,

@@ -57,5 +57,8 @@ export const plannedVideo = (config: VideoConfig, durationOf: DurationOf) => {
         code: "VALIDATION_ERROR",
       },
     ]);
-  return { seconds: timeline.duration, estimatedTokens: estimateVideoTokens(timeline.duration) };
+  return {
+    seconds: timeline.duration,
+    estimatedTokens: estimateVideoTokens(timeline.duration, config.autoSubtitles === true),
+  };
 };

@@ -17,12 +17,11 @@ import { describe, type RouteDoc } from "../docs/describe";
 import { EXAMPLES } from "../docs/examples";
 import { cancelJob } from "./cancel-job";
 import { createJob } from "./create-job";
-import { getOwnedJob } from "./internal";
+import { getJob } from "./get-job";
 import { jobEvents } from "./job-events";
 import { jobStats, lastThirtyDays } from "./job-stats";
 import { ListJobsQuery, listJobs } from "./list-jobs";
 import { queueStatus } from "./queue-status";
-import { toJob } from "./serialize";
 import { validateJob } from "./validate-job";
 
 /** Type and config are checked by validateJobConfig (so its codes and order apply); here only the body shape. */
@@ -123,7 +122,7 @@ export const jobRoutes = new Hono<AppEnv>()
       ok: { status: 200, description: "The job" },
       errors: [404],
     }),
-    async (c) => ok(c, toJob(await getOwnedJob(callerCtx(c), c.req.param("jobId")))),
+    async (c) => ok(c, await getJob(callerCtx(c), c.req.param("jobId"))),
   )
   .get(
     "/:jobId/events",

@@ -59,6 +59,13 @@ export class InsufficientTokens extends DomainError {
   }
 }
 
+/** A feature the caller's plan does not include (autoSubtitles on the free plan); `errors` names the field. */
+export class PlanRequired extends DomainError {
+  constructor(message: string, errors: FieldError[], details: Record<string, unknown> = {}) {
+    super(message, { errors, ...details });
+  }
+}
+
 export class ConcurrencyLimit extends DomainError {
   constructor(activeJobs: number, maxAllowed: number) {
     super("Too many concurrent jobs", { activeJobs, maxAllowed });

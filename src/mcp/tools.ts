@@ -12,9 +12,8 @@ import { getOwnFile } from "../files/internal";
 import { toUploadResponse } from "../files/serialize";
 import { createDownloadLink, LinkBody } from "../files/signed-link";
 import { createJob } from "../jobs/create-job";
-import { getOwnedJob } from "../jobs/internal";
+import { getJob } from "../jobs/get-job";
 import { ListJobsQuery, listJobs } from "../jobs/list-jobs";
-import { toJob } from "../jobs/serialize";
 import { validateJob } from "../jobs/validate-job";
 import { Forbidden } from "../lib/errors";
 import { parseOrThrow } from "../lib/validate";
@@ -93,7 +92,7 @@ export const TOOLS = {
     description: "Read a job: status, progress, outputFileId, tokensUsed, errorMessage.",
     input: JobId,
     needs: { resource: "jobs", method: "GET" },
-    run: async (ctx, { jobId }) => toJob(await getOwnedJob(ctx, jobId)),
+    run: (ctx, { jobId }) => getJob(ctx, jobId),
   }),
   list_jobs: tool({
     description: "List your jobs, newest first, optionally by status or type.",

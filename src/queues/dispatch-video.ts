@@ -9,12 +9,12 @@ import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { limits, type VideoConfig } from "../contract/config";
 import { videoDeadlineSeconds } from "../contract/deadline";
-import { CALLBACK_PATH, type RenderVideoRequestInput } from "../contract/wire";
+import { CALLBACK_PATH, TRANSCRIBE_PATH, type RenderVideoRequestInput } from "../contract/wire";
 import { mediaFiles } from "../db/schema";
 import { referenceTargets } from "../jobs/input-map";
 import { getJobById } from "../jobs/internal";
 import { markProcessing } from "../jobs/lifecycle";
-import { outputStorageUrl } from "../jobs/output";
+import { captionStorageUrl, outputStorageUrl } from "../jobs/output";
 import { plannedVideo } from "../jobs/planned-length";
 import { rendererFor } from "../renderer-client/client";
 import { keyOf } from "../storage/paths";
@@ -46,6 +46,21 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
   const inputs: Record<string, string> = {};
   for (const [reference, f] of byReference)
     inputs[reference] = await signedStorageUrl({ ...sign, method: "GET" }, f.storageKey, URL_TTL_SECONDS);
+  const putUrl = (storageUrl: string) =>
+    signedStorageUrl({ ...sign, method: "PUT" }, keyOf(storageUrl), URL_TTL_SECONDS);
+  const base = env.PUBLIC_URL.replace(/\/+$/, "");
+  const captions = config.autoSubtitles
+    ? {
+        transcript: await putUrl(captionStorageUrl(job, "transcript")),
+        vtt: await putUrl(captionStorageUrl(job, "vtt")),
+        srt: await putUrl(captionStorageUrl(job, "srt")),
+      }
+    : undefined;
+  // Workers AI when the deployment says so and has the binding; otherwise the renderer's offline recogniser.
+  const transcription =
+    env.TRANSCRIPTION_BACKEND === "workers-ai" && env.AI
+      ? { backend: "workers-ai" as const, url: `${base}${TRANSCRIBE_PATH}` }
+      : { backend: "pocketsphinx" as const };
   const attempt = job.attempts + 1;
   const renderer = rendererFor(env);
   const instance = await renderer.renderVideo({
@@ -62,9 +77,19 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
         URL_TTL_SECONDS,
       ),
       format: job.outputFormat as "mp4" | "mov" | "webm",
+      captions,
     },
-    callbackUrl: `${env.PUBLIC_URL.replace(/\/+$/, "")}${CALLBACK_PATH}`,
-    limits: { maxDurationSeconds: seconds, deadlineSeconds: videoDeadlineSeconds({ seconds, fps, ...size }) },
+    callbackUrl: `${base}${CALLBACK_PATH}`,
+    ...(config.autoSubtitles && { transcription }),
+    limits: {
+      maxDurationSeconds: seconds,
+      deadlineSeconds: videoDeadlineSeconds({
+        seconds,
+        fps,
+        ...size,
+        captions: config.autoSubtitles === true,
+      }),
+    },
   });
   if (!(await markProcessing(ctx, job.id, { stage: "queued", percent: 0, countAttempt: true }))) {
     // Finished (cancelled, swept) while the renderer accepted it: that render must not run on.

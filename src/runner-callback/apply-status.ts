@@ -3,11 +3,12 @@
  * module, so replays and out-of-order reports are harmless: a finished job never moves again.
  */
 import type { Ctx } from "../context";
-import type { RunnerStatus } from "../contract/wire";
+import { CAPTION_OUTPUTS, type RunnerStatus } from "../contract/wire";
+import { recordCaptionOutputs } from "../jobs/caption-outputs";
 import { finalCost } from "../jobs/cost";
 import { getJobById } from "../jobs/internal";
 import { finishJob, markProcessing } from "../jobs/lifecycle";
-import { outputStorageUrl, recordOutput } from "../jobs/output";
+import { captionStorageUrl, outputStorageUrl, recordOutput } from "../jobs/output";
 import { retryRender } from "../jobs/retry-render";
 import { ValidationFailed } from "../lib/errors";
 import { keyOf } from "../storage/paths";
@@ -59,7 +60,11 @@ export const applyRunnerStatus = async (ctx: Ctx, report: RunnerStatus): Promise
     case "completed": {
       if (job.status !== "PENDING" && job.status !== "PROCESSING") {
         // A render that finished after its job was cancelled or swept: its file has no row and would never expire.
-        if (job.outputFileId === null) await ctx.env.FILES.delete(keyOf(outputStorageUrl(job)));
+        if (job.outputFileId === null)
+          await ctx.env.FILES.delete([
+            keyOf(outputStorageUrl(job)),
+            ...CAPTION_OUTPUTS.map((kind) => keyOf(captionStorageUrl(job, kind))),
+          ]);
         return false;
       }
       // The output must be where this job was told to write it; a result elsewhere is refused.
@@ -83,10 +88,12 @@ export const applyRunnerStatus = async (ctx: Ctx, report: RunnerStatus): Promise
         height: meta.outputHeight,
         duration: meta.videoDuration,
       });
+      if (meta.captions) await recordCaptionOutputs(ctx, job, meta.captions);
       return finishJob(ctx, job, {
         status: "COMPLETED",
         outputFileId,
-        cost: finalCost(job, meta.videoDuration),
+        // Captions are charged when the audio was transcribed (not when the video had none to hear).
+        cost: finalCost(job, meta.videoDuration, meta.captions?.backend != null),
       });
     }
   }

@@ -3,18 +3,28 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { CALLBACK_SIGNATURE_HEADER, CALLBACK_TIMESTAMP_HEADER, verifyCallback } from "../contract/signing";
+import { sha256Hex } from "../contract/crypto";
+import {
+  CALLBACK_SIGNATURE_HEADER,
+  CALLBACK_TIMESTAMP_HEADER,
+  TRANSCRIBE_JOB_HEADER,
+  transcribeSigningText,
+  verifyCallback,
+} from "../contract/signing";
 import { CALLBACK_PATH, RunnerStatus } from "../contract/wire";
 import { ok } from "../lib/envelope";
-import { readTextBounded } from "../lib/body";
+import { readBytesBounded, readTextBounded } from "../lib/body";
 import { Unauthorized, ValidationFailed } from "../lib/errors";
 import { parseOrThrow } from "../lib/validate";
-import { CALLBACK_ROUTE } from "../paths";
+import { CALLBACK_ROUTE, TRANSCRIBE_ROUTE } from "../paths";
 import { applyRunnerStatus } from "./apply-status";
 import { describe } from "../docs/describe";
+import { transcribeForJob } from "./transcribe";
 
 /** A status report is a few hundred bytes; 64 KiB leaves room for any error text. */
 const MAX_CALLBACK_BYTES = 64 * 1024;
+/** 300 s (the longest video) of 16 kHz mono 16-bit PCM is 9.6 MB; Whisper's own limit is near 25 MB. */
+const MAX_TRANSCRIBE_BYTES = 12 * 1024 * 1024;
 
 export const runnerRoutes = new Hono<AppEnv>()
   .post(CALLBACK_ROUTE, async (c) => {
@@ -38,6 +48,21 @@ export const runnerRoutes = new Hono<AppEnv>()
     }
     const applied = await applyRunnerStatus(c.var.ctx, parseOrThrow(RunnerStatus, body));
     return ok(c, { received: true, applied });
+  })
+  .post(TRANSCRIBE_ROUTE, async (c) => {
+    const jobId = c.req.header(TRANSCRIBE_JOB_HEADER) ?? "";
+    const audio = await readBytesBounded(c.req.raw, MAX_TRANSCRIBE_BYTES);
+    const signed =
+      jobId.length > 0 &&
+      (await verifyCallback(
+        c.env.RUNNER_SECRET,
+        transcribeSigningText(jobId, await sha256Hex(audio as Uint8Array<ArrayBuffer>)),
+        c.req.header(CALLBACK_TIMESTAMP_HEADER),
+        c.req.header(CALLBACK_SIGNATURE_HEADER),
+      ));
+    if (!signed) throw new Unauthorized();
+    const language = c.req.query("language");
+    return ok(c, await transcribeForJob(c.var.ctx, { jobId, audio, language }));
   })
   .get(
     "/health",

@@ -32,6 +32,7 @@ export default async function setup(project: TestProject) {
   project.provide("canary", { httpPort: canary.httpPort, udpPort: canary.udpPort });
   const receiver = await startReceiver();
   project.provide("webhookReceiverPort", receiver.port);
+  // FIXTURES_DIR: a checkout that is not beside ../shared (a git worktree elsewhere) names the folder itself.
   const dir = process.env.FIXTURES_DIR ?? join(process.cwd(), "..", "shared", "fixtures");
   project.provide(
     "fixtures",

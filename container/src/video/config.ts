@@ -48,6 +48,9 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
       gaussSize: config.audioNorm?.gaussSize ?? VIDEO_DEFAULTS.audioNormGaussSize,
       maxGain: config.audioNorm?.maxGain ?? VIDEO_DEFAULTS.audioNormMaxGain,
     },
+    subtitles: config.autoSubtitles
+      ? { style: config.autoSubtitlesStyle ?? {}, language: config.autoSubtitlesLanguage }
+      : null,
   };
 }
 

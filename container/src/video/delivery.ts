@@ -30,6 +30,24 @@ export async function uploadFile(
   return size;
 }
 
+/** Uploads a small text output (captions, transcript) as `ext`'s MIME type; returns its size in bytes. */
+export async function uploadText(
+  url: string,
+  text: string,
+  ext: string,
+  signal?: AbortSignal,
+): Promise<number> {
+  const body = new TextEncoder().encode(text);
+  const res = await fetch(url, {
+    method: "PUT",
+    headers: { "content-type": `${mimeOf(ext)}; charset=utf-8`, "content-length": String(body.byteLength) },
+    body,
+    signal,
+  });
+  if (!res.ok) throw new Error(`upload of the ${ext} captions failed with HTTP ${res.status}`);
+  return body.byteLength;
+}
+
 /** Delays between attempts of the final callback (the first attempt is immediate). */
 export const RETRY_DELAYS_MS: readonly number[] = [1000, 2000, 4000, 8000];
 

@@ -22,6 +22,7 @@ export function fileRefs(spec: VideoSpec): string[] {
   spec.globalLayers.forEach(fromLayer);
   spec.audioTracks.forEach((t) => refs.add(t.path));
   if (spec.audioFilePath) refs.add(spec.audioFilePath);
+  if (spec.subtitles?.style.fontPath !== undefined) refs.add(spec.subtitles.style.fontPath);
   return [...refs];
 }
 
@@ -45,6 +46,14 @@ export function rewriteRefs(spec: VideoSpec, map: ReadonlyMap<string, string>): 
     globalLayers: spec.globalLayers.map(fix),
     audioTracks: spec.audioTracks.map((t) => ({ ...t, path: local(t.path) })),
     audioFilePath: spec.audioFilePath ? local(spec.audioFilePath) : null,
+    subtitles: spec.subtitles && {
+      ...spec.subtitles,
+      style: {
+        ...spec.subtitles.style,
+        fontPath:
+          spec.subtitles.style.fontPath === undefined ? undefined : local(spec.subtitles.style.fontPath),
+      },
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 /** ffmpeg `-progress` parsing (pure) and the percent/stage model reported to the Worker. */
 
-export type Stage = "downloading" | "rendering" | "encoding" | "uploading";
+export type Stage = "downloading" | "transcribing" | "rendering" | "encoding" | "uploading";
 
 /** The last `out_time_us`/`out_time_ms` value in a chunk of progress text, in seconds (both are µs in ffmpeg). */
 export function lastOutTime(text: string): number | null {

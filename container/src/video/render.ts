@@ -18,6 +18,9 @@ import { probeMedia } from "../probe/probe-media.ts";
 import { getCaptureBrowser, prepareSparePage } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
 import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
+import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
+import type { Transcriber } from "../transcribe/types.ts";
+import { timeReveals, transcribeMix, withCaptionLayers, type Captions } from "./captions/captions.ts";
 import type { MediaInfo, Rasters, VideoFormat, VideoSpec } from "./types.ts";
 
 export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
@@ -37,6 +40,8 @@ export interface RenderVideoOptions {
   /** The binaries to launch and the html capture settings (the server passes its Config). */
   tools?: RenderTools;
   rasterize?: Rasterize;
+  /** autoSubtitles' speech recogniser (default: the offline pocketsphinx backend at `tools.pocketsphinxPath`). */
+  transcriber?: Transcriber;
   onProgress?: (percent: number, stage: Stage) => void;
   signal?: AbortSignal;
 }
@@ -48,6 +53,8 @@ export interface RenderVideoResult {
   fps: number;
   duration: number;
   transitions: string[];
+  /** autoSubtitles' transcript and cues; null when the config did not ask for captions. */
+  captions: Captions | null;
 }
 
 const FONT_EXT = /\.(ttf|otf|woff2?)$/i;
@@ -70,6 +77,8 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   const parsed = applyFastMode(videoSpec(o.config, o.format));
   report(0, "downloading");
   if (!o.rasterize) warmBrowsers(keyedLayers(parsed), tools);
+  // Captions are text: the text page opens while the inputs download and the mix is transcribed.
+  if (!o.rasterize && parsed.subtitles) prepareSparePage(tools.chromiumPath);
   const refs = fileRefs(parsed);
   const local = await fetchInputs(refs, o.workDir, {
     inputs: o.inputs,
@@ -77,9 +86,10 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     signal: o.signal,
     onFile: (n) => report(overallPercent("downloading", n / Math.max(1, refs.length)), "downloading"),
   });
-  const spec = rewriteRefs(parsed, local);
+  let spec = rewriteRefs(parsed, local);
   const media = new Map<string, MediaInfo>();
   const fontPaths = new Set(keyedLayers(spec).map((k) => ("fontPath" in k.layer ? k.layer.fontPath : null)));
+  fontPaths.add(spec.subtitles?.style.fontPath ?? null);
   const toProbe = [...new Set(local.values())].filter((p) => !fontPaths.has(p) && !FONT_EXT.test(p));
   const probing = Promise.all(
     toProbe.map(async (p) =>
@@ -87,7 +97,6 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     ),
   );
   void probing.catch(() => {}); // awaited below; this only stops an early throw leaving it unhandled
-  const rasterKeys = keyedLayers(spec).filter((k) => isRaster(k.layer));
   const timelineFor = () => {
     // The contract's timeline, at the spec's fps (a preview's, after fast mode); a clip without its own
     // duration lasts its first video layer's playable length in the probed file.
@@ -101,6 +110,24 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     if (timeline.totalFrames === 0) throw new Error("the video has no clips");
     return timeline;
   };
+  // autoSubtitles: the mix needs every probed input, and the captions must exist before text is rasterised.
+  let captions: Captions | null = null;
+  let captionKeys: string[] = [];
+  if (spec.subtitles) {
+    await probing;
+    report(overallPercent("transcribing", 0), "transcribing");
+    captions = await transcribeMix(spec, timelineFor(), media, {
+      jobId: o.jobId,
+      workDir: o.workDir,
+      ffmpegPath: tools.ffmpegPath,
+      transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath),
+      signal: o.signal,
+    });
+    if (captions.cues.length > 0) {
+      ({ spec, keys: captionKeys } = withCaptionLayers(spec, captions.cues));
+    }
+  }
+  const rasterKeys = keyedLayers(spec).filter((k) => isRaster(k.layer));
   const rasterize: Rasterize = o.rasterize ?? ((s, layers, dir) => rasterizeAll(s, layers, dir, tools));
   const rasterizeFor = async (timeline: Timeline): Promise<Rasters> => {
     if (rasterKeys.length === 0) return { assets: new Map(), stdin: null };
@@ -127,6 +154,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     report(overallPercent("rendering", 0), "rendering");
     [, rasters] = await Promise.all([probing, rasterizeFor(timeline)]);
   }
+  if (captions) timeReveals(rasters.assets, captionKeys, captions.cues, spec);
   // Inputs fed through pipes go last: ffmpeg opens inputs in order, so it loads and probes every file
   // while the text sheet's screenshot is still being taken and the first html frame drawn.
   const graph = pipesLast(compileGraph(spec, timeline, o.jobId, media, rasters.assets));
@@ -165,5 +193,6 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     fps: spec.fps,
     duration: timeline.duration,
     transitions: graph.transitions,
+    captions,
   };
 }

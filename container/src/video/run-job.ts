@@ -14,7 +14,12 @@ import {
 } from "../../../src/contract/wire.ts";
 import type { AppDeps } from "../deps.ts";
 import { withTempDir } from "../lib/temp-dir.ts";
-import { sendCallback, uploadFile } from "./delivery.ts";
+import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
+import type { Transcriber } from "../transcribe/types.ts";
+import { workersAiTranscriber } from "../transcribe/workers-ai.ts";
+import { toSrt, toTranscriptJson, toWebVtt } from "./captions/caption-files.ts";
+import type { Captions } from "./captions/captions.ts";
+import { sendCallback, uploadFile, uploadText } from "./delivery.ts";
 import { closeBrowser } from "./raster/browser.ts";
 import { describeFailure } from "./render-failure.ts";
 import type { AbortReason, QueuedJob } from "./render-queue.ts";
@@ -80,6 +85,28 @@ class Reporter {
   }
 }
 
+/** The request's transcription backend (absent: the offline one). */
+function transcriberFor(deps: AppDeps, job: RenderVideoRequest): Transcriber {
+  const t = job.transcription;
+  if (t?.backend === "workers-ai") return workersAiTranscriber(t.url, job.jobId, deps.config.runnerSecret);
+  return pocketsphinxTranscriber(deps.config.pocketsphinxPath);
+}
+
+/** Stores the transcript, WebVTT and SRT files at the request's caption URLs. */
+async function uploadCaptions(
+  job: RenderVideoRequest,
+  captions: Captions,
+  signal?: AbortSignal,
+): Promise<void> {
+  const urls = job.output.captions;
+  if (!urls) return;
+  await Promise.all([
+    uploadText(urls.transcript, toTranscriptJson(captions), "json", signal),
+    uploadText(urls.vtt, toWebVtt(captions), "vtt", signal),
+    uploadText(urls.srt, toSrt(captions), "srt", signal),
+  ]);
+}
+
 /** Resolves never; rejects when `signal` aborts. */
 const aborted = (signal: AbortSignal): Promise<never> =>
   new Promise((_, reject) => {
@@ -126,9 +153,11 @@ async function runVideoJob(
           outPath,
           onProgress: (p, s) => reporter.progress(p, s),
           tools: deps.config,
+          transcriber: job.config.autoSubtitles ? transcriberFor(deps, job) : undefined,
           signal,
         });
         reporter.progress(95, "uploading");
+        if (r.captions) await uploadCaptions(job, r.captions, signal);
         const fileSize = await uploadFile(job.output.uploadUrl, outPath, job.output.format, signal);
         return { ...r, fileSize };
       })();
@@ -153,6 +182,15 @@ async function runVideoJob(
         outputHeight: result.height,
         progress: 100,
         stage: "uploading",
+        ...(result.captions && {
+          captions: {
+            backend: result.captions.backend,
+            language: result.captions.language,
+            words: result.captions.words.length,
+            cues: result.captions.cues.length,
+            note: result.captions.note,
+          },
+        }),
       },
     };
   } catch (error) {

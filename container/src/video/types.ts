@@ -5,8 +5,10 @@
  * so each compiler gets its own narrowed type (`LayerOf<"video">`).
  */
 import type { Writable } from "node:stream";
-import type { VIDEO_FORMATS, VideoLayer } from "../../../src/contract/config/video.ts";
+import type { AutoSubtitlesStyle, VIDEO_FORMATS, VideoLayer } from "../../../src/contract/config/video.ts";
 import type { Transition } from "../../../src/contract/config/transitions.ts";
+
+export type { AutoSubtitlesStyle };
 
 /** One layer as drawn: a layer of the grammar with the config's layer defaults merged in. */
 export type Layer = VideoLayer;
@@ -58,6 +60,8 @@ export interface VideoSpec {
   outputVolume: number;
   audioTracks: AudioTrackSpec[];
   audioNorm: { enable: boolean; gaussSize: number; maxGain: number };
+  /** `autoSubtitles: true`: the caption style (fontPath rewritten like layers'), and the language hint. */
+  subtitles: { style: AutoSubtitlesStyle; language?: string } | null;
 }
 
 /** What the compiler reads about a downloaded input (probe/media-facts.ts, the probe's renderer view). */

@@ -1,12 +1,15 @@
 /**
  * Token estimate reserved at job creation (spec "Events"): image 2 + 1 per layer; video 10 + 2 per
- * started second of output. The final video cost uses the rendered duration; this is the reserve.
+ * started second of output, plus 5 + 1 per started second with autoSubtitles. The final video cost uses the
+ * rendered duration; this is the reserve.
  */
 import type { ImageConfig } from "./image.ts";
 import type { JobType } from "./job-type.ts";
 import {
   TOKENS_IMAGE_BASE,
   TOKENS_IMAGE_PER_LAYER,
+  TOKENS_SUBTITLES_BASE,
+  TOKENS_SUBTITLES_PER_SECOND,
   TOKENS_VIDEO_BASE,
   TOKENS_VIDEO_PER_SECOND,
 } from "./limits.ts";
@@ -19,13 +22,19 @@ export function estimateTokens(type: JobType, config: ImageConfig | VideoConfig)
 export function estimateTokens(type: JobType, config: ImageConfig | VideoConfig): number {
   if (type === "image")
     return TOKENS_IMAGE_BASE + TOKENS_IMAGE_PER_LAYER * (config as ImageConfig).layers.length;
-  return estimateVideoTokens(buildTimeline(config as VideoConfig).duration);
+  const video = config as VideoConfig;
+  return estimateVideoTokens(buildTimeline(video).duration, video.autoSubtitles === true);
 }
 
-/** Video: 10 + 2 per started second of `seconds` of output (the final cost uses the same rule). */
-export function estimateVideoTokens(seconds: number): number {
+/**
+ * Video: 10 + 2 per started second of `seconds` of output, and with `autoSubtitles` 5 + 1 more per started
+ * second (the final cost uses the same rule).
+ */
+export function estimateVideoTokens(seconds: number, autoSubtitles = false): number {
   // Round to the millisecond first so 2.1 + 0.9 (= 3.0000000000000004) is not charged as 4 s.
-  return TOKENS_VIDEO_BASE + TOKENS_VIDEO_PER_SECOND * Math.ceil(Math.round(seconds * 1000) / 1000);
+  const started = Math.ceil(Math.round(seconds * 1000) / 1000);
+  const captions = autoSubtitles ? TOKENS_SUBTITLES_BASE + TOKENS_SUBTITLES_PER_SECOND * started : 0;
+  return TOKENS_VIDEO_BASE + TOKENS_VIDEO_PER_SECOND * started + captions;
 }
 
 /** The output file format: png/jpeg/webp for images (default png), mp4/mov/webm for videos (default mp4). */

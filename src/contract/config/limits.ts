@@ -120,3 +120,6 @@ export const TOKENS_IMAGE_BASE = 2;
 export const TOKENS_IMAGE_PER_LAYER = 1;
 export const TOKENS_VIDEO_BASE = 10;
 export const TOKENS_VIDEO_PER_SECOND = 2;
+/** autoSubtitles: on top of the video's cost, 5 + 1 per started second of output (transcription + captions). */
+export const TOKENS_SUBTITLES_BASE = 5;
+export const TOKENS_SUBTITLES_PER_SECOND = 1;

@@ -86,6 +86,8 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   outlineStyle: o(oneOf(["outline", "shadow", "glow"])),
 });
 
+export type AutoSubtitlesStyle = v.InferOutput<typeof AutoSubtitlesStyleSchema>;
+
 export const VideoDefaultsSchema = strict("defaults", {
   duration: o(ClipDuration),
   transition: o(v.nullable(TransitionSchema)),
@@ -124,14 +126,19 @@ const videoConfigEntries = {
     }),
   ),
   globalLayers: o(list(GlobalLayerSchema, 0, L.VIDEO_MAX_GLOBAL_LAYERS, "layers")),
-  // No transcription engine runs here yet: refuse `true` clearly instead of rendering without subtitles.
-  autoSubtitles: o(
-    v.literal(
-      false,
-      "autoSubtitles is not available yet (this service does not transcribe audio): remove it",
-    ),
-  ),
+  /**
+   * Transcribe the final audio mix and burn in word-timed captions (paid plans; the Worker refuses it on the
+   * free plan). The transcript and WebVTT/SRT files are stored as extra job outputs.
+   */
+  autoSubtitles: o(bool()),
   autoSubtitlesStyle: o(AutoSubtitlesStyleSchema),
+  /**
+   * Our addition: the spoken language (ISO 639-1, e.g. `en`, `de`) when autoSubtitles should not detect it.
+   * The offline backend knows English only.
+   */
+  autoSubtitlesLanguage: o(
+    v.pipe(v.string(), v.regex(/^[a-z]{2}$/, "must be a two-letter ISO 639-1 language code such as en")),
+  ),
 };
 
 type RawVideoConfig = v.InferOutput<ReturnType<typeof strict<typeof videoConfigEntries>>>;

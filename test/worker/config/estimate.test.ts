@@ -31,6 +31,16 @@ describe("token estimate", () => {
     expect(video(clips).estimatedTokens).toBe(18);
   });
 
+  it("adds 5 + 1 per started second of output for autoSubtitles", () => {
+    const clips = [{ duration: 4.2, layers: pause }];
+    expect(validateJobConfig("video", { clips, autoSubtitles: true })).toMatchObject({
+      estimatedTokens: 10 + 2 * 5 + 5 + 5,
+    });
+    expect(validateJobConfig("video", { clips, autoSubtitles: false })).toMatchObject({
+      estimatedTokens: 20,
+    });
+  });
+
   it("uses defaults.duration, else 4 s, for clips without a duration", () => {
     expect(video([{ layers: pause }, { layers: pause }]).estimatedTokens).toBe(10 + 2 * 8);
     expect(

@@ -11,12 +11,18 @@ const pairs = (config: unknown) => errorsOf(config).map((e) => [e.field, e.messa
 const clip = (layers: unknown[], extra: Record<string, unknown> = {}) => ({ duration: 2, layers, ...extra });
 
 describe("video config: autoSubtitles", () => {
-  it("refuses autoSubtitles: true with a message saying it is not available", () => {
-    expect(pairs(videoConfig(undefined, { autoSubtitles: true }))).toEqual([
-      [
-        "config.autoSubtitles",
-        "autoSubtitles is not available yet (this service does not transcribe audio): remove it",
-      ],
+  it("accepts autoSubtitles: true with a style and a language", () => {
+    const config = videoConfig(undefined, {
+      autoSubtitles: true,
+      autoSubtitlesStyle: { animation: "letter-by-letter", position: "top", outlineStyle: "glow" },
+      autoSubtitlesLanguage: "de",
+    });
+    expect(validateJobConfig("video", config).valid).toBe(true);
+  });
+
+  it("refuses a language that is not a two-letter ISO 639-1 code", () => {
+    expect(pairs(videoConfig(undefined, { autoSubtitles: true, autoSubtitlesLanguage: "english" }))).toEqual([
+      ["config.autoSubtitlesLanguage", "must be a two-letter ISO 639-1 language code such as en"],
     ]);
   });
 });

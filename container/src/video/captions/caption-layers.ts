@@ -1,0 +1,92 @@
+/**
+ * Cues drawn as the renderer's own title layers (pure), so captions go through the same text rasteriser as
+ * titles: `autoSubtitlesStyle` maps onto a title's textColor, fontSize, fontPath / catalogFont, position and
+ * outline, and its animation onto the word-by-word / letter-by-letter reveal. The reveal follows the spoken
+ * words: `revealTimes` gives each reveal state the time its word (or letter) is said.
+ */
+import type { AutoSubtitlesStyle, Layer, VideoSpec } from "../types.ts";
+import { revealUnits } from "../raster/text-html.ts";
+import { charsPerLine, cueText, DEFAULT_LAYOUT, type CaptionLayoutOptions, type Cue } from "./layout.ts";
+
+/** Documented defaults of autoSubtitlesStyle (the reference leaves them open; README states these). */
+export const CAPTION_DEFAULTS = {
+  animation: "word-by-word",
+  textColor: "#ffffff",
+  outlineColor: "#000000",
+  outlineStyle: "outline",
+  position: "bottom",
+  /** Of the frame's smaller side. */
+  fontSizeFraction: 0.065,
+} as const;
+
+/** Caption font size in output pixels. */
+export function captionFontSize(style: AutoSubtitlesStyle, spec: VideoSpec): number {
+  if (style.fontSize !== undefined) return style.fontSize * spec.pixelScale;
+  return Math.round(Math.min(spec.width, spec.height) * CAPTION_DEFAULTS.fontSizeFraction);
+}
+
+/** The layout options for captions in `spec`: a title box is at most 80 % of the frame wide, less padding. */
+export function captionLayoutOptions(style: AutoSubtitlesStyle, spec: VideoSpec): CaptionLayoutOptions {
+  const size = captionFontSize(style, spec);
+  const outline = (style.outlineWidth ?? 0) * spec.pixelScale;
+  const pad = Math.ceil(size * 0.25 + outline * 4);
+  return { ...DEFAULT_LAYOUT, maxCharsPerLine: charsPerLine(spec.width * 0.8 - 2 * pad, size) };
+}
+
+/** A global title layer showing `cue` in `style` over [cue.start, cue.end] of the output. */
+export function captionLayer(cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpec): Layer {
+  return {
+    type: "title",
+    text: cueText(cue),
+    start: cue.start,
+    stop: cue.end,
+    style: style.animation ?? CAPTION_DEFAULTS.animation,
+    textColor: style.textColor ?? CAPTION_DEFAULTS.textColor,
+    fontSize: captionFontSize(style, spec),
+    fontPath: style.fontPath,
+    catalogFont: style.catalogFont,
+    position: style.position ?? CAPTION_DEFAULTS.position,
+    outlineColor: style.outlineColor ?? CAPTION_DEFAULTS.outlineColor,
+    outlineWidth: style.outlineWidth === undefined ? undefined : style.outlineWidth * spec.pixelScale,
+    outlineStyle: style.outlineStyle ?? CAPTION_DEFAULTS.outlineStyle,
+  } as Layer;
+}
+
+/**
+ * When each of a caption's `states` reveal states starts, in seconds from the cue's start: state s shows the
+ * first round((s+1)·units/states) units (the rasteriser's grouping), so it starts when its last unit is said.
+ * Letters of a word are spread evenly over the word; state 0 starts with the cue.
+ */
+export function revealTimes(cue: Cue, by: "word" | "letter", states: number): number[] {
+  const words = cue.lines.flat();
+  const text = cueText(cue);
+  const units = revealUnits(text, by);
+  const unitTimes: number[] = [];
+  if (by === "word") {
+    units.forEach((_, i) => unitTimes.push(words[Math.min(i, words.length - 1)]!.start));
+  } else {
+    let w = 0;
+    let k = 0;
+    let previous = cue.start;
+    for (const ch of units) {
+      const word = words[w];
+      if (word === undefined || /\s/.test(ch)) {
+        unitTimes.push(previous);
+        continue;
+      }
+      const letters = [...word.text].length;
+      previous = word.start + ((word.end - word.start) * k) / letters;
+      unitTimes.push(previous);
+      if (++k === letters) {
+        w++;
+        k = 0;
+      }
+    }
+  }
+  const n = units.length;
+  return Array.from({ length: states }, (_, s) => {
+    if (s === 0 || n === 0) return 0;
+    const visible = Math.round(((s + 1) * n) / states);
+    return Math.max(0, (unitTimes[visible - 1] ?? cue.start) - cue.start);
+  });
+}

@@ -1,0 +1,112 @@
+/**
+ * Caption layout (pure): timed words grouped into cues of at most `maxLines` lines that fit the frame's width,
+ * each on screen from its first word to shortly after its last. A pause longer than `maxGap`, a sentence end
+ * or `maxDuration` closes a cue, so silence gets no caption. Words that belong together stay on one line:
+ * a short function word ("the", "to", "a", ...) is kept with the word after it.
+ */
+import type { TranscriptWord } from "../../transcribe/types.ts";
+
+export interface CaptionLayoutOptions {
+  /** Characters that fit on one line (see `charsPerLine`). */
+  maxCharsPerLine: number;
+  maxLines: number;
+  /** Seconds a cue may last, first word start to last word end. */
+  maxDuration: number;
+  /** A silence longer than this (seconds) between words closes the cue. */
+  maxGap: number;
+  /** Seconds a cue stays after its last word ends (never into the next cue). */
+  hold: number;
+}
+
+/** One caption on screen: its lines of words, shown from `start` to `end` (seconds of the output). */
+export interface Cue {
+  start: number;
+  end: number;
+  lines: TranscriptWord[][];
+}
+
+export const DEFAULT_LAYOUT: Omit<CaptionLayoutOptions, "maxCharsPerLine"> = {
+  maxLines: 2,
+  maxDuration: 5,
+  maxGap: 0.8,
+  hold: 0.3,
+};
+
+/**
+ * Characters per line for text `fontSize` px high in a box `boxWidth` px wide: an average glyph of the
+ * caption fonts is about 0.6 em wide (DejaVu Sans, the default, is one of the widest).
+ */
+export function charsPerLine(boxWidth: number, fontSize: number): number {
+  return Math.max(8, Math.floor(boxWidth / (fontSize * 0.6)));
+}
+
+const BINDS_TO_NEXT = new Set(
+  "a an the to of in on at by for from with and or but if as my your his her its our their this that no not".split(
+    " ",
+  ),
+);
+
+const bare = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}']/gu, "");
+const endsSentence = (text: string) => /[.!?…。！？]["')\]]*$/.test(text);
+const length = (words: readonly TranscriptWord[]) =>
+  words.reduce((n, w) => n + w.text.length, 0) + Math.max(0, words.length - 1);
+
+/** Words split into groups that a line break must not separate (pure). */
+export function wordGroups(words: readonly TranscriptWord[], maxGap: number): TranscriptWord[][] {
+  const groups: TranscriptWord[][] = [];
+  let current: TranscriptWord[] = [];
+  words.forEach((word, i) => {
+    current.push(word);
+    const next = words[i + 1];
+    const glued =
+      next !== undefined &&
+      BINDS_TO_NEXT.has(bare(word.text)) &&
+      !endsSentence(word.text) &&
+      next.start - word.end <= maxGap &&
+      current.length < 3;
+    if (!glued) {
+      groups.push(current);
+      current = [];
+    }
+  });
+  return groups;
+}
+
+/** Lays `words` (in time order) out as cues (pure). */
+export function layoutCaptions(words: readonly TranscriptWord[], o: CaptionLayoutOptions): Cue[] {
+  const cues: { lines: TranscriptWord[][] }[] = [];
+  let lines: TranscriptWord[][] = [];
+  const close = () => {
+    if (lines.length) cues.push({ lines });
+    lines = [];
+  };
+  for (const group of wordGroups(words, o.maxGap)) {
+    const first = lines[0]?.[0];
+    const lastLine = lines.at(-1);
+    const last = lastLine?.at(-1);
+    if (first && last) {
+      const pause = group[0]!.start - last.end > o.maxGap;
+      const tooLong = group.at(-1)!.end - first.start > o.maxDuration;
+      if (pause || tooLong || endsSentence(last.text)) close();
+    }
+    const line = lines.at(-1);
+    if (line && length(line) + 1 + length(group) <= o.maxCharsPerLine) {
+      line.push(...group);
+    } else {
+      if (lines.length >= o.maxLines) close();
+      lines.push([...group]);
+    }
+  }
+  close();
+  return cues.map((cue, i) => {
+    const start = cue.lines[0]![0]!.start;
+    const lastEnd = cue.lines.at(-1)!.at(-1)!.end;
+    const nextStart = cues[i + 1]?.lines[0]![0]!.start ?? Number.POSITIVE_INFINITY;
+    return { start, end: Math.max(lastEnd, Math.min(lastEnd + o.hold, nextStart)), lines: cue.lines };
+  });
+}
+
+/** The cue's text as drawn: words joined by spaces, lines by newlines. */
+export function cueText(cue: Cue): string {
+  return cue.lines.map((line) => line.map((w) => w.text).join(" ")).join("\n");
+}
