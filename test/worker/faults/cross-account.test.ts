@@ -17,6 +17,8 @@ const PUBLIC = new Set([
   "GET /api/v1/schemas/:name{image|video}",
   "GET /dev/checkout/:sessionId",
   "POST /dev/checkout/:sessionId",
+  "GET /api/v1/user-api/docs/ui/:file",
+  "GET /builder/:file",
 ]);
 
 const routes = createApp()
@@ -113,6 +115,7 @@ describe("cross-account probes", () => {
     /** A's id for each route's parameters, in order. */
     const idFor: Record<string, string | string[]> = {
       "/api/v1/jobs/:jobId": a.ids.jobId,
+      "/api/v1/jobs/:jobId/events": a.ids.jobId,
       "/api/v1/files/:fileId": a.ids.fileId,
       "/api/v1/files/:fileId/metadata": a.ids.fileId,
       "/api/v1/files/:fileId/download": a.ids.fileId,
