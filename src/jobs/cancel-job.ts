@@ -17,8 +17,10 @@ export const cancelJob = async (ctx: CallerCtx, jobId: string) => {
     (await finishJob(ctx, job, { status: "CANCELLED", reason: "cancelled by the user" }, ["PENDING"]));
   // Re-read: on success for the new updatedAt, on a lost race for the status that won.
   const now = job.status === "PENDING" ? await getOwnedJob(ctx, jobId) : job;
-  // A video job's hand-over may have been accepted just before (it turns PROCESSING only after): stop that render.
-  if (cancelled && job.type === "VIDEO")
+  // A PENDING video job that was handed over before (requeued after a lost render) may still render on a renderer
+  // that froze and woke up: stop it there. (A first hand-over racing this cancel is stopped by the dispatch itself,
+  // which finds the job finished when it marks it PROCESSING.)
+  if (cancelled && job.type === "VIDEO" && job.attempts > 0)
     ctx.defer(
       rendererFor(ctx.env)
         .cancel(job.id)

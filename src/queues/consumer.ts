@@ -91,7 +91,7 @@ export const handleQueue = async (
       }
       if ((e instanceof RendererBusy || e instanceof RendererUnreachable) && body.kind === "render") {
         // Back-pressure: a fresh message after the delay (this one's retries are for failures). Past the wait
-        // limit, the job fails below like any last attempt.
+        // limit, the job fails, its reserve released.
         const since = body.waitingSince ?? ctx.now();
         if (ctx.now() - since < RENDERER_WAIT_MS) {
           try {
@@ -108,7 +108,7 @@ export const handleQueue = async (
           await failJob(
             ctx,
             jobId,
-            `No renderer had room for this job for ${RENDERER_WAIT_MS / 60_000} minutes; no tokens were charged`,
+            `No renderer was free and reachable for ${RENDERER_WAIT_MS / 60_000} minutes; no tokens were charged`,
           ).then(
             () => message.ack(),
             () => message.retry({ delaySeconds: retryDelaySeconds(message.attempts) }),

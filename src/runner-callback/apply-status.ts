@@ -52,8 +52,12 @@ export const applyRunnerStatus = async (ctx: Ctx, report: RunnerStatus): Promise
         stage: meta.stage,
       });
     case "failed":
-      if (report.retryable && job.status === "PROCESSING")
-        return (await retryRender(ctx, job, publicError(report.error))) !== "stale";
+      // An infrastructure fault hands the job over again. One reported before the dispatch marked the job
+      // PROCESSING (a render lost within moments of its acceptance) is left to the lease, which notices it in seconds.
+      if (report.retryable)
+        return (
+          job.status === "PROCESSING" && (await retryRender(ctx, job, publicError(report.error))) !== "stale"
+        );
       return finishJob(ctx, job, { status: "FAILED", error: publicError(report.error) });
     case "cancelled":
       return finishJob(ctx, job, { status: "CANCELLED" });

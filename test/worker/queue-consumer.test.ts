@@ -65,7 +65,7 @@ describe("render queue consumer", () => {
     const row = await jobRow(jobId);
     expect(row).toMatchObject({ status: "FAILED", tokens_used: 0, tokens_reserved: 0 });
     expect(String(row!.error_message)).toBe(
-      "No renderer had room for this job for 15 minutes; no tokens were charged",
+      "No renderer was free and reachable for 15 minutes; no tokens were charged",
     );
     expect(await auditedBalance(userId)).toBe(100);
   });

@@ -1,7 +1,12 @@
 /** The renderer pool's routing: per-job hashing with spill-over, instances from RENDERER_URL or by name. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createContext } from "../../src/context";
+import { dispatchVideoJob } from "../../src/queues/dispatch-video";
+import { rendererFor } from "../../src/renderer-client/client";
 import { probeInstance, renderInstances, spillOrder } from "../../src/renderer-client/pool";
+import { newAccount } from "./helpers";
+import { jobRow, openPending } from "./jobs-seed";
 
 describe("renderer pool", () => {
   it("tries every instance once, starting at the job's hash, and a new attempt starts one further", () => {
@@ -28,5 +33,28 @@ describe("renderer pool", () => {
     expect(probeInstance({ ...local, RENDERER_PROBE_URL: "http://127.0.0.1:3" }).base).toBe(
       "http://127.0.0.1:3",
     );
+  });
+
+  it("spills a job past an instance that does not answer to one that takes it, and watches it there", async () => {
+    const { userId } = await newAccount({ tokens: 100 });
+    const sent: { body: unknown; options: unknown }[] = [];
+    // Instance render-0 is dead (nothing listens on port 9), render-1 is the real renderer of the test run.
+    const bindings = {
+      ...env,
+      RENDERER_URL: `http://127.0.0.1:9,${env.RENDERER_URL}`,
+      VIDEO_QUEUE: { send: async (body: unknown, options: unknown) => void sent.push({ body, options }) },
+    } as unknown as typeof env;
+    const ctx = createContext(bindings);
+    for (let i = 0; i < 2; i++) {
+      const jobId = await openPending(userId, 12, "VIDEO");
+      expect(await dispatchVideoJob(ctx, jobId)).toBe("done");
+      expect(await jobRow(jobId)).toMatchObject({ status: "PROCESSING", attempts: 1 });
+      expect(sent.at(-1)).toEqual({
+        body: { kind: "watch", jobId, attempt: 1, instance: "render-1" },
+        options: { delaySeconds: 5 },
+      });
+      // Its callbacks have nowhere to go in this test: stop the render.
+      expect(await rendererFor(bindings).cancel(jobId, 1, "render-1")).toBe(true);
+    }
   });
 });
