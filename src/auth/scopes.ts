@@ -3,6 +3,11 @@
  * scopes it was given plus those its v1 permissions imply, so a `jobs:full` key works on v2 render routes without
  * being re-issued; scopes only ever add. The table is the one the README publishes.
  */
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../app-env";
+import { documented } from "../docs/describe";
+import { Forbidden } from "../lib/errors";
+import type { Action, Caller, Resource } from "./caller";
 
 /** Every scope, with what it allows. */
 export const SCOPES = {
@@ -17,3 +22,33 @@ export const SCOPES = {
 
 export type Scope = keyof typeof SCOPES;
 export const SCOPE_NAMES = Object.keys(SCOPES) as [Scope, ...Scope[]];
+
+/** v2 scopes each v1 permission implies (jobs only: templates and batches render jobs). */
+const IMPLIED: Partial<Record<`${Resource}:${Action}`, readonly Scope[]>> = {
+  "jobs:read": ["renders:read", "operations:read", "templates:read"],
+  "jobs:full": [
+    "renders:read",
+    "operations:read",
+    "templates:read",
+    "renders:create",
+    "operations:cancel",
+    "templates:write",
+    "templates:bulk",
+  ],
+};
+
+/** Whether `caller` holds `scope`: a session (the owner) holds all; a key, its own scopes plus the implied ones. */
+export const hasScope = (caller: Caller, scope: Scope): boolean =>
+  caller.owner === true ||
+  caller.scopes.includes(scope) ||
+  caller.permissions.some((p) => IMPLIED[`${p.resource}:${p.action}`]?.includes(scope));
+
+/** Requires the authenticated caller (behind requireKeyOrSession) to hold `scope`: 403 otherwise. */
+export const requireScope = (scope: Scope) =>
+  documented(
+    createMiddleware<AppEnv>(async (c, next) => {
+      if (!hasScope(c.var.caller, scope)) throw new Forbidden(`This API key lacks the scope ${scope}`);
+      await next();
+    }),
+    { errors: [403] },
+  );

@@ -9,3 +9,4 @@ export * from "./tables/billing";
 export * from "./tables/files";
 export * from "./tables/jobs";
 export * from "./tables/rate-limits";
+export * from "./tables/templates";

@@ -17,6 +17,7 @@ export const TAGS = {
   Account: "Sign-in and the signed-in account",
   "API keys": "The owner's API keys (session only)",
   Billing: "Plans, usage, the token ledger and payments",
+  Templates: "v2: templates with variables, batches of rows, bulk ZIP output and manifests",
   Health: "Service health",
 } as const;
 export type Tag = keyof typeof TAGS;

@@ -6,7 +6,7 @@
  * - PENDING for longer than PENDING_TIMEOUT_MS (never picked up: queue retries and dead letter are long over).
  * A report that arrives after the sweep finds a finished job and changes nothing (lifecycle guard).
  */
-import { and, eq, lt, type SQL } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { jobs, type JobStatus } from "../db/schema";
 import { finishJob } from "./lifecycle";
@@ -41,7 +41,13 @@ const RULES: Rule[] = [
   },
   {
     status: "PENDING",
-    where: (at) => and(eq(jobs.status, "PENDING"), lt(jobs.updatedAt, at - PENDING_TIMEOUT_MS)),
+    // A batch job waiting for its turn is not in a queue yet: its clock starts when the feeder queues it.
+    where: (at) =>
+      and(
+        eq(jobs.status, "PENDING"),
+        lt(jobs.updatedAt, at - PENDING_TIMEOUT_MS),
+        or(isNull(jobs.batchId), isNotNull(jobs.queuedAt)),
+      ),
     reason: "The job was not picked up in time",
   },
 ];
