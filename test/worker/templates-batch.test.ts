@@ -40,7 +40,7 @@ interface Batch {
   id: string;
   status: string;
   progress: number;
-  counts: Record<string, number>;
+  counts: Record<"PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED", number>;
   jobs: { row: number; status: string; jobId: string }[];
 }
 

@@ -4,8 +4,7 @@
  * (memory-probe.ts), not assumed.
  */
 import { env } from "cloudflare:workers";
-import { inject } from "vitest";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { body, call, newAccount } from "./helpers";
 
 const MiB = 1024 * 1024;

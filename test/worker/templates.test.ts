@@ -109,7 +109,7 @@ describe("batches: bad input is refused with row-level errors and nothing is cha
     expect(res.status).toBe(400);
     const b = await body(res);
     expect(b.error).toContain("4 of 5 rows are not valid");
-    const errors = b.details!.errors as { row: number; field: string; code: string }[];
+    const errors = b.details!.errors as unknown as { row: number; field: string; code: string }[];
     expect(errors.map((e) => `${e.row}:${e.field}:${e.code}`)).toEqual(
       expect.arrayContaining([
         "2:bg:TYPE_MISMATCH",
