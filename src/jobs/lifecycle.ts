@@ -228,7 +228,13 @@ export const completeWithOutput = async (
 
 /** After a job of a batch settles, the batch queues its next jobs and may end (src/templates/feed-batch.ts). */
 const settled = async (ctx: Ctx, job: SettledJob, moved: boolean): Promise<boolean> => {
-  if (moved && job.batchId) await batchJobSettled(ctx, job.batchId);
+  // The job's own settlement stands whatever happens here: a failed feed is retried by the cron.
+  if (moved && job.batchId)
+    await batchJobSettled(ctx, job.batchId).catch((e) =>
+      console.error(
+        JSON.stringify({ level: "error", msg: "batch feed failed", batchId: job.batchId, error: String(e) }),
+      ),
+    );
   return moved;
 };
 
