@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { body, call, FULL, json, newAccount } from "./helpers";
-import { auditedBalance } from "./jobs-seed";
+import { auditedBalance, textImage } from "./jobs-seed";
 
 const TEMPLATE = {
   name: "Greeting card",
@@ -249,5 +249,52 @@ describe("templates and batches: security", () => {
       .bind(userId)
       .first<{ n: number }>();
     expect(n!.n).toBe(1);
+  });
+});
+
+describe("batches: races and the single-job limit", () => {
+  it("two batches racing for one balance: one opens whole, the other is refused whole, the ledger balances", async () => {
+    const { key, userId } = await newAccount({ tokens: 100 });
+    const id = await newTemplate(key);
+    const rows = Array.from({ length: 20 }, (_, i) => ({ name: `n${i}`, bg: "#fff" }));
+    const answers = await Promise.all([
+      post(`/api/v2/templates/${id}/batches`, { rows }, key),
+      post(`/api/v2/templates/${id}/batches`, { rows }, key),
+    ]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 402]);
+    const open = await env.DB.prepare(
+      "SELECT count(*) AS n FROM jobs WHERE user_id = ? AND status IN ('PENDING','PROCESSING','COMPLETED')",
+    )
+      .bind(userId)
+      .first<{ n: number }>();
+    expect(open!.n).toBe(20);
+    expect(await auditedBalance(userId)).toBeGreaterThanOrEqual(40);
+  });
+
+  it("a running batch does not make single jobs answer 429", async () => {
+    const { key } = await newAccount({ planId: "free", tokens: 1000 });
+    const id = await newTemplate(key);
+    const rows = Array.from({ length: 30 }, (_, i) => ({ name: `n${i}`, bg: "#fff" }));
+    expect((await post(`/api/v2/templates/${id}/batches`, { rows }, key)).status).toBe(201);
+    const single = await post("/api/v1/jobs", { type: "image", config: textImage() }, key);
+    expect(single.status).toBe(201);
+  });
+});
+
+describe("template variables", () => {
+  it("keeps a whole placeholder's type, inserts into text, and applies defaults for empty cells", async () => {
+    const { mergeRow, variableSchema } = await import("../../src/templates/variables");
+    const config = { a: "{{n}}", b: "x {{n}} {{s}}", c: ["{{col}}"] };
+    const { variables, errors } = variableSchema(config, [
+      { name: "n", type: "number", required: true, default: 7 },
+    ]);
+    expect(errors).toEqual([]);
+    expect(variables.map((v) => `${v.name}:${v.type}`)).toEqual(["n:number", "s:string", "col:string"]);
+    expect(mergeRow(config, variables, { n: "", s: "hi", col: "y" }, new Set())).toEqual({
+      config: { a: 7, b: "x 7 hi", c: ["y"] },
+    });
+    expect(mergeRow(config, variables, { n: "3.5", s: "hi", col: "y" }, new Set())).toEqual({
+      config: { a: 3.5, b: "x 3.5 hi", c: ["y"] },
+    });
   });
 });
