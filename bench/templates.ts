@@ -190,7 +190,7 @@ const main = async () => {
           }
           for (;;) {
             const job = await data<{ status: string; errorMessage: string }>(
-              await api(`/api/v1/jobs/${jobId}`),
+              await api(`/api/v1/jobs/${jobId}`, {}, as),
             );
             if (job.status === "COMPLETED") break;
             if (job.status === "FAILED") throw new Error(job.errorMessage);
