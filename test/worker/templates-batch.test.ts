@@ -199,3 +199,56 @@ describe("cancelling a batch", () => {
     await call(`/api/v2/batches/${batchId}`, { method: "DELETE", headers: { "x-api-key": key } });
   });
 });
+
+describe("fair scheduling", () => {
+  it(
+    "another account's single job renders while a 100-row batch still has most of its rows waiting",
+    { timeout: 180_000 },
+    async () => {
+      const big = await setup();
+      const rows = Array.from({ length: 100 }, (_, i) => ({ label: `n${i}`, bg: "#123456" }));
+      const created = await call(
+        `/api/v2/templates/${big.templateId}/batches`,
+        json("POST", { rows }, big.key),
+      );
+      expect(created.status).toBe(201);
+      const { batchId } = (await body<{ batchId: string }>(created)).data!;
+      const other = await newAccount({ tokens: 100 });
+      const single = await call(
+        "/api/v1/jobs",
+        json(
+          "POST",
+          {
+            type: "image",
+            config: {
+              width: 64,
+              height: 32,
+              backgroundColor: "#336699",
+              layers: [{ type: "text", text: "hi", x: 1, y: 1 }],
+            },
+          },
+          other.key,
+        ),
+      );
+      expect(single.status).toBe(201);
+      const { jobId } = (await body<{ jobId: string }>(single)).data!;
+      let waiting = 0;
+      for (;;) {
+        const job = (
+          await body<{ status: string }>(
+            await call(`/api/v1/jobs/${jobId}`, { headers: { "x-api-key": other.key } }),
+          )
+        ).data!;
+        if (job.status === "COMPLETED") {
+          waiting = (await getBatch(big.key, batchId)).counts.PENDING;
+          break;
+        }
+        expect(job.status).not.toBe("FAILED");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // Behind at most the batch's window (10) in the queue, not behind its 100 rows.
+      expect(waiting).toBeGreaterThanOrEqual(50);
+      await call(`/api/v2/batches/${batchId}`, { method: "DELETE", headers: { "x-api-key": big.key } });
+    },
+  );
+});
