@@ -24,7 +24,6 @@ import { parseCsvRows } from "./parse-csv";
 import { BatchBody, BatchOptions, ManifestQuery, TemplateBody } from "./schemas";
 import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from "./save-template";
 
-
 export const templateRoutes = new Hono<AppEnv>()
   .use(requireKeyOrSession)
   .get(
