@@ -37,7 +37,11 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ["test/worker/**/*.test.ts"],
-      globalSetup: ["test/worker/global-setup.ts", "test/worker/render/pixel-server.ts"],
+      globalSetup: [
+        "test/worker/global-setup.ts",
+        "test/worker/render/pixel-server.ts",
+        "test/worker/memory-probe.ts",
+      ],
       setupFiles: ["test/worker/apply-migrations.ts"],
       testTimeout: 30_000,
       hookTimeout: 60_000,

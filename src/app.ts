@@ -19,6 +19,7 @@ import { MOUNTS } from "./paths";
 import { runnerRoutes } from "./runner-callback/routes";
 import { schemaRoutes } from "./schemas/routes";
 import { storageRoutes } from "./storage/routes";
+import { batchRoutes, templateRoutes } from "./templates/routes";
 import { toolRoutes } from "./tools/routes";
 import { webhookRoutes } from "./webhooks/routes";
 
@@ -37,6 +38,8 @@ export const createApp = () => {
   app.route(MOUNTS.apiKeys, apiKeyRoutes);
   app.route(MOUNTS.billing, billingRoutes);
   app.route(MOUNTS.webhooksV2, webhookRoutes);
+  app.route(MOUNTS.templates, templateRoutes);
+  app.route(MOUNTS.batches, batchRoutes);
   app.route(MOUNTS.dev, devRoutes);
   app.route(
     MOUNTS.docs,

@@ -21,6 +21,9 @@ export const MOUNTS = {
   docs: "/api/v1/user-api/docs",
   /** The builder page. */
   builder: "/builder",
+  /** v2 templates and their batches. */
+  templates: "/api/v2/templates",
+  batches: "/api/v2/batches",
   /** The MCP endpoint (Streamable HTTP). */
   mcp: "/mcp",
   /** v2 render webhooks (customer endpoints, deliveries). */

@@ -9,12 +9,15 @@ import { sweepStuckJobs } from "./jobs/sweep-stuck-jobs";
 import { pruneIdempotencyKeys } from "./lib/idempotency";
 import { pruneRateLimits } from "./lib/rate-limit";
 import { handOverMissed, pruneWebhookLog } from "./webhooks/announce";
+import { feedRunningBatches } from "./templates/feed-batch";
 
 export const handleScheduled = async (controller: ScheduledController, env: Env): Promise<void> => {
   // The run's clock is the trigger's scheduled time, so a delayed run judges due items as of its slot.
   const ctx = createContext(env, { now: () => controller.scheduledTime });
   if (controller.cron === "*/5 * * * *" || controller.cron === "") {
     const failed = await sweepStuckJobs(ctx);
+    const fedBatchJobs = await feedRunningBatches(ctx);
+    if (fedBatchJobs) console.log(JSON.stringify({ level: "info", msg: "batch feed", queued: fedBatchJobs }));
     const expiredFiles = await expireFiles(ctx);
     console.log(JSON.stringify({ level: "info", msg: "file expiry", expiredFiles }));
     const prunedCounters = await pruneRateLimits(ctx);

@@ -1268,7 +1268,7 @@ export interface Operations {
     body: {
       name: string;
       url: string;
-      eventTypes: Array<"render.started" | "render.completed" | "render.failed" | "render.cancelled">;
+      eventTypes: Array<"render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed">;
       active?: boolean;
     };
     status: 201;
@@ -1280,7 +1280,7 @@ export interface Operations {
     body: {
       name?: string;
       url?: string;
-      eventTypes?: Array<"render.started" | "render.completed" | "render.failed" | "render.cancelled">;
+      eventTypes?: Array<"render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed">;
       active?: boolean;
     };
     status: 200;
@@ -1297,7 +1297,7 @@ export interface Operations {
     path: { id: string };
     query: {};
     body: {
-      eventType?: "webhook.test" | "render.started" | "render.completed" | "render.failed" | "render.cancelled";
+      eventType?: "webhook.test" | "render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed";
       data?: {
         [key: string]: {
           [key: string]: unknown;
@@ -1333,6 +1333,112 @@ export interface Operations {
   "POST /api/v2/webhooks/{id}/deliveries/{deliveryId}/replay": {
     path: { id: string; deliveryId: string };
     query: {};
+    body: never;
+    status: 200;
+  };
+  /** List your templates */
+  "GET /api/v2/templates": {
+    path: {};
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** Create a template */
+  "POST /api/v2/templates": {
+    path: {};
+    query: {};
+    body: {
+      name: string;
+      type: "image" | "video";
+      config: {
+        [key: string]: {
+          [key: string]: unknown;
+        };
+      };
+      variables?: Array<{
+        name: string;
+        type: "string" | "number" | "colour" | "file";
+        required?: boolean;
+        default?: (string) | (number);
+      }>;
+    };
+    status: 201;
+  };
+  /** Read a template */
+  "GET /api/v2/templates/{id}": {
+    path: { id: string };
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** Replace a template */
+  "PUT /api/v2/templates/{id}": {
+    path: { id: string };
+    query: {};
+    body: {
+      name: string;
+      type: "image" | "video";
+      config: {
+        [key: string]: {
+          [key: string]: unknown;
+        };
+      };
+      variables?: Array<{
+        name: string;
+        type: "string" | "number" | "colour" | "file";
+        required?: boolean;
+        default?: (string) | (number);
+      }>;
+    };
+    status: 200;
+  };
+  /** Delete a template */
+  "DELETE /api/v2/templates/{id}": {
+    path: { id: string };
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** Submit a batch of rows */
+  "POST /api/v2/templates/{id}/batches": {
+    path: { id: string };
+    query: { mode?: string | number; nameColumn?: string | number };
+    body: {
+      rows: Array<{
+        [key: string]: {
+          [key: string]: unknown;
+        };
+      }>;
+      mode?: "valid-only" | "all-or-nothing";
+      nameColumn?: string;
+    };
+    status: 201;
+  };
+  /** Read a batch */
+  "GET /api/v2/batches/{id}": {
+    path: { id: string };
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** Cancel a batch */
+  "DELETE /api/v2/batches/{id}": {
+    path: { id: string };
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** Download a finished batch's outputs as one ZIP */
+  "GET /api/v2/batches/{id}/output": {
+    path: { id: string };
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** The batch's manifest: row, job, file, status */
+  "GET /api/v2/batches/{id}/manifest": {
+    path: { id: string };
+    query: { format?: string | number };
     body: never;
     status: 200;
   };

@@ -10,3 +10,4 @@ export * from "./tables/files";
 export * from "./tables/jobs";
 export * from "./tables/rate-limits";
 export * from "./tables/webhooks";
+export * from "./tables/templates";

@@ -18,6 +18,7 @@ export const TAGS = {
   "API keys": "The owner's API keys (session only)",
   Billing: "Plans, usage, the token ledger and payments",
   Webhooks: "v2 render webhooks: signed, retried and dead-lettered deliveries of render events",
+  Templates: "v2: templates with variables, batches of rows, bulk ZIP output and manifests",
   Health: "Service health",
 } as const;
 export type Tag = keyof typeof TAGS;

@@ -22,6 +22,7 @@ import type { JobStatus, JobType } from "../db/schema";
 import { ConcurrencyLimit, InsufficientTokens } from "../lib/errors";
 import { handOver } from "../webhooks/announce";
 import { deliveriesOf, eventTypeOf, raiseEvent } from "../webhooks/events";
+import { batchJobSettled } from "../templates/feed-batch";
 
 const OPEN: readonly JobStatus[] = ["PENDING", "PROCESSING"];
 const inList = (statuses: readonly JobStatus[]) => statuses.map((s) => `'${s}'`).join(",");
@@ -36,18 +37,21 @@ export interface NewJob {
   reserve: number;
   priority: number;
   createdAt: number;
+  /** A job of a template batch: waits unqueued until the batch feeder queues it. */
+  batch?: { id: string; row: number; name: string | null };
 }
 
-/** The plan's concurrent-job limit, as a condition over the account row `u`. */
-const UNDER_CONCURRENCY_LIMIT = `(SELECT count(*) FROM jobs WHERE jobs.user_id = u.id AND jobs.status IN (${inList(OPEN)}))
+/**
+ * The plan's concurrent-job limit, as a condition over the account row `u`. Batch jobs do not count: a batch
+ * bounds its own queued jobs by the same limit (src/templates/feed-batch.ts), so a big batch never makes the
+ * account's single jobs answer 429 for hours.
+ */
+const UNDER_CONCURRENCY_LIMIT = `(SELECT count(*) FROM jobs WHERE jobs.user_id = u.id AND jobs.status IN (${inList(OPEN)})
+    AND jobs.batch_id IS NULL)
   < (SELECT max_concurrent_jobs FROM plans WHERE plans.id = u.plan_id)`;
 
-/**
- * Reserves the tokens and inserts the PENDING job atomically, only if the balance covers the reserve and the
- * account is under its plan's concurrent-job limit. Throws InsufficientTokens or ConcurrencyLimit otherwise.
- */
-export const openJob = async (ctx: Ctx, job: NewJob, retry = true): Promise<void> => {
-  const { d1 } = ctx;
+/** The reserve and the insert of one PENDING job; the insert runs only when the reserve did. */
+const openStatements = (d1: D1Database, job: NewJob, condition?: string): D1PreparedStatement[] => {
   const at = job.createdAt;
   const held = {
     userId: job.userId,
@@ -56,14 +60,15 @@ export const openJob = async (ctx: Ctx, job: NewJob, retry = true): Promise<void
     at,
     note: "estimate reserved at job creation",
   };
-  const results = await d1.batch([
-    ...ledger.reserve(d1, held, UNDER_CONCURRENCY_LIMIT),
+  return [
+    ...ledger.reserve(d1, held, condition),
     d1
       .prepare(
         `INSERT INTO jobs (id, user_id, type, status, config, input_file_ids, output_format, tokens_reserved,
-           reserved_prepaid, tokens_used, priority, attempts, created_at, updated_at)
+           reserved_prepaid, tokens_used, priority, attempts, batch_id, batch_row, batch_name, created_at, updated_at)
          SELECT ?1, ?2, ?3, 'PENDING', ?4, ?5, ?6, ?7,
-           (SELECT -prepaid_amount FROM token_ledger WHERE job_id = ?1 AND kind = 'reserve'), 0, ?8, 0, ?9, ?9
+           (SELECT -prepaid_amount FROM token_ledger WHERE job_id = ?1 AND kind = 'reserve'), 0, ?8, 0,
+           ?10, ?11, ?12, ?9, ?9
          WHERE changes() = 1`,
       )
       .bind(
@@ -76,8 +81,38 @@ export const openJob = async (ctx: Ctx, job: NewJob, retry = true): Promise<void
         job.reserve,
         job.priority,
         at,
+        job.batch?.id ?? null,
+        job.batch?.row ?? null,
+        job.batch?.name ?? null,
       ),
-  ]);
+  ];
+};
+
+/**
+ * Opens the jobs of a batch in one D1 batch (one transaction): each reserved only when the balance covers it,
+ * without the concurrent-job condition (see UNDER_CONCURRENCY_LIMIT). Returns the ids that opened; the caller
+ * cancels them (finishJob) when not all did.
+ */
+export const openBatchJobs = async (ctx: Ctx, jobs: readonly NewJob[]): Promise<string[]> => {
+  const groups = jobs.map((job) => openStatements(ctx.d1, job));
+  const results = await ctx.d1.batch(groups.flat());
+  const opened: string[] = [];
+  let at = -1;
+  groups.forEach((group, i) => {
+    at += group.length;
+    // A zero reserve has no ledger statements: its insert ran on changes() of the statement before it.
+    if (results[at]?.meta.changes === 1) opened.push(jobs[i]!.id);
+  });
+  return opened;
+};
+
+/**
+ * Reserves the tokens and inserts the PENDING job atomically, only if the balance covers the reserve and the
+ * account is under its plan's concurrent-job limit. Throws InsufficientTokens or ConcurrencyLimit otherwise.
+ */
+export const openJob = async (ctx: Ctx, job: NewJob, retry = true): Promise<void> => {
+  const { d1 } = ctx;
+  const results = await d1.batch(openStatements(d1, job, UNDER_CONCURRENCY_LIMIT));
   if (results.at(-1)?.meta.changes === 1) return;
   const state = await openState(d1, job.userId);
   const refusal = refusalOf(state, job.reserve);
@@ -97,7 +132,8 @@ const openState = (d1: D1Database, userId: string) =>
   d1
     .prepare(
       `SELECT u.token_balance AS balance, p.max_concurrent_jobs AS max,
-         (SELECT count(*) FROM jobs WHERE user_id = u.id AND status IN (${inList(OPEN)})) AS active
+         (SELECT count(*) FROM jobs WHERE user_id = u.id AND status IN (${inList(OPEN)})
+           AND batch_id IS NULL) AS active
        FROM users u JOIN plans p ON p.id = u.plan_id WHERE u.id = ?1`,
     )
     .bind(userId)
@@ -180,7 +216,37 @@ export const finishJob = async (
     ...raiseEvent(ctx.d1, { jobId: job.id, type: eventTypeOf(outcome.status)!, at }),
   ]);
   await handOver(ctx, deliveriesOf(results));
-  return results[0]?.meta.changes === 1;
+  return settled(ctx, job, results[0]?.meta.changes === 1);
+};
+
+/**
+ * finishJob for many jobs in one D1 batch (each job's settlement still guarded by its own status, each raising
+ * its render event); no batch hook runs (the caller, cancelling a batch, settles the batch itself). Returns how
+ * many moved.
+ */
+export const finishJobs = async (
+  ctx: Ctx,
+  jobs: readonly SettledJob[],
+  outcome: Outcome,
+  from: readonly JobStatus[],
+): Promise<number> => {
+  if (!jobs.length) return 0;
+  const at = ctx.now();
+  const groups = jobs.map((job) => [
+    ...settlement(ctx.d1, job, outcome, from, at),
+    ...raiseEvent(ctx.d1, { jobId: job.id, type: eventTypeOf(outcome.status)!, at }),
+  ]);
+  const results = await ctx.d1.batch(groups.flat());
+  let index = 0;
+  let moved = 0;
+  const deliveries = [];
+  for (const group of groups) {
+    if (results[index]?.meta.changes === 1) moved++;
+    deliveries.push(...deliveriesOf(results.slice(index, index + group.length)));
+    index += group.length;
+  }
+  await handOver(ctx, deliveries);
+  return moved;
 };
 
 /**
@@ -202,10 +268,28 @@ export const completeWithOutput = async (
     ...raiseEvent(ctx.d1, { jobId: job.id, type: "render.completed", at }),
   ]);
   await handOver(ctx, deliveriesOf(results));
-  return results[1]?.meta.changes === 1;
+  return settled(ctx, job, results[1]?.meta.changes === 1);
 };
 
-type SettledJob = { id: string; userId: string; tokensReserved: number; reservedPrepaid: number };
+/** After a job of a batch settles, the batch queues its next jobs and may end (src/templates/feed-batch.ts). */
+const settled = async (ctx: Ctx, job: SettledJob, moved: boolean): Promise<boolean> => {
+  // The job's own settlement stands whatever happens here: a failed feed is retried by the cron.
+  if (moved && job.batchId)
+    await batchJobSettled(ctx, job.batchId).catch((e) =>
+      console.error(
+        JSON.stringify({ level: "error", msg: "batch feed failed", batchId: job.batchId, error: String(e) }),
+      ),
+    );
+  return moved;
+};
+
+type SettledJob = {
+  id: string;
+  userId: string;
+  tokensReserved: number;
+  reservedPrepaid: number;
+  batchId?: string | null;
+};
 
 /** The statements of a settlement; the first is the guard the others depend on through changes(). */
 const settlement = (

@@ -8,7 +8,7 @@
  * renderer is told to cancel a swept video render. (A renderer that dies is noticed much sooner, by the job's
  * lease: src/queues/watch-lease.ts. This sweep is the backstop.)
  */
-import { and, eq, lt, type SQL } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { jobs, type JobStatus } from "../db/schema";
 import { rendererFor } from "../renderer-client/client";
@@ -44,7 +44,13 @@ const RULES: Rule[] = [
   },
   {
     status: "PENDING",
-    where: (at) => and(eq(jobs.status, "PENDING"), lt(jobs.updatedAt, at - PENDING_TIMEOUT_MS)),
+    // A batch job waiting for its turn is not in a queue yet: its clock starts when the feeder queues it.
+    where: (at) =>
+      and(
+        eq(jobs.status, "PENDING"),
+        lt(jobs.updatedAt, at - PENDING_TIMEOUT_MS),
+        or(isNull(jobs.batchId), isNotNull(jobs.queuedAt)),
+      ),
     reason: "The job was not picked up in time",
   },
 ];

@@ -6,6 +6,7 @@
 import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { allows, type Resource } from "../auth/caller";
+import { holdsScope, type Scope } from "../auth/scopes";
 import type { CallerCtx } from "../context";
 import { importFromUrl } from "../files/import-url";
 import { getOwnFile } from "../files/internal";
@@ -18,6 +19,10 @@ import { validateJob } from "../jobs/validate-job";
 import { Forbidden } from "../lib/errors";
 import { parseOrThrow } from "../lib/validate";
 import { configJsonSchema, SCHEMA_DESCRIPTIONS, SCHEMA_NAMES, SCHEMA_VERSION } from "../schemas/json-schemas";
+import { getBatch } from "../templates/batch-status";
+import { createBatch } from "../templates/create-batch";
+import { batchLimitsOf } from "../templates/limits";
+import { BATCH_MODES } from "../templates/schemas";
 
 const JobInput = v.strictObject({
   type: v.pipe(v.picklist(["image", "video"], "type must be image or video"), v.description("The job type")),
@@ -47,11 +52,21 @@ const LinkInput = v.strictObject({
   ...LinkBody.entries,
 });
 
+const BatchInput = v.strictObject({
+  templateId: v.pipe(v.string("templateId must be a string"), v.maxLength(64)),
+  rows: v.pipe(
+    v.array(v.record(v.string(), v.unknown(), "each row must be an object of column -> value")),
+    v.description("One object per row: variable name -> value"),
+  ),
+  mode: v.optional(v.picklist(BATCH_MODES), "all-or-nothing"),
+  nameColumn: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
+});
+
 interface Tool<S extends v.GenericSchema> {
   description: string;
   input: S;
-  /** The route this tool stands for: its resource and method decide the permission. */
-  needs: { resource: Resource; method: "GET" | "POST" } | null;
+  /** The route this tool stands for: its resource and method (v1), or its v2 scope, decide the permission. */
+  needs: { resource: Resource; method: "GET" | "POST" } | { scope: Scope } | null;
   run: (ctx: CallerCtx, input: v.InferOutput<S>, origin: string) => Promise<unknown>;
 }
 
@@ -116,6 +131,20 @@ export const TOOLS = {
     run: async (ctx, { url, ttlHours }) =>
       toUploadResponse(await importFromUrl(ctx, { userId: ctx.caller.userId, url, ttlHours })),
   }),
+  run_template_batch: tool({
+    description:
+      "Render one of your templates once per row (POST /api/v2/templates/{id}/batches): every row is validated " +
+      "before anything is charged. Follow it with get_batch; the ZIP is at /api/v2/batches/{batchId}/output.",
+    input: BatchInput,
+    needs: { scope: "templates:bulk" },
+    run: async (ctx, input) => createBatch(ctx, input, await batchLimitsOf(ctx)),
+  }),
+  get_batch: tool({
+    description: "Read a template batch: status, counts per job state, progress and its jobs.",
+    input: v.strictObject({ batchId: v.pipe(v.string("batchId must be a string"), v.maxLength(64)) }),
+    needs: { scope: "operations:read" },
+    run: (ctx, { batchId }) => getBatch(ctx, batchId),
+  }),
   get_download_link: tool({
     description: "A signed link that downloads a file (a job's output) without a key, for expiresIn seconds.",
     input: LinkInput,
@@ -137,7 +166,10 @@ export const toolList = () =>
 export const runTool = async (ctx: CallerCtx, name: string, args: unknown, origin: string) => {
   if (!Object.hasOwn(TOOLS, name)) return undefined;
   const t = (TOOLS as unknown as Record<string, Tool<v.GenericSchema>>)[name]!;
-  if (t.needs && !allows(ctx.caller.permissions, t.needs.resource, t.needs.method))
+  if (t.needs && "scope" in t.needs) {
+    if (!holdsScope(ctx.caller, t.needs.scope))
+      throw new Forbidden(`This API key lacks the scope ${t.needs.scope}`);
+  } else if (t.needs && !allows(ctx.caller.permissions, t.needs.resource, t.needs.method))
     throw new Forbidden(
       `This key cannot ${t.needs.method === "GET" ? "read" : "change"} ${t.needs.resource}`,
     );

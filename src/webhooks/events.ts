@@ -18,6 +18,10 @@ export const RENDER_EVENT_TYPES = [
   "render.cancelled",
 ] as const;
 export type RenderEventType = (typeof RENDER_EVENT_TYPES)[number];
+/** A template batch ended (all its jobs final, or cancelled): src/templates/batch-ended.ts raises it. */
+export const BATCH_COMPLETED = "batch.completed";
+/** Every event type an endpoint may subscribe to. */
+export const EVENT_TYPES = [...RENDER_EVENT_TYPES, BATCH_COMPLETED] as const;
 /** Sent by POST /api/v2/webhooks/{id}/test to that endpoint only, whatever it subscribes to. */
 export const TEST_EVENT_TYPE = "webhook.test";
 
@@ -66,6 +70,34 @@ export const raiseEvent = (
       )
       .bind(id, event.type, event.jobId, event.at, STATUS_OF[event.type]),
     fanOut(d1, id, event.at),
+  ];
+};
+
+/**
+ * The statements that persist `batch.completed` for batch `batchId` (once: a second call for the same batch raises
+ * nothing) with its counts per job state, and its deliveries; only when its owner subscribes.
+ */
+export const raiseBatchEvent = (d1: D1Database, batchId: string, at: number): D1PreparedStatement[] => {
+  const id = newId("msg");
+  const count = (status: string) =>
+    `(SELECT count(*) FROM jobs WHERE batch_id = b.id AND status = '${status}')`;
+  return [
+    d1
+      .prepare(
+        `INSERT INTO webhook_events (id, user_id, job_id, type, data, created_at)
+         SELECT ?1, b.user_id, NULL, '${BATCH_COMPLETED}', json_object('batchId', b.id, 'templateId', b.template_id,
+             'status', b.status, 'totalRows', b.total_rows, 'rejectedRows', json_array_length(b.rejected),
+             'completed', ${count("COMPLETED")}, 'failed', ${count("FAILED")}, 'cancelled', ${count("CANCELLED")},
+             'createdAt', b.created_at, 'endedAt', b.ended_at), ?3
+         FROM batches b
+         WHERE b.id = ?2 AND b.status IN ('COMPLETED', 'CANCELLED')
+           AND NOT EXISTS (SELECT 1 FROM webhook_events x
+                           WHERE x.user_id = b.user_id AND x.type = '${BATCH_COMPLETED}'
+                             AND json_extract(x.data, '$.batchId') = b.id)
+           AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.user_id = b.user_id AND ${subscribes(`'${BATCH_COMPLETED}'`)})`,
+      )
+      .bind(id, batchId, at),
+    fanOut(d1, id, at),
   ];
 };
 

@@ -1,7 +1,7 @@
 /** Request bodies and queries of /api/v2/webhooks (valibot; field errors reach the client in the envelope). */
 import * as v from "valibot";
 import { DELIVERY_STATUSES } from "../db/schema";
-import { RENDER_EVENT_TYPES, TEST_EVENT_TYPE } from "./events";
+import { EVENT_TYPES, TEST_EVENT_TYPE } from "./events";
 import { MAX_ROTATION_GRACE_SECONDS } from "./limits";
 
 const Name = v.pipe(
@@ -18,7 +18,7 @@ const Url = v.pipe(
 );
 const EventTypes = v.pipe(
   v.array(
-    v.picklist(RENDER_EVENT_TYPES, `each event type must be one of ${RENDER_EVENT_TYPES.join(", ")}`),
+    v.picklist(EVENT_TYPES, `each event type must be one of ${EVENT_TYPES.join(", ")}`),
     "eventTypes must be an array",
   ),
   v.minLength(1, "eventTypes must contain at least 1 event type"),
@@ -58,8 +58,8 @@ export const RotateSecretBody = v.strictObject({
 export const TestEventBody = v.strictObject({
   eventType: v.optional(
     v.picklist(
-      [TEST_EVENT_TYPE, ...RENDER_EVENT_TYPES],
-      `eventType must be one of ${[TEST_EVENT_TYPE, ...RENDER_EVENT_TYPES].join(", ")}`,
+      [TEST_EVENT_TYPE, ...EVENT_TYPES],
+      `eventType must be one of ${[TEST_EVENT_TYPE, ...EVENT_TYPES].join(", ")}`,
     ),
     TEST_EVENT_TYPE,
   ),

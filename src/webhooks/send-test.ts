@@ -7,7 +7,7 @@ import type { CallerCtx } from "../context";
 import { InvalidState, ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { handOver } from "./announce";
-import { eventBody, TEST_EVENT_TYPE, type NewDelivery } from "./events";
+import { BATCH_COMPLETED, eventBody, TEST_EVENT_TYPE, type NewDelivery } from "./events";
 import { getOwnedEndpoint } from "./internal";
 import { MAX_PAYLOAD_BYTES } from "./limits";
 import type { TestEventBody } from "./schemas";
@@ -17,6 +17,20 @@ const LINK_ROOM = 1024;
 
 const example = (type: string, at: number): Record<string, unknown> => {
   if (type === TEST_EVENT_TYPE) return { message: "A test event from the media render service", test: true };
+  if (type === BATCH_COMPLETED)
+    return {
+      batchId: "bat_example",
+      templateId: "tpl_example",
+      status: "COMPLETED",
+      totalRows: 100,
+      rejectedRows: 2,
+      completed: 97,
+      failed: 1,
+      cancelled: 0,
+      createdAt: at - 120_000,
+      endedAt: at,
+      test: true,
+    };
   const status = {
     "render.started": "PROCESSING",
     "render.completed": "COMPLETED",

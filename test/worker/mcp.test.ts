@@ -42,11 +42,13 @@ describe("MCP tools", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       "create_job",
+      "get_batch",
       "get_download_link",
       "get_job",
       "get_schema",
       "list_jobs",
       "list_schemas",
+      "run_template_batch",
       "upload_from_url",
       "validate_config",
     ]);

@@ -34,6 +34,12 @@ export const jobs = sqliteTable(
     priority: integer("priority").notNull().default(5),
     /** Deliveries of the job to a renderer (queue attempts). */
     attempts: integer("attempts").notNull().default(0),
+    /** A job of a template batch: the batch, the row (1-based) and the row's output name. */
+    batchId: text("batch_id"),
+    batchRow: integer("batch_row"),
+    batchName: text("batch_name"),
+    /** When the batch feeder queued the job (batch jobs wait, unqueued, for their turn). */
+    queuedAt: integer("queued_at"),
     startedAt: integer("started_at"),
     completedAt: integer("completed_at"),
     createdAt: createdAt(),
@@ -46,5 +52,7 @@ export const jobs = sqliteTable(
     index("jobs_user_status_idx").on(t.userId, t.status),
     // The stuck-job sweep finds open jobs not updated for a while.
     index("jobs_status_updated_idx").on(t.status, t.updatedAt),
+    // A batch's jobs in row order (status, feeder, manifest, ZIP).
+    index("jobs_batch_row_idx").on(t.batchId, t.batchRow),
   ],
 );

@@ -76,10 +76,33 @@ const accountA = async () => {
       await call(`/api/v2/webhooks/${webhook.id}/test`, { method: "POST", headers: { "x-api-key": key } }),
     )
   ).data!;
+  const template = (
+    await body<{ id: string }>(
+      await call(
+        "/api/v2/templates",
+        json(
+          "POST",
+          {
+            name: "a template",
+            type: "image",
+            config: { width: 8, height: 8, layers: [{ type: "text", text: "{{label}}" }] },
+          },
+          key,
+        ),
+      ),
+    )
+  ).data!;
+  const batch = (
+    await body<{ batchId: string }>(
+      await call(`/api/v2/templates/${template.id}/batches`, json("POST", { rows: [{ label: "x" }] }, key)),
+    )
+  ).data!;
   return {
     ...a,
     key,
     ids: {
+      templateId: template.id,
+      batchId: batch.batchId,
       webhookId: webhook.id,
       deliveryId: test.deliveryId,
       jobId: job.jobId,
@@ -122,6 +145,11 @@ describe("cross-account probes", () => {
       "/api/v1/files/:fileId/link": a.ids.fileId,
       "/api/v1/api-keys/:id": a.ids.apiKeyId,
       "/api/v1/billing/payments/:id": a.ids.paymentId,
+      "/api/v2/templates/:id": a.ids.templateId,
+      "/api/v2/templates/:id/batches": a.ids.templateId,
+      "/api/v2/batches/:id": a.ids.batchId,
+      "/api/v2/batches/:id/output": a.ids.batchId,
+      "/api/v2/batches/:id/manifest": a.ids.batchId,
       "/api/v2/webhooks/:id": a.ids.webhookId,
       "/api/v2/webhooks/:id/test": a.ids.webhookId,
       "/api/v2/webhooks/:id/rotate-secret": a.ids.webhookId,
@@ -143,7 +171,7 @@ describe("cross-account probes", () => {
         const init: RequestInit = {
           method,
           headers: { ...credential, "content-type": "application/json" },
-          ...(method === "POST" ? { body: "{}" } : {}),
+          ...(method === "POST" || method === "PUT" || method === "PATCH" ? { body: "{}" } : {}),
         };
         const res = await call(url, init);
         probes++;
@@ -161,6 +189,7 @@ describe("cross-account probes", () => {
       "/api/v1/billing/ledger",
       "/api/v1/jobs/stats",
       "/api/v2/webhooks",
+      "/api/v2/templates",
     ]) {
       const text = await (await call(list, { headers: { authorization: `Bearer ${b.token}` } })).text();
       probes++;

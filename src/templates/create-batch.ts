@@ -1,0 +1,224 @@
+/**
+ * POST /api/v2/templates/{id}/batches: rows merged into the template and validated one by one (variables, the
+ * config grammar, file references) before anything is charged. `all-or-nothing` refuses the whole batch if any
+ * row is bad; `valid-only` opens jobs for the good rows and reports the others. Jobs are opened through the
+ * lifecycle (each reserved through the ledger like a single job), then the feeder queues them fairly.
+ */
+import { getAccount } from "../accounts/internal";
+import { validateJobConfig } from "../contract/config";
+import type { CallerCtx } from "../context";
+import { batches, type RejectedRow } from "../db/schema";
+import { catalogueOnline } from "../fonts/online";
+import { DEFAULT_PRIORITY } from "../jobs/create-job";
+import { finishJobs, openBatchJobs, type NewJob } from "../jobs/lifecycle";
+import { plannedVideo } from "../jobs/planned-length";
+import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "../jobs/resolve-inputs";
+import { InsufficientTokens, ValidationFailed, type FieldError } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { iso } from "../lib/time";
+import { feedBatch } from "./feed-batch";
+import { getOwnedTemplate } from "./internal";
+import type { BatchLimits } from "./limits";
+import type { BatchMode } from "./schemas";
+import { mergeRow, type RowError } from "./variables";
+
+/** Jobs opened per D1 batch (each job is three statements). */
+const OPEN_CHUNK = 50;
+
+export interface BatchInput {
+  templateId: string;
+  rows: Record<string, unknown>[];
+  mode: BatchMode;
+  nameColumn?: string;
+}
+
+interface Accepted {
+  row: number;
+  name: string | null;
+  /** As merged (stored on the job, like a single job's config as submitted). */
+  config: Record<string, unknown>;
+  /** As parsed, with defaults (for sizing a video). */
+  parsed: unknown;
+  outputFormat: string;
+  reserve: number;
+  refs: ReturnType<typeof fileReferences>;
+}
+
+export const createBatch = async (
+  ctx: CallerCtx,
+  input: BatchInput,
+  limits: BatchLimits & { maxConcurrentJobs: number },
+) => {
+  const template = await getOwnedTemplate(ctx, input.templateId);
+  if (input.rows.length === 0)
+    throw new ValidationFailed([{ field: "rows", message: "The batch has no rows", code: "EMPTY_BATCH" }]);
+  if (input.rows.length > limits.rows)
+    throw new ValidationFailed(
+      [
+        {
+          field: "rows",
+          message: `At most ${limits.rows} rows per batch on your plan`,
+          code: "TOO_MANY_ROWS",
+        },
+      ],
+      "Too many rows",
+    );
+  const type = template.type === "IMAGE" ? "image" : "video";
+  const extra = new Set(input.nameColumn ? [input.nameColumn] : []);
+  const options = { catalogueOnline: catalogueOnline(ctx.env) };
+  const rejected: RejectedRow[] = [];
+  const accepted: Accepted[] = [];
+  input.rows.forEach((row, i) => {
+    const number = i + 1;
+    const name = nameOf(row, input.nameColumn);
+    const merged = mergeRow(template.config, template.variables, row, extra);
+    let errors: FieldError[];
+    if ("errors" in merged) errors = merged.errors;
+    else {
+      const checked = validateJobConfig(type, merged.config, options);
+      if (checked.valid) {
+        const refs = fileReferences(checked.type, checked.config);
+        const remote = refs.filter((r) => !isStoragePath(r.url));
+        errors = remote.map((r) => ({
+          field: r.field,
+          message:
+            "Batch rows take uploaded files (their storageUrl); upload the file or run a single job for a public URL",
+          code: "REMOTE_INPUT_IN_BATCH",
+        }));
+        if (!errors.length)
+          accepted.push({
+            row: number,
+            name,
+            config: merged.config as Record<string, unknown>,
+            parsed: checked.config,
+            outputFormat: checked.outputFormat,
+            reserve: checked.estimatedTokens,
+            refs,
+          });
+      } else errors = checked.errors;
+    }
+    if (errors.length) rejected.push({ row: number, name, errors });
+  });
+  // File references of every row at once (90 paths per query).
+  const stored = await lookupStoredFiles(
+    ctx,
+    accepted.flatMap((a) => a.refs),
+  );
+  const good = accepted.filter((a) => {
+    const missing = missingFileErrors(a.refs, stored);
+    if (missing.length) rejected.push({ row: a.row, name: a.name, errors: missing });
+    return !missing.length;
+  });
+  rejected.sort((a, b) => a.row - b.row);
+  if (rejected.length && (input.mode === "all-or-nothing" || !good.length))
+    throw new ValidationFailed(
+      rejected.flatMap((r) => r.errors.map((e): RowError => ({ row: r.row, ...e }))),
+      `${rejected.length} of ${input.rows.length} rows are not valid; nothing was charged`,
+    );
+
+  const jobs = planJobs(ctx, template.type, good, stored);
+  const total = jobs.reduce((sum, j) => sum + j.reserve, 0);
+  const account = await getAccount(ctx, ctx.caller.userId);
+  if (account.tokenBalance < total) throw new InsufficientTokens(total, account.tokenBalance);
+  await openAll(ctx, jobs, total);
+
+  const at = ctx.now();
+  const batchId = jobs[0]!.batch!.id;
+  await ctx.db
+    .insert(batches)
+    .values({
+      id: batchId,
+      userId: ctx.caller.userId,
+      templateId: template.id,
+      status: "RUNNING",
+      mode: input.mode,
+      nameColumn: input.nameColumn ?? null,
+      totalRows: input.rows.length,
+      feedWindow: Math.max(1, limits.maxConcurrentJobs),
+      rejected,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .run();
+  // A failed send is retried by the next settlement or the cron; the batch exists either way.
+  await feedBatch(ctx, batchId).catch((e) =>
+    console.error(JSON.stringify({ level: "error", msg: "batch feed failed", batchId, error: String(e) })),
+  );
+  return {
+    batchId,
+    templateId: template.id,
+    status: "RUNNING" as const,
+    mode: input.mode,
+    totalRows: input.rows.length,
+    accepted: jobs.length,
+    rejected: rejected.map((r) => ({ row: r.row, errors: r.errors })),
+    estimatedTokens: total,
+    createdAt: iso(at)!,
+  };
+};
+
+const nameOf = (row: Record<string, unknown>, column: string | undefined): string | null => {
+  const value = column === undefined ? undefined : row[column];
+  return value === undefined || value === null || value === "" ? null : String(value).slice(0, 200);
+};
+
+const planJobs = (
+  ctx: CallerCtx,
+  type: "IMAGE" | "VIDEO",
+  good: readonly Accepted[],
+  stored: Awaited<ReturnType<typeof lookupStoredFiles>>,
+): NewJob[] => {
+  const batchId = newId("bat");
+  const at = ctx.now();
+  return good.map((a) => {
+    const inputFileIds = [...new Set(a.refs.map((r) => stored.get(r.url)?.id))].filter(
+      (id): id is string => id !== undefined,
+    );
+    const reserve =
+      type === "VIDEO"
+        ? plannedVideo(
+            a.parsed as Parameters<typeof plannedVideo>[0],
+            (ref) => stored.get(ref)?.duration ?? null,
+          ).estimatedTokens
+        : a.reserve;
+    return {
+      id: newId("job"),
+      userId: ctx.caller.userId,
+      type,
+      config: a.config,
+      inputFileIds,
+      outputFormat: a.outputFormat,
+      reserve,
+      priority: DEFAULT_PRIORITY,
+      createdAt: at,
+      batch: { id: batchId, row: a.row, name: a.name },
+    };
+  });
+};
+
+/** Opens every job, or none: when the balance ran out half-way (a race), the opened ones are cancelled. */
+const openAll = async (ctx: CallerCtx, jobs: readonly NewJob[], total: number) => {
+  const opened: NewJob[] = [];
+  for (let i = 0; i < jobs.length; i += OPEN_CHUNK) {
+    const chunk = jobs.slice(i, i + OPEN_CHUNK);
+    const ids = new Set(await openBatchJobs(ctx, chunk));
+    opened.push(...chunk.filter((j) => ids.has(j.id)));
+    if (ids.size === chunk.length) continue;
+    // The rows say how each reserve split between the monthly allowance and prepaid tokens.
+    const rows = await ctx.d1
+      .prepare(
+        `SELECT id, user_id AS userId, tokens_reserved AS tokensReserved, reserved_prepaid AS reservedPrepaid
+         FROM jobs WHERE user_id = ?1 AND id IN (SELECT value FROM json_each(?2))`,
+      )
+      .bind(ctx.caller.userId, JSON.stringify(opened.map((j) => j.id)))
+      .all<{ id: string; userId: string; tokensReserved: number; reservedPrepaid: number }>();
+    await finishJobs(
+      ctx,
+      rows.results,
+      { status: "CANCELLED", reason: "the batch could not be opened whole" },
+      ["PENDING"],
+    );
+    const account = await getAccount(ctx, ctx.caller.userId);
+    throw new InsufficientTokens(total, account.tokenBalance);
+  }
+};

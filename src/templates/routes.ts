@@ -1,0 +1,216 @@
+/**
+ * /api/v2/templates and /api/v2/batches: thin handlers; the logic lives in the verb files. Every route takes an
+ * API key or a session and then the v2 scope the spec gives it (src/auth/scopes.ts).
+ */
+import { Hono, type Context } from "hono";
+import type { AppEnv } from "../app-env";
+import { callerCtx, requireKeyOrSession } from "../auth/api-key";
+import { requireScope } from "../auth/scopes";
+import { sha256Hex } from "../contract/crypto";
+import { describe } from "../docs/describe";
+import { readTextBounded } from "../lib/body";
+import { canonicalJson } from "../lib/canonical-json";
+import { answer, envelope, ok } from "../lib/envelope";
+import { UnsupportedMediaType, ValidationFailed } from "../lib/errors";
+import { idempotencyKeyOf, idempotent } from "../lib/idempotency";
+import { jsonBody, parseOrThrow, queryParams } from "../lib/validate";
+import { batchManifest, batchZip, manifestCsv } from "./batch-output";
+import { getBatch } from "./batch-status";
+import { cancelBatch } from "./cancel-batch";
+import { createBatch } from "./create-batch";
+import { getOwnedTemplate, toTemplate } from "./internal";
+import { batchLimitsOf, type BatchLimits } from "./limits";
+import { parseCsvRows } from "./parse-csv";
+import { BatchBody, BatchOptions, ManifestQuery, TemplateBody } from "./schemas";
+import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from "./save-template";
+
+export const templateRoutes = new Hono<AppEnv>()
+  .use(requireKeyOrSession)
+  .get(
+    "/",
+    describe({
+      tag: "Templates",
+      summary: "List your templates",
+      ok: { status: 200, description: "`templates`" },
+    }),
+    requireScope("templates:read"),
+    async (c) => ok(c, await listTemplates(callerCtx(c))),
+  )
+  .post(
+    "/",
+    describe({
+      tag: "Templates",
+      summary: "Create a template",
+      description:
+        "A job config with `{{name}}` placeholders in any string, and optionally `variables` declaring each one's " +
+        "type (`string`, `number`, `colour`, `file`), `required` and `default`; undeclared placeholders are derived " +
+        "(string, required). The template is validated now, with sample values standing in for the variables.",
+      body: TemplateBody,
+      ok: { status: 201, description: "The template with its variable schema" },
+      errors: [400, 413, 415],
+    }),
+    requireScope("templates:write"),
+    async (c) => ok(c, await createTemplate(callerCtx(c), await jsonBody(c, TemplateBody)), 201),
+  )
+  .get(
+    "/:id",
+    describe({
+      tag: "Templates",
+      summary: "Read a template",
+      ok: { status: 200, description: "The template" },
+      errors: [404],
+    }),
+    requireScope("templates:read"),
+    async (c) => ok(c, toTemplate(await getOwnedTemplate(callerCtx(c), c.req.param("id")))),
+  )
+  .put(
+    "/:id",
+    describe({
+      tag: "Templates",
+      summary: "Replace a template",
+      description: "Validated like a new one; batches already submitted keep their jobs' configs.",
+      body: TemplateBody,
+      ok: { status: 200, description: "The template" },
+      errors: [400, 404, 413, 415],
+    }),
+    requireScope("templates:write"),
+    async (c) => {
+      const ctx = callerCtx(c);
+      // Another account's template is a 404 whatever the body holds (the body is read after).
+      await getOwnedTemplate(ctx, c.req.param("id"));
+      return ok(c, await updateTemplate(ctx, c.req.param("id"), await jsonBody(c, TemplateBody)));
+    },
+  )
+  .delete(
+    "/:id",
+    describe({
+      tag: "Templates",
+      summary: "Delete a template",
+      ok: { status: 200, description: "`id`, `deleted`" },
+      errors: [404],
+    }),
+    requireScope("templates:write"),
+    async (c) => ok(c, await deleteTemplate(callerCtx(c), c.req.param("id"))),
+  )
+  .post(
+    "/:id/batches",
+    describe({
+      tag: "Templates",
+      summary: "Submit a batch of rows",
+      description:
+        "JSON `{ rows: [{column: value}], mode?, nameColumn? }` or a `text/csv` body (header row; `mode` and " +
+        "`nameColumn` in the query). Every row is merged and validated before anything is charged: " +
+        "`all-or-nothing` (default) refuses the batch if any row is bad, `valid-only` opens the good rows and lists " +
+        "the others. Errors carry `row` (1-based, header excluded) and `field`. Rows and bytes are bounded per plan " +
+        "(free 100 rows / 256 KiB, pro 1,000 / 2 MiB, business 5,000 / 8 MiB). `Idempotency-Key` makes a retry safe.",
+      body: BatchBody,
+      query: BatchOptions,
+      ok: {
+        status: 201,
+        description: "`batchId`, `accepted`, `rejected` rows with their errors, `estimatedTokens`",
+      },
+      errors: [400, 402, 404, 409, 413, 415],
+    }),
+    requireScope("templates:bulk"),
+    async (c) => {
+      const ctx = callerCtx(c);
+      const key = idempotencyKeyOf(c.req.header("idempotency-key"));
+      const templateId = c.req.param("id");
+      // Another account's template is a 404 whatever the body holds (the body is read after).
+      await getOwnedTemplate(ctx, templateId);
+      const limits = await batchLimitsOf(ctx);
+      const input = await readBatch(c, limits);
+      const fingerprint = await sha256Hex(canonicalJson({ templateId, ...input }));
+      const run = async () => ({
+        answer: { status: 201, body: envelope(await createBatch(ctx, { templateId, ...input }, limits)) },
+        fingerprint,
+      });
+      return answer(c, await idempotent(ctx, "batches.create", key, run, async () => fingerprint));
+    },
+  );
+
+/** The batch's rows and options from a JSON or CSV body, read within the plan's byte limit. */
+const readBatch = async (c: Context<AppEnv>, limits: BatchLimits) => {
+  const type = c.req.header("content-type") ?? "";
+  if (/^text\/csv\b/i.test(type)) {
+    const options = queryParams(c, BatchOptions);
+    const rows = parseCsvRows(await readTextBounded(c.req.raw, limits.bytes), limits.rows);
+    return { rows: rows as Record<string, unknown>[], ...options };
+  }
+  if (!/^application\/(.+\+)?json\b/i.test(type))
+    throw new UnsupportedMediaType("Content-Type must be application/json or text/csv");
+  const text = await readTextBounded(c.req.raw, limits.bytes);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new ValidationFailed(
+      [{ field: "body", message: "Malformed JSON body", code: "INVALID_JSON" }],
+      "Malformed JSON body",
+    );
+  }
+  return parseOrThrow(BatchBody, raw);
+};
+
+export const batchRoutes = new Hono<AppEnv>()
+  .use(requireKeyOrSession)
+  .get(
+    "/:id",
+    describe({
+      tag: "Templates",
+      summary: "Read a batch",
+      description: "Status, job counts per state, `progress` (0-100) and the jobs in row order.",
+      ok: { status: 200, description: "The batch" },
+      errors: [404],
+    }),
+    requireScope("operations:read"),
+    async (c) => ok(c, await getBatch(callerCtx(c), c.req.param("id"))),
+  )
+  .delete(
+    "/:id",
+    describe({
+      tag: "Templates",
+      summary: "Cancel a batch",
+      description: "Jobs not yet started are cancelled and their reserves released; started ones finish.",
+      ok: { status: 200, description: "The batch" },
+      errors: [400, 404],
+    }),
+    requireScope("operations:cancel"),
+    async (c) => ok(c, await cancelBatch(callerCtx(c), c.req.param("id"))),
+  )
+  .get(
+    "/:id/output",
+    describe({
+      tag: "Templates",
+      summary: "Download a finished batch's outputs as one ZIP",
+      description:
+        "Streamed; entries named by the batch's `nameColumn` (else `row-<n>`). Outputs expire like job outputs " +
+        "(7 days): expired ones are left out; 410 when none is left.",
+      ok: { status: 200, description: "A ZIP archive" },
+      produces: "application/zip",
+      errors: [404, 409, 410],
+    }),
+    requireScope("templates:bulk"),
+    (c) => batchZip(callerCtx(c), c.req.param("id")),
+  )
+  .get(
+    "/:id/manifest",
+    describe({
+      tag: "Templates",
+      summary: "The batch's manifest: row, job, file, status",
+      description: "`format=json` (default) or `format=csv`; rejected rows included with their errors.",
+      query: ManifestQuery,
+      ok: { status: 200, description: "`entries` (or a CSV)" },
+      errors: [400, 404],
+    }),
+    requireScope("templates:bulk"),
+    async (c) => {
+      const { format } = queryParams(c, ManifestQuery);
+      const manifest = await batchManifest(callerCtx(c), c.req.param("id"));
+      if (format === "json") return ok(c, manifest);
+      return c.body(manifestCsv(manifest.entries), 200, {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="${manifest.batchId}-manifest.csv"`,
+      });
+    },
+  );

@@ -1,0 +1,185 @@
+/**
+ * Template variables: `{{name}}` anywhere in a config's strings. A string that is exactly one placeholder takes
+ * the variable's typed value (a number stays a number); a placeholder inside longer text is replaced by the value
+ * as text. Variables are declared (type, required, default) or derived from the placeholders: type `string`,
+ * required, except where the key says what it holds (a colour key gives `colour`, a file key `file`).
+ * Pure functions: no I/O, shared by saving a template and merging batch rows.
+ */
+import type { FieldError } from "../contract/field-errors";
+import type { VariableDecl } from "../db/schema";
+
+export type { VariableDecl };
+export type VariableType = VariableDecl["type"];
+export const VARIABLE_TYPES = ["string", "number", "colour", "file"] as const;
+export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}/g;
+const WHOLE = /^\{\{\s*([A-Za-z_][A-Za-z0-9_]{0,63})\s*\}\}$/;
+const COLOUR = /^#(?:[0-9a-f]{3}|[0-9a-f]{4}|[0-9a-f]{6}|[0-9a-f]{8})$/i;
+const FILE_KEYS = new Set(["path", "src", "fontPath", "audio", "audioPath", "url"]);
+
+/** Where a placeholder sits: the field path (as validation reports it) and the key holding the string. */
+export interface Placeholder {
+  name: string;
+  field: string;
+  key: string;
+  whole: boolean;
+}
+
+type Json = unknown;
+
+/** Every placeholder of `config`, fields prefixed `config` like the config validator's. */
+export const placeholdersOf = (config: Json): Placeholder[] => {
+  const out: Placeholder[] = [];
+  const walk = (value: Json, field: string, key: string) => {
+    if (typeof value === "string") {
+      const whole = WHOLE.exec(value);
+      for (const m of value.matchAll(PLACEHOLDER)) out.push({ name: m[1]!, field, key, whole: !!whole });
+    } else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${field}[${i}]`, key));
+    else if (value && typeof value === "object")
+      for (const [k, item] of Object.entries(value)) walk(item, `${field}.${k}`, k);
+  };
+  walk(config, "config", "config");
+  return out;
+};
+
+const derivedType = (key: string): VariableType =>
+  /colou?r$/i.test(key) ? "colour" : FILE_KEYS.has(key) ? "file" : "string";
+
+/** A value of `type` from a row cell (CSV gives text; JSON rows may give numbers), or an error message. */
+export const coerce = (type: VariableType, raw: unknown): { value: string | number } | { error: string } => {
+  if (type === "number") {
+    const n =
+      typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() ? Number(raw) : Number.NaN;
+    return Number.isFinite(n) ? { value: n } : { error: "must be a number" };
+  }
+  if (typeof raw !== "string" && typeof raw !== "number" && typeof raw !== "boolean")
+    return { error: "must be text" };
+  const text = String(raw);
+  if (type === "colour")
+    return COLOUR.test(text)
+      ? { value: text }
+      : { error: "must be a hex colour (#rgb, #rrggbb or #rrggbbaa)" };
+  if (type === "file")
+    return text.startsWith("/") || /^https?:\/\//i.test(text)
+      ? { value: text }
+      : { error: "must be a file's storageUrl (/image/...) or an http(s) URL" };
+  return { value: text };
+};
+
+/**
+ * The template's variable schema: the declared variables checked against the placeholders, plus a derived
+ * declaration for each placeholder not declared. Errors name the field `variables[i]...`.
+ */
+export const variableSchema = (
+  config: Json,
+  declared: readonly VariableDecl[] = [],
+): { variables: VariableDecl[]; errors: FieldError[] } => {
+  const errors: FieldError[] = [];
+  const used = placeholdersOf(config);
+  const names = new Set(used.map((p) => p.name));
+  const seen = new Set<string>();
+  declared.forEach((d, i) => {
+    const field = `variables[${i}]`;
+    if (seen.has(d.name))
+      errors.push({
+        field: `${field}.name`,
+        message: `${d.name} is declared twice`,
+        code: "DUPLICATE_VARIABLE",
+      });
+    seen.add(d.name);
+    if (!names.has(d.name))
+      errors.push({
+        field: `${field}.name`,
+        message: `${d.name} is declared but no {{${d.name}}} appears in the config`,
+        code: "UNUSED_VARIABLE",
+      });
+    if (d.default !== undefined) {
+      const c = coerce(d.type, d.default);
+      if ("error" in c)
+        errors.push({ field: `${field}.default`, message: `default ${c.error}`, code: "TYPE_MISMATCH" });
+    }
+  });
+  const variables = declared.map((d) => ({ ...d }));
+  for (const p of used) {
+    if (seen.has(p.name)) continue;
+    seen.add(p.name);
+    variables.push({ name: p.name, type: derivedType(p.key), required: true });
+  }
+  return { variables, errors };
+};
+
+/** A sample value of each type, for checking a template's own grammar at save time. */
+const SAMPLE: Record<VariableType, string | number> = {
+  string: "sample",
+  number: 1,
+  colour: "#000000",
+  file: "/image/sample.png",
+};
+
+/** Values for checking the template at save time: defaults where given, else a sample of the type. */
+export const sampleValues = (variables: readonly VariableDecl[]) =>
+  new Map(variables.map((v) => [v.name, v.default ?? SAMPLE[v.type]]));
+
+/** The config with every placeholder replaced by its value (`values` holds every placeholder's name). */
+export const substitute = (config: Json, values: ReadonlyMap<string, string | number>): Json => {
+  if (typeof config === "string") {
+    const whole = WHOLE.exec(config);
+    if (whole) return values.get(whole[1]!) ?? config;
+    return config.replace(PLACEHOLDER, (m, name: string) => String(values.get(name) ?? m));
+  }
+  if (Array.isArray(config)) return config.map((item) => substitute(item, values));
+  if (config && typeof config === "object")
+    return Object.fromEntries(Object.entries(config).map(([k, item]) => [k, substitute(item, values)]));
+  return config;
+};
+
+/** A row's errors carry its number (1-based, in submission order, header excluded). */
+export type RowError = FieldError & { row: number };
+
+/**
+ * One row merged into the template: each variable from its column (an empty cell counts as absent), else its
+ * default; a missing required variable, a value of the wrong type or a column that is no variable is an error.
+ * `extra` columns (the name column) may be present without being variables.
+ */
+export const mergeRow = (
+  config: Json,
+  variables: readonly VariableDecl[],
+  row: Readonly<Record<string, unknown>>,
+  extra: ReadonlySet<string>,
+): { config: Json } | { errors: FieldError[] } => {
+  const errors: FieldError[] = [];
+  const known = new Set(variables.map((v) => v.name));
+  for (const column of Object.keys(row))
+    if (!known.has(column) && !extra.has(column))
+      errors.push({
+        field: column,
+        message: `${column} is not a variable of this template`,
+        code: "UNKNOWN_VARIABLE",
+      });
+  const values = new Map<string, string | number>();
+  for (const v of variables) {
+    const raw = row[v.name];
+    const absent = raw === undefined || raw === null || raw === "";
+    if (absent) {
+      if (v.default !== undefined) values.set(v.name, v.default);
+      else if (v.required)
+        errors.push({ field: v.name, message: `${v.name} is required`, code: "MISSING_VARIABLE" });
+      else values.set(v.name, "");
+      continue;
+    }
+    const c = coerce(v.type, raw);
+    if ("error" in c) errors.push({ field: v.name, message: `${v.name} ${c.error}`, code: "TYPE_MISMATCH" });
+    else values.set(v.name, c.value);
+  }
+  return errors.length ? { errors } : { config: substitute(config, values) };
+};
+
+/** Whether a validation error lies at (or under) a placeholder's field: such errors depend on the row's value. */
+export const atPlaceholder = (error: FieldError, placeholders: readonly Placeholder[]): boolean =>
+  placeholders.some(
+    (p) =>
+      error.field === p.field ||
+      error.field?.startsWith(`${p.field}.`) ||
+      error.field?.startsWith(`${p.field}[`),
+  );
