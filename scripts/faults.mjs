@@ -33,7 +33,9 @@ if (!reexecOnProjectNode()) {
     });
     process.stdout.write(r.stdout);
     process.stderr.write(r.stderr);
-    figures.push(...[...r.stdout.matchAll(/^\[faults\] .*$/gm)].map((m) => `${name}: ${m[0].slice(9)}`));
+    // vitest may put colour codes before a console line: strip them, or those figures miss the summary.
+    const plain = r.stdout.replace(/\x1b\[[0-9;]*m/g, "");
+    figures.push(...[...plain.matchAll(/^\[faults\] .*$/gm)].map((m) => `${name}: ${m[0].slice(9)}`));
     if (r.status !== 0) failed = true;
   }
   console.log(`\n=== fault suite figures (${new Date().toISOString()}) ===`);
