@@ -5,6 +5,7 @@
 // the sealed local browser (test/scripts). `npm test` runs the same tests in their short form.
 // Prints every `[faults] name: value` figure the tests report, once more at the end as a summary.
 import { spawnSync } from "node:child_process";
+import { stripVTControlCharacters } from "node:util";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
 
 ensureNodeModules();
@@ -33,7 +34,9 @@ if (!reexecOnProjectNode()) {
     });
     process.stdout.write(r.stdout);
     process.stderr.write(r.stderr);
-    figures.push(...[...r.stdout.matchAll(/^\[faults\] .*$/gm)].map((m) => `${name}: ${m[0].slice(9)}`));
+    // vitest may put colour codes before a console line: strip them, or those figures miss the summary.
+    const plain = stripVTControlCharacters(r.stdout);
+    figures.push(...[...plain.matchAll(/^\[faults\] .*$/gm)].map((m) => `${name}: ${m[0].slice(9)}`));
     if (r.status !== 0) failed = true;
   }
   console.log(`\n=== fault suite figures (${new Date().toISOString()}) ===`);
