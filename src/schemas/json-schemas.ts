@@ -8,7 +8,12 @@ import type * as v from "valibot";
 import { ImageConfigSchema, ImageLayerSchema, VideoConfigSchema, VideoLayerSchema } from "../contract/config";
 import { Color, Position, POSITION_NAMES, PositionObject } from "../contract/config/common";
 import { AudioRef, FontRef, ImageRef, VideoRef } from "../contract/config/file-ref";
-import { TransitionSchema } from "../contract/config/transitions";
+import {
+  TRANSITION_NAME_PATTERN,
+  TRANSITION_NAMES,
+  TransitionNameString,
+  TransitionSchema,
+} from "../contract/config/transitions";
 import { ClipSchema, GlobalLayerSchema } from "../contract/config/video";
 
 /** Version of the config grammar (1.4.0 renamed the html layer's allowJavaScript to enableLibraries). */
@@ -41,13 +46,17 @@ export function configJsonSchema(name: SchemaName): JsonSchema {
     schema = toJsonSchema(ROOTS[name], {
       target: "draft-07",
       definitions: DEFINITIONS[name],
-      // Function checks (byte sizes, URL parsing, cross-field rules) have no JSON Schema form.
-      ignoreActions: ["check", "raw_check"],
+      // Function checks (byte sizes, URL parsing, cross-field rules) have no JSON Schema form; transforms
+      // (transition names normalised to their spelling) do not change what is accepted.
+      ignoreActions: ["check", "raw_check", "transform"],
       // `Position` picks its schema by the input's type (v.lazy); in JSON Schema that is an anyOf.
+      // Transition names match in any casing (normalised by the grammar): a pattern, the spellings as examples.
       overrideSchema: ({ valibotSchema }) =>
         valibotSchema === Position
           ? { anyOf: [{ type: "string", enum: [...POSITION_NAMES] }, { $ref: "#/$defs/PositionObject" }] }
-          : undefined,
+          : valibotSchema === TransitionNameString
+            ? { type: "string", pattern: TRANSITION_NAME_PATTERN, examples: [...TRANSITION_NAMES] }
+            : undefined,
     });
     cache.set(name, schema);
   }

@@ -46,6 +46,13 @@ const valid: [string, "image" | "video", unknown][] = [
       globalLayers: [videoLayers.title],
     }),
   ],
+  ...["crosszoom", "directionalWarp", "DIRECTIONAL-LEFT", "coord-from-in", "luminance_melt"].map(
+    (name): [string, "video", unknown] => [
+      `transition ${name}`,
+      "video",
+      videoConfig([clip([{ type: "pause" }], { transition: { name } }), clip([{ type: "pause" }])]),
+    ],
+  ),
 ];
 
 const invalid: [string, "image" | "video", unknown][] = [
@@ -82,7 +89,11 @@ const invalid: [string, "image" | "video", unknown][] = [
   ["21 layers", "video", videoConfig([clip(Array.from({ length: 21 }, () => ({ type: "pause" })))])],
   ["clip of 0.05 s", "video", videoConfig([clip([{ type: "pause" }], { duration: 0.05 })])],
   ["title font 7 px", "video", videoConfig([clip([{ type: "title", text: "a", fontSize: 7 }])])],
-  ["unknown transition", "video", videoConfig([clip([{ type: "pause" }], { transition: { name: "Fade" } })])],
+  [
+    "unknown transition",
+    "video",
+    videoConfig([clip([{ type: "pause" }], { transition: { name: "Fader" } })]),
+  ],
   [
     "audio curve linear",
     "video",
