@@ -19,6 +19,21 @@ const x = (xfade: string): TransitionMapping => ({ xfade, match: "exact" });
 const a = (xfade: string): TransitionMapping => ({ xfade, match: "approx" });
 const c = (expr: string): TransitionMapping => ({ xfade: "custom", match: "custom", expr });
 
+/**
+ * Names the renderer draws with ffmpeg even when it can draw GLSL, because the ffmpeg drawing is the
+ * shader's picture: `fade` (B over A at k/T: gl `mix(from, to, progress)`), editly's `dummy` (no shader)
+ * and the `directional-*` aliases (whole-pixel slides: gl `Directional` samples at texel centres for
+ * these directions). With `params` or an easing they are drawn by the shader like every other name.
+ */
+export const XFADE_TWINS: ReadonlySet<string> = new Set([
+  "fade",
+  "dummy",
+  "directional-left",
+  "directional-right",
+  "directional-up",
+  "directional-down",
+]);
+
 /** Every name but `random`, which picks one of the others per job. */
 export type MappedTransitionName = Exclude<TransitionName, "random">;
 

@@ -2,7 +2,7 @@
  * Mutable builder state shared by the layer modules while one ffmpeg command is compiled:
  * the input list, the filter chains and unique stream labels. Everything else is pure data.
  */
-import type { Writable } from "node:stream";
+import type { Duplex, Readable, Writable } from "node:stream";
 import type { Timeline } from "../../../src/contract/timeline.ts";
 import type { Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 
@@ -39,8 +39,13 @@ export class GraphContext {
   readonly jobId: string;
   readonly inputs: string[][] = [];
   readonly filters: string[] = [];
-  /** Writers of the extra input pipes, in file-descriptor order from 3. */
-  readonly pipes: ((out: Writable) => Promise<void>)[] = [];
+  /**
+   * Writers of the extra input pipes and readers of the extra output pipes, in file-descriptor order
+   * from 3 (each gets its end of a socket pair).
+   */
+  readonly pipes: ((stream: Duplex) => Promise<void>)[] = [];
+  /** Extra outputs: a graph label written raw to a pipe (frames the renderer draws on, see gl/). */
+  readonly outputs: { label: string; args: string[]; pipe: string }[] = [];
   /** Audio produced by the layers of the clip being compiled (the clip compositor drains it). */
   clipAudio: LayerAudio[] = [];
   private readonly media: ReadonlyMap<string, MediaInfo>;
@@ -88,6 +93,15 @@ export class GraphContext {
   addPipe(options: string[], write: (out: Writable) => Promise<void>): number {
     this.pipes.push(write);
     return this.addInput(options, `pipe:${2 + this.pipes.length}`);
+  }
+
+  /**
+   * Adds an output: stream `[label]` written to an extra pipe with output options `args`, which `read`
+   * consumes while ffmpeg runs.
+   */
+  addOutputPipe(label: string, args: string[], read: (from: Readable) => Promise<void>): void {
+    this.pipes.push(read);
+    this.outputs.push({ label, args, pipe: `pipe:${2 + this.pipes.length}` });
   }
 
   /** A fresh stream label such as `[img3]`, without brackets. */

@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../config.ts";
 import { run } from "../lib/process.ts";
-import { ffmpegArgs, filterThreadsFor } from "./args.ts";
+import { extraOutputsArgs, ffmpegArgs, filterThreadsFor } from "./args.ts";
 import { compileGraph, layerWindow, pipesLast } from "./compile.ts";
 import { applyFastMode, videoSpec } from "./config.ts";
 import { fetchInputs, fileRefs, rewriteRefs } from "./fetch-inputs.ts";
@@ -15,6 +15,8 @@ import type { VideoConfig } from "../../../src/contract/config/video.ts";
 import { buildTimeline, playableLength, type Timeline } from "../../../src/contract/timeline.ts";
 import { toMediaInfo } from "../probe/media-facts.ts";
 import { probeMedia } from "../probe/probe-media.ts";
+import { GlDrawer } from "./gl/gl-drawer.ts";
+import { GlSession } from "./gl/gl-session.ts";
 import { getCaptureBrowser, prepareSparePage } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
 import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
@@ -129,10 +131,40 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   }
   // Inputs fed through pipes go last: ffmpeg opens inputs in order, so it loads and probes every file
   // while the text sheet's screenshot is still being taken and the first html frame drawn.
-  const graph = pipesLast(compileGraph(spec, timeline, o.jobId, media, rasters.assets));
+  // Transitions other than the exact ffmpeg twins are drawn by their GLSL on a WebGL page (gl/): a first
+  // ffmpeg pass writes their frame pairs, the page draws them to files, the render splices them in.
+  // Jobs whose html layers stream frames keep the xfade drawings (a stream cannot be captured twice).
+  const plain = compileGraph(spec, timeline, o.jobId, media, rasters.assets);
+  const drawer = new GlDrawer(
+    () => GlSession.open(tools.chromiumPath, spec.width, spec.height),
+    spec.width,
+    spec.height,
+    o.workDir,
+  );
+  const taps =
+    plain.pipes.length === 0 ? compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer) : null;
   const graphScript = join(o.workDir, "graph.txt");
-  await writeFile(graphScript, graph.filterGraph);
   const format = spec.format;
+  let graph = plain;
+  try {
+    if (taps && (taps.outputs ?? []).length > 0) {
+      const ordered = pipesLast(taps);
+      await writeFile(graphScript, ordered.filterGraph);
+      await run(tools.ffmpegPath, extraOutputsArgs({ ...ordered, graphScript }), {
+        stdin: rasters.stdin ?? undefined,
+        pipes: ordered.pipes,
+        signal: o.signal,
+        timeoutMs: 10 * 60_000,
+      });
+      await drawer.finish();
+      drawer.mode = "splice";
+      graph = compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer);
+    }
+  } finally {
+    await drawer.close();
+  }
+  graph = pipesLast(graph);
+  await writeFile(graphScript, graph.filterGraph);
   const args = ffmpegArgs({
     inputs: graph.inputs,
     graphScript,
