@@ -6,7 +6,15 @@
 import { toJsonSchema, type JsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import { ImageConfigSchema, ImageLayerSchema, VideoConfigSchema, VideoLayerSchema } from "../contract/config";
-import { Color, Position, POSITION_NAMES, PositionObject } from "../contract/config/common";
+import {
+  Color,
+  DECIBELS_PATTERN,
+  MAX_GAIN,
+  Position,
+  POSITION_NAMES,
+  PositionObject,
+  Volume,
+} from "../contract/config/common";
 import { AudioRef, FontRef, ImageRef, VideoRef } from "../contract/config/file-ref";
 import {
   TRANSITION_NAME_PATTERN,
@@ -14,7 +22,8 @@ import {
   TransitionNameString,
   TransitionSchema,
 } from "../contract/config/transitions";
-import { ClipSchema, GlobalLayerSchema } from "../contract/config/video";
+import { ClipLayers, ClipSchema, GlobalLayerSchema } from "../contract/config/video";
+import { VIDEO_MAX_LAYERS_PER_CLIP, VIDEO_MIN_LAYERS_PER_CLIP } from "../contract/config/limits";
 
 /** Version of the config grammar (1.4.0 renamed the html layer's allowJavaScript to enableLibraries). */
 export const SCHEMA_VERSION = "1.4.0";
@@ -56,7 +65,26 @@ export function configJsonSchema(name: SchemaName): JsonSchema {
           ? { anyOf: [{ type: "string", enum: [...POSITION_NAMES] }, { $ref: "#/$defs/PositionObject" }] }
           : valibotSchema === TransitionNameString
             ? { type: "string", pattern: TRANSITION_NAME_PATTERN, examples: [...TRANSITION_NAMES] }
-            : undefined,
+            : valibotSchema === Volume
+              ? {
+                  anyOf: [
+                    { type: "number", minimum: 0, maximum: MAX_GAIN },
+                    { type: "string", pattern: DECIBELS_PATTERN.source.replace("dB", "[dD][bB]") },
+                  ],
+                }
+              : valibotSchema === ClipLayers
+                ? {
+                    anyOf: [
+                      {
+                        type: "array",
+                        items: { $ref: "#/$defs/VideoLayer" },
+                        minItems: VIDEO_MIN_LAYERS_PER_CLIP,
+                        maxItems: VIDEO_MAX_LAYERS_PER_CLIP,
+                      },
+                      { $ref: "#/$defs/VideoLayer" },
+                    ],
+                  }
+                : undefined,
     });
     cache.set(name, schema);
   }

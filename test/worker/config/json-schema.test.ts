@@ -46,6 +46,16 @@ const valid: [string, "image" | "video", unknown][] = [
       globalLayers: [videoLayers.title],
     }),
   ],
+  [
+    "editly volumes",
+    "video",
+    videoConfig(undefined, {
+      outputVolume: "-10dB",
+      clipsAudioVolume: 2,
+      audioTracks: [{ path: "/a.mp3", mixVolume: "3 dB" }],
+    }),
+  ],
+  ["editly single layer object", "video", { clips: [{ layers: { type: "fill-color", color: "red" } }] }],
   ...["crosszoom", "directionalWarp", "DIRECTIONAL-LEFT", "coord-from-in", "luminance_melt"].map(
     (name): [string, "video", unknown] => [
       `transition ${name}`,
@@ -111,7 +121,8 @@ const invalid: [string, "image" | "video", unknown][] = [
     "video",
     videoConfig([clip([{ type: "html", html: "x", animated: true, duration: 31 }])]),
   ],
-  ["volume 2", "video", videoConfig(undefined, { outputVolume: 2 })],
+  ["volume 11", "video", videoConfig(undefined, { outputVolume: 11 })],
+  ["volume in bels", "video", videoConfig(undefined, { outputVolume: "-1B" })],
 ];
 
 describe("served JSON Schema agrees with validateJobConfig", () => {
