@@ -7,6 +7,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
 import { videoConfig } from "../helpers/video-config.ts";
 import { colorAt, near, probeOut } from "./media-helpers.ts";
@@ -41,6 +42,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
+  await closeBrowser(); // burn, colorphase and multiply_blend are drawn on the WebGL page
   await rm(dir, { recursive: true, force: true });
 });
 
