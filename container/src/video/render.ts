@@ -16,6 +16,7 @@ import { buildTimeline, playableLength, type Timeline } from "../../../src/contr
 import { toMediaInfo } from "../probe/media-facts.ts";
 import { probeMedia } from "../probe/probe-media.ts";
 import { GlDrawer } from "./gl/gl-drawer.ts";
+import { drawnByGl, resolveTransition } from "./transitions.ts";
 import { GlSession } from "./gl/gl-session.ts";
 import { getCaptureBrowser, prepareSparePage } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
@@ -119,15 +120,41 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   );
   let timeline: Timeline;
   let rasters: Rasters;
-  if (needsMedia) {
-    await probing;
-    report(overallPercent("rendering", 0), "rendering");
-    timeline = timelineFor();
-    rasters = await rasterizeFor(timeline);
-  } else {
-    timeline = timelineFor();
-    report(overallPercent("rendering", 0), "rendering");
-    [, rasters] = await Promise.all([probing, rasterizeFor(timeline)]);
+  const drawer = new GlDrawer(
+    () => GlSession.open(tools.chromiumPath, spec.width, spec.height),
+    spec.width,
+    spec.height,
+    o.workDir,
+  );
+  // The WebGL page (~0.2 s to open) opens while the text and html layers are drawn.
+  const warmDrawer = (t: Timeline) => {
+    const drawn = t.clips.some(
+      (c, i) =>
+        c.transition &&
+        drawnByGl(
+          resolveTransition(c.transition.name, `${o.jobId}:${i}`).name,
+          c.transition.params,
+          c.transition.easing,
+        ),
+    );
+    if (drawn && !o.rasterize) drawer.warm();
+  };
+  try {
+    if (needsMedia) {
+      await probing;
+      report(overallPercent("rendering", 0), "rendering");
+      timeline = timelineFor();
+      warmDrawer(timeline);
+      rasters = await rasterizeFor(timeline);
+    } else {
+      timeline = timelineFor();
+      warmDrawer(timeline);
+      report(overallPercent("rendering", 0), "rendering");
+      [, rasters] = await Promise.all([probing, rasterizeFor(timeline)]);
+    }
+  } catch (e) {
+    await drawer.close();
+    throw e;
   }
   // Inputs fed through pipes go last: ffmpeg opens inputs in order, so it loads and probes every file
   // while the text sheet's screenshot is still being taken and the first html frame drawn.
@@ -135,12 +162,6 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   // ffmpeg pass writes their frame pairs, the page draws them to files, the render splices them in.
   // Jobs whose html layers stream frames keep the xfade drawings (a stream cannot be captured twice).
   const plain = compileGraph(spec, timeline, o.jobId, media, rasters.assets);
-  const drawer = new GlDrawer(
-    () => GlSession.open(tools.chromiumPath, spec.width, spec.height),
-    spec.width,
-    spec.height,
-    o.workDir,
-  );
   const taps =
     plain.pipes.length === 0 ? compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer) : null;
   const graphScript = join(o.workDir, "graph.txt");

@@ -52,6 +52,11 @@ export class GlDrawer implements TransitionDrawer {
     return this.opened;
   }
 
+  /** Opens the page now, ahead of the first transition (a failure surfaces when it is used). */
+  warm(): void {
+    void this.session.catch(() => {});
+  }
+
   /** Closes the page if it was opened. */
   async close(): Promise<void> {
     const s = this.opened ? await this.opened.catch(() => null) : null;
