@@ -7,7 +7,7 @@
  */
 import type { Duplex } from "node:stream";
 import { clipAudioStream, finishAudio } from "./audio-graph.ts";
-import { GraphContext, type LayerWindow } from "./graph-context.ts";
+import { GraphContext, type GlLayerDrawer, type LayerWindow } from "./graph-context.ts";
 import { glJoin, type TransitionDrawer } from "./gl/gl-join.ts";
 import { MIXERS, overlapJoin } from "./joins.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
@@ -25,6 +25,8 @@ export interface CompiledGraph {
    * transitions, readers of the frames transitions are drawn from.
    */
   pipes: ((stream: Duplex) => Promise<void>)[];
+  /** How many pipes cannot be written twice (html captures); 0 lets the graph run twice (gl-join.ts). */
+  oneShotPipes?: number;
   /** Extra outputs (label, output options, pipe) after the main one. */
   outputs?: { label: string; args: string[]; pipe: string }[];
   filterGraph: string;
@@ -90,8 +92,10 @@ export function compileGraph(
   media: ReadonlyMap<string, MediaInfo>,
   rasters: ReadonlyMap<string, RasterAsset>,
   drawer?: TransitionDrawer,
+  glLayers?: GlLayerDrawer,
 ): CompiledGraph {
   const ctx = new GraphContext(spec, timeline, jobId, media, rasters);
+  ctx.glLayers = glLayers;
   const { width: W, height: H, fps, format } = spec;
   const fmt = format === "webm" ? "yuva420p" : "yuv420p";
   const all = keyedLayers(spec);
@@ -186,6 +190,7 @@ export function compileGraph(
     inputs: ctx.inputs,
     pipes: ctx.pipes,
     outputs: ctx.outputs,
+    oneShotPipes: ctx.oneShotPipes,
     filterGraph: ctx.filters.join(";\n"),
     transitions: used,
   };

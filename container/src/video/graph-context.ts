@@ -6,6 +6,17 @@ import type { Duplex, Readable, Writable } from "node:stream";
 import type { Timeline } from "../../../src/contract/timeline.ts";
 import type { Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 
+/** What the compiler needs to draw a `gl` layer: a writer of its raw rgba frames. */
+export interface GlLayerDrawer {
+  layerWriter(job: {
+    key: string;
+    fragment: string;
+    frames: number;
+    fps: number;
+    speed: number;
+  }): (out: Writable) => Promise<void>;
+}
+
 /** Where a layer is visible, relative to its clip (or to the video start for global layers). */
 export interface LayerWindow {
   startFrame: number;
@@ -44,6 +55,10 @@ export class GraphContext {
    * from 3 (each gets its end of a socket pair).
    */
   readonly pipes: ((stream: Duplex) => Promise<void>)[] = [];
+  /** Pipes whose writer cannot run twice (html captures): a second ffmpeg run of the graph cannot have them. */
+  oneShotPipes = 0;
+  /** Draws `gl` layers (gl/gl-drawer.ts); absent in graphs compiled without the renderer's page. */
+  glLayers?: GlLayerDrawer;
   /** Extra outputs: a graph label written raw to a pipe (frames the renderer draws on, see gl/). */
   readonly outputs: { label: string; args: string[]; pipe: string }[] = [];
   /** Audio produced by the layers of the clip being compiled (the clip compositor drains it). */
@@ -90,7 +105,8 @@ export class GraphContext {
    * Adds an input that ffmpeg reads from an extra pipe (`pipe:3`, `pipe:4`, ...) which `write` fills
    * while ffmpeg runs; returns the input index.
    */
-  addPipe(options: string[], write: (out: Writable) => Promise<void>): number {
+  addPipe(options: string[], write: (out: Writable) => Promise<void>, replayable = false): number {
+    if (!replayable) this.oneShotPipes++;
     this.pipes.push(write);
     return this.addInput(options, `pipe:${2 + this.pipes.length}`);
   }

@@ -161,9 +161,11 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   // Transitions other than the exact ffmpeg twins are drawn by their GLSL on a WebGL page (gl/): a first
   // ffmpeg pass writes their frame pairs, the page draws them to files, the render splices them in.
   // Jobs whose html layers stream frames keep the xfade drawings (a stream cannot be captured twice).
-  const plain = compileGraph(spec, timeline, o.jobId, media, rasters.assets);
+  const plain = compileGraph(spec, timeline, o.jobId, media, rasters.assets, undefined, drawer);
   const taps =
-    plain.pipes.length === 0 ? compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer) : null;
+    plain.oneShotPipes === 0
+      ? compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer)
+      : null;
   const graphScript = join(o.workDir, "graph.txt");
   const format = spec.format;
   let graph = plain;
@@ -179,37 +181,38 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       });
       await drawer.finish();
       drawer.mode = "splice";
-      graph = compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer);
+      graph = compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer);
     }
+    graph = pipesLast(graph);
+    await writeFile(graphScript, graph.filterGraph);
+    const args = ffmpegArgs({
+      inputs: graph.inputs,
+      graphScript,
+      filterThreads: filterThreadsFor(graph.filterGraph),
+      format,
+      fast: spec.fast,
+      fps: spec.fps,
+      duration: timeline.duration,
+      outPath: o.outPath,
+    });
+    const reader = new ProgressReader();
+    report(overallPercent("encoding", 0), "encoding");
+    await run(tools.ffmpegPath, args, {
+      stdin: rasters.stdin ?? undefined,
+      pipes: graph.pipes,
+      signal: o.signal,
+      timeoutMs: 30 * 60_000,
+      onStderr: (chunk) => {
+        const t = reader.push(chunk);
+        if (t !== null) report(overallPercent("encoding", t / timeline.duration), "encoding");
+      },
+    });
   } finally {
+    // gl layers draw during the render itself: the page closes once ffmpeg is done.
     await drawer.close();
   }
-  graph = pipesLast(graph);
-  await writeFile(graphScript, graph.filterGraph);
-  const args = ffmpegArgs({
-    inputs: graph.inputs,
-    graphScript,
-    filterThreads: filterThreadsFor(graph.filterGraph),
-    format,
-    fast: spec.fast,
-    fps: spec.fps,
-    duration: timeline.duration,
-    outPath: o.outPath,
-  });
-  const reader = new ProgressReader();
-  report(overallPercent("encoding", 0), "encoding");
   // A text page for the next job is opened once this one's ffmpeg is done with the cores.
   const usedTextPage = rasterKeys.some((k) => k.layer.type !== "html") && !o.rasterize;
-  await run(tools.ffmpegPath, args, {
-    stdin: rasters.stdin ?? undefined,
-    pipes: graph.pipes,
-    signal: o.signal,
-    timeoutMs: 30 * 60_000,
-    onStderr: (chunk) => {
-      const t = reader.push(chunk);
-      if (t !== null) report(overallPercent("encoding", t / timeline.duration), "encoding");
-    },
-  });
   if (usedTextPage) prepareSparePage(tools.chromiumPath);
   return {
     outPath: o.outPath,

@@ -241,3 +241,42 @@ describe("gl transitions", () => {
     expect(near(mid, [0, 0, 255])).toBe(false);
   }, 120_000);
 });
+
+describe("gl layer", () => {
+  it("draws editly's fragment shader with time and resolution, y up", async () => {
+    const outPath = join(dir, "gl-layer.mp4");
+    // Red rises with x, green is 1 in the top half (gl_FragCoord y up), blue follows time (0 → 1 over 1 s).
+    const fragmentShader = `uniform float time; uniform vec2 resolution;
+void main() { vec2 p = gl_FragCoord.xy / resolution; gl_FragColor = vec4(p.x, step(0.5, p.y), clamp(time, 0.0, 1.0), 1.0); }`;
+    await renderVideo({
+      jobId: "job_gl_layer",
+      workDir: await mkdtemp(join(dir, "l-")),
+      outPath,
+      config: videoConfig({
+        width: 160,
+        height: 90,
+        fps: 10,
+        clips: [{ duration: 1.5, layers: [{ type: "gl", fragmentShader }] }],
+      }),
+    });
+    const top = await colorAt(outPath, 1.2, { x: 0.9, y: 0.1, w: 0.05, h: 0.1 });
+    const bottom = await colorAt(outPath, 0, { x: 0.05, y: 0.85, w: 0.05, h: 0.1 });
+    expect(near(top, [240, 255, 255], 40)).toBe(true);
+    expect(near(bottom, [8, 0, 0], 40)).toBe(true);
+  }, 60_000);
+
+  it("a shader that does not compile fails the job, naming the GLSL error", async () => {
+    await expect(
+      renderVideo({
+        jobId: "job_gl_bad",
+        workDir: await mkdtemp(join(dir, "b-")),
+        outPath: join(dir, "bad.mp4"),
+        config: videoConfig({
+          clips: [
+            { duration: 1, layers: [{ type: "gl", fragmentShader: "void main() { gl_FragColor = nope; }" }] },
+          ],
+        }),
+      }),
+    ).rejects.toThrow(/GLSL/);
+  }, 60_000);
+});

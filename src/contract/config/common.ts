@@ -194,7 +194,7 @@ const RENAMED: Record<string, string> = {
     '"googleFont" is not supported: use "catalogFont" with the same "Family" or "Family:weight" value',
   allowJavaScript: '"allowJavaScript" was renamed "enableLibraries" in version 1.4.0: use "enableLibraries"',
   // editly options that only make sense to its JavaScript API or CLI (README "editly compatibility").
-  func: '"func" is an editly JavaScript function, which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page)',
+  func: '"func" is an editly JavaScript function, which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page) or a gl layer',
   outPath:
     '"outPath" is an editly CLI option: the service stores the output and returns its URL; remove it (pick the container with "format")',
   ...Object.fromEntries(

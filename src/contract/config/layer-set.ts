@@ -32,7 +32,7 @@ const JSON_LAYER_RULES = {
 const EDITLY_JS_LAYERS: Record<string, string> = Object.fromEntries(
   ["canvas", "fabric"].map((t) => [
     t,
-    `layer type "${t}" runs an editly JavaScript function (func), which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page)`,
+    `layer type "${t}" runs an editly JavaScript function (func), which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page) or a gl layer (a fragment shader)`,
   ]),
 );
 

@@ -42,6 +42,7 @@ const visualOptions = [
   layerObject(E["rainbow-colors"]),
   layerObject(E.pause),
   layerObject(E.html),
+  layerObject(E.gl),
 ] as const;
 
 export const VideoLayerSchema = layerVariant("a video clip", [

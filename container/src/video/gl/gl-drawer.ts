@@ -4,7 +4,8 @@
  */
 import { open } from "node:fs/promises";
 import { join } from "node:path";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
+import type { GlLayerDrawer } from "../graph-context.ts";
 import type { DrawnTransition, TransitionDrawer } from "./gl-join.ts";
 import { extraSamplers, transitionFragment } from "./gl-page.ts";
 import { readFrames, type GlSession } from "./gl-session.ts";
@@ -28,7 +29,28 @@ export function glProgramOf(t: Pick<DrawnTransition, "name" | "params">): {
   return { name: t.name, params: { ...t.params } };
 }
 
-export class GlDrawer implements TransitionDrawer {
+/** The longest a gl layer frame may take on the page (html layers' capture has the same kind of bound). */
+export const GL_FRAME_DEADLINE_MS = 10_000;
+
+function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} was not drawn within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** Writes `chunk` and waits for the pipe to drain when it is full. */
+function writeAll(to: Writable, chunk: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ok = to.write(chunk, (e) => (e ? reject(e) : undefined));
+    if (ok) resolve();
+    else to.once("drain", resolve);
+  });
+}
+
+export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
+  private runs = 0;
   /** Set to "splice" by the renderer once the taps pass has run. */
   mode: "taps" | "splice" = "taps";
   private readonly drawings: Promise<void>[] = [];
@@ -130,6 +152,50 @@ export class GlDrawer implements TransitionDrawer {
     }
   }
 
+  /**
+   * The writer of a `gl` layer's frames (raw rgba, top row first) into an ffmpeg input pipe. A frame the
+   * page has not drawn within GL_FRAME_DEADLINE_MS fails the job (the shader runs on software GL).
+   */
+  layerWriter(job: { key: string; fragment: string; frames: number; fps: number; speed: number }) {
+    return async (out: Writable): Promise<void> => {
+      const s = await this.session;
+      const key = `${job.key}-${this.runs++}`;
+      await s.page
+        .evaluate(
+          (k, frag) => (window as unknown as GlxWindow).glx.compile(k, frag, {}, []),
+          key,
+          `precision highp float;\n${job.fragment}`,
+        )
+        .catch((e: unknown) => {
+          throw new Error(`gl layer: ${(e as Error).message}`);
+        });
+      const drawing = s.page
+        .evaluate(
+          (k, n, fps, speed) => (window as unknown as GlxWindow).glx.layer(k, n, fps, speed),
+          key,
+          job.frames,
+          job.fps,
+          job.speed,
+        )
+        .catch((e: unknown) => {
+          const err = new Error(`gl layer could not be drawn: ${(e as Error).message}`);
+          s.fail(key, err);
+          throw err;
+        });
+      void drawing.catch(() => {});
+      const row = this.width * 4;
+      for (let i = 0; i < job.frames; i++) {
+        const frame = await withDeadline(s.drawn(key, i), GL_FRAME_DEADLINE_MS, `gl layer frame ${i}`);
+        // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
+        const flipped = Buffer.allocUnsafe(frame.length);
+        for (let r = 0; r < this.height; r++)
+          frame.copy(flipped, (this.height - 1 - r) * row, r * row, (r + 1) * row);
+        await writeAll(out, flipped);
+      }
+      await drawing;
+    };
+  }
+
   /** Resolves once every transition of the taps pass is drawn to its file. */
   async finish(): Promise<void> {
     await Promise.all(this.drawings);
@@ -141,5 +207,6 @@ interface GlxWindow {
   glx: {
     compile(key: string, fragment: string, uniforms: unknown, samplers: string[]): void;
     transition(k: string, key: string, n: number, easing: string): Promise<void>;
+    layer(key: string, n: number, fps: number, speed: number): Promise<void>;
   };
 }
