@@ -21,18 +21,12 @@ const c = (expr: string): TransitionMapping => ({ xfade: "custom", match: "custo
 
 /**
  * Names the renderer draws with ffmpeg even when it can draw GLSL, because the ffmpeg drawing is the
- * shader's picture: `fade` (B over A at k/T: gl `mix(from, to, progress)`), editly's `dummy` (no shader)
- * and the `directional-*` aliases (whole-pixel slides: gl `Directional` samples at texel centres for
- * these directions). With `params` or an easing they are drawn by the shader like every other name.
+ * shader's picture: `fade` (B over A at k/T, gl `mix(from, to, progress)`, equal up to rounding) and
+ * editly's `dummy` (no shader). With `params` or an easing `fade` is drawn by its shader too. (The
+ * `directional-*` slides are not twins: gl `Directional` shifts by fractions of a pixel and filters,
+ * xfade's slides by whole pixels.)
  */
-export const XFADE_TWINS: ReadonlySet<string> = new Set([
-  "fade",
-  "dummy",
-  "directional-left",
-  "directional-right",
-  "directional-up",
-  "directional-down",
-]);
+export const XFADE_TWINS: ReadonlySet<string> = new Set(["fade", "dummy"]);
 
 /** Every name but `random`, which picks one of the others per job. */
 export type MappedTransitionName = Exclude<TransitionName, "random">;

@@ -162,6 +162,12 @@ describe("gl transitions", () => {
     expect(maxDiff(await drawAt("circleopen", 1, 2), circle)).toBeLessThanOrEqual(2);
   });
 
+  it("editly's directional aliases are gl Directional with editly's directions", async () => {
+    const left = await drawAt("directional-left", 1, 2);
+    expect(maxDiff(left, await drawAt("Directional", 1, 2, { direction: [1, 0] }))).toBe(0);
+    expect(diff(left, await drawAt("directional-right", 1, 2))).toBeGreaterThan(5);
+  });
+
   it("params reach the shader (circleopen closing instead of opening)", async () => {
     const open = await drawAt("circleopen", 1, 4);
     const closing = await drawAt("circleopen", 1, 4, { opening: false });
