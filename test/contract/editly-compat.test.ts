@@ -90,3 +90,17 @@ describe("editly's JavaScript-only features", () => {
     expect(accepted({ fast: true, clips: [{ layers: [pause] }] }).fast).toBe(true);
   });
 });
+
+describe("file references of editly's single-layer form", () => {
+  it("are found and rewritten like those of a list", async () => {
+    const { forEachFileReference } = await import("../../src/contract/config/resources.ts");
+    const config = { clips: [{ layers: { type: "video", path: "https://example.com/v.mp4" } }] };
+    const seen: string[] = [];
+    forEachFileReference("video", config, (ref) => {
+      seen.push(`${ref.field} ${ref.slot}`);
+      return "/videos/u/v.mp4";
+    });
+    expect(seen).toEqual(["config.clips[0].layers.path video"]);
+    expect(config.clips[0]!.layers.path).toBe("/videos/u/v.mp4");
+  });
+});
