@@ -133,8 +133,12 @@ window.glx = {
   async transition(k, key, n, easing) {
     const p = programs.get(key);
     const ease = EASE[easing] || EASE.linear;
+    // The next pair downloads while this frame is drawn and posted.
+    const fetchPair = (i) => fetch("in/" + k + "/" + i).then((r) => r.arrayBuffer());
+    let next = fetchPair(0);
     for (let i = 0; i < n; i++) {
-      const pair = new Uint8Array(await (await fetch("in/" + k + "/" + i)).arrayBuffer());
+      const pair = new Uint8Array(await next);
+      if (i + 1 < n) next = fetchPair(i + 1);
       gl.pixelStorei(gl.UNPACK_ROW_LENGTH, 2 * W);
       gl.activeTexture(gl.TEXTURE0);
       gl.pixelStorei(gl.UNPACK_SKIP_PIXELS, 0);
