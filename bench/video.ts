@@ -187,9 +187,69 @@ async function benchHtml(dir: string) {
   return { beginFrame, screenshot, endToEnd: 150 / median(walls) };
 }
 
+/**
+ * 3. Transitions drawn by their GLSL (gl/): the same 1280x720 @ 30 fps two-clip render (photo, then
+ * colour + title; 2 s each) with a 0.5 s `fade` (an ffmpeg twin, no page) and with gl names, interleaved.
+ * The difference is what a drawn transition adds: the taps pass, the page's drawing, the splice.
+ */
+async function benchTransitions(dir: string) {
+  const names = ["fade", "cube", "CrossZoom", "wipeLeft"];
+  const walls = new Map<string, number[]>(names.map((n) => [n, []]));
+  const font = `${FIX}/PatuaOne-Regular.ttf`;
+  for (let r = 0; r < RUNS + 1; r++) {
+    for (const name of names) {
+      const work = await mkdtemp(join(dir, "gl-"));
+      const t = await measure(() =>
+        renderVideo({
+          jobId: `bench_gl_${r}`,
+          workDir: work,
+          outPath: join(work, "out.mp4"),
+          allowLocalFiles: true,
+          config: parse({
+            width: 1280,
+            height: 720,
+            fps: 30,
+            clips: [
+              {
+                duration: 2,
+                transition: { name, duration: 0.5 },
+                layers: [{ type: "image", path: `${FIX}/img2.jpg` }],
+              },
+              {
+                duration: 2,
+                layers: [
+                  { type: "fill-color", color: "#1d3557" },
+                  { type: "title", text: "Second clip", fontPath: font },
+                ],
+              },
+            ],
+          }),
+        }),
+      );
+      if (r > 0) walls.get(name)!.push(t.wall); // run 0 warms the browsers and caches
+      await rm(work, { recursive: true, force: true });
+    }
+  }
+  const base = median(walls.get("fade")!);
+  return names.map((name) => {
+    const w = walls.get(name)!;
+    return { name, median: median(w), min: Math.min(...w), max: Math.max(...w), added: median(w) - base };
+  });
+}
+
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), "bench-video-"));
   try {
+    const gl = await benchTransitions(dir);
+    console.log(
+      `\nTransitions @1280x720 30 fps, 0.5 s overlap, two 2 s clips: wall s, median of ${RUNS} (min-max)`,
+    );
+    for (const g of gl) {
+      console.log(
+        `  ${g.name.padEnd(10)} ${g.median.toFixed(2)} (${g.min.toFixed(2)}-${g.max.toFixed(2)})  added vs fade ${g.added.toFixed(2)} s   target <= 0.5`,
+      );
+    }
+    if (process.env.BENCH_ONLY === "transitions") return;
     const rows = [await benchSize(1280, 720, dir), await benchSize(1920, 1080, dir)];
     const html = await benchHtml(dir);
     const enc = encoderArgs("mp4", false).slice(3, 6).join(" ");

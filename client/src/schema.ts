@@ -278,7 +278,7 @@ export type VideoConfig = {
       originX?: "left" | "center" | "right";
       originY?: "top" | "center" | "bottom";
       position?: VideoConfigPosition;
-      mixVolume?: number;
+      mixVolume?: (number) | (string);
       zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | (null);
       zoomAmount?: number;
       start?: number;
@@ -296,7 +296,7 @@ export type VideoConfig = {
       outlineStyle?: "outline" | "shadow" | "glow";
       backgroundColor?: VideoConfigColor;
       delay?: number;
-      speed?: number;
+      speed?: (number) | (number);
       background?: {
         type: "fill-color" | "linear-gradient" | "radial-gradient";
         color?: VideoConfigColor;
@@ -316,6 +316,7 @@ export type VideoConfig = {
       enableLibraries?: boolean;
       animated?: boolean;
       duration?: number;
+      fragmentShader?: string;
     };
     layerType?: {
       video?: {
@@ -330,7 +331,7 @@ export type VideoConfig = {
         originX?: "left" | "center" | "right";
         originY?: "top" | "center" | "bottom";
         position?: VideoConfigPosition;
-        mixVolume?: number;
+        mixVolume?: (number) | (string);
         zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | (null);
         zoomAmount?: number;
         start?: number;
@@ -340,7 +341,7 @@ export type VideoConfig = {
         path?: VideoConfigAudioRef;
         cutFrom?: number;
         cutTo?: number;
-        mixVolume?: number;
+        mixVolume?: (number) | (string);
         start?: number;
         stop?: number;
       };
@@ -348,7 +349,7 @@ export type VideoConfig = {
         path?: VideoConfigAudioRef;
         cutFrom?: number;
         cutTo?: number;
-        mixVolume?: number;
+        mixVolume?: (number) | (string);
         start?: number;
         stop?: number;
       };
@@ -496,16 +497,22 @@ export type VideoConfig = {
         start?: number;
         stop?: number;
       };
+      gl?: {
+        fragmentShader?: string;
+        speed?: number;
+        start?: number;
+        stop?: number;
+      };
     };
   };
   audioFilePath?: VideoConfigAudioRef;
   loopAudio?: boolean;
   keepSourceAudio?: boolean;
-  clipsAudioVolume?: number;
-  outputVolume?: number;
+  clipsAudioVolume?: (number) | (string);
+  outputVolume?: (number) | (string);
   audioTracks?: Array<{
     path: VideoConfigAudioRef;
-    mixVolume?: number;
+    mixVolume?: (number) | (string);
     start?: number;
     cutFrom?: number;
     cutTo?: number;
@@ -531,6 +538,10 @@ export type VideoConfig = {
   autoSubtitlesLanguage?: string;
 };
 
+export type VideoConfig0 = Array<VideoConfigVideoLayer>;
+
+export type VideoConfig1 = number;
+
 export type VideoConfigColor = string;
 
 export type VideoConfigPosition = ("center" | "top" | "bottom" | "top-left" | "top-right" | "center-left" | "center-right" | "bottom-left" | "bottom-right") | (VideoConfigPositionObject);
@@ -551,7 +562,7 @@ export type VideoConfigAudioRef = string;
 export type VideoConfigFontRef = string;
 
 export type VideoConfigTransition = {
-  name?: "directional-left" | "directional-right" | "directional-up" | "directional-down" | "random" | "dummy" | "Bounce" | "BowTieHorizontal" | "BowTieVertical" | "ButterflyWaveScrawler" | "CircleCrop" | "ColourDistance" | "CrazyParametricFun" | "CrossZoom" | "Directional" | "DoomScreenTransition" | "Dreamy" | "DreamyZoom" | "GlitchDisplace" | "GlitchMemories" | "GridFlip" | "InvertedPageCurl" | "LinearBlur" | "Mosaic" | "PolkaDotsCurtain" | "Radial" | "SimpleZoom" | "StereoViewer" | "Swirl" | "WaterDrop" | "ZoomInCircles" | "angular" | "burn" | "cannabisleaf" | "circle" | "circleopen" | "colorphase" | "crosshatch" | "crosswarp" | "cube" | "directionalwarp" | "directionalwipe" | "displacement" | "doorway" | "fade" | "fadecolor" | "fadegrayscale" | "flyeye" | "heart" | "hexagonalize" | "kaleidoscope" | "luma" | "luminance_melt" | "morph" | "multiply_blend" | "perlin" | "pinwheel" | "pixelize" | "polar_function" | "randomsquares" | "ripple" | "rotate_scale_fade" | "squareswire" | "squeeze" | "swap" | "undulatingBurnOut" | "wind" | "windowblinds" | "windowslice" | "wipeDown" | "wipeLeft" | "wipeRight" | "wipeUp" | "AdvancedMosaic" | "BlockDissolve" | "BookFlip" | "BowTieWithParameter" | "Box" | "burn0" | "chessboard" | "coord-from-in" | "DefocusBlur" | "directional-easing" | "DirectionalScaled" | "dissolve" | "Drop_Zone_Flicker" | "EdgeTransition" | "FilmBurn" | "Fold" | "fragment" | "HorizontalClose" | "HorizontalOpen" | "HSVfade" | "LeftRight" | "mosaic_transition" | "old_tv_lost_signal" | "Overexposure" | "parametric_glitch" | "powerKaleido" | "PuzzleRight" | "randomNoisex" | "Rectangle" | "RectangleCrop" | "Revolve_Left" | "Rolls" | "RotateScaleVanish" | "rotateTransition" | "scale-in" | "SimpleFlip" | "SimpleZoomOut" | "Slides" | "splitSlideInHorizontal" | "splitSlideInOutHorizontal" | "splitSlideInOutVertical" | "splitSlideInVertical" | "splitSlideOutHorizontal" | "splitSlideOutVertical" | "StarWipe" | "StaticFade" | "static_wipe" | "StripDatamoshGlitch" | "tangentMotionBlur" | "TilesWave" | "TopBottom" | "TVStatic" | "VerticalClose" | "VerticalOpen" | "x_axis_translation" | "zoomInOut" | "ZoomLeftWipe" | "ZoomRigthWipe";
+  name?: string;
   duration?: number;
   audioOutCurve?: "tri" | "qsin" | "hsin" | "esin" | "log" | "ipar" | "qua" | "cub" | "squ" | "cbr" | "par" | "exp" | "iqsin" | "ihsin" | "dese" | "desi" | "losi" | "nofade";
   audioInCurve?: "tri" | "qsin" | "hsin" | "esin" | "log" | "ipar" | "qua" | "cub" | "squ" | "cbr" | "par" | "exp" | "iqsin" | "ihsin" | "dese" | "desi" | "losi" | "nofade";
@@ -564,7 +575,7 @@ export type VideoConfigTransition = {
 export type VideoConfigClip = {
   duration?: number;
   transition?: (VideoConfigTransition) | (null);
-  layers: Array<VideoConfigVideoLayer>;
+  layers: (Array<VideoConfigVideoLayer>) | (VideoConfigVideoLayer);
 };
 
 export type VideoConfigVideoLayer = ({
@@ -580,7 +591,7 @@ export type VideoConfigVideoLayer = ({
   originX?: "left" | "center" | "right";
   originY?: "top" | "center" | "bottom";
   position?: VideoConfigPosition;
-  mixVolume?: number;
+  mixVolume?: (number) | (string);
   zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | (null);
   zoomAmount?: number;
   start?: number;
@@ -590,7 +601,7 @@ export type VideoConfigVideoLayer = ({
   path: VideoConfigAudioRef;
   cutFrom?: number;
   cutTo?: number;
-  mixVolume?: number;
+  mixVolume?: (number) | (string);
   start?: number;
   stop?: number;
 }) | ({
@@ -598,7 +609,7 @@ export type VideoConfigVideoLayer = ({
   path: VideoConfigAudioRef;
   cutFrom?: number;
   cutTo?: number;
-  mixVolume?: number;
+  mixVolume?: (number) | (string);
   start?: number;
   stop?: number;
 }) | ({
@@ -743,6 +754,12 @@ export type VideoConfigVideoLayer = ({
   position?: VideoConfigPosition;
   animated?: boolean;
   duration?: number;
+  start?: number;
+  stop?: number;
+}) | ({
+  type: "gl";
+  fragmentShader: string;
+  speed?: number;
   start?: number;
   stop?: number;
 });
@@ -889,6 +906,12 @@ export type VideoConfigGlobalLayer = ({
   position?: VideoConfigPosition;
   animated?: boolean;
   duration?: number;
+  start?: number;
+  stop?: number;
+}) | ({
+  type: "gl";
+  fragmentShader: string;
+  speed?: number;
   start?: number;
   stop?: number;
 });

@@ -19,6 +19,15 @@ const x = (xfade: string): TransitionMapping => ({ xfade, match: "exact" });
 const a = (xfade: string): TransitionMapping => ({ xfade, match: "approx" });
 const c = (expr: string): TransitionMapping => ({ xfade: "custom", match: "custom", expr });
 
+/**
+ * Names the renderer draws with ffmpeg even when it can draw GLSL, because the ffmpeg drawing is the
+ * shader's picture: `fade` (B over A at k/T, gl `mix(from, to, progress)`, equal up to rounding) and
+ * editly's `dummy` (no shader). With `params` or an easing `fade` is drawn by its shader too. (The
+ * `directional-*` slides are not twins: gl `Directional` shifts by fractions of a pixel and filters,
+ * xfade's slides by whole pixels.)
+ */
+export const XFADE_TWINS: ReadonlySet<string> = new Set(["fade", "dummy"]);
+
 /** Every name but `random`, which picks one of the others per job. */
 export type MappedTransitionName = Exclude<TransitionName, "random">;
 

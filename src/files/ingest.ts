@@ -4,7 +4,8 @@
  */
 import { PayloadTooLarge } from "../lib/errors";
 import { createR2Writer, type R2Writer } from "./r2-writer";
-import { sniff, type Sniffed } from "./sniff";
+import { MoovTap, moovTracks } from "../contract/media/iso-tracks";
+import { isIsoBmff, isoSniffed, sniff, type Sniffed } from "./sniff";
 
 /** Bytes sniffed (and kept for header reads such as image sizes). */
 export const HEAD_BYTES = 64 * 1024;
@@ -27,6 +28,28 @@ export interface IngestOptions {
   digest?: boolean;
 }
 
+/**
+ * Moves a stored object to the key of its corrected kind (an ISO-BMFF file whose `moov` came after the
+ * sniffed head, then showed other tracks than its brand suggested). R2 has no rename: copy, then delete.
+ */
+async function moveObject(store: NonNullable<IngestOptions["store"]>, key: string, kind: Sniffed) {
+  const next = store.keyFor(kind);
+  const object = await store.bucket.get(key);
+  if (!object) throw new Error(`stored object ${key} vanished`);
+  // Streamed through the multipart writer: a file of any size moves without being held in memory.
+  const copy = createR2Writer(store.bucket, next, { httpMetadata: { contentType: kind.mimeType } });
+  const reader = object.body.getReader();
+  try {
+    for (let r = await reader.read(); !r.done; r = await reader.read()) await copy.write(r.value);
+    await copy.close();
+  } catch (e) {
+    await copy.abort();
+    throw e;
+  }
+  await store.bucket.delete(key);
+  return next;
+}
+
 /** Consumes `stream`; on any failure a partly written object is removed. */
 export const ingest = async (stream: ReadableStream<Uint8Array>, opts: IngestOptions): Promise<Ingested> => {
   const reader = stream.getReader();
@@ -38,6 +61,9 @@ export const ingest = async (stream: ReadableStream<Uint8Array>, opts: IngestOpt
   let sniffed = false;
   const hasher = opts.digest ? new crypto.DigestStream("SHA-256") : null;
   const hashing = hasher?.getWriter();
+  // ISO-BMFF is classified by its tracks, and ffmpeg writes `moov` after the media: follow the boxes.
+  const tap = new MoovTap();
+  let tapping = true;
   const decide = async () => {
     sniffed = true;
     kind = sniff(head);
@@ -54,16 +80,29 @@ export const ingest = async (stream: ReadableStream<Uint8Array>, opts: IngestOpt
       size += value.byteLength;
       if (size > opts.maxBytes) throw new PayloadTooLarge(opts.maxBytes);
       if (hashing) await hashing.write(value);
+      if (tapping) tap.push(value, size - value.byteLength);
       if (!sniffed) {
         const next = new Uint8Array(head.length + value.length);
         next.set(head);
         next.set(value, head.length);
         head = next;
-        if (head.length >= HEAD_BYTES) await decide();
+        if (head.length >= HEAD_BYTES) {
+          tapping = isIsoBmff(head);
+          await decide();
+        }
       } else if (writer) await (writer as R2Writer).write(value);
     }
     if (!sniffed) await decide();
     if (writer) await (writer as R2Writer).close();
+    const moov = isIsoBmff(head) ? tap.moov() : null;
+    const known = kind as Sniffed | null;
+    if (moov && known) {
+      const byTracks = isoSniffed(head, moovTracks(moov));
+      if (byTracks.mimeType !== known.mimeType) {
+        kind = byTracks;
+        if (key && opts.store) key = await moveObject(opts.store, key, byTracks);
+      }
+    }
   } catch (e) {
     // Cancelling with the error makes a writer feeding this stream (the multipart reader) fail with it too.
     await reader.cancel(e).catch(() => undefined);

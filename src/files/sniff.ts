@@ -2,6 +2,7 @@
  * Content type detection from magic bytes (never from the file name). The first 64 bytes suffice
  * for every format we accept.
  */
+import { isoKind, isoTracksIn, type IsoTracks } from "../contract/media/iso-tracks";
 import type { FileCategory } from "../db/schema";
 
 export interface Sniffed {
@@ -13,8 +14,9 @@ export interface Sniffed {
 const ascii = (b: Uint8Array, at: number, len: number) => String.fromCharCode(...b.subarray(at, at + len));
 const startsWith = (b: Uint8Array, bytes: number[], at = 0) => bytes.every((x, i) => b[at + i] === x);
 
-/** ISO-BMFF brands that mean audio-only MPEG-4. */
-const AUDIO_BRANDS = new Set(["M4A ", "M4B ", "M4P ", "F4A "]);
+const M4A: Sniffed = { mimeType: "audio/mp4", ext: "m4a", category: "audio" };
+const MOV: Sniffed = { mimeType: "video/quicktime", ext: "mov", category: "video" };
+const MP4: Sniffed = { mimeType: "video/mp4", ext: "mp4", category: "video" };
 
 const kinds: Array<[(b: Uint8Array) => boolean, Sniffed]> = [
   [
@@ -38,15 +40,7 @@ const kinds: Array<[(b: Uint8Array) => boolean, Sniffed]> = [
     (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "AVI ",
     { mimeType: "video/x-msvideo", ext: "avi", category: "video" },
   ],
-  [
-    (b) => ascii(b, 4, 4) === "ftyp" && AUDIO_BRANDS.has(ascii(b, 8, 4)),
-    { mimeType: "audio/mp4", ext: "m4a", category: "audio" },
-  ],
-  [
-    (b) => ascii(b, 4, 4) === "ftyp" && ascii(b, 8, 2) === "qt",
-    { mimeType: "video/quicktime", ext: "mov", category: "video" },
-  ],
-  [(b) => ascii(b, 4, 4) === "ftyp", { mimeType: "video/mp4", ext: "mp4", category: "video" }],
+  [(b) => isIsoBmff(b), M4A],
   [
     (b) => startsWith(b, [0x1a, 0x45, 0xdf, 0xa3]),
     { mimeType: "video/webm", ext: "webm", category: "video" },
@@ -70,6 +64,15 @@ const kinds: Array<[(b: Uint8Array) => boolean, Sniffed]> = [
   [(b) => ascii(b, 0, 4) === "wOF2", { mimeType: "font/woff2", ext: "woff2", category: "font" }],
 ];
 
+/** Whether the bytes start an ISO-BMFF file (mp4, m4a, mov, 3gp). */
+export const isIsoBmff = (b: Uint8Array): boolean => ascii(b, 4, 4) === "ftyp";
+
+const ISO_KINDS = { m4a: M4A, mov: MOV, mp4: MP4 };
+
+/** The kind of an ISO-BMFF file by its tracks when known, else by its brand (iso-tracks.ts). */
+export const isoSniffed = (head: Uint8Array, tracks: IsoTracks | null): Sniffed =>
+  ISO_KINDS[isoKind(head, tracks)];
+
 /** SVG is text: accept an XML prolog or comments before the root `<svg` element. */
 const isSvg = (head: Uint8Array): boolean => {
   const text = new TextDecoder()
@@ -81,7 +84,9 @@ const isSvg = (head: Uint8Array): boolean => {
 
 /** Detects the type of a file from its first bytes (pass at least 64, ideally 512 for SVG). */
 export const sniff = (head: Uint8Array): Sniffed | null => {
-  for (const [test, kind] of kinds) if (test(head)) return kind;
+  for (const [test, kind] of kinds) {
+    if (test(head)) return kind === M4A ? isoSniffed(head, isoTracksIn(head)) : kind;
+  }
   if (isSvg(head)) return { mimeType: "image/svg+xml", ext: "svg", category: "image" };
   return null;
 };
@@ -89,8 +94,9 @@ export const sniff = (head: Uint8Array): Sniffed | null => {
 /** Extensions a client may use for each detected type (a `.jpeg` name for JPEG content is fine). */
 const ALIASES: Record<string, string[]> = {
   jpg: ["jpg", "jpeg", "jfif"],
-  mp4: ["mp4", "m4v"],
-  m4a: ["m4a", "mp4", "aac"],
+  // Audio-only ISO-BMFF: an .m4a, or an .mp4/.mov/.3gp that carries sound alone.
+  m4a: ["m4a", "m4b", "mp4", "aac", "mov", "3gp", "3ga"],
+  mp4: ["mp4", "m4v", "3gp", "3g2"],
   mov: ["mov", "qt"],
   webm: ["webm", "mkv"],
   ogg: ["ogg", "oga", "opus"],

@@ -6,10 +6,24 @@
 import { toJsonSchema, type JsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import { ImageConfigSchema, ImageLayerSchema, VideoConfigSchema, VideoLayerSchema } from "../contract/config";
-import { Color, Position, POSITION_NAMES, PositionObject } from "../contract/config/common";
+import {
+  Color,
+  DECIBELS_PATTERN,
+  MAX_GAIN,
+  Position,
+  POSITION_NAMES,
+  PositionObject,
+  Volume,
+} from "../contract/config/common";
 import { AudioRef, FontRef, ImageRef, VideoRef } from "../contract/config/file-ref";
-import { TransitionSchema } from "../contract/config/transitions";
-import { ClipSchema, GlobalLayerSchema } from "../contract/config/video";
+import {
+  TRANSITION_NAME_PATTERN,
+  TRANSITION_NAMES,
+  TransitionNameString,
+  TransitionSchema,
+} from "../contract/config/transitions";
+import { ClipLayers, ClipSchema, GlobalLayerSchema } from "../contract/config/video";
+import { VIDEO_MAX_LAYERS_PER_CLIP, VIDEO_MIN_LAYERS_PER_CLIP } from "../contract/config/limits";
 
 /** Version of the config grammar (1.4.0 renamed the html layer's allowJavaScript to enableLibraries). */
 export const SCHEMA_VERSION = "1.4.0";
@@ -60,13 +74,36 @@ export function configJsonSchema(name: SchemaName): JsonSchema {
     schema = toJsonSchema(ROOTS[name], {
       target: "draft-07",
       definitions: DEFINITIONS[name],
-      // Function checks (byte sizes, URL parsing, cross-field rules) have no JSON Schema form.
-      ignoreActions: ["check", "raw_check"],
+      // Function checks (byte sizes, URL parsing, cross-field rules) have no JSON Schema form; transforms
+      // (transition names normalised to their spelling) do not change what is accepted.
+      ignoreActions: ["check", "raw_check", "transform"],
       // `Position` picks its schema by the input's type (v.lazy); in JSON Schema that is an anyOf.
+      // Transition names match in any casing (normalised by the grammar): a pattern, the spellings as examples.
       overrideSchema: ({ valibotSchema }) =>
         valibotSchema === Position
           ? { anyOf: [{ type: "string", enum: [...POSITION_NAMES] }, { $ref: "#/$defs/PositionObject" }] }
-          : undefined,
+          : valibotSchema === TransitionNameString
+            ? { type: "string", pattern: TRANSITION_NAME_PATTERN, examples: [...TRANSITION_NAMES] }
+            : valibotSchema === Volume
+              ? {
+                  anyOf: [
+                    { type: "number", minimum: 0, maximum: MAX_GAIN },
+                    { type: "string", pattern: DECIBELS_PATTERN.source.replace("dB", "[dD][bB]") },
+                  ],
+                }
+              : valibotSchema === ClipLayers
+                ? {
+                    anyOf: [
+                      {
+                        type: "array",
+                        items: { $ref: "#/$defs/VideoLayer" },
+                        minItems: VIDEO_MIN_LAYERS_PER_CLIP,
+                        maxItems: VIDEO_MAX_LAYERS_PER_CLIP,
+                      },
+                      { $ref: "#/$defs/VideoLayer" },
+                    ],
+                  }
+                : undefined,
     });
     cache.set(name, schema);
   }

@@ -4,7 +4,7 @@
  * and a failure carries the tail of stderr so the cause reaches the job's errorMessage.
  */
 import { spawn } from "node:child_process";
-import type { Writable } from "node:stream";
+import type { Duplex } from "node:stream";
 
 /** Why a run failed: could not start, killed at its timeout, killed by the caller's signal, or exited non-zero. */
 export type ProcessFailure = "spawn-failed" | "timed-out" | "aborted" | "exited";
@@ -46,11 +46,12 @@ export interface RunOptions {
    */
   stdin?: Buffer | string | Promise<Uint8Array>;
   /**
-   * Writers of extra input pipes, opened as file descriptors 3, 4, ... of the process (ffmpeg reads
-   * them as `pipe:3`, ...). Each gets its pipe and ends it; if one rejects, the process is killed and
+   * Users of extra pipes, opened as file descriptors 3, 4, ... of the process (ffmpeg names them
+   * `pipe:3`, ...): a writer fills an input pipe, a reader drains an output pipe (each fd is a socket
+   * pair, both ways open). When one resolves its pipe is ended; if one rejects, the process is killed and
    * the run rejects with that reason.
    */
-  pipes?: ((out: Writable) => Promise<void>)[];
+  pipes?: ((stream: Duplex) => Promise<void>)[];
   signal?: AbortSignal;
 }
 
@@ -116,7 +117,7 @@ export function run(command: string, args: readonly string[], options: RunOption
       child.stdin.destroy();
     };
     pipes.forEach((write, i) => {
-      const out = child.stdio[3 + i] as Writable;
+      const out = child.stdio[3 + i] as Duplex;
       out.on("error", () => {
         /* the process may exit before reading everything; the close handler reports it */
       });

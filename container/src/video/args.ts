@@ -46,6 +46,8 @@ export interface FfmpegJob {
   /** Seconds. */
   duration: number;
   outPath: string;
+  /** Extra outputs after the main one: a graph label, its output options, its path (a pipe). */
+  outputs?: { label: string; args: string[]; pipe: string }[];
 }
 
 /** The complete ffmpeg command line for a compiled job; progress goes to stderr as key=value lines. */
@@ -58,5 +60,19 @@ export function ffmpegArgs(job: FfmpegJob): string[] {
     ...encoderArgs(job.format, job.fast),
     ...["-r", String(job.fps), "-t", String(job.duration), "-f", job.format === "mov" ? "mov" : job.format],
     job.outPath,
+    ...(job.outputs ?? []).flatMap((o) => ["-map", `[${o.label}]`, ...o.args, o.pipe]),
+  ];
+}
+
+/**
+ * The command line of a pass that writes only extra outputs (the transition taps, gl/gl-join.ts): the
+ * same inputs and graph, no main output; ffmpeg stops once every extra output has ended.
+ */
+export function extraOutputsArgs(job: Pick<FfmpegJob, "inputs" | "graphScript" | "outputs">): string[] {
+  return [
+    ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats"],
+    ...job.inputs.flat(),
+    ...["-filter_complex_threads", "1", "-filter_complex_script", job.graphScript],
+    ...(job.outputs ?? []).flatMap((o) => ["-map", `[${o.label}]`, ...o.args, o.pipe]),
   ];
 }

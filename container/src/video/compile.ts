@@ -5,22 +5,30 @@
  * audio mixed to the exact length.
  * Pure apart from the label counter: same inputs → same graph.
  */
-import type { Writable } from "node:stream";
+import type { Duplex } from "node:stream";
 import { clipAudioStream, finishAudio } from "./audio-graph.ts";
-import { GraphContext, type LayerWindow } from "./graph-context.ts";
+import { GraphContext, type GlLayerDrawer, type LayerWindow } from "./graph-context.ts";
+import { glJoin, type TransitionDrawer } from "./gl/gl-join.ts";
 import { MIXERS, overlapJoin } from "./joins.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
 import { compileLayer, keyedLayers, keyedOf, type KeyedLayer } from "./layers/index.ts";
 import type { Timeline } from "../../../src/contract/timeline.ts";
-import { resolveTransition } from "./transitions.ts";
+import { drawnByGl, resolveTransition } from "./transitions.ts";
 import type { AudioTrackSpec, Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 import { f } from "./values.ts";
 
 export interface CompiledGraph {
   /** Per input: its options followed by `-i path`. */
   inputs: string[][];
-  /** Writers of the extra input pipes `pipe:3`, `pipe:4`, ... (streamed html frames). */
-  pipes: ((out: Writable) => Promise<void>)[];
+  /**
+   * Users of the extra pipes `pipe:3`, `pipe:4`, ...: writers of streamed html frames and drawn
+   * transitions, readers of the frames transitions are drawn from.
+   */
+  pipes: ((stream: Duplex) => Promise<void>)[];
+  /** How many pipes cannot be written twice (html captures); 0 lets the graph run twice (gl-join.ts). */
+  oneShotPipes?: number;
+  /** Extra outputs (label, output options, pipe) after the main one. */
+  outputs?: { label: string; args: string[]; pipe: string }[];
   filterGraph: string;
   /** Transition names actually used (after `random`), for logs and tests. */
   transitions: string[];
@@ -73,21 +81,36 @@ function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base
   return current ?? "";
 }
 
-/** Builds the complete graph with outputs `[vout]` and `[aout]`. */
+/**
+ * Builds the complete graph with outputs `[vout]` and `[aout]`. With a `drawer`, every transition but the
+ * exact ffmpeg twins (XFADE_TWINS) is drawn by its GLSL (gl/gl-join.ts); without one, by its xfade mapping.
+ */
 export function compileGraph(
   spec: VideoSpec,
   timeline: Timeline,
   jobId: string,
   media: ReadonlyMap<string, MediaInfo>,
   rasters: ReadonlyMap<string, RasterAsset>,
+  drawer?: TransitionDrawer,
+  glLayers?: GlLayerDrawer,
 ): CompiledGraph {
   const ctx = new GraphContext(spec, timeline, jobId, media, rasters);
+  ctx.glLayers = glLayers;
   const { width: W, height: H, fps, format } = spec;
   const fmt = format === "webm" ? "yuva420p" : "yuv420p";
   const all = keyedLayers(spec);
   const clipLabels: string[] = [];
   const clipAudio: string[] = [];
   const tracks: AudioTrackSpec[] = [...spec.audioTracks];
+  // Transitions resolved first: a drawn one taps the streams of the clips on both sides.
+  const plans = timeline.clips.map((timing, c) => {
+    const t = timing.transition;
+    if (!t || c === timeline.clips.length - 1) return null;
+    const r = resolveTransition(t.name, `${jobId}:${c}`, t.params);
+    const drawn = drawer !== undefined && drawnByGl(r.name, t.params, t.easing);
+    return { t, r, drawn };
+  });
+  const taps: { tail?: string; head?: string }[] = [];
   timeline.clips.forEach((timing, c) => {
     ctx.clipAudio = [];
     const layers = all.filter((k) => k.clip === c);
@@ -101,8 +124,19 @@ export function compileGraph(
         `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${timing.frames},${ctx.retime(0)}[${v}]`,
       );
     }
-    const out = ctx.label("clip");
+    let out = ctx.label("clip");
     ctx.chain(`[${v}]format=${fmt},setsar=1,${ctx.retime(0)}[${out}]`);
+    const tap: { tail?: string; head?: string } = {};
+    const tapping = drawer?.mode === "taps";
+    if (tapping && plans[c]?.drawn) tap.tail = ctx.label("tail");
+    if (tapping && plans[c - 1]?.drawn) tap.head = ctx.label("head");
+    const extra = [tap.tail, tap.head].filter((x) => x !== undefined);
+    if (extra.length > 0) {
+      const main = ctx.label("clipm");
+      ctx.chain(`[${out}]split=${1 + extra.length}[${main}]${extra.map((x) => `[${x}]`).join("")}`);
+      out = main;
+    }
+    taps.push(tap);
     clipLabels.push(out);
     const a = clipAudioStream(ctx, c, ctx.clipAudio);
     if (a) clipAudio.push(a);
@@ -112,9 +146,21 @@ export function compileGraph(
   for (let c = 1; c < clipLabels.length; c++) {
     const prev = timeline.clips[c - 1]!;
     const next = ctx.label("join");
-    const t = prev.transition;
-    if (t) {
-      const r = resolveTransition(t.name, `${jobId}:${c - 1}`, t.params);
+    const plan = plans[c - 1];
+    if (plan?.drawn && drawer) {
+      used.push(plan.r.name);
+      const drawn = {
+        key: `t${c - 1}`,
+        name: plan.r.name,
+        frames: plan.t.frames,
+        params: plan.t.params,
+        easing: plan.t.easing,
+      };
+      const at = timeline.clips[c]!.startFrame;
+      const o = { acc, aFrames: prev.frames, bMain: clipLabels[c]!, at, out: next };
+      glJoin(ctx, { ...o, aTap: taps[c - 1]!.tail ?? "", bTap: taps[c]!.head ?? "" }, drawn, drawer);
+    } else if (plan) {
+      const { t, r } = plan;
       used.push(r.name);
       const start = timeline.clips[c]!.startFrame;
       const mixer =
@@ -138,7 +184,16 @@ export function compileGraph(
   const top = globals.length > 0 ? composite(ctx, globals, timeline.totalFrames, acc) : acc;
   ctx.chain(`[${top}]format=${fmt},trim=end_frame=${timeline.totalFrames}[vout]`);
   finishAudio(ctx, clipAudio, tracks);
-  return { inputs: ctx.inputs, pipes: ctx.pipes, filterGraph: ctx.filters.join(";\n"), transitions: used };
+  // The taps pass writes only the transition pairs: its picture and sound end nowhere.
+  if (drawer?.mode === "taps") ctx.chain("[vout]nullsink;[aout]anullsink");
+  return {
+    inputs: ctx.inputs,
+    pipes: ctx.pipes,
+    outputs: ctx.outputs,
+    oneShotPipes: ctx.oneShotPipes,
+    filterGraph: ctx.filters.join(";\n"),
+    transitions: used,
+  };
 }
 
 /**

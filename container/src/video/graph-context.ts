@@ -2,9 +2,20 @@
  * Mutable builder state shared by the layer modules while one ffmpeg command is compiled:
  * the input list, the filter chains and unique stream labels. Everything else is pure data.
  */
-import type { Writable } from "node:stream";
+import type { Duplex, Readable, Writable } from "node:stream";
 import type { Timeline } from "../../../src/contract/timeline.ts";
 import type { Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
+
+/** What the compiler needs to draw a `gl` layer: a writer of its raw rgba frames. */
+export interface GlLayerDrawer {
+  layerWriter(job: {
+    key: string;
+    fragment: string;
+    frames: number;
+    fps: number;
+    speed: number;
+  }): (out: Writable) => Promise<void>;
+}
 
 /** Where a layer is visible, relative to its clip (or to the video start for global layers). */
 export interface LayerWindow {
@@ -39,8 +50,17 @@ export class GraphContext {
   readonly jobId: string;
   readonly inputs: string[][] = [];
   readonly filters: string[] = [];
-  /** Writers of the extra input pipes, in file-descriptor order from 3. */
-  readonly pipes: ((out: Writable) => Promise<void>)[] = [];
+  /**
+   * Writers of the extra input pipes and readers of the extra output pipes, in file-descriptor order
+   * from 3 (each gets its end of a socket pair).
+   */
+  readonly pipes: ((stream: Duplex) => Promise<void>)[] = [];
+  /** Pipes whose writer cannot run twice (html captures): a second ffmpeg run of the graph cannot have them. */
+  oneShotPipes = 0;
+  /** Draws `gl` layers (gl/gl-drawer.ts); absent in graphs compiled without the renderer's page. */
+  glLayers?: GlLayerDrawer;
+  /** Extra outputs: a graph label written raw to a pipe (frames the renderer draws on, see gl/). */
+  readonly outputs: { label: string; args: string[]; pipe: string }[] = [];
   /** Audio produced by the layers of the clip being compiled (the clip compositor drains it). */
   clipAudio: LayerAudio[] = [];
   private readonly media: ReadonlyMap<string, MediaInfo>;
@@ -85,9 +105,19 @@ export class GraphContext {
    * Adds an input that ffmpeg reads from an extra pipe (`pipe:3`, `pipe:4`, ...) which `write` fills
    * while ffmpeg runs; returns the input index.
    */
-  addPipe(options: string[], write: (out: Writable) => Promise<void>): number {
+  addPipe(options: string[], write: (out: Writable) => Promise<void>, replayable = false): number {
+    if (!replayable) this.oneShotPipes++;
     this.pipes.push(write);
     return this.addInput(options, `pipe:${2 + this.pipes.length}`);
+  }
+
+  /**
+   * Adds an output: stream `[label]` written to an extra pipe with output options `args`, which `read`
+   * consumes while ffmpeg runs.
+   */
+  addOutputPipe(label: string, args: string[], read: (from: Readable) => Promise<void>): void {
+    this.pipes.push(read);
+    this.outputs.push({ label, args, pipe: `pipe:${2 + this.pipes.length}` });
   }
 
   /** A fresh stream label such as `[img3]`, without brackets. */

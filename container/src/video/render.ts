@@ -6,7 +6,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../config.ts";
 import { run } from "../lib/process.ts";
-import { ffmpegArgs, filterThreadsFor } from "./args.ts";
+import { extraOutputsArgs, ffmpegArgs, filterThreadsFor } from "./args.ts";
 import { compileGraph, layerWindow, pipesLast } from "./compile.ts";
 import { applyFastMode, videoSpec } from "./config.ts";
 import { fetchInputs, fileRefs, rewriteRefs } from "./fetch-inputs.ts";
@@ -15,6 +15,9 @@ import type { VideoConfig } from "../../../src/contract/config/video.ts";
 import { buildTimeline, playableLength, type Timeline } from "../../../src/contract/timeline.ts";
 import { toMediaInfo } from "../probe/media-facts.ts";
 import { probeMedia } from "../probe/probe-media.ts";
+import { GlDrawer } from "./gl/gl-drawer.ts";
+import { drawnByGl, resolveTransition } from "./transitions.ts";
+import { GlSession } from "./gl/gl-session.ts";
 import { getCaptureBrowser, prepareSparePage } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
 import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
@@ -144,47 +147,100 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   );
   let timeline: Timeline;
   let rasters: Rasters;
-  if (needsMedia) {
-    await probing;
-    report(overallPercent("rendering", 0), "rendering");
-    timeline = timelineFor();
-    rasters = await rasterizeFor(timeline);
-  } else {
-    timeline = timelineFor();
-    report(overallPercent("rendering", 0), "rendering");
-    [, rasters] = await Promise.all([probing, rasterizeFor(timeline)]);
+  const drawer = new GlDrawer(
+    () => GlSession.open(tools.chromiumPath, spec.width, spec.height),
+    spec.width,
+    spec.height,
+    o.workDir,
+  );
+  // The WebGL page (~0.2 s to open) opens while the text and html layers are drawn.
+  const warmDrawer = (t: Timeline) => {
+    const drawn = t.clips.some(
+      (c, i) =>
+        c.transition &&
+        drawnByGl(
+          resolveTransition(c.transition.name, `${o.jobId}:${i}`).name,
+          c.transition.params,
+          c.transition.easing,
+        ),
+    );
+    if (drawn && !o.rasterize) drawer.warm();
+  };
+  try {
+    if (needsMedia) {
+      await probing;
+      report(overallPercent("rendering", 0), "rendering");
+      timeline = timelineFor();
+      warmDrawer(timeline);
+      rasters = await rasterizeFor(timeline);
+    } else {
+      timeline = timelineFor();
+      warmDrawer(timeline);
+      report(overallPercent("rendering", 0), "rendering");
+      [, rasters] = await Promise.all([probing, rasterizeFor(timeline)]);
+    }
+  } catch (e) {
+    await drawer.close();
+    throw e;
   }
   if (captions) timeReveals(rasters.assets, captionKeys, captions.cues, spec);
   // Inputs fed through pipes go last: ffmpeg opens inputs in order, so it loads and probes every file
   // while the text sheet's screenshot is still being taken and the first html frame drawn.
-  const graph = pipesLast(compileGraph(spec, timeline, o.jobId, media, rasters.assets));
+  // Transitions other than the exact ffmpeg twins are drawn by their GLSL on a WebGL page (gl/): a first
+  // ffmpeg pass writes their frame pairs, the page draws them to files, the render splices them in.
+  // Jobs whose html layers stream frames keep the xfade drawings (a stream cannot be captured twice).
+  const plain = compileGraph(spec, timeline, o.jobId, media, rasters.assets, undefined, drawer);
+  const taps =
+    plain.oneShotPipes === 0
+      ? compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer)
+      : null;
   const graphScript = join(o.workDir, "graph.txt");
-  await writeFile(graphScript, graph.filterGraph);
   const format = spec.format;
-  const args = ffmpegArgs({
-    inputs: graph.inputs,
-    graphScript,
-    filterThreads: filterThreadsFor(graph.filterGraph),
-    format,
-    fast: spec.fast,
-    fps: spec.fps,
-    duration: timeline.duration,
-    outPath: o.outPath,
-  });
-  const reader = new ProgressReader();
-  report(overallPercent("encoding", 0), "encoding");
+  let graph = plain;
+  try {
+    if (taps && (taps.outputs ?? []).length > 0) {
+      const ordered = pipesLast(taps);
+      await writeFile(graphScript, ordered.filterGraph);
+      await run(tools.ffmpegPath, extraOutputsArgs({ ...ordered, graphScript }), {
+        stdin: rasters.stdin ?? undefined,
+        pipes: ordered.pipes,
+        signal: o.signal,
+        timeoutMs: 10 * 60_000,
+      });
+      await drawer.finish();
+      drawer.mode = "splice";
+      graph = compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer);
+    }
+    graph = pipesLast(graph);
+    await writeFile(graphScript, graph.filterGraph);
+    const args = ffmpegArgs({
+      inputs: graph.inputs,
+      graphScript,
+      filterThreads: filterThreadsFor(graph.filterGraph),
+      format,
+      fast: spec.fast,
+      fps: spec.fps,
+      duration: timeline.duration,
+      outPath: o.outPath,
+    });
+    const reader = new ProgressReader();
+    report(overallPercent("encoding", 0), "encoding");
+    await run(tools.ffmpegPath, args, {
+      stdin: rasters.stdin ?? undefined,
+      pipes: graph.pipes,
+      signal: o.signal,
+      timeoutMs: 30 * 60_000,
+      onStderr: (chunk) => {
+        const t = reader.push(chunk);
+        if (t !== null) report(overallPercent("encoding", t / timeline.duration), "encoding");
+      },
+    });
+  } finally {
+    // gl layers draw during the render itself: the page closes once ffmpeg is done.
+    await drawer.close();
+  }
   // A text page for the next job is opened once this one's ffmpeg is done with the cores.
   const usedTextPage = rasterKeys.some((k) => k.layer.type !== "html") && !o.rasterize;
-  await run(tools.ffmpegPath, args, {
-    stdin: rasters.stdin ?? undefined,
-    pipes: graph.pipes,
-    signal: o.signal,
-    timeoutMs: 30 * 60_000,
-    onStderr: (chunk) => {
-      const t = reader.push(chunk);
-      if (t !== null) report(overallPercent("encoding", t / timeline.duration), "encoding");
-    },
-  });
   if (usedTextPage) prepareSparePage(tools.chromiumPath);
   return {
     outPath: o.outPath,

@@ -3,7 +3,7 @@
  * `random` (a reproducible pick seeded by the job id) and the `params` tweaks editly supports.
  */
 import { VIDEO_DEFAULTS } from "../../../src/contract/config/limits.ts";
-import { TRANSITIONS, type TransitionMapping } from "../../../src/contract/transition-map.ts";
+import { TRANSITIONS, XFADE_TWINS, type TransitionMapping } from "../../../src/contract/transition-map.ts";
 
 const BY_LOWER = new Map(Object.entries(TRANSITIONS).map(([k, v]) => [k.toLowerCase(), { name: k, ...v }]));
 /** Names `random` chooses from: every gl name plus the directional aliases (not `dummy`). */
@@ -60,4 +60,15 @@ export function resolveTransition(
     if (white) resolved.xfade = "fadewhite";
   }
   return resolved;
+}
+
+/**
+ * Whether transition `name` (resolved) is drawn by its GLSL: every gl-transitions name except the exact
+ * ffmpeg twins, which go to the shader too once `params` or an easing other than linear are asked for.
+ */
+export function drawnByGl(name: string, params?: Record<string, unknown>, easing?: string | null): boolean {
+  if (name === "dummy") return false;
+  const custom =
+    (params !== undefined && Object.keys(params).length > 0) || (easing ?? "linear") !== "linear";
+  return !XFADE_TWINS.has(name) || custom;
 }

@@ -6,6 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
 import { videoConfig } from "../helpers/video-config.ts";
 import { colorAt, FIXTURES, meanVolume, near, probeOut } from "./media-helpers.ts";
@@ -15,6 +16,7 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "video-test-"));
 });
 afterAll(async () => {
+  await closeBrowser(); // wipeLeft is drawn on the WebGL page
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -68,7 +68,29 @@ export const Seconds = numberIn(0, MAX_SECONDS);
 /** A strictly positive time (end of a cut or window). */
 export const PositiveSeconds = numberAbove(0, MAX_SECONDS);
 /** Mix weight of an audio source (0 = silent, 1 = unchanged). */
-export const Volume = numberIn(0, 1);
+/** The largest gain a volume may ask for: 10 = +20 dB (editly sets no bound; ffmpeg's volume filter none). */
+export const MAX_GAIN = 10;
+
+/** editly's decibel form, `"-10dB"`, `"3 dB"` (what ffmpeg's volume filter accepts). */
+export const DECIBELS_PATTERN = /^\s*([+-]?\d+(?:\.\d+)?)\s*dB\s*$/i;
+
+/** editly's decibel volume, normalised to a factor. */
+const Decibels = v.pipe(
+  v.string(),
+  v.check(
+    (s) => DECIBELS_PATTERN.test(s) && Number(DECIBELS_PATTERN.exec(s)![1]) <= 20,
+    'must be a number from 0 to 10 or decibels such as "-10dB" (at most +20 dB)',
+  ),
+  v.transform((s) => Math.round(10 ** (Number(DECIBELS_PATTERN.exec(s)![1]) / 20) * 1e6) / 1e6),
+);
+
+/**
+ * A gain, as editly takes it: a factor 0..10 (1 = unchanged, above 1 louder) or decibels (`"-10dB"`, at
+ * most +20 dB), normalised to the factor. Chosen by the input's type so each form reports its own error
+ * (the served JSON Schema states it as `anyOf`, see src/schemas/json-schemas.ts).
+ */
+export const Volume = v.lazy((input: unknown) => (typeof input === "string" ? Decibels : Gain));
+const Gain = numberIn(0, MAX_GAIN);
 
 const COLOR_PATTERN =
   /^(?:#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|(?:rgba?|hsla?)\((?:[-+0-9.,%/\s]|deg)+\)|[a-zA-Z]{3,30})$/;
@@ -171,6 +193,24 @@ const RENAMED: Record<string, string> = {
   googleFont:
     '"googleFont" is not supported: use "catalogFont" with the same "Family" or "Family:weight" value',
   allowJavaScript: '"allowJavaScript" was renamed "enableLibraries" in version 1.4.0: use "enableLibraries"',
+  // editly options that only make sense to its JavaScript API or CLI (README "editly compatibility").
+  func: '"func" is an editly JavaScript function, which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page) or a gl layer',
+  outPath:
+    '"outPath" is an editly CLI option: the service stores the output and returns its URL; remove it (pick the container with "format")',
+  ...Object.fromEntries(
+    ["enableFfmpegLog", "verbose", "logTimes", "keepTmp"].map((k) => [
+      k,
+      `"${k}" is an editly logging option with no effect here (job progress and errors come with the job): remove it`,
+    ]),
+  ),
+  ...Object.fromEntries(
+    ["ffmpegPath", "ffprobePath", "customOutputArgs"].map((k) => [
+      k,
+      `"${k}" is an editly option for its local ffmpeg: the renderer's tools and encoder settings are fixed; remove it`,
+    ]),
+  ),
+  allowRemoteRequests:
+    '"allowRemoteRequests" is an editly option: http(s) paths are always fetched here (public addresses only); remove it',
 };
 
 export function unknownKeyMessage(where: string, key: unknown): string {

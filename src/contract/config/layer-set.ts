@@ -28,6 +28,14 @@ const JSON_LAYER_RULES = {
  * A layer: one of `options`, chosen by `type`. `forbidden` names types that exist elsewhere but not
  * here, with the reason (e.g. audio layers in `globalLayers`).
  */
+/** editly layer types that are JavaScript functions (canvas, fabric.js): why a JSON job cannot have them. */
+const EDITLY_JS_LAYERS: Record<string, string> = Object.fromEntries(
+  ["canvas", "fabric"].map((t) => [
+    t,
+    `layer type "${t}" runs an editly JavaScript function (func), which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page) or a gl layer (a fragment shader)`,
+  ]),
+);
+
 export const layerVariant = <const T extends v.VariantOptions<"type">>(
   where: string,
   options: T,
@@ -43,7 +51,7 @@ export const layerVariant = <const T extends v.VariantOptions<"type">>(
     v.variant("type", options, (issue) => {
       if (!issue.path) return `must be a layer object (received ${typeName(issue.input)})`;
       if (issue.input === undefined) return `is required: the layer type, one of ${names}`;
-      const reason = forbidden[String(issue.input)];
+      const reason = forbidden[String(issue.input)] ?? EDITLY_JS_LAYERS[String(issue.input)];
       if (reason) return reason;
       return `Unknown layer type ${JSON.stringify(issue.input)} in ${where}: expected one of ${names}`;
     }),

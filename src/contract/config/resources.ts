@@ -61,6 +61,8 @@ export function forEachFileReference(
   };
   const layers = (value: unknown, field: string) => {
     if (Array.isArray(value)) value.forEach((item, i) => layer(item, `${field}[${i}]`));
+    // editly's single-layer form: `layers` is one layer object (the grammar reads it as [layer]).
+    else layer(value, field);
   };
 
   if (isObj(config.defaults)) {

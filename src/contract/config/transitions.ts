@@ -1,5 +1,6 @@
 /**
- * Transition names and audio cross-fade curves (config reference §3). Names are case-sensitive.
+ * Transition names and audio cross-fade curves (config reference §3). Names are matched without regard to
+ * case, like editly (`crosszoom`, `directionalWarp`), and normalised to the documented spelling.
  */
 import * as v from "valibot";
 import { bool, numberIn, oneOf, strict } from "./common.ts";
@@ -177,10 +178,28 @@ export const AUDIO_CURVES = [
   "nofade",
 ] as const;
 
-const TransitionName = v.picklist(
-  TRANSITION_NAMES,
-  (i) =>
-    `Unknown transition ${JSON.stringify(i.input)}: use a gl-transitions name (case-sensitive), a directional-* alias, "random" or "dummy"`,
+const CANONICAL = new Map<string, TransitionName>(TRANSITION_NAMES.map((n) => [n.toLowerCase(), n]));
+
+/**
+ * A pattern that accepts every name in any casing (`[bB][uU][rR][nN]`): the JSON Schema states what the
+ * grammar accepts (JSON Schema patterns carry no case-insensitive flag).
+ */
+export const TRANSITION_NAME_PATTERN = `^(?:${TRANSITION_NAMES.map((n) =>
+  [...n].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toLowerCase()}${ch.toUpperCase()}]` : ch)).join(""),
+).join("|")})$`;
+
+/** The string a transition name starts as (the JSON Schema override hooks onto it: see TransitionNameSchema). */
+export const TransitionNameString = v.string("must be a string");
+
+/** A transition name in any casing, normalised to its documented spelling. */
+export const TransitionNameSchema = v.pipe(
+  TransitionNameString,
+  v.check(
+    (s) => CANONICAL.has(s.toLowerCase()),
+    (i) =>
+      `Unknown transition ${JSON.stringify(i.input)}: use a gl-transitions name (any casing), a directional-* alias, "random" or "dummy"`,
+  ),
+  v.transform((s) => CANONICAL.get(s.toLowerCase())!),
 );
 const AudioCurve = v.picklist(AUDIO_CURVES, `must be an audio curve: ${AUDIO_CURVES.join(", ")}`);
 
@@ -189,7 +208,7 @@ const AudioCurve = v.picklist(AUDIO_CURVES, `must be an audio curve: ${AUDIO_CUR
  * hard cut. The effective length is clamped to half of each neighbouring clip.
  */
 export const TransitionSchema = strict("transition", {
-  name: v.optional(TransitionName),
+  name: v.optional(TransitionNameSchema),
   duration: v.optional(numberIn(0, VIDEO_MAX_TRANSITION_DURATION)),
   audioOutCurve: v.optional(AudioCurve),
   audioInCurve: v.optional(AudioCurve),

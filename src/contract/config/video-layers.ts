@@ -180,6 +180,26 @@ export const pauseLayerEntries = { type: v.literal("pause"), color: o(Color), ..
 export const videoHtmlLayerEntries = { ...htmlCommonEntries, ...htmlVideoEntries, ...timing };
 
 /** Every video layer type with its entries. */
+/** The largest inline fragment shader (UTF-8 bytes). */
+export const GL_SHADER_MAX_BYTES = 64 * 1024;
+
+/**
+ * editly's `gl` layer: a full-frame fragment shader (GLSL ES 1.0) drawn on the renderer's WebGL page, with
+ * editly's uniforms `time` (seconds into the layer × `speed`) and `resolution` (pixels). The shader is
+ * given inline (`fragmentShader`); editly's `fragmentPath` (a file on its disk) has no equivalent here.
+ */
+export const glLayerEntries = {
+  type: v.literal("gl"),
+  fragmentShader: v.pipe(
+    v.string("must be the GLSL source of a fragment shader"),
+    v.minLength(1, "must be the GLSL source of a fragment shader"),
+    v.maxLength(GL_SHADER_MAX_BYTES, `must be at most ${GL_SHADER_MAX_BYTES / 1024} KB`),
+  ),
+  /** Multiplies `time` (default 1). */
+  speed: o(numberAbove(0, 100)),
+  ...timing,
+};
+
 export const VIDEO_LAYER_ENTRIES = {
   video: videoLayerEntries,
   audio: audioLayerEntries,
@@ -197,6 +217,7 @@ export const VIDEO_LAYER_ENTRIES = {
   "rainbow-colors": rainbowColorsLayerEntries,
   pause: pauseLayerEntries,
   html: videoHtmlLayerEntries,
+  gl: glLayerEntries,
 };
 
 /** Types `globalLayers` refuses, with the reason given to the user. */

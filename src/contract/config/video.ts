@@ -42,6 +42,7 @@ const visualOptions = [
   layerObject(E["rainbow-colors"]),
   layerObject(E.pause),
   layerObject(E.html),
+  layerObject(E.gl),
 ] as const;
 
 export const VideoLayerSchema = layerVariant("a video clip", [
@@ -55,6 +56,20 @@ export type VideoLayer = v.InferOutput<typeof VideoLayerSchema>;
 /** Layers over the whole timeline: no video or audio layers; `start`/`stop` are absolute seconds. */
 export const GlobalLayerSchema = layerVariant("globalLayers", visualOptions, GLOBAL_LAYER_FORBIDDEN);
 
+const LayerList = list(VideoLayerSchema, L.VIDEO_MIN_LAYERS_PER_CLIP, L.VIDEO_MAX_LAYERS_PER_CLIP, "layers");
+const SingleLayer = v.pipe(
+  VideoLayerSchema,
+  v.transform((layer) => [layer]),
+);
+
+/**
+ * A clip's layers: a list, or editly's single layer object read as a one-layer list. Chosen by the
+ * input's type so a bad layer reports its own fields (served as `anyOf`, src/schemas/json-schemas.ts).
+ */
+export const ClipLayers = v.lazy((input: unknown) =>
+  input !== null && typeof input === "object" && !Array.isArray(input) ? SingleLayer : LayerList,
+);
+
 const ClipDuration = numberIn(L.VIDEO_MIN_CLIP_DURATION, L.VIDEO_MAX_DURATION);
 
 export const ClipSchema = strict("clip", {
@@ -62,7 +77,8 @@ export const ClipSchema = strict("clip", {
   duration: o(ClipDuration),
   /** Into the next clip (ignored on the last); null = hard cut. Merged over `defaults.transition`. */
   transition: o(v.nullable(TransitionSchema)),
-  layers: list(VideoLayerSchema, L.VIDEO_MIN_LAYERS_PER_CLIP, L.VIDEO_MAX_LAYERS_PER_CLIP, "layers"),
+  /** The clip's layers, bottom first; editly's single-layer form (one layer object) is read as [layer]. */
+  layers: ClipLayers,
 });
 
 export const AudioTrackSchema = strict("audio track", {

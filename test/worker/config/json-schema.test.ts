@@ -46,6 +46,23 @@ const valid: [string, "image" | "video", unknown][] = [
       globalLayers: [videoLayers.title],
     }),
   ],
+  [
+    "editly volumes",
+    "video",
+    videoConfig(undefined, {
+      outputVolume: "-10dB",
+      clipsAudioVolume: 2,
+      audioTracks: [{ path: "/a.mp3", mixVolume: "3 dB" }],
+    }),
+  ],
+  ["editly single layer object", "video", { clips: [{ layers: { type: "fill-color", color: "red" } }] }],
+  ...["crosszoom", "directionalWarp", "DIRECTIONAL-LEFT", "coord-from-in", "luminance_melt"].map(
+    (name): [string, "video", unknown] => [
+      `transition ${name}`,
+      "video",
+      videoConfig([clip([{ type: "pause" }], { transition: { name } }), clip([{ type: "pause" }])]),
+    ],
+  ),
 ];
 
 const invalid: [string, "image" | "video", unknown][] = [
@@ -82,7 +99,11 @@ const invalid: [string, "image" | "video", unknown][] = [
   ["21 layers", "video", videoConfig([clip(Array.from({ length: 21 }, () => ({ type: "pause" })))])],
   ["clip of 0.05 s", "video", videoConfig([clip([{ type: "pause" }], { duration: 0.05 })])],
   ["title font 7 px", "video", videoConfig([clip([{ type: "title", text: "a", fontSize: 7 }])])],
-  ["unknown transition", "video", videoConfig([clip([{ type: "pause" }], { transition: { name: "Fade" } })])],
+  [
+    "unknown transition",
+    "video",
+    videoConfig([clip([{ type: "pause" }], { transition: { name: "Fader" } })]),
+  ],
   [
     "audio curve linear",
     "video",
@@ -100,7 +121,8 @@ const invalid: [string, "image" | "video", unknown][] = [
     "video",
     videoConfig([clip([{ type: "html", html: "x", animated: true, duration: 31 }])]),
   ],
-  ["volume 2", "video", videoConfig(undefined, { outputVolume: 2 })],
+  ["volume 11", "video", videoConfig(undefined, { outputVolume: 11 })],
+  ["volume in bels", "video", videoConfig(undefined, { outputVolume: "-1B" })],
 ];
 
 describe("served JSON Schema agrees with validateJobConfig", () => {

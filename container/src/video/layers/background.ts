@@ -53,11 +53,29 @@ export function fillColor(
   return loopStill(ctx, `color=c=${color}:s=${W}x${H}:r=${fps}`, win, isOpaque(color), "fill");
 }
 
-function gradientColors(layer: { colors?: string[] }, ctx: GraphContext, key: string): [string, string] {
-  const list = layer.colors ?? [];
-  const c0 = ffColor(list[0], ffColor(seededColor(ctx, key, 0)));
-  const c1 = ffColor(list[1], ffColor(seededColor(ctx, key, 1)));
-  return [c0, c1];
+/** Colours ffmpeg's `gradients` source takes (c0..c7). */
+const GRADIENT_STOPS = 8;
+
+/**
+ * The gradient's colours as `gradients` options (`c0=..:c1=..:n=..`): every given colour, evenly spaced
+ * like editly's colour stops (two seeded random ones when none are given). Past eight, eight picked
+ * evenly from the list (ffmpeg's limit). Also whether all are opaque.
+ */
+function gradientColors(layer: { colors?: string[] }, ctx: GraphContext, key: string) {
+  const given = layer.colors ?? [];
+  let list =
+    given.length >= 2
+      ? given.map((c) => ffColor(c))
+      : [0, 1].map((i) => ffColor(given[i], ffColor(seededColor(ctx, key, i))));
+  if (list.length > GRADIENT_STOPS) {
+    const all = list;
+    list = Array.from(
+      { length: GRADIENT_STOPS },
+      (_, i) => all[Math.round((i * (all.length - 1)) / (GRADIENT_STOPS - 1))]!,
+    );
+  }
+  const options = `${list.map((c, i) => `c${i}=${c}`).join(":")}:n=${list.length}`;
+  return { options, opaque: list.every((c) => isOpaque(c)) };
 }
 
 /** `linear-gradient`: direction horizontal / vertical (default) / diagonal. */
@@ -68,7 +86,7 @@ export function linearGradient(
   key: string,
 ): LayerVideo {
   const { width: W, height: H, fps } = ctx.spec;
-  const [c0, c1] = gradientColors(layer, ctx, key);
+  const colors = gradientColors(layer, ctx, key);
   const dir = layer.direction;
   const line =
     dir === "horizontal"
@@ -76,8 +94,8 @@ export function linearGradient(
       : dir === "diagonal"
         ? `x0=0:y0=0:x1=${W}:y1=${H}`
         : `x0=${W / 2}:y0=0:x1=${W / 2}:y1=${H}`;
-  const src = `gradients=s=${W}x${H}:r=${fps}:c0=${c0}:c1=${c1}:n=2:${line}:speed=0.00001`;
-  return loopStill(ctx, src, win, isOpaque(c0) && isOpaque(c1), "lgrad");
+  const src = `gradients=s=${W}x${H}:r=${fps}:${colors.options}:${line}:speed=0.00001`;
+  return loopStill(ctx, src, win, colors.opaque, "lgrad");
 }
 
 /** `radial-gradient`: first colour at the centre, second at the corners. */
@@ -88,9 +106,9 @@ export function radialGradient(
   key: string,
 ): LayerVideo {
   const { width: W, height: H, fps } = ctx.spec;
-  const [c0, c1] = gradientColors(layer, ctx, key);
-  const src = `gradients=s=${W}x${H}:r=${fps}:c0=${c0}:c1=${c1}:n=2:type=radial:x0=${W / 2}:y0=${H / 2}:x1=${W}:y1=${H}:speed=0.00001`;
-  return loopStill(ctx, src, win, isOpaque(c0) && isOpaque(c1), "rgrad");
+  const colors = gradientColors(layer, ctx, key);
+  const src = `gradients=s=${W}x${H}:r=${fps}:${colors.options}:type=radial:x0=${W / 2}:y0=${H / 2}:x1=${W}:y1=${H}:speed=0.00001`;
+  return loopStill(ctx, src, win, colors.opaque, "rgrad");
 }
 
 /** `rainbow-colors`: a slowly rotating seven-colour gradient (editly draws it with a GL shader). */

@@ -7,6 +7,7 @@ import type { Layer, LayerOf, LayerType, VideoSpec } from "../types.ts";
 import { RASTER_TYPES } from "./raster-types.ts";
 import { audioLayer } from "./audio-layer.ts";
 import { fillColor, linearGradient, radialGradient, rainbowColors } from "./background.ts";
+import { glLayer } from "./gl-layer.ts";
 import { image, imageOverlay } from "./image.ts";
 import { rasterLayer } from "./raster-layer.ts";
 import { video } from "./video.ts";
@@ -24,6 +25,7 @@ export const COMPILERS: { readonly [T in LayerType]?: LayerCompiler<LayerOf<T>> 
   "image-overlay": imageOverlay,
   video,
   audio: audioLayer,
+  gl: glLayer,
   ...Object.fromEntries(RASTER_TYPES.map((t) => [t, rasterLayer])),
 };
 

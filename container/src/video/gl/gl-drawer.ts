@@ -1,0 +1,212 @@
+/**
+ * The renderer's TransitionDrawer: compiles each drawn transition's program on the job's WebGL page
+ * (while ffmpeg starts), moves the frame pairs from ffmpeg to the page and the drawn frames back.
+ */
+import { open } from "node:fs/promises";
+import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import type { GlLayerDrawer } from "../graph-context.ts";
+import type { DrawnTransition, TransitionDrawer } from "./gl-join.ts";
+import { extraSamplers, transitionFragment } from "./gl-page.ts";
+import { readFrames, type GlSession } from "./gl-session.ts";
+import { GL_SOURCES, uniformsFor } from "./transition-shaders.ts";
+
+/** editly's directional aliases: gl `Directional` with a fixed direction. */
+const ALIASES: Readonly<Record<string, [number, number]>> = {
+  "directional-left": [1, 0],
+  "directional-right": [-1, 0],
+  "directional-up": [0, 1],
+  "directional-down": [0, -1],
+};
+
+/** The gl name and params a drawn transition runs with (aliases resolved). */
+export function glProgramOf(t: Pick<DrawnTransition, "name" | "params">): {
+  name: string;
+  params: Record<string, unknown>;
+} {
+  const dir = ALIASES[t.name];
+  if (dir) return { name: "Directional", params: { direction: dir, ...t.params } };
+  return { name: t.name, params: { ...t.params } };
+}
+
+/** The longest a gl layer frame may take on the page (html layers' capture has the same kind of bound). */
+export const GL_FRAME_DEADLINE_MS = 10_000;
+
+function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} was not drawn within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** Writes `chunk` and waits for the pipe to drain when it is full. */
+function writeAll(to: Writable, chunk: Buffer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const ok = to.write(chunk, (e) => (e ? reject(e) : undefined));
+    if (ok) resolve();
+    else to.once("drain", resolve);
+  });
+}
+
+export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
+  private runs = 0;
+  /** Set to "splice" by the renderer once the taps pass has run. */
+  mode: "taps" | "splice" = "taps";
+  private readonly drawings: Promise<void>[] = [];
+  private readonly workDir: string;
+  private readonly openSession: () => Promise<GlSession>;
+  private opened: Promise<GlSession> | null = null;
+  private readonly width: number;
+  private readonly height: number;
+  private readonly compiled = new Map<string, Promise<void>>();
+
+  /** `open` is called once, when the first transition needs the page. */
+  constructor(open: () => Promise<GlSession>, width: number, height: number, workDir: string) {
+    this.workDir = workDir;
+    this.openSession = open;
+    this.width = width;
+    this.height = height;
+  }
+
+  private get session(): Promise<GlSession> {
+    this.opened ??= this.openSession();
+    return this.opened;
+  }
+
+  /** Opens the page now, ahead of the first transition (a failure surfaces when it is used). */
+  warm(): void {
+    void this.session.catch(() => {});
+  }
+
+  /** Closes the page if it was opened. */
+  async close(): Promise<void> {
+    const s = this.opened ? await this.opened.catch(() => null) : null;
+    await s?.close();
+  }
+
+  /** Compiles the program of `t` on the page (once per key). */
+  prepare(t: DrawnTransition): Promise<void> {
+    let done = this.compiled.get(t.key);
+    if (!done) {
+      done = (async () => {
+        const { name, params } = glProgramOf(t);
+        const src = GL_SOURCES.get(name);
+        if (!src) throw new Error(`transition ${t.name} has no GLSL`);
+        const samplers = extraSamplers(src.glsl);
+        const fragment = transitionFragment(src.glsl);
+        const uniforms = uniformsFor(name, params);
+        const s = await this.session;
+        await s.page.evaluate(
+          (key, frag, u, smp) => (window as unknown as GlxWindow).glx.compile(key, frag, u, smp),
+          t.key,
+          fragment,
+          uniforms,
+          samplers,
+        );
+      })();
+      this.compiled.set(t.key, done);
+    }
+    return done;
+  }
+
+  readPairs(t: DrawnTransition): (from: Readable) => Promise<void> {
+    return async (from) => {
+      const drawing = this.draw(t);
+      this.drawings.push(drawing);
+      void drawing.catch(() => {});
+      const s = await this.session;
+      await readFrames(from, 2 * this.width * this.height * 4, t.frames, (i, frame) =>
+        s.offer(t.key, i, frame),
+      );
+    };
+  }
+
+  drawnPath(t: DrawnTransition): string {
+    return join(this.workDir, `gl-${t.key}.rgba`);
+  }
+
+  /** Draws `t` on the page from the pairs as they arrive, into its raw file. */
+  private async draw(t: DrawnTransition): Promise<void> {
+    await this.prepare(t);
+    const s = await this.session;
+    const file = await open(this.drawnPath(t), "w");
+    try {
+      const drawing = s.page
+        .evaluate(
+          (key, n, easing) => (window as unknown as GlxWindow).glx.transition(key, key, n, easing),
+          t.key,
+          t.frames,
+          t.easing ?? "linear",
+        )
+        .catch((e: unknown) => {
+          const err = new Error(`transition ${t.name} could not be drawn: ${(e as Error).message}`);
+          s.fail(t.key, err);
+          throw err;
+        });
+      void drawing.catch(() => {});
+      for (let i = 0; i < t.frames; i++) await file.write(await s.drawn(t.key, i));
+      await drawing;
+    } finally {
+      await file.close();
+    }
+  }
+
+  /**
+   * The writer of a `gl` layer's frames (raw rgba, top row first) into an ffmpeg input pipe. A frame the
+   * page has not drawn within GL_FRAME_DEADLINE_MS fails the job (the shader runs on software GL).
+   */
+  layerWriter(job: { key: string; fragment: string; frames: number; fps: number; speed: number }) {
+    return async (out: Writable): Promise<void> => {
+      const s = await this.session;
+      const key = `${job.key}-${this.runs++}`;
+      await s.page
+        .evaluate(
+          (k, frag) => (window as unknown as GlxWindow).glx.compile(k, frag, {}, []),
+          key,
+          `precision highp float;\n${job.fragment}`,
+        )
+        .catch((e: unknown) => {
+          throw new Error(`gl layer: ${(e as Error).message}`);
+        });
+      const drawing = s.page
+        .evaluate(
+          (k, n, fps, speed) => (window as unknown as GlxWindow).glx.layer(k, n, fps, speed),
+          key,
+          job.frames,
+          job.fps,
+          job.speed,
+        )
+        .catch((e: unknown) => {
+          const err = new Error(`gl layer could not be drawn: ${(e as Error).message}`);
+          s.fail(key, err);
+          throw err;
+        });
+      void drawing.catch(() => {});
+      const row = this.width * 4;
+      for (let i = 0; i < job.frames; i++) {
+        const frame = await withDeadline(s.drawn(key, i), GL_FRAME_DEADLINE_MS, `gl layer frame ${i}`);
+        // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
+        const flipped = Buffer.allocUnsafe(frame.length);
+        for (let r = 0; r < this.height; r++)
+          frame.copy(flipped, (this.height - 1 - r) * row, r * row, (r + 1) * row);
+        await writeAll(out, flipped);
+      }
+      await drawing;
+    };
+  }
+
+  /** Resolves once every transition of the taps pass is drawn to its file. */
+  async finish(): Promise<void> {
+    await Promise.all(this.drawings);
+  }
+}
+
+/** The page's API (gl-page.ts). */
+interface GlxWindow {
+  glx: {
+    compile(key: string, fragment: string, uniforms: unknown, samplers: string[]): void;
+    transition(k: string, key: string, n: number, easing: string): Promise<void>;
+    layer(key: string, n: number, fps: number, speed: number): Promise<void>;
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * The document of the WebGL page that draws transitions (and `gl` layers): one canvas the size of the
+ * video, a full-frame quad, and `window.glx`, which compiles programs and draws frames whose inputs it
+ * fetches from, and whose pixels it posts back to, the renderer's loopback exchange (gl-session.ts).
+ * Binary bodies over loopback HTTP cost a copy; CDP would base64 every 3.6 MB frame.
+ *
+ * Orientation: the frames are top row first; GLSL's uv has y up. The vertex shader flips y so that
+ * readPixels (bottom row first) returns the picture top row first, and getFromColor/getToColor flip the
+ * texture lookup: output pixel (x, row r) is `transition(vec2((x + .5) / W, 1 - (r + .5) / H))`, each
+ * input sampled at its texel centres.
+ */
+
+/**
+ * The fragment shader around a gl-transitions `transition(uv)` (the collection's standard uniforms; the
+ * transition declares its own params, map samplers included).
+ */
+export function transitionFragment(glsl: string): string {
+  return `precision highp float;
+varying vec2 _uv;
+uniform sampler2D _from;
+uniform sampler2D _to;
+uniform float progress;
+uniform float ratio;
+vec4 getFromColor(vec2 uv) { return texture2D(_from, vec2(uv.x, 1.0 - uv.y)); }
+vec4 getToColor(vec2 uv) { return texture2D(_to, vec2(uv.x, 1.0 - uv.y)); }
+${glsl}
+void main() { gl_FragColor = transition(_uv); }
+`;
+}
+
+/** Samplers a transition declares besides its two pictures (luma, displacement maps). */
+export function extraSamplers(glsl: string): string[] {
+  return [...glsl.matchAll(/uniform\s+sampler2D\s+(\w+)\s*;/g)].map((m) => m[1]!);
+}
+
+/** The page script; `W`, `H` are substituted. Runs in Chromium, never in Node. */
+const SCRIPT = String.raw`
+const W = __W__, H = __H__;
+const canvas = document.createElement("canvas");
+canvas.width = W;
+canvas.height = H;
+document.body.appendChild(canvas);
+const gl = canvas.getContext("webgl2", { antialias: false, premultipliedAlpha: false, depth: false, stencil: false, preserveDrawingBuffer: true });
+if (!gl) throw new Error("WebGL2 is not available");
+gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
+const VS = "attribute vec2 _p; varying vec2 _uv; void main() { _uv = _p * 0.5 + 0.5; gl_Position = vec4(_p.x, -_p.y, 0.0, 1.0); }";
+function texture(unit, w, h, data) {
+  const t = gl.createTexture();
+  gl.activeTexture(gl.TEXTURE0 + unit);
+  gl.bindTexture(gl.TEXTURE_2D, t);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA8, w, h);
+  if (data) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, data);
+  return t;
+}
+// A 256x256 map for the transitions that read one (luma, displacement): a spiral of rising values,
+// smooth enough to displace, varied enough to wipe by.
+const MAP = 256, map = new Uint8Array(MAP * MAP * 4);
+for (let y = 0; y < MAP; y++) for (let x = 0; x < MAP; x++) {
+  const dx = x / MAP - 0.5, dy = y / MAP - 0.5;
+  const v = ((Math.atan2(dy, dx) / (2 * Math.PI) + 0.5) * 0.5 + Math.hypot(dx, dy) * 1.2) % 1;
+  map.set([v * 255, v * 255, v * 255, 255], (y * MAP + x) * 4);
+}
+const fromTex = texture(0, W, H), toTex = texture(1, W, H), mapTex = texture(2, MAP, MAP, map);
+const programs = new Map();
+function shader(type, src) {
+  const s = gl.createShader(type);
+  gl.shaderSource(s, src);
+  gl.compileShader(s);
+  if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error("GLSL: " + gl.getShaderInfoLog(s));
+  return s;
+}
+const EASE = {
+  linear: (t) => t,
+  easeOutExpo: (t) => (t === 1 ? 1 : 1 - Math.pow(2, -10 * t)),
+  easeInOutCubic: (t) => (t < 0.5 ? 4 * t * t * t : (t - 1) * (2 * t - 2) * (2 * t - 2) + 1),
+};
+function setUniforms(p, uniforms) {
+  for (const [name, u] of Object.entries(uniforms)) {
+    const loc = gl.getUniformLocation(p, name);
+    if (loc === null) continue;
+    const v = u.value;
+    if (u.type === "float") gl.uniform1f(loc, v[0]);
+    else if (u.type === "int" || u.type === "bool") gl.uniform1i(loc, v[0]);
+    else if (u.type === "vec2") gl.uniform2fv(loc, v);
+    else if (u.type === "vec3") gl.uniform3fv(loc, v);
+    else if (u.type === "vec4") gl.uniform4fv(loc, v);
+    else if (u.type === "ivec2") gl.uniform2iv(loc, v);
+  }
+}
+const out = new Uint8Array(W * H * 4);
+function draw(p) {
+  gl.useProgram(p);
+  gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+  gl.readPixels(0, 0, W, H, gl.RGBA, gl.UNSIGNED_BYTE, out);
+  return out;
+}
+window.glx = {
+  /** Draws layer program key: n frames with editly's time (s x speed) and resolution, posted back. */
+  async layer(key, n, fps, speed) {
+    const p = programs.get(key);
+    gl.useProgram(p);
+    gl.uniform2f(gl.getUniformLocation(p, "resolution"), W, H);
+    for (let i = 0; i < n; i++) {
+      gl.uniform1f(gl.getUniformLocation(p, "time"), (i / fps) * speed);
+      const res = await fetch("out/" + key + "/" + i, { method: "POST", body: draw(p) });
+      if (!res.ok) throw new Error("exchange refused frame " + i);
+    }
+  },
+  /** Compiles program key from fragment source (throws the GLSL log). */
+  compile(key, fragment, uniforms, samplers) {
+    const p = gl.createProgram();
+    gl.attachShader(p, shader(gl.VERTEX_SHADER, VS));
+    gl.attachShader(p, shader(gl.FRAGMENT_SHADER, fragment));
+    gl.bindAttribLocation(p, 0, "_p");
+    gl.linkProgram(p);
+    if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error("GLSL: " + gl.getProgramInfoLog(p));
+    gl.useProgram(p);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribPointer(0, 2, gl.FLOAT, false, 0, 0);
+    gl.uniform1i(gl.getUniformLocation(p, "_from"), 0);
+    gl.uniform1i(gl.getUniformLocation(p, "_to"), 1);
+    for (const s of samplers) gl.uniform1i(gl.getUniformLocation(p, s), 2);
+    gl.uniform1f(gl.getUniformLocation(p, "ratio"), W / H);
+    setUniforms(p, uniforms);
+    programs.set(key, p);
+  },
+  /** Draws transition k: n frames, each from fetched pair i (A | B side by side), posted back. */
+  async transition(k, key, n, easing) {
+    const p = programs.get(key);
+    const ease = EASE[easing] || EASE.linear;
+    // The next pair downloads while this frame is drawn and posted.
+    const fetchPair = (i) => fetch("in/" + k + "/" + i).then((r) => r.arrayBuffer());
+    let next = fetchPair(0);
+    for (let i = 0; i < n; i++) {
+      const pair = new Uint8Array(await next);
+      if (i + 1 < n) next = fetchPair(i + 1);
+      gl.pixelStorei(gl.UNPACK_ROW_LENGTH, 2 * W);
+      gl.activeTexture(gl.TEXTURE0);
+      gl.pixelStorei(gl.UNPACK_SKIP_PIXELS, 0);
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, W, H, gl.RGBA, gl.UNSIGNED_BYTE, pair);
+      gl.activeTexture(gl.TEXTURE1);
+      gl.pixelStorei(gl.UNPACK_SKIP_PIXELS, W);
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, W, H, gl.RGBA, gl.UNSIGNED_BYTE, pair);
+      gl.pixelStorei(gl.UNPACK_ROW_LENGTH, 0);
+      gl.pixelStorei(gl.UNPACK_SKIP_PIXELS, 0);
+      gl.useProgram(p);
+      gl.uniform1f(gl.getUniformLocation(p, "progress"), ease(i / n));
+      const res = await fetch("out/" + k + "/" + i, { method: "POST", body: draw(p) });
+      if (!res.ok) throw new Error("exchange refused frame " + i);
+    }
+  },
+};
+`;
+
+/** The page document for a W x H video. */
+export function glPageDocument(width: number, height: number): string {
+  const script = SCRIPT.replace("__W__", String(width)).replace("__H__", String(height));
+  return `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0"><script>${script}</script></body></html>`;
+}

@@ -1,0 +1,157 @@
+/**
+ * One job's WebGL page and its frame exchange: a loopback HTTP server (a random path, 127.0.0.1 only)
+ * from which the page fetches the frames a transition is drawn from and to which it posts the frames it
+ * drew. ffmpeg writes the pairs to an output pipe (readPairs) and reads the drawn frames from an input
+ * pipe (writeDrawn); the page sits between them, so a transition costs its own frames and nothing else.
+ */
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Readable } from "node:stream";
+import type { BrowserContext, Page } from "puppeteer-core";
+import { getBrowser } from "../raster/browser.ts";
+import { glPageDocument } from "./gl-page.ts";
+
+/** Frames handed over one by one, in order, each awaited by index. */
+class FrameQueue {
+  private readonly frames = new Map<number, Buffer>();
+  private readonly waiters = new Map<number, (b: Buffer) => void>();
+  private failed: Error | null = null;
+  private readonly failWaiters: ((e: Error) => void)[] = [];
+  put(i: number, frame: Buffer): void {
+    const w = this.waiters.get(i);
+    if (w) {
+      this.waiters.delete(i);
+      w(frame);
+    } else this.frames.set(i, frame);
+  }
+  take(i: number): Promise<Buffer> {
+    const f = this.frames.get(i);
+    if (f) {
+      this.frames.delete(i);
+      return Promise.resolve(f);
+    }
+    if (this.failed) return Promise.reject(this.failed);
+    return new Promise((resolve, reject) => {
+      this.waiters.set(i, resolve);
+      this.failWaiters.push(reject);
+    });
+  }
+  fail(e: Error): void {
+    this.failed = e;
+    for (const r of this.failWaiters.splice(0)) r(e);
+  }
+}
+
+/** Reads exactly `count` frames of `size` bytes from `from`, calling `each(i, frame)`. */
+export async function readFrames(
+  from: Readable,
+  size: number,
+  count: number,
+  each: (i: number, frame: Buffer) => void,
+): Promise<void> {
+  let parts: Buffer[] = [];
+  let have = 0;
+  let i = 0;
+  for await (const chunk of from as AsyncIterable<Buffer>) {
+    let c = chunk;
+    while (c.length > 0 && i < count) {
+      const take = Math.min(size - have, c.length);
+      parts.push(c.subarray(0, take));
+      have += take;
+      c = c.subarray(take);
+      if (have === size) {
+        each(i++, parts.length === 1 ? parts[0]! : Buffer.concat(parts, size));
+        parts = [];
+        have = 0;
+      }
+    }
+  }
+  if (i < count) throw new Error(`ffmpeg wrote ${i} of ${count} transition frames`);
+}
+
+export class GlSession {
+  private readonly inbox = new Map<string, FrameQueue>();
+  private readonly outbox = new Map<string, FrameQueue>();
+  private readonly server: Server;
+  private readonly ctx: BrowserContext;
+  readonly page: Page;
+  private constructor(server: Server, ctx: BrowserContext, page: Page) {
+    this.server = server;
+    this.ctx = ctx;
+    this.page = page;
+  }
+
+  /** Opens a W x H WebGL page in the shared browser, served from a fresh loopback exchange. */
+  static async open(chromiumPath: string, width: number, height: number): Promise<GlSession> {
+    const token = randomBytes(16).toString("hex");
+    const doc = glPageDocument(width, height);
+    let session: GlSession | null = null;
+    const server = createServer((req, res) => void session?.handle(req, res, token, doc));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const ctx = await (await getBrowser(chromiumPath)).createBrowserContext();
+    try {
+      const page = await ctx.newPage();
+      // puppeteer tracks the page's network (Network domain), and Chromium then keeps a copy of every
+      // response for DevTools: 7 MB frame pairs over loopback took ~440 ms each with it, ~120 ms without.
+      // The tracking is puppeteer's own session's, reached through its internal `_client()`.
+      const own = (page as unknown as { _client?: () => { send(method: string): Promise<unknown> } })._client;
+      await own?.call(page).send("Network.disable");
+      session = new GlSession(server, ctx, page);
+      const { port } = server.address() as AddressInfo;
+      await page.goto(`http://127.0.0.1:${port}/${token}/`, { waitUntil: "load", timeout: 20_000 });
+      return session;
+    } catch (e) {
+      await ctx.close().catch(() => {});
+      server.close();
+      throw e;
+    }
+  }
+
+  private queue(map: Map<string, FrameQueue>, key: string): FrameQueue {
+    let q = map.get(key);
+    if (!q) map.set(key, (q = new FrameQueue()));
+    return q;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse, token: string, doc: string): Promise<void> {
+    const m = new RegExp(`^/${token}/(?:(in|out)/([\\w-]+)/(\\d+))?$`).exec(req.url ?? "");
+    if (!m) return void res.writeHead(404).end();
+    try {
+      if (!m[1]) return void res.writeHead(200, { "content-type": "text/html" }).end(doc);
+      const [key, i] = [m[2]!, Number(m[3])];
+      if (m[1] === "in") {
+        const frame = await this.queue(this.inbox, key).take(i);
+        return void res.writeHead(200, { "content-type": "application/octet-stream" }).end(frame);
+      }
+      const parts: Buffer[] = [];
+      for await (const c of req as AsyncIterable<Buffer>) parts.push(c);
+      this.queue(this.outbox, key).put(i, Buffer.concat(parts));
+      res.writeHead(204).end();
+    } catch {
+      res.writeHead(500).end();
+    }
+  }
+
+  /** Offers input frame `i` of drawing `key` to the page. */
+  offer(key: string, i: number, frame: Buffer): void {
+    this.queue(this.inbox, key).put(i, frame);
+  }
+
+  /** The `i`-th frame the page drew for `key`. */
+  drawn(key: string, i: number): Promise<Buffer> {
+    return this.queue(this.outbox, key).take(i);
+  }
+
+  /** Makes every waiter of `key` fail (the page's drawing failed). */
+  fail(key: string, e: Error): void {
+    this.queue(this.inbox, key).fail(e);
+    this.queue(this.outbox, key).fail(e);
+  }
+
+  async close(): Promise<void> {
+    await this.ctx.close().catch(() => {});
+    this.server.closeAllConnections();
+    this.server.close();
+  }
+}

@@ -1,0 +1,291 @@
+/**
+ * Transitions drawn by their GLSL on the renderer's WebGL page (gl/): every gl-transitions name at its
+ * midpoint, three against pixel references computed here from the shader's formula, a contact sheet
+ * (container/test/video/transitions-contact-sheet.png, refreshed with UPDATE_SCREENSHOTS=1) for a person to look at, and one whole render spliced by ffmpeg.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GlDrawer } from "../../src/video/gl/gl-drawer.ts";
+import { GlSession } from "../../src/video/gl/gl-session.ts";
+import { GL_SOURCES } from "../../src/video/gl/transition-shaders.ts";
+import { closeBrowser } from "../../src/video/raster/browser.ts";
+import { renderVideo } from "../../src/video/render.ts";
+import { DEFAULT_RENDER_TOOLS } from "../../src/config.ts";
+import { GL_TRANSITIONS_1_43, GL_TRANSITIONS_LATER } from "../../../src/contract/config/transitions.ts";
+import { videoConfig } from "../helpers/video-config.ts";
+import { colorAt, near } from "./media-helpers.ts";
+
+const W = 128;
+const H = 72;
+let session: GlSession;
+let drawer: GlDrawer;
+let dir: string;
+
+/**
+ * Pictures with detail, so blurs and mosaics show: A is an 8 px checkerboard of red and dark green with a
+ * horizontal ramp; B has 6 px diagonal stripes of yellow and blue with a vertical ramp.
+ */
+const A = Buffer.alloc(W * H * 4);
+const B = Buffer.alloc(W * H * 4);
+for (let y = 0; y < H; y++)
+  for (let x = 0; x < W; x++) {
+    const i = (y * W + x) * 4;
+    const ramp = Math.round((200 * x) / (W - 1));
+    A.set((Math.floor(x / 8) + Math.floor(y / 8)) % 2 ? [255, 40, ramp, 255] : [20, 90, ramp, 255], i);
+    const band = Math.floor((x + y) / 6) % 2;
+    B.set(band ? [240, 220, Math.round((255 * y) / (H - 1)), 255] : [30, 60, 230, 255], i);
+  }
+const PAIR = Buffer.alloc(2 * W * H * 4);
+for (let y = 0; y < H; y++) {
+  A.copy(PAIR, y * 2 * W * 4, y * W * 4, (y + 1) * W * 4);
+  B.copy(PAIR, y * 2 * W * 4 + W * 4, y * W * 4, (y + 1) * W * 4);
+}
+
+let counter = 0;
+/** The frame drawn at `progress` = k / n (frame k of an n-frame transition). */
+async function drawAt(name: string, k: number, n: number, params?: Record<string, unknown>): Promise<Buffer> {
+  const t = { key: `x${counter++}`, name, frames: n, params };
+  await drawer.prepare(t);
+  for (let i = 0; i < n; i++) session.offer(t.key, i, PAIR);
+  const frames: Buffer[] = [];
+  const drawing = session.page.evaluate(
+    (key, frames) =>
+      (window as unknown as { glx: { transition(...a: unknown[]): Promise<void> } }).glx.transition(
+        key,
+        key,
+        frames,
+        "linear",
+      ),
+    t.key,
+    n,
+  );
+  for (let i = 0; i < n; i++) frames.push(await session.drawn(t.key, i));
+  await drawing;
+  return frames[k]!;
+}
+
+/** Mean absolute difference per channel (0..255) of two rgba frames, alpha ignored. */
+function diff(a: Buffer, b: Buffer): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i += 4) for (let c = 0; c < 3; c++) sum += Math.abs(a[i + c]! - b[i + c]!);
+  return sum / ((a.length / 4) * 3);
+}
+
+function crossfade(p: number): Buffer {
+  const out = Buffer.alloc(A.length);
+  for (let i = 0; i < A.length; i++) out[i] = Math.round(A[i]! * (1 - p) + B[i]! * p);
+  return out;
+}
+
+/** A reference frame: `pick(u, v)` = the B weight at shader uv (v up), per output pixel centre. */
+function reference(pick: (u: number, v: number) => number): Buffer {
+  const out = Buffer.alloc(A.length);
+  for (let r = 0; r < H; r++)
+    for (let x = 0; x < W; x++) {
+      const m = pick((x + 0.5) / W, 1 - (r + 0.5) / H);
+      const i = (r * W + x) * 4;
+      for (let c = 0; c < 4; c++) out[i + c] = Math.round(A[i + c]! * (1 - m) + B[i + c]! * m);
+    }
+  return out;
+}
+
+/** Largest per-channel difference. */
+function maxDiff(a: Buffer, b: Buffer): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) if (i % 4 !== 3) m = Math.max(m, Math.abs(a[i]! - b[i]!));
+  return m;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "gl-transitions-"));
+  const opened = GlSession.open(DEFAULT_RENDER_TOOLS.chromiumPath, W, H);
+  drawer = new GlDrawer(() => opened, W, H, dir);
+  session = await opened;
+});
+afterAll(async () => {
+  await drawer.close();
+  await closeBrowser();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const NAMES = [...GL_TRANSITIONS_1_43, ...GL_TRANSITIONS_LATER];
+
+describe("gl transitions", () => {
+  it("the package carries GLSL for exactly the grammar's gl names", () => {
+    expect([...GL_SOURCES.keys()].sort()).toEqual([...NAMES].sort());
+  });
+
+  it("every name, mid-transition, differs from both pictures and from a crossfade (fade is the crossfade)", async () => {
+    // The midpoint, or another frame for the few whose midpoint is one picture by design (ZoomLeftWipe's
+    // zoom ends at 0.5, DoomScreenTransition has melted by then, dissolve burns these pictures at 0.6-0.7).
+    const weak: string[] = [];
+    for (const name of NAMES) {
+      let best: number[] = [];
+      for (const [k, n] of [
+        [2, 4],
+        [1, 4],
+        [3, 4],
+        [5, 8],
+        [11, 16],
+      ] as const) {
+        const frame = await drawAt(name, k, n);
+        const d = [
+          diff(frame, A),
+          diff(frame, B),
+          name === "fade" ? Infinity : diff(frame, crossfade(k / n)),
+        ];
+        if (Math.min(...d) > Math.min(...best, -1)) best = d;
+        if (Math.min(...d) >= 2) break;
+      }
+      if (Math.min(...best) < 2) weak.push(`${name}: ${best.map((x) => x.toFixed(1)).join("/")}`);
+    }
+    expect(weak).toEqual([]);
+  }, 240_000);
+
+  it("wipeLeft, fade and circleopen equal the shader formula pixel by pixel", async () => {
+    const p = 0.5;
+    const wipe = reference((u) => (1 - u <= p ? 1 : 0));
+    expect(maxDiff(await drawAt("wipeLeft", 1, 2), wipe)).toBeLessThanOrEqual(1);
+    expect(maxDiff(await drawAt("fade", 1, 2), crossfade(p))).toBeLessThanOrEqual(1);
+    const smooth = (e0: number, e1: number, x: number) => {
+      const t = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
+      return t * t * (3 - 2 * t);
+    };
+    const circle = reference((u, v) => {
+      const s = 0.3;
+      const m = smooth(-s, 0, Math.SQRT2 * Math.hypot(u - 0.5, v - 0.5) - p * (1 + s));
+      return 1 - m;
+    });
+    expect(maxDiff(await drawAt("circleopen", 1, 2), circle)).toBeLessThanOrEqual(2);
+  });
+
+  it("editly's directional aliases are gl Directional with editly's directions", async () => {
+    const left = await drawAt("directional-left", 1, 2);
+    expect(maxDiff(left, await drawAt("Directional", 1, 2, { direction: [1, 0] }))).toBe(0);
+    expect(diff(left, await drawAt("directional-right", 1, 2))).toBeGreaterThan(5);
+  });
+
+  it("params reach the shader (circleopen closing instead of opening)", async () => {
+    const open = await drawAt("circleopen", 1, 4);
+    const closing = await drawAt("circleopen", 1, 4, { opening: false });
+    expect(diff(open, closing)).toBeGreaterThan(5);
+  });
+
+  it("writes a contact sheet of every transition at its midpoint", async () => {
+    const cols = 10;
+    const rows = Math.ceil(NAMES.length / cols);
+    const sheet = Buffer.alloc(cols * W * rows * H * 4);
+    for (const [n, name] of NAMES.entries()) {
+      const mid = await drawAt(name, 1, 2);
+      const [cx, cy] = [n % cols, Math.floor(n / cols)];
+      for (let y = 0; y < H; y++)
+        mid.copy(sheet, ((cy * H + y) * cols * W + cx * W) * 4, y * W * 4, (y + 1) * W * 4);
+    }
+    const raw = join(dir, "sheet.rgba");
+    await import("node:fs/promises").then((fs) => fs.writeFile(raw, sheet));
+    // UPDATE_SCREENSHOTS=1 refreshes the committed sheet; other runs write it beside the frames.
+    const out = process.env.UPDATE_SCREENSHOTS
+      ? join(import.meta.dirname, "transitions-contact-sheet.png")
+      : join(dir, "transitions-contact-sheet.png");
+    const labels = NAMES.map((name, n) => {
+      const x = (n % cols) * W + 2;
+      const y = Math.floor(n / cols) * H + 2;
+      return `drawtext=text='${name.replace(/[':]/g, "")}':x=${x}:y=${y}:fontsize=9:fontcolor=white:box=1:boxcolor=black@0.6`;
+    });
+    execFileSync("ffmpeg", [
+      ...[
+        "-v",
+        "error",
+        "-y",
+        "-f",
+        "rawvideo",
+        "-pix_fmt",
+        "rgba",
+        "-video_size",
+        `${cols * W}x${rows * H}`,
+      ],
+      ...["-i", raw, "-vf", labels.join(","), "-frames:v", "1", out],
+    ]);
+    const probe = execFileSync("ffprobe", [
+      "-v",
+      "error",
+      "-show_entries",
+      "stream=width,height",
+      "-of",
+      "csv=p=0",
+      out,
+    ]);
+    expect(probe.toString().trim()).toBe(`${cols * W},${rows * H}`);
+  }, 240_000);
+
+  it("a render splices the drawn frames between the clips (CrossZoom)", async () => {
+    const outPath = join(dir, "crosszoom.mp4");
+    const r = await renderVideo({
+      jobId: "job_gl",
+      workDir: await mkdtemp(join(dir, "r-")),
+      outPath,
+      config: videoConfig({
+        width: 160,
+        height: 90,
+        fps: 10,
+        clips: [
+          {
+            duration: 2,
+            transition: { name: "crosszoom", duration: 1 },
+            layers: [{ type: "fill-color", color: "#ff0000" }],
+          },
+          { duration: 2, layers: [{ type: "fill-color", color: "#0000ff" }] },
+        ],
+      }),
+    });
+    expect(r.transitions).toEqual(["CrossZoom"]);
+    expect(r.duration).toBeCloseTo(3, 5);
+    expect(near(await colorAt(outPath, 0.5), [255, 0, 0])).toBe(true);
+    expect(near(await colorAt(outPath, 2.5), [0, 0, 255])).toBe(true);
+    const mid = await colorAt(outPath, 1.5);
+    expect(near(mid, [255, 0, 0])).toBe(false);
+    expect(near(mid, [0, 0, 255])).toBe(false);
+  }, 120_000);
+});
+
+describe("gl layer", () => {
+  it("draws editly's fragment shader with time and resolution, y up", async () => {
+    const outPath = join(dir, "gl-layer.mp4");
+    // Red rises with x, green is 1 in the top half (gl_FragCoord y up), blue follows time (0 → 1 over 1 s).
+    const fragmentShader = `uniform float time; uniform vec2 resolution;
+void main() { vec2 p = gl_FragCoord.xy / resolution; gl_FragColor = vec4(p.x, step(0.5, p.y), clamp(time, 0.0, 1.0), 1.0); }`;
+    await renderVideo({
+      jobId: "job_gl_layer",
+      workDir: await mkdtemp(join(dir, "l-")),
+      outPath,
+      config: videoConfig({
+        width: 160,
+        height: 90,
+        fps: 10,
+        clips: [{ duration: 1.5, layers: [{ type: "gl", fragmentShader }] }],
+      }),
+    });
+    const top = await colorAt(outPath, 1.2, { x: 0.9, y: 0.1, w: 0.05, h: 0.1 });
+    const bottom = await colorAt(outPath, 0, { x: 0.05, y: 0.85, w: 0.05, h: 0.1 });
+    expect(near(top, [240, 255, 255], 40)).toBe(true);
+    expect(near(bottom, [8, 0, 0], 40)).toBe(true);
+  }, 60_000);
+
+  it("a shader that does not compile fails the job, naming the GLSL error", async () => {
+    await expect(
+      renderVideo({
+        jobId: "job_gl_bad",
+        workDir: await mkdtemp(join(dir, "b-")),
+        outPath: join(dir, "bad.mp4"),
+        config: videoConfig({
+          clips: [
+            { duration: 1, layers: [{ type: "gl", fragmentShader: "void main() { gl_FragColor = nope; }" }] },
+          ],
+        }),
+      }),
+    ).rejects.toThrow(/GLSL/);
+  }, 60_000);
+});
