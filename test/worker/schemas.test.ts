@@ -48,12 +48,17 @@ describe("GET /api/v1/schemas", () => {
       maximum: limits.VIDEO_MAX_FPS,
       default: 25,
     });
-    expect(schema.$defs.VideoLayer.oneOf).toHaveLength(16);
-    expect(schema.$defs.GlobalLayer.oneOf).toHaveLength(13);
-    const names = schema.$defs.Transition.properties.name.enum as string[];
-    expect(names).toEqual(
+    expect(schema.$defs.VideoLayer.oneOf).toHaveLength(17); // editly's 16 and the gl layer
+    expect(schema.$defs.GlobalLayer.oneOf).toHaveLength(14); // gl layers may be global too
+    // Names match in any casing: a pattern the grammar agrees with, the documented spellings as examples.
+    const name = schema.$defs.Transition.properties.name as { pattern: string; examples: string[] };
+    expect(name.examples).toEqual(
       expect.arrayContaining(["fade", "random", "dummy", "directional-left", "ZoomRigthWipe"]),
     );
+    const pattern = new RegExp(name.pattern);
+    for (const n of ["CrossZoom", "crosszoom", "CROSSZOOM", "directionalWarp", "fade"])
+      expect(n).toMatch(pattern);
+    expect("crosszoomx").not.toMatch(pattern);
     expect(schema.description).toContain("at most 300 s");
   });
 

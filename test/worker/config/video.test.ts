@@ -218,15 +218,18 @@ describe("video config: rejected with field paths", () => {
     ]);
   });
 
-  it("rejects image-job layer types and editly-only types in clips", () => {
+  it("rejects image-job layer types, and a gl layer's editly fragmentPath (shaders are given inline)", () => {
     const layers = [
       { type: "text", text: "a" },
       { type: "gl", fragmentPath: "/x.glsl" },
     ];
     expect(errorsOf(videoConfig([clip(layers)])).map((e) => e.field)).toEqual([
       "config.clips[0].layers[0].type",
-      "config.clips[0].layers[1].type",
+      "config.clips[0].layers[1].fragmentShader",
+      "config.clips[0].layers[1].fragmentPath",
     ]);
+    const inline = [{ type: "gl", fragmentShader: "void main(){gl_FragColor=vec4(1.0);}" }];
+    expect(validateJobConfig("video", videoConfig([clip(inline)])).valid).toBe(true);
   });
 
   it("requires media file references of the right kind", () => {
