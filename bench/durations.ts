@@ -8,18 +8,8 @@
  * Every duration must equal ffprobe's format.duration (to the microsecond for the parsers, to the
  * millisecond for the endpoint, which answers milliseconds). Run: `node bench/durations.ts [--parser-only]`.
  */
-import { execFile, execFileSync } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readFileSync,
-  readSync,
-  fstatSync,
-  closeSync,
-  rmSync,
-} from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync, openSync, readFileSync, readSync, fstatSync, closeSync } from "node:fs";
 import { registerHooks } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
@@ -261,32 +251,11 @@ let failed = mismatches.length > 0 || fallbacks > 0;
 
 // 3. Through the bulk endpoint of a running service.
 if (!process.argv.includes("--parser-only")) {
-  const { freePort, startProcess, stopProcess, waitForUrl } = await import("../scripts/lib/processes.mjs");
-  const stateDir = mkdtempSync(join(tmpdir(), "mrs-bench-"));
-  const port: number = await freePort();
-  const rendererPort: number = await freePort();
-  const node = join(root, "node_modules", ".bin", "node");
-  // wrangler's shebang is `env node`: put the project's Node 24 first on PATH even outside `npm run`.
-  const PATH = `${join(root, "node_modules", ".bin")}:${process.env.PATH ?? ""}`;
-  const env = { PORT: String(port), RENDERER_PORT: String(rendererPort), STATE_DIR: stateDir, PATH };
-  const service = startProcess("service", node, [join(root, "scripts", "start.mjs")], {
-    cwd: root,
-    env,
-    quiet: true,
-  });
+  const { startLocalService } = await import("../scripts/lib/processes.mjs");
+  const local = await startLocalService(root, { timeoutMs: 150_000 });
   try {
-    const base = `http://127.0.0.1:${port}`;
-    await waitForUrl(`${base}/health`, 150_000, service);
-    const out = execFileSync(
-      node,
-      [join(root, "scripts", "key.mjs"), "--email", "bench@example.com", "--plan", "pro"],
-      {
-        cwd: root,
-        env: { ...process.env, ...env },
-        encoding: "utf8",
-      },
-    );
-    const key = out.trim().split("\n").at(-1)!;
+    const base = local.base;
+    const key = local.key({ email: "bench@example.com" });
     t = performance.now();
     const paths = await pool(files, 4, async (f) => {
       const form = new FormData();
@@ -326,8 +295,7 @@ if (!process.argv.includes("--parser-only")) {
     for (const r of wrong.slice(0, 5)) console.log("  ", JSON.stringify(r));
     failed ||= wrong.length > 0 || best > 5000;
   } finally {
-    await stopProcess(service, 10_000);
-    rmSync(stateDir, { recursive: true, force: true });
+    await local.stop();
   }
 }
 process.exitCode = failed ? 1 : 0;

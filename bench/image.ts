@@ -11,15 +11,13 @@
  * and slowed the render it waited for), and by the job's own createdAt/completedAt. The service's stage
  * timings (its "image rendered" log lines) are summarised too.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
 import puppeteer, { type Page } from "puppeteer-core";
 import { OFFLINE_CHROMIUM_FLAGS } from "../container/src/video/raster/browser.ts";
-import { freePort, startProcess, stopProcess, waitForUrl } from "../scripts/lib/processes.mjs";
+import { startLocalService } from "../scripts/lib/processes.mjs";
 
 const root = join(import.meta.dirname, "..");
 const photo = readFileSync(join(root, "..", "shared", "fixtures", "img2.jpg"));
@@ -57,22 +55,12 @@ const timed = async (runs: number, fn: () => Promise<unknown>) => {
 /** 1. The service, started the way the e2e tests start it. */
 /** Median client-observed create -> COMPLETED, and the median of the job's own createdAt -> completedAt. */
 const serviceRun = async (): Promise<{ observed: number; server: number }> => {
-  const stateDir = mkdtempSync(join(tmpdir(), "mrs-bench-"));
-  const port = await freePort();
-  // Project Node 24 first on PATH, as `npm run` arranges (wrangler refuses the system Node 20).
-  const PATH = `${join(root, "node_modules", ".bin")}:${process.env.PATH}`;
-  const env = { PORT: String(port), RENDERER_PORT: String(await freePort()), STATE_DIR: stateDir, PATH };
-  const node = join(root, "node_modules", ".bin", "node");
-  const service = startProcess("service", node, [join(root, "scripts", "start.mjs")], {
-    cwd: root,
-    env,
-    quiet: true,
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const local = await startLocalService(root);
+  const base = local.base;
   // The render path logs one JSON line per job with its stage timings: collect them for the summary.
   const logged: Record<string, unknown>[] = [];
   let partial = "";
-  service.stdout!.on("data", (chunk: Buffer) => {
+  local.service.stdout!.on("data", (chunk: Buffer) => {
     const lines = (partial + chunk.toString()).split("\n");
     partial = lines.pop() ?? "";
     for (const line of lines) {
@@ -81,23 +69,7 @@ const serviceRun = async (): Promise<{ observed: number; server: number }> => {
     }
   });
   try {
-    await waitForUrl(`${base}/health`, 180_000, service);
-    const key = execFileSync(
-      node,
-      [
-        join(root, "scripts", "key.mjs"),
-        "--email",
-        "bench@example.com",
-        "--permissions",
-        "jobs:full,media:full",
-        "--plan",
-        "pro",
-      ],
-      { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
-    )
-      .trim()
-      .split("\n")
-      .at(-1)!;
+    const key = local.key({ email: "bench@example.com" });
     const api = (path: string, init: RequestInit = {}) =>
       fetch(`${base}${path}`, { ...init, headers: { "x-api-key": key, ...init.headers } });
     const form = new FormData();
@@ -156,8 +128,7 @@ const serviceRun = async (): Promise<{ observed: number; server: number }> => {
     console.log(`  browser object: ${stages(recent.map((r) => r.browser as Record<string, unknown>))}`);
     return { observed, server: median(serverTimes.slice(-RUNS)) };
   } finally {
-    await stopProcess(service, 10_000);
-    rmSync(stateDir, { recursive: true, force: true });
+    await local.stop();
   }
 };
 

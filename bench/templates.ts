@@ -7,12 +7,10 @@
  * Each measured RUNS times (after one warm-up of each); prints min / median / max and the ratio of medians.
  * Also the workerd processes' resident memory while the ZIP streams.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { freePort, startProcess, stopProcess, waitForUrl } from "../scripts/lib/processes.mjs";
+import { startLocalService } from "../scripts/lib/processes.mjs";
 
 const root = join(import.meta.dirname, "..");
 const ROWS = Number(process.env.BENCH_ROWS ?? 100);
@@ -85,38 +83,12 @@ const workerdRss = (pid: number): number => {
 };
 
 const main = async () => {
-  const stateDir = mkdtempSync(join(tmpdir(), "mrs-bench-"));
-  const port = await freePort();
-  const PATH = `${join(root, "node_modules", ".bin")}:${process.env.PATH}`;
-  const env = { PORT: String(port), RENDERER_PORT: String(await freePort()), STATE_DIR: stateDir, PATH };
-  const node = join(root, "node_modules", ".bin", "node");
-  const service = startProcess("service", node, [join(root, "scripts", "start.mjs")], {
-    cwd: root,
-    env,
-    quiet: true,
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const local = await startLocalService(root);
+  const base = local.base;
   try {
-    await waitForUrl(`${base}/health`, 180_000, service);
     // One key per client worker: the per-key rate limits (60 job creations a minute, 1,000 requests in 15 minutes)
     // would otherwise measure the limiter, not the renders.
-    const newKey = () =>
-      execFileSync(
-        node,
-        [
-          join(root, "scripts", "key.mjs"),
-          "--email",
-          "bench-templates@example.com",
-          "--permissions",
-          "jobs:full,media:full",
-          "--plan",
-          "pro",
-        ],
-        { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
-      )
-        .trim()
-        .split("\n")
-        .at(-1)!;
+    const newKey = () => local.key({ email: "bench-templates@example.com" });
     const key = newKey();
     const workerKeys = Array.from({ length: WINDOW }, newKey);
     const api = (path: string, init: RequestInit = {}, as = key) =>
@@ -156,9 +128,9 @@ const main = async () => {
         await new Promise((r) => setTimeout(r, BATCH_POLL_MS));
       }
       const rendered = performance.now() - t0;
-      const before = workerdRss(service.pid!);
+      const before = workerdRss(local.service.pid!);
       let peak = before;
-      const timer = setInterval(() => (peak = Math.max(peak, workerdRss(service.pid!))), 20);
+      const timer = setInterval(() => (peak = Math.max(peak, workerdRss(local.service.pid!))), 20);
       const zip = await api(`/api/v2/batches/${created.batchId}/output`);
       const bytes = (await zip.arrayBuffer()).byteLength;
       clearInterval(timer);
@@ -238,8 +210,7 @@ const main = async () => {
       `  ratio batch / single (rows/s, medians): ${(median(batchRate) / median(singleRate)).toFixed(2)}x`,
     );
   } finally {
-    await stopProcess(service, 10_000);
-    rmSync(stateDir, { recursive: true, force: true });
+    await local.stop();
   }
 };
 

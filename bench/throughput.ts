@@ -11,15 +11,12 @@
  * BENCH_SECONDS (default 4) sets the length of each API round; BENCH_IMAGE_JOBS (default 12) the image jobs per
  * concurrency level (at least 2 per client).
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { freePort, startProcess, stopProcess, waitForUrl } from "../scripts/lib/processes.mjs";
+import { startLocalService } from "../scripts/lib/processes.mjs";
 
 const root = join(import.meta.dirname, "..");
-const node = join(root, "node_modules", ".bin", "node");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
 const IMAGE_JOBS = Number(process.env.BENCH_IMAGE_JOBS ?? 12);
 const POLL_MS = 50;
@@ -41,43 +38,10 @@ interface Service {
 let accounts = 0;
 
 const startService = async (renderers: number): Promise<Service> => {
-  const stateDir = mkdtempSync(join(tmpdir(), "mrs-throughput-"));
-  const port = await freePort();
-  let rendererPort = await freePort();
-  while (rendererPort === port || rendererPort + 1 === port) rendererPort = await freePort();
-  // Project Node 24 first on PATH, as `npm run` arranges (wrangler refuses the system Node 20).
-  const PATH = `${join(root, "node_modules", ".bin")}:${process.env.PATH}`;
-  const env = {
-    PORT: String(port),
-    RENDERER_PORT: String(rendererPort),
-    RENDERERS: String(renderers),
-    STATE_DIR: stateDir,
-    PATH,
-  };
-  const service = startProcess("service", node, [join(root, "scripts", "start.mjs")], {
-    cwd: root,
-    env,
-    quiet: !process.env.BENCH_VERBOSE,
-  });
-  const base = `http://127.0.0.1:${port}`;
-  await waitForUrl(`${base}/health`, 180_000, service);
-  const newKey = () =>
-    execFileSync(
-      node,
-      [
-        join(root, "scripts", "key.mjs"),
-        "--email",
-        `bench-${++accounts}@example.com`,
-        "--permissions",
-        "jobs:full,media:full",
-        "--plan",
-        "business",
-      ],
-      { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
-    )
-      .trim()
-      .split("\n")
-      .at(-1)!;
+  const local = await startLocalService(root, { renderers, quiet: !process.env.BENCH_VERBOSE });
+  const base = local.base;
+  const rendererPort = Number(local.env.RENDERER_PORT);
+  const newKey = () => local.key({ email: `bench-${++accounts}@example.com`, plan: "business" });
   return {
     base,
     rendered: () =>
@@ -90,10 +54,7 @@ const startService = async (renderers: number): Promise<Service> => {
         }),
       ),
     newKey,
-    stop: async () => {
-      await stopProcess(service, 10_000);
-      rmSync(stateDir, { recursive: true, force: true });
-    },
+    stop: local.stop,
   };
 };
 

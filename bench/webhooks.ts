@@ -12,13 +12,10 @@
  *      at the receiver; against (b) one bare POST to the receiver, and (c) the job's own render time.
  * Every delivery is verified with the `standardwebhooks` package. Prints rounds, medians and ratios.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Webhook } from "standardwebhooks";
-import { freePort, startProcess, stopProcess, waitForUrl } from "../scripts/lib/processes.mjs";
+import { startLocalService } from "../scripts/lib/processes.mjs";
 import { startReceiver, type Received } from "../test/webhook-receiver.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -32,17 +29,7 @@ const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[], digits = 1) =>
   `median ${median(xs).toFixed(digits)}, min ${Math.min(...xs).toFixed(digits)}, max ${Math.max(...xs).toFixed(digits)}`;
 
-const stateDir = mkdtempSync(join(tmpdir(), "mrs-bench-hooks-"));
-const port: number = await freePort();
-const rendererPort: number = await freePort();
-const node = join(root, "node_modules", ".bin", "node");
-const PATH = `${join(root, "node_modules", ".bin")}:${process.env.PATH ?? ""}`;
-const env = { PORT: String(port), RENDERER_PORT: String(rendererPort), STATE_DIR: stateDir, PATH };
-const service = startProcess("service", node, [join(root, "scripts", "start.mjs")], {
-  cwd: root,
-  env,
-  quiet: true,
-});
+const local = await startLocalService(root, { timeoutMs: 150_000 });
 const receiver = await startReceiver();
 const boxUrl = (box: string) => `http://127.0.0.1:${receiver.port}/hook/${box}`;
 const inbox = async (box: string): Promise<Received[]> =>
@@ -64,18 +51,8 @@ const waitForBox = async (box: string, n: number, timeoutMs = 120_000) => {
 
 let failed = false;
 try {
-  const base = `http://127.0.0.1:${port}`;
-  await waitForUrl(`${base}/health`, 150_000, service);
-  const out = execFileSync(
-    node,
-    [join(root, "scripts", "key.mjs"), "--email", "hooks@example.com", "--plan", "pro"],
-    {
-      cwd: root,
-      env: { ...process.env, ...env },
-      encoding: "utf8",
-    },
-  );
-  const key = out.trim().split("\n").at(-1)!;
+  const base = local.base;
+  const key = local.key({ email: "hooks@example.com" });
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {
       method,
@@ -211,7 +188,6 @@ try {
   failed = true;
 } finally {
   await receiver.close();
-  await stopProcess(service, 10_000);
-  rmSync(stateDir, { recursive: true, force: true });
+  await local.stop();
 }
 process.exit(failed ? 1 : 0);

@@ -16,3 +16,18 @@ export function startRenderer(
   secret: string,
   options?: { quiet?: boolean; env?: Record<string, string>; name?: string },
 ): ChildProcess;
+export interface LocalService {
+  /** http://127.0.0.1:<port> */
+  base: string;
+  port: number;
+  env: Record<string, string>;
+  service: ChildProcess;
+  stateDir: string;
+  /** A new API key of a (new or reused) local account. */
+  key(options: { email: string; plan?: string; permissions?: string }): string;
+  stop(): Promise<void>;
+}
+export function startLocalService(
+  root: string,
+  options?: { env?: Record<string, string>; quiet?: boolean; timeoutMs?: number; renderers?: number },
+): Promise<LocalService>;

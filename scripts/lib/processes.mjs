@@ -1,6 +1,8 @@
 // Starting and stopping the local service's processes (renderer, wrangler dev) and waiting for them.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /** A free TCP port on 127.0.0.1. */
@@ -82,3 +84,56 @@ export const startRenderer = (root, port, secret, { name = "renderer", ...opts }
       ...opts,
     },
   );
+
+/**
+ * The whole service as `npm start` starts it (scripts/start.mjs), on free ports with a throw-away state directory,
+ * for the end-to-end tests, the benchmarks and the client generator. `key()` mints an API key the way
+ * `npm run key` does (scripts/key.mjs: the API's own verbs on the local D1); `stop()` ends the service and removes
+ * its state. `env` adds settings (RENDERERS, ...); the project's Node comes first on PATH, as `npm run` arranges
+ * (wrangler refuses an older system Node).
+ */
+export const startLocalService = async (
+  root,
+  { env: extra = {}, quiet = true, timeoutMs = 180_000, renderers = 1 } = {},
+) => {
+  const stateDir = mkdtempSync(join(tmpdir(), "mrs-service-"));
+  const port = await freePort();
+  // RENDERERS=N listens on RENDERER_PORT .. RENDERER_PORT+N-1: keep the API's port out of that range.
+  let rendererPort = await freePort();
+  while (port >= rendererPort && port < rendererPort + renderers) rendererPort = await freePort();
+  const env = {
+    PORT: String(port),
+    RENDERER_PORT: String(rendererPort),
+    RENDERERS: String(renderers),
+    STATE_DIR: stateDir,
+    PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
+    ...extra,
+  };
+  const node = join(root, "node_modules", ".bin", "node");
+  const service = startProcess("service", node, [join(root, "scripts", "start.mjs")], {
+    cwd: root,
+    env,
+    quiet,
+  });
+  const stop = async () => {
+    await stopProcess(service, 10_000);
+    rmSync(stateDir, { recursive: true, force: true });
+  };
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitForUrl(`${base}/health`, timeoutMs, service);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  const key = ({ email, plan = "pro", permissions = "jobs:full,media:full" }) =>
+    execFileSync(
+      node,
+      [join(root, "scripts", "key.mjs"), "--email", email, "--permissions", permissions, "--plan", plan],
+      { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
+    )
+      .trim()
+      .split("\n")
+      .at(-1);
+  return { base, port, env, service, stateDir, key, stop };
+};
