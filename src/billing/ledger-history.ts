@@ -2,22 +2,14 @@
 import { count, desc, eq } from "drizzle-orm";
 import * as v from "valibot";
 import type { CallerCtx } from "../context";
+import { queryInt } from "../lib/validate";
 import { tokenLedger } from "../db/schema";
 import { iso } from "../lib/time";
 
-const int = (name: string, min: number, max: number, fallback: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.toNumber(`${name} must be a number`),
-      v.integer(`${name} must be a whole number`),
-      v.minValue(min, `${name} must be at least ${min}`),
-      v.maxValue(max, `${name} must be at most ${max}`),
-    ),
-    String(fallback),
-  );
-
-export const LedgerQuery = v.object({ page: int("page", 1, 1_000_000, 1), limit: int("limit", 1, 100, 50) });
+export const LedgerQuery = v.object({
+  page: queryInt("page", 1, 1_000_000, 1),
+  limit: queryInt("limit", 1, 100, 50),
+});
 
 export const listLedger = async (ctx: CallerCtx, query: v.InferOutput<typeof LedgerQuery>) => {
   const where = eq(tokenLedger.userId, ctx.caller.userId);

@@ -2,24 +2,13 @@
 import { and, count, desc, eq, gt, isNull, or } from "drizzle-orm";
 import * as v from "valibot";
 import type { CallerCtx } from "../context";
+import { queryInt } from "../lib/validate";
 import { FILE_CATEGORIES, mediaFiles } from "../db/schema";
 import { toMediaFile } from "./serialize";
 
-const int = (name: string, min: number, max: number, fallback: number) =>
-  v.optional(
-    v.pipe(
-      v.string(),
-      v.toNumber(`${name} must be a number`),
-      v.integer(`${name} must be a whole number`),
-      v.minValue(min, `${name} must be at least ${min}`),
-      v.maxValue(max, `${name} must be at most ${max}`),
-    ),
-    String(fallback),
-  );
-
 export const ListQuery = v.object({
-  page: int("page", 1, 1_000_000, 1),
-  per_page: int("per_page", 1, 100, 20),
+  page: queryInt("page", 1, 1_000_000, 1),
+  per_page: queryInt("per_page", 1, 100, 20),
   category: v.optional(v.picklist(FILE_CATEGORIES, `category must be one of ${FILE_CATEGORIES.join(", ")}`)),
 });
 

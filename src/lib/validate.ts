@@ -46,3 +46,16 @@ export const jsonBody = async <S extends v.GenericSchema>(c: Context, schema: S)
 /** Validates the query string (all values are strings; schemas coerce). */
 export const queryParams = <S extends v.GenericSchema>(c: Context, schema: S): v.InferOutput<S> =>
   parseOrThrow(schema, c.req.query());
+
+/** An optional whole-number query parameter between `min` and `max` (query values arrive as strings). */
+export const queryInt = (name: string, min: number, max: number, fallback: number) =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.toNumber(`${name} must be a number`),
+      v.integer(`${name} must be a whole number`),
+      v.minValue(min, `${name} must be at least ${min}`),
+      v.maxValue(max, `${name} must be at most ${max}`),
+    ),
+    String(fallback),
+  );

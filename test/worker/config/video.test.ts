@@ -147,34 +147,6 @@ describe("video config: rejected with field paths", () => {
     ]);
   });
 
-  it("accepts transition names in any casing and normalises them to the documented spelling", () => {
-    const names = [
-      "crosszoom",
-      "directional",
-      "linearblur",
-      "directionalWarp",
-      "dreamyzoom",
-      "FADE",
-      "Random",
-    ];
-    const clips = [
-      ...names.map((name) => clip([{ type: "pause" }], { transition: { name } })),
-      clip([{ type: "pause" }]),
-    ];
-    const r = validateJobConfig("video", videoConfig(clips));
-    expect(r.valid).toBe(true);
-    const parsed = r.valid ? (r.config as { clips: { transition?: { name?: string } }[] }) : null;
-    expect(parsed?.clips.slice(0, names.length).map((c) => c.transition?.name)).toEqual([
-      "CrossZoom",
-      "Directional",
-      "LinearBlur",
-      "directionalwarp",
-      "DreamyZoom",
-      "fade",
-      "random",
-    ]);
-  });
-
   it("rejects unknown transitions and curves, naming the transition", () => {
     const clips = [
       clip([{ type: "pause" }], { transition: { name: "Fader", audioInCurve: "linear" } }),
