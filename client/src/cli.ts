@@ -95,6 +95,8 @@ const render = async (client: Client, file: string, out: string | undefined) => 
 };
 
 const main = async (argv: string[]): Promise<number> => {
+  // `npm run cli` runs in the project's folder; paths on the command line are the caller's (npm's INIT_CWD).
+  if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -14,11 +14,12 @@ const base = inject("baseUrl");
 const key = inject("apiKey");
 const root = process.cwd();
 
+/** Runs the CLI the way `npm run cli -- ...` does: in the project's folder, with the caller's folder in INIT_CWD. */
 const mrs = (args: string[], cwd: string, apiKey = key) =>
   spawnSync(process.execPath, [join(root, "client", "src", "cli.ts"), ...args], {
-    cwd,
+    cwd: root,
     encoding: "utf8",
-    env: { ...process.env, MRS_API_URL: base, MRS_API_KEY: apiKey },
+    env: { ...process.env, INIT_CWD: cwd, MRS_API_URL: base, MRS_API_KEY: apiKey },
     timeout: 60_000,
   });
 
