@@ -24,13 +24,18 @@ import {
   TestEventBody,
   UpdateEndpointBody,
 } from "./schemas";
+import { getOwnedEndpoint } from "./internal";
 import { sendTestEvent } from "./send-test";
 import type { Context } from "hono";
 import type * as v from "valibot";
 import { describe } from "../docs/describe";
 
-/** An optional JSON body: none (no content type and no bytes) reads as `{}`. */
-const optionalJson = async <S extends v.GenericSchema>(c: Context<AppEnv>, schema: S) => {
+/**
+ * The optional JSON body of a route on endpoint `:id`: none (no content type and no bytes) reads as `{}`. The
+ * endpoint's owner is checked first, so another account's id is a 404 whatever the body holds.
+ */
+const endpointBody = async <S extends v.GenericSchema>(c: Context<AppEnv>, schema: S) => {
+  await getOwnedEndpoint(callerCtx(c), c.req.param("id")!);
   const empty = !c.req.header("content-type") && (c.req.header("content-length") ?? "0") === "0";
   return parseOrThrow(schema, empty ? {} : await readJson(c));
 };
@@ -108,7 +113,7 @@ export const webhookRoutes = new Hono<AppEnv>()
         c,
         await sendTestEvent(callerCtx(c), {
           endpointId: c.req.param("id"),
-          ...(await optionalJson(c, TestEventBody)),
+          ...(await endpointBody(c, TestEventBody)),
         }),
         202,
       ),
@@ -129,7 +134,7 @@ export const webhookRoutes = new Hono<AppEnv>()
         c,
         await rotateSecret(callerCtx(c), {
           id: c.req.param("id"),
-          ...(await optionalJson(c, RotateSecretBody)),
+          ...(await endpointBody(c, RotateSecretBody)),
         }),
         200,
         "Store the new signing secret now: it is shown once",

@@ -44,6 +44,15 @@ describe("webhooks: accounts", () => {
       expect(res.status, route.join(" ")).toBe(404);
       expect((await body(res)).success).toBe(false);
     }
+    // A body the routes would refuse does not turn another account's id into a 400: ownership comes first.
+    for (const action of ["test", "rotate-secret"]) {
+      const res = await call(`/api/v2/webhooks/${endpoint.id}/${action}`, {
+        method: "POST",
+        headers: { "x-api-key": other.key, "content-type": "application/json" },
+        body: '{"graceSeconds":-1,"eventType":"nope"}',
+      });
+      expect(res.status, action).toBe(404);
+    }
     // The owner's delivery under another account's endpoint id is a 404 too.
     const mine = await createEndpoint(other.key, newBox().url);
     expect(
