@@ -1,0 +1,127 @@
+/**
+ * What every benchmark shares: the conditions it ran under, and interleaved repetition until the spread of a
+ * ratio is known. Not a bench itself (scripts/bench.mjs skips files starting with "_").
+ *
+ * A figure from a shared 2-core machine is only worth repeating with its conditions and its spread, so each
+ * bench prints `conditions()` before and `loadNow()` after, and reports ratios as `spread()` over pairs that
+ * ran back to back (each pair sees the same machine), never a best run.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
+
+const firstLine = (cmd: string, args: string[]): string => {
+  try {
+    return execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
+      .split("\n")[0]!
+      .trim();
+  } catch {
+    return "unavailable";
+  }
+};
+
+/** "0.12 0.30 0.41": the 1, 5 and 15 minute load averages. */
+export const loadNow = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
+/**
+ * "fresh" the first time any bench runs since the machine booted (the page cache has not seen Chromium, ffmpeg
+ * or the fixtures through a bench yet), "warm" after; recorded with a marker keyed by the kernel's boot id.
+ */
+function cacheState(): "fresh" | "warm" {
+  let boot = "unknown";
+  try {
+    boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+  } catch {
+    // not Linux: every run counts as warm after the first in this temp dir
+  }
+  const marker = join(tmpdir(), `mrs-bench-${boot}`);
+  if (existsSync(marker)) return "warm";
+  writeFileSync(marker, new Date().toISOString());
+  return "fresh";
+}
+
+/** The lines a bench prints first: machine, load, tool versions and cache state. */
+export function conditions(name: string): string {
+  const cores = cpus();
+  const tools = [
+    `node ${process.version}`,
+    firstLine(DEFAULT_RENDER_TOOLS.ffmpegPath, ["-version"]).replace(/ Copyright.*/, ""),
+    firstLine(DEFAULT_RENDER_TOOLS.chromiumPath, ["--version"]),
+  ];
+  return [
+    `${name} bench, ${new Date().toISOString()}`,
+    `  machine: ${cores.length} cores (${cores[0]?.model.trim() ?? "unknown"}), load average ${loadNow()}, ${cacheState()} cache`,
+    `  tools: ${tools.join("; ")}`,
+  ].join("\n");
+}
+
+const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
+
+/** The q-quantile (0..1) by linear interpolation between the nearest ranks. */
+export function quantile(xs: readonly number[], q: number): number {
+  const s = sorted(xs);
+  if (s.length === 0) return NaN;
+  const at = (s.length - 1) * q;
+  const lo = Math.floor(at);
+  return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (at - lo);
+}
+
+export const median = (xs: readonly number[]): number => quantile(xs, 0.5);
+
+/** "1.12x (p25 1.09, p75 1.15, min 1.05, max 1.31, n=9)": the median and the spread, never a best run. */
+export function spread(xs: readonly number[], unit = "x", digits = 2): string {
+  const f = (x: number) => x.toFixed(digits);
+  const s = sorted(xs);
+  return `${f(median(s))}${unit} (p25 ${f(quantile(s, 0.25))}, p75 ${f(quantile(s, 0.75))}, min ${f(s[0] ?? NaN)}, max ${f(s.at(-1) ?? NaN)}, n=${s.length})`;
+}
+
+/** The interquartile range relative to the median: how well `minRuns..maxRuns` pairs pin the ratio down. */
+export const relativeIqr = (xs: readonly number[]): number =>
+  (quantile(xs, 0.75) - quantile(xs, 0.25)) / Math.abs(median(xs));
+
+export interface Interleaved<K extends string> {
+  /** Milliseconds of each variant, one entry per round, in round order. */
+  times: Record<K, number[]>;
+  /** times[variant][i] / times[baseline][i]: the ratio of each round, both halves under the same load. */
+  ratios: Record<K, number[]>;
+  rounds: number;
+}
+
+/**
+ * Runs every variant once per round, in rotating order (so no variant always goes first), after `warmup`
+ * unmeasured rounds; stops after `minRounds` once the relative IQR of every ratio is under `targetIqr`, or at
+ * `maxRounds`. Each variant returns nothing (its wall time is measured) or its own time in ms (for variants that
+ * time themselves, such as a job's server clock).
+ */
+export async function interleave<K extends string>(
+  baseline: K,
+  variants: Record<K, () => Promise<number | void>>,
+  opts: { warmup?: number; minRounds?: number; maxRounds?: number; targetIqr?: number } = {},
+): Promise<Interleaved<K>> {
+  const { warmup = 2, minRounds = 5, maxRounds = 15, targetIqr = 0.05 } = opts;
+  const names = Object.keys(variants) as K[];
+  const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
+  const ratioOf = () =>
+    Object.fromEntries(names.map((n) => [n, times[n].map((t, i) => t / times[baseline][i]!)])) as Record<
+      K,
+      number[]
+    >;
+  for (let round = 0; round < warmup + maxRounds; round++) {
+    const order = names.map((_, i) => names[(i + round) % names.length]!);
+    for (const name of order) {
+      const t0 = performance.now();
+      const own = await variants[name]();
+      if (round >= warmup) times[name].push(typeof own === "number" ? own : performance.now() - t0);
+    }
+    const done = round - warmup + 1;
+    if (done >= minRounds && names.every((n) => n === baseline || relativeIqr(ratioOf()[n]) <= targetIqr))
+      break;
+  }
+  return { times, ratios: ratioOf(), rounds: times[baseline].length };
+}
