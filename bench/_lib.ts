@@ -100,7 +100,7 @@ export interface Interleaved<K extends string> {
  * time themselves, such as a job's server clock).
  */
 export async function interleave<K extends string>(
-  baseline: K,
+  baseline: NoInfer<K>,
   variants: Record<K, () => Promise<number | void>>,
   opts: { warmup?: number; minRounds?: number; maxRounds?: number; targetIqr?: number } = {},
 ): Promise<Interleaved<K>> {

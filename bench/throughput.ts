@@ -2,7 +2,7 @@
  * Throughput benchmark (`npm run bench throughput`): the service started as `npm start` starts it, driven over HTTP
  * on loopback, every figure against a baseline measured in the same run:
  *   1. API overhead: an authenticated read (`GET /api/v1/jobs?limit=1` with a key) against `/health` on the same
- *      workerd, 32 concurrent clients, requests per second, two interleaved rounds;
+ *      workerd, 32 concurrent clients, requests per second, interleaved rounds until the share's spread is known;
  *   2. image jobs per second at client concurrency 1, 4 and 16 (each client creates a job and polls it to
  *      COMPLETED, again and again), p50/p99 create -> COMPLETED, against concurrency 1;
  *   3. video jobs per minute for a mix of short jobs submitted at once, with 1 and then 2 local renderer processes
@@ -11,10 +11,10 @@
  * BENCH_SECONDS (default 4) sets the length of each API round; BENCH_IMAGE_JOBS (default 12) the image jobs per
  * concurrency level (at least 2 per client).
  */
-import { loadavg } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { startLocalService } from "../scripts/lib/processes.mjs";
+import { conditions, interleave, loadNow, spread } from "./_lib.ts";
 
 const root = join(import.meta.dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
@@ -77,23 +77,31 @@ const rate = async (clients: number, request: () => Promise<Response>) => {
   return done / SECONDS;
 };
 
+/**
+ * The authenticated read's rate as a share of /health's, over interleaved rounds (each round: both routes, in
+ * rotating order, SECONDS each; a fresh key per read round so the per-key limit of 1,000 per 15 minutes never
+ * answers 429) until the share's spread is known.
+ */
 const apiOverhead = async (s: Service) => {
-  const keys = [s.newKey(), s.newKey()];
   const health = () => fetch(`${s.base}/health`);
-  const rounds: { health: number; read: number }[] = [];
-  for (const key of keys) {
-    const read = () => fetch(`${s.base}/api/v1/jobs?limit=1`, { headers: { "x-api-key": key } });
-    await rate(4, health); // warm-up
-    rounds.push({ health: await rate(32, health), read: await rate(32, read) });
-  }
-  console.log(
-    "\n1. API overhead, 32 concurrent clients (requests/s; ratio = read / health of the same round)",
+  const msPerRequest = async (request: () => Promise<Response>) => 1000 / (await rate(32, request));
+  const { times, ratios } = await interleave(
+    "read",
+    {
+      read: () => {
+        const key = s.newKey();
+        return msPerRequest(() => fetch(`${s.base}/api/v1/jobs?limit=1`, { headers: { "x-api-key": key } }));
+      },
+      health: () => msPerRequest(health),
+    },
+    { warmup: 1, minRounds: 4, maxRounds: 8, targetIqr: 0.08 },
   );
-  console.log("   round  /health  GET /api/v1/jobs?limit=1 (key)  ratio");
-  for (const [i, r] of rounds.entries())
-    console.log(
-      `   ${i + 1}      ${r.health.toFixed(0).padStart(6)}  ${r.read.toFixed(0).padStart(6)}                         ${r2(r.read / r.health)}`,
-    );
+  const perSecond = (ms: number[]) => ms.map((m) => 1000 / m);
+  console.log("\n1. API overhead, 32 concurrent clients, interleaved rounds of %d s", SECONDS);
+  console.log(`   /health:                          ${spread(perSecond(times.health), " req/s", 0)}`);
+  console.log(`   GET /api/v1/jobs?limit=1 (key):   ${spread(perSecond(times.read), " req/s", 0)}`);
+  // ratios.health = health ms / read ms = read rate / health rate: the authenticated read's share.
+  console.log(`   read / health (goal >= 0.50):     ${spread(ratios.health)}`);
 };
 
 type Api = (path: string, init?: RequestInit) => Promise<Response>;
@@ -244,7 +252,7 @@ const videos = async (s: Service) => {
   return { perMinute: VIDEO_JOBS / minutes, p50: pct(times, 50), p99: pct(times, 99), spread };
 };
 
-console.log(`throughput bench: ${new Date().toISOString()}, load average ${loadavg().map(r2).join(" ")}`);
+console.log(conditions("throughput"));
 /** BENCH_PARTS=api,image,video (default all) runs only some parts; video always runs with 1 and 2 renderers. */
 const parts = new Set((process.env.BENCH_PARTS ?? "api,image,video").split(","));
 const one = await startService(1);
@@ -256,7 +264,10 @@ try {
 } finally {
   await one.stop();
 }
-if (!parts.has("video")) process.exit(0);
+if (!parts.has("video")) {
+  console.log(`\nload average at the end ${loadNow()}`);
+  process.exit(0);
+}
 const two = await startService(2);
 let video2: Awaited<ReturnType<typeof videos>>;
 try {
@@ -275,6 +286,4 @@ for (const [n, v] of [
   console.log(
     `   ${String(n).padStart(9)}  ${r2(v.perMinute).padStart(8)}  ${r2(v.perMinute / video1.perMinute).padStart(13)}  ${v.p50.toFixed(0).padStart(6)}  ${v.p99.toFixed(0).padStart(6)}  ${v.spread}`,
   );
-console.log(
-  `\nload average at the end ${loadavg().map(r2).join(" ")}; requests resent after a closed socket: ${resent}`,
-);
+console.log(`\nload average at the end ${loadNow()}; requests resent after a closed socket: ${resent}`);

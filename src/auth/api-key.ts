@@ -7,25 +7,82 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { sha256Hex } from "../contract/crypto";
-import { withCaller, type CallerCtx, type Ctx } from "../context";
+import { withCaller, type CallerCtx } from "../context";
 import { apiKeys } from "../db/schema";
 import { Forbidden, Unauthorized } from "../lib/errors";
-import { countRequest } from "../lib/rate-limit";
+import {
+  countRequest,
+  countStatements,
+  enforce,
+  limiterUnavailable,
+  limitsFor,
+  outcomesOf,
+  type Outcome,
+} from "../lib/rate-limit";
 import { documented } from "../docs/describe";
 import { authenticateSession } from "../accounts/sessions";
 import { allows, type Caller, type Permission, type Resource } from "./caller";
 
-/** Looks a presented key up; null when unknown or expired. */
-export const authenticateKey = async (ctx: Ctx, presented: string): Promise<Caller | null> => {
-  const row = await ctx.db.query.apiKeys.findFirst({
-    where: eq(apiKeys.keyHash, await sha256Hex(presented)),
-  });
-  if (!row || (row.expiresAt !== null && row.expiresAt <= ctx.now())) return null;
+/** How stale `lastUsedAt` may get before a request writes it again: one write a minute, not one per request. */
+export const LAST_USED_PRECISION_MS = 60_000;
+
+interface KeyRow {
+  id: string;
+  user_id: string;
+  permissions: string;
+  scopes: string;
+  expires_at: number | null;
+  last_used_at: number | null;
+}
+
+/**
+ * The caller of a presented key, looked up and counted against the request's rate limits in one D1 batch (one
+ * round trip before the handler runs; the count is conditional on the key being valid, so a made-up key writes
+ * nothing). Null when the key is unknown or expired; RateLimited past a limit. If the limiter fails the key is
+ * looked up alone and the request let through (logged).
+ */
+const lookUpAndCount = async (c: Context<AppEnv>, presented: string): Promise<Caller | null> => {
+  const ctx = c.var.ctx;
+  const keyHash = await sha256Hex(presented);
+  const at = ctx.now();
+  const limits = limitsFor(c.req.method, c.req.path);
+  const select = ctx.d1
+    .prepare(
+      "SELECT id, user_id, permissions, scopes, expires_at, last_used_at FROM api_keys WHERE key_hash = ?1",
+    )
+    .bind(keyHash);
+  let row: KeyRow | undefined;
+  let outcomes: Outcome[] | undefined;
+  try {
+    const [found, ...counts] = await ctx.d1.batch([
+      select,
+      ...countStatements(ctx.d1, keyHash, limits, at, {
+        sql: "EXISTS (SELECT 1 FROM api_keys WHERE key_hash = ?3 AND (expires_at IS NULL OR expires_at > ?4))",
+        binds: [keyHash, at],
+      }),
+    ]);
+    row = found!.results[0] as KeyRow | undefined;
+    outcomes = outcomesOf(counts, limits, at);
+  } catch (e) {
+    limiterUnavailable(e);
+    row = (await select.first<KeyRow>()) ?? undefined;
+  }
+  if (!row || (row.expires_at !== null && row.expires_at <= at)) return null;
+  if (outcomes) enforce(c, outcomes, at);
+  if (row.last_used_at === null || at - row.last_used_at >= LAST_USED_PRECISION_MS)
+    ctx.defer(
+      ctx.db
+        .update(apiKeys)
+        .set({ lastUsedAt: at })
+        .where(eq(apiKeys.id, row.id))
+        .run()
+        .catch(() => undefined),
+    );
   return {
-    userId: row.userId,
+    userId: row.user_id,
     keyId: row.id,
-    permissions: row.permissions as Permission[],
-    scopes: row.scopes,
+    permissions: JSON.parse(row.permissions) as Permission[],
+    scopes: JSON.parse(row.scopes) as string[],
   };
 };
 
@@ -45,17 +102,8 @@ const callerOfKey = async (c: Context<AppEnv>, presented: string | undefined): P
   if (presented === undefined) return null;
   // The spec forbids surrounding whitespace; such a key is simply not a valid key.
   if (!presented || presented.trim() !== presented) throw new Unauthorized();
-  const ctx = c.var.ctx;
-  const caller = await authenticateKey(ctx, presented);
+  const caller = await lookUpAndCount(c, presented);
   if (!caller) throw new Unauthorized();
-  ctx.defer(
-    ctx.db
-      .update(apiKeys)
-      .set({ lastUsedAt: ctx.now() })
-      .where(eq(apiKeys.id, caller.keyId!))
-      .run()
-      .catch(() => undefined),
-  );
   return caller;
 };
 
@@ -66,9 +114,14 @@ const sessionCaller = async (c: Context<AppEnv>): Promise<Caller | null> => {
   const match = /^Bearer ([A-Za-z0-9_-]{10,200})$/.exec(header);
   const caller = match ? await authenticateSession(c.var.ctx, match[1]!) : null;
   if (!caller) throw new Unauthorized();
+  await countRequest(c, header);
   return caller;
 };
 
+/**
+ * Authenticates with the first scheme that finds its credential; each scheme counts the request against the
+ * credential's rate limits once valid (a key counts the same whichever header carries it).
+ */
 const authenticate = (...schemes: ((c: Context<AppEnv>) => Promise<Caller | null>)[]) =>
   createMiddleware<AppEnv>(async (c, next) => {
     let caller: Caller | null = null;
@@ -77,11 +130,6 @@ const authenticate = (...schemes: ((c: Context<AppEnv>) => Promise<Caller | null
       if (caller) break;
     }
     if (!caller) throw new Unauthorized();
-    // Counted once valid: the credential that authenticated (the key, else the session's header).
-    // A key counts the same whichever header carries it.
-    const credential =
-      c.req.header("x-api-key") ?? c.req.header("authorization")!.replace(/^Bearer (mrk_)/, "$1");
-    await countRequest(c, credential);
     c.set("caller", caller);
     c.set("ctx", withCaller(c.var.ctx, caller));
     await next();

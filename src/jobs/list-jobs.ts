@@ -71,7 +71,8 @@ export const listJobs = async (ctx: CallerCtx, query: ListJobsQuery) => {
   const where = and(...filters);
   const column = SORT_COLUMNS[query.sortBy];
   const order = query.sortOrder === "asc" ? asc : desc;
-  const [rows, [total]] = await Promise.all([
+  // One D1 round trip for the page and its count.
+  const [rows, [total]] = await db.batch([
     db
       .select()
       .from(jobs)

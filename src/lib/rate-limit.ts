@@ -13,9 +13,11 @@
  * undercount. If D1 fails, requests are let through (logged): an outage of the limiter must not become an
  * outage of the API.
  *
- * Requests are counted under the SHA-256 of the credential (key or session token) once it has authenticated:
- * a made-up key costs one indexed read and its 401, never a D1 write (a flood of made-up keys must not grow the
- * table). Headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (unix seconds when the window
+ * Requests are counted under the SHA-256 of the credential (key or session token), only for a credential that
+ * authenticates: a made-up key never adds a row (a flood of made-up keys must not grow the table). An API key is
+ * looked up and counted in ONE D1 batch (the count is conditional on the key existing and being unexpired), so an
+ * authenticated request costs one round trip to D1 before its handler runs; the bench (`npm run bench throughput`,
+ * part 1) measures what that leaves of a hello-world route's rate. Headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (unix seconds when the window
  * ends) on every counted response, plus Retry-After (seconds) on a 429.
  */
 import type { Context } from "hono";
@@ -43,35 +45,44 @@ export const bucketOf = (limit: Limit, keyHash: string): string => `${limit.name
 export const limitsFor = (method: string, path: string): Limit[] =>
   method === "POST" && /^\/api\/v1\/jobs\/?$/.test(path) ? [API_LIMIT, JOB_CREATE_LIMIT] : [API_LIMIT];
 
-interface Outcome {
+export interface Outcome {
   limit: Limit;
   count: number;
   resetAt: number;
 }
 
-/** Counts one request against each limit in one atomic D1 batch and returns the new counts. */
-export const hit = async (
+/**
+ * The statements that count one request against each limit; each returns the new count. With `onlyIf` (an SQL
+ * condition and its bindings, ?3 onwards) a statement counts only when the condition holds, so a batch can count a
+ * credential in the same round trip that looks it up without ever writing a row for a made-up one.
+ */
+export const countStatements = (
   d1: D1Database,
   keyHash: string,
   limits: Limit[],
   at: number,
-): Promise<Outcome[]> => {
-  const rows = await d1.batch<{ count: number }>(
-    limits.map((l) =>
-      d1
-        .prepare(
-          `INSERT INTO rate_limits (bucket, window_start, count) VALUES (?1, ?2, 1)
-           ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
-        )
-        .bind(bucketOf(l, keyHash), windowStart(at, l.windowMs)),
-    ),
+  onlyIf?: { sql: string; binds: (string | number)[] },
+): D1PreparedStatement[] =>
+  limits.map((l) =>
+    d1
+      .prepare(
+        `INSERT INTO rate_limits (bucket, window_start, count) SELECT ?1, ?2, 1 WHERE ${onlyIf?.sql ?? "true"}
+         ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
+      )
+      .bind(bucketOf(l, keyHash), windowStart(at, l.windowMs), ...(onlyIf?.binds ?? [])),
   );
-  return limits.map((limit, i) => ({
+
+/** The outcomes of `countStatements`' results, in the same order as `limits`. */
+export const outcomesOf = (results: D1Result[], limits: Limit[], at: number): Outcome[] =>
+  limits.map((limit, i) => ({
     limit,
-    count: rows[i]?.results[0]?.count ?? 0,
+    count: (results[i]?.results[0] as { count?: number } | undefined)?.count ?? 0,
     resetAt: windowStart(at, limit.windowMs) + limit.windowMs,
   }));
-};
+
+/** Counts one request against each limit in one atomic D1 batch and returns the new counts. */
+export const hit = async (d1: D1Database, keyHash: string, limits: Limit[], at: number): Promise<Outcome[]> =>
+  outcomesOf(await d1.batch(countStatements(d1, keyHash, limits, at)), limits, at);
 
 /** The outcome to report: an exceeded limit if any, else the one with the least allowance left. */
 export const decisive = (outcomes: Outcome[]): Outcome =>
@@ -82,27 +93,35 @@ export const decisive = (outcomes: Outcome[]): Outcome =>
     return b.limit.limit - b.count < a.limit.limit - a.count ? b : a;
   });
 
-/**
- * Counts one request of an authenticated credential (called by the authentication middleware once the key or
- * session is valid); throws RateLimited past a limit. Sign-in requests are limited per address and IP instead
- * (src/accounts/attempt-limits.ts).
- */
-export const countRequest = async (c: Context<AppEnv>, credential: string): Promise<void> => {
-  const key = credential;
-  const at = Date.now();
-  let outcomes: Outcome[];
-  try {
-    outcomes = await hit(c.var.ctx.d1, await sha256Hex(key), limitsFor(c.req.method, c.req.path), at);
-  } catch (e) {
-    console.error(JSON.stringify({ level: "error", msg: "rate limiter unavailable", error: String(e) }));
-    return;
-  }
+/** Sends the X-RateLimit headers of a counted request; throws RateLimited past a limit. */
+export const enforce = (c: Context<AppEnv>, outcomes: Outcome[], at: number): void => {
   const shown = decisive(outcomes);
   c.header("X-RateLimit-Limit", String(shown.limit.limit));
   c.header("X-RateLimit-Remaining", String(Math.max(0, shown.limit.limit - shown.count)));
   c.header("X-RateLimit-Reset", String(Math.ceil(shown.resetAt / 1000)));
   if (shown.count > shown.limit.limit)
     throw new RateLimited(Math.max(1, Math.ceil((shown.resetAt - at) / 1000)));
+};
+
+/** Logs a limiter that could not count: an outage of the limiter must not become an outage of the API. */
+export const limiterUnavailable = (e: unknown): void =>
+  console.error(JSON.stringify({ level: "error", msg: "rate limiter unavailable", error: String(e) }));
+
+/**
+ * Counts one request of an authenticated session (called by the authentication middleware once the session is
+ * valid); throws RateLimited past a limit. API keys are counted in the batch that looks them up
+ * (src/auth/api-key.ts). Sign-in requests are limited per address and IP instead (src/accounts/attempt-limits.ts).
+ */
+export const countRequest = async (c: Context<AppEnv>, credential: string): Promise<void> => {
+  const at = Date.now();
+  let outcomes: Outcome[];
+  try {
+    outcomes = await hit(c.var.ctx.d1, await sha256Hex(credential), limitsFor(c.req.method, c.req.path), at);
+  } catch (e) {
+    limiterUnavailable(e);
+    return;
+  }
+  enforce(c, outcomes, at);
 };
 
 /** The longest window of any limit counted in `rate_limits` (the sign-in limits count per hour). */

@@ -1,7 +1,8 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { LAST_USED_PRECISION_MS } from "../../src/auth/api-key";
 import { sha256Hex } from "../../src/contract/crypto";
 import {
   API_LIMIT,
@@ -133,6 +134,46 @@ describe("rate limiting: security", () => {
       .bind(bucketOf(API_LIMIT, await sha256Hex(bogus)))
       .first<{ n: number }>();
     expect(rows!.n).toBe(0);
+  });
+
+  it("writes nothing for an expired key: 401, no counter row", async () => {
+    const { key, keyId } = await newAccount();
+    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() - 1000, keyId)
+      .run();
+    const res = await list(key);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("x-ratelimit-limit")).toBeNull();
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE bucket = ?")
+      .bind(bucketOf(API_LIMIT, await sha256Hex(key)))
+      .first<{ n: number }>();
+    expect(rows!.n).toBe(0);
+  });
+
+  it("writes a key's lastUsedAt at most once a minute, not on every request", async () => {
+    const { key, keyId } = await newAccount();
+    const lastUsed = () =>
+      env.DB.prepare("SELECT last_used_at AS at FROM api_keys WHERE id = ?")
+        .bind(keyId)
+        .first<{ at: number | null }>()
+        .then((r) => r!.at);
+    expect((await list(key)).status).toBe(200);
+    const first = await vi.waitFor(async () => {
+      const at = await lastUsed();
+      expect(at).not.toBeNull();
+      return at!;
+    });
+    // Within the minute: requests leave it alone.
+    const recent = first - 1000;
+    await env.DB.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").bind(recent, keyId).run();
+    expect((await list(key)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await lastUsed()).toBe(recent);
+    // Older than LAST_USED_PRECISION_MS: the next request writes it.
+    const stale = Date.now() - LAST_USED_PRECISION_MS - 1000;
+    await env.DB.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").bind(stale, keyId).run();
+    expect((await list(key)).status).toBe(200);
+    await vi.waitFor(async () => expect(await lastUsed()).toBeGreaterThan(stale + LAST_USED_PRECISION_MS));
   });
 
   it("never counts the runner callback or requests without a key", async () => {
