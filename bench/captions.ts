@@ -14,7 +14,7 @@ import { run } from "../container/src/lib/process.ts";
 import { closeBrowser } from "../container/src/video/raster/browser.ts";
 import { renderVideo } from "../container/src/video/render.ts";
 
-const FIX = process.env.FIXTURES_DIR ?? "/work/shared/fixtures";
+const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = 60;
 

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProbeResult } from "../../src/contract/wire.ts";
 import { run } from "../src/lib/process.ts";
 import { startTestServer, type TestServer } from "./helpers/start-test-server.ts";
+import { FIXTURES } from "./video/media-helpers.ts";
 
-const FIXTURES = "/work/shared/fixtures";
 const NO_TOOLS = { ffmpeg: null, ffprobe: null, chromium: null };
 
 /** format.duration as ffprobe prints it, asked in a different output format than the service uses. */

@@ -10,6 +10,7 @@ import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FIXTURES } from "./video/media-helpers.ts";
 import { signRendererRequest, UNSIGNED_PAYLOAD } from "../../src/contract/signing.ts";
 
 const ENTRY = fileURLToPath(new URL("../src/server.ts", import.meta.url));
@@ -55,7 +56,7 @@ describe("node container/src/server.ts", () => {
     const handlerStarted = new Promise<void>((resolve) =>
       watcher.on("change", (_event, name) => String(name).startsWith("probe-") && resolve()),
     );
-    const mp3 = await readFile("/work/shared/fixtures/winxp.mp3");
+    const mp3 = await readFile(join(FIXTURES, "winxp.mp3"));
     let finishUpload!: () => void;
     const body = new ReadableStream<Uint8Array>({
       start(controller) {

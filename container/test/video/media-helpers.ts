@@ -1,7 +1,10 @@
 /** Test helpers that look at real outputs: ffprobe streams, pixel colours at a time, audio level. */
+import { fileURLToPath } from "node:url";
 import { run } from "../../src/lib/process.ts";
 
-export const FIXTURES = "/work/shared/fixtures";
+/** The shared media fixtures: FIXTURES_DIR, else ../shared/fixtures beside the checkout (as the README lays it out). */
+export const FIXTURES =
+  process.env.FIXTURES_DIR ?? fileURLToPath(new URL("../../../../shared/fixtures", import.meta.url));
 
 export interface StreamFacts {
   duration: number;
