@@ -1,11 +1,12 @@
 /**
  * API rate limiting per API key: fixed-window counters in D1 (table `rate_limits`).
  *
- * Two limits, both per key:
+ * Three limits, all per key:
  * - every request under /api: 1,000 per 15 minutes (the reference service's published figure);
  * - job creation (POST /api/v1/jobs): 60 per minute. The reference publishes 10; an automation that
  *   fans a spreadsheet out into renders needs more, and creation is already bounded by the plan's
- *   concurrent-job limit and the token balance, so this limit only stops runaway loops.
+ *   concurrent-job limit and the token balance, so this limit only stops runaway loops;
+ * - opening a job's event stream (GET /api/v1/jobs/{id}/events): 20 per minute (see JOB_EVENTS_LIMIT).
  *
  * Why D1 and not the Workers rate-limit binding: that binding only offers 10 s / 60 s periods and tells
  * nothing about the remaining allowance, so it cannot produce the X-RateLimit-* headers. One upsert per
@@ -34,6 +35,12 @@ export interface Limit {
 
 export const API_LIMIT: Limit = { name: "api", limit: 1000, windowMs: 15 * 60_000 };
 export const JOB_CREATE_LIMIT: Limit = { name: "jobs-create", limit: 60, windowMs: 60_000 };
+/**
+ * Opening a job's event stream: a stream lives up to 5 minutes and reads the job's row once a second, so its
+ * open counts once against the general limit but costs up to 300 reads. 20 opens a minute bounds one key at about
+ * 100 live streams (100 indexed reads a second) while a client following each of its renders never meets it.
+ */
+export const JOB_EVENTS_LIMIT: Limit = { name: "job-events", limit: 20, windowMs: 60_000 };
 
 /** Start of the fixed window containing `at` (windows are aligned to the epoch). */
 export const windowStart = (at: number, windowMs: number): number => Math.floor(at / windowMs) * windowMs;
@@ -42,8 +49,12 @@ export const windowStart = (at: number, windowMs: number): number => Math.floor(
 export const bucketOf = (limit: Limit, keyHash: string): string => `${limit.name}:${keyHash}`;
 
 /** The limits a request counts against. */
-export const limitsFor = (method: string, path: string): Limit[] =>
-  method === "POST" && /^\/api\/v1\/jobs\/?$/.test(path) ? [API_LIMIT, JOB_CREATE_LIMIT] : [API_LIMIT];
+export const limitsFor = (method: string, path: string): Limit[] => {
+  if (method === "POST" && /^\/api\/v1\/jobs\/?$/.test(path)) return [API_LIMIT, JOB_CREATE_LIMIT];
+  if (method === "GET" && /^\/api\/v1\/jobs\/[^/]+\/events\/?$/.test(path))
+    return [API_LIMIT, JOB_EVENTS_LIMIT];
+  return [API_LIMIT];
+};
 
 export interface Outcome {
   limit: Limit;

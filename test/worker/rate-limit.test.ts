@@ -9,6 +9,7 @@ import {
   bucketOf,
   decisive,
   JOB_CREATE_LIMIT,
+  JOB_EVENTS_LIMIT,
   limitsFor,
   windowStart,
   type Limit,
@@ -40,6 +41,8 @@ describe("rate limiting: pure rules", () => {
     expect(limitsFor("POST", "/api/v1/jobs/")).toEqual([API_LIMIT, JOB_CREATE_LIMIT]);
     expect(limitsFor("POST", "/api/v1/jobs/validate")).toEqual([API_LIMIT]);
     expect(limitsFor("GET", "/api/v1/jobs")).toEqual([API_LIMIT]);
+    expect(limitsFor("GET", "/api/v1/jobs/abc/events")).toEqual([API_LIMIT, JOB_EVENTS_LIMIT]);
+    expect(limitsFor("GET", "/api/v1/jobs/abc")).toEqual([API_LIMIT]);
   });
 
   it("reports the exceeded limit, else the one closest to exhaustion", () => {
@@ -108,6 +111,23 @@ describe("rate limiting: errors", () => {
       .bind(userId)
       .first<{ n: number }>();
     expect(n!.n).toBe(0);
+    expect((await list(key)).status).toBe(200);
+  });
+});
+
+describe("rate limiting: event streams", () => {
+  it("counts each stream opened and refuses the 21st in a minute while other reads pass", async () => {
+    const { key } = await newAccount();
+    const events = () => call("/api/v1/jobs/no-such-job/events", { headers: { "x-api-key": key } });
+    const first = await events();
+    expect(first.status).toBe(404);
+    expect(first.headers.get("x-ratelimit-limit")).toBe(String(JOB_EVENTS_LIMIT.limit));
+    expect(first.headers.get("x-ratelimit-remaining")).toBe(String(JOB_EVENTS_LIMIT.limit - 1));
+    await preload(key, JOB_EVENTS_LIMIT, JOB_EVENTS_LIMIT.limit);
+    const refused = await events();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await body(refused)).error).toBe("Too many requests, please try again later");
     expect((await list(key)).status).toBe(200);
   });
 });
