@@ -43,6 +43,28 @@ describe("queue status: measurement", () => {
     expect(s.isHealthy).toBe(false);
     await env.DB.prepare("DELETE FROM jobs WHERE id = ?").bind(id).run();
   });
+
+  it("holds a batch's unqueued jobs apart: not messages, not stalls; queued ones count from their queuing", async () => {
+    const { userId } = await newAccount();
+    const at = Date.now();
+    const before = await queueStatus(testCtx(at));
+    const old = at - QUEUE_STALL_MS - 60_000;
+    const held = await seedJob(userId, { type: "VIDEO", status: "PENDING", createdAt: old });
+    const queued = await seedJob(userId, { type: "VIDEO", status: "PENDING", createdAt: old });
+    await env.DB.prepare("UPDATE jobs SET batch_id = 'bat_test', queued_at = NULL WHERE id = ?")
+      .bind(held)
+      .run();
+    await env.DB.prepare("UPDATE jobs SET batch_id = 'bat_test', queued_at = ? WHERE id = ?")
+      .bind(at - 5_000, queued)
+      .run();
+    const s = await queueStatus(testCtx(at));
+    expect(s.queues.video.heldInBatches - before.queues.video.heldInBatches).toBe(1);
+    expect(s.queues.video.messageCount - before.queues.video.messageCount).toBe(1);
+    // Created long ago, but queued 5 s ago: the queue is healthy.
+    expect(s.queues.video.isHealthy).toBe(before.queues.video.isHealthy);
+    expect(s.queues.video.oldestPendingSeconds).toBeLessThan(QUEUE_STALL_MS / 1000);
+    await env.DB.prepare("DELETE FROM jobs WHERE id IN (?, ?)").bind(held, queued).run();
+  });
 });
 
 describe("GET /api/v1/jobs/queue-status", () => {
