@@ -4,9 +4,9 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BASE, newAccount } from "./helpers";
+import { BASE, body, call, json, newAccount } from "./helpers";
 import { openPending } from "./jobs-seed";
 
 const connect = async (headers: Record<string, string>) => {
@@ -20,7 +20,7 @@ const connect = async (headers: Record<string, string>) => {
 };
 
 type Result = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: unknown };
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
+const mcpCall = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
   const r = (await client.callTool({ name, arguments: args })) as Result;
   return { isError: r.isError ?? false, body: JSON.parse(r.content[0]!.text) as Record<string, unknown> };
 };
@@ -64,20 +64,20 @@ describe("MCP tools", () => {
   it("reads schemas, validates, creates a job and reads it back, as the HTTP API would", async () => {
     const { key } = await newAccount();
     const client = await connect({ "x-api-key": key });
-    const schema = await call(client, "get_schema", { name: "video" });
+    const schema = await mcpCall(client, "get_schema", { name: "video" });
     expect(schema.body).toMatchObject({ version: "1.4.0", schema: { type: "object" } });
 
-    const bad = await call(client, "validate_config", { type: "image", config: { width: 0, layers: [] } });
+    const bad = await mcpCall(client, "validate_config", { type: "image", config: { width: 0, layers: [] } });
     expect(bad.isError).toBe(false);
     expect(bad.body.isValid).toBe(false);
     expect((bad.body.errors as { field: string }[]).map((e) => e.field)).toContain("config.width");
 
-    const created = await call(client, "create_job", imageJob);
+    const created = await mcpCall(client, "create_job", imageJob);
     expect(created.body).toMatchObject({ status: "PENDING", type: "IMAGE", estimatedTokens: 3 });
     const jobId = created.body.jobId as string;
-    const job = await call(client, "get_job", { jobId });
+    const job = await mcpCall(client, "get_job", { jobId });
     expect(job.body).toMatchObject({ id: jobId, status: expect.any(String) });
-    const list = await call(client, "list_jobs", { limit: 5 });
+    const list = await mcpCall(client, "list_jobs", { limit: 5 });
     expect((list.body.jobs as { id: string }[]).map((j) => j.id)).toContain(jobId);
     const row = await exports.default.fetch(
       new Request(`${BASE}/api/v1/jobs/${jobId}`, { headers: { "x-api-key": key } }),
@@ -92,32 +92,115 @@ describe("MCP tools", () => {
     const jobId = await openPending(owner.userId, 5);
 
     const stranger = await connect({ "x-api-key": other.key });
-    expect(await call(stranger, "get_job", { jobId })).toEqual({
+    expect(await mcpCall(stranger, "get_job", { jobId })).toEqual({
       isError: true,
       body: { success: false, error: "Job not found" },
     });
 
     const mediaOnly = await newAccount({ permissions: [{ resource: "media", action: "full" }] });
     const limited = await connect({ "x-api-key": mediaOnly.key });
-    const refused = await call(limited, "create_job", imageJob);
+    const refused = await mcpCall(limited, "create_job", imageJob);
     expect(refused).toMatchObject({
       isError: true,
       body: { success: false, error: "This key cannot change jobs" },
     });
     const readOnly = await newAccount({ permissions: [{ resource: "jobs", action: "read" }] });
     const reader = await connect({ "x-api-key": readOnly.key });
-    expect((await call(reader, "create_job", imageJob)).isError).toBe(true);
-    expect((await call(reader, "get_job", { jobId: "job_nope" })).body.error).toBe("Job not found");
+    expect((await mcpCall(reader, "create_job", imageJob)).isError).toBe(true);
+    expect((await mcpCall(reader, "get_job", { jobId: "job_nope" })).body.error).toBe("Job not found");
 
-    const unknown = await call(stranger, "__proto__");
+    const unknown = await mcpCall(stranger, "__proto__");
     expect(unknown).toMatchObject({ isError: true, body: { error: "Unknown tool: __proto__" } });
-    const extra = await call(stranger, "get_job", { jobId, also: 1 });
+    const extra = await mcpCall(stranger, "get_job", { jobId, also: 1 });
     expect(extra.isError).toBe(true);
     expect(extra.body.success).toBe(false);
-    const ssrf = await call(stranger, "upload_from_url", { url: "http://169.254.169.254/latest/meta-data" });
+    const ssrf = await mcpCall(stranger, "upload_from_url", {
+      url: "http://169.254.169.254/latest/meta-data",
+    });
     expect(ssrf).toMatchObject({ isError: true, body: { success: false } });
     expect(JSON.stringify(ssrf.body)).toContain("URL_NOT_ALLOWED");
   });
+
+  it(
+    "runs a template batch and reads it back; another account's template or batch is not found",
+    { timeout: 120_000 },
+    async () => {
+      const owner = await newAccount({ planId: "pro", tokens: 500 });
+      const created = await call(
+        "/api/v2/templates",
+        json(
+          "POST",
+          {
+            name: "MCP badge",
+            type: "image",
+            config: {
+              width: 40,
+              height: 20,
+              backgroundColor: "{{bg}}",
+              layers: [{ type: "text", text: "x", x: 1, y: 1 }],
+            },
+          },
+          owner.key,
+        ),
+      );
+      const template = await body<{ id: string }>(created);
+      expect(template).toMatchObject({ success: true });
+      const templateId = template.data!.id;
+      const client = await connect({ "x-api-key": owner.key });
+      const bad = await mcpCall(client, "run_template_batch", {
+        templateId,
+        rows: [{ bg: "#ff0000" }, { bg: "not a colour" }],
+      });
+      expect(bad.isError).toBe(true);
+      expect(bad.body).toMatchObject({
+        success: false,
+        error: "1 of 2 rows are not valid; nothing was charged",
+        details: { errors: [{ row: 2, field: "bg" }] },
+      });
+      const noJobs = await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE user_id = ?")
+        .bind(owner.userId)
+        .first<{ n: number }>();
+      expect(noJobs!.n).toBe(0);
+
+      const ran = await mcpCall(client, "run_template_batch", {
+        templateId,
+        rows: [{ bg: "#ff0000" }, { bg: "#00ff00" }],
+      });
+      expect(ran.isError).toBe(false);
+      expect(ran.body).toMatchObject({
+        templateId,
+        status: "RUNNING",
+        totalRows: 2,
+        accepted: 2,
+        rejected: [],
+      });
+      const batchId = ran.body.batchId as string;
+      expect(batchId).toMatch(/^bat/);
+      const read = await mcpCall(client, "get_batch", { batchId });
+      expect(read.body).toMatchObject({ id: batchId, templateId, totalRows: 2, accepted: 2 });
+      expect((read.body.jobs as unknown[]).length).toBe(2);
+
+      const other = await newAccount({ planId: "pro", tokens: 500 });
+      const stranger = await connect({ "x-api-key": other.key });
+      expect((await mcpCall(stranger, "get_batch", { batchId })).body).toMatchObject({ success: false });
+      const foreign = await mcpCall(stranger, "run_template_batch", { templateId, rows: [{ bg: "#fff" }] });
+      expect(foreign.body).toMatchObject({ success: false, error: "Template not found" });
+      const readOnly = await newAccount({ permissions: [{ resource: "jobs", action: "read" }] });
+      const reader = await connect({ "x-api-key": readOnly.key });
+      const refused = await mcpCall(reader, "run_template_batch", { templateId, rows: [{ bg: "#fff" }] });
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.body)).toContain("templates:bulk");
+
+      // The batch renders through the queue like any other; the tool reads its end.
+      let ended = read.body;
+      while (ended.status === "RUNNING") {
+        await new Promise((r) => setTimeout(r, 250));
+        ended = (await mcpCall(client, "get_batch", { batchId })).body;
+      }
+      expect(ended).toMatchObject({ status: "COMPLETED", counts: { COMPLETED: 2 }, progress: 100 });
+      await client.close();
+    },
+  );
 
   it("refuses a missing or wrong key with 401 before any MCP exchange", async () => {
     await expect(connect({})).rejects.toThrow(/401|Unauthorized/i);
