@@ -9,6 +9,7 @@ export const TEST_SECRETS = {
   RUNNER_SECRET: "test-runner-secret-0123456789abcdef",
   STORAGE_SIGNING_SECRET: "test-storage-secret-0123456789abcdef",
   AUTH_SECRET: "test-auth-secret-0123456789abcdef",
+  DATA_ENCRYPTION_KEY: "test-data-encryption-key-0123456789abcdef",
   STRIPE_WEBHOOK_SECRET: "whsec_dGVzdC13ZWJob29rLXNlY3JldC0wMTIzNDU2Nzg5",
 };
 

@@ -55,6 +55,8 @@ export interface Env {
   STORAGE_SIGNING_SECRET: string;
   /** HMAC key of the sign-in codes stored in D1. */
   AUTH_SECRET: string;
+  /** Key material (>= 32 characters) that seals secrets the service must read back, e.g. webhook signing secrets. */
+  DATA_ENCRYPTION_KEY: string;
   HCAPTCHA_SECRET?: string;
   /** The payment provider (Stripe): API key, and the secret its webhooks are signed with. */
   STRIPE_SECRET_KEY?: string;

@@ -16,7 +16,7 @@ const parse = (text) =>
 export const ensureDevVars = (root, overrides = {}) => {
   const file = join(root, ".dev.vars");
   const vars = existsSync(file) ? parse(readFileSync(file, "utf8")) : {};
-  for (const name of ["RUNNER_SECRET", "STORAGE_SIGNING_SECRET", "AUTH_SECRET"])
+  for (const name of ["RUNNER_SECRET", "STORAGE_SIGNING_SECRET", "AUTH_SECRET", "DATA_ENCRYPTION_KEY"])
     vars[name] ||= randomBytes(32).toString("hex");
   // The local stand-in checkout signs its provider events with this, as Stripe signs real ones.
   vars.STRIPE_WEBHOOK_SECRET ||= `whsec_${randomBytes(24).toString("base64")}`;

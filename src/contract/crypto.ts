@@ -39,11 +39,15 @@ export const timingSafeEqual = (a: string, b: string): boolean => {
   return diff === 0;
 };
 
+/** Bytes as base64 (with padding). */
+export const toBase64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes));
+
+/** Base64 text as bytes (throws on characters outside the alphabet). */
+export const fromBase64 = (text: string): Uint8Array<ArrayBuffer> =>
+  Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
+
 /** A random token of `bytes` bytes, base64url without padding. */
 export const randomToken = (bytes = 24): string => {
   const buf = crypto.getRandomValues(new Uint8Array(bytes));
-  return btoa(String.fromCharCode(...buf))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replace(/=+$/, "");
+  return toBase64(buf).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 };

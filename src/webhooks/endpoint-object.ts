@@ -16,7 +16,7 @@ import { eventBody, type StoredEvent } from "./events";
 import { DOWNLOAD_LINK_SECONDS, MAX_ATTEMPTS_PER_HOUR } from "./limits";
 import { recordStatements, type AttemptResult, type EndpointRow } from "./record-attempts";
 import { budget, nextAttemptAt } from "./schedule";
-import { webhookHeaders } from "./signature";
+import { openEndpointSecret, webhookHeaders } from "./signature";
 import { attemptDelivery, type AttemptOutcome } from "./transport";
 
 /** Deliveries handed to the object: RPC arguments are validated like any other input. */
@@ -223,9 +223,10 @@ export class WebhookEndpoint extends DurableObject<Env> {
       createdAt: delivery.createdAt,
     };
     const body = eventBody(event, await this.downloadLink(event, delivery.fileExpiresAt, at));
-    const secrets = [endpoint.secret];
+    const stored = [endpoint.secret];
     if (endpoint.previousSecret && (endpoint.previousSecretExpiresAt ?? 0) > at)
-      secrets.push(endpoint.previousSecret);
+      stored.push(endpoint.previousSecret);
+    const secrets = await Promise.all(stored.map((s) => openEndpointSecret(this.env, endpoint.id, s)));
     const headers = await webhookHeaders(secrets, { id: event.id, timestamp: Math.floor(at / 1000), body });
     return attemptDelivery(this.env, { url: endpoint.url, headers, body });
   }

@@ -14,7 +14,7 @@ import { assertEndpointUrl, endpointObject, getOwnedEndpoint } from "./internal"
 import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_ENDPOINTS_PER_ACCOUNT } from "./limits";
 import { UpdateEndpointBody, type CreateEndpointBody, type RotateSecretBody } from "./schemas";
 import { toEndpoint } from "./serialize";
-import { newSecret } from "./signature";
+import { newEndpointSecret } from "./signature";
 import type { Send } from "./url-policy";
 
 export const createEndpoint = async (
@@ -39,21 +39,23 @@ export const createEndpoint = async (
     );
   await assertEndpointUrl(ctx, input.url, input.send);
   const at = ctx.now();
+  const id = newId("whe");
+  const secret = await newEndpointSecret(ctx.env, id);
   const [row] = await ctx.db
     .insert(webhookEndpoints)
     .values({
-      id: newId("whe"),
+      id,
       userId,
       name: input.name,
       url: input.url,
       eventTypes: input.eventTypes,
       active: input.active,
-      secret: newSecret(),
+      secret: secret.stored,
       createdAt: at,
       updatedAt: at,
     })
     .returning();
-  return { ...toEndpoint(row!), secret: row!.secret };
+  return { ...toEndpoint(row!), secret: secret.plain };
 };
 
 export const listEndpoints = async (ctx: CallerCtx) =>
@@ -117,15 +119,17 @@ export const rotateSecret = async (
   const at = ctx.now();
   const grace = input.graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
   const expiresAt = grace > 0 ? at + grace * 1000 : null;
+  const secret = await newEndpointSecret(ctx.env, current.id);
   const [row] = await ctx.db
     .update(webhookEndpoints)
     .set({
-      secret: newSecret(),
+      secret: secret.stored,
+      // Still sealed to this endpoint: it moves as stored.
       previousSecret: expiresAt === null ? null : current.secret,
       previousSecretExpiresAt: expiresAt,
       updatedAt: at,
     })
     .where(and(eq(webhookEndpoints.id, current.id), eq(webhookEndpoints.userId, ctx.caller.userId)))
     .returning();
-  return { id: row!.id, secret: row!.secret, previousSecretExpiresAt: iso(expiresAt) };
+  return { id: row!.id, secret: secret.plain, previousSecretExpiresAt: iso(expiresAt) };
 };

@@ -4,15 +4,33 @@
  * `webhook-signature`, a space-separated list of `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per secret
  * that currently signs (two during a rotation's grace period, so receivers can switch at their own pace).
  */
+import { fromBase64, toBase64 } from "../contract/crypto";
+import type { Env } from "../env";
+import { seal, unseal } from "../lib/sealed";
+
 const PREFIX = "whsec_";
 const encoder = new TextEncoder();
 
-const toBase64 = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes));
-const fromBase64 = (text: string): Uint8Array<ArrayBuffer> =>
-  Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
-
 /** A fresh signing secret: 24 random bytes (the Standard Webhooks minimum is 24, at most 64). */
-export const newSecret = (): string => `${PREFIX}${toBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
+const newSecret = (): string => `${PREFIX}${toBase64(crypto.getRandomValues(new Uint8Array(24)))}`;
+
+const PURPOSE = "webhook-secret";
+
+/**
+ * A fresh secret for the endpoint `endpointId`: `plain` to answer once, `stored` (sealed to that endpoint, see
+ * src/lib/sealed.ts) to write to D1. D1 never holds a signing secret in clear.
+ */
+export const newEndpointSecret = async (env: Pick<Env, "DATA_ENCRYPTION_KEY">, endpointId: string) => {
+  const plain = newSecret();
+  return { plain, stored: await seal(env.DATA_ENCRYPTION_KEY, PURPOSE, endpointId, plain) };
+};
+
+/** The signing secret of a stored (sealed) value of the endpoint `endpointId`. */
+export const openEndpointSecret = (
+  env: Pick<Env, "DATA_ENCRYPTION_KEY">,
+  endpointId: string,
+  stored: string,
+): Promise<string> => unseal(env.DATA_ENCRYPTION_KEY, PURPOSE, endpointId, stored);
 
 const keys = new Map<string, Promise<CryptoKey>>();
 /** The imported key of a secret, kept for the isolate's life (an endpoint object signs every attempt with it). */

@@ -35,6 +35,13 @@ describe("webhook endpoints", () => {
     expect(String(created.data!.secret)).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(String(created.data!.id)).toMatch(/^whe_/);
 
+    // D1 holds it sealed to this endpoint, never in clear.
+    const stored = await env.DB.prepare("SELECT secret FROM webhook_endpoints WHERE id = ?")
+      .bind(created.data!.id)
+      .first<{ secret: string }>();
+    expect(stored!.secret).toMatch(/^sealed\.v1\./);
+    expect(stored!.secret).not.toContain(String(created.data!.secret).slice(6));
+
     const listed = await body<Array<Record<string, unknown>>>(await get("/api/v2/webhooks", key));
     const record: Record<string, unknown> = { ...created.data };
     delete record.secret;
@@ -171,6 +178,30 @@ describe("secret rotation", () => {
     expect(got!.signature.split(" ")).toHaveLength(2);
     verify(endpoint.secret, got!);
     verify(rotated.secret, got!);
+    const stored = await env.DB.prepare(
+      "SELECT secret, previous_secret AS previous FROM webhook_endpoints WHERE id = ?",
+    )
+      .bind(endpoint.id)
+      .first<{ secret: string; previous: string }>();
+    expect([stored!.secret, stored!.previous].every((s) => s.startsWith("sealed.v1."))).toBe(true);
+  });
+
+  it("still signs with a secret stored in clear before sealing existed, and seals it at the next rotation", async () => {
+    const { key } = await newAccount();
+    const { box, url } = newBox();
+    const endpoint = await createEndpoint(key, url);
+    const legacy = "whsec_bGVnYWN5LXNlY3JldC1mcm9tLWJlZm9yZS0x";
+    await env.DB.prepare("UPDATE webhook_endpoints SET secret = ? WHERE id = ?")
+      .bind(legacy, endpoint.id)
+      .run();
+    await call(`/api/v2/webhooks/${endpoint.id}/test`, { method: "POST", headers: { "x-api-key": key } });
+    const [got] = await receivedAtLeast(box, 1);
+    verify(legacy, got!);
+    await call(`/api/v2/webhooks/${endpoint.id}/rotate-secret`, json("POST", { graceSeconds: 0 }, key));
+    const stored = await env.DB.prepare("SELECT secret FROM webhook_endpoints WHERE id = ?")
+      .bind(endpoint.id)
+      .first<{ secret: string }>();
+    expect(stored!.secret).toMatch(/^sealed\.v1\./);
   });
 
   it("revokes the old secret at once with graceSeconds 0", async () => {
