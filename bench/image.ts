@@ -217,8 +217,19 @@ const serviceRenderer = async () => {
       ...TEXTS.map((t) => ({ type: "text", ...t })),
     ],
   };
-  type Seen = { client: number[]; create: number[]; polls: number[]; jobs: string[] };
-  const fresh = (): Seen => ({ client: [], create: [], polls: [], jobs: [] });
+  /**
+   * What a client saw of each job. `before` (request sent -> the job's createdAt) and `after` (completedAt -> the
+   * client knows) use the wall clock, which the bench and the local service share.
+   */
+  type Seen = {
+    client: number[];
+    create: number[];
+    before: number[];
+    after: number[];
+    polls: number[];
+    jobs: string[];
+  };
+  const fresh = (): Seen => ({ client: [], create: [], before: [], after: [], polls: [], jobs: [] });
   const seen = { poll: fresh(), sse: fresh() };
   let lastOutput = "";
   const create = async () => {
@@ -239,6 +250,9 @@ const serviceRenderer = async () => {
   }
   /** Records what the client saw; returns the job's own clock, createdAt -> completedAt. */
   const finished = (job: Job, into: Seen, t: number, created: number, requests: number) => {
+    const sent = Date.now() - (performance.now() - t);
+    into.before.push(Date.parse(job.createdAt) - sent);
+    into.after.push(Date.now() - Date.parse(job.completedAt));
     if (job.status !== "COMPLETED") throw new Error(job.errorMessage);
     into.client.push(performance.now() - t);
     into.create.push(created);
@@ -373,7 +387,8 @@ const main = async () => {
           client.map((c, i) => c / result.times.floor[i]!),
         );
         console.log(
-          `  create request ${spread(seen.create.slice(-n), " ms", 0)}; status requests per job ${median(seen.polls.slice(-n))}`,
+          `  create request ${spread(seen.create.slice(-n), " ms", 0)}, of which before createdAt ${spread(seen.before.slice(-n), " ms", 0)}\n` +
+            `  completedAt -> the client knows ${spread(seen.after.slice(-n), " ms", 0)}; status requests per job ${median(seen.polls.slice(-n))}`,
         );
       }
       console.log("stages of the service's renders (median ms, from its log lines):");
