@@ -47,8 +47,8 @@ export const ensureSystemPackages = () => {
   }
 };
 
-/** Debian's Chromium binary itself (its /usr/bin wrapper script adds nothing we need). */
-const chromiumBinary = () =>
+/** Debian's Chromium binary itself (its /usr/bin wrapper script adds nothing we need): local Browser Rendering runs it. */
+export const chromiumBinary = () =>
   existsSync("/usr/lib/chromium/chromium") ? "/usr/lib/chromium/chromium" : "/usr/bin/chromium";
 
 /** Every Chrome version a local miniflare copy expects (wrangler's and the test plugin's may differ). */

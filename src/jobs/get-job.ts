@@ -4,8 +4,11 @@ import { captionsOfJob } from "./caption-outputs";
 import { getOwnedJob } from "./internal";
 import { toJob } from "./serialize";
 
-export const getJob = async (ctx: CallerCtx, jobId: string) => {
-  const row = await getOwnedJob(ctx, jobId);
+export const getJob = async (ctx: CallerCtx, jobId: string) =>
+  jobWithCaptions(ctx, await getOwnedJob(ctx, jobId));
+
+/** A job row as GET /api/v1/jobs/{id} answers it (the event stream's `done` sends the row it already read). */
+export const jobWithCaptions = async (ctx: CallerCtx, row: Awaited<ReturnType<typeof getOwnedJob>>) => {
   const captions = await captionsOfJob(ctx, row);
   return captions ? { ...toJob(row), captions } : toJob(row);
 };

@@ -1,5 +1,6 @@
 /**
- * Duration of one stored file or public URL. The container parsers of src/media answer in-process for
+ * Duration of one stored file or public URL. A stored file's duration was measured when it was uploaded (the row's
+ * `duration`); otherwise the container parsers of src/media answer in-process for
  * mp4/m4a/mov, mp3, webm/mkv, wav and flac; anything else (and any file they cannot vouch for) goes to the
  * renderer's ffprobe, so the answer always equals ffprobe's format.duration.
  */
@@ -43,6 +44,9 @@ export const storedDurationUs = async (ctx: Ctx, row: FileRow): Promise<number> 
     throw new UnprocessableMedia(
       `${row.storageUrl} is ${row.category === "image" ? "an" : "a"} ${row.category} file, not video or audio`,
     );
+  // Measured at upload (the renderer's probe: ffprobe's format.duration, in seconds to the microsecond) and
+  // immutable with the file: no read at all. Files whose probe failed then are read now.
+  if (row.duration !== null && row.duration > 0) return Math.round(row.duration * 1_000_000);
   const us = await readDurationUs(r2Source(bucket, row.storageKey, row.size));
   if (us !== null) return us;
   const object = await bucket.get(row.storageKey);

@@ -86,6 +86,19 @@ describe("GET /api/v1/jobs/{id}/events", () => {
     expect(await stream.next()).toBeNull(); // closed
   });
 
+  it("shows a change within a fraction of a second early on (image jobs finish in well under a second)", async () => {
+    const { key, userId } = await newAccount();
+    const jobId = await openPending(userId, 20, "VIDEO");
+    const stream = events(await open(jobId, key));
+    expect((await stream.next())?.data.status).toBe("PENDING");
+    await postRunnerReport(runnerReport(jobId, "processing", { metadata: { progress: 10, stage: "x" } }));
+    const t = Date.now();
+    expect(await stream.next()).toMatchObject({ event: "progress", data: { status: "PROCESSING" } });
+    // Reading the row once a second would take 0.5-1 s here.
+    expect(Date.now() - t).toBeLessThan(400);
+    await stream.cancel();
+  });
+
   it("ends at once with done for a job that has already finished", async () => {
     const { key, userId } = await newAccount();
     const jobId = await openPending(userId, 5);

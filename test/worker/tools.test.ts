@@ -38,6 +38,26 @@ describe("POST /api/v1/tools/{video,audio}/duration", () => {
     });
   });
 
+  it("answers from the duration measured at upload, and reads the file when that is missing", async () => {
+    const { key } = await newAccount();
+    const path = await stored(key, "kohlipe3.mp4");
+    const row = (await env.DB.prepare(
+      "SELECT storage_key AS k, duration AS d FROM media_files WHERE storage_url = ?",
+    )
+      .bind(path)
+      .first<{ k: string; d: number }>())!;
+    expect(row.d).toBe(34.91);
+    const measure = async () =>
+      (await body(await call("/api/v1/tools/video/duration", json("POST", { path }, key)))).data;
+    // No upload-time duration (its probe failed then): the parsers read the stored file.
+    await env.DB.prepare("UPDATE media_files SET duration = NULL WHERE storage_url = ?").bind(path).run();
+    expect(await measure()).toMatchObject({ durationMs: 34910 });
+    // With it, the stored object is not read at all (gone here, the answer stands).
+    await env.DB.prepare("UPDATE media_files SET duration = 34.91 WHERE storage_url = ?").bind(path).run();
+    await env.FILES.delete(row.k);
+    expect(await measure()).toMatchObject({ durationMs: 34910 });
+  });
+
   it("measures stored audio (m4a 2.024 s, mp3 4.880 s)", async () => {
     const { key } = await newAccount();
     for (const [name, ms, text] of [
