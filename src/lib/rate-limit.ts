@@ -36,8 +36,8 @@ export interface Limit {
 export const API_LIMIT: Limit = { name: "api", limit: 1000, windowMs: 15 * 60_000 };
 export const JOB_CREATE_LIMIT: Limit = { name: "jobs-create", limit: 60, windowMs: 60_000 };
 /**
- * Opening a job's event stream: a stream lives up to 5 minutes and reads the job's row once a second, so its
- * open counts once against the general limit but costs up to 300 reads. 20 opens a minute bounds one key at about
+ * Opening a job's event stream: a stream lives up to 5 minutes and reads the job's row about once a second (more
+ * often in its first second), so its open counts once against the general limit but costs some 320 reads. 20 opens a minute bounds one key at about
  * 100 live streams (100 indexed reads a second) while a client following each of its renders never meets it.
  */
 export const JOB_EVENTS_LIMIT: Limit = { name: "job-events", limit: 20, windowMs: 60_000 };
