@@ -64,11 +64,14 @@ function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
   return Promise.race([p, fail]).finally(() => clearTimeout(timer));
 }
 
-const advance = (cp: CapturePage, ms: number) =>
-  cp.page.evaluate(
-    (t: number) => (window as unknown as { __mrsAdvance(t: number): number }).__mrsAdvance(t),
-    ms,
-  );
+/** Clock steps of the settle (`wait`) sent in one page call. */
+const SETTLE_BATCH = 30;
+
+/** Moves the page's clock through `targets` in order, in one call; returns an empty list for the next ones. */
+async function step(cp: CapturePage, targets: number[], where: string): Promise<number[]> {
+  await withTimeout(cp.advance(targets), `${where}: a script`);
+  return [];
+}
 
 export interface HtmlCaptureStats {
   frames: number;
@@ -133,11 +136,19 @@ export async function rasterizeHtmlLayer(
           `${where}: loading fonts`,
         );
         // Settle: timers due at 0 (library start-up), then `wait` seconds of virtual time before frame 0.
-        for (let t = 0; t < waitMs; t += stepMs) await withTimeout(advance(cp, t), `${where}: a script`);
+        let steps: number[] = [];
+        for (let t = 0; t < waitMs; t += stepMs) {
+          steps.push(t);
+          if (steps.length === SETTLE_BATCH) steps = await step(cp, steps, where);
+        }
+        if (steps.length > 0) steps = await step(cp, steps, where);
         const t0 = performance.now();
         for (let n = 0; n < frames; n++) {
-          await withTimeout(advance(cp, waitMs + n * stepMs), `${where}: a script`);
+          // The clock still ticks through the frames other workers capture, in the same call as this
+          // worker's next frame (nothing is drawn between them either way).
+          steps.push(waitMs + n * stepMs);
           if (n % workers !== worker) continue;
+          steps = await step(cp, steps, where);
           await deliver(n, await withTimeout(cp.frame(), `${where}: capturing a frame`));
         }
         return performance.now() - t0;
