@@ -27,6 +27,9 @@ import { cpuTimes } from "../container/src/lib/cpu-time.ts";
 import { run } from "../container/src/lib/process.ts";
 import { encoderArgs } from "../container/src/video/args.ts";
 import { videoSpec } from "../container/src/video/config.ts";
+import { jpegLowres, OVERSAMPLE } from "../container/src/video/layers/image.ts";
+import { toMediaInfo } from "../container/src/probe/media-facts.ts";
+import { probeMedia } from "../container/src/probe/probe-media.ts";
 import { rasterizeHtmlLayer } from "../container/src/video/html/rasterize-html.ts";
 import { closeBrowser, sparePageReady } from "../container/src/video/raster/browser.ts";
 import { renderVideo, type RenderTimings } from "../container/src/video/render.ts";
@@ -191,12 +194,14 @@ async function benchSize(width: number, height: number, dir: string): Promise<st
     },
     ROUNDS,
   );
-  // Decode alone: the render's inputs with its seeks, no filters, no encoder.
+  // Decode alone: the render's inputs with its seeks and the photo's -lowres, no filters, no encoder.
+  const photo = toMediaInfo(await probeMedia(`${FIX}/img2.jpg`, { ffprobePath: "ffprobe" }));
+  const lowres = jpegLowres(photo, width * OVERSAMPLE, height * OVERSAMPLE);
   const decodeCpu: number[] = [];
   for (let i = 0; i < 3; i++)
     await withCpu(decodeCpu, () =>
       run("ffmpeg", [
-        ...["-v", "error", "-lowres", "1", "-i", `${FIX}/img2.jpg`, "-ss", "5", "-t", "3.033", "-i", VIDEO],
+        ...["-v", "error", ...lowres, "-i", `${FIX}/img2.jpg`, "-ss", "5", "-t", "3.033", "-i", VIDEO],
         ...["-map", "0:v", "-f", "null", "-", "-map", "1:v", "-f", "null", "-"],
       ]),
     );
