@@ -1,42 +1,56 @@
 /**
- * Video benchmark: `node bench/video.ts` (Node 24) or `npm run bench video`.
- * 1. Renders the editly-style config (title on a colour, photo with title + Ken Burns, video clip; 3 s
- *    each, 0.5 s fades) at 1280x720 and 1920x1080 @ 30 fps and compares it with a bare ffmpeg encode of
- *    the SAME frames (decoded to raw beforehand) with the SAME encoder arguments. Medians of RUNS,
- *    interleaved. Wall time and CPU time (user+sys of this process and its finished children: ffmpeg,
- *    ffprobe) are both shown: on a shared 2-core machine the CPU ratio is the steadier number.
- *    "pre-encode" is the part of the render before ffmpeg starts (probe, text capture); "best-of" is
- *    the fastest render over the fastest bare encode (the least disturbed pair on a shared machine).
- * 2. Html animation capture at 1280x720: frames per second of the virtual-clock capture alone
- *    (beginFrame and the page.screenshot fallback), and of a whole render of an animated html clip.
+ * Video benchmark: `node bench/video.ts` (Node 24) or `npm run bench video`. Prints its conditions first
+ * (bench/_lib.ts), the load average after, and every ratio as a spread over interleaved rounds (each round runs
+ * the baseline and the variant back to back, so both see the same machine), never a best run.
+ * 1. Transitions drawn by their GLSL (gl/) against the ffmpeg `fade` twin: wall ratio per name.
+ * 2. The editly-style config (title on a colour, photo with title + Ken Burns, video clip; 3 s each, 0.5 s
+ *    fades) at 1280x720 and 1920x1080 @ 30 fps against a bare ffmpeg encode of the SAME frames (decoded to raw
+ *    beforehand) with the SAME encoder arguments: wall ratio and CPU ratio (user+sys of this process and its
+ *    ended children: ffmpeg, ffprobe; Chromium's share of the text sheet is not in it). Then where the time
+ *    goes: the render's own stage timings (RenderTimings) and ffmpeg's CPU split into decode (the inputs
+ *    decoded alone), encode (the bare encode) and filters (the rest of the render's ffmpeg CPU).
+ * 3. The independent check of issue 15: a 3-clip 1280x720 config (title on a colour, Ken Burns photo with a
+ *    subtitle, a cut of the HEVC fixture, 0.5 s fades), the render's own clock (RenderTimings.totalMs) against
+ *    a bare `libx264 -preset veryfast -crf 20` encode of its decoded output (x264's defaults otherwise).
+ * 4. Html animation capture at 1280x720: frames per second of the virtual-clock capture alone (beginFrame),
+ *    and of a whole render of a 5 s animated html clip (capture + encode), each as a spread over rounds.
+ * BENCH_ONLY=transitions|video|check|html runs one part; BENCH_MAX_ROUNDS caps the interleaved rounds.
  * Reference (design/platform-notes.md): editly 0.14 takes ~6x the bare encode on config 1.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { VideoConfigSchema, type VideoConfig } from "../src/contract/config/video.ts";
-import { DEFAULT_RENDER_TOOLS, type CaptureMethod } from "../container/src/config.ts";
+import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
+import { cpuTimes } from "../container/src/lib/cpu-time.ts";
 import { run } from "../container/src/lib/process.ts";
 import { encoderArgs } from "../container/src/video/args.ts";
 import { videoSpec } from "../container/src/video/config.ts";
-import { rasterizeHtmlLayer, type HtmlCaptureStats } from "../container/src/video/html/rasterize-html.ts";
+import { jpegLowres, OVERSAMPLE } from "../container/src/video/layers/image.ts";
+import { toMediaInfo } from "../container/src/probe/media-facts.ts";
+import { probeMedia } from "../container/src/probe/probe-media.ts";
+import { rasterizeHtmlLayer } from "../container/src/video/html/rasterize-html.ts";
 import { closeBrowser, sparePageReady } from "../container/src/video/raster/browser.ts";
-import { renderVideo } from "../container/src/video/render.ts";
+import { renderVideo, type RenderTimings } from "../container/src/video/render.ts";
+import { conditions, interleave, loadNow, median, spread } from "./_lib.ts";
 
 const FIX = process.env.FIXTURES_DIR ?? "/work/shared/fixtures";
-const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const ONLY = process.env.BENCH_ONLY;
+const MAX_ROUNDS = Number(process.env.BENCH_MAX_ROUNDS ?? 12);
+const ROUNDS = { warmup: 1, minRounds: 5, maxRounds: MAX_ROUNDS, targetIqr: 0.05 };
+const FONT = `${FIX}/PatuaOne-Regular.ttf`;
+const VIDEO = `${FIX}/kohlipe3.mp4`;
 
 /** A config as the route hands it to the renderer: parsed by the contract's grammar. */
 const parse = (raw: unknown): VideoConfig => v.parse(VideoConfigSchema, raw);
 
 function config(width: number, height: number): VideoConfig {
-  const font = `${FIX}/PatuaOne-Regular.ttf`;
   return parse({
     width,
     height,
     fps: 30,
-    defaults: { transition: { name: "fade", duration: 0.5 }, layer: { fontPath: font } },
+    defaults: { transition: { name: "fade", duration: 0.5 }, layer: { fontPath: FONT } },
     clips: [
       {
         duration: 3,
@@ -52,10 +66,35 @@ function config(width: number, height: number): VideoConfig {
           { type: "title", text: "Photo with Ken Burns", position: "bottom" },
         ],
       },
-      { duration: 3, layers: [{ type: "video", path: `${FIX}/kohlipe3.mp4`, cutFrom: 5 }] },
+      { duration: 3, layers: [{ type: "video", path: VIDEO, cutFrom: 5 }] },
     ],
   });
 }
+
+/** Issue 15's independent check: title on colour, Ken Burns photo with subtitle, a cut of the HEVC fixture. */
+const CHECK = parse({
+  width: 1280,
+  height: 720,
+  fps: 30,
+  defaults: { transition: { name: "fade", duration: 0.5 }, layer: { fontPath: FONT } },
+  clips: [
+    {
+      duration: 3,
+      layers: [
+        { type: "fill-color", color: "#264653" },
+        { type: "title", text: "Independent check" },
+      ],
+    },
+    {
+      duration: 3,
+      layers: [
+        { type: "image", path: `${FIX}/img2.jpg`, zoomDirection: "in" },
+        { type: "subtitle", text: "A Ken Burns photo with a subtitle" },
+      ],
+    },
+    { layers: [{ type: "video", path: VIDEO, cutFrom: 2, cutTo: 5 }] },
+  ],
+});
 
 /** A busy html animation: CSS keyframes, a requestAnimationFrame counter and a GSAP timeline. */
 const HTML_LAYER = {
@@ -72,203 +111,267 @@ const HTML_LAYER = {
 gsap.timeline({repeat:-1,yoyo:true}).to("#bar",{width:1200,duration:2.5,ease:"power2.inOut"})</script>`,
 };
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** CPU ms (user+sys) of this process and its ended children. */
+const cpuNow = () => {
+  const c = cpuTimes();
+  return c ? c.selfMs + c.childrenMs : NaN;
+};
 
-/** CPU seconds (user+sys) of this process plus its reaped children, from /proc (clock ticks of 1/100 s). */
-async function cpuSeconds(): Promise<number> {
-  const stat = (await readFile("/proc/self/stat", "utf8")).split(") ")[1]!.split(" ");
-  const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(stat[i]));
-  return (utime! + stime! + cutime! + cstime!) / 100;
+/** Runs `fn`, pushing its CPU ms onto `into`. */
+async function withCpu<T>(into: number[], fn: () => Promise<T>): Promise<T> {
+  const c0 = cpuNow();
+  const r = await fn();
+  into.push(cpuNow() - c0);
+  return r;
 }
 
-async function measure(fn: () => Promise<unknown>): Promise<{ wall: number; cpu: number }> {
-  const c0 = await cpuSeconds();
-  const t0 = performance.now();
-  await fn();
-  return { wall: (performance.now() - t0) / 1000, cpu: (await cpuSeconds()) - c0 };
-}
-
-async function benchSize(width: number, height: number, dir: string) {
-  const out = join(dir, `out-${width}.mp4`);
-  const pre: number[] = [];
-  const render = async () => {
-    const work = await mkdtemp(join(dir, "w-"));
-    const t0 = performance.now();
-    let encodeAt = 0;
-    await renderVideo({
+/** Renders `cfg` in a fresh work dir; the next job's text page (opened when a render ends) is kept off the clock. */
+async function render(dir: string, cfg: VideoConfig, outPath: string): Promise<RenderTimings> {
+  const work = await mkdtemp(join(dir, "w-"));
+  try {
+    const r = await renderVideo({
       jobId: "bench",
-      config: config(width, height),
+      config: cfg,
       workDir: work,
-      outPath: out,
+      outPath,
       allowLocalFiles: true,
-      onProgress: (_p, stage) => {
-        if (stage === "encoding" && !encodeAt) encodeAt = performance.now() - t0;
-      },
     });
-    pre.push(encodeAt);
+    return r.timings;
+  } finally {
     await rm(work, { recursive: true, force: true });
-  };
-  // The render opens the next job's text page when it ends; that belongs to neither clock.
-  const settle = () => sparePageReady();
-  await render(); // warm-up: browser launch, page cache
-  await sparePageReady();
-  pre.length = 0;
-  const raw = join(dir, `raw-${width}.yuv`);
+  }
+}
+
+/** Decodes `out` to raw yuv420p at `raw`; returns its duration in seconds. */
+async function decodeToRaw(out: string, raw: string): Promise<number> {
   await run("ffmpeg", ["-v", "error", "-y", "-i", out, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw]);
   const { stdout } = await run("ffprobe", [
     ...["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out],
   ]);
-  const duration = Number(stdout.toString().trim());
-  const baseline = () =>
-    run("ffmpeg", [
-      ...["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", `${width}x${height}`],
-      ...["-r", "30", "-i", raw],
-      ...["-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-map", "0:v", "-map", "1:a"],
-      ...encoderArgs("mp4", false),
-      ...["-t", String(duration), join(dir, "baseline.mp4")],
-    ]);
-  const bases: { wall: number; cpu: number }[] = [];
-  const renders: { wall: number; cpu: number }[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    bases.push(await measure(baseline));
-    renders.push(await measure(render));
-    await settle();
-  }
-  await rm(raw, { force: true });
-  const ratios = renders.map((r, i) => r.wall / bases[i]!.wall);
-  return {
-    size: `${width}x${height}`,
-    duration,
-    render: median(renders.map((r) => r.wall)),
-    baseline: median(bases.map((b) => b.wall)),
-    ratio: median(ratios),
-    // Fastest render over fastest encode: the least disturbed pair on a busy machine.
-    best: Math.min(...renders.map((r) => r.wall)) / Math.min(...bases.map((b) => b.wall)),
-    cpuRatio: median(renders.map((r, i) => r.cpu / bases[i]!.cpu)),
-    pre: median(pre) / 1000,
-  };
+  return Number(stdout.toString().trim());
 }
 
-async function benchHtml(dir: string) {
-  const spec = videoSpec(parse({ width: 1280, height: 720, fps: 30, clips: [{ layers: [HTML_LAYER] }] }));
-  const capture = async (htmlCapture: CaptureMethod) => {
-    const tools = { ...DEFAULT_RENDER_TOOLS, htmlCapture };
-    const runs: HtmlCaptureStats[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      const work = await mkdtemp(join(dir, "h-"));
-      await rasterizeHtmlLayer(spec, { key: "g0", clip: -1, layer: HTML_LAYER, window: 5 }, work, tools, {
-        stats: (s) => runs.push(s),
-      });
-      await rm(work, { recursive: true, force: true });
-    }
-    return median(runs.map((s) => (s.frames / s.captureMs) * 1000));
-  };
-  const beginFrame = await capture("beginframe");
-  const screenshot = await capture("screenshot");
-  const walls: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const work = await mkdtemp(join(dir, "hr-"));
-    const t = await measure(() =>
-      renderVideo({
-        jobId: "bench-html",
-        workDir: work,
-        outPath: join(work, "html.mp4"),
-        config: parse({
-          width: 1280,
-          height: 720,
-          fps: 30,
-          clips: [{ duration: 5, layers: [{ type: "fill-color", color: "#203040" }, HTML_LAYER] }],
-        }),
-      }),
+const rawInput = (raw: string, width: number, height: number) => [
+  ...["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", `${width}x${height}`],
+  ...["-r", "30", "-i", raw],
+];
+
+const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
+
+/** Drops the warm-up rounds' entries that a variant's own bookkeeping recorded. */
+const measured = <T>(xs: T[], rounds: number): T[] => xs.slice(xs.length - rounds);
+
+async function benchSize(width: number, height: number, dir: string): Promise<string[]> {
+  const out = join(dir, `out-${width}.mp4`);
+  const cfg = config(width, height);
+  await render(dir, cfg, out); // warm-up: browser launch, page cache
+  await sparePageReady();
+  const raw = join(dir, `raw-${width}.yuv`);
+  const duration = await decodeToRaw(out, raw);
+  const cpu = { bare: [] as number[], render: [] as number[] };
+  const stages: RenderTimings[] = [];
+  const r = await interleave<"bare" | "render">(
+    "bare",
+    {
+      bare: () =>
+        withCpu(cpu.bare, () =>
+          run("ffmpeg", [
+            ...rawInput(raw, width, height),
+            ...["-f", "lavfi", "-i", "anullsrc=r=48000:cl=stereo", "-map", "0:v", "-map", "1:a"],
+            ...encoderArgs("mp4", false),
+            ...["-t", String(duration), join(dir, "baseline.mp4")],
+          ]),
+        ).then(() => undefined),
+      render: async () => {
+        const c0 = cpuNow();
+        const t0 = performance.now();
+        stages.push(await render(dir, cfg, out));
+        const wall = performance.now() - t0;
+        cpu.render.push(cpuNow() - c0);
+        await sparePageReady(); // the next job's text page: neither clock's
+        return wall;
+      },
+    },
+    ROUNDS,
+  );
+  // Decode alone: the render's inputs with its seeks and the photo's -lowres, no filters, no encoder.
+  const photo = toMediaInfo(await probeMedia(`${FIX}/img2.jpg`, { ffprobePath: "ffprobe" }));
+  const lowres = jpegLowres(photo, width * OVERSAMPLE, height * OVERSAMPLE);
+  const decodeCpu: number[] = [];
+  for (let i = 0; i < 3; i++)
+    await withCpu(decodeCpu, () =>
+      run("ffmpeg", [
+        ...["-v", "error", ...lowres, "-i", `${FIX}/img2.jpg`, "-ss", "5", "-t", "3.033", "-i", VIDEO],
+        ...["-map", "0:v", "-f", "null", "-", "-map", "1:v", "-f", "null", "-"],
+      ]),
     );
-    walls.push(t.wall);
+  await rm(raw, { force: true });
+  const n = r.rounds;
+  const bareCpu = measured(cpu.bare, n);
+  const renderCpu = measured(cpu.render, n);
+  const st = measured(stages, n);
+  const pick = (k: keyof RenderTimings) => st.map((s) => Number(s[k] ?? NaN)).filter((x) => !Number.isNaN(x));
+  const ffCpu = median(pick("ffmpegCpuMs"));
+  const dec = median(decodeCpu);
+  const enc = median(bareCpu);
+  return [
+    `${width}x${height}, ${duration.toFixed(2)} s of video, ${n} interleaved rounds`,
+    `  render vs bare encode, wall ${spread(r.ratios.render)}   target <= 1.15x`,
+    `  render vs bare encode, CPU  ${spread(renderCpu.map((c, i) => c / bareCpu[i]!))}`,
+    `  wall: render ${ms(r.times.render)}, bare ${ms(r.times.bare)}; CPU: render ${ms(renderCpu)}, bare ${ms(bareCpu)}`,
+    `  render stages (median): before ffmpeg ${ms(pick("startMs"))} (probe ${ms(pick("probeMs"))}, rasterise ${ms(pick("rasterizeMs"))}, text sheet ready ${ms(pick("sheetMs"))}, graph ${ms(pick("graphMs"))}), ffmpeg ${ms(pick("ffmpegMs"))} wall / ${ffCpu.toFixed(0)} ms CPU`,
+    `  ffmpeg CPU split: decode ${dec.toFixed(0)} ms, filters ${(ffCpu - dec - enc).toFixed(0)} ms, encode ${enc.toFixed(0)} ms (decode: inputs alone; encode: the bare encode; filters: the rest)`,
+  ];
+}
+
+async function benchCheck(dir: string): Promise<string[]> {
+  const out = join(dir, "check.mp4");
+  await render(dir, CHECK, out);
+  await sparePageReady();
+  const raw = join(dir, "check.yuv");
+  await decodeToRaw(out, raw);
+  const r = await interleave<"bare" | "job">(
+    "bare",
+    {
+      bare: async () => {
+        await run("ffmpeg", [
+          ...rawInput(raw, 1280, 720),
+          ...["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", join(dir, "check-bare.mp4")],
+        ]);
+      },
+      // The job's own clock: renderVideo's totalMs.
+      job: async () => {
+        const t = await render(dir, CHECK, out);
+        await sparePageReady();
+        return t.totalMs;
+      },
+    },
+    ROUNDS,
+  );
+  await rm(raw, { force: true });
+  return [
+    `Independent 3-clip check @1280x720 (title on colour, Ken Burns photo + subtitle, HEVC cut, 0.5 s fades), ${r.rounds} rounds`,
+    `  job clock vs bare x264 veryfast/crf 20 of its output ${spread(r.ratios.job)}   target <= 1.15x`,
+    `  job ${ms(r.times.job)}, bare ${ms(r.times.bare)}`,
+  ];
+}
+
+async function benchHtml(dir: string): Promise<string[]> {
+  const spec = videoSpec(parse({ width: 1280, height: 720, fps: 30, clips: [{ layers: [HTML_LAYER] }] }));
+  const captureFps: number[] = [];
+  const wholeFps: number[] = [];
+  const captureOnly = async () => {
+    const work = await mkdtemp(join(dir, "h-"));
+    await rasterizeHtmlLayer(
+      spec,
+      { key: "g0", clip: -1, layer: HTML_LAYER, window: 5 },
+      work,
+      DEFAULT_RENDER_TOOLS,
+      { stats: (s) => captureFps.push((s.frames / s.captureMs) * 1000) },
+    );
     await rm(work, { recursive: true, force: true });
-  }
-  return { beginFrame, screenshot, endToEnd: 150 / median(walls) };
+  };
+  const whole = async () => {
+    const work = await mkdtemp(join(dir, "hr-"));
+    const t0 = performance.now();
+    await renderVideo({
+      jobId: "bench-html",
+      workDir: work,
+      outPath: join(work, "html.mp4"),
+      config: parse({
+        width: 1280,
+        height: 720,
+        fps: 30,
+        clips: [{ duration: 5, layers: [{ type: "fill-color", color: "#203040" }, HTML_LAYER] }],
+      }),
+    });
+    wholeFps.push(150 / ((performance.now() - t0) / 1000));
+    await rm(work, { recursive: true, force: true });
+  };
+  const r = await interleave<"capture" | "whole">(
+    "capture",
+    { capture: captureOnly, whole },
+    { ...ROUNDS, targetIqr: 1 },
+  );
+  const n = r.rounds;
+  return [
+    `Html animation @1280x720, 30 fps virtual clock, 150 frames, ${DEFAULT_RENDER_TOOLS.htmlCaptureWorkers} capture workers, ${n} rounds`,
+    `  capture alone (beginFrame)          ${spread(measured(captureFps, n), " fps", 1)}   target >= 60`,
+    `  whole 5 s html clip (capture+encode) ${spread(measured(wholeFps, n), " fps", 1)}   target >= 30`,
+  ];
 }
 
 /**
- * 3. Transitions drawn by their GLSL (gl/): the same 1280x720 @ 30 fps two-clip render (photo, then
- * colour + title; 2 s each) with a 0.5 s `fade` (an ffmpeg twin, no page) and with gl names, interleaved.
- * The difference is what a drawn transition adds: the taps pass, the page's drawing, the splice.
+ * Transitions drawn by their GLSL (gl/): the same 1280x720 @ 30 fps two-clip render (photo, then colour +
+ * title; 2 s each) with a 0.5 s `fade` (an ffmpeg twin, no page) and with gl names, interleaved. The ratio
+ * to `fade` is what a drawn transition adds: the taps pass, the page's drawing, the splice.
  */
-async function benchTransitions(dir: string) {
-  const names = ["fade", "cube", "CrossZoom", "wipeLeft"];
-  const walls = new Map<string, number[]>(names.map((n) => [n, []]));
-  const font = `${FIX}/PatuaOne-Regular.ttf`;
-  for (let r = 0; r < RUNS + 1; r++) {
-    for (const name of names) {
-      const work = await mkdtemp(join(dir, "gl-"));
-      const t = await measure(() =>
-        renderVideo({
-          jobId: `bench_gl_${r}`,
-          workDir: work,
-          outPath: join(work, "out.mp4"),
-          allowLocalFiles: true,
-          config: parse({
-            width: 1280,
-            height: 720,
-            fps: 30,
-            clips: [
-              {
-                duration: 2,
-                transition: { name, duration: 0.5 },
-                layers: [{ type: "image", path: `${FIX}/img2.jpg` }],
-              },
-              {
-                duration: 2,
-                layers: [
-                  { type: "fill-color", color: "#1d3557" },
-                  { type: "title", text: "Second clip", fontPath: font },
-                ],
-              },
+async function benchTransitions(dir: string): Promise<string[]> {
+  const names = ["fade", "cube", "CrossZoom", "wipeLeft"] as const;
+  const one = (name: string) => async () => {
+    const work = await mkdtemp(join(dir, "gl-"));
+    const t0 = performance.now();
+    await renderVideo({
+      jobId: `bench_gl_${name}`,
+      workDir: work,
+      outPath: join(work, "out.mp4"),
+      allowLocalFiles: true,
+      config: parse({
+        width: 1280,
+        height: 720,
+        fps: 30,
+        clips: [
+          {
+            duration: 2,
+            transition: { name, duration: 0.5 },
+            layers: [{ type: "image", path: `${FIX}/img2.jpg` }],
+          },
+          {
+            duration: 2,
+            layers: [
+              { type: "fill-color", color: "#1d3557" },
+              { type: "title", text: "Second clip", fontPath: FONT },
             ],
-          }),
-        }),
-      );
-      if (r > 0) walls.get(name)!.push(t.wall); // run 0 warms the browsers and caches
-      await rm(work, { recursive: true, force: true });
-    }
-  }
-  const base = median(walls.get("fade")!);
-  return names.map((name) => {
-    const w = walls.get(name)!;
-    return { name, median: median(w), min: Math.min(...w), max: Math.max(...w), added: median(w) - base };
-  });
+          },
+        ],
+      }),
+    });
+    const wall = performance.now() - t0;
+    await rm(work, { recursive: true, force: true });
+    await sparePageReady();
+    return wall;
+  };
+  const r = await interleave<(typeof names)[number]>(
+    "fade",
+    { fade: one("fade"), cube: one("cube"), CrossZoom: one("CrossZoom"), wipeLeft: one("wipeLeft") },
+    ROUNDS,
+  );
+  return [
+    `Transitions @1280x720 30 fps, 0.5 s overlap, two 2 s clips, ${r.rounds} rounds: wall vs fade (ffmpeg twin)`,
+    ...names.map(
+      (n) =>
+        `  ${n.padEnd(10)} ${ms(r.times[n]).padStart(8)}  ${n === "fade" ? "" : `${spread(r.ratios[n])}, added ${(median(r.times[n]) - median(r.times.fade)).toFixed(0)} ms (target <= 500)`}`,
+    ),
+  ];
 }
 
 async function main() {
+  console.log(conditions("video"));
   const dir = await mkdtemp(join(tmpdir(), "bench-video-"));
+  const part = (name: string) => !ONLY || ONLY === name;
   try {
-    const gl = await benchTransitions(dir);
-    console.log(
-      `\nTransitions @1280x720 30 fps, 0.5 s overlap, two 2 s clips: wall s, median of ${RUNS} (min-max)`,
-    );
-    for (const g of gl) {
+    const print = (lines: string[]) => console.log(`\n${lines.join("\n")}`);
+    if (part("transitions")) print(await benchTransitions(dir));
+    if (part("video")) {
       console.log(
-        `  ${g.name.padEnd(10)} ${g.median.toFixed(2)} (${g.min.toFixed(2)}-${g.max.toFixed(2)})  added vs fade ${g.added.toFixed(2)} s   target <= 0.5`,
+        `\nVideo render vs bare encode (libx264 ${encoderArgs("mp4", false).slice(3, 6).join(" ")})`,
       );
+      print(await benchSize(1280, 720, dir));
+      print(await benchSize(1920, 1080, dir));
     }
-    if (process.env.BENCH_ONLY === "transitions") return;
-    const rows = [await benchSize(1280, 720, dir), await benchSize(1920, 1080, dir)];
-    const html = await benchHtml(dir);
-    const enc = encoderArgs("mp4", false).slice(3, 6).join(" ");
-    console.log(`\nVideo render vs bare encode (libx264 ${enc}), median of ${RUNS}, interleaved`);
-    console.log(
-      "size        video s  render s  bare s  wall ratio  best-of  cpu ratio  pre-encode s  target",
-    );
-    for (const r of rows) {
-      console.log(
-        `${r.size.padEnd(11)} ${r.duration.toFixed(2).padStart(7)} ${r.render.toFixed(2).padStart(9)} ${r.baseline.toFixed(2).padStart(7)} ${r.ratio.toFixed(2).padStart(10)}x ${r.best.toFixed(2).padStart(7)}x ${r.cpuRatio.toFixed(2).padStart(9)}x ${r.pre.toFixed(2).padStart(13)}  <= 1.3x (editly ~6x)`,
-      );
-    }
-    console.log(`\nHtml animation capture @1280x720, 30 fps virtual clock, 150 frames (median of ${RUNS})`);
-    console.log(`  beginFrame (chromium-headless-shell)  ${html.beginFrame.toFixed(1)} fps   target >= 30`);
-    console.log(`  page.screenshot fallback              ${html.screenshot.toFixed(1)} fps`);
-    console.log(`  whole render of the 5 s html clip     ${html.endToEnd.toFixed(1)} fps (capture + encode)`);
-    console.log(
-      `  load average ${(await readFile("/proc/loadavg", "utf8")).split(" ").slice(0, 3).join(" ")}`,
-    );
+    if (part("check")) print(await benchCheck(dir));
+    if (part("html")) print(await benchHtml(dir));
+    console.log(`\nload average after: ${loadNow()}`);
   } finally {
     await closeBrowser();
     await rm(dir, { recursive: true, force: true });

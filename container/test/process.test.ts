@@ -93,6 +93,23 @@ describe("orderedWriter", () => {
     expect(chunks.join("")).toBe("abcd");
   });
 
+  it("lets the capture run ahead of a slow reader by up to maxQueued frames, then waits for it", async () => {
+    const pending: (() => void)[] = [];
+    const out = new Writable({ highWaterMark: 1, write: (_c, _e, done) => void pending.push(done) });
+    const w = orderedWriter(out, 2);
+    const settled: number[] = [];
+    const puts = [0, 1, 2].map((n) => w.put(n, new Uint8Array(8)).then(() => settled.push(n)));
+    await new Promise((r) => setTimeout(r, 20));
+    // Frame 0 is queued unread and resolved; frame 1 fills the queue and waits (the reader took none yet).
+    expect(settled).toEqual([0]);
+    while (settled.length < 3) {
+      pending.shift()?.();
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await Promise.all(puts);
+    expect(settled).toEqual([0, 1, 2]);
+  });
+
   it("fails every waiting frame when aborted", async () => {
     const out = new Writable({ write: (_c, _e, done) => done() });
     const w = orderedWriter(out);

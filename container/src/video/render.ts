@@ -5,6 +5,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../config.ts";
+import { cpuTimes } from "../lib/cpu-time.ts";
 import { run } from "../lib/process.ts";
 import { extraOutputsArgs, ffmpegArgs, filterThreadsFor } from "./args.ts";
 import { compileGraph, layerWindow, pipesLast } from "./compile.ts";
@@ -58,6 +59,40 @@ export interface RenderVideoResult {
   transitions: string[];
   /** autoSubtitles' transcript and cues; null when the config did not ask for captions. */
   captions: Captions | null;
+  timings: RenderTimings;
+}
+
+/**
+ * Where a render's time went, in ms. Stages overlap (probes run while text is drawn; an animated html layer
+ * is captured while ffmpeg encodes), so each is its own span; `startMs` is the serial part before the
+ * encoding ffmpeg starts. Decode, filter and encode run inside that one ffmpeg: its wall and CPU time are
+ * reported here, bench/video.ts splits them by running the same graph without the encoder.
+ */
+export interface RenderTimings {
+  totalMs: number;
+  downloadMs: number;
+  probeMs: number;
+  transcribeMs?: number;
+  /** Text sheet laid out and every html layer captured (or, when streamed, its capture set up). */
+  rasterizeMs: number;
+  /** From the start of rasterising until the text sheet's screenshot (ffmpeg's stdin) was taken. */
+  sheetMs?: number;
+  graphMs: number;
+  /** The first pass that writes the frame pairs of transitions drawn by their GLSL. */
+  tapsMs?: number;
+  /** From the job's start until the encoding ffmpeg was launched. */
+  startMs: number;
+  /** The encoding ffmpeg run: wall time, its CPU time (user + system), the renderer's own CPU meanwhile. */
+  ffmpegMs: number;
+  ffmpegCpuMs?: number;
+  nodeCpuMs?: number;
+}
+
+/** A stopwatch that records named spans of the job (ms since its start). */
+function stopwatch() {
+  const t0 = performance.now();
+  const since = (t: number) => Math.round(performance.now() - t);
+  return { now: () => performance.now(), since, total: () => since(t0) };
 }
 
 const FONT_EXT = /\.(ttf|otf|woff2?)$/i;
@@ -77,28 +112,33 @@ function warmBrowsers(layers: KeyedLayer[], tools: RenderTools): void {
 export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoResult> {
   const report = o.onProgress ?? (() => {});
   const tools = o.tools ?? DEFAULT_RENDER_TOOLS;
+  const clock = stopwatch();
+  const timings: Partial<RenderTimings> = {};
   const parsed = applyFastMode(videoSpec(o.config, o.format));
   report(0, "downloading");
   if (!o.rasterize) warmBrowsers(keyedLayers(parsed), tools);
   // Captions are text: the text page opens while the inputs download and the mix is transcribed.
   if (!o.rasterize && parsed.subtitles) prepareSparePage(tools.chromiumPath);
   const refs = fileRefs(parsed);
+  let t = clock.now();
   const local = await fetchInputs(refs, o.workDir, {
     inputs: o.inputs,
     allowLocalFiles: o.allowLocalFiles,
     signal: o.signal,
     onFile: (n) => report(overallPercent("downloading", n / Math.max(1, refs.length)), "downloading"),
   });
+  timings.downloadMs = clock.since(t);
   let spec = rewriteRefs(parsed, local);
   const media = new Map<string, MediaInfo>();
   const fontPaths = new Set(keyedLayers(spec).map((k) => ("fontPath" in k.layer ? k.layer.fontPath : null)));
   fontPaths.add(spec.subtitles?.style.fontPath ?? null);
   const toProbe = [...new Set(local.values())].filter((p) => !fontPaths.has(p) && !FONT_EXT.test(p));
+  const probeStart = clock.now();
   const probing = Promise.all(
     toProbe.map(async (p) =>
       media.set(p, toMediaInfo(await probeMedia(p, { ffprobePath: tools.ffprobePath, signal: o.signal }))),
     ),
-  );
+  ).then(() => void (timings.probeMs = clock.since(probeStart)));
   void probing.catch(() => {}); // awaited below; this only stops an early throw leaving it unhandled
   const timelineFor = () => {
     // The contract's timeline, at the spec's fps (a preview's, after fast mode); a clip without its own
@@ -119,6 +159,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   if (spec.subtitles) {
     await probing;
     report(overallPercent("transcribing", 0), "transcribing");
+    t = clock.now();
     captions = await transcribeMix(spec, timelineFor(), media, {
       jobId: o.jobId,
       workDir: o.workDir,
@@ -126,6 +167,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath),
       signal: o.signal,
     });
+    timings.transcribeMs = clock.since(t);
     if (captions.cues.length > 0) {
       ({ spec, keys: captionKeys } = withCaptionLayers(spec, captions.cues));
     }
@@ -138,7 +180,14 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       const frames = k.clip < 0 ? timeline.totalFrames : timeline.clips[k.clip]!.frames;
       return { ...k, window: layerWindow(k.layer, frames, spec.fps)?.duration ?? 0 };
     });
-    return rasterize(spec, layers, o.workDir);
+    const start = clock.now();
+    const rasters = await rasterize(spec, layers, o.workDir);
+    timings.rasterizeMs = clock.since(start);
+    void rasters.stdin?.then(
+      () => void (timings.sheetMs = clock.since(start)),
+      () => {},
+    );
+    return rasters;
   };
   // Only clips without a duration need probed video lengths; otherwise the timeline is known now and
   // the browser work (text, html capture) runs while the remaining probes (ffprobe) do.
@@ -184,6 +233,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     throw e;
   }
   if (captions) timeReveals(rasters.assets, captionKeys, captions.cues, spec);
+  t = clock.now();
   // Inputs fed through pipes go last: ffmpeg opens inputs in order, so it loads and probes every file
   // while the text sheet's screenshot is still being taken and the first html frame drawn.
   // Transitions other than the exact ffmpeg twins are drawn by their GLSL on a WebGL page (gl/): a first
@@ -197,8 +247,10 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   const graphScript = join(o.workDir, "graph.txt");
   const format = spec.format;
   let graph = plain;
+  timings.graphMs = clock.since(t);
   try {
     if (taps && (taps.outputs ?? []).length > 0) {
+      t = clock.now();
       const ordered = pipesLast(taps);
       await writeFile(graphScript, ordered.filterGraph);
       await run(tools.ffmpegPath, extraOutputsArgs({ ...ordered, graphScript }), {
@@ -210,6 +262,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       await drawer.finish();
       drawer.mode = "splice";
       graph = compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer);
+      timings.tapsMs = clock.since(t);
     }
     graph = pipesLast(graph);
     await writeFile(graphScript, graph.filterGraph);
@@ -225,16 +278,25 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     });
     const reader = new ProgressReader();
     report(overallPercent("encoding", 0), "encoding");
+    timings.startMs = clock.total();
+    t = clock.now();
+    const cpu0 = cpuTimes();
     await run(tools.ffmpegPath, args, {
       stdin: rasters.stdin ?? undefined,
       pipes: graph.pipes,
       signal: o.signal,
       timeoutMs: 30 * 60_000,
       onStderr: (chunk) => {
-        const t = reader.push(chunk);
-        if (t !== null) report(overallPercent("encoding", t / timeline.duration), "encoding");
+        const at = reader.push(chunk);
+        if (at !== null) report(overallPercent("encoding", at / timeline.duration), "encoding");
       },
     });
+    timings.ffmpegMs = clock.since(t);
+    const cpu1 = cpuTimes();
+    if (cpu0 && cpu1) {
+      timings.ffmpegCpuMs = cpu1.childrenMs - cpu0.childrenMs;
+      timings.nodeCpuMs = cpu1.selfMs - cpu0.selfMs;
+    }
   } finally {
     // gl layers draw during the render itself: the page closes once ffmpeg is done.
     await drawer.close();
@@ -250,5 +312,15 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     duration: timeline.duration,
     transitions: graph.transitions,
     captions,
+    timings: {
+      downloadMs: 0,
+      probeMs: 0,
+      rasterizeMs: 0,
+      graphMs: 0,
+      startMs: 0,
+      ffmpegMs: 0,
+      ...timings,
+      totalMs: clock.total(),
+    },
   };
 }

@@ -157,8 +157,24 @@ async function runVideoJob(
           signal,
         });
         reporter.progress(95, "uploading");
+        const uploadStart = performance.now();
         if (r.captions) await uploadCaptions(job, r.captions, signal);
         const fileSize = await uploadFile(job.output.uploadUrl, outPath, job.output.format, signal);
+        const uploadMs = Math.round(performance.now() - uploadStart);
+        // One line per job, like the image path's "image rendered": where this render's time went.
+        console.log(
+          JSON.stringify({
+            level: "info",
+            msg: "video rendered",
+            jobId: job.jobId,
+            ...r.timings,
+            uploadMs,
+            jobMs: Date.now() - started,
+            bytes: fileSize,
+            frames: Math.round(r.duration * r.fps),
+            size: `${r.width}x${r.height}`,
+          }),
+        );
         return { ...r, fileSize };
       })();
       try {

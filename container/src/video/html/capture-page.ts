@@ -20,6 +20,8 @@ export interface CapturePage {
   method: CaptureMethod;
   /** The current state of the page as PNG bytes. */
   frame(): Promise<Buffer>;
+  /** Moves the page's virtual clock (clock-shim.ts) to each of `targets` (ms) in order; resolves with its time. */
+  advance(targets: readonly number[]): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -150,7 +152,22 @@ export async function openCapturePage(
       }
       throw new Error("Chromium produced no frame");
     };
-    return { page, method, frame, close: () => ctx.close().catch(() => {}) };
+    // One CDP call on the page's own session for any number of clock steps: puppeteer's evaluate costs a
+    // function serialisation and a context lookup per call, and every call is a round trip to the page.
+    const advance = async (targets: readonly number[]): Promise<number> => {
+      const list = targets.map((t) => Number(t)).join(",");
+      const r = await session.send("Runtime.evaluate", {
+        expression: `window.__mrsAdvanceAll([${list}])`,
+        returnByValue: true,
+        awaitPromise: true,
+      });
+      if (r.exceptionDetails) {
+        const e = r.exceptionDetails;
+        throw new Error(e.exception?.description ?? e.text);
+      }
+      return Number(r.result.value);
+    };
+    return { page, method, frame, advance, close: () => ctx.close().catch(() => {}) };
   } catch (e) {
     await ctx.close().catch(() => {});
     throw e;

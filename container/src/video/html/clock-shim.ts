@@ -81,5 +81,16 @@ export function clockShim(epochMs: number): string {
     seek();
     return now;
   };
+  // Several steps in one call from the renderer (the frames another capture process draws): a real task
+  // between them runs the page's promise callbacks and events, as the round trip between two calls did.
+  const Channel = MessageChannel;
+  const turn = () => new Promise((done) => { const c = new Channel(); c.port1.onmessage = () => done(); c.port2.postMessage(0); });
+  window.__mrsAdvanceAll = async (targets) => {
+    for (let i = 0; i < targets.length; i++) {
+      if (i > 0) await turn();
+      window.__mrsAdvance(targets[i]);
+    }
+    return now;
+  };
 })();`;
 }

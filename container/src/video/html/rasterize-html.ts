@@ -64,11 +64,14 @@ function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
   return Promise.race([p, fail]).finally(() => clearTimeout(timer));
 }
 
-const advance = (cp: CapturePage, ms: number) =>
-  cp.page.evaluate(
-    (t: number) => (window as unknown as { __mrsAdvance(t: number): number }).__mrsAdvance(t),
-    ms,
-  );
+/** Clock steps of the settle (`wait`) sent in one page call. */
+const SETTLE_BATCH = 30;
+
+/** Moves the page's clock through `targets` in order, in one call; returns an empty list for the next ones. */
+async function step(cp: CapturePage, targets: number[], where: string): Promise<number[]> {
+  await withTimeout(cp.advance(targets), `${where}: a script`);
+  return [];
+}
 
 export interface HtmlCaptureStats {
   frames: number;
@@ -133,11 +136,19 @@ export async function rasterizeHtmlLayer(
           `${where}: loading fonts`,
         );
         // Settle: timers due at 0 (library start-up), then `wait` seconds of virtual time before frame 0.
-        for (let t = 0; t < waitMs; t += stepMs) await withTimeout(advance(cp, t), `${where}: a script`);
+        let steps: number[] = [];
+        for (let t = 0; t < waitMs; t += stepMs) {
+          steps.push(t);
+          if (steps.length === SETTLE_BATCH) steps = await step(cp, steps, where);
+        }
+        if (steps.length > 0) steps = await step(cp, steps, where);
         const t0 = performance.now();
         for (let n = 0; n < frames; n++) {
-          await withTimeout(advance(cp, waitMs + n * stepMs), `${where}: a script`);
+          // The clock still ticks through the frames other workers capture, in the same call as this
+          // worker's next frame (nothing is drawn between them either way).
+          steps.push(waitMs + n * stepMs);
           if (n % workers !== worker) continue;
+          steps = await step(cp, steps, where);
           await deliver(n, await withTimeout(cp.frame(), `${where}: capturing a frame`));
         }
         return performance.now() - t0;
@@ -175,58 +186,59 @@ export async function rasterizeHtmlLayer(
 /** Path of the first frame of a streamed layer: there is no file. */
 const STREAMED = "(streamed)";
 
-/** Resolves once `chunk` is written (or buffered below the high-water mark); rejects if `out` closes. */
-function writeChunk(out: Writable, chunk: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const closed = () => reject(new Error("the encoder stopped reading the html frames"));
-    if (out.destroyed || out.writableEnded) return closed();
-    if (out.write(chunk)) return resolve();
-    const drained = () => {
-      out.off("close", closed);
-      resolve();
-    };
-    out.once("drain", drained);
-    out.once("close", () => {
-      out.off("drain", drained);
-      closed();
-    });
-  });
+/**
+ * Frames handed to the encoder's pipe and not yet read by it: the capture runs this far ahead of ffmpeg
+ * instead of in lockstep with its reads (a 720p PNG is ~100 KB, the pipe holds 64 KB).
+ */
+const MAX_QUEUED_FRAMES = 24;
+
+interface Waiting {
+  done: () => void;
+  failed: (e: unknown) => void;
 }
 
 /**
  * Writes frames to `out` in frame order whichever capture worker delivers them; `put` resolves once its
- * frame is written, `abort` fails every waiting frame (a worker failed, or the encoder stopped).
+ * frame is queued on `out` with fewer than `maxQueued` frames still unread ahead of it, `abort` fails every
+ * waiting frame (a worker failed, or the encoder stopped).
  */
-export function orderedWriter(out: Writable): {
+export function orderedWriter(
+  out: Writable,
+  maxQueued = MAX_QUEUED_FRAMES,
+): {
   put: (n: number, png: Uint8Array) => Promise<void>;
   abort: (reason: unknown) => void;
 } {
-  const ready = new Map<number, { png: Uint8Array; done: () => void; failed: (e: unknown) => void }>();
+  const ready = new Map<number, Waiting & { png: Uint8Array }>();
+  const held: Waiting[] = [];
   let next = 0;
-  let writing = false;
+  let queued = 0;
   let aborted: { reason: unknown } | null = null;
   const abort = (reason: unknown) => {
     aborted ??= { reason };
-    for (const f of ready.values()) f.failed(reason);
+    for (const f of [...ready.values(), ...held.splice(0)]) f.failed(reason);
     ready.clear();
   };
-  const pump = async () => {
-    if (writing) return;
-    writing = true;
-    try {
-      for (let f = ready.get(next); f; f = ready.get(next)) {
-        ready.delete(next);
-        next++;
-        try {
-          await writeChunk(out, f.png);
-          f.done();
-        } catch (e) {
-          f.failed(e);
-          abort(e);
-        }
+  const release = () => {
+    while (held.length > 0 && queued < maxQueued) held.shift()!.done();
+  };
+  const pump = () => {
+    for (let f = ready.get(next); f && !aborted; f = ready.get(next)) {
+      ready.delete(next);
+      next++;
+      if (out.destroyed || out.writableEnded) {
+        const e = new Error("the encoder stopped reading the html frames");
+        f.failed(e);
+        return abort(e);
       }
-    } finally {
-      writing = false;
+      queued++;
+      out.write(f.png, (e) => {
+        queued--;
+        if (e) abort(new Error("the encoder stopped reading the html frames"));
+        else release();
+      });
+      if (queued < maxQueued) f.done();
+      else held.push(f);
     }
   };
   const put = (n: number, png: Uint8Array) =>
@@ -234,7 +246,7 @@ export function orderedWriter(out: Writable): {
       ? Promise.reject(aborted.reason)
       : new Promise<void>((done, failed) => {
           ready.set(n, { png, done, failed });
-          void pump();
+          pump();
         });
   return { put, abort };
 }

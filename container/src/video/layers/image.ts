@@ -12,7 +12,7 @@ import { zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./
 import { resizeInto, type ResizeMode } from "./resize.ts";
 
 /** Oversampling of stills under zoompan (see ken-burns.ts). */
-const OVERSAMPLE = 1.5;
+export const OVERSAMPLE = 1.5;
 
 /**
  * Filters that show a still the way its EXIF orientation (1–8) says: 2–4 flip or turn it half, 5–8
