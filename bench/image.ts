@@ -340,7 +340,7 @@ const main = async () => {
   const satori = await satoriRenderer();
   const service = process.env.BENCH_SKIP_SERVICE ? undefined : await serviceRenderer();
   try {
-    const variants = {
+    const variants: Record<string, () => Promise<number | void>> = {
       floor: async () => {
         await load(floor.page, BARE);
         await capture(floor.cdp, true);
@@ -373,7 +373,7 @@ const main = async () => {
       serviceSse: "service (watched over SSE): same clock",
     };
     for (const [k, ms] of Object.entries(result.times) as [keyof typeof result.times, number[]][])
-      row(names[k] ?? k, ms, result.ratios[k]);
+      row(names[k] ?? k, ms, result.ratios[k]!);
     if (service) {
       const n = result.rounds;
       for (const [how, seen] of [
@@ -384,7 +384,7 @@ const main = async () => {
         row(
           `client sees COMPLETED (${how})`,
           client,
-          client.map((c, i) => c / result.times.floor[i]!),
+          client.map((c, i) => c / result.times.floor![i]!),
         );
         console.log(
           `  create request ${spread(seen.create.slice(-n), " ms", 0)}, of which before createdAt ${spread(seen.before.slice(-n), " ms", 0)}\n` +

@@ -35,7 +35,7 @@ import { closeBrowser, sparePageReady } from "../container/src/video/raster/brow
 import { renderVideo, type RenderTimings } from "../container/src/video/render.ts";
 import { conditions, interleave, loadNow, median, spread } from "./_lib.ts";
 
-const FIX = process.env.FIXTURES_DIR ?? "/work/shared/fixtures";
+const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
 const ONLY = process.env.BENCH_ONLY;
 const MAX_ROUNDS = Number(process.env.BENCH_MAX_ROUNDS ?? 12);
 const ROUNDS = { warmup: 1, minRounds: 5, maxRounds: MAX_ROUNDS, targetIqr: 0.05 };
