@@ -60,10 +60,17 @@ export const unseal = async (
 ): Promise<string> => {
   if (!stored.startsWith(PREFIX)) return stored;
   const [iv, data] = stored.slice(PREFIX.length).split(".");
-  const plain = await crypto.subtle.decrypt(
-    { name: "AES-GCM", iv: fromBase64(iv ?? ""), additionalData: encoder.encode(boundTo) },
-    await aesKey(material, purpose),
-    fromBase64(data ?? ""),
-  );
-  return new TextDecoder().decode(plain);
+  const key = await aesKey(material, purpose);
+  try {
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: fromBase64(iv ?? ""), additionalData: encoder.encode(boundTo) },
+      key,
+      fromBase64(data ?? ""),
+    );
+    return new TextDecoder().decode(plain);
+  } catch {
+    throw new Error(
+      `a sealed ${purpose} of ${boundTo} did not open: another DATA_ENCRYPTION_KEY, another row, or altered`,
+    );
+  }
 };
