@@ -73,6 +73,13 @@ function warmBrowsers(layers: KeyedLayer[], tools: RenderTools): void {
       void getCaptureBrowser(tools.chromiumPath, slot).catch(() => {});
 }
 
+/** Waits for every promise; rejects with the first rejection in time, once all have settled. */
+async function firstFailure(runs: Promise<unknown>[]): Promise<void> {
+  let first: { reason: unknown } | null = null;
+  await Promise.all(runs.map((p) => p.catch((reason: unknown) => void (first ??= { reason }))));
+  if (first) throw (first as { reason: unknown }).reason;
+}
+
 /** Renders the job; throws (ProcessError or Error) with a human-readable message on failure. */
 export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoResult> {
   const report = o.onProgress ?? (() => {});
@@ -151,7 +158,6 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     () => GlSession.open(tools.chromiumPath, spec.width, spec.height),
     spec.width,
     spec.height,
-    o.workDir,
   );
   // The WebGL page (~0.2 s to open) opens while the text and html layers are drawn.
   const warmDrawer = (t: Timeline) => {
@@ -186,28 +192,44 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   if (captions) timeReveals(rasters.assets, captionKeys, captions.cues, spec);
   // Inputs fed through pipes go last: ffmpeg opens inputs in order, so it loads and probes every file
   // while the text sheet's screenshot is still being taken and the first html frame drawn.
-  // Transitions other than the exact ffmpeg twins are drawn by their GLSL on a WebGL page (gl/): a first
-  // ffmpeg pass writes their frame pairs, the page draws them to files, the render splices them in.
-  // Jobs whose html layers stream frames keep the xfade drawings (a stream cannot be captured twice).
+  // Transitions other than the exact ffmpeg twins are drawn by their GLSL on a WebGL page (gl/): a
+  // second ffmpeg run, alongside the render, writes their frame pairs; the page draws them and the
+  // render reads the drawn frames through a pipe (gl-join.ts). Jobs whose html layers stream frames keep
+  // the xfade drawings (a stream cannot be captured twice).
   const plain = compileGraph(spec, timeline, o.jobId, media, rasters.assets, undefined, drawer);
+  drawer.mode = "taps";
   const taps =
     plain.oneShotPipes === 0
-      ? compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer)
-      : null;
+      ? timeline.clips
+          .map((_, c) => {
+            drawer.tapping = c;
+            return compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer);
+          })
+          .filter((g) => (g.outputs ?? []).length > 0)
+      : [];
   const graphScript = join(o.workDir, "graph.txt");
   const format = spec.format;
   let graph = plain;
+  // Either run failing stops the other (the render would wait for frames the taps never write).
+  const both = new AbortController();
+  const signal = o.signal ? AbortSignal.any([o.signal, both.signal]) : both.signal;
+  let tapsRun: Promise<unknown> = Promise.resolve();
   try {
-    if (taps && (taps.outputs ?? []).length > 0) {
-      const ordered = pipesLast(taps);
-      await writeFile(graphScript, ordered.filterGraph);
-      await run(tools.ffmpegPath, extraOutputsArgs({ ...ordered, graphScript }), {
-        stdin: rasters.stdin ?? undefined,
-        pipes: ordered.pipes,
-        signal: o.signal,
-        timeoutMs: 10 * 60_000,
-      });
-      await drawer.finish();
+    if (taps.length > 0) {
+      tapsRun = (async () => {
+        for (const [i, g] of taps.entries()) {
+          const ordered = pipesLast(g);
+          const script = join(o.workDir, `taps${i}.txt`);
+          await writeFile(script, ordered.filterGraph);
+          await run(tools.ffmpegPath, extraOutputsArgs({ ...ordered, graphScript: script }), {
+            stdin: rasters.stdin ?? undefined,
+            pipes: ordered.pipes,
+            signal,
+            timeoutMs: 10 * 60_000,
+          });
+        }
+      })();
+      tapsRun.catch(() => both.abort());
       drawer.mode = "splice";
       graph = compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer);
     }
@@ -225,16 +247,19 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     });
     const reader = new ProgressReader();
     report(overallPercent("encoding", 0), "encoding");
-    await run(tools.ffmpegPath, args, {
+    const rendering = run(tools.ffmpegPath, args, {
       stdin: rasters.stdin ?? undefined,
       pipes: graph.pipes,
-      signal: o.signal,
+      signal,
       timeoutMs: 30 * 60_000,
       onStderr: (chunk) => {
         const t = reader.push(chunk);
         if (t !== null) report(overallPercent("encoding", t / timeline.duration), "encoding");
       },
     });
+    rendering.catch(() => both.abort());
+    // The first failure is the job's (a run stopped by the other's failure only reports "aborted").
+    await firstFailure([tapsRun, rendering]);
   } finally {
     // gl layers draw during the render itself: the page closes once ffmpeg is done.
     await drawer.close();

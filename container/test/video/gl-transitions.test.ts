@@ -49,7 +49,7 @@ let counter = 0;
 async function drawAt(name: string, k: number, n: number, params?: Record<string, unknown>): Promise<Buffer> {
   const t = { key: `x${counter++}`, name, frames: n, params };
   await drawer.prepare(t);
-  for (let i = 0; i < n; i++) session.offer(t.key, i, PAIR);
+  for (let i = 0; i < n; i++) void session.offer(t.key, i, PAIR);
   const frames: Buffer[] = [];
   const drawing = session.page.evaluate(
     (key, frames) =>
@@ -102,7 +102,7 @@ function maxDiff(a: Buffer, b: Buffer): number {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "gl-transitions-"));
   const opened = GlSession.open(DEFAULT_RENDER_TOOLS.chromiumPath, W, H);
-  drawer = new GlDrawer(() => opened, W, H, dir);
+  drawer = new GlDrawer(() => opened, W, H);
   session = await opened;
 });
 afterAll(async () => {
@@ -248,6 +248,35 @@ describe("gl transitions", () => {
     const mid = await colorAt(outPath, 1.5);
     expect(near(mid, [255, 0, 0])).toBe(false);
     expect(near(mid, [0, 0, 255])).toBe(false);
+  }, 120_000);
+});
+
+describe("gl transitions in a render", () => {
+  it("two drawn transitions of 30 frames each (more than the exchange holds) arrive in order", async () => {
+    const outPath = join(dir, "two.mp4");
+    const fill = (color: string) => [{ type: "fill-color", color }];
+    await renderVideo({
+      jobId: "job_gl_two",
+      workDir: await mkdtemp(join(dir, "t-")),
+      outPath,
+      config: videoConfig({
+        width: 160,
+        height: 90,
+        fps: 30,
+        clips: [
+          { duration: 2, transition: { name: "wipeLeft", duration: 1 }, layers: fill("#ff0000") },
+          { duration: 2, transition: { name: "wipeUp", duration: 1 }, layers: fill("#00ff00") },
+          { duration: 2, layers: fill("#0000ff") },
+        ],
+      }),
+    });
+    // wipeLeft at 1.5 s (half way): A (red) on the left, B (green) on the right.
+    expect(near(await colorAt(outPath, 1.5, { x: 0.1, y: 0.4, w: 0.1, h: 0.2 }), [255, 0, 0])).toBe(true);
+    expect(near(await colorAt(outPath, 1.5, { x: 0.8, y: 0.4, w: 0.1, h: 0.2 }), [0, 255, 0])).toBe(true);
+    // The second overlap is 2 s to 3 s; wipeUp at 2.5 s: B (blue) at the bottom, A (green) at the top.
+    expect(near(await colorAt(outPath, 2.5, { x: 0.4, y: 0.05, w: 0.2, h: 0.1 }), [0, 255, 0])).toBe(true);
+    expect(near(await colorAt(outPath, 2.5, { x: 0.4, y: 0.85, w: 0.2, h: 0.1 }), [0, 0, 255])).toBe(true);
+    expect(near(await colorAt(outPath, 3.5), [0, 0, 255])).toBe(true);
   }, 120_000);
 });
 
