@@ -2,7 +2,8 @@
  * Renders one video job end to end: fetch inputs → probe → rasterise text/html → compile the
  * filter graph → one ffmpeg run. Reports progress through `onProgress` (percent + stage).
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import { GL_SHADER_MAX_BYTES } from "../../../src/contract/config/video-layers.ts";
 import { join } from "node:path";
 import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../config.ts";
 import { run } from "../lib/process.ts";
@@ -73,6 +74,40 @@ function warmBrowsers(layers: KeyedLayer[], tools: RenderTools): void {
       void getCaptureBrowser(tools.chromiumPath, slot).catch(() => {});
 }
 
+/**
+ * The spec with each gl layer's downloaded `fragmentPath` read into `fragmentShader` (UTF-8 text within
+ * the inline limit; anything else fails the job naming the field).
+ */
+async function withShaderText(spec: VideoSpec): Promise<VideoSpec> {
+  const texts = new Map<string, string>();
+  const read = async (path: string): Promise<string> => {
+    const known = texts.get(path);
+    if (known !== undefined) return known;
+    const bytes = await readFile(path);
+    if (bytes.length > GL_SHADER_MAX_BYTES)
+      throw new Error(
+        `gl layer fragmentPath: the shader file is larger than ${GL_SHADER_MAX_BYTES / 1024} KB`,
+      );
+    const text = new TextDecoder().decode(bytes);
+    const control = bytes.some((b) => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
+    if (control || text.includes("\uFFFD"))
+      throw new Error("gl layer fragmentPath: the file is not GLSL text");
+    texts.set(path, text);
+    return text;
+  };
+  const fix = async <L extends VideoSpec["globalLayers"][number]>(l: L): Promise<L> =>
+    l.type === "gl" && l.fragmentPath !== undefined
+      ? { ...l, fragmentShader: await read(l.fragmentPath) }
+      : l;
+  return {
+    ...spec,
+    clips: await Promise.all(
+      spec.clips.map(async (c) => ({ ...c, layers: await Promise.all(c.layers.map(fix)) })),
+    ),
+    globalLayers: await Promise.all(spec.globalLayers.map(fix)),
+  };
+}
+
 /** Waits for every promise; rejects with the first rejection in time, once all have settled. */
 async function firstFailure(runs: Promise<unknown>[]): Promise<void> {
   let first: { reason: unknown } | null = null;
@@ -96,11 +131,16 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     signal: o.signal,
     onFile: (n) => report(overallPercent("downloading", n / Math.max(1, refs.length)), "downloading"),
   });
-  let spec = rewriteRefs(parsed, local);
+  let spec = await withShaderText(rewriteRefs(parsed, local));
   const media = new Map<string, MediaInfo>();
   const fontPaths = new Set(keyedLayers(spec).map((k) => ("fontPath" in k.layer ? k.layer.fontPath : null)));
   fontPaths.add(spec.subtitles?.style.fontPath ?? null);
-  const toProbe = [...new Set(local.values())].filter((p) => !fontPaths.has(p) && !FONT_EXT.test(p));
+  const shaderPaths = new Set(
+    keyedLayers(spec).map((k) => ("fragmentPath" in k.layer ? k.layer.fragmentPath : null)),
+  );
+  const toProbe = [...new Set(local.values())].filter(
+    (p) => !fontPaths.has(p) && !shaderPaths.has(p) && !FONT_EXT.test(p),
+  );
   const probing = Promise.all(
     toProbe.map(async (p) =>
       media.set(p, toMediaInfo(await probeMedia(p, { ffprobePath: tools.ffprobePath, signal: o.signal }))),

@@ -4,7 +4,7 @@
  * (container/test/video/transitions-contact-sheet.png, refreshed with UPDATE_SCREENSHOTS=1) for a person to look at, and one whole render spliced by ffmpeg.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -316,5 +316,45 @@ void main() { vec2 p = gl_FragCoord.xy / resolution; gl_FragColor = vec4(p.x, st
         }),
       }),
     ).rejects.toThrow(/GLSL/);
+  }, 60_000);
+});
+
+describe("gl layer from a shader file (fragmentPath)", () => {
+  const FRAG = `uniform vec2 resolution;
+void main() { vec2 p = gl_FragCoord.xy / resolution; gl_FragColor = vec4(step(0.5, p.x), 0.0, 1.0 - step(0.5, p.x), 1.0); }`;
+  const render = async (name: string, layer: Record<string, unknown>) => {
+    const outPath = join(dir, `${name}.mp4`);
+    await renderVideo({
+      jobId: `job_gl_${name}`,
+      workDir: await mkdtemp(join(dir, "f-")),
+      outPath,
+      allowLocalFiles: true,
+      config: videoConfig({ width: 160, height: 90, fps: 10, clips: [{ duration: 1, layers: [layer] }] }),
+    });
+    return outPath;
+  };
+
+  it("draws the downloaded file's shader: blue on the left, red on the right", async () => {
+    const file = join(dir, "split.frag");
+    await writeFile(file, FRAG);
+    const out = await render("file", { type: "gl", fragmentPath: file });
+    expect(near(await colorAt(out, 0.5, { x: 0.1, y: 0.4, w: 0.2, h: 0.2 }), [0, 0, 255])).toBe(true);
+    expect(near(await colorAt(out, 0.5, { x: 0.7, y: 0.4, w: 0.2, h: 0.2 }), [255, 0, 0])).toBe(true);
+  }, 60_000);
+
+  it("a file that does not compile fails the job naming fragmentPath and the GLSL error", async () => {
+    const file = join(dir, "bad.frag");
+    await writeFile(file, "void main() { gl_FragColor = nope; }");
+    await expect(render("badfile", { type: "gl", fragmentPath: file })).rejects.toThrow(
+      /gl layer fragmentPath: GLSL: .*nope/,
+    );
+  }, 60_000);
+
+  it("a file that is not text fails the job naming fragmentPath", async () => {
+    const file = join(dir, "binary.glsl");
+    await writeFile(file, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+    await expect(render("binfile", { type: "gl", fragmentPath: file })).rejects.toThrow(
+      /fragmentPath: the file is not GLSL text/,
+    );
   }, 60_000);
 });

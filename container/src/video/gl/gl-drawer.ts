@@ -149,7 +149,14 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
    * The writer of a `gl` layer's frames (raw rgba, top row first) into an ffmpeg input pipe. A frame the
    * page has not drawn within GL_FRAME_DEADLINE_MS fails the job (the shader runs on software GL).
    */
-  layerWriter(job: { key: string; fragment: string; frames: number; fps: number; speed: number }) {
+  layerWriter(job: {
+    key: string;
+    fragment: string;
+    field: string;
+    frames: number;
+    fps: number;
+    speed: number;
+  }) {
     return async (out: Writable): Promise<void> => {
       const s = await this.session;
       const key = `${job.key}-${this.runs++}`;
@@ -160,7 +167,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
           `precision highp float;\n${job.fragment}`,
         )
         .catch((e: unknown) => {
-          throw new Error(`gl layer: ${(e as Error).message}`);
+          throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
         });
       const drawing = s.page
         .evaluate(
@@ -171,14 +178,18 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
           job.speed,
         )
         .catch((e: unknown) => {
-          const err = new Error(`gl layer could not be drawn: ${(e as Error).message}`);
+          const err = new Error(`gl layer ${job.field} could not be drawn: ${(e as Error).message}`);
           s.fail(key, err);
           throw err;
         });
       void drawing.catch(() => {});
       const row = this.width * 4;
       for (let i = 0; i < job.frames; i++) {
-        const frame = await withDeadline(s.drawn(key, i), GL_FRAME_DEADLINE_MS, `gl layer frame ${i}`);
+        const frame = await withDeadline(
+          s.drawn(key, i),
+          GL_FRAME_DEADLINE_MS,
+          `gl layer (${job.field}) frame ${i}`,
+        );
         // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
         const flipped = Buffer.allocUnsafe(frame.length);
         for (let r = 0; r < this.height; r++)
