@@ -118,6 +118,10 @@ const titleProps = {
 
 export const titleLayerEntries = { type: v.literal("title"), ...titleProps };
 
+/**
+ * editly's banner clock: the animation runs on `(progress - delay) * speed`, progress being the fraction
+ * of the layer shown so far, so `delay` is a fraction of the layer's length (0.5 = half way), not seconds.
+ */
 const bannerAnimation = { delay: o(Seconds), speed: o(numberAbove(0, MAX_ANIMATION_SPEED)) };
 
 export const subtitleLayerEntries = {
@@ -164,7 +168,10 @@ export const fillColorLayerEntries = { type: v.literal("fill-color"), color: o(C
 export const linearGradientLayerEntries = {
   type: v.literal("linear-gradient"),
   colors: o(Colors),
-  /** Default `vertical`. */
+  /**
+   * Default: editly's ramp (from the top-left corner of a rect twice the frame's size to its centre);
+   * either way the gradient turns 30 degrees clockwise over the layer, like editly's.
+   */
   direction: o(GradientDirection),
   ...timing,
 };
