@@ -113,7 +113,7 @@ export function compileGraph(
     const t = timing.transition;
     if (!t || c === timeline.clips.length - 1) return null;
     const r = resolveTransition(t.name, `${jobId}:${c}`, t.params);
-    const drawn = drawer !== undefined && drawnByGl(r.name, t.params, t.easing);
+    const drawn = drawer !== undefined && drawnByGl(r.name, t.params, t.easing, format);
     return { t, r, drawn };
   });
   const tapping = drawer?.mode === "taps";

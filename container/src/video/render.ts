@@ -208,6 +208,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
           resolveTransition(c.transition.name, `${o.jobId}:${i}`).name,
           c.transition.params,
           c.transition.easing,
+          spec.format,
         ),
     );
     if (drawn && !o.rasterize) drawer.warm();

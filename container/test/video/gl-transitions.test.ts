@@ -255,7 +255,7 @@ describe("gl transitions in a render", () => {
   it("two drawn transitions of 30 frames each (more than the exchange holds) arrive in order", async () => {
     const outPath = join(dir, "two.mp4");
     const fill = (color: string) => [{ type: "fill-color", color }];
-    await renderVideo({
+    const r = await renderVideo({
       jobId: "job_gl_two",
       workDir: await mkdtemp(join(dir, "t-")),
       outPath,
@@ -264,12 +264,22 @@ describe("gl transitions in a render", () => {
         height: 90,
         fps: 30,
         clips: [
-          { duration: 2, transition: { name: "wipeLeft", duration: 1 }, layers: fill("#ff0000") },
-          { duration: 2, transition: { name: "wipeUp", duration: 1 }, layers: fill("#00ff00") },
+          // An easing sends the wipes (ffmpeg draws plain ones) to the page; at the midpoint it is 0.5.
+          {
+            duration: 2,
+            transition: { name: "wipeLeft", duration: 1, easing: "easeInOutCubic" },
+            layers: fill("#ff0000"),
+          },
+          {
+            duration: 2,
+            transition: { name: "wipeUp", duration: 1, easing: "easeInOutCubic" },
+            layers: fill("#00ff00"),
+          },
           { duration: 2, layers: fill("#0000ff") },
         ],
       }),
     });
+    expect(r.transitions).toEqual(["wipeLeft", "wipeUp"]);
     // wipeLeft at 1.5 s (half way): A (red) on the left, B (green) on the right.
     expect(near(await colorAt(outPath, 1.5, { x: 0.1, y: 0.4, w: 0.1, h: 0.2 }), [255, 0, 0])).toBe(true);
     expect(near(await colorAt(outPath, 1.5, { x: 0.8, y: 0.4, w: 0.1, h: 0.2 }), [0, 255, 0])).toBe(true);
