@@ -109,7 +109,8 @@ function wipe(axis: "x" | "y", bSide: "end" | "start"): Mixer {
     ctx.chain(`color=c=${second}:s=${W}x${H}:r=${fps},format=gray[${m1}]`);
     const crop = axis === "x" ? `crop=${W}:${H}:x='${offset}':y=0` : `crop=${W}:${H}:x=0:y='${offset}'`;
     ctx.chain(
-      `[${m0}][${m1}]${axis === "x" ? "hstack" : "vstack"}=inputs=2,trim=end_frame=1,loop=loop=${frames - 1}:size=1,settb=1/${fps},setpts=N,${crop}[${mask}]`,
+      // The lut makes the mask 0 and 255 (colour sources draw gray in video range: 16 and 235).
+      `[${m0}][${m1}]${axis === "x" ? "hstack" : "vstack"}=inputs=2,trim=end_frame=1,lut=c0='if(gt(val,127),255,0)',loop=loop=${frames - 1}:size=1,settb=1/${fps},setpts=N,${crop}[${mask}]`,
     );
     ctx.chain(`[${b}][${mask}]alphamerge[${bA}]`);
     ctx.chain(`[${a}][${bA}]overlay=format=yuv420:eof_action=pass[${mixed}]`);
