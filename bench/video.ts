@@ -2,19 +2,19 @@
  * Video benchmark: `node bench/video.ts` (Node 24) or `npm run bench video`. Prints its conditions first
  * (bench/_lib.ts), the load average after, and every ratio as a spread over interleaved rounds (each round runs
  * the baseline and the variant back to back, so both see the same machine), never a best run.
- * 1. Transitions drawn by their GLSL (gl/) against the ffmpeg `fade` twin: wall ratio per name.
- * 2. The editly-style config (title on a colour, photo with title + Ken Burns, video clip; 3 s each, 0.5 s
+ * (What a transition drawn by its GLSL adds to a render is bench/video-transitions.ts, also run by `npm run bench video`.)
+ * 1. The editly-style config (title on a colour, photo with title + Ken Burns, video clip; 3 s each, 0.5 s
  *    fades) at 1280x720 and 1920x1080 @ 30 fps against a bare ffmpeg encode of the SAME frames (decoded to raw
  *    beforehand) with the SAME encoder arguments: wall ratio and CPU ratio (user+sys of this process and its
  *    ended children: ffmpeg, ffprobe; Chromium's share of the text sheet is not in it). Then where the time
  *    goes: the render's own stage timings (RenderTimings) and ffmpeg's CPU split into decode (the inputs
  *    decoded alone), encode (the bare encode) and filters (the rest of the render's ffmpeg CPU).
- * 3. The independent check of issue 15: a 3-clip 1280x720 config (title on a colour, Ken Burns photo with a
+ * 2. The independent check of issue 15: a 3-clip 1280x720 config (title on a colour, Ken Burns photo with a
  *    subtitle, a cut of the HEVC fixture, 0.5 s fades), the render's own clock (RenderTimings.totalMs) against
  *    a bare `libx264 -preset veryfast -crf 20` encode of its decoded output (x264's defaults otherwise).
- * 4. Html animation capture at 1280x720: frames per second of the virtual-clock capture alone (beginFrame),
+ * 3. Html animation capture at 1280x720: frames per second of the virtual-clock capture alone (beginFrame),
  *    and of a whole render of a 5 s animated html clip (capture + encode), each as a spread over rounds.
- * BENCH_ONLY=transitions|video|check|html runs one part; BENCH_MAX_ROUNDS caps the interleaved rounds.
+ * BENCH_ONLY=video|check|html runs one part; BENCH_MAX_ROUNDS caps the interleaved rounds.
  * Reference (design/platform-notes.md): editly 0.14 takes ~6x the bare encode on config 1.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -301,67 +301,12 @@ async function benchHtml(dir: string): Promise<string[]> {
   ];
 }
 
-/**
- * Transitions drawn by their GLSL (gl/): the same 1280x720 @ 30 fps two-clip render (photo, then colour +
- * title; 2 s each) with a 0.5 s `fade` (an ffmpeg twin, no page) and with gl names, interleaved. The ratio
- * to `fade` is what a drawn transition adds: the taps pass, the page's drawing, the splice.
- */
-async function benchTransitions(dir: string): Promise<string[]> {
-  const names = ["fade", "cube", "CrossZoom", "wipeLeft"] as const;
-  const one = (name: string) => async () => {
-    const work = await mkdtemp(join(dir, "gl-"));
-    const t0 = performance.now();
-    await renderVideo({
-      jobId: `bench_gl_${name}`,
-      workDir: work,
-      outPath: join(work, "out.mp4"),
-      allowLocalFiles: true,
-      config: parse({
-        width: 1280,
-        height: 720,
-        fps: 30,
-        clips: [
-          {
-            duration: 2,
-            transition: { name, duration: 0.5 },
-            layers: [{ type: "image", path: `${FIX}/img2.jpg` }],
-          },
-          {
-            duration: 2,
-            layers: [
-              { type: "fill-color", color: "#1d3557" },
-              { type: "title", text: "Second clip", fontPath: FONT },
-            ],
-          },
-        ],
-      }),
-    });
-    const wall = performance.now() - t0;
-    await rm(work, { recursive: true, force: true });
-    await sparePageReady();
-    return wall;
-  };
-  const r = await interleave<(typeof names)[number]>(
-    "fade",
-    { fade: one("fade"), cube: one("cube"), CrossZoom: one("CrossZoom"), wipeLeft: one("wipeLeft") },
-    ROUNDS,
-  );
-  return [
-    `Transitions @1280x720 30 fps, 0.5 s overlap, two 2 s clips, ${r.rounds} rounds: wall vs fade (ffmpeg twin)`,
-    ...names.map(
-      (n) =>
-        `  ${n.padEnd(10)} ${ms(r.times[n]).padStart(8)}  ${n === "fade" ? "" : `${spread(r.ratios[n])}, added ${(median(r.times[n]) - median(r.times.fade)).toFixed(0)} ms (target <= 500)`}`,
-    ),
-  ];
-}
-
 async function main() {
   console.log(conditions("video"));
   const dir = await mkdtemp(join(tmpdir(), "bench-video-"));
   const part = (name: string) => !ONLY || ONLY === name;
   try {
     const print = (lines: string[]) => console.log(`\n${lines.join("\n")}`);
-    if (part("transitions")) print(await benchTransitions(dir));
     if (part("video")) {
       console.log(
         `\nVideo render vs bare encode (libx264 ${encoderArgs("mp4", false).slice(3, 6).join(" ")})`,

@@ -317,6 +317,7 @@ export type VideoConfig = {
       animated?: boolean;
       duration?: number;
       fragmentShader?: string;
+      fragmentPath?: string;
     };
     layerType?: {
       video?: {
@@ -499,6 +500,7 @@ export type VideoConfig = {
       };
       gl?: {
         fragmentShader?: string;
+        fragmentPath?: string;
         speed?: number;
         start?: number;
         stop?: number;
@@ -758,7 +760,8 @@ export type VideoConfigVideoLayer = ({
   stop?: number;
 }) | ({
   type: "gl";
-  fragmentShader: string;
+  fragmentShader?: string;
+  fragmentPath?: string;
   speed?: number;
   start?: number;
   stop?: number;
@@ -910,7 +913,8 @@ export type VideoConfigGlobalLayer = ({
   stop?: number;
 }) | ({
   type: "gl";
-  fragmentShader: string;
+  fragmentShader?: string;
+  fragmentPath?: string;
   speed?: number;
   start?: number;
   stop?: number;

@@ -23,6 +23,8 @@ export const MIME_TYPES = {
   otf: "font/otf",
   woff: "font/woff",
   woff2: "font/woff2",
+  // GLSL fragment shaders (gl layers' fragmentPath): text.
+  glsl: "text/x-glsl",
   // autoSubtitles outputs: captions for players, and the transcript with word times.
   vtt: "text/vtt",
   srt: "application/x-subrip",

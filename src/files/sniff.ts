@@ -82,12 +82,33 @@ const isSvg = (head: Uint8Array): boolean => {
   return /^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(text);
 };
 
+/**
+ * GLSL is text: printable UTF-8 (no NUL or other control bytes but tab and line ends) whose first token,
+ * after comments, is one a fragment shader starts with (a directive, a precision, a declaration).
+ */
+const GLSL_START =
+  /^(#\s*(version|ifdef|ifndef|if|define|extension|pragma)\b|precision\s|uniform\s|varying\s|in\s|out\s|const\s|struct\s|(void|float|int|bool|vec[234]|mat[234]|sampler2D|highp|mediump|lowp)\s)/;
+const isGlsl = (head: Uint8Array): boolean => {
+  if (head.some((b) => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d)) return false;
+  // A head cut inside a multi-byte character is still text: only the last few characters may not decode.
+  const text = new TextDecoder().decode(head);
+  if (text.slice(0, -3).includes("\uFFFD")) return false;
+  const code = text
+    .replace(/^\uFEFF/, "")
+    .replace(/^(\s*(\/\/[^\n]*(\n|$)|\/\*[\s\S]*?\*\/))*/, "")
+    .trimStart();
+  return GLSL_START.test(code);
+};
+
+const GLSL: Sniffed = { mimeType: "text/x-glsl", ext: "glsl", category: "shader" };
+
 /** Detects the type of a file from its first bytes (pass at least 64, ideally 512 for SVG). */
 export const sniff = (head: Uint8Array): Sniffed | null => {
   for (const [test, kind] of kinds) {
     if (test(head)) return kind === M4A ? isoSniffed(head, isoTracksIn(head)) : kind;
   }
   if (isSvg(head)) return { mimeType: "image/svg+xml", ext: "svg", category: "image" };
+  if (isGlsl(head)) return GLSL;
   return null;
 };
 
@@ -101,6 +122,7 @@ const ALIASES: Record<string, string[]> = {
   webm: ["webm", "mkv"],
   ogg: ["ogg", "oga", "opus"],
   ttf: ["ttf"],
+  glsl: ["glsl", "frag", "fs", "txt"],
 };
 
 /** Whether a file name's extension agrees with the sniffed type (no extension: agrees). */

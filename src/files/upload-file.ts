@@ -12,7 +12,10 @@ import { readUploadForm, type UploadForm } from "./upload-form";
 
 const UploadFields = v.object({
   category: v.optional(
-    v.picklist(["image", "video", "audio", "font"], "category must be image, video, audio or font"),
+    v.picklist(
+      ["image", "video", "audio", "font", "shader"],
+      "category must be image, video, audio, font or shader",
+    ),
   ),
   ttlHours: v.optional(
     v.pipe(

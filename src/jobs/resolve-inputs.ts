@@ -24,11 +24,26 @@ export const lookupStoredFiles = (
   refs: readonly FileReference[],
 ): Promise<Map<string, FileRow>> => filesByStoragePath(ctx, refs.map((r) => r.url).filter(isStoragePath));
 
-/** One FILE_NOT_FOUND error per storage path reference that is not among `found`. */
+/**
+ * One FILE_NOT_FOUND error per storage path reference that is not among `found`, and one INVALID_FILE_TYPE
+ * per shader slot (a gl layer's `fragmentPath`) naming a stored file that is not GLSL text: the renderer
+ * would read a picture or a sound as shader source.
+ */
 export const missingFileErrors = (
   refs: readonly FileReference[],
-  found: ReadonlyMap<string, unknown>,
+  found: ReadonlyMap<string, Pick<FileRow, "category" | "mimeType">>,
 ): FieldError[] =>
-  refs
-    .filter((r) => isStoragePath(r.url) && !found.has(r.url))
-    .map((r) => ({ field: r.field, message: `File not found: ${r.url}`, code: "FILE_NOT_FOUND" }));
+  refs.flatMap((r): FieldError[] => {
+    if (!isStoragePath(r.url)) return [];
+    const file = found.get(r.url);
+    if (!file) return [{ field: r.field, message: `File not found: ${r.url}`, code: "FILE_NOT_FOUND" }];
+    if (r.slot === "shader" && file.category !== "shader")
+      return [
+        {
+          field: r.field,
+          message: `must be a GLSL shader (text) file; ${r.url} is ${file.mimeType}`,
+          code: "INVALID_FILE_TYPE",
+        },
+      ];
+    return [];
+  });

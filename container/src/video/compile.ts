@@ -8,7 +8,7 @@
 import type { Duplex } from "node:stream";
 import { clipAudioStream, finishAudio } from "./audio-graph.ts";
 import { GraphContext, type GlLayerDrawer, type LayerWindow } from "./graph-context.ts";
-import { glJoin, type TransitionDrawer } from "./gl/gl-join.ts";
+import { glJoin, glTaps, type TransitionDrawer } from "./gl/gl-join.ts";
 import { MIXERS, overlapJoin } from "./joins.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
 import { compileLayer, keyedLayers, keyedOf, type KeyedLayer } from "./layers/index.ts";
@@ -81,9 +81,15 @@ function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base
   return current ?? "";
 }
 
+/** A drawn transition's params and easing, as the page takes them. */
+function glExtras(t: { params?: Record<string, unknown>; easing?: string | null }) {
+  return { params: t.params, easing: t.easing };
+}
+
 /**
  * Builds the complete graph with outputs `[vout]` and `[aout]`. With a `drawer`, every transition but the
  * exact ffmpeg twins (XFADE_TWINS) is drawn by its GLSL (gl/gl-join.ts); without one, by its xfade mapping.
+ * A drawer in "taps" mode gets the other graph: only the pairs its transition `tapping` is drawn from.
  */
 export function compileGraph(
   spec: VideoSpec,
@@ -107,12 +113,20 @@ export function compileGraph(
     const t = timing.transition;
     if (!t || c === timeline.clips.length - 1) return null;
     const r = resolveTransition(t.name, `${jobId}:${c}`, t.params);
-    const drawn = drawer !== undefined && drawnByGl(r.name, t.params, t.easing);
+    const drawn = drawer !== undefined && drawnByGl(r.name, t.params, t.easing, format);
     return { t, r, drawn };
   });
+  const tapping = drawer?.mode === "taps";
+  if (tapping) plans.forEach((p, c) => p && c !== drawer.tapping && (p.drawn = false));
   const taps: { tail?: string; head?: string }[] = [];
   timeline.clips.forEach((timing, c) => {
     ctx.clipAudio = [];
+    // The taps pass composes only the clips on either side of a drawn transition, without sound.
+    if (tapping && !plans[c]?.drawn && !plans[c - 1]?.drawn) {
+      taps.push({});
+      clipLabels.push("");
+      return;
+    }
     const layers = all.filter((k) => k.clip === c);
     for (const k of layers.filter(keyedOf("detached-audio")))
       tracks.push(detachedTrack(k.layer, timing.start));
@@ -124,41 +138,50 @@ export function compileGraph(
         `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${timing.frames},${ctx.retime(0)}[${v}]`,
       );
     }
-    let out = ctx.label("clip");
+    const out = ctx.label("clip");
     ctx.chain(`[${v}]format=${fmt},setsar=1,${ctx.retime(0)}[${out}]`);
-    const tap: { tail?: string; head?: string } = {};
-    const tapping = drawer?.mode === "taps";
-    if (tapping && plans[c]?.drawn) tap.tail = ctx.label("tail");
-    if (tapping && plans[c - 1]?.drawn) tap.head = ctx.label("head");
-    const extra = [tap.tail, tap.head].filter((x) => x !== undefined);
-    if (extra.length > 0) {
-      const main = ctx.label("clipm");
-      ctx.chain(`[${out}]split=${1 + extra.length}[${main}]${extra.map((x) => `[${x}]`).join("")}`);
-      out = main;
-    }
-    taps.push(tap);
     clipLabels.push(out);
+    if (tapping) {
+      for (const a of ctx.clipAudio) ctx.chain(`[${a.label}]anullsink`);
+      const tap: { tail?: string; head?: string } = {};
+      if (plans[c]?.drawn) tap.tail = ctx.label("tail");
+      if (plans[c - 1]?.drawn) tap.head = ctx.label("head");
+      const both = tap.tail !== undefined && tap.head !== undefined;
+      if (both) ctx.chain(`[${out}]split=2[${tap.tail}][${tap.head}]`);
+      else if (tap.tail) tap.tail = out;
+      else tap.head = out;
+      taps.push(tap);
+      return;
+    }
     const a = clipAudioStream(ctx, c, ctx.clipAudio);
     if (a) clipAudio.push(a);
   });
+  if (tapping) {
+    plans.forEach((plan, c) => {
+      if (!plan?.drawn) return;
+      const drawn = { key: `t${c}`, name: plan.r.name, frames: plan.t.frames, ...glExtras(plan.t) };
+      const o = { aTap: taps[c]!.tail!, aFrames: timeline.clips[c]!.frames, bTap: taps[c + 1]!.head! };
+      glTaps(ctx, o, drawn, drawer!);
+    });
+    return {
+      inputs: ctx.inputs,
+      pipes: ctx.pipes,
+      outputs: ctx.outputs,
+      oneShotPipes: ctx.oneShotPipes,
+      filterGraph: ctx.filters.join(";\n"),
+      transitions: plans.flatMap((p) => (p ? [p.r.name] : [])),
+    };
+  }
   const used: string[] = [];
   let acc = clipLabels[0]!;
   for (let c = 1; c < clipLabels.length; c++) {
-    const prev = timeline.clips[c - 1]!;
     const next = ctx.label("join");
     const plan = plans[c - 1];
     if (plan?.drawn && drawer) {
       used.push(plan.r.name);
-      const drawn = {
-        key: `t${c - 1}`,
-        name: plan.r.name,
-        frames: plan.t.frames,
-        params: plan.t.params,
-        easing: plan.t.easing,
-      };
+      const drawn = { key: `t${c - 1}`, name: plan.r.name, frames: plan.t.frames, ...glExtras(plan.t) };
       const at = timeline.clips[c]!.startFrame;
-      const o = { acc, aFrames: prev.frames, bMain: clipLabels[c]!, at, out: next };
-      glJoin(ctx, { ...o, aTap: taps[c - 1]!.tail ?? "", bTap: taps[c]!.head ?? "" }, drawn, drawer);
+      glJoin(ctx, { acc, bMain: clipLabels[c]!, at, out: next }, drawn, drawer);
     } else if (plan) {
       const { t, r } = plan;
       used.push(r.name);
@@ -184,8 +207,6 @@ export function compileGraph(
   const top = globals.length > 0 ? composite(ctx, globals, timeline.totalFrames, acc) : acc;
   ctx.chain(`[${top}]format=${fmt},trim=end_frame=${timeline.totalFrames}[vout]`);
   finishAudio(ctx, clipAudio, tracks);
-  // The taps pass writes only the transition pairs: its picture and sound end nowhere.
-  if (drawer?.mode === "taps") ctx.chain("[vout]nullsink;[aout]anullsink");
   return {
     inputs: ctx.inputs,
     pipes: ctx.pipes,
@@ -202,10 +223,11 @@ export function compileGraph(
  * opens every file while the pipes' writers are still producing their first bytes.
  */
 export function pipesLast(graph: CompiledGraph): CompiledGraph {
-  const piped = (args: string[]) => args.at(-1)?.startsWith("pipe:") === true;
-  const order = [...graph.inputs.keys()].sort(
-    (a, b) => Number(piped(graph.inputs[a]!)) - Number(piped(graph.inputs[b]!)),
-  );
+  // ffmpeg 5.1's -nofind_stream_info is one setting that holds from the input naming it to the last: inputs
+  // that ask for no probing (drawn transitions) go after every other.
+  const rank = (args: string[]) =>
+    args.includes("-nofind_stream_info") ? 2 : args.at(-1)?.startsWith("pipe:") === true ? 1 : 0;
+  const order = [...graph.inputs.keys()].sort((a, b) => rank(graph.inputs[a]!) - rank(graph.inputs[b]!));
   if (order.every((from, to) => from === to)) return graph;
   const newIndex = new Map(order.map((from, to) => [from, to]));
   return {

@@ -17,6 +17,7 @@ export function fileRefs(spec: VideoSpec): string[] {
   const fromLayer = (l: Layer) => {
     if ("path" in l) refs.add(l.path);
     if ("fontPath" in l && l.fontPath !== undefined) refs.add(l.fontPath);
+    if ("fragmentPath" in l && l.fragmentPath !== undefined) refs.add(l.fragmentPath);
   };
   spec.clips.forEach((c) => c.layers.forEach(fromLayer));
   spec.globalLayers.forEach(fromLayer);
@@ -38,6 +39,8 @@ export function rewriteRefs(spec: VideoSpec, map: ReadonlyMap<string, string>): 
     let copy = l;
     if ("path" in copy) copy = { ...copy, path: local(copy.path) };
     if ("fontPath" in copy && copy.fontPath !== undefined) copy = { ...copy, fontPath: local(copy.fontPath) };
+    if ("fragmentPath" in copy && copy.fragmentPath !== undefined)
+      copy = { ...copy, fragmentPath: local(copy.fragmentPath) };
     return copy;
   };
   return {

@@ -11,6 +11,8 @@ export interface GlLayerDrawer {
   layerWriter(job: {
     key: string;
     fragment: string;
+    /** The layer field the shader came from, for error messages. */
+    field: string;
     frames: number;
     fps: number;
     speed: number;

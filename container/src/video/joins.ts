@@ -84,9 +84,46 @@ const multiplyBlend: Mixer = (ctx, a, b, frames, mixed) => {
   ctx.chain(`[${faded}][${flash}]overlay=format=yuv420:eof_action=pass[${mixed}]`);
 };
 
+/**
+ * gl `wipeLeft`/`wipeRight`/`wipeUp`/`wipeDown`, pixel for pixel: frame k of n shows B where the shader's
+ * `step` says so (wipeLeft: B iff progress >= 1 - u, u = (x + 0.5) / W, so from column
+ * ceil(W (1 - k/n) - 0.5) on). B gets an alpha mask cut per frame out of a still twice the frame's size
+ * (black | white, side by side or stacked), at an integer offset (crop), and goes over A: a copy and a
+ * plane blend per frame instead of a round trip through the WebGL page.
+ */
+function wipe(axis: "x" | "y", bSide: "end" | "start"): Mixer {
+  return (ctx, a, b, frames, mixed) => {
+    const { width: W, height: H, fps } = ctx.spec;
+    const size = axis === "x" ? W : H;
+    const p = `n/${frames}`;
+    // First B index (B at the end: from it on) or B's count (B at the start: before it), clamped.
+    const edge =
+      bSide === "end"
+        ? `clip(ceil(${size}*(1-${p})-0.5),0,${size})`
+        : `clip(floor(${size}*${p}-0.5)+1,0,${size})`;
+    // Still: [first | second] along the axis; B's side white. Offset o shows columns o..o+size-1.
+    const [first, second] = bSide === "end" ? ["black", "white"] : ["white", "black"];
+    const offset = `${size}-(${edge})`;
+    const [m0, m1, mask, bA] = [ctx.label("wm"), ctx.label("wm"), ctx.label("wmask"), ctx.label("wb")];
+    ctx.chain(`color=c=${first}:s=${W}x${H}:r=${fps},format=gray[${m0}]`);
+    ctx.chain(`color=c=${second}:s=${W}x${H}:r=${fps},format=gray[${m1}]`);
+    const crop = axis === "x" ? `crop=${W}:${H}:x='${offset}':y=0` : `crop=${W}:${H}:x=0:y='${offset}'`;
+    ctx.chain(
+      // The lut makes the mask 0 and 255 (colour sources draw gray in video range: 16 and 235).
+      `[${m0}][${m1}]${axis === "x" ? "hstack" : "vstack"}=inputs=2,trim=end_frame=1,lut=c0='if(gt(val,127),255,0)',loop=loop=${frames - 1}:size=1,settb=1/${fps},setpts=N,${crop}[${mask}]`,
+    );
+    ctx.chain(`[${b}][${mask}]alphamerge[${bA}]`);
+    ctx.chain(`[${a}][${bA}]overlay=format=yuv420:eof_action=pass[${mixed}]`);
+  };
+}
+
 /** Mixers by documented transition name (`fade` also serves every name mapped to xfade's fade). */
 export const MIXERS: Readonly<Record<string, Mixer>> = {
   fade,
+  wipeLeft: wipe("x", "end"),
+  wipeRight: wipe("x", "start"),
+  wipeUp: wipe("y", "end"),
+  wipeDown: wipe("y", "start"),
   dummy,
   burn,
   colorphase,

@@ -2,7 +2,8 @@
  * Renders one video job end to end: fetch inputs → probe → rasterise text/html → compile the
  * filter graph → one ffmpeg run. Reports progress through `onProgress` (percent + stage).
  */
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import { GL_SHADER_MAX_BYTES } from "../../../src/contract/config/video-layers.ts";
 import { join } from "node:path";
 import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../config.ts";
 import { cpuTimes } from "../lib/cpu-time.ts";
@@ -78,7 +79,7 @@ export interface RenderTimings {
   /** From the start of rasterising until the text sheet's screenshot (ffmpeg's stdin) was taken. */
   sheetMs?: number;
   graphMs: number;
-  /** The first pass that writes the frame pairs of transitions drawn by their GLSL. */
+  /** The runs beside the render that write the frame pairs of transitions drawn by their GLSL (wall time). */
   tapsMs?: number;
   /** From the job's start until the encoding ffmpeg was launched. */
   startMs: number;
@@ -108,6 +109,47 @@ function warmBrowsers(layers: KeyedLayer[], tools: RenderTools): void {
       void getCaptureBrowser(tools.chromiumPath, slot).catch(() => {});
 }
 
+/**
+ * The spec with each gl layer's downloaded `fragmentPath` read into `fragmentShader` (UTF-8 text within
+ * the inline limit; anything else fails the job naming the field).
+ */
+async function withShaderText(spec: VideoSpec): Promise<VideoSpec> {
+  const texts = new Map<string, string>();
+  const read = async (path: string): Promise<string> => {
+    const known = texts.get(path);
+    if (known !== undefined) return known;
+    const bytes = await readFile(path);
+    if (bytes.length > GL_SHADER_MAX_BYTES)
+      throw new Error(
+        `gl layer fragmentPath: the shader file is larger than ${GL_SHADER_MAX_BYTES / 1024} KB`,
+      );
+    const text = new TextDecoder().decode(bytes);
+    const control = bytes.some((b) => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
+    if (control || text.includes("\uFFFD"))
+      throw new Error("gl layer fragmentPath: the file is not GLSL text");
+    texts.set(path, text);
+    return text;
+  };
+  const fix = async <L extends VideoSpec["globalLayers"][number]>(l: L): Promise<L> =>
+    l.type === "gl" && l.fragmentPath !== undefined
+      ? { ...l, fragmentShader: await read(l.fragmentPath) }
+      : l;
+  return {
+    ...spec,
+    clips: await Promise.all(
+      spec.clips.map(async (c) => ({ ...c, layers: await Promise.all(c.layers.map(fix)) })),
+    ),
+    globalLayers: await Promise.all(spec.globalLayers.map(fix)),
+  };
+}
+
+/** Waits for every promise; rejects with the first rejection in time, once all have settled. */
+async function firstFailure(runs: Promise<unknown>[]): Promise<void> {
+  let first: { reason: unknown } | null = null;
+  await Promise.all(runs.map((p) => p.catch((reason: unknown) => void (first ??= { reason }))));
+  if (first) throw (first as { reason: unknown }).reason;
+}
+
 /** Renders the job; throws (ProcessError or Error) with a human-readable message on failure. */
 export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoResult> {
   const report = o.onProgress ?? (() => {});
@@ -128,11 +170,16 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     onFile: (n) => report(overallPercent("downloading", n / Math.max(1, refs.length)), "downloading"),
   });
   timings.downloadMs = clock.since(t);
-  let spec = rewriteRefs(parsed, local);
+  let spec = await withShaderText(rewriteRefs(parsed, local));
   const media = new Map<string, MediaInfo>();
   const fontPaths = new Set(keyedLayers(spec).map((k) => ("fontPath" in k.layer ? k.layer.fontPath : null)));
   fontPaths.add(spec.subtitles?.style.fontPath ?? null);
-  const toProbe = [...new Set(local.values())].filter((p) => !fontPaths.has(p) && !FONT_EXT.test(p));
+  const shaderPaths = new Set(
+    keyedLayers(spec).map((k) => ("fragmentPath" in k.layer ? k.layer.fragmentPath : null)),
+  );
+  const toProbe = [...new Set(local.values())].filter(
+    (p) => !fontPaths.has(p) && !shaderPaths.has(p) && !FONT_EXT.test(p),
+  );
   const probeStart = clock.now();
   const probing = Promise.all(
     toProbe.map(async (p) =>
@@ -200,7 +247,6 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     () => GlSession.open(tools.chromiumPath, spec.width, spec.height),
     spec.width,
     spec.height,
-    o.workDir,
   );
   // The WebGL page (~0.2 s to open) opens while the text and html layers are drawn.
   const warmDrawer = (t: Timeline) => {
@@ -211,6 +257,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
           resolveTransition(c.transition.name, `${o.jobId}:${i}`).name,
           c.transition.params,
           c.transition.easing,
+          spec.format,
         ),
     );
     if (drawn && !o.rasterize) drawer.warm();
@@ -236,33 +283,50 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   t = clock.now();
   // Inputs fed through pipes go last: ffmpeg opens inputs in order, so it loads and probes every file
   // while the text sheet's screenshot is still being taken and the first html frame drawn.
-  // Transitions other than the exact ffmpeg twins are drawn by their GLSL on a WebGL page (gl/): a first
-  // ffmpeg pass writes their frame pairs, the page draws them to files, the render splices them in.
-  // Jobs whose html layers stream frames keep the xfade drawings (a stream cannot be captured twice).
+  // Transitions other than the exact ffmpeg twins are drawn by their GLSL on a WebGL page (gl/): a
+  // second ffmpeg run, alongside the render, writes their frame pairs; the page draws them and the
+  // render reads the drawn frames through a pipe (gl-join.ts). Jobs whose html layers stream frames keep
+  // the xfade drawings (a stream cannot be captured twice).
   const plain = compileGraph(spec, timeline, o.jobId, media, rasters.assets, undefined, drawer);
+  drawer.mode = "taps";
   const taps =
     plain.oneShotPipes === 0
-      ? compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer)
-      : null;
+      ? timeline.clips
+          .map((_, c) => {
+            drawer.tapping = c;
+            return compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer);
+          })
+          .filter((g) => (g.outputs ?? []).length > 0)
+      : [];
   const graphScript = join(o.workDir, "graph.txt");
   const format = spec.format;
   let graph = plain;
   timings.graphMs = clock.since(t);
+  // Either run failing stops the other (the render would wait for frames the taps never write).
+  const both = new AbortController();
+  const signal = o.signal ? AbortSignal.any([o.signal, both.signal]) : both.signal;
+  let tapsRun: Promise<unknown> = Promise.resolve();
   try {
-    if (taps && (taps.outputs ?? []).length > 0) {
-      t = clock.now();
-      const ordered = pipesLast(taps);
-      await writeFile(graphScript, ordered.filterGraph);
-      await run(tools.ffmpegPath, extraOutputsArgs({ ...ordered, graphScript }), {
-        stdin: rasters.stdin ?? undefined,
-        pipes: ordered.pipes,
-        signal: o.signal,
-        timeoutMs: 10 * 60_000,
-      });
-      await drawer.finish();
+    if (taps.length > 0) {
+      const tapsStart = clock.now();
+      tapsRun = (async () => {
+        for (const [i, g] of taps.entries()) {
+          const ordered = pipesLast(g);
+          const script = join(o.workDir, `taps${i}.txt`);
+          await writeFile(script, ordered.filterGraph);
+          await run(tools.ffmpegPath, extraOutputsArgs({ ...ordered, graphScript: script }), {
+            stdin: rasters.stdin ?? undefined,
+            pipes: ordered.pipes,
+            signal,
+            timeoutMs: 10 * 60_000,
+          });
+        }
+        // Beside the render: how long the frame pairs took, not time before ffmpeg starts.
+        timings.tapsMs = clock.since(tapsStart);
+      })();
+      tapsRun.catch(() => both.abort());
       drawer.mode = "splice";
       graph = compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer);
-      timings.tapsMs = clock.since(t);
     }
     graph = pipesLast(graph);
     await writeFile(graphScript, graph.filterGraph);
@@ -281,16 +345,19 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     timings.startMs = clock.total();
     t = clock.now();
     const cpu0 = cpuTimes();
-    await run(tools.ffmpegPath, args, {
+    const rendering = run(tools.ffmpegPath, args, {
       stdin: rasters.stdin ?? undefined,
       pipes: graph.pipes,
-      signal: o.signal,
+      signal,
       timeoutMs: 30 * 60_000,
       onStderr: (chunk) => {
         const at = reader.push(chunk);
         if (at !== null) report(overallPercent("encoding", at / timeline.duration), "encoding");
       },
     });
+    rendering.catch(() => both.abort());
+    // The first failure is the job's (a run stopped by the other's failure only reports "aborted").
+    await firstFailure([tapsRun, rendering]);
     timings.ffmpegMs = clock.since(t);
     const cpu1 = cpuTimes();
     if (cpu0 && cpu1) {

@@ -62,13 +62,22 @@ export function resolveTransition(
   return resolved;
 }
 
+/** gl names that ffmpeg draws pixel for pixel like the shader (joins.ts), outside webm (alpha planes). */
+const FFMPEG_EXACT: ReadonlySet<string> = new Set(["wipeLeft", "wipeRight", "wipeUp", "wipeDown"]);
+
 /**
  * Whether transition `name` (resolved) is drawn by its GLSL: every gl-transitions name except the exact
  * ffmpeg twins, which go to the shader too once `params` or an easing other than linear are asked for.
  */
-export function drawnByGl(name: string, params?: Record<string, unknown>, easing?: string | null): boolean {
+export function drawnByGl(
+  name: string,
+  params?: Record<string, unknown>,
+  easing?: string | null,
+  format?: string,
+): boolean {
   if (name === "dummy") return false;
   const custom =
     (params !== undefined && Object.keys(params).length > 0) || (easing ?? "linear") !== "linear";
-  return !XFADE_TWINS.has(name) || custom;
+  if (custom) return true;
+  return !XFADE_TWINS.has(name) && !(format !== "webm" && FFMPEG_EXACT.has(name));
 }

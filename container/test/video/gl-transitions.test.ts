@@ -4,7 +4,7 @@
  * (container/test/video/transitions-contact-sheet.png, refreshed with UPDATE_SCREENSHOTS=1) for a person to look at, and one whole render spliced by ffmpeg.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,7 +49,7 @@ let counter = 0;
 async function drawAt(name: string, k: number, n: number, params?: Record<string, unknown>): Promise<Buffer> {
   const t = { key: `x${counter++}`, name, frames: n, params };
   await drawer.prepare(t);
-  for (let i = 0; i < n; i++) session.offer(t.key, i, PAIR);
+  for (let i = 0; i < n; i++) void session.offer(t.key, i, PAIR);
   const frames: Buffer[] = [];
   const drawing = session.page.evaluate(
     (key, frames) =>
@@ -102,7 +102,7 @@ function maxDiff(a: Buffer, b: Buffer): number {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "gl-transitions-"));
   const opened = GlSession.open(DEFAULT_RENDER_TOOLS.chromiumPath, W, H);
-  drawer = new GlDrawer(() => opened, W, H, dir);
+  drawer = new GlDrawer(() => opened, W, H);
   session = await opened;
 });
 afterAll(async () => {
@@ -251,6 +251,45 @@ describe("gl transitions", () => {
   }, 120_000);
 });
 
+describe("gl transitions in a render", () => {
+  it("two drawn transitions of 30 frames each (more than the exchange holds) arrive in order", async () => {
+    const outPath = join(dir, "two.mp4");
+    const fill = (color: string) => [{ type: "fill-color", color }];
+    const r = await renderVideo({
+      jobId: "job_gl_two",
+      workDir: await mkdtemp(join(dir, "t-")),
+      outPath,
+      config: videoConfig({
+        width: 160,
+        height: 90,
+        fps: 30,
+        clips: [
+          // An easing sends the wipes (ffmpeg draws plain ones) to the page; at the midpoint it is 0.5.
+          {
+            duration: 2,
+            transition: { name: "wipeLeft", duration: 1, easing: "easeInOutCubic" },
+            layers: fill("#ff0000"),
+          },
+          {
+            duration: 2,
+            transition: { name: "wipeUp", duration: 1, easing: "easeInOutCubic" },
+            layers: fill("#00ff00"),
+          },
+          { duration: 2, layers: fill("#0000ff") },
+        ],
+      }),
+    });
+    expect(r.transitions).toEqual(["wipeLeft", "wipeUp"]);
+    // wipeLeft at 1.5 s (half way): A (red) on the left, B (green) on the right.
+    expect(near(await colorAt(outPath, 1.5, { x: 0.1, y: 0.4, w: 0.1, h: 0.2 }), [255, 0, 0])).toBe(true);
+    expect(near(await colorAt(outPath, 1.5, { x: 0.8, y: 0.4, w: 0.1, h: 0.2 }), [0, 255, 0])).toBe(true);
+    // The second overlap is 2 s to 3 s; wipeUp at 2.5 s: B (blue) at the bottom, A (green) at the top.
+    expect(near(await colorAt(outPath, 2.5, { x: 0.4, y: 0.05, w: 0.2, h: 0.1 }), [0, 255, 0])).toBe(true);
+    expect(near(await colorAt(outPath, 2.5, { x: 0.4, y: 0.85, w: 0.2, h: 0.1 }), [0, 0, 255])).toBe(true);
+    expect(near(await colorAt(outPath, 3.5), [0, 0, 255])).toBe(true);
+  }, 120_000);
+});
+
 describe("gl layer", () => {
   it("draws editly's fragment shader with time and resolution, y up", async () => {
     const outPath = join(dir, "gl-layer.mp4");
@@ -287,5 +326,45 @@ void main() { vec2 p = gl_FragCoord.xy / resolution; gl_FragColor = vec4(p.x, st
         }),
       }),
     ).rejects.toThrow(/GLSL/);
+  }, 60_000);
+});
+
+describe("gl layer from a shader file (fragmentPath)", () => {
+  const FRAG = `uniform vec2 resolution;
+void main() { vec2 p = gl_FragCoord.xy / resolution; gl_FragColor = vec4(step(0.5, p.x), 0.0, 1.0 - step(0.5, p.x), 1.0); }`;
+  const render = async (name: string, layer: Record<string, unknown>) => {
+    const outPath = join(dir, `${name}.mp4`);
+    await renderVideo({
+      jobId: `job_gl_${name}`,
+      workDir: await mkdtemp(join(dir, "f-")),
+      outPath,
+      allowLocalFiles: true,
+      config: videoConfig({ width: 160, height: 90, fps: 10, clips: [{ duration: 1, layers: [layer] }] }),
+    });
+    return outPath;
+  };
+
+  it("draws the downloaded file's shader: blue on the left, red on the right", async () => {
+    const file = join(dir, "split.frag");
+    await writeFile(file, FRAG);
+    const out = await render("file", { type: "gl", fragmentPath: file });
+    expect(near(await colorAt(out, 0.5, { x: 0.1, y: 0.4, w: 0.2, h: 0.2 }), [0, 0, 255])).toBe(true);
+    expect(near(await colorAt(out, 0.5, { x: 0.7, y: 0.4, w: 0.2, h: 0.2 }), [255, 0, 0])).toBe(true);
+  }, 60_000);
+
+  it("a file that does not compile fails the job naming fragmentPath and the GLSL error", async () => {
+    const file = join(dir, "bad.frag");
+    await writeFile(file, "void main() { gl_FragColor = nope; }");
+    await expect(render("badfile", { type: "gl", fragmentPath: file })).rejects.toThrow(
+      /gl layer fragmentPath: GLSL: .*nope/,
+    );
+  }, 60_000);
+
+  it("a file that is not text fails the job naming fragmentPath", async () => {
+    const file = join(dir, "binary.glsl");
+    await writeFile(file, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+    await expect(render("binfile", { type: "gl", fragmentPath: file })).rejects.toThrow(
+      /fragmentPath: the file is not GLSL text/,
+    );
   }, 60_000);
 });

@@ -3,6 +3,7 @@
  * multiply_blend: gl/), on red → blue clips whose mixes are computable:
  * 10 fps, two 2.5 s clips, a 1 s overlap starting at 1.5 s: overlap frame k is shown at t = 1.5 + k / 10.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -92,4 +93,69 @@ describe("transitions as graph fragments", () => {
     expect(sum(await at("multiply_blend", 5))).toBeLessThan(sum(await at("fade", 5)) - 100);
     expect(near(await colorAt(outs.get("multiply_blend")!, 3.5), BLUE)).toBe(true);
   });
+});
+
+describe("wipes drawn by ffmpeg exactly where the gl shader puts the edge", () => {
+  /** Luma of every frame of `path` (gray, W x H each). */
+  const lumaFrames = (path: string, w: number, h: number): Buffer[] => {
+    const all = execFileSync(
+      "ffmpeg",
+      ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "gray", "-"],
+      {
+        maxBuffer: 1 << 26,
+      },
+    );
+    return Array.from({ length: all.length / (w * h) }, (_, i) => all.subarray(i * w * h, (i + 1) * w * h));
+  };
+  const [w, h, fps, n] = [96, 54, 10, 10];
+  for (const [name, axis, bAtEnd] of [
+    ["wipeLeft", "x", true],
+    ["wipeRight", "x", false],
+    ["wipeUp", "y", true],
+    ["wipeDown", "y", false],
+  ] as const) {
+    it(`${name}: frame k of ${n} switches to B at the shader's column/row, every frame`, async () => {
+      const work = await mkdtemp(join(tmpdir(), "wipes-"));
+      const outPath = join(work, "w.mp4");
+      const r = await renderVideo({
+        jobId: `job_${name}`,
+        workDir: work,
+        outPath,
+        config: videoConfig({
+          width: w,
+          height: h,
+          fps,
+          clips: [
+            {
+              duration: 2,
+              transition: { name, duration: n / fps },
+              layers: [{ type: "fill-color", color: "#ffffff" }],
+            },
+            { duration: 2, layers: [{ type: "fill-color", color: "#000000" }] },
+          ],
+        }),
+      });
+      expect(r.transitions).toEqual([name]);
+      const frames = lumaFrames(outPath, w, h);
+      const size = axis === "x" ? w : h;
+      for (let k = 0; k < n; k++) {
+        const f = frames[20 - n + k]!;
+        const p = k / n;
+        // The shader's picture: B (black) at index i iff progress >= its step edge.
+        const isB = (i: number) => {
+          // u = (x + 0.5) / W; for rows, uv's v = 1 - (r + 0.5) / H, so wipeUp's edge v is 1 - u too.
+          const u = (i + 0.5) / size;
+          return p >= (bAtEnd ? 1 - u : u);
+        };
+        for (let i = 0; i < size; i++) {
+          const v = axis === "x" ? f[Math.floor(h / 2) * w + i]! : f[i * w + Math.floor(w / 2)]!;
+          expect([k, i, v < 128]).toEqual([k, i, isB(i)]);
+          // Whole pixels of A (white) or B (black), not a blend: the mask is 0 or 255.
+          const inside = isB(i - 1) === isB(i) && isB(i + 1) === isB(i);
+          expect([k, i, !inside || (isB(i) ? v < 6 : v > 249)]).toEqual([k, i, true]);
+        }
+      }
+      await rm(work, { recursive: true, force: true });
+    }, 60_000);
+  }
 });

@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { MAX_FILE_REFERENCE_LENGTH } from "./limits.ts";
 
-export type FileKind = "image" | "video" | "audio" | "font";
+export type FileKind = "image" | "video" | "audio" | "font" | "shader";
 
 /** Extensions accepted per kind of slot (lower case; matching ignores case). */
 export const FILE_EXTENSIONS: Record<FileKind, readonly string[]> = {
@@ -15,6 +15,8 @@ export const FILE_EXTENSIONS: Record<FileKind, readonly string[]> = {
   video: ["mp4", "webm", "mov", "avi"],
   audio: ["mp3", "wav", "m4a", "aac"],
   font: ["ttf", "otf", "woff", "woff2"],
+  /** GLSL fragment shader text (a `gl` layer's `fragmentPath`). */
+  shader: ["glsl", "frag", "fs"],
 };
 
 // JSON Schema regexes have no flags, so case-insensitivity is spelled out per letter.
@@ -57,6 +59,7 @@ export const ImageRef = fileRef("image");
 export const VideoRef = fileRef("video");
 export const AudioRef = fileRef("audio");
 export const FontRef = fileRef("font");
+export const ShaderRef = fileRef("shader");
 
 const BY_EXTENSION = new Map<string, FileKind>(
   (Object.entries(FILE_EXTENSIONS) as [FileKind, readonly string[]][]).flatMap(([kind, exts]) =>
@@ -80,6 +83,6 @@ export const kindOfReference = (ref: string): FileKind | "unknown" => {
   const ext = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
   const byExt = ext ? BY_EXTENSION.get(ext) : undefined;
   if (byExt) return byExt;
-  const folder = /^\/(image|video|audio|font)\//.exec(ref)?.[1] as FileKind | undefined;
+  const folder = /^\/(image|video|audio|font|shader)\//.exec(ref)?.[1] as FileKind | undefined;
   return folder ?? "unknown";
 };

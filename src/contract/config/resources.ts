@@ -58,6 +58,7 @@ export function forEachFileReference(
     const t = layerType ?? (typeof value.type === "string" ? value.type : undefined);
     at(value, "path", field, (t && PATH_KIND[t]) || "unknown");
     at(value, "fontPath", field, "font");
+    at(value, "fragmentPath", field, "shader");
   };
   const layers = (value: unknown, field: string) => {
     if (Array.isArray(value)) value.forEach((item, i) => layer(item, `${field}[${i}]`));

@@ -31,6 +31,19 @@ export function layerIssues(layer: Obj): RuleIssue[] {
       out.push({ path: ["html"], message: 'an html layer needs "html" (markup) or "src" (an https URL)' });
     if (count === 2) out.push({ path: ["src"], message: '"html" and "src" cannot be combined: use one' });
   }
+  if (layer.type === "gl") {
+    const count = Number(isSet(layer.fragmentShader)) + Number(isSet(layer.fragmentPath));
+    if (count === 0)
+      out.push({
+        path: ["fragmentShader"],
+        message: 'a gl layer needs "fragmentShader" (GLSL text) or "fragmentPath" (an uploaded .glsl file)',
+      });
+    if (count === 2)
+      out.push({
+        path: ["fragmentPath"],
+        message: '"fragmentShader" and "fragmentPath" cannot be combined: use one',
+      });
+  }
   if (typeof layer.cutFrom === "number" && typeof layer.cutTo === "number" && layer.cutTo <= layer.cutFrom) {
     out.push({ path: ["cutTo"], message: `must be greater than cutFrom (${layer.cutFrom})` });
   }

@@ -21,7 +21,7 @@ import {
   text,
   Volume,
 } from "./common.ts";
-import { AudioRef, FontRef, ImageRef, VideoRef } from "./file-ref.ts";
+import { AudioRef, FontRef, ImageRef, ShaderRef, VideoRef } from "./file-ref.ts";
 import { htmlCommonEntries, htmlVideoEntries } from "./html-layer.ts";
 import {
   GRADIENT_MAX_COLORS,
@@ -118,6 +118,10 @@ const titleProps = {
 
 export const titleLayerEntries = { type: v.literal("title"), ...titleProps };
 
+/**
+ * editly's banner clock: the animation runs on `(progress - delay) * speed`, progress being the fraction
+ * of the layer shown so far, so `delay` is a fraction of the layer's length (0.5 = half way), not seconds.
+ */
 const bannerAnimation = { delay: o(Seconds), speed: o(numberAbove(0, MAX_ANIMATION_SPEED)) };
 
 export const subtitleLayerEntries = {
@@ -164,7 +168,10 @@ export const fillColorLayerEntries = { type: v.literal("fill-color"), color: o(C
 export const linearGradientLayerEntries = {
   type: v.literal("linear-gradient"),
   colors: o(Colors),
-  /** Default `vertical`. */
+  /**
+   * Default: editly's ramp (from the top-left corner of a rect twice the frame's size to its centre);
+   * either way the gradient turns 30 degrees clockwise over the layer, like editly's.
+   */
   direction: o(GradientDirection),
   ...timing,
 };
@@ -186,15 +193,19 @@ export const GL_SHADER_MAX_BYTES = 64 * 1024;
 /**
  * editly's `gl` layer: a full-frame fragment shader (GLSL ES 1.0) drawn on the renderer's WebGL page, with
  * editly's uniforms `time` (seconds into the layer × `speed`) and `resolution` (pixels). The shader is
- * given inline (`fragmentShader`); editly's `fragmentPath` (a file on its disk) has no equivalent here.
+ * given inline (`fragmentShader`) or, like editly's `fragmentPath`, as a file: an uploaded GLSL text file
+ * (its storage path, category `shader`) or a public URL ending in .glsl/.frag/.fs. One of the two.
  */
 export const glLayerEntries = {
   type: v.literal("gl"),
-  fragmentShader: v.pipe(
-    v.string("must be the GLSL source of a fragment shader"),
-    v.minLength(1, "must be the GLSL source of a fragment shader"),
-    v.maxLength(GL_SHADER_MAX_BYTES, `must be at most ${GL_SHADER_MAX_BYTES / 1024} KB`),
+  fragmentShader: o(
+    v.pipe(
+      v.string("must be the GLSL source of a fragment shader"),
+      v.minLength(1, "must be the GLSL source of a fragment shader"),
+      v.maxLength(GL_SHADER_MAX_BYTES, `must be at most ${GL_SHADER_MAX_BYTES / 1024} KB`),
+    ),
   ),
+  fragmentPath: o(ShaderRef),
   /** Multiplies `time` (default 1). */
   speed: o(numberAbove(0, 100)),
   ...timing,

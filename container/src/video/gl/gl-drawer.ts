@@ -1,9 +1,8 @@
 /**
  * The renderer's TransitionDrawer: compiles each drawn transition's program on the job's WebGL page
- * (while ffmpeg starts), moves the frame pairs from ffmpeg to the page and the drawn frames back.
+ * (while ffmpeg starts), moves the frame pairs from the taps run to the page and the drawn frames into
+ * the render's input pipe, at most a few frames ahead of whoever reads them.
  */
-import { open } from "node:fs/promises";
-import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { GlLayerDrawer } from "../graph-context.ts";
 import type { DrawnTransition, TransitionDrawer } from "./gl-join.ts";
@@ -51,10 +50,9 @@ function writeAll(to: Writable, chunk: Buffer): Promise<void> {
 
 export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private runs = 0;
-  /** Set to "splice" by the renderer once the taps pass has run. */
+  /** Which pass the compiler is building: the renderer sets it before each compile. */
   mode: "taps" | "splice" = "taps";
-  private readonly drawings: Promise<void>[] = [];
-  private readonly workDir: string;
+  tapping = 0;
   private readonly openSession: () => Promise<GlSession>;
   private opened: Promise<GlSession> | null = null;
   private readonly width: number;
@@ -62,8 +60,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private readonly compiled = new Map<string, Promise<void>>();
 
   /** `open` is called once, when the first transition needs the page. */
-  constructor(open: () => Promise<GlSession>, width: number, height: number, workDir: string) {
-    this.workDir = workDir;
+  constructor(open: () => Promise<GlSession>, width: number, height: number) {
     this.openSession = open;
     this.width = width;
     this.height = height;
@@ -110,45 +107,41 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     return done;
   }
 
+  /** Feeds the pairs to the page as ffmpeg writes them, while the page draws `t` from them. */
   readPairs(t: DrawnTransition): (from: Readable) => Promise<void> {
     return async (from) => {
-      const drawing = this.draw(t);
-      this.drawings.push(drawing);
-      void drawing.catch(() => {});
       const s = await this.session;
-      await readFrames(from, 2 * this.width * this.height * 4, t.frames, (i, frame) =>
-        s.offer(t.key, i, frame),
-      );
+      const drawing = this.draw(t, s);
+      await Promise.all([
+        drawing,
+        readFrames(from, 2 * this.width * this.height * 4, t.frames, (i, frame) => s.offer(t.key, i, frame)),
+      ]);
     };
   }
 
-  drawnPath(t: DrawnTransition): string {
-    return join(this.workDir, `gl-${t.key}.rgba`);
+  writeDrawn(t: DrawnTransition): (to: Writable) => Promise<void> {
+    return async (to) => {
+      await writeAll(to, Buffer.alloc(this.width * this.height * 4));
+      const s = await this.session;
+      for (let i = 0; i < t.frames; i++) await writeAll(to, await s.drawn(t.key, i));
+    };
   }
 
-  /** Draws `t` on the page from the pairs as they arrive, into its raw file. */
-  private async draw(t: DrawnTransition): Promise<void> {
-    await this.prepare(t);
-    const s = await this.session;
-    const file = await open(this.drawnPath(t), "w");
+  /** Draws `t` on the page from the pairs as they arrive; the frames wait in the session's outbox. */
+  private async draw(t: DrawnTransition, s: GlSession): Promise<void> {
     try {
-      const drawing = s.page
-        .evaluate(
-          (key, n, easing) => (window as unknown as GlxWindow).glx.transition(key, key, n, easing),
-          t.key,
-          t.frames,
-          t.easing ?? "linear",
-        )
-        .catch((e: unknown) => {
-          const err = new Error(`transition ${t.name} could not be drawn: ${(e as Error).message}`);
-          s.fail(t.key, err);
-          throw err;
-        });
-      void drawing.catch(() => {});
-      for (let i = 0; i < t.frames; i++) await file.write(await s.drawn(t.key, i));
-      await drawing;
-    } finally {
-      await file.close();
+      await this.prepare(t);
+      await s.page.evaluate(
+        (key, n, easing) => (window as unknown as GlxWindow).glx.transition(key, key, n, easing),
+        t.key,
+        t.frames,
+        t.easing ?? "linear",
+      );
+    } catch (e) {
+      // The render waiting for these frames fails with the same reason.
+      const err = new Error(`transition ${t.name} could not be drawn: ${(e as Error).message}`);
+      s.fail(t.key, err);
+      throw err;
     }
   }
 
@@ -156,7 +149,14 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
    * The writer of a `gl` layer's frames (raw rgba, top row first) into an ffmpeg input pipe. A frame the
    * page has not drawn within GL_FRAME_DEADLINE_MS fails the job (the shader runs on software GL).
    */
-  layerWriter(job: { key: string; fragment: string; frames: number; fps: number; speed: number }) {
+  layerWriter(job: {
+    key: string;
+    fragment: string;
+    field: string;
+    frames: number;
+    fps: number;
+    speed: number;
+  }) {
     return async (out: Writable): Promise<void> => {
       const s = await this.session;
       const key = `${job.key}-${this.runs++}`;
@@ -167,7 +167,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
           `precision highp float;\n${job.fragment}`,
         )
         .catch((e: unknown) => {
-          throw new Error(`gl layer: ${(e as Error).message}`);
+          throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
         });
       const drawing = s.page
         .evaluate(
@@ -178,14 +178,18 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
           job.speed,
         )
         .catch((e: unknown) => {
-          const err = new Error(`gl layer could not be drawn: ${(e as Error).message}`);
+          const err = new Error(`gl layer ${job.field} could not be drawn: ${(e as Error).message}`);
           s.fail(key, err);
           throw err;
         });
       void drawing.catch(() => {});
       const row = this.width * 4;
       for (let i = 0; i < job.frames; i++) {
-        const frame = await withDeadline(s.drawn(key, i), GL_FRAME_DEADLINE_MS, `gl layer frame ${i}`);
+        const frame = await withDeadline(
+          s.drawn(key, i),
+          GL_FRAME_DEADLINE_MS,
+          `gl layer (${job.field}) frame ${i}`,
+        );
         // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
         const flipped = Buffer.allocUnsafe(frame.length);
         for (let r = 0; r < this.height; r++)
@@ -194,11 +198,6 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       }
       await drawing;
     };
-  }
-
-  /** Resolves once every transition of the taps pass is drawn to its file. */
-  async finish(): Promise<void> {
-    await Promise.all(this.drawings);
   }
 }
 

@@ -1,15 +1,18 @@
 /**
  * A transition drawn by its real GLSL (gl-transitions) in the renderer's Chromium, spliced into the
- * ffmpeg graph. Two runs of the same compiled graph:
- * 1. "taps": the clips' own streams are tapped for A's last and B's first `frames` frames, written raw
- *    (rgba, A | B side by side) to an output pipe; the main picture and sound go nowhere, so ffmpeg stops
- *    once the last tap is written. The page draws each transition from its pairs into a raw file.
- * 2. "splice": the drawn file takes the overlap's place between A's head and B's rest.
+ * ffmpeg graph. Two ffmpeg runs at once, each compiled from the same spec:
+ * 1. "taps", one run per transition, one after the other: only the two clips on either side, their
+ *    streams cut to A's last and B's first `frames` frames, written raw (rgba, A | B side by side) to an
+ *    output pipe; no sound, no other clip. The page draws the transition from its pairs.
+ * 2. "splice": the render itself; the drawn frames arrive through an input pipe and take the overlap's
+ *    place between A's head and B's rest. It encodes everything before the first transition while the
+ *    taps run and the page draws.
  * Why not one run with pipes both ways: ffmpeg 5.1 serves its outputs by their last muxed timestamp and
  * stalls while the oldest one waits for an input (choose_output), and the main output trails its filters
- * by the encoder's delay, so a pipe loop through the page deadlocks (tried; see the README).
+ * by the encoder's delay, so a pipe loop through the page deadlocks (tried; see the README). Two processes
+ * have no loop: the taps never wait for the render.
  */
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import type { GraphContext } from "../graph-context.ts";
 
 /** One transition to draw: the drawing key, the gl name and its uniforms, its length in frames. */
@@ -25,44 +28,66 @@ export interface DrawnTransition {
 export interface TransitionDrawer {
   /** "taps": compile the pass that writes the pairs; "splice": the pass that reads the drawn frames. */
   readonly mode: "taps" | "splice";
+  /**
+   * Taps mode: the transition (index of the clip it leaves) whose pairs the run writes. One run per
+   * transition: a run writing two transitions' pairs interleaves them, and then waits on the second's
+   * reader while the render waits for the first's frames.
+   */
+  readonly tapping?: number;
   /** Drains the side-by-side pairs ffmpeg writes (taps pass). */
   readPairs(t: DrawnTransition): (from: Readable) => Promise<void>;
-  /** The raw rgba file holding the drawn frames of `t` (splice pass). */
-  drawnPath(t: DrawnTransition): string;
+  /**
+   * Writes a blank frame, then the drawn frames of `t` (raw rgba, in order), into the render's input
+   * pipe (splice pass).
+   */
+  writeDrawn(t: DrawnTransition): (to: Writable) => Promise<void>;
 }
 
 /**
- * Joins `[acc]` (everything up to and including clip A) and `[bMain]` (clip B) with the overlap drawn
- * by `drawer`; `[aTap]`/`[bTap]` are extra outputs of A's and B's clip streams (split by the caller).
- * A lasts `aFrames` frames, and B starts at frame `at` of the output. Output `[out]`, frame timestamps.
+ * Taps pass: writes A's last and B's first `frames` frames side by side to the drawer. `[aTap]` and
+ * `[bTap]` are A's and B's clip streams (or split copies of them); A lasts `aFrames` frames.
+ */
+export function glTaps(
+  ctx: GraphContext,
+  o: { aTap: string; aFrames: number; bTap: string },
+  t: DrawnTransition,
+  drawer: TransitionDrawer,
+): void {
+  const n = t.frames;
+  const [tailA, headB, pairs] = [ctx.label("gta"), ctx.label("gtb"), ctx.label("gpair")];
+  ctx.chain(`[${o.aTap}]trim=start_frame=${o.aFrames - n},setpts=PTS-STARTPTS[${tailA}]`);
+  ctx.chain(`[${o.bTap}]trim=end_frame=${n},setpts=PTS-STARTPTS[${headB}]`);
+  ctx.chain(`[${tailA}][${headB}]hstack=inputs=2,format=rgba[${pairs}]`);
+  ctx.addOutputPipe(pairs, ["-c:v", "rawvideo", "-pix_fmt", "rgba", "-f", "rawvideo"], drawer.readPairs(t));
+}
+
+/**
+ * Splice pass: joins `[acc]` (everything up to and including clip A) and `[bMain]` (clip B) with the
+ * overlap drawn by `drawer`; B starts at frame `at` of the output. Output `[out]`, frame timestamps.
  */
 export function glJoin(
   ctx: GraphContext,
-  o: { acc: string; aTap: string; aFrames: number; bMain: string; bTap: string; at: number; out: string },
+  o: { acc: string; bMain: string; at: number; out: string },
   t: DrawnTransition,
   drawer: TransitionDrawer,
 ): void {
   const { width: W, height: H, fps, format } = ctx.spec;
   const n = t.frames;
-  const [tailA, headB, pairs, drawn, a0, b1] = ["gta", "gtb", "gpair", "gdrawn", "ga0", "gb1"].map((p) =>
-    ctx.label(p),
-  ) as [string, string, string, string, string, string];
+  const [drawn, a0, b1] = [ctx.label("gdrawn"), ctx.label("ga0"), ctx.label("gb1")];
   const fmt = format === "webm" ? "yuva420p" : "yuv420p";
-  if (drawer.mode === "taps") {
-    ctx.chain(`[${o.aTap}]trim=start_frame=${o.aFrames - n},setpts=PTS-STARTPTS[${tailA}]`);
-    ctx.chain(`[${o.bTap}]trim=end_frame=${n},setpts=PTS-STARTPTS[${headB}]`);
-    ctx.chain(`[${tailA}][${headB}]hstack=inputs=2,format=rgba[${pairs}]`);
-    ctx.addOutputPipe(pairs, ["-c:v", "rawvideo", "-pix_fmt", "rgba", "-f", "rawvideo"], drawer.readPairs(t));
-    // The picture of this pass is never seen: a plain cut keeps the graph whole.
-    ctx.chain(`[${o.acc}]trim=end_frame=${o.at}[${a0}]`);
-    ctx.chain(`[${a0}][${o.bMain}]concat=n=2:v=1:a=0,settb=1/${fps},setpts=N[${o.out}]`);
-    return;
-  }
-  const input = ctx.addInput(
-    ["-f", "rawvideo", "-pix_fmt", "rgba", "-video_size", `${W}x${H}`, "-framerate", String(fps)],
-    drawer.drawnPath(t),
+  // ffmpeg 5.1 reads an input's first frame to open it (stream probing; off here, see pipesLast) and
+  // sets its filter graph up only once every input has delivered one: the drawer writes a blank frame
+  // first (dropped by the trim), so the render starts at once instead of waiting for the taps (and,
+  // with two transitions, forever: the second's frames need the render to have read the first's).
+  const input = ctx.addPipe(
+    [
+      ...["-nofind_stream_info", "-f", "rawvideo", "-pix_fmt", "rgba"],
+      ...["-video_size", `${W}x${H}`, "-framerate", String(fps)],
+    ],
+    drawer.writeDrawn(t),
+    true,
   );
-  ctx.chain(`[${input}:v]format=${fmt},setsar=1,settb=1/${fps},setpts=N[${drawn}]`);
+  ctx.chain(`[${input}:v]trim=start_frame=1,format=${fmt},setsar=1,settb=1/${fps},setpts=N[${drawn}]`);
   ctx.chain(`[${o.acc}]trim=end_frame=${o.at}[${a0}]`);
   ctx.chain(`[${o.bMain}]trim=start_frame=${n},setpts=PTS-STARTPTS[${b1}]`);
   ctx.chain(`[${a0}][${drawn}][${b1}]concat=n=3:v=1:a=0,settb=1/${fps},setpts=N[${o.out}]`);

@@ -127,6 +127,10 @@ window.glx = {
     for (const s of samplers) gl.uniform1i(gl.getUniformLocation(p, s), 2);
     gl.uniform1f(gl.getUniformLocation(p, "ratio"), W / H);
     setUniforms(p, uniforms);
+    // SwiftShader compiles a program's pipeline at its first draw: one throwaway draw here, while the
+    // first frame pair is still being decoded, keeps that off the first frame.
+    gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+    gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
     programs.set(key, p);
   },
   /** Draws transition k: n frames, each from fetched pair i (A | B side by side), posted back. */

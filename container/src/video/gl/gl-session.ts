@@ -12,23 +12,31 @@ import type { BrowserContext, Page } from "puppeteer-core";
 import { getBrowser } from "../raster/browser.ts";
 import { glPageDocument } from "./gl-page.ts";
 
+/** Frames a queue holds before its producer waits: a few frames of slack, not a whole transition. */
+const AHEAD = 4;
+
 /** Frames handed over one by one, in order, each awaited by index. */
 class FrameQueue {
   private readonly frames = new Map<number, Buffer>();
   private readonly waiters = new Map<number, (b: Buffer) => void>();
   private failed: Error | null = null;
   private readonly failWaiters: ((e: Error) => void)[] = [];
-  put(i: number, frame: Buffer): void {
+  private readonly roomWaiters: (() => void)[] = [];
+  /** Stores frame `i`; resolves once the queue holds fewer than AHEAD frames (its consumer caught up). */
+  put(i: number, frame: Buffer): Promise<void> {
     const w = this.waiters.get(i);
     if (w) {
       this.waiters.delete(i);
       w(frame);
     } else this.frames.set(i, frame);
+    if (this.frames.size < AHEAD || this.failed) return Promise.resolve();
+    return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
   take(i: number): Promise<Buffer> {
     const f = this.frames.get(i);
     if (f) {
       this.frames.delete(i);
+      if (this.frames.size < AHEAD) for (const r of this.roomWaiters.splice(0)) r();
       return Promise.resolve(f);
     }
     if (this.failed) return Promise.reject(this.failed);
@@ -40,6 +48,7 @@ class FrameQueue {
   fail(e: Error): void {
     this.failed = e;
     for (const r of this.failWaiters.splice(0)) r(e);
+    for (const r of this.roomWaiters.splice(0)) r();
   }
 }
 
@@ -48,7 +57,7 @@ export async function readFrames(
   from: Readable,
   size: number,
   count: number,
-  each: (i: number, frame: Buffer) => void,
+  each: (i: number, frame: Buffer) => void | Promise<void>,
 ): Promise<void> {
   let parts: Buffer[] = [];
   let have = 0;
@@ -61,7 +70,7 @@ export async function readFrames(
       have += take;
       c = c.subarray(take);
       if (have === size) {
-        each(i++, parts.length === 1 ? parts[0]! : Buffer.concat(parts, size));
+        await each(i++, parts.length === 1 ? parts[0]! : Buffer.concat(parts, size));
         parts = [];
         have = 0;
       }
@@ -126,16 +135,17 @@ export class GlSession {
       }
       const parts: Buffer[] = [];
       for await (const c of req as AsyncIterable<Buffer>) parts.push(c);
-      this.queue(this.outbox, key).put(i, Buffer.concat(parts));
+      // The page waits for the answer, so it draws at most a few frames ahead of the render.
+      await this.queue(this.outbox, key).put(i, Buffer.concat(parts));
       res.writeHead(204).end();
     } catch {
       res.writeHead(500).end();
     }
   }
 
-  /** Offers input frame `i` of drawing `key` to the page. */
-  offer(key: string, i: number, frame: Buffer): void {
-    this.queue(this.inbox, key).put(i, frame);
+  /** Offers input frame `i` of drawing `key` to the page; resolves when the page is not far behind. */
+  offer(key: string, i: number, frame: Buffer): Promise<void> {
+    return this.queue(this.inbox, key).put(i, frame);
   }
 
   /** The `i`-th frame the page drew for `key`. */

@@ -6,6 +6,7 @@ import { ffColor, isOpaque } from "../color.ts";
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import { hash32 } from "../transitions.ts";
 import type { LayerOf } from "../types.ts";
+import { f } from "../values.ts";
 
 /** editly-like palette for layers that leave their colour to chance (seeded by job + layer). */
 const PALETTE = [
@@ -78,7 +79,14 @@ function gradientColors(layer: { colors?: string[] }, ctx: GraphContext, key: st
   return { options, opaque: list.every((c) => isOpaque(c)) };
 }
 
-/** `linear-gradient`: direction horizontal / vertical (default) / diagonal. */
+/**
+ * `linear-gradient`, animated like editly (sources/linear-gradient.ts): the gradient fills a rect twice
+ * the frame's size centred on it, which turns `progress * 30` degrees clockwise about the centre over the
+ * layer (progress = seconds into the layer / its length). Without `direction`, editly's own ramp: from the
+ * rect's top-left corner (first colour) to its centre (last), so the frame shows its second half; with
+ * one, the ramp spans the frame across (horizontal), down (vertical) or corner to corner (diagonal).
+ * Drawn once at 2W x 2H; each frame is that picture rotated (bilinear) and cut to W x H.
+ */
 export function linearGradient(
   layer: LayerOf<"linear-gradient">,
   win: LayerWindow,
@@ -88,17 +96,30 @@ export function linearGradient(
   const { width: W, height: H, fps } = ctx.spec;
   const colors = gradientColors(layer, ctx, key);
   const dir = layer.direction;
-  const line =
+  // Ramp ends in the big picture's pixels (the frame sits at W/2, H/2 inside it).
+  const [x0, y0, x1, y1] =
     dir === "horizontal"
-      ? `x0=0:y0=${H / 2}:x1=${W}:y1=${H / 2}`
-      : dir === "diagonal"
-        ? `x0=0:y0=0:x1=${W}:y1=${H}`
-        : `x0=${W / 2}:y0=0:x1=${W / 2}:y1=${H}`;
-  const src = `gradients=s=${W}x${H}:r=${fps}:${colors.options}:${line}:speed=0.00001`;
-  return loopStill(ctx, src, win, colors.opaque, "lgrad");
+      ? [W / 2, H, (3 * W) / 2 - 1, H]
+      : dir === "vertical"
+        ? [W, H / 2, W, (3 * H) / 2 - 1]
+        : dir === "diagonal"
+          ? [W / 2, H / 2, (3 * W) / 2 - 1, (3 * H) / 2 - 1]
+          : [0, 0, W, H];
+  const line = `x0=${Math.round(x0)}:y0=${Math.round(y0)}:x1=${Math.round(x1)}:y1=${Math.round(y1)}`;
+  const label = ctx.label("lgrad");
+  const fmt = colors.opaque ? "yuv420p" : "yuva420p";
+  const turn = `(t-${f(win.start)})/${f(Math.max(0.001, win.duration))}*PI/6`;
+  ctx.chain(
+    `gradients=s=${2 * W}x${2 * H}:r=${fps}:${colors.options}:${line}:speed=0.00001,trim=end_frame=1,format=${fmt},loop=loop=${win.frames - 1}:size=1,${ctx.retime(win.startFrame)},rotate=a='${turn}':ow=${W}:oh=${H}:c=none[${label}]`,
+  );
+  return { label, x: 0, y: 0, coversFrame: colors.opaque };
 }
 
-/** `radial-gradient`: first colour at the centre, second at the corners. */
+/**
+ * `radial-gradient`, animated like editly (sources/radial-gradient.ts): first colour at the centre, last at
+ * a radius of 0.6 x the longer side growing to 1.2 x over the layer (`max * (1 + progress) * 0.6`). Drawn
+ * once at the starting radius; each frame is that picture zoomed by 1 + progress about the centre.
+ */
 export function radialGradient(
   layer: LayerOf<"radial-gradient">,
   win: LayerWindow,
@@ -107,8 +128,20 @@ export function radialGradient(
 ): LayerVideo {
   const { width: W, height: H, fps } = ctx.spec;
   const colors = gradientColors(layer, ctx, key);
-  const src = `gradients=s=${W}x${H}:r=${fps}:${colors.options}:type=radial:x0=${W / 2}:y0=${H / 2}:x1=${W}:y1=${H}:speed=0.00001`;
-  return loopStill(ctx, src, win, colors.opaque, "rgrad");
+  // ffmpeg's radial ramp ends at the distance of (x1, y1), a pixel of the frame: the bottom-right one.
+  // editly's radius is longer (0.6 x the longer side lies past the corners), so the still is drawn at
+  // the corner's distance and zoomed by the ratio on top of 1 + progress.
+  const [cx, cy] = [Math.round(W / 2), Math.round(H / 2)];
+  const still = Math.hypot(W - 1 - cx, H - 1 - cy);
+  const ratio = (0.6 * Math.max(W, H)) / still;
+  const src = `gradients=s=${W}x${H}:r=${fps}:${colors.options}:type=radial:x0=${cx}:y0=${cy}:x1=${W - 1}:y1=${H - 1}:speed=0.00001`;
+  const label = ctx.label("rgrad");
+  const fmt = colors.opaque ? "yuv420p" : "yuva420p";
+  const z = `${f(ratio)}*(1+on/${win.frames})`;
+  ctx.chain(
+    `${src},trim=end_frame=1,format=${fmt},zoompan=z='${z}':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=${win.frames}:s=${W}x${H}:fps=${fps},${ctx.retime(win.startFrame)}[${label}]`,
+  );
+  return { label, x: 0, y: 0, coversFrame: colors.opaque };
 }
 
 /** `rainbow-colors`: a slowly rotating seven-colour gradient (editly draws it with a GL shader). */

@@ -9,9 +9,12 @@ import type { LayerOf } from "../types.ts";
 export const glLayer: LayerCompiler<LayerOf<"gl">> = (layer, win, ctx, key) => {
   const { width: W, height: H, fps, format } = ctx.spec;
   if (!ctx.glLayers) throw new Error(`gl layer ${key}: this graph was compiled without the WebGL page`);
+  // A fragmentPath was read into fragmentShader once downloaded (render.ts).
+  if (layer.fragmentShader === undefined) throw new Error(`gl layer ${key}: its shader file was not read`);
   const write = ctx.glLayers.layerWriter({
     key: `layer-${key}`,
     fragment: layer.fragmentShader,
+    field: layer.fragmentPath !== undefined ? "fragmentPath" : "fragmentShader",
     frames: win.frames,
     fps,
     speed: layer.speed ?? 1,

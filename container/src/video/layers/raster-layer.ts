@@ -29,12 +29,12 @@ export function rasterLayer(
   const asset = ctx.raster(key);
   const first = asset?.frames[0];
   if (!asset || !first) return null;
-  const { fps, width: W } = ctx.spec;
+  const { fps, width: W, height: H } = ctx.spec;
   const motion = textMotion(
     layer,
     win,
     { x: first.x, y: first.y, w: first.width, h: first.height },
-    { W, fps },
+    { W, H, fps },
   );
   const pre = motion.pre.map((p) => `,${p}`).join("");
   const post = motion.post.map((p) => `,${p}`).join("");

@@ -43,12 +43,27 @@ export function animationSeconds(layer: RasterLayer, windowSeconds: number): num
 
 const easeOutExpo = (p: string) => `(1-pow(2,-10*${p}))`;
 
+/**
+ * editly's banner clock (subtitle.ts, news-title.ts): `easeOutExpo(clamp((progress - delay) * speed * k,
+ * 0, 1))`, progress = seconds into the layer / its length (so `delay` is a fraction of the layer, and the
+ * default animation spans the whole layer), as an ffmpeg expression of the time variable `time`.
+ */
+export function bannerEase(
+  layer: { delay?: number; speed?: number },
+  win: LayerWindow,
+  k: number,
+  time: string,
+): string {
+  const x = `clip(((${time}-${f(win.start)})/${f(Math.max(0.001, win.duration))}-${f(layer.delay ?? 0)})*${f((layer.speed ?? 1) * k)},0,1)`;
+  return `if(gte(${x},1),1,1-pow(2,-10*${x}))`;
+}
+
 /** Motion for a rasterised layer whose box is at (x,y) with size (w,h) in a WxH frame. */
 export function textMotion(
   layer: RasterLayer,
   win: LayerWindow,
   box: { x: number; y: number; w: number; h: number },
-  frame: { W: number; fps: number },
+  frame: { W: number; H: number; fps: number },
 ): TextMotion {
   const s = win.start;
   const d = win.duration;
@@ -56,7 +71,6 @@ export function textMotion(
     `fade=t=in:st=${f(at)}:d=${f(Math.max(1 / frame.fps, dur))}:alpha=1`;
   const fadeOut = (at: number, dur: number) =>
     `fade=t=out:st=${f(at)}:d=${f(Math.max(1 / frame.fps, dur))}:alpha=1`;
-  const prog = (dur: number) => `min(1,max(0,(t-${f(s)})/${f(Math.max(0.001, dur))}))`;
   switch (layer.type) {
     case "title":
     case "title-background": {
@@ -70,13 +84,25 @@ export function textMotion(
       return { pre, post, x: box.x, y: box.y };
     }
     case "subtitle": {
-      const dur = Math.min(0.5, d * 0.2);
-      const dx = frame.W * 0.05;
-      return { pre: [], post: [fadeIn(dur)], x: `${box.x}-${f(dx)}*(1-${easeOutExpo(prog(dur))})`, y: box.y };
+      // editly: opacity and a slide from `padding` (5 % of the shorter side) to the left, both eased.
+      // The opacity is a linear alpha fade over warped timestamps (pts = the eased value in seconds),
+      // then the frame times are put back: a per-frame alpha without a per-pixel expression.
+      const pad = 0.05 * Math.min(frame.W, frame.H);
+      const post = [
+        `settb=AVTB,setpts='(${bannerEase(layer, win, 1, "T")})/TB'`,
+        "fade=t=in:st=0:d=1:alpha=1",
+        `settb=1/${frame.fps},setpts=N+${win.startFrame}`,
+      ];
+      return { pre: [], post, x: `${box.x}-${f(pad)}*(1-(${bannerEase(layer, win, 1, "t")}))`, y: box.y };
     }
     case "news-title": {
-      const dur = Math.min(0.6, d * 0.3);
-      return { pre: [], post: [], x: `${box.x}-${box.x + box.w}*(1-${easeOutExpo(prog(dur))})`, y: box.y };
+      // editly: the band slides in from the left on (progress - delay) * speed * 3.
+      return {
+        pre: [],
+        post: [],
+        x: `${box.x}-${box.x + box.w}*(1-(${bannerEase(layer, win, 3, "t")}))`,
+        y: box.y,
+      };
     }
     case "slide-in-text": {
       // editly: reveal between 10 % and 30 % of the window, hold, fade out 80 % → 90 %.

@@ -1,0 +1,84 @@
+/**
+ * What a transition adds to a render: `node bench/video-transitions.ts` (Node 24) or `npm run bench video`.
+ * The same 1280x720 @ 30 fps two-clip render (a video clip, then a photo; 2 s each) with a hard cut and
+ * with a 0.5 s transition of each name, interleaved round by round (bench/_lib.ts). Each figure is the
+ * round's render minus the same round's hard-cut render: the wall time the transition costs, whatever
+ * it is spent on (the page, the frame exchange, a second ffmpeg pass). Budget: at most 0.5 s.
+ * `BENCH_TRANSITIONS=cube,wipeLeft` picks the names.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import * as v from "valibot";
+import { VideoConfigSchema } from "../src/contract/config/video.ts";
+import { closeBrowser } from "../container/src/video/raster/browser.ts";
+import { renderVideo } from "../container/src/video/render.ts";
+import { conditions, interleave, loadNow, spread } from "./_lib.ts";
+
+const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
+const NAMES = (process.env.BENCH_TRANSITIONS ?? "fade,wipeLeft,cube,CrossZoom").split(",");
+
+function config(transition: string | null) {
+  return v.parse(VideoConfigSchema, {
+    width: 1280,
+    height: 720,
+    fps: 30,
+    clips: [
+      {
+        duration: 2,
+        transition: transition === null ? null : { name: transition, duration: 0.5 },
+        layers: [{ type: "video", path: `${FIX}/kohlipe3.mp4`, cutFrom: 5 }],
+      },
+      { duration: 2, layers: [{ type: "image", path: `${FIX}/img2.jpg` }] },
+    ],
+  });
+}
+
+async function main() {
+  console.log(conditions("video-transitions"));
+  const dir = await mkdtemp(join(tmpdir(), "bench-transitions-"));
+  let round = 0;
+  const render = (transition: string | null) => async () => {
+    const work = await mkdtemp(join(dir, "w-"));
+    try {
+      await renderVideo({
+        jobId: `bench_tr_${round++}`,
+        workDir: work,
+        outPath: join(work, "out.mp4"),
+        allowLocalFiles: true,
+        config: config(transition),
+      });
+    } finally {
+      await rm(work, { recursive: true, force: true });
+    }
+  };
+  try {
+    const variants: Record<string, () => Promise<void>> = { cut: render(null) };
+    for (const n of NAMES) variants[n] = render(n);
+    const r = await interleave<string>("cut", variants, {
+      warmup: 1,
+      minRounds: 5,
+      maxRounds: 9,
+      targetIqr: 0.05,
+    });
+    console.log(
+      `\n0.5 s transition vs hard cut, 1280x720 @ 30 fps, video 2 s + photo 2 s, ${r.rounds} interleaved rounds`,
+    );
+    console.log(
+      `  hard cut render: ${spread(
+        r.times.cut!.map((t) => t / 1000),
+        " s",
+      )}`,
+    );
+    for (const n of NAMES) {
+      const added = r.times[n]!.map((t, i) => (t - r.times.cut![i]!) / 1000);
+      console.log(`  ${n.padEnd(10)} adds ${spread(added, " s")}   budget <= 0.50 s`);
+    }
+    console.log(`  load average after: ${loadNow()}`);
+  } finally {
+    await closeBrowser();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
