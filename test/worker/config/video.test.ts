@@ -190,15 +190,17 @@ describe("video config: rejected with field paths", () => {
     ]);
   });
 
-  it("rejects image-job layer types, and a gl layer's editly fragmentPath (shaders are given inline)", () => {
+  it("rejects image-job layer types, and a gl layer without exactly one of fragmentShader / fragmentPath", () => {
+    const shader = "void main(){gl_FragColor=vec4(1.0);}";
     const layers = [
       { type: "text", text: "a" },
-      { type: "gl", fragmentPath: "/x.glsl" },
+      { type: "gl" },
+      { type: "gl", fragmentShader: shader, fragmentPath: "/shader/x.glsl" },
     ];
     expect(errorsOf(videoConfig([clip(layers)])).map((e) => e.field)).toEqual([
       "config.clips[0].layers[0].type",
       "config.clips[0].layers[1].fragmentShader",
-      "config.clips[0].layers[1].fragmentPath",
+      "config.clips[0].layers[2].fragmentPath",
     ]);
     const inline = [{ type: "gl", fragmentShader: "void main(){gl_FragColor=vec4(1.0);}" }];
     expect(validateJobConfig("video", videoConfig([clip(inline)])).valid).toBe(true);
