@@ -163,14 +163,10 @@ export function compileGraph(
       const o = { aTap: taps[c]!.tail!, aFrames: timeline.clips[c]!.frames, bTap: taps[c + 1]!.head! };
       glTaps(ctx, o, drawn, drawer!);
     });
-    return {
-      inputs: ctx.inputs,
-      pipes: ctx.pipes,
-      outputs: ctx.outputs,
-      oneShotPipes: ctx.oneShotPipes,
-      filterGraph: ctx.filters.join(";\n"),
-      transitions: plans.flatMap((p) => (p ? [p.r.name] : [])),
-    };
+    return graphOf(
+      ctx,
+      plans.flatMap((p) => (p ? [p.r.name] : [])),
+    );
   }
   const used: string[] = [];
   let acc = clipLabels[0]!;
@@ -207,15 +203,18 @@ export function compileGraph(
   const top = globals.length > 0 ? composite(ctx, globals, timeline.totalFrames, acc) : acc;
   ctx.chain(`[${top}]format=${fmt},trim=end_frame=${timeline.totalFrames}[vout]`);
   finishAudio(ctx, clipAudio, tracks);
-  return {
-    inputs: ctx.inputs,
-    pipes: ctx.pipes,
-    outputs: ctx.outputs,
-    oneShotPipes: ctx.oneShotPipes,
-    filterGraph: ctx.filters.join(";\n"),
-    transitions: used,
-  };
+  return graphOf(ctx, used);
 }
+
+/** The compiled graph of what `ctx` gathered. */
+const graphOf = (ctx: GraphContext, transitions: string[]): CompiledGraph => ({
+  inputs: ctx.inputs,
+  pipes: ctx.pipes,
+  outputs: ctx.outputs,
+  oneShotPipes: ctx.oneShotPipes,
+  filterGraph: ctx.filters.join(";\n"),
+  transitions,
+});
 
 /**
  * The same graph with the inputs read from pipes (stdin, `pipe:3`, ...) moved to the end of the input

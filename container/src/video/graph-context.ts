@@ -6,17 +6,20 @@ import type { Duplex, Readable, Writable } from "node:stream";
 import type { Timeline } from "../../../src/contract/timeline.ts";
 import type { Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 
+/** One `gl` layer to draw. */
+export interface GlLayerJob {
+  key: string;
+  fragment: string;
+  /** The layer field the shader came from, for error messages. */
+  field: string;
+  frames: number;
+  fps: number;
+  speed: number;
+}
+
 /** What the compiler needs to draw a `gl` layer: a writer of its raw rgba frames. */
 export interface GlLayerDrawer {
-  layerWriter(job: {
-    key: string;
-    fragment: string;
-    /** The layer field the shader came from, for error messages. */
-    field: string;
-    frames: number;
-    fps: number;
-    speed: number;
-  }): (out: Writable) => Promise<void>;
+  layerWriter(job: GlLayerJob): (out: Writable) => Promise<void>;
 }
 
 /** Where a layer is visible, relative to its clip (or to the video start for global layers). */

@@ -4,7 +4,7 @@
  * the render's input pipe, at most a few frames ahead of whoever reads them.
  */
 import type { Readable, Writable } from "node:stream";
-import type { GlLayerDrawer } from "../graph-context.ts";
+import type { GlLayerDrawer, GlLayerJob } from "../graph-context.ts";
 import type { DrawnTransition, TransitionDrawer } from "./gl-join.ts";
 import { extraSamplers, transitionFragment } from "./gl-page.ts";
 import { readFrames, type GlSession } from "./gl-session.ts";
@@ -149,14 +149,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
    * The writer of a `gl` layer's frames (raw rgba, top row first) into an ffmpeg input pipe. A frame the
    * page has not drawn within GL_FRAME_DEADLINE_MS fails the job (the shader runs on software GL).
    */
-  layerWriter(job: {
-    key: string;
-    fragment: string;
-    field: string;
-    frames: number;
-    fps: number;
-    speed: number;
-  }) {
+  layerWriter(job: GlLayerJob) {
     return async (out: Writable): Promise<void> => {
       const s = await this.session;
       const key = `${job.key}-${this.runs++}`;
