@@ -1,9 +1,13 @@
 /**
- * A loopback stand-in for the Worker as the renderer sees it: it takes the PUT of a finished file and the signed
- * status callbacks, and lets a test wait for a job's final report.
+ * A loopback stand-in for the Worker as the renderer sees it: it serves input files (`GET /files/<fixture>`, from
+ * the shared fixtures), keeps the PUTs of finished files and the signed status callbacks, and lets a test wait
+ * for a job's final report.
  */
+import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { FIXTURES } from "../video/media-helpers.ts";
 
 export interface Report {
   jobId: string;
@@ -11,12 +15,20 @@ export interface Report {
   attempt?: number;
   error?: string;
   retryable?: boolean;
-  metadata?: { stage?: string; progress?: number };
+  metadata?: { stage?: string; progress?: number; [key: string]: unknown };
+}
+
+/** A file the renderer PUT: its Content-Type and bytes. */
+export interface Put {
+  type?: string;
+  bytes: Buffer;
 }
 
 export interface WorkerStandIn {
   base: string;
   reports: Report[];
+  /** PUT bodies by path (without the query). */
+  puts: Map<string, Put>;
   /** The first non-processing report of `jobId` (optionally of one attempt). */
   final(jobId: string, attempt?: number): Promise<Report>;
   /** Resolves when a processing report of `jobId` names `stage`. */
@@ -26,12 +38,25 @@ export interface WorkerStandIn {
 
 export async function startWorkerStandIn(): Promise<WorkerStandIn> {
   const reports: Report[] = [];
+  const puts = new Map<string, Put>();
   const waiters: (() => void)[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      if (req.method === "POST" && req.url === "/callback") {
+    req.on("end", async () => {
+      const path = req.url!.split("?")[0]!;
+      if (req.method === "GET" && path.startsWith("/files/")) {
+        try {
+          res.end(await readFile(join(FIXTURES, path.slice("/files/".length))));
+        } catch {
+          res.statusCode = 404;
+          res.end();
+        }
+        return;
+      }
+      if (req.method === "PUT")
+        puts.set(path, { type: req.headers["content-type"], bytes: Buffer.concat(chunks) });
+      if (req.method === "POST" && path === "/callback") {
         reports.push(JSON.parse(Buffer.concat(chunks).toString()) as Report);
         for (const w of waiters.splice(0)) w();
       }
@@ -52,6 +77,7 @@ export async function startWorkerStandIn(): Promise<WorkerStandIn> {
   return {
     base,
     reports,
+    puts,
     final: (jobId, attempt) =>
       until(() =>
         reports.find(
