@@ -1,7 +1,7 @@
 /** Fetch-or-throw helpers and the public view of accounts. */
 import { eq } from "drizzle-orm";
 import type { Ctx } from "../context";
-import { users } from "../db/schema";
+import { plans, users } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import { iso } from "../lib/time";
 
@@ -14,6 +14,18 @@ export const getAccount = async (ctx: Ctx, userId: string): Promise<AccountRow> 
   const row = await ctx.db.query.users.findFirst({ where: eq(users.id, userId) });
   if (!row) throw new NotFound("Account");
   return row;
+};
+
+/** The plan an account is on now (one indexed join). */
+export const planOf = async (ctx: Ctx, userId: string): Promise<typeof plans.$inferSelect> => {
+  const row = await ctx.db
+    .select({ plan: plans })
+    .from(users)
+    .innerJoin(plans, eq(plans.id, users.planId))
+    .where(eq(users.id, userId))
+    .get();
+  if (!row) throw new NotFound("Account");
+  return row.plan;
 };
 
 /** The account as its owner sees it. */

@@ -1,5 +1,5 @@
 /** Batch limits per plan: rows per batch and bytes per request body (JSON or CSV). */
-import { getAccount } from "../accounts/internal";
+import { planOf } from "../accounts/internal";
 import type { CallerCtx } from "../context";
 
 export interface BatchLimits {
@@ -15,10 +15,6 @@ export const BATCH_LIMITS: Record<string, BatchLimits> = {
 
 /** The limits of the caller's plan (a plan without its own entry gets the smallest). */
 export const batchLimitsOf = async (ctx: CallerCtx): Promise<BatchLimits & { maxConcurrentJobs: number }> => {
-  const account = await getAccount(ctx, ctx.caller.userId);
-  const plan = await ctx.d1
-    .prepare("SELECT max_concurrent_jobs AS max FROM plans WHERE id = ?1")
-    .bind(account.planId)
-    .first<{ max: number }>();
-  return { ...(BATCH_LIMITS[account.planId] ?? BATCH_LIMITS.free!), maxConcurrentJobs: plan?.max ?? 1 };
+  const plan = await planOf(ctx, ctx.caller.userId);
+  return { ...(BATCH_LIMITS[plan.id] ?? BATCH_LIMITS.free!), maxConcurrentJobs: plan.maxConcurrentJobs };
 };

@@ -5,10 +5,9 @@
  * because each was fetched or read. Results keep the input order; files are measured concurrently with a
  * bound (R2 reads are cheap, the ffprobe fallback runs on two cores, so it has its own smaller bound).
  */
-import { eq } from "drizzle-orm";
 import { spendTokens } from "../billing/spend-tokens";
+import { planOf } from "../accounts/internal";
 import type { CallerCtx } from "../context";
-import { plans, users } from "../db/schema";
 import { filesByStoragePath } from "../files/internal";
 import { DomainError, NotFound, ValidationFailed } from "../lib/errors";
 import { formatDuration } from "../media/format-duration";
@@ -39,22 +38,11 @@ export const mapBounded = async <T, R>(
   return out;
 };
 
-const planLimit = async (ctx: CallerCtx) => {
-  const row = await ctx.db
-    .select({ max: plans.bulkDurationMax, plan: plans.displayName })
-    .from(users)
-    .innerJoin(plans, eq(plans.id, users.planId))
-    .where(eq(users.id, ctx.caller.userId))
-    .get();
-  if (!row) throw new NotFound("Account");
-  return row;
-};
-
 export const bulkDuration = async (
   ctx: CallerCtx,
   { kind, files }: { kind: "video" | "audio"; files: Target[] },
 ) => {
-  const { max, plan } = await planLimit(ctx);
+  const { bulkDurationMax: max, displayName: plan } = await planOf(ctx, ctx.caller.userId);
   if (files.length > max) {
     throw new ValidationFailed(
       [
