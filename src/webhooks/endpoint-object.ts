@@ -151,6 +151,13 @@ export class WebhookEndpoint extends DurableObject<Env> {
       this.sql.exec("DELETE FROM queue");
       return true;
     }
+    // Opened once a batch (they are stored sealed): the previous one only while its grace lasts, per attempt.
+    const secrets = {
+      current: await openEndpointSecret(this.env, endpoint.id, endpoint.secret),
+      previous: endpoint.previousSecret
+        ? await openEndpointSecret(this.env, endpoint.id, endpoint.previousSecret)
+        : null,
+    };
     const rows = (deliveryResult?.results ?? []) as DeliveryRow[];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const results: AttemptResult[] = [];
@@ -174,7 +181,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
         stopped = true;
         break;
       }
-      const outcome = await this.attempt(endpoint, delivery, at);
+      const outcome = await this.attempt(endpoint, secrets, delivery, at);
       const next = outcome.ok ? null : nextAttemptAt(row.attempt + 1, Date.now(), outcome.retryAfterMs);
       results.push({
         deliveryId: row.delivery_id,
@@ -215,7 +222,12 @@ export class WebhookEndpoint extends DurableObject<Env> {
     return true;
   }
 
-  private async attempt(endpoint: EndpointRow, delivery: DeliveryRow, at: number): Promise<AttemptOutcome> {
+  private async attempt(
+    endpoint: EndpointRow,
+    secrets: { current: string; previous: string | null },
+    delivery: DeliveryRow,
+    at: number,
+  ): Promise<AttemptOutcome> {
     const event: StoredEvent = {
       id: delivery.eventId,
       type: delivery.type,
@@ -223,11 +235,9 @@ export class WebhookEndpoint extends DurableObject<Env> {
       createdAt: delivery.createdAt,
     };
     const body = eventBody(event, await this.downloadLink(event, delivery.fileExpiresAt, at));
-    const stored = [endpoint.secret];
-    if (endpoint.previousSecret && (endpoint.previousSecretExpiresAt ?? 0) > at)
-      stored.push(endpoint.previousSecret);
-    const secrets = await Promise.all(stored.map((s) => openEndpointSecret(this.env, endpoint.id, s)));
-    const headers = await webhookHeaders(secrets, { id: event.id, timestamp: Math.floor(at / 1000), body });
+    const signing = [secrets.current];
+    if (secrets.previous && (endpoint.previousSecretExpiresAt ?? 0) > at) signing.push(secrets.previous);
+    const headers = await webhookHeaders(signing, { id: event.id, timestamp: Math.floor(at / 1000), body });
     return attemptDelivery(this.env, { url: endpoint.url, headers, body });
   }
 
