@@ -18,16 +18,15 @@ const AHEAD = 4;
 /** Frames handed over one by one, in order, each awaited by index. */
 class FrameQueue {
   private readonly frames = new Map<number, Buffer>();
-  private readonly waiters = new Map<number, (b: Buffer) => void>();
+  private readonly waiters = new Map<number, { resolve: (b: Buffer) => void; reject: (e: Error) => void }>();
   private failed: Error | null = null;
-  private readonly failWaiters: ((e: Error) => void)[] = [];
   private readonly roomWaiters: (() => void)[] = [];
   /** Stores frame `i`; resolves once the queue holds fewer than AHEAD frames (its consumer caught up). */
   put(i: number, frame: Buffer): Promise<void> {
     const w = this.waiters.get(i);
     if (w) {
       this.waiters.delete(i);
-      w(frame);
+      w.resolve(frame);
     } else this.frames.set(i, frame);
     if (this.frames.size < AHEAD || this.failed) return Promise.resolve();
     return new Promise((resolve) => this.roomWaiters.push(resolve));
@@ -40,14 +39,12 @@ class FrameQueue {
       return Promise.resolve(f);
     }
     if (this.failed) return Promise.reject(this.failed);
-    return new Promise((resolve, reject) => {
-      this.waiters.set(i, resolve);
-      this.failWaiters.push(reject);
-    });
+    return new Promise((resolve, reject) => this.waiters.set(i, { resolve, reject }));
   }
   fail(e: Error): void {
     this.failed = e;
-    for (const r of this.failWaiters.splice(0)) r(e);
+    for (const w of this.waiters.values()) w.reject(e);
+    this.waiters.clear();
     for (const r of this.roomWaiters.splice(0)) r();
   }
 }
