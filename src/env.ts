@@ -16,6 +16,8 @@ export interface Env {
   IMAGE_BROWSER: DurableObjectNamespace;
   /** One WebhookEndpoint Durable Object per v2 webhook endpoint (typed where used, webhooks/announce.ts). */
   WEBHOOK_ENDPOINTS: DurableObjectNamespace;
+  /** One CredentialGate Durable Object per API key or session (typed where used, auth/credential-gate.ts). */
+  CREDENTIAL_GATES: DurableObjectNamespace;
   /** Cloudflare Container binding of the renderer (production). */
   RENDERER?: DurableObjectNamespace;
   /** Cloudflare Email Service (production sign-in mail); locally mail goes to the outbox table. */

@@ -4,6 +4,7 @@ import type { Env } from "./env";
 import { handleQueue } from "./queues/consumer";
 import { handleScheduled } from "./scheduled";
 
+export { CredentialGate } from "./auth/credential-gate";
 export { ImageBrowser } from "./image-renderer/image-browser";
 export { RendererContainer } from "./renderer-client/container";
 export { WebhookEndpoint } from "./webhooks/endpoint-object";

@@ -2,88 +2,67 @@
  * API-key authentication (spec: Authentication). The key travels in `x-api-key`; only its SHA-256 is
  * stored. Permissions are per resource (`media`, `jobs`): `read` allows GET/HEAD, `full` allows every method.
  */
-import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { sha256Hex } from "../contract/crypto";
 import { withCaller, type CallerCtx } from "../context";
-import { apiKeys } from "../db/schema";
 import { Forbidden, Unauthorized } from "../lib/errors";
-import {
-  countRequest,
-  countStatements,
-  enforce,
-  limiterUnavailable,
-  limitsFor,
-  outcomesOf,
-  type Outcome,
-} from "../lib/rate-limit";
+import { enforce, limiterUnavailable, limitsFor, type Outcome } from "../lib/rate-limit";
+import { credentialGate, selectKeyRow, type Admission } from "./credential-gate";
 import { documented } from "../docs/describe";
 import { authenticateSession } from "../accounts/sessions";
 import { allows, type Caller, type Permission, type Resource } from "./caller";
 
-/** How stale `lastUsedAt` may get before a request writes it again: one write a minute, not one per request. */
-export const LAST_USED_PRECISION_MS = 60_000;
-
-interface KeyRow {
-  id: string;
-  user_id: string;
-  permissions: string;
-  scopes: string;
-  expires_at: number | null;
-  last_used_at: number | null;
-}
-
 /**
- * The caller of a presented key, looked up and counted against the request's rate limits in one D1 batch (one
- * round trip before the handler runs; the count is conditional on the key being valid, so a made-up key writes
- * nothing). Null when the key is unknown or expired; RateLimited past a limit. If the limiter fails the key is
- * looked up alone and the request let through (logged).
+ * The caller of a presented key: its gate (src/auth/credential-gate.ts) looks the key up and counts the request
+ * against its rate limits in one RPC, answered from the gate's memory and storage. Null when the key is unknown or
+ * expired (nothing is counted); RateLimited past a limit. If the gate cannot be reached the key is looked up in
+ * D1 and the request let through (logged).
  */
 const lookUpAndCount = async (c: Context<AppEnv>, presented: string): Promise<Caller | null> => {
   const ctx = c.var.ctx;
   const keyHash = await sha256Hex(presented);
-  const at = ctx.now();
   const limits = limitsFor(c.req.method, c.req.path);
-  const select = ctx.d1
-    .prepare(
-      "SELECT id, user_id, permissions, scopes, expires_at, last_used_at FROM api_keys WHERE key_hash = ?1",
-    )
-    .bind(keyHash);
-  let row: KeyRow | undefined;
-  let outcomes: Outcome[] | undefined;
+  let admission: Admission;
   try {
-    const [found, ...counts] = await ctx.d1.batch([
-      select,
-      ...countStatements(ctx.d1, keyHash, limits, at, {
-        sql: "EXISTS (SELECT 1 FROM api_keys WHERE key_hash = ?3 AND (expires_at IS NULL OR expires_at > ?4))",
-        binds: [keyHash, at],
-      }),
-    ]);
-    row = found!.results[0] as KeyRow | undefined;
-    outcomes = outcomesOf(counts, limits, at);
+    admission = await credentialGate(ctx.env, "key", keyHash).admitKey(
+      keyHash,
+      limits.map((l) => l.name),
+    );
   } catch (e) {
     limiterUnavailable(e);
-    row = (await select.first<KeyRow>()) ?? undefined;
+    const row = await selectKeyRow(ctx.d1, keyHash);
+    admission = {
+      key: row && (row.expires_at === null || row.expires_at > ctx.now()) ? row : null,
+      outcomes: [],
+    };
   }
-  if (!row || (row.expires_at !== null && row.expires_at <= at)) return null;
-  if (outcomes) enforce(c, outcomes, at);
-  if (row.last_used_at === null || at - row.last_used_at >= LAST_USED_PRECISION_MS)
-    ctx.defer(
-      ctx.db
-        .update(apiKeys)
-        .set({ lastUsedAt: at })
-        .where(eq(apiKeys.id, row.id))
-        .run()
-        .catch(() => undefined),
-    );
+  const row = admission.key;
+  if (!row) return null;
+  if (admission.outcomes.length) enforce(c, admission.outcomes, Date.now());
   return {
     userId: row.user_id,
     keyId: row.id,
     permissions: JSON.parse(row.permissions) as Permission[],
     scopes: JSON.parse(row.scopes) as string[],
   };
+};
+
+/**
+ * Counts one request of an authenticated session in the session's gate; throws RateLimited past a limit. Sign-in
+ * requests are limited per address and IP instead (src/accounts/attempt-limits.ts).
+ */
+const countSessionRequest = async (c: Context<AppEnv>, credential: string): Promise<void> => {
+  let outcomes: Outcome[];
+  try {
+    const gate = credentialGate(c.env, "session", await sha256Hex(credential));
+    outcomes = await gate.admit(limitsFor(c.req.method, c.req.path).map((l) => l.name));
+  } catch (e) {
+    limiterUnavailable(e);
+    return;
+  }
+  enforce(c, outcomes, Date.now());
 };
 
 /** The caller of `x-api-key`, or null when the header is absent; 401 for a key that is not valid. */
@@ -114,7 +93,7 @@ const sessionCaller = async (c: Context<AppEnv>): Promise<Caller | null> => {
   const match = /^Bearer ([A-Za-z0-9_-]{10,200})$/.exec(header);
   const caller = match ? await authenticateSession(c.var.ctx, match[1]!) : null;
   if (!caller) throw new Unauthorized();
-  await countRequest(c, header);
+  await countSessionRequest(c, header);
   return caller;
 };
 

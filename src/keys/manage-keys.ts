@@ -1,8 +1,13 @@
-/** Listing and deleting the caller's API keys (a deleted key is refused at once: the lookup finds no row). */
+/**
+ * Listing and deleting the caller's API keys. A deleted key is refused at once: its row goes, and its gate (which
+ * keeps the row it read for up to a minute) is told to forget it.
+ */
 import { and, desc, eq } from "drizzle-orm";
 import type { CallerCtx } from "../context";
 import { apiKeys } from "../db/schema";
+import { credentialGate } from "../auth/credential-gate";
 import { NotFound } from "../lib/errors";
+import { limiterUnavailable } from "../lib/rate-limit";
 import { toApiKey } from "./serialize";
 
 export const listApiKeys = async (ctx: CallerCtx) => {
@@ -17,7 +22,14 @@ export const deleteApiKey = async (ctx: CallerCtx, id: string) => {
   const gone = await ctx.db
     .delete(apiKeys)
     .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, ctx.caller.userId)))
-    .returning({ id: apiKeys.id });
+    .returning({ keyHash: apiKeys.keyHash });
   if (!gone.length) throw new NotFound("API key");
+  try {
+    await credentialGate(ctx.env, "key", gone[0]!.keyHash).forget();
+  } catch (e) {
+    // The row is gone; a gate that missed this forgets the key within KEY_ROW_TTL_MS (and one that cannot be
+    // reached sends requests to D1, which no longer has it).
+    limiterUnavailable(e);
+  }
   return { id, deleted: true };
 };

@@ -1,30 +1,27 @@
 /**
- * API rate limiting per API key: fixed-window counters in D1 (table `rate_limits`).
+ * API rate limiting per credential: fixed windows aligned to the epoch.
  *
- * Three limits, all per key:
+ * Three limits, all per API key or session:
  * - every request under /api: 1,000 per 15 minutes (the reference service's published figure);
  * - job creation (POST /api/v1/jobs): 60 per minute. The reference publishes 10; an automation that
  *   fans a spreadsheet out into renders needs more, and creation is already bounded by the plan's
  *   concurrent-job limit and the token balance, so this limit only stops runaway loops;
  * - opening a job's event stream (GET /api/v1/jobs/{id}/events): 20 per minute (see JOB_EVENTS_LIMIT).
  *
- * Why D1 and not the Workers rate-limit binding: that binding only offers 10 s / 60 s periods and tells
- * nothing about the remaining allowance, so it cannot produce the X-RateLimit-* headers. One upsert per
- * request (`INSERT ... ON CONFLICT DO UPDATE ... RETURNING`) is atomic in D1, so concurrent requests never
- * undercount. If D1 fails, requests are let through (logged): an outage of the limiter must not become an
- * outage of the API.
+ * Where requests are counted: a credential's requests in its own Durable Object (src/auth/credential-gate.ts),
+ * exactly and without a D1 write per request; only a credential that authenticates is counted (a made-up key
+ * writes nothing anywhere). Why not the Workers rate-limit binding: it only offers 10 s / 60 s periods and tells
+ * nothing about the remaining allowance, so it cannot produce the X-RateLimit-* headers. Sign-in attempts (per
+ * address and IP, before any credential exists) are counted in D1 (table `rate_limits`, `hit` below; one atomic
+ * upsert per attempt). If a limiter fails, requests are let through (logged): an outage of the limiter must not
+ * become an outage of the API.
  *
- * Requests are counted under the SHA-256 of the credential (key or session token), only for a credential that
- * authenticates: a made-up key never adds a row (a flood of made-up keys must not grow the table). An API key is
- * looked up and counted in ONE D1 batch (the count is conditional on the key existing and being unexpired), so an
- * authenticated request costs one round trip to D1 before its handler runs; the bench (`npm run bench throughput`,
- * part 1) measures what that leaves of a hello-world route's rate. Headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (unix seconds when the window
- * ends) on every counted response, plus Retry-After (seconds) on a 429.
+ * Headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (unix seconds when the window ends) on every
+ * counted response, plus Retry-After (seconds) on a 429.
  */
 import type { Context } from "hono";
 import type { AppEnv } from "../app-env";
 import type { Ctx } from "../context";
-import { sha256Hex } from "../contract/crypto";
 import { RateLimited } from "./errors";
 
 export interface Limit {
@@ -41,6 +38,11 @@ export const JOB_CREATE_LIMIT: Limit = { name: "jobs-create", limit: 60, windowM
  * 100 live streams (100 indexed reads a second) while a client following each of its renders never meets it.
  */
 export const JOB_EVENTS_LIMIT: Limit = { name: "job-events", limit: 20, windowMs: 60_000 };
+
+/** The per-credential limits by name (the names a credential's gate is asked to count). */
+export const RATE_LIMITS: Record<string, Limit> = Object.fromEntries(
+  [API_LIMIT, JOB_CREATE_LIMIT, JOB_EVENTS_LIMIT].map((l) => [l.name, l]),
+);
 
 /** Start of the fixed window containing `at` (windows are aligned to the epoch). */
 export const windowStart = (at: number, windowMs: number): number => Math.floor(at / windowMs) * windowMs;
@@ -62,38 +64,29 @@ export interface Outcome {
   resetAt: number;
 }
 
-/**
- * The statements that count one request against each limit; each returns the new count. With `onlyIf` (an SQL
- * condition and its bindings, ?3 onwards) a statement counts only when the condition holds, so a batch can count a
- * credential in the same round trip that looks it up without ever writing a row for a made-up one.
- */
-export const countStatements = (
+/** Counts one request against each limit in one atomic D1 batch and returns the new counts. */
+export const hit = async (
   d1: D1Database,
   keyHash: string,
   limits: Limit[],
   at: number,
-  onlyIf?: { sql: string; binds: (string | number)[] },
-): D1PreparedStatement[] =>
-  limits.map((l) =>
-    d1
-      .prepare(
-        `INSERT INTO rate_limits (bucket, window_start, count) SELECT ?1, ?2, 1 WHERE ${onlyIf?.sql ?? "true"}
-         ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
-      )
-      .bind(bucketOf(l, keyHash), windowStart(at, l.windowMs), ...(onlyIf?.binds ?? [])),
+): Promise<Outcome[]> => {
+  const results = await d1.batch(
+    limits.map((l) =>
+      d1
+        .prepare(
+          `INSERT INTO rate_limits (bucket, window_start, count) VALUES (?1, ?2, 1)
+           ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
+        )
+        .bind(bucketOf(l, keyHash), windowStart(at, l.windowMs)),
+    ),
   );
-
-/** The outcomes of `countStatements`' results, in the same order as `limits`. */
-export const outcomesOf = (results: D1Result[], limits: Limit[], at: number): Outcome[] =>
-  limits.map((limit, i) => ({
+  return limits.map((limit, i) => ({
     limit,
     count: (results[i]?.results[0] as { count?: number } | undefined)?.count ?? 0,
     resetAt: windowStart(at, limit.windowMs) + limit.windowMs,
   }));
-
-/** Counts one request against each limit in one atomic D1 batch and returns the new counts. */
-export const hit = async (d1: D1Database, keyHash: string, limits: Limit[], at: number): Promise<Outcome[]> =>
-  outcomesOf(await d1.batch(countStatements(d1, keyHash, limits, at)), limits, at);
+};
 
 /** The outcome to report: an exceeded limit if any, else the one with the least allowance left. */
 export const decisive = (outcomes: Outcome[]): Outcome =>
@@ -118,24 +111,7 @@ export const enforce = (c: Context<AppEnv>, outcomes: Outcome[], at: number): vo
 export const limiterUnavailable = (e: unknown): void =>
   console.error(JSON.stringify({ level: "error", msg: "rate limiter unavailable", error: String(e) }));
 
-/**
- * Counts one request of an authenticated session (called by the authentication middleware once the session is
- * valid); throws RateLimited past a limit. API keys are counted in the batch that looks them up
- * (src/auth/api-key.ts). Sign-in requests are limited per address and IP instead (src/accounts/attempt-limits.ts).
- */
-export const countRequest = async (c: Context<AppEnv>, credential: string): Promise<void> => {
-  const at = Date.now();
-  let outcomes: Outcome[];
-  try {
-    outcomes = await hit(c.var.ctx.d1, await sha256Hex(credential), limitsFor(c.req.method, c.req.path), at);
-  } catch (e) {
-    limiterUnavailable(e);
-    return;
-  }
-  enforce(c, outcomes, at);
-};
-
-/** The longest window of any limit counted in `rate_limits` (the sign-in limits count per hour). */
+/** The longest window of the limits counted in `rate_limits` (the sign-in limits count per hour). */
 const LONGEST_WINDOW_MS = 3600_000;
 
 /** Cron: deletes counters of windows that ended. */

@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { body, call, json, newAccount } from "./helpers";
+import { body, call, json, newAccount, updateKey } from "./helpers";
 
 describe("response envelope", () => {
   it("answers unknown routes with a 404 envelope", async () => {
@@ -97,9 +96,7 @@ describe("API-key authentication", () => {
   it("refuses an expired key", async () => {
     const { key, keyId } = await newAccount({ expiresAt: Date.now() + 60_000 });
     // Keys are created with a future expiry only; this one's time has come.
-    await env.DB.prepare("UPDATE api_keys SET expires_at = ?2 WHERE id = ?1")
-      .bind(keyId, Date.now() - 1000)
-      .run();
+    await updateKey(keyId, "expires_at", Date.now() - 1000);
     const res = await call("/api/v1/jobs/job_x", { headers: { "x-api-key": key } });
     expect(res.status).toBe(401);
   });

@@ -2,6 +2,7 @@
 import { inject } from "vitest";
 import { env, exports } from "cloudflare:workers";
 import { createAccount } from "../../src/accounts/create-account";
+import { credentialGate } from "../../src/auth/credential-gate";
 import type { Permission } from "../../src/auth/caller";
 import { createContext, withCaller, type Ctx } from "../../src/context";
 import { createApiKey } from "../../src/keys/create-api-key";
@@ -29,6 +30,21 @@ export const testCtx = (at?: number): Ctx => createContext(env, at === undefined
 /** A verb context acting for `userId` with full permissions. */
 export const asCaller = (userId: string, at?: number) =>
   withCaller(testCtx(at), { userId, keyId: null, permissions: FULL, scopes: [] });
+
+/**
+ * Changes a column of a stored key as time or an operator would (the API never edits a key), then tells the key's
+ * gate, which otherwise keeps the row it read for up to KEY_ROW_TTL_MS.
+ */
+export const updateKey = async (
+  keyId: string,
+  column: "expires_at" | "scopes" | "last_used_at",
+  value: number | string,
+) => {
+  const row = await env.DB.prepare(`UPDATE api_keys SET ${column} = ?1 WHERE id = ?2 RETURNING key_hash`)
+    .bind(value, keyId)
+    .first<{ key_hash: string }>();
+  await credentialGate(env, "key", row!.key_hash).forget();
+};
 
 let n = 0;
 /** A fresh account (unique e-mail) with an API key holding `permissions`. */

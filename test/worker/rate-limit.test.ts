@@ -1,12 +1,16 @@
-import { createScheduledController } from "cloudflare:test";
+import { createScheduledController, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import { describe, expect, it, vi } from "vitest";
-import { LAST_USED_PRECISION_MS } from "../../src/auth/api-key";
+import {
+  COUNTS_FLUSH_MS,
+  counterKey,
+  credentialGate,
+  LAST_USED_PRECISION_MS,
+} from "../../src/auth/credential-gate";
 import { sha256Hex } from "../../src/contract/crypto";
 import {
   API_LIMIT,
-  bucketOf,
   decisive,
   JOB_CREATE_LIMIT,
   JOB_EVENTS_LIMIT,
@@ -14,19 +18,26 @@ import {
   windowStart,
   type Limit,
 } from "../../src/lib/rate-limit";
-import { body, call, json, newAccount } from "./helpers";
+import { bearer, signUp } from "./accounts/sign-up";
+import { body, call, json, newAccount, updateKey } from "./helpers";
+
+const gateOf = async (key: string) => credentialGate(env, "key", await sha256Hex(key));
 
 /** Sets the counter of `limit` for `key` to `count` in the current and the next window (so a test never straddles). */
 const preload = async (key: string, limit: Limit, count: number) => {
-  const bucket = bucketOf(limit, await sha256Hex(key));
   const start = windowStart(Date.now(), limit.windowMs);
-  for (const ws of [start, start + limit.windowMs])
-    await env.DB.prepare(
-      "INSERT INTO rate_limits (bucket, window_start, count) VALUES (?1, ?2, ?3) ON CONFLICT DO UPDATE SET count = ?3",
-    )
-      .bind(bucket, ws, count)
-      .run();
+  await runInDurableObject(await gateOf(key), (gate, state) => {
+    gate.flush();
+    for (const ws of [start, start + limit.windowMs]) state.storage.kv.put(counterKey(limit, ws), count);
+  });
 };
+
+/** Everything a key's gate has stored (its counters), once it has written what it holds in memory. */
+const stored = async (key: string) =>
+  runInDurableObject(await gateOf(key), (gate, state) => {
+    gate.flush();
+    return [...state.storage.kv.list<number>()];
+  });
 
 const list = (key: string) => call("/api/v1/jobs", { headers: { "x-api-key": key } });
 
@@ -143,31 +154,36 @@ describe("rate limiting: security", () => {
     expect(other.headers.get("x-ratelimit-remaining")).toBe("999");
   });
 
-  it("writes nothing for a made-up key: 401, no counter row, no rate-limit headers", async () => {
+  it("writes nothing for a made-up key: 401, no counter, no rate-limit headers", async () => {
     const bogus = `mk_bogus_${Math.random().toString(36).slice(2)}`;
     for (let i = 0; i < 5; i++) {
       const res = await list(bogus);
       expect(res.status).toBe(401);
       expect(res.headers.get("x-ratelimit-limit")).toBeNull();
     }
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE bucket = ?")
-      .bind(bucketOf(API_LIMIT, await sha256Hex(bogus)))
-      .first<{ n: number }>();
-    expect(rows!.n).toBe(0);
+    expect(await stored(bogus)).toEqual([]);
   });
 
-  it("writes nothing for an expired key: 401, no counter row", async () => {
+  it("writes nothing for an expired key: 401, no counter", async () => {
     const { key, keyId } = await newAccount();
-    await env.DB.prepare("UPDATE api_keys SET expires_at = ? WHERE id = ?")
-      .bind(Date.now() - 1000, keyId)
-      .run();
+    await updateKey(keyId, "expires_at", Date.now() - 1000);
     const res = await list(key);
     expect(res.status).toBe(401);
     expect(res.headers.get("x-ratelimit-limit")).toBeNull();
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE bucket = ?")
-      .bind(bucketOf(API_LIMIT, await sha256Hex(key)))
-      .first<{ n: number }>();
-    expect(rows!.n).toBe(0);
+    expect(await stored(key)).toEqual([]);
+  });
+
+  it("refuses a key that expires while its gate holds its row", async () => {
+    const { key, keyId } = await newAccount();
+    expect((await list(key)).status).toBe(200);
+    // The gate read the row above and keeps it; the expiry it holds is checked on every request.
+    await updateKey(keyId, "expires_at", Date.now() + 300);
+    expect((await list(key)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 400));
+    const res = await list(key);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("x-ratelimit-limit")).toBeNull();
+    expect((await stored(key)).map(([, n]) => n)).toEqual([2]);
   });
 
   it("writes a key's lastUsedAt at most once a minute, not on every request", async () => {
@@ -183,52 +199,103 @@ describe("rate limiting: security", () => {
       expect(at).not.toBeNull();
       return at!;
     });
-    // Within the minute: requests leave it alone.
+    // Within the minute: requests leave it alone, even when the gate reads the row again.
     const recent = first - 1000;
     await env.DB.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").bind(recent, keyId).run();
+    expect((await list(key)).status).toBe(200);
+    await updateKey(keyId, "last_used_at", recent);
     expect((await list(key)).status).toBe(200);
     await new Promise((r) => setTimeout(r, 200));
     expect(await lastUsed()).toBe(recent);
     // Older than LAST_USED_PRECISION_MS: the next request writes it.
     const stale = Date.now() - LAST_USED_PRECISION_MS - 1000;
-    await env.DB.prepare("UPDATE api_keys SET last_used_at = ? WHERE id = ?").bind(stale, keyId).run();
+    await updateKey(keyId, "last_used_at", stale);
     expect((await list(key)).status).toBe(200);
     await vi.waitFor(async () => expect(await lastUsed()).toBeGreaterThan(stale + LAST_USED_PRECISION_MS));
   });
 
-  it("never counts the runner callback or requests without a key", async () => {
+  it("never counts requests without a credential", async () => {
     const res = await call("/api/v1/jobs");
     expect(res.status).toBe(401);
     expect(res.headers.get("x-ratelimit-limit")).toBeNull();
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE bucket = 'api:' || ?")
-      .bind(await sha256Hex(""))
-      .first<{ n: number }>();
-    expect(rows!.n).toBe(0);
+    expect(await stored("")).toEqual([]);
   });
 
   it("counts concurrent requests exactly (no lost updates)", async () => {
     const { key } = await newAccount();
-    await Promise.all(Array.from({ length: 25 }, () => list(key)));
-    const row = await env.DB.prepare("SELECT sum(count) AS n FROM rate_limits WHERE bucket = ?")
-      .bind(bucketOf(API_LIMIT, await sha256Hex(key)))
-      .first<{ n: number }>();
-    expect(row!.n).toBe(25);
+    const answers = await Promise.all(Array.from({ length: 25 }, () => list(key)));
+    const counts = new Map(await stored(key));
+    expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(25);
+    // Each request saw its own count: in each window (25 requests rarely straddle two), 999, 998, ... each once.
+    const byWindow = new Map<string | null, Response[]>();
+    for (const r of answers) {
+      const reset = r.headers.get("x-ratelimit-reset");
+      byWindow.set(reset, [...(byWindow.get(reset) ?? []), r]);
+    }
+    for (const group of byWindow.values())
+      expect(group.map((r) => Number(r.headers.get("x-ratelimit-remaining"))).sort((a, b) => b - a)).toEqual(
+        Array.from({ length: group.length }, (_, i) => 999 - i),
+      );
+  });
+
+  it("writes its counts to storage within COUNTS_FLUSH_MS, so an evicted gate resumes them", async () => {
+    const { key } = await newAccount();
+    for (let i = 0; i < 3; i++) expect((await list(key)).status).toBe(200);
+    await new Promise((r) => setTimeout(r, COUNTS_FLUSH_MS + 300));
+    const start = windowStart(Date.now(), API_LIMIT.windowMs);
+    const onDisk = await runInDurableObject(await gateOf(key), (_gate, state) => [
+      ...state.storage.kv.list<number>(),
+    ]);
+    expect(onDisk).toEqual([[counterKey(API_LIMIT, start), 3]]);
+  });
+
+  it("starts each window from zero and drops the counts of ended ones", async () => {
+    const { key } = await newAccount();
+    const start = windowStart(Date.now(), JOB_EVENTS_LIMIT.windowMs);
+    const ended = counterKey(JOB_EVENTS_LIMIT, start - JOB_EVENTS_LIMIT.windowMs);
+    await runInDurableObject(await gateOf(key), (gate, state) => {
+      gate.flush();
+      state.storage.kv.put(ended, 20);
+    });
+    const res = await call("/api/v1/jobs/no-such-job/events", { headers: { "x-api-key": key } });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("x-ratelimit-remaining")).toBe(String(JOB_EVENTS_LIMIT.limit - 1));
+    const keys = (await stored(key)).map(([k]) => k);
+    expect(keys).not.toContain(ended);
+    expect(keys.filter((k) => k.startsWith(`count:${JOB_EVENTS_LIMIT.name}:`))).toHaveLength(1);
+  });
+
+  it("counts a session's requests in the session's own gate", async () => {
+    const { token } = await signUp();
+    const read = () => call("/api/v1/jobs", bearer(token));
+    const first = await read();
+    expect(first.status).toBe(200);
+    expect(first.headers.get("x-ratelimit-remaining")).toBe("999");
+    expect((await read()).headers.get("x-ratelimit-remaining")).toBe("998");
+    const gate = credentialGate(env, "session", await sha256Hex(`Bearer ${token}`));
+    const start = windowStart(Date.now(), API_LIMIT.windowMs);
+    await runInDurableObject(gate, (object, state) => {
+      object.flush();
+      for (const ws of [start, start + API_LIMIT.windowMs])
+        state.storage.kv.put(counterKey(API_LIMIT, ws), 1000);
+    });
+    expect((await read()).status).toBe(429);
   });
 });
 
 describe("rate limiting: cron", () => {
-  it("prunes counters of ended windows and keeps the current ones", async () => {
-    const { key } = await newAccount();
-    await list(key);
-    const hash = await sha256Hex(key);
-    // Older than the longest window (the hourly sign-in limits count in the same table).
-    await env.DB.prepare("INSERT INTO rate_limits (bucket, window_start, count) VALUES (?, ?, 5)")
-      .bind(bucketOf(API_LIMIT, hash), windowStart(Date.now(), API_LIMIT.windowMs) - 5 * API_LIMIT.windowMs)
-      .run();
+  it("prunes sign-in counters of ended windows and keeps the current ones", async () => {
+    const hash = await sha256Hex(`prune-${Math.random()}`);
+    const hour = 3600_000;
+    const now = windowStart(Date.now(), hour);
+    for (const ws of [now, now - 3 * hour])
+      await env.DB.prepare("INSERT INTO rate_limits (bucket, window_start, count) VALUES (?, ?, 5)")
+        .bind(`auth-ip:${hash}`, ws)
+        .run();
     await worker.scheduled(createScheduledController({ cron: "*/5 * * * *" }), env);
-    const rows = await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE bucket = ?")
-      .bind(bucketOf(API_LIMIT, hash))
-      .first<{ n: number }>();
-    expect(rows!.n).toBe(1);
+    const rows = await env.DB.prepare("SELECT window_start AS ws FROM rate_limits WHERE bucket = ?")
+      .bind(`auth-ip:${hash}`)
+      .all<{ ws: number }>();
+    expect(rows.results.map((r) => r.ws)).toEqual([now]);
   });
 });

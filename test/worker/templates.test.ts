@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { body, call, json, newAccount } from "./helpers";
+import { body, call, json, newAccount, updateKey } from "./helpers";
 import { auditedBalance, textImage } from "./jobs-seed";
 
 const TEMPLATE = {
@@ -222,9 +222,7 @@ describe("templates and batches: security", () => {
     expect((await get("/api/v2/batches/bat_x", media.key)).status).toBe(403);
     // A key given only templates:read and templates:write (no v1 permission).
     const scoped = await newAccount({ permissions: [] });
-    await env.DB.prepare("UPDATE api_keys SET scopes = ? WHERE id = ?")
-      .bind(JSON.stringify(["templates:read", "templates:write"]), scoped.keyId)
-      .run();
+    await updateKey(scoped.keyId, "scopes", JSON.stringify(["templates:read", "templates:write"]));
     expect((await post("/api/v2/templates", TEMPLATE, scoped.key)).status).toBe(201);
     const id = await newTemplate(scoped.key);
     expect((await post(`/api/v2/templates/${id}/batches`, { rows: [] }, scoped.key)).status).toBe(403);

@@ -1,8 +1,7 @@
 /** /api/v1/api-keys: happy, error and security cases. */
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_KEYS_PER_ACCOUNT } from "../../../src/keys/schemas";
-import { call, json } from "../helpers";
+import { call, json, updateKey } from "../helpers";
 import { bearer, body, signUp } from "./sign-up";
 
 const create = (token: string, payload: unknown) =>
@@ -73,9 +72,7 @@ describe("API keys", () => {
       }),
     );
     expect((await call("/api/v1/jobs", { headers: { "x-api-key": soon.data!.key } })).status).toBe(200);
-    await env.DB.prepare("UPDATE api_keys SET expires_at = ?2 WHERE id = ?1")
-      .bind(soon.data!.apiKey.id, Date.now() - 1)
-      .run();
+    await updateKey(soon.data!.apiKey.id, "expires_at", Date.now() - 1);
     expect((await call("/api/v1/jobs", { headers: { "x-api-key": soon.data!.key } })).status).toBe(401);
   });
 
