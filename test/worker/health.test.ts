@@ -3,7 +3,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import type { Env } from "../../src/env";
-import { BASE, body, call } from "./helpers";
+import { BASE, body, call, newAccount } from "./helpers";
 
 /** The real app under another environment (production settings, or a renderer that is down). */
 const callWith = (overrides: Partial<Env>, path: string, init: RequestInit = {}) =>
@@ -75,14 +75,16 @@ describe("GET /health/detailed", () => {
 
 describe("unexpected errors", () => {
   it("answers 500 in the envelope without a stack trace", async () => {
-    // A D1 binding that throws: the app must still answer in the envelope, hiding the cause.
+    // A valid key (its gate reads the real D1), then a handler whose D1 binding throws: the app must still answer
+    // in the envelope, hiding the cause.
+    const { key } = await newAccount();
     const broken = {
       prepare: () => {
         throw new Error("disk on fire at /secret/path");
       },
     } as unknown as D1Database;
     const res = await callWith({ DB: broken }, "/api/v1/jobs/job_x", {
-      headers: { "x-api-key": "mrk_whatever" },
+      headers: { "x-api-key": key },
     });
     expect(res.status).toBe(500);
     const b = await body(res);
