@@ -11,7 +11,12 @@ import { clamp } from "../values.ts";
 import { zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
 import { resizeInto, type ResizeMode } from "./resize.ts";
 
-/** Oversampling of stills under zoompan (see ken-burns.ts). */
+/**
+ * Oversampling of stills under zoompan (see ken-burns.ts). zoompan's per-frame bicubic resize is most of
+ * a Ken Burns layer's cost (~19 M instructions per 720p frame at 1.5, ~11 M at 1); lower values
+ * move further from an exact zoom (720p photo, median PSNR-Y against zoompan at 3x in yuv444p: 23.2 dB at
+ * 1, 24.2 at 1.25, 25.3 at 1.5, 27.8 at 2).
+ */
 export const OVERSAMPLE = 1.5;
 
 /**

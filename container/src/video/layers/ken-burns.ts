@@ -24,7 +24,8 @@ export function zoomAmount(value: number | undefined): number {
 
 /**
  * zoompan for `frames` output frames of w x h at `fps`, from a still that was pre-scaled to exactly
- * w·s x h·s (s = oversampling, which keeps the integer crop steps of zoompan below one output pixel).
+ * w·s x h·s (s = oversampling). zoompan crops at whole source pixels, and at even ones in yuv420p (its
+ * chroma planes are halved), so the crop edges move in steps of up to 2/s output pixels: 1.33 at s = 1.5.
  */
 export function zoompanFilter(
   dir: ZoomDirection,
