@@ -4,6 +4,7 @@
  * 1+a and pan across the whole spare margin (editly pans a fixed pixel count; ours scales with size).
  */
 import { VIDEO_DEFAULTS } from "../../../../src/contract/config/limits.ts";
+import { evenDimension } from "../../../../src/contract/geometry.ts";
 import type { LayerOf } from "../types.ts";
 import { f } from "../values.ts";
 
@@ -45,4 +46,27 @@ export function zoompanFilter(
   const x = dir === "left" ? `(iw-iw/zoom)*${p}` : dir === "right" ? `(iw-iw/zoom)*(1-${p})` : cx;
   const y = dir === "up" ? `(ih-ih/zoom)*${p}` : dir === "down" ? `(ih-ih/zoom)*(1-${p})` : cy;
   return `zoompan=z='${z}':x='${x}':y='${y}':d=${perInputFrame ? 1 : frames}:s=${w}x${h}:fps=${fps}`;
+}
+
+/**
+ * A pan (left/right/up/down) of a still for `frames` frames of w x h: the still is resized once to
+ * w·(1+a) x h·(1+a) (the size this returns) and each frame is a `crop` of it at whole output pixels (odd
+ * ones too: exact), with the offsets of zoompanFilter. No per-frame resize, and closer to an exact pan
+ * than zoompan over an oversampled still, whose crop moves in steps of 2/s pixels (720p photo, median
+ * PSNR-Y against a pan at 3x in yuv444p: 32.7 dB against 24.2).
+ */
+export function panCrop(
+  dir: Exclude<ZoomDirection, "in" | "out">,
+  amount: number,
+  frames: number,
+  w: number,
+  h: number,
+): { w: number; h: number; filter: string } {
+  const size = { w: evenDimension(w * (1 + amount)), h: evenDimension(h * (1 + amount)) };
+  const p = `n/${Math.max(1, frames - 1)}`;
+  const along = (margin: number, forward: boolean) => `floor(${margin}*${forward ? p : `(1-${p})`}+0.5)`;
+  const [mx, my] = [size.w - w, size.h - h];
+  const x = dir === "left" ? along(mx, true) : dir === "right" ? along(mx, false) : String(mx / 2);
+  const y = dir === "up" ? along(my, true) : dir === "down" ? along(my, false) : String(my / 2);
+  return { ...size, filter: `loop=loop=${frames - 1}:size=1,crop=${w}:${h}:x='${x}':y='${y}':exact=1` };
 }
