@@ -160,6 +160,30 @@ describe("Ken Burns pans", () => {
       expect(Math.abs((await grey(out, k / 10, COLUMN)) - expected((64 * k) / 19, 160, 384))).toBeLessThan(6);
   });
 
+  it("a video layer pans the same way (each frame resized once, then cropped)", async () => {
+    const still = await ramp("ramp-xv", "X");
+    const path = join(dir, "ramp-x.mp4");
+    await run("ffmpeg", [
+      ...["-v", "error", "-y", "-loop", "1", "-i", still, "-t", "2", "-r", "10", "-c:v", "libx264"],
+      ...["-crf", "0", "-pix_fmt", "yuv420p", path],
+    ]);
+    const out = await render("pan-video", {
+      width: 320,
+      height: 180,
+      fps: 10,
+      clips: [
+        {
+          duration: 2,
+          layers: [{ type: "video", path, resizeMode: "stretch", zoomDirection: "right", zoomAmount: 0.2 }],
+        },
+      ],
+    });
+    for (const k of [0, 10, 19])
+      expect(
+        Math.abs((await grey(out, k / 10, COLUMN)) - expected(64 * (1 - k / 19), 160, 384)),
+      ).toBeLessThan(6);
+  });
+
   it("down: the view slides up from the bottom of the margin", async () => {
     const out = await pan("pan-down", await ramp("ramp-y", "Y"), "down");
     for (const k of [0, 10, 19])

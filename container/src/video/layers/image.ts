@@ -8,7 +8,7 @@ import { placeBox } from "../position.ts";
 import type { LayerOf, MediaInfo } from "../types.ts";
 import { evenDimension } from "../../../../src/contract/geometry.ts";
 import { clamp } from "../values.ts";
-import { panCrop, zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
+import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
 import { resizeInto, type ResizeMode } from "./resize.ts";
 
 /**
@@ -63,7 +63,7 @@ function still(
   if (!info) return null;
   const dir = zoomDirection(layer.zoomDirection, zoomFallback);
   const amount = zoomAmount(layer.zoomAmount);
-  const pan = dir && dir !== "in" && dir !== "out" ? panCrop(dir, amount, win.frames, box.w, box.h) : null;
+  const pan = isPan(dir) ? panCrop(dir, amount, win.frames, box.w, box.h) : null;
   const need =
     pan ?? (dir ? { w: evenDimension(box.w * OVERSAMPLE), h: evenDimension(box.h * OVERSAMPLE) } : box);
   // ffmpeg turns a JPEG by its EXIF rotation but ignores the mirrored orientations: the graph does all.
@@ -82,7 +82,7 @@ function still(
     info,
   );
   const motion = pan
-    ? pan.filter
+    ? `loop=loop=${win.frames - 1}:size=1,${pan.crop}`
     : dir
       ? `${zoompanFilter(dir, amount, win.frames, box.w, box.h, ctx.spec.fps)},format=${fmt}`
       : `loop=loop=${win.frames - 1}:size=1`;

@@ -9,6 +9,11 @@ import type { LayerOf } from "../types.ts";
 import { f } from "../values.ts";
 
 export type ZoomDirection = NonNullable<LayerOf<"image">["zoomDirection"]>;
+type PanDirection = Exclude<ZoomDirection, "in" | "out">;
+
+/** The directions that hold the zoom and move across the margin (drawn by panCrop). */
+export const isPan = (dir: ZoomDirection | null): dir is PanDirection =>
+  dir !== null && dir !== "in" && dir !== "out";
 
 /** A layer's `zoomDirection`: `null` turns Ken Burns off, absent means the layer type's default. */
 export function zoomDirection(
@@ -49,24 +54,24 @@ export function zoompanFilter(
 }
 
 /**
- * A pan (left/right/up/down) of a still for `frames` frames of w x h: the still is resized once to
- * w·(1+a) x h·(1+a) (the size this returns) and each frame is a `crop` of it at whole output pixels (odd
- * ones too: exact), with the offsets of zoompanFilter. No per-frame resize, and closer to an exact pan
- * than zoompan over an oversampled still, whose crop moves in steps of 2/s pixels (720p photo, median
+ * A pan (left/right/up/down) over `frames` frames of w x h: the picture is resized to w·(1+a) x h·(1+a)
+ * (the size this returns; once for a still) and frame n is a `crop` of it at whole output pixels (odd
+ * ones too: exact), at the offsets of zoompanFilter. No second resize per frame, and closer to an exact
+ * pan than zoompan over an oversampled still, whose crop moves in steps of 2/s pixels (720p photo, median
  * PSNR-Y against a pan at 3x in yuv444p: 32.7 dB against 24.2).
  */
 export function panCrop(
-  dir: Exclude<ZoomDirection, "in" | "out">,
+  dir: PanDirection,
   amount: number,
   frames: number,
   w: number,
   h: number,
-): { w: number; h: number; filter: string } {
+): { w: number; h: number; crop: string } {
   const size = { w: evenDimension(w * (1 + amount)), h: evenDimension(h * (1 + amount)) };
   const p = `n/${Math.max(1, frames - 1)}`;
   const along = (margin: number, forward: boolean) => `floor(${margin}*${forward ? p : `(1-${p})`}+0.5)`;
   const [mx, my] = [size.w - w, size.h - h];
   const x = dir === "left" ? along(mx, true) : dir === "right" ? along(mx, false) : String(mx / 2);
   const y = dir === "up" ? along(my, true) : dir === "down" ? along(my, false) : String(my / 2);
-  return { ...size, filter: `loop=loop=${frames - 1}:size=1,crop=${w}:${h}:x='${x}':y='${y}':exact=1` };
+  return { ...size, crop: `crop=${w}:${h}:x='${x}':y='${y}':exact=1` };
 }
