@@ -127,6 +127,70 @@ describe("EXIF orientation of photos", () => {
   });
 });
 
+describe("Ken Burns pans", () => {
+  // A 640x360 grey ramp (0 at the left or top edge, 255 at the other), panned at 320x180 with zoomAmount
+  // 0.2: the still is shown at 384x216 and the 320x180 view slides across its 64 x 36 pixel margin,
+  // frame k of n at offset margin·k/(n-1) (editly's maths; ken-burns.ts), left/up forward, right/down back.
+  const ramp = async (name: string, axis: "X" | "Y") => {
+    const path = join(dir, `${name}.png`);
+    const v = axis === "X" ? "255*X/(W-1)" : "255*Y/(H-1)";
+    await run("ffmpeg", [
+      ...["-v", "error", "-y", "-f", "lavfi", "-i", "color=black:s=640x360", "-frames:v", "1"],
+      ...["-vf", `format=rgb24,geq=r='${v}':g='${v}':b='${v}'`, path],
+    ]);
+    return path;
+  };
+  const pan = async (name: string, path: string, zoomDirection: string) =>
+    render(name, {
+      width: 320,
+      height: 180,
+      fps: 10,
+      clips: [{ duration: 2, layers: [{ type: "image", path, zoomDirection, zoomAmount: 0.2 }] }],
+    });
+  /** Grey at the centre of the view when it is `offset` pixels into the 384 (or 216) pixel still. */
+  const expected = (offset: number, centre: number, size: number) => (255 * (centre + offset + 0.5)) / size;
+  const grey = async (out: string, t: number, region: { x: number; y: number; w: number; h: number }) =>
+    (await colorAt(out, t, region))[0]!;
+  const COLUMN = { x: 0.49, y: 0.3, w: 0.02, h: 0.4 };
+  const ROW = { x: 0.3, y: 0.49, w: 0.4, h: 0.02 };
+
+  it("left: the view slides right across the whole margin", async () => {
+    const out = await pan("pan-left", await ramp("ramp-x", "X"), "left");
+    for (const k of [0, 10, 19])
+      expect(Math.abs((await grey(out, k / 10, COLUMN)) - expected((64 * k) / 19, 160, 384))).toBeLessThan(6);
+  });
+
+  it("a video layer pans the same way (each frame resized once, then cropped)", async () => {
+    const still = await ramp("ramp-xv", "X");
+    const path = join(dir, "ramp-x.mp4");
+    await run("ffmpeg", [
+      ...["-v", "error", "-y", "-loop", "1", "-i", still, "-t", "2", "-r", "10", "-c:v", "libx264"],
+      ...["-crf", "0", "-pix_fmt", "yuv420p", path],
+    ]);
+    const out = await render("pan-video", {
+      width: 320,
+      height: 180,
+      fps: 10,
+      clips: [
+        {
+          duration: 2,
+          layers: [{ type: "video", path, resizeMode: "stretch", zoomDirection: "right", zoomAmount: 0.2 }],
+        },
+      ],
+    });
+    for (const k of [0, 10, 19])
+      expect(
+        Math.abs((await grey(out, k / 10, COLUMN)) - expected(64 * (1 - k / 19), 160, 384)),
+      ).toBeLessThan(6);
+  });
+
+  it("down: the view slides up from the bottom of the margin", async () => {
+    const out = await pan("pan-down", await ramp("ramp-y", "Y"), "down");
+    for (const k of [0, 10, 19])
+      expect(Math.abs((await grey(out, k / 10, ROW)) - expected(36 * (1 - k / 19), 90, 216))).toBeLessThan(6);
+  });
+});
+
 describe("decoding cost", () => {
   const jpeg = (width: number, height: number): MediaInfo => ({
     width,

@@ -9,7 +9,7 @@ import { placeBox } from "../position.ts";
 import type { LayerOf } from "../types.ts";
 import { evenDimension } from "../../../../src/contract/geometry.ts";
 import { clamp, f } from "../values.ts";
-import { zoomAmount, zoomDirection, zoompanFilter } from "./ken-burns.ts";
+import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter } from "./ken-burns.ts";
 import { resizeInto } from "./resize.ts";
 
 /** Source segment of a video layer: where to cut and how fast to play it (pure). */
@@ -51,11 +51,18 @@ export function video(layer: LayerOf<"video">, win: LayerWindow, ctx: GraphConte
   const { x, y } = full ? { x: 0, y: 0 } : placeBox(layer, W, H, w, h);
   const mode = layer.resizeMode ?? "contain-blur";
   const pre = `setpts=(PTS-STARTPTS)/${f(seg.speed)},fps=${fps}`;
-  const resized = resizeInto(ctx, `${input}:v`, pre, mode, w, h, info);
+  const dir = zoomDirection(layer.zoomDirection, null);
+  const amount = zoomAmount(layer.zoomAmount);
+  // A pan resizes each frame once, to the panned size, and crops it (ken-burns.ts); a zoom resizes twice.
+  const pan = isPan(dir) ? panCrop(dir, amount, win.frames, w, h) : null;
+  const resized = resizeInto(ctx, `${input}:v`, pre, mode, pan?.w ?? w, pan?.h ?? h, info);
   const alpha = info.hasAlpha || mode === "contain";
   const fmt = alpha ? "yuva420p" : "yuv420p";
-  const dir = zoomDirection(layer.zoomDirection, null);
-  const zoom = dir ? `,${zoompanFilter(dir, zoomAmount(layer.zoomAmount), win.frames, w, h, fps, true)}` : "";
+  const zoom = pan
+    ? `,${pan.crop}`
+    : dir
+      ? `,${zoompanFilter(dir, amount, win.frames, w, h, fps, true)}`
+      : "";
   const label = ctx.label("vid");
   ctx.chain(
     `[${resized}]format=${fmt}${zoom},tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames},${ctx.retime(win.startFrame)}[${label}]`,
