@@ -49,7 +49,7 @@ let counter = 0;
 async function drawAt(name: string, k: number, n: number, params?: Record<string, unknown>): Promise<Buffer> {
   const t = { key: `x${counter++}`, name, frames: n, params };
   await drawer.prepare(t);
-  for (let i = 0; i < n; i++) void session.offer(t.key, i, PAIR);
+  for (let i = 0; i < n; i++) void session.offer(t.key, i, [PAIR]);
   const frames: Buffer[] = [];
   const drawing = session.page.evaluate(
     (key, frames) =>
@@ -62,7 +62,7 @@ async function drawAt(name: string, k: number, n: number, params?: Record<string
     t.key,
     n,
   );
-  for (let i = 0; i < n; i++) frames.push(await session.drawn(t.key, i));
+  for (let i = 0; i < n; i++) frames.push(Buffer.concat(await session.drawn(t.key, i)));
   await drawing;
   return frames[k]!;
 }

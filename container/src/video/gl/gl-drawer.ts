@@ -7,7 +7,7 @@ import type { Readable, Writable } from "node:stream";
 import type { GlLayerDrawer, GlLayerJob } from "../graph-context.ts";
 import type { DrawnTransition, TransitionDrawer } from "./gl-join.ts";
 import { extraSamplers, transitionFragment } from "./gl-page.ts";
-import { readFrames, type GlSession } from "./gl-session.ts";
+import { readFrames, type Frame, type GlSession } from "./gl-session.ts";
 import { GL_SOURCES, uniformsFor } from "./transition-shaders.ts";
 
 /** editly's directional aliases: gl `Directional` with a fixed direction. */
@@ -39,10 +39,11 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
-/** Writes `chunk` and waits for the pipe to drain when it is full. */
-function writeAll(to: Writable, chunk: Buffer): Promise<void> {
+/** Writes `parts` and waits for the pipe to drain when it is full. */
+function writeAll(to: Writable, parts: Frame): Promise<void> {
   return new Promise((resolve, reject) => {
-    const ok = to.write(chunk, (e) => (e ? reject(e) : undefined));
+    let ok = true;
+    for (const b of parts) ok = to.write(b, (e) => (e ? reject(e) : undefined));
     if (ok) resolve();
     else to.once("drain", resolve);
   });
@@ -121,7 +122,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
 
   writeDrawn(t: DrawnTransition): (to: Writable) => Promise<void> {
     return async (to) => {
-      await writeAll(to, Buffer.alloc(this.width * this.height * 4));
+      await writeAll(to, [Buffer.alloc(this.width * this.height * 4)]);
       const s = await this.session;
       for (let i = 0; i < t.frames; i++) await writeAll(to, await s.drawn(t.key, i));
     };
@@ -178,16 +179,14 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       void drawing.catch(() => {});
       const row = this.width * 4;
       for (let i = 0; i < job.frames; i++) {
-        const frame = await withDeadline(
-          s.drawn(key, i),
-          GL_FRAME_DEADLINE_MS,
-          `gl layer (${job.field}) frame ${i}`,
+        const frame = Buffer.concat(
+          await withDeadline(s.drawn(key, i), GL_FRAME_DEADLINE_MS, `gl layer (${job.field}) frame ${i}`),
         );
         // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
         const flipped = Buffer.allocUnsafe(frame.length);
         for (let r = 0; r < this.height; r++)
           frame.copy(flipped, (this.height - 1 - r) * row, r * row, (r + 1) * row);
-        await writeAll(out, flipped);
+        await writeAll(out, [flipped]);
       }
       await drawing;
     };

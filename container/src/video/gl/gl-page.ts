@@ -93,6 +93,10 @@ function setUniforms(p, uniforms) {
   }
 }
 const out = new Uint8Array(W * H * 4);
+async function post(url, frame) {
+  const res = await fetch(url, { method: "POST", body: frame });
+  if (!res.ok) throw new Error("exchange refused " + url);
+}
 function draw(p) {
   gl.useProgram(p);
   gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
@@ -137,9 +141,11 @@ window.glx = {
   async transition(k, key, n, easing) {
     const p = programs.get(key);
     const ease = EASE[easing] || EASE.linear;
-    // The next pair downloads while this frame is drawn and posted.
+    // The next pair downloads, and the frame before posts, while this frame is drawn: fetch copies a
+    // body when it is called, so the read-back buffer is free again at once.
     const fetchPair = (i) => fetch("in/" + k + "/" + i).then((r) => r.arrayBuffer());
     let next = fetchPair(0);
+    let posted = Promise.resolve();
     for (let i = 0; i < n; i++) {
       const pair = new Uint8Array(await next);
       if (i + 1 < n) next = fetchPair(i + 1);
@@ -154,9 +160,12 @@ window.glx = {
       gl.pixelStorei(gl.UNPACK_SKIP_PIXELS, 0);
       gl.useProgram(p);
       gl.uniform1f(gl.getUniformLocation(p, "progress"), ease(i / n));
-      const res = await fetch("out/" + k + "/" + i, { method: "POST", body: draw(p) });
-      if (!res.ok) throw new Error("exchange refused frame " + i);
+      const frame = draw(p);
+      // One post in flight: the exchange answers once the render has room, which paces the page.
+      await posted;
+      posted = post("out/" + k + "/" + i, frame);
     }
+    await posted;
   },
 };
 `;
