@@ -109,14 +109,12 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   }
 
   /** Feeds the pairs to the page as ffmpeg writes them, while the page draws `t` from them. */
-  readPairs(t: DrawnTransition): (from: Readable) => Promise<void> {
+  readPairs(t: DrawnTransition, channels: 3 | 4): (from: Readable) => Promise<void> {
     return async (from) => {
       const s = await this.session;
-      const drawing = this.draw(t, s);
-      await Promise.all([
-        drawing,
-        readFrames(from, 2 * this.width * this.height * 4, t.frames, (i, frame) => s.offer(t.key, i, frame)),
-      ]);
+      const drawing = this.draw(t, s, channels);
+      const size = 2 * this.width * this.height * channels;
+      await Promise.all([drawing, readFrames(from, size, t.frames, (i, frame) => s.offer(t.key, i, frame))]);
     };
   }
 
@@ -129,14 +127,15 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   }
 
   /** Draws `t` on the page from the pairs as they arrive; the frames wait in the session's outbox. */
-  private async draw(t: DrawnTransition, s: GlSession): Promise<void> {
+  private async draw(t: DrawnTransition, s: GlSession, channels: 3 | 4): Promise<void> {
     try {
       await this.prepare(t);
       await s.page.evaluate(
-        (key, n, easing) => (window as unknown as GlxWindow).glx.transition(key, key, n, easing),
+        (key, n, easing, ch) => (window as unknown as GlxWindow).glx.transition(key, key, n, easing, ch),
         t.key,
         t.frames,
         t.easing ?? "linear",
+        channels,
       );
     } catch (e) {
       // The render waiting for these frames fails with the same reason.
@@ -197,7 +196,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
 interface GlxWindow {
   glx: {
     compile(key: string, fragment: string, uniforms: unknown, samplers: string[]): void;
-    transition(k: string, key: string, n: number, easing: string): Promise<void>;
+    transition(k: string, key: string, n: number, easing: string, channels?: 3 | 4): Promise<void>;
     layer(key: string, n: number, fps: number, speed: number): Promise<void>;
   };
 }
