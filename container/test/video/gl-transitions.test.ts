@@ -48,18 +48,19 @@ let counter = 0;
 /** The frame drawn at `progress` = k / n (frame k of an n-frame transition). */
 async function drawAt(name: string, k: number, n: number, params?: Record<string, unknown>): Promise<Buffer> {
   const t = { key: `x${counter++}`, name, frames: n, params };
-  await drawer.prepare(t);
+  const program = await drawer.prepare(t);
   for (let i = 0; i < n; i++) void session.offer(t.key, i, [PAIR]);
   const frames: Buffer[] = [];
   const drawing = session.page.evaluate(
-    (key, frames) =>
+    (key, p, frames) =>
       (window as unknown as { glx: { transition(...a: unknown[]): Promise<void> } }).glx.transition(
         key,
-        key,
+        p,
         frames,
         "linear",
       ),
     t.key,
+    program,
     n,
   );
   for (let i = 0; i < n; i++) frames.push(Buffer.concat(await session.drawn(t.key, i)));

@@ -58,7 +58,10 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private opened: Promise<GlSession> | null = null;
   private readonly width: number;
   private readonly height: number;
-  private readonly compiled = new Map<string, Promise<void>>();
+  private readonly compiled = new Map<string, Promise<string>>();
+  /** Drawings (page calls) under way, and whether one failed: a page is kept for the next job only idle. */
+  private drawing = 0;
+  private failed = false;
 
   /** `open` is called once, when the first transition needs the page. */
   constructor(open: () => Promise<GlSession>, width: number, height: number) {
@@ -77,14 +80,29 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     void this.session.catch(() => {});
   }
 
-  /** Closes the page if it was opened. */
+  /** Hands the page back for the next job if it is idle and nothing failed on it; closes it otherwise. */
   async close(): Promise<void> {
     const s = this.opened ? await this.opened.catch(() => null) : null;
-    await s?.close();
+    if (!s) return;
+    if (this.drawing === 0 && !this.failed) await s.release();
+    else await s.close();
   }
 
-  /** Compiles the program of `t` on the page (once per key). */
-  prepare(t: DrawnTransition): Promise<void> {
+  /** Runs a drawing on the page, counted (see close). */
+  private async track<T>(run: () => Promise<T>): Promise<T> {
+    this.drawing++;
+    try {
+      return await run();
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    } finally {
+      this.drawing--;
+    }
+  }
+
+  /** Compiles the program of `t` on the page (once per page for the same GLSL and params); its key. */
+  prepare(t: DrawnTransition): Promise<string> {
     let done = this.compiled.get(t.key);
     if (!done) {
       done = (async () => {
@@ -95,13 +113,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
         const fragment = transitionFragment(src.glsl);
         const uniforms = uniformsFor(name, params);
         const s = await this.session;
-        await s.page.evaluate(
-          (key, frag, u, smp) => (window as unknown as GlxWindow).glx.compile(key, frag, u, smp),
-          t.key,
-          fragment,
-          uniforms,
-          samplers,
-        );
+        return s.compile(fragment, uniforms, samplers);
       })();
       this.compiled.set(t.key, done);
     }
@@ -129,13 +141,16 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   /** Draws `t` on the page from the pairs as they arrive; the frames wait in the session's outbox. */
   private async draw(t: DrawnTransition, s: GlSession, channels: 3 | 4): Promise<void> {
     try {
-      await this.prepare(t);
-      await s.page.evaluate(
-        (key, n, easing, ch) => (window as unknown as GlxWindow).glx.transition(key, key, n, easing, ch),
-        t.key,
-        t.frames,
-        t.easing ?? "linear",
-        channels,
+      const program = await this.prepare(t);
+      await this.track(() =>
+        s.page.evaluate(
+          (k, key, n, easing, ch) => (window as unknown as GlxWindow).glx.transition(k, key, n, easing, ch),
+          t.key,
+          program,
+          t.frames,
+          t.easing ?? "linear",
+          channels,
+        ),
       );
     } catch (e) {
       // The render waiting for these frames fails with the same reason.
@@ -153,28 +168,25 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     return async (out: Writable): Promise<void> => {
       const s = await this.session;
       const key = `${job.key}-${this.runs++}`;
-      await s.page
-        .evaluate(
-          (k, frag) => (window as unknown as GlxWindow).glx.compile(k, frag, {}, []),
-          key,
-          `precision highp float;\n${job.fragment}`,
-        )
+      const program = await s
+        .compile(`precision highp float;\n${job.fragment}`, {}, [])
         .catch((e: unknown) => {
           throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
         });
-      const drawing = s.page
-        .evaluate(
-          (k, n, fps, speed) => (window as unknown as GlxWindow).glx.layer(k, n, fps, speed),
+      const drawing = this.track(() =>
+        s.page.evaluate(
+          (k, p, n, fps, speed) => (window as unknown as GlxWindow).glx.layer(k, p, n, fps, speed),
           key,
+          program,
           job.frames,
           job.fps,
           job.speed,
-        )
-        .catch((e: unknown) => {
-          const err = new Error(`gl layer ${job.field} could not be drawn: ${(e as Error).message}`);
-          s.fail(key, err);
-          throw err;
-        });
+        ),
+      ).catch((e: unknown) => {
+        const err = new Error(`gl layer ${job.field} could not be drawn: ${(e as Error).message}`);
+        s.fail(key, err);
+        throw err;
+      });
       void drawing.catch(() => {});
       const row = this.width * 4;
       for (let i = 0; i < job.frames; i++) {
@@ -195,8 +207,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
 /** The page's API (gl-page.ts). */
 interface GlxWindow {
   glx: {
-    compile(key: string, fragment: string, uniforms: unknown, samplers: string[]): void;
     transition(k: string, key: string, n: number, easing: string, channels?: 3 | 4): Promise<void>;
-    layer(key: string, n: number, fps: number, speed: number): Promise<void>;
+    layer(k: string, key: string, n: number, fps: number, speed: number): Promise<void>;
   };
 }

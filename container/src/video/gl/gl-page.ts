@@ -118,15 +118,14 @@ function draw(p) {
   return out;
 }
 window.glx = {
-  /** Draws layer program key: n frames with editly's time (s x speed) and resolution, posted back. */
-  async layer(key, n, fps, speed) {
+  /** Draws layer k with program key: n frames with editly's time (s x speed) and resolution, posted back. */
+  async layer(k, key, n, fps, speed) {
     const p = programs.get(key);
     gl.useProgram(p);
     gl.uniform2f(gl.getUniformLocation(p, "resolution"), W, H);
     for (let i = 0; i < n; i++) {
       gl.uniform1f(gl.getUniformLocation(p, "time"), (i / fps) * speed);
-      const res = await fetch("out/" + key + "/" + i, { method: "POST", body: draw(p) });
-      if (!res.ok) throw new Error("exchange refused frame " + i);
+      await post("out/" + k + "/" + i, draw(p));
     }
   },
   /** Compiles program key from fragment source (throws the GLSL log). */

@@ -4,7 +4,7 @@
  * drew. ffmpeg writes the pairs to an output pipe (readPairs) and reads the drawn frames from an input
  * pipe (writeDrawn); the page sits between them, so a transition costs its own frames and nothing else.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Readable } from "node:stream";
@@ -83,16 +83,85 @@ export async function readFrames(
   if (i < count) throw new Error(`ffmpeg wrote ${i} of ${count} transition frames`);
 }
 
+/** Programs a page may hold and still be kept for the next job (each holds SwiftShader's compiled code). */
+const MAX_PROGRAMS = 32;
+
+/**
+ * The page kept between jobs: opening one (a browser context, a page, its document) and compiling a
+ * transition's program (SwiftShader compiles it at its first draw) cost a job ~0.2-0.4 s of CPU while its
+ * ffmpeg runs starts, every time. One idle page is enough: most jobs are one at a time per core.
+ */
+let idle: GlSession | null = null;
+
 export class GlSession {
   private readonly inbox = new Map<string, FrameQueue>();
   private readonly outbox = new Map<string, FrameQueue>();
+  /** Programs compiled on the page, by the hash of what they were compiled from. */
+  private readonly programs = new Map<string, Promise<void>>();
   private readonly server: Server;
   private readonly ctx: BrowserContext;
+  private readonly fits: string;
   readonly page: Page;
-  private constructor(server: Server, ctx: BrowserContext, page: Page) {
+  private constructor(server: Server, ctx: BrowserContext, page: Page, fits: string) {
     this.server = server;
     this.ctx = ctx;
     this.page = page;
+    this.fits = fits;
+  }
+
+  /** The idle page when it fits (same Chromium, same size) and is alive; a new one otherwise. */
+  static async acquire(chromiumPath: string, width: number, height: number): Promise<GlSession> {
+    const kept = idle;
+    idle = null;
+    if (kept) {
+      const alive = !kept.page.isClosed() && kept.page.browser().connected;
+      if (alive && kept.fits === `${chromiumPath} ${width}x${height}`) {
+        kept.server.ref();
+        return kept;
+      }
+      await kept.close();
+    }
+    return GlSession.open(chromiumPath, width, height);
+  }
+
+  /**
+   * Hands the page back for the next job; its caller knows the page is idle (no drawing under way).
+   * A page holding many programs, or one when another is already kept, is closed instead.
+   */
+  async release(): Promise<void> {
+    this.inbox.clear();
+    this.outbox.clear();
+    if (idle || this.programs.size > MAX_PROGRAMS) return this.close();
+    // Chromium's keep-alive connections and the listening socket must not keep the process alive.
+    this.server.closeIdleConnections();
+    this.server.unref();
+    idle = this;
+  }
+
+  /**
+   * Compiles `fragment` with its uniforms and extra samplers on the page, once per page for the same
+   * inputs; resolves to the program's key.
+   */
+  compile(fragment: string, uniforms: unknown, samplers: string[]): Promise<string> {
+    const key = `p${createHash("sha256")
+      .update(JSON.stringify([fragment, uniforms, samplers]))
+      .digest("hex")
+      .slice(0, 24)}`;
+    let done = this.programs.get(key);
+    if (!done) {
+      done = this.page.evaluate(
+        (k, frag, u, smp) =>
+          (window as unknown as { glx: { compile(...a: unknown[]): void } }).glx.compile(k, frag, u, smp),
+        key,
+        fragment,
+        uniforms,
+        samplers,
+      );
+      // A program that failed to compile is not kept: the next job gets the error again.
+      done.catch(() => this.programs.delete(key));
+      this.programs.set(key, done);
+    }
+    return done.then(() => key);
   }
 
   /** Opens a W x H WebGL page in the shared browser, served from a fresh loopback exchange. */
@@ -110,7 +179,7 @@ export class GlSession {
       // The tracking is puppeteer's own session's, reached through its internal `_client()`.
       const own = (page as unknown as { _client?: () => { send(method: string): Promise<unknown> } })._client;
       await own?.call(page).send("Network.disable");
-      session = new GlSession(server, ctx, page);
+      session = new GlSession(server, ctx, page, `${chromiumPath} ${width}x${height}`);
       const { port } = server.address() as AddressInfo;
       await page.goto(`http://127.0.0.1:${port}/${token}/`, { waitUntil: "load", timeout: 20_000 });
       return session;
