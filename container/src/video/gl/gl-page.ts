@@ -1,5 +1,5 @@
 /**
- * The document of the WebGL page that draws transitions (and `gl` layers): one canvas the size of the
+ * The document of the WebGL page that draws transitions (and `gl` layers): one offscreen canvas the size of the
  * video, a full-frame quad, and `window.glx`, which compiles programs and draws frames whose inputs it
  * fetches from, and whose pixels it posts back to, the renderer's loopback exchange (gl-session.ts).
  * Binary bodies over loopback HTTP cost a copy; CDP would base64 every 3.6 MB frame.
@@ -36,10 +36,9 @@ export function extraSamplers(glsl: string): string[] {
 /** The page script; `W`, `H` are substituted. Runs in Chromium, never in Node. */
 const SCRIPT = String.raw`
 const W = __W__, H = __H__;
-const canvas = document.createElement("canvas");
-canvas.width = W;
-canvas.height = H;
-document.body.appendChild(canvas);
+// Offscreen: a canvas in the document is composited after every frame drawn into it (with
+// preserveDrawingBuffer, a copy of the frame), work on SwiftShader's cores that no one looks at.
+const canvas = new OffscreenCanvas(W, H);
 const gl = canvas.getContext("webgl2", { antialias: false, premultipliedAlpha: false, depth: false, stencil: false, preserveDrawingBuffer: true });
 if (!gl) throw new Error("WebGL2 is not available");
 gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
