@@ -244,7 +244,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   let timeline: Timeline;
   let rasters: Rasters;
   const drawer = new GlDrawer(
-    () => GlSession.open(tools.chromiumPath, spec.width, spec.height),
+    () => GlSession.acquire(tools.chromiumPath, spec.width, spec.height),
     spec.width,
     spec.height,
   );

@@ -16,7 +16,7 @@ import { renderVideo } from "../../src/video/render.ts";
 import { DEFAULT_RENDER_TOOLS } from "../../src/config.ts";
 import { GL_TRANSITIONS_1_43, GL_TRANSITIONS_LATER } from "../../../src/contract/config/transitions.ts";
 import { videoConfig } from "../helpers/video-config.ts";
-import { colorAt, near } from "./media-helpers.ts";
+import { colorAt, FIXTURES, near } from "./media-helpers.ts";
 
 const W = 128;
 const H = 72;
@@ -48,21 +48,22 @@ let counter = 0;
 /** The frame drawn at `progress` = k / n (frame k of an n-frame transition). */
 async function drawAt(name: string, k: number, n: number, params?: Record<string, unknown>): Promise<Buffer> {
   const t = { key: `x${counter++}`, name, frames: n, params };
-  await drawer.prepare(t);
-  for (let i = 0; i < n; i++) void session.offer(t.key, i, PAIR);
+  const program = await drawer.prepare(t);
+  for (let i = 0; i < n; i++) void session.offer(t.key, i, [PAIR]);
   const frames: Buffer[] = [];
   const drawing = session.page.evaluate(
-    (key, frames) =>
+    (key, p, frames) =>
       (window as unknown as { glx: { transition(...a: unknown[]): Promise<void> } }).glx.transition(
         key,
-        key,
+        p,
         frames,
         "linear",
       ),
     t.key,
+    program,
     n,
   );
-  for (let i = 0; i < n; i++) frames.push(await session.drawn(t.key, i));
+  for (let i = 0; i < n; i++) frames.push(Buffer.concat(await session.drawn(t.key, i)));
   await drawing;
   return frames[k]!;
 }
@@ -287,6 +288,38 @@ describe("gl transitions in a render", () => {
     expect(near(await colorAt(outPath, 2.5, { x: 0.4, y: 0.05, w: 0.2, h: 0.1 }), [0, 255, 0])).toBe(true);
     expect(near(await colorAt(outPath, 2.5, { x: 0.4, y: 0.85, w: 0.2, h: 0.1 }), [0, 0, 255])).toBe(true);
     expect(near(await colorAt(outPath, 3.5), [0, 0, 255])).toBe(true);
+  }, 120_000);
+
+  it("a transparent webm keeps its alpha through a drawn transition (rgba pairs; opaque formats send rgb)", async () => {
+    const outPath = join(dir, "alpha.webm");
+    const emoji = (width: number) => [{ type: "image-overlay", path: `${FIXTURES}/emoji.png`, width }];
+    const r = await renderVideo({
+      jobId: "job_gl_alpha",
+      workDir: await mkdtemp(join(dir, "a-")),
+      outPath,
+      allowLocalFiles: true,
+      config: videoConfig({
+        width: 160,
+        height: 90,
+        fps: 10,
+        format: "webm",
+        clips: [
+          // An easing sends the fade to the page (ffmpeg draws a plain one).
+          {
+            duration: 2,
+            transition: { name: "fade", duration: 1, easing: "easeOutExpo" },
+            layers: emoji(0.4),
+          },
+          { duration: 2, layers: emoji(0.2) },
+        ],
+      }),
+    });
+    expect(r.transitions).toEqual(["fade"]);
+    // Half way through the overlap (1 s to 2 s): the corner is transparent in both clips and stays so.
+    const corner = await colorAt(outPath, 1.5, { x: 0, y: 0, w: 0.1, h: 0.1 }, true);
+    expect(corner[3]).toBeLessThan(20);
+    const centre = await colorAt(outPath, 1.5, { x: 0.45, y: 0.45, w: 0.1, h: 0.1 }, true);
+    expect(centre[3]).toBeGreaterThan(200);
   }, 120_000);
 });
 

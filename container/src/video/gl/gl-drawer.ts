@@ -7,7 +7,7 @@ import type { Readable, Writable } from "node:stream";
 import type { GlLayerDrawer, GlLayerJob } from "../graph-context.ts";
 import type { DrawnTransition, TransitionDrawer } from "./gl-join.ts";
 import { extraSamplers, transitionFragment } from "./gl-page.ts";
-import { readFrames, type GlSession } from "./gl-session.ts";
+import { readFrames, type Frame, type GlSession } from "./gl-session.ts";
 import { GL_SOURCES, uniformsFor } from "./transition-shaders.ts";
 
 /** editly's directional aliases: gl `Directional` with a fixed direction. */
@@ -39,10 +39,11 @@ function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
-/** Writes `chunk` and waits for the pipe to drain when it is full. */
-function writeAll(to: Writable, chunk: Buffer): Promise<void> {
+/** Writes `parts` and waits for the pipe to drain when it is full. */
+function writeAll(to: Writable, parts: Frame): Promise<void> {
   return new Promise((resolve, reject) => {
-    const ok = to.write(chunk, (e) => (e ? reject(e) : undefined));
+    let ok = true;
+    for (const b of parts) ok = to.write(b, (e) => (e ? reject(e) : undefined));
     if (ok) resolve();
     else to.once("drain", resolve);
   });
@@ -57,7 +58,10 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private opened: Promise<GlSession> | null = null;
   private readonly width: number;
   private readonly height: number;
-  private readonly compiled = new Map<string, Promise<void>>();
+  private readonly compiled = new Map<string, Promise<string>>();
+  /** Drawings (page calls) under way, and whether one failed: a page is kept for the next job only idle. */
+  private drawing = 0;
+  private failed = false;
 
   /** `open` is called once, when the first transition needs the page. */
   constructor(open: () => Promise<GlSession>, width: number, height: number) {
@@ -76,14 +80,29 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     void this.session.catch(() => {});
   }
 
-  /** Closes the page if it was opened. */
+  /** Hands the page back for the next job if it is idle and nothing failed on it; closes it otherwise. */
   async close(): Promise<void> {
     const s = this.opened ? await this.opened.catch(() => null) : null;
-    await s?.close();
+    if (!s) return;
+    if (this.drawing === 0 && !this.failed) await s.release();
+    else await s.close();
   }
 
-  /** Compiles the program of `t` on the page (once per key). */
-  prepare(t: DrawnTransition): Promise<void> {
+  /** Runs a drawing on the page, counted (see close). */
+  private async track<T>(run: () => Promise<T>): Promise<T> {
+    this.drawing++;
+    try {
+      return await run();
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    } finally {
+      this.drawing--;
+    }
+  }
+
+  /** Compiles the program of `t` on the page (once per page for the same GLSL and params); its key. */
+  prepare(t: DrawnTransition): Promise<string> {
     let done = this.compiled.get(t.key);
     if (!done) {
       done = (async () => {
@@ -94,13 +113,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
         const fragment = transitionFragment(src.glsl);
         const uniforms = uniformsFor(name, params);
         const s = await this.session;
-        await s.page.evaluate(
-          (key, frag, u, smp) => (window as unknown as GlxWindow).glx.compile(key, frag, u, smp),
-          t.key,
-          fragment,
-          uniforms,
-          samplers,
-        );
+        return s.compile(fragment, uniforms, samplers);
       })();
       this.compiled.set(t.key, done);
     }
@@ -108,34 +121,36 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   }
 
   /** Feeds the pairs to the page as ffmpeg writes them, while the page draws `t` from them. */
-  readPairs(t: DrawnTransition): (from: Readable) => Promise<void> {
+  readPairs(t: DrawnTransition, channels: 3 | 4): (from: Readable) => Promise<void> {
     return async (from) => {
       const s = await this.session;
-      const drawing = this.draw(t, s);
-      await Promise.all([
-        drawing,
-        readFrames(from, 2 * this.width * this.height * 4, t.frames, (i, frame) => s.offer(t.key, i, frame)),
-      ]);
+      const drawing = this.draw(t, s, channels);
+      const size = 2 * this.width * this.height * channels;
+      await Promise.all([drawing, readFrames(from, size, t.frames, (i, frame) => s.offer(t.key, i, frame))]);
     };
   }
 
   writeDrawn(t: DrawnTransition): (to: Writable) => Promise<void> {
     return async (to) => {
-      await writeAll(to, Buffer.alloc(this.width * this.height * 4));
+      await writeAll(to, [Buffer.alloc(this.width * this.height * 4)]);
       const s = await this.session;
       for (let i = 0; i < t.frames; i++) await writeAll(to, await s.drawn(t.key, i));
     };
   }
 
   /** Draws `t` on the page from the pairs as they arrive; the frames wait in the session's outbox. */
-  private async draw(t: DrawnTransition, s: GlSession): Promise<void> {
+  private async draw(t: DrawnTransition, s: GlSession, channels: 3 | 4): Promise<void> {
     try {
-      await this.prepare(t);
-      await s.page.evaluate(
-        (key, n, easing) => (window as unknown as GlxWindow).glx.transition(key, key, n, easing),
-        t.key,
-        t.frames,
-        t.easing ?? "linear",
+      const program = await this.prepare(t);
+      await this.track(() =>
+        s.page.evaluate(
+          (k, key, n, easing, ch) => (window as unknown as GlxWindow).glx.transition(k, key, n, easing, ch),
+          t.key,
+          program,
+          t.frames,
+          t.easing ?? "linear",
+          channels,
+        ),
       );
     } catch (e) {
       // The render waiting for these frames fails with the same reason.
@@ -153,41 +168,36 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     return async (out: Writable): Promise<void> => {
       const s = await this.session;
       const key = `${job.key}-${this.runs++}`;
-      await s.page
-        .evaluate(
-          (k, frag) => (window as unknown as GlxWindow).glx.compile(k, frag, {}, []),
-          key,
-          `precision highp float;\n${job.fragment}`,
-        )
+      const program = await s
+        .compile(`precision highp float;\n${job.fragment}`, {}, [])
         .catch((e: unknown) => {
           throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
         });
-      const drawing = s.page
-        .evaluate(
-          (k, n, fps, speed) => (window as unknown as GlxWindow).glx.layer(k, n, fps, speed),
+      const drawing = this.track(() =>
+        s.page.evaluate(
+          (k, p, n, fps, speed) => (window as unknown as GlxWindow).glx.layer(k, p, n, fps, speed),
           key,
+          program,
           job.frames,
           job.fps,
           job.speed,
-        )
-        .catch((e: unknown) => {
-          const err = new Error(`gl layer ${job.field} could not be drawn: ${(e as Error).message}`);
-          s.fail(key, err);
-          throw err;
-        });
+        ),
+      ).catch((e: unknown) => {
+        const err = new Error(`gl layer ${job.field} could not be drawn: ${(e as Error).message}`);
+        s.fail(key, err);
+        throw err;
+      });
       void drawing.catch(() => {});
       const row = this.width * 4;
       for (let i = 0; i < job.frames; i++) {
-        const frame = await withDeadline(
-          s.drawn(key, i),
-          GL_FRAME_DEADLINE_MS,
-          `gl layer (${job.field}) frame ${i}`,
+        const frame = Buffer.concat(
+          await withDeadline(s.drawn(key, i), GL_FRAME_DEADLINE_MS, `gl layer (${job.field}) frame ${i}`),
         );
         // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
         const flipped = Buffer.allocUnsafe(frame.length);
         for (let r = 0; r < this.height; r++)
           frame.copy(flipped, (this.height - 1 - r) * row, r * row, (r + 1) * row);
-        await writeAll(out, flipped);
+        await writeAll(out, [flipped]);
       }
       await drawing;
     };
@@ -197,8 +207,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
 /** The page's API (gl-page.ts). */
 interface GlxWindow {
   glx: {
-    compile(key: string, fragment: string, uniforms: unknown, samplers: string[]): void;
-    transition(k: string, key: string, n: number, easing: string): Promise<void>;
-    layer(key: string, n: number, fps: number, speed: number): Promise<void>;
+    transition(k: string, key: string, n: number, easing: string, channels?: 3 | 4): Promise<void>;
+    layer(k: string, key: string, n: number, fps: number, speed: number): Promise<void>;
   };
 }

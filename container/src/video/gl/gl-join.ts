@@ -34,14 +34,17 @@ export interface TransitionDrawer {
    * reader while the render waits for the first's frames.
    */
   readonly tapping?: number;
-  /** Drains the side-by-side pairs ffmpeg writes (taps pass). */
-  readPairs(t: DrawnTransition): (from: Readable) => Promise<void>;
+  /** Drains the side-by-side pairs ffmpeg writes (taps pass), `channels` bytes a pixel (rgb24 or rgba). */
+  readPairs(t: DrawnTransition, channels: 3 | 4): (from: Readable) => Promise<void>;
   /**
    * Writes a blank frame, then the drawn frames of `t` (raw rgba, in order), into the render's input
    * pipe (splice pass).
    */
   writeDrawn(t: DrawnTransition): (to: Writable) => Promise<void>;
 }
+
+/** Whether the clips of a video in `format` carry alpha (webm's yuva420p). */
+const withAlpha = (format: string | undefined): boolean => format === "webm";
 
 /**
  * Taps pass: writes A's last and B's first `frames` frames side by side to the drawer. `[aTap]` and
@@ -55,10 +58,17 @@ export function glTaps(
 ): void {
   const n = t.frames;
   const [tailA, headB, pairs] = [ctx.label("gta"), ctx.label("gtb"), ctx.label("gpair")];
+  // Clips are opaque outside webm: rgb24 pairs are a quarter fewer bytes to carry to the page (which
+  // samples them as alpha 1, what the opaque rgba pairs held).
+  const [pix, channels] = withAlpha(ctx.spec.format) ? (["rgba", 4] as const) : (["rgb24", 3] as const);
   ctx.chain(`[${o.aTap}]trim=start_frame=${o.aFrames - n},setpts=PTS-STARTPTS[${tailA}]`);
   ctx.chain(`[${o.bTap}]trim=end_frame=${n},setpts=PTS-STARTPTS[${headB}]`);
-  ctx.chain(`[${tailA}][${headB}]hstack=inputs=2,format=rgba[${pairs}]`);
-  ctx.addOutputPipe(pairs, ["-c:v", "rawvideo", "-pix_fmt", "rgba", "-f", "rawvideo"], drawer.readPairs(t));
+  ctx.chain(`[${tailA}][${headB}]hstack=inputs=2,format=${pix}[${pairs}]`);
+  ctx.addOutputPipe(
+    pairs,
+    ["-c:v", "rawvideo", "-pix_fmt", pix, "-f", "rawvideo"],
+    drawer.readPairs(t, channels),
+  );
 }
 
 /**
@@ -74,7 +84,7 @@ export function glJoin(
   const { width: W, height: H, fps, format } = ctx.spec;
   const n = t.frames;
   const [drawn, a0, b1] = [ctx.label("gdrawn"), ctx.label("ga0"), ctx.label("gb1")];
-  const fmt = format === "webm" ? "yuva420p" : "yuv420p";
+  const fmt = withAlpha(format) ? "yuva420p" : "yuv420p";
   // ffmpeg 5.1 reads an input's first frame to open it (stream probing; off here, see pipesLast) and
   // sets its filter graph up only once every input has delivered one: the drawer writes a blank frame
   // first (dropped by the trim), so the render starts at once instead of waiting for the taps (and,

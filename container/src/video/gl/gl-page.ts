@@ -1,5 +1,5 @@
 /**
- * The document of the WebGL page that draws transitions (and `gl` layers): one canvas the size of the
+ * The document of the WebGL page that draws transitions (and `gl` layers): one offscreen canvas the size of the
  * video, a full-frame quad, and `window.glx`, which compiles programs and draws frames whose inputs it
  * fetches from, and whose pixels it posts back to, the renderer's loopback exchange (gl-session.ts).
  * Binary bodies over loopback HTTP cost a copy; CDP would base64 every 3.6 MB frame.
@@ -36,16 +36,15 @@ export function extraSamplers(glsl: string): string[] {
 /** The page script; `W`, `H` are substituted. Runs in Chromium, never in Node. */
 const SCRIPT = String.raw`
 const W = __W__, H = __H__;
-const canvas = document.createElement("canvas");
-canvas.width = W;
-canvas.height = H;
-document.body.appendChild(canvas);
+// Offscreen: a canvas in the document is composited after every frame drawn into it (with
+// preserveDrawingBuffer, a copy of the frame), work on SwiftShader's cores that no one looks at.
+const canvas = new OffscreenCanvas(W, H);
 const gl = canvas.getContext("webgl2", { antialias: false, premultipliedAlpha: false, depth: false, stencil: false, preserveDrawingBuffer: true });
 if (!gl) throw new Error("WebGL2 is not available");
 gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
 gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-1, -1, 1, -1, -1, 1, 1, 1]), gl.STATIC_DRAW);
 const VS = "attribute vec2 _p; varying vec2 _uv; void main() { _uv = _p * 0.5 + 0.5; gl_Position = vec4(_p.x, -_p.y, 0.0, 1.0); }";
-function texture(unit, w, h, data) {
+function texture(unit, w, h, data, format = gl.RGBA8) {
   const t = gl.createTexture();
   gl.activeTexture(gl.TEXTURE0 + unit);
   gl.bindTexture(gl.TEXTURE_2D, t);
@@ -53,7 +52,7 @@ function texture(unit, w, h, data) {
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
   gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-  gl.texStorage2D(gl.TEXTURE_2D, 1, gl.RGBA8, w, h);
+  gl.texStorage2D(gl.TEXTURE_2D, 1, format, w, h);
   if (data) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, data);
   return t;
 }
@@ -65,7 +64,21 @@ for (let y = 0; y < MAP; y++) for (let x = 0; x < MAP; x++) {
   const v = ((Math.atan2(dy, dx) / (2 * Math.PI) + 0.5) * 0.5 + Math.hypot(dx, dy) * 1.2) % 1;
   map.set([v * 255, v * 255, v * 255, 255], (y * MAP + x) * 4);
 }
-const fromTex = texture(0, W, H), toTex = texture(1, W, H), mapTex = texture(2, MAP, MAP, map);
+texture(2, MAP, MAP, map);
+// The two pictures' textures by bytes a pixel (rgb24 pairs of opaque clips, rgba ones of webm's), made
+// on first use; binds them to units 0 and 1.
+const pictures = new Map();
+function bindPictures(channels) {
+  if (!pictures.has(channels)) {
+    const f = channels === 3 ? gl.RGB8 : gl.RGBA8;
+    pictures.set(channels, [texture(0, W, H, null, f), texture(1, W, H, null, f)]);
+  }
+  const [from, to] = pictures.get(channels);
+  gl.activeTexture(gl.TEXTURE0);
+  gl.bindTexture(gl.TEXTURE_2D, from);
+  gl.activeTexture(gl.TEXTURE1);
+  gl.bindTexture(gl.TEXTURE_2D, to);
+}
 const programs = new Map();
 function shader(type, src) {
   const s = gl.createShader(type);
@@ -93,6 +106,10 @@ function setUniforms(p, uniforms) {
   }
 }
 const out = new Uint8Array(W * H * 4);
+async function post(url, frame) {
+  const res = await fetch(url, { method: "POST", body: frame });
+  if (!res.ok) throw new Error("exchange refused " + url);
+}
 function draw(p) {
   gl.useProgram(p);
   gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
@@ -100,15 +117,14 @@ function draw(p) {
   return out;
 }
 window.glx = {
-  /** Draws layer program key: n frames with editly's time (s x speed) and resolution, posted back. */
-  async layer(key, n, fps, speed) {
+  /** Draws layer k with program key: n frames with editly's time (s x speed) and resolution, posted back. */
+  async layer(k, key, n, fps, speed) {
     const p = programs.get(key);
     gl.useProgram(p);
     gl.uniform2f(gl.getUniformLocation(p, "resolution"), W, H);
     for (let i = 0; i < n; i++) {
       gl.uniform1f(gl.getUniformLocation(p, "time"), (i / fps) * speed);
-      const res = await fetch("out/" + key + "/" + i, { method: "POST", body: draw(p) });
-      if (!res.ok) throw new Error("exchange refused frame " + i);
+      await post("out/" + k + "/" + i, draw(p));
     }
   },
   /** Compiles program key from fragment source (throws the GLSL log). */
@@ -133,30 +149,42 @@ window.glx = {
     gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, new Uint8Array(4));
     programs.set(key, p);
   },
-  /** Draws transition k: n frames, each from fetched pair i (A | B side by side), posted back. */
-  async transition(k, key, n, easing) {
+  /**
+   * Draws transition k: n frames, each from fetched pair i (A | B side by side, channels bytes a pixel:
+   * rgb 3, rgba 4), posted back.
+   */
+  async transition(k, key, n, easing, channels = 4) {
     const p = programs.get(key);
     const ease = EASE[easing] || EASE.linear;
-    // The next pair downloads while this frame is drawn and posted.
+    const fmt = channels === 3 ? gl.RGB : gl.RGBA;
+    bindPictures(channels);
+    // The next pair downloads, and the frame before posts, while this frame is drawn: fetch copies a
+    // body when it is called, so the read-back buffer is free again at once.
     const fetchPair = (i) => fetch("in/" + k + "/" + i).then((r) => r.arrayBuffer());
     let next = fetchPair(0);
+    let posted = Promise.resolve();
     for (let i = 0; i < n; i++) {
       const pair = new Uint8Array(await next);
       if (i + 1 < n) next = fetchPair(i + 1);
+      gl.pixelStorei(gl.UNPACK_ALIGNMENT, 1);
       gl.pixelStorei(gl.UNPACK_ROW_LENGTH, 2 * W);
       gl.activeTexture(gl.TEXTURE0);
       gl.pixelStorei(gl.UNPACK_SKIP_PIXELS, 0);
-      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, W, H, gl.RGBA, gl.UNSIGNED_BYTE, pair);
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, W, H, fmt, gl.UNSIGNED_BYTE, pair);
       gl.activeTexture(gl.TEXTURE1);
       gl.pixelStorei(gl.UNPACK_SKIP_PIXELS, W);
-      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, W, H, gl.RGBA, gl.UNSIGNED_BYTE, pair);
+      gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, W, H, fmt, gl.UNSIGNED_BYTE, pair);
       gl.pixelStorei(gl.UNPACK_ROW_LENGTH, 0);
       gl.pixelStorei(gl.UNPACK_SKIP_PIXELS, 0);
+      gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
       gl.useProgram(p);
       gl.uniform1f(gl.getUniformLocation(p, "progress"), ease(i / n));
-      const res = await fetch("out/" + k + "/" + i, { method: "POST", body: draw(p) });
-      if (!res.ok) throw new Error("exchange refused frame " + i);
+      const frame = draw(p);
+      // One post in flight: the exchange answers once the render has room, which paces the page.
+      await posted;
+      posted = post("out/" + k + "/" + i, frame);
     }
+    await posted;
   },
 };
 `;

@@ -1,10 +1,16 @@
 /**
- * One job's WebGL page and its frame exchange: a loopback HTTP server (a random path, 127.0.0.1 only)
+ * A WebGL page (one job's at a time, kept warm for the next: acquire/release) and its frame exchange: a
+ * loopback HTTP server (a random path, 127.0.0.1 only)
  * from which the page fetches the frames a transition is drawn from and to which it posts the frames it
  * drew. ffmpeg writes the pairs to an output pipe (readPairs) and reads the drawn frames from an input
  * pipe (writeDrawn); the page sits between them, so a transition costs its own frames and nothing else.
+ *
+ * Where a drawn 1280x720 frame's CPU goes (cube, measured with bench/video-transitions.ts's render):
+ * SwiftShader's draw, upload and read-back ~50 ms (both cores), Chromium's renderer ~35 ms and network
+ * service ~30 ms and this process ~25 ms carrying the bytes (a pair in, a frame out): bytes are the cost
+ * outside the shader, hence rgb pairs and frames passed on in the parts they arrived in.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Readable } from "node:stream";
@@ -15,14 +21,21 @@ import { glPageDocument } from "./gl-page.ts";
 /** Frames a queue holds before its producer waits: a few frames of slack, not a whole transition. */
 const AHEAD = 4;
 
+/**
+ * A frame as the pipe or the socket delivered it: its parts in order, never joined. Joining a 7 MB pair
+ * cost a fresh allocation and copy per frame (Buffer.concat and the garbage collector were ~35 ms of the
+ * renderer's CPU per drawn frame); the parts go out again as they came, with one write each.
+ */
+export type Frame = readonly Buffer[];
+
 /** Frames handed over one by one, in order, each awaited by index. */
 class FrameQueue {
-  private readonly frames = new Map<number, Buffer>();
-  private readonly waiters = new Map<number, { resolve: (b: Buffer) => void; reject: (e: Error) => void }>();
+  private readonly frames = new Map<number, Frame>();
+  private readonly waiters = new Map<number, { resolve: (f: Frame) => void; reject: (e: Error) => void }>();
   private failed: Error | null = null;
   private readonly roomWaiters: (() => void)[] = [];
   /** Stores frame `i`; resolves once the queue holds fewer than AHEAD frames (its consumer caught up). */
-  put(i: number, frame: Buffer): Promise<void> {
+  put(i: number, frame: Frame): Promise<void> {
     const w = this.waiters.get(i);
     if (w) {
       this.waiters.delete(i);
@@ -31,7 +44,7 @@ class FrameQueue {
     if (this.frames.size < AHEAD || this.failed) return Promise.resolve();
     return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
-  take(i: number): Promise<Buffer> {
+  take(i: number): Promise<Frame> {
     const f = this.frames.get(i);
     if (f) {
       this.frames.delete(i);
@@ -54,7 +67,7 @@ export async function readFrames(
   from: Readable,
   size: number,
   count: number,
-  each: (i: number, frame: Buffer) => void | Promise<void>,
+  each: (i: number, frame: Frame) => void | Promise<void>,
 ): Promise<void> {
   let parts: Buffer[] = [];
   let have = 0;
@@ -67,7 +80,7 @@ export async function readFrames(
       have += take;
       c = c.subarray(take);
       if (have === size) {
-        await each(i++, parts.length === 1 ? parts[0]! : Buffer.concat(parts, size));
+        await each(i++, parts);
         parts = [];
         have = 0;
       }
@@ -76,16 +89,85 @@ export async function readFrames(
   if (i < count) throw new Error(`ffmpeg wrote ${i} of ${count} transition frames`);
 }
 
+/** Programs a page may hold and still be kept for the next job (each holds SwiftShader's compiled code). */
+const MAX_PROGRAMS = 32;
+
+/**
+ * The page kept between jobs: opening one (a browser context, a page, its document) and compiling a
+ * transition's program (SwiftShader compiles it at its first draw) cost a job ~0.2-0.4 s of CPU while its
+ * ffmpeg runs starts, every time. One idle page is enough: most jobs are one at a time per core.
+ */
+let idle: GlSession | null = null;
+
 export class GlSession {
   private readonly inbox = new Map<string, FrameQueue>();
   private readonly outbox = new Map<string, FrameQueue>();
+  /** Programs compiled on the page, by the hash of what they were compiled from. */
+  private readonly programs = new Map<string, Promise<void>>();
   private readonly server: Server;
   private readonly ctx: BrowserContext;
+  private readonly fits: string;
   readonly page: Page;
-  private constructor(server: Server, ctx: BrowserContext, page: Page) {
+  private constructor(server: Server, ctx: BrowserContext, page: Page, fits: string) {
     this.server = server;
     this.ctx = ctx;
     this.page = page;
+    this.fits = fits;
+  }
+
+  /** The idle page when it fits (same Chromium, same size) and is alive; a new one otherwise. */
+  static async acquire(chromiumPath: string, width: number, height: number): Promise<GlSession> {
+    const kept = idle;
+    idle = null;
+    if (kept) {
+      const alive = !kept.page.isClosed() && kept.page.browser().connected;
+      if (alive && kept.fits === `${chromiumPath} ${width}x${height}`) {
+        kept.server.ref();
+        return kept;
+      }
+      await kept.close();
+    }
+    return GlSession.open(chromiumPath, width, height);
+  }
+
+  /**
+   * Hands the page back for the next job; its caller knows the page is idle (no drawing under way).
+   * A page holding many programs, or one when another is already kept, is closed instead.
+   */
+  async release(): Promise<void> {
+    this.inbox.clear();
+    this.outbox.clear();
+    if (idle || this.programs.size > MAX_PROGRAMS) return this.close();
+    // Chromium's keep-alive connections and the listening socket must not keep the process alive.
+    this.server.closeIdleConnections();
+    this.server.unref();
+    idle = this;
+  }
+
+  /**
+   * Compiles `fragment` with its uniforms and extra samplers on the page, once per page for the same
+   * inputs; resolves to the program's key.
+   */
+  compile(fragment: string, uniforms: unknown, samplers: string[]): Promise<string> {
+    const key = `p${createHash("sha256")
+      .update(JSON.stringify([fragment, uniforms, samplers]))
+      .digest("hex")
+      .slice(0, 24)}`;
+    let done = this.programs.get(key);
+    if (!done) {
+      done = this.page.evaluate(
+        (k, frag, u, smp) =>
+          (window as unknown as { glx: { compile(...a: unknown[]): void } }).glx.compile(k, frag, u, smp),
+        key,
+        fragment,
+        uniforms,
+        samplers,
+      );
+      // A program that failed to compile is not kept: the next job gets the error again.
+      done.catch(() => this.programs.delete(key));
+      this.programs.set(key, done);
+    }
+    return done.then(() => key);
   }
 
   /** Opens a W x H WebGL page in the shared browser, served from a fresh loopback exchange. */
@@ -103,7 +185,7 @@ export class GlSession {
       // The tracking is puppeteer's own session's, reached through its internal `_client()`.
       const own = (page as unknown as { _client?: () => { send(method: string): Promise<unknown> } })._client;
       await own?.call(page).send("Network.disable");
-      session = new GlSession(server, ctx, page);
+      session = new GlSession(server, ctx, page, `${chromiumPath} ${width}x${height}`);
       const { port } = server.address() as AddressInfo;
       await page.goto(`http://127.0.0.1:${port}/${token}/`, { waitUntil: "load", timeout: 20_000 });
       return session;
@@ -128,12 +210,16 @@ export class GlSession {
       const [key, i] = [m[2]!, Number(m[3])];
       if (m[1] === "in") {
         const frame = await this.queue(this.inbox, key).take(i);
-        return void res.writeHead(200, { "content-type": "application/octet-stream" }).end(frame);
+        const length = frame.reduce((n, b) => n + b.length, 0);
+        res.writeHead(200, { "content-type": "application/octet-stream", "content-length": length });
+        res.cork();
+        for (const b of frame) res.write(b);
+        return void res.end();
       }
       const parts: Buffer[] = [];
       for await (const c of req as AsyncIterable<Buffer>) parts.push(c);
       // The page waits for the answer, so it draws at most a few frames ahead of the render.
-      await this.queue(this.outbox, key).put(i, Buffer.concat(parts));
+      await this.queue(this.outbox, key).put(i, parts);
       res.writeHead(204).end();
     } catch {
       res.writeHead(500).end();
@@ -141,12 +227,12 @@ export class GlSession {
   }
 
   /** Offers input frame `i` of drawing `key` to the page; resolves when the page is not far behind. */
-  offer(key: string, i: number, frame: Buffer): Promise<void> {
+  offer(key: string, i: number, frame: Frame): Promise<void> {
     return this.queue(this.inbox, key).put(i, frame);
   }
 
   /** The `i`-th frame the page drew for `key`. */
-  drawn(key: string, i: number): Promise<Buffer> {
+  drawn(key: string, i: number): Promise<Frame> {
     return this.queue(this.outbox, key).take(i);
   }
 

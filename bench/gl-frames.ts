@@ -1,0 +1,107 @@
+/**
+ * Where a drawn transition frame's time goes: `node bench/gl-frames.ts` (Node 24). The renderer's WebGL page
+ * (SwiftShader) draws 1280x720 frames of each name from pairs offered through its loopback exchange, with
+ * no ffmpeg: wall ms per frame, and CPU ms per frame of each Chromium process and of this process. Rounds
+ * interleave the names; each name's figures are spreads over the rounds, its wall time also as a ratio to
+ * `fade` drawn by its GLSL (two texture reads a pixel, the cheapest real shader). `BENCH_TRANSITIONS=cube`
+ * picks the names, `BENCH_FRAMES` the frames a round.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
+import { GlDrawer } from "../container/src/video/gl/gl-drawer.ts";
+import { GlSession } from "../container/src/video/gl/gl-session.ts";
+import { closeBrowser, getBrowser } from "../container/src/video/raster/browser.ts";
+import { conditions, interleave, loadNow, spread } from "./_lib.ts";
+
+const [W, H] = [1280, 720];
+const FRAMES = Number(process.env.BENCH_FRAMES ?? 15);
+const NAMES = (process.env.BENCH_TRANSITIONS ?? "cube,CrossZoom").split(",");
+
+/** CPU ms of the processes under `root` (the browser), by Chromium process type. */
+function treeCpu(root: number): Record<string, number> {
+  const procs = new Map<number, { ppid: number; ms: number; type: string }>();
+  for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
+    try {
+      const st = readFileSync(`/proc/${d}/stat`, "utf8");
+      const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
+      const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8");
+      const sub = /--utility-sub-type=([\w.]+)/.exec(cmd)?.[1]?.split(".").pop();
+      const type = sub ?? /--type=([\w-]+)/.exec(cmd)?.[1] ?? "browser";
+      procs.set(Number(d), { ppid: Number(f[1]), ms: (Number(f[11]) + Number(f[12])) * 10, type });
+    } catch {
+      // the process ended while being read
+    }
+  }
+  const under = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 10; hops++, p = procs.get(p)?.ppid ?? 0)
+      if (p === root) return true;
+    return false;
+  };
+  const out: Record<string, number> = {};
+  for (const [pid, p] of procs) if (under(pid)) out[p.type] = (out[p.type] ?? 0) + p.ms;
+  return out;
+}
+
+async function main() {
+  console.log(conditions("gl-frames"));
+  const root = (await getBrowser(DEFAULT_RENDER_TOOLS.chromiumPath)).process()!.pid!;
+  const opened = GlSession.open(DEFAULT_RENDER_TOOLS.chromiumPath, W, H);
+  const drawer = new GlDrawer(() => opened, W, H);
+  const session = await opened;
+  const pair = Buffer.alloc(W * H * 6);
+  for (let i = 0; i < pair.length; i++) pair[i] = (i * 2654435761) >>> 24;
+  const cpu: Record<string, Record<string, number[]>> = {};
+  let run = 0;
+  const draw = (name: string) => async () => {
+    const t = { key: `b${run++}`, name, frames: FRAMES };
+    const program = await drawer.prepare(t);
+    const [c0, own0, t0] = [treeCpu(root), process.cpuUsage(), performance.now()];
+    const feeding = (async () => {
+      for (let i = 0; i < FRAMES; i++) await session.offer(t.key, i, [pair]);
+    })();
+    const drawing = session.page.evaluate(
+      (k, p, n) =>
+        (window as unknown as { glx: { transition(...a: unknown[]): Promise<void> } }).glx.transition(
+          k,
+          p,
+          n,
+          "linear",
+          3,
+        ),
+      t.key,
+      program,
+      FRAMES,
+    );
+    for (let i = 0; i < FRAMES; i++) await session.drawn(t.key, i);
+    await Promise.all([drawing, feeding]);
+    const ms = (performance.now() - t0) / FRAMES;
+    const [c1, own] = [treeCpu(root), process.cpuUsage(own0)];
+    const byType = {
+      ...Object.fromEntries(Object.entries(c1).map(([k, v]) => [k, v - (c0[k] ?? 0)])),
+      node: (own.user + own.system) / 1000,
+    };
+    for (const [k, v] of Object.entries(byType)) ((cpu[name] ??= {})[k] ??= []).push(v / FRAMES);
+    return ms;
+  };
+  try {
+    const variants: Record<string, () => Promise<number>> = { fade: draw("fade") };
+    for (const n of NAMES) variants[n] = draw(n);
+    const r = await interleave<string>("fade", variants, { warmup: 1, minRounds: 5, maxRounds: 9 });
+    console.log(
+      `\n1280x720 frames drawn through the page's exchange (rgb pairs in, rgba out), ${r.rounds} rounds of ${FRAMES}`,
+    );
+    for (const n of Object.keys(variants)) {
+      console.log(`  ${n}: wall ${spread(r.times[n]!, " ms/frame", 1)}`);
+      if (n !== "fade") console.log(`    vs fade ${spread(r.ratios[n]!)}`);
+      for (const [k, v] of Object.entries(cpu[n]!))
+        if (v.some((x) => x > 0.5))
+          console.log(`    cpu ${k.padEnd(15)} ${spread(v.slice(-r.rounds), " ms/frame", 1)}`);
+    }
+    console.log(`  load average after: ${loadNow()}`);
+  } finally {
+    await drawer.close();
+    await closeBrowser();
+  }
+}
+
+await main();
