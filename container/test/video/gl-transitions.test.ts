@@ -346,6 +346,50 @@ void main() { vec2 p = gl_FragCoord.xy / resolution; gl_FragColor = vec4(p.x, st
     expect(near(bottom, [8, 0, 0], 40)).toBe(true);
   }, 60_000);
 
+  it("a page kept for the next job carries nothing of the job before it (its pictures, its last frame)", async () => {
+    // Job A: a drawn transition, red to green (an easing sends the wipe to the page).
+    const fill = (color: string) => [{ type: "fill-color", color }];
+    await renderVideo({
+      jobId: "job_gl_before",
+      workDir: await mkdtemp(join(dir, "k-")),
+      outPath: join(dir, "before.mp4"),
+      config: videoConfig({
+        width: 160,
+        height: 90,
+        fps: 10,
+        clips: [
+          {
+            duration: 1,
+            transition: { name: "wipeLeft", duration: 0.5, easing: "easeOutExpo" },
+            layers: fill("#ff0000"),
+          },
+          { duration: 1, layers: fill("#00ff00") },
+        ],
+      }),
+    });
+    // Job B, on the same kept page: a shader that samples texture unit 0 (any sampler it declares) on the
+    // right and discards the left, where the drawing buffer would show the last frame drawn.
+    const outPath = join(dir, "after.mp4");
+    const fragmentShader = `uniform sampler2D peek; uniform vec2 resolution;
+void main() { vec2 p = gl_FragCoord.xy / resolution; if (p.x < 0.5) discard; gl_FragColor = vec4(texture2D(peek, p).rgb, 1.0); }`;
+    await renderVideo({
+      jobId: "job_gl_after",
+      workDir: await mkdtemp(join(dir, "k-")),
+      outPath,
+      config: videoConfig({
+        width: 160,
+        height: 90,
+        fps: 10,
+        clips: [{ duration: 1, layers: [{ type: "gl", fragmentShader }] }],
+      }),
+    });
+    for (const t of [0, 0.5])
+      for (const x of [0.1, 0.8]) {
+        const rgb = await colorAt(outPath, t, { x, y: 0.4, w: 0.1, h: 0.2 });
+        expect(Math.max(...rgb.slice(0, 3)), `pixel at x=${x}, t=${t}`).toBeLessThan(30);
+      }
+  }, 120_000);
+
   it("a shader that does not compile fails the job, naming the GLSL error", async () => {
     await expect(
       renderVideo({

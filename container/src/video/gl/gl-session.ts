@@ -92,14 +92,13 @@ export async function readFrames(
 /** Programs a page may hold and still be kept for the next job (each holds SwiftShader's compiled code). */
 const MAX_PROGRAMS = 32;
 
-/**
- * The page kept between jobs: opening one (a browser context, a page, its document) and compiling a
- * transition's program (SwiftShader compiles it at its first draw) cost a job ~0.2-0.4 s of CPU while its
- * ffmpeg runs starts, every time. One idle page is enough: most jobs are one at a time per core.
- */
-let idle: GlSession | null = null;
-
 export class GlSession {
+  /**
+   * The page kept between jobs: opening one (a browser context, a page, its document) and compiling a
+   * transition's program (SwiftShader compiles it at its first draw) cost a job ~0.2-0.4 s of CPU while its
+   * ffmpeg runs starts, every time. One idle page is enough: most jobs are one at a time per core.
+   */
+  private static idle: GlSession | null = null;
   private readonly inbox = new Map<string, FrameQueue>();
   private readonly outbox = new Map<string, FrameQueue>();
   /** Programs compiled on the page, by the hash of what they were compiled from. */
@@ -117,8 +116,8 @@ export class GlSession {
 
   /** The idle page when it fits (same Chromium, same size) and is alive; a new one otherwise. */
   static async acquire(chromiumPath: string, width: number, height: number): Promise<GlSession> {
-    const kept = idle;
-    idle = null;
+    const kept = GlSession.idle;
+    GlSession.idle = null;
     if (kept) {
       const alive = !kept.page.isClosed() && kept.page.browser().connected;
       if (alive && kept.fits === `${chromiumPath} ${width}x${height}`) {
@@ -131,17 +130,26 @@ export class GlSession {
   }
 
   /**
-   * Hands the page back for the next job; its caller knows the page is idle (no drawing under way).
-   * A page holding many programs, or one when another is already kept, is closed instead.
+   * Hands the page back for the next job, which may be another account's; its caller knows the page is idle
+   * (no drawing under way). A page holding many programs, or one when another is already kept, is closed
+   * instead.
    */
   async release(): Promise<void> {
     this.inbox.clear();
     this.outbox.clear();
-    if (idle || this.programs.size > MAX_PROGRAMS) return this.close();
+    if (GlSession.idle || this.programs.size > MAX_PROGRAMS) return this.close();
+    // Nothing of this job may reach the next one (its pictures, its last frame): a page that cannot forget
+    // them is closed.
+    try {
+      await this.page.evaluate(() => (window as unknown as { glx: { reset(): void } }).glx.reset());
+    } catch {
+      return this.close();
+    }
+    if (GlSession.idle) return this.close();
     // Chromium's keep-alive connections and the listening socket must not keep the process alive.
     this.server.closeIdleConnections();
     this.server.unref();
-    idle = this;
+    GlSession.idle = this;
   }
 
   /**
