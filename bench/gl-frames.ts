@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
 import { GlDrawer } from "../container/src/video/gl/gl-drawer.ts";
 import { GlSession } from "../container/src/video/gl/gl-session.ts";
-import { closeBrowser, getBrowser } from "../container/src/video/raster/browser.ts";
+import { closeBrowser } from "../container/src/video/raster/browser.ts";
 import { conditions, interleave, loadNow, spread } from "./_lib.ts";
 
 const [W, H] = [1280, 720];
@@ -44,10 +44,11 @@ function treeCpu(root: number): Record<string, number> {
 
 async function main() {
   console.log(conditions("gl-frames"));
-  const root = (await getBrowser(DEFAULT_RENDER_TOOLS.chromiumPath)).process()!.pid!;
   const opened = GlSession.open(DEFAULT_RENDER_TOOLS.chromiumPath, W, H);
   const drawer = new GlDrawer(() => opened, W, H);
   const session = await opened;
+  // The page's own browser (gl-session.ts), whose processes' CPU is the drawing's.
+  const root = session.page.browser().process()!.pid!;
   const pair = Buffer.alloc(W * H * 6);
   for (let i = 0; i < pair.length; i++) pair[i] = (i * 2654435761) >>> 24;
   const cpu: Record<string, Record<string, number[]>> = {};

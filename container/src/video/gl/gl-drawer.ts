@@ -168,11 +168,17 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     return async (out: Writable): Promise<void> => {
       const s = await this.session;
       const key = `${job.key}-${this.runs++}`;
-      const program = await s
-        .compile(`precision highp float;\n${job.fragment}`, {}, [])
-        .catch((e: unknown) => {
-          throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
-        });
+      // Compiling draws one throwaway frame (gl-page.ts): the same deadline as every frame, or a shader
+      // that never finishes one would hold the job (and its page) without end.
+      const program = await this.track(() =>
+        withDeadline(
+          s.compile(`precision highp float;\n${job.fragment}`, {}, []).catch((e: unknown) => {
+            throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
+          }),
+          GL_FRAME_DEADLINE_MS,
+          `gl layer (${job.field}) frame 0`,
+        ),
+      );
       const drawing = this.track(() =>
         s.page.evaluate(
           (k, p, n, fps, speed) => (window as unknown as GlxWindow).glx.layer(k, p, n, fps, speed),

@@ -14,8 +14,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Readable } from "node:stream";
-import type { BrowserContext, Page } from "puppeteer-core";
-import { getBrowser } from "../raster/browser.ts";
+import type { Browser, Page } from "puppeteer-core";
+import { closeHard, launchOwnBrowser } from "../raster/browser.ts";
 import { glPageDocument } from "./gl-page.ts";
 
 /** Frames a queue holds before its producer waits: a few frames of slack, not a whole transition. */
@@ -104,12 +104,13 @@ export class GlSession {
   /** Programs compiled on the page, by the hash of what they were compiled from. */
   private readonly programs = new Map<string, Promise<void>>();
   private readonly server: Server;
-  private readonly ctx: BrowserContext;
+  /** The page's own browser process: a shader that never finishes a frame is stopped by killing it. */
+  private readonly browser: Browser;
   private readonly fits: string;
   readonly page: Page;
-  private constructor(server: Server, ctx: BrowserContext, page: Page, fits: string) {
+  private constructor(server: Server, browser: Browser, page: Page, fits: string) {
     this.server = server;
-    this.ctx = ctx;
+    this.browser = browser;
     this.page = page;
     this.fits = fits;
   }
@@ -178,27 +179,33 @@ export class GlSession {
     return done.then(() => key);
   }
 
-  /** Opens a W x H WebGL page in the shared browser, served from a fresh loopback exchange. */
+  /**
+   * Opens a W x H WebGL page in a browser process of its own (~0.5 s; the kept page saves it for the next
+   * job), served from a fresh loopback exchange. Its own process, because SwiftShader draws a frame to its
+   * end: a shader that loops for hours holds the GPU process of its browser, and only killing that browser
+   * stops it, which must not take other jobs' text or html pages (or their WebGL pages) with it.
+   */
   static async open(chromiumPath: string, width: number, height: number): Promise<GlSession> {
     const token = randomBytes(16).toString("hex");
     const doc = glPageDocument(width, height);
     let session: GlSession | null = null;
     const server = createServer((req, res) => void session?.handle(req, res, token, doc));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const ctx = await (await getBrowser(chromiumPath)).createBrowserContext();
+    let browser: Browser | null = null;
     try {
-      const page = await ctx.newPage();
+      browser = await launchOwnBrowser(chromiumPath);
+      const page = await browser.newPage();
       // puppeteer tracks the page's network (Network domain), and Chromium then keeps a copy of every
       // response for DevTools: 7 MB frame pairs over loopback took ~440 ms each with it, ~120 ms without.
       // The tracking is puppeteer's own session's, reached through its internal `_client()`.
       const own = (page as unknown as { _client?: () => { send(method: string): Promise<unknown> } })._client;
       await own?.call(page).send("Network.disable");
-      session = new GlSession(server, ctx, page, `${chromiumPath} ${width}x${height}`);
+      session = new GlSession(server, browser, page, `${chromiumPath} ${width}x${height}`);
       const { port } = server.address() as AddressInfo;
       await page.goto(`http://127.0.0.1:${port}/${token}/`, { waitUntil: "load", timeout: 20_000 });
       return session;
     } catch (e) {
-      await ctx.close().catch(() => {});
+      if (browser) await closeHard(browser);
       server.close();
       throw e;
     }
@@ -250,8 +257,9 @@ export class GlSession {
     this.queue(this.outbox, key).fail(e);
   }
 
+  /** Closes the page's browser (killing it if a draw holds it) and the exchange. */
   async close(): Promise<void> {
-    await this.ctx.close().catch(() => {});
+    await closeHard(this.browser);
     this.server.closeAllConnections();
     this.server.close();
   }

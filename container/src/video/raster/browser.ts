@@ -77,6 +77,31 @@ export async function getBrowser(path: string): Promise<Browser> {
   return next.browser;
 }
 
+/** Browsers launched for one owner (a WebGL page: gl/gl-session.ts), closed with the shared ones. */
+const owned = new Set<Browser>();
+
+/**
+ * A browser process of its own, with the text browser's flags: a WebGL page's, which its owner kills when a
+ * shader does not finish a frame in time (SwiftShader runs a draw to its end, holding the browser's GPU process,
+ * and every page on it, for as long as the shader loops). closeBrowser closes those still open.
+ */
+export async function launchOwnBrowser(path: string): Promise<Browser> {
+  const browser = await launch(path, []).browser;
+  owned.add(browser);
+  browser.once("disconnected", () => owned.delete(browser));
+  return browser;
+}
+
+/** Closes `browser`, killing its process if it has not gone within `graceMs` (a GPU process stuck in a draw). */
+export async function closeHard(browser: Browser, graceMs = 2_000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+  await Promise.race([browser.close().catch(() => {}), late]);
+  clearTimeout(timer);
+  const proc = browser.process();
+  if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
+}
+
 /** Begin-frame browser number `slot` for html layers, launched on first use and relaunched if it died. */
 export async function getCaptureBrowser(path: string, slot = 0): Promise<Browser> {
   const next = await reuseOrLaunch(launchingCapture[slot] ?? null, path, BEGIN_FRAME_FLAGS);
@@ -157,10 +182,13 @@ export async function closeBrowser(): Promise<void> {
   launching = null;
   spare = null;
   launchingCapture.length = 0;
-  await Promise.all(
-    all.map(async (p) => {
+  const own = [...owned];
+  owned.clear();
+  await Promise.all([
+    ...all.map(async (p) => {
       const b = p ? await p.browser.catch(() => null) : null;
       await b?.close().catch(() => {});
     }),
-  );
+    ...own.map((b) => closeHard(b)),
+  ]);
 }
