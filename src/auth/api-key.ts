@@ -9,7 +9,7 @@ import { sha256Hex } from "../contract/crypto";
 import { withCaller, type CallerCtx } from "../context";
 import { Forbidden, Unauthorized } from "../lib/errors";
 import { enforce, limiterUnavailable, limitsFor, type Outcome } from "../lib/rate-limit";
-import { credentialGate, selectKeyRow, type Admission } from "./credential-gate";
+import { credentialGate, liveKey, selectKeyRow, type Admission } from "./credential-gate";
 import { documented } from "../docs/describe";
 import { authenticateSession } from "../accounts/sessions";
 import { allows, type Caller, type Permission, type Resource } from "./caller";
@@ -32,15 +32,11 @@ const lookUpAndCount = async (c: Context<AppEnv>, presented: string): Promise<Ca
     );
   } catch (e) {
     limiterUnavailable(e);
-    const row = await selectKeyRow(ctx.d1, keyHash);
-    admission = {
-      key: row && (row.expires_at === null || row.expires_at > ctx.now()) ? row : null,
-      outcomes: [],
-    };
+    admission = { key: liveKey(await selectKeyRow(ctx.d1, keyHash), ctx.now()), outcomes: [] };
   }
   const row = admission.key;
   if (!row) return null;
-  if (admission.outcomes.length) enforce(c, admission.outcomes, Date.now());
+  if (admission.outcomes.length) enforce(c, admission.outcomes, ctx.now());
   return {
     userId: row.user_id,
     keyId: row.id,
@@ -62,7 +58,7 @@ const countSessionRequest = async (c: Context<AppEnv>, credential: string): Prom
     limiterUnavailable(e);
     return;
   }
-  enforce(c, outcomes, Date.now());
+  enforce(c, outcomes, c.var.ctx.now());
 };
 
 /** The caller of `x-api-key`, or null when the header is absent; 401 for a key that is not valid. */

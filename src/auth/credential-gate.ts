@@ -46,6 +46,10 @@ export const selectKeyRow = (d1: D1Database, hash: string): Promise<KeyRow | nul
     .bind(hash)
     .first<KeyRow>();
 
+/** `row` when it exists and has not expired at `at`; null otherwise (such a key authenticates nothing). */
+export const liveKey = (row: KeyRow | null, at: number): KeyRow | null =>
+  row && (row.expires_at === null || row.expires_at > at) ? row : null;
+
 export interface Admission {
   /** The key's row, or null for a key that does not exist or has expired (then nothing was counted). */
   key: KeyRow | null;
@@ -77,9 +81,9 @@ export class CredentialGate extends DurableObject<Env> {
   async admitKey(keyHash: unknown, limits: unknown): Promise<Admission> {
     const hash = v.parse(KeyHash, keyHash);
     const names = v.parse(LimitNames, limits);
-    const row = await this.keyRow(hash);
     const at = Date.now();
-    if (!row || (row.expires_at !== null && row.expires_at <= at)) return { key: null, outcomes: [] };
+    const row = liveKey(await this.keyRow(hash), at);
+    if (!row) return { key: null, outcomes: [] };
     if (row.last_used_at === null || at - row.last_used_at >= LAST_USED_PRECISION_MS) {
       row.last_used_at = at;
       this.ctx.waitUntil(

@@ -24,6 +24,24 @@ let session: GlSession;
 let drawer: GlDrawer;
 let dir: string;
 
+const fill = (color: string) => [{ type: "fill-color", color }];
+
+/** Renders `clips` as a 160x90 video at 10 fps (`config` adds grammar fields) to dir/<name>.mp4 (or `ext`). */
+async function renderClips(
+  name: string,
+  clips: unknown[],
+  config: Record<string, unknown> = {},
+  o: { ext?: string; allowLocalFiles?: boolean } = {},
+) {
+  return renderVideo({
+    jobId: `job_${name}`,
+    workDir: await mkdtemp(join(dir, `${name}-`)),
+    outPath: join(dir, `${name}.${o.ext ?? "mp4"}`),
+    allowLocalFiles: o.allowLocalFiles,
+    config: videoConfig({ width: 160, height: 90, fps: 10, ...config, clips }),
+  });
+}
+
 /**
  * Pictures with detail, so blurs and mosaics show: A is an 8 px checkerboard of red and dark green with a
  * horizontal ramp; B has 6 px diagonal stripes of yellow and blue with a vertical ramp.
@@ -223,25 +241,11 @@ describe("gl transitions", () => {
   }, 240_000);
 
   it("a render splices the drawn frames between the clips (CrossZoom)", async () => {
-    const outPath = join(dir, "crosszoom.mp4");
-    const r = await renderVideo({
-      jobId: "job_gl",
-      workDir: await mkdtemp(join(dir, "r-")),
-      outPath,
-      config: videoConfig({
-        width: 160,
-        height: 90,
-        fps: 10,
-        clips: [
-          {
-            duration: 2,
-            transition: { name: "crosszoom", duration: 1 },
-            layers: [{ type: "fill-color", color: "#ff0000" }],
-          },
-          { duration: 2, layers: [{ type: "fill-color", color: "#0000ff" }] },
-        ],
-      }),
-    });
+    const r = await renderClips("crosszoom", [
+      { duration: 2, transition: { name: "crosszoom", duration: 1 }, layers: fill("#ff0000") },
+      { duration: 2, layers: fill("#0000ff") },
+    ]);
+    const { outPath } = r;
     expect(r.transitions).toEqual(["CrossZoom"]);
     expect(r.duration).toBeCloseTo(3, 5);
     expect(near(await colorAt(outPath, 0.5), [255, 0, 0])).toBe(true);
@@ -254,32 +258,25 @@ describe("gl transitions", () => {
 
 describe("gl transitions in a render", () => {
   it("two drawn transitions of 30 frames each (more than the exchange holds) arrive in order", async () => {
-    const outPath = join(dir, "two.mp4");
-    const fill = (color: string) => [{ type: "fill-color", color }];
-    const r = await renderVideo({
-      jobId: "job_gl_two",
-      workDir: await mkdtemp(join(dir, "t-")),
-      outPath,
-      config: videoConfig({
-        width: 160,
-        height: 90,
-        fps: 30,
-        clips: [
-          // An easing sends the wipes (ffmpeg draws plain ones) to the page; at the midpoint it is 0.5.
-          {
-            duration: 2,
-            transition: { name: "wipeLeft", duration: 1, easing: "easeInOutCubic" },
-            layers: fill("#ff0000"),
-          },
-          {
-            duration: 2,
-            transition: { name: "wipeUp", duration: 1, easing: "easeInOutCubic" },
-            layers: fill("#00ff00"),
-          },
-          { duration: 2, layers: fill("#0000ff") },
-        ],
-      }),
-    });
+    const r = await renderClips(
+      "two",
+      [
+        // An easing sends the wipes (ffmpeg draws plain ones) to the page; at the midpoint it is 0.5.
+        {
+          duration: 2,
+          transition: { name: "wipeLeft", duration: 1, easing: "easeInOutCubic" },
+          layers: fill("#ff0000"),
+        },
+        {
+          duration: 2,
+          transition: { name: "wipeUp", duration: 1, easing: "easeInOutCubic" },
+          layers: fill("#00ff00"),
+        },
+        { duration: 2, layers: fill("#0000ff") },
+      ],
+      { fps: 30 },
+    );
+    const { outPath } = r;
     expect(r.transitions).toEqual(["wipeLeft", "wipeUp"]);
     // wipeLeft at 1.5 s (half way): A (red) on the left, B (green) on the right.
     expect(near(await colorAt(outPath, 1.5, { x: 0.1, y: 0.4, w: 0.1, h: 0.2 }), [255, 0, 0])).toBe(true);
@@ -291,29 +288,18 @@ describe("gl transitions in a render", () => {
   }, 120_000);
 
   it("a transparent webm keeps its alpha through a drawn transition (rgba pairs; opaque formats send rgb)", async () => {
-    const outPath = join(dir, "alpha.webm");
     const emoji = (width: number) => [{ type: "image-overlay", path: `${FIXTURES}/emoji.png`, width }];
-    const r = await renderVideo({
-      jobId: "job_gl_alpha",
-      workDir: await mkdtemp(join(dir, "a-")),
-      outPath,
-      allowLocalFiles: true,
-      config: videoConfig({
-        width: 160,
-        height: 90,
-        fps: 10,
-        format: "webm",
-        clips: [
-          // An easing sends the fade to the page (ffmpeg draws a plain one).
-          {
-            duration: 2,
-            transition: { name: "fade", duration: 1, easing: "easeOutExpo" },
-            layers: emoji(0.4),
-          },
-          { duration: 2, layers: emoji(0.2) },
-        ],
-      }),
-    });
+    const r = await renderClips(
+      "alpha",
+      [
+        // An easing sends the fade to the page (ffmpeg draws a plain one).
+        { duration: 2, transition: { name: "fade", duration: 1, easing: "easeOutExpo" }, layers: emoji(0.4) },
+        { duration: 2, layers: emoji(0.2) },
+      ],
+      { format: "webm" },
+      { ext: "webm", allowLocalFiles: true },
+    );
+    const { outPath } = r;
     expect(r.transitions).toEqual(["fade"]);
     // Half way through the overlap (1 s to 2 s): the corner is transparent in both clips and stays so.
     const corner = await colorAt(outPath, 1.5, { x: 0, y: 0, w: 0.1, h: 0.1 }, true);
@@ -325,21 +311,12 @@ describe("gl transitions in a render", () => {
 
 describe("gl layer", () => {
   it("draws editly's fragment shader with time and resolution, y up", async () => {
-    const outPath = join(dir, "gl-layer.mp4");
     // Red rises with x, green is 1 in the top half (gl_FragCoord y up), blue follows time (0 → 1 over 1 s).
     const fragmentShader = `uniform float time; uniform vec2 resolution;
 void main() { vec2 p = gl_FragCoord.xy / resolution; gl_FragColor = vec4(p.x, step(0.5, p.y), clamp(time, 0.0, 1.0), 1.0); }`;
-    await renderVideo({
-      jobId: "job_gl_layer",
-      workDir: await mkdtemp(join(dir, "l-")),
-      outPath,
-      config: videoConfig({
-        width: 160,
-        height: 90,
-        fps: 10,
-        clips: [{ duration: 1.5, layers: [{ type: "gl", fragmentShader }] }],
-      }),
-    });
+    const { outPath } = await renderClips("gl-layer", [
+      { duration: 1.5, layers: [{ type: "gl", fragmentShader }] },
+    ]);
     const top = await colorAt(outPath, 1.2, { x: 0.9, y: 0.1, w: 0.05, h: 0.1 });
     const bottom = await colorAt(outPath, 0, { x: 0.05, y: 0.85, w: 0.05, h: 0.1 });
     expect(near(top, [240, 255, 255], 40)).toBe(true);
@@ -351,50 +328,29 @@ void main() { vec2 p = gl_FragCoord.xy / resolution; gl_FragColor = vec4(p.x, st
     const endless = `uniform vec2 resolution;
 void main() { float c = 0.0; for (int i = 0; i < 100000000; i++) c += sin(float(i) * gl_FragCoord.x);
   gl_FragColor = vec4(fract(c), 0.0, 0.0, 1.0); }`;
-    const fill = (color: string) => [{ type: "fill-color", color }];
     // A job with a title (the text browser) and a drawn transition (a WebGL page of its own).
     const other = async (name: string) => {
-      const outPath = join(dir, `${name}.mp4`);
       const t0 = Date.now();
-      await renderVideo({
-        jobId: `job_${name}`,
-        workDir: await mkdtemp(join(dir, "n-")),
-        outPath,
-        config: videoConfig({
-          width: 160,
-          height: 90,
-          fps: 10,
-          clips: [
-            {
-              duration: 1,
-              transition: { name: "cube", duration: 0.5 },
-              layers: [...fill("#ff0000"), { type: "title", text: name }],
-            },
-            { duration: 1, layers: fill("#0000ff") },
-          ],
-        }),
-      });
+      const { outPath } = await renderClips(name, [
+        {
+          duration: 1,
+          transition: { name: "cube", duration: 0.5 },
+          layers: [...fill("#ff0000"), { type: "title", text: name }],
+        },
+        { duration: 1, layers: fill("#0000ff") },
+      ]);
       expect(near(await colorAt(outPath, 1.4, { x: 0.05, y: 0.05, w: 0.1, h: 0.1 }), [0, 0, 255])).toBe(true);
       return Date.now() - t0;
     };
     const started = Date.now();
-    const failing = renderVideo({
-      jobId: "job_gl_endless",
-      workDir: await mkdtemp(join(dir, "e-")),
-      outPath: join(dir, "endless.mp4"),
-      config: videoConfig({
-        width: 160,
-        height: 90,
-        fps: 10,
-        clips: [{ duration: 1, layers: [{ type: "gl", fragmentShader: endless }] }],
-      }),
-    });
-    failing.catch(() => {});
+    const failing = renderClips("endless", [
+      { duration: 1, layers: [{ type: "gl", fragmentShader: endless }] },
+    ]);
+    let failed = false;
+    failing.catch(() => (failed = true));
     await new Promise((r) => setTimeout(r, 1_000));
     // While the endless shader holds its page's GPU process (before this fix, the shared browser's: a text
     // job then waited more than 40 s), another job renders, and finishes before the deadline.
-    let failed = false;
-    failing.catch(() => (failed = true));
     const during = await other("during_endless");
     expect(failed, "the other job finished only after the endless one had failed").toBe(false);
     await expect(failing).rejects.toThrow(/gl layer \(fragmentShader\) frame 0 was not drawn within 10 s/);
@@ -408,41 +364,21 @@ void main() { float c = 0.0; for (int i = 0; i < 100000000; i++) c += sin(float(
 
   it("a page kept for the next job carries nothing of the job before it (its pictures, its last frame)", async () => {
     // Job A: a drawn transition, red to green (an easing sends the wipe to the page).
-    const fill = (color: string) => [{ type: "fill-color", color }];
-    await renderVideo({
-      jobId: "job_gl_before",
-      workDir: await mkdtemp(join(dir, "k-")),
-      outPath: join(dir, "before.mp4"),
-      config: videoConfig({
-        width: 160,
-        height: 90,
-        fps: 10,
-        clips: [
-          {
-            duration: 1,
-            transition: { name: "wipeLeft", duration: 0.5, easing: "easeOutExpo" },
-            layers: fill("#ff0000"),
-          },
-          { duration: 1, layers: fill("#00ff00") },
-        ],
-      }),
-    });
+    await renderClips("before", [
+      {
+        duration: 1,
+        transition: { name: "wipeLeft", duration: 0.5, easing: "easeOutExpo" },
+        layers: fill("#ff0000"),
+      },
+      { duration: 1, layers: fill("#00ff00") },
+    ]);
     // Job B, on the same kept page: a shader that samples texture unit 0 (any sampler it declares) on the
     // right and discards the left, where the drawing buffer would show the last frame drawn.
-    const outPath = join(dir, "after.mp4");
     const fragmentShader = `uniform sampler2D peek; uniform vec2 resolution;
 void main() { vec2 p = gl_FragCoord.xy / resolution; if (p.x < 0.5) discard; gl_FragColor = vec4(texture2D(peek, p).rgb, 1.0); }`;
-    await renderVideo({
-      jobId: "job_gl_after",
-      workDir: await mkdtemp(join(dir, "k-")),
-      outPath,
-      config: videoConfig({
-        width: 160,
-        height: 90,
-        fps: 10,
-        clips: [{ duration: 1, layers: [{ type: "gl", fragmentShader }] }],
-      }),
-    });
+    const { outPath } = await renderClips("after", [
+      { duration: 1, layers: [{ type: "gl", fragmentShader }] },
+    ]);
     for (const t of [0, 0.5])
       for (const x of [0.1, 0.8]) {
         const rgb = await colorAt(outPath, t, { x, y: 0.4, w: 0.1, h: 0.2 });
@@ -469,17 +405,8 @@ void main() { vec2 p = gl_FragCoord.xy / resolution; if (p.x < 0.5) discard; gl_
 describe("gl layer from a shader file (fragmentPath)", () => {
   const FRAG = `uniform vec2 resolution;
 void main() { vec2 p = gl_FragCoord.xy / resolution; gl_FragColor = vec4(step(0.5, p.x), 0.0, 1.0 - step(0.5, p.x), 1.0); }`;
-  const render = async (name: string, layer: Record<string, unknown>) => {
-    const outPath = join(dir, `${name}.mp4`);
-    await renderVideo({
-      jobId: `job_gl_${name}`,
-      workDir: await mkdtemp(join(dir, "f-")),
-      outPath,
-      allowLocalFiles: true,
-      config: videoConfig({ width: 160, height: 90, fps: 10, clips: [{ duration: 1, layers: [layer] }] }),
-    });
-    return outPath;
-  };
+  const render = async (name: string, layer: Record<string, unknown>) =>
+    (await renderClips(name, [{ duration: 1, layers: [layer] }], {}, { allowLocalFiles: true })).outPath;
 
   it("draws the downloaded file's shader: blue on the left, red on the right", async () => {
     const file = join(dir, "split.frag");

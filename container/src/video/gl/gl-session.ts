@@ -89,14 +89,17 @@ export async function readFrames(
   if (i < count) throw new Error(`ffmpeg wrote ${i} of ${count} transition frames`);
 }
 
+/** What a kept page must match to serve a job: the Chromium it runs in and the video's size. */
+const fitOf = (chromiumPath: string, width: number, height: number) => `${chromiumPath} ${width}x${height}`;
+
 /** Programs a page may hold and still be kept for the next job (each holds SwiftShader's compiled code). */
 const MAX_PROGRAMS = 32;
 
 export class GlSession {
   /**
-   * The page kept between jobs: opening one (a browser context, a page, its document) and compiling a
-   * transition's program (SwiftShader compiles it at its first draw) cost a job ~0.2-0.4 s of CPU while its
-   * ffmpeg runs starts, every time. One idle page is enough: most jobs are one at a time per core.
+   * The page kept between jobs: opening one (a browser process, a page, its document; ~0.5 s) and compiling
+   * a transition's program (SwiftShader compiles it at its first draw) cost a job CPU while its ffmpeg runs
+   * start, every time. One idle page is enough: most jobs are one at a time per core.
    */
   private static idle: GlSession | null = null;
   private readonly inbox = new Map<string, FrameQueue>();
@@ -121,7 +124,7 @@ export class GlSession {
     GlSession.idle = null;
     if (kept) {
       const alive = !kept.page.isClosed() && kept.page.browser().connected;
-      if (alive && kept.fits === `${chromiumPath} ${width}x${height}`) {
+      if (alive && kept.fits === fitOf(chromiumPath, width, height)) {
         kept.server.ref();
         return kept;
       }
@@ -200,7 +203,7 @@ export class GlSession {
       // The tracking is puppeteer's own session's, reached through its internal `_client()`.
       const own = (page as unknown as { _client?: () => { send(method: string): Promise<unknown> } })._client;
       await own?.call(page).send("Network.disable");
-      session = new GlSession(server, browser, page, `${chromiumPath} ${width}x${height}`);
+      session = new GlSession(server, browser, page, fitOf(chromiumPath, width, height));
       const { port } = server.address() as AddressInfo;
       await page.goto(`http://127.0.0.1:${port}/${token}/`, { waitUntil: "load", timeout: 20_000 });
       return session;

@@ -7,6 +7,7 @@
  * to launch (`Config.chromiumPath`), so the browser /health reports is the one that runs.
  */
 import { writeFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -94,10 +95,7 @@ export async function launchOwnBrowser(path: string): Promise<Browser> {
 
 /** Closes `browser`, killing its process if it has not gone within `graceMs` (a GPU process stuck in a draw). */
 export async function closeHard(browser: Browser, graceMs = 2_000): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-  await Promise.race([browser.close().catch(() => {}), late]);
-  clearTimeout(timer);
+  await Promise.race([browser.close().catch(() => {}), sleep(graceMs, undefined, { ref: false })]);
   const proc = browser.process();
   if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
 }
@@ -184,10 +182,11 @@ export async function closeBrowser(): Promise<void> {
   launchingCapture.length = 0;
   const own = [...owned];
   owned.clear();
+  // A page that never yields (an endless script) holds its browser: those are killed after the grace period.
   await Promise.all([
     ...all.map(async (p) => {
       const b = p ? await p.browser.catch(() => null) : null;
-      await b?.close().catch(() => {});
+      if (b) await closeHard(b);
     }),
     ...own.map((b) => closeHard(b)),
   ]);
