@@ -220,7 +220,8 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     }
   }
   const rasterKeys = keyedLayers(spec).filter((k) => isRaster(k.layer));
-  const rasterize: Rasterize = o.rasterize ?? ((s, layers, dir) => rasterizeAll(s, layers, dir, tools));
+  const rasterize: Rasterize =
+    o.rasterize ?? ((s, layers, dir) => rasterizeAll(s, layers, dir, tools, o.signal));
   const rasterizeFor = async (timeline: Timeline): Promise<Rasters> => {
     if (rasterKeys.length === 0) return { assets: new Map(), stdin: null };
     const layers = rasterKeys.map((k) => {

@@ -20,7 +20,6 @@ import { workersAiTranscriber } from "../transcribe/workers-ai.ts";
 import { toSrt, toTranscriptJson, toWebVtt } from "./captions/caption-files.ts";
 import type { Captions } from "./captions/captions.ts";
 import { sendCallback, uploadFile, uploadText } from "./delivery.ts";
-import { closeBrowser } from "./raster/browser.ts";
 import { describeFailure } from "./render-failure.ts";
 import type { AbortReason, QueuedJob } from "./render-queue.ts";
 import { renderVideo } from "./render.ts";
@@ -50,10 +49,6 @@ class Reporter {
       if (Date.now() - this.lastSent >= HEARTBEAT_INTERVAL_MS - 250) this.send();
     }, HEARTBEAT_INTERVAL_MS / 2);
     this.heartbeat.unref();
-  }
-
-  get currentStage(): string {
-    return this.stage;
   }
 
   base(status: RunnerStatus["status"]): RunnerStatus {
@@ -126,9 +121,10 @@ async function runVideoJob(
   const control = new AbortController();
   const stop = (reason: AbortReason) => {
     if (control.signal.aborted) return;
+    // The render stops what it holds and nothing else (other jobs' pages share the renderer's browsers): its
+    // ffmpeg runs are killed, an html page's begin-frame browser too (a page that never yields holds it; it is
+    // launched again on next use), and its WebGL page's own browser is closed if a draw is under way.
     control.abort(reason);
-    // A page that never yields (an endless script) holds its browser: kill them, they relaunch on next use.
-    if (reporter.currentStage === "downloading" || reporter.currentStage === "rendering") void closeBrowser();
   };
   const onQueueAbort = () => stop(queueSignal.reason as AbortReason);
   const onShutdown = () => stop("shutdown");

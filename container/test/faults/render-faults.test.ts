@@ -5,10 +5,13 @@
  * stops the render and frees its slot; a waiting job's lease is renewed by heartbeats.
  */
 import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEARTBEAT_INTERVAL_MS } from "../../../src/contract/wire.ts";
 import { startTestServer, type TestServer } from "../helpers/start-test-server.ts";
 import { startWorkerStandIn, type WorkerStandIn } from "../helpers/worker-stand-in.ts";
+import { colorAt, near, probeOut } from "../video/media-helpers.ts";
 import { figure } from "./scale.ts";
 
 let server: TestServer;
@@ -135,6 +138,87 @@ describe("renderer faults", () => {
     expect((await offer(next)).status).toBe(202);
     expect(await worker.final("html-next")).toMatchObject({ status: "completed" });
     figure("video html layer looping forever: failed at its 4 s deadline after (ms)", tookMs);
+  });
+
+  it("a job stopped at its deadline kills only its own html browser: another account's capture runs on", async () => {
+    // Two slots, so both jobs render at once in this process (the renderer's browsers are per process).
+    const wide = await startTestServer(
+      { renderSlots: 2, renderQueueMax: 2, renderQueuePerAccount: 1 },
+      { tools: { ffmpeg: "5.1", ffprobe: "5.1", chromium: null } },
+    );
+    try {
+      const send = (body: unknown) =>
+        wide.signedFetch("/render/video", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        });
+      const small = { width: 320, height: 180, fps: 30 };
+      const hostile = {
+        ...longJob("loop-beside", { limits: { maxDurationSeconds: 2, deadlineSeconds: 3 } }),
+        config: {
+          ...small,
+          clips: [
+            {
+              duration: 2,
+              layers: [{ type: "html", enableLibraries: true, html: "<script>for (;;) {}</script>" }],
+            },
+          ],
+        },
+      };
+      // 900 frames of a moving html layer under a title: its capture (begin-frame browsers of their own slots)
+      // and its text page (the shared browser) are still in use when the other job's deadline passes.
+      const busy = {
+        ...longJob("capture-beside", { limits: { maxDurationSeconds: 30, deadlineSeconds: 120 } }),
+        config: {
+          ...small,
+          clips: [
+            {
+              duration: 30,
+              layers: [
+                { type: "fill-color", color: "#203040" },
+                {
+                  type: "html",
+                  animated: true,
+                  duration: 30,
+                  html: "<div style='width:40px;height:40px;background:#0f0;animation:m 2s linear infinite'></div><style>@keyframes m{to{transform:translateX(280px)}}</style>",
+                },
+                { type: "title", text: "beside" },
+              ],
+            },
+          ],
+        },
+      };
+      const started = Date.now();
+      expect((await send(hostile)).status).toBe(202);
+      expect((await send(busy)).status).toBe(202);
+      let hostileAt = 0;
+      const [stopped, rendered] = await Promise.all([
+        worker.final("loop-beside").then((r) => ((hostileAt = Date.now() - started), r)),
+        worker.final("capture-beside").then((r) => ({ r, at: Date.now() - started })),
+      ]);
+      expect(stopped).toMatchObject({
+        status: "failed",
+        error: "Rendering took longer than its deadline of 3 s and was stopped; no tokens were charged",
+      });
+      expect(rendered.r, JSON.stringify(rendered.r)).toMatchObject({ status: "completed" });
+      expect(rendered.at, "the other job was still rendering when the deadline struck").toBeGreaterThan(
+        hostileAt,
+      );
+      // Its frames kept coming after the deadline: 30 s of video, and at 29 s (virtual time 29: the square moves
+      // 280 px every 2 s, so it stands near x = 140, give or take a frame's 5 px) the square is where its clock puts it, on the fill.
+      const out = join(wide.config.tmpDir, "capture-beside.mp4");
+      await writeFile(out, worker.puts.get("/upload/capture-beside.mp4")!.bytes);
+      expect((await probeOut(out)).duration).toBeCloseTo(30, 1);
+      const square = await colorAt(out, 29, { x: 152 / 320, y: 10 / 180, w: 16 / 320, h: 20 / 180 });
+      expect(near(square, [0, 255, 0]), `square at 29 s: ${square.join(",")}`).toBe(true);
+      const fill = await colorAt(out, 29, { x: 10 / 320, y: 5 / 180, w: 30 / 320, h: 30 / 180 });
+      expect(near(fill, [0x20, 0x30, 0x40]), `left of it: ${fill.join(",")}`).toBe(true);
+      figure("html job stopped at a 3 s deadline beside another job: failed after (ms)", hostileAt);
+      figure("the job beside it, still rendering then, completed after (ms)", rendered.at);
+    } finally {
+      await wide.close();
+    }
   });
 
   it("reports an ffmpeg killed from outside as a retryable fault in plain words", async () => {

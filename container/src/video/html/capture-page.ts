@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import type { BrowserContext, CDPSession, HTTPRequest, Page } from "puppeteer-core";
 import type { CaptureMethod } from "../../config.ts";
-import { getBrowser, getCaptureBrowser } from "../raster/browser.ts";
+import { closeHard, getBrowser, getCaptureBrowser } from "../raster/browser.ts";
 import { librarySource } from "./libraries.ts";
 import { catalogFontFileById } from "../../fonts/files.ts";
 import { HTML_ORIGIN, PAGE_POLICY } from "./page.ts";
@@ -117,7 +117,11 @@ function targetIdOf(t: unknown): string | undefined {
 
 /**
  * Opens a w x h page showing `doc` in browser `chromiumPath`, loaded and not yet advanced by the clock.
- * `slot` picks the begin-frame browser process (parallel capture uses one process per worker).
+ * `slot` picks the begin-frame browser process (parallel capture uses one process per worker). When `signal`
+ * aborts (the job's deadline, a cancel), what this page holds is stopped at once, and nothing else: a page
+ * stuck in a script holds its renderer process, so the begin-frame browser of its slot (leased to this page
+ * alone) is killed, and a page of the shared browser (the screenshot method) has its context closed; the
+ * other jobs' pages live on.
  */
 export async function openCapturePage(
   chromiumPath: string,
@@ -126,8 +130,16 @@ export async function openCapturePage(
   h: number,
   method: CaptureMethod,
   slot = 0,
+  signal?: AbortSignal,
 ): Promise<CapturePage> {
   const { ctx, page } = await newPage(chromiumPath, method, w, h, slot);
+  const stop = () => void (method === "beginframe" ? closeHard(page.browser()) : ctx.close().catch(() => {}));
+  signal?.addEventListener("abort", stop, { once: true });
+  if (signal?.aborted) stop();
+  const close = async () => {
+    signal?.removeEventListener("abort", stop);
+    await ctx.close().catch(() => {});
+  };
   try {
     const session: CDPSession = await page.createCDPSession();
     await page.setViewport({ width: w, height: h, deviceScaleFactor: 1 });
@@ -167,9 +179,9 @@ export async function openCapturePage(
       }
       return Number(r.result.value);
     };
-    return { page, method, frame, advance, close: () => ctx.close().catch(() => {}) };
+    return { page, method, frame, advance, close };
   } catch (e) {
-    await ctx.close().catch(() => {});
+    await close();
     throw e;
   }
 }

@@ -91,7 +91,7 @@ export async function rasterizeHtmlLayer(
   k: KeyedLayer<HtmlLayer>,
   workDir: string,
   tools: RenderTools,
-  options: { stats?: (s: HtmlCaptureStats) => void; stream?: boolean } = {},
+  options: { stats?: (s: HtmlCaptureStats) => void; stream?: boolean; signal?: AbortSignal } = {},
 ): Promise<RasterAsset> {
   const layer = k.layer;
   const where = k.clip < 0 ? `globalLayers[${k.key.slice(1)}]` : `clips[${k.clip}] html layer`;
@@ -121,12 +121,18 @@ export async function rasterizeHtmlLayer(
     const captureOne = async (worker: number): Promise<number> => {
       const lease = leaseSlot();
       // Not raced against a timer: a page that opened late would leak. Loading has its own 20 s limit.
-      const cp = await openCapturePage(tools.chromiumPath, doc, css.w, css.h, method, lease.slot).catch(
-        (e: unknown) => {
-          lease.release();
-          throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
-        },
-      );
+      const cp = await openCapturePage(
+        tools.chromiumPath,
+        doc,
+        css.w,
+        css.h,
+        method,
+        lease.slot,
+        options.signal,
+      ).catch((e: unknown) => {
+        lease.release();
+        throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
+      });
       try {
         await withTimeout(
           cp.page.evaluate(async () => {

@@ -7,13 +7,15 @@ import { rasterizeText } from "./rasterize-text.ts";
 
 /**
  * Rasterises every layer that needs a browser. Text layers (one warm page) and html layers (one page
- * each, one after another: several capturing tabs of one browser time out) run side by side.
+ * each, one after another: several capturing tabs of one browser time out) run side by side. `signal`: the
+ * job's; its abort stops the html pages it holds (openCapturePage).
  */
 export async function rasterizeAll(
   spec: VideoSpec,
   layers: KeyedLayer[],
   workDir: string,
   tools: RenderTools,
+  signal?: AbortSignal,
 ): Promise<Rasters> {
   const html = layers.filter(keyedOf("html"));
   // One animated layer is streamed into ffmpeg while it encodes. Several are captured to files first:
@@ -24,7 +26,7 @@ export async function rasterizeAll(
   const htmlAssets = (async () => {
     const out = new Map<string, RasterAsset>();
     for (const k of html)
-      out.set(k.key, await rasterizeHtmlLayer(spec, k, workDir, tools, { stream: k === streamed }));
+      out.set(k.key, await rasterizeHtmlLayer(spec, k, workDir, tools, { stream: k === streamed, signal }));
     return out;
   })();
   const [text, htmlMap] = await Promise.all([
