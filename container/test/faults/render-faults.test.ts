@@ -65,8 +65,8 @@ const longJob = (jobId: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const offer = (body: unknown) =>
-  server.signedFetch("/render/video", {
+const offer = (body: unknown, to: TestServer = server) =>
+  to.signedFetch("/render/video", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -147,12 +147,6 @@ describe("renderer faults", () => {
       { tools: { ffmpeg: "5.1", ffprobe: "5.1", chromium: null } },
     );
     try {
-      const send = (body: unknown) =>
-        wide.signedFetch("/render/video", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
       const small = { width: 320, height: 180, fps: 30 };
       const hostile = {
         ...longJob("loop-beside", { limits: { maxDurationSeconds: 2, deadlineSeconds: 3 } }),
@@ -166,8 +160,8 @@ describe("renderer faults", () => {
           ],
         },
       };
-      // 900 frames of a moving html layer under a title: its capture (begin-frame browsers of their own slots)
-      // and its text page (the shared browser) are still in use when the other job's deadline passes.
+      // 900 frames of a moving html layer under a title: its capture (begin-frame browsers of its own slots) is
+      // still running when the other job's deadline passes; its title was drawn in the shared text browser.
       const busy = {
         ...longJob("capture-beside", { limits: { maxDurationSeconds: 30, deadlineSeconds: 120 } }),
         config: {
@@ -190,23 +184,20 @@ describe("renderer faults", () => {
         },
       };
       const started = Date.now();
-      expect((await send(hostile)).status).toBe(202);
-      expect((await send(busy)).status).toBe(202);
-      let hostileAt = 0;
-      const [stopped, rendered] = await Promise.all([
-        worker.final("loop-beside").then((r) => ((hostileAt = Date.now() - started), r)),
-        worker.final("capture-beside").then((r) => ({ r, at: Date.now() - started })),
-      ]);
-      expect(stopped).toMatchObject({
+      expect((await offer(hostile, wide)).status).toBe(202);
+      expect((await offer(busy, wide)).status).toBe(202);
+      const finished = (jobId: string) => worker.final(jobId).then((r) => ({ r, at: Date.now() - started }));
+      const [stopped, rendered] = await Promise.all([finished("loop-beside"), finished("capture-beside")]);
+      expect(stopped.r).toMatchObject({
         status: "failed",
         error: "Rendering took longer than its deadline of 3 s and was stopped; no tokens were charged",
       });
       expect(rendered.r, JSON.stringify(rendered.r)).toMatchObject({ status: "completed" });
       expect(rendered.at, "the other job was still rendering when the deadline struck").toBeGreaterThan(
-        hostileAt,
+        stopped.at,
       );
-      // Its frames kept coming after the deadline: 30 s of video, and at 29 s (virtual time 29: the square moves
-      // 280 px every 2 s, so it stands near x = 140, give or take a frame's 5 px) the square is where its clock puts it, on the fill.
+      // Its frames kept coming after the deadline: 30 s of video, and at 29 s the square is where its clock puts it,
+      // on the fill (virtual time 29; it moves 280 px every 2 s, so it stands near x = 140, give or take 5 px a frame).
       const out = join(wide.config.tmpDir, "capture-beside.mp4");
       await writeFile(out, worker.puts.get("/upload/capture-beside.mp4")!.bytes);
       expect((await probeOut(out)).duration).toBeCloseTo(30, 1);
@@ -214,7 +205,7 @@ describe("renderer faults", () => {
       expect(near(square, [0, 255, 0]), `square at 29 s: ${square.join(",")}`).toBe(true);
       const fill = await colorAt(out, 29, { x: 10 / 320, y: 5 / 180, w: 30 / 320, h: 30 / 180 });
       expect(near(fill, [0x20, 0x30, 0x40]), `left of it: ${fill.join(",")}`).toBe(true);
-      figure("html job stopped at a 3 s deadline beside another job: failed after (ms)", hostileAt);
+      figure("html job stopped at a 3 s deadline beside another job: failed after (ms)", stopped.at);
       figure("the job beside it, still rendering then, completed after (ms)", rendered.at);
     } finally {
       await wide.close();
