@@ -1,8 +1,9 @@
 /**
  * The renderer under faults, through its real HTTP routes: a render past its deadline is killed (ffmpeg gone, not
- * just abandoned) and fails for good; an ffmpeg killed from outside is reported as the infrastructure's fault
- * (retryable, in plain words); a full queue answers busy with Retry-After and one account cannot fill it; a cancel
- * stops the render and frees its slot; a waiting job's lease is renewed by heartbeats.
+ * just abandoned) and fails for good, stopping its own browser and no other job's; an ffmpeg killed from outside is
+ * reported as the infrastructure's fault (retryable, in plain words); a full queue answers busy with Retry-After and
+ * one account cannot fill it; a cancel stops the render and frees its slot; a waiting job's lease is renewed by
+ * heartbeats.
  */
 import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
