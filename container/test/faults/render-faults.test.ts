@@ -66,6 +66,25 @@ const longJob = (jobId: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** A 320x180 job of `clips` (small, so html layers capture fast), with the Worker's `limits` if given. */
+const smallJob = (jobId: string, clips: unknown[], limits?: Record<string, number>) => ({
+  ...longJob(jobId, limits ? { limits } : {}),
+  config: { width: 320, height: 180, fps: 30, clips },
+});
+
+/** A 2 s job whose html layer's script never yields: it runs until its deadline. */
+const loopingHtmlJob = (jobId: string, deadlineSeconds: number) =>
+  smallJob(
+    jobId,
+    [
+      {
+        duration: 2,
+        layers: [{ type: "html", enableLibraries: true, html: "<script>for (;;) {}</script><p>never</p>" }],
+      },
+    ],
+    { maxDurationSeconds: 2, deadlineSeconds },
+  );
+
 const offer = (body: unknown, to: TestServer = server) =>
   to.signedFetch("/render/video", {
     method: "POST",
@@ -101,23 +120,7 @@ describe("renderer faults", () => {
 
   it("kills the browser of an html layer that never yields at the deadline, and the next job renders", async () => {
     const started = Date.now();
-    const hostile = {
-      ...longJob("html-loop", { limits: { maxDurationSeconds: 2, deadlineSeconds: 4 } }),
-      config: {
-        width: 320,
-        height: 180,
-        fps: 25,
-        clips: [
-          {
-            duration: 2,
-            layers: [
-              { type: "html", enableLibraries: true, html: "<script>for (;;) {}</script><p>never</p>" },
-            ],
-          },
-        ],
-      },
-    };
-    expect((await offer(hostile)).status).toBe(202);
+    expect((await offer(loopingHtmlJob("html-loop", 4))).status).toBe(202);
     const final = await worker.final("html-loop");
     const tookMs = Date.now() - started;
     expect(final).toMatchObject({
@@ -127,15 +130,9 @@ describe("renderer faults", () => {
     });
     expect(tookMs).toBeLessThan(4000 + 3000);
     // Chromium was killed, not left spinning: the next job's html layer renders in a fresh browser.
-    const next = {
-      ...longJob("html-next"),
-      config: {
-        width: 320,
-        height: 180,
-        fps: 25,
-        clips: [{ duration: 1, layers: [{ type: "html", html: "<body style='background:#0f0'></body>" }] }],
-      },
-    };
+    const next = smallJob("html-next", [
+      { duration: 1, layers: [{ type: "html", html: "<body style='background:#0f0'></body>" }] },
+    ]);
     expect((await offer(next)).status).toBe(202);
     expect(await worker.final("html-next")).toMatchObject({ status: "completed" });
     figure("video html layer looping forever: failed at its 4 s deadline after (ms)", tookMs);
@@ -148,44 +145,29 @@ describe("renderer faults", () => {
       { tools: { ffmpeg: "5.1", ffprobe: "5.1", chromium: null } },
     );
     try {
-      const small = { width: 320, height: 180, fps: 30 };
-      const hostile = {
-        ...longJob("loop-beside", { limits: { maxDurationSeconds: 2, deadlineSeconds: 3 } }),
-        config: {
-          ...small,
-          clips: [
-            {
-              duration: 2,
-              layers: [{ type: "html", enableLibraries: true, html: "<script>for (;;) {}</script>" }],
-            },
-          ],
-        },
-      };
       // 900 frames of a moving html layer under a title: its capture (begin-frame browsers of its own slots) is
       // still running when the other job's deadline passes; its title was drawn in the shared text browser.
-      const busy = {
-        ...longJob("capture-beside", { limits: { maxDurationSeconds: 30, deadlineSeconds: 120 } }),
-        config: {
-          ...small,
-          clips: [
-            {
-              duration: 30,
-              layers: [
-                { type: "fill-color", color: "#203040" },
-                {
-                  type: "html",
-                  animated: true,
-                  duration: 30,
-                  html: "<div style='width:40px;height:40px;background:#0f0;animation:m 2s linear infinite'></div><style>@keyframes m{to{transform:translateX(280px)}}</style>",
-                },
-                { type: "title", text: "beside" },
-              ],
-            },
-          ],
-        },
-      };
+      const busy = smallJob(
+        "capture-beside",
+        [
+          {
+            duration: 30,
+            layers: [
+              { type: "fill-color", color: "#203040" },
+              {
+                type: "html",
+                animated: true,
+                duration: 30,
+                html: "<div style='width:40px;height:40px;background:#0f0;animation:m 2s linear infinite'></div><style>@keyframes m{to{transform:translateX(280px)}}</style>",
+              },
+              { type: "title", text: "beside" },
+            ],
+          },
+        ],
+        { maxDurationSeconds: 30, deadlineSeconds: 120 },
+      );
       const started = Date.now();
-      expect((await offer(hostile, wide)).status).toBe(202);
+      expect((await offer(loopingHtmlJob("loop-beside", 3), wide)).status).toBe(202);
       expect((await offer(busy, wide)).status).toBe(202);
       const finished = (jobId: string) => worker.final(jobId).then((r) => ({ r, at: Date.now() - started }));
       const [stopped, rendered] = await Promise.all([finished("loop-beside"), finished("capture-beside")]);
