@@ -9,6 +9,7 @@ import type { DrawnTransition, TransitionDrawer } from "./gl-join.ts";
 import { extraSamplers, transitionFragment } from "./gl-page.ts";
 import { readFrames, type Frame, type GlSession } from "./gl-session.ts";
 import { GL_SOURCES, uniformsFor } from "./transition-shaders.ts";
+import { timeLimit } from "../../lib/time-limit.ts";
 
 /** editly's directional aliases: gl `Directional` with a fixed direction. */
 const ALIASES: Readonly<Record<string, [number, number]>> = {
@@ -31,13 +32,9 @@ export function glProgramOf(t: Pick<DrawnTransition, "name" | "params">): {
 /** The longest a gl layer frame may take on the page (html layers' capture has the same kind of bound). */
 export const GL_FRAME_DEADLINE_MS = 10_000;
 
-function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} was not drawn within ${ms / 1000} s`)), ms);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
+/** `p`, or a failure naming `what` once a frame has taken GL_FRAME_DEADLINE_MS. */
+const drawnWithin = <T>(p: Promise<T>, what: string): Promise<T> =>
+  timeLimit(p, GL_FRAME_DEADLINE_MS, `${what} was not drawn within ${GL_FRAME_DEADLINE_MS / 1000} s`);
 
 /** Writes `parts` and waits for the pipe to drain when it is full. */
 function writeAll(to: Writable, parts: Frame): Promise<void> {
@@ -171,11 +168,10 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       // Compiling draws one throwaway frame (gl-page.ts): the same deadline as every frame, or a shader
       // that never finishes one would hold the job (and its page) without end.
       const program = await this.track(() =>
-        withDeadline(
+        drawnWithin(
           s.compile(`precision highp float;\n${job.fragment}`, {}, []).catch((e: unknown) => {
             throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
           }),
-          GL_FRAME_DEADLINE_MS,
           `gl layer (${job.field}) frame 0`,
         ),
       );
@@ -196,9 +192,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       void drawing.catch(() => {});
       const row = this.width * 4;
       for (let i = 0; i < job.frames; i++) {
-        const frame = Buffer.concat(
-          await withDeadline(s.drawn(key, i), GL_FRAME_DEADLINE_MS, `gl layer (${job.field}) frame ${i}`),
-        );
+        const frame = Buffer.concat(await drawnWithin(s.drawn(key, i), `gl layer (${job.field}) frame ${i}`));
         // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
         const flipped = Buffer.allocUnsafe(frame.length);
         for (let r = 0; r < this.height; r++)

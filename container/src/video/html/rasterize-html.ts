@@ -20,6 +20,7 @@ import { placeBox } from "../position.ts";
 import type { LayerOf, RasterAsset, VideoSpec } from "../types.ts";
 import { clamp } from "../values.ts";
 import type { RenderTools } from "../../config.ts";
+import { timeLimit } from "../../lib/time-limit.ts";
 import { leaseSlot, openCapturePage, type CaptureMethod, type CapturePage } from "./capture-page.ts";
 import { htmlLayerDocument } from "./page.ts";
 
@@ -53,16 +54,8 @@ export function htmlFrameCount(layer: HtmlLayer, fps: number, windowSeconds: num
   return Math.max(1, Math.min(Math.round(duration * fps), windowFrames));
 }
 
-function withTimeout<T>(p: Promise<T>, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const fail = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`${what} did not finish within ${STEP_TIMEOUT_MS / 1000} s`)),
-      STEP_TIMEOUT_MS,
-    );
-  });
-  return Promise.race([p, fail]).finally(() => clearTimeout(timer));
-}
+const withTimeout = <T>(p: Promise<T>, what: string): Promise<T> =>
+  timeLimit(p, STEP_TIMEOUT_MS, `${what} did not finish within ${STEP_TIMEOUT_MS / 1000} s`);
 
 /** Clock steps of the settle (`wait`) sent in one page call. */
 const SETTLE_BATCH = 30;
