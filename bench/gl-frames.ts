@@ -1,5 +1,7 @@
 /**
- * Where a drawn transition frame's time goes: `node bench/gl-frames.ts` (Node 24). The renderer's WebGL page
+ * Where a drawn transition frame's time goes on the page (the fallback of the native helper, and where
+ * DoomScreenTransition is drawn; bench/video-transitions.ts compares both in a render): `node
+ * bench/gl-frames.ts` (Node 24). The renderer's WebGL page
  * (SwiftShader) draws 1280x720 frames of each name from pairs offered through its loopback exchange, with
  * no ffmpeg: wall ms per frame, and CPU ms per frame of each Chromium process and of this process. Rounds
  * interleave the names; each name's figures are spreads over the rounds, its wall time also as a ratio to
@@ -8,7 +10,7 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
-import { GlDrawer } from "../container/src/video/gl/gl-drawer.ts";
+import { GlDrawer, progressOf } from "../container/src/video/gl/gl-drawer.ts";
 import { GlSession } from "../container/src/video/gl/gl-session.ts";
 import { closeBrowser } from "../container/src/video/raster/browser.ts";
 import { conditions, interleave, loadNow, spread } from "./_lib.ts";
@@ -54,24 +56,23 @@ async function main() {
   const cpu: Record<string, Record<string, number[]>> = {};
   let run = 0;
   const draw = (name: string) => async () => {
-    const t = { key: `b${run++}`, name, frames: FRAMES };
+    const t = { key: `b${run++}`, name, frames: FRAMES, channels: 3 as const };
     const program = await drawer.prepare(t);
     const [c0, own0, t0] = [treeCpu(root), process.cpuUsage(), performance.now()];
     const feeding = (async () => {
       for (let i = 0; i < FRAMES; i++) await session.offer(t.key, i, [pair]);
     })();
     const drawing = session.page.evaluate(
-      (k, p, n) =>
+      (k, p, progress) =>
         (window as unknown as { glx: { transition(...a: unknown[]): Promise<void> } }).glx.transition(
           k,
           p,
-          n,
-          "linear",
+          progress,
           3,
         ),
       t.key,
       program,
-      FRAMES,
+      progressOf(FRAMES),
     );
     for (let i = 0; i < FRAMES; i++) await session.drawn(t.key, i);
     await Promise.all([drawing, feeding]);

@@ -4,13 +4,16 @@
  * with a 0.5 s transition of each name, interleaved round by round (bench/_lib.ts). Each figure is the
  * round's render minus the same round's hard-cut render: the wall time the transition costs, whatever
  * it is spent on (the page, the frame exchange, a second ffmpeg pass). Budget: at most 0.5 s.
- * `BENCH_TRANSITIONS=cube,wipeLeft` picks the names.
+ * `BENCH_TRANSITIONS=cube,wipeLeft` picks the names. Each name drawn by its GLSL also runs as `name@page`:
+ * drawn on the WebGL page instead of the native helper (GL_TRANSITIONS=page), in the same rounds.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { VideoConfigSchema } from "../src/contract/config/video.ts";
+import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
+import { drawnByGl, resolveTransition } from "../container/src/video/transitions.ts";
 import { closeBrowser } from "../container/src/video/raster/browser.ts";
 import { renderVideo } from "../container/src/video/render.ts";
 import { conditions, interleave, loadNow, spread } from "./_lib.ts";
@@ -38,23 +41,38 @@ async function main() {
   console.log(conditions("video-transitions"));
   const dir = await mkdtemp(join(tmpdir(), "bench-transitions-"));
   let round = 0;
-  const render = (transition: string | null) => async () => {
-    const work = await mkdtemp(join(dir, "w-"));
-    try {
-      await renderVideo({
-        jobId: `bench_tr_${round++}`,
-        workDir: work,
-        outPath: join(work, "out.mp4"),
-        allowLocalFiles: true,
-        config: config(transition),
-      });
-    } finally {
-      await rm(work, { recursive: true, force: true });
-    }
-  };
+  const render =
+    (transition: string | null, page = false) =>
+    async () => {
+      const work = await mkdtemp(join(dir, "w-"));
+      try {
+        await renderVideo({
+          tools: {
+            ...DEFAULT_RENDER_TOOLS,
+            glTransitionPath: page ? null : DEFAULT_RENDER_TOOLS.glTransitionPath,
+          },
+          jobId: `bench_tr_${round++}`,
+          workDir: work,
+          outPath: join(work, "out.mp4"),
+          allowLocalFiles: true,
+          config: config(transition),
+        });
+      } finally {
+        await rm(work, { recursive: true, force: true });
+      }
+    };
   try {
     const variants: Record<string, () => Promise<void>> = { cut: render(null) };
-    for (const n of NAMES) variants[n] = render(n);
+    if (DEFAULT_RENDER_TOOLS.glTransitionPath === null)
+      console.log("  (the native helper is not built: every drawn name runs on the page)");
+    const labels: string[] = [];
+    for (const n of NAMES) {
+      labels.push(n);
+      variants[n] = render(n);
+      if (!drawnByGl(resolveTransition(n, "bench").name)) continue;
+      labels.push(`${n}@page`);
+      variants[`${n}@page`] = render(n, true);
+    }
     const r = await interleave<string>("cut", variants, {
       warmup: 1,
       minRounds: 5,
@@ -70,9 +88,9 @@ async function main() {
         " s",
       )}`,
     );
-    for (const n of NAMES) {
+    for (const n of labels) {
       const added = r.times[n]!.map((t, i) => (t - r.times.cut![i]!) / 1000);
-      console.log(`  ${n.padEnd(10)} adds ${spread(added, " s")}   budget <= 0.50 s`);
+      console.log(`  ${n.padEnd(14)} adds ${spread(added, " s")}   budget <= 0.50 s`);
     }
     console.log(`  load average after: ${loadNow()}`);
   } finally {

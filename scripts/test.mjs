@@ -12,9 +12,11 @@ import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
 
 ensureNodeModules();
 if (!reexecOnProjectNode()) {
-  const { ensureLocalChrome, ensureSystemPackages, bin } = await import("./lib/system.mjs");
+  const { ensureLocalChrome, ensureNativeHelpers, ensureSystemPackages, bin } =
+    await import("./lib/system.mjs");
   ensureSystemPackages();
   ensureLocalChrome(root);
+  ensureNativeHelpers(root);
 
   const only = process.argv.slice(2);
   const suites = [

@@ -7,6 +7,7 @@
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
+import { builtGlTransition } from "./video/gl/native-gl.ts";
 
 const DEFAULT_PROBE_MAX_BYTES = 200 * 1024 * 1024;
 
@@ -26,6 +27,11 @@ export interface RenderTools {
   htmlCaptureWorkers: number;
   /** The offline speech recogniser autoSubtitles runs (Debian's `pocketsphinx_continuous`). */
   pocketsphinxPath: string;
+  /**
+   * The native transition drawer (container/native/gl-transition.c, built by the setup and the Dockerfile),
+   * or null: transitions are drawn on the WebGL page (GL_TRANSITIONS=page, or the helper is not built).
+   */
+  glTransitionPath: string | null;
 }
 
 /** What a render uses when the environment says nothing (tests and the benchmark call renderVideo directly). */
@@ -38,7 +44,10 @@ export const DEFAULT_RENDER_TOOLS: RenderTools = {
   // A PNG encode per frame keeps one Chromium busy; two share a 2-core machine's cores.
   htmlCaptureWorkers: 2,
   pocketsphinxPath: "pocketsphinx_continuous",
+  glTransitionPath: builtGlTransition(),
 };
+
+const GL_TRANSITIONS = ["native", "page"] as const;
 
 const MAX_CAPTURE_WORKERS = 8;
 
@@ -91,6 +100,11 @@ export const RendererEnv = v.object({
     ),
   ),
   POCKETSPHINX_PATH: v.optional(nonEmpty("POCKETSPHINX_PATH"), DEFAULT_RENDER_TOOLS.pocketsphinxPath),
+  GL_TRANSITIONS: v.optional(
+    v.picklist(GL_TRANSITIONS, `GL_TRANSITIONS must be one of ${GL_TRANSITIONS.join(", ")}`),
+    "native",
+  ),
+  GL_TRANSITION_PATH: v.optional(nonEmpty("GL_TRANSITION_PATH")),
 });
 
 /** Validated renderer settings. */
@@ -142,5 +156,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     renderQueuePerAccount:
       e.RENDER_QUEUE_PER_ACCOUNT ?? Math.min(e.RENDER_SLOTS + 1, e.RENDER_SLOTS + queueMax),
     pocketsphinxPath: e.POCKETSPHINX_PATH,
+    glTransitionPath:
+      e.GL_TRANSITIONS === "page" ? null : (e.GL_TRANSITION_PATH ?? DEFAULT_RENDER_TOOLS.glTransitionPath),
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
+import { builtGlTransition } from "../src/video/gl/native-gl.ts";
 
 describe("loadConfig", () => {
   it("applies the contract's defaults when only the secret is set", () => {
@@ -51,6 +52,19 @@ describe("loadConfig", () => {
       htmlCaptureWorkers: 3,
       pocketsphinxPath: "/opt/ps",
     });
+  });
+
+  it("draws transitions with the built native helper unless told to use the page", () => {
+    const built = builtGlTransition();
+    expect(built).not.toBeNull();
+    expect(loadConfig({ RUNNER_SECRET: "s" }).glTransitionPath).toBe(built);
+    expect(loadConfig({ RUNNER_SECRET: "s", GL_TRANSITIONS: "page" }).glTransitionPath).toBeNull();
+    expect(loadConfig({ RUNNER_SECRET: "s", GL_TRANSITION_PATH: "/opt/gl" }).glTransitionPath).toBe(
+      "/opt/gl",
+    );
+    expect(() => loadConfig({ RUNNER_SECRET: "s", GL_TRANSITIONS: "gpu" })).toThrow(
+      /GL_TRANSITIONS must be one of native, page/,
+    );
   });
 
   it("names invalid capture settings", () => {

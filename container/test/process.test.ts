@@ -5,6 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { ProcessError, run } from "../src/lib/process.ts";
 import { Writable } from "node:stream";
+import { spawn } from "node:child_process";
+import type { Socket } from "node:net";
 import { pipesLast } from "../src/video/compile.ts";
 import { orderedWriter } from "../src/video/html/rasterize-html.ts";
 
@@ -75,6 +77,52 @@ describe("extra input pipes", () => {
     await expect(
       run("sh", ["-c", "cat <&3"], { pipes: [async () => Promise.reject(new Error("capture failed"))] }),
     ).rejects.toThrow("capture failed");
+  });
+});
+
+describe("shared pipes", () => {
+  it("hands another process's pipe to this one: the two exchange bytes without this process", async () => {
+    // `wc -c` reads its stdin; the run writes into it through its fd 3, given the other process's pipe.
+    const counter = spawn("wc", ["-c"], { stdio: ["pipe", "pipe", "inherit"] });
+    const counted = new Promise<string>((resolve) => {
+      let out = "";
+      counter.stdout.on("data", (c: Buffer) => (out += c.toString()));
+      counter.on("close", () => resolve(out.trim()));
+    });
+    const done = new Promise<void>((resolve) => counter.on("close", () => resolve()));
+    await run("sh", ["-c", "head -c 100000 /dev/zero >&3"], {
+      pipes: [{ share: async () => ({ stream: counter.stdin as unknown as Socket, done }) }],
+    });
+    expect(await counted).toBe("100000");
+  });
+
+  it("an abort while the shared pipe is not ready ends the run without starting it", async () => {
+    const stop = new AbortController();
+    const running = run("sh", ["-c", "echo started >&2"], {
+      signal: stop.signal,
+      pipes: [{ share: () => new Promise(() => {}) }],
+    });
+    stop.abort();
+    await expect(running).rejects.toMatchObject({ failure: "aborted" });
+  });
+
+  it("kills the process when the other one fails, with its reason", async () => {
+    const other = spawn("sleep", ["5"], { stdio: ["pipe", "ignore", "ignore"] });
+    const started = Date.now();
+    await expect(
+      run("sleep", ["5"], {
+        pipes: [
+          {
+            share: async () => ({
+              stream: other.stdin as unknown as Socket,
+              done: later(null, 100).then(() => Promise.reject(new Error("the drawer failed"))),
+            }),
+          },
+        ],
+      }),
+    ).rejects.toThrow("the drawer failed");
+    expect(Date.now() - started).toBeLessThan(3000);
+    other.kill();
   });
 });
 

@@ -1,7 +1,16 @@
 // System prerequisites of the service: Debian packages (ffmpeg, Chromium, fonts, pocketsphinx) and the local Chrome that
 // miniflare's Browser Rendering wants. Plain Node (runs on the machine's Node 20 before npm install too).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync, chmodSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+  chmodSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
@@ -16,6 +25,13 @@ export const APT_PACKAGES = [
   // Offline speech recognition for autoSubtitles (the renderer's local transcription backend).
   ["pocketsphinx", "/usr/bin/pocketsphinx_continuous"],
   ["pocketsphinx-en-us", "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin"],
+  // The native transition drawer (container/native/gl-transition.c): a C compiler, EGL and OpenGL ES headers
+  // and loaders, and Mesa's software GL (llvmpipe) behind them.
+  ["gcc", "/usr/bin/gcc"],
+  ["libegl-dev", "/usr/include/EGL/egl.h"],
+  ["libgles-dev", "/usr/include/GLES3/gl3.h"],
+  ["libegl-mesa0", "/usr/share/glvnd/egl_vendor.d/50_mesa.json"],
+  ["libgl1-mesa-dri", "/usr/share/drirc.d/00-mesa-defaults.conf"],
 ];
 
 const log = (msg) => console.log(`[setup] ${msg}`);
@@ -165,3 +181,31 @@ export const bin = (root, name) => join(root, "node_modules", ".bin", name);
 
 export const run = (root, name, args, opts = {}) =>
   execFileSync(bin(root, name), args, { cwd: root, stdio: "inherit", ...opts });
+
+/**
+ * Builds the renderer's native helpers (container/native/*.c) into container/native/build/ when a binary is
+ * missing or older than its source (~0.3 s). The Dockerfile builds the same sources the same way.
+ */
+export const ensureNativeHelpers = (root) => {
+  const dir = join(root, "container", "native");
+  const out = join(dir, "build");
+  mkdirSync(out, { recursive: true });
+  for (const [name, libs] of [["gl-transition", ["-lEGL", "-lGLESv2"]]]) {
+    const source = join(dir, `${name}.c`);
+    const binary = join(out, name);
+    if (existsSync(binary) && statSync(binary).mtimeMs >= statSync(source).mtimeMs) continue;
+    log(`building ${binary}`);
+    const r = spawnSync(
+      "cc",
+      ["-O2", "-Wall", "-Wextra", "-std=c11", "-o", `${binary}.tmp`, source, ...libs],
+      {
+        stdio: "inherit",
+      },
+    );
+    if (r.status !== 0) {
+      console.error(`[setup] building ${name} failed (exit ${r.status}).`);
+      process.exit(1);
+    }
+    renameSync(`${binary}.tmp`, binary);
+  }
+};

@@ -3,7 +3,8 @@
  * Arguments are always arrays (never a shell string), every run has a timeout,
  * and a failure carries the tail of stderr so the cause reaches the job's errorMessage.
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 
 /** Why a run failed: could not start, killed at its timeout, killed by the caller's signal, or exited non-zero. */
@@ -49,11 +50,23 @@ export interface RunOptions {
    * Users of extra pipes, opened as file descriptors 3, 4, ... of the process (ffmpeg names them
    * `pipe:3`, ...): a writer fills an input pipe, a reader drains an output pipe (each fd is a socket
    * pair, both ways open). When one resolves its pipe is ended; if one rejects, the process is killed and
-   * the run rejects with that reason.
+   * the run rejects with that reason. A {@link SharedPipe} is another process's pipe given to this one.
    */
-  pipes?: ((stream: Duplex) => Promise<void>)[];
+  pipes?: PipeUser[];
   signal?: AbortSignal;
 }
+
+/**
+ * A pipe of another process handed to this one as one of its extra file descriptors, so that the two
+ * exchange bytes directly (this process never copies them). `share` resolves before the process starts;
+ * if `done` rejects, the process is killed and the run rejects with that reason.
+ */
+export interface SharedPipe {
+  share(): Promise<{ stream: Socket; done: Promise<void> }>;
+}
+
+/** The user of one extra pipe: a writer or reader of this process's end, or a pipe shared with another. */
+export type PipeUser = ((stream: Duplex) => Promise<void>) | SharedPipe;
 
 export interface RunResult {
   stdout: Buffer;
@@ -64,15 +77,44 @@ const STDERR_TAIL_BYTES = 8192;
 
 /** Runs `command args...` and resolves with its output, or rejects with a ProcessError. */
 export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const users = options.pipes ?? [];
+  if (users.every((u) => typeof u === "function"))
+    return start(
+      command,
+      args,
+      options,
+      users,
+      users.map(() => null),
+    );
+  // Shared pipes are known before the process starts (their fds are its own); an abort meanwhile ends the run.
+  const sharing = Promise.all(users.map((u) => (typeof u === "function" ? null : u.share())));
+  const signal = options.signal;
+  if (!signal) return sharing.then((shared) => start(command, args, options, users, shared));
+  const aborted = new Promise<never>((_, reject) => {
+    const stop = () => reject(new ProcessError(command, null, "", "aborted", "aborted"));
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
+  });
+  aborted.catch(() => {});
+  return Promise.race([sharing, aborted]).then((shared) => start(command, args, options, users, shared));
+}
+
+function start(
+  command: string,
+  args: readonly string[],
+  options: RunOptions,
+  users: readonly PipeUser[],
+  shared: readonly ({ stream: Socket; done: Promise<void> } | null)[],
+): Promise<RunResult> {
   const timeoutMs = options.timeoutMs ?? 10 * 60_000;
   return new Promise((resolve, reject) => {
-    const pipes = options.pipes ?? [];
+    // stdin, stdout and stderr are always this process's pipes.
     const child = spawn(command, args, {
-      stdio: ["pipe", "pipe", "pipe", ...pipes.map(() => "pipe" as const)],
+      stdio: ["pipe", "pipe", "pipe", ...shared.map((s) => s?.stream ?? ("pipe" as const))],
       signal: options.signal,
       // An aborted run (a deadline, a cancel) must stop now: ffmpeg finishes its output on SIGTERM first.
       killSignal: "SIGKILL",
-    });
+    }) as ChildProcessWithoutNullStreams;
     const out: Buffer[] = [];
     let err = "";
     let timedOut = false;
@@ -116,7 +158,15 @@ export function run(command: string, args: readonly string[], options: RunOption
       for (const stream of child.stdio.slice(3)) stream?.destroy();
       child.stdin.destroy();
     };
-    pipes.forEach((write, i) => {
+    users.forEach((write, i) => {
+      const given = shared[i];
+      if (given) {
+        // The other process holds the pipe now; this one lets go of its copy.
+        given.stream.destroy();
+        given.done.catch((reason: unknown) => fail(reason));
+        return;
+      }
+      if (typeof write !== "function") return;
       const out = child.stdio[3 + i] as Duplex;
       out.on("error", () => {
         /* the process may exit before reading everything; the close handler reports it */

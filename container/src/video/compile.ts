@@ -5,10 +5,10 @@
  * audio mixed to the exact length.
  * Pure apart from the label counter: same inputs → same graph.
  */
-import type { Duplex } from "node:stream";
 import { clipAudioStream, finishAudio } from "./audio-graph.ts";
 import { GraphContext, type GlLayerDrawer, type LayerWindow } from "./graph-context.ts";
-import { glJoin, glTaps, type TransitionDrawer } from "./gl/gl-join.ts";
+import type { PipeUser } from "../lib/process.ts";
+import { glJoin, glTaps, withAlpha, type DrawnTransition, type TransitionDrawer } from "./gl/gl-join.ts";
 import { MIXERS, overlapJoin } from "./joins.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
 import { compileLayer, keyedLayers, keyedOf, type KeyedLayer } from "./layers/index.ts";
@@ -24,7 +24,7 @@ export interface CompiledGraph {
    * Users of the extra pipes `pipe:3`, `pipe:4`, ...: writers of streamed html frames and drawn
    * transitions, readers of the frames transitions are drawn from.
    */
-  pipes: ((stream: Duplex) => Promise<void>)[];
+  pipes: PipeUser[];
   /** How many pipes cannot be written twice (html captures); 0 lets the graph run twice (gl-join.ts). */
   oneShotPipes?: number;
   /** Extra outputs (label, output options, pipe) after the main one. */
@@ -81,9 +81,24 @@ function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base
   return current ?? "";
 }
 
-/** A drawn transition's params and easing, as the page takes them. */
-function glExtras(t: { params?: Record<string, unknown>; easing?: string | null }) {
-  return { params: t.params, easing: t.easing };
+/** The drawn transition after clip `c` (its key is the same in the taps and the splice pass). */
+function drawnAfter(
+  c: number,
+  plan: {
+    r: { name: string };
+    t: { frames: number; params?: Record<string, unknown>; easing?: string | null };
+  },
+  format: string | undefined,
+): DrawnTransition {
+  const { r, t } = plan;
+  return {
+    key: `t${c}`,
+    name: r.name,
+    frames: t.frames,
+    params: t.params,
+    easing: t.easing,
+    channels: withAlpha(format) ? 4 : 3,
+  };
 }
 
 /**
@@ -159,7 +174,7 @@ export function compileGraph(
   if (tapping) {
     plans.forEach((plan, c) => {
       if (!plan?.drawn) return;
-      const drawn = { key: `t${c}`, name: plan.r.name, frames: plan.t.frames, ...glExtras(plan.t) };
+      const drawn = drawnAfter(c, plan, format);
       const o = { aTap: taps[c]!.tail!, aFrames: timeline.clips[c]!.frames, bTap: taps[c + 1]!.head! };
       glTaps(ctx, o, drawn, drawer!);
     });
@@ -175,7 +190,7 @@ export function compileGraph(
     const plan = plans[c - 1];
     if (plan?.drawn && drawer) {
       used.push(plan.r.name);
-      const drawn = { key: `t${c - 1}`, name: plan.r.name, frames: plan.t.frames, ...glExtras(plan.t) };
+      const drawn = drawnAfter(c - 1, plan, format);
       const at = timeline.clips[c]!.startFrame;
       glJoin(ctx, { acc, bMain: clipLabels[c]!, at, out: next }, drawn, drawer);
     } else if (plan) {

@@ -2,7 +2,8 @@
  * Mutable builder state shared by the layer modules while one ffmpeg command is compiled:
  * the input list, the filter chains and unique stream labels. Everything else is pure data.
  */
-import type { Duplex, Readable, Writable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
+import type { PipeUser, SharedPipe } from "../lib/process.ts";
 import type { Timeline } from "../../../src/contract/timeline.ts";
 import type { Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 
@@ -59,7 +60,7 @@ export class GraphContext {
    * Writers of the extra input pipes and readers of the extra output pipes, in file-descriptor order
    * from 3 (each gets its end of a socket pair).
    */
-  readonly pipes: ((stream: Duplex) => Promise<void>)[] = [];
+  readonly pipes: PipeUser[] = [];
   /** Pipes whose writer cannot run twice (html captures): a second ffmpeg run of the graph cannot have them. */
   oneShotPipes = 0;
   /** Draws `gl` layers (gl/gl-drawer.ts); absent in graphs compiled without the renderer's page. */
@@ -120,7 +121,7 @@ export class GraphContext {
    * Adds an output: stream `[label]` written to an extra pipe with output options `args`, which `read`
    * consumes while ffmpeg runs.
    */
-  addOutputPipe(label: string, args: string[], read: (from: Readable) => Promise<void>): void {
+  addOutputPipe(label: string, args: string[], read: ((from: Readable) => Promise<void>) | SharedPipe): void {
     this.pipes.push(read);
     this.outputs.push({ label, args, pipe: `pipe:${2 + this.pipes.length}` });
   }

@@ -248,20 +248,19 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     () => GlSession.acquire(tools.chromiumPath, spec.width, spec.height),
     spec.width,
     spec.height,
+    tools.glTransitionPath,
   );
-  // The WebGL page (~0.2 s to open) opens while the text and html layers are drawn.
+  // The WebGL page (~0.2 s to open), when a transition is drawn on it, opens while the text and html
+  // layers are drawn.
   const warmDrawer = (t: Timeline) => {
-    const drawn = t.clips.some(
-      (c, i) =>
-        c.transition &&
-        drawnByGl(
-          resolveTransition(c.transition.name, `${o.jobId}:${i}`).name,
-          c.transition.params,
-          c.transition.easing,
-          spec.format,
-        ),
-    );
-    if (drawn && !o.rasterize) drawer.warm();
+    const onPage = t.clips.some((c, i) => {
+      if (!c.transition) return false;
+      const { name } = resolveTransition(c.transition.name, `${o.jobId}:${i}`);
+      return (
+        drawnByGl(name, c.transition.params, c.transition.easing, spec.format) && drawer.drawsOnPage(name)
+      );
+    });
+    if (onPage && !o.rasterize) drawer.warm();
   };
   try {
     if (needsMedia) {

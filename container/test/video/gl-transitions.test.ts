@@ -1,15 +1,19 @@
 /**
- * Transitions drawn by their GLSL on the renderer's WebGL page (gl/): every gl-transitions name at its
- * midpoint, three against pixel references computed here from the shader's formula, a contact sheet
- * (container/test/video/transitions-contact-sheet.png, refreshed with UPDATE_SCREENSHOTS=1) for a person to look at, and one whole render spliced by ffmpeg.
+ * Transitions drawn by their GLSL (gl/): by the native helper (Mesa, what renders use) and on the WebGL page
+ * (its fallback, and DoomScreenTransition's): every gl-transitions name at its midpoint, three against pixel
+ * references computed here from the shader's formula on both, the two against each other, a contact sheet
+ * (container/test/video/transitions-contact-sheet.png, refreshed with UPDATE_SCREENSHOTS=1) for a person to
+ * look at, and whole renders spliced by ffmpeg.
  */
 import { execFileSync } from "node:child_process";
+import { Readable, Writable } from "node:stream";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GL_FRAME_DEADLINE_MS, GlDrawer } from "../../src/video/gl/gl-drawer.ts";
 import { GlSession } from "../../src/video/gl/gl-session.ts";
+import { builtGlTransition, NativeDrawing, PAGE_ONLY } from "../../src/video/gl/native-gl.ts";
 import { GL_SOURCES } from "../../src/video/gl/transition-shaders.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
@@ -20,9 +24,12 @@ import { colorAt, FIXTURES, near } from "./media-helpers.ts";
 
 const W = 128;
 const H = 72;
-let session: GlSession;
+/** The renderer's drawer: the native helper, the page for PAGE_ONLY names. */
 let drawer: GlDrawer;
+/** Everything on the page (GL_TRANSITIONS=page, or no helper built). */
+let pageDrawer: GlDrawer;
 let dir: string;
+const HELPER = builtGlTransition();
 
 const fill = (color: string) => [{ type: "fill-color", color }];
 
@@ -31,9 +38,10 @@ async function renderClips(
   name: string,
   clips: unknown[],
   config: Record<string, unknown> = {},
-  o: { ext?: string; allowLocalFiles?: boolean } = {},
+  o: { ext?: string; allowLocalFiles?: boolean; tools?: typeof DEFAULT_RENDER_TOOLS } = {},
 ) {
   return renderVideo({
+    tools: o.tools,
     jobId: `job_${name}`,
     workDir: await mkdtemp(join(dir, `${name}-`)),
     outPath: join(dir, `${name}.${o.ext ?? "mp4"}`),
@@ -63,27 +71,39 @@ for (let y = 0; y < H; y++) {
 }
 
 let counter = 0;
-/** The frame drawn at `progress` = k / n (frame k of an n-frame transition). */
-async function drawAt(name: string, k: number, n: number, params?: Record<string, unknown>): Promise<Buffer> {
-  const t = { key: `x${counter++}`, name, frames: n, params };
-  const program = await drawer.prepare(t);
-  for (let i = 0; i < n; i++) void session.offer(t.key, i, [PAIR]);
-  const frames: Buffer[] = [];
-  const drawing = session.page.evaluate(
-    (key, p, frames) =>
-      (window as unknown as { glx: { transition(...a: unknown[]): Promise<void> } }).glx.transition(
-        key,
-        p,
-        frames,
-        "linear",
-      ),
-    t.key,
-    program,
-    n,
-  );
-  for (let i = 0; i < n; i++) frames.push(Buffer.concat(await session.drawn(t.key, i)));
-  await drawing;
-  return frames[k]!;
+/**
+ * The frame `d` draws at `progress` = k / n (frame k of an n-frame transition), through the seams the
+ * ffmpeg runs use: the pairs go where readPairs says (the helper's stdin, or this process for the page),
+ * the drawn frames come out of writeDrawn after its blank primer.
+ */
+async function drawAt(
+  name: string,
+  k: number,
+  n: number,
+  params?: Record<string, unknown>,
+  d: GlDrawer = drawer,
+): Promise<Buffer> {
+  const t = { key: `x${counter++}`, name, frames: n, params, channels: 4 as const };
+  const out: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      out.push(chunk);
+      done();
+    },
+  });
+  const drawing = d.writeDrawn(t)(sink);
+  const pairs = Array.from({ length: n }, () => PAIR);
+  const user = d.readPairs(t);
+  if (typeof user === "function") await Promise.all([user(Readable.from(pairs)), drawing]);
+  else {
+    const { stream, done } = await user.share();
+    stream.end(Buffer.concat(pairs));
+    await Promise.all([done, drawing]);
+  }
+  const all = Buffer.concat(out);
+  const size = W * H * 4;
+  expect(all.length).toBe((n + 1) * size);
+  return all.subarray((k + 1) * size, (k + 2) * size);
 }
 
 /** Mean absolute difference per channel (0..255) of two rgba frames, alpha ignored. */
@@ -121,11 +141,13 @@ function maxDiff(a: Buffer, b: Buffer): number {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "gl-transitions-"));
   const opened = GlSession.open(DEFAULT_RENDER_TOOLS.chromiumPath, W, H);
-  drawer = new GlDrawer(() => opened, W, H);
-  session = await opened;
+  drawer = new GlDrawer(() => opened, W, H, HELPER);
+  pageDrawer = new GlDrawer(() => opened, W, H, null);
+  await opened;
 });
 afterAll(async () => {
   await drawer.close();
+  await pageDrawer.close();
   await closeBrowser();
   await rm(dir, { recursive: true, force: true });
 });
@@ -164,11 +186,23 @@ describe("gl transitions", () => {
     expect(weak).toEqual([]);
   }, 240_000);
 
-  it("wipeLeft, fade and circleopen equal the shader formula pixel by pixel", async () => {
+  it("the project's setup built the native helper, and renders use it", () => {
+    expect(HELPER).not.toBeNull();
+    expect(DEFAULT_RENDER_TOOLS.glTransitionPath).toBe(HELPER);
+    expect(drawer.drawsOnPage("cube")).toBe(false);
+    expect(drawer.drawsOnPage("DoomScreenTransition")).toBe(true);
+    expect(pageDrawer.drawsOnPage("cube")).toBe(true);
+  });
+
+  it.each([
+    ["the native helper", () => drawer],
+    ["the page", () => pageDrawer],
+  ])("wipeLeft, fade and circleopen equal the shader formula pixel by pixel (%s)", async (_, d) => {
+    const drawAt2 = (name: string, k: number, n: number) => drawAt(name, k, n, undefined, d());
     const p = 0.5;
     const wipe = reference((u) => (1 - u <= p ? 1 : 0));
-    expect(maxDiff(await drawAt("wipeLeft", 1, 2), wipe)).toBeLessThanOrEqual(1);
-    expect(maxDiff(await drawAt("fade", 1, 2), crossfade(p))).toBeLessThanOrEqual(1);
+    expect(maxDiff(await drawAt2("wipeLeft", 1, 2), wipe)).toBeLessThanOrEqual(1);
+    expect(maxDiff(await drawAt2("fade", 1, 2), crossfade(p))).toBeLessThanOrEqual(1);
     const smooth = (e0: number, e1: number, x: number) => {
       const t = Math.min(1, Math.max(0, (x - e0) / (e1 - e0)));
       return t * t * (3 - 2 * t);
@@ -178,7 +212,60 @@ describe("gl transitions", () => {
       const m = smooth(-s, 0, Math.SQRT2 * Math.hypot(u - 0.5, v - 0.5) - p * (1 + s));
       return 1 - m;
     });
-    expect(maxDiff(await drawAt("circleopen", 1, 2), circle)).toBeLessThanOrEqual(2);
+    expect(maxDiff(await drawAt2("circleopen", 1, 2), circle)).toBeLessThanOrEqual(2);
+  });
+
+  it("the helper and the page draw the same frames, but for the shaders that hash with sin() of large numbers", async () => {
+    // These draw pseudo-random noise from `fract(sin(x) * 43758.5)`: how precise sin is far from 0 is the
+    // GL's own (SwiftShader's and llvmpipe's differ, as GPUs do), so their noise differs; the contact sheet
+    // shows the same effect. Every other name is the same picture within rounding.
+    const NOISE = new Set([
+      "TVStatic",
+      "Mosaic",
+      "StaticFade",
+      "PuzzleRight",
+      "GridFlip",
+      "BlockDissolve",
+      "perlin",
+      "randomNoisex",
+      "static_wipe",
+      "crosshatch",
+      "randomsquares",
+      "burn0",
+      "FilmBurn",
+      "StripDatamoshGlitch",
+      "fragment",
+      "luminance_melt",
+      "wind",
+      "old_tv_lost_signal",
+    ]);
+    const apart: string[] = [];
+    for (const name of NAMES) {
+      if (NOISE.has(name) || PAGE_ONLY.has(name)) continue;
+      const d = diff(await drawAt(name, 1, 2), await drawAt(name, 1, 2, undefined, pageDrawer));
+      if (d > 4) apart.push(`${name}: ${d.toFixed(1)}`);
+    }
+    expect(apart).toEqual([]);
+  }, 240_000);
+
+  it("a helper that cannot draw fails with its reason: a GLSL error, pairs that end early", async () => {
+    const bad = new NativeDrawing(HELPER!, "transition bad");
+    const fragment = "precision highp float; void main() { gl_FragColor = nope; }";
+    await expect(
+      bad.draw(
+        [String(W), String(H), "4", fragment, "0,0.5"],
+        false,
+        new Writable({ write: (_c, _e, cb) => cb() }),
+      ),
+    ).rejects.toThrow(/transition bad could not be drawn: GLSL: .*nope/);
+    const t = { key: `x${counter++}`, name: "cube", frames: 3, channels: 4 as const };
+    const drawing = drawer.writeDrawn(t)(new Writable({ write: (_c, _e, cb) => cb() }));
+    const user = drawer.readPairs(t);
+    if (typeof user === "function") throw new Error("cube should be drawn by the helper");
+    const { stream, done } = await user.share();
+    stream.end(PAIR);
+    await expect(done).rejects.toThrow(/ffmpeg wrote 1 of 3 transition frames/);
+    await expect(drawing).rejects.toThrow(/ffmpeg wrote 1 of 3 transition frames/);
   });
 
   it("editly's directional aliases are gl Directional with editly's directions", async () => {
@@ -257,6 +344,35 @@ describe("gl transitions", () => {
 });
 
 describe("gl transitions in a render", () => {
+  it("GL_TRANSITIONS=page draws on the page: the same render as the helper's (cube)", async () => {
+    const clips = [
+      { duration: 2, transition: { name: "cube", duration: 1 }, layers: fill("#ff0000") },
+      { duration: 2, layers: fill("#0000ff") },
+    ];
+    const native = await renderClips("cube-native", clips);
+    const page = await renderClips(
+      "cube-page",
+      clips,
+      {},
+      { tools: { ...DEFAULT_RENDER_TOOLS, glTransitionPath: null } },
+    );
+    for (const r of [native, page]) expect(r.transitions).toEqual(["cube"]);
+    // Mid-cube: B's face (blue) turning in on the left, A's (red) turning away on the right, black beyond
+    // the cube's edges (its reflection below).
+    const [left, right, corner] = [
+      { x: 0.2, y: 0.3, w: 0.1, h: 0.3 },
+      { x: 0.7, y: 0.3, w: 0.1, h: 0.3 },
+      { x: 0, y: 0, w: 0.08, h: 0.08 },
+    ];
+    for (const area of [left, right, corner]) {
+      const [a, b] = [await colorAt(native.outPath, 1.5, area), await colorAt(page.outPath, 1.5, area)];
+      expect(near(a, b, 6)).toBe(true);
+    }
+    expect(near(await colorAt(native.outPath, 1.5, left), [0, 0, 255])).toBe(true);
+    expect(near(await colorAt(native.outPath, 1.5, right), [255, 0, 0])).toBe(true);
+    expect(near(await colorAt(native.outPath, 1.5, corner), [0, 0, 0])).toBe(true);
+  }, 120_000);
+
   it("two drawn transitions of 30 frames each (more than the exchange holds) arrive in order", async () => {
     const r = await renderClips(
       "two",

@@ -1,13 +1,16 @@
 /**
- * The renderer's TransitionDrawer: compiles each drawn transition's program on the job's WebGL page
- * (while ffmpeg starts), moves the frame pairs from the taps run to the page and the drawn frames into
- * the render's input pipe, at most a few frames ahead of whoever reads them.
+ * The renderer's TransitionDrawer: moves each drawn transition's frame pairs from the taps run to what
+ * draws it, and the drawn frames into the render's input pipe, at most a few frames ahead of whoever reads
+ * them. What draws it: the native helper (native-gl.ts: Mesa, outside Chromium) when it is built, or the
+ * job's WebGL page, which compiles the program while ffmpeg starts. `gl` layers are always drawn on the page.
  */
 import type { Readable, Writable } from "node:stream";
+import type { SharedPipe } from "../../lib/process.ts";
 import type { GlLayerDrawer, GlLayerJob } from "../graph-context.ts";
 import type { DrawnTransition, TransitionDrawer } from "./gl-join.ts";
 import { extraSamplers, transitionFragment } from "./gl-page.ts";
-import { readFrames, type Frame, type GlSession } from "./gl-session.ts";
+import { readFrames, writeAll, type GlSession } from "./gl-session.ts";
+import { NativeDrawing, PAGE_ONLY, nativeArgs, type NativeProgram } from "./native-gl.ts";
 import { GL_SOURCES, uniformsFor } from "./transition-shaders.ts";
 import { timeLimit } from "../../lib/time-limit.ts";
 
@@ -29,22 +32,38 @@ export function glProgramOf(t: Pick<DrawnTransition, "name" | "params">): {
   return { name: t.name, params: { ...t.params } };
 }
 
+/** editly's easings of a transition's progress (the grammar's `easing`). */
+const EASE: Readonly<Record<string, (t: number) => number>> = {
+  linear: (t) => t,
+  easeOutExpo: (t) => (t === 1 ? 1 : 1 - Math.pow(2, -10 * t)),
+  easeInOutCubic: (t) => (t < 0.5 ? 4 * t * t * t : (t - 1) * (2 * t - 2) * (2 * t - 2) + 1),
+};
+
+/** The progress of each of `frames` frames: frame k at k / frames (xfade's convention), eased. */
+export function progressOf(frames: number, easing?: string | null): number[] {
+  const ease = EASE[easing ?? "linear"] ?? EASE.linear!;
+  return Array.from({ length: frames }, (_, k) => ease(k / frames));
+}
+
+/** The fragment source, uniforms, map samplers and progress `t` is drawn with. */
+function programOf(t: DrawnTransition): NativeProgram {
+  const { name, params } = glProgramOf(t);
+  const src = GL_SOURCES.get(name);
+  if (!src) throw new Error(`transition ${t.name} has no GLSL`);
+  return {
+    fragment: transitionFragment(src.glsl),
+    uniforms: uniformsFor(name, params),
+    samplers: extraSamplers(src.glsl),
+    progress: progressOf(t.frames, t.easing),
+  };
+}
+
 /** The longest a gl layer frame may take on the page (html layers' capture has the same kind of bound). */
 export const GL_FRAME_DEADLINE_MS = 10_000;
 
 /** `p`, or a failure naming `what` once a frame has taken GL_FRAME_DEADLINE_MS. */
 const drawnWithin = <T>(p: Promise<T>, what: string): Promise<T> =>
   timeLimit(p, GL_FRAME_DEADLINE_MS, `${what} was not drawn within ${GL_FRAME_DEADLINE_MS / 1000} s`);
-
-/** Writes `parts` and waits for the pipe to drain when it is full. */
-function writeAll(to: Writable, parts: Frame): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let ok = true;
-    for (const b of parts) ok = to.write(b, (e) => (e ? reject(e) : undefined));
-    if (ok) resolve();
-    else to.once("drain", resolve);
-  });
-}
 
 export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private runs = 0;
@@ -59,12 +78,32 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   /** Drawings (page calls) under way, and whether one failed: a page is kept for the next job only idle. */
   private drawing = 0;
   private failed = false;
+  /** The native helper (native-gl.ts), or null: every transition is drawn on the page. */
+  private readonly native: string | null;
+  private readonly natives = new Map<string, NativeDrawing>();
 
-  /** `open` is called once, when the first transition needs the page. */
-  constructor(open: () => Promise<GlSession>, width: number, height: number) {
+  /**
+   * `open` is called once, when the first transition or gl layer needs the page; `native` is the built
+   * gl-transition helper, which draws the transitions that are not PAGE_ONLY.
+   */
+  constructor(open: () => Promise<GlSession>, width: number, height: number, native: string | null = null) {
     this.openSession = open;
     this.width = width;
     this.height = height;
+    this.native = native;
+  }
+
+  /** Whether transition `name` (resolved) is drawn on the page rather than by the native helper. */
+  drawsOnPage(name: string): boolean {
+    return this.native === null || PAGE_ONLY.has(glProgramOf({ name }).name);
+  }
+
+  /** The native drawing of `t`, or null when `t` is drawn on the page. */
+  private nativeOf(t: DrawnTransition): NativeDrawing | null {
+    if (this.native === null || this.drawsOnPage(t.name)) return null;
+    let d = this.natives.get(t.key);
+    if (!d) this.natives.set(t.key, (d = new NativeDrawing(this.native, `transition ${t.name}`)));
+    return d;
   }
 
   private get session(): Promise<GlSession> {
@@ -79,6 +118,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
 
   /** Hands the page back for the next job if it is idle and nothing failed on it; closes it otherwise. */
   async close(): Promise<void> {
+    for (const d of this.natives.values()) d.stop();
     const s = this.opened ? await this.opened.catch(() => null) : null;
     if (!s) return;
     if (this.drawing === 0 && !this.failed) await s.release();
@@ -103,31 +143,41 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     let done = this.compiled.get(t.key);
     if (!done) {
       done = (async () => {
-        const { name, params } = glProgramOf(t);
-        const src = GL_SOURCES.get(name);
-        if (!src) throw new Error(`transition ${t.name} has no GLSL`);
-        const samplers = extraSamplers(src.glsl);
-        const fragment = transitionFragment(src.glsl);
-        const uniforms = uniformsFor(name, params);
+        const { fragment, uniforms, samplers } = programOf(t);
         const s = await this.session;
-        return s.compile(fragment, uniforms, samplers);
+        return s.compile(fragment, uniforms, [...samplers]);
       })();
       this.compiled.set(t.key, done);
     }
     return done;
   }
 
-  /** Feeds the pairs to the page as ffmpeg writes them, while the page draws `t` from them. */
-  readPairs(t: DrawnTransition, channels: 3 | 4): (from: Readable) => Promise<void> {
+  /**
+   * Where ffmpeg writes the pairs `t` is drawn from: the native helper's stdin, or this process, which
+   * feeds them to the page as they arrive.
+   */
+  readPairs(t: DrawnTransition): ((from: Readable) => Promise<void>) | SharedPipe {
+    const native = this.nativeOf(t);
+    if (native) return native.input;
     return async (from) => {
       const s = await this.session;
-      const drawing = this.draw(t, s, channels);
-      const size = 2 * this.width * this.height * channels;
+      const drawing = this.draw(t, s, t.channels);
+      const size = 2 * this.width * this.height * t.channels;
       await Promise.all([drawing, readFrames(from, size, t.frames, (i, frame) => s.offer(t.key, i, frame))]);
     };
   }
 
   writeDrawn(t: DrawnTransition): (to: Writable) => Promise<void> {
+    const native = this.nativeOf(t);
+    if (native) {
+      // The helper writes the primer itself, while GL starts. Async, so that a param of the wrong shape
+      // rejects (the helper still starts before the first await, as it must: native-gl.ts).
+      return async (to) => {
+        const p = programOf(t);
+        const args = nativeArgs(p, this.width, this.height, t.channels);
+        return native.draw(args, p.samplers.length > 0, to);
+      };
+    }
     return async (to) => {
       await writeAll(to, [Buffer.alloc(this.width * this.height * 4)]);
       const s = await this.session;
@@ -141,11 +191,10 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       const program = await this.prepare(t);
       await this.track(() =>
         s.page.evaluate(
-          (k, key, n, easing, ch) => (window as unknown as GlxWindow).glx.transition(k, key, n, easing, ch),
+          (k, key, progress, ch) => (window as unknown as GlxWindow).glx.transition(k, key, progress, ch),
           t.key,
           program,
-          t.frames,
-          t.easing ?? "linear",
+          progressOf(t.frames, t.easing),
           channels,
         ),
       );
@@ -207,7 +256,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
 /** The page's API (gl-page.ts). */
 interface GlxWindow {
   glx: {
-    transition(k: string, key: string, n: number, easing: string, channels?: 3 | 4): Promise<void>;
+    transition(k: string, key: string, progress: number[], channels?: 3 | 4): Promise<void>;
     layer(k: string, key: string, n: number, fps: number, speed: number): Promise<void>;
   };
 }

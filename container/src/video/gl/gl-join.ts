@@ -13,15 +13,20 @@
  * have no loop: the taps never wait for the render.
  */
 import type { Readable, Writable } from "node:stream";
+import type { SharedPipe } from "../../lib/process.ts";
 import type { GraphContext } from "../graph-context.ts";
 
-/** One transition to draw: the drawing key, the gl name and its uniforms, its length in frames. */
+/**
+ * One transition to draw: the drawing key, the gl name and its uniforms, its length in frames, and the
+ * bytes a pixel of its pairs: rgb (3) for opaque clips, rgba (4) for webm's.
+ */
 export interface DrawnTransition {
   key: string;
   name: string;
   frames: number;
   params?: Record<string, unknown>;
   easing?: string | null;
+  channels: 3 | 4;
 }
 
 /** What the renderer gives the compiler to draw transitions with (gl-drawer.ts); absent: xfade only. */
@@ -34,8 +39,11 @@ export interface TransitionDrawer {
    * reader while the render waits for the first's frames.
    */
   readonly tapping?: number;
-  /** Drains the side-by-side pairs ffmpeg writes (taps pass), `channels` bytes a pixel (rgb24 or rgba). */
-  readPairs(t: DrawnTransition, channels: 3 | 4): (from: Readable) => Promise<void>;
+  /**
+   * Drains the side-by-side pairs ffmpeg writes (taps pass), `t.channels` bytes a pixel (rgb24 or rgba),
+   * or hands ffmpeg the pipe of what draws them.
+   */
+  readPairs(t: DrawnTransition): ((from: Readable) => Promise<void>) | SharedPipe;
   /**
    * Writes a blank frame, then the drawn frames of `t` (raw rgba, in order), into the render's input
    * pipe (splice pass).
@@ -44,7 +52,7 @@ export interface TransitionDrawer {
 }
 
 /** Whether the clips of a video in `format` carry alpha (webm's yuva420p). */
-const withAlpha = (format: string | undefined): boolean => format === "webm";
+export const withAlpha = (format: string | undefined): boolean => format === "webm";
 
 /**
  * Taps pass: writes A's last and B's first `frames` frames side by side to the drawer. `[aTap]` and
@@ -60,15 +68,11 @@ export function glTaps(
   const [tailA, headB, pairs] = [ctx.label("gta"), ctx.label("gtb"), ctx.label("gpair")];
   // Clips are opaque outside webm: rgb24 pairs are a quarter fewer bytes to carry to the page (which
   // samples them as alpha 1, what the opaque rgba pairs held).
-  const [pix, channels] = withAlpha(ctx.spec.format) ? (["rgba", 4] as const) : (["rgb24", 3] as const);
+  const pix = t.channels === 4 ? "rgba" : "rgb24";
   ctx.chain(`[${o.aTap}]trim=start_frame=${o.aFrames - n},setpts=PTS-STARTPTS[${tailA}]`);
   ctx.chain(`[${o.bTap}]trim=end_frame=${n},setpts=PTS-STARTPTS[${headB}]`);
   ctx.chain(`[${tailA}][${headB}]hstack=inputs=2,format=${pix}[${pairs}]`);
-  ctx.addOutputPipe(
-    pairs,
-    ["-c:v", "rawvideo", "-pix_fmt", pix, "-f", "rawvideo"],
-    drawer.readPairs(t, channels),
-  );
+  ctx.addOutputPipe(pairs, ["-c:v", "rawvideo", "-pix_fmt", pix, "-f", "rawvideo"], drawer.readPairs(t));
 }
 
 /**

@@ -10,11 +10,65 @@
  * input sampled at its texel centres.
  */
 
+import { MAP_SIZE, SPIRAL_MAP } from "./map.ts";
+
+/**
+ * `glsl` with its non-constant global initializers moved into `init` (statements main runs first, in
+ * source order). GLSL ES 1.00 wants a global's initializer to be a constant expression; Chromium's ANGLE
+ * lets `float s = pow(smoothness, 0.5);` through (it defers such initializers itself), Mesa refuses it, and
+ * ten of the collection's shaders are written that way. Comments are dropped; `const` globals stay.
+ */
+export function hoistGlobalInitializers(glsl: string): { glsl: string; init: string } {
+  const text = glsl.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/\/\/[^\n]*/g, "");
+  const out: string[] = [];
+  const init: string[] = [];
+  let depth = 0;
+  let chunk = "";
+  const declaration =
+    /^\s*((?:(?:highp|mediump|lowp)\s+)?(?:float|int|bool|[bi]?vec[234]|mat[234]))\s+(\w+)\s*=([\s\S]+)$/;
+  // One declarator: no comma outside parentheses (`float a = 1.0, b = a;` is left as it is).
+  const single = (expr: string) => {
+    let level = 0;
+    for (const ch of expr) {
+      if (ch === "(") level++;
+      else if (ch === ")") level--;
+      else if (ch === "," && level === 0) return false;
+    }
+    return true;
+  };
+  for (const line of text.split("\n")) {
+    if (depth === 0 && chunk.trim() === "" && line.trimStart().startsWith("#")) {
+      // A directive stands on a line of its own.
+      out.push(chunk, `\n${line}\n`);
+      chunk = "";
+      continue;
+    }
+    for (const ch of `${line}\n`) {
+      chunk += ch;
+      if (ch === "{") depth++;
+      else if (ch === "}" && --depth === 0) {
+        out.push(chunk);
+        chunk = "";
+      } else if (ch === ";" && depth === 0) {
+        const m = declaration.exec(chunk.slice(0, -1));
+        if (m && single(m[3]!)) {
+          out.push(`${m[1]} ${m[2]};\n`);
+          init.push(`${m[2]} = ${m[3]!.trim()};`);
+        } else out.push(chunk);
+        chunk = "";
+      }
+    }
+  }
+  out.push(chunk);
+  return { glsl: out.join(""), init: init.join(" ") };
+}
+
 /**
  * The fragment shader around a gl-transitions `transition(uv)` (the collection's standard uniforms; the
- * transition declares its own params, map samplers included).
+ * transition declares its own params, map samplers included): one source for the page and the native helper.
  */
 export function transitionFragment(glsl: string): string {
+  const hoisted = hoistGlobalInitializers(glsl);
   return `precision highp float;
 varying vec2 _uv;
 uniform sampler2D _from;
@@ -23,8 +77,8 @@ uniform float progress;
 uniform float ratio;
 vec4 getFromColor(vec2 uv) { return texture2D(_from, vec2(uv.x, 1.0 - uv.y)); }
 vec4 getToColor(vec2 uv) { return texture2D(_to, vec2(uv.x, 1.0 - uv.y)); }
-${glsl}
-void main() { gl_FragColor = transition(_uv); }
+${hoisted.glsl}
+void main() { ${hoisted.init} gl_FragColor = transition(_uv); }
 `;
 }
 
@@ -56,14 +110,8 @@ function texture(unit, w, h, data, format = gl.RGBA8) {
   if (data) gl.texSubImage2D(gl.TEXTURE_2D, 0, 0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, data);
   return t;
 }
-// A 256x256 map for the transitions that read one (luma, displacement): a spiral of rising values,
-// smooth enough to displace, varied enough to wipe by.
-const MAP = 256, map = new Uint8Array(MAP * MAP * 4);
-for (let y = 0; y < MAP; y++) for (let x = 0; x < MAP; x++) {
-  const dx = x / MAP - 0.5, dy = y / MAP - 0.5;
-  const v = ((Math.atan2(dy, dx) / (2 * Math.PI) + 0.5) * 0.5 + Math.hypot(dx, dy) * 1.2) % 1;
-  map.set([v * 255, v * 255, v * 255, 255], (y * MAP + x) * 4);
-}
+// The map of the transitions that read one (luma, displacement): gl/map.ts, substituted as base64.
+const MAP = __MAP_SIZE__, map = Uint8Array.from(atob("__MAP__"), (c) => c.charCodeAt(0));
 texture(2, MAP, MAP, map);
 // The two pictures' textures by bytes a pixel (rgb24 pairs of opaque clips, rgba ones of webm's), made
 // on first use; binds them to units 0 and 1.
@@ -87,11 +135,6 @@ function shader(type, src) {
   if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error("GLSL: " + gl.getShaderInfoLog(s));
   return s;
 }
-const EASE = {
-  linear: (t) => t,
-  easeOutExpo: (t) => (t === 1 ? 1 : 1 - Math.pow(2, -10 * t)),
-  easeInOutCubic: (t) => (t < 0.5 ? 4 * t * t * t : (t - 1) * (2 * t - 2) * (2 * t - 2) + 1),
-};
 function setUniforms(p, uniforms) {
   for (const [name, u] of Object.entries(uniforms)) {
     const loc = gl.getUniformLocation(p, name);
@@ -166,12 +209,12 @@ window.glx = {
     programs.set(key, p);
   },
   /**
-   * Draws transition k: n frames, each from fetched pair i (A | B side by side, channels bytes a pixel:
-   * rgb 3, rgba 4), posted back.
+   * Draws transition k: a frame per progress value (easing applied), each from fetched pair i (A | B side
+   * by side, channels bytes a pixel: rgb 3, rgba 4), posted back.
    */
-  async transition(k, key, n, easing, channels = 4) {
+  async transition(k, key, progress, channels = 4) {
     const p = programs.get(key);
-    const ease = EASE[easing] || EASE.linear;
+    const n = progress.length;
     const fmt = channels === 3 ? gl.RGB : gl.RGBA;
     bindPictures(channels);
     // The next pair downloads, and the frame before posts, while this frame is drawn: fetch copies a
@@ -194,7 +237,7 @@ window.glx = {
       gl.pixelStorei(gl.UNPACK_SKIP_PIXELS, 0);
       gl.pixelStorei(gl.UNPACK_ALIGNMENT, 4);
       gl.useProgram(p);
-      gl.uniform1f(gl.getUniformLocation(p, "progress"), ease(i / n));
+      gl.uniform1f(gl.getUniformLocation(p, "progress"), progress[i]);
       const frame = draw(p);
       // One post in flight: the exchange answers once the render has room, which paces the page.
       await posted;
@@ -207,6 +250,9 @@ window.glx = {
 
 /** The page document for a W x H video. */
 export function glPageDocument(width: number, height: number): string {
-  const script = SCRIPT.replace("__W__", String(width)).replace("__H__", String(height));
+  const script = SCRIPT.replace("__W__", String(width))
+    .replace("__H__", String(height))
+    .replace("__MAP_SIZE__", String(MAP_SIZE))
+    .replace("__MAP__", SPIRAL_MAP.toString("base64"));
   return `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0"><script>${script}</script></body></html>`;
 }

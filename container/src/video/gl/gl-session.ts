@@ -13,7 +13,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 import type { Browser, Page } from "puppeteer-core";
 import { closeHard, launchOwnBrowser } from "../raster/browser.ts";
 import { glPageDocument } from "./gl-page.ts";
@@ -60,6 +60,16 @@ class FrameQueue {
     this.waiters.clear();
     for (const r of this.roomWaiters.splice(0)) r();
   }
+}
+
+/** Writes `parts` and waits for the pipe to drain when it is full. */
+export function writeAll(to: Writable, parts: Frame): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let ok = true;
+    for (const b of parts) ok = to.write(b, (e) => (e ? reject(e) : undefined));
+    if (ok) resolve();
+    else to.once("drain", resolve);
+  });
 }
 
 /** Reads exactly `count` frames of `size` bytes from `from`, calling `each(i, frame)`. */

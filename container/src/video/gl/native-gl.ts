@@ -1,0 +1,161 @@
+/**
+ * Transitions drawn by `gl-transition` (container/native/gl-transition.c): the same shader source and
+ * uniforms as the WebGL page, on Mesa's software GL, in a process of its own per transition between the two
+ * ffmpeg runs (gl-join.ts). It starts with the render, writes straight into the render's input pipe (a blank
+ * primer frame, then the drawn frames), and the taps run writes the frame pairs straight into its stdin: no
+ * pixel crosses Chromium's network service and renderer, which cost about half of each frame drawn on the
+ * page, nor this process (copying the drawn frames cost it ~60 ms of CPU, and as much garbage collection,
+ * per 0.5 s transition at 720p). A 1280x720 `cube` frame takes ~20 ms here against ~67 ms on the page.
+ *
+ * Only the package's shaders run here (their params are uniforms: numbers); a `gl` layer's shader is the
+ * job's own text and runs in the sandboxed browser (gl-page.ts), never in this unsandboxed process.
+ */
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { existsSync } from "node:fs";
+import { Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import type { SharedPipe } from "../../lib/process.ts";
+import { writeAll } from "./gl-session.ts";
+import { SPIRAL_MAP } from "./map.ts";
+import type { UniformValue } from "./transition-shaders.ts";
+
+/** Where the project's setup builds the helper (scripts/lib/system.mjs; the Dockerfile builds it too). */
+const BUILT_GL_TRANSITION = join(import.meta.dirname, "..", "..", "..", "native", "build", "gl-transition");
+
+/** The built helper's path, or null when it was not built (transitions are then drawn on the page). */
+export const builtGlTransition = (): string | null =>
+  existsSync(BUILT_GL_TRANSITION) ? BUILT_GL_TRANSITION : null;
+
+/**
+ * Names drawn on the page even with the helper: Mesa 22.3 (Debian 12) miscompiles an int converted to float
+ * times a literal (`fract(float(i) * 67123.313 / 12.0)` is 0 for every `i`), which melts all of
+ * DoomScreenTransition's bars at once.
+ */
+export const PAGE_ONLY: ReadonlySet<string> = new Set(["DoomScreenTransition"]);
+
+/** Mesa in software, whatever GPU the machine has: every renderer draws the same pixels. */
+const GL_ENV = {
+  LIBGL_ALWAYS_SOFTWARE: "1",
+  GALLIUM_DRIVER: "llvmpipe",
+  // llvmpipe's compiled shaders, kept between helpers: compiling `cube` costs ~0.1 s of CPU, a cached one
+  // next to nothing. Only the package's shaders are compiled here (a job's params are uniforms, not code).
+  MESA_SHADER_CACHE_DIR: join(tmpdir(), "gl-transition-cache"),
+  MESA_SHADER_CACHE_MAX_SIZE: "64M",
+};
+
+const STDERR_TAIL = 4096;
+
+/** The helper process; its stdout is a pipe of this process, or the render's own (then null). */
+type Helper = ChildProcessByStdio<Writable, Readable | null, Readable>;
+
+/** What one transition is drawn from: the whole fragment source, its uniforms and map samplers. */
+export interface NativeProgram {
+  fragment: string;
+  uniforms: Record<string, UniformValue>;
+  samplers: readonly string[];
+  /** The progress of each frame, easing applied. */
+  progress: readonly number[];
+}
+
+/** The helper's arguments (after its path) for a W x H video whose pairs carry `channels` bytes a pixel. */
+export function nativeArgs(p: NativeProgram, width: number, height: number, channels: 3 | 4): string[] {
+  return [
+    String(width),
+    String(height),
+    String(channels),
+    p.fragment,
+    p.progress.join(","),
+    ...Object.entries(p.uniforms).map(([name, u]) => `${u.type}:${name}:${u.value.join(",")}`),
+    ...p.samplers.map((s) => `sampler:${s}`),
+  ];
+}
+
+/**
+ * One transition's helper process. The render starts it (draw) and the taps run writes into it (input);
+ * the taps wait until it has started.
+ */
+export class NativeDrawing {
+  private child: Helper | null = null;
+  private readonly started: Promise<Helper>;
+  private start!: (c: Helper) => void;
+  private never!: (e: Error) => void;
+  private exited: Promise<void> | null = null;
+  private stopped = false;
+  private readonly bin: string;
+  private readonly what: string;
+  constructor(bin: string, what: string) {
+    this.bin = bin;
+    this.what = what;
+    this.started = new Promise((resolve, reject) => {
+      this.start = resolve;
+      this.never = reject;
+    });
+    this.started.catch(() => {});
+  }
+
+  /**
+   * Starts the helper on `args`, drawing into `to`: by itself when `to` is a pipe of another process (the
+   * render's input), copied from its stdout otherwise. The map goes to its fd 3 when it reads one. Resolves
+   * once every frame is drawn; rejects with the helper's reason.
+   */
+  async draw(args: string[], needsMap: boolean, to: Writable): Promise<void> {
+    if (this.stopped) throw new Error(`${this.what} was stopped`);
+    const direct = to instanceof Socket;
+    const child = spawn(this.bin, args, {
+      stdio: ["pipe", direct ? to : "pipe", "pipe", needsMap ? "pipe" : "ignore"],
+      env: GL_ENV,
+    }) as unknown as Helper;
+    this.child = child;
+    let stderr = "";
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (c: string) => void (stderr = (stderr + c).slice(-STDERR_TAIL)));
+    child.stdin.on("error", () => {
+      /* a helper that stopped reading says why at its exit */
+    });
+    this.exited = new Promise((resolve, reject) => {
+      child.on("error", (e) => reject(new Error(`${this.what} could not start the GL helper: ${e.message}`)));
+      child.on("close", (code, signal) => {
+        if (code === 0) return resolve();
+        const why = stderr.trim() || (signal ? `killed by ${signal}` : `exit code ${code}`);
+        reject(new Error(`${this.what} could not be drawn: ${why}`));
+      });
+    });
+    // Whoever waits on the drawing hears why it failed; a rejection nobody awaits yet is not unhandled.
+    this.exited.catch(() => {});
+    const map = child.stdio[3] as Writable | null;
+    if (map) {
+      map.on("error", () => {
+        /* as stdin */
+      });
+      map.end(SPIRAL_MAP);
+    }
+    this.start(child);
+    if (child.stdout) {
+      for await (const chunk of child.stdout as AsyncIterable<Buffer>) await writeAll(to, [chunk]);
+    }
+    await this.exited;
+    // Handing the pipe to the helper stopped this process reading it, so it would never see the render
+    // close its end: let go of it now (the render reads what is in it, then the end of its input).
+    if (direct) to.destroy();
+  }
+
+  /**
+   * The helper's stdin as a pipe for the taps run's ffmpeg to write the pairs into (process.ts): given once
+   * the helper has started; the taps run fails with the helper's reason if it fails.
+   */
+  readonly input: SharedPipe = {
+    share: async () => {
+      const child = await this.started;
+      return { stream: child.stdin as Socket, done: this.exited! };
+    },
+  };
+
+  /** Kills the helper (a job that stops while it draws). */
+  stop(): void {
+    this.stopped = true;
+    this.never(new Error(`${this.what} was stopped`));
+    this.child?.kill("SIGKILL");
+  }
+}
