@@ -7,6 +7,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { Readable, Writable } from "node:stream";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,10 +39,16 @@ async function renderClips(
   name: string,
   clips: unknown[],
   config: Record<string, unknown> = {},
-  o: { ext?: string; allowLocalFiles?: boolean; tools?: typeof DEFAULT_RENDER_TOOLS } = {},
+  o: {
+    ext?: string;
+    allowLocalFiles?: boolean;
+    tools?: typeof DEFAULT_RENDER_TOOLS;
+    signal?: AbortSignal;
+  } = {},
 ) {
   return renderVideo({
     tools: o.tools,
+    signal: o.signal,
     jobId: `job_${name}`,
     workDir: await mkdtemp(join(dir, `${name}-`)),
     outPath: join(dir, `${name}.${o.ext ?? "mp4"}`),
@@ -343,7 +350,49 @@ describe("gl transitions", () => {
   }, 120_000);
 });
 
+/** This process's gl-transition helpers (children only: other test files render beside this one). */
+function ownHelpers(): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (comm === "gl-transition" && ppid === process.pid) pids.push(Number(d));
+    } catch {
+      // the process ended while being read
+    }
+  }
+  return pids;
+}
+
 describe("gl transitions in a render", () => {
+  it("a render stopped while the helper draws (a deadline, a cancel) leaves no helper behind", async () => {
+    const stop = new AbortController();
+    const drawing = new Promise<number[]>((resolve) => {
+      const poll = setInterval(() => {
+        const pids = ownHelpers();
+        if (pids.length === 0) return;
+        clearInterval(poll);
+        resolve(pids);
+      }, 20);
+    });
+    // A 3 s CrossZoom at 1280x720: ~90 frames of ~0.4 s of CPU each, far longer than the test waits.
+    const running = renderClips(
+      "stopped",
+      [
+        { duration: 4, transition: { name: "CrossZoom", duration: 3 }, layers: fill("#ff0000") },
+        { duration: 4, layers: fill("#0000ff") },
+      ],
+      { width: 1280, height: 720, fps: 30 },
+      { signal: stop.signal },
+    );
+    expect((await drawing).length).toBe(1);
+    stop.abort();
+    await expect(running).rejects.toThrow(/aborted/);
+    expect(ownHelpers()).toEqual([]);
+  }, 60_000);
+
   it("GL_TRANSITIONS=page draws on the page: the same render as the helper's (cube)", async () => {
     const clips = [
       { duration: 2, transition: { name: "cube", duration: 1 }, layers: fill("#ff0000") },
