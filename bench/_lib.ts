@@ -12,10 +12,11 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
+import { GL_ENV } from "../container/src/video/gl/native-gl.ts";
 
-const firstLine = (cmd: string, args: string[]): string => {
+const firstLine = (cmd: string, args: string[], env?: Record<string, string>): string => {
   try {
-    return execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] })
+    return execFileSync(cmd, args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], env })
       .split("\n")[0]!
       .trim();
   } catch {
@@ -53,6 +54,10 @@ export function conditions(name: string): string {
     `node ${process.version}`,
     firstLine(DEFAULT_RENDER_TOOLS.ffmpegPath, ["-version"]).replace(/ Copyright.*/, ""),
     firstLine(DEFAULT_RENDER_TOOLS.chromiumPath, ["--version"]),
+    // What draws gl-transitions: the native helper's GL (Mesa's llvmpipe and its version), or only the page.
+    DEFAULT_RENDER_TOOLS.glTransitionPath
+      ? `transitions on ${firstLine(DEFAULT_RENDER_TOOLS.glTransitionPath, ["--version"], GL_ENV)}`
+      : "transitions on the WebGL page (the native helper is not built)",
   ];
   return [
     `${name} bench, ${new Date().toISOString()}`,

@@ -36,7 +36,7 @@ export const builtGlTransition = (): string | null =>
 export const PAGE_ONLY: ReadonlySet<string> = new Set(["DoomScreenTransition"]);
 
 /** Mesa in software, whatever GPU the machine has: every renderer draws the same pixels. */
-const GL_ENV = {
+export const GL_ENV: Readonly<Record<string, string>> = {
   LIBGL_ALWAYS_SOFTWARE: "1",
   GALLIUM_DRIVER: "llvmpipe",
   // llvmpipe's compiled shaders, kept between helpers: compiling `cube` costs ~0.1 s of CPU, a cached one
