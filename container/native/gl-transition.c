@@ -105,17 +105,22 @@ static int numbers(const char *text, double *to, int max) {
   return count;
 }
 
+/* Dies with the GLSL log of shader or program `object` unless its `status` (compile or link) is true. */
+static void require(GLuint object, GLenum status, void (*get)(GLuint, GLenum, GLint *),
+                    void (*get_log)(GLuint, GLsizei, GLsizei *, GLchar *)) {
+  GLint ok;
+  get(object, status, &ok);
+  if (ok) return;
+  char log[4096];
+  get_log(object, sizeof log, NULL, log);
+  die("GLSL: %s", log);
+}
+
 static GLuint shader(GLenum type, const char *source) {
   GLuint s = glCreateShader(type);
   glShaderSource(s, 1, &source, NULL);
   glCompileShader(s);
-  GLint ok;
-  glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
-  if (!ok) {
-    char log[4096];
-    glGetShaderInfoLog(s, sizeof log, NULL, log);
-    die("GLSL: %s", log);
-  }
+  require(s, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog);
   return s;
 }
 
@@ -224,13 +229,7 @@ int main(int argc, char **argv) {
   glAttachShader(p, shader(GL_FRAGMENT_SHADER, argv[4]));
   glBindAttribLocation(p, 0, "_p");
   glLinkProgram(p);
-  GLint linked;
-  glGetProgramiv(p, GL_LINK_STATUS, &linked);
-  if (!linked) {
-    char log[4096];
-    glGetProgramInfoLog(p, sizeof log, NULL, log);
-    die("GLSL: %s", log);
-  }
+  require(p, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog);
   glUseProgram(p);
   glEnableVertexAttribArray(0);
   glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 0, 0);
