@@ -6,7 +6,6 @@ import {
   mkdirSync,
   readFileSync,
   readdirSync,
-  renameSync,
   statSync,
   writeFileSync,
   chmodSync,
@@ -184,28 +183,25 @@ export const run = (root, name, args, opts = {}) =>
 
 /**
  * Builds the renderer's native helpers (container/native/*.c) into container/native/build/ when a binary is
- * missing or older than its source (~0.3 s). The Dockerfile builds the same sources the same way.
+ * missing or older than a source or the build script (~0.3 s). The build script is the one copy of the
+ * compile line; the Dockerfile runs it too.
  */
 export const ensureNativeHelpers = (root) => {
   const dir = join(root, "container", "native");
-  const out = join(dir, "build");
-  mkdirSync(out, { recursive: true });
-  for (const [name, libs] of [["gl-transition", ["-lEGL", "-lGLESv2"]]]) {
-    const source = join(dir, `${name}.c`);
-    const binary = join(out, name);
-    if (existsSync(binary) && statSync(binary).mtimeMs >= statSync(source).mtimeMs) continue;
-    log(`building ${binary}`);
-    const r = spawnSync(
-      "cc",
-      ["-O2", "-Wall", "-Wextra", "-std=c11", "-o", `${binary}.tmp`, source, ...libs],
-      {
-        stdio: "inherit",
-      },
-    );
-    if (r.status !== 0) {
-      console.error(`[setup] building ${name} failed (exit ${r.status}).`);
-      process.exit(1);
-    }
-    renameSync(`${binary}.tmp`, binary);
+  const script = join(dir, "build.sh");
+  const inputs = [
+    script,
+    ...readdirSync(dir)
+      .filter((f) => f.endsWith(".c"))
+      .map((f) => join(dir, f)),
+  ];
+  const newest = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
+  const binaries = ["gl-transition"].map((name) => join(dir, "build", name));
+  if (binaries.every((b) => existsSync(b) && statSync(b).mtimeMs >= newest)) return;
+  log(`building ${binaries.join(", ")}`);
+  const r = spawnSync("sh", [script], { stdio: "inherit" });
+  if (r.status !== 0) {
+    console.error(`[setup] building the native helpers failed (exit ${r.status}).`);
+    process.exit(1);
   }
 };
