@@ -44,7 +44,31 @@ describe("GET /health", () => {
       ffmpeg: expect.stringMatching(/^5\.1\.\d+$/),
       ffprobe: expect.stringMatching(/^5\.1\.\d+$/),
       chromium: expect.stringMatching(/^156\./),
+      glTransitions: expect.stringMatching(
+        /^llvmpipe \(LLVM [\d.]+, \d+ bits\); OpenGL ES 3\.2 Mesa 22\.3\.\d+$/,
+      ),
     });
+  });
+
+  it("says what draws gl-transitions: null on the page only, the helper's error when it cannot start", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "fake-gl-"));
+    const broken = join(dir, "gl-transition");
+    await writeFile(broken, "#!/bin/sh\necho 'gl-transition: eglInitialize failed' >&2\nexit 1\n");
+    await chmod(broken, 0o755);
+    const pageOnly = await startTestServer({ glTransitionPath: null });
+    const failing = await startTestServer({ glTransitionPath: broken });
+    try {
+      const tools = async (url: string) =>
+        ((await (await fetch(`${url}/health`)).json()) as { tools: Record<string, unknown> }).tools;
+      expect((await tools(pageOnly.url)).glTransitions).toBeNull();
+      expect((await tools(failing.url)).glTransitions).toBe(
+        "not working: gl-transition: eglInitialize failed",
+      );
+    } finally {
+      await pageOnly.close();
+      await failing.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("answers HEAD without a signature too (load-balancer style checks)", async () => {

@@ -171,6 +171,13 @@ export const RendererHealth = v.object({
     ffmpeg: v.nullable(v.string()),
     ffprobe: v.nullable(v.string()),
     chromium: v.nullable(v.string()),
+    /**
+     * What draws gl-transitions: the native helper's GL as it names it ("llvmpipe (LLVM 15.0.6, 256 bits);
+     * OpenGL ES 3.2 Mesa 22.3.6"), null when they are drawn on the WebGL page (no helper built, or
+     * GL_TRANSITIONS=page), "not working: <error>" when the helper cannot start its GL. Absent from
+     * renderers older than this field.
+     */
+    glTransitions: v.optional(v.nullable(v.string())),
   }),
 });
 export type RendererHealth = v.InferOutput<typeof RendererHealth>;

@@ -28,6 +28,10 @@ describe("GET /health/detailed", () => {
     expect(data.checks.queues.image!.status).toBe("healthy");
     expect(data.checks.queues.video!.status).toBe("healthy");
     expect(data.checks.renderer).toMatchObject({ status: "healthy", details: { status: "ok" } });
+    // The renderer's tool versions pass through the contract, what draws gl-transitions included.
+    expect(data.checks.renderer).toMatchObject({
+      details: { tools: { ffmpeg: expect.any(String), glTransitions: expect.stringMatching(/Mesa/) } },
+    });
   });
 
   it("reports a warning, not a failure, when the renderer is unreachable", async () => {

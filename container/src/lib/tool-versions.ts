@@ -1,5 +1,6 @@
 /** Versions of the external tools, read once at start-up for GET /health. */
 import type { RendererHealth } from "../../../src/contract/wire.ts";
+import { glTransitionVersion } from "../video/gl/native-gl.ts";
 import { run } from "./process.ts";
 
 /** The `tools` of the contract's health answer: a version per binary, null when it is missing. */
@@ -29,11 +30,13 @@ export async function readToolVersions(paths: {
   ffmpegPath: string;
   ffprobePath: string;
   chromiumPath: string;
+  glTransitionPath: string | null;
 }): Promise<ToolVersions> {
-  const [ffmpeg, ffprobe, chromium] = await Promise.all([
+  const [ffmpeg, ffprobe, chromium, glTransitions] = await Promise.all([
     versionOf(paths.ffmpegPath, "-version"),
     versionOf(paths.ffprobePath, "-version"),
     versionOf(paths.chromiumPath, "--version"),
+    glTransitionVersion(paths.glTransitionPath),
   ]);
-  return { ffmpeg, ffprobe, chromium };
+  return { ffmpeg, ffprobe, chromium, glTransitions };
 }

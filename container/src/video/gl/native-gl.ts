@@ -10,7 +10,7 @@
  * Only the package's shaders run here (their params are uniforms: numbers); a `gl` layer's shader is the
  * job's own text and runs in the sandboxed browser (gl-page.ts), never in this unsandboxed process.
  */
-import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { execFile, spawn, type ChildProcessByStdio } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Socket } from "node:net";
 import { tmpdir } from "node:os";
@@ -21,7 +21,7 @@ import { writeAll } from "./gl-session.ts";
 import { SPIRAL_MAP } from "./map.ts";
 import type { UniformValue } from "./transition-shaders.ts";
 
-/** Where the project's setup builds the helper (scripts/lib/system.mjs; the Dockerfile builds it too). */
+/** Where container/native/build.sh puts the helper (run by the project's setup and by the Dockerfile). */
 const BUILT_GL_TRANSITION = join(import.meta.dirname, "..", "..", "..", "native", "build", "gl-transition");
 
 /** The built helper's path, or null when it was not built (transitions are then drawn on the page). */
@@ -46,6 +46,25 @@ export const GL_ENV: Readonly<Record<string, string>> = {
 };
 
 const STDERR_TAIL = 4096;
+
+/**
+ * What the helper at `path` draws with, as it prints it (`--version`: "llvmpipe (LLVM 15.0.6, 256 bits); OpenGL
+ * ES 3.2 Mesa 22.3.6"), for /health; null without a helper (transitions are drawn on the page), and "not
+ * working: <its error>" when it cannot start its GL (renders with a drawn transition would then fail).
+ */
+export function glTransitionVersion(path: string | null): Promise<string | null> {
+  if (path === null) return Promise.resolve(null);
+  const firstLine = (text: string) => text.trim().split("\n", 1)[0] ?? "";
+  return new Promise((resolve) =>
+    execFile(
+      path,
+      ["--version"],
+      { env: { ...process.env, ...GL_ENV }, timeout: 10_000 },
+      (error, stdout, stderr) =>
+        resolve(error ? `not working: ${firstLine(stderr) || error.message}` : firstLine(stdout)),
+    ),
+  );
+}
 
 /** The helper process; its stdout is a pipe of this process, or the render's own (then null). */
 type Helper = ChildProcessByStdio<Writable, Readable | null, Readable>;
