@@ -351,14 +351,17 @@ describe("gl transitions", () => {
 });
 
 /** This process's gl-transition helpers (children only: other test files render beside this one). */
-function ownHelpers(): number[] {
+const ownHelpers = () => ownChildren("gl-transition");
+
+/** This process's children running `comm` (other test files render beside this one). */
+function ownChildren(command: string): number[] {
   const pids: number[] = [];
   for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
     try {
       const stat = readFileSync(`/proc/${d}/stat`, "utf8");
       const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
       const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (comm === "gl-transition" && ppid === process.pid) pids.push(Number(d));
+      if (comm === command && ppid === process.pid) pids.push(Number(d));
     } catch {
       // the process ended while being read
     }
@@ -391,6 +394,29 @@ describe("gl transitions in a render", () => {
     stop.abort();
     await expect(running).rejects.toThrow(/aborted/);
     expect(ownHelpers()).toEqual([]);
+  }, 60_000);
+
+  it("a taps run that fails fails the render with its reason, and leaves no helper or ffmpeg behind", async () => {
+    // ffmpeg as the renderer launches it, except the taps run (the one reading a taps<i>.txt graph) fails.
+    const ffmpeg = join(dir, "ffmpeg-failing-taps");
+    await writeFile(
+      ffmpeg,
+      `#!/bin/sh\ncase "$*" in *taps[0-9]*.txt*) echo "injected: no frame pairs" >&2; exit 1;; esac\n` +
+        `exec ${DEFAULT_RENDER_TOOLS.ffmpegPath} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const clips = [
+      { duration: 2, transition: { name: "cube", duration: 1 }, layers: fill("#ff0000") },
+      { duration: 2, layers: fill("#0000ff") },
+    ];
+    const tools = { ...DEFAULT_RENDER_TOOLS, ffmpegPath: ffmpeg };
+    await expect(renderClips("failing-pairs", clips, {}, { tools })).rejects.toThrow(
+      /injected: no frame pairs/,
+    );
+    expect(ownHelpers()).toEqual([]);
+    expect(ownChildren("ffmpeg")).toEqual([]);
+    // The same render with the real ffmpeg draws its cube.
+    expect((await renderClips("failing-pairs-control", clips)).transitions).toEqual(["cube"]);
   }, 60_000);
 
   it("GL_TRANSITIONS=page draws on the page: the same render as the helper's (cube)", async () => {
