@@ -12,6 +12,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
+import { cpuTimes } from "../container/src/lib/cpu-time.ts";
 import { GL_ENV } from "../container/src/video/gl/native-gl.ts";
 
 const firstLine = (cmd: string, args: string[], env?: Record<string, string>): string => {
@@ -130,3 +131,20 @@ export async function interleave<K extends string>(
   }
   return { times, ratios: ratioOf(), rounds: times[baseline].length };
 }
+
+/** CPU ms (user + system) of this process and its ended children (ffmpeg, the GL helper). */
+export const cpuNow = (): number => {
+  const c = cpuTimes();
+  return c ? c.selfMs + c.childrenMs : NaN;
+};
+
+/** Runs `fn`, pushing its CPU ms onto `into`. */
+export async function withCpu<T>(into: number[], fn: () => Promise<T>): Promise<T> {
+  const c0 = cpuNow();
+  const r = await fn();
+  into.push(cpuNow() - c0);
+  return r;
+}
+
+/** Drops the warm-up rounds' entries that a variant's own bookkeeping recorded (`interleave` keeps the rest). */
+export const measured = <T>(xs: T[], rounds: number): T[] => xs.slice(xs.length - rounds);

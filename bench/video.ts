@@ -18,12 +18,11 @@
  * Reference (design/platform-notes.md): editly 0.14 takes ~6x the bare encode on config 1.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { VideoConfigSchema, type VideoConfig } from "../src/contract/config/video.ts";
 import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
-import { cpuTimes } from "../container/src/lib/cpu-time.ts";
 import { run } from "../container/src/lib/process.ts";
 import { encoderArgs } from "../container/src/video/args.ts";
 import { videoSpec } from "../container/src/video/config.ts";
@@ -33,7 +32,7 @@ import { probeMedia } from "../container/src/probe/probe-media.ts";
 import { rasterizeHtmlLayer } from "../container/src/video/html/rasterize-html.ts";
 import { closeBrowser, sparePageReady } from "../container/src/video/raster/browser.ts";
 import { renderVideo, type RenderTimings } from "../container/src/video/render.ts";
-import { conditions, interleave, loadNow, median, spread } from "./_lib.ts";
+import { conditions, cpuNow, interleave, loadNow, measured, median, spread, withCpu } from "./_lib.ts";
 
 const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
 const ONLY = process.env.BENCH_ONLY;
@@ -111,20 +110,6 @@ const HTML_LAYER = {
 gsap.timeline({repeat:-1,yoyo:true}).to("#bar",{width:1200,duration:2.5,ease:"power2.inOut"})</script>`,
 };
 
-/** CPU ms (user+sys) of this process and its ended children. */
-const cpuNow = () => {
-  const c = cpuTimes();
-  return c ? c.selfMs + c.childrenMs : NaN;
-};
-
-/** Runs `fn`, pushing its CPU ms onto `into`. */
-async function withCpu<T>(into: number[], fn: () => Promise<T>): Promise<T> {
-  const c0 = cpuNow();
-  const r = await fn();
-  into.push(cpuNow() - c0);
-  return r;
-}
-
 /** Renders `cfg` in a fresh work dir; the next job's text page (opened when a render ends) is kept off the clock. */
 async function render(dir: string, cfg: VideoConfig, outPath: string): Promise<RenderTimings> {
   const work = await mkdtemp(join(dir, "w-"));
@@ -157,9 +142,9 @@ const rawInput = (raw: string, width: number, height: number) => [
 ];
 
 const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
-
-/** Drops the warm-up rounds' entries that a variant's own bookkeeping recorded. */
-const measured = <T>(xs: T[], rounds: number): T[] => xs.slice(xs.length - rounds);
+/** Median of CPU / wall over rounds, as a percentage (200% = two cores busy throughout). */
+const busy = (cpu: number[], wall: number[]) =>
+  `${(100 * median(cpu.map((c, i) => c / wall[i]!))).toFixed(0)}%`;
 
 async function benchSize(width: number, height: number, dir: string): Promise<string[]> {
   const out = join(dir, `out-${width}.mp4`);
@@ -219,6 +204,7 @@ async function benchSize(width: number, height: number, dir: string): Promise<st
     `  render vs bare encode, wall ${spread(r.ratios.render)}   target <= 1.15x`,
     `  render vs bare encode, CPU  ${spread(renderCpu.map((c, i) => c / bareCpu[i]!))}`,
     `  wall: render ${ms(r.times.render)}, bare ${ms(r.times.bare)}; CPU: render ${ms(renderCpu)}, bare ${ms(bareCpu)}`,
+    `  cores busy (CPU / wall, ${cpus().length} cores): render ${busy(renderCpu, r.times.render)}, bare ${busy(bareCpu, r.times.bare)} (the wall ratio is the CPU ratio times bare's / render's)`,
     `  render stages (median): before ffmpeg ${ms(pick("startMs"))} (probe ${ms(pick("probeMs"))}, rasterise ${ms(pick("rasterizeMs"))}, text sheet ready ${ms(pick("sheetMs"))}, graph ${ms(pick("graphMs"))}), ffmpeg ${ms(pick("ffmpegMs"))} wall / ${ffCpu.toFixed(0)} ms CPU`,
     `  ffmpeg CPU split: decode ${dec.toFixed(0)} ms, filters ${(ffCpu - dec - enc).toFixed(0)} ms, encode ${enc.toFixed(0)} ms (decode: inputs alone; encode: the bare encode; filters: the rest)`,
   ];
