@@ -8,10 +8,8 @@ import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
 
 ensureNodeModules();
 if (!reexecOnProjectNode()) {
-  const { ensureLocalChrome, ensureNativeHelpers, ensureSystemPackages } = await import("./lib/system.mjs");
-  ensureSystemPackages();
-  ensureLocalChrome(root);
-  ensureNativeHelpers(root);
+  const { ensurePrerequisites } = await import("./lib/system.mjs");
+  ensurePrerequisites(root);
   const wanted = process.argv.slice(2);
   const files = readdirSync(join(root, "bench"))
     .filter((f) => /\.(ts|mjs)$/.test(f) && !f.startsWith("_"))

@@ -10,9 +10,8 @@ import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
 
 ensureNodeModules();
 if (!reexecOnProjectNode()) {
-  const { ensureLocalChrome, ensureSystemPackages, bin } = await import("./lib/system.mjs");
-  ensureSystemPackages();
-  ensureLocalChrome(root);
+  const { ensurePrerequisites, bin } = await import("./lib/system.mjs");
+  ensurePrerequisites(root);
   const runs = [
     ["worker", "vitest.config.ts", ["test/worker/faults"]],
     ["renderer", "container/vitest.config.ts", ["container/test/faults", "test/scripts"]],

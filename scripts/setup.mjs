@@ -39,12 +39,9 @@ export const reexecOnProjectNode = () => {
 };
 
 export const setup = async ({ persistTo } = {}) => {
-  const { ensureSystemPackages, ensureLocalChrome, ensureNativeHelpers, run } =
-    await import("./lib/system.mjs");
+  const { ensurePrerequisites, run } = await import("./lib/system.mjs");
   const { ensureDevVars } = await import("./lib/secrets.mjs");
-  ensureSystemPackages();
-  ensureLocalChrome(root);
-  ensureNativeHelpers(root);
+  ensurePrerequisites(root);
   const vars = ensureDevVars(root);
   const persist = persistTo ? ["--persist-to", persistTo] : [];
   run(root, "wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persist], {

@@ -12,11 +12,8 @@ import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
 
 ensureNodeModules();
 if (!reexecOnProjectNode()) {
-  const { ensureLocalChrome, ensureNativeHelpers, ensureSystemPackages, bin } =
-    await import("./lib/system.mjs");
-  ensureSystemPackages();
-  ensureLocalChrome(root);
-  ensureNativeHelpers(root);
+  const { ensurePrerequisites, bin } = await import("./lib/system.mjs");
+  ensurePrerequisites(root);
 
   const only = process.argv.slice(2);
   const suites = [

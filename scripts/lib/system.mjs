@@ -38,7 +38,7 @@ const log = (msg) => console.log(`[setup] ${msg}`);
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
 /** Installs missing Debian packages when root; otherwise says exactly what to run and exits. */
-export const ensureSystemPackages = () => {
+const ensureSystemPackages = () => {
   const missing = APT_PACKAGES.filter(([, path]) => !existsSync(path)).map(([name]) => name);
   if (missing.length === 0) return;
   const command = `apt-get update && apt-get install -y --no-install-recommends ${missing.join(" ")}`;
@@ -159,7 +159,7 @@ exec env -i HOME="$HOME" PATH=/usr/bin:/bin LANG=C.UTF-8 TMPDIR="\${TMPDIR:-/tmp
 `;
 };
 
-export const ensureLocalChrome = (root) => {
+const ensureLocalChrome = (root) => {
   const cache = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), ".wrangler", "chrome");
   const script = localChromeLauncher();
   for (const version of miniflareBrowserVersions(root)) {
@@ -186,17 +186,13 @@ export const run = (root, name, args, opts = {}) =>
  * missing or older than a source or the build script (~0.3 s). The build script is the one copy of the
  * compile line; the Dockerfile runs it too.
  */
-export const ensureNativeHelpers = (root) => {
+const ensureNativeHelpers = (root) => {
   const dir = join(root, "container", "native");
   const script = join(dir, "build.sh");
-  const inputs = [
-    script,
-    ...readdirSync(dir)
-      .filter((f) => f.endsWith(".c"))
-      .map((f) => join(dir, f)),
-  ];
-  const newest = Math.max(...inputs.map((f) => statSync(f).mtimeMs));
-  const binaries = ["gl-transition"].map((name) => join(dir, "build", name));
+  const sources = readdirSync(dir).filter((f) => f.endsWith(".c"));
+  const newest = Math.max(...[script, ...sources.map((f) => join(dir, f))].map((f) => statSync(f).mtimeMs));
+  // Each source x.c is built into build/x.
+  const binaries = sources.map((f) => join(dir, "build", f.slice(0, -2)));
   if (binaries.every((b) => existsSync(b) && statSync(b).mtimeMs >= newest)) return;
   log(`building ${binaries.join(", ")}`);
   const r = spawnSync("sh", [script], { stdio: "inherit" });
@@ -204,4 +200,11 @@ export const ensureNativeHelpers = (root) => {
     console.error(`[setup] building the native helpers failed (exit ${r.status}).`);
     process.exit(1);
   }
+};
+
+/** What every entry point (start, test, bench, faults) needs first: apt packages, the local Chrome, the helpers. */
+export const ensurePrerequisites = (root) => {
+  ensureSystemPackages();
+  ensureLocalChrome(root);
+  ensureNativeHelpers(root);
 };
