@@ -200,6 +200,7 @@ int main(int argc, char **argv) {
   const int channels = (int)positive(argv[3], "CHANNELS", 4);
   if (channels != 3 && channels != 4) die("CHANNELS must be 3 or 4");
   double *progress = malloc(sizeof(double) * MAX_FRAMES);
+  if (!progress) die("out of memory");
   const int frames = numbers(argv[5], progress, MAX_FRAMES);
   if (frames == 0) die("no frames to draw");
 
@@ -242,6 +243,7 @@ int main(int argc, char **argv) {
 
   if (needs_map) {
     unsigned char *map = malloc(MAP * MAP * 4);
+    if (!map) die("out of memory");
     if (!read_exactly(3, map, MAP * MAP * 4)) die("the map did not arrive");
     texture(GL_TEXTURE2, GL_RGBA8, MAP, MAP);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, MAP, MAP, GL_RGBA, GL_UNSIGNED_BYTE, map);
@@ -256,7 +258,7 @@ int main(int argc, char **argv) {
 
   const size_t pair_size = (size_t)2 * W * H * channels, frame_size = (size_t)W * H * 4;
   unsigned char *pair = malloc(pair_size), *out = malloc(frame_size);
-  if (!pair || !out || !progress) die("out of memory");
+  if (!pair || !out) die("out of memory");
   const GLint at_progress = glGetUniformLocation(p, "progress");
   pthread_join(primer, NULL);
   for (int i = 0; i < frames; i++) {

@@ -78,16 +78,10 @@ const STDERR_TAIL_BYTES = 8192;
 /** Runs `command args...` and resolves with its output, or rejects with a ProcessError. */
 export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   const users = options.pipes ?? [];
-  if (users.every((u) => typeof u === "function"))
-    return start(
-      command,
-      args,
-      options,
-      users,
-      users.map(() => null),
-    );
+  const shares = users.map((u) => (typeof u === "function" ? null : u.share()));
+  if (shares.every((s) => s === null)) return start(command, args, options, users, shares as null[]);
   // Shared pipes are known before the process starts (their fds are its own); an abort meanwhile ends the run.
-  const sharing = Promise.all(users.map((u) => (typeof u === "function" ? null : u.share())));
+  const sharing = Promise.all(shares);
   const signal = options.signal;
   if (!signal) return sharing.then((shared) => start(command, args, options, users, shared));
   const aborted = new Promise<never>((_, reject) => {

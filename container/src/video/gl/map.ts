@@ -1,7 +1,7 @@
 /**
  * The 256x256 map of the transitions that read one (luma, displacement): a spiral of rising values, smooth
  * enough to displace, varied enough to wipe by. One copy, sent to whichever draws the transition: the WebGL
- * page (in its document) or the native helper (on its stdin).
+ * page (in its document) or the native helper (on its fd 3).
  */
 export const MAP_SIZE = 256;
 
