@@ -8,7 +8,7 @@ export function startProcess(
   command: string,
   args: string[],
   options?: { cwd?: string; env?: Record<string, string>; quiet?: boolean },
-): ChildProcess;
+): ChildProcess & { /** Its last 40 lines of output. */ outputTail(): string };
 export function stopProcess(child: ChildProcess | undefined, graceMs?: number): Promise<void>;
 export function startRenderer(
   root: string,

@@ -21,8 +21,12 @@ export const freePort = () =>
 export const waitForUrl = async (url, timeoutMs = 60_000, child) => {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null)
-      throw new Error(`${url}: process exited with code ${child.exitCode}`);
+    if (child && child.exitCode !== null) {
+      const tail = child.outputTail?.() ?? "";
+      throw new Error(
+        `${url}: process exited with code ${child.exitCode}${tail ? `; its last output:\n${tail}` : ""}`,
+      );
+    }
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(2000) });
       if (res.ok) return;
@@ -34,7 +38,10 @@ export const waitForUrl = async (url, timeoutMs = 60_000, child) => {
   throw new Error(`${url} did not become ready within ${timeoutMs} ms`);
 };
 
-/** Spawns a long-running child in its own process group (so stopping it stops its children too). */
+/**
+ * Spawns a long-running child in its own process group (so stopping it stops its children too). Its last 40
+ * lines of output are kept (`child.outputTail()`), quiet or not, so that a start that fails can say why.
+ */
 export const startProcess = (name, command, args, { cwd, env, quiet = false } = {}) => {
   const child = spawn(command, args, {
     cwd,
@@ -42,10 +49,16 @@ export const startProcess = (name, command, args, { cwd, env, quiet = false } = 
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const tail = [];
+  child.outputTail = () => tail.join("\n");
   const prefix = (stream, out) =>
     stream.on("data", (chunk) => {
-      if (quiet) return;
-      for (const line of chunk.toString().split("\n")) if (line.trim()) out.write(`[${name}] ${line}\n`);
+      for (const line of chunk.toString().split("\n")) {
+        if (!line.trim()) continue;
+        tail.push(`[${name}] ${line}`);
+        if (tail.length > 40) tail.shift();
+        if (!quiet) out.write(`[${name}] ${line}\n`);
+      }
     });
   prefix(child.stdout, process.stdout);
   prefix(child.stderr, process.stderr);
