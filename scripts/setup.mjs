@@ -15,12 +15,18 @@ if (!(process.env.PATH ?? "").split(delimiter).includes(projectBin)) {
   process.env.PATH = `${projectBin}${delimiter}${process.env.PATH ?? ""}`;
 }
 
-/** npm install when node_modules is missing or stale; then make sure we run on the project's Node 24. */
+/**
+ * Installs the npm packages when node_modules is missing or stale: `npm ci` from the committed lock file (exactly
+ * what it pins, and the lock is never rewritten, so a fresh clone stays clean), `npm install` only where there is no
+ * lock. The lock lists every platform's optional binaries (workerd, oxc...), so `npm ci` works on each platform
+ * the README supports. Then make sure we run on the project's Node 24.
+ */
 export const ensureNodeModules = () => {
   const marker = join(root, "node_modules", ".bin", "node");
   if (!existsSync(marker) || !existsSync(join(root, "node_modules", "wrangler"))) {
-    console.log("[setup] installing npm packages (npm install)");
-    execFileSync("npm", ["install", "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
+    const command = existsSync(join(root, "package-lock.json")) ? "ci" : "install";
+    console.log(`[setup] installing npm packages (npm ${command})`);
+    execFileSync("npm", [command, "--no-audit", "--no-fund"], { cwd: root, stdio: "inherit" });
   }
   // npm runs this as postinstall; run it again so a checkout pulled over an existing node_modules gets the
   // render assets (fonts, html libraries) it expects. Idempotent, ~0.1 s.
