@@ -1,7 +1,7 @@
 /**
  * The document an `html` layer renders as, for image jobs (an iframe of the image page, Browser Rendering) and
  * video jobs (a page of the renderer's Chromium) alike: the user's markup with, first in `<head>`, the page's
- * policy, a prelude that removes WebRTC and WebGL/WebGPU, the runtime's own scripts (a readiness signal, a virtual
+ * policy, the page's size (`html` and `body` as tall as the layer), a prelude that removes WebRTC and WebGL/WebGPU, the runtime's own scripts (a readiness signal, a virtual
  * clock), the libraries the layer asked for (from our own origin, never a CDN, the user's CDN imports of them
  * removed), its catalogue fonts and its `css`.
  *
@@ -32,6 +32,13 @@ export const sandboxPolicy = (origin: string, nonce?: string): string =>
     "worker-src 'none'",
     "frame-src 'none'",
   ].join(";");
+
+/**
+ * The page's size, as a browser window of the layer's size gives it: `html` and `body` as tall as the layer
+ * (the canvas, unless the layer is sized), so `height: 100%` on the page's root block fills it. Nothing
+ * scrolls: a capture shows the layer's box only. Zero specificity (`:where`), so any rule of the page's own wins.
+ */
+export const PAGE_SIZE_CSS = ":where(html,body){height:100%}:where(html){overflow:hidden}";
 
 /** Inserts `head` after `<head>`, `<html>` or the doctype (keeps standards mode), else in front. */
 export function injectHead(html: string, head: string): string {
@@ -83,6 +90,7 @@ export function sandboxDocument(layer: SandboxLayer, options: SandboxOptions): s
     .join("");
   const fonts = options.fontFaces ? `<style>${options.fontFaces}</style>` : "";
   const css = layer.css ? `<style>${layer.css.replace(/<\/style/gi, "<\\/style")}</style>` : "";
-  const doc = injectHead(markup, `<meta charset="utf-8">${policy}${scripts}${libs}${fonts}${css}`);
+  const base = `<style>${PAGE_SIZE_CSS}</style>`;
+  const doc = injectHead(markup, `<meta charset="utf-8">${policy}${base}${scripts}${libs}${fonts}${css}`);
   return /^\s*<!doctype/i.test(doc) ? doc : `<!doctype html>${doc}`;
 }

@@ -129,6 +129,26 @@ document.getElementById("o").style.width=blocked*25+"px";if(blocked===4)document
     expect(distance(px.at(50, 50), [0, 255, 0])).toBeLessThan(10);
   });
 
+  it("gives html and body the layer's height, so a root block of height 100% fills it", async () => {
+    const root = (colour: string, extra = "") =>
+      `<div style="height:100%;${extra}background:${colour}"></div>`;
+    const px = await decode(
+      await render(
+        white([
+          // The whole canvas; the left half painted from top to bottom.
+          { type: "html", css: "body{margin:0}", html: root("#00ff00", "width:50%;") },
+          // A layer of its own size, the page as JsonCut's docs write it (the browser's body margin kept).
+          { type: "html", x: 300, y: 20, width: 80, height: 60, html: root("#ff0000") },
+        ]),
+      ),
+    );
+    expect(distance(px.at(100, 195), [0, 255, 0])).toBeLessThan(10);
+    expect(distance(px.at(250, 195), [255, 255, 255])).toBeLessThan(10);
+    // Red from the layer's 8 px margin down to its bottom edge, white below it.
+    expect(distance(px.at(340, 75), [255, 0, 0])).toBeLessThan(10);
+    expect(distance(px.at(340, 85), [255, 255, 255])).toBeLessThan(10);
+  });
+
   it("keeps the background transparent where the page paints none", async () => {
     const px = await decode(
       await render(
@@ -141,7 +161,7 @@ document.getElementById("o").style.width=blocked*25+"px";if(blocked===4)document
 
 describe("catalogue fonts are validated", () => {
   it("lists the available families for an unknown family, and weights for an unknown weight", () => {
-    const config = (catalogFont: string) => white([{ type: "text", text: "a", catalogFont }]);
+    const config = (googleFont: string) => white([{ type: "text", text: "a", googleFont }]);
     const family = validateJobConfig("image", config("Comic Neue"));
     expect(family).toMatchObject({ valid: false });
     expect("errors" in family && family.errors[0]!.message).toMatch(
@@ -152,7 +172,7 @@ describe("catalogue fonts are validated", () => {
       valid: false,
       errors: [
         {
-          field: "config.layers[0].catalogFont",
+          field: "config.layers[0].googleFont",
           message: '"Lobster" has no weight 700; available weights: 400',
         },
       ],

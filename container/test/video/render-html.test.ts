@@ -302,3 +302,47 @@ describe("one animated html layer is streamed into ffmpeg", () => {
     }
   });
 });
+
+describe("an html layer's page has the layer's size", () => {
+  it("gives html and body the canvas's height, so a root block of height 100% fills it", async () => {
+    const sized = join(dir, "sized.mp4");
+    const root = (colour: string, extra = "") =>
+      `<div style="height:100%;${extra}background:${colour}"></div>`;
+    await renderVideo({
+      jobId: "job_html_sized",
+      workDir: dir,
+      outPath: sized,
+      config: videoConfig({
+        width: 160,
+        height: 90,
+        fps: 10,
+        defaults: { transition: null },
+        clips: [
+          {
+            duration: 0.5,
+            layers: [
+              { type: "fill-color", color: "#0000ff" },
+              // The whole canvas; the left half painted from top to bottom.
+              { type: "html", css: "body{margin:0}", html: root("#0f0", "width:50%;") },
+            ],
+          },
+          {
+            duration: 0.5,
+            layers: [
+              { type: "fill-color", color: "#0000ff" },
+              // A layer of its own size, the page as JsonCut's docs write it (the browser's body margin kept).
+              { type: "html", width: 80, height: 46, position: "top-left", html: root("#f00") },
+            ],
+          },
+        ],
+      }),
+    });
+    const bottomLeft = { x: 0.05, y: 0.85, w: 0.3, h: 0.1 };
+    const bottomRight = { x: 0.65, y: 0.85, w: 0.3, h: 0.1 };
+    expect(near(await colorAt(sized, 0.2, bottomLeft), GREEN, 40)).toBe(true);
+    expect(near(await colorAt(sized, 0.2, bottomRight), BLUE, 40)).toBe(true);
+    // Inside the 80x46 layer, below its 8 px margin down to its bottom edge: red; under the layer: blue.
+    expect(near(await colorAt(sized, 0.7, { x: 0.15, y: 0.25, w: 0.3, h: 0.2 }), RED, 60)).toBe(true);
+    expect(near(await colorAt(sized, 0.7, { x: 0.15, y: 0.6, w: 0.3, h: 0.2 }), BLUE, 40)).toBe(true);
+  });
+});
