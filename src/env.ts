@@ -36,7 +36,7 @@ export interface Env {
   IMAGE_BROWSERS?: string;
   /** Render instances of the RENDERER Container binding (production; `max_instances` less one for probes). */
   RENDERER_INSTANCES?: string;
-  /** "true": catalogFont may name any family of the hosted catalogue (fetched once, cached in R2). */
+  /** "true": googleFont may name any family of the hosted catalogue (fetched once, cached in R2). */
   FONT_CATALOGUE_ONLINE?: string;
   /** Base URL at which the renderer reaches this Worker (signed storage URLs, callbacks). */
   PUBLIC_URL: string;

@@ -1,15 +1,35 @@
 /**
- * Field-level errors as the API reports them (`details.errors[{ field, message, code }]`), and the turning of
- * valibot issues into them. Shared by request validation in the Worker and request parsing in the renderer.
+ * Field-level errors and warnings as the API reports them (`details.errors[{ field, message, code }]`,
+ * `data.warnings[{ field, message, code }]`), as valibot schemas (one shape for handlers, serializers and the
+ * API document), and the turning of valibot issues into errors. Shared by request validation in the Worker
+ * and request parsing in the renderer.
  */
-import type * as v from "valibot";
+import * as v from "valibot";
 
 /** One problem with one field of the input, as it appears in `details.errors`. */
-export interface FieldError {
-  field?: string;
-  message: string;
-  code?: string;
-}
+export const FieldErrorSchema = v.object({
+  field: v.optional(v.string()),
+  message: v.string(),
+  code: v.optional(v.string()),
+});
+export type FieldError = v.InferOutput<typeof FieldErrorSchema>;
+
+/**
+ * Codes of `warnings` entries. `IGNORED_PROPERTY`: the property is accepted (editly carries it) but changes
+ * nothing here, so the output is what it would be without it.
+ */
+export const WARNING_CODES = ["IGNORED_PROPERTY"] as const;
+
+/**
+ * A note about an accepted input (`data.warnings` of job validation and creation): the job is valid and
+ * renders, but a field does not do what its writer may expect.
+ */
+export const FieldWarningSchema = v.object({
+  field: v.string(),
+  message: v.string(),
+  code: v.picklist(WARNING_CODES),
+});
+export type FieldWarning = v.InferOutput<typeof FieldWarningSchema>;
 
 /** Turns a valibot issue path into `config.layers[2].width` (`prefix` goes in front). */
 export const issuePath = (issue: v.BaseIssue<unknown>, prefix?: string): string | undefined => {

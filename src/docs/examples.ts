@@ -69,7 +69,7 @@ export const GALLERY = [
             y: 120,
             fontSize: 96,
             color: "#ffffff",
-            catalogFont: "Poppins:700",
+            googleFont: "Poppins:700",
           },
           { type: "text", text: "Rendered from JSON", x: 84, y: 250, fontSize: 40, color: "#fde68a" },
         ],

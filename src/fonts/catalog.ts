@@ -1,6 +1,6 @@
 /**
  * The Worker's side of the bundled font catalogue (the list itself, shared with the video renderer, is
- * src/contract/fonts/catalog.ts): validation of `catalogFont` values and the @font-face rules the
+ * src/contract/fonts/catalog.ts): validation of `googleFont` values and the @font-face rules the
  * image page loads from the static origin. A font that validates offline is a font both renderers have.
  */
 import {

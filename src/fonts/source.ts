@@ -1,11 +1,11 @@
 /**
- * Where catalogue fonts (`catalogFont: "Family"` / `"Family:weight"`) come from. Two sources implement
+ * Where catalogue fonts (`googleFont: "Family"` / `"Family:weight"`) come from. Two sources implement
  * FontSource: the bundled catalogue (bundled-source.ts, files in static/ served through the ASSETS
  * binding, always on) and the hosted catalogue (hosted-source.ts, fetched once and cached in R2, on when
  * FONT_CATALOGUE_ONLINE is "true"). The image renderer asks the bundled one first.
  */
 
-/** A parsed `catalogFont` value. `weight` is undefined for `Family` alone (the source picks ~400). */
+/** A parsed `googleFont` value. `weight` is undefined for `Family` alone (the source picks ~400). */
 export interface FontRequest {
   family: string;
   weight?: number;
@@ -34,7 +34,7 @@ export const parseFontRequest = (value: string): FontRequest => {
   return match[2] === undefined ? { family } : { family, weight: Number(match[2]) };
 };
 
-/** Case-insensitive identity of a `catalogFont` value, for maps of resolved fonts. */
+/** Case-insensitive identity of a `googleFont` value, for maps of resolved fonts. */
 export const fontKey = (value: string): string => {
   const { family, weight } = parseFontRequest(value);
   return `${family.toLowerCase()}:${weight ?? ""}`;

@@ -1,7 +1,7 @@
 /**
  * The fonts a document needs, as `@font-face` rules, and the `font-family`/`font-weight` of each text layer.
  * - `fontPath`: an uploaded .ttf/.otf/.woff/.woff2, served from the job's own storage keys;
- * - `catalogFont`: `Family` or `Family:weight` from the bundled catalogue (src/fonts), else from the hosted
+ * - `googleFont`: `Family` or `Family:weight` from the bundled catalogue (src/fonts), else from the hosted
  *   faces looked up before compiling (hosted-fonts.ts);
  * - `fontFamily`: a catalogue family when it names one, else a system font name;
  * - none: the default face, Arimo 400 from the catalogue (metrically identical to Arial, the documented
@@ -14,7 +14,7 @@ import { assetUrl, STATIC_ORIGIN } from "./origins";
 
 export interface FontChoice {
   fontPath?: string;
-  catalogFont?: string;
+  googleFont?: string;
   fontFamily?: string;
 }
 
@@ -38,11 +38,11 @@ export class FontRegistry {
   /** `font-family` and `font-weight` CSS values for a layer's font choice. */
   use(choice: FontChoice): { family: string; weight: number } {
     if (choice.fontPath) return { family: `"${this.upload(choice.fontPath)}",${FALLBACK}`, weight: 400 };
-    const named = choice.catalogFont ?? choice.fontFamily ?? DEFAULT_FONT;
+    const named = choice.googleFont ?? choice.fontFamily ?? DEFAULT_FONT;
     const resolved = resolveCatalogFont(named);
     if (!("error" in resolved))
       return { family: `"${this.catalog(resolved)}",${FALLBACK}`, weight: resolved.weight };
-    const hosted = choice.catalogFont ? this.hosted.get(fontKey(choice.catalogFont)) : undefined;
+    const hosted = choice.googleFont ? this.hosted.get(fontKey(choice.googleFont)) : undefined;
     if (hosted) {
       this.rules.set(`hosted:${hosted.name}:${hosted.weight}`, hosted.css);
       return { family: `"${hosted.name}",${FALLBACK}`, weight: hosted.weight };

@@ -1,5 +1,5 @@
 /**
- * Before compiling: the `catalogFont`s of a config the bundled catalogue lacks, looked up in the hosted
+ * Before compiling: the `googleFont`s of a config the bundled catalogue lacks, looked up in the hosted
  * catalogue (only when it is on). Bundled fonts need no lookup, so a config that uses only them costs
  * nothing here. A font the hosted catalogue lacks fails the job with the layer's field path.
  */
@@ -8,7 +8,7 @@ import { bundledFaces } from "../fonts/bundled-source";
 import { fontKey, parseFontRequest, type FontFaces, type FontSource } from "../fonts/source";
 import { UnprocessableMedia } from "../lib/errors";
 
-/** Hosted faces by fontKey(catalogFont), for compileImage. */
+/** Hosted faces by fontKey(googleFont), for compileImage. */
 export type HostedFonts = ReadonlyMap<string, FontFaces>;
 
 export const loadHostedFonts = async (
@@ -19,7 +19,7 @@ export const loadHostedFonts = async (
   if (!hosted) return found;
   const wanted = new Map<string, { value: string; index: number }>();
   config.layers.forEach((layer, index) => {
-    const value = (applyLayerDefaults(config.defaults, layer) as { catalogFont?: string }).catalogFont;
+    const value = (applyLayerDefaults(config.defaults, layer) as { googleFont?: string }).googleFont;
     if (value && !bundledFaces(parseFontRequest(value)) && !wanted.has(fontKey(value)))
       wanted.set(fontKey(value), { value, index });
   });
@@ -27,7 +27,7 @@ export const loadHostedFonts = async (
     const faces = await hosted.faces(parseFontRequest(value));
     if (!faces)
       throw new UnprocessableMedia(
-        `layers[${index}].catalogFont: the hosted font catalogue has no "${value}" (check the family's spelling and casing, and its weights)`,
+        `layers[${index}].googleFont: the hosted font catalogue has no "${value}" (check the family's spelling and casing, and its weights)`,
       );
     found.set(key, faces);
   }

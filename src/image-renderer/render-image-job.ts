@@ -3,8 +3,10 @@
  * warm browser object, store the output in R2, record it and settle the job.
  */
 import { inArray } from "drizzle-orm";
+import * as v from "valibot";
 import type { Ctx } from "../context";
-import type { ImageConfig } from "../contract/config";
+import { HostedImageConfigSchema, type ImageConfig } from "../contract/config";
+import { toFieldErrors } from "../contract/field-errors";
 import { mimeOf } from "../contract/mime";
 import { mediaFiles } from "../db/schema";
 import { catalogueOnline } from "../fonts/online";
@@ -76,8 +78,16 @@ export const renderImageJob = async (ctx: Ctx, jobId: string): Promise<"done" | 
     });
     return "done";
   }
-  // Public URL inputs were imported into storage at creation; draw the stored copies.
-  const config = withStoragePaths("image", job.config, inputs) as unknown as ImageConfig;
+  // Public URL inputs were imported into storage at creation; draw the stored copies. The stored config is as
+  // submitted: parsed again so the compiler sees the grammar's view (aliases such as catalogFont normalised).
+  // The hosted-catalogue grammar, since which fonts exist is the font source's call here, not validation's.
+  const parsed = v.safeParse(HostedImageConfigSchema, withStoragePaths("image", job.config, inputs));
+  if (!parsed.success) {
+    const first = toFieldErrors(parsed.issues, "config")[0]!;
+    await finishJob(ctx, job, { status: "FAILED", error: `${first.field}: ${first.message}` });
+    return "done";
+  }
+  const config: ImageConfig = parsed.output;
   const sizes = new Map(
     inputs.flatMap((f) =>
       f.width && f.height ? [[f.storageUrl, { width: f.width, height: f.height }]] : [],

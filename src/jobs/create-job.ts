@@ -1,7 +1,8 @@
 /**
  * POST /api/v1/jobs: validate, resolve inputs (uploads by storage path; public URLs fetched into storage),
  * reserve tokens and insert the job, then enqueue it. The config is stored as submitted; renderers map its
- * public URLs to the imported files through input-map.ts.
+ * public URLs to the imported files through input-map.ts. The answer carries validation's `warnings`
+ * (properties accepted with no effect).
  */
 import { validateJobConfig } from "../contract/config";
 import type { CallerCtx } from "../context";
@@ -80,5 +81,6 @@ export const createJob = async (
     type: job.type,
     estimatedTokens: job.reserve,
     createdAt: new Date(at).toISOString(),
+    warnings: checked.warnings,
   };
 };

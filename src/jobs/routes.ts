@@ -47,14 +47,19 @@ const CREATE_DOC = {
     "Send `Idempotency-Key` to make a retry safe: the same key and body within 24 h answer the first result.",
   body: { json: jobBody },
   bodyExample: EXAMPLES.imageJob,
-  ok: { status: 201, description: "`jobId`, `status: PENDING`, `type`, `estimatedTokens`, `createdAt`" },
+  ok: {
+    status: 201,
+    description:
+      "`jobId`, `status: PENDING`, `type`, `estimatedTokens`, `createdAt`, `warnings` (`[{field, message, code}]`: properties accepted with no effect, code `IGNORED_PROPERTY`)",
+  },
   errors: [400, 402, 409, 413, 415],
 } satisfies RouteDoc;
 
 const VALIDATE_DOC = {
   tag: "Jobs",
   summary: "Validate a job without creating it",
-  description: "Always 200 for a JSON body: `isValid`, `errors`, `estimatedTokens`, `detectedResources`.",
+  description:
+    "Always 200 for a JSON body: `isValid`, `errors`, `warnings` (`[{field, message, code}]`: properties accepted with no effect, code `IGNORED_PROPERTY`), `estimatedTokens`, `detectedResources`.",
   body: { json: jobBody },
   bodyExample: EXAMPLES.videoJob,
   ok: { status: 200, description: "The validation result" },

@@ -4,12 +4,14 @@
  * (INVALID_JOB_TYPE, INVALID_CONFIG_TYPE), then the grammar (VALIDATION_ERROR), then the caller's stored
  * files (FILE_NOT_FOUND at the referencing field) and public URLs the SSRF guard refuses. Valid: the
  * estimate that creation would reserve and every referenced file with its size when it is one of the
- * caller's uploads. Invalid: 0 tokens, no resources.
+ * caller's uploads. Invalid: 0 tokens, no resources. Either way `warnings` names the properties accepted with no
+ * effect (an editly option such as `outPath`, code IGNORED_PROPERTY).
  * Public URLs are not fetched here (validation must be cheap and side-effect free), so they carry no size.
  */
 import { validateJobConfig, type DetectedResource } from "../contract/config";
 import { catalogueOnline } from "../fonts/online";
 import type { CallerCtx } from "../context";
+import type { FieldWarning } from "../contract/field-errors";
 import { ValidationFailed, type FieldError } from "../lib/errors";
 import { remoteReferenceErrors } from "./import-inputs";
 import { plannedVideo } from "./planned-length";
@@ -18,13 +20,15 @@ import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } f
 export interface ValidationResult {
   isValid: boolean;
   errors: FieldError[];
+  warnings: FieldWarning[];
   estimatedTokens: number;
   detectedResources: DetectedResource[];
 }
 
-const invalid = (errors: FieldError[]): ValidationResult => ({
+const invalid = (errors: FieldError[], warnings: FieldWarning[]): ValidationResult => ({
   isValid: false,
   errors,
+  warnings,
   estimatedTokens: 0,
   detectedResources: [],
 });
@@ -34,11 +38,12 @@ export const validateJob = async (
   input: { type?: unknown; config?: unknown },
 ): Promise<ValidationResult> => {
   const checked = validateJobConfig(input.type, input.config, { catalogueOnline: catalogueOnline(ctx.env) });
-  if (!checked.valid) return invalid(checked.errors);
+  const { warnings } = checked;
+  if (!checked.valid) return invalid(checked.errors, warnings);
   const refs = fileReferences(checked.type, checked.config);
   const stored = await lookupStoredFiles(ctx, refs);
   const refused = [...missingFileErrors(refs, stored), ...remoteReferenceErrors(refs)];
-  if (refused.length) return invalid(refused);
+  if (refused.length) return invalid(refused, warnings);
   let estimatedTokens = checked.estimatedTokens;
   if (checked.type === "video") {
     // Stored files by their real lengths; public URLs are not fetched here, so theirs is not known yet.
@@ -47,13 +52,14 @@ export const validateJob = async (
     try {
       estimatedTokens = plannedVideo(checked.config, durationOf).estimatedTokens;
     } catch (e) {
-      if (e instanceof ValidationFailed) return invalid(e.errors);
+      if (e instanceof ValidationFailed) return invalid(e.errors, warnings);
       throw e;
     }
   }
   return {
     isValid: true,
     errors: [],
+    warnings,
     estimatedTokens,
     detectedResources: checked.resources.map((r) => {
       const size = stored.get(r.url)?.size;

@@ -90,15 +90,17 @@ export const TOOLS = {
   }),
   validate_config: tool({
     description:
-      "Check a job config without creating a job: isValid, field errors, estimatedTokens, the stored files it uses.",
+      "Check a job config without creating a job: isValid, field errors, warnings (properties accepted with no " +
+      "effect), estimatedTokens, the stored files it uses. Text layers take catalogue fonts as googleFont " +
+      '("Family" or "Family:weight"; catalogFont is an alias).',
     input: JobInput,
     needs: { resource: "jobs", method: "POST" },
     run: (ctx, input) => validateJob(ctx, input),
   }),
   create_job: tool({
     description:
-      "Create a render job (reserves its estimated tokens). Follow it with get_job until status is COMPLETED, " +
-      "then get_download_link on its outputFileId.",
+      "Create a render job (reserves its estimated tokens; warnings name properties accepted with no effect). " +
+      "Follow it with get_job until status is COMPLETED, then get_download_link on its outputFileId.",
     input: JobInput,
     needs: { resource: "jobs", method: "POST" },
     run: (ctx, input) => createJob(ctx, input),

@@ -9,7 +9,7 @@ import { ImageConfigSchema, ImageLayerSchema, VideoConfigSchema, VideoLayerSchem
 import {
   Color,
   DECIBELS_PATTERN,
-  MAX_GAIN,
+  NUMBER_STRING_PATTERN,
   Position,
   POSITION_NAMES,
   PositionObject,
@@ -23,7 +23,7 @@ import {
   TransitionSchema,
 } from "../contract/config/transitions";
 import { ClipLayers, ClipSchema, GlobalLayerSchema } from "../contract/config/video";
-import { VIDEO_MAX_LAYERS_PER_CLIP, VIDEO_MIN_LAYERS_PER_CLIP } from "../contract/config/limits";
+import { MAX_VOLUME, VIDEO_MAX_LAYERS_PER_CLIP, VIDEO_MIN_LAYERS_PER_CLIP } from "../contract/config/limits";
 
 /** Version of the config grammar (1.4.0 renamed the html layer's allowJavaScript to enableLibraries). */
 export const SCHEMA_VERSION = "1.4.0";
@@ -87,8 +87,11 @@ export function configJsonSchema(name: SchemaName): JsonSchema {
             : valibotSchema === Volume
               ? {
                   anyOf: [
-                    { type: "number", minimum: 0, maximum: MAX_GAIN },
-                    { type: "string", pattern: DECIBELS_PATTERN.source.replace("dB", "[dD][bB]") },
+                    { type: "number", minimum: 0, maximum: MAX_VOLUME },
+                    {
+                      type: "string",
+                      pattern: `${DECIBELS_PATTERN.source.replace("dB", "[dD][bB]")}|${NUMBER_STRING_PATTERN.source}`,
+                    },
                   ],
                 }
               : valibotSchema === ClipLayers

@@ -1,10 +1,12 @@
 /**
- * editly edit specs as editly's documentation writes them: the values editly accepts are accepted (and
- * normalised), the JavaScript-only features are refused naming the field and why. The served JSON Schema
- * agrees (ajv on the same configs).
+ * editly edit specs as editly's documentation and examples write them: the values editly accepts are accepted
+ * (and normalised), options that change nothing here are accepted with a warning each, the JavaScript-only
+ * features are refused naming the field and why. The served JSON Schema agrees (ajv on the same configs).
  */
 import { describe, expect, it } from "vitest";
 import { validateJobConfig } from "../../src/contract/config/index.ts";
+import { editlyExamples, EXPECTED_WARNINGS } from "./editly-examples.ts";
+
 const pause = { type: "pause" };
 
 function accepted(config: Record<string, unknown>) {
@@ -20,24 +22,40 @@ function refused(config: Record<string, unknown>) {
 }
 
 describe("editly values", () => {
-  it("volumes above 1 and in decibels, normalised to a gain", () => {
+  it("volumes above 1, as number strings and in decibels, normalised to a factor", () => {
     const c = accepted({
-      clipsAudioVolume: 2,
+      clipsAudioVolume: 50,
+      backgroundAudioVolume: "50",
       outputVolume: "-10dB",
       audioTracks: [{ path: "/a.mp3", mixVolume: "6 dB" }],
-      clips: [{ layers: [{ type: "audio", path: "/b.mp3", mixVolume: 3 }] }],
+      clips: [{ layers: [{ type: "audio", path: "/b.mp3", mixVolume: 1000 }] }],
     });
-    expect(c.clipsAudioVolume).toBe(2);
+    expect(c.clipsAudioVolume).toBe(50);
+    expect(c.backgroundAudioVolume).toBe(50);
     expect(c.outputVolume).toBeCloseTo(0.316228, 6);
     expect((c.audioTracks as { mixVolume: number }[])[0]!.mixVolume).toBeCloseTo(1.995262, 6);
   });
 
-  it("refuses a gain above +20 dB or 10, naming the field", () => {
-    expect(refused({ outputVolume: 11, clips: [{ layers: [pause] }] })).toEqual([
-      ["config.outputVolume", "must be at most 10"],
+  it("refuses a volume above 1000 or +60 dB, or a word, naming the field", () => {
+    expect(refused({ outputVolume: 1001, clips: [{ layers: [pause] }] })).toEqual([
+      ["config.outputVolume", "must be at most 1000"],
     ]);
-    expect(refused({ outputVolume: "30dB", clips: [{ layers: [pause] }] })[0]![1]).toContain("+20 dB");
-    expect(refused({ outputVolume: "loud", clips: [{ layers: [pause] }] })[0]![1]).toContain('"-10dB"');
+    expect(refused({ outputVolume: "61dB", clips: [{ layers: [pause] }] })[0]![1]).toContain("+60 dB");
+    expect(refused({ mixVolume: 1, clips: [{ layers: [pause] }] })[0]![0]).toBe("config.mixVolume");
+    const [[field, message]] = refused({ outputVolume: "loud", clips: [{ layers: [pause] }] }) as [string[]];
+    expect(field).toBe("config.outputVolume");
+    expect(message).toContain('"50"');
+    expect(message).toContain('"-10dB"');
+  });
+
+  it("takes audioNorm as editly passes it to ffmpeg: maxGain up to 100, gaussSize up to 301", () => {
+    expect(
+      accepted({ audioNorm: { enable: true, gaussSize: 301, maxGain: 100 }, clips: [{ layers: [pause] }] })
+        .audioNorm,
+    ).toEqual({ enable: true, gaussSize: 301, maxGain: 100 });
+    expect(refused({ audioNorm: { maxGain: 101 }, clips: [{ layers: [pause] }] })).toEqual([
+      ["config.audioNorm.maxGain", "must be at most 100"],
+    ]);
   });
 
   it("reads a clip's single layer object as a one-layer list", () => {
@@ -80,10 +98,29 @@ describe("editly's JavaScript-only features", () => {
   it.each([
     ["outPath", "./out.mp4", "stores the output"],
     ["verbose", true, "no effect here"],
+    ["enableFfmpegLog", false, "no effect here"],
     ["customOutputArgs", ["-crf", "1"], "encoder settings are fixed"],
-  ])("the CLI option %s is refused with its reason", (key, value, why) => {
-    const errors = refused({ [key]: value, clips: [{ layers: [pause] }] });
-    expect(errors[0]![1]).toContain(why);
+    ["ffmpegPath", "/usr/bin/ffmpeg", "encoder settings are fixed"],
+    ["allowRemoteRequests", true, "always fetched"],
+  ])("the CLI option %s is accepted with a warning saying why it changes nothing", (key, value, why) => {
+    const r = validateJobConfig("video", { [key]: value, clips: [{ layers: [pause] }] });
+    expect(r.valid).toBe(true);
+    expect(r.warnings).toEqual([
+      { field: `config.${key}`, message: expect.stringContaining(why), code: "IGNORED_PROPERTY" },
+    ]);
+  });
+
+  it("checks an ignored option's type like any other property", () => {
+    expect(refused({ outPath: 42, clips: [{ layers: [pause] }] })[0]![0]).toBe("config.outPath");
+  });
+
+  it("keeps refusing properties editly would not know either", () => {
+    expect(refused({ outpath: "./x.mp4", clips: [{ layers: [pause] }] })).toEqual([
+      ["config.outpath", 'Unknown property "outpath" in the video config'],
+    ]);
+    expect(refused({ clips: [{ layers: [{ type: "fill-color", duration: 2 }] }] })[0]![1]).toBe(
+      'Unknown property "duration" in fill-color layer',
+    );
   });
 
   it("editly's fast preview flag is accepted", () => {
@@ -102,5 +139,40 @@ describe("file references of editly's single-layer form", () => {
     });
     expect(seen).toEqual(["config.clips[0].layers.path video"]);
     expect(config.clips[0]!.layers.path).toBe("/videos/u/v.mp4");
+  });
+});
+
+describe("editly's example specs", () => {
+  const examples = editlyExamples({
+    video: "/video/2024-01-15/u/clip.mp4",
+    video2: "/video/2024-01-15/u/dancer.webm",
+    photo: "/image/2024-01-15/u/photo.jpg",
+    overlay: "/image/2024-01-15/u/emoji.svg",
+    music: "/audio/2024-01-15/u/music.m4a",
+    voice: "/audio/2024-01-15/u/voice.mp3",
+    font: "/font/2024-01-15/u/PatuaOne-Regular.ttf",
+    shader: "/shader/2024-01-15/u/rainbow.frag",
+  });
+
+  it("covers every function-free example of editly's repository", () => {
+    expect(Object.keys(examples)).toHaveLength(34);
+  });
+
+  it.each(Object.entries(examples))(
+    "%s validates as written, with a warning per ignored option",
+    (name, config) => {
+      const r = validateJobConfig("video", config);
+      expect(r.valid ? [] : r.errors).toEqual([]);
+      expect(r.warnings.map((w) => w.field)).toEqual(EXPECTED_WARNINGS[name] ?? ["config.outPath"]);
+      expect(r.warnings.every((w) => w.code === "IGNORED_PROPERTY")).toBe(true);
+    },
+  );
+
+  it("reads the image layer's duration as nothing: the clip keeps its own length", () => {
+    const r = validateJobConfig("video", examples.ph!);
+    if (!r.valid) throw new Error(JSON.stringify(r.errors));
+    expect(r.warnings[1]!.message).toContain("has no effect");
+    // 1 + 1.5 + 2 s, minus two 0.4 s transitions: the 2.5 s on the image changes nothing.
+    expect(r.estimatedTokens).toBe(10 + 2 * Math.ceil(4.5 - 0.8));
   });
 });

@@ -157,6 +157,30 @@ describe("POST /api/v1/jobs: errors", () => {
   });
 });
 
+describe("POST /api/v1/jobs: warnings", () => {
+  it("answers the warnings validation lists, and an empty list for a config without any", async () => {
+    const { key } = await newAccount({ planId: "pro" });
+    const editly = { type: "video", config: { ...video.config, outPath: "./out.mp4", verbose: true } };
+    const res = await createJobCall(key, editly);
+    expect(res.status).toBe(201);
+    const created = await body<{ jobId: string; warnings: unknown[] }>(res);
+    expect(created.data!.warnings).toEqual([
+      {
+        field: "config.outPath",
+        message: expect.stringContaining("stores the output"),
+        code: "IGNORED_PROPERTY",
+      },
+      { field: "config.verbose", message: expect.stringContaining("no effect"), code: "IGNORED_PROPERTY" },
+    ]);
+    const row = await env.DB.prepare("SELECT config FROM jobs WHERE id = ?")
+      .bind(created.data!.jobId)
+      .first<{ config: string }>();
+    // Stored as submitted, ignored options included.
+    expect(JSON.parse(row!.config)).toEqual(editly.config);
+    expect((await body<{ warnings: unknown[] }>(await createJobCall(key, video))).data!.warnings).toEqual([]);
+  });
+});
+
 describe("POST /api/v1/jobs: security", () => {
   it("401 without a key, 403 with a read-only key; neither creates a job", async () => {
     const { key, userId } = await newAccount({ permissions: [{ resource: "jobs", action: "read" }] });

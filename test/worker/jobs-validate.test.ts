@@ -6,6 +6,7 @@ import { textImage } from "./jobs-seed";
 type Result = {
   isValid: boolean;
   errors: Array<{ field?: string; message: string; code?: string }>;
+  warnings: Array<{ field: string; message: string; code: string }>;
   estimatedTokens: number;
   detectedResources: Array<{ type: string; url: string; size?: number }>;
 };
@@ -29,7 +30,7 @@ describe("POST /api/v1/jobs/validate: valid configs", () => {
     expect(status).toBe(200);
     expect(b).toEqual({
       success: true,
-      data: { isValid: true, errors: [], estimatedTokens: 5, detectedResources: [] },
+      data: { isValid: true, errors: [], warnings: [], estimatedTokens: 5, detectedResources: [] },
     });
   });
 
@@ -70,6 +71,35 @@ describe("POST /api/v1/jobs/validate: valid configs", () => {
     ]);
   });
 
+  it("lists what an editly spec carries with no effect as warnings, and still estimates it", async () => {
+    const { key } = await newAccount();
+    const config = {
+      ...videoConfig([{ type: "image", path: "https://example.com/p/photo.jpg", duration: 9 }]),
+      outPath: "./out.mp4",
+      customOutputArgs: ["-crf", "18"],
+    };
+    const { status, b } = await validate(key, { type: "video", config });
+    expect(status).toBe(200);
+    expect(b.data).toMatchObject({ isValid: true, errors: [], estimatedTokens: 16 });
+    expect(b.data!.warnings).toEqual([
+      {
+        field: "config.outPath",
+        message: expect.stringContaining("stores the output"),
+        code: "IGNORED_PROPERTY",
+      },
+      {
+        field: "config.customOutputArgs",
+        message: expect.stringContaining("encoder settings are fixed"),
+        code: "IGNORED_PROPERTY",
+      },
+      {
+        field: "config.clips[0].layers[0].duration",
+        message: expect.stringContaining("has no effect"),
+        code: "IGNORED_PROPERTY",
+      },
+    ]);
+  });
+
   it("creates nothing and reserves nothing", async () => {
     const { key, userId } = await newAccount({ tokens: 100 });
     await validate(key, { type: "image", config: textImage() });
@@ -97,9 +127,19 @@ describe("POST /api/v1/jobs/validate: invalid configs are still 200", () => {
     expect(b.data).toEqual({
       isValid: false,
       errors: [expect.objectContaining({ field, code })],
+      warnings: [],
       estimatedTokens: 0,
       detectedResources: [],
     });
+  });
+
+  it("keeps the warnings of a config it refuses", async () => {
+    const { key } = await newAccount();
+    const config = { ...videoConfig([{ type: "pause" }]), outPath: "./x.mp4", width: 0 };
+    const { b } = await validate(key, { type: "video", config });
+    expect(b.data).toMatchObject({ isValid: false, estimatedTokens: 0 });
+    expect(b.data!.errors.map((e) => e.field)).toEqual(["config.width"]);
+    expect(b.data!.warnings.map((w) => w.field)).toEqual(["config.outPath"]);
   });
 
   it("checks the type before the config", async () => {
@@ -147,6 +187,7 @@ describe("POST /api/v1/jobs/validate: invalid configs are still 200", () => {
           code: "FILE_NOT_FOUND",
         },
       ],
+      warnings: [],
       estimatedTokens: 0,
       detectedResources: [],
     });

@@ -74,7 +74,7 @@ const catalogue = (families: Record<string, string>, host?: string) => {
   return { calls, source: hostedFontSource({ bucket: env.FILES, fetcher }) };
 };
 
-const textConfig = (catalogFont?: string) => ({
+const textConfig = (googleFont?: string) => ({
   width: 600,
   height: 120,
   backgroundColor: "#ffffff",
@@ -85,7 +85,7 @@ const textConfig = (catalogFont?: string) => ({
       x: 10,
       y: 20,
       fontSize: 60,
-      ...(catalogFont ? { catalogFont } : {}),
+      ...(googleFont ? { googleFont } : {}),
     },
   ],
 });
@@ -125,7 +125,7 @@ describe("hosted font catalogue", () => {
     const { source } = catalogue({ "Comic Neue": "comicneue" });
     expect(await source.faces({ family: "Comic Neue", weight: 300 })).toBeNull();
     await expect(loadHostedFonts(textConfig("No Such Family:700") as never, source)).rejects.toThrow(
-      /^layers\[0\]\.catalogFont: the hosted font catalogue has no "No Such Family:700"/,
+      /^layers\[0\]\.googleFont: the hosted font catalogue has no "No Such Family:700"/,
     );
   });
 
@@ -174,26 +174,27 @@ describe("catalogFont validation with the hosted catalogue switched on", () => {
   });
 });
 
-describe("catalogFont in video jobs", () => {
+describe("googleFont in video jobs", () => {
   it("accepts only bundled families, even with the hosted catalogue on (the renderer draws the bundle)", () => {
     const online = { catalogueOnline: true };
     const video = (font: string) => ({
-      clips: [{ duration: 1, layers: [{ type: "title", text: "Hi", catalogFont: font }] }],
+      clips: [{ duration: 1, layers: [{ type: "title", text: "Hi", googleFont: font }] }],
     });
     const image = (font: string) => ({
       width: 100,
       height: 100,
-      layers: [{ type: "text", text: "Hi", catalogFont: font }],
+      layers: [{ type: "text", text: "Hi", googleFont: font }],
     });
     expect(validateJobConfig("image", image("Comic Neue:700"), online).valid).toBe(true);
     expect(validateJobConfig("image", image("Comic Neue:700")).valid).toBe(false);
     const refused = validateJobConfig("video", video("Comic Neue:700"), online);
     expect(refused.valid).toBe(false);
-    expect(JSON.stringify(refused)).toMatch(/catalogFont.*available families: .*Lobster/);
+    expect(JSON.stringify(refused)).toMatch(/googleFont.*available families: .*Lobster/);
     expect(validateJobConfig("video", video("Lobster"), online).valid).toBe(true);
     const defaults = validateJobConfig(
       "video",
       {
+        // The alias follows the same rule.
         defaults: { layer: { catalogFont: "Comic Neue" } },
         clips: [{ duration: 1, layers: [{ type: "title", text: "Hi" }] }],
       },

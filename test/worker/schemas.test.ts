@@ -48,8 +48,8 @@ describe("GET /api/v1/schemas", () => {
       maximum: limits.VIDEO_MAX_FPS,
       default: 25,
     });
-    expect(schema.$defs.VideoLayer.oneOf).toHaveLength(17); // editly's 16 and the gl layer
-    expect(schema.$defs.GlobalLayer.oneOf).toHaveLength(14); // gl layers may be global too
+    expect(schema.$defs.VideoLayer.oneOf).toHaveLength(18); // editly's 17 (its banner too) and the html layer
+    expect(schema.$defs.GlobalLayer.oneOf).toHaveLength(15); // gl layers may be global too
     // Names match in any casing: a pattern the grammar agrees with, the documented spellings as examples.
     const name = schema.$defs.Transition.properties.name as { pattern: string; examples: string[] };
     expect(name.examples).toEqual(

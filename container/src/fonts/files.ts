@@ -21,11 +21,11 @@ export function catalogFontFile(font: CatalogFont, subset: string): string {
   return require.resolve(`@fontsource/${id}/files/${id}-${subset}-${font.weight}-normal.woff2`);
 }
 
-/** The @font-face rules (file: URLs) and CSS family/weight of a `catalogFont` value; throws when unknown. */
+/** The @font-face rules (file: URLs) and CSS family/weight of a `googleFont` value; throws when unknown. */
 export function catalogFaceFile(value: string): { family: string; weight: number; css: string } {
   const font = resolveCatalogFont(value);
   if ("error" in font)
-    throw new Error(`catalogFont "${value}" is not in the renderer's catalogue: ${font.error}`);
+    throw new Error(`googleFont "${value}" is not in the renderer's catalogue: ${font.error}`);
   const css = catalogFontFaces(font, (subset) => pathToFileURL(catalogFontFile(font, subset)).href);
   return { family: catalogFaceName(font), weight: font.weight, css };
 }

@@ -69,6 +69,9 @@ export function oddGauss(size: number): number {
   return Math.max(3, size % 2 === 1 ? size : size + 1);
 }
 
+/** dynaudnorm's m takes 1..100: JsonCut allows 0, which ffmpeg would refuse (the grammar caps it at 100). */
+export const normMaxGain = (maxGain: number): number => Math.max(1, maxGain);
+
 /** Builds `[aout]`: clips (× clipsAudioVolume) + tracks + background, norm, output volume, exact length. */
 export function finishAudio(ctx: GraphContext, clipStreams: string[], tracks: AudioTrackSpec[]): void {
   const { spec } = ctx;
@@ -87,7 +90,7 @@ export function finishAudio(ctx: GraphContext, clipStreams: string[], tracks: Au
   if (spec.audioFilePath && bgInfo?.hasAudio) {
     const i = ctx.addInput(spec.loopAudio ? ["-stream_loop", "-1"] : [], spec.audioFilePath);
     const bg = ctx.label("bg");
-    ctx.chain(`[${i}:a]${NORMALISE}[${bg}]`);
+    ctx.chain(`[${i}:a]${NORMALISE},volume=${f(spec.backgroundAudioVolume)}[${bg}]`);
     sources.push(bg);
   }
   if (sources.length === 0) {
@@ -95,7 +98,7 @@ export function finishAudio(ctx: GraphContext, clipStreams: string[], tracks: Au
     return;
   }
   const norm = spec.audioNorm.enable
-    ? `,dynaudnorm=g=${oddGauss(spec.audioNorm.gaussSize)}:m=${f(spec.audioNorm.maxGain)}`
+    ? `,dynaudnorm=g=${oddGauss(spec.audioNorm.gaussSize)}:m=${f(normMaxGain(spec.audioNorm.maxGain))}`
     : "";
   ctx.chain(
     `[${mix(ctx, sources, "mixall")}]${NORMALISE}${norm},volume=${f(spec.outputVolume)},apad,atrim=0:${total},asetpts=PTS-STARTPTS[aout]`,

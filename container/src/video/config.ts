@@ -1,19 +1,23 @@
 /**
  * The renderer's view of a video job config that the contract's grammar already parsed (the route validates
  * the request with `RenderVideoRequest`): documented defaults filled in from `VIDEO_DEFAULTS`, layer defaults
- * merged by the contract's `applyLayerDefaults` (exactly as validation saw them), and fast previews.
+ * merged by the contract's `applyLayerDefaults` (exactly as validation saw them), volumes made mix-ready
+ * (mix-weights.ts), and fast previews.
  * Clip lengths and transitions are not decided here: src/contract/timeline.ts does that from `defaults`.
  */
 import type { VideoConfig } from "../../../src/contract/config/video.ts";
 import { VIDEO_DEFAULTS } from "../../../src/contract/config/limits.ts";
 import { applyLayerDefaults } from "../../../src/contract/config/rules.ts";
 import { evenDimension } from "../../../src/contract/geometry.ts";
+import { mixWeights } from "./mix-weights.ts";
 import type { AudioTrackSpec, Layer, VideoFormat, VideoSpec } from "./types.ts";
 
 /** The spec of a parsed config; `format` (the request's output format) wins over the config's. */
 export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec {
   const defaults = config.defaults;
-  const withDefaults = (layer: Layer): Layer => applyLayerDefaults(defaults, layer);
+  const W = config.width ?? VIDEO_DEFAULTS.width;
+  const H = config.height ?? VIDEO_DEFAULTS.height;
+  const withDefaults = (layer: Layer): Layer => overlayFractions(applyLayerDefaults(defaults, layer), W, H);
   const tracks = (config.audioTracks ?? []).map((t): AudioTrackSpec => ({
     path: t.path,
     mixVolume: t.mixVolume ?? 1,
@@ -21,10 +25,10 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
     cutFrom: t.cutFrom ?? 0,
     cutTo: t.cutTo ?? null,
   }));
-  return {
+  return mixWeights({
     // x264/yuv420p need even sizes: rounded down, as the README promises (1001 -> 1000).
-    width: evenDimension(config.width ?? VIDEO_DEFAULTS.width),
-    height: evenDimension(config.height ?? VIDEO_DEFAULTS.height),
+    width: evenDimension(W),
+    height: evenDimension(H),
     fps: config.fps ?? VIDEO_DEFAULTS.fps,
     format: format ?? config.format ?? VIDEO_DEFAULTS.format,
     fast: config.fast ?? false,
@@ -38,6 +42,7 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
     })),
     globalLayers: (config.globalLayers ?? []).map(withDefaults),
     audioFilePath: config.audioFilePath ?? null,
+    backgroundAudioVolume: config.backgroundAudioVolume ?? 1,
     loopAudio: config.loopAudio ?? false,
     keepSourceAudio: config.keepSourceAudio ?? false,
     clipsAudioVolume: config.clipsAudioVolume ?? 1,
@@ -51,7 +56,18 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
     subtitles: config.autoSubtitles
       ? { style: config.autoSubtitlesStyle ?? {}, language: config.autoSubtitlesLanguage }
       : null,
-  };
+  });
+}
+
+/**
+ * An image-overlay's `width`/`height` as fractions of the frame: JsonCut takes either a fraction (up to 1) or
+ * pixels of the configured frame (above 1), so a preview scales pixel sizes like every other size.
+ */
+export function overlayFractions(layer: Layer, W: number, H: number): Layer {
+  if (layer.type !== "image-overlay") return layer;
+  const fraction = (value: number | undefined, side: number) =>
+    value !== undefined && value > 1 ? value / side : value;
+  return { ...layer, width: fraction(layer.width, W), height: fraction(layer.height, H) };
 }
 
 const scaled = (value: number | undefined, s: number) => (value === undefined ? undefined : value * s);

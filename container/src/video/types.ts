@@ -54,6 +54,8 @@ export interface VideoSpec {
   clips: ClipSpec[];
   globalLayers: Layer[];
   audioFilePath: string | null;
+  /** The background track's gain (editly's weight, made relative by mix-weights.ts). */
+  backgroundAudioVolume: number;
   loopAudio: boolean;
   keepSourceAudio: boolean;
   clipsAudioVolume: number;

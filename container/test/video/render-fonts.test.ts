@@ -1,5 +1,5 @@
 /**
- * Catalogue fonts in video: `catalogFont` on text layers and `googleFonts` on html layers draw the
+ * Catalogue fonts in video: `googleFont` (or its alias `catalogFont`) on text layers and `googleFonts` on html layers draw the
  * bundled @fontsource files (the renderer's own copies), not the installed fallback. Compared on the
  * pixels of the same text drawn with and without the font.
  */
@@ -52,15 +52,15 @@ function changed(a: Buffer, b: Buffer): number {
 const ink = (f: Buffer) => [...f].filter((v) => v > 128).length / f.length;
 
 describe("catalogue fonts in video", () => {
-  it("draws a title in its catalogFont", async () => {
+  it("draws a title in its googleFont, and the same pixels under the alias catalogFont", async () => {
     const title = { type: "title", text: "Handwritten", fontSize: 40, zoomDirection: null };
-    const lobster = await frame("lobster", { ...title, catalogFont: "Lobster" });
-    const pacifico = await frame("pacifico", { ...title, catalogFont: "Pacifico" });
+    const lobster = await frame("lobster", { ...title, googleFont: "Lobster" });
+    const pacifico = await frame("pacifico", { ...title, googleFont: "Pacifico" });
     const fallback = await frame("fallback", title);
     expect(ink(lobster)).toBeGreaterThan(0.01);
     expect(changed(lobster, fallback)).toBeGreaterThan(0.02);
     expect(changed(lobster, pacifico)).toBeGreaterThan(0.02);
-    // The same font twice draws the same pixels.
+    // The same font twice draws the same pixels, whichever name carries it.
     expect(changed(lobster, await frame("lobster-again", { ...title, catalogFont: "lobster" }))).toBe(0);
   });
 
@@ -76,8 +76,8 @@ describe("catalogue fonts in video", () => {
   });
 
   it("never renders a family the bundle lacks: the grammar refuses it, naming the families", async () => {
-    await expect(frame("unknown", { type: "title", text: "x", catalogFont: "Comic Neue" })).rejects.toThrow(
-      /catalogFont: unknown catalogue font family "Comic Neue"; available families: Arimo/,
+    await expect(frame("unknown", { type: "title", text: "x", googleFont: "Comic Neue" })).rejects.toThrow(
+      /googleFont: unknown catalogue font family "Comic Neue"; available families: Arimo/,
     );
   });
 });

@@ -167,7 +167,7 @@ describe("POST /render/video", () => {
     expect(unsigned.status).toBe(401);
   });
 
-  it("validates the config with the contract's grammar: 400 naming the field, fps above 60 included", async () => {
+  it("validates the config with the contract's grammar: 400 naming the field, fps above 120 included", async () => {
     const body = (config: unknown) => ({
       jobId: "job_bad",
       config,
@@ -175,10 +175,10 @@ describe("POST /render/video", () => {
       output: { uploadUrl: `${base}/upload/x.mp4`, format: "mp4" },
       callbackUrl: `${base}/callback`,
     });
-    // The renderer used to clamp fps to 1..120 itself and render 90 fps; the grammar allows 1..60.
-    const fast = await post(body({ fps: 90, clips: [{ layers: [{ type: "pause" }] }] }));
+    // The grammar allows JsonCut's 1..120; the renderer takes what it validates, nothing more.
+    const fast = await post(body({ fps: 121, clips: [{ layers: [{ type: "pause" }] }] }));
     expect(fast.status).toBe(400);
-    expect(await fast.json()).toEqual({ error: "config.fps: must be at most 60" });
+    expect(await fast.json()).toEqual({ error: "config.fps: must be at most 120" });
     const text = await post(body({ clips: [{ layers: [{ type: "text", text: "x" }] }] }));
     expect(text.status).toBe(400);
     expect(((await text.json()) as { error: string }).error).toMatch(

@@ -7,7 +7,7 @@
  */
 import * as v from "valibot";
 import { catalogFontIssue } from "../fonts/catalog.ts";
-import { MAX_BLUR, MAX_PX, MAX_ROTATION, MAX_SECONDS } from "./limits.ts";
+import { MAX_BLUR, MAX_PX, MAX_ROTATION, MAX_SECONDS, MAX_VOLUME, MAX_VOLUME_DB } from "./limits.ts";
 
 const typeName = (input: unknown): string =>
   input === null ? "null" : Array.isArray(input) ? "array" : typeof input;
@@ -67,30 +67,39 @@ export const BorderRadius = numberIn(0, MAX_PX);
 export const Seconds = numberIn(0, MAX_SECONDS);
 /** A strictly positive time (end of a cut or window). */
 export const PositiveSeconds = numberAbove(0, MAX_SECONDS);
-/** Mix weight of an audio source (0 = silent, 1 = unchanged). */
-/** The largest gain a volume may ask for: 10 = +20 dB (editly sets no bound; ffmpeg's volume filter none). */
-export const MAX_GAIN = 10;
-
 /** editly's decibel form, `"-10dB"`, `"3 dB"` (what ffmpeg's volume filter accepts). */
 export const DECIBELS_PATTERN = /^\s*([+-]?\d+(?:\.\d+)?)\s*dB\s*$/i;
+/** editly's number-as-string form, `"50"`, `"0.5"` (editly hands it to ffmpeg, which reads the number). */
+export const NUMBER_STRING_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*$/;
 
-/** editly's decibel volume, normalised to a factor. */
-const Decibels = v.pipe(
+const VOLUME_MESSAGE = `must be a number from 0 to ${MAX_VOLUME}, a number string such as "50", or decibels such as "-10dB" (at most +${MAX_VOLUME_DB} dB)`;
+
+/** The factor a volume string stands for, or null when it is neither form (or above the bound). */
+const volumeOfString = (s: string): number | null => {
+  const db = DECIBELS_PATTERN.exec(s);
+  if (db) {
+    const value = Number(db[1]);
+    return value <= MAX_VOLUME_DB ? Math.round(10 ** (value / 20) * 1e6) / 1e6 : null;
+  }
+  const n = NUMBER_STRING_PATTERN.exec(s);
+  return n && Number(n[1]) <= MAX_VOLUME ? Number(n[1]) : null;
+};
+
+/** editly's string volumes, normalised to a factor. */
+const VolumeString = v.pipe(
   v.string(),
-  v.check(
-    (s) => DECIBELS_PATTERN.test(s) && Number(DECIBELS_PATTERN.exec(s)![1]) <= 20,
-    'must be a number from 0 to 10 or decibels such as "-10dB" (at most +20 dB)',
-  ),
-  v.transform((s) => Math.round(10 ** (Number(DECIBELS_PATTERN.exec(s)![1]) / 20) * 1e6) / 1e6),
+  v.check((s) => volumeOfString(s) !== null, VOLUME_MESSAGE),
+  v.transform((s) => volumeOfString(s)!),
 );
 
 /**
- * A gain, as editly takes it: a factor 0..10 (1 = unchanged, above 1 louder) or decibels (`"-10dB"`, at
- * most +20 dB), normalised to the factor. Chosen by the input's type so each form reports its own error
- * (the served JSON Schema states it as `anyOf`, see src/schemas/json-schemas.ts).
+ * A volume, as editly takes it: a factor 0..1000 (1 = unchanged), a number string (`"50"`) or decibels
+ * (`"-10dB"`, at most +60 dB), normalised to the factor. Chosen by the input's type so each form reports its
+ * own error (the served JSON Schema states it as `anyOf`, see src/schemas/json-schemas.ts). How the renderer
+ * mixes with it (gains, and weights relative to each other above 1) is container/src/video/README.md's.
  */
-export const Volume = v.lazy((input: unknown) => (typeof input === "string" ? Decibels : Gain));
-const Gain = numberIn(0, MAX_GAIN);
+export const Volume = v.lazy((input: unknown) => (typeof input === "string" ? VolumeString : VolumeNumber));
+const VolumeNumber = numberIn(0, MAX_VOLUME);
 
 const COLOR_PATTERN =
   /^(?:#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|(?:rgba?|hsla?)\((?:[-+0-9.,%/\s]|deg)+\)|[a-zA-Z]{3,30})$/;
@@ -110,7 +119,7 @@ export const FontFamily = v.pipe(
   ),
 );
 
-/** `catalogFont` values; `online` says whether families beyond the bundled catalogue may pass. */
+/** `googleFont` values; `online` says whether families beyond the bundled catalogue may pass. */
 const catalogFontSchema = (online: boolean) =>
   v.pipe(
     v.string(),
@@ -132,10 +141,20 @@ const catalogFontSchema = (online: boolean) =>
 export const BundledCatalogFont = catalogFontSchema(false);
 
 /**
- * `catalogFont` of image jobs with the hosted catalogue switched on (FONT_CATALOGUE_ONLINE): any family of the
+ * `googleFont` of image jobs with the hosted catalogue switched on (FONT_CATALOGUE_ONLINE): any family of the
  * right form passes; the image renderer asks the hosted catalogue.
  */
 export const HostedCatalogFont = catalogFontSchema(true);
+
+/**
+ * The catalogue font of a text layer (or a defaults object): `googleFont`, JsonCut's wire name, and its alias
+ * `catalogFont` (the spec's neutral word), which the grammar normalises to `googleFont` (rules.ts
+ * `normaliseAliases`), so renderers read one field. Both on one object is an error.
+ */
+export const catalogFontEntries = <S extends v.GenericSchema>(font: S) => ({
+  googleFont: v.optional(font),
+  catalogFont: v.optional(font),
+});
 
 /** Family names for an html layer's page (`googleFonts`), optionally with the catalogue's axis syntax. */
 export const FontFamilySpec = v.pipe(
@@ -190,27 +209,10 @@ export const Position = v.lazy((input: unknown) =>
 
 /** Old or foreign property names with the message that points at the one to use. */
 const RENAMED: Record<string, string> = {
-  googleFont:
-    '"googleFont" is not supported: use "catalogFont" with the same "Family" or "Family:weight" value',
   allowJavaScript: '"allowJavaScript" was renamed "enableLibraries" in version 1.4.0: use "enableLibraries"',
-  // editly options that only make sense to its JavaScript API or CLI (README "editly compatibility").
+  // An editly JavaScript function (README "editly compatibility"); editly's CLI options are accepted with a
+  // warning instead (ignored.ts).
   func: '"func" is an editly JavaScript function, which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page) or a gl layer',
-  outPath:
-    '"outPath" is an editly CLI option: the service stores the output and returns its URL; remove it (pick the container with "format")',
-  ...Object.fromEntries(
-    ["enableFfmpegLog", "verbose", "logTimes", "keepTmp"].map((k) => [
-      k,
-      `"${k}" is an editly logging option with no effect here (job progress and errors come with the job): remove it`,
-    ]),
-  ),
-  ...Object.fromEntries(
-    ["ffmpegPath", "ffprobePath", "customOutputArgs"].map((k) => [
-      k,
-      `"${k}" is an editly option for its local ffmpeg: the renderer's tools and encoder settings are fixed; remove it`,
-    ]),
-  ),
-  allowRemoteRequests:
-    '"allowRemoteRequests" is an editly option: http(s) paths are always fetched here (public addresses only); remove it',
 };
 
 export function unknownKeyMessage(where: string, key: unknown): string {

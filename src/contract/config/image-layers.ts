@@ -9,6 +9,7 @@ import {
   Blur,
   bool,
   BundledCatalogFont,
+  catalogFontEntries,
   Color,
   FontFamily,
   list,
@@ -68,7 +69,7 @@ export const textLayerEntries = {
   color: o(Color),
   fontFamily: o(FontFamily),
   fontPath: o(FontRef),
-  catalogFont: o(BundledCatalogFont),
+  ...catalogFontEntries(BundledCatalogFont),
   /** Box behind the text; single-line text only. */
   backgroundColor: o(Color),
   opacity: o(Opacity),

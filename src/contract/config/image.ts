@@ -5,6 +5,7 @@
 import * as v from "valibot";
 import {
   BundledCatalogFont,
+  catalogFontEntries,
   Color,
   documentedDefault,
   HostedCatalogFont,
@@ -37,6 +38,7 @@ import {
   applyLayerDefaults,
   effectiveLayerIssues,
   defaultsIssues,
+  normaliseConfigAliases,
   prefix,
   report,
   type RuleIssue,
@@ -46,13 +48,13 @@ import {
 export const IMAGE_FORMATS = ["png", "jpeg", "jpg", "webp"] as const;
 
 /**
- * The image grammar for one `catalogFont` rule: bundled families only (the default, and the JSON Schema), or
+ * The image grammar for one `googleFont` rule: bundled families only (the default, and the JSON Schema), or
  * any family when the hosted catalogue is on. Everything else is the same object graph.
  */
 const imageGrammar = (catalogFont: typeof BundledCatalogFont | typeof HostedCatalogFont) => {
   const entries = {
     ...IMAGE_LAYER_ENTRIES,
-    text: { ...textLayerEntries, catalogFont: v.optional(catalogFont) },
+    text: { ...textLayerEntries, ...catalogFontEntries(catalogFont) },
   };
   const layer = layerVariant("an image job", [
     layerObject(imageLayerEntries),
@@ -84,6 +86,7 @@ const imageGrammar = (catalogFont: typeof BundledCatalogFont | typeof HostedCata
     v.rawCheck(({ dataset, addIssue }) => {
       if (dataset.typed) report(addIssue, imageConfigIssues(dataset.value));
     }),
+    v.transform(normaliseConfigAliases),
     v.description(
       'Image job config. Cross-field rules beyond this schema: a text layer with "wrap": true needs "width" ' +
         `(its own or from defaults); at most ${HTML_MAX_LAYERS_PER_JOB} html layers per job; html/css sizes are UTF-8 bytes.`,
@@ -97,9 +100,9 @@ const hosted = imageGrammar(HostedCatalogFont);
 
 export const ImageLayerSchema = bundled.layer;
 export type ImageLayer = v.InferOutput<typeof ImageLayerSchema>;
-/** The image config; `catalogFont` names bundled families only (offline, and the served JSON Schema). */
+/** The image config; `googleFont` names bundled families only (offline, and the served JSON Schema). */
 export const ImageConfigSchema = bundled.config;
-/** The image config when the hosted font catalogue is on: `catalogFont` may name any family of the right form. */
+/** The image config when the hosted font catalogue is on: `googleFont` may name any family of the right form. */
 export const HostedImageConfigSchema = hosted.config;
 export type ImageConfig = v.InferOutput<typeof ImageConfigSchema>;
 

@@ -3,12 +3,13 @@
  * estimation, resource detection and the renderers' view of a config.
  */
 import * as v from "valibot";
-import { toFieldErrors, type FieldError } from "../field-errors.ts";
+import { toFieldErrors, type FieldError, type FieldWarning } from "../field-errors.ts";
 import { estimateTokens, outputFormatOf } from "./estimate.ts";
 import { HostedImageConfigSchema, ImageConfigSchema, type ImageConfig } from "./image.ts";
 import { JOB_TYPES, type JobType } from "./job-type.ts";
 import { detectResources, type DetectedResource } from "./resources.ts";
 import { VideoConfigSchema, type VideoConfig } from "./video.ts";
+import { configWarnings } from "./warnings.ts";
 
 export { estimateTokens, outputFormatOf } from "./estimate.ts";
 export {
@@ -38,6 +39,7 @@ type ValidJobConfig =
       estimatedTokens: number;
       resources: DetectedResource[];
       outputFormat: string;
+      warnings: FieldWarning[];
     }
   | {
       valid: true;
@@ -46,23 +48,27 @@ type ValidJobConfig =
       estimatedTokens: number;
       resources: DetectedResource[];
       outputFormat: string;
+      warnings: FieldWarning[];
     };
 
-export type JobConfigResult = ValidJobConfig | { valid: false; errors: FieldError[] };
+/** A refused config: its errors, and the warnings it would carry once they are fixed. */
+export type JobConfigResult =
+  ValidJobConfig | { valid: false; errors: FieldError[]; warnings: FieldWarning[] };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/**
- * Checks a job request's `type` and `config`, in this order: the type (`INVALID_JOB_TYPE` on field
- * `type`), that the config is an object (`INVALID_CONFIG_TYPE` on field `config`), then the grammar
- * (`VALIDATION_ERROR`, one entry per problem, fields like `config.layers[2].width`).
- */
 export interface ValidateOptions {
-  /** The hosted font catalogue is on: image `catalogFont` may name families the bundle lacks. */
+  /** The hosted font catalogue is on: image `googleFont` may name families the bundle lacks. */
   catalogueOnline?: boolean;
 }
 
+/**
+ * Checks a job request's `type` and `config`, in this order: the type (`INVALID_JOB_TYPE` on field
+ * `type`), that the config is an object (`INVALID_CONFIG_TYPE` on field `config`), then the grammar
+ * (`VALIDATION_ERROR`, one entry per problem, fields like `config.layers[2].width`). `warnings` name the
+ * properties accepted with no effect (`IGNORED_PROPERTY`, warnings.ts).
+ */
 export function validateJobConfig(
   type: unknown,
   config: unknown,
@@ -72,19 +78,22 @@ export function validateJobConfig(
     return {
       valid: false,
       errors: [{ field: "type", message: 'type must be "image" or "video"', code: "INVALID_JOB_TYPE" }],
+      warnings: [],
     };
   }
   if (!isObject(config)) {
     return {
       valid: false,
       errors: [{ field: "config", message: "config must be an object", code: "INVALID_CONFIG_TYPE" }],
+      warnings: [],
     };
   }
   const jobType = type as JobType;
+  const warnings = configWarnings(jobType, config);
   if (jobType === "image") {
     const schema = options.catalogueOnline ? HostedImageConfigSchema : ImageConfigSchema;
     const parsed = v.safeParse(schema, config);
-    if (!parsed.success) return { valid: false, errors: toFieldErrors(parsed.issues, "config") };
+    if (!parsed.success) return { valid: false, errors: toFieldErrors(parsed.issues, "config"), warnings };
     return {
       valid: true,
       type: "image",
@@ -92,10 +101,11 @@ export function validateJobConfig(
       estimatedTokens: estimateTokens("image", parsed.output),
       resources: detectResources("image", parsed.output),
       outputFormat: outputFormatOf("image", parsed.output),
+      warnings,
     };
   }
   const parsed = v.safeParse(VideoConfigSchema, config);
-  if (!parsed.success) return { valid: false, errors: toFieldErrors(parsed.issues, "config") };
+  if (!parsed.success) return { valid: false, errors: toFieldErrors(parsed.issues, "config"), warnings };
   return {
     valid: true,
     type: "video",
@@ -103,5 +113,6 @@ export function validateJobConfig(
     estimatedTokens: estimateTokens("video", parsed.output),
     resources: detectResources("video", parsed.output),
     outputFormat: outputFormatOf("video", parsed.output),
+    warnings,
   };
 }

@@ -16,7 +16,9 @@ const typeName = (input: unknown): string =>
  */
 const JSON_LAYER_RULES = {
   allOf: [
+    { not: { required: ["fontPath", "googleFont"] } },
     { not: { required: ["fontPath", "catalogFont"] } },
+    { not: { required: ["googleFont", "catalogFont"] } },
     {
       if: { properties: { type: { const: "html" } }, required: ["type"] },
       then: { oneOf: [{ required: ["html"] }, { required: ["src"] }] },

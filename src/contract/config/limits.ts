@@ -17,13 +17,18 @@ export const IMAGE_MAX_QUALITY = 100;
 export const IMAGE_MAX_FONT_SIZE = 4096;
 
 /**
- * Video frame size. Any integer in range is accepted; the renderer rounds each side down to an even
- * number (x264/yuv420p need even sizes), see `evenDimension` in src/contract/geometry.ts.
+ * Video frame size. Any integer in range is accepted (JsonCut's 1..4096); the renderer rounds each side down
+ * to an even number, never below 2 (x264/yuv420p need even sizes, so 1 renders as 2), see `evenDimension` in
+ * src/contract/geometry.ts.
  */
-export const VIDEO_MIN_SIZE = 2;
+export const VIDEO_MIN_SIZE = 1;
 export const VIDEO_MAX_SIZE = 4096;
+/**
+ * Frames per second: JsonCut's 1..120. The render deadline grows with the pixel rate
+ * (src/contract/deadline.ts), so 120 fps gets twice the wall time of 60; tokens are per output second.
+ */
 export const VIDEO_MIN_FPS = 1;
-export const VIDEO_MAX_FPS = 60;
+export const VIDEO_MAX_FPS = 120;
 export const VIDEO_MIN_CLIPS = 1;
 export const VIDEO_MAX_CLIPS = 100;
 export const VIDEO_MIN_LAYERS_PER_CLIP = 1;
@@ -39,13 +44,22 @@ export const VIDEO_MIN_CLIP_DURATION = 0.1;
 /** Font size of title, subtitle, news-title and title-background layers (px). */
 export const VIDEO_MIN_FONT_SIZE = 8;
 export const VIDEO_MAX_FONT_SIZE = 500;
-/** Longest transition a config may ask for (it is clamped to half of each neighbouring clip anyway). */
-export const VIDEO_MAX_TRANSITION_DURATION = 10;
-/** dynaudnorm settings of `audioNorm`. */
+/**
+ * dynaudnorm settings of `audioNorm`: JsonCut's lower bounds, ffmpeg's upper ones (editly passes the values
+ * straight to ffmpeg; its examples use maxGain 100). The renderer raises what ffmpeg would refuse: gaussSize
+ * to odd and at least 3, maxGain to at least 1 (ffmpeg's dynaudnorm takes g 3..301 odd, m 1..100).
+ */
 export const AUDIO_NORM_MIN_GAUSS_SIZE = 1;
-export const AUDIO_NORM_MAX_GAUSS_SIZE = 10;
+export const AUDIO_NORM_MAX_GAUSS_SIZE = 301;
 export const AUDIO_NORM_MIN_MAX_GAIN = 0;
-export const AUDIO_NORM_MAX_MAX_GAIN = 50;
+export const AUDIO_NORM_MAX_MAX_GAIN = 100;
+/**
+ * The largest volume (`mixVolume`, `clipsAudioVolume`, `outputVolume`, `backgroundAudioVolume`) a config may ask
+ * for: 1000, or +60 dB. editly sets no bound and neither do ffmpeg's volume filter and amix's weights; this one
+ * only keeps a value sane (editly's examples reach 50).
+ */
+export const MAX_VOLUME = 1000;
+export const MAX_VOLUME_DB = 60;
 
 /** HTML layers (image and video jobs). */
 export const HTML_MAX_LAYERS_PER_JOB = 5;

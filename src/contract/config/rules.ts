@@ -16,14 +16,82 @@ export interface RuleIssue {
 
 const isSet = (value: unknown): boolean => value !== undefined;
 
+/** Property names a config may use for another one: the parsed config carries the name each stands for. */
+export const ALIASES = { catalogFont: "googleFont" } as const;
+
+/** Both names of the catalogue font (`googleFont` and its alias). */
+const CATALOG_FONT_KEYS = ["googleFont", "catalogFont"] as const;
+const hasCatalogFont = (o: Obj): boolean => CATALOG_FONT_KEYS.some((k) => isSet(o[k]));
+
+/**
+ * `value` with every alias (`catalogFont`) renamed to the property it stands for (`googleFont`), so renderers
+ * read one field. Applied to a whole config by `normaliseConfigAliases`, after the rules refused an object
+ * carrying both names.
+ */
+export const normaliseAliases = <T extends object>(value: T): T => {
+  let out: Obj | undefined;
+  for (const [alias, name] of Object.entries(ALIASES)) {
+    if (!isSet((value as Obj)[alias])) continue;
+    out ??= { ...(value as Obj) };
+    out[name] = out[alias];
+    delete out[alias];
+  }
+  return (out ?? value) as T;
+};
+
+type ParsedConfig = {
+  defaults?: LayerDefaults;
+  layers?: readonly object[];
+  clips?: readonly { layers: readonly object[] }[];
+  globalLayers?: readonly object[];
+  autoSubtitlesStyle?: object;
+};
+
+/**
+ * A parsed config (image or video) with the aliases of every layer-like object normalised: layers, global
+ * layers, `defaults.layer`, `defaults.layerType.<type>` and `autoSubtitlesStyle`. The last step of both
+ * grammars, so the Worker and the renderers see one name per property.
+ */
+export const normaliseConfigAliases = <C extends ParsedConfig>(config: C): C => {
+  const all = (layers: readonly object[] | undefined) => layers?.map(normaliseAliases);
+  const defaults = config.defaults && {
+    ...config.defaults,
+    layer: config.defaults.layer && normaliseAliases(config.defaults.layer),
+    layerType:
+      config.defaults.layerType &&
+      Object.fromEntries(
+        Object.entries(config.defaults.layerType).map(([t, o]) => [t, o && normaliseAliases(o)]),
+      ),
+  };
+  const out: ParsedConfig = { ...config };
+  if (config.defaults) out.defaults = dropUndefined(defaults!);
+  if (config.layers) out.layers = all(config.layers);
+  if (config.clips) out.clips = config.clips.map((clip) => ({ ...clip, layers: all(clip.layers)! }));
+  if (config.globalLayers) out.globalLayers = all(config.globalLayers);
+  if (config.autoSubtitlesStyle) out.autoSubtitlesStyle = normaliseAliases(config.autoSubtitlesStyle);
+  return out as C;
+};
+
+/** `o` without the keys whose value is undefined (a stored config keeps absent keys absent). */
+const dropUndefined = <T extends object>(o: T): T =>
+  Object.fromEntries(Object.entries(o).filter(([, value]) => value !== undefined)) as T;
+
 /** Rules on one layer object as written (a layer, or a defaults object). */
 export function layerIssues(layer: Obj): RuleIssue[] {
   const out: RuleIssue[] = [];
-  if (isSet(layer.fontPath) && isSet(layer.catalogFont)) {
+  if (isSet(layer.googleFont) && isSet(layer.catalogFont)) {
     out.push({
       path: ["catalogFont"],
-      message: '"fontPath" and "catalogFont" cannot be combined in one layer: use one',
+      message: '"catalogFont" is another name for "googleFont": use one of them, not both',
     });
+  }
+  for (const font of CATALOG_FONT_KEYS) {
+    if (isSet(layer.fontPath) && isSet(layer[font])) {
+      out.push({
+        path: [font],
+        message: `"fontPath" and "${font}" cannot be combined in one layer: use one`,
+      });
+    }
   }
   if (layer.type === "html") {
     const count = Number(isSet(layer.html)) + Number(isSet(layer.src));
@@ -62,14 +130,19 @@ export interface LayerDefaults {
 /** `top` over `base`; a font choice of one kind in `top` drops a default of the other kind. */
 const over = (base: Obj, top: Obj): Obj => {
   const merged = { ...base, ...top };
-  if (isSet(top.fontPath) && !isSet(top.catalogFont)) delete merged.catalogFont;
-  if (isSet(top.catalogFont) && !isSet(top.fontPath)) delete merged.fontPath;
+  if (isSet(top.fontPath) && !hasCatalogFont(top)) for (const k of CATALOG_FONT_KEYS) delete merged[k];
+  if (hasCatalogFont(top)) {
+    if (!isSet(top.fontPath)) delete merged.fontPath;
+    // The layer's own name wins over a default written under the other name.
+    for (const k of CATALOG_FONT_KEYS) if (!isSet(top[k])) delete merged[k];
+  }
   return merged;
 };
 
 /**
  * The layer as rendered: explicit property > `defaults.layerType.<type>` > `defaults.layer`. When a more
- * specific level picks `fontPath` or `catalogFont`, a less specific choice of the other kind is dropped.
+ * specific level picks `fontPath` or `googleFont` (or its alias `catalogFont`), a less specific choice of the
+ * other kind is dropped.
  */
 export function applyLayerDefaults<L extends { type: string }>(
   defaults: LayerDefaults | undefined,

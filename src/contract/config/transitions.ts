@@ -4,7 +4,7 @@
  */
 import * as v from "valibot";
 import { bool, numberIn, oneOf, strict } from "./common.ts";
-import { VIDEO_MAX_TRANSITION_DURATION } from "./limits.ts";
+import { VIDEO_MAX_DURATION } from "./limits.ts";
 
 /** editly aliases and pseudo-transitions. */
 export const EDITLY_TRANSITIONS = [
@@ -201,7 +201,21 @@ export const TransitionNameSchema = v.pipe(
   ),
   v.transform((s) => CANONICAL.get(s.toLowerCase())!),
 );
-const AudioCurve = v.picklist(AUDIO_CURVES, `must be an audio curve: ${AUDIO_CURVES.join(", ")}`);
+/** Curve names a config may also use for one of AUDIO_CURVES (the README's `linear` = `tri`, as JsonCut lists it). */
+export const AUDIO_CURVE_ALIASES = { linear: "tri" } as const satisfies Record<string, AudioCurveName>;
+type AudioCurveName = (typeof AUDIO_CURVES)[number];
+const CURVE_NAMES = [
+  ...AUDIO_CURVES,
+  ...(Object.keys(AUDIO_CURVE_ALIASES) as (keyof typeof AUDIO_CURVE_ALIASES)[]),
+];
+
+/** An afade/acrossfade curve name or an alias, normalised to the ffmpeg name. */
+const AudioCurve = v.pipe(
+  v.picklist(CURVE_NAMES, `must be an audio curve: ${CURVE_NAMES.join(", ")}`),
+  v.transform((c): AudioCurveName =>
+    c in AUDIO_CURVE_ALIASES ? AUDIO_CURVE_ALIASES[c as "linear"] : (c as AudioCurveName),
+  ),
+);
 
 /**
  * A transition into the next clip. Missing `name`: `fade`; missing `duration`: 0.5 s; `duration: 0` is a
@@ -209,7 +223,11 @@ const AudioCurve = v.picklist(AUDIO_CURVES, `must be an audio curve: ${AUDIO_CUR
  */
 export const TransitionSchema = strict("transition", {
   name: v.optional(TransitionNameSchema),
-  duration: v.optional(numberIn(0, VIDEO_MAX_TRANSITION_DURATION)),
+  /**
+   * At most the longest video: JsonCut and editly set no bound, and the effective overlap is clamped to half of
+   * each neighbouring clip anyway.
+   */
+  duration: v.optional(numberIn(0, VIDEO_MAX_DURATION)),
   audioOutCurve: v.optional(AudioCurve),
   audioInCurve: v.optional(AudioCurve),
   /** editly easing of the visual progress. */

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import {
   BundledCatalogFont,
+  catalogFontEntries,
   Color,
   FontFamily,
   Fraction,
@@ -23,6 +24,7 @@ import {
 } from "./common.ts";
 import { AudioRef, FontRef, ImageRef, ShaderRef, VideoRef } from "./file-ref.ts";
 import { htmlCommonEntries, htmlVideoEntries } from "./html-layer.ts";
+import { ignored } from "./ignored.ts";
 import {
   GRADIENT_MAX_COLORS,
   GRADIENT_MIN_COLORS,
@@ -31,6 +33,7 @@ import {
   MAX_OUTLINE_WIDTH,
   MAX_TEXT_LENGTH,
   VIDEO_MAX_FONT_SIZE,
+  VIDEO_MAX_SIZE,
   VIDEO_MIN_FONT_SIZE,
 } from "./limits.ts";
 
@@ -41,7 +44,7 @@ const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "dow
 const kenBurns = { zoomDirection: o(ZoomDirection), zoomAmount: o(Fraction) };
 const cut = { cutFrom: o(Seconds), cutTo: o(PositiveSeconds) };
 const FontSize = numberIn(VIDEO_MIN_FONT_SIZE, VIDEO_MAX_FONT_SIZE);
-const font = { fontPath: o(FontRef), catalogFont: o(BundledCatalogFont), fontFamily: o(FontFamily) };
+const font = { fontPath: o(FontRef), ...catalogFontEntries(BundledCatalogFont), fontFamily: o(FontFamily) };
 const Colors = list(Color, GRADIENT_MIN_COLORS, GRADIENT_MAX_COLORS, "colours");
 const GradientDirection = oneOf(["horizontal", "vertical", "diagonal"]);
 
@@ -87,14 +90,27 @@ export const videoImageLayerEntries = {
   width: o(PositiveFraction),
   height: o(PositiveFraction),
   ...timing,
+  /** In editly's types, never read by its renderer (its examples carry it): the clip decides the length. */
+  duration: ignored(
+    PositiveSeconds,
+    "an image layer's duration has no effect (editly ignores it too): the layer lasts its clip, or start/stop",
+  ),
 };
+
+/**
+ * An overlay's size: a fraction of the frame (up to 1) or, as JsonCut also takes it, pixels of the configured
+ * frame (above 1, at most the largest frame side).
+ */
+const OverlaySize = numberAbove(0, VIDEO_MAX_SIZE);
 
 export const imageOverlayLayerEntries = {
   type: v.literal("image-overlay"),
   path: ImageRef,
   position: o(Position),
-  width: o(PositiveFraction),
-  height: o(PositiveFraction),
+  /** A fraction of the frame width, or pixels above 1. Default: from `height` and the picture, else the frame. */
+  width: o(OverlaySize),
+  /** A fraction of the frame height, or pixels above 1. */
+  height: o(OverlaySize),
   ...kenBurns,
   ...timing,
 };
@@ -184,9 +200,14 @@ export const rainbowColorsLayerEntries = { type: v.literal("rainbow-colors"), ..
 /** A still colour screen (black unless `color` is given). */
 export const pauseLayerEntries = { type: v.literal("pause"), color: o(Color), ...timing };
 
+/**
+ * editly's closing banner: its linear gradient (seeded colours, as without `colors`) under a title reading
+ * "Made with / EDITLY / mifi.no", in the layer's font.
+ */
+export const editlyBannerLayerEntries = { type: v.literal("editly-banner"), ...font, ...timing };
+
 export const videoHtmlLayerEntries = { ...htmlCommonEntries, ...htmlVideoEntries, ...timing };
 
-/** Every video layer type with its entries. */
 /** The largest inline fragment shader (UTF-8 bytes). */
 export const GL_SHADER_MAX_BYTES = 64 * 1024;
 
@@ -211,6 +232,7 @@ export const glLayerEntries = {
   ...timing,
 };
 
+/** Every video layer type with its entries. */
 export const VIDEO_LAYER_ENTRIES = {
   video: videoLayerEntries,
   audio: audioLayerEntries,
@@ -227,6 +249,7 @@ export const VIDEO_LAYER_ENTRIES = {
   "radial-gradient": radialGradientLayerEntries,
   "rainbow-colors": rainbowColorsLayerEntries,
   pause: pauseLayerEntries,
+  "editly-banner": editlyBannerLayerEntries,
   html: videoHtmlLayerEntries,
   gl: glLayerEntries,
 };

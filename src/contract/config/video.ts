@@ -6,6 +6,7 @@ import * as v from "valibot";
 import {
   bool,
   BundledCatalogFont,
+  catalogFontEntries,
   Color,
   documentedDefault,
   integerIn,
@@ -16,12 +17,21 @@ import {
   PositiveSeconds,
   Seconds,
   strict,
+  text,
   Volume,
 } from "./common.ts";
 import { AudioRef, FontRef } from "./file-ref.ts";
+import { ignored } from "./ignored.ts";
 import { layerDefaultsEntries, layerObject, layerVariant } from "./layer-set.ts";
 import * as L from "./limits.ts";
-import { defaultsIssues, layerIssues, prefix, report, type RuleIssue } from "./rules.ts";
+import {
+  defaultsIssues,
+  layerIssues,
+  normaliseConfigAliases,
+  prefix,
+  report,
+  type RuleIssue,
+} from "./rules.ts";
 import { buildTimeline } from "../timeline.ts";
 import { TransitionSchema } from "./transitions.ts";
 import { GLOBAL_LAYER_FORBIDDEN, VIDEO_LAYER_ENTRIES as E } from "./video-layers.ts";
@@ -41,6 +51,7 @@ const visualOptions = [
   layerObject(E["radial-gradient"]),
   layerObject(E["rainbow-colors"]),
   layerObject(E.pause),
+  layerObject(E["editly-banner"]),
   layerObject(E.html),
   layerObject(E.gl),
 ] as const;
@@ -95,7 +106,7 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   textColor: o(Color),
   fontSize: o(numberIn(L.VIDEO_MIN_FONT_SIZE, L.VIDEO_MAX_FONT_SIZE)),
   fontPath: o(FontRef),
-  catalogFont: o(BundledCatalogFont),
+  ...catalogFontEntries(BundledCatalogFont),
   position: o(Position),
   outlineColor: o(Color),
   outlineWidth: o(numberIn(0, L.MAX_OUTLINE_WIDTH)),
@@ -110,10 +121,35 @@ export const VideoDefaultsSchema = strict("defaults", {
   ...layerDefaultsEntries(E),
 });
 
+/** Warning text of editly's options that only its CLI or local ffmpeg use. */
+const EDITLY_ONLY = {
+  outPath:
+    'editly\'s output file: the service stores the output and answers its URL; the container is "format" (mp4 unless set)',
+  log: "an editly logging option with no effect here (job progress and errors come with the job)",
+  tools: "an editly option for its local ffmpeg: the renderer's tools and encoder settings are fixed",
+  remote: "an editly option: http(s) paths are always fetched here (public addresses only)",
+};
+
+/**
+ * editly's options of its CLI and local ffmpeg: accepted so an editly spec posts as it is, with a warning each,
+ * since none changes the output here.
+ */
+const editlyOnlyEntries = {
+  outPath: ignored(text(L.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.outPath),
+  enableFfmpegLog: ignored(bool(), EDITLY_ONLY.log),
+  verbose: ignored(bool(), EDITLY_ONLY.log),
+  logTimes: ignored(bool(), EDITLY_ONLY.log),
+  keepTmp: ignored(bool(), EDITLY_ONLY.log),
+  ffmpegPath: ignored(text(L.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.tools),
+  ffprobePath: ignored(text(L.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.tools),
+  customOutputArgs: ignored(list(text(1000), 0, 100, "arguments"), EDITLY_ONLY.tools),
+  allowRemoteRequests: ignored(bool(), EDITLY_ONLY.remote),
+};
+
 /** Output containers. */
 export const VIDEO_FORMATS = ["mp4", "mov", "webm"] as const;
 
-const videoConfigEntries = {
+export const videoConfigEntries = {
   /** Default 1280; rounded down to an even number when rendering (geometry.ts evenDimension). */
   width: o(documentedDefault(integerIn(L.VIDEO_MIN_SIZE, L.VIDEO_MAX_SIZE), L.VIDEO_DEFAULTS.width)),
   /** Default 720; rounded down to an even number when rendering. */
@@ -128,6 +164,8 @@ const videoConfigEntries = {
   defaults: o(VideoDefaultsSchema),
   /** Background track over the whole video. */
   audioFilePath: o(AudioRef),
+  /** editly's weight of the background track in the mix (default 1). */
+  backgroundAudioVolume: o(Volume),
   loopAudio: o(bool()),
   /** Keep the audio of video/audio layers (otherwise clips are silent). */
   keepSourceAudio: o(bool()),
@@ -155,6 +193,7 @@ const videoConfigEntries = {
   autoSubtitlesLanguage: o(
     v.pipe(v.string(), v.regex(/^[a-z]{2}$/, "must be a two-letter ISO 639-1 language code such as en")),
   ),
+  ...editlyOnlyEntries,
 };
 
 type RawVideoConfig = v.InferOutput<ReturnType<typeof strict<typeof videoConfigEntries>>>;
@@ -199,6 +238,7 @@ export const VideoConfigSchema = v.pipe(
   v.rawCheck(({ dataset, addIssue }) => {
     if (dataset.typed) report(addIssue, videoConfigIssues(dataset.value));
   }),
+  v.transform(normaliseConfigAliases),
   v.description(
     "Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; " +
       `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers per job; the output (clip lengths minus transition ` +

@@ -1,5 +1,5 @@
 /**
- * The bundled font catalogue (`catalogFont: "Family"` or `"Family:weight"`), one list for image jobs (the
+ * The bundled font catalogue (`googleFont: "Family"` or `"Family:weight"`, alias `catalogFont`), one list for image jobs (the
  * Worker bundles this file) and video jobs (the renderer): the families of families.json, taken
  * from the @fontsource/* npm packages. scripts/build-render-assets.mjs writes catalog-data.json (families,
  * weights, subsets and their unicode ranges) and copies the files into the Worker's static/ folder; the
@@ -53,7 +53,7 @@ export const resolveCatalogFont = (value: string): CatalogFont | { error: string
 };
 
 /**
- * The validation message for a `catalogFont` value, or null when it may be used. With `online` false only
+ * The validation message for a `googleFont` value, or null when it may be used. With `online` false only
  * the bundled catalogue counts. Online (the hosted catalogue is on, image jobs only), a value the bundle lacks
  * passes here (its syntax is checked by the schema) and the image renderer asks the hosted catalogue, failing
  * the job with a clear message when that lacks it too: validation stays synchronous and free of network calls.

@@ -21,7 +21,7 @@ export interface TextLayerInput extends Placeable {
   color?: string;
   fontFamily?: string;
   fontPath?: string;
-  catalogFont?: string;
+  googleFont?: string;
   backgroundColor?: string;
   opacity?: number;
   blur?: number;

@@ -117,7 +117,7 @@ export const videoLayers = {
     text: "My title",
     textColor: "#ffffff",
     fontSize: 72,
-    catalogFont: "Montserrat:700",
+    googleFont: "Montserrat:700",
     position: "center",
     style: "word-by-word",
     animationDuration: 1.5,

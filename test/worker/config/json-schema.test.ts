@@ -56,6 +56,32 @@ const valid: [string, "image" | "video", unknown][] = [
     }),
   ],
   ["editly single layer object", "video", { clips: [{ layers: { type: "fill-color", color: "red" } }] }],
+  ["googleFont", "image", imageConfig([text({ googleFont: "Roboto" })])],
+  ["catalogFont, googleFont's alias", "image", imageConfig([text({ catalogFont: "Roboto" })])],
+  ["fps 120 at 1 px", "video", videoConfig(undefined, { fps: 120, width: 1, height: 1 })],
+  [
+    "audio curve linear",
+    "video",
+    videoConfig([clip([{ type: "pause" }], { transition: { audioInCurve: "linear" } })]),
+  ],
+  [
+    "editly's volumes, banner and ignored options",
+    "video",
+    videoConfig([clip([{ type: "image", path: "/i.jpg", duration: 2 }]), clip([{ type: "editly-banner" }])], {
+      outPath: "./out.mp4",
+      customOutputArgs: ["-crf", "18"],
+      verbose: true,
+      clipsAudioVolume: "50",
+      backgroundAudioVolume: 2,
+      audioNorm: { enable: true, gaussSize: 3, maxGain: 100 },
+      audioTracks: [{ path: "/a.mp3", mixVolume: 50 }],
+    }),
+  ],
+  [
+    "image-overlay in pixels",
+    "video",
+    videoConfig([clip([{ type: "image-overlay", path: "/o.png", width: 200, height: 0.1 }])]),
+  ],
   ...["crosszoom", "directionalWarp", "DIRECTIONAL-LEFT", "coord-from-in", "luminance_melt"].map(
     (name): [string, "video", unknown] => [
       `transition ${name}`,
@@ -79,8 +105,10 @@ const invalid: [string, "image" | "video", unknown][] = [
   ["bad colour", "image", imageConfig([{ type: "rectangle", fill: "red; x: y" }])],
   ["quality 0", "image", imageConfig(undefined, { quality: 0 })],
   ["fontPath with catalogFont", "image", imageConfig([text({ fontPath: FONT, catalogFont: "Roboto" })])],
+  ["fontPath with googleFont", "image", imageConfig([text({ fontPath: FONT, googleFont: "Roboto" })])],
+  ["googleFont with its alias", "image", imageConfig([text({ googleFont: "Lato", catalogFont: "Roboto" })])],
   ["catalogFont weight 750", "image", imageConfig([text({ catalogFont: "Roboto:750" })])],
-  ["googleFont", "image", imageConfig([text({ googleFont: "Roboto" })])],
+  ["googleFont weight 750", "image", imageConfig([text({ googleFont: "Roboto:750" })])],
   ["html and src", "image", imageConfig([{ type: "html", html: "x", src: "https://example.com" }])],
   ["html without content", "image", imageConfig([{ type: "html" }])],
   ["allowJavaScript", "image", imageConfig([{ type: "html", html: "x", allowJavaScript: true }])],
@@ -88,8 +116,8 @@ const invalid: [string, "image" | "video", unknown][] = [
   ["file without extension", "image", imageConfig([{ type: "image", path: "https://example.com/photo" }])],
   ["protocol-relative file", "image", imageConfig([{ type: "image", path: "//example.com/a.png" }])],
   ["gradient with one colour", "image", imageConfig([{ type: "gradient", gradient: { colors: ["red"] } }])],
-  ["fps 61", "video", videoConfig(undefined, { fps: 61 })],
-  ["odd width 1", "video", videoConfig(undefined, { width: 1 })],
+  ["fps 121", "video", videoConfig(undefined, { fps: 121 })],
+  ["width 0", "video", videoConfig(undefined, { width: 0 })],
   ["no clips", "video", videoConfig([])],
   [
     "101 clips",
@@ -105,10 +133,11 @@ const invalid: [string, "image" | "video", unknown][] = [
     videoConfig([clip([{ type: "pause" }], { transition: { name: "Fader" } })]),
   ],
   [
-    "audio curve linear",
+    "audio curve lin",
     "video",
-    videoConfig([clip([{ type: "pause" }], { transition: { audioInCurve: "linear" } })]),
+    videoConfig([clip([{ type: "pause" }], { transition: { audioInCurve: "lin" } })]),
   ],
+  ["outPath not a string", "video", videoConfig(undefined, { outPath: 3 })],
   [
     "video in globalLayers",
     "video",
@@ -121,7 +150,7 @@ const invalid: [string, "image" | "video", unknown][] = [
     "video",
     videoConfig([clip([{ type: "html", html: "x", animated: true, duration: 31 }])]),
   ],
-  ["volume 11", "video", videoConfig(undefined, { outputVolume: 11 })],
+  ["volume 1001", "video", videoConfig(undefined, { outputVolume: 1001 })],
   ["volume in bels", "video", videoConfig(undefined, { outputVolume: "-1B" })],
 ];
 

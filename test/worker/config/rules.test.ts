@@ -14,6 +14,7 @@ describe("type and config are checked before the grammar", () => {
     expect(validateJobConfig(type, "not even an object")).toEqual({
       valid: false,
       errors: [{ field: "type", message: 'type must be "image" or "video"', code: "INVALID_JOB_TYPE" }],
+      warnings: [],
     });
   });
 
@@ -23,6 +24,7 @@ describe("type and config are checked before the grammar", () => {
       expect(validateJobConfig("video", config)).toEqual({
         valid: false,
         errors: [{ field: "config", message: "config must be an object", code: "INVALID_CONFIG_TYPE" }],
+        warnings: [],
       });
     },
   );
@@ -39,37 +41,69 @@ describe("type and config are checked before the grammar", () => {
 });
 
 describe("fonts", () => {
-  it("does not combine fontPath and catalogFont in one layer, nor in one defaults object", () => {
-    const layers = [{ type: "text", text: "a", fontPath: FONT, catalogFont: "Roboto" }];
+  it("does not combine fontPath and googleFont (or its alias) in one layer, nor in one defaults object", () => {
+    const layers = [{ type: "text", text: "a", fontPath: FONT, googleFont: "Roboto" }];
     const defaults = { layer: { fontPath: FONT, catalogFont: "Roboto:400" } };
     expect(pairs("image", imageConfig(layers, { defaults }))).toEqual([
-      [
-        "config.layers[0].catalogFont",
-        '"fontPath" and "catalogFont" cannot be combined in one layer: use one',
-      ],
+      ["config.layers[0].googleFont", '"fontPath" and "googleFont" cannot be combined in one layer: use one'],
       [
         "config.defaults.layer.catalogFont",
         '"fontPath" and "catalogFont" cannot be combined in one layer: use one',
       ],
     ]);
-    const title = { type: "title", text: "a", fontPath: FONT, catalogFont: "Roboto" };
+    const title = { type: "title", text: "a", fontPath: FONT, googleFont: "Roboto" };
     expect(errorsOf("video", videoConfig([{ layers: [title] }])).map((e) => e.field)).toEqual([
-      "config.clips[0].layers[0].catalogFont",
+      "config.clips[0].layers[0].googleFont",
     ]);
   });
 
-  it("lets a layer's own font replace a default of the other kind", () => {
-    const defaults = { layer: { catalogFont: "Roboto:700" } };
+  it("refuses googleFont and its alias catalogFont together, wherever a font may go", () => {
+    const both = { googleFont: "Roboto", catalogFont: "Lato" };
+    const message = '"catalogFont" is another name for "googleFont": use one of them, not both';
+    expect(pairs("image", imageConfig([{ type: "text", text: "a", ...both }]))).toEqual([
+      ["config.layers[0].catalogFont", message],
+    ]);
+    const video = videoConfig([{ layers: [{ type: "subtitle", text: "a", ...both }] }], {
+      defaults: { layer: both, layerType: { title: both } },
+      autoSubtitles: true,
+      autoSubtitlesStyle: both,
+    });
+    expect(pairs("video", video)).toEqual(
+      expect.arrayContaining([
+        ["config.clips[0].layers[0].catalogFont", message],
+        ["config.defaults.layer.catalogFont", message],
+        ["config.defaults.layerType.title.catalogFont", message],
+        ["config.autoSubtitlesStyle.catalogFont", message],
+      ]),
+    );
+  });
+
+  it("lets a layer's own font replace a default of the other kind, or under the other name", () => {
+    const defaults = { layer: { googleFont: "Roboto:700" } };
     const layer = { type: "text", text: "a", fontPath: FONT };
     expect(validateJobConfig("image", imageConfig([layer], { defaults })).valid).toBe(true);
     expect(applyLayerDefaults(defaults, layer)).toEqual({ type: "text", text: "a", fontPath: FONT });
+    const alias = { type: "text", text: "a", catalogFont: "Lato" };
+    expect(applyLayerDefaults(defaults, alias)).toEqual(alias);
+  });
+
+  it("reads catalogFont as googleFont in the parsed config", () => {
+    const result = validateJobConfig(
+      "image",
+      imageConfig([{ type: "text", text: "a", catalogFont: "Lato:700" }], {
+        defaults: { layer: { catalogFont: "Roboto" } },
+      }),
+    );
+    if (!result.valid || result.type !== "image") throw new Error(JSON.stringify(result));
+    expect(result.config.layers[0]).toEqual({ type: "text", text: "a", googleFont: "Lato:700" });
+    expect(result.config.defaults?.layer).toEqual({ googleFont: "Roboto" });
   });
 
   it.each([["Montserrat"], ["Montserrat:700"], ["Open Sans:300"], ["Noto Sans:900"]])(
-    "accepts catalogFont %s",
+    "accepts googleFont %s",
     (font) => {
       expect(
-        validateJobConfig("image", imageConfig([{ type: "text", text: "a", catalogFont: font }])).valid,
+        validateJobConfig("image", imageConfig([{ type: "text", text: "a", googleFont: font }])).valid,
       ).toBe(true);
     },
   );
@@ -81,19 +115,12 @@ describe("fonts", () => {
     [":700"],
     ["Roboto;x"],
     ["Roboto:0"],
-  ])("rejects catalogFont %s", (font) => {
-    expect(pairs("image", imageConfig([{ type: "text", text: "a", catalogFont: font }]))).toEqual([
-      ["config.layers[0].catalogFont", expect.stringContaining("weight of 100..900 in steps of 100")],
-    ]);
-  });
-
-  it("answers googleFont with a pointer to catalogFont", () => {
-    expect(pairs("image", imageConfig([{ type: "text", text: "a", googleFont: "Roboto:700" }]))).toEqual([
-      [
-        "config.layers[0].googleFont",
-        '"googleFont" is not supported: use "catalogFont" with the same "Family" or "Family:weight" value',
-      ],
-    ]);
+  ])("rejects googleFont %s, and the same under catalogFont", (font) => {
+    for (const key of ["googleFont", "catalogFont"]) {
+      expect(pairs("image", imageConfig([{ type: "text", text: "a", [key]: font }]))).toEqual([
+        [`config.layers[0].${key}`, expect.stringContaining("weight of 100..900 in steps of 100")],
+      ]);
+    }
   });
 });
 

@@ -99,10 +99,10 @@ describe("video config: accepted", () => {
 describe("video config: rejected with field paths", () => {
   it("names the frame, fps and clip-count limits", () => {
     const tooMany = Array.from({ length: 101 }, () => clip([{ type: "pause" }], { duration: 0.1 }));
-    expect(pairs(videoConfig(tooMany, { width: 1, height: 4098, fps: 61 }))).toEqual([
-      ["config.width", "must be at least 2"],
+    expect(pairs(videoConfig(tooMany, { width: 0, height: 4098, fps: 121 }))).toEqual([
+      ["config.width", "must be at least 1"],
       ["config.height", "must be at most 4096"],
-      ["config.fps", "must be at most 60"],
+      ["config.fps", "must be at most 120"],
       ["config.clips", "must contain at most 100 clips"],
     ]);
     expect(pairs({ clips: [] })).toEqual([["config.clips", "must contain at least 1 clips"]]);
@@ -149,14 +149,16 @@ describe("video config: rejected with field paths", () => {
 
   it("rejects unknown transitions and curves, naming the transition", () => {
     const clips = [
-      clip([{ type: "pause" }], { transition: { name: "Fader", audioInCurve: "linear" } }),
+      clip([{ type: "pause" }], { transition: { name: "Fader", audioInCurve: "lin" } }),
       clip([{ type: "pause" }]),
     ];
     expect(pairs(videoConfig(clips))).toEqual([
       ["config.clips[0].transition.name", expect.stringContaining('Unknown transition "Fader"')],
       [
         "config.clips[0].transition.audioInCurve",
-        expect.stringContaining("must be an audio curve: tri, qsin"),
+        expect.stringContaining(
+          "must be an audio curve: tri, qsin, hsin, esin, log, ipar, qua, cub, squ, cbr, par, exp, iqsin, ihsin, dese, desi, losi, nofade, linear",
+        ),
       ],
     ]);
   });

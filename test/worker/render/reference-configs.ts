@@ -153,7 +153,8 @@ export const REFERENCE_CONFIGS: Record<string, unknown> = {
   ]),
   "text-fonts": canvas([
     { type: "text", text: "Patua One upload", x: 10, y: 10, fontPath: FILES.font.url, fontSize: 26 },
-    { type: "text", text: "Montserrat 700", x: 10, y: 60, catalogFont: "Montserrat:700", fontSize: 26 },
+    { type: "text", text: "Montserrat 700", x: 10, y: 60, googleFont: "Montserrat:700", fontSize: 26 },
+    // The alias draws the same face.
     { type: "text", text: "Lobster", x: 10, y: 110, catalogFont: "Lobster", fontSize: 30 },
     { type: "text", text: "Roboto Mono", x: 10, y: 155, fontFamily: "Roboto Mono", fontSize: 24 },
   ]),
@@ -168,7 +169,7 @@ export const REFERENCE_CONFIGS: Record<string, unknown> = {
       defaults: {
         layer: { opacity: 0.5, color: "#9d0208" },
         layerType: {
-          text: { fontSize: 30, catalogFont: "Oswald:500", opacity: 1 },
+          text: { fontSize: 30, googleFont: "Oswald:500", opacity: 1 },
           rectangle: { fill: "#6a4c93" },
         },
       },

@@ -1,6 +1,6 @@
 /**
  * Cues drawn as the renderer's own title layers (pure), so captions go through the same text rasteriser as
- * titles: `autoSubtitlesStyle` maps onto a title's textColor, fontSize, fontPath / catalogFont, position and
+ * titles: `autoSubtitlesStyle` maps onto a title's textColor, fontSize, fontPath / googleFont, position and
  * outline, and its animation onto the word-by-word / letter-by-letter reveal. The reveal follows the spoken
  * words: `revealTimes` gives each reveal state the time its word (or letter) is said.
  */
@@ -44,7 +44,7 @@ export function captionLayer(cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpe
     textColor: style.textColor ?? CAPTION_DEFAULTS.textColor,
     fontSize: captionFontSize(style, spec),
     fontPath: style.fontPath,
-    catalogFont: style.catalogFont,
+    googleFont: style.googleFont,
     position: style.position ?? CAPTION_DEFAULTS.position,
     outlineColor: style.outlineColor ?? CAPTION_DEFAULTS.outlineColor,
     outlineWidth: style.outlineWidth === undefined ? undefined : style.outlineWidth * spec.pixelScale,

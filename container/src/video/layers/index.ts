@@ -42,9 +42,22 @@ export function compileLayer(
   return compiler ? compiler(layer, win, ctx, key) : null;
 }
 
-/** `title-background` expands into `[background, title]` (reference §2.4). Other layers pass through. */
+/** What editly's banner says (its three lines, as editly draws them). */
+export const EDITLY_BANNER_TEXT = "Made with\nEDITLY\nmifi.no";
+
+/**
+ * `title-background` expands into `[background, title]` (reference §2.4), `editly-banner` into editly's
+ * `[linear-gradient, title]` (seeded colours, its text in the layer's font). Other layers pass through.
+ */
 export function expandLayers(layers: readonly Layer[]): Layer[] {
   return layers.flatMap((layer): Layer[] => {
+    if (layer.type === "editly-banner") {
+      const { type: _banner, ...rest } = layer;
+      return [
+        { type: "linear-gradient", start: layer.start, stop: layer.stop },
+        { ...rest, type: "title", text: EDITLY_BANNER_TEXT },
+      ];
+    }
     if (layer.type !== "title-background") return [layer];
     const bg = layer.background;
     const timing = { start: layer.start, stop: layer.stop };

@@ -92,9 +92,9 @@ export async function rasterizeText(
   const known = new Map<string, BoxFont>();
   /** The sheet's face for a layer's uploaded font or catalogue font (added once per file / font). */
   const fontOf = (layer: TextLayer): BoxFont | null => {
-    const { fontPath, catalogFont } = layer;
+    const { fontPath, googleFont } = layer;
     const key =
-      fontPath !== undefined ? `path:${fontPath}` : catalogFont !== undefined ? `cat:${catalogFont}` : null;
+      fontPath !== undefined ? `path:${fontPath}` : googleFont !== undefined ? `cat:${googleFont}` : null;
     if (key === null) return null;
     const seen = known.get(key);
     if (seen) return seen;
@@ -103,7 +103,7 @@ export async function rasterizeText(
       font = { family: `LayerFont${known.size}`, weight: "normal" };
       faces.push(`@font-face{font-family:"${font.family}";src:url("${pathToFileURL(fontPath).href}");}`);
     } else {
-      const face = catalogFaceFile(String(catalogFont));
+      const face = catalogFaceFile(String(googleFont));
       font = { family: face.family, weight: face.weight };
       faces.push(face.css);
     }

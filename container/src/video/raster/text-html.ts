@@ -68,7 +68,7 @@ export interface BoxFont {
   weight: number | "normal";
 }
 
-/** The box of one layer; `font` is the sheet's face for its `fontPath` or `catalogFont`, if any. */
+/** The box of one layer; `font` is the sheet's face for its `fontPath` or `googleFont`, if any. */
 export function textBox(layer: TextLayer, W: number, H: number, font: BoxFont | null): TextBox {
   const size = fontSizePx(layer, W, H);
   const text = layer.text;

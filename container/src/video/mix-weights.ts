@@ -1,0 +1,57 @@
+/**
+ * Volumes as the audio graph applies them. A volume is a gain (1 = as recorded); editly passes `mixVolume`,
+ * `clipsAudioVolume` and `backgroundAudioVolume` to ffmpeg's amix as weights, which count only relative to
+ * each other (its examples use 50 beside 1). Both readings agree when a mix's weights are all at most 1, so
+ * a mix whose largest weight exceeds 1 is divided by that weight: the loudest source plays as recorded and the
+ * others keep editly's proportions, where gains of 50 would clip. (amix also divides by the sum of the
+ * weights, which makes a mix quieter the more sources it has; the graph sums with `normalize=0` instead.)
+ * Two mixes: one per clip (its `video` and `audio` layers), and the final one (the clips' audio as one
+ * source, audio tracks, `detached-audio` layers, the background track). `outputVolume` stays a gain.
+ */
+import type { ClipSpec, Layer } from "./types.ts";
+
+/** `weights` divided by the largest of them when that exceeds 1; otherwise unchanged. */
+export function relativeWeights(weights: readonly number[]): number[] {
+  const largest = Math.max(0, ...weights);
+  return largest > 1 ? weights.map((w) => w / largest) : [...weights];
+}
+
+const CLIP_AUDIO = new Set<Layer["type"]>(["video", "audio"]);
+
+const weightOf = (layer: Layer): number => ("mixVolume" in layer ? (layer.mixVolume ?? 1) : 1);
+
+interface Mix {
+  clips: ClipSpec[];
+  clipsAudioVolume: number;
+  /** Counts only with a background track (`audioFilePath`). */
+  audioFilePath: string | null;
+  backgroundAudioVolume: number;
+  audioTracks: { mixVolume: number }[];
+}
+
+/** `mix` with each clip's layer weights and the final mix's weights made relative (see the module's comment). */
+export function mixWeights<M extends Mix>(mix: M): M {
+  const weights = new Map<Layer, number>();
+  for (const clip of mix.clips) {
+    const voiced = clip.layers.filter((l) => CLIP_AUDIO.has(l.type));
+    relativeWeights(voiced.map(weightOf)).forEach((w, i) => weights.set(voiced[i]!, w));
+  }
+  const detached = mix.clips.flatMap((c) => c.layers.filter((l) => l.type === "detached-audio"));
+  const hasBackground = mix.audioFilePath !== null;
+  const [clipsAudioVolume, background, ...rest] = relativeWeights([
+    mix.clipsAudioVolume,
+    hasBackground ? mix.backgroundAudioVolume : 0,
+    ...mix.audioTracks.map((t) => t.mixVolume),
+    ...detached.map(weightOf),
+  ]) as [number, number, ...number[]];
+  detached.forEach((l, i) => weights.set(l, rest[mix.audioTracks.length + i]!));
+  const withWeight = (l: Layer): Layer =>
+    weights.has(l) ? ({ ...l, mixVolume: weights.get(l) } as Layer) : l;
+  return {
+    ...mix,
+    clipsAudioVolume,
+    backgroundAudioVolume: hasBackground ? background : mix.backgroundAudioVolume,
+    audioTracks: mix.audioTracks.map((t, i) => ({ ...t, mixVolume: rest[i]! })),
+    clips: mix.clips.map((c) => ({ ...c, layers: c.layers.map(withWeight) })),
+  };
+}
