@@ -29,6 +29,7 @@ export type ImageConfig = {
       color?: ImageConfigColor;
       fontFamily?: string;
       fontPath?: ImageConfigFontRef;
+      googleFont?: string;
       catalogFont?: string;
       backgroundColor?: ImageConfigColor;
       fill?: ImageConfigColor;
@@ -75,6 +76,7 @@ export type ImageConfig = {
         color?: ImageConfigColor;
         fontFamily?: string;
         fontPath?: ImageConfigFontRef;
+        googleFont?: string;
         catalogFont?: string;
         backgroundColor?: ImageConfigColor;
         opacity?: number;
@@ -191,6 +193,7 @@ export type ImageConfigImageLayer = ({
   color?: ImageConfigColor;
   fontFamily?: string;
   fontPath?: ImageConfigFontRef;
+  googleFont?: string;
   catalogFont?: string;
   backgroundColor?: ImageConfigColor;
   opacity?: number;
@@ -271,8 +274,8 @@ export type VideoConfig = {
       resizeMode?: ("contain" | "contain-blur" | "cover" | "stretch") | ("contain" | "contain-blur" | "cover" | "stretch");
       cutFrom?: number;
       cutTo?: number;
-      width?: (number) | (number);
-      height?: (number) | (number);
+      width?: (number) | (number) | (number);
+      height?: (number) | (number) | (number);
       left?: number;
       top?: number;
       originX?: "left" | "center" | "right";
@@ -283,10 +286,12 @@ export type VideoConfig = {
       zoomAmount?: number;
       start?: number;
       stop?: number;
+      duration?: (number) | (number);
       text?: (string) | (string) | (string);
       textColor?: VideoConfigColor;
       fontSize?: (number) | (number);
       fontPath?: VideoConfigFontRef;
+      googleFont?: string;
       catalogFont?: string;
       fontFamily?: string;
       style?: "fade-in" | "word-by-word" | "letter-by-letter";
@@ -315,7 +320,6 @@ export type VideoConfig = {
       wait?: number;
       enableLibraries?: boolean;
       animated?: boolean;
-      duration?: number;
       fragmentShader?: string;
       fragmentPath?: string;
     };
@@ -364,6 +368,8 @@ export type VideoConfig = {
         height?: number;
         start?: number;
         stop?: number;
+        /** an image layer's duration has no effect (editly ignores it too): the layer lasts its clip, or start/stop */
+        duration?: number;
       };
       "image-overlay"?: {
         path?: VideoConfigImageRef;
@@ -380,6 +386,7 @@ export type VideoConfig = {
         textColor?: VideoConfigColor;
         fontSize?: number;
         fontPath?: VideoConfigFontRef;
+        googleFont?: string;
         catalogFont?: string;
         fontFamily?: string;
         position?: VideoConfigPosition;
@@ -398,6 +405,7 @@ export type VideoConfig = {
         textColor?: VideoConfigColor;
         fontSize?: number;
         fontPath?: VideoConfigFontRef;
+        googleFont?: string;
         catalogFont?: string;
         fontFamily?: string;
         position?: VideoConfigPosition;
@@ -412,6 +420,7 @@ export type VideoConfig = {
         textColor?: VideoConfigColor;
         fontSize?: number;
         fontPath?: VideoConfigFontRef;
+        googleFont?: string;
         catalogFont?: string;
         fontFamily?: string;
         position?: VideoConfigPosition;
@@ -426,6 +435,7 @@ export type VideoConfig = {
         textColor?: VideoConfigColor;
         fontSize?: number;
         fontPath?: VideoConfigFontRef;
+        googleFont?: string;
         catalogFont?: string;
         fontFamily?: string;
         position?: VideoConfigPosition;
@@ -451,6 +461,7 @@ export type VideoConfig = {
         charSpacing?: number;
         textColor?: VideoConfigColor;
         fontPath?: VideoConfigFontRef;
+        googleFont?: string;
         catalogFont?: string;
         fontFamily?: string;
         position?: VideoConfigPosition;
@@ -482,6 +493,14 @@ export type VideoConfig = {
         start?: number;
         stop?: number;
       };
+      "editly-banner"?: {
+        fontPath?: VideoConfigFontRef;
+        googleFont?: string;
+        catalogFont?: string;
+        fontFamily?: string;
+        start?: number;
+        stop?: number;
+      };
       html?: {
         html?: string;
         src?: string;
@@ -508,6 +527,7 @@ export type VideoConfig = {
     };
   };
   audioFilePath?: VideoConfigAudioRef;
+  backgroundAudioVolume?: (number) | (string);
   loopAudio?: boolean;
   keepSourceAudio?: boolean;
   clipsAudioVolume?: (number) | (string);
@@ -531,6 +551,7 @@ export type VideoConfig = {
     textColor?: VideoConfigColor;
     fontSize?: number;
     fontPath?: VideoConfigFontRef;
+    googleFont?: string;
     catalogFont?: string;
     position?: VideoConfigPosition;
     outlineColor?: VideoConfigColor;
@@ -538,6 +559,24 @@ export type VideoConfig = {
     outlineStyle?: "outline" | "shadow" | "glow";
   };
   autoSubtitlesLanguage?: string;
+  /** editly's output file: the service stores the output and answers its URL; the container is "format" (mp4 unless set) */
+  outPath?: string;
+  /** an editly logging option with no effect here (job progress and errors come with the job) */
+  enableFfmpegLog?: boolean;
+  /** an editly logging option with no effect here (job progress and errors come with the job) */
+  verbose?: boolean;
+  /** an editly logging option with no effect here (job progress and errors come with the job) */
+  logTimes?: boolean;
+  /** an editly logging option with no effect here (job progress and errors come with the job) */
+  keepTmp?: boolean;
+  /** an editly option for its local ffmpeg: the renderer's tools and encoder settings are fixed */
+  ffmpegPath?: string;
+  /** an editly option for its local ffmpeg: the renderer's tools and encoder settings are fixed */
+  ffprobePath?: string;
+  /** an editly option for its local ffmpeg: the renderer's tools and encoder settings are fixed */
+  customOutputArgs?: Array<string>;
+  /** an editly option: http(s) paths are always fetched here (public addresses only) */
+  allowRemoteRequests?: boolean;
 };
 
 export type VideoConfig0 = Array<VideoConfigVideoLayer>;
@@ -566,8 +605,8 @@ export type VideoConfigFontRef = string;
 export type VideoConfigTransition = {
   name?: string;
   duration?: number;
-  audioOutCurve?: "tri" | "qsin" | "hsin" | "esin" | "log" | "ipar" | "qua" | "cub" | "squ" | "cbr" | "par" | "exp" | "iqsin" | "ihsin" | "dese" | "desi" | "losi" | "nofade";
-  audioInCurve?: "tri" | "qsin" | "hsin" | "esin" | "log" | "ipar" | "qua" | "cub" | "squ" | "cbr" | "par" | "exp" | "iqsin" | "ihsin" | "dese" | "desi" | "losi" | "nofade";
+  audioOutCurve?: "tri" | "qsin" | "hsin" | "esin" | "log" | "ipar" | "qua" | "cub" | "squ" | "cbr" | "par" | "exp" | "iqsin" | "ihsin" | "dese" | "desi" | "losi" | "nofade" | "linear";
+  audioInCurve?: "tri" | "qsin" | "hsin" | "esin" | "log" | "ipar" | "qua" | "cub" | "squ" | "cbr" | "par" | "exp" | "iqsin" | "ihsin" | "dese" | "desi" | "losi" | "nofade" | "linear";
   easing?: ("linear" | "easeOutExpo" | "easeInOutCubic") | (null);
   params?: {
     [key: string]: (number) | (boolean) | (string) | (Array<number>);
@@ -625,6 +664,8 @@ export type VideoConfigVideoLayer = ({
   height?: number;
   start?: number;
   stop?: number;
+  /** an image layer's duration has no effect (editly ignores it too): the layer lasts its clip, or start/stop */
+  duration?: number;
 }) | ({
   type: "image-overlay";
   path: VideoConfigImageRef;
@@ -641,6 +682,7 @@ export type VideoConfigVideoLayer = ({
   textColor?: VideoConfigColor;
   fontSize?: number;
   fontPath?: VideoConfigFontRef;
+  googleFont?: string;
   catalogFont?: string;
   fontFamily?: string;
   position?: VideoConfigPosition;
@@ -659,6 +701,7 @@ export type VideoConfigVideoLayer = ({
   textColor?: VideoConfigColor;
   fontSize?: number;
   fontPath?: VideoConfigFontRef;
+  googleFont?: string;
   catalogFont?: string;
   fontFamily?: string;
   position?: VideoConfigPosition;
@@ -673,6 +716,7 @@ export type VideoConfigVideoLayer = ({
   textColor?: VideoConfigColor;
   fontSize?: number;
   fontPath?: VideoConfigFontRef;
+  googleFont?: string;
   catalogFont?: string;
   fontFamily?: string;
   position?: VideoConfigPosition;
@@ -687,6 +731,7 @@ export type VideoConfigVideoLayer = ({
   textColor?: VideoConfigColor;
   fontSize?: number;
   fontPath?: VideoConfigFontRef;
+  googleFont?: string;
   catalogFont?: string;
   fontFamily?: string;
   position?: VideoConfigPosition;
@@ -712,6 +757,7 @@ export type VideoConfigVideoLayer = ({
   charSpacing?: number;
   textColor?: VideoConfigColor;
   fontPath?: VideoConfigFontRef;
+  googleFont?: string;
   catalogFont?: string;
   fontFamily?: string;
   position?: VideoConfigPosition;
@@ -740,6 +786,14 @@ export type VideoConfigVideoLayer = ({
 }) | ({
   type: "pause";
   color?: VideoConfigColor;
+  start?: number;
+  stop?: number;
+}) | ({
+  type: "editly-banner";
+  fontPath?: VideoConfigFontRef;
+  googleFont?: string;
+  catalogFont?: string;
+  fontFamily?: string;
   start?: number;
   stop?: number;
 }) | ({
@@ -778,6 +832,8 @@ export type VideoConfigGlobalLayer = ({
   height?: number;
   start?: number;
   stop?: number;
+  /** an image layer's duration has no effect (editly ignores it too): the layer lasts its clip, or start/stop */
+  duration?: number;
 }) | ({
   type: "image-overlay";
   path: VideoConfigImageRef;
@@ -794,6 +850,7 @@ export type VideoConfigGlobalLayer = ({
   textColor?: VideoConfigColor;
   fontSize?: number;
   fontPath?: VideoConfigFontRef;
+  googleFont?: string;
   catalogFont?: string;
   fontFamily?: string;
   position?: VideoConfigPosition;
@@ -812,6 +869,7 @@ export type VideoConfigGlobalLayer = ({
   textColor?: VideoConfigColor;
   fontSize?: number;
   fontPath?: VideoConfigFontRef;
+  googleFont?: string;
   catalogFont?: string;
   fontFamily?: string;
   position?: VideoConfigPosition;
@@ -826,6 +884,7 @@ export type VideoConfigGlobalLayer = ({
   textColor?: VideoConfigColor;
   fontSize?: number;
   fontPath?: VideoConfigFontRef;
+  googleFont?: string;
   catalogFont?: string;
   fontFamily?: string;
   position?: VideoConfigPosition;
@@ -840,6 +899,7 @@ export type VideoConfigGlobalLayer = ({
   textColor?: VideoConfigColor;
   fontSize?: number;
   fontPath?: VideoConfigFontRef;
+  googleFont?: string;
   catalogFont?: string;
   fontFamily?: string;
   position?: VideoConfigPosition;
@@ -865,6 +925,7 @@ export type VideoConfigGlobalLayer = ({
   charSpacing?: number;
   textColor?: VideoConfigColor;
   fontPath?: VideoConfigFontRef;
+  googleFont?: string;
   catalogFont?: string;
   fontFamily?: string;
   position?: VideoConfigPosition;
@@ -893,6 +954,14 @@ export type VideoConfigGlobalLayer = ({
 }) | ({
   type: "pause";
   color?: VideoConfigColor;
+  start?: number;
+  stop?: number;
+}) | ({
+  type: "editly-banner";
+  fontPath?: VideoConfigFontRef;
+  googleFont?: string;
+  catalogFont?: string;
+  fontFamily?: string;
   start?: number;
   stop?: number;
 }) | ({
