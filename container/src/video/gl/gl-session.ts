@@ -72,6 +72,25 @@ export function writeAll(to: Writable, parts: Frame): Promise<void> {
   });
 }
 
+/** Zeros shared by every blank frame (a 4096x4096 primer is 64 MiB: one per transition would add up). */
+const ZEROS = Buffer.alloc(1 << 20);
+
+/**
+ * Writes `size` zero bytes (the blank primer frame a render's input pipe opens with, gl-join.ts) and resolves once
+ * they have left this process: whatever writes into the pipe next (a helper given its fd) comes after them.
+ */
+export function writeBlank(to: Writable, size: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    for (let left = size; left > 0; left -= ZEROS.length) {
+      const last = left <= ZEROS.length;
+      to.write(ZEROS.subarray(0, Math.min(left, ZEROS.length)), (e) =>
+        e ? reject(e) : last ? resolve() : undefined,
+      );
+    }
+    if (size <= 0) resolve();
+  });
+}
+
 /** Reads exactly `count` frames of `size` bytes from `from`, calling `each(i, frame)`. */
 export async function readFrames(
   from: Readable,
