@@ -200,5 +200,15 @@ describe("failed render quota", () => {
     // Image jobs do not hold render slots: they are still accepted.
     const image = await call("/api/v1/jobs", json("POST", { type: "image", config: textImage() }, key));
     expect(image.status).toBe(201);
+    // Nor can the same jobs come in as a template batch.
+    const template = await call(
+      "/api/v2/templates",
+      json("POST", { name: "clip", type: "video", config: video.config }, key),
+    );
+    expect(template.status).toBe(201);
+    const templateId = (await body<{ id: string }>(template)).data!.id;
+    const batch = await call(`/api/v2/templates/${templateId}/batches`, json("POST", { rows: [{}] }, key));
+    expect(batch.status).toBe(429);
+    expect((await body(batch)).details).toMatchObject({ failedRenderSeconds: 1860 });
   });
 });
