@@ -13,9 +13,14 @@
  *
  * stdin: n frame pairs, A | B side by side (2W x H, CHANNELS bytes a pixel: 3 rgb, 4 rgba), top row first.
  * fd 3, read only when a sampler is named: the map (MAP x MAP rgba bytes).
- * stdout: a blank frame (the primer the render's graph waits for, gl-join.ts), then the n drawn frames, W x H
- * rgba, top row first. The primer is written while GL starts.
+ * stdout: the n drawn frames, W x H rgba, top row first (the blank primer before them, which the render's graph
+ * waits for, is written by the renderer: gl-join.ts, gl-drawer.ts).
  * Exit 0 once n frames are written; otherwise 1, with the reason on stderr.
+ *
+ * GL_TRANSITION_MAX_BYTES in the environment, when set, is the helper's memory ceiling (RLIMIT_DATA: its heap and
+ * every private writable mapping, Mesa's included), set before anything is allocated: past it an allocation fails
+ * and the helper exits 1 saying it ran out of memory (or Mesa aborts), instead of growing until the kernel kills
+ * whatever it picks (native-gl.ts sizes it from W x H).
  *
  * Orientation and sampling are the page's: the vertex shader flips y so that glReadPixels (bottom row first)
  * returns the picture top row first; the fragment source flips its texture lookups.
@@ -25,11 +30,11 @@
 #include <EGL/eglext.h>
 #include <GLES3/gl3.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 enum { MAP = 256, MAX_FRAMES = 100000 };
@@ -68,18 +73,6 @@ static void write_all(const unsigned char *from, size_t size) {
     if (n < 0) die("writing the drawn frames: %s", strerror(errno));
     done += (size_t)n;
   }
-}
-
-static size_t primer_size;
-
-/* Writes the blank primer frame (a thread of its own: the render reads it when its ffmpeg is ready). */
-static void *write_primer(void *unused) {
-  (void)unused;
-  unsigned char *blank = calloc(1, primer_size);
-  if (!blank) die("out of memory");
-  write_all(blank, primer_size);
-  free(blank);
-  return NULL;
 }
 
 static long positive(const char *text, const char *what, long max) {
@@ -189,7 +182,19 @@ static EGLDisplay open_display(void) {
   return d;
 }
 
+/* Applies GL_TRANSITION_MAX_BYTES (a positive integer) as RLIMIT_DATA, when it is set. */
+static void limit_memory(void) {
+  const char *text = getenv("GL_TRANSITION_MAX_BYTES");
+  if (!text) return;
+  char *end;
+  unsigned long long bytes = strtoull(text, &end, 10);
+  if (*text == '\0' || *end != '\0' || bytes == 0) die("GL_TRANSITION_MAX_BYTES must be a positive integer");
+  struct rlimit limit = {(rlim_t)bytes, (rlim_t)bytes};
+  if (setrlimit(RLIMIT_DATA, &limit) != 0) die("could not set the memory ceiling: %s", strerror(errno));
+}
+
 int main(int argc, char **argv) {
+  limit_memory();
   if (argc == 2 && strcmp(argv[1], "--version") == 0) {
     open_display();
     printf("%s; %s\n", (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
@@ -204,9 +209,6 @@ int main(int argc, char **argv) {
   const int frames = numbers(argv[5], progress, MAX_FRAMES);
   if (frames == 0) die("no frames to draw");
 
-  primer_size = (size_t)W * H * 4;
-  pthread_t primer;
-  if (pthread_create(&primer, NULL, write_primer, NULL) != 0) die("could not start the primer's thread");
   open_display();
   GLuint fb, rb;
   glGenFramebuffers(1, &fb);
@@ -260,7 +262,6 @@ int main(int argc, char **argv) {
   unsigned char *pair = malloc(pair_size), *out = malloc(frame_size);
   if (!pair || !out) die("out of memory");
   const GLint at_progress = glGetUniformLocation(p, "progress");
-  pthread_join(primer, NULL);
   for (int i = 0; i < frames; i++) {
     if (!read_exactly(0, pair, pair_size)) die("ffmpeg wrote %d of %d transition frames", i, frames);
     glActiveTexture(GL_TEXTURE0);

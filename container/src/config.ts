@@ -4,7 +4,8 @@
  * or a render's options, so what `/health` reports is what the renderer actually launches.
  * Empty strings count as unset so `PORT=` in a shell does not turn into port 0.
  */
-import { availableParallelism, tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
+import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { builtGlTransition } from "./video/gl/native-gl.ts";
@@ -54,6 +55,26 @@ const MAX_CAPTURE_WORKERS = 8;
 /** One render per CPU pair: an encode keeps two cores busy (measured: a second render on 2 cores halves both). */
 const DEFAULT_SLOTS = Math.max(1, Math.floor(availableParallelism() / 2));
 
+/**
+ * The machine's memory: the cgroup's limit when the renderer runs under one that is lower (a container), else
+ * the total.
+ */
+function machineMemory(): number {
+  try {
+    const limit = Number(readFileSync("/sys/fs/cgroup/memory.max", "utf8").trim());
+    if (Number.isFinite(limit) && limit > 0) return Math.min(limit, totalmem());
+  } catch {
+    // no cgroup v2 limit (or "max"): the machine's total
+  }
+  return totalmem();
+}
+
+/**
+ * A render's share of memory by default: three quarters of the machine (the rest is Node, the browsers, the
+ * system) split between the slots. A `standard-1` instance (4 GiB, one slot): 3 GiB.
+ */
+const defaultJobMemoryMb = (slots: number) => Math.floor((0.75 * machineMemory()) / slots / 2 ** 20);
+
 const unsignedInt = (name: string, max: number) =>
   v.pipe(
     v.string(),
@@ -99,6 +120,12 @@ export const RendererEnv = v.object({
       v.minValue(1, "RENDER_QUEUE_PER_ACCOUNT must be at least 1"),
     ),
   ),
+  RENDER_JOB_MEMORY_MB: v.optional(
+    v.pipe(
+      unsignedInt("RENDER_JOB_MEMORY_MB", 1 << 20),
+      v.minValue(16, "RENDER_JOB_MEMORY_MB must be at least 16"),
+    ),
+  ),
   POCKETSPHINX_PATH: v.optional(nonEmpty("POCKETSPHINX_PATH"), DEFAULT_RENDER_TOOLS.pocketsphinxPath),
   GL_TRANSITIONS: v.optional(
     v.picklist(GL_TRANSITIONS, `GL_TRANSITIONS must be one of ${GL_TRANSITIONS.join(", ")}`),
@@ -124,6 +151,11 @@ export interface Config extends RenderTools {
   renderQueueMax: number;
   /** Jobs of one account held at once, running or waiting (RENDER_QUEUE_PER_ACCOUNT, default slots + 1). */
   renderQueuePerAccount: number;
+  /**
+   * The resident memory a render's own processes (its ffmpeg runs and GL helpers) may hold together before it is
+   * stopped as the job's fault (RENDER_JOB_MEMORY_MB, default 3/4 of the machine's memory split between the slots).
+   */
+  renderJobMemoryMb: number;
 }
 
 /** Reads and validates the configuration; throws one Error listing every problem. */
@@ -155,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     renderQueueMax: queueMax,
     renderQueuePerAccount:
       e.RENDER_QUEUE_PER_ACCOUNT ?? Math.min(e.RENDER_SLOTS + 1, e.RENDER_SLOTS + queueMax),
+    renderJobMemoryMb: e.RENDER_JOB_MEMORY_MB ?? defaultJobMemoryMb(e.RENDER_SLOTS),
     pocketsphinxPath: e.POCKETSPHINX_PATH,
     glTransitionPath:
       e.GL_TRANSITIONS === "page" ? null : (e.GL_TRANSITION_PATH ?? DEFAULT_RENDER_TOOLS.glTransitionPath),

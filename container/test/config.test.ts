@@ -1,3 +1,4 @@
+import { totalmem } from "node:os";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { builtGlTransition } from "../src/video/gl/native-gl.ts";
@@ -109,6 +110,18 @@ describe("render admission defaults", () => {
     ).toMatchObject({ renderQueueMax: 0, renderQueuePerAccount: 1 });
     expect(() => loadConfig({ RUNNER_SECRET: "s", RENDER_SLOTS: "0" })).toThrow(
       /RENDER_SLOTS must be at least 1/,
+    );
+  });
+
+  it("gives each slot an equal share of three quarters of the memory, unless RENDER_JOB_MEMORY_MB says", () => {
+    const one = loadConfig({ RUNNER_SECRET: "s", RENDER_SLOTS: "1" }).renderJobMemoryMb;
+    const two = loadConfig({ RUNNER_SECRET: "s", RENDER_SLOTS: "2" }).renderJobMemoryMb;
+    expect(one).toBeLessThanOrEqual(Math.floor((0.75 * totalmem()) / 2 ** 20));
+    expect(one).toBeGreaterThan(0);
+    expect(Math.abs(two - one / 2)).toBeLessThanOrEqual(1);
+    expect(loadConfig({ RUNNER_SECRET: "s", RENDER_JOB_MEMORY_MB: "512" }).renderJobMemoryMb).toBe(512);
+    expect(() => loadConfig({ RUNNER_SECRET: "s", RENDER_JOB_MEMORY_MB: "8" })).toThrow(
+      /RENDER_JOB_MEMORY_MB must be at least 16/,
     );
   });
 });

@@ -23,6 +23,7 @@ import { ConcurrencyLimit, InsufficientTokens } from "../lib/errors";
 import { handOver } from "../webhooks/announce";
 import { deliveriesOf, eventTypeOf, raiseEvent } from "../webhooks/events";
 import { batchJobSettled } from "../templates/feed-batch";
+import { failedRenderRefusal, underFailedRenderQuota } from "./render-quota";
 
 const OPEN: readonly JobStatus[] = ["PENDING", "PROCESSING"];
 const inList = (statuses: readonly JobStatus[]) => statuses.map((s) => `'${s}'`).join(",");
@@ -107,15 +108,22 @@ export const openBatchJobs = async (ctx: Ctx, jobs: readonly NewJob[]): Promise<
 };
 
 /**
- * Reserves the tokens and inserts the PENDING job atomically, only if the balance covers the reserve and the
- * account is under its plan's concurrent-job limit. Throws InsufficientTokens or ConcurrencyLimit otherwise.
+ * Reserves the tokens and inserts the PENDING job atomically, only if the balance covers the reserve, the
+ * account is under its plan's concurrent-job limit and, for a video job, under its failed-render quota
+ * (render-quota.ts). Throws InsufficientTokens, ConcurrencyLimit or FailedRenderQuota otherwise.
  */
 export const openJob = async (ctx: Ctx, job: NewJob, retry = true): Promise<void> => {
   const { d1 } = ctx;
-  const results = await d1.batch(openStatements(d1, job, UNDER_CONCURRENCY_LIMIT));
+  const video = job.type === "VIDEO";
+  const condition = video
+    ? `${UNDER_CONCURRENCY_LIMIT} AND ${underFailedRenderQuota(job.createdAt)}`
+    : UNDER_CONCURRENCY_LIMIT;
+  const results = await d1.batch(openStatements(d1, job, condition));
   if (results.at(-1)?.meta.changes === 1) return;
   const state = await openState(d1, job.userId);
-  const refusal = refusalOf(state, job.reserve);
+  const refusal =
+    refusalOf(state, job.reserve) ??
+    (video ? await failedRenderRefusal(d1, job.userId, job.createdAt) : null);
   if (refusal) throw refusal;
   // Refused a moment ago, fits now (a job finished in between): try once more rather than report a stale limit.
   if (retry) return openJob(ctx, job, false);
@@ -183,20 +191,32 @@ export const markProcessing = async (
  * froze or was cut off; its encoder was killed), so the job goes back to its queue with its reserve still held.
  * Guarded by the attempt, so two notices of the same loss (a lapsed lease and a failure report) requeue it once.
  */
-export const requeueJob = async (ctx: Ctx, jobId: string, attempt: number): Promise<boolean> => {
+export const requeueJob = async (
+  ctx: Ctx,
+  jobId: string,
+  attempt: number,
+  /** Renderer time the lost render reported (0 when its renderer went silent). */
+  renderMs = 0,
+): Promise<boolean> => {
   const res = await ctx.d1
     .prepare(
-      `UPDATE jobs SET status = 'PENDING', stage = 'queued', progress = 0, updated_at = ?2
+      `UPDATE jobs SET status = 'PENDING', stage = 'queued', progress = 0, updated_at = ?2,
+         render_ms = render_ms + ?4
        WHERE id = ?1 AND status = 'PROCESSING' AND attempts = ?3`,
     )
-    .bind(jobId, ctx.now(), attempt)
+    .bind(jobId, ctx.now(), attempt, Math.max(0, Math.round(renderMs)))
     .run();
   return res.meta.changes === 1;
 };
 
+/**
+ * How a job ends. `renderMs`: renderer time its last render reported (added to the job's `render_ms`); a FAILED
+ * job whose failure was its own (`jobsFault`: a renderer's permanent failure report) also records it as
+ * `failed_render_ms`, which the account's failed-render quota counts (render-quota.ts).
+ */
 export type Outcome =
-  | { status: "COMPLETED"; outputFileId: string; cost: number }
-  | { status: "FAILED"; error: string }
+  | { status: "COMPLETED"; outputFileId: string; cost: number; renderMs?: number }
+  | { status: "FAILED"; error: string; renderMs?: number; jobsFault?: boolean }
   | { status: "CANCELLED"; reason?: string };
 
 /**
@@ -301,12 +321,15 @@ const settlement = (
   outputStorageUrl: string | null = null,
 ): D1PreparedStatement[] => {
   const charge = outcome.status === "COMPLETED" ? Math.min(outcome.cost, job.tokensReserved) : 0;
+  const renderMs = outcome.status === "CANCELLED" ? 0 : Math.max(0, Math.round(outcome.renderMs ?? 0));
+  const failedRenderMs = outcome.status === "FAILED" && outcome.jobsFault ? renderMs : 0;
   return [
     d1
       .prepare(
         `UPDATE jobs SET status = ?2, tokens_used = ?3, tokens_reserved = 0, error_message = ?5,
            output_file_id = coalesce((SELECT id FROM media_files WHERE storage_url = ?8), ?4),
-           progress = CASE WHEN ?2 = 'COMPLETED' THEN 100 ELSE progress END, completed_at = ?6, updated_at = ?6
+           progress = CASE WHEN ?2 = 'COMPLETED' THEN 100 ELSE progress END, completed_at = ?6, updated_at = ?6,
+           render_ms = render_ms + ?9, failed_render_ms = ?10
          WHERE id = ?1 AND status IN (${inList(from)}) AND tokens_reserved = ?7`,
       )
       .bind(
@@ -318,6 +341,8 @@ const settlement = (
         at,
         job.tokensReserved,
         outputStorageUrl,
+        renderMs,
+        failedRenderMs,
       ),
     // The reserve comes back whole, then the final cost goes out: two ledger rows, each after the one before.
     ...ledger.release(d1, {

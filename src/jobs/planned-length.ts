@@ -8,6 +8,7 @@
 import { limits, type VideoConfig } from "../contract/config";
 import { estimateVideoTokens } from "../contract/config/estimate";
 import { applyLayerDefaults } from "../contract/config/rules";
+import { glWorkFits, renderWork, videoDeadlineSeconds } from "../contract/deadline";
 import { buildTimeline, cutLength, playableLength, type Timeline } from "../contract/timeline";
 import { ValidationFailed, type FieldError } from "../lib/errors";
 
@@ -46,9 +47,15 @@ export const plannedTimeline = (config: VideoConfig, durationOf: DurationOf): Ti
   });
 };
 
-/** The 300 s cap and the estimate of a video job, with real file lengths. */
+const gigapixels = (pixels: number) => `${Math.round(pixels / 1e8) / 10} billion`;
+
+/**
+ * The 300 s cap, the GL budget and the estimate of a video job, with real file lengths; and its render deadline
+ * (src/contract/deadline.ts).
+ */
 export const plannedVideo = (config: VideoConfig, durationOf: DurationOf) => {
   const timeline = plannedTimeline(config, durationOf);
+  const work = renderWork(config, timeline);
   if (timeline.duration > limits.VIDEO_MAX_DURATION + 1e-9)
     throw new ValidationFailed([
       {
@@ -57,8 +64,17 @@ export const plannedVideo = (config: VideoConfig, durationOf: DurationOf) => {
         code: "VALIDATION_ERROR",
       },
     ]);
+  if (!glWorkFits(work))
+    throw new ValidationFailed([
+      {
+        field: "config",
+        message: `the video would draw ${gigapixels(work.glPixels)} pixels with software GL (its gl layers and transitions drawn by their shader: their frames x ${work.width} x ${work.height}); at most ${gigapixels(limits.VIDEO_MAX_GL_PIXELS)} fit in one render: use a smaller size, a lower fps, shorter clips, or fewer gl layers and shader transitions`,
+        code: "GL_WORK_TOO_LARGE",
+      },
+    ]);
   return {
     seconds: timeline.duration,
     estimatedTokens: estimateVideoTokens(timeline.duration, config.autoSubtitles === true),
+    deadlineSeconds: videoDeadlineSeconds(work),
   };
 };

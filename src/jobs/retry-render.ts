@@ -25,6 +25,8 @@ export const retryRender = async (
   job: LostJob,
   reason: string,
   instance?: string,
+  /** Renderer time the lost render reported, when it reported its fault (its renderer's time counts once). */
+  renderMs = 0,
 ): Promise<"requeued" | "failed" | "stale"> => {
   // Whatever may still run of the lost attempt (a frozen renderer that wakes up) is stopped, if it can be reached.
   ctx.defer(
@@ -34,9 +36,9 @@ export const retryRender = async (
   );
   if (job.attempts >= MAX_RENDER_ATTEMPTS) {
     const error = `Rendering failed after ${job.attempts} attempts: ${reason}; no tokens were charged`;
-    return (await finishJob(ctx, job, { status: "FAILED", error })) ? "failed" : "stale";
+    return (await finishJob(ctx, job, { status: "FAILED", error, renderMs })) ? "failed" : "stale";
   }
-  if (!(await requeueJob(ctx, job.id, job.attempts))) return "stale";
+  if (!(await requeueJob(ctx, job.id, job.attempts, renderMs))) return "stale";
   await ctx.env.VIDEO_QUEUE.send({ kind: "render", jobId: job.id, userId: job.userId });
   return "requeued";
 };

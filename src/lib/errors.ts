@@ -72,6 +72,19 @@ export class ConcurrencyLimit extends DomainError {
   }
 }
 
+/**
+ * The account's video jobs that failed by their own fault took more renderer time over the last day than it may
+ * use (src/jobs/render-quota.ts): no new video job until `retryAfter` seconds from now.
+ */
+export class FailedRenderQuota extends DomainError {
+  constructor(usedSeconds: number, maxSeconds: number, retryAfterSeconds: number) {
+    super(
+      `Your video jobs that failed used ${usedSeconds} s of renderer time in the last 24 hours (at most ${maxSeconds} s); new video jobs are refused until some of it is a day old`,
+      { failedRenderSeconds: usedSeconds, maxFailedRenderSeconds: maxSeconds, retryAfter: retryAfterSeconds },
+    );
+  }
+}
+
 export class RateLimited extends DomainError {
   constructor(retryAfterSeconds: number) {
     super("Too many requests, please try again later", { retryAfter: retryAfterSeconds });

@@ -11,6 +11,7 @@ import {
   ConcurrencyLimit,
   Conflict,
   DomainError,
+  FailedRenderQuota,
   Forbidden,
   Gone,
   InsufficientTokens,
@@ -41,6 +42,7 @@ const STATUS: ReadonlyArray<[new (...args: never[]) => DomainError, ContentfulSt
   [UnprocessableMedia, 422],
   [RateLimited, 429],
   [ConcurrencyLimit, 429],
+  [FailedRenderQuota, 429],
   [UpstreamFailure, 502],
 ];
 
@@ -50,7 +52,8 @@ export const statusOf = (error: DomainError): ContentfulStatusCode =>
 export const onError: ErrorHandler<AppEnv> = (err, c) => {
   if (err instanceof DomainError) {
     const status = statusOf(err);
-    if (err instanceof RateLimited) c.header("Retry-After", String(err.details?.retryAfter ?? 60));
+    if (err instanceof RateLimited || err instanceof FailedRenderQuota)
+      c.header("Retry-After", String(err.details?.retryAfter ?? 60));
     return c.json(errorBody(err.message, err.details), status);
   }
   if (err instanceof HTTPException) {

@@ -7,13 +7,12 @@
  */
 import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context";
-import { limits, type VideoConfig } from "../contract/config";
-import { videoDeadlineSeconds } from "../contract/deadline";
+import type { VideoConfig } from "../contract/config";
 import { CALLBACK_PATH, TRANSCRIBE_PATH, type RenderVideoRequestInput } from "../contract/wire";
 import { mediaFiles } from "../db/schema";
 import { referenceTargets } from "../jobs/input-map";
 import { getJobById } from "../jobs/internal";
-import { markProcessing } from "../jobs/lifecycle";
+import { finishJob, markProcessing } from "../jobs/lifecycle";
 import { captionStorageUrl, outputStorageUrl } from "../jobs/output";
 import { plannedVideo } from "../jobs/planned-length";
 import { rendererFor } from "../renderer-client/client";
@@ -35,13 +34,16 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
     : [];
   const config = job.config as RenderVideoRequestInput["config"] & VideoConfig;
   const byReference = referenceTargets(files);
-  // The length validated and charged at creation, by the same rule and the same files.
-  const { seconds } = plannedVideo(config, (ref) => byReference.get(ref)?.duration ?? null);
-  const fps = config.fps ?? limits.VIDEO_DEFAULTS.fps;
-  const size = {
-    width: config.width ?? limits.VIDEO_DEFAULTS.width,
-    height: config.height ?? limits.VIDEO_DEFAULTS.height,
-  };
+  // The length validated and charged at creation, by the same rule and the same files, and the deadline it earns.
+  const planned = plannedVideo(config, (ref) => byReference.get(ref)?.duration ?? null);
+  // A job handed over again (an infrastructure fault lost its render) gets what its earlier renders left of that
+  // deadline: together they never run longer than the one deadline its length and size earn.
+  const deadlineSeconds = planned.deadlineSeconds - Math.ceil(job.renderMs / 1000);
+  if (deadlineSeconds < 1) {
+    const error = `Rendering used up its deadline of ${planned.deadlineSeconds} s over ${job.attempts} attempts; no tokens were charged`;
+    await finishJob(ctx, job, { status: "FAILED", error });
+    return "skipped";
+  }
   const sign = { secret: env.STORAGE_SIGNING_SECRET, baseUrl: env.PUBLIC_URL };
   const inputs: Record<string, string> = {};
   for (const [reference, f] of byReference)
@@ -81,15 +83,7 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
     },
     callbackUrl: `${base}${CALLBACK_PATH}`,
     ...(config.autoSubtitles && { transcription }),
-    limits: {
-      maxDurationSeconds: seconds,
-      deadlineSeconds: videoDeadlineSeconds({
-        seconds,
-        fps,
-        ...size,
-        captions: config.autoSubtitles === true,
-      }),
-    },
+    limits: { maxDurationSeconds: planned.seconds, deadlineSeconds },
   });
   if (!(await markProcessing(ctx, job.id, { stage: "queued", percent: 0, countAttempt: true }))) {
     // Finished (cancelled, swept) while the renderer accepted it: that render must not run on.

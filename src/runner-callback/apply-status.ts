@@ -56,9 +56,16 @@ export const applyRunnerStatus = async (ctx: Ctx, report: RunnerStatus): Promise
       // PROCESSING (a render lost within moments of its acceptance) is left to the lease, which notices it in seconds.
       if (report.retryable)
         return (
-          job.status === "PROCESSING" && (await retryRender(ctx, job, publicError(report.error))) !== "stale"
+          job.status === "PROCESSING" &&
+          (await retryRender(ctx, job, publicError(report.error), undefined, meta.processingTime)) !== "stale"
         );
-      return finishJob(ctx, job, { status: "FAILED", error: publicError(report.error) });
+      // The job's own fault: the renderer time it took counts against the account's failed-render quota.
+      return finishJob(ctx, job, {
+        status: "FAILED",
+        error: publicError(report.error),
+        renderMs: meta.processingTime,
+        jobsFault: true,
+      });
     case "cancelled":
       return finishJob(ctx, job, { status: "CANCELLED" });
     case "completed": {
@@ -98,6 +105,7 @@ export const applyRunnerStatus = async (ctx: Ctx, report: RunnerStatus): Promise
         outputFileId,
         // Captions are charged when the audio was transcribed (not when the video had none to hear).
         cost: finalCost(job, meta.videoDuration, meta.captions?.backend != null),
+        renderMs: meta.processingTime,
       });
     }
   }

@@ -12,6 +12,7 @@ import { catalogueOnline } from "../fonts/online";
 import { DEFAULT_PRIORITY } from "../jobs/create-job";
 import { finishJobs, openBatchJobs, type NewJob } from "../jobs/lifecycle";
 import { plannedVideo } from "../jobs/planned-length";
+import { failedRenderRefusal } from "../jobs/render-quota";
 import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "../jobs/resolve-inputs";
 import { InsufficientTokens, ValidationFailed, type FieldError } from "../lib/errors";
 import { newId } from "../lib/ids";
@@ -120,6 +121,11 @@ export const createBatch = async (
   const total = jobs.reduce((sum, j) => sum + j.reserve, 0);
   const account = await getAccount(ctx, ctx.caller.userId);
   if (account.tokenBalance < total) throw new InsufficientTokens(total, account.tokenBalance);
+  // A video batch is refused like a single video job while the account's failed renders are over their quota.
+  if (template.type === "VIDEO") {
+    const refusal = await failedRenderRefusal(ctx.d1, ctx.caller.userId, ctx.now());
+    if (refusal) throw refusal;
+  }
   await openAll(ctx, jobs, total);
 
   const at = ctx.now();

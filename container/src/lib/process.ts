@@ -54,6 +54,8 @@ export interface RunOptions {
    */
   pipes?: PipeUser[];
   signal?: AbortSignal;
+  /** Called with the process's pid once it has started (a job counts its processes' memory: process-memory.ts). */
+  onSpawn?: (pid: number) => void;
 }
 
 /**
@@ -109,6 +111,7 @@ function start(
       // An aborted run (a deadline, a cancel) must stop now: ffmpeg finishes its output on SIGTERM first.
       killSignal: "SIGKILL",
     }) as ChildProcessWithoutNullStreams;
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     const out: Buffer[] = [];
     let err = "";
     let timedOut = false;

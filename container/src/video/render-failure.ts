@@ -4,6 +4,7 @@
  * down or unable to reach the Worker) or the job's (permanent: bad media, a deadline overrun). Pure.
  */
 import { ProcessError } from "../lib/process.ts";
+import { HelperFailed } from "./gl/native-gl.ts";
 import type { AbortReason } from "./render-queue.ts";
 
 export interface Failure {
@@ -17,6 +18,13 @@ const BROWSER_GONE =
 /** The Worker's storage could not be reached, or answered 5xx (input download, output upload). */
 const STORAGE_DOWN = /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|HTTP 5\d\d|failed \(5\d\d\)/i;
 
+/**
+ * Signals another process sends (the kernel's out-of-memory killer, an operator, a shutdown): the tool did nothing
+ * wrong. Any other (SIGSEGV, SIGABRT, SIGBUS...) is the tool crashing on this job's input, or failing an allocation
+ * at its memory ceiling: another renderer would crash the same way.
+ */
+const FROM_OUTSIDE: ReadonlySet<string> = new Set(["SIGKILL", "SIGTERM", "SIGINT", "SIGHUP"]);
+
 /** The user-facing text of a ProcessError: the tool, what happened, and ffmpeg's last error line if any. */
 const processText = (e: ProcessError): string => {
   const tool = e.command.split("/").at(-1) ?? e.command;
@@ -28,15 +36,30 @@ const processText = (e: ProcessError): string => {
   return `${tool} could not render the video${last ? `: ${last}` : ""}`;
 };
 
-/** Classifies why a render ended early. `aborted` is the job's abort reason when its signal fired. */
+/** What the job was allowed: its wall-clock deadline and its processes' memory share. */
+export interface JobLimits {
+  deadlineSeconds: number;
+  memoryMb: number;
+}
+
+/**
+ * Classifies why a render ended early. `aborted` is the job's abort reason when its signal fired. A job stopped
+ * for holding more than its memory share is its own fault (its config asked for that much: another renderer
+ * would stop it too); an encoder killed from outside while the job stayed within its share is not.
+ */
 export function describeFailure(
   error: unknown,
   aborted: AbortReason | undefined,
-  deadlineSeconds: number,
+  limits: JobLimits,
 ): Failure {
   if (aborted === "deadline")
     return {
-      error: `Rendering took longer than its deadline of ${deadlineSeconds} s and was stopped; no tokens were charged`,
+      error: `Rendering took longer than its deadline of ${limits.deadlineSeconds} s and was stopped; no tokens were charged`,
+      retryable: false,
+    };
+  if (aborted === "memory")
+    return {
+      error: `Rendering needed more than its ${limits.memoryMb} MB of memory and was stopped; no tokens were charged. Make the video smaller or use fewer clips and layers`,
       retryable: false,
     };
   if (aborted === "shutdown")
@@ -44,10 +67,14 @@ export function describeFailure(
   if (error instanceof ProcessError) {
     if (error.failure === "spawn-failed")
       return { error: "The renderer could not start its encoder", retryable: true };
-    if (error.signal !== null)
+    if (error.signal !== null && FROM_OUTSIDE.has(error.signal))
       return { error: `The renderer's encoder was interrupted (${error.signal})`, retryable: true };
+    if (error.signal !== null)
+      return { error: `${processText(error)} (it crashed: ${error.signal})`, retryable: false };
     return { error: processText(error), retryable: false };
   }
+  if (error instanceof HelperFailed && error.signal !== null && FROM_OUTSIDE.has(error.signal))
+    return { error: `The renderer's GL helper was interrupted (${error.signal})`, retryable: true };
   const message = error instanceof Error ? error.message : String(error);
   if (BROWSER_GONE.test(message))
     return { error: "The renderer's browser stopped during the render", retryable: true };

@@ -7,8 +7,11 @@
  * cancelling (the Worker's cancel route, a deadline, shutdown) aborts it with a reason the job reads.
  */
 
-/** Why a job was aborted: the Worker cancelled it, its deadline passed, or the renderer is shutting down. */
-export type AbortReason = "cancelled" | "deadline" | "shutdown";
+/**
+ * Why a job was aborted: the Worker cancelled it, its deadline passed, its processes held more than its share of
+ * memory, or the renderer is shutting down.
+ */
+export type AbortReason = "cancelled" | "deadline" | "memory" | "shutdown";
 
 export interface QueuedJob {
   id: string;

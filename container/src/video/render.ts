@@ -49,6 +49,8 @@ export interface RenderVideoOptions {
   transcriber?: Transcriber;
   onProgress?: (percent: number, stage: Stage) => void;
   signal?: AbortSignal;
+  /** Told the pid of every ffmpeg run and GL helper of the render (run-job.ts counts their memory). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface RenderVideoResult {
@@ -249,6 +251,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     spec.width,
     spec.height,
     tools.glTransitionPath,
+    o.onSpawn,
   );
   // The WebGL page (~0.2 s to open), when a transition is drawn on it, opens while the text and html
   // layers are drawn.
@@ -318,6 +321,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
             stdin: rasters.stdin ?? undefined,
             pipes: ordered.pipes,
             signal,
+            onSpawn: o.onSpawn,
             timeoutMs: 10 * 60_000,
           });
         }
@@ -349,6 +353,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       stdin: rasters.stdin ?? undefined,
       pipes: graph.pipes,
       signal,
+      onSpawn: o.onSpawn,
       timeoutMs: 30 * 60_000,
       onStderr: (chunk) => {
         const at = reader.push(chunk);

@@ -13,6 +13,7 @@ import {
   type RunnerStatus,
 } from "../../../src/contract/wire.ts";
 import type { AppDeps } from "../deps.ts";
+import { MemoryWatch } from "../lib/process-memory.ts";
 import { withTempDir } from "../lib/temp-dir.ts";
 import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
@@ -133,6 +134,10 @@ async function runVideoJob(
   deps.shutdownSignal.addEventListener("abort", onShutdown, { once: true });
   if (deps.shutdownSignal.aborted) onShutdown();
   const timer = setTimeout(() => stop("deadline"), deadlineSeconds * 1000);
+  // The job's own processes (its ffmpeg runs and GL helpers) share RENDER_JOB_MEMORY_MB: past it the job is
+  // stopped as its own fault, before the machine runs out and the system kills whatever it picks.
+  const memoryMb = deps.config.renderJobMemoryMb;
+  const memory = new MemoryWatch(memoryMb * 2 ** 20, () => stop("memory"));
   const signal = control.signal;
   let final: RunnerStatus | null;
   try {
@@ -151,6 +156,7 @@ async function runVideoJob(
           tools: deps.config,
           transcriber: job.config.autoSubtitles ? transcriberFor(deps, job) : undefined,
           signal,
+          onSpawn: (pid) => memory.add(pid),
         });
         reporter.progress(95, "uploading");
         const uploadStart = performance.now();
@@ -166,6 +172,7 @@ async function runVideoJob(
             ...r.timings,
             uploadMs,
             jobMs: Date.now() - started,
+            peakMemoryMb: Math.round(memory.peak / 2 ** 20),
             bytes: fileSize,
             frames: Math.round(r.duration * r.fps),
             size: `${r.width}x${r.height}`,
@@ -209,7 +216,7 @@ async function runVideoJob(
     const reason = signal.aborted ? (signal.reason as AbortReason) : undefined;
     if (reason === "cancelled") final = null;
     else {
-      const failure = describeFailure(error, reason, deadlineSeconds);
+      const failure = describeFailure(error, reason, { deadlineSeconds, memoryMb });
       if (!failure.retryable || reason === undefined)
         console.error(`[renderer] job ${job.jobId} failed:`, error instanceof Error ? error.message : error);
       final = {
@@ -221,6 +228,7 @@ async function runVideoJob(
     }
   } finally {
     clearTimeout(timer);
+    memory.stop();
     queueSignal.removeEventListener("abort", onQueueAbort);
     deps.shutdownSignal.removeEventListener("abort", onShutdown);
   }

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, startProcess, stopProcess, waitForUrl } from "../../../scripts/lib/processes.mjs";
-import { figure, scaled } from "./scale.ts";
+import { FULL, figure, scaled } from "./scale.ts";
 
 const root = process.cwd();
 const node = join(root, "node_modules", ".bin", "node");
@@ -235,4 +235,41 @@ describe("the service under renderer faults (npm start, RENDERERS=2)", () => {
     figure("renderers unreachable: outage (s)", outageMs / 1000);
     figure(`renderers unreachable: ${jobs} jobs completed after they came back (ms)`, Date.now() - backAt);
   }, 600_000);
+
+  // Full scale only: the deadline the Worker sends this job is 67 s (src/contract/deadline.ts); the renderer's
+  // short form of the same case (render-limits.test.ts) gives it 8 s.
+  it.runIf(FULL)(
+    "a gl shader taking seconds a frame on a 64x64, 1 fps, 300 s video FAILS within two minutes, charged nothing",
+    async () => {
+      const fragmentShader = `uniform float time; void main() { float c = 0.0;
+  for (int i = 0; i < 100000; i++) c += sin(float(i) * gl_FragCoord.x + time);
+  gl_FragColor = vec4(fract(c), 0.0, 0.0, 1.0); }`;
+      const config = {
+        width: 64,
+        height: 64,
+        fps: 1,
+        clips: [{ duration: 300, layers: [{ type: "gl", fragmentShader }] }],
+      };
+      const before = await balance();
+      const created = await api<{ jobId: string; estimatedTokens: number }>("/api/v1/jobs", {
+        method: "POST",
+        body: JSON.stringify({ type: "video", config }),
+      });
+      expect(created.status).toBe(201);
+      const createdAt = Date.now();
+      const j = await finished(created.body.data.jobId, 180_000);
+      const tookMs = Date.now() - createdAt;
+      expect(j).toMatchObject({
+        status: "FAILED",
+        tokensUsed: 0,
+        errorMessage:
+          "Rendering took longer than its deadline of 67 s and was stopped; no tokens were charged",
+      });
+      expect(tookMs).toBeLessThan(120_000);
+      expect(await balance()).toBe(before);
+      figure("hostile gl shader (64x64, 1 fps, 300 s) through the API: created -> FAILED (ms)", tookMs);
+      figure("hostile gl shader: tokens reserved, then charged", `${created.body.data.estimatedTokens}, 0`);
+    },
+    300_000,
+  );
 });

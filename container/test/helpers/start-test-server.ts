@@ -36,6 +36,7 @@ export async function startTestServer(
     renderSlots: 1,
     renderQueueMax: 1,
     renderQueuePerAccount: 1,
+    renderJobMemoryMb: 4096,
     ...DEFAULT_RENDER_TOOLS,
     ...overrides,
   };

@@ -14,7 +14,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GL_FRAME_DEADLINE_MS, GlDrawer } from "../../src/video/gl/gl-drawer.ts";
 import { GlSession } from "../../src/video/gl/gl-session.ts";
-import { builtGlTransition, NativeDrawing, PAGE_ONLY } from "../../src/video/gl/native-gl.ts";
+import {
+  builtGlTransition,
+  Gate,
+  helperMemoryCeiling,
+  NativeDrawing,
+  PAGE_ONLY,
+} from "../../src/video/gl/native-gl.ts";
 import { GL_SOURCES } from "../../src/video/gl/transition-shaders.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
@@ -256,15 +262,16 @@ describe("gl transitions", () => {
   }, 240_000);
 
   it("a helper that cannot draw fails with its reason: a GLSL error, pairs that end early", async () => {
-    const bad = new NativeDrawing(HELPER!, "transition bad");
+    const bad = new NativeDrawing(HELPER!, "transition bad", {
+      gate: new Gate(1),
+      ceiling: helperMemoryCeiling(W, H),
+    });
     const fragment = "precision highp float; void main() { gl_FragColor = nope; }";
-    await expect(
-      bad.draw(
-        [String(W), String(H), "4", fragment, "0,0.5"],
-        false,
-        new Writable({ write: (_c, _e, cb) => cb() }),
-      ),
-    ).rejects.toThrow(/transition bad could not be drawn: GLSL: .*nope/);
+    const sink = new Writable({ write: (_c, _e, cb) => cb() });
+    const failing = bad.draw([String(W), String(H), "4", fragment, "0,0.5"], false, sink);
+    // The helper starts when its pairs are wanted (the taps run asks for its stdin).
+    void bad.input.share().catch(() => {});
+    await expect(failing).rejects.toThrow(/transition bad could not be drawn: GLSL: .*nope/);
     const t = { key: `x${counter++}`, name: "cube", frames: 3, channels: 4 as const };
     const drawing = drawer.writeDrawn(t)(new Writable({ write: (_c, _e, cb) => cb() }));
     const user = drawer.readPairs(t);

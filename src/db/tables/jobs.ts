@@ -34,6 +34,16 @@ export const jobs = sqliteTable(
     priority: integer("priority").notNull().default(5),
     /** Deliveries of the job to a renderer (queue attempts). */
     attempts: integer("attempts").notNull().default(0),
+    /**
+     * Renderer time the job's renders took, every hand-over counted (as their renderers reported it): a job handed
+     * over again gets what is left of its deadline (src/queues/dispatch-video.ts).
+     */
+    renderMs: integer("render_ms").notNull().default(0),
+    /**
+     * Renderer time of the render that failed by the job's own fault (a deadline overrun, its memory share, bad
+     * media): an account's failed render time over the last day is capped (src/jobs/render-quota.ts).
+     */
+    failedRenderMs: integer("failed_render_ms").notNull().default(0),
     /** A job of a template batch: the batch, the row (1-based) and the row's output name. */
     batchId: text("batch_id"),
     batchRow: integer("batch_row"),

@@ -9,8 +9,16 @@ import type { SharedPipe } from "../../lib/process.ts";
 import type { GlLayerDrawer, GlLayerJob } from "../graph-context.ts";
 import type { DrawnTransition, TransitionDrawer } from "./gl-join.ts";
 import { extraSamplers, transitionFragment } from "./gl-page.ts";
-import { readFrames, writeAll, type GlSession } from "./gl-session.ts";
-import { NativeDrawing, PAGE_ONLY, nativeArgs, type NativeProgram } from "./native-gl.ts";
+import { readFrames, writeAll, writeBlank, type GlSession } from "./gl-session.ts";
+import {
+  Gate,
+  HELPERS_PER_JOB,
+  NativeDrawing,
+  PAGE_ONLY,
+  helperMemoryCeiling,
+  nativeArgs,
+  type NativeProgram,
+} from "./native-gl.ts";
 import { GL_SOURCES, uniformsFor } from "./transition-shaders.ts";
 import { timeLimit } from "../../lib/time-limit.ts";
 
@@ -81,16 +89,28 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   /** The native helper (native-gl.ts), or null: every transition is drawn on the page. */
   private readonly native: string | null;
   private readonly natives = new Map<string, NativeDrawing>();
+  /** The job's helpers alive at once (native-gl.ts). */
+  private readonly helpers = new Gate(HELPERS_PER_JOB);
+
+  /** Told the pid of every helper started (the job counts its processes' memory). */
+  private readonly onSpawn?: (pid: number) => void;
 
   /**
    * `open` is called once, when the first transition or gl layer needs the page; `native` is the built
    * gl-transition helper, which draws the transitions that are not PAGE_ONLY.
    */
-  constructor(open: () => Promise<GlSession>, width: number, height: number, native: string | null = null) {
+  constructor(
+    open: () => Promise<GlSession>,
+    width: number,
+    height: number,
+    native: string | null = null,
+    onSpawn?: (pid: number) => void,
+  ) {
     this.openSession = open;
     this.width = width;
     this.height = height;
     this.native = native;
+    this.onSpawn = onSpawn;
   }
 
   /** Whether transition `name` (resolved) is drawn on the page rather than by the native helper. */
@@ -102,7 +122,14 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private nativeOf(t: DrawnTransition): NativeDrawing | null {
     if (this.native === null || this.drawsOnPage(t.name)) return null;
     let d = this.natives.get(t.key);
-    if (!d) this.natives.set(t.key, (d = new NativeDrawing(this.native, `transition ${t.name}`)));
+    if (!d) {
+      d = new NativeDrawing(this.native, `transition ${t.name}`, {
+        gate: this.helpers,
+        ceiling: helperMemoryCeiling(this.width, this.height),
+        onSpawn: this.onSpawn,
+      });
+      this.natives.set(t.key, d);
+    }
     return d;
   }
 
@@ -170,16 +197,17 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   writeDrawn(t: DrawnTransition): (to: Writable) => Promise<void> {
     const native = this.nativeOf(t);
     if (native) {
-      // The helper writes the primer itself, while GL starts. Async, so that a param of the wrong shape
-      // rejects (the helper still starts before the first await, as it must: native-gl.ts).
+      // The helper starts later, when its pairs are produced (native-gl.ts): the primer goes now, so that the
+      // render starts. A param of the wrong shape rejects here, before anything is written.
       return async (to) => {
         const p = programOf(t);
         const args = nativeArgs(p, this.width, this.height, t.channels);
+        await writeBlank(to, this.width * this.height * 4);
         return native.draw(args, p.samplers.length > 0, to);
       };
     }
     return async (to) => {
-      await writeAll(to, [Buffer.alloc(this.width * this.height * 4)]);
+      await writeBlank(to, this.width * this.height * 4);
       const s = await this.session;
       for (let i = 0; i < t.frames; i++) await writeAll(to, await s.drawn(t.key, i));
     };

@@ -34,13 +34,16 @@ class FrameQueue {
   private readonly waiters = new Map<number, { resolve: (f: Frame) => void; reject: (e: Error) => void }>();
   private failed: Error | null = null;
   private readonly roomWaiters: (() => void)[] = [];
-  /** Stores frame `i`; resolves once the queue holds fewer than AHEAD frames (its consumer caught up). */
-  put(i: number, frame: Frame): Promise<void> {
+  /** Stores frame `i`. */
+  put(i: number, frame: Frame): void {
     const w = this.waiters.get(i);
     if (w) {
       this.waiters.delete(i);
       w.resolve(frame);
     } else this.frames.set(i, frame);
+  }
+  /** Resolves once the queue holds fewer than AHEAD frames (its consumer caught up), or has failed. */
+  room(): Promise<void> {
     if (this.frames.size < AHEAD || this.failed) return Promise.resolve();
     return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
@@ -69,6 +72,25 @@ export function writeAll(to: Writable, parts: Frame): Promise<void> {
     for (const b of parts) ok = to.write(b, (e) => (e ? reject(e) : undefined));
     if (ok) resolve();
     else to.once("drain", resolve);
+  });
+}
+
+/** Zeros shared by every blank frame (a 4096x4096 primer is 64 MiB: one per transition would add up). */
+const ZEROS = Buffer.alloc(1 << 20);
+
+/**
+ * Writes `size` zero bytes (the blank primer frame a render's input pipe opens with, gl-join.ts) and resolves once
+ * they have left this process: whatever writes into the pipe next (a helper given its fd) comes after them.
+ */
+export function writeBlank(to: Writable, size: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    for (let left = size; left > 0; left -= ZEROS.length) {
+      const last = left <= ZEROS.length;
+      to.write(ZEROS.subarray(0, Math.min(left, ZEROS.length)), (e) =>
+        e ? reject(e) : last ? resolve() : undefined,
+      );
+    }
+    if (size <= 0) resolve();
   });
 }
 
@@ -214,6 +236,8 @@ export class GlSession {
       const own = (page as unknown as { _client?: () => { send(method: string): Promise<unknown> } })._client;
       await own?.call(page).send("Network.disable");
       session = new GlSession(server, browser, page, fitOf(chromiumPath, width, height));
+      const opened = session;
+      await page.exposeFunction("__glxRoom", (key: string) => opened.roomFor(String(key)));
       const { port } = server.address() as AddressInfo;
       await page.goto(`http://127.0.0.1:${port}/${token}/`, { waitUntil: "load", timeout: 20_000 });
       return session;
@@ -246,8 +270,11 @@ export class GlSession {
       }
       const parts: Buffer[] = [];
       for await (const c of req as AsyncIterable<Buffer>) parts.push(c);
-      // The page waits for the answer, so it draws at most a few frames ahead of the render.
-      await this.queue(this.outbox, key).put(i, parts);
+      // Answered at once: the page asks for room before it draws (roomFor), never by a request held open.
+      // Chromium opens at most 6 connections to one host, so posts held until the render wants their frames
+      // (one per gl layer) stalled every other layer once a job had more than 6: the render waited for a
+      // frame whose post could not be sent, and failed with "frame 14 was not drawn within 10 s".
+      this.queue(this.outbox, key).put(i, parts);
       res.writeHead(204).end();
     } catch {
       res.writeHead(500).end();
@@ -256,7 +283,18 @@ export class GlSession {
 
   /** Offers input frame `i` of drawing `key` to the page; resolves when the page is not far behind. */
   offer(key: string, i: number, frame: Frame): Promise<void> {
-    return this.queue(this.inbox, key).put(i, frame);
+    const q = this.queue(this.inbox, key);
+    q.put(i, frame);
+    return q.room();
+  }
+
+  /**
+   * Resolves when the page may draw the next frame of `key`: the render holds fewer than AHEAD of its drawn
+   * frames unread. The page calls it (exposed as `__glxRoom`) before each frame, over the DevTools connection,
+   * which no number of waiting drawings can fill up.
+   */
+  roomFor(key: string): Promise<void> {
+    return this.queue(this.outbox, key).room();
   }
 
   /** The `i`-th frame the page drew for `key`. */

@@ -1,8 +1,9 @@
 /**
  * Transitions drawn by `gl-transition` (container/native/gl-transition.c): the same shader source and
  * uniforms as the WebGL page, on Mesa's software GL, in a process of its own per transition between the two
- * ffmpeg runs (gl-join.ts). It starts with the render, writes straight into the render's input pipe (a blank
- * primer frame, then the drawn frames), and the taps run writes the frame pairs straight into its stdin: no
+ * ffmpeg runs (gl-join.ts). It starts with the taps run that writes its pairs (at most HELPERS_PER_JOB of a job at
+ * once, each under a memory ceiling), writes the drawn frames straight into the render's input pipe (after the
+ * blank primer the drawer wrote there), and the taps run writes the frame pairs straight into its stdin: no
  * pixel crosses Chromium's network service and renderer, which cost about half of each frame drawn on the
  * page, nor this process (copying the drawn frames cost it ~60 ms of CPU, and as much garbage collection,
  * per 0.5 s transition at 720p). A 1280x720 `cube` frame takes ~20 ms here against ~67 ms on the page.
@@ -92,53 +93,150 @@ export function nativeArgs(p: NativeProgram, width: number, height: number, chan
 }
 
 /**
- * One transition's helper process. The render starts it (draw) and the taps run writes into it (input);
- * the taps wait until it has started.
+ * Helpers of one job alive at once. Each holds Mesa, llvmpipe's threads and its textures (measured here: ~75-85 MB
+ * RSS at 64x64, ~105 MB at 1280x720, ~450 MB at 4096x4096 while drawing); a job's transitions are drawn one after
+ * another (one taps run each), so the one drawing and the one before it, still handing its last frames to the
+ * render, are all a job ever needs.
+ */
+export const HELPERS_PER_JOB = 2;
+
+/**
+ * A helper's memory ceiling (GL_TRANSITION_MAX_BYTES, applied by the helper as RLIMIT_DATA) for a W x H video:
+ * its private writable memory measured 57-77 MB at 64x64 plus ~22 bytes a pixel (97 MB at 1280x720, 440 MB at
+ * 4096x4096, cube drawing); this leaves room for the heaviest shader's compile and no more than twice its need.
+ */
+export const helperMemoryCeiling = (width: number, height: number): number =>
+  128 * 2 ** 20 + 32 * width * height;
+
+/** A helper that could not draw: its reason, and the signal that ended it when one did (render-failure.ts). */
+export class HelperFailed extends Error {
+  readonly signal: NodeJS.Signals | null;
+  constructor(message: string, signal: NodeJS.Signals | null) {
+    super(message);
+    this.name = "HelperFailed";
+    this.signal = signal;
+  }
+}
+
+/** At most `size` holders at once, served in order of arrival. */
+export class Gate {
+  private free: number;
+  private readonly waiting: (() => void)[] = [];
+  constructor(size: number) {
+    this.free = size;
+  }
+
+  /** Resolves once in, with the function that leaves (idempotent). */
+  async enter(): Promise<() => void> {
+    if (this.free > 0) this.free--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.free++;
+    };
+  }
+}
+
+/**
+ * One transition's helper process. The render's input pipe for its frames opens with the render (the drawer
+ * writes the blank primer into it, gl-drawer.ts); the helper itself starts only once the taps run that writes its
+ * pairs starts (its `input` is asked for), and only when the job's gate lets it: so a job with 99 transitions
+ * holds at most HELPERS_PER_JOB helpers, not 99 idle ones for the whole render.
  */
 export class NativeDrawing {
   private child: Helper | null = null;
   private readonly started: Promise<Helper>;
   private start!: (c: Helper) => void;
   private never!: (e: Error) => void;
+  /** Resolves when the taps run asks for the helper's stdin: its frames are about to be produced. */
+  private readonly wanted: Promise<void>;
+  private want!: () => void;
   private exited: Promise<void> | null = null;
   private stopped = false;
   private readonly bin: string;
   private readonly what: string;
-  constructor(bin: string, what: string) {
+  private readonly gate: Gate;
+  private readonly ceiling: number;
+  private readonly onSpawn?: (pid: number) => void;
+  /**
+   * `gate`: the job's helpers at once; `ceiling`: the helper's memory ceiling in bytes (helperMemoryCeiling);
+   * `onSpawn`: told the helper's pid (the job counts its processes' memory).
+   */
+  constructor(
+    bin: string,
+    what: string,
+    o: { gate: Gate; ceiling: number; onSpawn?: (pid: number) => void },
+  ) {
     this.bin = bin;
     this.what = what;
+    this.gate = o.gate;
+    this.ceiling = o.ceiling;
+    this.onSpawn = o.onSpawn;
     this.started = new Promise((resolve, reject) => {
       this.start = resolve;
       this.never = reject;
     });
     this.started.catch(() => {});
+    this.wanted = new Promise((resolve) => (this.want = resolve));
   }
 
   /**
-   * Starts the helper on `args`, drawing into `to`: by itself when `to` is a pipe of another process (the
-   * render's input), copied from its stdout otherwise. The map goes to its fd 3 when it reads one. Resolves
-   * once every frame is drawn; rejects with the helper's reason.
+   * Starts the helper on `args` once its pairs are wanted and the gate lets it in, drawing into `to` (after the
+   * primer the caller wrote): by itself when `to` is a pipe of another process (the render's input), copied from
+   * its stdout otherwise. The map goes to its fd 3 when it reads one. Resolves once every frame is drawn; rejects
+   * with the helper's reason.
    */
   async draw(args: string[], needsMap: boolean, to: Writable): Promise<void> {
-    if (this.stopped) throw new Error(`${this.what} was stopped`);
+    // `started` rejects when the drawing is stopped: nothing starts after that.
+    await Promise.race([this.wanted, this.started]);
+    const entering = this.gate.enter();
+    try {
+      await Promise.race([entering, this.started]);
+    } catch (e) {
+      void entering.then((leave) => leave());
+      throw e;
+    }
+    const leave = await entering;
+    if (this.stopped) {
+      leave();
+      throw new Error(`${this.what} was stopped`);
+    }
     const direct = to instanceof Socket;
-    const child = spawn(this.bin, args, {
-      stdio: ["pipe", direct ? to : "pipe", "pipe", needsMap ? "pipe" : "ignore"],
-      env: GL_ENV,
-    }) as unknown as Helper;
+    let child: Helper;
+    try {
+      child = spawn(this.bin, args, {
+        stdio: ["pipe", direct ? to : "pipe", "pipe", needsMap ? "pipe" : "ignore"],
+        env: { ...GL_ENV, GL_TRANSITION_MAX_BYTES: String(this.ceiling) },
+      }) as unknown as Helper;
+    } catch (e) {
+      leave();
+      throw e;
+    }
     this.child = child;
+    if (child.pid !== undefined) this.onSpawn?.(child.pid);
     let stderr = "";
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (c: string) => void (stderr = (stderr + c).slice(-STDERR_TAIL)));
     child.stdin.on("error", () => {
       /* a helper that stopped reading says why at its exit */
     });
+    const ceiling = `${Math.round(this.ceiling / 2 ** 20)} MB`;
     this.exited = new Promise((resolve, reject) => {
       child.on("error", (e) => reject(new Error(`${this.what} could not start the GL helper: ${e.message}`)));
       child.on("close", (code, signal) => {
+        leave();
         if (code === 0) return resolve();
-        const why = stderr.trim() || (signal ? `killed by ${signal}` : `exit code ${code}`);
-        reject(new Error(`${this.what} could not be drawn: ${why}`));
+        // Past its ceiling an allocation fails: the helper says "out of memory", or Mesa, whose allocations
+        // are not all checked, crashes on it.
+        const said = stderr.trim();
+        const why = /out of memory/i.test(said)
+          ? `it needed more than its ${ceiling} of memory`
+          : said || (signal ? `killed by ${signal} (memory ceiling ${ceiling})` : `exit code ${code}`);
+        reject(new HelperFailed(`${this.what} could not be drawn: ${why}`, signal));
       });
     });
     // Whoever waits on the drawing hears why it failed; a rejection nobody awaits yet is not unhandled.
@@ -161,17 +259,19 @@ export class NativeDrawing {
   }
 
   /**
-   * The helper's stdin as a pipe for the taps run's ffmpeg to write the pairs into (process.ts): given once
-   * the helper has started; the taps run fails with the helper's reason if it fails.
+   * The helper's stdin as a pipe for the taps run's ffmpeg to write the pairs into (process.ts): asking for it
+   * starts the helper (when the job's gate lets it in); given once the helper has started; the taps run fails
+   * with the helper's reason if it fails.
    */
   readonly input: SharedPipe = {
     share: async () => {
+      this.want();
       const child = await this.started;
       return { stream: child.stdin as Socket, done: this.exited! };
     },
   };
 
-  /** Kills the helper (a job that stops while it draws). */
+  /** Kills the helper, or stops it from starting (a job that stops while it draws or waits). */
   stop(): void {
     this.stopped = true;
     this.never(new Error(`${this.what} was stopped`));
