@@ -1187,6 +1187,7 @@ export interface Operations {
     body: {
       name?: (string) | (null);
       email?: string;
+      hcaptchaToken?: string;
     };
     status: 200;
   };
