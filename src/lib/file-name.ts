@@ -8,7 +8,7 @@
  * Format characters (Unicode category Cf) that stay: zero-width non-joiner and joiner shape Persian and Indic text
  * and join emoji sequences (👩‍💻), and tag characters spell emoji subdivision flags. None reorders or hides text.
  */
-const KEPT_FORMAT = /^[\u200C\u200D\u{E0020}-\u{E007F}]$/u;
+const KEPT_FORMAT = /^(?:\u200C|\u200D|[\u{E0020}-\u{E007F}])$/u;
 
 /**
  * `name` with each run of control characters (C0, DEL, C1) replaced by one `_` and every invisible format character

@@ -14,22 +14,19 @@ const nested = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;
 const post = (path: string, text: string, headers: Record<string, string>, method = "POST") =>
   call(path, { method, headers: { "content-type": "application/json", ...headers }, body: text });
 
-const expectTooDeep = async (res: Response) => {
-  expect(res.status).toBe(400);
-  expect(await body(res)).toEqual({
+const TOO_DEEP_MESSAGE = `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`;
+
+/** The answer to a body nested too deep: 400 in the envelope, naming the limit. */
+const TOO_DEEP = {
+  status: 400,
+  body: {
     success: false,
-    error: `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`,
-    details: {
-      errors: [
-        {
-          field: "body",
-          message: `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`,
-          code: "JSON_TOO_DEEP",
-        },
-      ],
-    },
-  });
+    error: TOO_DEEP_MESSAGE,
+    details: { errors: [{ field: "body", message: TOO_DEEP_MESSAGE, code: "JSON_TOO_DEEP" }] },
+  },
 };
+
+const answer = async (res: Response) => ({ status: res.status, body: await res.json() });
 
 describe("jsonDepth: the scan of raw text", () => {
   it("counts nesting of arrays and objects, not brackets inside strings", () => {
@@ -52,10 +49,10 @@ describe("JSON bodies nested too deep: 400 naming the limit, on every JSON route
     const h = { "x-api-key": key };
     const deep = nested(200_000);
     const job = `{"type":"image","config":{"width":10,"height":10,"layers":${deep}}}`;
-    await expectTooDeep(await post("/api/v1/jobs", job, h));
-    await expectTooDeep(await post("/api/v1/jobs/validate", job, h));
+    expect(await answer(await post("/api/v1/jobs", job, h))).toEqual(TOO_DEEP);
+    expect(await answer(await post("/api/v1/jobs/validate", job, h))).toEqual(TOO_DEEP);
     const template = `{"name":"t","type":"image","config":{"width":10,"height":10,"layers":${deep}}}`;
-    await expectTooDeep(await post("/api/v2/templates", template, h));
+    expect(await answer(await post("/api/v2/templates", template, h))).toEqual(TOO_DEEP);
     const saved = await post(
       "/api/v2/templates",
       JSON.stringify({
@@ -67,30 +64,40 @@ describe("JSON bodies nested too deep: 400 naming the limit, on every JSON route
     );
     expect(saved.status).toBe(201);
     const id = (await body<{ id: string }>(saved)).data!.id;
-    await expectTooDeep(await post(`/api/v2/templates/${id}`, template, h, "PUT"));
-    await expectTooDeep(await post(`/api/v2/templates/${id}/batches`, `{"rows":[{"label":${deep}}]}`, h));
+    expect(await answer(await post(`/api/v2/templates/${id}`, template, h, "PUT"))).toEqual(TOO_DEEP);
+    expect(
+      await answer(await post(`/api/v2/templates/${id}/batches`, `{"rows":[{"label":${deep}}]}`, h)),
+    ).toEqual(TOO_DEEP);
   });
 
   it("webhook endpoints, account, keys and the MCP endpoint", async () => {
     const { key } = await newAccount();
     const deep = nested(200_000);
-    await expectTooDeep(await post("/api/v2/webhooks", `{"url":${deep}}`, { "x-api-key": key }));
+    expect(await answer(await post("/api/v2/webhooks", `{"url":${deep}}`, { "x-api-key": key }))).toEqual(
+      TOO_DEEP,
+    );
     const { token } = await signUp();
-    await expectTooDeep(
-      await post(
-        "/api/v1/account",
-        `{"name":${deep}}`,
-        bearer(token).headers as Record<string, string>,
-        "PATCH",
+    expect(
+      await answer(
+        await post(
+          "/api/v1/account",
+          `{"name":${deep}}`,
+          bearer(token).headers as Record<string, string>,
+          "PATCH",
+        ),
       ),
-    );
-    await expectTooDeep(
-      await post("/api/v1/api-keys", `{"name":${deep}}`, bearer(token).headers as Record<string, string>),
-    );
+    ).toEqual(TOO_DEEP);
+    expect(
+      await answer(
+        await post("/api/v1/api-keys", `{"name":${deep}}`, bearer(token).headers as Record<string, string>),
+      ),
+    ).toEqual(TOO_DEEP);
     const rpc = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_job","arguments":{"type":"image","config":${deep}}}}`;
-    await expectTooDeep(
-      await post("/mcp", rpc, { "x-api-key": key, accept: "application/json, text/event-stream" }),
-    );
+    expect(
+      await answer(
+        await post("/mcp", rpc, { "x-api-key": key, accept: "application/json, text/event-stream" }),
+      ),
+    ).toEqual(TOO_DEEP);
   });
 
   it(`accepts ${MAX_JSON_DEPTH} levels (the grammar then judges the value) and refuses ${MAX_JSON_DEPTH + 1}`, async () => {
@@ -101,6 +108,6 @@ describe("JSON bodies nested too deep: 400 naming the limit, on every JSON route
     const within = await post("/api/v1/jobs/validate", job(MAX_JSON_DEPTH - 2), h);
     expect(within.status).toBe(200);
     expect(JSON.stringify(await body(within))).not.toContain("JSON_TOO_DEEP");
-    await expectTooDeep(await post("/api/v1/jobs/validate", job(MAX_JSON_DEPTH - 1), h));
+    expect(await answer(await post("/api/v1/jobs/validate", job(MAX_JSON_DEPTH - 1), h))).toEqual(TOO_DEEP);
   });
 });
