@@ -14,11 +14,11 @@
  *
  * Where requests are counted: a credential's requests in its own Durable Object (src/auth/credential-gate.ts),
  * exactly and without a D1 write per request, which passes what it admits on to the account's object; only a
- * credential that authenticates is counted (a made-up key writes nothing anywhere). Why not the Workers rate-limit binding: it only offers 10 s / 60 s periods and tells
- * nothing about the remaining allowance, so it cannot produce the X-RateLimit-* headers. Sign-in attempts (per
- * address and IP, before any credential exists) are counted in D1 (table `rate_limits`, `hit` below; one atomic
- * upsert per attempt). If a limiter fails, requests are let through (logged): an outage of the limiter must not
- * become an outage of the API.
+ * credential that authenticates is counted (a made-up key writes nothing anywhere). Why not the Workers rate-limit
+ * binding: it only offers 10 s / 60 s periods and tells nothing about the remaining allowance, so it cannot produce
+ * the X-RateLimit-* headers. Sign-in attempts (per address and IP, before any credential exists) are counted in D1
+ * (table `rate_limits`, `hit` below; one atomic upsert per attempt). If a limiter fails, requests are let through
+ * (logged): an outage of the limiter must not become an outage of the API.
  *
  * Headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (unix seconds when the window ends) on every
  * counted response, plus Retry-After (seconds) on a 429.
