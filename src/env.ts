@@ -67,6 +67,4 @@ export interface Env {
   ADMIN_PASSWORD?: string;
 }
 
-export const isProduction = (env: Pick<Env, "ENVIRONMENT">): boolean => env.ENVIRONMENT === "production";
-
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">): boolean => env.ENVIRONMENT === "development";

@@ -1256,6 +1256,7 @@ export interface Operations {
     body: {
       name?: (string) | (null);
       email?: string;
+      hcaptchaToken?: string;
     };
     status: 200;
   };

@@ -7,17 +7,32 @@ import type { CallerCtx } from "../context";
 import { users } from "../db/schema";
 import { Conflict, Unauthorized, ValidationFailed } from "../lib/errors";
 import { mailerFor } from "../mail/mailer";
-import { countEmailAttempt } from "./attempt-limits";
+import { countEmailChange, countEmailChangeMail, countIpAttempt } from "./attempt-limits";
+import { captchaFor, checkCaptcha } from "./captcha";
 import { CODE_TTL_MS, consumeCode, issueCode } from "./codes";
 import { findAccountByEmail, getAccount, toAccount } from "./internal";
 import { addressInUseMail, emailChangeCodeMail } from "./mail-texts";
+import type { UpdateAccountBody } from "./schemas";
 import { revokeAllSessions, revokeSession } from "./sessions";
+import type { Client } from "./sign-in";
 
 export const readAccount = async (ctx: CallerCtx) => toAccount(await getAccount(ctx, ctx.caller.userId));
 
-export const updateAccount = async (ctx: CallerCtx, input: { name?: string | null; email?: string }) => {
+/**
+ * Renames and/or starts an address change. A change is admitted like a sign-in (captcha where it is on, the
+ * requester's IP) and counted per account and per new address (attempt-limits.ts) before anything is written, so a
+ * refused change leaves the name untouched too.
+ */
+export const updateAccount = async (ctx: CallerCtx, input: UpdateAccountBody, client: Client) => {
   const userId = ctx.caller.userId;
   const current = await getAccount(ctx, userId);
+  const newEmail = input.email !== undefined && input.email !== current.email ? input.email : undefined;
+  if (newEmail !== undefined) {
+    await checkCaptcha(captchaFor(ctx.env), input.hcaptchaToken, client.ip);
+    await countIpAttempt(ctx, client.ip);
+    await countEmailChange(ctx, userId);
+    await countEmailChangeMail(ctx, newEmail);
+  }
   if (input.name !== undefined)
     await ctx.db
       .update(users)
@@ -25,16 +40,15 @@ export const updateAccount = async (ctx: CallerCtx, input: { name?: string | nul
       .where(eq(users.id, userId))
       .run();
   let emailChange: { sentTo: string; expiresInSeconds: number } | undefined;
-  if (input.email !== undefined && input.email !== current.email) {
-    await countEmailAttempt(ctx, input.email);
+  if (newEmail !== undefined) {
     const mailer = mailerFor(ctx);
-    if (await findAccountByEmail(ctx, input.email)) await mailer.send(addressInUseMail(input.email));
+    if (await findAccountByEmail(ctx, newEmail)) await mailer.send(addressInUseMail(newEmail));
     else {
-      const payload = { newEmail: input.email };
-      const { code } = await issueCode(ctx, { email: input.email, purpose: "email-change", userId, payload });
-      await mailer.send(emailChangeCodeMail(input.email, code, CODE_TTL_MS));
+      const payload = { newEmail };
+      const { code } = await issueCode(ctx, { email: newEmail, purpose: "email-change", userId, payload });
+      await mailer.send(emailChangeCodeMail(newEmail, code, CODE_TTL_MS));
     }
-    emailChange = { sentTo: input.email, expiresInSeconds: CODE_TTL_MS / 1000 };
+    emailChange = { sentTo: newEmail, expiresInSeconds: CODE_TTL_MS / 1000 };
   }
   return { user: toAccount(await getAccount(ctx, userId)), ...(emailChange && { emailChange }) };
 };

@@ -96,9 +96,9 @@ export const accountRoutes = new Hono<AppEnv>()
       summary: "Change your name, e-mail (confirmed by a code) or marketing consent",
       body: UpdateAccountBody,
       ok: { status: 200, description: "The account" },
-      errors: [400, 409],
+      errors: [400, 409, 429],
     }),
-    async (c) => ok(c, await updateAccount(callerCtx(c), await jsonBody(c, UpdateAccountBody))),
+    async (c) => ok(c, await updateAccount(callerCtx(c), await jsonBody(c, UpdateAccountBody), clientOf(c))),
   )
   .post(
     "/email/verify",

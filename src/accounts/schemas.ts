@@ -38,8 +38,14 @@ const Code = v.pipe(v.string("token must be a string"), v.regex(/^\d{6}$/, "toke
 export const VerifyBody = v.strictObject({ email: Email, token: Code });
 
 export const UpdateAccountBody = v.pipe(
-  v.strictObject({ name: v.optional(v.nullable(Name)), email: v.optional(Email) }),
+  v.strictObject({
+    name: v.optional(v.nullable(Name)),
+    email: v.optional(Email),
+    /** Needed with `email` where sign-in needs it (CAPTCHA_ENABLED). */
+    hcaptchaToken: CaptchaToken,
+  }),
   v.check((b) => b.name !== undefined || b.email !== undefined, "give name, email or both"),
 );
+export type UpdateAccountBody = v.InferOutput<typeof UpdateAccountBody>;
 
 export const ConfirmEmailBody = v.strictObject({ token: Code });

@@ -46,14 +46,17 @@ const lookUpAndCount = async (c: Context<AppEnv>, presented: string): Promise<Ca
 };
 
 /**
- * Counts one request of an authenticated session in the session's gate; throws RateLimited past a limit. Sign-in
- * requests are limited per address and IP instead (src/accounts/attempt-limits.ts).
+ * Counts one request of an authenticated session in the session's gate (and, through it, the account's); throws
+ * RateLimited past a limit. Sign-in requests are limited per address and IP instead (src/accounts/attempt-limits.ts).
  */
-const countSessionRequest = async (c: Context<AppEnv>, credential: string): Promise<void> => {
+const countSessionRequest = async (c: Context<AppEnv>, credential: string, userId: string): Promise<void> => {
   let outcomes: Outcome[];
   try {
     const gate = credentialGate(c.env, "session", await sha256Hex(credential));
-    outcomes = await gate.admit(limitsFor(c.req.method, c.req.path).map((l) => l.name));
+    outcomes = await gate.admit(
+      limitsFor(c.req.method, c.req.path).map((l) => l.name),
+      userId,
+    );
   } catch (e) {
     limiterUnavailable(e);
     return;
@@ -89,7 +92,7 @@ const sessionCaller = async (c: Context<AppEnv>): Promise<Caller | null> => {
   const match = /^Bearer ([A-Za-z0-9_-]{10,200})$/.exec(header);
   const caller = match ? await authenticateSession(c.var.ctx, match[1]!) : null;
   if (!caller) throw new Unauthorized();
-  await countSessionRequest(c, header);
+  await countSessionRequest(c, header, caller.userId);
   return caller;
 };
 

@@ -14,11 +14,26 @@
  *   forget it (src/keys/manage-keys.ts), so a deleted key is refused at once; the TTL bounds any change made
  *   elsewhere. A made-up or expired key is counted nowhere and writes nothing (its object stores nothing).
  * - `lastUsedAt` is written to D1 by the object, at most once per LAST_USED_PRECISION_MS.
+ * - The account's limits (src/lib/rate-limit.ts) are counted by one more object of this class, `account:<userId>`,
+ *   which a credential's object asks for every request it admits itself. So that an account's object never becomes
+ *   a hot spot, a credential's object does not ask it about a request its own limits refuse, and once the account
+ *   is over a limit the credential's object remembers that until the window ends and refuses on its own: per
+ *   window and limit, the account's object answers at most the account's allowance plus one call per credential
+ *   (2,000 + N per 15 minutes for the general limit), whatever the traffic. The price is one more RPC (object to
+ *   object) on each admitted request.
  */
 import { DurableObject } from "cloudflare:workers";
 import * as v from "valibot";
 import type { Env } from "../env";
-import { RATE_LIMITS, windowStart, type Limit, type Outcome } from "../lib/rate-limit";
+import {
+  ACCOUNT_LIMIT_OF,
+  isOver,
+  limiterUnavailable,
+  RATE_LIMITS,
+  windowStart,
+  type Limit,
+  type Outcome,
+} from "../lib/rate-limit";
 
 /** How long an object trusts the key row it read (a deleted key is forgotten at once; see above). */
 export const KEY_ROW_TTL_MS = 60_000;
@@ -59,6 +74,7 @@ export interface Admission {
 /** RPC arguments are validated like any other input: the names of the limits a request counts against. */
 const LimitNames = v.array(v.picklist(Object.keys(RATE_LIMITS) as [string, ...string[]]));
 const KeyHash = v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/));
+const UserId = v.pipe(v.string(), v.minLength(1), v.maxLength(100));
 
 /** Storage key of a limit's count in one window. */
 export const counterKey = (limit: Limit, start: number): string => `count:${limit.name}:${start}`;
@@ -76,6 +92,8 @@ export class CredentialGate extends DurableObject<Env> {
   private loading: Promise<KeyRow | null> | null = null;
   /** Bumped by forget(): a lookup that started before it must not be cached after it. */
   private generation = 0;
+  /** The account's refusals this object has seen, by account limit name, until their windows end. */
+  private readonly accountRefusals = new Map<string, Outcome>();
 
   /** Looks the API key up (cached) and, if it exists and has not expired, counts the request against `limits`. */
   async admitKey(keyHash: unknown, limits: unknown): Promise<Admission> {
@@ -93,12 +111,18 @@ export class CredentialGate extends DurableObject<Env> {
           .catch(() => undefined),
       );
     }
-    return { key: row, outcomes: this.count(names, at) };
+    return { key: row, outcomes: await this.withAccount(row.user_id, names, this.count(names, at), at) };
   }
 
-  /** Counts a request of an already authenticated credential (a session) against `limits`. */
-  async admit(limits: unknown): Promise<Outcome[]> {
-    return this.count(v.parse(LimitNames, limits), Date.now());
+  /**
+   * Counts a request of an already authenticated credential (a session, with its account's `userId`) against
+   * `limits`, and against the account's. An account's own object is asked without `userId`.
+   */
+  async admit(limits: unknown, userId?: unknown): Promise<Outcome[]> {
+    const names = v.parse(LimitNames, limits);
+    const at = Date.now();
+    const own = this.count(names, at);
+    return userId === undefined ? own : this.withAccount(v.parse(UserId, userId), names, own, at);
   }
 
   /** Drops the cached key row (the key was deleted or changed): the next request reads D1 again. */
@@ -123,6 +147,31 @@ export class CredentialGate extends DurableObject<Env> {
       const limit = RATE_LIMITS[key.split(":")[1]!];
       const start = Number(key.slice(key.lastIndexOf(":") + 1));
       if (!limit || start + limit.windowMs <= windowStart(now, limit.windowMs)) kv.delete(key);
+    }
+  }
+
+  /**
+   * `own` plus the account's outcomes for the same request: asked of the account's object unless this request is
+   * refused already (by `own`, or by a refusal of the account's seen earlier in the same window). If the account's
+   * object cannot be reached, the credential's own limits decide (logged).
+   */
+  private async withAccount(userId: string, names: string[], own: Outcome[], at: number): Promise<Outcome[]> {
+    if (own.some(isOver)) return own;
+    const accountNames = names.map((n) => ACCOUNT_LIMIT_OF[n]!.name);
+    const known: Outcome[] = [];
+    for (const name of accountNames) {
+      const refusal = this.accountRefusals.get(name);
+      if (refusal && refusal.resetAt > at) known.push(refusal);
+      else if (refusal) this.accountRefusals.delete(name);
+    }
+    if (known.length) return [...own, ...known];
+    try {
+      const outcomes = await accountGate(this.env, userId).admit(accountNames);
+      for (const o of outcomes) if (isOver(o)) this.accountRefusals.set(o.limit.name, o);
+      return [...own, ...outcomes];
+    } catch (e) {
+      limiterUnavailable(e);
+      return own;
     }
   }
 
@@ -161,3 +210,7 @@ export class CredentialGate extends DurableObject<Env> {
 /** The gate of a credential: `kind` keeps keys' and sessions' objects apart. */
 export const credentialGate = (env: Env, kind: "key" | "session", hash: string) =>
   (env.CREDENTIAL_GATES as DurableObjectNamespace<CredentialGate>).getByName(`${kind}:${hash}`);
+
+/** The object counting an account's requests across its credentials. */
+export const accountGate = (env: Env, userId: string) =>
+  (env.CREDENTIAL_GATES as DurableObjectNamespace<CredentialGate>).getByName(`account:${userId}`);

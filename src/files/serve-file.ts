@@ -6,11 +6,16 @@
 import type { Ctx } from "../context";
 import { errorBody } from "../lib/envelope";
 import { NotFound } from "../lib/errors";
+import { visibleFileName } from "../lib/file-name";
 import { etagMatches, parseRange } from "./range";
 import type { FileRow } from "./store-file";
 
-/** `attachment` with an ASCII fallback name and the exact UTF-8 name (RFC 6266). */
-export const contentDisposition = (name: string): string => {
+/**
+ * `attachment` with an ASCII fallback name and the UTF-8 name (RFC 6266), both as the user's file system will show
+ * them: controls replaced, bidirectional overrides and other invisible format characters dropped (visibleFileName).
+ */
+export const contentDisposition = (stored: string): string => {
+  const name = visibleFileName(stored) || "download";
   const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, "_");
   const exact = encodeURIComponent(name).replace(
     /['()*]/g,

@@ -1,15 +1,16 @@
 /**
- * Administrator basic auth for operational routes (detailed health, queue status), required when
- * ENVIRONMENT is production. Outside production these routes are open so local tooling can read them.
+ * Administrator basic auth for operational routes (detailed health, queue status). Fails closed: required in every
+ * environment except `development` (local runs and the test suite), so a staging name, a typo or a missing
+ * ENVIRONMENT never leaves them open. Without ADMIN_USER and ADMIN_PASSWORD nobody gets in.
  */
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import { isProduction } from "../env";
+import { isDevelopment } from "../env";
 import { timingSafeEqual } from "../contract/crypto";
 import { errorBody } from "../lib/envelope";
 
 export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
-  if (!isProduction(c.env)) return next();
+  if (isDevelopment(c.env)) return next();
   const header = c.req.header("authorization") ?? "";
   const [scheme, encoded] = header.split(" ");
   let user = "";

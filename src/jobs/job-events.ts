@@ -11,16 +11,23 @@
  *
  * A stream lasts at most STREAM_MS; a client's EventSource then reconnects (`retry` is sent) and gets the current
  * state first, so nothing is missed. A comment line every HEARTBEAT_MS keeps proxies from closing an idle stream.
+ * Every CREDENTIAL_RECHECK_MS the stream asks whether its credential still stands (auth/credential-stands.ts) and
+ * ends when it does not: a deleted or expired key, a signed-out session, an account that is gone (the reconnect
+ * then gets 401). That costs one indexed read per interval on top of the job's.
  */
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import type { AppEnv } from "../app-env";
 import { callerCtx } from "../auth/api-key";
+import { credentialStands } from "../auth/credential-stands";
+import { NotFound } from "../lib/errors";
 import { jobWithCaptions } from "./get-job";
 import { getOwnedJob } from "./internal";
 import { toJob } from "./serialize";
 
 export const STREAM_MS = 5 * 60_000;
+/** How often a stream checks that its credential still stands: a revoked one is served at most this long. */
+export const CREDENTIAL_RECHECK_MS = 2_000;
 const FAST_POLL_MS = 50;
 const FAST_FOR_MS = 1_000;
 const POLL_MS = 1_000;
@@ -39,6 +46,7 @@ export const jobEvents = async (c: Context<AppEnv>) => {
       aborted = true;
     });
     const started = Date.now();
+    let checked = started;
     let sent = "";
     let lastWrite = Date.now();
     let n = 0;
@@ -66,7 +74,16 @@ export const jobEvents = async (c: Context<AppEnv>) => {
       await stream.sleep(wait);
       if (Date.now() - started >= FAST_FOR_MS) wait = Math.min(POLL_MS, wait * 1.5);
       if (aborted) return;
-      row = await getOwnedJob(ctx, id);
+      if (Date.now() - checked >= CREDENTIAL_RECHECK_MS) {
+        if (!(await credentialStands(ctx))) return;
+        checked = Date.now();
+      }
+      const next = await getOwnedJob(ctx, id).catch((e: unknown) => {
+        if (e instanceof NotFound) return null; // the job went with its account
+        throw e;
+      });
+      if (!next) return;
+      row = next;
     }
   });
 };

@@ -63,7 +63,7 @@ const VALIDATE_DOC = {
   body: { json: jobBody },
   bodyExample: EXAMPLES.videoJob,
   ok: { status: 200, description: "The validation result" },
-  errors: [413, 415],
+  errors: [400, 413, 415],
 } satisfies RouteDoc;
 
 const isObject = (value: unknown): value is Record<string, unknown> =>

@@ -1,20 +1,24 @@
 /**
  * API rate limiting per credential: fixed windows aligned to the epoch.
  *
- * Three limits, all per API key or session:
+ * Three limits per API key or session, each counted again per account (below):
  * - every request under /api: 1,000 per 15 minutes (the reference service's published figure);
  * - job creation (POST /api/v1/jobs): 60 per minute. The reference publishes 10; an automation that
  *   fans a spreadsheet out into renders needs more, and creation is already bounded by the plan's
  *   concurrent-job limit and the token balance, so this limit only stops runaway loops;
  * - opening a job's event stream (GET /api/v1/jobs/{id}/events): 20 per minute (see JOB_EVENTS_LIMIT).
  *
+ * An account may hold 50 keys and any number of sessions, so each limit is also counted per account, across all
+ * its credentials, at twice one credential's figure: one key can use its whole allowance and the account's other
+ * credentials still have as much again, but 50 keys no longer make 50 allowances.
+ *
  * Where requests are counted: a credential's requests in its own Durable Object (src/auth/credential-gate.ts),
- * exactly and without a D1 write per request; only a credential that authenticates is counted (a made-up key
- * writes nothing anywhere). Why not the Workers rate-limit binding: it only offers 10 s / 60 s periods and tells
- * nothing about the remaining allowance, so it cannot produce the X-RateLimit-* headers. Sign-in attempts (per
- * address and IP, before any credential exists) are counted in D1 (table `rate_limits`, `hit` below; one atomic
- * upsert per attempt). If a limiter fails, requests are let through (logged): an outage of the limiter must not
- * become an outage of the API.
+ * exactly and without a D1 write per request, which passes what it admits on to the account's object; only a
+ * credential that authenticates is counted (a made-up key writes nothing anywhere). Why not the Workers rate-limit
+ * binding: it only offers 10 s / 60 s periods and tells nothing about the remaining allowance, so it cannot produce
+ * the X-RateLimit-* headers. Sign-in attempts (per address and IP, before any credential exists) are counted in D1
+ * (table `rate_limits`, `hit` below; one atomic upsert per attempt). If a limiter fails, requests are let through
+ * (logged): an outage of the limiter must not become an outage of the API.
  *
  * Headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset (unix seconds when the window ends) on every
  * counted response, plus Retry-After (seconds) on a 429.
@@ -39,9 +43,30 @@ export const JOB_CREATE_LIMIT: Limit = { name: "jobs-create", limit: 60, windowM
  */
 export const JOB_EVENTS_LIMIT: Limit = { name: "job-events", limit: 20, windowMs: 60_000 };
 
-/** The per-credential limits by name (the names a credential's gate is asked to count). */
+/** Per-credential limits: those a request counts against (limitsFor). */
+const CREDENTIAL_LIMITS = [API_LIMIT, JOB_CREATE_LIMIT, JOB_EVENTS_LIMIT];
+
+/** The account's counterpart of a credential's limit: the same window, twice the count. */
+const perAccount = (limit: Limit): Limit => ({
+  name: `account-${limit.name}`,
+  limit: 2 * limit.limit,
+  windowMs: limit.windowMs,
+});
+
+export const ACCOUNT_API_LIMIT = perAccount(API_LIMIT);
+export const ACCOUNT_JOB_CREATE_LIMIT = perAccount(JOB_CREATE_LIMIT);
+export const ACCOUNT_JOB_EVENTS_LIMIT = perAccount(JOB_EVENTS_LIMIT);
+
+/** A credential's limit name -> the account's counterpart. */
+export const ACCOUNT_LIMIT_OF: Record<string, Limit> = {
+  [API_LIMIT.name]: ACCOUNT_API_LIMIT,
+  [JOB_CREATE_LIMIT.name]: ACCOUNT_JOB_CREATE_LIMIT,
+  [JOB_EVENTS_LIMIT.name]: ACCOUNT_JOB_EVENTS_LIMIT,
+};
+
+/** Every limit a gate may be asked to count, by name (a credential's and an account's). */
 export const RATE_LIMITS: Record<string, Limit> = Object.fromEntries(
-  [API_LIMIT, JOB_CREATE_LIMIT, JOB_EVENTS_LIMIT].map((l) => [l.name, l]),
+  [...CREDENTIAL_LIMITS, ...Object.values(ACCOUNT_LIMIT_OF)].map((l) => [l.name, l]),
 );
 
 /** Start of the fixed window containing `at` (windows are aligned to the epoch). */
@@ -88,11 +113,14 @@ export const hit = async (
   }));
 };
 
+/** Whether `outcome`'s request is over its limit. */
+export const isOver = (outcome: Outcome): boolean => outcome.count > outcome.limit.limit;
+
 /** The outcome to report: an exceeded limit if any, else the one with the least allowance left. */
 export const decisive = (outcomes: Outcome[]): Outcome =>
   outcomes.reduce((a, b) => {
-    const overA = a.count > a.limit.limit;
-    const overB = b.count > b.limit.limit;
+    const overA = isOver(a);
+    const overB = isOver(b);
     if (overA !== overB) return overA ? a : b;
     return b.limit.limit - b.count < a.limit.limit - a.count ? b : a;
   });
@@ -103,8 +131,7 @@ export const enforce = (c: Context<AppEnv>, outcomes: Outcome[], at: number): vo
   c.header("X-RateLimit-Limit", String(shown.limit.limit));
   c.header("X-RateLimit-Remaining", String(Math.max(0, shown.limit.limit - shown.count)));
   c.header("X-RateLimit-Reset", String(Math.ceil(shown.resetAt / 1000)));
-  if (shown.count > shown.limit.limit)
-    throw new RateLimited(Math.max(1, Math.ceil((shown.resetAt - at) / 1000)));
+  if (isOver(shown)) throw new RateLimited(Math.max(1, Math.ceil((shown.resetAt - at) / 1000)));
 };
 
 /** Logs a limiter that could not count: an outage of the limiter must not become an outage of the API. */

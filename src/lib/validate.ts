@@ -7,6 +7,7 @@ import * as v from "valibot";
 import { toFieldErrors } from "../contract/field-errors";
 import { readTextBounded } from "./body";
 import { UnsupportedMediaType, ValidationFailed } from "./errors";
+import { MAX_JSON_DEPTH, tooDeep } from "./json-depth";
 
 /** Maximum JSON request body. Html layers may carry 100 KB of markup each (5 per job), so allow headroom. */
 export const MAX_JSON_BYTES = 1024 * 1024;
@@ -22,13 +23,19 @@ export const parseOrThrow = <S extends v.GenericSchema>(
   return result.output;
 };
 
-/** Reads the request body as JSON: 415 for another content type, 413 when too large, 400 when malformed. */
-export const readJson = async (c: Context): Promise<unknown> => {
-  const type = c.req.header("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\b/i.test(type)) {
-    throw new UnsupportedMediaType("Content-Type must be application/json");
-  }
-  const text = await readTextBounded(c.req.raw, MAX_JSON_BYTES);
+/** 400 when `text` nests deeper than MAX_JSON_DEPTH (checked on the raw text, before anything parses it). */
+export const refuseTooDeep = (text: string): void => {
+  if (!tooDeep(text)) return;
+  const message = `JSON body nested deeper than ${MAX_JSON_DEPTH} levels`;
+  throw new ValidationFailed([{ field: "body", message, code: "JSON_TOO_DEEP" }], message);
+};
+
+/**
+ * A request body's text as JSON: 400 when it nests deeper than MAX_JSON_DEPTH or is malformed. The one parser of
+ * every JSON request body (readJson, batch bodies, the renderer's callbacks).
+ */
+export const parseJsonText = (text: string): unknown => {
+  refuseTooDeep(text);
   try {
     return JSON.parse(text);
   } catch {
@@ -37,6 +44,20 @@ export const readJson = async (c: Context): Promise<unknown> => {
       "Malformed JSON body",
     );
   }
+};
+
+/** Whether a Content-Type header names JSON (`application/json` or `application/*+json`). */
+export const isJsonType = (type: string | undefined): boolean =>
+  /^application\/(.+\+)?json\b/i.test(type ?? "");
+
+/**
+ * Reads the request body as JSON: 415 for another content type, 413 when too large, 400 when malformed or nested
+ * deeper than MAX_JSON_DEPTH.
+ */
+export const readJson = async (c: Context): Promise<unknown> => {
+  if (!isJsonType(c.req.header("content-type")))
+    throw new UnsupportedMediaType("Content-Type must be application/json");
+  return parseJsonText(await readTextBounded(c.req.raw, MAX_JSON_BYTES));
 };
 
 /** Reads and validates a JSON body in one step. */

@@ -13,7 +13,8 @@ import { callerCtx, requireMcpCaller } from "../auth/api-key";
 import type { CallerCtx } from "../context";
 import { errorBody } from "../lib/envelope";
 import { DomainError } from "../lib/errors";
-import { MAX_JSON_BYTES } from "../lib/validate";
+import { readBytesBounded } from "../lib/body";
+import { isJsonType, MAX_JSON_BYTES, refuseTooDeep } from "../lib/validate";
 import { runTool, toolList } from "./tools";
 
 const serverFor = (ctx: CallerCtx, origin: string) => {
@@ -57,10 +58,18 @@ export const mcpRoutes = new Hono<AppEnv>().all("/", requireMcpCaller, async (c)
     enableJsonResponse: true,
     maxRequestBodySize: MAX_JSON_BYTES,
   });
+  let request = c.req.raw;
+  if (request.method === "POST" && isJsonType(c.req.header("content-type"))) {
+    // Read here so the body's nesting is checked before the SDK parses and walks it (the same bound as every
+    // other JSON route's); the transport then reads the very bytes handed back.
+    const bytes = await readBytesBounded(request, MAX_JSON_BYTES);
+    refuseTooDeep(new TextDecoder().decode(bytes));
+    request = new Request(request, { body: bytes });
+  }
   const server = serverFor(callerCtx(c), new URL(c.req.url).origin);
   await server.connect(transport);
   try {
-    return await transport.handleRequest(c.req.raw);
+    return await transport.handleRequest(request);
   } finally {
     c.executionCtx.waitUntil(server.close());
   }

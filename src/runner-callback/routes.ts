@@ -14,8 +14,8 @@ import {
 import { CALLBACK_PATH, RunnerStatus } from "../contract/wire";
 import { ok } from "../lib/envelope";
 import { readBytesBounded, readTextBounded } from "../lib/body";
-import { Unauthorized, ValidationFailed } from "../lib/errors";
-import { parseOrThrow } from "../lib/validate";
+import { Unauthorized } from "../lib/errors";
+import { parseJsonText, parseOrThrow } from "../lib/validate";
 import { CALLBACK_ROUTE, TRANSCRIBE_ROUTE } from "../paths";
 import { applyRunnerStatus } from "./apply-status";
 import { describe } from "../docs/describe";
@@ -37,16 +37,7 @@ export const runnerRoutes = new Hono<AppEnv>()
       c.req.header(CALLBACK_SIGNATURE_HEADER),
     );
     if (!signed) throw new Unauthorized();
-    let body: unknown;
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      throw new ValidationFailed(
-        [{ field: "body", message: "Malformed JSON body", code: "INVALID_JSON" }],
-        "Malformed JSON body",
-      );
-    }
-    const applied = await applyRunnerStatus(c.var.ctx, parseOrThrow(RunnerStatus, body));
+    const applied = await applyRunnerStatus(c.var.ctx, parseOrThrow(RunnerStatus, parseJsonText(raw)));
     return ok(c, { received: true, applied });
   })
   .post(TRANSCRIBE_ROUTE, async (c) => {

@@ -8,6 +8,7 @@
 import { downloadZip } from "client-zip";
 import type { CallerCtx } from "../context";
 import { Conflict, Gone } from "../lib/errors";
+import { visibleFileName } from "../lib/file-name";
 import { iso } from "../lib/time";
 import { getOwnedBatch } from "./internal";
 
@@ -37,14 +38,19 @@ const outputs = async (ctx: CallerCtx, batchId: string) =>
       .all<OutputRow>()
   ).results;
 
-/** A name safe in any file system: no separators, control or reserved characters, no leading dots. */
+/**
+ * A name safe in any file system and honest on screen: no separators, control or reserved characters, no
+ * bidirectional overrides or other invisible format characters (visibleFileName), no leading dots.
+ */
 const safe = (name: string) =>
-  name
-    // oxlint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, "_")
-    .replace(/^[.\s]+/, "")
-    .trim()
-    .slice(0, 120);
+  // 120 characters by code point, so an emoji at the cut is dropped whole rather than halved.
+  [
+    ...visibleFileName(name.replace(/[/\\:*?"<>|]+/g, "_"))
+      .replace(/^[.\s]+/, "")
+      .trim(),
+  ]
+    .slice(0, 120)
+    .join("");
 
 /** Entry names of the rows with a live output, unique within the archive. */
 const entryNames = (rows: readonly OutputRow[], now: number): Map<number, string> => {

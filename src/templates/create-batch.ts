@@ -7,7 +7,7 @@
 import { getAccount } from "../accounts/internal";
 import { validateJobConfig } from "../contract/config";
 import type { CallerCtx } from "../context";
-import { batches, type RejectedRow } from "../db/schema";
+import { batches } from "../db/schema";
 import { catalogueOnline } from "../fonts/online";
 import { DEFAULT_PRIORITY } from "../jobs/create-job";
 import { finishJobs, openBatchJobs, type NewJob } from "../jobs/lifecycle";
@@ -19,9 +19,10 @@ import { newId } from "../lib/ids";
 import { iso } from "../lib/time";
 import { feedBatch } from "./feed-batch";
 import { getOwnedTemplate } from "./internal";
-import type { BatchLimits } from "./limits";
+import { MAX_BATCH_COLUMNS, type BatchLimits } from "./limits";
+import { rejectedRows, rejectRow, refusalErrors, type RowErrors } from "./row-errors";
 import type { BatchMode } from "./schemas";
-import { mergeRow, type RowError } from "./variables";
+import { mergeRow } from "./variables";
 
 /** Jobs opened per D1 batch (each job is three statements). */
 const OPEN_CHUNK = 50;
@@ -67,12 +68,17 @@ export const createBatch = async (
   const type = template.type === "IMAGE" ? "image" : "video";
   const extra = new Set(input.nameColumn ? [input.nameColumn] : []);
   const options = { catalogueOnline: catalogueOnline(ctx.env) };
-  const rejected: RejectedRow[] = [];
+  const rejected: RowErrors[] = [];
   const accepted: Accepted[] = [];
   input.rows.forEach((row, i) => {
     const number = i + 1;
     const name = nameOf(row, input.nameColumn);
-    const merged = mergeRow(template.config, template.variables, row, extra);
+    const columns = Object.keys(row).length;
+    // A JSON row is held to a CSV header's column limit: one error, not one per key.
+    const merged =
+      columns > MAX_BATCH_COLUMNS
+        ? { errors: [tooManyColumns(columns)] }
+        : mergeRow(template.config, template.variables, row, extra);
     let errors: FieldError[];
     if ("errors" in merged) errors = merged.errors;
     else {
@@ -98,7 +104,7 @@ export const createBatch = async (
           });
       } else errors = checked.errors;
     }
-    if (errors.length) rejected.push({ row: number, name, errors });
+    if (errors.length) rejected.push(rejectRow(number, name, errors));
   });
   // File references of every row at once (90 paths per query).
   const stored = await lookupStoredFiles(
@@ -107,15 +113,16 @@ export const createBatch = async (
   );
   const good = accepted.filter((a) => {
     const missing = missingFileErrors(a.refs, stored);
-    if (missing.length) rejected.push({ row: a.row, name: a.name, errors: missing });
+    if (missing.length) rejected.push(rejectRow(a.row, a.name, missing));
     return !missing.length;
   });
   rejected.sort((a, b) => a.row - b.row);
   if (rejected.length && (input.mode === "all-or-nothing" || !good.length))
     throw new ValidationFailed(
-      rejected.flatMap((r) => r.errors.map((e): RowError => ({ row: r.row, ...e }))),
+      refusalErrors(rejected),
       `${rejected.length} of ${input.rows.length} rows are not valid; nothing was charged`,
     );
+  const kept = rejectedRows(rejected);
 
   const jobs = planJobs(ctx, template.type, good, stored);
   const total = jobs.reduce((sum, j) => sum + j.reserve, 0);
@@ -141,7 +148,7 @@ export const createBatch = async (
       nameColumn: input.nameColumn ?? null,
       totalRows: input.rows.length,
       feedWindow: Math.max(1, limits.maxConcurrentJobs),
-      rejected,
+      rejected: kept,
       createdAt: at,
       updatedAt: at,
     })
@@ -157,11 +164,17 @@ export const createBatch = async (
     mode: input.mode,
     totalRows: input.rows.length,
     accepted: jobs.length,
-    rejected: rejected.map((r) => ({ row: r.row, errors: r.errors })),
+    rejected: kept.map((r) => ({ row: r.row, errors: r.errors })),
     estimatedTokens: total,
     createdAt: iso(at)!,
   };
 };
+
+const tooManyColumns = (n: number): FieldError => ({
+  field: "row",
+  message: `${n} columns; at most ${MAX_BATCH_COLUMNS}`,
+  code: "TOO_MANY_COLUMNS",
+});
 
 const nameOf = (row: Record<string, unknown>, column: string | undefined): string | null => {
   const value = column === undefined ? undefined : row[column];

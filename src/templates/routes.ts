@@ -11,9 +11,9 @@ import { describe } from "../docs/describe";
 import { readTextBounded } from "../lib/body";
 import { canonicalJson } from "../lib/canonical-json";
 import { answer, envelope, ok } from "../lib/envelope";
-import { UnsupportedMediaType, ValidationFailed } from "../lib/errors";
+import { UnsupportedMediaType } from "../lib/errors";
 import { idempotencyKeyOf, idempotent } from "../lib/idempotency";
-import { jsonBody, parseOrThrow, queryParams } from "../lib/validate";
+import { isJsonType, jsonBody, parseJsonText, parseOrThrow, queryParams } from "../lib/validate";
 import { batchManifest, batchZip, manifestCsv } from "./batch-output";
 import { getBatch } from "./batch-status";
 import { cancelBatch } from "./cancel-batch";
@@ -137,18 +137,8 @@ const readBatch = async (c: Context<AppEnv>, limits: BatchLimits) => {
     const rows = parseCsvRows(await readTextBounded(c.req.raw, limits.bytes), limits.rows);
     return { rows: rows as Record<string, unknown>[], ...options };
   }
-  if (!/^application\/(.+\+)?json\b/i.test(type))
-    throw new UnsupportedMediaType("Content-Type must be application/json or text/csv");
-  const text = await readTextBounded(c.req.raw, limits.bytes);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new ValidationFailed(
-      [{ field: "body", message: "Malformed JSON body", code: "INVALID_JSON" }],
-      "Malformed JSON body",
-    );
-  }
+  if (!isJsonType(type)) throw new UnsupportedMediaType("Content-Type must be application/json or text/csv");
+  const raw = parseJsonText(await readTextBounded(c.req.raw, limits.bytes));
   return parseOrThrow(BatchBody, raw);
 };
 

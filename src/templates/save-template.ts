@@ -12,6 +12,7 @@ import { catalogueOnline } from "../fonts/online";
 import { ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { getOwnedTemplate, toTemplate } from "./internal";
+import { MAX_TEMPLATE_VARIABLES } from "./limits";
 import type { TemplateBody } from "./schemas";
 import { atPlaceholder, placeholdersOf, sampleValues, substitute, variableSchema } from "./variables";
 
@@ -20,6 +21,13 @@ export const MAX_TEMPLATES = 200;
 
 const checkTemplate = (ctx: CallerCtx, input: TemplateBody) => {
   const { variables, errors } = variableSchema(input.config, input.variables);
+  // Derived variables count too: a row has to be able to give every one of them (MAX_BATCH_COLUMNS).
+  if (variables.length > MAX_TEMPLATE_VARIABLES)
+    errors.push({
+      field: "variables",
+      message: `${variables.length} variables (declared and from placeholders); at most ${MAX_TEMPLATE_VARIABLES}`,
+      code: "TOO_MANY_VARIABLES",
+    });
   const placeholders = placeholdersOf(input.config);
   const sample = substitute(input.config, sampleValues(variables));
   const checked = validateJobConfig(input.type, sample, { catalogueOnline: catalogueOnline(ctx.env) });

@@ -1,5 +1,6 @@
 /** valibot schemas of the template and batch requests. */
 import * as v from "valibot";
+import { MAX_TEMPLATE_VARIABLES } from "./limits";
 import { VARIABLE_NAME, VARIABLE_TYPES } from "./variables";
 
 export const VariableDeclSchema = v.object({
@@ -17,7 +18,13 @@ export const TemplateBody = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, "name is required"), v.maxLength(200)),
   type: v.picklist(["image", "video"], 'type must be "image" or "video"'),
   config: v.record(v.string(), v.unknown(), "config must be an object"),
-  variables: v.optional(v.pipe(v.array(VariableDeclSchema), v.maxLength(100, "at most 100 variables")), []),
+  variables: v.optional(
+    v.pipe(
+      v.array(VariableDeclSchema),
+      v.maxLength(MAX_TEMPLATE_VARIABLES, `at most ${MAX_TEMPLATE_VARIABLES} variables`),
+    ),
+    [],
+  ),
 });
 export type TemplateBody = v.InferOutput<typeof TemplateBody>;
 

@@ -171,6 +171,33 @@ describe("file download", () => {
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
   });
 
+  it("drops bidirectional overrides and other invisible format characters from the download name, and replaces controls", async () => {
+    const { key } = await newAccount();
+    // "invoice\u202Egnp.exe" shows as "invoiceexe.png" in a right-to-left override; a download must show what it is.
+    const cases: [string, string][] = [
+      ["invoice\u202Egnp.png", "invoicegnp.png"],
+      ["a\u2066b\u2067c\u2068d\u2069e\u202A\u202B\u202C\u202D\u200E\u200F\u061C.png", "abcde.png"],
+      ["tab\there\u0085\u009Bx\u007F.png", "tab_here_x_.png"],
+      ["zero\u200Bwidth\uFEFF.png", "zerowidth.png"],
+    ];
+    for (const [name, shown] of cases) {
+      const f = (await body<Uploaded>(await upload(key, name, fixture("emoji.png")))).data!;
+      const res = await call(`/api/v1/files/${f.id}/download`, { headers: { "x-api-key": key } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${shown}"`);
+    }
+  });
+
+  it("keeps the rest of a Unicode name intact: accents, right-to-left script, emoji joined with ZWJ", async () => {
+    const { key } = await newAccount();
+    const name = "Café שלום 👩\u200D💻.png";
+    const f = (await body<Uploaded>(await upload(key, name, fixture("emoji.png")))).data!;
+    const res = await call(`/api/v1/files/${f.id}/download`, { headers: { "x-api-key": key } });
+    const disposition = res.headers.get("content-disposition")!;
+    expect(disposition).toMatch(/^attachment; filename="[\x20-\x7e]+"; filename\*=UTF-8''/);
+    expect(decodeURIComponent(disposition.split("UTF-8''")[1]!)).toBe(name);
+  });
+
   it("answers 404 for another account's file", async () => {
     const owner = await newAccount();
     const other = await newAccount();

@@ -71,6 +71,24 @@ describe("GET /health/detailed", () => {
     expect(res.status).toBe(401);
   });
 
+  it("fails closed: every ENVIRONMENT but development (a staging name, a typo, none) requires it", async () => {
+    const admin = { ADMIN_USER: "admin", ADMIN_PASSWORD: "s3cret" };
+    for (const ENVIRONMENT of ["staging", "Production", "test", "dev", "", undefined]) {
+      const overrides = { ...admin, ENVIRONMENT } as Partial<Env>;
+      for (const path of ["/health/detailed", "/api/v1/jobs/queue-status"]) {
+        const anonymous = await callWith(overrides, path);
+        expect([ENVIRONMENT, path, anonymous.status]).toEqual([ENVIRONMENT, path, 401]);
+        expect(anonymous.headers.get("www-authenticate")).toContain("Basic");
+        const right = await callWith(overrides, path, {
+          headers: { authorization: `Basic ${btoa("admin:s3cret")}` },
+        });
+        expect([ENVIRONMENT, path, right.status]).toEqual([ENVIRONMENT, path, 200]);
+      }
+    }
+    // Local runs and the test suite set development: open to local tooling.
+    expect((await callWith({ ENVIRONMENT: "development" }, "/health/detailed")).status).toBe(200);
+  });
+
   it("keeps /health public in production", async () => {
     const res = await callWith({ ENVIRONMENT: "production" }, "/health");
     expect(res.status).toBe(200);

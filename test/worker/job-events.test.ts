@@ -2,8 +2,12 @@
  * GET /api/v1/jobs/{id}/events: Server-Sent Events fed by the same row the runner callback writes. A real
  * signed runner report moves the job; the stream shows each change, then `done` with the job, then closes.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { body, call, newAccount } from "./helpers";
+import { createSession } from "../../src/accounts/sessions";
+import { CREDENTIAL_RECHECK_MS } from "../../src/jobs/job-events";
+import { bearer } from "./accounts/sign-up";
+import { body, call, newAccount, testCtx, updateKey } from "./helpers";
 import { jobOutputUrl, openPending, postRunnerReport, runnerReport } from "./jobs-seed";
 
 interface Sse {
@@ -122,5 +126,59 @@ describe("GET /api/v1/jobs/{id}/events", () => {
     expect((await call(`/api/v1/jobs/${jobId}/events`)).status).toBe(401);
     const media = await newAccount({ permissions: [{ resource: "media", action: "full" }] });
     expect((await open(jobId, media.key)).status).toBe(403);
+  });
+});
+
+describe("GET /api/v1/jobs/{id}/events: a stream ends with its credential", () => {
+  /** Within the re-check interval plus the time a loaded machine needs to notice. */
+  const ENDS_WITHIN_MS = CREDENTIAL_RECHECK_MS + 3000;
+
+  /** Opens a stream on a pending job and reads its first event; `credential` picks key or session. */
+  const openLive = async (credential: "key" | "session") => {
+    const account = await newAccount();
+    const session = (await createSession(testCtx(), account.userId)).token;
+    const jobId = await openPending(account.userId, 20, "VIDEO");
+    const res = await call(
+      `/api/v1/jobs/${jobId}/events`,
+      credential === "key" ? { headers: { "x-api-key": account.key } } : bearer(session),
+    );
+    expect(res.status).toBe(200);
+    const stream = events(res);
+    expect((await stream.next())?.data.status).toBe("PENDING");
+    return { ...account, session, jobId, stream };
+  };
+
+  it("ends within seconds when its API key is deleted (the reconnect then gets 401)", async () => {
+    const { key, keyId, session, jobId, stream } = await openLive("key");
+    const deleted = await call(`/api/v1/api-keys/${keyId}`, bearer(session, { method: "DELETE" }));
+    expect(deleted.status).toBe(200);
+    expect(await stream.next(ENDS_WITHIN_MS)).toBeNull();
+    expect((await open(jobId, key)).status).toBe(401);
+  });
+
+  it("ends within seconds when its API key expires", async () => {
+    const { keyId, stream } = await openLive("key");
+    await updateKey(keyId, "expires_at", Date.now() + 200);
+    expect(await stream.next(ENDS_WITHIN_MS)).toBeNull();
+  });
+
+  it("ends within seconds when its session is signed out", async () => {
+    const { session, stream } = await openLive("session");
+    expect((await call("/api/v1/auth/logout", bearer(session, { method: "POST" }))).status).toBe(200);
+    expect(await stream.next(ENDS_WITHIN_MS)).toBeNull();
+  });
+
+  it("ends within seconds when its account is gone", async () => {
+    const { userId, stream } = await openLive("key");
+    await env.DB.prepare("DELETE FROM users WHERE id = ?").bind(userId).run();
+    expect(await stream.next(ENDS_WITHIN_MS)).toBeNull();
+  });
+
+  it("keeps streaming while the credential lives (a re-check is not an end)", async () => {
+    const { jobId, stream } = await openLive("key");
+    await new Promise((r) => setTimeout(r, CREDENTIAL_RECHECK_MS * 2));
+    await postRunnerReport(runnerReport(jobId, "processing", { metadata: { progress: 30, stage: "x" } }));
+    expect(await stream.next()).toMatchObject({ event: "progress", data: { status: "PROCESSING" } });
+    await stream.cancel();
   });
 });

@@ -3,13 +3,17 @@ import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import { describe, expect, it, vi } from "vitest";
 import {
+  accountGate,
   COUNTS_FLUSH_MS,
   counterKey,
   credentialGate,
   LAST_USED_PRECISION_MS,
 } from "../../src/auth/credential-gate";
+import { createApiKey } from "../../src/keys/create-api-key";
 import { sha256Hex } from "../../src/contract/crypto";
 import {
+  ACCOUNT_API_LIMIT,
+  ACCOUNT_JOB_CREATE_LIMIT,
   API_LIMIT,
   decisive,
   JOB_CREATE_LIMIT,
@@ -19,7 +23,7 @@ import {
   type Limit,
 } from "../../src/lib/rate-limit";
 import { bearer, signUp } from "./accounts/sign-up";
-import { body, call, json, newAccount, updateKey } from "./helpers";
+import { body, call, FULL, json, newAccount, testCtx, updateKey } from "./helpers";
 
 const gateOf = async (key: string) => credentialGate(env, "key", await sha256Hex(key));
 
@@ -274,6 +278,77 @@ describe("rate limiting: security", () => {
     expect((await read()).headers.get("x-ratelimit-remaining")).toBe("998");
     await preload(credentialGate(env, "session", await sha256Hex(`Bearer ${token}`)), API_LIMIT, 1000);
     expect((await read()).status).toBe(429);
+  });
+});
+
+describe("rate limiting: per account, across its keys and sessions", () => {
+  /** Another key of the account (an account may hold 50). */
+  const anotherKey = async (userId: string) =>
+    (await createApiKey(testCtx(), { userId, name: "another key", permissions: FULL })).key;
+
+  /** The account's own count of `limit` in the current window (what its gate holds, flushed). */
+  const accountCount = (userId: string, limit: Limit) =>
+    runInDurableObject(accountGate(env, userId), (gate, state) => {
+      gate.flush();
+      return state.storage.kv.get<number>(counterKey(limit, windowStart(Date.now(), limit.windowMs))) ?? 0;
+    });
+
+  it("counts every key's requests against the account: a fresh key of an account at its limit gets 429", async () => {
+    const { key, userId } = await newAccount();
+    expect((await list(key)).status).toBe(200);
+    expect(await accountCount(userId, ACCOUNT_API_LIMIT)).toBe(1);
+    await preload(accountGate(env, userId), ACCOUNT_API_LIMIT, ACCOUNT_API_LIMIT.limit);
+    const fresh = await anotherKey(userId);
+    const refused = await list(fresh);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("x-ratelimit-limit")).toBe(String(ACCOUNT_API_LIMIT.limit));
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await body(refused)).toMatchObject({ error: "Too many requests, please try again later" });
+  });
+
+  it("counts a session and a key of one account together, and keeps accounts apart", async () => {
+    const { token, userId } = await signUp();
+    const { key } = await createApiKey(testCtx(), { userId, name: "k", permissions: FULL });
+    expect((await call("/api/v1/jobs", bearer(token))).status).toBe(200);
+    expect((await list(key)).status).toBe(200);
+    expect(await accountCount(userId, ACCOUNT_API_LIMIT)).toBe(2);
+    await preload(accountGate(env, userId), ACCOUNT_JOB_CREATE_LIMIT, ACCOUNT_JOB_CREATE_LIMIT.limit);
+    const create = await call(
+      "/api/v1/jobs",
+      json("POST", { type: "image", config: { width: 10, height: 10, layers: [] } }, key),
+    );
+    expect(create.status).toBe(429);
+    expect(create.headers.get("x-ratelimit-limit")).toBe(String(ACCOUNT_JOB_CREATE_LIMIT.limit));
+    // Reads of the same account still pass; another account's creations are not touched.
+    expect((await list(key)).status).toBe(200);
+    const other = await newAccount();
+    expect(
+      (
+        await call("/api/v1/jobs", json("POST", { type: "image", config: { width: 0 } }, other.key))
+      ).headers.get("x-ratelimit-limit"),
+    ).not.toBe(String(ACCOUNT_JOB_CREATE_LIMIT.limit));
+  });
+
+  it("shows the key's own limit while it is the closer one", async () => {
+    const { key } = await newAccount();
+    const res = await list(key);
+    expect(res.headers.get("x-ratelimit-limit")).toBe(String(API_LIMIT.limit));
+    expect(res.headers.get("x-ratelimit-remaining")).toBe(String(API_LIMIT.limit - 1));
+  });
+
+  it("spares the account's gate once the account is over: each key's gate refuses on its own until the window ends", async () => {
+    const { key, userId } = await newAccount();
+    await preload(accountGate(env, userId), ACCOUNT_API_LIMIT, ACCOUNT_API_LIMIT.limit);
+    for (let i = 0; i < 10; i++) expect((await list(key)).status).toBe(429);
+    // Only the first refusal reached the account's gate.
+    expect(await accountCount(userId, ACCOUNT_API_LIMIT)).toBe(ACCOUNT_API_LIMIT.limit + 1);
+  });
+
+  it("does not charge the account for requests a key's own limit refused", async () => {
+    const { key, userId } = await newAccount();
+    await preload(key, API_LIMIT, API_LIMIT.limit);
+    for (let i = 0; i < 5; i++) expect((await list(key)).status).toBe(429);
+    expect(await accountCount(userId, ACCOUNT_API_LIMIT)).toBe(0);
   });
 });
 

@@ -12,7 +12,12 @@ const MiB = 1024 * 1024;
 const N = 60;
 
 /** A finished batch of `n` jobs whose outputs all point at one R2 object of `bytes` (expired where told). */
-const seedFinishedBatch = async (n: number, bytes: number, expired: (i: number) => boolean = () => false) => {
+const seedFinishedBatch = async (
+  n: number,
+  bytes: number,
+  expired: (i: number) => boolean = () => false,
+  nameOf: (i: number) => string = (i) => (i === 2 || i === 3 ? "same" : `card/${i}`),
+) => {
   const { key, userId } = await newAccount();
   const storageKey = `output/test/${userId}/big.png`;
   const data = new Uint8Array(bytes);
@@ -50,7 +55,7 @@ const seedFinishedBatch = async (n: number, bytes: number, expired: (i: number) 
         `INSERT INTO jobs (id, user_id, type, status, config, input_file_ids, output_format, output_file_id,
            tokens_reserved, tokens_used, priority, attempts, batch_id, batch_row, batch_name, created_at, updated_at)
          VALUES (?1, ?2, 'IMAGE', 'COMPLETED', '{}', '[]', 'png', ?3, 0, 3, 5, 1, ?4, ?5, ?6, ?7, ?7)`,
-      ).bind(jobId, userId, fileId, batchId, i, i === 2 ? "same" : i === 3 ? "same" : `card/${i}`, now),
+      ).bind(jobId, userId, fileId, batchId, i, nameOf(i), now),
     );
   }
   await env.DB.batch(statements);
@@ -141,6 +146,26 @@ describe("the batch ZIP", () => {
       [5, "REJECTED", null],
     ]);
     expect(manifest.data!.entries[4]!.error).toBe("bg: bg must be a hex colour");
+  });
+
+  it("drops bidirectional overrides and invisible format characters from entry names, replaces controls, keeps the rest", async () => {
+    const names = [
+      "invoice\u202Egnp.exe",
+      "a\u2066b\u2067c\u2068d\u2069e\u202A\u202B\u202C\u202D\u200E\u200F\u061C",
+      "c1\u0085\u009Bx",
+      "Café שלום 👩\u200D💻",
+    ];
+    const { key, batchId } = await seedFinishedBatch(
+      names.length,
+      64,
+      () => false,
+      (i) => names[i - 1]!,
+    );
+    const { unzipSync } = await import("fflate");
+    const res = await call(`/api/v2/batches/${batchId}/output`, { headers: { "x-api-key": key } });
+    expect(res.status).toBe(200);
+    const entries = Object.keys(unzipSync(new Uint8Array(await res.arrayBuffer())));
+    expect(entries).toEqual(["invoicegnp.exe.png", "abcde.png", "c1_x.png", "Café שלום 👩\u200D💻.png"]);
   });
 
   it("answers 410 once every output has expired", async () => {
