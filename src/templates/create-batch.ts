@@ -119,7 +119,8 @@ export const createBatch = async (
   const jobs = planJobs(ctx, template.type, good, stored);
   const total = jobs.reduce((sum, j) => sum + j.reserve, 0);
   const account = await getAccount(ctx, ctx.caller.userId);
-  if (account.tokenBalance < total) throw new InsufficientTokens(total, account.tokenBalance);
+  if (account.tokenBalance < total || account.tokenDebt > 0)
+    throw new InsufficientTokens(total, account.tokenBalance, account.tokenDebt);
   await openAll(ctx, jobs, total);
 
   const at = ctx.now();
