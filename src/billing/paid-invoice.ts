@@ -46,7 +46,8 @@ interface Paid {
 
 /**
  * The records that close every paid invoice's batch: the invoice (once; `granted` says whether the statement before
- * moved the allowance), owed tokens repaid, the plan payment paid (when its checkout's own event is still to come).
+ * moved the allowance), owed tokens repaid, the plan payment paid and the customer recorded (when the checkout's own
+ * event is still to come).
  */
 const closing = ({ ctx, e, sub, period, at }: Paid, granted: "changes() = 1" | "0") => [
   ctx.d1
@@ -60,6 +61,10 @@ const closing = ({ ctx, e, sub, period, at }: Paid, granted: "changes() = 1" | "
   ctx.d1
     .prepare("UPDATE payments SET status = 'paid', paid_at = ?2 WHERE id = ?1 AND status = 'pending'")
     .bind(sub.paymentId, at),
+  // The customer was checked against the account (accountOf); the first invoice may come before the checkout.
+  ctx.d1
+    .prepare("UPDATE users SET payment_customer_id = ?2 WHERE id = ?1 AND payment_customer_id IS NULL")
+    .bind(sub.userId, e.customerId),
 ];
 
 /** Owed tokens first from what is left (the reset may expire it); then the guard; then the reset. */

@@ -71,6 +71,10 @@ describe("a paid period's allowance comes with its paid invoice", () => {
     const { token, userId } = await signUp();
     const sub = await subscribe(token, userId, "pro", { order: "invoice-first" });
     expect(await accountRow(userId)).toMatchObject({ plan: "pro", subscription: sub.subscriptionId });
+    const customer = await env.DB.prepare("SELECT payment_customer_id AS c FROM users WHERE id = ?")
+      .bind(userId)
+      .first<{ c: string }>();
+    expect(customer!.c).toBe(sub.customer);
     const payment = await body(await call(`/api/v1/billing/payments/${sub.paymentId}`, bearer(token)));
     expect(payment.data).toMatchObject({ status: "paid", kind: "plan", planId: "pro" });
     expect(await ledgerRows(userId)).toEqual([
@@ -107,7 +111,7 @@ describe("a paid period's allowance comes with its paid invoice", () => {
     expect(await ledgerRows(userId)).toEqual(rows);
   });
 
-  it("never renews a paid plan by the calendar: an upgrade on the 30th gets no allowance on the 1st", async () => {
+  it("never renews a paid plan by the calendar: an upgrade mid-month gets no second allowance on the 1st", async () => {
     const { token, userId } = await signUp();
     const sub = await subscribe(token, userId, "pro");
     await spend(userId, 1000, 1000);
