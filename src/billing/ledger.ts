@@ -14,6 +14,11 @@
  * - `after-guard`: the statement just before it in the batch changed exactly one row (e.g. a job's status update).
  * A condition is SQL over the account row `u` (e.g. `u.plan_id = 'pro'`). Each pair ends with a one-row update,
  * so movements chain: the next `after-guard` movement runs only if this one did.
+ *
+ * Owed tokens (`users.token_debt`): a refunded or disputed purchase takes its tokens back (`revoke`), as far as the
+ * balance holds them; the rest is owed. Owing accounts cannot spend (`covered` fails while anything is owed), and
+ * `repayDebt` repays from the balance after every purchase and around every reset of the monthly allowance
+ * (before: from what the reset would expire, such as reserves that came back; after: from the new allowance).
  */
 import type { LedgerKind } from "../db/schema";
 import { newId } from "../lib/ids";
@@ -47,7 +52,7 @@ const guardSql = (when: When): string => {
     when.when === "after-guard"
       ? ["changes() = 1"]
       : [
-          ...(when.when === "covered" ? ["u.token_balance >= ?5"] : []),
+          ...(when.when === "covered" ? ["u.token_balance >= ?5 AND u.token_debt = 0"] : []),
           ...(when.condition ? [when.condition] : []),
         ];
   return conditions.map((c) => ` AND (${c})`).join("");
@@ -109,16 +114,45 @@ export const grant = (d1: D1Database, m: Movement, when: When = { when: "always"
 export const purchase = (d1: D1Database, m: Movement, when: When = { when: "always" }) =>
   pair(d1, "purchase", CREDIT_PREPAID, m, when);
 
-/** Open reserves of an account held against the monthly allowance (SQL over `u`). */
-const OPEN_MONTHLY_RESERVES = `(SELECT coalesce(sum(j.tokens_reserved - j.reserved_prepaid), 0) FROM jobs j
-  WHERE j.user_id = u.id AND j.status IN ('PENDING', 'PROCESSING'))`;
+/** Open reserves held against the monthly allowance of the account whose id is `userIdSql`. */
+const openMonthlyReserves = (
+  userIdSql: string,
+) => `(SELECT coalesce(sum(j.tokens_reserved - j.reserved_prepaid), 0)
+  FROM jobs j WHERE j.user_id = ${userIdSql} AND j.status IN ('PENDING', 'PROCESSING'))`;
+const OPEN_MONTHLY_RESERVES = openMonthlyReserves("u.id");
 
 /**
- * The start of a new period for an account whose period has ended: a pending downgrade takes effect, and the
- * monthly allowance is set to the (new) plan's allowance minus what open jobs still hold from it, as one `grant`
- * or `expire` row of the difference. Those jobs give their reserve back into the new period when they settle, so
- * the period starts with exactly the plan's allowance and an in-flight job is charged once, in the period it
- * finishes: nothing is granted twice. Prepaid tokens are untouched.
+ * SQL of the change that sets the monthly allowance to `allowance` (SQL) minus what open jobs still hold from it.
+ * Those jobs give their reserve back into the new period when they settle, so the period starts with exactly the
+ * allowance and an in-flight job is charged once, in the period it finishes: nothing is granted twice.
+ */
+const resetDelta = (allowance: string) => `(max(0, ${allowance} - ${OPEN_MONTHLY_RESERVES}) - ${MONTHLY})`;
+
+/** The `grant` or `expire` row of a reset; `from` joins the plan `p`, `where` is SQL over `u` (and `p`). */
+const resetRow = (
+  d1: D1Database,
+  id: string,
+  m: { userId: string; at: number; refId?: string | null },
+  allowance: string,
+  note: string,
+  from: string,
+  where: string,
+  ...more: (string | number)[]
+) => {
+  const delta = resetDelta(allowance);
+  return d1
+    .prepare(
+      `INSERT INTO token_ledger (id, user_id, job_id, kind, amount, prepaid_amount, note, created_at)
+       SELECT ?1, u.id, ?4, CASE WHEN ${delta} >= 0 THEN 'grant' ELSE 'expire' END, ${delta}, 0, ${note}, ?3
+       FROM users u ${from} WHERE u.id = ?2${where}`,
+    )
+    .bind(id, m.userId, m.at, m.refId ?? null, ...more);
+};
+
+/**
+ * The start of a new period (the cron, for accounts whose next plan is free): a pending downgrade takes effect,
+ * the account no longer has a subscription, and the monthly allowance restarts at the (new) plan's (one `grant` or
+ * `expire` row of the difference; see resetDelta). Runs only when the period has ended. Prepaid tokens are untouched.
  */
 export function renewPeriod(
   d1: D1Database,
@@ -127,26 +161,111 @@ export function renewPeriod(
   nextPeriodEnd: number,
 ): D1PreparedStatement[] {
   const id = newId("txn");
-  const delta = `(p.tokens_per_month - ${OPEN_MONTHLY_RESERVES}) - ${MONTHLY}`;
   return [
-    d1
-      .prepare(
-        `INSERT INTO token_ledger (id, user_id, job_id, kind, amount, prepaid_amount, note, created_at)
-         SELECT ?1, u.id, NULL, CASE WHEN ${delta} >= 0 THEN 'grant' ELSE 'expire' END, ${delta}, 0,
-           p.name || ' monthly allowance', ?3
-         FROM users u JOIN plans p ON p.id = coalesce(u.pending_plan_id, u.plan_id)
-         WHERE u.id = ?2 AND u.current_period_end <= ?3`,
-      )
-      .bind(id, userId, at),
+    resetRow(
+      d1,
+      id,
+      { userId, at },
+      "p.tokens_per_month",
+      "p.name || ' monthly allowance'",
+      "JOIN plans p ON p.id = coalesce(u.pending_plan_id, u.plan_id)",
+      ` AND u.current_period_end <= ?3`,
+    ),
     applyRow(
       d1,
       id,
       userId,
       at,
-      `, current_period_end = ${Math.trunc(nextPeriodEnd)}, plan_id = coalesce(pending_plan_id, plan_id), pending_plan_id = NULL`,
+      `, current_period_end = ${Math.trunc(nextPeriodEnd)}, plan_id = coalesce(pending_plan_id, plan_id),
+         pending_plan_id = NULL, pending_plan_reason = NULL, subscription_id = NULL`,
     ),
   ];
 }
+
+/**
+ * Sets the monthly allowance, after the guard statement before it (which set the plan: a paid invoice's new period,
+ * a forced move to the free plan), to the account's plan's allowance (`plan`) or to nothing (`nothing`: a refunded
+ * or disputed plan keeps none of its allowance: what open jobs still hold from it is owed, so it cannot be spent
+ * again when they give it back). One `grant` or `expire` row of the difference.
+ */
+export const resetAllowance = (
+  d1: D1Database,
+  m: { userId: string; at: number; refId?: string | null; note: string },
+  to: "plan" | "nothing",
+): D1PreparedStatement[] => {
+  const id = newId("txn");
+  return [
+    resetRow(
+      d1,
+      id,
+      m,
+      to === "plan" ? "p.tokens_per_month" : "0",
+      "?5",
+      "JOIN plans p ON p.id = u.plan_id",
+      " AND changes() = 1",
+      m.note,
+    ),
+    applyRow(
+      d1,
+      id,
+      m.userId,
+      m.at,
+      to === "nothing" ? `, token_debt = token_debt + ${openMonthlyReserves("users.id")}` : "",
+    ),
+  ];
+};
+
+/**
+ * Takes back the `amount` tokens of a reversed purchase (a refund or dispute), prepaid first, as far as the balance
+ * holds them: the rest was already spent and is owed (`users.token_debt`). Runs after the guard before it.
+ */
+export const revoke = (d1: D1Database, m: Movement): D1PreparedStatement[] => {
+  if (!Number.isInteger(m.amount) || m.amount <= 0) throw new RangeError("amount must be a whole number > 0");
+  const id = newId("txn");
+  return [
+    d1
+      .prepare(
+        `INSERT INTO token_ledger (id, user_id, job_id, kind, amount, prepaid_amount, note, created_at)
+         SELECT ?1, u.id, ?3, 'revoke', -min(?4, u.token_balance), -min(?4, u.prepaid_balance),
+           ?5 || CASE WHEN ?4 > u.token_balance THEN '; ' || CAST(?4 - u.token_balance AS INTEGER) || ' already spent, owed'
+             ELSE '' END, ?6
+         FROM users u WHERE u.id = ?2 AND changes() = 1`,
+      )
+      .bind(id, m.userId, m.refId ?? null, m.amount, m.note, m.at),
+    applyRow(
+      d1,
+      id,
+      m.userId,
+      m.at,
+      `, token_debt = token_debt + ${m.amount} + (SELECT amount FROM token_ledger WHERE id = ?1)`,
+    ),
+  ];
+};
+
+/** Repays owed tokens from the balance (monthly allowance first), as far as it goes; nothing when nothing is owed. */
+export const repayDebt = (
+  d1: D1Database,
+  m: { userId: string; refId?: string | null; at: number },
+): D1PreparedStatement[] => {
+  const id = newId("txn");
+  const take = "min(u.token_debt, u.token_balance)";
+  return [
+    d1
+      .prepare(
+        `INSERT INTO token_ledger (id, user_id, job_id, kind, amount, prepaid_amount, note, created_at)
+         SELECT ?1, u.id, ?3, 'revoke', -${take}, -max(0, ${take} - ${MONTHLY}), 'owed tokens repaid', ?4
+         FROM users u WHERE u.id = ?2 AND u.token_debt > 0 AND u.token_balance > 0`,
+      )
+      .bind(id, m.userId, m.refId ?? null, m.at),
+    applyRow(
+      d1,
+      id,
+      m.userId,
+      m.at,
+      `, token_debt = token_debt + (SELECT amount FROM token_ledger WHERE id = ?1)`,
+    ),
+  ];
+};
 
 /** Whether the movement whose two statements end at `index` of a batch's results happened. */
 export const moved = (results: readonly D1Result[], index: number): boolean =>

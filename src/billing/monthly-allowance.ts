@@ -1,32 +1,87 @@
 /**
- * The monthly allowance: when an account's period ends (calendar months, UTC), a pending downgrade takes effect
- * and the monthly allowance starts again at the plan's `tokensPerMonth` (ledger.renewPeriod: one `grant` or
- * `expire` row of the difference; reserves of jobs still open are counted, so nothing is granted twice).
- * Prepaid tokens are untouched. Runs from the cron in bounded batches; each account is one D1 batch whose guard
- * (the period is due) makes a second run in the same period a no-op.
+ * The cron's side of periods. Paid plans are renewed only by their paid invoices (src/billing/paid-invoice.ts),
+ * never by the calendar; here:
+ * - an account whose next plan is free (the free plan, or a move to it that was scheduled) starts a new calendar
+ *   month (UTC) when its period ends: the scheduled move takes effect (with its reason in the plan history), the
+ *   monthly allowance starts again at the free plan's (ledger.renewPeriod: one `grant` or `expire` row of the
+ *   difference; reserves of open jobs are counted, so nothing is granted twice); owed tokens are repaid first, from
+ *   what is left before the reset and then from the new allowance;
+ * - a paid plan that no paid invoice renewed within LAPSE_GRACE_MS of its period's end lapses to the free plan
+ *   (reason `lapsed`: a missed or never-sent provider event cannot keep a paid plan alive), and its subscription,
+ *   if any, is ended at the provider.
+ * Prepaid tokens are untouched. Runs in bounded batches; each account is one D1 batch whose guard (the period is
+ * due) makes a second run in the same period a no-op.
  */
 import type { Ctx } from "../context";
+import { forceDowngrade } from "./downgrade";
 import * as ledger from "./ledger";
+import { planChangeRow } from "./plan-changes";
+import { LAPSE_GRACE_MS, periodEnd } from "./periods";
 
 const BATCH = 100;
 
-/** End of the calendar month (UTC) containing `at`, when the monthly allowance resets. */
-export const periodEnd = (at: number): number => {
-  const d = new Date(at);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+interface Due {
+  id: string;
+  subscriptionId: string | null;
+  nextPaid: number;
+}
+
+/** A free period starts: a scheduled move to the free plan applies, the allowance restarts. */
+const renewFree = async (ctx: Ctx, userId: string, at: number) => {
+  const { d1 } = ctx;
+  // Owed tokens are repaid first from what is left (which the renewal would expire), then from the new allowance.
+  const head = [
+    ...ledger.repayDebt(d1, { userId, at }),
+    planChangeRow(d1, {
+      userId,
+      toPlan: "u.pending_plan_id",
+      reason: "requested",
+      reasonSql: `CASE u.pending_plan_reason WHEN 'scheduled_cancel' THEN 'subscription_ended' ELSE ?5 END`,
+      ref: null,
+      at,
+      where: "u.current_period_end <= ?4",
+    }),
+    d1
+      .prepare(
+        `UPDATE subscriptions SET status = 'ended', ended_reason = 'requested', ended_at = ?2
+         WHERE id = (SELECT subscription_id FROM users WHERE id = ?1 AND current_period_end <= ?2)
+           AND status = 'active'`,
+      )
+      .bind(userId, at),
+  ];
+  const results = await d1.batch([
+    ...head,
+    ...ledger.renewPeriod(d1, userId, at, periodEnd(at)),
+    ...ledger.repayDebt(d1, { userId, at }),
+  ]);
+  return ledger.moved(results, head.length + 1);
 };
 
 export const renewAllowances = async (ctx: Ctx, maxBatches = 10): Promise<number> => {
   const at = ctx.now();
   let renewed = 0;
   for (let i = 0; i < maxBatches; i++) {
+    // Due: a period that ended, of an account whose next plan is free, or of a paid plan past its grace.
     const due = await ctx.d1
-      .prepare("SELECT id FROM users WHERE current_period_end <= ?1 LIMIT ?2")
-      .bind(at, BATCH)
-      .all<{ id: string }>();
-    for (const { id } of due.results) {
-      const results = await ctx.d1.batch(ledger.renewPeriod(ctx.d1, id, at, periodEnd(at)));
-      if (ledger.moved(results, 1)) renewed++;
+      .prepare(
+        `SELECT u.id, u.subscription_id AS subscriptionId, np.paid AS nextPaid
+         FROM users u JOIN plans np ON np.id = coalesce(u.pending_plan_id, u.plan_id)
+         WHERE u.current_period_end <= ?1 AND (np.paid = 0 OR u.current_period_end <= ?2) LIMIT ?3`,
+      )
+      .bind(at, at - LAPSE_GRACE_MS, BATCH)
+      .all<Due>();
+    for (const account of due.results) {
+      const changed = account.nextPaid
+        ? await forceDowngrade(ctx, {
+            userId: account.id,
+            subscriptionId: account.subscriptionId,
+            reason: "lapsed",
+            ref: account.subscriptionId,
+            allowance: "free",
+            cancelAtProvider: true,
+          })
+        : await renewFree(ctx, account.id, at);
+      if (changed) renewed++;
     }
     if (due.results.length < BATCH) break;
   }

@@ -1,20 +1,17 @@
 /**
- * Paying: prepaid token packs (Checkout in payment mode) and plan upgrades (subscription mode), and the provider's
- * signed webhook that settles them. A payment row is written once the provider has a session for it; the webhook
- * settles it once (a `pending` -> `paid` guard heads the batch that moves the tokens or the plan), so replayed and
- * duplicated deliveries change nothing.
+ * Paying: prepaid token packs (Checkout in payment mode) and plans (subscription mode). A payment row is written
+ * once the provider has a session for it; the provider's signed webhook settles it (src/billing/webhook.ts).
  */
 import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
 import { getAccount } from "../accounts/internal";
 import type { CallerCtx, Ctx } from "../context";
-import { payments, users } from "../db/schema";
+import { payments } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { iso } from "../lib/time";
-import * as ledger from "./ledger";
-import { paymentProviderFor, type PaymentEvent } from "./payment-provider";
-import { getPlan, type PlanRow } from "./plans";
+import type { PlanRow } from "./plans";
+import { paymentProviderFor } from "./provider";
 
 export const TOKENS_PER_PACK = 1000;
 const DEFAULT_PACK_PRICE_CENTS = 500;
@@ -54,6 +51,7 @@ const startCheckout = async (
     email: account.email,
     customerId: account.paymentCustomerId,
     mode: p.kind === "plan" ? "subscription" : "payment",
+    planId: p.plan?.id,
     item: { name: p.name, amountCents: p.amountCents, currency: CURRENCY },
     ...returnUrls(ctx, paymentId),
   });
@@ -91,7 +89,7 @@ export const buyTokens = (ctx: CallerCtx, input: { tokens: number }) =>
     amountCents: (input.tokens / TOKENS_PER_PACK) * packPrice(ctx),
   });
 
-/** A Checkout for a paid plan (an upgrade; applied when paid). */
+/** A Checkout for a paid plan (an upgrade: a new subscription, applied when its first invoice is paid). */
 export const buyPlan = (ctx: CallerCtx, plan: PlanRow) =>
   startCheckout(ctx, {
     kind: "plan",
@@ -114,104 +112,8 @@ export const readPayment = async (ctx: CallerCtx, id: string) => {
     amountCents: row.amountCents,
     currency: row.currency,
     status: row.status,
+    tokensRevoked: row.tokensRevoked,
     createdAt: iso(row.createdAt)!,
     paidAt: iso(row.paidAt),
   };
-};
-
-/** The guard that heads a settlement: the payment moves from pending to paid exactly once. */
-const markPaid = (ctx: Ctx, sessionId: string, at: number) =>
-  ctx.d1
-    .prepare("UPDATE payments SET status = 'paid', paid_at = ?2 WHERE session_id = ?1 AND status = 'pending'")
-    .bind(sessionId, at);
-
-const settle = async (ctx: Ctx, event: PaymentEvent): Promise<boolean> => {
-  const row = event.sessionId
-    ? await ctx.db.query.payments.findFirst({ where: eq(payments.sessionId, event.sessionId) })
-    : undefined;
-  if (!row || row.status !== "pending") return false;
-  const at = ctx.now();
-  const { d1 } = ctx;
-  const customer = event.customerId
-    ? [
-        d1
-          .prepare("UPDATE users SET payment_customer_id = ?2 WHERE id = ?1")
-          .bind(row.userId, event.customerId),
-      ]
-    : [];
-  if (row.kind === "tokens") {
-    const results = await d1.batch([
-      markPaid(ctx, row.sessionId, at),
-      ...ledger.purchase(
-        d1,
-        { userId: row.userId, amount: row.tokens ?? 0, refId: row.id, note: "prepaid tokens bought", at },
-        { when: "after-guard" },
-      ),
-      ...customer,
-    ]);
-    return ledger.moved(results, 2);
-  }
-  // A plan upgrade: at once, with the difference of the monthly allowance for the rest of this period.
-  const account = await getAccount(ctx, row.userId);
-  const [from, to] = await Promise.all([getPlan(ctx, account.planId), getPlan(ctx, row.planId!)]);
-  const results = await d1.batch([
-    markPaid(ctx, row.sessionId, at),
-    d1
-      .prepare(
-        `UPDATE users SET plan_id = ?2, pending_plan_id = NULL, updated_at = ?4
-         WHERE id = ?1 AND plan_id = ?3 AND changes() = 1`,
-      )
-      .bind(row.userId, to.id, from.id, at),
-    ...ledger.grant(
-      d1,
-      {
-        userId: row.userId,
-        amount: Math.max(0, to.tokensPerMonth - from.tokensPerMonth),
-        refId: row.id,
-        note: `upgrade to ${to.name}`,
-        at,
-      },
-      { when: "after-guard" },
-    ),
-    ...customer,
-  ]);
-  return results[1]?.meta.changes === 1;
-};
-
-/**
- * POST /api/v1/billing/webhook: one signed provider event. Paid checkouts settle their payment; expired ones are
- * marked; a cancelled subscription schedules the move back to the free plan at the end of the period.
- */
-export const handlePaymentWebhook = async (ctx: Ctx, rawBody: string, signature: string | undefined) => {
-  const event = await paymentProviderFor(ctx.env).verifyEvent(rawBody, signature);
-  let applied = false;
-  switch (event.type) {
-    case "checkout.session.completed":
-    case "checkout.session.async_payment_succeeded":
-      if (event.paid) applied = await settle(ctx, event);
-      break;
-    case "checkout.session.expired":
-      if (event.sessionId)
-        applied =
-          (
-            await ctx.db
-              .update(payments)
-              .set({ status: "expired" })
-              .where(and(eq(payments.sessionId, event.sessionId), eq(payments.status, "pending")))
-              .returning({ id: payments.id })
-          ).length === 1;
-      break;
-    case "customer.subscription.deleted":
-      if (event.customerId)
-        applied =
-          (
-            await ctx.db
-              .update(users)
-              .set({ pendingPlanId: "free", updatedAt: ctx.now() })
-              .where(eq(users.paymentCustomerId, event.customerId))
-              .returning({ id: users.id })
-          ).length > 0;
-      break;
-  }
-  return { received: true, type: event.type, applied };
 };

@@ -1,12 +1,14 @@
-/** Plans (spec: Billing, Plan) and the account's current plan with its token usage. */
+/** Plans (spec: Billing, Plan) and an account's token usage on its plan. */
 import { asc, eq } from "drizzle-orm";
-import type { CallerCtx, Ctx } from "../context";
+import type { Ctx } from "../context";
 import { plans, type users } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import { iso } from "../lib/time";
-import { getAccount } from "../accounts/internal";
 
 export type PlanRow = typeof plans.$inferSelect;
+
+/** The plan every account falls back to: free, renewed by calendar month without a payment. */
+export const FREE_PLAN = "free";
 
 export const toPlan = (p: PlanRow) => ({
   id: p.id,
@@ -37,20 +39,8 @@ export const usageOf = (account: typeof users.$inferSelect, plan: PlanRow) => {
     monthlyQuota: plan.tokensPerMonth,
     monthlyRemaining,
     prepaidBalance: account.prepaidBalance,
-    totalAvailable: account.tokenBalance,
+    totalAvailable: account.tokenDebt > 0 ? 0 : account.tokenBalance,
+    owedTokens: account.tokenDebt,
     currentPeriodEnd: iso(account.currentPeriodEnd)!,
-  };
-};
-
-/** GET /api/v1/billing/usage: the current plan response (`plan`, `usage`), plus a pending downgrade. */
-export const currentUsage = async (ctx: CallerCtx) => {
-  const account = await getAccount(ctx, ctx.caller.userId);
-  const plan = await getPlan(ctx, account.planId);
-  return {
-    plan: toPlan(plan),
-    usage: usageOf(account, plan),
-    pendingPlan: account.pendingPlanId
-      ? { id: account.pendingPlanId, effectiveAt: iso(account.currentPeriodEnd)! }
-      : null,
   };
 };

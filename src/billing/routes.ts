@@ -10,8 +10,10 @@ import { readTextBounded } from "../lib/body";
 import { jsonBody, queryParams } from "../lib/validate";
 import { ChangePlanBody, changePlan } from "./change-plan";
 import { LedgerQuery, listLedger } from "./ledger-history";
-import { buyTokens, CheckoutBody, handlePaymentWebhook, readPayment } from "./payments";
-import { currentUsage, listPlans } from "./plans";
+import { buyTokens, CheckoutBody, readPayment } from "./payments";
+import { currentUsage } from "./plan-view";
+import { listPlans } from "./plans";
+import { handlePaymentWebhook } from "./webhook";
 import { describe } from "../docs/describe";
 
 /** Provider events are a few KB; anything larger is not one. */

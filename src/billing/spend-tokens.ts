@@ -16,15 +16,18 @@ export interface Spend {
   refId?: string | null;
 }
 
-/** Takes `amount` tokens from the balance atomically, or throws InsufficientTokens and changes nothing. */
+/**
+ * Takes `amount` tokens from the balance atomically, or throws InsufficientTokens (also while tokens are owed) and
+ * changes nothing.
+ */
 export const spendTokens = async (ctx: Ctx, spend: Spend): Promise<void> => {
   const statements = ledger.charge(ctx.d1, { ...spend, at: ctx.now() }, { when: "covered" });
   if (statements.length === 0) return;
   const results = await ctx.d1.batch(statements);
   if (ledger.moved(results, 1)) return;
   const row = await ctx.d1
-    .prepare("SELECT token_balance AS balance FROM users WHERE id = ?1")
+    .prepare("SELECT token_balance AS balance, token_debt AS owed FROM users WHERE id = ?1")
     .bind(spend.userId)
-    .first<{ balance: number }>();
-  throw new InsufficientTokens(spend.amount, row?.balance ?? 0);
+    .first<{ balance: number; owed: number }>();
+  throw new InsufficientTokens(spend.amount, row?.balance ?? 0, row?.owed ?? 0);
 };

@@ -1,18 +1,22 @@
 /**
  * /dev: local helpers, only when ENVIRONMENT is development (404 otherwise, like any unknown path):
  * - GET /dev/outbox?email=... the mail the service "sent" (sign-in codes), newest first;
- * - GET /dev/checkout/{sessionId} a stand-in Checkout page, and POST to it pays: the page builds the provider's
- *   `checkout.session.completed` event, signs it with the provider SDK's test helper and hands it to the same
- *   webhook verb Stripe's deliveries reach (signature verified by the SDK).
+ * - GET /dev/checkout/{sessionId} a stand-in Checkout page, and POST to it pays: the page builds the events the
+ *   provider would send (a plan's: the session completed, its first invoice paid; src/billing/local-provider.ts),
+ *   signs them with the provider SDK's test helper and hands them to the same webhook verb Stripe's deliveries
+ *   reach (signatures verified by the SDK);
+ * - POST /dev/subscriptions/{id}/renew: the provider's paid invoice of a subscription's next period, the same way.
  */
-import { and, desc, eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import * as v from "valibot";
 import type { AppEnv } from "../app-env";
-import { outbox, payments } from "../db/schema";
+import { outbox, payments, subscriptions, users } from "../db/schema";
 import { isDevelopment } from "../env";
-import { handlePaymentWebhook } from "../billing/payments";
-import { signedCompletion } from "../billing/payment-provider";
+import { handlePaymentWebhook } from "../billing/webhook";
+import { localCheckoutEvents, localInvoice, signedEvent } from "../billing/local-provider";
+import { getPlan } from "../billing/plans";
+import type { Ctx } from "../context";
 import { ok } from "../lib/envelope";
 import { NotFound } from "../lib/errors";
 import { iso } from "../lib/time";
@@ -61,13 +65,35 @@ export const devRoutes = new Hono<AppEnv>()
   .post("/checkout/:sessionId", async (c) => {
     const ctx = c.var.ctx;
     const row = await ctx.db.query.payments.findFirst({
-      where: and(eq(payments.sessionId, c.req.param("sessionId"))),
+      where: eq(payments.sessionId, c.req.param("sessionId")),
     });
     if (!row) throw new NotFound("Checkout session");
-    const { payload, signature } = await signedCompletion(ctx.env.STRIPE_WEBHOOK_SECRET ?? "", {
-      id: row.sessionId,
-      customer: `cus_local_${row.userId}`,
-      metadata: { paymentId: row.id, userId: row.userId },
+    const events = await localCheckoutEvents(ctx.env.STRIPE_WEBHOOK_SECRET ?? "", row, ctx.now());
+    return ok(c, await deliverAll(ctx, events));
+  })
+  .post("/subscriptions/:id/renew", async (c) => {
+    const ctx = c.var.ctx;
+    const sub = await ctx.db.query.subscriptions.findFirst({
+      where: eq(subscriptions.id, c.req.param("id")),
     });
-    return ok(c, await handlePaymentWebhook(ctx, payload, signature));
+    const account = sub && (await ctx.db.query.users.findFirst({ where: eq(users.id, sub.userId) }));
+    if (!sub || !account) throw new NotFound("Subscription");
+    const plan = await getPlan(ctx, account.subscriptionId === sub.id ? account.planId : sub.planId);
+    const invoice = localInvoice({
+      subscriptionId: sub.id,
+      customerId: account.paymentCustomerId ?? `cus_local_${account.id}`,
+      metadata: { paymentId: sub.paymentId, userId: sub.userId, planId: sub.planId },
+      amountCents: Math.round((plan.pricePerMonth ?? 0) * 100),
+      start: account.currentPeriodEnd,
+      billingReason: "subscription_cycle",
+    });
+    const secret = ctx.env.STRIPE_WEBHOOK_SECRET ?? "";
+    return ok(c, await deliverAll(ctx, [await signedEvent(secret, "invoice.paid", invoice)]));
   });
+
+/** Hands signed deliveries to the webhook verb in order; the answer of each, as Stripe would receive it. */
+const deliverAll = async (ctx: Ctx, events: { payload: string; signature: string }[]) => {
+  const receipts = [];
+  for (const e of events) receipts.push(await handlePaymentWebhook(ctx, e.payload, e.signature));
+  return { applied: receipts.some((r) => r.applied), events: receipts };
+};

@@ -132,6 +132,8 @@ export const openJob = async (ctx: Ctx, job: NewJob, retry = true): Promise<void
 
 interface OpenState {
   balance: number;
+  /** Tokens owed (src/billing/ledger.ts): nothing opens while any are. */
+  owed: number;
   max: number;
   active: number;
 }
@@ -139,7 +141,7 @@ interface OpenState {
 const openState = (d1: D1Database, userId: string) =>
   d1
     .prepare(
-      `SELECT u.token_balance AS balance, p.max_concurrent_jobs AS max,
+      `SELECT u.token_balance AS balance, u.token_debt AS owed, p.max_concurrent_jobs AS max,
          (SELECT count(*) FROM jobs WHERE user_id = u.id AND status IN (${inList(OPEN)})
            AND batch_id IS NULL) AS active
        FROM users u JOIN plans p ON p.id = u.plan_id WHERE u.id = ?1`,
@@ -148,6 +150,7 @@ const openState = (d1: D1Database, userId: string) =>
     .first<OpenState>();
 
 const refusalOf = (state: OpenState | null, reserve: number) => {
+  if (state && state.owed > 0) return new InsufficientTokens(reserve, state.balance, state.owed);
   if (!state || state.balance < reserve) return new InsufficientTokens(reserve, state?.balance ?? 0);
   if (state.active >= state.max) return new ConcurrencyLimit(state.active, state.max);
   return null;

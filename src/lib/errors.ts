@@ -54,8 +54,15 @@ export class Conflict extends DomainError {}
 export class InvalidState extends DomainError {}
 
 export class InsufficientTokens extends DomainError {
-  constructor(required: number, available: number) {
-    super("Insufficient tokens", { required, available });
+  /** `owed`: tokens of a refunded or disputed purchase already spent; nothing can be spent until they are repaid. */
+  constructor(required: number, available: number, owed = 0) {
+    super(
+      owed > 0
+        ? `Insufficient tokens: the account owes ${owed} tokens of a refunded or disputed purchase; ` +
+            "work starts again once a purchase or the next monthly allowance repays them"
+        : "Insufficient tokens",
+      owed > 0 ? { required, available: 0, owed } : { required, available },
+    );
   }
 }
 

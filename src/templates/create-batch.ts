@@ -127,7 +127,8 @@ export const createBatch = async (
   const jobs = planJobs(ctx, template.type, good, stored);
   const total = jobs.reduce((sum, j) => sum + j.reserve, 0);
   const account = await getAccount(ctx, ctx.caller.userId);
-  if (account.tokenBalance < total) throw new InsufficientTokens(total, account.tokenBalance);
+  if (account.tokenBalance < total || account.tokenDebt > 0)
+    throw new InsufficientTokens(total, account.tokenBalance, account.tokenDebt);
   // A video batch is refused like a single video job while the account's failed renders are over their quota.
   if (template.type === "VIDEO") {
     const refusal = await failedRenderRefusal(ctx.d1, ctx.caller.userId, ctx.now());

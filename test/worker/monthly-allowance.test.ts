@@ -86,6 +86,22 @@ describe("monthly allowance", () => {
     // Before the fix, the top-up ignored the reserve: 500 - 60 + 40 back = 540 - 3.
   });
 
+  it("never renews a paid plan (its paid invoices do); one with none lapses to free 30 days after its period", async () => {
+    const { userId } = await newAccount({ planId: "pro" });
+    await setState(userId, 700, Date.UTC(2027, 0, 1));
+    await cron(Date.UTC(2027, 0, 1, 0, 1));
+    await cron(Date.UTC(2027, 0, 30));
+    expect(await account(userId)).toEqual({ balance: 700, periodEnd: Date.UTC(2027, 0, 1), ledger: 700 });
+    await cron(Date.UTC(2027, 1, 1));
+    expect(await account(userId)).toEqual({ balance: 500, periodEnd: Date.UTC(2027, 2, 1), ledger: 500 });
+    const change = await env.DB.prepare(
+      "SELECT from_plan_id AS f, to_plan_id AS t, reason FROM plan_changes WHERE user_id = ?",
+    )
+      .bind(userId)
+      .first();
+    expect(change).toEqual({ f: "pro", t: "free", reason: "lapsed" });
+  });
+
   it("leaves accounts whose period has not ended", async () => {
     const { userId } = await newAccount({ planId: "free" });
     await setState(userId, 42, Date.UTC(2027, 5, 1));

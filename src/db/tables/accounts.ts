@@ -40,6 +40,20 @@ export const users = sqliteTable(
     currentPeriodEnd: integer("current_period_end").notNull(),
     /** A downgrade waiting for the end of the period. */
     pendingPlanId: text("pending_plan_id").references(() => plans.id),
+    /**
+     * Who scheduled `pendingPlanId`: `requested` (the owner, through the API: only this one may be cancelled
+     * there) or `scheduled_cancel` (the payment provider's subscription ends at the period's end). NULL with a
+     * pending plan: scheduled before reasons were recorded; treated as not the owner's to cancel.
+     */
+    pendingPlanReason: text("pending_plan_reason", { enum: ["requested", "scheduled_cancel"] }),
+    /** The provider subscription whose paid invoices renew the current paid plan (src/billing/subscriptions.ts). */
+    subscriptionId: text("subscription_id"),
+    /**
+     * Tokens owed: a refunded or disputed purchase whose tokens were already spent. Not part of the balance
+     * (which is never negative); while above 0 the account can start no work, and every later credit repays it
+     * first (src/billing/ledger.ts).
+     */
+    tokenDebt: integer("token_debt").notNull().default(0),
     /** Consent given at registration (spec: Account requests). */
     termsVersion: text("terms_version"),
     termsAcceptedAt: integer("terms_accepted_at"),

@@ -1,11 +1,15 @@
-/** The token ledger: every movement of an account's tokens. */
+/**
+ * Billing: the token ledger (every movement of an account's tokens), payments through the provider, the
+ * provider's subscriptions and their paid invoices, and the history of plan changes with their reasons.
+ */
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt } from "./columns";
 import { users } from "./accounts";
 
 /**
  * grant (monthly allowance), purchase (prepaid tokens bought), reserve / release (a job's estimate held and given
- * back), charge (work paid for), expire (monthly tokens left at the end of a period), adjust (operator correction).
+ * back), charge (work paid for), expire (monthly tokens left at the end of a period), adjust (operator correction),
+ * revoke (tokens of a refunded or disputed purchase taken back, and later repayments of what was owed).
  */
 export const LEDGER_KINDS = [
   "grant",
@@ -15,6 +19,7 @@ export const LEDGER_KINDS = [
   "charge",
   "expire",
   "adjust",
+  "revoke",
 ] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
@@ -46,8 +51,8 @@ export const tokenLedger = sqliteTable(
 );
 
 /**
- * Payments through the provider (prepaid token packs, plan upgrades): one row per checkout session, created when
- * the session is, settled once by the provider's signed webhook (the status guard makes replays no-ops).
+ * Payments through the provider (prepaid token packs, plan subscriptions): one row per checkout session, created
+ * when the session is, settled once by the provider's signed webhook (the status guard makes replays no-ops).
  */
 export const payments = sqliteTable(
   "payments",
@@ -64,14 +69,126 @@ export const payments = sqliteTable(
     planId: text("plan_id"),
     amountCents: integer("amount_cents").notNull(),
     currency: text("currency").notNull(),
-    status: text("status", { enum: ["pending", "paid", "expired"] }).notNull(),
+    /** refunded / disputed: a token pack paid back in full or contested (its tokens taken back). */
+    status: text("status", { enum: ["pending", "paid", "expired", "refunded", "disputed"] }).notNull(),
+    /** The provider's payment of a token pack (its refunds and disputes name it). */
+    paymentIntentId: text("payment_intent_id"),
+    /** Tokens of this pack taken back so far (refunds are cumulative, a dispute takes the rest). */
+    tokensRevoked: integer("tokens_revoked").notNull().default(0),
+    /** The subscription a plan checkout created. */
+    subscriptionId: text("subscription_id"),
     createdAt: createdAt(),
     paidAt: integer("paid_at"),
   },
   (t) => [
     // The webhook finds the payment of a session.
     uniqueIndex("payments_session_unique").on(t.sessionId),
+    // Refunds and disputes find the token pack they reverse.
+    uniqueIndex("payments_payment_intent_unique").on(t.paymentIntentId),
     // Payment history per owner.
     index("payments_user_created_idx").on(t.userId, t.createdAt),
   ],
 );
+
+/**
+ * Why an account's plan changed (`plan_changes.reason`), readable by the owner (GET /billing/usage) and operators:
+ * upgrade (the first paid invoice of a new subscription), requested (a downgrade the owner asked for, at the end of
+ * the period), subscription_ended (the provider ended the subscription), subscription_unpaid (the provider marked
+ * it unpaid, canceled or expired), payment_failed (the provider's last retry of an invoice failed), refunded (the
+ * plan's invoice was refunded in full), disputed (its payment was disputed), lapsed (no paid invoice within the
+ * grace period after the paid period ended).
+ */
+export const PLAN_CHANGE_REASONS = [
+  "upgrade",
+  "requested",
+  "subscription_ended",
+  "subscription_unpaid",
+  "payment_failed",
+  "refunded",
+  "disputed",
+  "lapsed",
+] as const;
+export type PlanChangeReason = (typeof PLAN_CHANGE_REASONS)[number];
+
+/** Every change of an account's plan, with its reason and the provider object that caused it. */
+export const planChanges = sqliteTable(
+  "plan_changes",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    fromPlanId: text("from_plan_id").notNull(),
+    toPlanId: text("to_plan_id").notNull(),
+    reason: text("reason", { enum: PLAN_CHANGE_REASONS }).notNull(),
+    /** The provider's object behind it (subscription, invoice, charge, dispute), or null. */
+    ref: text("ref"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // The owner's latest plan change (GET /billing/usage).
+    index("plan_changes_user_created_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/**
+ * The provider's subscriptions we know: created by a plan checkout, `active` until the provider ends it or the
+ * account stops using it (`ended`, with the reason). An ended subscription's invoices grant nothing, whatever
+ * order its events arrive in. `users.subscription_id` names the one paying for the account's plan.
+ */
+export const subscriptions = sqliteTable(
+  "subscriptions",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    paymentId: text("payment_id").notNull(),
+    planId: text("plan_id").notNull(),
+    status: text("status", { enum: ["active", "ended"] }).notNull(),
+    /** A plan-change reason, or replaced (a newer subscription took over) / superseded (paid while a higher plan was). */
+    endedReason: text("ended_reason"),
+    createdAt: createdAt(),
+    endedAt: integer("ended_at"),
+  },
+  (t) => [
+    // Account deletion cascades; an owner's subscriptions.
+    index("subscriptions_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * Paid invoices of known subscriptions, one row per provider invoice (replays insert nothing). `status` moves
+ * to refunded / disputed when its payment is reversed.
+ */
+export const subscriptionInvoices = sqliteTable(
+  "subscription_invoices",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subscriptionId: text("subscription_id").notNull(),
+    periodStart: integer("period_start").notNull(),
+    periodEnd: integer("period_end").notNull(),
+    amountPaid: integer("amount_paid").notNull(),
+    /** Whether this invoice renewed the account's plan and allowance (false: stale, ended or superseded). */
+    granted: integer("granted", { mode: "boolean" }).notNull(),
+    status: text("status", { enum: ["paid", "refunded", "disputed"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Account deletion cascades; an owner's invoices.
+    index("subscription_invoices_user_idx").on(t.userId),
+  ],
+);
+
+/**
+ * Which invoice a provider payment paid (from `invoice_payment.paid`, or the invoice's own `payments`): refunds
+ * and disputes name only the payment. Written in whatever order the events come.
+ */
+export const invoicePayments = sqliteTable("invoice_payments", {
+  paymentIntentId: text("payment_intent_id").primaryKey(),
+  invoiceId: text("invoice_id").notNull(),
+  createdAt: createdAt(),
+});

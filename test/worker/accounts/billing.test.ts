@@ -4,21 +4,18 @@
  * upgrades and downgrades, and the abuse cases (forged, replayed or foreign events; other accounts' payments).
  */
 import { env } from "cloudflare:workers";
-import { createScheduledController } from "cloudflare:test";
 import Stripe from "stripe";
+import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import worker from "../../../src/index";
+import { CurrentPlan, Payment, PlanChangeResult, type PendingPlan } from "../../../src/billing/schemas";
 import { call, json } from "../helpers";
 import { openPending } from "../jobs-seed";
 import { bearer, body, signUp } from "./sign-up";
+import { invoice, subscribe } from "./stripe-events";
 
-type Usage = {
-  plan: { id: string; tokensPerMonth: number };
-  usage: Record<string, number | string>;
-  pendingPlan: { id: string; effectiveAt: string } | null;
-};
+/** GET /billing/usage, checked against its declared answer schema. */
 const usage = async (token: string) =>
-  (await body<Usage>(await call("/api/v1/billing/usage", bearer(token)))).data!;
+  v.parse(CurrentPlan, (await body(await call("/api/v1/billing/usage", bearer(token)))).data);
 
 type Checkout = { paymentId: string; checkoutUrl: string; sessionId: string; amountCents: number };
 const buy = async (token: string, tokens: number) => {
@@ -82,7 +79,10 @@ describe("plans and usage", () => {
       monthlyRemaining: 500,
       prepaidBalance: 0,
       totalAvailable: 500,
+      owedTokens: 0,
     });
+    expect(u.pendingPlan).toBeNull();
+    expect(u.lastPlanChange).toBeNull();
     expect(Date.parse(String(u.usage.currentPeriodEnd))).toBeGreaterThan(Date.now());
     const made = await body<{ key: string }>(
       await call(
@@ -133,7 +133,12 @@ describe("prepaid tokens", () => {
       prepaidBalance: 1900,
     });
     const payment = await body(await call(`/api/v1/billing/payments/${checkout.paymentId}`, bearer(token)));
-    expect(payment.data).toMatchObject({ status: "paid", tokens: 2000, kind: "tokens" });
+    expect(v.parse(Payment, payment.data)).toMatchObject({
+      status: "paid",
+      tokens: 2000,
+      kind: "tokens",
+      tokensRevoked: 0,
+    });
     const history = await body<{ entries: { kind: string; amount: number; prepaidAmount: number }[] }>(
       await call("/api/v1/billing/ledger", bearer(token)),
     );
@@ -152,6 +157,29 @@ describe("prepaid tokens", () => {
     const pay = await call(new URL(checkout.checkoutUrl).pathname, { method: "POST" });
     expect((await body(pay)).data).toMatchObject({ applied: true });
     expect((await usage(token)).usage.prepaidBalance).toBe(1000);
+  });
+
+  it("pays a plan from the local checkout page (the provider's events, signed); the renew page pays the next period", async () => {
+    const { token, userId } = await signUp();
+    const change = await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "pro" })));
+    const { checkout } = (await body<{ checkout: Checkout }>(change)).data!;
+    const pay = await call(new URL(checkout.checkoutUrl).pathname, { method: "POST" });
+    expect((await body<{ events: { type: string; applied: boolean }[] }>(pay)).data!.events).toEqual([
+      { received: true, type: "checkout.session.completed", applied: true },
+      { received: true, type: "invoice.paid", applied: true },
+      { received: true, type: "invoice_payment.paid", applied: true },
+    ]);
+    const first = await usage(token);
+    expect(first.plan.id).toBe("pro");
+    expect(first.usage.totalAvailable).toBe(10000);
+    await openPending(userId, 1500);
+    const renew = await call(`/dev/subscriptions/sub_local_${checkout.paymentId}/renew`, { method: "POST" });
+    expect((await body(renew)).data).toMatchObject({ applied: true });
+    const next = await usage(token);
+    // The next period starts where the first ended, with the allowance less what the open job holds.
+    expect(Date.parse(next.usage.currentPeriodEnd)).toBeGreaterThan(Date.parse(first.usage.currentPeriodEnd));
+    expect(next.usage).toMatchObject({ monthlyRemaining: 8500, totalAvailable: 8500 });
+    expect((await call("/dev/subscriptions/sub_nobody/renew", { method: "POST" })).status).toBe(404);
   });
 
   it.each([
@@ -233,53 +261,51 @@ describe("the provider webhook", () => {
 });
 
 describe("plan changes", () => {
-  it("upgrades at once when paid, granting the difference of the allowance", async () => {
-    const { token } = await signUp();
+  it("upgrades when the new subscription's first invoice is paid, not on the checkout's completion alone", async () => {
+    const { token, userId } = await signUp();
     const change = await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "pro" })));
     const data = (await body<{ status: string; checkout: Checkout }>(change)).data!;
-    expect(data.status).toBe("payment_required");
+    expect(v.parse(PlanChangeResult, data).status).toBe("payment_required");
     expect(data.checkout.amountCents).toBe(2900);
+    const metadata = { paymentId: data.checkout.paymentId, userId, planId: "pro" };
+    const completed = await delivery("checkout.session.completed", {
+      ...paid(data.checkout.sessionId, `cus_${userId}`),
+      mode: "subscription",
+      subscription: `sub_${userId}`,
+      metadata,
+    });
+    expect((await body(completed)).data).toMatchObject({ applied: true });
     expect((await usage(token)).plan.id).toBe("free");
-    await delivery("checkout.session.completed", paid(data.checkout.sessionId));
+    const first = invoice({
+      subscription: `sub_${userId}`,
+      customer: `cus_${userId}`,
+      metadata,
+      start: Date.now(),
+    });
+    expect((await body(await delivery("invoice.paid", first))).data).toMatchObject({ applied: true });
     const u = await usage(token);
     expect(u.plan.id).toBe("pro");
-    expect(u.usage).toMatchObject({
-      monthlyQuota: 10000,
-      monthlyRemaining: 10000 - 500 + 500,
-      totalAvailable: 10000,
-    });
+    expect(u.usage).toMatchObject({ monthlyQuota: 10000, monthlyRemaining: 10000, totalAvailable: 10000 });
+    expect(Date.parse(String(u.usage.currentPeriodEnd))).toBe(first.lines.data[0]!.period.end * 1000);
   });
 
-  it("downgrades at the end of the period; asking for the current plan cancels it", async () => {
+  it("schedules a downgrade for the period's end; the owner may cancel their own", async () => {
     const { token, userId } = await signUp();
-    const { checkout } = (
-      await body<{ checkout: Checkout }>(
-        await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "business" }))),
-      )
-    ).data!;
-    await delivery("checkout.session.completed", paid(checkout.sessionId));
-    const down = await body<{ status: string; pendingPlan: { id: string } }>(
+    const sub = await subscribe(token, userId, "business");
+    const down = await body<{ status: string; pendingPlan: PendingPlan }>(
       await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "free" }))),
     );
-    expect(down.data).toMatchObject({ status: "scheduled", pendingPlan: { id: "free" } });
+    expect(down.data).toMatchObject({
+      status: "scheduled",
+      pendingPlan: { id: "free", reason: "requested", cancellable: true },
+    });
+    expect(Date.parse(down.data!.pendingPlan.effectiveAt)).toBe(sub.end);
     expect((await usage(token)).plan.id).toBe("business");
     const keep = await body(
       await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "business" }))),
     );
     expect(keep.data).toMatchObject({ status: "unchanged", pendingPlan: null });
-    await call("/api/v1/billing/plan", bearer(token, json("POST", { planId: "pro" })));
-    // The period ends: the downgrade takes effect and the allowance restarts at the new plan's.
-    await env.DB.prepare("UPDATE users SET current_period_end = ?2 WHERE id = ?1")
-      .bind(userId, Date.now() - 1000)
-      .run();
-    await worker.scheduled(
-      createScheduledController({ scheduledTime: Date.now(), cron: "*/5 * * * *" }),
-      env,
-    );
-    const u = await usage(token);
-    expect(u.plan.id).toBe("pro");
-    expect(u.pendingPlan).toBeNull();
-    expect(u.usage).toMatchObject({ monthlyRemaining: 10000, totalAvailable: 10000 });
+    expect((await usage(token)).pendingPlan).toBeNull();
   });
 
   it("refuses an unknown plan and the plan already held", async () => {

@@ -17,6 +17,8 @@ const PUBLIC = new Set([
   "GET /api/v1/schemas/:name{image|video}",
   "GET /dev/checkout/:sessionId",
   "POST /dev/checkout/:sessionId",
+  // The local provider stand-in (development only), unauthenticated like the provider it stands for.
+  "POST /dev/subscriptions/:id/renew",
   "GET /api/v1/user-api/docs/ui/:file",
   "GET /builder/:file",
 ]);

@@ -1,0 +1,102 @@
+/**
+ * A downgrade to the free plan that the account's payments force (the provider ended or gave up on the
+ * subscription, its payment was refunded or disputed, or no paid invoice came): at once, never undone by the
+ * owner (only a new paid subscription brings a paid plan back). One D1 batch: the plan change with its reason,
+ * the account guarded by the subscription it had (so replays and stale events change nothing), the monthly
+ * allowance reset, the subscription marked ended. The provider is then told to stop billing, when it still would.
+ */
+import type { Ctx } from "../context";
+import type { PlanChangeReason } from "../db/schema";
+import * as ledger from "./ledger";
+import { planChangeRow } from "./plan-changes";
+import { periodEnd } from "./periods";
+import { FREE_PLAN } from "./plans";
+import { paymentProviderFor } from "./provider";
+
+export interface ForcedDowngrade {
+  userId: string;
+  /** The subscription that paid for the plan (null: a paid plan without one, e.g. set by an operator). */
+  subscriptionId: string | null;
+  reason: PlanChangeReason;
+  /** The provider's object behind it, for the history. */
+  ref: string | null;
+  /**
+   * `free`: a free period starts now with the free allowance (the paid period is over, or as good as);
+   * `nothing`: the plan's allowance is taken back (its payment was reversed); the free one comes at the period's end.
+   */
+  allowance: "free" | "nothing";
+  /** Whether the provider must still be told to stop billing the subscription. */
+  cancelAtProvider: boolean;
+}
+
+/** Applies `d`; true when it changed the account or the subscription (false for replays and stale events). */
+export const forceDowngrade = async (ctx: Ctx, d: ForcedDowngrade): Promise<boolean> => {
+  const at = ctx.now();
+  const { d1 } = ctx;
+  const nextEnd = d.allowance === "free" ? periodEnd(at) : null;
+  const repay = () => ledger.repayDebt(d1, { userId: d.userId, refId: d.ref, at });
+  // Owed tokens are repaid first from what is left, before the reset expires it, then from the new allowance.
+  const head = repay();
+  const results = await d1.batch([
+    ...head,
+    planChangeRow(
+      d1,
+      {
+        userId: d.userId,
+        toPlanId: FREE_PLAN,
+        reason: d.reason,
+        // The owner had asked for the free plan and the provider ended the subscription as asked.
+        reasonSql:
+          d.reason === "subscription_ended"
+            ? `CASE WHEN u.pending_plan_id = ?6 AND u.pending_plan_reason = 'requested' THEN 'requested' ELSE ?5 END`
+            : undefined,
+        ref: d.ref,
+        at,
+        where: "u.subscription_id IS ?7",
+      },
+      d.subscriptionId,
+    ),
+    d1
+      .prepare(
+        `UPDATE users SET plan_id = ?3, pending_plan_id = NULL, pending_plan_reason = NULL, subscription_id = NULL,
+           current_period_end = coalesce(?5, current_period_end), updated_at = ?4
+         WHERE id = ?1 AND subscription_id IS ?2 AND plan_id != ?3`,
+      )
+      .bind(d.userId, d.subscriptionId, FREE_PLAN, at, nextEnd),
+    ...ledger.resetAllowance(
+      d1,
+      {
+        userId: d.userId,
+        at,
+        refId: d.ref,
+        note:
+          d.allowance === "free"
+            ? `free monthly allowance (plan ended: ${d.reason})`
+            : `plan allowance taken back (${d.reason})`,
+      },
+      d.allowance === "free" ? "plan" : "nothing",
+    ),
+    ...repay(),
+    d1
+      .prepare(
+        `UPDATE subscriptions SET status = 'ended', ended_reason = ?2, ended_at = ?3
+         WHERE id = ?1 AND status = 'active'`,
+      )
+      .bind(d.subscriptionId, d.reason, at),
+  ]);
+  const changed = results[head.length + 1]?.meta.changes === 1 || results.at(-1)?.meta.changes === 1;
+  if (changed && d.cancelAtProvider && d.subscriptionId) await stopBilling(ctx, d.subscriptionId, false);
+  return changed;
+};
+
+/**
+ * Tells the provider to end a subscription now. Best effort: the account's state is already decided (an ended
+ * subscription grants nothing, whatever it bills); a failure is logged for an operator to finish by hand.
+ */
+export const stopBilling = async (ctx: Ctx, subscriptionId: string, prorate: boolean) => {
+  try {
+    await paymentProviderFor(ctx.env).cancelSubscription(subscriptionId, { prorate });
+  } catch (e) {
+    console.error(`billing: could not cancel subscription ${subscriptionId} at the provider: ${String(e)}`);
+  }
+};

@@ -1,0 +1,151 @@
+/**
+ * The local stand-in for the payment provider (ENVIRONMENT development, no STRIPE_SECRET_KEY): checkout sessions
+ * are made without the network and paid from a page of this Worker (GET /dev/checkout/{id}, src/dev/routes.ts),
+ * which sends the events Stripe would send, shaped like Stripe's and signed with the SDK's own test helper:
+ * a token pack's `checkout.session.completed`; a plan's `checkout.session.completed`, `invoice.paid` (the first
+ * period) and `invoice_payment.paid`. POST /dev/subscriptions/{id}/renew sends the next period's paid invoice.
+ * Subscription changes (cancel, next period's price) have no provider to reach: they change nothing here.
+ */
+import Stripe from "stripe";
+import type { Env } from "../env";
+import { newId } from "../lib/ids";
+import type { PaymentProvider } from "./payment-provider";
+import { verifyStripeEvent } from "./provider-events";
+
+/** Stripe Checkout sessions live 24 hours. */
+const SESSION_TTL_MS = 24 * 3600_000;
+
+export const localProvider = (env: Env): PaymentProvider => ({
+  async createCheckout() {
+    const sessionId = newId("cs_local");
+    const base = env.PUBLIC_URL.replace(/\/+$/, "");
+    return { sessionId, url: `${base}/dev/checkout/${sessionId}`, expiresAt: Date.now() + SESSION_TTL_MS };
+  },
+  verifyEvent: (raw, signature) => verifyStripeEvent(raw, signature, env.STRIPE_WEBHOOK_SECRET),
+  cancelSubscription: async () => undefined,
+  setNextPeriod: async () => undefined,
+});
+
+/** The same time one calendar month later, clamped to the month's last day (as Stripe bills monthly). */
+export const addMonth = (at: number): number => {
+  const d = new Date(at);
+  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 2, 0)).getUTCDate();
+  return Date.UTC(
+    d.getUTCFullYear(),
+    d.getUTCMonth() + 1,
+    Math.min(d.getUTCDate(), lastDay),
+    d.getUTCHours(),
+    d.getUTCMinutes(),
+    d.getUTCSeconds(),
+  );
+};
+
+export interface SignedDelivery {
+  payload: string;
+  signature: string;
+}
+
+/** A provider event of `type` about `object`, signed with `secret` by the SDK's test helper. */
+export const signedEvent = async (
+  secret: string,
+  type: string,
+  object: Record<string, unknown>,
+): Promise<SignedDelivery> => {
+  const payload = JSON.stringify({
+    id: newId("evt_local"),
+    object: "event",
+    type,
+    created: Math.floor(Date.now() / 1000),
+    data: { object },
+  });
+  return { payload, signature: await Stripe.webhooks.generateTestHeaderStringAsync({ payload, secret }) };
+};
+
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** A paid subscription invoice for the period [start, addMonth(start)), as `invoice.paid` carries it. */
+export const localInvoice = (p: {
+  subscriptionId: string;
+  customerId: string;
+  metadata: Record<string, string>;
+  amountCents: number;
+  start: number;
+  billingReason: "subscription_create" | "subscription_cycle";
+}) => {
+  const invoiceId = newId("in_local");
+  return {
+    id: invoiceId,
+    object: "invoice",
+    customer: p.customerId,
+    status: "paid",
+    billing_reason: p.billingReason,
+    amount_paid: p.amountCents,
+    next_payment_attempt: null,
+    parent: {
+      type: "subscription_details",
+      subscription_details: { subscription: p.subscriptionId, metadata: p.metadata },
+    },
+    lines: {
+      object: "list",
+      data: [{ object: "line_item", period: { start: seconds(p.start), end: seconds(addMonth(p.start)) } }],
+    },
+  };
+};
+
+/** What the stand-in's checkout page sends when a session is paid, in Stripe's order. */
+export const localCheckoutEvents = async (
+  secret: string,
+  payment: {
+    id: string;
+    userId: string;
+    sessionId: string;
+    kind: "tokens" | "plan";
+    planId: string | null;
+    amountCents: number;
+  },
+  at: number,
+): Promise<SignedDelivery[]> => {
+  const customer = `cus_local_${payment.userId}`;
+  const metadata = {
+    paymentId: payment.id,
+    userId: payment.userId,
+    ...(payment.planId ? { planId: payment.planId } : {}),
+  };
+  const session = {
+    id: payment.sessionId,
+    object: "checkout.session",
+    mode: payment.kind === "plan" ? "subscription" : "payment",
+    payment_status: "paid",
+    customer,
+    metadata,
+  };
+  if (payment.kind === "tokens")
+    return [
+      await signedEvent(secret, "checkout.session.completed", {
+        ...session,
+        payment_intent: `pi_local_${payment.id}`,
+      }),
+    ];
+  const subscriptionId = `sub_local_${payment.id}`;
+  const invoice = localInvoice({
+    subscriptionId,
+    customerId: customer,
+    metadata,
+    amountCents: payment.amountCents,
+    start: at,
+    billingReason: "subscription_create",
+  });
+  return [
+    await signedEvent(secret, "checkout.session.completed", {
+      ...session,
+      subscription: subscriptionId,
+      invoice: invoice.id,
+    }),
+    await signedEvent(secret, "invoice.paid", invoice),
+    await signedEvent(secret, "invoice_payment.paid", {
+      object: "invoice_payment",
+      invoice: invoice.id,
+      payment: { type: "payment_intent", payment_intent: `pi_local_${payment.id}` },
+    }),
+  ];
+};

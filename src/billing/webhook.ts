@@ -1,0 +1,52 @@
+/**
+ * POST /api/v1/billing/webhook: one signed provider event (verified by Stripe's SDK before anything is read),
+ * handed to the verb of its kind. Every verb is idempotent: a replay, a duplicate or an event that arrives after
+ * a later one changes nothing (`applied: false`). Events of other types are acknowledged and ignored.
+ */
+import type { Ctx } from "../context";
+import { expireCheckout, settleCheckout } from "./checkout-settlement";
+import { onInvoiceFailed, onInvoicePaid } from "./paid-invoice";
+import { paymentProviderFor } from "./provider";
+import type { ProviderEvent } from "./provider-events";
+import { onChargeRefunded, onDisputeCreated, recordInvoicePayments } from "./reversals";
+import { onSubscriptionEvent } from "./subscriptions";
+
+/** The event types this service acts on (the provider's webhook endpoint must send them: see the README). */
+const HANDLED_EVENTS = [
+  "checkout.session.completed",
+  "checkout.session.async_payment_succeeded",
+  "checkout.session.expired",
+  "invoice.paid",
+  "invoice.payment_succeeded",
+  "invoice.payment_failed",
+  "invoice_payment.paid",
+  "customer.subscription.updated",
+  "customer.subscription.deleted",
+  "charge.refunded",
+  "charge.dispute.created",
+] as const;
+
+const apply = async (ctx: Ctx, e: ProviderEvent): Promise<boolean> => {
+  if (!(HANDLED_EVENTS as readonly string[]).includes(e.type)) return false;
+  switch (e.kind) {
+    case "checkout":
+      return e.type === "checkout.session.expired" ? expireCheckout(ctx, e) : settleCheckout(ctx, e);
+    case "invoice":
+      return e.type === "invoice.payment_failed" ? onInvoiceFailed(ctx, e) : onInvoicePaid(ctx, e);
+    case "invoice_payment":
+      return e.paymentIntentId ? recordInvoicePayments(ctx, e.invoiceId, [e.paymentIntentId]) : false;
+    case "subscription":
+      return onSubscriptionEvent(ctx, e);
+    case "charge":
+      return onChargeRefunded(ctx, e);
+    case "dispute":
+      return onDisputeCreated(ctx, e);
+    default:
+      return false;
+  }
+};
+
+export const handlePaymentWebhook = async (ctx: Ctx, rawBody: string, signature: string | undefined) => {
+  const event = await paymentProviderFor(ctx.env).verifyEvent(rawBody, signature);
+  return { received: true, type: event.type, applied: await apply(ctx, event) };
+};
