@@ -11,11 +11,15 @@ import { countEmailAttempt } from "./attempt-limits";
 import { CODE_TTL_MS, consumeCode, issueCode } from "./codes";
 import { findAccountByEmail, getAccount, toAccount } from "./internal";
 import { addressInUseMail, emailChangeCodeMail } from "./mail-texts";
+import type { AccountUpdated, LoggedOut } from "./schemas";
 import { revokeAllSessions, revokeSession } from "./sessions";
 
 export const readAccount = async (ctx: CallerCtx) => toAccount(await getAccount(ctx, ctx.caller.userId));
 
-export const updateAccount = async (ctx: CallerCtx, input: { name?: string | null; email?: string }) => {
+export const updateAccount = async (
+  ctx: CallerCtx,
+  input: { name?: string | null; email?: string },
+): Promise<AccountUpdated> => {
   const userId = ctx.caller.userId;
   const current = await getAccount(ctx, userId);
   if (input.name !== undefined)
@@ -40,7 +44,10 @@ export const updateAccount = async (ctx: CallerCtx, input: { name?: string | nul
 };
 
 /** Applies a pending address change with the code sent to the new address; other sessions are signed out. */
-export const confirmEmailChange = async (ctx: CallerCtx, input: { token: string }) => {
+export const confirmEmailChange = async (
+  ctx: CallerCtx,
+  input: { token: string },
+): Promise<AccountUpdated> => {
   const userId = ctx.caller.userId;
   const spent = await consumeCode(ctx, { userId, purposes: ["email-change"], code: input.token });
   const newEmail = spent?.payload?.newEmail;
@@ -59,7 +66,7 @@ export const confirmEmailChange = async (ctx: CallerCtx, input: { token: string 
   return { user: toAccount(await getAccount(ctx, userId)) };
 };
 
-export const logout = async (ctx: CallerCtx) => {
+export const logout = async (ctx: CallerCtx): Promise<LoggedOut> => {
   if (!ctx.caller.sessionId)
     throw new ValidationFailed([{ field: "authorization", message: "not a session" }]);
   await revokeSession(ctx, ctx.caller.sessionId);

@@ -12,12 +12,13 @@ import { InvalidState } from "../lib/errors";
 import { iso } from "../lib/time";
 import { buyPlan } from "./payments";
 import { getPlan, toPlan } from "./plans";
+import type { PlanChange } from "./schemas";
 
 export const ChangePlanBody = v.strictObject({
   planId: v.pipe(v.string("planId must be a string"), v.minLength(1), v.maxLength(50)),
 });
 
-export const changePlan = async (ctx: CallerCtx, input: { planId: string }) => {
+export const changePlan = async (ctx: CallerCtx, input: { planId: string }): Promise<PlanChange> => {
   const account = await getAccount(ctx, ctx.caller.userId);
   const [current, target] = await Promise.all([getPlan(ctx, account.planId), getPlan(ctx, input.planId)]);
   const setPending = (planId: string | null) =>

@@ -15,6 +15,7 @@ import { iso } from "../lib/time";
 import * as ledger from "./ledger";
 import { paymentProviderFor, type PaymentEvent } from "./payment-provider";
 import { getPlan, type PlanRow } from "./plans";
+import type { Checkout, Payment } from "./schemas";
 
 export const TOKENS_PER_PACK = 1000;
 const DEFAULT_PACK_PRICE_CENTS = 500;
@@ -44,7 +45,7 @@ const returnUrls = (ctx: Ctx, paymentId: string) => {
 const startCheckout = async (
   ctx: CallerCtx,
   p: { kind: "tokens" | "plan"; tokens?: number; plan?: PlanRow; name: string; amountCents: number },
-) => {
+): Promise<Checkout> => {
   const account = await getAccount(ctx, ctx.caller.userId);
   const paymentId = newId("pay");
   // The provider's session first: if it fails, nothing of ours exists; a session whose row failed just expires.
@@ -101,7 +102,7 @@ export const buyPlan = (ctx: CallerCtx, plan: PlanRow) =>
   });
 
 /** GET /api/v1/billing/payments/{id}: the caller's payment (also where Checkout returns to). */
-export const readPayment = async (ctx: CallerCtx, id: string) => {
+export const readPayment = async (ctx: CallerCtx, id: string): Promise<Payment> => {
   const row = await ctx.db.query.payments.findFirst({
     where: and(eq(payments.id, id), eq(payments.userId, ctx.caller.userId)),
   });

@@ -5,10 +5,11 @@ import { plans, type users } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import { iso } from "../lib/time";
 import { getAccount } from "../accounts/internal";
+import type { CurrentUsage, Plan, PlanList, TokenUsage } from "./schemas";
 
 export type PlanRow = typeof plans.$inferSelect;
 
-export const toPlan = (p: PlanRow) => ({
+export const toPlan = (p: PlanRow): Plan => ({
   id: p.id,
   name: p.name,
   displayName: p.displayName,
@@ -19,7 +20,7 @@ export const toPlan = (p: PlanRow) => ({
   supportLevel: p.supportLevel,
 });
 
-export const listPlans = async (ctx: Ctx) => ({
+export const listPlans = async (ctx: Ctx): Promise<PlanList> => ({
   plans: (await ctx.db.query.plans.findMany({ orderBy: asc(plans.rank) })).map(toPlan),
 });
 
@@ -30,7 +31,7 @@ export const getPlan = async (ctx: Ctx, id: string): Promise<PlanRow> => {
 };
 
 /** The spec's token usage of an account on `plan`. */
-export const usageOf = (account: typeof users.$inferSelect, plan: PlanRow) => {
+export const usageOf = (account: typeof users.$inferSelect, plan: PlanRow): TokenUsage => {
   const monthlyRemaining = Math.max(0, account.tokenBalance - account.prepaidBalance);
   return {
     monthlyUsed: Math.max(0, plan.tokensPerMonth - monthlyRemaining),
@@ -43,7 +44,7 @@ export const usageOf = (account: typeof users.$inferSelect, plan: PlanRow) => {
 };
 
 /** GET /api/v1/billing/usage: the current plan response (`plan`, `usage`), plus a pending downgrade. */
-export const currentUsage = async (ctx: CallerCtx) => {
+export const currentUsage = async (ctx: CallerCtx): Promise<CurrentUsage> => {
   const account = await getAccount(ctx, ctx.caller.userId);
   const plan = await getPlan(ctx, account.planId);
   return {

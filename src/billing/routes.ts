@@ -3,16 +3,24 @@
  * plan changes and token purchases (a session), payments, and the payment provider's signed webhook.
  */
 import { Hono } from "hono";
+import * as v from "valibot";
 import type { AppEnv } from "../app-env";
 import { callerCtx, requireKeyOrSession, requireSession } from "../auth/api-key";
 import { ok } from "../lib/envelope";
 import { readTextBounded } from "../lib/body";
-import { jsonBody, queryParams } from "../lib/validate";
+import { jsonBody, NoQuery, queryParams } from "../lib/validate";
 import { ChangePlanBody, changePlan } from "./change-plan";
 import { LedgerQuery, listLedger } from "./ledger-history";
 import { buyTokens, CheckoutBody, handlePaymentWebhook, readPayment } from "./payments";
 import { currentUsage, listPlans } from "./plans";
+import { Checkout, CheckoutReturn, CurrentUsage, LedgerPage, Payment, PlanChange, PlanList } from "./schemas";
 import { describe } from "../docs/describe";
+
+/** What Checkout puts on the return URL (read leniently: anything but `success` reads as cancelled). */
+const ReturnQuery = v.object({
+  payment: v.optional(v.pipe(v.string(), v.description("The payment's id"))),
+  checkout: v.optional(v.pipe(v.string(), v.description("`success` or `cancelled`"))),
+});
 
 /** Provider events are a few KB; anything larger is not one. */
 const MAX_WEBHOOK_BYTES = 64 * 1024;
@@ -21,20 +29,34 @@ export const billingRoutes = new Hono<AppEnv>()
   .get(
     "/plans",
     describe({
+      operationId: "listPlans",
       tag: "Billing",
       summary: "The plans and their prices",
       public: true,
-      ok: { status: 200, description: "`plans`: id, name, price, monthly tokens, concurrent jobs" },
+      query: NoQuery,
+      ok: {
+        status: 200,
+        description: "`plans`: id, name, price, monthly tokens, concurrent jobs",
+        data: PlanList,
+      },
     }),
-    async (c) => ok(c, await listPlans(c.var.ctx)),
+    async (c) => {
+      queryParams(c, NoQuery);
+      return ok(c, await listPlans(c.var.ctx));
+    },
   )
   .get(
     "/usage",
     requireKeyOrSession,
     describe({
+      operationId: "getUsage",
       tag: "Billing",
       summary: "Your plan, balance and this period's usage",
-      ok: { status: 200, description: "Plan, monthly allowance left, prepaid tokens, period dates" },
+      ok: {
+        status: 200,
+        description: "Plan, monthly allowance left, prepaid tokens, period dates",
+        data: CurrentUsage,
+      },
     }),
     async (c) => ok(c, await currentUsage(callerCtx(c))),
   )
@@ -42,11 +64,11 @@ export const billingRoutes = new Hono<AppEnv>()
     "/ledger",
     requireKeyOrSession,
     describe({
+      operationId: "listLedgerEntries",
       tag: "Billing",
       summary: "Your token ledger, newest first",
       query: LedgerQuery,
-      ok: { status: 200, description: "`entries` (every token movement) and `pagination`" },
-      errors: [400],
+      ok: { status: 200, description: "`entries` (every token movement) and `pagination`", data: LedgerPage },
     }),
     async (c) => ok(c, await listLedger(callerCtx(c), queryParams(c, LedgerQuery))),
   )
@@ -54,13 +76,18 @@ export const billingRoutes = new Hono<AppEnv>()
     "/plan",
     requireSession,
     describe({
+      operationId: "changePlan",
       tag: "Billing",
       summary: "Change plan",
       description:
-        "An upgrade answers a `checkoutUrl` and applies once paid; a downgrade applies at the period's end.",
+        "An upgrade answers a `checkout` to pay and applies once paid; a downgrade applies at the period's end.",
       body: ChangePlanBody,
-      ok: { status: 200, description: "The change: `checkoutUrl` or the scheduled downgrade" },
-      errors: [400, 409],
+      ok: {
+        status: 200,
+        description: "The change: a `checkout` or the scheduled downgrade",
+        data: PlanChange,
+      },
+      errors: [404, 502],
     }),
     async (c) => ok(c, await changePlan(callerCtx(c), await jsonBody(c, ChangePlanBody))),
   )
@@ -68,14 +95,16 @@ export const billingRoutes = new Hono<AppEnv>()
     "/checkout",
     requireSession,
     describe({
+      operationId: "buyTokens",
       tag: "Billing",
       summary: "Buy prepaid tokens",
       body: CheckoutBody,
       ok: {
         status: 201,
         description: "`paymentId`, `checkoutUrl`; the tokens arrive when the payment is confirmed",
+        data: Checkout,
       },
-      errors: [400],
+      errors: [502],
     }),
     async (c) => ok(c, await buyTokens(callerCtx(c), await jsonBody(c, CheckoutBody)), 201),
   )
@@ -83,26 +112,32 @@ export const billingRoutes = new Hono<AppEnv>()
     "/payments/:id",
     requireKeyOrSession,
     describe({
+      operationId: "getPayment",
       tag: "Billing",
       summary: "Read a payment",
-      ok: { status: 200, description: "Status, amount, what it buys" },
-      errors: [404],
+      ok: { status: 200, description: "Status, amount, what it buys", data: Payment },
     }),
     async (c) => ok(c, await readPayment(callerCtx(c), c.req.param("id"))),
   )
   .get(
     "/return",
     describe({
+      operationId: "checkoutReturn",
       tag: "Billing",
       summary: "Where checkout sends the browser back",
       public: true,
-      ok: { status: 200, description: "`checkout` (success or cancelled) and what to do next" },
+      query: ReturnQuery,
+      ok: {
+        status: 200,
+        description: "`checkout` (success or cancelled) and what to do next",
+        data: CheckoutReturn,
+      },
     }),
     (c) =>
       ok(c, {
-        checkout: c.req.query("checkout") === "success" ? "success" : "cancelled",
+        checkout: queryParams(c, ReturnQuery).checkout === "success" ? "success" : "cancelled",
         next: "GET /api/v1/billing/usage shows the tokens once the payment is confirmed (seconds)",
-      }),
+      } satisfies CheckoutReturn),
   )
   .post("/webhook", async (c) => {
     const raw = await readTextBounded(c.req.raw, MAX_WEBHOOK_BYTES);

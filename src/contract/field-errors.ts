@@ -2,14 +2,17 @@
  * Field-level errors as the API reports them (`details.errors[{ field, message, code }]`), and the turning of
  * valibot issues into them. Shared by request validation in the Worker and request parsing in the renderer.
  */
-import type * as v from "valibot";
+import * as v from "valibot";
 
-/** One problem with one field of the input, as it appears in `details.errors`. */
-export interface FieldError {
-  field?: string;
-  message: string;
-  code?: string;
-}
+/** One problem with one field of the input, as it appears in `details.errors` (and in validate's `errors`). */
+export const FieldError = v.object({
+  /** e.g. `config.layers[2].width`; absent when the problem is the whole input. */
+  field: v.optional(v.string()),
+  message: v.string(),
+  /** e.g. `VALIDATION_ERROR`, `FILE_NOT_FOUND`. */
+  code: v.optional(v.string()),
+});
+export type FieldError = v.InferOutput<typeof FieldError>;
 
 /** Turns a valibot issue path into `config.layers[2].width` (`prefix` goes in front). */
 export const issuePath = (issue: v.BaseIssue<unknown>, prefix?: string): string | undefined => {

@@ -18,6 +18,7 @@ import type { AppEnv } from "../app-env";
 import { callerCtx } from "../auth/api-key";
 import { jobWithCaptions } from "./get-job";
 import { getOwnedJob } from "./internal";
+import type { JobProgressEvent } from "./schemas";
 import { toJob } from "./serialize";
 
 export const STREAM_MS = 5 * 60_000;
@@ -45,7 +46,12 @@ export const jobEvents = async (c: Context<AppEnv>) => {
     let wait = FAST_POLL_MS;
     while (!aborted) {
       const job = toJob(row);
-      const progress = { id: job.id, status: job.status, progress: job.progress, updatedAt: job.updatedAt };
+      const progress: JobProgressEvent = {
+        id: job.id,
+        status: job.status,
+        progress: job.progress,
+        updatedAt: job.updatedAt,
+      };
       const text = JSON.stringify(progress);
       if (text !== sent) {
         await stream.writeSSE({ event: "progress", data: text, id: String(n++), retry: RECONNECT_MS });

@@ -7,22 +7,16 @@
  * caller's uploads. Invalid: 0 tokens, no resources.
  * Public URLs are not fetched here (validation must be cheap and side-effect free), so they carry no size.
  */
-import { validateJobConfig, type DetectedResource } from "../contract/config";
+import { validateJobConfig } from "../contract/config";
 import { catalogueOnline } from "../fonts/online";
 import type { CallerCtx } from "../context";
 import { ValidationFailed, type FieldError } from "../lib/errors";
 import { remoteReferenceErrors } from "./import-inputs";
 import { plannedVideo } from "./planned-length";
 import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs";
+import type { JobValidation } from "./schemas";
 
-export interface ValidationResult {
-  isValid: boolean;
-  errors: FieldError[];
-  estimatedTokens: number;
-  detectedResources: DetectedResource[];
-}
-
-const invalid = (errors: FieldError[]): ValidationResult => ({
+const invalid = (errors: FieldError[]): JobValidation => ({
   isValid: false,
   errors,
   estimatedTokens: 0,
@@ -32,7 +26,7 @@ const invalid = (errors: FieldError[]): ValidationResult => ({
 export const validateJob = async (
   ctx: CallerCtx,
   input: { type?: unknown; config?: unknown },
-): Promise<ValidationResult> => {
+): Promise<JobValidation> => {
   const checked = validateJobConfig(input.type, input.config, { catalogueOnline: catalogueOnline(ctx.env) });
   if (!checked.valid) return invalid(checked.errors);
   const refs = fileReferences(checked.type, checked.config);

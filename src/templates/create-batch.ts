@@ -19,7 +19,7 @@ import { iso } from "../lib/time";
 import { feedBatch } from "./feed-batch";
 import { getOwnedTemplate } from "./internal";
 import type { BatchLimits } from "./limits";
-import type { BatchMode } from "./schemas";
+import type { BatchCreated, BatchMode } from "./schemas";
 import { mergeRow, type RowError } from "./variables";
 
 /** Jobs opened per D1 batch (each job is three statements). */
@@ -48,7 +48,7 @@ export const createBatch = async (
   ctx: CallerCtx,
   input: BatchInput,
   limits: BatchLimits & { maxConcurrentJobs: number },
-) => {
+): Promise<BatchCreated> => {
   const template = await getOwnedTemplate(ctx, input.templateId);
   if (input.rows.length === 0)
     throw new ValidationFailed([{ field: "rows", message: "The batch has no rows", code: "EMPTY_BATCH" }]);
@@ -147,7 +147,7 @@ export const createBatch = async (
   return {
     batchId,
     templateId: template.id,
-    status: "RUNNING" as const,
+    status: "RUNNING",
     mode: input.mode,
     totalRows: input.rows.length,
     accepted: jobs.length,

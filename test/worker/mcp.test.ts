@@ -4,16 +4,16 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BASE, body, call, json, newAccount } from "./helpers";
+import { BASE, body, call, json, newAccount, send } from "./helpers";
 import { openPending } from "./jobs-seed";
 
 const connect = async (headers: Record<string, string>) => {
   const client = new Client({ name: "test", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
     requestInit: { headers },
-    fetch: (url, init) => exports.default.fetch(new Request(url, init)),
+    fetch: (url, init) => send(new Request(url, init)),
   });
   await client.connect(transport);
   return client;
@@ -79,9 +79,7 @@ describe("MCP tools", () => {
     expect(job.body).toMatchObject({ id: jobId, status: expect.any(String) });
     const list = await mcpCall(client, "list_jobs", { limit: 5 });
     expect((list.body.jobs as { id: string }[]).map((j) => j.id)).toContain(jobId);
-    const row = await exports.default.fetch(
-      new Request(`${BASE}/api/v1/jobs/${jobId}`, { headers: { "x-api-key": key } }),
-    );
+    const row = await send(new Request(`${BASE}/api/v1/jobs/${jobId}`, { headers: { "x-api-key": key } }));
     expect(row.status).toBe(200);
     await client.close();
   });
@@ -205,7 +203,7 @@ describe("MCP tools", () => {
   it("refuses a missing or wrong key with 401 before any MCP exchange", async () => {
     await expect(connect({})).rejects.toThrow(/401|Unauthorized/i);
     await expect(connect({ authorization: "Bearer mrk_not-a-key" })).rejects.toThrow(/401|Unauthorized/i);
-    const res = await exports.default.fetch(
+    const res = await send(
       new Request(`${BASE}/mcp`, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
