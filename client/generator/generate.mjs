@@ -14,6 +14,8 @@ const ast = await openapiTS(JSON.parse(readFileSync(path, "utf8")), {
   // `export type Job = components["schemas"]["Job"]`, beside the paths and operations.
   rootTypes: true,
   rootTypesNoSchemaPrefix: true,
+  // A property with a default may be left out of a request (the config's `format`, a query's `limit`).
+  defaultNonNullable: false,
   silent: true,
 });
 process.stdout.write(

@@ -1653,9 +1653,9 @@ export interface components {
              * @default png
              * @enum {string}
              */
-            format: "png" | "jpeg" | "jpg" | "webp";
+            format?: "png" | "jpeg" | "jpg" | "webp";
             /** @default 90 */
-            quality: number;
+            quality?: number;
             defaults?: {
                 layer?: {
                     path?: components["schemas"]["ImageConfig.ImageRef"];
@@ -1916,16 +1916,16 @@ export interface components {
         /** @description Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; at most 5 html layers per job; the output (clip lengths minus transition overlaps) lasts at most 300 s; html/css sizes are UTF-8 bytes. */
         VideoConfig: {
             /** @default 1280 */
-            width: number;
+            width?: number;
             /** @default 720 */
-            height: number;
+            height?: number;
             /** @default 25 */
-            fps: number;
+            fps?: number;
             /**
              * @default mp4
              * @enum {string}
              */
-            format: "mp4" | "mov" | "webm";
+            format?: "mp4" | "mov" | "webm";
             fast?: boolean;
             clips: components["schemas"]["VideoConfig.Clip"][];
             defaults?: {
@@ -3559,7 +3559,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description file_... */
+                /** @description The file's id */
                 fileId: string;
             };
             cookie?: never;
@@ -3594,7 +3594,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description file_... */
+                /** @description The file's id */
                 fileId: string;
             };
             cookie?: never;
@@ -3630,7 +3630,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description file_... */
+                /** @description The file's id */
                 fileId: string;
             };
             cookie?: never;
@@ -3665,7 +3665,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description file_... */
+                /** @description The file's id */
                 fileId: string;
             };
             cookie?: never;
@@ -3723,7 +3723,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description file_... */
+                /** @description The file's id */
                 fileId: string;
             };
             cookie?: never;
@@ -3781,7 +3781,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description file_... */
+                /** @description The file's id */
                 fileId: string;
             };
             cookie?: never;
@@ -3810,7 +3810,7 @@ export interface operations {
                      * @example {
                      *       "success": true,
                      *       "data": {
-                     *         "url": "http://127.0.0.1:8787/api/v1/files/file_k2x7q9w3m1v8/download?expires=1795264800&signature=3f9a",
+                     *         "url": "http://127.0.0.1:8787/api/v1/files/hk2x7q9w3m1v8tz4dse0a1b2c/download?expires=1795264800&signature=3f9a",
                      *         "expiresAt": "2026-11-21T11:00:00.000Z"
                      *       }
                      *     }
@@ -5146,6 +5146,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description tpl_... */
                 id: string;
             };
             cookie?: never;
@@ -5179,6 +5180,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description tpl_... */
                 id: string;
             };
             cookie?: never;
@@ -5235,6 +5237,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description tpl_... */
                 id: string;
             };
             cookie?: never;
@@ -5274,6 +5277,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description tpl_... */
                 id: string;
             };
             cookie?: never;
@@ -5327,6 +5331,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description bat_... */
                 id: string;
             };
             cookie?: never;
@@ -5360,6 +5365,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description bat_... */
                 id: string;
             };
             cookie?: never;
@@ -5394,6 +5400,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description bat_... */
                 id: string;
             };
             cookie?: never;
@@ -5425,6 +5432,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description bat_... */
                 id: string;
             };
             cookie?: never;

@@ -50,7 +50,7 @@ export const EXAMPLES = {
     detectedResources: [],
   },
   downloadLink: {
-    url: "http://127.0.0.1:8787/api/v1/files/file_k2x7q9w3m1v8/download?expires=1795264800&signature=3f9a",
+    url: "http://127.0.0.1:8787/api/v1/files/hk2x7q9w3m1v8tz4dse0a1b2c/download?expires=1795264800&signature=3f9a",
     expiresAt: "2026-11-21T11:00:00.000Z",
   },
 } as const;

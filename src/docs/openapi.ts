@@ -3,33 +3,20 @@
  * `describe` and the `documented` authentication middlewares in front of it, then completed here: the valibot
  * schemas converted (answers refer to the named schemas of components.ts), every operation's generic answers
  * (404 where a path names a record, 500 everywhere), one shared response per error status. Internal routes (the
- * renderer's storage and callback, the payment provider's webhook, administration, local helpers) are left out; the
- * list below says why, and test/worker/docs.test.ts checks that every other mounted route is described.
+ * renderer's storage and callback, the payment provider's webhook, administration, local helpers) are left out;
+ * internal-routes.ts says why, and test/worker/docs.test.ts checks that every other mounted route is described.
  */
 import type { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { generateSpecs } from "hono-openapi";
-import { MOUNTS } from "../paths";
 import { configJsonSchema } from "../schemas/json-schemas";
 import { SCHEMA_COMPONENTS } from "./components";
 import { ERRORS, PendingSchema, SECURITY_SCHEMES, TAGS, errorRef, type ErrorStatus } from "./describe";
+import { INTERNAL_ROUTES } from "./internal-routes";
 import { componentSchemas, jsonSchemaOf, type JsonSchema } from "./json-schema";
 
 /** Version of the API description (spec: `info.version` 1.0.0). */
 export const DOCS_VERSION = "1.0.0";
-
-/** Routes not in the document, by path prefix, each with its reason. */
-export const INTERNAL_ROUTES: readonly { prefix: string; why: string }[] = [
-  { prefix: MOUNTS.storage, why: "the renderer's signed storage URLs" },
-  { prefix: `${MOUNTS.runnerWebhooks}/runner`, why: "the renderer's signed status callback" },
-  { prefix: `${MOUNTS.billing}/webhook`, why: "the payment provider's signed events" },
-  { prefix: `${MOUNTS.health}/detailed`, why: "administration (basic auth)" },
-  { prefix: `${MOUNTS.jobs}/queue-status`, why: "administration (basic auth)" },
-  { prefix: MOUNTS.dev, why: "local development helpers (404 in production)" },
-  { prefix: MOUNTS.docs, why: "this document and its UI" },
-  { prefix: MOUNTS.builder, why: "the builder page (it uses the documented API)" },
-  { prefix: MOUNTS.mcp, why: "the MCP endpoint (its tools are described by MCP itself)" },
-];
 
 const TARGET = "draft-2020-12" as const;
 

@@ -16,7 +16,11 @@ const Metadata = v.pipe(
 );
 
 /** A file's id, as a path names it. */
-export const FileId = v.pipe(v.string("fileId must be a string"), v.maxLength(64), v.description("file_..."));
+export const FileId = v.pipe(
+  v.string("fileId must be a string"),
+  v.maxLength(64),
+  v.description("The file's id"),
+);
 
 const uploadedEntries = {
   id: v.string(),

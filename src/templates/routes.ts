@@ -25,11 +25,13 @@ import {
   Batch,
   BatchBody,
   BatchCreated,
+  BatchId,
   BatchManifest,
   BatchOptions,
   ManifestQuery,
   Template,
   TemplateBody,
+  TemplateId,
   TemplateList,
 } from "./schemas";
 import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from "./save-template";
@@ -67,6 +69,7 @@ export const templateRoutes = new Hono<AppEnv>()
     "/:id",
     describe({
       operationId: "getTemplate",
+      path: { id: TemplateId },
       tag: "Templates",
       summary: "Read a template",
       ok: { status: 200, description: "The template", data: Template },
@@ -78,6 +81,7 @@ export const templateRoutes = new Hono<AppEnv>()
     "/:id",
     describe({
       operationId: "replaceTemplate",
+      path: { id: TemplateId },
       tag: "Templates",
       summary: "Replace a template",
       description: "Validated like a new one; batches already submitted keep their jobs' configs.",
@@ -96,6 +100,7 @@ export const templateRoutes = new Hono<AppEnv>()
     "/:id",
     describe({
       operationId: "deleteTemplate",
+      path: { id: TemplateId },
       tag: "Templates",
       summary: "Delete a template",
       ok: { status: 200, description: "`id`, `deleted`", data: Deleted },
@@ -107,6 +112,7 @@ export const templateRoutes = new Hono<AppEnv>()
     "/:id/batches",
     describe({
       operationId: "createBatch",
+      path: { id: TemplateId },
       tag: "Templates",
       summary: "Submit a batch of rows",
       description:
@@ -177,6 +183,7 @@ export const batchRoutes = new Hono<AppEnv>()
     "/:id",
     describe({
       operationId: "getBatch",
+      path: { id: BatchId },
       tag: "Templates",
       summary: "Read a batch",
       description: "Status, job counts per state, `progress` (0-100) and the jobs in row order.",
@@ -189,6 +196,7 @@ export const batchRoutes = new Hono<AppEnv>()
     "/:id",
     describe({
       operationId: "cancelBatch",
+      path: { id: BatchId },
       tag: "Templates",
       summary: "Cancel a batch",
       description: "Jobs not yet started are cancelled and their reserves released; started ones finish.",
@@ -202,6 +210,7 @@ export const batchRoutes = new Hono<AppEnv>()
     "/:id/output",
     describe({
       operationId: "downloadBatchOutput",
+      path: { id: BatchId },
       tag: "Templates",
       summary: "Download a finished batch's outputs as one ZIP",
       description:
@@ -221,6 +230,7 @@ export const batchRoutes = new Hono<AppEnv>()
     "/:id/manifest",
     describe({
       operationId: "getBatchManifest",
+      path: { id: BatchId },
       tag: "Templates",
       summary: "The batch's manifest: row, job, file, status",
       description: "`format=json` (default) or `format=csv`; rejected rows included with their errors.",

@@ -15,6 +15,18 @@ export const VariableDeclSchema = v.object({
   default: v.optional(v.union([v.string(), v.number()], "default must be a string or a number")),
 });
 
+/** A template's id and a batch's id, as paths name them. */
+export const TemplateId = v.pipe(
+  v.string("templateId must be a string"),
+  v.maxLength(64),
+  v.description("tpl_..."),
+);
+export const BatchId = v.pipe(
+  v.string("batchId must be a string"),
+  v.maxLength(64),
+  v.description("bat_..."),
+);
+
 /** POST /api/v2/templates and PUT /api/v2/templates/{id}. */
 export const TemplateBody = v.object({
   name: v.pipe(v.string(), v.trim(), v.minLength(1, "name is required"), v.maxLength(200)),

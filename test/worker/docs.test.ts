@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { EXAMPLES, GALLERY } from "../../src/docs/examples";
-import { INTERNAL_ROUTES } from "../../src/docs/openapi";
+import { INTERNAL_ROUTES } from "../../src/docs/internal-routes";
 import committed from "../../client/openapi.json";
 import { openApiContract, type OpenApiDocument } from "../openapi-contract";
 import { BASE, body, call, newAccount } from "./helpers";

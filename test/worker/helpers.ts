@@ -7,12 +7,16 @@ import type { Permission } from "../../src/auth/caller";
 import { createContext, withCaller, type Ctx } from "../../src/context";
 import { createApiKey } from "../../src/keys/create-api-key";
 import document from "../../client/openapi.json";
+import { INTERNAL_ROUTES } from "../../src/docs/internal-routes";
 import { openApiContract, type OpenApiDocument } from "../openapi-contract";
 
 export const BASE = "http://127.0.0.1:8787";
 
 /** Every answer a test receives through `call`/`send` is held to the OpenAPI document (test/openapi-contract.ts). */
-const contract = openApiContract(document as unknown as OpenApiDocument);
+const contract = openApiContract(
+  document as unknown as OpenApiDocument,
+  INTERNAL_ROUTES.map((r) => r.prefix),
+);
 
 /**
  * Sends a request through the Worker's own fetch handler (the same path a client takes); an answer outside the
