@@ -1,27 +1,20 @@
 #!/usr/bin/env node
-// `npm run client:generate`: writes client/openapi.json (the document GET /api/v1/user-api/docs serves, without
-// its `servers`) and client/src/schema.ts (its types, scripts/lib/openapi-to-ts.mjs) from the service itself,
-// started as `npm start` starts it on free ports with a throw-away state. test/worker/docs.test.ts fails when the
-// committed document differs from the one the Worker serves, and test/scripts/client-schema.test.ts when the
-// committed types differ from the document's.
+// `npm run client:generate`: writes client/openapi.json (the document GET /api/v1/user-api/docs serves on
+// http://127.0.0.1:8787, built as the Worker builds it: scripts/lib/openapi-document.mjs) and client/src/schema.ts
+// (its types, by openapi-typescript: scripts/lib/client-types.mjs). test/worker/docs.test.ts fails when the
+// committed document differs from the one the Worker serves, test/scripts/client-schema.test.ts when the committed
+// types differ from a fresh generation.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
 
 ensureNodeModules();
 if (!reexecOnProjectNode()) {
-  const { startLocalService } = await import("./lib/processes.mjs");
-  const { openApiToTs } = await import("./lib/openapi-to-ts.mjs");
-  const local = await startLocalService(root, { timeoutMs: 150_000 });
-  try {
-    const doc = await (await fetch(`${local.base}/api/v1/user-api/docs`)).json();
-    delete doc.servers;
-    writeFileSync(join(root, "client", "openapi.json"), `${JSON.stringify(doc, null, 2)}\n`);
-    writeFileSync(join(root, "client", "src", "schema.ts"), openApiToTs(doc));
-    console.log(
-      `[client] ${Object.keys(doc.paths).length} paths -> client/openapi.json, client/src/schema.ts`,
-    );
-  } finally {
-    await local.stop();
-  }
+  const { servedDocument } = await import("./lib/openapi-document.mjs");
+  const { generateTypes } = await import("./lib/client-types.mjs");
+  const doc = await servedDocument(root);
+  const documentPath = join(root, "client", "openapi.json");
+  writeFileSync(documentPath, `${JSON.stringify(doc, null, 2)}\n`);
+  writeFileSync(join(root, "client", "src", "schema.ts"), generateTypes(root, documentPath));
+  console.log(`[client] ${Object.keys(doc.paths).length} paths -> client/openapi.json, client/src/schema.ts`);
 }

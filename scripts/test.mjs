@@ -2,8 +2,8 @@
 // `npm test`: the whole suite. Prepares the machine like `npm start` does (npm and Debian packages, local
 // Chrome for Browser Rendering), then runs the renderer tests, the Worker tests (inside workerd) and the
 // end-to-end tests (the service started as `npm start` starts it), after the checks of `npm run lint` (oxlint with
-// import-cycle detection, knip for unused files, exports and dependencies), types (Worker, renderer, benchmarks and
-// e2e) and formatting, and prints one summary line (each check counts as one test).
+// import-cycle detection, knip for unused files, exports and dependencies, Redocly on the OpenAPI document), types
+// (Worker, renderer, benchmarks and e2e) and formatting, and prints one summary line (each check counts as one test).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -32,6 +32,7 @@ if (!reexecOnProjectNode()) {
     for (const [name, tool, args] of [
       ["lint (oxlint: correctness, import cycles)", "oxlint", ["--deny-warnings"]],
       ["dead code (knip: unused files, exports, dependencies)", "knip", []],
+      ["OpenAPI document (Redocly recommended: 0 errors, 0 warnings)", "node", ["scripts/lint-openapi.mjs"]],
       ["types (Worker)", "tsc", ["-p", "tsconfig.json", "--noEmit"]],
       ["types (renderer and contract)", "tsc", ["-p", "container/tsconfig.json", "--noEmit"]],
       ["types (benchmarks, e2e)", "tsc", ["-p", "tsconfig.node.json", "--noEmit"]],

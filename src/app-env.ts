@@ -11,5 +11,12 @@ export interface AppEnv {
     ctx: Ctx;
     /** Set by the authentication middleware. */
     caller: Caller;
+    /**
+     * The route whose rate limits this request counts against when not its own: an MCP tools/call counts as a
+     * request to the route its tool stands for (src/mcp/routes.ts).
+     */
+    rateLimitAs?: { method: string; path: string };
+    /** The MCP request's JSON-RPC message, read before authentication to find its tool (src/mcp/routes.ts). */
+    mcpMessage?: string;
   };
 }

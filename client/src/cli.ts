@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * mrs: the media rendering service from a terminal (the typed client underneath).
+ * mrs: the media rendering service from a terminal (the typed client underneath: every answer is typed by the
+ * OpenAPI document).
  *
  *   mrs render <job.json> [--out <file>]   upload the local files the config names, create the job, show its
  *                                          progress (Server-Sent Events), download the output
@@ -16,7 +17,10 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { ApiError, createClient, type Client } from "./index.ts";
+import { ApiError, createClient, data, type Client, type Job, type operations } from "./index.ts";
+
+/** A job file: the body of createJob (`{ "type": "image" | "video", "config": {...} }`). */
+type JobRequest = operations["createJob"]["requestBody"]["content"]["application/json"];
 
 const FILE_FIELDS = new Set(["path", "fontPath", "audioFilePath"]);
 
@@ -67,30 +71,28 @@ const bar = (percent: number, stage: string | null | undefined, status: string) 
   return `\r[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${String(Math.round(percent)).padStart(3)}% ${status}${stage ? ` (${stage})` : ""}   `;
 };
 
-const readJob = (file: string) => JSON.parse(readFileSync(file, "utf8")) as { type: string; config: unknown };
+/** The job file as written: the service validates it (and says what is wrong with it). */
+const readJob = (file: string) => JSON.parse(readFileSync(file, "utf8")) as JobRequest;
 
 const render = async (client: Client, file: string, out: string | undefined) => {
   const job = readJob(file);
-  const config = await uploadLocalFiles(client, job.config, dirname(resolve(file)));
-  const created = await client.request<"POST /api/v1/jobs", { jobId: string; estimatedTokens: number }>(
-    "POST /api/v1/jobs",
-    { body: { type: job.type, config } as never },
-  );
+  const config = (await uploadLocalFiles(client, job.config, dirname(resolve(file)))) as typeof job.config;
+  const created = await data(client.api.POST("/api/v1/jobs", { body: { ...job, config } as JobRequest }));
   process.stderr.write(`job ${created.jobId} (${created.estimatedTokens} tokens reserved)\n`);
-  let final: Record<string, unknown> | undefined;
+  let final: Job | undefined;
   for await (const e of client.events(created.jobId)) {
     if (e.event === "progress")
       process.stderr.write(bar(e.data.progress?.percent ?? 0, e.data.progress?.stage, e.data.status));
     else final = e.data;
   }
   process.stderr.write("\n");
-  if (final?.status !== "COMPLETED") {
-    process.stderr.write(`job ${final?.status ?? "ended"}: ${String(final?.errorMessage ?? "")}\n`);
+  if (final?.status !== "COMPLETED" || final.outputFileId === null) {
+    process.stderr.write(`job ${final?.status ?? "ended"}: ${final?.errorMessage ?? ""}\n`);
     return 1;
   }
-  const target = out ?? `${basename(file).replace(/\.json$/i, "")}.${String(final.outputFormat)}`;
-  writeFileSync(target, await client.download(String(final.outputFileId)));
-  process.stderr.write(`${target} (${String(final.tokensUsed)} tokens)\n`);
+  const target = out ?? `${basename(file).replace(/\.json$/i, "")}.${final.outputFormat}`;
+  writeFileSync(target, await client.download(final.outputFileId));
+  process.stderr.write(`${target} (${final.tokensUsed} tokens)\n`);
   return 0;
 };
 
@@ -124,15 +126,12 @@ const main = async (argv: string[]): Promise<number> => {
       return render(client, sub, values.out);
     case "validate": {
       if (!sub) break;
-      const result = await client.request<"POST /api/v1/jobs/validate", { isValid: boolean }>(
-        "POST /api/v1/jobs/validate",
-        { body: readJob(sub) as never },
-      );
+      const result = await data(client.api.POST("/api/v1/jobs/validate", { body: readJob(sub) }));
       print(result);
       return result.isValid ? 0 : 1;
     }
     case "files":
-      if (!sub || sub === "list") return (print(await client.request("GET /api/v1/files", {})), 0);
+      if (!sub || sub === "list") return (print(await data(client.api.GET("/api/v1/files"))), 0);
       if (sub === "upload" && arg)
         return (
           print(
@@ -143,29 +142,36 @@ const main = async (argv: string[]): Promise<number> => {
           0
         );
       if (sub === "delete" && arg)
-        return (print(await client.request("DELETE /api/v1/files/{fileId}", { path: { fileId: arg } })), 0);
-      break;
-    case "jobs":
-      if (!sub || sub === "list")
         return (
           print(
-            await client.request("GET /api/v1/jobs", {
-              query: values.status ? { status: values.status } : {},
-            }),
+            await data(client.api.DELETE("/api/v1/files/{fileId}", { params: { path: { fileId: arg } } })),
           ),
           0
         );
-      if (sub === "get" && arg)
-        return (print(await client.request("GET /api/v1/jobs/{jobId}", { path: { jobId: arg } })), 0);
-      if (sub === "cancel" && arg)
-        return (print(await client.request("DELETE /api/v1/jobs/{jobId}", { path: { jobId: arg } })), 0);
       break;
-    case "key":
+    case "jobs":
+      if (!sub || sub === "list") {
+        const query = values.status ? { status: values.status } : {};
+        return (print(await data(client.api.GET("/api/v1/jobs", { params: { query } }))), 0);
+      }
+      if (sub === "get" && arg)
+        return (
+          print(await data(client.api.GET("/api/v1/jobs/{jobId}", { params: { path: { jobId: arg } } }))),
+          0
+        );
+      if (sub === "cancel" && arg)
+        return (
+          print(await data(client.api.DELETE("/api/v1/jobs/{jobId}", { params: { path: { jobId: arg } } }))),
+          0
+        );
+      break;
+    case "key": {
       print({
-        account: await client.request("GET /api/v1/account", {}),
-        usage: await client.request("GET /api/v1/billing/usage", {}),
+        account: await data(client.api.GET("/api/v1/account")),
+        usage: await data(client.api.GET("/api/v1/billing/usage")),
       });
       return 0;
+    }
   }
   process.stderr.write(`${usage}\n`);
   return 2;
@@ -176,8 +182,7 @@ main(process.argv.slice(2)).then(
   (e: unknown) => {
     if (e instanceof ApiError) {
       process.stderr.write(`error ${e.status}: ${e.message}\n`);
-      const errors = (e.details?.errors ?? []) as { field?: string; message?: string }[];
-      for (const f of errors) process.stderr.write(`  ${f.field ?? ""}: ${f.message ?? ""}\n`);
+      for (const f of e.details?.errors ?? []) process.stderr.write(`  ${f.field ?? ""}: ${f.message}\n`);
     } else process.stderr.write(`error: ${(e as Error).message}\n`);
     process.exit(1);
   },

@@ -1,10 +1,15 @@
 /**
- * A typed client of the media rendering service. `request("POST /api/v1/jobs", { body })` is checked against the
- * operation's path parameters, query and body as the OpenAPI document describes them (schema.ts, generated from
- * it); answers are the service's envelope. Plus what a plain request cannot do well: multipart uploads, the
- * job's Server-Sent Events, and downloads.
+ * A typed client of the media rendering service: openapi-fetch over the types openapi-typescript generates from the
+ * service's OpenAPI document (schema.ts), so every operation's path, parameters, body and answer are typed, plus
+ * what a plain request does not do well: multipart uploads, a job's Server-Sent Events, and downloads.
+ *
+ *   const client = createClient({ baseUrl, apiKey });
+ *   const job = await data(client.api.POST("/api/v1/jobs", { body: { type: "image", config } }));
+ *   for await (const e of client.events(job.jobId)) if (e.event === "done") console.log(e.data.outputFileId);
  */
-import type { Operations } from "./schema.ts";
+import createFetchClient from "openapi-fetch";
+import { EventSourceParserStream } from "eventsource-parser/stream";
+import type { components, paths } from "./schema.ts";
 
 export type * from "./schema.ts";
 
@@ -13,18 +18,16 @@ export interface ClientOptions {
   baseUrl: string;
   /** An API key (`mrk_...`). */
   apiKey: string;
-  fetch?: typeof fetch;
+  fetch?: (request: Request) => Promise<Response>;
 }
 
-export type Envelope<T = Record<string, unknown>> =
-  | { success: true; data: T; message?: string }
-  | { success: false; error: string; details?: Record<string, unknown> };
+type Schemas = components["schemas"];
 
 /** An error answer, with its status and the envelope's `error` and `details`. */
 export class ApiError extends Error {
   readonly status: number;
-  readonly details: Record<string, unknown> | undefined;
-  constructor(status: number, message: string, details?: Record<string, unknown>) {
+  readonly details: Schemas["ErrorBody"]["details"];
+  constructor(status: number, message: string, details?: Schemas["ErrorBody"]["details"]) {
     super(message);
     this.name = "ApiError";
     this.status = status;
@@ -32,122 +35,124 @@ export class ApiError extends Error {
   }
 }
 
-type Input<K extends keyof Operations> = ({} extends Operations[K]["path"]
-  ? { path?: Operations[K]["path"] }
-  : { path: Operations[K]["path"] }) & { query?: Operations[K]["query"] } & ([Operations[K]["body"]] extends [
-    never,
-  ]
-    ? { body?: never }
-    : { body: Operations[K]["body"] }) & { headers?: Record<string, string> };
+const isErrorBody = (body: unknown): body is Schemas["ErrorBody"] =>
+  typeof body === "object" && body !== null && (body as { success?: unknown }).success === false;
 
-export interface JobEvent {
-  event: "progress" | "done";
-  data: { id: string; status: string; progress?: { percent: number; stage: string | null } | null } & Record<
-    string,
-    unknown
-  >;
+const apiError = (response: Response, body: unknown) =>
+  isErrorBody(body)
+    ? new ApiError(response.status, body.error, body.details)
+    : new ApiError(response.status, `HTTP ${response.status} without the error envelope`);
+
+/** What an openapi-fetch call resolves to. */
+interface Answered {
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+/** The `data` of an operation's success envelope. */
+export type DataOf<A extends Answered> = NonNullable<A["data"]> extends { data: infer D } ? D : never;
+
+/**
+ * The `data` of a call's success answer (typed by the operation), or an ApiError with the error envelope's message
+ * and details.
+ */
+export const data = async <A extends Answered>(call: Promise<A>): Promise<DataOf<A>> => {
+  const { data: body, error, response } = await call;
+  if (error !== undefined || body === undefined) throw apiError(response, error);
+  return (body as { data: DataOf<A> }).data;
+};
+
+export interface EventsOptions {
+  signal?: AbortSignal;
 }
 
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+
 export const createClient = (options: ClientOptions) => {
-  const send = options.fetch ?? fetch;
-  const base = options.baseUrl.replace(/\/+$/, "");
+  const send = options.fetch ?? ((request: Request) => fetch(request));
+  const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const auth = { "x-api-key": options.apiKey };
-
-  const url = (path: string, params: Record<string, string> = {}, query: Record<string, unknown> = {}) => {
-    const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
-    const search = new URLSearchParams(
-      Object.entries(query)
-        .filter(([, v]) => v !== undefined)
-        .map(([k, v]) => [k, String(v)]),
-    ).toString();
-    return `${base}${filled}${search ? `?${search}` : ""}`;
-  };
-
-  const unwrap = async <T>(res: Response): Promise<T> => {
-    const body = (await res.json().catch(() => null)) as Envelope<T> | null;
-    if (!body) throw new ApiError(res.status, `HTTP ${res.status} without a JSON body`);
-    if (!body.success) throw new ApiError(res.status, body.error, body.details);
-    return body.data;
-  };
-
-  /** Sends one operation; answers its `data`, or throws ApiError with the envelope's message. */
-  const request = async <K extends keyof Operations, T = Record<string, unknown>>(
-    operation: K,
-    input: Input<K> = {} as Input<K>,
-  ): Promise<T> => {
-    const [method, path] = (operation as string).split(" ") as [string, string];
-    const i = input as {
-      path?: Record<string, string>;
-      query?: Record<string, unknown>;
-      body?: unknown;
-      headers?: Record<string, string>;
-    };
-    const isForm = typeof FormData !== "undefined" && i.body instanceof FormData;
-    const res = await send(url(path, i.path, i.query), {
-      method,
-      headers: {
-        ...auth,
-        ...(i.body !== undefined && !isForm ? { "content-type": "application/json" } : {}),
-        ...i.headers,
-      },
-      body: i.body === undefined ? undefined : isForm ? (i.body as FormData) : JSON.stringify(i.body),
-    });
-    return unwrap<T>(res);
-  };
+  const api = createFetchClient<paths>({ baseUrl, headers: auth, fetch: send });
 
   return {
-    request,
+    /** Every operation of the API, typed: `api.GET("/api/v1/jobs/{jobId}", { params: { path: { jobId } } })`. */
+    api,
 
     /** Uploads bytes as a file; answers the stored file (`id`, `storageUrl`, ...). */
     upload: (
       bytes: Uint8Array<ArrayBuffer>,
       name: string,
       opts: { ttlHours?: number; idempotencyKey?: string } = {},
-    ) => {
+    ): Promise<Schemas["UploadedFile"]> => {
       const form = new FormData();
       form.set("file", new File([bytes], name));
       if (opts.ttlHours !== undefined) form.set("ttlHours", String(opts.ttlHours));
-      return request<"POST /api/v1/files/upload", { id: string; storageUrl: string }>(
-        "POST /api/v1/files/upload",
-        {
-          body: form,
-          headers: opts.idempotencyKey ? { "idempotency-key": opts.idempotencyKey } : {},
-        },
+      return data(
+        api.POST("/api/v1/files/upload", {
+          // The form itself is the body (openapi-fetch sends a FormData as multipart, boundary and all).
+          body: form as unknown as { file: string; ttlHours?: number },
+          params: { header: opts.idempotencyKey ? { "Idempotency-Key": opts.idempotencyKey } : {} },
+        }),
       );
     },
 
-    /** The job's events until it ends (`done` last). */
-    async *events(jobId: string): AsyncGenerator<JobEvent> {
+    /**
+     * The job's events until it ends (`done` last), read as EventSource reads them (the text/event-stream format:
+     * multi-line `data`, `id`, `retry`, comments, CRLF): when a stream ends before `done` (each lasts at most 5
+     * minutes) it is opened again after the server's `retry` interval, sending `Last-Event-ID`.
+     */
+    async *events(jobId: string, opts: EventsOptions = {}): AsyncGenerator<Schemas["JobEvent"]> {
+      let retryMs = 2000;
+      let lastEventId: string | undefined;
       for (;;) {
-        const res = await send(url("/api/v1/jobs/{jobId}/events", { jobId }), { headers: auth });
-        if (!res.ok) await unwrap(res);
-        const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = "";
+        const res = await send(
+          new Request(`${baseUrl}/api/v1/jobs/${encodeURIComponent(jobId)}/events`, {
+            headers: {
+              ...auth,
+              accept: "text/event-stream",
+              ...(lastEventId === undefined ? {} : { "last-event-id": lastEventId }),
+            },
+            signal: opts.signal,
+          }),
+        );
+        if (!res.ok || !res.body) throw apiError(res, await res.json().catch(() => null));
+        const reader = res.body
+          .pipeThrough(new TextDecoderStream())
+          .pipeThrough(new EventSourceParserStream({ onRetry: (ms) => (retryMs = ms) }))
+          .getReader();
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value: message } = await reader.read();
           if (done) break;
-          buffer += value;
-          let end: number;
-          while ((end = buffer.indexOf("\n\n")) >= 0) {
-            const block = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const event = /^event: ?(.*)$/m.exec(block)?.[1];
-            const data = /^data: ?(.*)$/m.exec(block)?.[1];
-            if (!event || data === undefined) continue;
-            const parsed = { event, data: JSON.parse(data) } as JobEvent;
-            yield parsed;
-            if (parsed.event === "done") return;
+          if (message.id !== undefined) lastEventId = message.id;
+          // Other event names (none today) are for other listeners, as with EventSource.
+          if (message.event !== "progress" && message.event !== "done") continue;
+          const event = { event: message.event, data: JSON.parse(message.data) } as Schemas["JobEvent"];
+          yield event;
+          if (event.event === "done") {
+            await reader.cancel();
+            return;
           }
         }
-        // The stream ended without `done` (its 5-minute span): open it again, as EventSource would.
+        await sleep(retryMs, opts.signal);
       }
     },
 
     /** A file's bytes (your file, with the key). */
     download: async (fileId: string): Promise<Uint8Array> => {
-      const res = await send(url("/api/v1/files/{fileId}/download", { fileId }), { headers: auth });
-      if (!res.ok) await unwrap(res);
-      return new Uint8Array(await res.arrayBuffer());
+      const {
+        data: bytes,
+        error,
+        response,
+      } = await api.GET("/api/v1/files/{fileId}/download", {
+        params: { path: { fileId } },
+        parseAs: "arrayBuffer",
+      });
+      if (error !== undefined || bytes === undefined) throw apiError(response, error);
+      return new Uint8Array(bytes);
     },
   };
 };

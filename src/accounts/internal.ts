@@ -4,6 +4,7 @@ import type { Ctx } from "../context";
 import { plans, users } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import { iso } from "../lib/time";
+import type { Account } from "./schemas";
 
 export type AccountRow = typeof users.$inferSelect;
 
@@ -29,7 +30,7 @@ export const planOf = async (ctx: Ctx, userId: string): Promise<typeof plans.$in
 };
 
 /** The account as its owner sees it. */
-export const toAccount = (row: AccountRow) => ({
+export const toAccount = (row: AccountRow): Account => ({
   id: row.id,
   email: row.email,
   name: row.name,

@@ -12,7 +12,7 @@ import { captchaFor, checkCaptcha } from "./captcha";
 import { CODE_TTL_MS, consumeCode, issueCode } from "./codes";
 import { findAccountByEmail, getAccount, toAccount } from "./internal";
 import { addressInUseMail, emailChangeCodeMail } from "./mail-texts";
-import type { UpdateAccountBody } from "./schemas";
+import type { AccountUpdated, LoggedOut, UpdateAccountBody } from "./schemas";
 import { revokeAllSessions, revokeSession } from "./sessions";
 import type { Client } from "./sign-in";
 
@@ -23,7 +23,11 @@ export const readAccount = async (ctx: CallerCtx) => toAccount(await getAccount(
  * requester's IP) and counted per account and per new address (attempt-limits.ts) before anything is written, so a
  * refused change leaves the name untouched too.
  */
-export const updateAccount = async (ctx: CallerCtx, input: UpdateAccountBody, client: Client) => {
+export const updateAccount = async (
+  ctx: CallerCtx,
+  input: UpdateAccountBody,
+  client: Client,
+): Promise<AccountUpdated> => {
   const userId = ctx.caller.userId;
   const current = await getAccount(ctx, userId);
   const newEmail = input.email !== undefined && input.email !== current.email ? input.email : undefined;
@@ -54,7 +58,10 @@ export const updateAccount = async (ctx: CallerCtx, input: UpdateAccountBody, cl
 };
 
 /** Applies a pending address change with the code sent to the new address; other sessions are signed out. */
-export const confirmEmailChange = async (ctx: CallerCtx, input: { token: string }) => {
+export const confirmEmailChange = async (
+  ctx: CallerCtx,
+  input: { token: string },
+): Promise<AccountUpdated> => {
   const userId = ctx.caller.userId;
   const spent = await consumeCode(ctx, { userId, purposes: ["email-change"], code: input.token });
   const newEmail = spent?.payload?.newEmail;
@@ -73,7 +80,7 @@ export const confirmEmailChange = async (ctx: CallerCtx, input: { token: string 
   return { user: toAccount(await getAccount(ctx, userId)) };
 };
 
-export const logout = async (ctx: CallerCtx) => {
+export const logout = async (ctx: CallerCtx): Promise<LoggedOut> => {
   if (!ctx.caller.sessionId)
     throw new ValidationFailed([{ field: "authorization", message: "not a session" }]);
   await revokeSession(ctx, ctx.caller.sessionId);

@@ -8,7 +8,18 @@ import { callerCtx, requireKeyOrSession, requireSession } from "../auth/api-key"
 import { ok } from "../lib/envelope";
 import { jsonBody } from "../lib/validate";
 import { confirmEmailChange, logout, readAccount, updateAccount } from "./profile";
-import { ConfirmEmailBody, LoginBody, RegisterBody, UpdateAccountBody, VerifyBody } from "./schemas";
+import {
+  Account,
+  AccountUpdated,
+  CodeSent,
+  ConfirmEmailBody,
+  LoggedOut,
+  LoginBody,
+  RegisterBody,
+  SignedIn,
+  UpdateAccountBody,
+  VerifyBody,
+} from "./schemas";
 import { login, register, verifyCode, type Client } from "./sign-in";
 import { describe } from "../docs/describe";
 
@@ -19,14 +30,19 @@ export const authRoutes = new Hono<AppEnv>()
   .post(
     "/register",
     describe({
+      operationId: "register",
       tag: "Account",
       summary: "Sign up: e-mails a 6-digit code",
       description:
         "Then POST /api/v1/auth/verify with the code. Needs `hcaptchaToken` where the captcha is on.",
       public: true,
       body: RegisterBody,
-      ok: { status: 202, description: "Always the same answer, whether or not the address has an account" },
-      errors: [400, 429],
+      ok: {
+        status: 202,
+        description: "Always the same answer, whether or not the address has an account",
+        data: CodeSent,
+      },
+      errors: [429],
     }),
     async (c) =>
       ok(
@@ -39,12 +55,17 @@ export const authRoutes = new Hono<AppEnv>()
   .post(
     "/login",
     describe({
+      operationId: "login",
       tag: "Account",
       summary: "Sign in: e-mails a 6-digit code",
       public: true,
       body: LoginBody,
-      ok: { status: 202, description: "Always the same answer, whether or not the address has an account" },
-      errors: [400, 429],
+      ok: {
+        status: 202,
+        description: "Always the same answer, whether or not the address has an account",
+        data: CodeSent,
+      },
+      errors: [429],
     }),
     async (c) =>
       ok(
@@ -57,12 +78,13 @@ export const authRoutes = new Hono<AppEnv>()
   .post(
     "/verify",
     describe({
+      operationId: "verifyCode",
       tag: "Account",
       summary: "Exchange the e-mailed code for a session",
       public: true,
       body: VerifyBody,
-      ok: { status: 200, description: "`session` (`token`, `expiresAt`) and the account" },
-      errors: [400, 401, 429],
+      ok: { status: 200, description: "`session` (`token`, `expiresAt`) and the account", data: SignedIn },
+      errors: [401, 429],
     }),
     async (c) => ok(c, await verifyCode(c.var.ctx, await jsonBody(c, VerifyBody), clientOf(c))),
   )
@@ -70,9 +92,10 @@ export const authRoutes = new Hono<AppEnv>()
     "/logout",
     requireSession,
     describe({
+      operationId: "logout",
       tag: "Account",
       summary: "End this session",
-      ok: { status: 200, description: "`loggedOut`" },
+      ok: { status: 200, description: "`loggedOut`", data: LoggedOut },
     }),
     async (c) => ok(c, await logout(callerCtx(c))),
   );
@@ -82,9 +105,10 @@ export const accountRoutes = new Hono<AppEnv>()
     "/",
     requireKeyOrSession,
     describe({
+      operationId: "getAccount",
       tag: "Account",
       summary: "Read your account",
-      ok: { status: 200, description: "The account and its plan" },
+      ok: { status: 200, description: "The account", data: Account },
     }),
     async (c) => ok(c, await readAccount(callerCtx(c))),
   )
@@ -92,11 +116,19 @@ export const accountRoutes = new Hono<AppEnv>()
     "/",
     requireSession,
     describe({
+      operationId: "updateAccount",
       tag: "Account",
       summary: "Change your name, e-mail (confirmed by a code) or marketing consent",
+      description:
+        "A new `email` needs `hcaptchaToken` where sign-in does, and is counted like a sign-in from the " +
+        "requester's address, per account and per new address (429 past a limit, nothing changed).",
       body: UpdateAccountBody,
-      ok: { status: 200, description: "The account" },
-      errors: [400, 409, 429],
+      ok: {
+        status: 200,
+        description: "The account, and `emailChange` when a code went to a new address",
+        data: AccountUpdated,
+      },
+      errors: [409, 429],
     }),
     async (c) => ok(c, await updateAccount(callerCtx(c), await jsonBody(c, UpdateAccountBody), clientOf(c))),
   )
@@ -104,11 +136,12 @@ export const accountRoutes = new Hono<AppEnv>()
     "/email/verify",
     requireSession,
     describe({
+      operationId: "confirmEmailChange",
       tag: "Account",
       summary: "Confirm a new e-mail address with its code",
       body: ConfirmEmailBody,
-      ok: { status: 200, description: "The account with its new address" },
-      errors: [400, 409],
+      ok: { status: 200, description: "The account with its new address", data: AccountUpdated },
+      errors: [401, 409],
     }),
     async (c) => ok(c, await confirmEmailChange(callerCtx(c), await jsonBody(c, ConfirmEmailBody))),
   );

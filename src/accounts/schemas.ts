@@ -1,5 +1,6 @@
 /** Request bodies of the account operations (spec: Account requests). */
 import * as v from "valibot";
+import { Timestamp } from "../lib/envelope";
 
 /** The only terms version registration accepts (spec). */
 export const TERMS_VERSION = "2026-10-12";
@@ -49,3 +50,51 @@ export const UpdateAccountBody = v.pipe(
 export type UpdateAccountBody = v.InferOutput<typeof UpdateAccountBody>;
 
 export const ConfirmEmailBody = v.strictObject({ token: Code });
+
+/** The account as its owner sees it. */
+export const Account = v.object({
+  id: v.string(),
+  email: v.string(),
+  name: v.nullable(v.string()),
+  planId: v.string(),
+  pendingPlanId: v.pipe(
+    v.nullable(v.string()),
+    v.description("A downgrade that applies at the period's end"),
+  ),
+  marketingAccepted: v.boolean(),
+  termsVersion: v.nullable(v.string()),
+  termsAcceptedAt: v.nullable(Timestamp),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Account = v.InferOutput<typeof Account>;
+
+/** The answer of register and login, whatever the address (nothing tells whether it has an account). */
+export const CodeSent = v.object({
+  sent: v.literal(true),
+  email: v.string(),
+  expiresInSeconds: v.pipe(v.number(), v.integer()),
+  next: v.string(),
+});
+export type CodeSent = v.InferOutput<typeof CodeSent>;
+
+export const SignedIn = v.object({
+  session: v.object({
+    token: v.pipe(v.string(), v.description("Send it as `Authorization: Bearer <token>`")),
+    expiresAt: Timestamp,
+  }),
+  user: Account,
+});
+export type SignedIn = v.InferOutput<typeof SignedIn>;
+
+/** The account after a change; `emailChange` when a code went to a new address to confirm it. */
+export const AccountUpdated = v.object({
+  user: Account,
+  emailChange: v.optional(
+    v.object({ sentTo: v.string(), expiresInSeconds: v.pipe(v.number(), v.integer()) }),
+  ),
+});
+export type AccountUpdated = v.InferOutput<typeof AccountUpdated>;
+
+export const LoggedOut = v.object({ loggedOut: v.literal(true) });
+export type LoggedOut = v.InferOutput<typeof LoggedOut>;

@@ -12,7 +12,7 @@ import { CODE_TTL_MS, consumeCode, issueCode } from "./codes";
 import { createAccount } from "./create-account";
 import { findAccountByEmail, getAccount, toAccount } from "./internal";
 import { alreadyRegisteredMail, loginCodeMail, noAccountMail, registrationCodeMail } from "./mail-texts";
-import type { RegisterBody } from "./schemas";
+import type { CodeSent, RegisterBody, SignedIn } from "./schemas";
 import { createSession } from "./sessions";
 
 /** Who is asking: the client's IP as Cloudflare reports it (sign-in limits count per IP). */
@@ -21,7 +21,7 @@ export interface Client {
 }
 
 /** The answer of register and login, whatever happened behind it. */
-const sent = (email: string) => ({
+const sent = (email: string): CodeSent => ({
   sent: true,
   email,
   expiresInSeconds: CODE_TTL_MS / 1000,
@@ -87,7 +87,11 @@ const registeredAccount = async (ctx: Ctx, email: string, payload: Record<string
 };
 
 /** Exchanges an e-mailed code for a session; 401 alike for every wrong, expired, burnt or used code. */
-export const verifyCode = async (ctx: Ctx, input: { email: string; token: string }, client: Client) => {
+export const verifyCode = async (
+  ctx: Ctx,
+  input: { email: string; token: string },
+  client: Client,
+): Promise<SignedIn> => {
   await countIpAttempt(ctx, client.ip);
   const spent = await consumeCode(ctx, {
     email: input.email,

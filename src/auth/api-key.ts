@@ -23,7 +23,7 @@ import { allows, type Caller, type Permission, type Resource } from "./caller";
 const lookUpAndCount = async (c: Context<AppEnv>, presented: string): Promise<Caller | null> => {
   const ctx = c.var.ctx;
   const keyHash = await sha256Hex(presented);
-  const limits = limitsFor(c.req.method, c.req.path);
+  const limits = limitsOf(c);
   let admission: Admission;
   try {
     admission = await credentialGate(ctx.env, "key", keyHash).admitKey(
@@ -45,6 +45,12 @@ const lookUpAndCount = async (c: Context<AppEnv>, presented: string): Promise<Ca
   };
 };
 
+/** The limits a request counts against: its route's, or those of the route it stands for (`rateLimitAs`). */
+const limitsOf = (c: Context<AppEnv>) => {
+  const { method, path } = c.var.rateLimitAs ?? { method: c.req.method, path: c.req.path };
+  return limitsFor(method, path);
+};
+
 /**
  * Counts one request of an authenticated session in the session's gate (and, through it, the account's); throws
  * RateLimited past a limit. Sign-in requests are limited per address and IP instead (src/accounts/attempt-limits.ts).
@@ -54,7 +60,7 @@ const countSessionRequest = async (c: Context<AppEnv>, credential: string, userI
   try {
     const gate = credentialGate(c.env, "session", await sha256Hex(credential));
     outcomes = await gate.admit(
-      limitsFor(c.req.method, c.req.path).map((l) => l.name),
+      limitsOf(c).map((l) => l.name),
       userId,
     );
   } catch (e) {

@@ -15,6 +15,7 @@ import { buyPlan } from "./payments";
 import { paymentProviderFor } from "./provider";
 import { getPlan, toPlan, type PlanRow } from "./plans";
 import { pendingPlanOf } from "./plan-view";
+import type { PlanChangeResult } from "./schemas";
 
 export const ChangePlanBody = v.strictObject({
   planId: v.pipe(v.string("planId must be a string"), v.minLength(1), v.maxLength(50)),
@@ -65,7 +66,7 @@ const setPending = async (ctx: CallerCtx, account: AccountRow, planId: string | 
   if (result.meta.changes !== 1) throw new Conflict("The plan changed meanwhile; read it again and retry");
 };
 
-export const changePlan = async (ctx: CallerCtx, input: { planId: string }) => {
+export const changePlan = async (ctx: CallerCtx, input: { planId: string }): Promise<PlanChangeResult> => {
   const account = await getAccount(ctx, ctx.caller.userId);
   const [current, target] = await Promise.all([getPlan(ctx, account.planId), getPlan(ctx, input.planId)]);
   const provider = () => paymentProviderFor(ctx.env);
@@ -84,7 +85,7 @@ export const changePlan = async (ctx: CallerCtx, input: { planId: string }) => {
     return {
       status: "scheduled" as const,
       plan: toPlan(current),
-      pendingPlan: pendingPlanOf({ ...account, pendingPlanId: target.id, pendingPlanReason: "requested" }),
+      pendingPlan: pendingPlanOf({ ...account, pendingPlanId: target.id, pendingPlanReason: "requested" })!,
     };
   }
   return { status: "payment_required" as const, plan: toPlan(current), checkout: await buyPlan(ctx, target) };

@@ -5,13 +5,17 @@ import type { CallerCtx } from "../context";
 import { queryInt } from "../lib/validate";
 import { tokenLedger } from "../db/schema";
 import { iso } from "../lib/time";
+import type { LedgerPage } from "./schemas";
 
 export const LedgerQuery = v.object({
   page: queryInt("page", 1, 1_000_000, 1),
   limit: queryInt("limit", 1, 100, 50),
 });
 
-export const listLedger = async (ctx: CallerCtx, query: v.InferOutput<typeof LedgerQuery>) => {
+export const listLedger = async (
+  ctx: CallerCtx,
+  query: v.InferOutput<typeof LedgerQuery>,
+): Promise<LedgerPage> => {
   const where = eq(tokenLedger.userId, ctx.caller.userId);
   const [rows, [total]] = await Promise.all([
     ctx.db

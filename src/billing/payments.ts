@@ -12,6 +12,7 @@ import { newId } from "../lib/ids";
 import { iso } from "../lib/time";
 import type { PlanRow } from "./plans";
 import { paymentProviderFor } from "./provider";
+import type { Checkout, Payment } from "./schemas";
 
 export const TOKENS_PER_PACK = 1000;
 const DEFAULT_PACK_PRICE_CENTS = 500;
@@ -41,7 +42,7 @@ const returnUrls = (ctx: Ctx, paymentId: string) => {
 const startCheckout = async (
   ctx: CallerCtx,
   p: { kind: "tokens" | "plan"; tokens?: number; plan?: PlanRow; name: string; amountCents: number },
-) => {
+): Promise<Checkout> => {
   const account = await getAccount(ctx, ctx.caller.userId);
   const paymentId = newId("pay");
   // The provider's session first: if it fails, nothing of ours exists; a session whose row failed just expires.
@@ -99,7 +100,7 @@ export const buyPlan = (ctx: CallerCtx, plan: PlanRow) =>
   });
 
 /** GET /api/v1/billing/payments/{id}: the caller's payment (also where Checkout returns to). */
-export const readPayment = async (ctx: CallerCtx, id: string) => {
+export const readPayment = async (ctx: CallerCtx, id: string): Promise<Payment> => {
   const row = await ctx.db.query.payments.findFirst({
     where: and(eq(payments.id, id), eq(payments.userId, ctx.caller.userId)),
   });

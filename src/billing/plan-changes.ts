@@ -7,6 +7,7 @@ import type { Ctx } from "../context";
 import { planChanges, type PlanChangeReason } from "../db/schema";
 import { newId } from "../lib/ids";
 import { iso } from "../lib/time";
+import type { PlanChangeRecord } from "./schemas";
 
 /** Why, in a sentence for the owner. `scheduled_cancel` is a pending change's reason only. */
 export const REASON_TEXT: Record<PlanChangeReason | "scheduled_cancel", string> = {
@@ -52,7 +53,7 @@ export const planChangeRow = (
 };
 
 /** The account's latest plan change, as its owner sees it. */
-export const latestPlanChange = async (ctx: Ctx, userId: string) => {
+export const latestPlanChange = async (ctx: Ctx, userId: string): Promise<PlanChangeRecord | null> => {
   const row = await ctx.db.query.planChanges.findFirst({
     where: eq(planChanges.userId, userId),
     orderBy: [desc(planChanges.createdAt), desc(planChanges.id)],

@@ -4,13 +4,14 @@ import type { Ctx } from "../context";
 import { plans, type users } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import { iso } from "../lib/time";
+import type { Plan, PlanList, TokenUsage } from "./schemas";
 
 export type PlanRow = typeof plans.$inferSelect;
 
 /** The plan every account falls back to: free, renewed by calendar month without a payment. */
 export const FREE_PLAN = "free";
 
-export const toPlan = (p: PlanRow) => ({
+export const toPlan = (p: PlanRow): Plan => ({
   id: p.id,
   name: p.name,
   displayName: p.displayName,
@@ -21,7 +22,7 @@ export const toPlan = (p: PlanRow) => ({
   supportLevel: p.supportLevel,
 });
 
-export const listPlans = async (ctx: Ctx) => ({
+export const listPlans = async (ctx: Ctx): Promise<PlanList> => ({
   plans: (await ctx.db.query.plans.findMany({ orderBy: asc(plans.rank) })).map(toPlan),
 });
 
@@ -32,7 +33,7 @@ export const getPlan = async (ctx: Ctx, id: string): Promise<PlanRow> => {
 };
 
 /** The spec's token usage of an account on `plan`. */
-export const usageOf = (account: typeof users.$inferSelect, plan: PlanRow) => {
+export const usageOf = (account: typeof users.$inferSelect, plan: PlanRow): TokenUsage => {
   const monthlyRemaining = Math.max(0, account.tokenBalance - account.prepaidBalance);
   return {
     monthlyUsed: Math.max(0, plan.tokensPerMonth - monthlyRemaining),

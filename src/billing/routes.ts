@@ -3,18 +3,34 @@
  * plan changes and token purchases (a session), payments, and the payment provider's signed webhook.
  */
 import { Hono } from "hono";
+import * as v from "valibot";
 import type { AppEnv } from "../app-env";
 import { callerCtx, requireKeyOrSession, requireSession } from "../auth/api-key";
 import { ok } from "../lib/envelope";
 import { readTextBounded } from "../lib/body";
-import { jsonBody, queryParams } from "../lib/validate";
+import { jsonBody, NoQuery, queryParams } from "../lib/validate";
 import { ChangePlanBody, changePlan } from "./change-plan";
 import { LedgerQuery, listLedger } from "./ledger-history";
 import { buyTokens, CheckoutBody, readPayment } from "./payments";
 import { currentUsage } from "./plan-view";
 import { listPlans } from "./plans";
+import {
+  Checkout,
+  CheckoutReturn,
+  CurrentPlan,
+  LedgerPage,
+  Payment,
+  PlanChangeResult,
+  PlanList,
+} from "./schemas";
 import { handlePaymentWebhook } from "./webhook";
 import { describe } from "../docs/describe";
+
+/** What Checkout puts on the return URL (read leniently: anything but `success` reads as cancelled). */
+const ReturnQuery = v.object({
+  payment: v.optional(v.pipe(v.string(), v.description("The payment's id"))),
+  checkout: v.optional(v.pipe(v.string(), v.description("`success` or `cancelled`"))),
+});
 
 /** Provider events are a few KB; anything larger is not one. */
 const MAX_WEBHOOK_BYTES = 64 * 1024;
@@ -23,20 +39,40 @@ export const billingRoutes = new Hono<AppEnv>()
   .get(
     "/plans",
     describe({
+      operationId: "listPlans",
       tag: "Billing",
       summary: "The plans and their prices",
       public: true,
-      ok: { status: 200, description: "`plans`: id, name, price, monthly tokens, concurrent jobs" },
+      query: NoQuery,
+      ok: {
+        status: 200,
+        description: "`plans`: id, name, price, monthly tokens, concurrent jobs",
+        data: PlanList,
+      },
     }),
-    async (c) => ok(c, await listPlans(c.var.ctx)),
+    async (c) => {
+      queryParams(c, NoQuery);
+      return ok(c, await listPlans(c.var.ctx));
+    },
   )
   .get(
     "/usage",
     requireKeyOrSession,
     describe({
+      operationId: "getUsage",
       tag: "Billing",
       summary: "Your plan, balance and this period's usage",
-      ok: { status: 200, description: "Plan, monthly allowance left, prepaid tokens, period dates" },
+      description:
+        "`totalAvailable` is 0 while the account owes tokens of a refunded or disputed purchase (`owedTokens`). " +
+        "`pendingPlan`: a move to a lower plan at the period's end, who scheduled it and whether POST /plan may " +
+        "cancel it; `lastPlanChange`: why the plan last changed (an upgrade paid, a downgrade, the subscription " +
+        "ended or unpaid, a refund, a dispute, a lapse).",
+      ok: {
+        status: 200,
+        description:
+          "Plan, monthly allowance left, prepaid tokens, owed tokens, period end, pending and last change",
+        data: CurrentPlan,
+      },
     }),
     async (c) => ok(c, await currentUsage(callerCtx(c))),
   )
@@ -44,11 +80,11 @@ export const billingRoutes = new Hono<AppEnv>()
     "/ledger",
     requireKeyOrSession,
     describe({
+      operationId: "listLedgerEntries",
       tag: "Billing",
       summary: "Your token ledger, newest first",
       query: LedgerQuery,
-      ok: { status: 200, description: "`entries` (every token movement) and `pagination`" },
-      errors: [400],
+      ok: { status: 200, description: "`entries` (every token movement) and `pagination`", data: LedgerPage },
     }),
     async (c) => ok(c, await listLedger(callerCtx(c), queryParams(c, LedgerQuery))),
   )
@@ -56,13 +92,21 @@ export const billingRoutes = new Hono<AppEnv>()
     "/plan",
     requireSession,
     describe({
+      operationId: "changePlan",
       tag: "Billing",
       summary: "Change plan",
       description:
-        "An upgrade answers a `checkoutUrl` and applies once paid; a downgrade applies at the period's end.",
+        "An upgrade answers a `checkout` for a monthly subscription and applies when its first invoice is paid " +
+        "(a new period with the plan's full allowance); a downgrade is scheduled for the period's end " +
+        "(`pendingPlan`). Asking for the current plan cancels a downgrade you asked for; a move the payment " +
+        "provider scheduled answers 409 saying why (`details.pendingPlan`). 400 when already on the plan.",
       body: ChangePlanBody,
-      ok: { status: 200, description: "The change: `checkoutUrl` or the scheduled downgrade" },
-      errors: [400, 409],
+      ok: {
+        status: 200,
+        description: "`unchanged`, `scheduled` (with `pendingPlan`) or `payment_required` (with `checkout`)",
+        data: PlanChangeResult,
+      },
+      errors: [404, 409, 502],
     }),
     async (c) => ok(c, await changePlan(callerCtx(c), await jsonBody(c, ChangePlanBody))),
   )
@@ -70,14 +114,16 @@ export const billingRoutes = new Hono<AppEnv>()
     "/checkout",
     requireSession,
     describe({
+      operationId: "buyTokens",
       tag: "Billing",
       summary: "Buy prepaid tokens",
       body: CheckoutBody,
       ok: {
         status: 201,
         description: "`paymentId`, `checkoutUrl`; the tokens arrive when the payment is confirmed",
+        data: Checkout,
       },
-      errors: [400],
+      errors: [502],
     }),
     async (c) => ok(c, await buyTokens(callerCtx(c), await jsonBody(c, CheckoutBody)), 201),
   )
@@ -85,26 +131,37 @@ export const billingRoutes = new Hono<AppEnv>()
     "/payments/:id",
     requireKeyOrSession,
     describe({
+      operationId: "getPayment",
       tag: "Billing",
       summary: "Read a payment",
-      ok: { status: 200, description: "Status, amount, what it buys" },
-      errors: [404],
+      ok: {
+        status: 200,
+        description:
+          "Status (`pending`, `paid`, `expired`, `refunded`, `disputed`), amount, what it buys, `tokensRevoked`",
+        data: Payment,
+      },
     }),
     async (c) => ok(c, await readPayment(callerCtx(c), c.req.param("id"))),
   )
   .get(
     "/return",
     describe({
+      operationId: "checkoutReturn",
       tag: "Billing",
       summary: "Where checkout sends the browser back",
       public: true,
-      ok: { status: 200, description: "`checkout` (success or cancelled) and what to do next" },
+      query: ReturnQuery,
+      ok: {
+        status: 200,
+        description: "`checkout` (success or cancelled) and what to do next",
+        data: CheckoutReturn,
+      },
     }),
     (c) =>
       ok(c, {
-        checkout: c.req.query("checkout") === "success" ? "success" : "cancelled",
+        checkout: queryParams(c, ReturnQuery).checkout === "success" ? "success" : "cancelled",
         next: "GET /api/v1/billing/usage shows the tokens once the payment is confirmed (seconds)",
-      }),
+      } satisfies CheckoutReturn),
   )
   .post("/webhook", async (c) => {
     const raw = await readTextBounded(c.req.raw, MAX_WEBHOOK_BYTES);

@@ -1,12 +1,14 @@
 /**
- * The answers of the billing routes whose shape this area defines (valibot, so the OpenAPI document and clients can
- * type them): the current plan (GET /usage), a plan change (POST /plan), a payment (GET /payments/{id}) and the
- * provider webhook's acknowledgement.
+ * The answers of /api/v1/billing (valibot, so the verbs are typed by them and the OpenAPI document, the generated
+ * client and the tests take them from here): plans, the current plan with its usage, a pending move and the last
+ * change, the ledger, plan changes, checkouts, payments, the checkout's return page and the provider webhook's
+ * acknowledgement.
  */
 import * as v from "valibot";
-import { PLAN_CHANGE_REASONS } from "../db/schema";
+import { LEDGER_KINDS, PLAN_CHANGE_REASONS } from "../db/schema";
+import { Timestamp } from "../lib/envelope";
 
-const IsoTime = v.pipe(v.string(), v.isoTimestamp());
+const Int = v.pipe(v.number(), v.integer());
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 export const Plan = v.object({
@@ -15,67 +17,112 @@ export const Plan = v.object({
   displayName: v.string(),
   description: v.nullable(v.string()),
   tokensPerMonth: Count,
-  pricePerMonth: v.nullable(v.number()),
+  pricePerMonth: v.pipe(v.nullable(v.number()), v.description("USD per month; null for free")),
   maxConcurrentJobs: Count,
   supportLevel: v.picklist(["community", "email", "priority"]),
 });
+export type Plan = v.InferOutput<typeof Plan>;
 
-export const Usage = v.object({
+export const PlanList = v.object({ plans: v.array(Plan) });
+export type PlanList = v.InferOutput<typeof PlanList>;
+
+/** The spec's token usage of an account, with the tokens it owes. */
+export const TokenUsage = v.object({
   monthlyUsed: Count,
   monthlyQuota: Count,
   monthlyRemaining: Count,
   prepaidBalance: Count,
-  /** What work may spend now: 0 while tokens are owed. */
-  totalAvailable: Count,
-  /** Tokens of a refunded or disputed purchase that were already spent; repaid first from later credits. */
-  owedTokens: Count,
-  currentPeriodEnd: IsoTime,
+  totalAvailable: v.pipe(Count, v.description("What work may spend now: 0 while tokens are owed")),
+  owedTokens: v.pipe(
+    Count,
+    v.description(
+      "Tokens of a refunded or disputed purchase that were already spent; repaid first from later credits",
+    ),
+  ),
+  currentPeriodEnd: Timestamp,
 });
+export type TokenUsage = v.InferOutput<typeof TokenUsage>;
 
 /** A move to a lower plan at the end of the period, who scheduled it and whether the owner may cancel it. */
 export const PendingPlan = v.object({
   id: v.string(),
-  effectiveAt: IsoTime,
-  reason: v.picklist(["requested", "scheduled_cancel", "unknown"]),
-  message: v.string(),
-  /** Whether POST /plan with the current plan cancels it (only a move the owner asked for). */
-  cancellable: v.boolean(),
+  effectiveAt: Timestamp,
+  reason: v.pipe(
+    v.picklist(["requested", "scheduled_cancel", "unknown"]),
+    v.description(
+      "`requested`: the owner asked for it; `scheduled_cancel`: the subscription ends at the provider",
+    ),
+  ),
+  message: v.pipe(v.string(), v.description("Why, in a sentence")),
+  cancellable: v.pipe(
+    v.boolean(),
+    v.description(
+      "Whether POST /api/v1/billing/plan with the current plan cancels it (only a move the owner asked for)",
+    ),
+  ),
 });
+export type PendingPlan = v.InferOutput<typeof PendingPlan>;
 
 /** The account's latest plan change and why. */
-export const PlanChange = v.object({
+export const PlanChangeRecord = v.object({
   from: v.string(),
   to: v.string(),
   reason: v.picklist(PLAN_CHANGE_REASONS),
-  message: v.string(),
-  at: IsoTime,
+  message: v.pipe(v.string(), v.description("Why, in a sentence")),
+  at: Timestamp,
 });
+export type PlanChangeRecord = v.InferOutput<typeof PlanChangeRecord>;
 
-/** GET /api/v1/billing/usage. */
+/** GET /api/v1/billing/usage: the plan, its usage, a pending move and the last change. */
 export const CurrentPlan = v.object({
   plan: Plan,
-  usage: Usage,
+  usage: TokenUsage,
   pendingPlan: v.nullable(PendingPlan),
-  lastPlanChange: v.nullable(PlanChange),
+  lastPlanChange: v.pipe(
+    v.nullable(PlanChangeRecord),
+    v.description("Why the plan last changed; null while it never has"),
+  ),
 });
+export type CurrentPlan = v.InferOutput<typeof CurrentPlan>;
 
-/** POST /api/v1/billing/plan. */
+export const LedgerPage = v.object({
+  entries: v.array(
+    v.object({
+      id: v.string(),
+      kind: v.picklist(LEDGER_KINDS),
+      amount: v.pipe(Int, v.description("The signed change of the balance")),
+      prepaidAmount: v.pipe(Int, v.description("The part that moved prepaid tokens")),
+      monthlyAmount: v.pipe(Int, v.description("The part that moved the monthly allowance")),
+      jobId: v.nullable(v.string()),
+      note: v.nullable(v.string()),
+      createdAt: Timestamp,
+    }),
+  ),
+  pagination: v.object({ page: Int, limit: Int, totalCount: Int, totalPages: Int }),
+});
+export type LedgerPage = v.InferOutput<typeof LedgerPage>;
+
+/** A Checkout started: pay at `checkoutUrl`; what it buys arrives when the payment is confirmed. */
+export const Checkout = v.object({
+  paymentId: v.string(),
+  checkoutUrl: v.string(),
+  sessionId: v.string(),
+  amountCents: Count,
+  currency: v.string(),
+  expiresAt: Timestamp,
+});
+export type Checkout = v.InferOutput<typeof Checkout>;
+
+/**
+ * POST /api/v1/billing/plan: `unchanged` (the owner's downgrade cancelled), `scheduled` (a downgrade at the end of
+ * the period), or `payment_required` (an upgrade: pay its Checkout).
+ */
 export const PlanChangeResult = v.variant("status", [
   v.object({ status: v.literal("unchanged"), plan: Plan, pendingPlan: v.null() }),
   v.object({ status: v.literal("scheduled"), plan: Plan, pendingPlan: PendingPlan }),
-  v.object({
-    status: v.literal("payment_required"),
-    plan: Plan,
-    checkout: v.object({
-      paymentId: v.string(),
-      checkoutUrl: v.string(),
-      sessionId: v.string(),
-      amountCents: Count,
-      currency: v.string(),
-      expiresAt: IsoTime,
-    }),
-  }),
+  v.object({ status: v.literal("payment_required"), plan: Plan, checkout: Checkout }),
 ]);
+export type PlanChangeResult = v.InferOutput<typeof PlanChangeResult>;
 
 /** GET /api/v1/billing/payments/{id}. */
 export const Payment = v.object({
@@ -86,14 +133,22 @@ export const Payment = v.object({
   amountCents: Count,
   currency: v.string(),
   status: v.picklist(["pending", "paid", "expired", "refunded", "disputed"]),
-  /** Tokens of a pack taken back after a refund or dispute. */
-  tokensRevoked: Count,
-  createdAt: IsoTime,
-  paidAt: v.nullable(IsoTime),
+  tokensRevoked: v.pipe(Count, v.description("Tokens of a pack taken back after a refund or dispute")),
+  createdAt: Timestamp,
+  paidAt: v.nullable(Timestamp),
 });
+export type Payment = v.InferOutput<typeof Payment>;
 
-/** POST /api/v1/billing/webhook: `applied` says whether the event changed anything (false for replays). */
+/** Where Checkout sends the browser back. */
+export const CheckoutReturn = v.object({
+  checkout: v.picklist(["success", "cancelled"]),
+  next: v.string(),
+});
+export type CheckoutReturn = v.InferOutput<typeof CheckoutReturn>;
+
+/**
+ * POST /api/v1/billing/webhook (the provider's, left out of the document): `applied` says whether the event changed
+ * anything (false for replays).
+ */
 export const WebhookReceipt = v.object({ received: v.literal(true), type: v.string(), applied: v.boolean() });
-
-export type CurrentPlan = v.InferOutput<typeof CurrentPlan>;
-export type PendingPlan = v.InferOutput<typeof PendingPlan>;
+export type WebhookReceipt = v.InferOutput<typeof WebhookReceipt>;

@@ -10,6 +10,7 @@ import { paymentProviderFor } from "./provider";
 import type { ProviderEvent } from "./provider-events";
 import { onChargeRefunded, onDisputeCreated, recordInvoicePayments } from "./reversals";
 import { onSubscriptionEvent } from "./subscriptions";
+import type { WebhookReceipt } from "./schemas";
 
 /** The event types this service acts on (the provider's webhook endpoint must send them: see the README). */
 const HANDLED_EVENTS = [
@@ -46,7 +47,11 @@ const apply = async (ctx: Ctx, e: ProviderEvent): Promise<boolean> => {
   }
 };
 
-export const handlePaymentWebhook = async (ctx: Ctx, rawBody: string, signature: string | undefined) => {
+export const handlePaymentWebhook = async (
+  ctx: Ctx,
+  rawBody: string,
+  signature: string | undefined,
+): Promise<WebhookReceipt> => {
   const event = await paymentProviderFor(ctx.env).verifyEvent(rawBody, signature);
   return { received: true, type: event.type, applied: await apply(ctx, event) };
 };

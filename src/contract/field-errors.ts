@@ -6,13 +6,15 @@
  */
 import * as v from "valibot";
 
-/** One problem with one field of the input, as it appears in `details.errors`. */
-export const FieldErrorSchema = v.object({
+/** One problem with one field of the input, as it appears in `details.errors` (and in validate's `errors`). */
+export const FieldError = v.object({
+  /** e.g. `config.layers[2].width`; absent when the problem is the whole input. */
   field: v.optional(v.string()),
   message: v.string(),
+  /** e.g. `VALIDATION_ERROR`, `FILE_NOT_FOUND`. */
   code: v.optional(v.string()),
 });
-export type FieldError = v.InferOutput<typeof FieldErrorSchema>;
+export type FieldError = v.InferOutput<typeof FieldError>;
 
 /**
  * Codes of `warnings` entries. `IGNORED_PROPERTY`: the property is accepted (editly carries it) but changes
@@ -24,12 +26,13 @@ export const WARNING_CODES = ["IGNORED_PROPERTY"] as const;
  * A note about an accepted input (`data.warnings` of job validation and creation): the job is valid and
  * renders, but a field does not do what its writer may expect.
  */
-export const FieldWarningSchema = v.object({
+export const FieldWarning = v.object({
+  /** e.g. `config.fast`. */
   field: v.string(),
   message: v.string(),
   code: v.picklist(WARNING_CODES),
 });
-export type FieldWarning = v.InferOutput<typeof FieldWarningSchema>;
+export type FieldWarning = v.InferOutput<typeof FieldWarning>;
 
 /** Turns a valibot issue path into `config.layers[2].width` (`prefix` goes in front). */
 export const issuePath = (issue: v.BaseIssue<unknown>, prefix?: string): string | undefined => {

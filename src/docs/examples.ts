@@ -1,6 +1,7 @@
 /**
- * Request examples of the OpenAPI document. Each is sent to the API by test/worker/docs.test.ts, so an example
- * that stops being valid fails the suite instead of misleading a reader.
+ * Examples of the OpenAPI document. Each request example is sent to the API by test/worker/docs.test.ts, and every
+ * example is checked against its schema there, so an example that stops being valid fails the suite instead of
+ * misleading a reader.
  */
 export const EXAMPLES = {
   imageJob: {
@@ -35,6 +36,31 @@ export const EXAMPLES = {
     },
   },
   link: { expiresIn: 3600 },
+  jobCreated: {
+    jobId: "job_k2x7q9w3m1v8",
+    status: "PENDING",
+    type: "IMAGE",
+    estimatedTokens: 4,
+    createdAt: "2026-11-21T10:00:00.000Z",
+    warnings: [],
+  },
+  invalidJob: {
+    isValid: false,
+    errors: [{ field: "config.width", message: "width must be at least 1", code: "VALIDATION_ERROR" }],
+    warnings: [
+      {
+        field: "config.verbose",
+        message: "an editly logging option with no effect here (job progress and errors come with the job)",
+        code: "IGNORED_PROPERTY",
+      },
+    ],
+    estimatedTokens: 0,
+    detectedResources: [],
+  },
+  downloadLink: {
+    url: "http://127.0.0.1:8787/api/v1/files/hk2x7q9w3m1v8tz4dse0a1b2c/download?expires=1795264800&signature=3f9a",
+    expiresAt: "2026-11-21T11:00:00.000Z",
+  },
 } as const;
 
 /** The builder page's gallery: ready-made jobs to start from (each validated by test/worker/docs.test.ts). */

@@ -3,10 +3,11 @@
  * PROCESSING) job reads is refused with 400 until the job finishes: the renderer fetches inputs late.
  */
 import type { CallerCtx } from "../context";
+import type { Deleted } from "../lib/envelope";
 import { InvalidState } from "../lib/errors";
 import { findFile } from "./internal";
 
-export const deleteFile = async (ctx: CallerCtx, id: string) => {
+export const deleteFile = async (ctx: CallerCtx, id: string): Promise<Deleted> => {
   const userId = ctx.caller.userId;
   const row = await findFile(ctx, id, userId);
   const job = await ctx.d1

@@ -4,7 +4,7 @@ import * as v from "valibot";
 import type { CallerCtx } from "../context";
 import { queryInt } from "../lib/validate";
 import { FILE_CATEGORIES, mediaFiles } from "../db/schema";
-import { toMediaFile } from "./serialize";
+import { toMediaFile, type FileList } from "./serialize";
 
 export const ListQuery = v.object({
   page: queryInt("page", 1, 1_000_000, 1),
@@ -12,7 +12,10 @@ export const ListQuery = v.object({
   category: v.optional(v.picklist(FILE_CATEGORIES, `category must be one of ${FILE_CATEGORIES.join(", ")}`)),
 });
 
-export const listFiles = async (ctx: CallerCtx, query: v.InferOutput<typeof ListQuery>) => {
+export const listFiles = async (
+  ctx: CallerCtx,
+  query: v.InferOutput<typeof ListQuery>,
+): Promise<FileList> => {
   const { db } = ctx;
   // Files past their expiry are gone for the user even before the cron removes them.
   const where = and(

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { callerCtx, requireKeyOrSession, requirePermission } from "../auth/api-key";
-import { answer, envelope, ok } from "../lib/envelope";
+import { answer, Deleted, envelope, ok } from "../lib/envelope";
 import { idempotencyKeyOf, idempotent } from "../lib/idempotency";
 import { PayloadTooLarge, UnsupportedMediaType } from "../lib/errors";
 import { jsonBody, queryParams } from "../lib/validate";
@@ -15,7 +15,18 @@ import { findFile, getOwnFile } from "./internal";
 import { ListQuery, listFiles } from "./list-files";
 import { boundaryOf } from "./multipart";
 import { MAX_UPLOAD_BYTES } from "./retention";
-import { toMediaFile, toMetadataView, toUploadResponse } from "./serialize";
+import {
+  DownloadLink,
+  FileId,
+  FileList,
+  FileMetadata,
+  FileValidation,
+  MediaFile,
+  toMediaFile,
+  toMetadataView,
+  toUploadResponse,
+  UploadedFile,
+} from "./serialize";
 import { serveFile } from "./serve-file";
 import { checkDownloadSignature, createDownloadLink, DEFAULT_LINK_SECONDS, LinkBody } from "./signed-link";
 import { uploadFile, uploadFingerprint } from "./upload-file";
@@ -45,13 +56,43 @@ const UPLOAD_FIELDS = {
   ttlHours: { type: "integer", minimum: 1, maximum: 720, default: 24 },
 };
 
+const path = { fileId: FileId };
+
+/** A file's bytes, whatever its type (the file's own Content-Type is sent). */
+const BYTES = { "*/*": { schema: { type: "string", contentMediaType: "application/octet-stream" } } };
+
+/** The headers every download answer carries. */
+const FILE_HEADERS = {
+  ETag: {
+    description: "The stored object's entity tag (If-None-Match, If-Range)",
+    schema: { type: "string" },
+  },
+  "Accept-Ranges": { description: "`bytes`: single byte ranges are served", schema: { type: "string" } },
+};
+
 const DOWNLOAD_DOC = {
+  operationId: { GET: "downloadFile", HEAD: "headFile" },
   tag: "Files",
   summary: "Download a file's bytes",
-  description: "With your API key or a session, or with a signed link's `expires` and `signature` (no key).",
-  ok: { status: 200, description: "The file, with its content type; `Range` requests are honoured" },
-  produces: "application/octet-stream",
-  errors: [401, 403, 404, 410],
+  description:
+    "With your API key or a session, or with a signed link's `expires` and `signature` (no key). HEAD answers " +
+    "the same headers without the body.",
+  path,
+  ok: {
+    status: 200,
+    description: "The file, with its Content-Type, Content-Length and Content-Disposition",
+    content: BYTES,
+    headers: FILE_HEADERS,
+  },
+  also: {
+    206: {
+      description: "The requested byte range (`Range: bytes=start-end`), with its Content-Range",
+      content: BYTES,
+      headers: FILE_HEADERS,
+    },
+    304: { description: "Not modified (`If-None-Match` matched the ETag)", headers: FILE_HEADERS },
+  },
+  errors: [401, 403, 410, 416, 429],
 } satisfies RouteDoc;
 
 const keyOrSignature = documented(
@@ -77,17 +118,20 @@ export const fileRoutes = new Hono<AppEnv>()
     "/upload",
     ...auth,
     describe({
+      operationId: "uploadFile",
       tag: "Files",
       summary: "Upload a file",
       description:
         "multipart/form-data with a `file` (at most 100 MiB; type sniffed from the content) and optional `ttlHours` " +
         "(1 to 720, default 24). Send `Idempotency-Key` to make a retry safe.",
       body: { multipart: UPLOAD_FIELDS },
+      idempotent: true,
       ok: {
         status: 201,
-        description: "The stored file: `fileId`, `storageUrl` (use it as a layer's path), metadata",
+        description: "The stored file: `id`, `storageUrl` (use it as a layer's path), metadata",
+        data: UploadedFile,
       },
-      errors: [400, 409, 413, 415],
+      errors: [422, 502],
     }),
     async (c) => {
       const ctx = callerCtx(c);
@@ -110,11 +154,15 @@ export const fileRoutes = new Hono<AppEnv>()
     "/validate",
     ...auth,
     describe({
+      operationId: "validateFile",
       tag: "Files",
       summary: "Check a file without storing it",
       body: { multipart: UPLOAD_FIELDS },
-      ok: { status: 200, description: "`isValid`, the detected type and metadata, or the reasons" },
-      errors: [400, 413, 415],
+      ok: {
+        status: 200,
+        description: "`validation` (isValid, the detected type, the reasons) and `uploadedFile`",
+        data: FileValidation,
+      },
     }),
     async (c) => ok(c, await validateFile(multipartOf(c.req.raw))),
   )
@@ -122,11 +170,15 @@ export const fileRoutes = new Hono<AppEnv>()
     "/",
     ...auth,
     describe({
+      operationId: "listFiles",
       tag: "Files",
       summary: "List your files",
       query: ListQuery,
-      ok: { status: 200, description: "`files` and `pagination`" },
-      errors: [400],
+      ok: {
+        status: 200,
+        description: "`files`, newest first, with `total`, `page`, `per_page`",
+        data: FileList,
+      },
     }),
     async (c) => ok(c, await listFiles(callerCtx(c), queryParams(c, ListQuery))),
   )
@@ -134,10 +186,12 @@ export const fileRoutes = new Hono<AppEnv>()
     "/:fileId",
     ...auth,
     describe({
+      operationId: "getFile",
       tag: "Files",
       summary: "Read a file's record",
-      ok: { status: 200, description: "The file" },
-      errors: [404],
+      path,
+      ok: { status: 200, description: "The file", data: MediaFile },
+      errors: [410],
     }),
     async (c) => ok(c, toMediaFile(await getOwnFile(callerCtx(c), c.req.param("fileId")))),
   )
@@ -145,10 +199,16 @@ export const fileRoutes = new Hono<AppEnv>()
     "/:fileId/metadata",
     ...auth,
     describe({
+      operationId: "getFileMetadata",
       tag: "Files",
       summary: "Read a file's media metadata",
-      ok: { status: 200, description: "Dimensions, duration, codecs as measured at upload" },
-      errors: [404],
+      path,
+      ok: {
+        status: 200,
+        description: "Dimensions, duration, codecs as measured at upload",
+        data: FileMetadata,
+      },
+      errors: [410],
     }),
     async (c) => ok(c, toMetadataView(await getOwnFile(callerCtx(c), c.req.param("fileId")))),
   )
@@ -162,14 +222,23 @@ export const fileRoutes = new Hono<AppEnv>()
     "/:fileId/link",
     ...auth,
     describe({
+      operationId: "createDownloadLink",
       tag: "Files",
       summary: "Create a signed download link",
       description:
-        "Anyone holding the link can download the file until it expires (60 s to 7 days, default 1 hour).",
+        "Anyone holding the link can download the file until it expires (60 s to 7 days, default 1 hour; never " +
+        "past the file's own expiry). The body may be left out.",
+      path,
       body: LinkBody,
+      bodyOptional: true,
       bodyExample: EXAMPLES.link,
-      ok: { status: 201, description: "`url`, `expiresAt`" },
-      errors: [400, 404],
+      ok: {
+        status: 201,
+        description: "`url`, `expiresAt`",
+        data: DownloadLink,
+        example: EXAMPLES.downloadLink,
+      },
+      errors: [410],
     }),
     async (c) => {
       const ctx = callerCtx(c);
@@ -183,10 +252,13 @@ export const fileRoutes = new Hono<AppEnv>()
     "/:fileId",
     ...auth,
     describe({
+      operationId: "deleteFile",
       tag: "Files",
       summary: "Delete a file",
-      ok: { status: 200, description: "`id`, `deleted`" },
-      errors: [404],
+      description: "A file an open job reads is refused (400) until the job has finished.",
+      path,
+      ok: { status: 200, description: "`id`, `deleted`", data: Deleted },
+      errors: [400, 410],
     }),
     async (c) => ok(c, await deleteFile(callerCtx(c), c.req.param("fileId"))),
   );

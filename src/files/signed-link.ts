@@ -9,6 +9,7 @@ import { Forbidden } from "../lib/errors";
 import { iso } from "../lib/time";
 import { downloadPath } from "../paths";
 import { signPath, verifyPath } from "../storage/signed-url";
+import type { DownloadLink } from "./serialize";
 import type { FileRow } from "./store-file";
 
 export const DEFAULT_LINK_SECONDS = 3600;
@@ -18,7 +19,7 @@ export const MAX_LINK_SECONDS = 7 * 24 * 3600;
 export const createDownloadLink = async (
   ctx: Ctx,
   { origin, row, expiresIn = DEFAULT_LINK_SECONDS }: { origin: string; row: FileRow; expiresIn?: number },
-) => {
+): Promise<DownloadLink> => {
   let expires = Math.floor(ctx.now() / 1000) + expiresIn;
   if (row.expiresAt !== null) expires = Math.min(expires, Math.floor(row.expiresAt / 1000));
   const path = downloadPath(row.id);

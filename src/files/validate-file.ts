@@ -3,6 +3,7 @@
  * Answers the spec's "File validation result": `validation` and `uploadedFile`.
  */
 import { MAX_UPLOAD_BYTES } from "./retention";
+import type { FileValidation } from "./serialize";
 import { readUploadForm } from "./upload-form";
 import { validationOf } from "./validation";
 
@@ -12,7 +13,7 @@ export const validateFile = async ({
 }: {
   body: ReadableStream<Uint8Array>;
   boundary: string;
-}) => {
+}): Promise<FileValidation> => {
   // The same bound as uploads: an oversized file is refused with 413 while streaming, like an upload.
   const form = await readUploadForm(body, boundary, { maxBytes: MAX_UPLOAD_BYTES });
   const { ingested, name, declaredType } = form.file;

@@ -3,6 +3,7 @@
  */
 import type { Ctx } from "../context";
 import { rendererFor } from "../renderer-client/client";
+import type { Health } from "./schemas";
 
 type CheckStatus = "healthy" | "unhealthy";
 interface Check {
@@ -22,7 +23,7 @@ const timed = async (fn: () => Promise<Record<string, unknown> | void>): Promise
   }
 };
 
-export const basics = (env: Ctx["env"]) => ({
+export const basics = (env: Ctx["env"]): Omit<Health, "status"> => ({
   timestamp: new Date().toISOString(),
   service: env.SERVICE_NAME,
   version: env.SERVICE_VERSION,

@@ -9,8 +9,9 @@ import { rendererFor } from "../renderer-client/client";
 import { iso } from "../lib/time";
 import { getOwnedJob } from "./internal";
 import { finishJob } from "./lifecycle";
+import type { JobCancelled } from "./schemas";
 
-export const cancelJob = async (ctx: CallerCtx, jobId: string) => {
+export const cancelJob = async (ctx: CallerCtx, jobId: string): Promise<JobCancelled> => {
   const job = await getOwnedJob(ctx, jobId);
   const cancelled =
     job.status === "PENDING" &&
@@ -31,5 +32,5 @@ export const cancelJob = async (ctx: CallerCtx, jobId: string) => {
       status: now.status,
     });
   }
-  return { id: now.id, status: now.status, updatedAt: iso(now.updatedAt) };
+  return { id: now.id, status: now.status, updatedAt: iso(now.updatedAt)! };
 };

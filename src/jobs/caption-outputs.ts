@@ -11,6 +11,7 @@ import { mediaFiles, type jobs } from "../db/schema";
 import { downloadPath } from "../paths";
 import { keyOf } from "../storage/paths";
 import { CAPTION_FILES, captionStorageUrl, outputRow } from "./output";
+import type { Captions } from "./schemas";
 
 type JobRow = typeof jobs.$inferSelect;
 
@@ -38,15 +39,15 @@ export const recordCaptionOutputs = async (ctx: Ctx, job: JobRow, report: Captio
  * The `captions` block of a job's answer: null unless the job asked for autoSubtitles; once completed, the
  * transcription report and each stored file with its id and download path.
  */
-export const captionsOfJob = async (ctx: Ctx, job: JobRow) => {
+export const captionsOfJob = async (ctx: Ctx, job: JobRow): Promise<Captions | null> => {
   if (job.type !== "VIDEO" || job.config.autoSubtitles !== true) return null;
-  if (job.status !== "COMPLETED") return { status: "pending" as const, files: [] };
+  if (job.status !== "COMPLETED") return { status: "pending", files: [] };
   const urls = CAPTION_OUTPUTS.map((kind) => captionStorageUrl(job, kind));
   // media_files_storage_url_unique serves this lookup.
   const rows = await ctx.db.query.mediaFiles.findMany({ where: inArray(mediaFiles.storageUrl, urls) });
   const report = rows.map((r) => r.metadata.captions as (CaptionsReport & { kind: string }) | undefined)[0];
   return {
-    status: "done" as const,
+    status: "done",
     backend: report?.backend ?? null,
     language: report?.language ?? null,
     words: report?.words ?? 0,

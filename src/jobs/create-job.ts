@@ -10,6 +10,7 @@ import { catalogueOnline } from "../fonts/online";
 import { ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { getJobById } from "./internal";
+import type { JobCreated } from "./schemas";
 import { plannedVideo } from "./planned-length";
 import { assertPlanFeatures } from "./plan-features";
 import { assertCanOpen, finishJob, openJob } from "./lifecycle";
@@ -24,7 +25,7 @@ export const createJob = async (
   input: { type: unknown; config: unknown },
   /** Transport for public-URL inputs (tests); production uses the global fetch behind the SSRF guard. */
   fetcher?: Fetcher,
-) => {
+): Promise<JobCreated> => {
   const { env } = ctx;
   const userId = ctx.caller.userId;
   const checked = validateJobConfig(input.type, input.config, { catalogueOnline: catalogueOnline(env) });
@@ -77,7 +78,7 @@ export const createJob = async (
   }
   return {
     jobId: job.id,
-    status: "PENDING" as const,
+    status: "PENDING",
     type: job.type,
     estimatedTokens: job.reserve,
     createdAt: new Date(at).toISOString(),

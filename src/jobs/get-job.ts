@@ -2,13 +2,17 @@
 import type { CallerCtx } from "../context";
 import { captionsOfJob } from "./caption-outputs";
 import { getOwnedJob } from "./internal";
+import type { Job } from "./schemas";
 import { toJob } from "./serialize";
 
-export const getJob = async (ctx: CallerCtx, jobId: string) =>
+export const getJob = async (ctx: CallerCtx, jobId: string): Promise<Job> =>
   jobWithCaptions(ctx, await getOwnedJob(ctx, jobId));
 
 /** A job row as GET /api/v1/jobs/{id} answers it (the event stream's `done` sends the row it already read). */
-export const jobWithCaptions = async (ctx: CallerCtx, row: Awaited<ReturnType<typeof getOwnedJob>>) => {
+export const jobWithCaptions = async (
+  ctx: CallerCtx,
+  row: Awaited<ReturnType<typeof getOwnedJob>>,
+): Promise<Job> => {
   const captions = await captionsOfJob(ctx, row);
   return captions ? { ...toJob(row), captions } : toJob(row);
 };

@@ -23,6 +23,7 @@ import { credentialStands } from "../auth/credential-stands";
 import { NotFound } from "../lib/errors";
 import { jobWithCaptions } from "./get-job";
 import { getOwnedJob } from "./internal";
+import type { JobProgressEvent } from "./schemas";
 import { toJob } from "./serialize";
 
 export const STREAM_MS = 5 * 60_000;
@@ -53,7 +54,12 @@ export const jobEvents = async (c: Context<AppEnv>) => {
     let wait = FAST_POLL_MS;
     while (!aborted) {
       const job = toJob(row);
-      const progress = { id: job.id, status: job.status, progress: job.progress, updatedAt: job.updatedAt };
+      const progress: JobProgressEvent = {
+        id: job.id,
+        status: job.status,
+        progress: job.progress,
+        updatedAt: job.updatedAt,
+      };
       const text = JSON.stringify(progress);
       if (text !== sent) {
         await stream.writeSSE({ event: "progress", data: text, id: String(n++), retry: RECONNECT_MS });

@@ -4,11 +4,12 @@
  */
 import type { CallerCtx } from "../context";
 import { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from "../db/schema";
+import type { DailyJobCounts, JobStats } from "./schemas";
 
 const DAY_MS = 86_400_000;
 export const STATS_DAYS = 30;
 
-export const jobStats = async (ctx: CallerCtx) => {
+export const jobStats = async (ctx: CallerCtx): Promise<JobStats> => {
   // jobs_user_status_idx serves both the grouping and the owner filter.
   const { results } = await ctx.d1
     .prepare(
@@ -42,7 +43,7 @@ export const lastDays = (at: number, days = STATS_DAYS): string[] => {
  * Per UTC day: jobs that finished that day as COMPLETED (`success`) or FAILED (`failed`), by the moment
  * they finished (`completed_at`, which the lifecycle sets for every final status).
  */
-export const lastThirtyDays = async (ctx: CallerCtx) => {
+export const lastThirtyDays = async (ctx: CallerCtx): Promise<DailyJobCounts> => {
   const days = lastDays(ctx.now());
   const since = Date.parse(`${days[0]}T00:00:00Z`);
   const { results } = await ctx.d1

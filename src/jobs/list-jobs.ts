@@ -7,6 +7,7 @@ import { and, asc, count, desc, eq, sql, type SQL } from "drizzle-orm";
 import * as v from "valibot";
 import type { CallerCtx } from "../context";
 import { JOB_STATUSES, JOB_TYPES, jobs } from "../db/schema";
+import type { JobList } from "./schemas";
 import { toListItem } from "./serialize";
 
 export const MAX_PAGE_SIZE = 100;
@@ -34,6 +35,7 @@ const upperPicklist = <T extends string>(name: string, options: readonly T[]) =>
   v.optional(
     v.pipe(
       v.string(),
+      v.description(`${options.join(", ")} (any letter case)`),
       v.transform((s) => s.toUpperCase()),
       v.picklist(options, `${name} must be one of ${options.join(", ")}`),
     ),
@@ -55,6 +57,7 @@ export const ListJobsQuery = v.object({
   sortOrder: v.optional(
     v.pipe(
       v.string(),
+      v.description("asc or desc (any letter case)"),
       v.transform((s) => s.toLowerCase()),
       v.picklist(["asc", "desc"], "sortOrder must be asc or desc"),
     ),
@@ -63,7 +66,7 @@ export const ListJobsQuery = v.object({
 });
 export type ListJobsQuery = v.InferOutput<typeof ListJobsQuery>;
 
-export const listJobs = async (ctx: CallerCtx, query: ListJobsQuery) => {
+export const listJobs = async (ctx: CallerCtx, query: ListJobsQuery): Promise<JobList> => {
   const { db } = ctx;
   const filters: SQL[] = [eq(jobs.userId, ctx.caller.userId)];
   if (query.status) filters.push(eq(jobs.status, query.status));

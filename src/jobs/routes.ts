@@ -22,10 +22,19 @@ import { jobEvents } from "./job-events";
 import { jobStats, lastThirtyDays } from "./job-stats";
 import { ListJobsQuery, listJobs } from "./list-jobs";
 import { queueStatus } from "./queue-status";
+import {
+  DailyJobCounts,
+  Job,
+  JobCancelled,
+  JobCreated,
+  JobEvent,
+  JobId,
+  JobList,
+  JobRequest,
+  JobStats,
+  JobValidation,
+} from "./schemas";
 import { validateJob } from "./validate-job";
-
-/** Type and config are checked by validateJobConfig (so its codes and order apply); here only the body shape. */
-const CreateJobBody = v.object({ type: v.unknown(), config: v.unknown() });
 
 /** Either job type with its config schema (the JSON Schemas of /api/v1/schemas, from the same valibot schemas). */
 const jobBody = {
@@ -40,6 +49,7 @@ const jobBody = {
 };
 
 const CREATE_DOC = {
+  operationId: "createJob",
   tag: "Jobs",
   summary: "Create a render job",
   description:
@@ -47,24 +57,34 @@ const CREATE_DOC = {
     "Send `Idempotency-Key` to make a retry safe: the same key and body within 24 h answer the first result.",
   body: { json: jobBody },
   bodyExample: EXAMPLES.imageJob,
+  idempotent: true,
   ok: {
     status: 201,
     description:
       "`jobId`, `status: PENDING`, `type`, `estimatedTokens`, `createdAt`, `warnings` (`[{field, message, code}]`: properties accepted with no effect, code `IGNORED_PROPERTY`)",
+    data: JobCreated,
+    example: EXAMPLES.jobCreated,
   },
-  errors: [400, 402, 409, 413, 415],
+  errors: [402, 429],
 } satisfies RouteDoc;
 
 const VALIDATE_DOC = {
+  operationId: "validateJob",
   tag: "Jobs",
   summary: "Validate a job without creating it",
   description:
     "Always 200 for a JSON body: `isValid`, `errors`, `warnings` (`[{field, message, code}]`: properties accepted with no effect, code `IGNORED_PROPERTY`), `estimatedTokens`, `detectedResources`.",
   body: { json: jobBody },
   bodyExample: EXAMPLES.videoJob,
-  ok: { status: 200, description: "The validation result" },
-  errors: [400, 413, 415],
+  ok: {
+    status: 200,
+    description: "The validation result",
+    data: JobValidation,
+    example: EXAMPLES.invalidJob,
+  },
 } satisfies RouteDoc;
+
+const path = { jobId: JobId };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -75,7 +95,7 @@ export const jobRoutes = new Hono<AppEnv>()
   .post("/", describe(CREATE_DOC), async (c) => {
     const ctx = callerCtx(c);
     const key = idempotencyKeyOf(c.req.header("idempotency-key"));
-    const body = await jsonBody(c, CreateJobBody);
+    const body = await jsonBody(c, JobRequest);
     const fingerprint = await sha256Hex(canonicalJson(body));
     const run = async () => ({
       answer: { status: 201, body: envelope(await createJob(ctx, body)) },
@@ -86,11 +106,15 @@ export const jobRoutes = new Hono<AppEnv>()
   .get(
     "/",
     describe({
+      operationId: "listJobs",
       tag: "Jobs",
       summary: "List your jobs",
       query: ListJobsQuery,
-      ok: { status: 200, description: "`jobs` (list items, newest first by default) and `pagination`" },
-      errors: [400],
+      ok: {
+        status: 200,
+        description: "`jobs` (list items, newest first by default) and `pagination`",
+        data: JobList,
+      },
     }),
     async (c) => ok(c, await listJobs(callerCtx(c), queryParams(c, ListJobsQuery))),
   )
@@ -102,56 +126,79 @@ export const jobRoutes = new Hono<AppEnv>()
   .get(
     "/stats",
     describe({
+      operationId: "getJobStats",
       tag: "Jobs",
       summary: "Job counts and tokens used",
-      ok: { status: 200, description: "`total`, `totalTokensUsed`, `byStatus`, `byType`" },
+      ok: { status: 200, description: "`total`, `totalTokensUsed`, `byStatus`, `byType`", data: JobStats },
     }),
     async (c) => ok(c, await jobStats(callerCtx(c))),
   )
   .get(
     "/stats/last-30-days",
     describe({
+      operationId: "getJobDailyCounts",
       tag: "Jobs",
       summary: "Completed and failed jobs per UTC day, last 30 days",
-      ok: { status: 200, description: "30 entries, oldest first: `date`, `success`, `failed`" },
+      ok: {
+        status: 200,
+        description: "30 entries, oldest first: `date`, `success`, `failed`",
+        data: DailyJobCounts,
+      },
     }),
     async (c) => ok(c, await lastThirtyDays(callerCtx(c))),
   )
   .get(
     "/:jobId",
     describe({
+      operationId: "getJob",
       tag: "Jobs",
       summary: "Read a job",
       description:
         "Status, config, output file, tokens, error, and `progress` (`percent`, `stage`) while it runs.",
-      ok: { status: 200, description: "The job" },
-      errors: [404],
+      path,
+      ok: { status: 200, description: "The job", data: Job },
     }),
     async (c) => ok(c, await getJob(callerCtx(c), c.req.param("jobId"))),
   )
   .get(
     "/:jobId/events",
     describe({
+      operationId: "streamJobEvents",
       tag: "Jobs",
       summary: "Follow a job's progress (Server-Sent Events)",
       description:
         "`progress` events (`status`, `progress.percent`, `progress.stage`) whenever the job changes, then one " +
         "`done` event with the whole job when it ends, and the stream closes. A stream lasts at most 5 minutes; " +
-        "EventSource reconnects by itself and gets the current state first.",
-      ok: { status: 200, description: "An event stream" },
-      produces: "text/event-stream",
-      errors: [404],
+        "EventSource reconnects by itself (the `retry` field says when) and gets the current state first. " +
+        "Comment lines keep an idle stream open.",
+      path,
+      ok: {
+        status: 200,
+        description: "An event stream",
+        content: {
+          "text/event-stream": {
+            schema: v.pipe(
+              v.array(JobEvent),
+              v.description(
+                "The stream as the sequence of its events: each `event:` name and its JSON `data:`",
+              ),
+            ),
+          },
+        },
+      },
     }),
     jobEvents,
   )
   .delete(
     "/:jobId",
     describe({
+      operationId: "cancelJob",
       tag: "Jobs",
       summary: "Cancel a pending job",
       description: "Releases its reserved tokens. A job in any other state answers 400.",
-      ok: { status: 200, description: "`id`, `status: CANCELLED`, `updatedAt`" },
-      errors: [400, 404],
+      path,
+      ok: { status: 200, description: "`id`, `status: CANCELLED`, `updatedAt`", data: JobCancelled },
+      errors: [400],
     }),
     async (c) => ok(c, await cancelJob(callerCtx(c), c.req.param("jobId"))),
   );

@@ -1,10 +1,11 @@
-/** The spec's Job resource and list item, built from a row. */
+/** The spec's Job resource and list item, built from a row (their shapes: schemas.ts). */
 import type { jobs } from "../db/schema";
 import { iso } from "../lib/time";
+import type { Job, JobListItem } from "./schemas";
 
 type JobRow = typeof jobs.$inferSelect;
 
-export const toListItem = (row: JobRow) => ({
+export const toListItem = (row: JobRow): JobListItem => ({
   id: row.id,
   type: row.type,
   status: row.status,
@@ -14,8 +15,8 @@ export const toListItem = (row: JobRow) => ({
   errorMessage: row.errorMessage,
   startedAt: iso(row.startedAt),
   completedAt: iso(row.completedAt),
-  createdAt: iso(row.createdAt),
-  updatedAt: iso(row.updatedAt),
+  createdAt: iso(row.createdAt)!,
+  updatedAt: iso(row.updatedAt)!,
   // Not in the spec's table: progress while PROCESSING (percent 0..100 and the renderer's stage).
   progress:
     row.status === "PROCESSING" || row.status === "COMPLETED"
@@ -23,7 +24,7 @@ export const toListItem = (row: JobRow) => ({
       : null,
 });
 
-export const toJob = (row: JobRow) => ({
+export const toJob = (row: JobRow): Job => ({
   ...toListItem(row),
   config: row.config,
   inputFileIds: row.inputFileIds,

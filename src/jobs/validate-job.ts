@@ -8,7 +8,7 @@
  * effect (an editly option such as `outPath`, code IGNORED_PROPERTY).
  * Public URLs are not fetched here (validation must be cheap and side-effect free), so they carry no size.
  */
-import { validateJobConfig, type DetectedResource } from "../contract/config";
+import { validateJobConfig } from "../contract/config";
 import { catalogueOnline } from "../fonts/online";
 import type { CallerCtx } from "../context";
 import type { FieldWarning } from "../contract/field-errors";
@@ -16,16 +16,9 @@ import { ValidationFailed, type FieldError } from "../lib/errors";
 import { remoteReferenceErrors } from "./import-inputs";
 import { plannedVideo } from "./planned-length";
 import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs";
+import type { JobValidation } from "./schemas";
 
-export interface ValidationResult {
-  isValid: boolean;
-  errors: FieldError[];
-  warnings: FieldWarning[];
-  estimatedTokens: number;
-  detectedResources: DetectedResource[];
-}
-
-const invalid = (errors: FieldError[], warnings: FieldWarning[]): ValidationResult => ({
+const invalid = (errors: FieldError[], warnings: FieldWarning[]): JobValidation => ({
   isValid: false,
   errors,
   warnings,
@@ -36,7 +29,7 @@ const invalid = (errors: FieldError[], warnings: FieldWarning[]): ValidationResu
 export const validateJob = async (
   ctx: CallerCtx,
   input: { type?: unknown; config?: unknown },
-): Promise<ValidationResult> => {
+): Promise<JobValidation> => {
   const checked = validateJobConfig(input.type, input.config, { catalogueOnline: catalogueOnline(ctx.env) });
   const { warnings } = checked;
   if (!checked.valid) return invalid(checked.errors, warnings);

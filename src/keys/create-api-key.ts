@@ -9,7 +9,7 @@ import { randomToken, sha256Hex } from "../contract/crypto";
 import { apiKeys } from "../db/schema";
 import { ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { MAX_KEYS_PER_ACCOUNT } from "./schemas";
+import { MAX_KEYS_PER_ACCOUNT, type CreatedApiKey } from "./schemas";
 import { toApiKey } from "./serialize";
 
 /** Every key starts with this, so leaked keys are easy to recognise (secret scanners, logs). */
@@ -24,7 +24,7 @@ export const createApiKey = async (
     scopes?: string[];
     expiresAt?: number | null;
   },
-) => {
+): Promise<CreatedApiKey> => {
   const at = ctx.now();
   if (input.expiresAt != null && input.expiresAt <= at)
     throw new ValidationFailed([

@@ -8,9 +8,11 @@ import { apiKeys } from "../db/schema";
 import { credentialGate } from "../auth/credential-gate";
 import { NotFound } from "../lib/errors";
 import { limiterUnavailable } from "../lib/rate-limit";
+import type { Deleted } from "../lib/envelope";
+import type { ApiKeyList } from "./schemas";
 import { toApiKey } from "./serialize";
 
-export const listApiKeys = async (ctx: CallerCtx) => {
+export const listApiKeys = async (ctx: CallerCtx): Promise<ApiKeyList> => {
   const rows = await ctx.db.query.apiKeys.findMany({
     where: eq(apiKeys.userId, ctx.caller.userId),
     orderBy: desc(apiKeys.createdAt),
@@ -18,7 +20,7 @@ export const listApiKeys = async (ctx: CallerCtx) => {
   return { apiKeys: rows.map(toApiKey) };
 };
 
-export const deleteApiKey = async (ctx: CallerCtx, id: string) => {
+export const deleteApiKey = async (ctx: CallerCtx, id: string): Promise<Deleted> => {
   const gone = await ctx.db
     .delete(apiKeys)
     .where(and(eq(apiKeys.id, id), eq(apiKeys.userId, ctx.caller.userId)))

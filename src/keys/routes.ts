@@ -2,11 +2,11 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { callerCtx, requireSession } from "../auth/api-key";
-import { ok } from "../lib/envelope";
+import { Deleted, ok } from "../lib/envelope";
 import { jsonBody } from "../lib/validate";
 import { createApiKey } from "./create-api-key";
 import { deleteApiKey, listApiKeys } from "./manage-keys";
-import { CreateApiKeyBody } from "./schemas";
+import { ApiKeyList, CreateApiKeyBody, CreatedApiKey } from "./schemas";
 import { describe } from "../docs/describe";
 
 export const apiKeyRoutes = new Hono<AppEnv>()
@@ -14,11 +14,13 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   .get(
     "/",
     describe({
+      operationId: "listApiKeys",
       tag: "API keys",
       summary: "List your API keys",
       ok: {
         status: 200,
         description: "Each key's id, name, prefix, permissions, scopes, dates (never the key)",
+        data: ApiKeyList,
       },
     }),
     async (c) => ok(c, await listApiKeys(callerCtx(c))),
@@ -26,12 +28,12 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   .post(
     "/",
     describe({
+      operationId: "createApiKey",
       tag: "API keys",
       summary: "Create an API key",
       description: "The key (`mrk_...`) is in the answer once; only its hash is stored. At most 50 keys.",
       body: CreateApiKeyBody,
-      ok: { status: 201, description: "`key` (shown once) and the key's record" },
-      errors: [400, 409],
+      ok: { status: 201, description: "`key` (shown once) and the key's record", data: CreatedApiKey },
     }),
     async (c) => {
       const ctx = callerCtx(c);
@@ -47,10 +49,10 @@ export const apiKeyRoutes = new Hono<AppEnv>()
   .delete(
     "/:id",
     describe({
+      operationId: "deleteApiKey",
       tag: "API keys",
       summary: "Revoke an API key",
-      ok: { status: 200, description: "`id`, `deleted`" },
-      errors: [404],
+      ok: { status: 200, description: "`id`, `deleted`", data: Deleted },
     }),
     async (c) => ok(c, await deleteApiKey(callerCtx(c), c.req.param("id"))),
   );

@@ -1,6 +1,7 @@
-/** The API key creation request (spec: API key creation request), with v2 scopes. */
+/** The API key creation request (spec: API key creation request), with v2 scopes, and the keys' answers. */
 import * as v from "valibot";
 import { SCOPE_NAMES } from "../auth/scopes";
+import { Timestamp } from "../lib/envelope";
 
 export const MAX_KEYS_PER_ACCOUNT = 50;
 
@@ -39,3 +40,26 @@ export const CreateApiKeyBody = v.strictObject({
   ),
 });
 export type CreateApiKeyBody = v.InferOutput<typeof CreateApiKeyBody>;
+
+/** An API key as its owner sees it: never the secret, never its hash. */
+export const ApiKey = v.object({
+  id: v.string(),
+  name: v.string(),
+  prefix: v.pipe(v.string(), v.description("The key's first characters, to recognise it")),
+  permissions: v.array(v.object(Permission.entries)),
+  scopes: v.array(v.picklist(SCOPE_NAMES)),
+  expiresAt: v.nullable(Timestamp),
+  lastUsedAt: v.nullable(Timestamp),
+  createdAt: Timestamp,
+});
+export type ApiKey = v.InferOutput<typeof ApiKey>;
+
+export const ApiKeyList = v.object({ apiKeys: v.array(ApiKey) });
+export type ApiKeyList = v.InferOutput<typeof ApiKeyList>;
+
+/** A new key: `key` is shown this once. */
+export const CreatedApiKey = v.object({
+  key: v.pipe(v.string(), v.description("mrk_...: store it now, it is never shown again")),
+  apiKey: ApiKey,
+});
+export type CreatedApiKey = v.InferOutput<typeof CreatedApiKey>;

@@ -68,6 +68,12 @@ export const jsonBody = async <S extends v.GenericSchema>(c: Context, schema: S)
 export const queryParams = <S extends v.GenericSchema>(c: Context, schema: S): v.InferOutput<S> =>
   parseOrThrow(schema, c.req.query());
 
+/**
+ * The query of a route that takes none (the public reads): an unknown parameter is a 400 naming it, as a misspelt
+ * parameter is anywhere else, rather than being silently ignored.
+ */
+export const NoQuery = v.strictObject({}, "This route takes no query parameters");
+
 /** An optional whole-number query parameter between `min` and `max` (query values arrive as strings). */
 export const queryInt = (name: string, min: number, max: number, fallback: number) =>
   v.optional(

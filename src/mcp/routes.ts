@@ -1,21 +1,24 @@
 /**
  * /mcp: a remote MCP server over Streamable HTTP (stateless: every request carries the caller's API key, in
- * `x-api-key` or `Authorization: Bearer`), whose tools are the API's own verbs (tools.ts). A tool's failure is
- * answered as an MCP tool error carrying the API's error envelope, so an agent reads the same message a
- * developer would.
+ * `x-api-key` or `Authorization: Bearer`), whose tools are the API's own routes (tools.ts). A tools/call counts
+ * against the rate limits of its tool's route, in the same credential gate as the route itself (create_job as
+ * POST /api/v1/jobs), so MCP is no way around them; one tools/call per request. A tool's failure is answered as an
+ * MCP tool error carrying the API's error envelope, so an agent reads the same message a developer would.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { callerCtx, requireMcpCaller } from "../auth/api-key";
 import type { CallerCtx } from "../context";
+import { readTextBounded } from "../lib/body";
 import { errorBody } from "../lib/envelope";
-import { DomainError } from "../lib/errors";
-import { readBytesBounded } from "../lib/body";
+import { DomainError, ValidationFailed } from "../lib/errors";
+import { tooDeep } from "../lib/json-depth";
 import { isJsonType, MAX_JSON_BYTES, refuseTooDeep } from "../lib/validate";
-import { runTool, toolList } from "./tools";
+import { runTool, toolList, toolRoute } from "./tools";
 
 const serverFor = (ctx: CallerCtx, origin: string) => {
   const server = new Server(
@@ -52,22 +55,53 @@ const serverFor = (ctx: CallerCtx, origin: string) => {
   return server;
 };
 
-export const mcpRoutes = new Hono<AppEnv>().all("/", requireMcpCaller, async (c) => {
+/** The route of the one tool a JSON-RPC message (or batch) calls, if it calls one. */
+const calledRoute = (text: string) => {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return undefined; // the transport answers the parse error
+  }
+  const calls = (Array.isArray(message) ? message : [message]).filter(
+    (m): m is { params?: { name?: unknown } } => (m as { method?: unknown })?.method === "tools/call",
+  );
+  if (calls.length > 1)
+    throw new ValidationFailed([
+      { field: "body", message: "Send one tools/call per request", code: "ONE_TOOL_CALL_PER_REQUEST" },
+    ]);
+  const name = calls[0]?.params?.name;
+  return typeof name === "string" ? toolRoute(name) : undefined;
+};
+
+/** Reads the message before authentication, so the credential's gate counts a tools/call as its tool's route. */
+const countAsTheTool = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.req.method === "POST") {
+    const text = await readTextBounded(c.req.raw, MAX_JSON_BYTES);
+    c.set("mcpMessage", text);
+    // A body nested too deep is not parsed here: it is refused once the caller is known (below).
+    const route = tooDeep(text) ? undefined : calledRoute(text);
+    if (route) c.set("rateLimitAs", route);
+  }
+  await next();
+});
+
+export const mcpRoutes = new Hono<AppEnv>().all("/", countAsTheTool, requireMcpCaller, async (c) => {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
     maxRequestBodySize: MAX_JSON_BYTES,
   });
-  let request = c.req.raw;
-  if (request.method === "POST" && isJsonType(c.req.header("content-type"))) {
-    // Read here so the body's nesting is checked before the SDK parses and walks it (the same bound as every
-    // other JSON route's); the transport then reads the very bytes handed back.
-    const bytes = await readBytesBounded(request, MAX_JSON_BYTES);
-    refuseTooDeep(new TextDecoder().decode(bytes));
-    request = new Request(request, { body: bytes });
-  }
+  const message = c.var.mcpMessage;
+  // The body's nesting is checked before the SDK parses and walks it (the same bound as every other JSON route's);
+  // the transport then reads the very text read above.
+  if (message !== undefined && isJsonType(c.req.header("content-type"))) refuseTooDeep(message);
   const server = serverFor(callerCtx(c), new URL(c.req.url).origin);
   await server.connect(transport);
+  const request =
+    message === undefined
+      ? c.req.raw
+      : new Request(c.req.url, { method: c.req.method, headers: c.req.raw.headers, body: message });
   try {
     return await transport.handleRequest(request);
   } finally {

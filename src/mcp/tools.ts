@@ -1,99 +1,87 @@
 /**
- * The MCP tools: each one is a verb the HTTP API already has, with the valibot schema that validates its input
- * (published to MCP clients as JSON Schema, generated from it) and the permission the equivalent route needs, so
- * a key can do through MCP exactly what it can do over HTTP and nothing more.
+ * The MCP tools: each one is a route of the HTTP API, with that route's schemas (its body, query or path as the
+ * input, its answer as the output, both published to MCP clients as JSON Schema generated from them), the
+ * permission the route needs and the route's rate limits (a tools/call counts as a request to `route`:
+ * src/mcp/routes.ts), so a key can do through MCP exactly what it can do over HTTP and nothing more.
  */
-import { toJsonSchema } from "@valibot/to-json-schema";
 import * as v from "valibot";
 import { allows, type Resource } from "../auth/caller";
 import { holdsScope, type Scope } from "../auth/scopes";
 import type { CallerCtx } from "../context";
+import { jsonSchemaOf } from "../docs/json-schema";
 import { importFromUrl } from "../files/import-url";
 import { getOwnFile } from "../files/internal";
-import { toUploadResponse } from "../files/serialize";
+import { DownloadLink, FileId, toUploadResponse, UploadedFile } from "../files/serialize";
 import { createDownloadLink, LinkBody } from "../files/signed-link";
 import { createJob } from "../jobs/create-job";
 import { getJob } from "../jobs/get-job";
 import { ListJobsQuery, listJobs } from "../jobs/list-jobs";
+import { Job, JobCreated, JobId, JobList, JobRequest, JobValidation } from "../jobs/schemas";
 import { validateJob } from "../jobs/validate-job";
 import { Forbidden } from "../lib/errors";
-import { parseOrThrow } from "../lib/validate";
-import { configJsonSchema, SCHEMA_DESCRIPTIONS, SCHEMA_NAMES, SCHEMA_VERSION } from "../schemas/json-schemas";
+import { NoQuery, parseOrThrow } from "../lib/validate";
+import { MOUNTS } from "../paths";
+import { ConfigSchema, configSchema, SchemaList, schemaList, SchemaNameParam } from "../schemas/serialize";
 import { getBatch } from "../templates/batch-status";
 import { createBatch } from "../templates/create-batch";
 import { batchLimitsOf } from "../templates/limits";
-import { BATCH_MODES } from "../templates/schemas";
+import { Batch, BatchBody, BatchCreated, BatchId, TemplateId } from "../templates/schemas";
 
-const JobInput = v.strictObject({
-  type: v.pipe(v.picklist(["image", "video"], "type must be image or video"), v.description("The job type")),
-  config: v.pipe(
-    v.record(v.string(), v.unknown(), "config must be an object"),
-    v.description("The job config: see get_schema for its JSON Schema"),
-  ),
-});
-
-const JobId = v.strictObject({ jobId: v.pipe(v.string("jobId must be a string"), v.maxLength(64)) });
-
-/** list_jobs takes numbers where the query string takes strings; the route's own schema then applies. */
-const ListInput = v.strictObject({
-  page: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
-  limit: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(100))),
-  status: v.optional(v.picklist(["PENDING", "PROCESSING", "COMPLETED", "FAILED", "CANCELLED"])),
-  type: v.optional(v.picklist(["IMAGE", "VIDEO"])),
-});
-
+/** Importing a public URL has no route of its own (uploads are multipart): this tool's input is its own. */
 const UrlInput = v.strictObject({
   url: v.pipe(v.string("url must be a string"), v.url("url must be an http(s) URL"), v.maxLength(2048)),
   ttlHours: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(720))),
 });
 
-const LinkInput = v.strictObject({
-  fileId: v.pipe(v.string("fileId must be a string"), v.maxLength(64)),
-  ...LinkBody.entries,
-});
+/** A query string carries numbers as text: list_jobs takes them either way, then the route's own schema applies. */
+const asQueryString = (args: unknown) =>
+  typeof args === "object" && args !== null && !Array.isArray(args)
+    ? Object.fromEntries(
+        Object.entries(args).map(([k, value]) => [k, typeof value === "number" ? String(value) : value]),
+      )
+    : args;
 
-const BatchInput = v.strictObject({
-  templateId: v.pipe(v.string("templateId must be a string"), v.maxLength(64)),
-  rows: v.pipe(
-    v.array(v.record(v.string(), v.unknown(), "each row must be an object of column -> value")),
-    v.description("One object per row: variable name -> value"),
-  ),
-  mode: v.optional(v.picklist(BATCH_MODES), "all-or-nothing"),
-  nameColumn: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(64))),
-});
-
-interface Tool<S extends v.GenericSchema> {
+interface Tool<S extends v.GenericSchema, O extends v.GenericSchema> {
   description: string;
   input: S;
-  /** The route this tool stands for: its resource and method (v1), or its v2 scope, decide the permission. */
+  /** The answer: the route's answer schema (`data` of its envelope). */
+  output: O;
+  /** The route this tool stands for (`METHOD /path`): its rate limits count the call. */
+  route: string;
+  /** The route's permission: its resource and method (v1), or its v2 scope. */
   needs: { resource: Resource; method: "GET" | "POST" } | { scope: Scope } | null;
-  run: (ctx: CallerCtx, input: v.InferOutput<S>, origin: string) => Promise<unknown>;
+  /** Turns the arguments into what `input` reads (list_jobs: numbers as query-string text). */
+  from?: (args: unknown) => unknown;
+  run: (ctx: CallerCtx, input: v.InferOutput<S>, origin: string) => Promise<v.InferOutput<O>>;
 }
 
-const tool = <S extends v.GenericSchema>(t: Tool<S>) => t;
+const tool = <S extends v.GenericSchema, O extends v.GenericSchema>(t: Tool<S, O>) => t;
 
 export const TOOLS = {
   list_schemas: tool({
     description: "List the job config schemas (image, video) with what each describes and how to use it.",
-    input: v.strictObject({}),
+    input: NoQuery,
+    output: SchemaList,
+    route: `GET ${MOUNTS.schemas}`,
     needs: null,
-    run: async () => ({
-      version: SCHEMA_VERSION,
-      schemas: SCHEMA_NAMES.map((name) => ({ name, ...SCHEMA_DESCRIPTIONS[name] })),
-    }),
+    run: async () => schemaList(MOUNTS.schemas),
   }),
   get_schema: tool({
     description: "The JSON Schema of the image or video job config: read it before writing a config.",
-    input: v.strictObject({ name: v.picklist(["image", "video"], "name must be image or video") }),
+    input: v.strictObject({ name: SchemaNameParam }),
+    output: ConfigSchema,
+    route: `GET ${MOUNTS.schemas}/{name}`,
     needs: null,
-    run: async (_ctx, { name }) => ({ version: SCHEMA_VERSION, schema: configJsonSchema(name) }),
+    run: async (_ctx, { name }) => configSchema(name),
   }),
   validate_config: tool({
     description:
       "Check a job config without creating a job: isValid, field errors, warnings (properties accepted with no " +
       "effect), estimatedTokens, the stored files it uses. Text layers take catalogue fonts as googleFont " +
       '("Family" or "Family:weight"; catalogFont is an alias).',
-    input: JobInput,
+    input: JobRequest,
+    output: JobValidation,
+    route: `POST ${MOUNTS.jobs}/validate`,
     needs: { resource: "jobs", method: "POST" },
     run: (ctx, input) => validateJob(ctx, input),
   }),
@@ -101,34 +89,36 @@ export const TOOLS = {
     description:
       "Create a render job (reserves its estimated tokens; warnings name properties accepted with no effect). " +
       "Follow it with get_job until status is COMPLETED, then get_download_link on its outputFileId.",
-    input: JobInput,
+    input: JobRequest,
+    output: JobCreated,
+    route: `POST ${MOUNTS.jobs}`,
     needs: { resource: "jobs", method: "POST" },
     run: (ctx, input) => createJob(ctx, input),
   }),
   get_job: tool({
     description: "Read a job: status, progress, outputFileId, tokensUsed, errorMessage.",
-    input: JobId,
+    input: v.strictObject({ jobId: JobId }),
+    output: Job,
+    route: `GET ${MOUNTS.jobs}/{jobId}`,
     needs: { resource: "jobs", method: "GET" },
     run: (ctx, { jobId }) => getJob(ctx, jobId),
   }),
   list_jobs: tool({
     description: "List your jobs, newest first, optionally by status or type.",
-    input: ListInput,
+    input: ListJobsQuery,
+    output: JobList,
+    route: `GET ${MOUNTS.jobs}`,
     needs: { resource: "jobs", method: "GET" },
-    run: (ctx, input) =>
-      listJobs(
-        ctx,
-        parseOrThrow(
-          ListJobsQuery,
-          Object.fromEntries(Object.entries(input).map(([k, value]) => [k, String(value)])),
-        ),
-      ),
+    from: asQueryString,
+    run: (ctx, query) => listJobs(ctx, query),
   }),
   upload_from_url: tool({
     description:
       "Store a public http(s) file (image, video, audio, font) for use in configs: answers its storageUrl. " +
       "Private addresses are refused.",
     input: UrlInput,
+    output: UploadedFile,
+    route: `POST ${MOUNTS.files}/upload`,
     needs: { resource: "media", method: "POST" },
     run: async (ctx, { url, ttlHours }) =>
       toUploadResponse(await importFromUrl(ctx, { userId: ctx.caller.userId, url, ttlHours })),
@@ -137,37 +127,56 @@ export const TOOLS = {
     description:
       "Render one of your templates once per row (POST /api/v2/templates/{id}/batches): every row is validated " +
       "before anything is charged. Follow it with get_batch; the ZIP is at /api/v2/batches/{batchId}/output.",
-    input: BatchInput,
+    input: v.strictObject({ templateId: TemplateId, ...BatchBody.entries }),
+    output: BatchCreated,
+    route: `POST ${MOUNTS.templates}/{id}/batches`,
     needs: { scope: "templates:bulk" },
     run: async (ctx, input) => createBatch(ctx, input, await batchLimitsOf(ctx)),
   }),
   get_batch: tool({
     description: "Read a template batch: status, counts per job state, progress and its jobs.",
-    input: v.strictObject({ batchId: v.pipe(v.string("batchId must be a string"), v.maxLength(64)) }),
+    input: v.strictObject({ batchId: BatchId }),
+    output: Batch,
+    route: `GET ${MOUNTS.batches}/{id}`,
     needs: { scope: "operations:read" },
     run: (ctx, { batchId }) => getBatch(ctx, batchId),
   }),
   get_download_link: tool({
     description: "A signed link that downloads a file (a job's output) without a key, for expiresIn seconds.",
-    input: LinkInput,
+    input: v.strictObject({ fileId: FileId, ...LinkBody.entries }),
+    output: DownloadLink,
+    route: `POST ${MOUNTS.files}/{fileId}/link`,
     needs: { resource: "media", method: "POST" },
     run: async (ctx, { fileId, expiresIn }, origin) =>
       createDownloadLink(ctx, { origin, row: await getOwnFile(ctx, fileId), expiresIn }),
   }),
 };
 
-/** The tools as MCP lists them: name, description and input JSON Schema. */
+type AnyTool = Tool<v.GenericSchema, v.GenericSchema>;
+const byName = (name: string): AnyTool | undefined =>
+  Object.hasOwn(TOOLS, name) ? (TOOLS as unknown as Record<string, AnyTool>)[name] : undefined;
+
+/** The route a tool stands for (`{ method, path }`), whose rate limits a call of it counts against. */
+export const toolRoute = (name: string) => {
+  const route = byName(name)?.route;
+  if (!route) return undefined;
+  const [method, path] = route.split(" ") as [string, string];
+  return { method, path };
+};
+
+/** The tools as MCP lists them: name, description, and the JSON Schemas of their input and output. */
 export const toolList = () =>
-  Object.entries(TOOLS).map(([name, t]) => ({
+  Object.entries(TOOLS as unknown as Record<string, AnyTool>).map(([name, t]) => ({
     name,
     description: t.description,
-    inputSchema: toJsonSchema(t.input, { errorMode: "ignore" }) as { type: "object" },
+    inputSchema: jsonSchemaOf(t.input, { mode: "input", target: "draft-07" }) as { type: "object" },
+    outputSchema: jsonSchemaOf(t.output, { mode: "output", target: "draft-07" }) as { type: "object" },
   }));
 
 /** Runs a tool for the caller: its permission first, then its input, then the verb. */
 export const runTool = async (ctx: CallerCtx, name: string, args: unknown, origin: string) => {
-  if (!Object.hasOwn(TOOLS, name)) return undefined;
-  const t = (TOOLS as unknown as Record<string, Tool<v.GenericSchema>>)[name]!;
+  const t = byName(name);
+  if (!t) return undefined;
   if (t.needs && "scope" in t.needs) {
     if (!holdsScope(ctx.caller, t.needs.scope))
       throw new Forbidden(`This API key lacks the scope ${t.needs.scope}`);
@@ -175,5 +184,5 @@ export const runTool = async (ctx: CallerCtx, name: string, args: unknown, origi
     throw new Forbidden(
       `This key cannot ${t.needs.method === "GET" ? "read" : "change"} ${t.needs.resource}`,
     );
-  return t.run(ctx, parseOrThrow(t.input, args ?? {}), origin);
+  return t.run(ctx, parseOrThrow(t.input, (t.from ?? ((a) => a))(args ?? {})), origin);
 };

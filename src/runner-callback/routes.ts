@@ -15,10 +15,11 @@ import { CALLBACK_PATH, RunnerStatus } from "../contract/wire";
 import { ok } from "../lib/envelope";
 import { readBytesBounded, readTextBounded } from "../lib/body";
 import { Unauthorized } from "../lib/errors";
-import { parseJsonText, parseOrThrow } from "../lib/validate";
+import { NoQuery, parseJsonText, parseOrThrow, queryParams } from "../lib/validate";
 import { CALLBACK_ROUTE, TRANSCRIBE_ROUTE } from "../paths";
 import { applyRunnerStatus } from "./apply-status";
 import { describe } from "../docs/describe";
+import { CallbackHealth } from "../health/schemas";
 import { transcribeForJob } from "./transcribe";
 
 /** A status report is a few hundred bytes; 64 KiB leaves room for any error text. */
@@ -58,10 +59,23 @@ export const runnerRoutes = new Hono<AppEnv>()
   .get(
     "/health",
     describe({
+      operationId: "getCallbackHealth",
       tag: "Health",
       summary: "The renderer callback's health",
       public: true,
-      ok: { status: 200, description: "`status`, `timestamp`, `webhookEndpoint` (the callback's path)" },
+      query: NoQuery,
+      ok: {
+        status: 200,
+        description: "`status`, `timestamp`, `webhookEndpoint` (the callback's path)",
+        data: CallbackHealth,
+      },
     }),
-    (c) => ok(c, { status: "healthy", timestamp: new Date().toISOString(), webhookEndpoint: CALLBACK_PATH }),
+    (c) => {
+      queryParams(c, NoQuery);
+      return ok(c, {
+        status: "healthy",
+        timestamp: new Date().toISOString(),
+        webhookEndpoint: CALLBACK_PATH,
+      } satisfies CallbackHealth);
+    },
   );

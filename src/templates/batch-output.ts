@@ -7,16 +7,18 @@
  */
 import { downloadZip } from "client-zip";
 import type { CallerCtx } from "../context";
+import type { JobStatus } from "../db/schema";
 import { Conflict, Gone } from "../lib/errors";
 import { visibleFileName } from "../lib/file-name";
 import { iso } from "../lib/time";
 import { getOwnedBatch } from "./internal";
+import type { BatchManifest, ManifestEntry } from "./schemas";
 
 interface OutputRow {
   row: number;
   name: string | null;
   jobId: string;
-  status: string;
+  status: JobStatus;
   error: string | null;
   fileId: string | null;
   storageKey: string | null;
@@ -100,19 +102,8 @@ export const batchZip = async (ctx: CallerCtx, batchId: string): Promise<Respons
   });
 };
 
-export interface ManifestEntry {
-  row: number;
-  name: string | null;
-  jobId: string | null;
-  status: string;
-  fileId: string | null;
-  /** The entry's name in the ZIP, when its output is there. */
-  zipEntry: string | null;
-  error: string | null;
-}
-
 /** row -> job -> file -> status, rejected rows included. */
-export const batchManifest = async (ctx: CallerCtx, batchId: string) => {
+export const batchManifest = async (ctx: CallerCtx, batchId: string): Promise<BatchManifest> => {
   const batch = await getOwnedBatch(ctx, batchId);
   const rows = await outputs(ctx, batchId);
   const names = entryNames(rows, ctx.now());
@@ -130,7 +121,7 @@ export const batchManifest = async (ctx: CallerCtx, batchId: string) => {
       row: r.row,
       name: r.name,
       jobId: null,
-      status: "REJECTED",
+      status: "REJECTED" as const,
       fileId: null,
       zipEntry: null,
       error: r.errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join("; "),

@@ -3,16 +3,7 @@ import type { CallerCtx } from "../context";
 import { JOB_STATUSES, type JobStatus } from "../db/schema";
 import { iso } from "../lib/time";
 import { getOwnedBatch, type BatchRow } from "./internal";
-
-export interface BatchJob {
-  row: number;
-  name: string | null;
-  jobId: string;
-  status: JobStatus;
-  progress: number;
-  outputFileId: string | null;
-  error: string | null;
-}
+import type { Batch, BatchJob } from "./schemas";
 
 /** The batch's jobs in row order (scoped to the owner through the batch, and by user_id again). */
 export const batchJobs = async (ctx: CallerCtx, batchId: string): Promise<BatchJob[]> =>
@@ -29,7 +20,7 @@ export const batchJobs = async (ctx: CallerCtx, batchId: string): Promise<BatchJ
 
 const FINAL: readonly JobStatus[] = ["COMPLETED", "FAILED", "CANCELLED"];
 
-export const toBatch = (batch: BatchRow, jobs: readonly BatchJob[]) => {
+export const toBatch = (batch: BatchRow, jobs: readonly BatchJob[]): Batch => {
   const counts = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;
   for (const job of jobs) counts[job.status]++;
   const done = jobs.reduce((sum, j) => sum + (FINAL.includes(j.status) ? 100 : j.progress), 0);
@@ -44,13 +35,13 @@ export const toBatch = (batch: BatchRow, jobs: readonly BatchJob[]) => {
     rejected: batch.rejected.length,
     counts,
     progress: jobs.length ? Math.floor(done / jobs.length) : 100,
-    jobs,
+    jobs: [...jobs],
     createdAt: iso(batch.createdAt)!,
     endedAt: iso(batch.endedAt),
   };
 };
 
-export const getBatch = async (ctx: CallerCtx, id: string) => {
+export const getBatch = async (ctx: CallerCtx, id: string): Promise<Batch> => {
   const batch = await getOwnedBatch(ctx, id);
   return toBatch(batch, await batchJobs(ctx, id));
 };

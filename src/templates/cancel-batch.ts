@@ -9,10 +9,11 @@ import { InvalidState } from "../lib/errors";
 import { batchEnded } from "./batch-ended";
 import { getBatch } from "./batch-status";
 import { getOwnedBatch } from "./internal";
+import type { Batch } from "./schemas";
 
 const CHUNK = 50;
 
-export const cancelBatch = async (ctx: CallerCtx, id: string) => {
+export const cancelBatch = async (ctx: CallerCtx, id: string): Promise<Batch> => {
   const batch = await getOwnedBatch(ctx, id);
   const at = ctx.now();
   const res = await ctx.d1

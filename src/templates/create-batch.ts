@@ -21,7 +21,7 @@ import { feedBatch } from "./feed-batch";
 import { getOwnedTemplate } from "./internal";
 import { MAX_BATCH_COLUMNS, type BatchLimits } from "./limits";
 import { rejectedRows, rejectRow, refusalErrors, type RowErrors } from "./row-errors";
-import type { BatchMode } from "./schemas";
+import type { BatchCreated, BatchMode } from "./schemas";
 import { mergeRow } from "./variables";
 
 /** Jobs opened per D1 batch (each job is three statements). */
@@ -50,7 +50,7 @@ export const createBatch = async (
   ctx: CallerCtx,
   input: BatchInput,
   limits: BatchLimits & { maxConcurrentJobs: number },
-) => {
+): Promise<BatchCreated> => {
   const template = await getOwnedTemplate(ctx, input.templateId);
   if (input.rows.length === 0)
     throw new ValidationFailed([{ field: "rows", message: "The batch has no rows", code: "EMPTY_BATCH" }]);
@@ -161,7 +161,7 @@ export const createBatch = async (
   return {
     batchId,
     templateId: template.id,
-    status: "RUNNING" as const,
+    status: "RUNNING",
     mode: input.mode,
     totalRows: input.rows.length,
     accepted: jobs.length,

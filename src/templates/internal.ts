@@ -4,6 +4,7 @@ import type { CallerCtx } from "../context";
 import { batches, templates } from "../db/schema";
 import { NotFound } from "../lib/errors";
 import { iso } from "../lib/time";
+import type { Template } from "./schemas";
 
 export type TemplateRow = typeof templates.$inferSelect;
 export type BatchRow = typeof batches.$inferSelect;
@@ -24,10 +25,10 @@ export const getOwnedBatch = async (ctx: CallerCtx, id: string): Promise<BatchRo
   return row;
 };
 
-export const toTemplate = (row: TemplateRow) => ({
+export const toTemplate = (row: TemplateRow): Template => ({
   id: row.id,
   name: row.name,
-  type: row.type === "IMAGE" ? ("image" as const) : ("video" as const),
+  type: row.type === "IMAGE" ? "image" : "video",
   config: row.config,
   variables: row.variables,
   createdAt: iso(row.createdAt)!,

@@ -10,7 +10,7 @@ import { sha256Hex } from "../contract/crypto";
 import { describe } from "../docs/describe";
 import { readTextBounded } from "../lib/body";
 import { canonicalJson } from "../lib/canonical-json";
-import { answer, envelope, ok } from "../lib/envelope";
+import { answer, Deleted, envelope, ok } from "../lib/envelope";
 import { UnsupportedMediaType } from "../lib/errors";
 import { idempotencyKeyOf, idempotent } from "../lib/idempotency";
 import { isJsonType, jsonBody, parseJsonText, parseOrThrow, queryParams } from "../lib/validate";
@@ -21,7 +21,19 @@ import { createBatch } from "./create-batch";
 import { getOwnedTemplate, toTemplate } from "./internal";
 import { batchLimitsOf, type BatchLimits } from "./limits";
 import { parseCsvRows } from "./parse-csv";
-import { BatchBody, BatchOptions, ManifestQuery, TemplateBody } from "./schemas";
+import {
+  Batch,
+  BatchBody,
+  BatchCreated,
+  BatchId,
+  BatchManifest,
+  BatchOptions,
+  ManifestQuery,
+  Template,
+  TemplateBody,
+  TemplateId,
+  TemplateList,
+} from "./schemas";
 import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from "./save-template";
 
 export const templateRoutes = new Hono<AppEnv>()
@@ -29,9 +41,10 @@ export const templateRoutes = new Hono<AppEnv>()
   .get(
     "/",
     describe({
+      operationId: "listTemplates",
       tag: "Templates",
       summary: "List your templates",
-      ok: { status: 200, description: "`templates`" },
+      ok: { status: 200, description: "`templates`, newest first", data: TemplateList },
     }),
     requireScope("templates:read"),
     async (c) => ok(c, await listTemplates(callerCtx(c))),
@@ -39,6 +52,7 @@ export const templateRoutes = new Hono<AppEnv>()
   .post(
     "/",
     describe({
+      operationId: "createTemplate",
       tag: "Templates",
       summary: "Create a template",
       description:
@@ -46,8 +60,7 @@ export const templateRoutes = new Hono<AppEnv>()
         "type (`string`, `number`, `colour`, `file`), `required` and `default`; undeclared placeholders are derived " +
         "(string, required). The template is validated now, with sample values standing in for the variables.",
       body: TemplateBody,
-      ok: { status: 201, description: "The template with its variable schema" },
-      errors: [400, 413, 415],
+      ok: { status: 201, description: "The template with its variable schema", data: Template },
     }),
     requireScope("templates:write"),
     async (c) => ok(c, await createTemplate(callerCtx(c), await jsonBody(c, TemplateBody)), 201),
@@ -55,10 +68,11 @@ export const templateRoutes = new Hono<AppEnv>()
   .get(
     "/:id",
     describe({
+      operationId: "getTemplate",
+      path: { id: TemplateId },
       tag: "Templates",
       summary: "Read a template",
-      ok: { status: 200, description: "The template" },
-      errors: [404],
+      ok: { status: 200, description: "The template", data: Template },
     }),
     requireScope("templates:read"),
     async (c) => ok(c, toTemplate(await getOwnedTemplate(callerCtx(c), c.req.param("id")))),
@@ -66,12 +80,13 @@ export const templateRoutes = new Hono<AppEnv>()
   .put(
     "/:id",
     describe({
+      operationId: "replaceTemplate",
+      path: { id: TemplateId },
       tag: "Templates",
       summary: "Replace a template",
       description: "Validated like a new one; batches already submitted keep their jobs' configs.",
       body: TemplateBody,
-      ok: { status: 200, description: "The template" },
-      errors: [400, 404, 413, 415],
+      ok: { status: 200, description: "The template", data: Template },
     }),
     requireScope("templates:write"),
     async (c) => {
@@ -84,10 +99,11 @@ export const templateRoutes = new Hono<AppEnv>()
   .delete(
     "/:id",
     describe({
+      operationId: "deleteTemplate",
+      path: { id: TemplateId },
       tag: "Templates",
       summary: "Delete a template",
-      ok: { status: 200, description: "`id`, `deleted`" },
-      errors: [404],
+      ok: { status: 200, description: "`id`, `deleted`", data: Deleted },
     }),
     requireScope("templates:write"),
     async (c) => ok(c, await deleteTemplate(callerCtx(c), c.req.param("id"))),
@@ -95,6 +111,8 @@ export const templateRoutes = new Hono<AppEnv>()
   .post(
     "/:id/batches",
     describe({
+      operationId: "createBatch",
+      path: { id: TemplateId },
       tag: "Templates",
       summary: "Submit a batch of rows",
       description:
@@ -102,14 +120,23 @@ export const templateRoutes = new Hono<AppEnv>()
         "`nameColumn` in the query). Every row is merged and validated before anything is charged: " +
         "`all-or-nothing` (default) refuses the batch if any row is bad, `valid-only` opens the good rows and lists " +
         "the others. Errors carry `row` (1-based, header excluded) and `field`. Rows and bytes are bounded per plan " +
-        "(free 100 rows / 256 KiB, pro 1,000 / 2 MiB, business 5,000 / 8 MiB). `Idempotency-Key` makes a retry safe.",
+        "(free 100 rows / 256 KiB, pro 1,000 / 2 MiB, business 5,000 / 8 MiB), columns to 200. A video batch is " +
+        "refused (429) while the account's failed renders are over their daily quota, like a video job. " +
+        "`Idempotency-Key` makes a retry safe.",
       body: BatchBody,
+      bodyAlso: {
+        "text/csv": {
+          schema: { type: "string", description: "A header row of variable names, then one row per job" },
+        },
+      },
       query: BatchOptions,
+      idempotent: true,
       ok: {
         status: 201,
         description: "`batchId`, `accepted`, `rejected` rows with their errors, `estimatedTokens`",
+        data: BatchCreated,
       },
-      errors: [400, 402, 404, 409, 413, 415],
+      errors: [402, 429],
     }),
     requireScope("templates:bulk"),
     async (c) => {
@@ -147,11 +174,12 @@ export const batchRoutes = new Hono<AppEnv>()
   .get(
     "/:id",
     describe({
+      operationId: "getBatch",
+      path: { id: BatchId },
       tag: "Templates",
       summary: "Read a batch",
       description: "Status, job counts per state, `progress` (0-100) and the jobs in row order.",
-      ok: { status: 200, description: "The batch" },
-      errors: [404],
+      ok: { status: 200, description: "The batch", data: Batch },
     }),
     requireScope("operations:read"),
     async (c) => ok(c, await getBatch(callerCtx(c), c.req.param("id"))),
@@ -159,11 +187,13 @@ export const batchRoutes = new Hono<AppEnv>()
   .delete(
     "/:id",
     describe({
+      operationId: "cancelBatch",
+      path: { id: BatchId },
       tag: "Templates",
       summary: "Cancel a batch",
       description: "Jobs not yet started are cancelled and their reserves released; started ones finish.",
-      ok: { status: 200, description: "The batch" },
-      errors: [400, 404],
+      ok: { status: 200, description: "The batch", data: Batch },
+      errors: [400],
     }),
     requireScope("operations:cancel"),
     async (c) => ok(c, await cancelBatch(callerCtx(c), c.req.param("id"))),
@@ -171,14 +201,19 @@ export const batchRoutes = new Hono<AppEnv>()
   .get(
     "/:id/output",
     describe({
+      operationId: "downloadBatchOutput",
+      path: { id: BatchId },
       tag: "Templates",
       summary: "Download a finished batch's outputs as one ZIP",
       description:
         "Streamed; entries named by the batch's `nameColumn` (else `row-<n>`). Outputs expire like job outputs " +
         "(7 days): expired ones are left out; 410 when none is left.",
-      ok: { status: 200, description: "A ZIP archive" },
-      produces: "application/zip",
-      errors: [404, 409, 410],
+      ok: {
+        status: 200,
+        description: "A ZIP archive, streamed",
+        content: { "application/zip": { schema: { type: "string", contentMediaType: "application/zip" } } },
+      },
+      errors: [409, 410],
     }),
     requireScope("templates:bulk"),
     (c) => batchZip(callerCtx(c), c.req.param("id")),
@@ -186,12 +221,26 @@ export const batchRoutes = new Hono<AppEnv>()
   .get(
     "/:id/manifest",
     describe({
+      operationId: "getBatchManifest",
+      path: { id: BatchId },
       tag: "Templates",
       summary: "The batch's manifest: row, job, file, status",
       description: "`format=json` (default) or `format=csv`; rejected rows included with their errors.",
       query: ManifestQuery,
-      ok: { status: 200, description: "`entries` (or a CSV)" },
-      errors: [400, 404],
+      ok: {
+        status: 200,
+        description: "`entries` (JSON), or the same as CSV",
+        data: BatchManifest,
+        content: {
+          "text/csv": {
+            schema: {
+              type: "string",
+              description:
+                "A header row `row,name,jobId,status,fileId,zipEntry,error`, then one row per entry",
+            },
+          },
+        },
+      },
     }),
     requireScope("templates:bulk"),
     async (c) => {

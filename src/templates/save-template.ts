@@ -12,8 +12,9 @@ import { catalogueOnline } from "../fonts/online";
 import { ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { getOwnedTemplate, toTemplate } from "./internal";
+import type { Deleted } from "../lib/envelope";
 import { MAX_TEMPLATE_VARIABLES } from "./limits";
-import type { TemplateBody } from "./schemas";
+import type { Template, TemplateBody, TemplateList } from "./schemas";
 import { atPlaceholder, placeholdersOf, sampleValues, substitute, variableSchema } from "./variables";
 
 /** Most templates an account may keep. */
@@ -36,7 +37,7 @@ const checkTemplate = (ctx: CallerCtx, input: TemplateBody) => {
   return variables;
 };
 
-export const createTemplate = async (ctx: CallerCtx, input: TemplateBody) => {
+export const createTemplate = async (ctx: CallerCtx, input: TemplateBody): Promise<Template> => {
   const variables = checkTemplate(ctx, input);
   const count = await ctx.d1
     .prepare("SELECT count(*) AS n FROM templates WHERE user_id = ?1")
@@ -65,7 +66,7 @@ export const createTemplate = async (ctx: CallerCtx, input: TemplateBody) => {
   return toTemplate(row);
 };
 
-export const updateTemplate = async (ctx: CallerCtx, id: string, input: TemplateBody) => {
+export const updateTemplate = async (ctx: CallerCtx, id: string, input: TemplateBody): Promise<Template> => {
   await getOwnedTemplate(ctx, id);
   const variables = checkTemplate(ctx, input);
   await ctx.db
@@ -83,7 +84,7 @@ export const updateTemplate = async (ctx: CallerCtx, id: string, input: Template
 };
 
 /** Deleting a template leaves its batches alone: their jobs carry their own merged configs. */
-export const deleteTemplate = async (ctx: CallerCtx, id: string) => {
+export const deleteTemplate = async (ctx: CallerCtx, id: string): Promise<Deleted> => {
   await getOwnedTemplate(ctx, id);
   await ctx.db
     .delete(templates)
@@ -92,7 +93,7 @@ export const deleteTemplate = async (ctx: CallerCtx, id: string) => {
   return { id, deleted: true };
 };
 
-export const listTemplates = async (ctx: CallerCtx) => ({
+export const listTemplates = async (ctx: CallerCtx): Promise<TemplateList> => ({
   templates: (
     await ctx.db.query.templates.findMany({
       where: eq(templates.userId, ctx.caller.userId),

@@ -1,5 +1,8 @@
-/** valibot schemas of the template and batch requests. */
+/** valibot schemas of the template and batch requests and answers. */
 import * as v from "valibot";
+import { FieldError } from "../contract/field-errors";
+import { BATCH_STATUSES, JOB_STATUSES } from "../db/schema";
+import { Timestamp } from "../lib/envelope";
 import { MAX_TEMPLATE_VARIABLES } from "./limits";
 import { VARIABLE_NAME, VARIABLE_TYPES } from "./variables";
 
@@ -12,6 +15,18 @@ export const VariableDeclSchema = v.object({
   required: v.optional(v.boolean(), true),
   default: v.optional(v.union([v.string(), v.number()], "default must be a string or a number")),
 });
+
+/** A template's id and a batch's id, as paths name them. */
+export const TemplateId = v.pipe(
+  v.string("templateId must be a string"),
+  v.maxLength(64),
+  v.description("tpl_..."),
+);
+export const BatchId = v.pipe(
+  v.string("batchId must be a string"),
+  v.maxLength(64),
+  v.description("bat_..."),
+);
 
 /** POST /api/v2/templates and PUT /api/v2/templates/{id}. */
 export const TemplateBody = v.object({
@@ -51,3 +66,100 @@ export const BatchBody = v.object({
 export const ManifestQuery = v.object({
   format: v.optional(v.picklist(["json", "csv"], 'format must be "json" or "csv"'), "json"),
 });
+
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** A template's variable as stored: declared, or derived from a placeholder (string, required). */
+const Variable = v.object({
+  name: v.string(),
+  type: v.picklist(VARIABLE_TYPES),
+  required: v.boolean(),
+  default: v.optional(v.union([v.string(), v.number()])),
+});
+
+export const Template = v.object({
+  id: v.string(),
+  name: v.string(),
+  type: v.picklist(["image", "video"]),
+  config: v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.description("The config with its {{name}} placeholders"),
+  ),
+  variables: v.array(Variable),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type Template = v.InferOutput<typeof Template>;
+
+export const TemplateList = v.object({ templates: v.array(Template) });
+export type TemplateList = v.InferOutput<typeof TemplateList>;
+
+/** The answer of a batch submission: rows accepted (one job each) and the rows refused with their errors. */
+export const BatchCreated = v.object({
+  batchId: v.string(),
+  templateId: v.string(),
+  status: v.literal("RUNNING"),
+  mode: v.picklist(BATCH_MODES),
+  totalRows: Count,
+  accepted: Count,
+  rejected: v.array(v.object({ row: Count, errors: v.array(FieldError) })),
+  estimatedTokens: Count,
+  createdAt: Timestamp,
+});
+export type BatchCreated = v.InferOutput<typeof BatchCreated>;
+
+/** A batch's job, in row order. */
+export const BatchJob = v.object({
+  row: Count,
+  name: v.nullable(v.string()),
+  jobId: v.string(),
+  status: v.picklist(JOB_STATUSES),
+  progress: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
+  outputFileId: v.nullable(v.string()),
+  error: v.nullable(v.string()),
+});
+export type BatchJob = v.InferOutput<typeof BatchJob>;
+
+export const Batch = v.object({
+  id: v.string(),
+  templateId: v.string(),
+  status: v.picklist(BATCH_STATUSES),
+  mode: v.picklist(BATCH_MODES),
+  nameColumn: v.nullable(v.string()),
+  totalRows: Count,
+  accepted: Count,
+  rejected: Count,
+  counts: v.object(
+    Object.fromEntries(JOB_STATUSES.map((s) => [s, Count])) as {
+      [K in (typeof JOB_STATUSES)[number]]: typeof Count;
+    },
+  ),
+  progress: v.pipe(Count, v.maxValue(100)),
+  jobs: v.array(BatchJob),
+  createdAt: Timestamp,
+  endedAt: v.nullable(Timestamp),
+});
+export type Batch = v.InferOutput<typeof Batch>;
+
+/** row -> job -> file -> status, rejected rows included (their status `REJECTED`). */
+export const ManifestEntry = v.object({
+  row: Count,
+  name: v.nullable(v.string()),
+  jobId: v.nullable(v.string()),
+  status: v.picklist([...JOB_STATUSES, "REJECTED"]),
+  fileId: v.nullable(v.string()),
+  zipEntry: v.pipe(
+    v.nullable(v.string()),
+    v.description("The entry's name in the ZIP, when its output is there"),
+  ),
+  error: v.nullable(v.string()),
+});
+export type ManifestEntry = v.InferOutput<typeof ManifestEntry>;
+
+export const BatchManifest = v.object({
+  batchId: v.string(),
+  status: v.picklist(BATCH_STATUSES),
+  createdAt: Timestamp,
+  entries: v.array(ManifestEntry),
+});
+export type BatchManifest = v.InferOutput<typeof BatchManifest>;

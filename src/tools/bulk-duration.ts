@@ -11,14 +11,11 @@ import type { CallerCtx } from "../context";
 import { filesByStoragePath } from "../files/internal";
 import { DomainError, NotFound, ValidationFailed } from "../lib/errors";
 import { formatDuration } from "../media/format-duration";
-import { storedDurationUs, toResult, urlDurationUs, type DurationResult } from "./measure-duration";
-import type { Target } from "./schemas";
+import { storedDurationUs, toResult, urlDurationUs } from "./measure-duration";
+import type { BulkDurationResult, BulkItemResult, Target } from "./schemas";
 
 /** Files measured at once. */
 export const BULK_CONCURRENCY = 16;
-
-export type BulkItemResult =
-  ({ success: true } & DurationResult) | { success: false; error: string; originalPath: string };
 
 /** Runs `work` over `items` with at most `limit` in flight, keeping results in input order. */
 export const mapBounded = async <T, R>(
@@ -41,7 +38,7 @@ export const mapBounded = async <T, R>(
 export const bulkDuration = async (
   ctx: CallerCtx,
   { kind, files }: { kind: "video" | "audio"; files: Target[] },
-) => {
+): Promise<BulkDurationResult> => {
   const { bulkDurationMax: max, displayName: plan } = await planOf(ctx, ctx.caller.userId);
   if (files.length > max) {
     throw new ValidationFailed(

@@ -13,17 +13,10 @@ import { readDurationUs } from "../media/duration";
 import { formatDuration } from "../media/format-duration";
 import { readBody, safeFetch } from "../net/safe-fetch";
 import { rendererFor } from "../renderer-client/client";
-import type { Target } from "./schemas";
+import type { DurationResult, Target } from "./schemas";
 
 /** Largest remote file the URL variant downloads (it is read into memory, never stored). */
 export const MAX_URL_BYTES = 50 * 1024 * 1024;
-
-export interface DurationResult {
-  durationMs: number;
-  durationFormatted: string;
-  source: "storage" | "url";
-  originalPath: string;
-}
 
 const fromProbe = async (
   ctx: Ctx,

@@ -13,7 +13,7 @@ import { Forbidden } from "../lib/errors";
 import { jsonBody } from "../lib/validate";
 import { bulkDuration } from "./bulk-duration";
 import { measureDuration } from "./measure-duration";
-import { BulkBody, Target } from "./schemas";
+import { BulkBody, BulkDurationResult, DurationResult, Target } from "./schemas";
 import { describe } from "../docs/describe";
 
 const requireAny = (accepts: (p: Permission) => boolean) =>
@@ -27,17 +27,24 @@ const canSpend = requireAny((p) => p.action === "full" && (p.resource === "media
 
 export const toolRoutes = new Hono<AppEnv>().use(requireKeyOrSession);
 
+const KIND = { video: "Video", audio: "Audio" } as const;
+
 for (const kind of ["video", "audio"] as const) {
   toolRoutes.post(
     `/${kind}/duration`,
     canRead,
     describe({
+      operationId: `measure${KIND[kind]}Duration`,
       tag: "Tools",
       summary: `Measure one ${kind} file's duration`,
       description: "A stored file (`path`) or a public URL (`url`, fetched through the SSRF guard). Free.",
       body: Target,
-      ok: { status: 200, description: "`durationMs`, `durationFormatted`, `source`, `originalPath`" },
-      errors: [400, 403, 404, 422],
+      ok: {
+        status: 200,
+        description: "`durationMs`, `durationFormatted`, `source`, `originalPath`",
+        data: DurationResult,
+      },
+      errors: [403, 404, 422, 502],
     }),
     async (c) => {
       const target = await jsonBody(c, Target);
@@ -48,13 +55,18 @@ for (const kind of ["video", "audio"] as const) {
     `/${kind}/duration/bulk`,
     canSpend,
     describe({
+      operationId: `measure${KIND[kind]}Durations`,
       tag: "Tools",
       summary: `Measure many ${kind} files' durations`,
       description:
         "1 token per file attempted, charged up front; at most 5 files on the free plan, 300 on paid plans.",
       body: BulkBody,
-      ok: { status: 200, description: "One result per input, in order, and a `summary`" },
-      errors: [400, 402, 403],
+      ok: {
+        status: 200,
+        description: "One result per input, in order, and a `summary`",
+        data: BulkDurationResult,
+      },
+      errors: [402, 403],
     }),
     async (c) => {
       const { files } = await jsonBody(c, BulkBody);

@@ -1,4 +1,4 @@
-/** Request bodies of the duration tools (valibot at the HTTP boundary). */
+/** Request bodies and answers of the duration tools (valibot at the HTTP boundary). */
 import * as v from "valibot";
 
 const Path = v.pipe(
@@ -43,3 +43,35 @@ export const BulkBody = v.object({
     v.maxLength(1000, "files must contain at most 1000 items"),
   ),
 });
+
+const Ms = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+const durationEntries = {
+  durationMs: Ms,
+  durationFormatted: v.pipe(v.string(), v.description("e.g. `00:01:23.456`")),
+  source: v.picklist(["storage", "url"]),
+  originalPath: v.pipe(v.string(), v.description("The path or URL as given")),
+};
+
+/** One file's duration. */
+export const DurationResult = v.object(durationEntries);
+export type DurationResult = v.InferOutput<typeof DurationResult>;
+
+/** One result per input of a bulk request, in order: its duration, or why it has none. */
+const BulkItemResult = v.variant("success", [
+  v.object({ success: v.literal(true), ...durationEntries }),
+  v.object({ success: v.literal(false), error: v.string(), originalPath: v.string() }),
+]);
+export type BulkItemResult = v.InferOutput<typeof BulkItemResult>;
+
+export const BulkDurationResult = v.object({
+  results: v.array(BulkItemResult),
+  summary: v.object({
+    total: Ms,
+    successful: Ms,
+    failed: Ms,
+    totalDurationMs: Ms,
+    totalDurationFormatted: v.string(),
+  }),
+});
+export type BulkDurationResult = v.InferOutput<typeof BulkDurationResult>;

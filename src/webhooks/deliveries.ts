@@ -5,13 +5,13 @@ import type { CallerCtx } from "../context";
 import { webhookAttempts, webhookDeliveries, webhookEvents } from "../db/schema";
 import { InvalidState } from "../lib/errors";
 import { endpointObject, getOwnedDelivery, getOwnedEndpoint } from "./internal";
-import type { DeliveriesQuery } from "./schemas";
+import type { DeliveriesQuery, ReplayResult, WebhookDeliveryDetail, WebhookDeliveryList } from "./schemas";
 import { toAttempt, toDelivery } from "./serialize";
 
 export const listDeliveries = async (
   ctx: CallerCtx,
   input: { endpointId: string } & v.InferOutput<typeof DeliveriesQuery>,
-) => {
+): Promise<WebhookDeliveryList> => {
   const endpoint = await getOwnedEndpoint(ctx, input.endpointId);
   const rows = await ctx.db.query.webhookDeliveries.findMany({
     where: and(
@@ -26,7 +26,10 @@ export const listDeliveries = async (
 };
 
 /** One delivery with the event body as stored and every attempt (status, responseStatus, duration, error, time). */
-export const getDelivery = async (ctx: CallerCtx, input: { endpointId: string; deliveryId: string }) => {
+export const getDelivery = async (
+  ctx: CallerCtx,
+  input: { endpointId: string; deliveryId: string },
+): Promise<WebhookDeliveryDetail> => {
   const delivery = await getOwnedDelivery(ctx, input.endpointId, input.deliveryId);
   const [event, attempts] = await Promise.all([
     ctx.db.query.webhookEvents.findFirst({
@@ -48,7 +51,10 @@ export const getDelivery = async (ctx: CallerCtx, input: { endpointId: string; d
  * A dead-lettered delivery starts a new round of the schedule, with the same `webhook-id`. Any other status is not
  * replayed (`replayed: false`); an endpoint that is disabled must be enabled first.
  */
-export const replayDelivery = async (ctx: CallerCtx, input: { endpointId: string; deliveryId: string }) => {
+export const replayDelivery = async (
+  ctx: CallerCtx,
+  input: { endpointId: string; deliveryId: string },
+): Promise<ReplayResult> => {
   const endpoint = await getOwnedEndpoint(ctx, input.endpointId);
   const delivery = await getOwnedDelivery(ctx, endpoint.id, input.deliveryId);
   if (!endpoint.active)

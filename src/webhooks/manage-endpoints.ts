@@ -12,7 +12,15 @@ import { parseOrThrow } from "../lib/validate";
 import { iso } from "../lib/time";
 import { assertEndpointUrl, endpointObject, getOwnedEndpoint } from "./internal";
 import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_ENDPOINTS_PER_ACCOUNT } from "./limits";
-import { UpdateEndpointBody, type CreateEndpointBody, type RotateSecretBody } from "./schemas";
+import {
+  UpdateEndpointBody,
+  type CreateEndpointBody,
+  type RotatedSecret,
+  type RotateSecretBody,
+  type WebhookEndpoint,
+  type WebhookEndpointCreated,
+} from "./schemas";
+import type { Deleted } from "../lib/envelope";
 import { toEndpoint } from "./serialize";
 import { newEndpointSecret } from "./signature";
 import type { Send } from "./url-policy";
@@ -20,7 +28,7 @@ import type { Send } from "./url-policy";
 export const createEndpoint = async (
   ctx: CallerCtx,
   input: v.InferOutput<typeof CreateEndpointBody> & { send?: Send },
-) => {
+): Promise<WebhookEndpointCreated> => {
   const { userId } = ctx.caller;
   const [existing] = await ctx.db
     .select({ n: count() })
@@ -58,7 +66,7 @@ export const createEndpoint = async (
   return { ...toEndpoint(row!), secret: secret.plain };
 };
 
-export const listEndpoints = async (ctx: CallerCtx) =>
+export const listEndpoints = async (ctx: CallerCtx): Promise<WebhookEndpoint[]> =>
   (
     await ctx.db.query.webhookEndpoints.findMany({
       where: eq(webhookEndpoints.userId, ctx.caller.userId),
@@ -73,7 +81,7 @@ export const listEndpoints = async (ctx: CallerCtx) =>
 export const updateEndpoint = async (
   ctx: CallerCtx,
   { id, body, send }: { id: string; body: () => Promise<unknown>; send?: Send },
-) => {
+): Promise<WebhookEndpoint> => {
   const current = await getOwnedEndpoint(ctx, id);
   const input = { ...parseOrThrow(UpdateEndpointBody, await body()), send };
   if (input.url !== undefined) await assertEndpointUrl(ctx, input.url, input.send);
@@ -95,7 +103,7 @@ export const updateEndpoint = async (
 };
 
 /** Deletes the endpoint with its deliveries (cascade) and empties its object. */
-export const deleteEndpoint = async (ctx: CallerCtx, id: string) => {
+export const deleteEndpoint = async (ctx: CallerCtx, id: string): Promise<Deleted> => {
   const current = await getOwnedEndpoint(ctx, id);
   await ctx.db
     .delete(webhookEndpoints)
@@ -114,7 +122,7 @@ export const deleteEndpoint = async (ctx: CallerCtx, id: string) => {
 export const rotateSecret = async (
   ctx: CallerCtx,
   input: { id: string } & v.InferOutput<typeof RotateSecretBody>,
-) => {
+): Promise<RotatedSecret> => {
   const current = await getOwnedEndpoint(ctx, input.id);
   const at = ctx.now();
   const grace = input.graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS;

@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { callerCtx, requireKeyOrSession } from "../auth/api-key";
 import { requireScope } from "../auth/scopes";
-import { ok } from "../lib/envelope";
+import { Deleted, ok } from "../lib/envelope";
 import { jsonBody, parseOrThrow, queryParams, readJson } from "../lib/validate";
 import { getDelivery, listDeliveries, replayDelivery } from "./deliveries";
 import {
@@ -20,9 +20,17 @@ import {
 import {
   CreateEndpointBody,
   DeliveriesQuery,
+  QueuedTestEvent,
+  ReplayResult,
+  RotatedSecret,
   RotateSecretBody,
   TestEventBody,
   UpdateEndpointBody,
+  WebhookDeliveryDetail,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+  WebhookEndpointList,
 } from "./schemas";
 import { getOwnedEndpoint } from "./internal";
 import { sendTestEvent } from "./send-test";
@@ -48,9 +56,10 @@ export const webhookRoutes = new Hono<AppEnv>()
     "/",
     manage,
     describe({
+      operationId: "listWebhookEndpoints",
       tag: "Webhooks",
       summary: "List your webhook endpoints (scope renders:create)",
-      ok: { status: 200, description: "`endpoints`, without secrets" },
+      ok: { status: 200, description: "The endpoints, without secrets", data: WebhookEndpointList },
     }),
     async (c) => ok(c, await listEndpoints(callerCtx(c))),
   )
@@ -58,13 +67,17 @@ export const webhookRoutes = new Hono<AppEnv>()
     "/",
     manage,
     describe({
+      operationId: "createWebhookEndpoint",
       tag: "Webhooks",
       summary: "Create a webhook endpoint (scope renders:create)",
       description:
         "An https URL (checked by the SSRF guard now and at every send), the eventTypes to receive, active. The signing secret `whsec_...` is in this answer once.",
       body: CreateEndpointBody,
-      ok: { status: 201, description: "The endpoint and its `secret` (shown once)" },
-      errors: [400, 409],
+      ok: {
+        status: 201,
+        description: "The endpoint and its `secret` (shown once)",
+        data: WebhookEndpointCreated,
+      },
     }),
     async (c) =>
       ok(
@@ -78,11 +91,11 @@ export const webhookRoutes = new Hono<AppEnv>()
     "/:id",
     manage,
     describe({
+      operationId: "updateWebhookEndpoint",
       tag: "Webhooks",
       summary: "Update or disable an endpoint (scope renders:create)",
       body: UpdateEndpointBody,
-      ok: { status: 200, description: "The endpoint" },
-      errors: [400, 404],
+      ok: { status: 200, description: "The endpoint", data: WebhookEndpoint },
     }),
     async (c) =>
       ok(c, await updateEndpoint(callerCtx(c), { id: c.req.param("id"), body: () => readJson(c) })),
@@ -91,10 +104,10 @@ export const webhookRoutes = new Hono<AppEnv>()
     "/:id",
     manage,
     describe({
+      operationId: "deleteWebhookEndpoint",
       tag: "Webhooks",
       summary: "Delete an endpoint (scope renders:create)",
-      ok: { status: 200, description: "`id`, `deleted`" },
-      errors: [404],
+      ok: { status: 200, description: "`id`, `deleted`", data: Deleted },
     }),
     async (c) => ok(c, await deleteEndpoint(callerCtx(c), c.req.param("id"))),
   )
@@ -102,11 +115,12 @@ export const webhookRoutes = new Hono<AppEnv>()
     "/:id/test",
     manage,
     describe({
+      operationId: "sendWebhookTestEvent",
       tag: "Webhooks",
       summary: "Queue a signed test event (scope renders:create)",
       body: TestEventBody,
-      ok: { status: 202, description: "The queued delivery" },
-      errors: [400, 404, 429],
+      bodyOptional: true,
+      ok: { status: 202, description: "The queued delivery", data: QueuedTestEvent },
     }),
     async (c) =>
       ok(
@@ -122,12 +136,17 @@ export const webhookRoutes = new Hono<AppEnv>()
     "/:id/rotate-secret",
     manage,
     describe({
+      operationId: "rotateWebhookSecret",
       tag: "Webhooks",
       summary: "Rotate the signing secret (scope renders:create)",
       description: "The old secret keeps signing alongside the new one for the grace period.",
       body: RotateSecretBody,
-      ok: { status: 200, description: "The new `secret` (shown once) and when the old one stops" },
-      errors: [400, 404],
+      bodyOptional: true,
+      ok: {
+        status: 200,
+        description: "The new `secret` (shown once) and when the old one stops",
+        data: RotatedSecret,
+      },
     }),
     async (c) =>
       ok(
@@ -144,11 +163,11 @@ export const webhookRoutes = new Hono<AppEnv>()
     "/:id/deliveries",
     requireScope("operations:read"),
     describe({
+      operationId: "listWebhookDeliveries",
       tag: "Webhooks",
       summary: "List an endpoint's deliveries, without bodies (scope operations:read)",
       query: DeliveriesQuery,
-      ok: { status: 200, description: "`deliveries` and paging" },
-      errors: [400, 404],
+      ok: { status: 200, description: "The deliveries, newest first", data: WebhookDeliveryList },
     }),
     async (c) =>
       ok(
@@ -163,13 +182,14 @@ export const webhookRoutes = new Hono<AppEnv>()
     "/:id/deliveries/:deliveryId",
     requireScope("operations:read"),
     describe({
+      operationId: "getWebhookDelivery",
       tag: "Webhooks",
       summary: "One delivery with its attempts (scope operations:read)",
       ok: {
         status: 200,
         description: "The delivery: status, attempts (responseStatus, duration, error, time)",
+        data: WebhookDeliveryDetail,
       },
-      errors: [404],
     }),
     async (c) =>
       ok(
@@ -184,10 +204,11 @@ export const webhookRoutes = new Hono<AppEnv>()
     "/:id/deliveries/:deliveryId/replay",
     requireScope("operations:cancel"),
     describe({
+      operationId: "replayWebhookDelivery",
       tag: "Webhooks",
       summary: "Replay a dead-lettered delivery (scope operations:cancel)",
-      ok: { status: 200, description: "`replayed` and the delivery" },
-      errors: [400, 404],
+      ok: { status: 200, description: "`replayed` and the delivery's status", data: ReplayResult },
+      errors: [400],
     }),
     async (c) =>
       ok(

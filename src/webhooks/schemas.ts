@@ -1,6 +1,9 @@
-/** Request bodies and queries of /api/v2/webhooks (valibot; field errors reach the client in the envelope). */
+/**
+ * Request bodies, queries and answers of /api/v2/webhooks (valibot; field errors reach the client in the envelope).
+ */
 import * as v from "valibot";
 import { DELIVERY_STATUSES } from "../db/schema";
+import { Timestamp } from "../lib/envelope";
 import { EVENT_TYPES, TEST_EVENT_TYPE } from "./events";
 import { MAX_ROTATION_GRACE_SECONDS } from "./limits";
 
@@ -80,3 +83,92 @@ export const DeliveriesQuery = v.strictObject({
     "50",
   ),
 });
+
+const Int = v.pipe(v.number(), v.integer());
+
+const endpointEntries = {
+  id: v.string(),
+  name: v.string(),
+  url: v.string(),
+  eventTypes: v.array(v.picklist(EVENT_TYPES)),
+  active: v.boolean(),
+  disabledReason: v.pipe(
+    v.nullable(v.string()),
+    v.description("Why the service disabled it (after failing for days); null otherwise"),
+  ),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+};
+
+/** An endpoint, never with its secret (answered once, by create and rotate-secret). */
+export const WebhookEndpoint = v.object(endpointEntries);
+export type WebhookEndpoint = v.InferOutput<typeof WebhookEndpoint>;
+
+export const WebhookEndpointList = v.array(WebhookEndpoint);
+
+/** A new endpoint with its signing secret, shown this once. */
+export const WebhookEndpointCreated = v.object({
+  ...endpointEntries,
+  secret: v.pipe(v.string(), v.description("whsec_...: the Standard Webhooks signing secret")),
+});
+export type WebhookEndpointCreated = v.InferOutput<typeof WebhookEndpointCreated>;
+
+export const RotatedSecret = v.object({
+  id: v.string(),
+  secret: v.pipe(v.string(), v.description("The new whsec_... secret, shown this once")),
+  previousSecretExpiresAt: v.pipe(
+    v.nullable(Timestamp),
+    v.description("Until when the old secret still signs; null: it stopped now"),
+  ),
+});
+export type RotatedSecret = v.InferOutput<typeof RotatedSecret>;
+
+const deliveryEntries = {
+  id: v.string(),
+  endpointId: v.string(),
+  eventId: v.pipe(v.string(), v.description("The `webhook-id` header of every attempt: deduplicate on it")),
+  eventType: v.string(),
+  status: v.picklist(DELIVERY_STATUSES),
+  attempts: Int,
+  responseStatus: v.nullable(Int),
+  lastError: v.nullable(v.string()),
+  nextAttemptAt: v.nullable(Timestamp),
+  createdAt: Timestamp,
+  deliveredAt: v.nullable(Timestamp),
+};
+
+/** A delivery without bodies (the listing shape). */
+export const WebhookDelivery = v.object(deliveryEntries);
+export type WebhookDelivery = v.InferOutput<typeof WebhookDelivery>;
+
+export const WebhookDeliveryList = v.array(WebhookDelivery);
+export type WebhookDeliveryList = v.InferOutput<typeof WebhookDeliveryList>;
+
+export const WebhookAttempt = v.object({
+  attempt: Int,
+  status: v.picklist(["succeeded", "failed"]),
+  responseStatus: v.nullable(Int),
+  durationMs: Int,
+  error: v.nullable(v.string()),
+  responseBody: v.pipe(v.nullable(v.string()), v.description("The first bytes of the receiver's answer")),
+  attemptedAt: Timestamp,
+});
+export type WebhookAttempt = v.InferOutput<typeof WebhookAttempt>;
+
+export const WebhookDeliveryDetail = v.object({
+  ...deliveryEntries,
+  event: v.nullable(v.object({ id: v.string(), type: v.string(), jobId: v.nullable(v.string()) })),
+  attemptLog: v.array(WebhookAttempt),
+});
+export type WebhookDeliveryDetail = v.InferOutput<typeof WebhookDeliveryDetail>;
+
+export const QueuedTestEvent = v.object({
+  deliveryId: v.string(),
+  eventId: v.string(),
+  eventType: v.string(),
+});
+export type QueuedTestEvent = v.InferOutput<typeof QueuedTestEvent>;
+
+/** A replay: only a dead-lettered delivery starts again (`replayed: false` and its status otherwise). */
+export const ReplayResult = v.object({ replayed: v.boolean(), status: v.picklist(DELIVERY_STATUSES) });
+export type ReplayResult = v.InferOutput<typeof ReplayResult>;

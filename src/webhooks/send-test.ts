@@ -10,7 +10,7 @@ import { handOver } from "./announce";
 import { BATCH_COMPLETED, eventBody, TEST_EVENT_TYPE, type NewDelivery } from "./events";
 import { getOwnedEndpoint } from "./internal";
 import { MAX_PAYLOAD_BYTES } from "./limits";
-import type { TestEventBody } from "./schemas";
+import type { QueuedTestEvent, TestEventBody } from "./schemas";
 
 /** Room kept for the signed download link the object may add to the data. */
 const LINK_ROOM = 1024;
@@ -55,7 +55,7 @@ const example = (type: string, at: number): Record<string, unknown> => {
 export const sendTestEvent = async (
   ctx: CallerCtx,
   input: { endpointId: string } & v.InferOutput<typeof TestEventBody>,
-) => {
+): Promise<QueuedTestEvent> => {
   const endpoint = await getOwnedEndpoint(ctx, input.endpointId);
   if (!endpoint.active)
     throw new InvalidState("The endpoint is disabled: enable it (PATCH active: true) first");

@@ -1,28 +1,39 @@
 /**
  * The OpenAPI document: every public mounted route is described (and every described route is mounted), each
- * operation has a summary, a tag and its security, request bodies come from the validating schemas, and the
- * examples it shows are accepted by the API.
+ * operation has a stable operationId, a summary, a tag, its security and a typed answer for every status, request
+ * bodies come from the validating schemas, every example fits its schema and the request examples are accepted by
+ * the API. client/openapi.json is this document.
  */
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { EXAMPLES, GALLERY } from "../../src/docs/examples";
-import { INTERNAL_ROUTES } from "../../src/docs/openapi";
+import { INTERNAL_ROUTES } from "../../src/docs/internal-routes";
 import committed from "../../client/openapi.json";
-import { body, call, newAccount } from "./helpers";
+import { openApiContract, type OpenApiDocument } from "../openapi-contract";
+import { BASE, body, call, newAccount } from "./helpers";
 
+interface Media {
+  schema?: Record<string, unknown>;
+  example?: unknown;
+}
 interface Operation {
+  operationId?: string;
   summary?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
-  requestBody?: { content: Record<string, { schema?: unknown; example?: unknown }> };
-  responses: Record<string, unknown>;
+  requestBody?: { content: Record<string, Media> };
+  responses: Record<string, { $ref?: string; content?: Record<string, Media> }>;
 }
 type Doc = {
   openapi: string;
   info: { version: string };
   paths: Record<string, Record<string, Operation>>;
 } & {
-  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+    responses: Record<string, unknown>;
+  };
 };
 
 const load = async () => {
@@ -62,6 +73,94 @@ describe("GET /api/v1/user-api/docs", () => {
     expect([...mounted].filter((r) => !described.has(r)).sort()).toEqual([]);
     expect([...described].filter((r) => !mounted.has(r)).sort()).toEqual([]);
     expect(mounted.size).toBeGreaterThan(30);
+  });
+
+  it("names each operation by a unique, stable, readable operationId", async () => {
+    const doc = await load();
+    const ids = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => `${method.toUpperCase()} ${path} ${op.operationId}`),
+    );
+    expect(new Set(ids.map((i) => i.split(" ")[2])).size).toBe(ids.length);
+    for (const id of ids) expect(id.split(" ")[2], id).toMatch(/^[a-z][a-zA-Z0-9]{2,40}$/);
+    // A rename breaks every generated client: change this list only on purpose.
+    expect(ids.filter((i) => i.includes("/api/v1/jobs") || i.includes("/files"))).toEqual([
+      "POST /api/v1/jobs createJob",
+      "GET /api/v1/jobs listJobs",
+      "POST /api/v1/jobs/validate validateJob",
+      "GET /api/v1/jobs/stats getJobStats",
+      "GET /api/v1/jobs/stats/last-30-days getJobDailyCounts",
+      "GET /api/v1/jobs/{jobId} getJob",
+      "DELETE /api/v1/jobs/{jobId} cancelJob",
+      "GET /api/v1/jobs/{jobId}/events streamJobEvents",
+      "POST /api/v1/files/upload uploadFile",
+      "POST /api/v1/files/validate validateFile",
+      "GET /api/v1/files listFiles",
+      "GET /api/v1/files/{fileId} getFile",
+      "DELETE /api/v1/files/{fileId} deleteFile",
+      "GET /api/v1/files/{fileId}/metadata getFileMetadata",
+      "GET /api/v1/files/{fileId}/download downloadFile",
+      "HEAD /api/v1/files/{fileId}/download headFile",
+      "POST /api/v1/files/{fileId}/link createDownloadLink",
+    ]);
+    expect(ids.length).toBe(61);
+  });
+
+  it("types every answer: JSON data by a named schema, errors by the shared envelope, other media by type", async () => {
+    const doc = await load();
+    const shared = doc.components.responses as Record<string, { content: Record<string, Media> }>;
+    const untyped: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const [method, op] of Object.entries(ops)) {
+        if (!op.responses["500"]) untyped.push(`${method} ${path}: no 500`);
+        for (const [status, answer] of Object.entries(op.responses)) {
+          const where = `${method.toUpperCase()} ${path} ${status}`;
+          if (Number(status) >= 400) {
+            const name = /^#\/components\/responses\/(\w+)$/.exec(answer.$ref ?? "")?.[1];
+            const schema = name && shared[name]?.content["application/json"]?.schema;
+            if (JSON.stringify(schema) !== '{"$ref":"#/components/schemas/ErrorBody"}')
+              untyped.push(`${where}: not the shared error envelope`);
+          } else if (status === "304") {
+            if (answer.content) untyped.push(`${where}: a body`);
+          } else {
+            const content = Object.entries(answer.content ?? {});
+            if (!content.length) untyped.push(`${where}: no content`);
+            for (const [type, media] of content) {
+              const data = (media.schema as { properties?: { data?: { $ref?: string } } } | undefined)
+                ?.properties?.data;
+              if (!media.schema) untyped.push(`${where} ${type}: no schema`);
+              else if (
+                type === "application/json" &&
+                !/^#\/components\/schemas\/[A-Z]\w+$/.test(data?.$ref ?? "")
+              )
+                untyped.push(`${where}: data is not a named schema`);
+            }
+          }
+        }
+      }
+    expect(untyped).toEqual([]);
+  });
+
+  it("shows only examples that fit their schemas", async () => {
+    const doc = await load();
+    const contract = openApiContract(doc as unknown as OpenApiDocument);
+    const examples: { where: string; schema: Record<string, unknown>; example: unknown }[] = [];
+    const visit = (node: unknown, where: string) => {
+      if (Array.isArray(node)) return node.forEach((n, i) => visit(n, `${where}/${i}`));
+      if (node === null || typeof node !== "object") return;
+      const media = node as Media & { examples?: unknown };
+      if (media.schema && media.example !== undefined)
+        examples.push({ where, schema: media.schema, example: media.example });
+      for (const [k, v] of Object.entries(node)) visit(v, `${where}/${k}`);
+    };
+    visit(doc.paths, "#/paths");
+    expect(examples.length).toBeGreaterThanOrEqual(5);
+    for (const { where, schema, example } of examples)
+      expect(contract.problems(schema, example), where).toBeNull();
+    // And one that does not fit is caught (the check can fail).
+    const create = doc.paths["/api/v1/jobs"]!.post!.responses["201"]!.content!["application/json"]!;
+    expect(contract.problems(create.schema!, { success: true, data: { jobId: 1 } })).toMatch(
+      /jobId|required/,
+    );
   });
 
   it("gives each operation a summary, a tag and an answer; authenticated ones say how", async () => {
@@ -114,11 +213,11 @@ describe("GET /api/v1/user-api/docs", () => {
   });
 });
 
-describe("the typed client", () => {
-  it("is generated from the document this Worker serves (else run npm run client:generate)", async () => {
-    const { servers, ...doc } = (await load()) as Doc & { servers: unknown };
-    expect(servers).toEqual([{ url: "http://127.0.0.1:8787" }]);
-    expect(JSON.parse(JSON.stringify(doc))).toEqual(committed);
+describe("client/openapi.json", () => {
+  it("is the document this Worker serves on 127.0.0.1:8787 (else run npm run client:generate)", async () => {
+    const doc = await load();
+    expect((doc as { servers?: unknown }).servers).toEqual([{ url: BASE, description: "This service" }]);
+    expect(doc).toEqual(committed);
   });
 });
 

@@ -115,3 +115,21 @@ describe("unexpected errors", () => {
     expect(JSON.stringify(b)).not.toContain("secret/path");
   });
 });
+
+describe("the public reads", () => {
+  it("refuse a query parameter they do not take with a 400 naming it, and answer without one", async () => {
+    for (const path of ["/health", "/api/v1/schemas", "/api/v1/billing/plans", "/api/v1/webhooks/health"]) {
+      const refused = await call(`${path}?nmae=image`);
+      expect(refused.status, path).toBe(400);
+      expect(await body(refused), path).toMatchObject({
+        success: false,
+        details: {
+          errors: [
+            { field: "nmae", message: "This route takes no query parameters", code: "VALIDATION_ERROR" },
+          ],
+        },
+      });
+      expect((await call(path)).status, path).toBe(200);
+    }
+  });
+});

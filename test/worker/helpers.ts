@@ -6,12 +6,29 @@ import { credentialGate } from "../../src/auth/credential-gate";
 import type { Permission } from "../../src/auth/caller";
 import { createContext, withCaller, type Ctx } from "../../src/context";
 import { createApiKey } from "../../src/keys/create-api-key";
+import document from "../../client/openapi.json";
+import { INTERNAL_ROUTES } from "../../src/docs/internal-routes";
+import { openApiContract, type OpenApiDocument } from "../openapi-contract";
 
 export const BASE = "http://127.0.0.1:8787";
 
-/** Sends a request through the Worker's own fetch handler (the same path a client takes). */
-export const call = (path: string, init: RequestInit = {}) =>
-  exports.default.fetch(new Request(`${BASE}${path}`, init));
+/** Every answer a test receives through `call`/`send` is held to the OpenAPI document (test/openapi-contract.ts). */
+const contract = openApiContract(
+  document as unknown as OpenApiDocument,
+  INTERNAL_ROUTES.map((r) => r.prefix),
+);
+
+/**
+ * Sends a request through the Worker's own fetch handler (the same path a client takes); an answer outside the
+ * OpenAPI document fails the test.
+ */
+export const send = async (request: Request): Promise<Response> => {
+  const { method, url } = request;
+  return contract.check(method, url, await exports.default.fetch(request));
+};
+
+/** `send` of `init` to `path` on the Worker. */
+export const call = (path: string, init: RequestInit = {}) => send(new Request(`${BASE}${path}`, init));
 
 export const json = (method: string, body: unknown, key?: string): RequestInit => ({
   method,

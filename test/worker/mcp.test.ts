@@ -4,16 +4,22 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { env, exports } from "cloudflare:workers";
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { BASE, body, call, json, newAccount } from "./helpers";
+import { credentialGate, counterKey } from "../../src/auth/credential-gate";
+import { sha256Hex } from "../../src/contract/crypto";
+import { SCHEMA_COMPONENTS } from "../../src/docs/components";
+import { JOB_CREATE_LIMIT, windowStart } from "../../src/lib/rate-limit";
+import { TOOLS } from "../../src/mcp/tools";
+import { BASE, body, call, json, newAccount, send } from "./helpers";
 import { openPending } from "./jobs-seed";
 
 const connect = async (headers: Record<string, string>) => {
   const client = new Client({ name: "test", version: "1.0.0" });
   const transport = new StreamableHTTPClientTransport(new URL(`${BASE}/mcp`), {
     requestInit: { headers },
-    fetch: (url, init) => exports.default.fetch(new Request(url, init)),
+    fetch: (url, init) => send(new Request(url, init)),
   });
   await client.connect(transport);
   return client;
@@ -36,6 +42,25 @@ const imageJob = {
 };
 
 describe("MCP tools", () => {
+  it("takes each tool's input and output schemas from the route it stands for", async () => {
+    type Envelope = { schema: { properties: { data: { $ref: string } } } };
+    const doc = (await (await call("/api/v1/user-api/docs")).json()) as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content: Record<string, Envelope> }> }>
+      >;
+    };
+    const named = new Map(Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [schema, name]));
+    for (const [name, tool] of Object.entries(TOOLS)) {
+      const [method, path] = tool.route.split(" ") as [string, string];
+      const op = doc.paths[path]?.[method.toLowerCase()];
+      expect(op, `${name}: ${tool.route}`).toBeDefined();
+      const ok = Object.entries(op!.responses).find(([status]) => status.startsWith("2"))![1];
+      const data = ok.content["application/json"]!.schema.properties.data.$ref;
+      expect(data, name).toBe(`#/components/schemas/${named.get(tool.output)}`);
+    }
+  });
+
   it("lists the tools with input schemas generated from the validating schemas", async () => {
     const { key } = await newAccount();
     const client = await connect({ authorization: `Bearer ${key}` });
@@ -58,6 +83,16 @@ describe("MCP tools", () => {
       required: ["fileId"],
       properties: { expiresIn: { type: "integer", minimum: 60, maximum: 604800 } },
     });
+    expect(link.outputSchema).toMatchObject({
+      type: "object",
+      required: ["url", "expiresAt"],
+      properties: { expiresAt: { type: "string", format: "date-time" } },
+    });
+    const create = tools.find((t) => t.name === "create_job")!;
+    expect(create.inputSchema).toMatchObject({
+      properties: { type: { enum: ["image", "video"] }, config: { type: "object" } },
+    });
+    expect(tools.every((t) => t.outputSchema?.type === "object")).toBe(true);
     await client.close();
   });
 
@@ -79,9 +114,13 @@ describe("MCP tools", () => {
     expect(job.body).toMatchObject({ id: jobId, status: expect.any(String) });
     const list = await mcpCall(client, "list_jobs", { limit: 5 });
     expect((list.body.jobs as { id: string }[]).map((j) => j.id)).toContain(jobId);
-    const row = await exports.default.fetch(
-      new Request(`${BASE}/api/v1/jobs/${jobId}`, { headers: { "x-api-key": key } }),
-    );
+    // The route's query schema: numbers or their text, in any letter case, as GET /api/v1/jobs takes them.
+    const images = await mcpCall(client, "list_jobs", { limit: "1", type: "image" });
+    expect(images.body.pagination).toMatchObject({ limit: 1, totalCount: 1 });
+    const badQuery = await mcpCall(client, "list_jobs", { limit: "0" });
+    expect(badQuery.isError).toBe(true);
+    expect(JSON.stringify(badQuery.body)).toContain("limit must be an integer between 1 and 100");
+    const row = await send(new Request(`${BASE}/api/v1/jobs/${jobId}`, { headers: { "x-api-key": key } }));
     expect(row.status).toBe(200);
     await client.close();
   });
@@ -205,7 +244,7 @@ describe("MCP tools", () => {
   it("refuses a missing or wrong key with 401 before any MCP exchange", async () => {
     await expect(connect({})).rejects.toThrow(/401|Unauthorized/i);
     await expect(connect({ authorization: "Bearer mrk_not-a-key" })).rejects.toThrow(/401|Unauthorized/i);
-    const res = await exports.default.fetch(
+    const res = await send(
       new Request(`${BASE}/mcp`, {
         method: "POST",
         headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
@@ -214,5 +253,72 @@ describe("MCP tools", () => {
     );
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ success: false, error: "Unauthorized" });
+  });
+});
+
+/** Sets the key's job-creation count in its gate to `count`, in this window and the next (a test never straddles). */
+const preloadJobCreations = async (key: string, count: number) => {
+  const start = windowStart(Date.now(), JOB_CREATE_LIMIT.windowMs);
+  await runInDurableObject(credentialGate(env, "key", await sha256Hex(key)), (gate, state) => {
+    gate.flush();
+    for (const ws of [start, start + JOB_CREATE_LIMIT.windowMs])
+      state.storage.kv.put(counterKey(JOB_CREATE_LIMIT, ws), count);
+  });
+};
+
+describe("MCP rate limits", () => {
+  it("counts create_job against job creation's limit, in the key's own gate, as POST /api/v1/jobs", async () => {
+    const { key } = await newAccount();
+    const client = await connect({ "x-api-key": key });
+    expect((await mcpCall(client, "create_job", imageJob)).isError).toBe(false);
+    // A read through MCP counts only against the general limit.
+    await mcpCall(client, "list_jobs", {});
+    const res = await call("/api/v1/jobs", json("POST", imageJob, key));
+    expect(res.status).toBe(201);
+    expect(res.headers.get("x-ratelimit-limit")).toBe(String(JOB_CREATE_LIMIT.limit));
+    expect(res.headers.get("x-ratelimit-remaining")).toBe(String(JOB_CREATE_LIMIT.limit - 2));
+    await client.close();
+  });
+
+  it("refuses create_job past the limit with the route's 429 while other tools still answer", async () => {
+    const { key, userId } = await newAccount();
+    const client = await connect({ "x-api-key": key });
+    await preloadJobCreations(key, JOB_CREATE_LIMIT.limit);
+    await expect(client.callTool({ name: "create_job", arguments: imageJob })).rejects.toThrow(
+      /429|Too many requests/,
+    );
+    expect((await call("/api/v1/jobs", json("POST", imageJob, key))).status).toBe(429);
+    const n = await env.DB.prepare("SELECT count(*) AS n FROM jobs WHERE user_id = ?")
+      .bind(userId)
+      .first<{ n: number }>();
+    expect(n!.n).toBe(0);
+    expect((await mcpCall(client, "list_jobs", {})).isError).toBe(false);
+    await client.close();
+  });
+
+  it("takes one tools/call per request (a batch of them would count once)", async () => {
+    const { key } = await newAccount();
+    const call1 = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "create_job", arguments: imageJob },
+    };
+    const res = await send(
+      new Request(`${BASE}/mcp`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "x-api-key": key,
+        },
+        body: JSON.stringify([call1, { ...call1, id: 2 }]),
+      }),
+    );
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      success: false,
+      details: { errors: [{ code: "ONE_TOOL_CALL_PER_REQUEST" }] },
+    });
   });
 });

@@ -1,0 +1,24 @@
+/**
+ * Setup of every end-to-end test file: each answer the service gives to the test's `fetch` (the tests' own calls,
+ * the typed client's, the MCP SDK's) is held to the OpenAPI document (test/openapi-contract.ts); an answer outside
+ * it fails the test that received it. Requests elsewhere (the webhook receiver, the pixel tools) are left alone.
+ */
+import { inject } from "vitest";
+import document from "../../client/openapi.json";
+import { INTERNAL_ROUTES } from "../../src/docs/internal-routes";
+import { openApiContract, type OpenApiDocument } from "../openapi-contract";
+
+const contract = openApiContract(
+  document as unknown as OpenApiDocument,
+  INTERNAL_ROUTES.map((r) => r.prefix),
+);
+const base = inject("baseUrl");
+const unchecked = globalThis.fetch;
+
+globalThis.fetch = async (input: string | URL | Request, init?: RequestInit) => {
+  const request = input instanceof Request ? input : undefined;
+  const url = request ? request.url : String(input);
+  const method = (init?.method ?? request?.method ?? "GET").toUpperCase();
+  const response = await unchecked(input, init);
+  return url.startsWith(`${base}/`) ? contract.check(method, url, response) : response;
+};
