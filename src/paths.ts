@@ -21,6 +21,10 @@ export const MOUNTS = {
   docs: "/api/v1/user-api/docs",
   /** The builder page. */
   builder: "/builder",
+  /** The console's pages (besides `/`, `/sign-in`, `/sign-up`, `/terms`; src/console/routes.ts). */
+  console: "/console",
+  /** The web build's files (web/, built into static/web). */
+  web: "/web",
   /** v2 templates and their batches. */
   templates: "/api/v2/templates",
   batches: "/api/v2/batches",

@@ -1013,7 +1013,7 @@ export interface Operations {
   /** List your jobs */
   "GET /api/v1/jobs": {
     path: {};
-    query: { page?: string | number; limit?: string | number; status?: string | number; type?: string | number; sortBy?: string | number; sortOrder?: string | number };
+    query: { page?: string | number; limit?: string | number; status?: string | number; type?: string | number; sortBy?: string | number; search?: string | number; sortOrder?: string | number };
     body: never;
     status: 200;
   };
@@ -1237,6 +1237,37 @@ export interface Operations {
   };
   /** End this session */
   "POST /api/v1/auth/logout": {
+    path: {};
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** What a sign-in page needs: terms version, captcha site key, the local outbox */
+  "GET /api/v1/auth/options": {
+    path: {};
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** Sign in a browser: exchange the e-mailed code for the session cookie */
+  "POST /api/v1/auth/session": {
+    path: {};
+    query: {};
+    body: {
+      email: string;
+      token: string;
+    };
+    status: 200;
+  };
+  /** The browser's session: the account and the CSRF token */
+  "GET /api/v1/auth/session": {
+    path: {};
+    query: {};
+    body: never;
+    status: 200;
+  };
+  /** Sign a browser out: the session is revoked and the cookie dropped */
+  "DELETE /api/v1/auth/session": {
     path: {};
     query: {};
     body: never;

@@ -7,6 +7,7 @@
 import type { Hono } from "hono";
 import type { AppEnv } from "../app-env";
 import { generateSpecs } from "hono-openapi";
+import { CONSOLE_PAGES } from "../console/routes";
 import { MOUNTS } from "../paths";
 import { configJsonSchema } from "../schemas/json-schemas";
 import { ERROR_RESPONSE, SECURITY_SCHEMES, TAGS } from "./describe";
@@ -25,6 +26,8 @@ export const INTERNAL_ROUTES: readonly { prefix: string; why: string }[] = [
   { prefix: MOUNTS.docs, why: "this document and its UI" },
   { prefix: MOUNTS.builder, why: "the builder page (it uses the documented API)" },
   { prefix: MOUNTS.mcp, why: "the MCP endpoint (its tools are described by MCP itself)" },
+  { prefix: MOUNTS.web, why: "the web front end's files" },
+  ...CONSOLE_PAGES.map((prefix) => ({ prefix, why: "the console's pages (they use the documented API)" })),
 ];
 
 /** Builds the document of `app` as served at `origin`. */

@@ -1,0 +1,75 @@
+/**
+ * The web front end (web/, built by Vite into static/web by scripts/build-web.mjs) on the API's own origin:
+ * - the console's pages: `/` (what the service is), `/sign-in`, `/sign-up`, `/terms` and everything under
+ *   `/console`, each answered with the single-page app's index.html (its router draws the page);
+ * - the build's files under `/web/` (hashed, cached for a year).
+ * Only the build is public: the rest of the ASSETS folder (fonts and libraries the renderers read) is reached by
+ * no route. Every answer carries a strict Content-Security-Policy: scripts, styles, images, media and requests of
+ * this origin only (no inline script, no other host), except the captcha vendor's widget where the captcha is on.
+ */
+import { Hono, type Context } from "hono";
+import type { AppEnv } from "../app-env";
+import type { Env } from "../env";
+import { NotFound } from "../lib/errors";
+import { MOUNTS } from "../paths";
+
+/** The captcha vendor's hosts, as its documentation lists them for a Content-Security-Policy. */
+const CAPTCHA_SOURCES = "https://hcaptcha.com https://*.hcaptcha.com";
+
+/** The console's policy; the captcha widget (script, frame, style, requests) only where the captcha is on. */
+export const contentSecurityPolicy = (env: Pick<Env, "CAPTCHA_ENABLED">): string => {
+  const captcha = env.CAPTCHA_ENABLED === "true" ? ` ${CAPTCHA_SOURCES}` : "";
+  return [
+    "default-src 'none'",
+    `script-src 'self'${captcha}`,
+    `style-src 'self'${captcha}`,
+    "img-src 'self' blob: data:",
+    "media-src 'self' blob:",
+    "font-src 'self'",
+    `connect-src 'self'${captcha}`,
+    `frame-src${captcha || " 'none'"}`,
+    "manifest-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+};
+
+/** Serves one file of the web build, with the policy; `page` files are never cached, hashed files for a year. */
+const serveBuilt = async (c: Context<AppEnv>, path: string, page: boolean) => {
+  const res = await c.env.ASSETS.fetch(new Request(`https://assets.local${MOUNTS.web}/${path}`));
+  if (!res.ok) {
+    if (page) throw new Error(`the web build is missing ${path}: run npm run setup (scripts/build-web.mjs)`);
+    throw new NotFound("File");
+  }
+  const headers = new Headers(res.headers);
+  headers.set("content-security-policy", contentSecurityPolicy(c.env));
+  headers.set(
+    "cache-control",
+    page || !path.startsWith("assets/") ? "no-cache" : "public, max-age=31536000, immutable",
+  );
+  return new Response(res.body, { status: 200, headers });
+};
+
+/** Answers a page of the web build (e.g. the console's index.html), for routes outside this sub-app too. */
+export const servePage = (c: Context<AppEnv>, file = "index.html") => serveBuilt(c, file, true);
+
+const page = (c: Context<AppEnv>) => servePage(c);
+
+/** The paths the console's router draws (each path and everything under it, but `/` itself only). */
+export const CONSOLE_PAGES = ["/", "/sign-in", "/sign-up", "/terms", MOUNTS.console] as const;
+
+export const consoleRoutes = new Hono<AppEnv>()
+  .get("/", page)
+  .get("/sign-in", page)
+  .get("/sign-up", page)
+  .get("/terms", page)
+  .get(MOUNTS.console, page)
+  .get(`${MOUNTS.console}/*`, page)
+  .get(`${MOUNTS.web}/*`, (c) => {
+    const path = c.req.path.slice(MOUNTS.web.length + 1);
+    // Only plain file paths of the build: no traversal, no hidden files, no pages under another name.
+    if (!/^[\w-]+(\/[\w.-]+)*\.\w+$/.test(path) || path.includes("..")) throw new NotFound("File");
+    return serveBuilt(c, path, false);
+  });
