@@ -1,0 +1,5469 @@
+// A snapshot of branch i28o's client/src/schema.ts (openapi-typescript output of the service's OpenAPI document),
+// taken while that branch was not merged; web/src/shared/api-types.ts is the one file that names it. When the
+// generated client lands, api-types.ts imports client/src/schema.ts instead and this file goes.
+// Generated from client/openapi.json by openapi-typescript (npm run client:generate). Do not edit.
+
+export interface paths {
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your jobs */
+        get: operations["listJobs"];
+        put?: never;
+        /**
+         * Create a render job
+         * @description Validates the config, imports public URL inputs, reserves the estimated tokens and queues the job. Send `Idempotency-Key` to make a retry safe: the same key and body within 24 h answer the first result.
+         */
+        post: operations["createJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Validate a job without creating it
+         * @description Always 200 for a JSON body: `isValid`, `errors`, `estimatedTokens`, `detectedResources`.
+         */
+        post: operations["validateJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Job counts and tokens used */
+        get: operations["getJobStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/stats/last-30-days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Completed and failed jobs per UTC day, last 30 days */
+        get: operations["getJobDailyCounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a job
+         * @description Status, config, output file, tokens, error, and `progress` (`percent`, `stage`) while it runs.
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a pending job
+         * @description Releases its reserved tokens. A job in any other state answers 400.
+         */
+        delete: operations["cancelJob"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/jobs/{jobId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a job's progress (Server-Sent Events)
+         * @description `progress` events (`status`, `progress.percent`, `progress.stage`) whenever the job changes, then one `done` event with the whole job when it ends, and the stream closes. A stream lasts at most 5 minutes; EventSource reconnects by itself (the `retry` field says when) and gets the current state first. Comment lines keep an idle stream open.
+         */
+        get: operations["streamJobEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/upload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file
+         * @description multipart/form-data with a `file` (at most 100 MiB; type sniffed from the content) and optional `ttlHours` (1 to 720, default 24). Send `Idempotency-Key` to make a retry safe.
+         */
+        post: operations["uploadFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Check a file without storing it */
+        post: operations["validateFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your files */
+        get: operations["listFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/{fileId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a file's record */
+        get: operations["getFile"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a file
+         * @description A file an open job reads is refused (400) until the job has finished.
+         */
+        delete: operations["deleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/{fileId}/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a file's media metadata */
+        get: operations["getFileMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/{fileId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file's bytes
+         * @description With your API key or a session, or with a signed link's `expires` and `signature` (no key). HEAD answers the same headers without the body.
+         */
+        get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        /**
+         * Download a file's bytes
+         * @description With your API key or a session, or with a signed link's `expires` and `signature` (no key). HEAD answers the same headers without the body.
+         */
+        head: operations["headFile"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/{fileId}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a signed download link
+         * @description Anyone holding the link can download the file until it expires (60 s to 7 days, default 1 hour; never past the file's own expiry). The body may be left out.
+         */
+        post: operations["createDownloadLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tools/video/duration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Measure one video file's duration
+         * @description A stored file (`path`) or a public URL (`url`, fetched through the SSRF guard). Free.
+         */
+        post: operations["measureVideoDuration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tools/video/duration/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Measure many video files' durations
+         * @description 1 token per file attempted, charged up front; at most 5 files on the free plan, 300 on paid plans.
+         */
+        post: operations["measureVideoDurations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tools/audio/duration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Measure one audio file's duration
+         * @description A stored file (`path`) or a public URL (`url`, fetched through the SSRF guard). Free.
+         */
+        post: operations["measureAudioDuration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tools/audio/duration/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Measure many audio files' durations
+         * @description 1 token per file attempted, charged up front; at most 5 files on the free plan, 300 on paid plans.
+         */
+        post: operations["measureAudioDurations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the config schemas */
+        get: operations["listConfigSchemas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schemas/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The JSON Schema of the image or video config */
+        get: operations["getConfigSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/webhooks/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The renderer callback's health */
+        get: operations["getCallbackHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/register": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up: e-mails a 6-digit code
+         * @description Then POST /api/v1/auth/verify with the code. Needs `hcaptchaToken` where the captcha is on.
+         */
+        post: operations["register"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign in: e-mails a 6-digit code */
+        post: operations["login"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange the e-mailed code for a session */
+        post: operations["verifyCode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End this session */
+        post: operations["logout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read your account */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change your name, e-mail (confirmed by a code) or marketing consent */
+        patch: operations["updateAccount"];
+        trace?: never;
+    };
+    "/api/v1/account/email/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Confirm a new e-mail address with its code */
+        post: operations["confirmEmailChange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your API keys */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description The key (`mrk_...`) is in the answer once; only its hash is stored. At most 50 keys.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key */
+        delete: operations["deleteApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The plans and their prices */
+        get: operations["listPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your plan, balance and this period's usage */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/ledger": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your token ledger, newest first */
+        get: operations["listLedgerEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change plan
+         * @description An upgrade answers a `checkout` to pay and applies once paid; a downgrade applies at the period's end.
+         */
+        post: operations["changePlan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Buy prepaid tokens */
+        post: operations["buyTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a payment */
+        get: operations["getPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/billing/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where checkout sends the browser back */
+        get: operations["checkoutReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your webhook endpoints (scope renders:create) */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint (scope renders:create)
+         * @description An https URL (checked by the SSRF guard now and at every send), the eventTypes to receive, active. The signing secret `whsec_...` is in this answer once.
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete an endpoint (scope renders:create) */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /** Update or disable an endpoint (scope renders:create) */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a signed test event (scope renders:create) */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret (scope renders:create)
+         * @description The old secret keeps signing alongside the new one for the grace period.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an endpoint's deliveries, without bodies (scope operations:read) */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/deliveries/{deliveryId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One delivery with its attempts (scope operations:read) */
+        get: operations["getWebhookDelivery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/webhooks/{id}/deliveries/{deliveryId}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Replay a dead-lettered delivery (scope operations:cancel) */
+        post: operations["replayWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/templates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your templates */
+        get: operations["listTemplates"];
+        put?: never;
+        /**
+         * Create a template
+         * @description A job config with `{{name}}` placeholders in any string, and optionally `variables` declaring each one's type (`string`, `number`, `colour`, `file`), `required` and `default`; undeclared placeholders are derived (string, required). The template is validated now, with sample values standing in for the variables.
+         */
+        post: operations["createTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/templates/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a template */
+        get: operations["getTemplate"];
+        /**
+         * Replace a template
+         * @description Validated like a new one; batches already submitted keep their jobs' configs.
+         */
+        put: operations["replaceTemplate"];
+        post?: never;
+        /** Delete a template */
+        delete: operations["deleteTemplate"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/templates/{id}/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a batch of rows
+         * @description JSON `{ rows: [{column: value}], mode?, nameColumn? }` or a `text/csv` body (header row; `mode` and `nameColumn` in the query). Every row is merged and validated before anything is charged: `all-or-nothing` (default) refuses the batch if any row is bad, `valid-only` opens the good rows and lists the others. Errors carry `row` (1-based, header excluded) and `field`. Rows and bytes are bounded per plan (free 100 rows / 256 KiB, pro 1,000 / 2 MiB, business 5,000 / 8 MiB). `Idempotency-Key` makes a retry safe.
+         */
+        post: operations["createBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a batch
+         * @description Status, job counts per state, `progress` (0-100) and the jobs in row order.
+         */
+        get: operations["getBatch"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel a batch
+         * @description Jobs not yet started are cancelled and their reserves released; started ones finish.
+         */
+        delete: operations["cancelBatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/batches/{id}/output": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a finished batch's outputs as one ZIP
+         * @description Streamed; entries named by the batch's `nameColumn` (else `row-<n>`). Outputs expire like job outputs (7 days): expired ones are left out; 410 when none is left.
+         */
+        get: operations["downloadBatchOutput"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/batches/{id}/manifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The batch's manifest: row, job, file, status
+         * @description `format=json` (default) or `format=csv`; rejected rows included with their errors.
+         */
+        get: operations["getBatchManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        ErrorBody: {
+            /** @constant */
+            success: false;
+            /** @description What went wrong, in a sentence */
+            error: string;
+            /** @description `errors` (field, message, code) for invalid input; otherwise what the status needs (`required`/`available` tokens, `retryAfter` seconds, `requestId` of a 500...) */
+            details?: {
+                errors?: {
+                    field?: string;
+                    message: string;
+                    code?: string;
+                    /** @description The batch row (1-based, a CSV header excluded) */
+                    row?: number;
+                }[];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        FieldError: {
+            field?: string;
+            message: string;
+            code?: string;
+        };
+        Deleted: {
+            id: string;
+            /** @constant */
+            deleted: true;
+        };
+        Job: {
+            id: string;
+            /** @enum {string} */
+            type: "IMAGE" | "VIDEO";
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED";
+            /** @description png, jpeg, webp, mp4, webm, ... */
+            outputFormat: string;
+            /** @description The output file, once COMPLETED */
+            outputFileId: string | null;
+            tokensUsed: number;
+            errorMessage: string | null;
+            startedAt: string | null;
+            completedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            progress: {
+                percent: number;
+                /** @description The renderer's stage (e.g. `encoding`) */
+                stage: string | null;
+            } | null;
+            /** @description The config as submitted */
+            config: {
+                [key: string]: unknown;
+            };
+            inputFileIds: string[];
+            priority: number;
+            captions?: components["schemas"]["Captions"];
+        };
+        JobListItem: {
+            id: string;
+            /** @enum {string} */
+            type: "IMAGE" | "VIDEO";
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED";
+            /** @description png, jpeg, webp, mp4, webm, ... */
+            outputFormat: string;
+            /** @description The output file, once COMPLETED */
+            outputFileId: string | null;
+            tokensUsed: number;
+            errorMessage: string | null;
+            startedAt: string | null;
+            completedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            progress: {
+                percent: number;
+                /** @description The renderer's stage (e.g. `encoding`) */
+                stage: string | null;
+            } | null;
+        };
+        JobList: {
+            jobs: components["schemas"]["JobListItem"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        Pagination: {
+            page: number;
+            limit: number;
+            totalCount: number;
+            totalPages: number;
+            hasNextPage: boolean;
+            hasPrevPage: boolean;
+        };
+        /** @description Only for a video that asked for autoSubtitles */
+        Captions: {
+            /** @constant */
+            status: "pending";
+            files: {
+                /** @enum {string} */
+                kind: "transcript" | "vtt" | "srt";
+                fileId: string;
+                mimeType: string;
+                size: number;
+                /** @description The file's download path (API key or session) */
+                downloadUrl: string;
+            }[];
+        } | {
+            /** @constant */
+            status: "done";
+            backend: ("pocketsphinx" | "workers-ai") | null;
+            language: string | null;
+            words: number;
+            cues: number;
+            note: string | null;
+            files: {
+                /** @enum {string} */
+                kind: "transcript" | "vtt" | "srt";
+                fileId: string;
+                mimeType: string;
+                size: number;
+                /** @description The file's download path (API key or session) */
+                downloadUrl: string;
+            }[];
+        };
+        JobCreated: {
+            jobId: string;
+            /** @constant */
+            status: "PENDING";
+            /** @enum {string} */
+            type: "IMAGE" | "VIDEO";
+            /** @description Reserved now; the final cost is settled when it ends */
+            estimatedTokens: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        JobValidation: {
+            isValid: boolean;
+            errors: components["schemas"]["FieldError"][];
+            /** @description What creating it would reserve (0 when invalid) */
+            estimatedTokens: number;
+            detectedResources: {
+                /** @enum {string} */
+                type: "image" | "video" | "audio" | "font" | "shader" | "unknown";
+                url: string;
+                size?: number;
+            }[];
+        };
+        JobCancelled: {
+            id: string;
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED";
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        JobStats: {
+            total: number;
+            totalTokensUsed: number;
+            byStatus: {
+                PENDING: number;
+                PROCESSING: number;
+                COMPLETED: number;
+                FAILED: number;
+                CANCELLED: number;
+            };
+            byType: {
+                IMAGE: number;
+                VIDEO: number;
+            };
+        };
+        DailyJobCounts: {
+            /** Format: date */
+            date: string;
+            success: number;
+            failed: number;
+        }[];
+        JobEvent: {
+            /** @constant */
+            event: "progress";
+            data: components["schemas"]["JobProgressEvent"];
+        } | {
+            /** @constant */
+            event: "done";
+            data: components["schemas"]["Job"];
+        };
+        JobProgressEvent: {
+            id: string;
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED";
+            progress: {
+                percent: number;
+                /** @description The renderer's stage (e.g. `encoding`) */
+                stage: string | null;
+            } | null;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        UploadedFile: {
+            id: string;
+            filename: string;
+            originalName: string;
+            mimeType: string;
+            /** @description The path a config names the file by (a layer's `path`) */
+            storageUrl: string;
+            /** @description What was measured at upload: `category`, `validationResult`, dimensions, codecs... */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the file is deleted (absent: kept)
+             */
+            expiresAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        MediaFile: {
+            id: string;
+            filename: string;
+            originalName: string;
+            mimeType: string;
+            /** @description The path a config names the file by (a layer's `path`) */
+            storageUrl: string;
+            /** @description What was measured at upload: `category`, `validationResult`, dimensions, codecs... */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description When the file is deleted (absent: kept)
+             */
+            expiresAt?: string;
+            /** Format: date-time */
+            createdAt: string;
+            width: number | null;
+            height: number | null;
+            /** @description Seconds, for video and audio */
+            duration: number | null;
+            size: number;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        FileList: {
+            files: components["schemas"]["MediaFile"][];
+            total: number;
+            page: number;
+            per_page: number;
+        };
+        FileMetadata: {
+            storageUrl: string;
+            /** @description What was measured at upload: `category`, `validationResult`, dimensions, codecs... */
+            metadata: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        FileValidation: {
+            validation: {
+                isValid: boolean;
+                fileSize: number;
+                /** @description The detected extension, or `unknown` */
+                fileType: string;
+                detectedMimeType: string;
+                errors: string[];
+                /** @enum {string} */
+                category: "image" | "video" | "audio" | "font" | "shader" | "unknown";
+            };
+            uploadedFile: {
+                originalName: string;
+                /** @description The type the form declared */
+                mimetype: string;
+                size: number;
+            };
+        };
+        DownloadLink: {
+            /** Format: uri */
+            url: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        DurationResult: {
+            durationMs: number;
+            /** @description e.g. `00:01:23.456` */
+            durationFormatted: string;
+            /** @enum {string} */
+            source: "storage" | "url";
+            /** @description The path or URL as given */
+            originalPath: string;
+        };
+        BulkDurationResult: {
+            results: ({
+                /** @constant */
+                success: true;
+                durationMs: number;
+                /** @description e.g. `00:01:23.456` */
+                durationFormatted: string;
+                /** @enum {string} */
+                source: "storage" | "url";
+                /** @description The path or URL as given */
+                originalPath: string;
+            } | {
+                /** @constant */
+                success: false;
+                error: string;
+                originalPath: string;
+            })[];
+            summary: {
+                total: number;
+                successful: number;
+                failed: number;
+                totalDurationMs: number;
+                totalDurationFormatted: string;
+            };
+        };
+        SchemaList: {
+            schemas: {
+                /** @enum {string} */
+                name: "image" | "video";
+                description: string;
+                usage: string;
+                /** @description Where the schema is served */
+                url: string;
+            }[];
+        };
+        ConfigSchema: {
+            /** @description The JSON Schema (draft-07) of the config */
+            schema: {
+                [key: string]: unknown;
+            };
+            description: string;
+            /** @description The grammar's version */
+            version: string;
+        };
+        Health: {
+            /** @constant */
+            status: "healthy";
+            /** Format: date-time */
+            timestamp: string;
+            service: string;
+            version: string;
+            /** @description production or development */
+            environment: string;
+        };
+        CallbackHealth: {
+            /** @constant */
+            status: "healthy";
+            /** Format: date-time */
+            timestamp: string;
+            /** @description The callback's path */
+            webhookEndpoint: string;
+        };
+        Account: {
+            id: string;
+            email: string;
+            name: string | null;
+            planId: string;
+            /** @description A downgrade that applies at the period's end */
+            pendingPlanId: string | null;
+            marketingAccepted: boolean;
+            termsVersion: string | null;
+            termsAcceptedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        CodeSent: {
+            /** @constant */
+            sent: true;
+            email: string;
+            expiresInSeconds: number;
+            next: string;
+        };
+        SignedIn: {
+            session: {
+                /** @description Send it as `Authorization: Bearer <token>` */
+                token: string;
+                /** Format: date-time */
+                expiresAt: string;
+            };
+            user: components["schemas"]["Account"];
+        };
+        AccountUpdated: {
+            user: components["schemas"]["Account"];
+            emailChange?: {
+                sentTo: string;
+                expiresInSeconds: number;
+            };
+        };
+        LoggedOut: {
+            /** @constant */
+            loggedOut: true;
+        };
+        ApiKey: {
+            id: string;
+            name: string;
+            /** @description The key's first characters, to recognise it */
+            prefix: string;
+            permissions: {
+                /** @enum {string} */
+                resource: "media" | "jobs";
+                /** @enum {string} */
+                action: "read" | "full";
+            }[];
+            scopes: ("renders:create" | "renders:read" | "operations:read" | "operations:cancel" | "templates:read" | "templates:write" | "templates:bulk")[];
+            expiresAt: string | null;
+            lastUsedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        ApiKeyList: {
+            apiKeys: components["schemas"]["ApiKey"][];
+        };
+        CreatedApiKey: {
+            /** @description mrk_...: store it now, it is never shown again */
+            key: string;
+            apiKey: components["schemas"]["ApiKey"];
+        };
+        Plan: {
+            id: string;
+            name: string;
+            displayName: string;
+            description: string | null;
+            tokensPerMonth: number;
+            /** @description USD per month; null for free */
+            pricePerMonth: number | null;
+            maxConcurrentJobs: number;
+            /** @enum {string} */
+            supportLevel: "community" | "email" | "priority";
+        };
+        PlanList: {
+            plans: components["schemas"]["Plan"][];
+        };
+        TokenUsage: {
+            monthlyUsed: number;
+            monthlyQuota: number;
+            monthlyRemaining: number;
+            prepaidBalance: number;
+            totalAvailable: number;
+            /** Format: date-time */
+            currentPeriodEnd: string;
+        };
+        CurrentUsage: {
+            plan: components["schemas"]["Plan"];
+            usage: components["schemas"]["TokenUsage"];
+            pendingPlan: {
+                id: string;
+                /** Format: date-time */
+                effectiveAt: string;
+            } | null;
+        };
+        LedgerPage: {
+            entries: {
+                id: string;
+                /** @enum {string} */
+                kind: "grant" | "purchase" | "reserve" | "release" | "charge" | "expire" | "adjust";
+                /** @description The signed change of the balance */
+                amount: number;
+                /** @description The part that moved prepaid tokens */
+                prepaidAmount: number;
+                /** @description The part that moved the monthly allowance */
+                monthlyAmount: number;
+                jobId: string | null;
+                note: string | null;
+                /** Format: date-time */
+                createdAt: string;
+            }[];
+            pagination: {
+                page: number;
+                limit: number;
+                totalCount: number;
+                totalPages: number;
+            };
+        };
+        PlanChange: {
+            /** @constant */
+            status: "unchanged";
+            plan: components["schemas"]["Plan"];
+            pendingPlan: null;
+        } | {
+            /** @constant */
+            status: "scheduled";
+            plan: components["schemas"]["Plan"];
+            pendingPlan: {
+                id: string;
+                /** Format: date-time */
+                effectiveAt: string;
+            };
+        } | {
+            /** @constant */
+            status: "payment_required";
+            plan: components["schemas"]["Plan"];
+            checkout: components["schemas"]["Checkout"];
+        };
+        Checkout: {
+            paymentId: string;
+            checkoutUrl: string;
+            sessionId: string;
+            amountCents: number;
+            currency: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        Payment: {
+            id: string;
+            /** @enum {string} */
+            kind: "tokens" | "plan";
+            tokens: number | null;
+            planId: string | null;
+            amountCents: number;
+            currency: string;
+            /** @enum {string} */
+            status: "pending" | "paid" | "expired";
+            /** Format: date-time */
+            createdAt: string;
+            paidAt: string | null;
+        };
+        CheckoutReturn: {
+            /** @enum {string} */
+            checkout: "success" | "cancelled";
+            next: string;
+        };
+        WebhookEndpoint: {
+            id: string;
+            name: string;
+            url: string;
+            eventTypes: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed")[];
+            active: boolean;
+            /** @description Why the service disabled it (after failing for days); null otherwise */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        WebhookEndpointList: components["schemas"]["WebhookEndpoint"][];
+        WebhookEndpointCreated: {
+            id: string;
+            name: string;
+            url: string;
+            eventTypes: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed")[];
+            active: boolean;
+            /** @description Why the service disabled it (after failing for days); null otherwise */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /** @description whsec_...: the Standard Webhooks signing secret */
+            secret: string;
+        };
+        RotatedSecret: {
+            id: string;
+            /** @description The new whsec_... secret, shown this once */
+            secret: string;
+            /** @description Until when the old secret still signs; null: it stopped now */
+            previousSecretExpiresAt: string | null;
+        };
+        WebhookDelivery: {
+            id: string;
+            endpointId: string;
+            /** @description The `webhook-id` header of every attempt: deduplicate on it */
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "dead_letter";
+            attempts: number;
+            responseStatus: number | null;
+            lastError: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            deliveredAt: string | null;
+        };
+        WebhookDeliveryList: components["schemas"]["WebhookDelivery"][];
+        WebhookAttempt: {
+            attempt: number;
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            responseStatus: number | null;
+            durationMs: number;
+            error: string | null;
+            /** @description The first bytes of the receiver's answer */
+            responseBody: string | null;
+            /** Format: date-time */
+            attemptedAt: string;
+        };
+        WebhookDeliveryDetail: {
+            id: string;
+            endpointId: string;
+            /** @description The `webhook-id` header of every attempt: deduplicate on it */
+            eventId: string;
+            eventType: string;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "dead_letter";
+            attempts: number;
+            responseStatus: number | null;
+            lastError: string | null;
+            nextAttemptAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            deliveredAt: string | null;
+            event: {
+                id: string;
+                type: string;
+                jobId: string | null;
+            } | null;
+            attemptLog: components["schemas"]["WebhookAttempt"][];
+        };
+        QueuedTestEvent: {
+            deliveryId: string;
+            eventId: string;
+            eventType: string;
+        };
+        ReplayResult: {
+            replayed: boolean;
+            /** @enum {string} */
+            status: "pending" | "delivered" | "dead_letter";
+        };
+        Template: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "image" | "video";
+            /** @description The config with its {{name}} placeholders */
+            config: {
+                [key: string]: unknown;
+            };
+            variables: {
+                name: string;
+                /** @enum {string} */
+                type: "string" | "number" | "colour" | "file";
+                required: boolean;
+                default?: string | number;
+            }[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TemplateList: {
+            templates: components["schemas"]["Template"][];
+        };
+        BatchCreated: {
+            batchId: string;
+            templateId: string;
+            /** @constant */
+            status: "RUNNING";
+            /** @enum {string} */
+            mode: "valid-only" | "all-or-nothing";
+            totalRows: number;
+            accepted: number;
+            rejected: {
+                row: number;
+                errors: components["schemas"]["FieldError"][];
+            }[];
+            estimatedTokens: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        BatchJob: {
+            row: number;
+            name: string | null;
+            jobId: string;
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED";
+            progress: number;
+            outputFileId: string | null;
+            error: string | null;
+        };
+        Batch: {
+            id: string;
+            templateId: string;
+            /** @enum {string} */
+            status: "RUNNING" | "COMPLETED" | "CANCELLED";
+            /** @enum {string} */
+            mode: "valid-only" | "all-or-nothing";
+            nameColumn: string | null;
+            totalRows: number;
+            accepted: number;
+            rejected: number;
+            counts: {
+                PENDING: number;
+                PROCESSING: number;
+                COMPLETED: number;
+                FAILED: number;
+                CANCELLED: number;
+            };
+            progress: number;
+            jobs: components["schemas"]["BatchJob"][];
+            /** Format: date-time */
+            createdAt: string;
+            endedAt: string | null;
+        };
+        ManifestEntry: {
+            row: number;
+            name: string | null;
+            jobId: string | null;
+            /** @enum {string} */
+            status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED" | "REJECTED";
+            fileId: string | null;
+            /** @description The entry's name in the ZIP, when its output is there */
+            zipEntry: string | null;
+            error: string | null;
+        };
+        BatchManifest: {
+            batchId: string;
+            /** @enum {string} */
+            status: "RUNNING" | "COMPLETED" | "CANCELLED";
+            /** Format: date-time */
+            createdAt: string;
+            entries: components["schemas"]["ManifestEntry"][];
+        };
+        /** @description Image job config. Cross-field rules beyond this schema: a text layer with "wrap": true needs "width" (its own or from defaults); at most 5 html layers per job; html/css sizes are UTF-8 bytes. */
+        ImageConfig: {
+            width: number;
+            height: number;
+            backgroundColor?: components["schemas"]["ImageConfig.Color"];
+            background?: components["schemas"]["ImageConfig.Color"];
+            /**
+             * @default png
+             * @enum {string}
+             */
+            format?: "png" | "jpeg" | "jpg" | "webp";
+            /** @default 90 */
+            quality?: number;
+            defaults?: {
+                layer?: {
+                    path?: components["schemas"]["ImageConfig.ImageRef"];
+                    x?: number;
+                    y?: number;
+                    position?: components["schemas"]["ImageConfig.Position"];
+                    width?: number;
+                    height?: number;
+                    /** @enum {string} */
+                    fit?: "cover" | "contain" | "fill" | "inside" | "outside";
+                    opacity?: number;
+                    rotation?: number;
+                    blur?: number;
+                    borderRadius?: number;
+                    text?: string;
+                    /** @enum {string} */
+                    align?: "left" | "center" | "right";
+                    wrap?: boolean;
+                    lineHeight?: number;
+                    fontSize?: number;
+                    color?: components["schemas"]["ImageConfig.Color"];
+                    fontFamily?: string;
+                    fontPath?: components["schemas"]["ImageConfig.FontRef"];
+                    catalogFont?: string;
+                    backgroundColor?: components["schemas"]["ImageConfig.Color"];
+                    fill?: components["schemas"]["ImageConfig.Color"];
+                    stroke?: components["schemas"]["ImageConfig.Color"];
+                    strokeWidth?: number;
+                    gradient?: {
+                        /** @enum {string} */
+                        type?: "linear" | "radial";
+                        colors: components["schemas"]["ImageConfig.Color"][];
+                        /** @enum {string} */
+                        direction?: "horizontal" | "vertical" | "diagonal";
+                    };
+                    html?: string;
+                    src?: string;
+                    css?: string;
+                    tailwindcss?: boolean;
+                    googleFonts?: string[];
+                    wait?: number;
+                    enableLibraries?: boolean;
+                };
+                layerType?: {
+                    image?: {
+                        path?: components["schemas"]["ImageConfig.ImageRef"];
+                        x?: number;
+                        y?: number;
+                        position?: components["schemas"]["ImageConfig.Position"];
+                        width?: number;
+                        height?: number;
+                        /** @enum {string} */
+                        fit?: "cover" | "contain" | "fill" | "inside" | "outside";
+                        opacity?: number;
+                        rotation?: number;
+                        blur?: number;
+                        borderRadius?: number;
+                    };
+                    text?: {
+                        text?: string;
+                        x?: number;
+                        y?: number;
+                        position?: components["schemas"]["ImageConfig.Position"];
+                        /** @enum {string} */
+                        align?: "left" | "center" | "right";
+                        width?: number;
+                        wrap?: boolean;
+                        lineHeight?: number;
+                        height?: number;
+                        fontSize?: number;
+                        color?: components["schemas"]["ImageConfig.Color"];
+                        fontFamily?: string;
+                        fontPath?: components["schemas"]["ImageConfig.FontRef"];
+                        catalogFont?: string;
+                        backgroundColor?: components["schemas"]["ImageConfig.Color"];
+                        opacity?: number;
+                        rotation?: number;
+                        blur?: number;
+                    };
+                    rectangle?: {
+                        x?: number;
+                        y?: number;
+                        position?: components["schemas"]["ImageConfig.Position"];
+                        width?: number;
+                        height?: number;
+                        fill?: components["schemas"]["ImageConfig.Color"];
+                        stroke?: components["schemas"]["ImageConfig.Color"];
+                        strokeWidth?: number;
+                        opacity?: number;
+                        blur?: number;
+                        rotation?: number;
+                        borderRadius?: number;
+                    };
+                    circle?: {
+                        x?: number;
+                        y?: number;
+                        position?: components["schemas"]["ImageConfig.Position"];
+                        width?: number;
+                        height?: number;
+                        fill?: components["schemas"]["ImageConfig.Color"];
+                        stroke?: components["schemas"]["ImageConfig.Color"];
+                        strokeWidth?: number;
+                        opacity?: number;
+                        blur?: number;
+                    };
+                    gradient?: {
+                        x?: number;
+                        y?: number;
+                        position?: components["schemas"]["ImageConfig.Position"];
+                        width?: number;
+                        height?: number;
+                        gradient?: {
+                            /** @enum {string} */
+                            type?: "linear" | "radial";
+                            colors: components["schemas"]["ImageConfig.Color"][];
+                            /** @enum {string} */
+                            direction?: "horizontal" | "vertical" | "diagonal";
+                        };
+                        opacity?: number;
+                        rotation?: number;
+                        blur?: number;
+                    };
+                    html?: {
+                        html?: string;
+                        src?: string;
+                        css?: string;
+                        tailwindcss?: boolean;
+                        googleFonts?: string[];
+                        wait?: number;
+                        enableLibraries?: boolean;
+                        width?: number;
+                        height?: number;
+                        position?: components["schemas"]["ImageConfig.Position"];
+                        x?: number;
+                        y?: number;
+                        opacity?: number;
+                        rotation?: number;
+                        blur?: number;
+                    };
+                };
+            };
+            layers: components["schemas"]["ImageConfig.ImageLayer"][];
+        };
+        "ImageConfig.Color": string;
+        "ImageConfig.Position": ("center" | "top" | "bottom" | "top-left" | "top-right" | "center-left" | "center-right" | "bottom-left" | "bottom-right") | components["schemas"]["ImageConfig.PositionObject"];
+        "ImageConfig.PositionObject": {
+            x: number;
+            y: number;
+            /** @enum {string} */
+            originX?: "left" | "center" | "right";
+            /** @enum {string} */
+            originY?: "top" | "center" | "bottom";
+        };
+        "ImageConfig.ImageRef": string;
+        "ImageConfig.FontRef": string;
+        "ImageConfig.ImageLayer": (unknown & unknown) & ({
+            /** @constant */
+            type: "image";
+            path: components["schemas"]["ImageConfig.ImageRef"];
+            x?: number;
+            y?: number;
+            position?: components["schemas"]["ImageConfig.Position"];
+            width?: number;
+            height?: number;
+            /** @enum {string} */
+            fit?: "cover" | "contain" | "fill" | "inside" | "outside";
+            opacity?: number;
+            rotation?: number;
+            blur?: number;
+            borderRadius?: number;
+        } | {
+            /** @constant */
+            type: "text";
+            text: string;
+            x?: number;
+            y?: number;
+            position?: components["schemas"]["ImageConfig.Position"];
+            /** @enum {string} */
+            align?: "left" | "center" | "right";
+            width?: number;
+            wrap?: boolean;
+            lineHeight?: number;
+            height?: number;
+            fontSize?: number;
+            color?: components["schemas"]["ImageConfig.Color"];
+            fontFamily?: string;
+            fontPath?: components["schemas"]["ImageConfig.FontRef"];
+            catalogFont?: string;
+            backgroundColor?: components["schemas"]["ImageConfig.Color"];
+            opacity?: number;
+            rotation?: number;
+            blur?: number;
+        } | {
+            /** @constant */
+            type: "rectangle";
+            x?: number;
+            y?: number;
+            position?: components["schemas"]["ImageConfig.Position"];
+            width?: number;
+            height?: number;
+            fill?: components["schemas"]["ImageConfig.Color"];
+            stroke?: components["schemas"]["ImageConfig.Color"];
+            strokeWidth?: number;
+            opacity?: number;
+            blur?: number;
+            rotation?: number;
+            borderRadius?: number;
+        } | {
+            /** @constant */
+            type: "circle";
+            x?: number;
+            y?: number;
+            position?: components["schemas"]["ImageConfig.Position"];
+            width?: number;
+            height?: number;
+            fill?: components["schemas"]["ImageConfig.Color"];
+            stroke?: components["schemas"]["ImageConfig.Color"];
+            strokeWidth?: number;
+            opacity?: number;
+            blur?: number;
+        } | {
+            /** @constant */
+            type: "gradient";
+            x?: number;
+            y?: number;
+            position?: components["schemas"]["ImageConfig.Position"];
+            width?: number;
+            height?: number;
+            gradient: {
+                /** @enum {string} */
+                type?: "linear" | "radial";
+                colors: components["schemas"]["ImageConfig.Color"][];
+                /** @enum {string} */
+                direction?: "horizontal" | "vertical" | "diagonal";
+            };
+            opacity?: number;
+            rotation?: number;
+            blur?: number;
+        } | {
+            /** @constant */
+            type: "html";
+            html?: string;
+            src?: string;
+            css?: string;
+            tailwindcss?: boolean;
+            googleFonts?: string[];
+            wait?: number;
+            enableLibraries?: boolean;
+            width?: number;
+            height?: number;
+            position?: components["schemas"]["ImageConfig.Position"];
+            x?: number;
+            y?: number;
+            opacity?: number;
+            rotation?: number;
+            blur?: number;
+        });
+        /** @description Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; at most 5 html layers per job; the output (clip lengths minus transition overlaps) lasts at most 300 s; html/css sizes are UTF-8 bytes. */
+        VideoConfig: {
+            /** @default 1280 */
+            width?: number;
+            /** @default 720 */
+            height?: number;
+            /** @default 25 */
+            fps?: number;
+            /**
+             * @default mp4
+             * @enum {string}
+             */
+            format?: "mp4" | "mov" | "webm";
+            fast?: boolean;
+            clips: components["schemas"]["VideoConfig.Clip"][];
+            defaults?: {
+                duration?: number;
+                transition?: components["schemas"]["VideoConfig.Transition"] | null;
+                layer?: {
+                    path?: components["schemas"]["VideoConfig.VideoRef"] | components["schemas"]["VideoConfig.AudioRef"] | components["schemas"]["VideoConfig.ImageRef"];
+                    /** @enum {string} */
+                    resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
+                    cutFrom?: number;
+                    cutTo?: number;
+                    width?: number;
+                    height?: number;
+                    left?: number;
+                    top?: number;
+                    /** @enum {string} */
+                    originX?: "left" | "center" | "right";
+                    /** @enum {string} */
+                    originY?: "top" | "center" | "bottom";
+                    position?: components["schemas"]["VideoConfig.Position"];
+                    mixVolume?: number | string;
+                    zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+                    zoomAmount?: number;
+                    start?: number;
+                    stop?: number;
+                    text?: string;
+                    textColor?: components["schemas"]["VideoConfig.Color"];
+                    fontSize?: number;
+                    fontPath?: components["schemas"]["VideoConfig.FontRef"];
+                    catalogFont?: string;
+                    fontFamily?: string;
+                    /** @enum {string} */
+                    style?: "fade-in" | "word-by-word" | "letter-by-letter";
+                    animationDuration?: number;
+                    outlineColor?: components["schemas"]["VideoConfig.Color"];
+                    outlineWidth?: number;
+                    /** @enum {string} */
+                    outlineStyle?: "outline" | "shadow" | "glow";
+                    backgroundColor?: components["schemas"]["VideoConfig.Color"];
+                    delay?: number;
+                    speed?: number;
+                    background?: {
+                        /** @enum {string} */
+                        type: "fill-color" | "linear-gradient" | "radial-gradient";
+                        color?: components["schemas"]["VideoConfig.Color"];
+                        colors?: components["schemas"]["VideoConfig.Color"][];
+                        /** @enum {string} */
+                        direction?: "horizontal" | "vertical" | "diagonal";
+                    };
+                    charSpacing?: number;
+                    color?: components["schemas"]["VideoConfig.Color"];
+                    colors?: components["schemas"]["VideoConfig.Color"][];
+                    /** @enum {string} */
+                    direction?: "horizontal" | "vertical" | "diagonal";
+                    html?: string;
+                    src?: string;
+                    css?: string;
+                    tailwindcss?: boolean;
+                    googleFonts?: string[];
+                    wait?: number;
+                    enableLibraries?: boolean;
+                    animated?: boolean;
+                    duration?: number;
+                    fragmentShader?: string;
+                    fragmentPath?: string;
+                };
+                layerType?: {
+                    video?: {
+                        path?: components["schemas"]["VideoConfig.VideoRef"];
+                        /** @enum {string} */
+                        resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
+                        cutFrom?: number;
+                        cutTo?: number;
+                        width?: number;
+                        height?: number;
+                        left?: number;
+                        top?: number;
+                        /** @enum {string} */
+                        originX?: "left" | "center" | "right";
+                        /** @enum {string} */
+                        originY?: "top" | "center" | "bottom";
+                        position?: components["schemas"]["VideoConfig.Position"];
+                        mixVolume?: number | string;
+                        zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+                        zoomAmount?: number;
+                        start?: number;
+                        stop?: number;
+                    };
+                    audio?: {
+                        path?: components["schemas"]["VideoConfig.AudioRef"];
+                        cutFrom?: number;
+                        cutTo?: number;
+                        mixVolume?: number | string;
+                        start?: number;
+                        stop?: number;
+                    };
+                    "detached-audio"?: {
+                        path?: components["schemas"]["VideoConfig.AudioRef"];
+                        cutFrom?: number;
+                        cutTo?: number;
+                        mixVolume?: number | string;
+                        start?: number;
+                        stop?: number;
+                    };
+                    image?: {
+                        path?: components["schemas"]["VideoConfig.ImageRef"];
+                        /** @enum {string} */
+                        resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
+                        zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+                        zoomAmount?: number;
+                        position?: components["schemas"]["VideoConfig.Position"];
+                        width?: number;
+                        height?: number;
+                        start?: number;
+                        stop?: number;
+                    };
+                    "image-overlay"?: {
+                        path?: components["schemas"]["VideoConfig.ImageRef"];
+                        position?: components["schemas"]["VideoConfig.Position"];
+                        width?: number;
+                        height?: number;
+                        zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+                        zoomAmount?: number;
+                        start?: number;
+                        stop?: number;
+                    };
+                    title?: {
+                        text?: string;
+                        textColor?: components["schemas"]["VideoConfig.Color"];
+                        fontSize?: number;
+                        fontPath?: components["schemas"]["VideoConfig.FontRef"];
+                        catalogFont?: string;
+                        fontFamily?: string;
+                        position?: components["schemas"]["VideoConfig.Position"];
+                        /** @enum {string} */
+                        style?: "fade-in" | "word-by-word" | "letter-by-letter";
+                        animationDuration?: number;
+                        zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+                        zoomAmount?: number;
+                        outlineColor?: components["schemas"]["VideoConfig.Color"];
+                        outlineWidth?: number;
+                        /** @enum {string} */
+                        outlineStyle?: "outline" | "shadow" | "glow";
+                        start?: number;
+                        stop?: number;
+                    };
+                    subtitle?: {
+                        text?: string;
+                        textColor?: components["schemas"]["VideoConfig.Color"];
+                        fontSize?: number;
+                        fontPath?: components["schemas"]["VideoConfig.FontRef"];
+                        catalogFont?: string;
+                        fontFamily?: string;
+                        position?: components["schemas"]["VideoConfig.Position"];
+                        backgroundColor?: components["schemas"]["VideoConfig.Color"];
+                        delay?: number;
+                        speed?: number;
+                        start?: number;
+                        stop?: number;
+                    };
+                    "news-title"?: {
+                        text?: string;
+                        textColor?: components["schemas"]["VideoConfig.Color"];
+                        fontSize?: number;
+                        fontPath?: components["schemas"]["VideoConfig.FontRef"];
+                        catalogFont?: string;
+                        fontFamily?: string;
+                        position?: components["schemas"]["VideoConfig.Position"];
+                        backgroundColor?: components["schemas"]["VideoConfig.Color"];
+                        delay?: number;
+                        speed?: number;
+                        start?: number;
+                        stop?: number;
+                    };
+                    "title-background"?: {
+                        text?: string;
+                        textColor?: components["schemas"]["VideoConfig.Color"];
+                        fontSize?: number;
+                        fontPath?: components["schemas"]["VideoConfig.FontRef"];
+                        catalogFont?: string;
+                        fontFamily?: string;
+                        position?: components["schemas"]["VideoConfig.Position"];
+                        /** @enum {string} */
+                        style?: "fade-in" | "word-by-word" | "letter-by-letter";
+                        animationDuration?: number;
+                        zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+                        zoomAmount?: number;
+                        outlineColor?: components["schemas"]["VideoConfig.Color"];
+                        outlineWidth?: number;
+                        /** @enum {string} */
+                        outlineStyle?: "outline" | "shadow" | "glow";
+                        start?: number;
+                        stop?: number;
+                        background?: {
+                            /** @enum {string} */
+                            type: "fill-color" | "linear-gradient" | "radial-gradient";
+                            color?: components["schemas"]["VideoConfig.Color"];
+                            colors?: components["schemas"]["VideoConfig.Color"][];
+                            /** @enum {string} */
+                            direction?: "horizontal" | "vertical" | "diagonal";
+                        };
+                    };
+                    "slide-in-text"?: {
+                        text?: string;
+                        fontSize?: number;
+                        charSpacing?: number;
+                        textColor?: components["schemas"]["VideoConfig.Color"];
+                        fontPath?: components["schemas"]["VideoConfig.FontRef"];
+                        catalogFont?: string;
+                        fontFamily?: string;
+                        position?: components["schemas"]["VideoConfig.Position"];
+                        start?: number;
+                        stop?: number;
+                    };
+                    "fill-color"?: {
+                        color?: components["schemas"]["VideoConfig.Color"];
+                        start?: number;
+                        stop?: number;
+                    };
+                    "linear-gradient"?: {
+                        colors?: components["schemas"]["VideoConfig.Color"][];
+                        /** @enum {string} */
+                        direction?: "horizontal" | "vertical" | "diagonal";
+                        start?: number;
+                        stop?: number;
+                    };
+                    "radial-gradient"?: {
+                        colors?: components["schemas"]["VideoConfig.Color"][];
+                        start?: number;
+                        stop?: number;
+                    };
+                    "rainbow-colors"?: {
+                        start?: number;
+                        stop?: number;
+                    };
+                    pause?: {
+                        color?: components["schemas"]["VideoConfig.Color"];
+                        start?: number;
+                        stop?: number;
+                    };
+                    html?: {
+                        html?: string;
+                        src?: string;
+                        css?: string;
+                        tailwindcss?: boolean;
+                        googleFonts?: string[];
+                        wait?: number;
+                        enableLibraries?: boolean;
+                        width?: number;
+                        height?: number;
+                        position?: components["schemas"]["VideoConfig.Position"];
+                        animated?: boolean;
+                        duration?: number;
+                        start?: number;
+                        stop?: number;
+                    };
+                    gl?: {
+                        fragmentShader?: string;
+                        fragmentPath?: string;
+                        speed?: number;
+                        start?: number;
+                        stop?: number;
+                    };
+                };
+            };
+            audioFilePath?: components["schemas"]["VideoConfig.AudioRef"];
+            loopAudio?: boolean;
+            keepSourceAudio?: boolean;
+            clipsAudioVolume?: number | string;
+            outputVolume?: number | string;
+            audioTracks?: {
+                path: components["schemas"]["VideoConfig.AudioRef"];
+                mixVolume?: number | string;
+                start?: number;
+                cutFrom?: number;
+                cutTo?: number;
+            }[];
+            audioNorm?: {
+                enable?: boolean;
+                gaussSize?: number;
+                maxGain?: number;
+            };
+            globalLayers?: components["schemas"]["VideoConfig.GlobalLayer"][];
+            autoSubtitles?: boolean;
+            autoSubtitlesStyle?: {
+                /** @enum {string} */
+                animation?: "word-by-word" | "letter-by-letter";
+                textColor?: components["schemas"]["VideoConfig.Color"];
+                fontSize?: number;
+                fontPath?: components["schemas"]["VideoConfig.FontRef"];
+                catalogFont?: string;
+                position?: components["schemas"]["VideoConfig.Position"];
+                outlineColor?: components["schemas"]["VideoConfig.Color"];
+                outlineWidth?: number;
+                /** @enum {string} */
+                outlineStyle?: "outline" | "shadow" | "glow";
+            };
+            autoSubtitlesLanguage?: string;
+        };
+        "VideoConfig.Color": string;
+        "VideoConfig.Position": ("center" | "top" | "bottom" | "top-left" | "top-right" | "center-left" | "center-right" | "bottom-left" | "bottom-right") | components["schemas"]["VideoConfig.PositionObject"];
+        "VideoConfig.PositionObject": {
+            x: number;
+            y: number;
+            /** @enum {string} */
+            originX?: "left" | "center" | "right";
+            /** @enum {string} */
+            originY?: "top" | "center" | "bottom";
+        };
+        "VideoConfig.ImageRef": string;
+        "VideoConfig.VideoRef": string;
+        "VideoConfig.AudioRef": string;
+        "VideoConfig.FontRef": string;
+        "VideoConfig.Transition": {
+            /**
+             * @example directional-left
+             * @example directional-right
+             * @example directional-up
+             * @example directional-down
+             * @example random
+             * @example dummy
+             * @example Bounce
+             * @example BowTieHorizontal
+             * @example BowTieVertical
+             * @example ButterflyWaveScrawler
+             * @example CircleCrop
+             * @example ColourDistance
+             * @example CrazyParametricFun
+             * @example CrossZoom
+             * @example Directional
+             * @example DoomScreenTransition
+             * @example Dreamy
+             * @example DreamyZoom
+             * @example GlitchDisplace
+             * @example GlitchMemories
+             * @example GridFlip
+             * @example InvertedPageCurl
+             * @example LinearBlur
+             * @example Mosaic
+             * @example PolkaDotsCurtain
+             * @example Radial
+             * @example SimpleZoom
+             * @example StereoViewer
+             * @example Swirl
+             * @example WaterDrop
+             * @example ZoomInCircles
+             * @example angular
+             * @example burn
+             * @example cannabisleaf
+             * @example circle
+             * @example circleopen
+             * @example colorphase
+             * @example crosshatch
+             * @example crosswarp
+             * @example cube
+             * @example directionalwarp
+             * @example directionalwipe
+             * @example displacement
+             * @example doorway
+             * @example fade
+             * @example fadecolor
+             * @example fadegrayscale
+             * @example flyeye
+             * @example heart
+             * @example hexagonalize
+             * @example kaleidoscope
+             * @example luma
+             * @example luminance_melt
+             * @example morph
+             * @example multiply_blend
+             * @example perlin
+             * @example pinwheel
+             * @example pixelize
+             * @example polar_function
+             * @example randomsquares
+             * @example ripple
+             * @example rotate_scale_fade
+             * @example squareswire
+             * @example squeeze
+             * @example swap
+             * @example undulatingBurnOut
+             * @example wind
+             * @example windowblinds
+             * @example windowslice
+             * @example wipeDown
+             * @example wipeLeft
+             * @example wipeRight
+             * @example wipeUp
+             * @example AdvancedMosaic
+             * @example BlockDissolve
+             * @example BookFlip
+             * @example BowTieWithParameter
+             * @example Box
+             * @example burn0
+             * @example chessboard
+             * @example coord-from-in
+             * @example DefocusBlur
+             * @example directional-easing
+             * @example DirectionalScaled
+             * @example dissolve
+             * @example Drop_Zone_Flicker
+             * @example EdgeTransition
+             * @example FilmBurn
+             * @example Fold
+             * @example fragment
+             * @example HorizontalClose
+             * @example HorizontalOpen
+             * @example HSVfade
+             * @example LeftRight
+             * @example mosaic_transition
+             * @example old_tv_lost_signal
+             * @example Overexposure
+             * @example parametric_glitch
+             * @example powerKaleido
+             * @example PuzzleRight
+             * @example randomNoisex
+             * @example Rectangle
+             * @example RectangleCrop
+             * @example Revolve_Left
+             * @example Rolls
+             * @example RotateScaleVanish
+             * @example rotateTransition
+             * @example scale-in
+             * @example SimpleFlip
+             * @example SimpleZoomOut
+             * @example Slides
+             * @example splitSlideInHorizontal
+             * @example splitSlideInOutHorizontal
+             * @example splitSlideInOutVertical
+             * @example splitSlideInVertical
+             * @example splitSlideOutHorizontal
+             * @example splitSlideOutVertical
+             * @example StarWipe
+             * @example StaticFade
+             * @example static_wipe
+             * @example StripDatamoshGlitch
+             * @example tangentMotionBlur
+             * @example TilesWave
+             * @example TopBottom
+             * @example TVStatic
+             * @example VerticalClose
+             * @example VerticalOpen
+             * @example x_axis_translation
+             * @example zoomInOut
+             * @example ZoomLeftWipe
+             * @example ZoomRigthWipe
+             */
+            name?: string;
+            duration?: number;
+            /** @enum {string} */
+            audioOutCurve?: "tri" | "qsin" | "hsin" | "esin" | "log" | "ipar" | "qua" | "cub" | "squ" | "cbr" | "par" | "exp" | "iqsin" | "ihsin" | "dese" | "desi" | "losi" | "nofade";
+            /** @enum {string} */
+            audioInCurve?: "tri" | "qsin" | "hsin" | "esin" | "log" | "ipar" | "qua" | "cub" | "squ" | "cbr" | "par" | "exp" | "iqsin" | "ihsin" | "dese" | "desi" | "losi" | "nofade";
+            easing?: ("linear" | "easeOutExpo" | "easeInOutCubic") | null;
+            params?: {
+                [key: string]: number | boolean | string | number[];
+            };
+        };
+        "VideoConfig.Clip": {
+            duration?: number;
+            transition?: components["schemas"]["VideoConfig.Transition"] | null;
+            layers: components["schemas"]["VideoConfig.VideoLayer"][] | components["schemas"]["VideoConfig.VideoLayer"];
+        };
+        "VideoConfig.VideoLayer": (unknown & unknown) & ({
+            /** @constant */
+            type: "video";
+            path: components["schemas"]["VideoConfig.VideoRef"];
+            /** @enum {string} */
+            resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
+            cutFrom?: number;
+            cutTo?: number;
+            width?: number;
+            height?: number;
+            left?: number;
+            top?: number;
+            /** @enum {string} */
+            originX?: "left" | "center" | "right";
+            /** @enum {string} */
+            originY?: "top" | "center" | "bottom";
+            position?: components["schemas"]["VideoConfig.Position"];
+            mixVolume?: number | string;
+            zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+            zoomAmount?: number;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "audio";
+            path: components["schemas"]["VideoConfig.AudioRef"];
+            cutFrom?: number;
+            cutTo?: number;
+            mixVolume?: number | string;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "detached-audio";
+            path: components["schemas"]["VideoConfig.AudioRef"];
+            cutFrom?: number;
+            cutTo?: number;
+            mixVolume?: number | string;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "image";
+            path: components["schemas"]["VideoConfig.ImageRef"];
+            /** @enum {string} */
+            resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
+            zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+            zoomAmount?: number;
+            position?: components["schemas"]["VideoConfig.Position"];
+            width?: number;
+            height?: number;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "image-overlay";
+            path: components["schemas"]["VideoConfig.ImageRef"];
+            position?: components["schemas"]["VideoConfig.Position"];
+            width?: number;
+            height?: number;
+            zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+            zoomAmount?: number;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "title";
+            text: string;
+            textColor?: components["schemas"]["VideoConfig.Color"];
+            fontSize?: number;
+            fontPath?: components["schemas"]["VideoConfig.FontRef"];
+            catalogFont?: string;
+            fontFamily?: string;
+            position?: components["schemas"]["VideoConfig.Position"];
+            /** @enum {string} */
+            style?: "fade-in" | "word-by-word" | "letter-by-letter";
+            animationDuration?: number;
+            zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+            zoomAmount?: number;
+            outlineColor?: components["schemas"]["VideoConfig.Color"];
+            outlineWidth?: number;
+            /** @enum {string} */
+            outlineStyle?: "outline" | "shadow" | "glow";
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "subtitle";
+            text: string;
+            textColor?: components["schemas"]["VideoConfig.Color"];
+            fontSize?: number;
+            fontPath?: components["schemas"]["VideoConfig.FontRef"];
+            catalogFont?: string;
+            fontFamily?: string;
+            position?: components["schemas"]["VideoConfig.Position"];
+            backgroundColor?: components["schemas"]["VideoConfig.Color"];
+            delay?: number;
+            speed?: number;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "news-title";
+            text: string;
+            textColor?: components["schemas"]["VideoConfig.Color"];
+            fontSize?: number;
+            fontPath?: components["schemas"]["VideoConfig.FontRef"];
+            catalogFont?: string;
+            fontFamily?: string;
+            position?: components["schemas"]["VideoConfig.Position"];
+            backgroundColor?: components["schemas"]["VideoConfig.Color"];
+            delay?: number;
+            speed?: number;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "title-background";
+            text: string;
+            textColor?: components["schemas"]["VideoConfig.Color"];
+            fontSize?: number;
+            fontPath?: components["schemas"]["VideoConfig.FontRef"];
+            catalogFont?: string;
+            fontFamily?: string;
+            position?: components["schemas"]["VideoConfig.Position"];
+            /** @enum {string} */
+            style?: "fade-in" | "word-by-word" | "letter-by-letter";
+            animationDuration?: number;
+            zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+            zoomAmount?: number;
+            outlineColor?: components["schemas"]["VideoConfig.Color"];
+            outlineWidth?: number;
+            /** @enum {string} */
+            outlineStyle?: "outline" | "shadow" | "glow";
+            start?: number;
+            stop?: number;
+            background?: {
+                /** @enum {string} */
+                type: "fill-color" | "linear-gradient" | "radial-gradient";
+                color?: components["schemas"]["VideoConfig.Color"];
+                colors?: components["schemas"]["VideoConfig.Color"][];
+                /** @enum {string} */
+                direction?: "horizontal" | "vertical" | "diagonal";
+            };
+        } | {
+            /** @constant */
+            type: "slide-in-text";
+            text: string;
+            fontSize?: number;
+            charSpacing?: number;
+            textColor?: components["schemas"]["VideoConfig.Color"];
+            fontPath?: components["schemas"]["VideoConfig.FontRef"];
+            catalogFont?: string;
+            fontFamily?: string;
+            position?: components["schemas"]["VideoConfig.Position"];
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "fill-color";
+            color?: components["schemas"]["VideoConfig.Color"];
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "linear-gradient";
+            colors?: components["schemas"]["VideoConfig.Color"][];
+            /** @enum {string} */
+            direction?: "horizontal" | "vertical" | "diagonal";
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "radial-gradient";
+            colors?: components["schemas"]["VideoConfig.Color"][];
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "rainbow-colors";
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "pause";
+            color?: components["schemas"]["VideoConfig.Color"];
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "html";
+            html?: string;
+            src?: string;
+            css?: string;
+            tailwindcss?: boolean;
+            googleFonts?: string[];
+            wait?: number;
+            enableLibraries?: boolean;
+            width?: number;
+            height?: number;
+            position?: components["schemas"]["VideoConfig.Position"];
+            animated?: boolean;
+            duration?: number;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "gl";
+            fragmentShader?: string;
+            fragmentPath?: string;
+            speed?: number;
+            start?: number;
+            stop?: number;
+        });
+        "VideoConfig.GlobalLayer": (unknown & unknown) & ({
+            /** @constant */
+            type: "image";
+            path: components["schemas"]["VideoConfig.ImageRef"];
+            /** @enum {string} */
+            resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
+            zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+            zoomAmount?: number;
+            position?: components["schemas"]["VideoConfig.Position"];
+            width?: number;
+            height?: number;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "image-overlay";
+            path: components["schemas"]["VideoConfig.ImageRef"];
+            position?: components["schemas"]["VideoConfig.Position"];
+            width?: number;
+            height?: number;
+            zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+            zoomAmount?: number;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "title";
+            text: string;
+            textColor?: components["schemas"]["VideoConfig.Color"];
+            fontSize?: number;
+            fontPath?: components["schemas"]["VideoConfig.FontRef"];
+            catalogFont?: string;
+            fontFamily?: string;
+            position?: components["schemas"]["VideoConfig.Position"];
+            /** @enum {string} */
+            style?: "fade-in" | "word-by-word" | "letter-by-letter";
+            animationDuration?: number;
+            zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+            zoomAmount?: number;
+            outlineColor?: components["schemas"]["VideoConfig.Color"];
+            outlineWidth?: number;
+            /** @enum {string} */
+            outlineStyle?: "outline" | "shadow" | "glow";
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "subtitle";
+            text: string;
+            textColor?: components["schemas"]["VideoConfig.Color"];
+            fontSize?: number;
+            fontPath?: components["schemas"]["VideoConfig.FontRef"];
+            catalogFont?: string;
+            fontFamily?: string;
+            position?: components["schemas"]["VideoConfig.Position"];
+            backgroundColor?: components["schemas"]["VideoConfig.Color"];
+            delay?: number;
+            speed?: number;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "news-title";
+            text: string;
+            textColor?: components["schemas"]["VideoConfig.Color"];
+            fontSize?: number;
+            fontPath?: components["schemas"]["VideoConfig.FontRef"];
+            catalogFont?: string;
+            fontFamily?: string;
+            position?: components["schemas"]["VideoConfig.Position"];
+            backgroundColor?: components["schemas"]["VideoConfig.Color"];
+            delay?: number;
+            speed?: number;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "title-background";
+            text: string;
+            textColor?: components["schemas"]["VideoConfig.Color"];
+            fontSize?: number;
+            fontPath?: components["schemas"]["VideoConfig.FontRef"];
+            catalogFont?: string;
+            fontFamily?: string;
+            position?: components["schemas"]["VideoConfig.Position"];
+            /** @enum {string} */
+            style?: "fade-in" | "word-by-word" | "letter-by-letter";
+            animationDuration?: number;
+            zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
+            zoomAmount?: number;
+            outlineColor?: components["schemas"]["VideoConfig.Color"];
+            outlineWidth?: number;
+            /** @enum {string} */
+            outlineStyle?: "outline" | "shadow" | "glow";
+            start?: number;
+            stop?: number;
+            background?: {
+                /** @enum {string} */
+                type: "fill-color" | "linear-gradient" | "radial-gradient";
+                color?: components["schemas"]["VideoConfig.Color"];
+                colors?: components["schemas"]["VideoConfig.Color"][];
+                /** @enum {string} */
+                direction?: "horizontal" | "vertical" | "diagonal";
+            };
+        } | {
+            /** @constant */
+            type: "slide-in-text";
+            text: string;
+            fontSize?: number;
+            charSpacing?: number;
+            textColor?: components["schemas"]["VideoConfig.Color"];
+            fontPath?: components["schemas"]["VideoConfig.FontRef"];
+            catalogFont?: string;
+            fontFamily?: string;
+            position?: components["schemas"]["VideoConfig.Position"];
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "fill-color";
+            color?: components["schemas"]["VideoConfig.Color"];
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "linear-gradient";
+            colors?: components["schemas"]["VideoConfig.Color"][];
+            /** @enum {string} */
+            direction?: "horizontal" | "vertical" | "diagonal";
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "radial-gradient";
+            colors?: components["schemas"]["VideoConfig.Color"][];
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "rainbow-colors";
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "pause";
+            color?: components["schemas"]["VideoConfig.Color"];
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "html";
+            html?: string;
+            src?: string;
+            css?: string;
+            tailwindcss?: boolean;
+            googleFonts?: string[];
+            wait?: number;
+            enableLibraries?: boolean;
+            width?: number;
+            height?: number;
+            position?: components["schemas"]["VideoConfig.Position"];
+            animated?: boolean;
+            duration?: number;
+            start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "gl";
+            fragmentShader?: string;
+            fragmentPath?: string;
+            speed?: number;
+            start?: number;
+            stop?: number;
+        });
+    };
+    responses: {
+        /** @description Invalid input (`details.errors`: field, message, code) */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Missing or invalid credential */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Not enough tokens (`details.required`, `details.available`) */
+        PaymentRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The credential lacks the permission or scope */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Not found, or not yours */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Conflict (an Idempotency-Key reused with another request, or a state that forbids it) */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Gone (expired) */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Body too large */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Wrong Content-Type */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The Range is outside the file (`details.size`) */
+        RangeNotSatisfiable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The media could not be processed */
+        UnprocessableMedia: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Rate or concurrency limit (`Retry-After`, `details.retryAfter`) */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds until the limit allows the request again */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description Unexpected failure (`details.requestId`; never a stack trace) */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The renderer or another dependency failed */
+        BadGateway: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+    };
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type ErrorBody = components['schemas']['ErrorBody'];
+export type FieldError = components['schemas']['FieldError'];
+export type Deleted = components['schemas']['Deleted'];
+export type Job = components['schemas']['Job'];
+export type JobListItem = components['schemas']['JobListItem'];
+export type JobList = components['schemas']['JobList'];
+export type Pagination = components['schemas']['Pagination'];
+export type Captions = components['schemas']['Captions'];
+export type JobCreated = components['schemas']['JobCreated'];
+export type JobValidation = components['schemas']['JobValidation'];
+export type JobCancelled = components['schemas']['JobCancelled'];
+export type JobStats = components['schemas']['JobStats'];
+export type DailyJobCounts = components['schemas']['DailyJobCounts'];
+export type JobEvent = components['schemas']['JobEvent'];
+export type JobProgressEvent = components['schemas']['JobProgressEvent'];
+export type UploadedFile = components['schemas']['UploadedFile'];
+export type MediaFile = components['schemas']['MediaFile'];
+export type FileList = components['schemas']['FileList'];
+export type FileMetadata = components['schemas']['FileMetadata'];
+export type FileValidation = components['schemas']['FileValidation'];
+export type DownloadLink = components['schemas']['DownloadLink'];
+export type DurationResult = components['schemas']['DurationResult'];
+export type BulkDurationResult = components['schemas']['BulkDurationResult'];
+export type SchemaList = components['schemas']['SchemaList'];
+export type ConfigSchema = components['schemas']['ConfigSchema'];
+export type Health = components['schemas']['Health'];
+export type CallbackHealth = components['schemas']['CallbackHealth'];
+export type Account = components['schemas']['Account'];
+export type CodeSent = components['schemas']['CodeSent'];
+export type SignedIn = components['schemas']['SignedIn'];
+export type AccountUpdated = components['schemas']['AccountUpdated'];
+export type LoggedOut = components['schemas']['LoggedOut'];
+export type ApiKey = components['schemas']['ApiKey'];
+export type ApiKeyList = components['schemas']['ApiKeyList'];
+export type CreatedApiKey = components['schemas']['CreatedApiKey'];
+export type Plan = components['schemas']['Plan'];
+export type PlanList = components['schemas']['PlanList'];
+export type TokenUsage = components['schemas']['TokenUsage'];
+export type CurrentUsage = components['schemas']['CurrentUsage'];
+export type LedgerPage = components['schemas']['LedgerPage'];
+export type PlanChange = components['schemas']['PlanChange'];
+export type Checkout = components['schemas']['Checkout'];
+export type Payment = components['schemas']['Payment'];
+export type CheckoutReturn = components['schemas']['CheckoutReturn'];
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
+export type WebhookEndpointCreated = components['schemas']['WebhookEndpointCreated'];
+export type RotatedSecret = components['schemas']['RotatedSecret'];
+export type WebhookDelivery = components['schemas']['WebhookDelivery'];
+export type WebhookDeliveryList = components['schemas']['WebhookDeliveryList'];
+export type WebhookAttempt = components['schemas']['WebhookAttempt'];
+export type WebhookDeliveryDetail = components['schemas']['WebhookDeliveryDetail'];
+export type QueuedTestEvent = components['schemas']['QueuedTestEvent'];
+export type ReplayResult = components['schemas']['ReplayResult'];
+export type Template = components['schemas']['Template'];
+export type TemplateList = components['schemas']['TemplateList'];
+export type BatchCreated = components['schemas']['BatchCreated'];
+export type BatchJob = components['schemas']['BatchJob'];
+export type Batch = components['schemas']['Batch'];
+export type ManifestEntry = components['schemas']['ManifestEntry'];
+export type BatchManifest = components['schemas']['BatchManifest'];
+export type ImageConfig = components['schemas']['ImageConfig'];
+export type ImageConfigColor = components['schemas']['ImageConfig.Color'];
+export type ImageConfigPosition = components['schemas']['ImageConfig.Position'];
+export type ImageConfigPositionObject = components['schemas']['ImageConfig.PositionObject'];
+export type ImageConfigImageRef = components['schemas']['ImageConfig.ImageRef'];
+export type ImageConfigFontRef = components['schemas']['ImageConfig.FontRef'];
+export type ImageConfigImageLayer = components['schemas']['ImageConfig.ImageLayer'];
+export type VideoConfig = components['schemas']['VideoConfig'];
+export type VideoConfigColor = components['schemas']['VideoConfig.Color'];
+export type VideoConfigPosition = components['schemas']['VideoConfig.Position'];
+export type VideoConfigPositionObject = components['schemas']['VideoConfig.PositionObject'];
+export type VideoConfigImageRef = components['schemas']['VideoConfig.ImageRef'];
+export type VideoConfigVideoRef = components['schemas']['VideoConfig.VideoRef'];
+export type VideoConfigAudioRef = components['schemas']['VideoConfig.AudioRef'];
+export type VideoConfigFontRef = components['schemas']['VideoConfig.FontRef'];
+export type VideoConfigTransition = components['schemas']['VideoConfig.Transition'];
+export type VideoConfigClip = components['schemas']['VideoConfig.Clip'];
+export type VideoConfigVideoLayer = components['schemas']['VideoConfig.VideoLayer'];
+export type VideoConfigGlobalLayer = components['schemas']['VideoConfig.GlobalLayer'];
+export type ResponseBadRequest = components['responses']['BadRequest'];
+export type ResponseUnauthorized = components['responses']['Unauthorized'];
+export type ResponsePaymentRequired = components['responses']['PaymentRequired'];
+export type ResponseForbidden = components['responses']['Forbidden'];
+export type ResponseNotFound = components['responses']['NotFound'];
+export type ResponseConflict = components['responses']['Conflict'];
+export type ResponseGone = components['responses']['Gone'];
+export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
+export type ResponseRangeNotSatisfiable = components['responses']['RangeNotSatisfiable'];
+export type ResponseUnprocessableMedia = components['responses']['UnprocessableMedia'];
+export type ResponseTooManyRequests = components['responses']['TooManyRequests'];
+export type ResponseInternalError = components['responses']['InternalError'];
+export type ResponseBadGateway = components['responses']['BadGateway'];
+export type $defs = Record<string, never>;
+export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `status: healthy`, service name, version, environment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Health"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: {
+                page?: string;
+                limit?: string;
+                /** @description PENDING, PROCESSING, COMPLETED, FAILED, CANCELLED (any letter case) */
+                status?: string;
+                /** @description IMAGE, VIDEO (any letter case) */
+                type?: string;
+                sortBy?: "createdAt" | "updatedAt" | "startedAt" | "completedAt";
+                /** @description asc or desc (any letter case) */
+                sortOrder?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `jobs` (list items, newest first by default) and `pagination` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["JobList"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body within 24 h answer the first result */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "image",
+                 *       "config": {
+                 *         "width": 640,
+                 *         "height": 360,
+                 *         "backgroundColor": "#1e90ff",
+                 *         "layers": [
+                 *           {
+                 *             "type": "rectangle",
+                 *             "x": 40,
+                 *             "y": 40,
+                 *             "width": 200,
+                 *             "height": 120,
+                 *             "fill": "#ffffff",
+                 *             "borderRadius": 16
+                 *           },
+                 *           {
+                 *             "type": "text",
+                 *             "text": "Hello",
+                 *             "x": 320,
+                 *             "y": 280,
+                 *             "fontSize": 40,
+                 *             "color": "#ffffff",
+                 *             "align": "center"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "image";
+                    config: components["schemas"]["ImageConfig"];
+                } | {
+                    /** @constant */
+                    type: "video";
+                    config: components["schemas"]["VideoConfig"];
+                };
+            };
+        };
+        responses: {
+            /** @description `jobId`, `status: PENDING`, `type`, `estimatedTokens`, `createdAt` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "jobId": "job_k2x7q9w3m1v8",
+                     *         "status": "PENDING",
+                     *         "type": "IMAGE",
+                     *         "estimatedTokens": 4,
+                     *         "createdAt": "2026-11-21T10:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["JobCreated"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    validateJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "video",
+                 *       "config": {
+                 *         "width": 640,
+                 *         "height": 360,
+                 *         "fps": 25,
+                 *         "defaults": {
+                 *           "transition": {
+                 *             "name": "fade",
+                 *             "duration": 0.5
+                 *           }
+                 *         },
+                 *         "clips": [
+                 *           {
+                 *             "duration": 2,
+                 *             "layers": [
+                 *               {
+                 *                 "type": "title",
+                 *                 "text": "First"
+                 *               }
+                 *             ]
+                 *           },
+                 *           {
+                 *             "duration": 2,
+                 *             "layers": [
+                 *               {
+                 *                 "type": "fill-color",
+                 *                 "color": "#1e90ff"
+                 *               },
+                 *               {
+                 *                 "type": "title",
+                 *                 "text": "Second"
+                 *               }
+                 *             ]
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
+                "application/json": {
+                    /** @constant */
+                    type: "image";
+                    config: components["schemas"]["ImageConfig"];
+                } | {
+                    /** @constant */
+                    type: "video";
+                    config: components["schemas"]["VideoConfig"];
+                };
+            };
+        };
+        responses: {
+            /** @description The validation result */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "isValid": false,
+                     *         "errors": [
+                     *           {
+                     *             "field": "config.width",
+                     *             "message": "width must be at least 1",
+                     *             "code": "VALIDATION_ERROR"
+                     *           }
+                     *         ],
+                     *         "estimatedTokens": 0,
+                     *         "detectedResources": []
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["JobValidation"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getJobStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `total`, `totalTokensUsed`, `byStatus`, `byType` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["JobStats"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getJobDailyCounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 30 entries, oldest first: `date`, `success`, `failed` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["DailyJobCounts"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job_... */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Job"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job_... */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `id`, `status: CANCELLED`, `updatedAt` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["JobCancelled"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    streamJobEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description job_... */
+                jobId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["JobEvent"][];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    uploadFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body within 24 h answer the first result */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @default 24 */
+                    ttlHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The stored file: `id`, `storageUrl` (use it as a layer's path), metadata */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["UploadedFile"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableMedia"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    validateFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @default 24 */
+                    ttlHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description `validation` (isValid, the detected type, the reasons) and `uploadedFile` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FileValidation"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listFiles: {
+        parameters: {
+            query?: {
+                page?: string;
+                per_page?: string;
+                category?: "image" | "video" | "audio" | "font" | "shader" | "unknown";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `files`, newest first, with `total`, `page`, `per_page` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FileList"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's id */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["MediaFile"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's id */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `id`, `deleted` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getFileMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's id */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Dimensions, duration, codecs as measured at upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FileMetadata"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's id */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its Content-Type, Content-Length and Content-Disposition */
+            200: {
+                headers: {
+                    /** @description The stored object's entity tag (If-None-Match, If-Range) */
+                    ETag?: string;
+                    /** @description `bytes`: single byte ranges are served */
+                    "Accept-Ranges"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The requested byte range (`Range: bytes=start-end`), with its Content-Range */
+            206: {
+                headers: {
+                    /** @description The stored object's entity tag (If-None-Match, If-Range) */
+                    ETag?: string;
+                    /** @description `bytes`: single byte ranges are served */
+                    "Accept-Ranges"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched the ETag) */
+            304: {
+                headers: {
+                    /** @description The stored object's entity tag (If-None-Match, If-Range) */
+                    ETag?: string;
+                    /** @description `bytes`: single byte ranges are served */
+                    "Accept-Ranges"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            416: components["responses"]["RangeNotSatisfiable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    headFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's id */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its Content-Type, Content-Length and Content-Disposition */
+            200: {
+                headers: {
+                    /** @description The stored object's entity tag (If-None-Match, If-Range) */
+                    ETag?: string;
+                    /** @description `bytes`: single byte ranges are served */
+                    "Accept-Ranges"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description The requested byte range (`Range: bytes=start-end`), with its Content-Range */
+            206: {
+                headers: {
+                    /** @description The stored object's entity tag (If-None-Match, If-Range) */
+                    ETag?: string;
+                    /** @description `bytes`: single byte ranges are served */
+                    "Accept-Ranges"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            /** @description Not modified (`If-None-Match` matched the ETag) */
+            304: {
+                headers: {
+                    /** @description The stored object's entity tag (If-None-Match, If-Range) */
+                    ETag?: string;
+                    /** @description `bytes`: single byte ranges are served */
+                    "Accept-Ranges"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            416: components["responses"]["RangeNotSatisfiable"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createDownloadLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's id */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "expiresIn": 3600
+                 *     }
+                 */
+                "application/json": {
+                    /** @default 3600 */
+                    expiresIn?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description `url`, `expiresAt` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "url": "http://127.0.0.1:8787/api/v1/files/hk2x7q9w3m1v8tz4dse0a1b2c/download?expires=1795264800&signature=3f9a",
+                     *         "expiresAt": "2026-11-21T11:00:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["DownloadLink"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    measureVideoDuration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    path: string;
+                } | {
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description `durationMs`, `durationFormatted`, `source`, `originalPath` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["DurationResult"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableMedia"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    measureVideoDurations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    files: (string | ({
+                        path: string;
+                    } | {
+                        url: string;
+                    }))[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per input, in order, and a `summary` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["BulkDurationResult"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    measureAudioDuration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    path: string;
+                } | {
+                    url: string;
+                };
+            };
+        };
+        responses: {
+            /** @description `durationMs`, `durationFormatted`, `source`, `originalPath` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["DurationResult"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableMedia"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    measureAudioDurations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    files: (string | ({
+                        path: string;
+                    } | {
+                        url: string;
+                    }))[];
+                };
+            };
+        };
+        responses: {
+            /** @description One result per input, in order, and a `summary` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["BulkDurationResult"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listConfigSchemas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `schemas`: `name`, `description`, `url`, `usage` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SchemaList"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getConfigSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: "image" | "video";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `schema` (JSON Schema draft-07), `description`, `version` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ConfigSchema"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getCallbackHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `status`, `timestamp`, `webhookEndpoint` (the callback's path) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CallbackHealth"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    register: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    name?: string;
+                    consent: {
+                        /** @constant */
+                        termsAccepted: true;
+                        /** @constant */
+                        termsVersion: "2026-10-12";
+                        marketingAccepted: boolean;
+                    };
+                    hcaptchaToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Always the same answer, whether or not the address has an account */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CodeSent"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    login: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    hcaptchaToken?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Always the same answer, whether or not the address has an account */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CodeSent"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    verifyCode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description `session` (`token`, `expiresAt`) and the account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SignedIn"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    logout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `loggedOut` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["LoggedOut"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Account"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    /** Format: email */
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account, and `emailChange` when a code went to a new address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AccountUpdated"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    confirmEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account with its new address */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["AccountUpdated"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Each key's id, name, prefix, permissions, scopes, dates (never the key) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ApiKeyList"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    expiresAt?: string | null;
+                    permissions: {
+                        /** @enum {string} */
+                        resource: "media" | "jobs";
+                        /** @enum {string} */
+                        action: "read" | "full";
+                    }[];
+                    scopes?: ("renders:create" | "renders:read" | "operations:read" | "operations:cancel" | "templates:read" | "templates:write" | "templates:bulk")[];
+                };
+            };
+        };
+        responses: {
+            /** @description `key` (shown once) and the key's record */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CreatedApiKey"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `id`, `deleted` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `plans`: id, name, price, monthly tokens, concurrent jobs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PlanList"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Plan, monthly allowance left, prepaid tokens, period dates */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CurrentUsage"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listLedgerEntries: {
+        parameters: {
+            query?: {
+                page?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `entries` (every token movement) and `pagination` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["LedgerPage"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    changePlan: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    planId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The change: a `checkout` or the scheduled downgrade */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["PlanChange"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    buyTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    tokens: number;
+                };
+            };
+        };
+        responses: {
+            /** @description `paymentId`, `checkoutUrl`; the tokens arrive when the payment is confirmed */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Checkout"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["BadGateway"];
+        };
+    };
+    getPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Status, amount, what it buys */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Payment"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    checkoutReturn: {
+        parameters: {
+            query?: {
+                /** @description The payment's id */
+                payment?: string;
+                /** @description `success` or `cancelled` */
+                checkout?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `checkout` (success or cancelled) and what to do next */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["CheckoutReturn"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints, without secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookEndpointList"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    url: string;
+                    eventTypes: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed")[];
+                    /** @default true */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint and its `secret` (shown once) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookEndpointCreated"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `id`, `deleted` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    url?: string;
+                    eventTypes?: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed")[];
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookEndpoint"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default webhook.test
+                     * @enum {string}
+                     */
+                    eventType?: "webhook.test" | "render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed";
+                    data?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description The queued delivery */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["QueuedTestEvent"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    graceSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new `secret` (shown once) and when the old one stops */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["RotatedSecret"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                status?: "pending" | "delivered" | "dead_letter";
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookDeliveryList"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery: status, attempts (responseStatus, duration, error, time) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookDeliveryDetail"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replayWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `replayed` and the delivery's status */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["ReplayResult"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listTemplates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `templates`, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["TemplateList"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    type: "image" | "video";
+                    config: {
+                        [key: string]: unknown;
+                    };
+                    /** @default [] */
+                    variables?: {
+                        name: string;
+                        /** @enum {string} */
+                        type: "string" | "number" | "colour" | "file";
+                        /** @default true */
+                        required?: boolean;
+                        default?: string | number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The template with its variable schema */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Template"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tpl_... */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Template"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    replaceTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tpl_... */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @enum {string} */
+                    type: "image" | "video";
+                    config: {
+                        [key: string]: unknown;
+                    };
+                    /** @default [] */
+                    variables?: {
+                        name: string;
+                        /** @enum {string} */
+                        type: "string" | "number" | "colour" | "file";
+                        /** @default true */
+                        required?: boolean;
+                        default?: string | number;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The template */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Template"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteTemplate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description tpl_... */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `id`, `deleted` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createBatch: {
+        parameters: {
+            query?: {
+                mode?: "valid-only" | "all-or-nothing";
+                nameColumn?: string;
+            };
+            header?: {
+                /** @description Makes a retry safe: the same key and body within 24 h answer the first result */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description tpl_... */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    rows: {
+                        [key: string]: unknown;
+                    }[];
+                    /**
+                     * @default all-or-nothing
+                     * @enum {string}
+                     */
+                    mode?: "valid-only" | "all-or-nothing";
+                    nameColumn?: string;
+                };
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description `batchId`, `accepted`, `rejected` rows with their errors, `estimatedTokens` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["BatchCreated"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description bat_... */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Batch"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    cancelBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description bat_... */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Batch"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    downloadBatchOutput: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description bat_... */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A ZIP archive, streamed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBatchManifest: {
+        parameters: {
+            query?: {
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path: {
+                /** @description bat_... */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `entries` (JSON), or the same as CSV */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["BatchManifest"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+}
