@@ -9,32 +9,9 @@
  */
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../app-env";
-import type { Env } from "../env";
 import { NotFound } from "../lib/errors";
 import { MOUNTS } from "../paths";
-
-/** The captcha vendor's hosts, as its documentation lists them for a Content-Security-Policy. */
-const CAPTCHA_SOURCES = "https://hcaptcha.com https://*.hcaptcha.com";
-
-/** The console's policy; the captcha widget (script, frame, style, requests) only where the captcha is on. */
-export const contentSecurityPolicy = (env: Pick<Env, "CAPTCHA_ENABLED">): string => {
-  const captcha = env.CAPTCHA_ENABLED === "true" ? ` ${CAPTCHA_SOURCES}` : "";
-  return [
-    "default-src 'none'",
-    `script-src 'self'${captcha}`,
-    `style-src 'self'${captcha}`,
-    "img-src 'self' blob: data:",
-    "media-src 'self' blob:",
-    "font-src 'self'",
-    `connect-src 'self'${captcha}`,
-    `frame-src${captcha || " 'none'"}`,
-    "manifest-src 'self'",
-    "form-action 'self'",
-    "base-uri 'none'",
-    "object-src 'none'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-};
+import { contentSecurityPolicy } from "./policy";
 
 /** Serves one file of the web build, with the policy; `page` files are never cached, hashed files for a year. */
 const serveBuilt = async (c: Context<AppEnv>, path: string, page: boolean) => {

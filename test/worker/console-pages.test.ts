@@ -4,7 +4,7 @@
  * folder (the renderers' fonts and libraries) is reachable. The API's own answers are unchanged.
  */
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy } from "../../src/console/routes";
+import { contentSecurityPolicy } from "../../src/console/policy";
 import { call } from "./helpers";
 
 const PAGES = [
