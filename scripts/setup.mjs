@@ -34,6 +34,9 @@ export const ensureNodeModules = () => {
     cwd: root,
     stdio: "ignore",
   });
+  // The web front end (web/ built by Vite into static/web, served by the Worker): rebuilt only when web/ or the
+  // lock file changed (~2 s), so a fresh clone's npm start and npm test serve the current console.
+  execFileSync(process.execPath, [join(root, "scripts", "build-web.mjs")], { cwd: root, stdio: "inherit" });
 };
 
 /** Re-runs the current script on node_modules/.bin/node when we were started by an older Node. */

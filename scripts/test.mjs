@@ -36,6 +36,7 @@ if (!reexecOnProjectNode()) {
       ["types (Worker)", "tsc", ["-p", "tsconfig.json", "--noEmit"]],
       ["types (renderer and contract)", "tsc", ["-p", "container/tsconfig.json", "--noEmit"]],
       ["types (benchmarks, e2e)", "tsc", ["-p", "tsconfig.node.json", "--noEmit"]],
+      ["types (web front end)", "tsc", ["-p", "web/tsconfig.json", "--noEmit"]],
       ["formatting", "prettier", ["--check", "--log-level", "warn", "."]],
     ]) {
       const r = spawnSync(bin(root, tool), args, { cwd: root, stdio: "inherit" });

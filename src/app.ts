@@ -3,9 +3,11 @@ import { Hono } from "hono";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv } from "./app-env";
+import { browserAuthRoutes } from "./accounts/browser-routes";
 import { accountRoutes, authRoutes } from "./accounts/routes";
 import { billingRoutes } from "./billing/routes";
 import { builderRoutes } from "./builder/routes";
+import { consoleRoutes } from "./console/routes";
 import { devRoutes } from "./dev/routes";
 import { docsRoutes } from "./docs/routes";
 import { fileRoutes } from "./files/routes";
@@ -34,6 +36,7 @@ export const createApp = () => {
   app.route(MOUNTS.schemas, schemaRoutes);
   app.route(MOUNTS.runnerWebhooks, runnerRoutes);
   app.route(MOUNTS.auth, authRoutes);
+  app.route(MOUNTS.auth, browserAuthRoutes);
   app.route(MOUNTS.account, accountRoutes);
   app.route(MOUNTS.apiKeys, apiKeyRoutes);
   app.route(MOUNTS.billing, billingRoutes);
@@ -47,6 +50,7 @@ export const createApp = () => {
   );
   app.route(MOUNTS.mcp, mcpRoutes);
   app.route(MOUNTS.builder, builderRoutes);
+  app.route("/", consoleRoutes);
   app.notFound(notFound);
   app.onError(onError);
   return app;

@@ -47,6 +47,8 @@ export interface Env {
   MAIL_FROM?: string;
   /** "true": register and login need a captcha token, checked with the vendor (HCAPTCHA_SECRET). */
   CAPTCHA_ENABLED?: string;
+  /** The captcha's public site key, for the widget on the console's sign-in pages (with CAPTCHA_ENABLED). */
+  HCAPTCHA_SITE_KEY?: string;
   /** Sign-in attempt limits per hour: codes sent to one address, and auth requests from one IP. */
   AUTH_EMAIL_LIMIT_PER_HOUR?: string;
   AUTH_IP_LIMIT_PER_HOUR?: string;

@@ -21,6 +21,10 @@ export const MOUNTS = {
   docs: "/api/v1/user-api/docs",
   /** The builder page. */
   builder: "/builder",
+  /** The console's pages (besides `/`, `/sign-in`, `/sign-up`, `/terms`; src/console/routes.ts). */
+  console: "/console",
+  /** The web build's files (web/, built into static/web). */
+  web: "/web",
   /** v2 templates and their batches. */
   templates: "/api/v2/templates",
   batches: "/api/v2/batches",
@@ -31,6 +35,12 @@ export const MOUNTS = {
   /** Local helpers (outbox, stand-in checkout), development only. */
   dev: "/dev",
 } as const;
+
+/**
+ * The paths the console's router draws (each path and everything under it, but `/` itself only), answered with the
+ * web build's index.html (src/console/routes.ts).
+ */
+export const CONSOLE_PAGES = ["/", "/sign-in", "/sign-up", "/terms", MOUNTS.console] as const;
 
 /** The callback route inside its mount (the full path is the contract's, which the renderer posts to). */
 export const CALLBACK_ROUTE = CALLBACK_PATH.slice(MOUNTS.runnerWebhooks.length);

@@ -475,6 +475,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/auth/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What a sign-in page needs: terms version, captcha site key, the local outbox */
+        get: operations["getSignInOptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The browser's session: the account and the CSRF token */
+        get: operations["getBrowserSession"];
+        put?: never;
+        /**
+         * Sign in a browser: exchange the e-mailed code for the session cookie
+         * @description Like POST /api/v1/auth/verify, but the session travels in an HttpOnly, Secure, SameSite=Strict cookie (`__Host-mrs_session`) and the answer carries the session's `csrfToken` instead of the token. Only from this origin (`Origin`). A session the browser already had is ended.
+         */
+        post: operations["openBrowserSession"];
+        /** Sign a browser out: the session is revoked and the cookie dropped */
+        delete: operations["closeBrowserSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/account": {
         parameters: {
             query?: never;
@@ -1352,6 +1391,26 @@ export interface components {
         LoggedOut: {
             /** @constant */
             loggedOut: true;
+        };
+        SignInOptions: {
+            /** @description The terms version registration accepts */
+            termsVersion: string;
+            /** @description The captcha widget to show (null: no captcha) */
+            captcha: {
+                /** @constant */
+                provider: "hcaptcha";
+                siteKey: string;
+            } | null;
+            /** @description Where the mailed code lands on a local run (null in production) */
+            devOutbox: string | null;
+            codeTtlSeconds: number;
+        };
+        BrowserSession: {
+            user: components["schemas"]["Account"];
+            /** @description Send it as `x-csrf-token` on every request but GET/HEAD */
+            csrfToken: string;
+            /** Format: date-time */
+            expiresAt: string;
         };
         ApiKey: {
             id: string;
@@ -3070,6 +3129,8 @@ export type CodeSent = components['schemas']['CodeSent'];
 export type SignedIn = components['schemas']['SignedIn'];
 export type AccountUpdated = components['schemas']['AccountUpdated'];
 export type LoggedOut = components['schemas']['LoggedOut'];
+export type SignInOptions = components['schemas']['SignInOptions'];
+export type BrowserSession = components['schemas']['BrowserSession'];
 export type ApiKey = components['schemas']['ApiKey'];
 export type ApiKeyList = components['schemas']['ApiKeyList'];
 export type CreatedApiKey = components['schemas']['CreatedApiKey'];
@@ -3174,6 +3235,8 @@ export interface operations {
                 /** @description IMAGE, VIDEO (any letter case) */
                 type?: string;
                 sortBy?: "createdAt" | "updatedAt" | "startedAt" | "completedAt";
+                /** @description Jobs whose id, config or error message contains this text (ASCII case-insensitive) */
+                search?: string;
                 /** @description asc or desc (any letter case) */
                 sortOrder?: string;
             };
@@ -4388,6 +4451,135 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    getSignInOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `termsVersion`, `captcha` (null when off), `devOutbox` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SignInOptions"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getBrowserSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account, `csrfToken`, `expiresAt` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["BrowserSession"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    openBrowserSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account, `csrfToken`, `expiresAt` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["BrowserSession"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    closeBrowserSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `loggedOut` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["LoggedOut"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     getAccount: {
         parameters: {
             query?: never;
@@ -4413,6 +4605,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4663,6 +4856,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4696,6 +4890,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -4809,6 +5004,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

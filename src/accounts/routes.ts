@@ -24,7 +24,7 @@ import { login, register, verifyCode, type Client } from "./sign-in";
 import { describe } from "../docs/describe";
 
 /** The caller's address as Cloudflare reports it (absent locally). */
-const clientOf = (c: Context<AppEnv>): Client => ({ ip: c.req.header("cf-connecting-ip") ?? "local" });
+export const clientOf = (c: Context<AppEnv>): Client => ({ ip: c.req.header("cf-connecting-ip") ?? "local" });
 
 export const authRoutes = new Hono<AppEnv>()
   .post(

@@ -98,3 +98,26 @@ export type AccountUpdated = v.InferOutput<typeof AccountUpdated>;
 
 export const LoggedOut = v.object({ loggedOut: v.literal(true) });
 export type LoggedOut = v.InferOutput<typeof LoggedOut>;
+
+/** What the console's sign-in and sign-up pages need to know (GET /api/v1/auth/options). */
+export const SignInOptions = v.object({
+  termsVersion: v.pipe(v.string(), v.description("The terms version registration accepts")),
+  captcha: v.pipe(
+    v.nullable(v.object({ provider: v.literal("hcaptcha"), siteKey: v.string() })),
+    v.description("The captcha widget to show (null: no captcha)"),
+  ),
+  devOutbox: v.pipe(
+    v.nullable(v.string()),
+    v.description("Where the mailed code lands on a local run (null in production)"),
+  ),
+  codeTtlSeconds: v.pipe(v.number(), v.integer()),
+});
+export type SignInOptions = v.InferOutput<typeof SignInOptions>;
+
+/** A browser's session (POST and GET /api/v1/auth/session): the session itself is in the cookie, never here. */
+export const BrowserSession = v.object({
+  user: Account,
+  csrfToken: v.pipe(v.string(), v.description("Send it as `x-csrf-token` on every request but GET/HEAD")),
+  expiresAt: Timestamp,
+});
+export type BrowserSession = v.InferOutput<typeof BrowserSession>;

@@ -13,6 +13,7 @@ import { credentialGate, liveKey, selectKeyRow, type Admission } from "./credent
 import { documented } from "../docs/describe";
 import { authenticateSession } from "../accounts/sessions";
 import { allows, type Caller, type Permission, type Resource } from "./caller";
+import { checkCsrf, sessionCookieOf } from "./session-cookie";
 
 /**
  * The caller of a presented key: its gate (src/auth/credential-gate.ts) looks the key up and counts the request
@@ -103,6 +104,22 @@ const sessionCaller = async (c: Context<AppEnv>): Promise<Caller | null> => {
 };
 
 /**
+ * The caller of the console's session cookie (src/auth/session-cookie.ts), or null without one; 401 for a session
+ * that is not valid, 403 for a state-changing request without this origin and the session's CSRF token (checked
+ * first: a forged request touches nothing). Counted in the same gate as the session used as a bearer token, and
+ * through it against the account's limits like every other credential.
+ */
+const cookieCaller = async (c: Context<AppEnv>): Promise<Caller | null> => {
+  const token = sessionCookieOf(c);
+  if (token === undefined) return null;
+  await checkCsrf(c, token);
+  const caller = await authenticateSession(c.var.ctx, token);
+  if (!caller) throw new Unauthorized();
+  await countSessionRequest(c, `Bearer ${token}`, caller.userId);
+  return caller;
+};
+
+/**
  * Authenticates with the first scheme that finds its credential; each scheme counts the request against the
  * credential's rate limits once valid (a key counts the same whichever header carries it).
  */
@@ -129,15 +146,16 @@ const keyNotEnough = async (c: Context<AppEnv>): Promise<Caller | null> => {
 };
 
 /** Account, key and billing writes: a session (`Authorization: Bearer`), i.e. the account's owner. */
-export const requireSession = documented(authenticate(sessionCaller, keyNotEnough), {
-  security: [{ session: [] }],
+export const requireSession = documented(authenticate(sessionCaller, keyNotEnough, cookieCaller), {
+  security: [{ session: [] }, { sessionCookie: [] }],
   errors: [401, 403, 429],
 });
 
 /** Reads that accept either credential (spec, Authentication rule 6). */
-export const requireKeyOrSession = documented(authenticate(keyCaller, sessionCaller), {
-  security: [{ apiKey: [] }, { session: [] }],
-  errors: [401, 429],
+export const requireKeyOrSession = documented(authenticate(keyCaller, sessionCaller, cookieCaller), {
+  security: [{ apiKey: [] }, { session: [] }, { sessionCookie: [] }],
+  // 403: a state change made with the session cookie without this origin's CSRF token.
+  errors: [401, 403, 429],
 });
 
 /** Requires the authenticated key to hold a permission for `resource` that covers the request's method. */

@@ -33,9 +33,12 @@ const packPrice = (ctx: Ctx) => {
   return Number.isInteger(n) && n > 0 ? n : DEFAULT_PACK_PRICE_CENTS;
 };
 
-/** Where Checkout sends the browser back: a public page that says what happened (no credential needed). */
+/**
+ * Where Checkout sends the browser back: the console's billing page, which follows the payment until it is settled
+ * (GET /api/v1/billing/payments/{id}) and shows the new balance or plan.
+ */
 const returnUrls = (ctx: Ctx, paymentId: string) => {
-  const base = `${ctx.env.PUBLIC_URL.replace(/\/+$/, "")}/api/v1/billing/return?payment=${paymentId}`;
+  const base = `${ctx.env.PUBLIC_URL.replace(/\/+$/, "")}/console/billing?payment=${paymentId}`;
   return { successUrl: `${base}&checkout=success`, cancelUrl: `${base}&checkout=cancelled` };
 };
 

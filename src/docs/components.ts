@@ -4,7 +4,15 @@
  * (by identity), the document refers to it by name instead of repeating it.
  */
 import type * as v from "valibot";
-import { Account, AccountUpdated, CodeSent, LoggedOut, SignedIn } from "../accounts/schemas";
+import {
+  Account,
+  AccountUpdated,
+  BrowserSession,
+  CodeSent,
+  LoggedOut,
+  SignedIn,
+  SignInOptions,
+} from "../accounts/schemas";
 import {
   Checkout,
   CheckoutReturn,
@@ -102,6 +110,8 @@ export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = {
   SignedIn,
   AccountUpdated,
   LoggedOut,
+  SignInOptions,
+  BrowserSession,
   ApiKey,
   ApiKeyList,
   CreatedApiKey,

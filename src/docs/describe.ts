@@ -39,6 +39,13 @@ export const SECURITY_SCHEMES = {
     scheme: "bearer",
     description: "A session token from POST /api/v1/auth/verify: the account's owner (30 days).",
   },
+  sessionCookie: {
+    type: "apiKey",
+    in: "cookie",
+    name: "__Host-mrs_session",
+    description:
+      "The console's session cookie from POST /api/v1/auth/session. Requests other than GET/HEAD also need this origin's `Origin` and the session's `x-csrf-token` (GET /api/v1/auth/session).",
+  },
   signedLink: {
     type: "apiKey",
     in: "query",

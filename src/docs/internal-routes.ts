@@ -2,7 +2,7 @@
  * The routes the OpenAPI document leaves out, by path prefix, each with its reason (src/docs/openapi.ts excludes
  * them; the contract check of the tests leaves them alone, even where a documented path pattern would match one).
  */
-import { MOUNTS } from "../paths";
+import { CONSOLE_PAGES, MOUNTS } from "../paths";
 
 export const INTERNAL_ROUTES: readonly { prefix: string; why: string }[] = [
   { prefix: MOUNTS.storage, why: "the renderer's signed storage URLs" },
@@ -14,4 +14,6 @@ export const INTERNAL_ROUTES: readonly { prefix: string; why: string }[] = [
   { prefix: MOUNTS.docs, why: "this document and its UI" },
   { prefix: MOUNTS.builder, why: "the builder page (it uses the documented API)" },
   { prefix: MOUNTS.mcp, why: "the MCP endpoint (its tools are described by MCP itself)" },
+  { prefix: MOUNTS.web, why: "the web front end's files" },
+  ...CONSOLE_PAGES.map((prefix) => ({ prefix, why: "the console's pages (they use the documented API)" })),
 ];

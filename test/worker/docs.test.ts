@@ -57,11 +57,16 @@ const mountedRoutes = () => {
 };
 
 describe("GET /api/v1/user-api/docs", () => {
-  it("is an OpenAPI 3.1 document, version 1.0.0, with the three security schemes", async () => {
+  it("is an OpenAPI 3.1 document, version 1.0.0, with the four security schemes", async () => {
     const doc = await load();
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.0.0");
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(["apiKey", "session", "signedLink"]);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      "apiKey",
+      "session",
+      "sessionCookie",
+      "signedLink",
+    ]);
   });
 
   it("describes every public mounted route and nothing that is not mounted", async () => {

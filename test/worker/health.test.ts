@@ -118,7 +118,13 @@ describe("unexpected errors", () => {
 
 describe("the public reads", () => {
   it("refuse a query parameter they do not take with a 400 naming it, and answer without one", async () => {
-    for (const path of ["/health", "/api/v1/schemas", "/api/v1/billing/plans", "/api/v1/webhooks/health"]) {
+    for (const path of [
+      "/health",
+      "/api/v1/schemas",
+      "/api/v1/billing/plans",
+      "/api/v1/webhooks/health",
+      "/api/v1/auth/options",
+    ]) {
       const refused = await call(`${path}?nmae=image`);
       expect(refused.status, path).toBe(400);
       expect(await body(refused), path).toMatchObject({

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { body, FULL, newAccount } from "./helpers";
 import { get, seedJob } from "./jobs-seed";
@@ -178,5 +179,55 @@ describe("GET /api/v1/jobs: security", () => {
     const res = await get("/api/v1/jobs", key);
     expect(res.status).toBe(403);
     expect(await body(res)).toEqual({ success: false, error: "Insufficient permissions" });
+  });
+});
+
+describe("GET /api/v1/jobs?search=", () => {
+  const setRow = (id: string, column: "config" | "error_message", value: string) =>
+    env.DB.prepare(`UPDATE jobs SET ${column} = ?1 WHERE id = ?2`).bind(value, id).run();
+
+  it("keeps the jobs whose id, config or error message contains the text, ASCII case aside", async () => {
+    const { key, userId } = await newAccount();
+    const [a, b, c] = [await seedJob(userId), await seedJob(userId), await seedJob(userId)];
+    await seedJob(userId);
+    await setRow(
+      a!,
+      "config",
+      JSON.stringify({ width: 10, layers: [{ type: "text", text: "Summer Sale" }] }),
+    );
+    await setRow(b!, "error_message", "Font summer-x not found");
+    const ids = async (q: string) =>
+      (await list(key, `?search=${encodeURIComponent(q)}`)).b.data!.jobs.map((j) => j.id);
+    expect(new Set(await ids("SUMMER"))).toEqual(new Set([a, b]));
+    expect(await ids(c!.slice(4, 14))).toEqual([c]);
+    expect(await ids("  Summer Sale  ")).toEqual([a]);
+    expect((await list(key, "?search=summer&status=completed&limit=1")).b.data!.pagination.totalCount).toBe(
+      2,
+    );
+    expect(await ids("nothing-like-this")).toEqual([]);
+  });
+
+  it("takes LIKE's wildcards literally", async () => {
+    const { key, userId } = await newAccount();
+    const [pct, plain] = [await seedJob(userId), await seedJob(userId)];
+    await setRow(pct!, "config", JSON.stringify({ note: "50% off_now" }));
+    await setRow(plain!, "config", JSON.stringify({ note: "500 offXnow" }));
+    const ids = async (q: string) =>
+      (await list(key, `?search=${encodeURIComponent(q)}`)).b.data!.jobs.map((j) => j.id);
+    expect(await ids("0% off")).toEqual([pct]);
+    expect(await ids("f_n")).toEqual([pct]);
+    expect(await ids("%")).toEqual([pct]);
+  });
+
+  it("never finds another account's jobs, and refuses a search over 100 characters", async () => {
+    const mine = await newAccount();
+    const theirs = await newAccount();
+    const id = await seedJob(theirs.userId);
+    expect((await list(mine.key, `?search=${id}`)).b.data!.jobs).toEqual([]);
+    const long = await list(mine.key, `?search=${"x".repeat(101)}`);
+    expect(long.status).toBe(400);
+    expect(long.b).toMatchObject({
+      details: { errors: [{ field: "search", message: "search must be at most 100 characters" }] },
+    });
   });
 });

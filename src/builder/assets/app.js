@@ -18,14 +18,41 @@ keyInput.addEventListener("input", () => {
   scheduleValidate();
 });
 
-const api = (path, init = {}) =>
-  fetch(path, { ...init, headers: { "x-api-key": keyInput.value.trim(), ...(init.headers || {}) } });
+// Without a key typed, the console's session cookie (if signed in) authorises the calls; requests that change
+// something then carry the session's CSRF token (GET /api/v1/auth/session).
+let csrfToken = null;
+fetch("/api/v1/auth/session")
+  .then((r) => (r.ok ? r.json() : null))
+  .then((body) => {
+    csrfToken = body?.data?.csrfToken ?? null;
+    if (csrfToken && !keyInput.value) keyInput.placeholder = "signed in: no key needed";
+  })
+  .catch(() => undefined);
+
+const api = (path, init = {}) => {
+  const key = keyInput.value.trim();
+  const auth = key ? { "x-api-key": key } : csrfToken ? { "x-csrf-token": csrfToken } : {};
+  return fetch(path, { ...init, headers: { ...auth, ...(init.headers || {}) } });
+};
 
 const text = (tag, value, attrs = {}) => {
   const el = document.createElement(tag);
   el.textContent = value;
   for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
   return el;
+};
+
+// ---------- a config handed over in the link (the console's "open in builder": #config=<base64url JSON>) ----------
+const fromLink = () => {
+  const match = /^#config=([\w-]+)$/.exec(location.hash);
+  if (!match) return null;
+  try {
+    const binary = atob(match[1].replaceAll("-", "+").replaceAll("_", "/"));
+    const job = JSON.parse(new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+    return job && typeof job.config === "object" && ["image", "video"].includes(job.type) ? job : null;
+  } catch {
+    return null;
+  }
 };
 
 // ---------- gallery ----------
@@ -46,7 +73,7 @@ fetch("/builder/examples.json")
       button.addEventListener("click", () => loadExample(example.job));
       $("gallery").append(button);
     }
-    if (!editor.value) loadExample(examples[0].job);
+    if (!editor.value) loadExample(fromLink() ?? examples[0].job);
   });
 
 for (const name of ["image", "video"])

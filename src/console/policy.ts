@@ -1,0 +1,28 @@
+/**
+ * The Content-Security-Policy of every page of the web front end (a leaf module: the Worker's routes and the
+ * browser tests use it). Scripts, styles, images, media, fonts and requests of this origin only, no inline script,
+ * no framing; the captcha vendor's widget (script, frame, style, requests) only where the captcha is on.
+ */
+
+/** The captcha vendor's hosts, as its documentation lists them for a Content-Security-Policy. */
+const CAPTCHA_SOURCES = "https://hcaptcha.com https://*.hcaptcha.com";
+
+/** The console's policy; the captcha widget (script, frame, style, requests) only where the captcha is on. */
+export const contentSecurityPolicy = (env: { CAPTCHA_ENABLED?: string }): string => {
+  const captcha = env.CAPTCHA_ENABLED === "true" ? ` ${CAPTCHA_SOURCES}` : "";
+  return [
+    "default-src 'none'",
+    `script-src 'self'${captcha}`,
+    `style-src 'self'${captcha}`,
+    "img-src 'self' blob: data:",
+    "media-src 'self' blob:",
+    "font-src 'self'",
+    `connect-src 'self'${captcha}`,
+    `frame-src${captcha || " 'none'"}`,
+    "manifest-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+};

@@ -1,0 +1,216 @@
+/**
+ * `/console/jobs/:id`: one job. While it is open the page follows its event stream (GET /api/v1/jobs/{id}/events:
+ * status and progress live, then the whole job); then it shows the output (picture or video player, with the
+ * captions track when the job asked for captions), a download link, the caption files, the config, and links to
+ * open the config in the builder or cancel a job that has not started.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { api, data, downloadUrl, followJob } from "../../shared/api";
+import type { Job } from "../../shared/api-types";
+import { builderLink } from "../../shared/builder-link";
+import { formatBytes, formatDate } from "../../shared/format";
+import { PageHeader } from "../../shared/layout";
+import {
+  ConfirmButton,
+  CopyButton,
+  Notice,
+  Progress,
+  Show,
+  StatusBadge,
+  useResource,
+  useTitle,
+} from "../../shared/ui";
+
+const IMAGE_FORMATS = new Set(["png", "jpeg", "jpg", "webp", "gif"]);
+const OPEN = new Set(["PENDING", "PROCESSING"]);
+
+type Captions = NonNullable<Job["captions"]>;
+
+const Output = ({ job }: { job: Job }) => {
+  if (job.status !== "COMPLETED" || !job.outputFileId) return null;
+  const src = downloadUrl(job.outputFileId);
+  const vtt = job.captions?.files.find((f) => f.kind === "vtt");
+  return (
+    <section class="panel" aria-labelledby="output-h">
+      <h2 id="output-h">Output</h2>
+      {IMAGE_FORMATS.has(job.outputFormat) ? (
+        <img class="preview" src={src} alt={`The output of job ${job.id}`} />
+      ) : (
+        <video
+          class="preview"
+          src={src}
+          controls
+          preload="metadata"
+          aria-label={`The output of job ${job.id}`}
+        >
+          {vtt && (
+            <track
+              kind="captions"
+              src={vtt.downloadUrl}
+              srclang={job.captions?.status === "done" ? (job.captions.language ?? "en") : "en"}
+              label="Captions"
+              default
+            />
+          )}
+        </video>
+      )}
+      <p>
+        <a class="button" href={src} download={`${job.id}.${job.outputFormat}`}>
+          Download {job.outputFormat.toUpperCase()}
+        </a>
+      </p>
+    </section>
+  );
+};
+
+const CaptionFiles = ({ captions }: { captions: Captions }) => (
+  <section class="panel" aria-labelledby="captions-h">
+    <h2 id="captions-h">Captions</h2>
+    {captions.status === "pending" ? (
+      <p>The captions are made with the video.</p>
+    ) : (
+      <>
+        <p>
+          {captions.words} words in {captions.cues} cues
+          {captions.language ? `, language ${captions.language}` : ""}
+          {captions.backend ? ` (${captions.backend})` : ""}.
+        </p>
+        {captions.note && <p class="muted">{captions.note}</p>}
+        <ul>
+          {captions.files.map((f) => (
+            <li key={f.fileId}>
+              <a href={f.downloadUrl} download>
+                {f.kind === "transcript" ? "Transcript (JSON)" : f.kind.toUpperCase()}
+              </a>{" "}
+              <span class="muted">{formatBytes(f.size)}</span>
+            </li>
+          ))}
+        </ul>
+      </>
+    )}
+  </section>
+);
+
+/** The job as its stream tells it: progress events update it, `done` replaces it. */
+const useLiveJob = (initial: Job | undefined) => {
+  const [job, setJob] = useState<Job | undefined>(initial);
+  const [link, setLink] = useState<"live" | "reconnecting" | "lost" | null>(null);
+  useEffect(() => setJob(initial), [initial]);
+  const id = initial?.id;
+  const open = initial ? OPEN.has(initial.status) : false;
+  useEffect(() => {
+    if (!id || !open) return;
+    setLink("live");
+    return followJob(
+      id,
+      (e) => {
+        setLink("live");
+        if (e.event === "done") setJob(e.data);
+        else
+          setJob((j) =>
+            j ? { ...j, status: e.data.status, progress: e.data.progress, updatedAt: e.data.updatedAt } : j,
+          );
+      },
+      (reconnecting) => setLink(reconnecting ? "reconnecting" : "lost"),
+    );
+  }, [id, open]);
+  return { job, link };
+};
+
+export const JobPage = ({ id }: { id: string }) => {
+  useTitle(`Job ${id}`);
+  const loaded = useResource(
+    () => data(api.GET("/api/v1/jobs/{jobId}", { params: { path: { jobId: id } } })),
+    [id],
+  );
+  const { job, link } = useLiveJob(loaded.state.data);
+  return (
+    <>
+      <PageHeader title="Job">
+        {job && (
+          <>
+            <a class="button secondary" href={builderLink(job.type, job.config)}>
+              Open in builder
+            </a>
+            {job.status === "PENDING" && (
+              <ConfirmButton
+                question="Cancel this job? Its reserved tokens are released."
+                onConfirm={async () => {
+                  await data(api.DELETE("/api/v1/jobs/{jobId}", { params: { path: { jobId: id } } }));
+                  await loaded.reload();
+                }}
+              >
+                Cancel job
+              </ConfirmButton>
+            )}
+          </>
+        )}
+      </PageHeader>
+      <p>
+        <a href="/console/jobs">All jobs</a>
+      </p>
+      <Show
+        resource={{ state: job ? { status: "ready", data: job } : loaded.state, reload: loaded.reload }}
+        what="Loading the job"
+      >
+        {(job) => (
+          <>
+            <section class="panel" aria-labelledby="status-h">
+              <h2 id="status-h">
+                <code>{job.id}</code>
+              </h2>
+              <div aria-live="polite">
+                <p>
+                  <StatusBadge status={job.status} />{" "}
+                  {job.progress?.stage && OPEN.has(job.status) ? (
+                    <span class="muted">{job.progress.stage}</span>
+                  ) : null}
+                </p>
+                {OPEN.has(job.status) && (
+                  <Progress value={job.progress?.percent ?? 0} label="Rendering progress" />
+                )}
+                {link === "reconnecting" && OPEN.has(job.status) && (
+                  <p class="muted">Reconnecting to the progress stream…</p>
+                )}
+                {link === "lost" && OPEN.has(job.status) && (
+                  <Notice kind="warning">
+                    The progress stream stopped.{" "}
+                    <button type="button" class="secondary small" onClick={() => void loaded.reload()}>
+                      Reload
+                    </button>
+                  </Notice>
+                )}
+                {job.errorMessage && <Notice kind="error">{job.errorMessage}</Notice>}
+              </div>
+              <dl class="facts">
+                <dt>Type</dt>
+                <dd>
+                  {job.type.toLowerCase()} · {job.outputFormat}
+                </dd>
+                <dt>Tokens</dt>
+                <dd>{job.tokensUsed}</dd>
+                <dt>Created</dt>
+                <dd>{formatDate(job.createdAt)}</dd>
+                <dt>Started</dt>
+                <dd>{formatDate(job.startedAt)}</dd>
+                <dt>Finished</dt>
+                <dd>{formatDate(job.completedAt)}</dd>
+              </dl>
+            </section>
+            <Output job={job} />
+            {job.captions && <CaptionFiles captions={job.captions} />}
+            <section class="panel" aria-labelledby="config-h">
+              <h2 id="config-h">Config</h2>
+              <p>
+                <CopyButton text={JSON.stringify(job.config, null, 2)} label="Copy config" />
+              </p>
+              <pre class="json" tabIndex={0} aria-label="The job's config">
+                {JSON.stringify(job.config, null, 2)}
+              </pre>
+            </section>
+          </>
+        )}
+      </Show>
+    </>
+  );
+};

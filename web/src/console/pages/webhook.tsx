@@ -1,0 +1,392 @@
+/**
+ * `/console/webhooks/:id`: one endpoint. Its delivery log (status, attempts, last response code; a delivery opens
+ * to its attempts), a test event, replay of dead letters, editing (name, URL, events, active), secret rotation
+ * (the new secret shown once; the old one keeps signing for the grace period) and deletion. The log refreshes
+ * every 2 s while a delivery is pending.
+ */
+import { useEffect, useState } from "preact/hooks";
+import { useLocation } from "preact-iso";
+import { api, data } from "../../shared/api";
+import type { EventType, WebhookDelivery, WebhookEndpoint } from "../../shared/api-types";
+import { Field, FormErrors, useForm } from "../../shared/forms";
+import { formatDate } from "../../shared/format";
+import { PageHeader } from "../../shared/layout";
+import {
+  ConfirmButton,
+  Notice,
+  SecretOnce,
+  Show,
+  StatusBadge,
+  TableWrap,
+  useResource,
+  useTitle,
+} from "../../shared/ui";
+import { EVENT_TYPES, EventTypeChecks } from "./webhooks";
+
+const DELIVERY_STATUSES = ["pending", "delivered", "dead_letter"] as const;
+
+const EditEndpoint = ({ endpoint, saved }: { endpoint: WebhookEndpoint; saved: () => void }) => {
+  const [name, setName] = useState(endpoint.name);
+  const [url, setUrl] = useState(endpoint.url);
+  const [types, setTypes] = useState<EventType[]>(endpoint.eventTypes);
+  const [active, setActive] = useState(endpoint.active);
+  const [done, setDone] = useState(false);
+  const form = useForm(
+    () =>
+      data(
+        api.PATCH("/api/v2/webhooks/{id}", {
+          params: { path: { id: endpoint.id } },
+          body: { name, url, eventTypes: types, active },
+        }),
+      ),
+    () => {
+      setDone(true);
+      saved();
+    },
+  );
+  return (
+    <form class="stack" onSubmit={(e) => (setDone(false), form.onSubmit(e))} noValidate>
+      <Field form={form} name="name" label="Name">
+        {(p) => <input {...p} type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+      </Field>
+      <Field form={form} name="url" label="URL">
+        {(p) => <input {...p} type="url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />}
+      </Field>
+      <EventTypeChecks value={types} onChange={setTypes} form={form} />
+      <label class="check">
+        <input type="checkbox" checked={active} onChange={(e) => setActive(e.currentTarget.checked)} /> Active
+        (send events to it)
+      </label>
+      <FormErrors form={form} fields={["name", "url", "eventTypes", "active"]} />
+      {done && <Notice kind="success">Saved.</Notice>}
+      <div>
+        <button type="submit" disabled={form.busy}>
+          {form.busy ? "Saving…" : "Save changes"}
+        </button>
+      </div>
+    </form>
+  );
+};
+
+const Rotate = ({ id }: { id: string }) => {
+  const [grace, setGrace] = useState("86400");
+  const [rotated, setRotated] = useState<{ secret: string; until: string | null } | null>(null);
+  const form = useForm(
+    () =>
+      data(
+        api.POST("/api/v2/webhooks/{id}/rotate-secret", {
+          params: { path: { id } },
+          body: { graceSeconds: Number(grace) },
+        }),
+      ),
+    (r) => setRotated({ secret: r.secret, until: r.previousSecretExpiresAt }),
+  );
+  return (
+    <>
+      {rotated && (
+        <SecretOnce label="New signing secret:" secret={rotated.secret}>
+          <p>
+            {rotated.until
+              ? `The previous secret also signs until ${formatDate(rotated.until)}.`
+              : "The previous secret stopped signing now."}
+          </p>
+        </SecretOnce>
+      )}
+      <form class="inline-form" onSubmit={form.onSubmit} noValidate>
+        <Field form={form} name="graceSeconds" label="Old secret keeps signing for">
+          {(p) => (
+            <select {...p} value={grace} onChange={(e) => setGrace(e.currentTarget.value)}>
+              <option value="0">no time (stop now)</option>
+              <option value="3600">1 hour</option>
+              <option value="86400">24 hours</option>
+              <option value="604800">7 days</option>
+            </select>
+          )}
+        </Field>
+        <button type="submit" disabled={form.busy}>
+          {form.busy ? "Rotating…" : "Rotate secret"}
+        </button>
+        <FormErrors form={form} fields={["graceSeconds"]} />
+      </form>
+    </>
+  );
+};
+
+const SendTest = ({ id, sent }: { id: string; sent: () => void }) => {
+  const [type, setType] = useState("webhook.test");
+  const [queued, setQueued] = useState<string | null>(null);
+  const form = useForm(
+    () =>
+      data(
+        api.POST("/api/v2/webhooks/{id}/test", {
+          params: { path: { id } },
+          body: { eventType: type as "webhook.test" },
+        }),
+      ),
+    (q) => {
+      setQueued(q.deliveryId);
+      sent();
+    },
+  );
+  return (
+    <form class="inline-form" onSubmit={form.onSubmit} noValidate>
+      <Field form={form} name="eventType" label="Event">
+        {(p) => (
+          <select {...p} value={type} onChange={(e) => setType(e.currentTarget.value)}>
+            {["webhook.test", ...EVENT_TYPES].map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <button type="submit" disabled={form.busy}>
+        {form.busy ? "Sending…" : "Send test event"}
+      </button>
+      <FormErrors form={form} fields={["eventType"]} />
+      {queued && (
+        <p role="status">
+          Queued as <code>{queued}</code>; it appears in the log below.
+        </p>
+      )}
+    </form>
+  );
+};
+
+const Attempts = ({ endpointId, delivery }: { endpointId: string; delivery: WebhookDelivery }) => {
+  const detail = useResource(
+    () =>
+      data(
+        api.GET("/api/v2/webhooks/{id}/deliveries/{deliveryId}", {
+          params: { path: { id: endpointId, deliveryId: delivery.id } },
+        }),
+      ),
+    [endpointId, delivery.id, delivery.attempts, delivery.status],
+  );
+  return (
+    <Show resource={detail} what="Loading the attempts">
+      {(d) =>
+        d.attemptLog.length === 0 ? (
+          <p class="muted">
+            No attempt yet{d.nextAttemptAt ? `; the next at ${formatDate(d.nextAttemptAt)}` : ""}.
+          </p>
+        ) : (
+          <table>
+            <caption class="muted">
+              Event <code>{d.eventId}</code>
+              {d.event?.jobId ? (
+                <>
+                  {" "}
+                  of job <a href={`/console/jobs/${d.event.jobId}`}>{d.event.jobId}</a>
+                </>
+              ) : null}
+            </caption>
+            <thead>
+              <tr>
+                <th>Attempt</th>
+                <th>Result</th>
+                <th>Response</th>
+                <th class="num">Time</th>
+                <th>When</th>
+                <th>Error or answer</th>
+              </tr>
+            </thead>
+            <tbody>
+              {d.attemptLog.map((a) => (
+                <tr key={a.attempt}>
+                  <td>{a.attempt}</td>
+                  <td>
+                    <StatusBadge status={a.status} />
+                  </td>
+                  <td>{a.responseStatus ?? "none"}</td>
+                  <td class="num">{a.durationMs} ms</td>
+                  <td>{formatDate(a.attemptedAt)}</td>
+                  <td class="wrap">
+                    <code>{a.error ?? a.responseBody ?? ""}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )
+      }
+    </Show>
+  );
+};
+
+const Deliveries = ({ endpointId, version }: { endpointId: string; version: number }) => {
+  const [status, setStatus] = useState("");
+  const [open, setOpen] = useState<string | null>(null);
+  const deliveries = useResource(
+    () =>
+      data(
+        api.GET("/api/v2/webhooks/{id}/deliveries", {
+          params: {
+            path: { id: endpointId },
+            query: { limit: "50", ...(status ? { status: status as never } : {}) },
+          },
+        }),
+      ),
+    [endpointId, status, version],
+  );
+  const pending = deliveries.state.data?.some((d) => d.status === "pending") ?? false;
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setInterval(() => void deliveries.reload(), 2000);
+    return () => clearInterval(timer);
+  }, [pending]);
+  return (
+    <>
+      <div class="filters">
+        <div class="field">
+          <label for="delivery-status">Status</label>
+          <select id="delivery-status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+            <option value="">Any</option>
+            {DELIVERY_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s.replace("_", " ")}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="button" class="secondary" onClick={() => void deliveries.reload()}>
+          Refresh
+        </button>
+      </div>
+      <Show resource={deliveries} what="Loading deliveries">
+        {(list) =>
+          list.length === 0 ? (
+            <Notice kind="info">
+              No deliveries{status ? ` with status ${status.replace("_", " ")}` : " yet"}.
+            </Notice>
+          ) : (
+            <TableWrap label="Delivery log">
+              <table>
+                <thead>
+                  <tr>
+                    <th>Event</th>
+                    <th>Status</th>
+                    <th class="num">Attempts</th>
+                    <th>Last response</th>
+                    <th>Created</th>
+                    <th>
+                      <span class="muted">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((d) => [
+                    <tr key={d.id}>
+                      <td>
+                        <code>{d.eventType}</code>
+                        <p class="hint">{d.id}</p>
+                      </td>
+                      <td>
+                        <StatusBadge status={d.status} />
+                        {d.lastError && <p class="hint">{d.lastError}</p>}
+                      </td>
+                      <td class="num">{d.attempts}</td>
+                      <td>{d.responseStatus ?? "—"}</td>
+                      <td>{formatDate(d.createdAt)}</td>
+                      <td>
+                        <div class="row-actions">
+                          <button
+                            type="button"
+                            class="secondary small"
+                            aria-expanded={open === d.id}
+                            onClick={() => setOpen(open === d.id ? null : d.id)}
+                          >
+                            {open === d.id ? "Hide attempts" : "Attempts"}
+                          </button>
+                          {d.status === "dead_letter" && (
+                            <ConfirmButton
+                              class="secondary"
+                              question="Send it again?"
+                              onConfirm={async () => {
+                                await data(
+                                  api.POST("/api/v2/webhooks/{id}/deliveries/{deliveryId}/replay", {
+                                    params: { path: { id: endpointId, deliveryId: d.id } },
+                                  }),
+                                );
+                                await deliveries.reload();
+                              }}
+                            >
+                              Replay
+                            </ConfirmButton>
+                          )}
+                        </div>
+                      </td>
+                    </tr>,
+                    open === d.id ? (
+                      <tr key={`${d.id}-attempts`}>
+                        <td colSpan={6}>
+                          <Attempts endpointId={endpointId} delivery={d} />
+                        </td>
+                      </tr>
+                    ) : null,
+                  ])}
+                </tbody>
+              </table>
+            </TableWrap>
+          )
+        }
+      </Show>
+    </>
+  );
+};
+
+export const WebhookPage = ({ id }: { id: string }) => {
+  useTitle("Webhook endpoint");
+  const { route } = useLocation();
+  const [version, setVersion] = useState(0);
+  const endpoints = useResource(() => data(api.GET("/api/v2/webhooks")), [id]);
+  return (
+    <>
+      <p>
+        <a href="/console/webhooks">All endpoints</a>
+      </p>
+      <Show resource={endpoints}>
+        {(list) => {
+          const endpoint = list.find((e) => e.id === id);
+          if (!endpoint) return <Notice kind="error">This endpoint does not exist (or was deleted).</Notice>;
+          return (
+            <>
+              <PageHeader title={endpoint.name}>
+                <ConfirmButton
+                  question="Delete this endpoint? Its pending deliveries stop."
+                  onConfirm={async () => {
+                    await data(api.DELETE("/api/v2/webhooks/{id}", { params: { path: { id } } }));
+                    route("/console/webhooks");
+                  }}
+                >
+                  Delete endpoint
+                </ConfirmButton>
+              </PageHeader>
+              <p>
+                <code>{endpoint.url}</code> · <StatusBadge status={endpoint.active ? "active" : "disabled"} />
+              </p>
+              {endpoint.disabledReason && <Notice kind="warning">{endpoint.disabledReason}</Notice>}
+              <section class="panel" aria-labelledby="deliveries-h">
+                <h2 id="deliveries-h">Deliveries</h2>
+                <SendTest id={id} sent={() => setVersion((v) => v + 1)} />
+                <Deliveries endpointId={id} version={version} />
+              </section>
+              <div class="two">
+                <section class="panel" aria-labelledby="edit-h">
+                  <h2 id="edit-h">Settings</h2>
+                  <EditEndpoint key={endpoint.id} endpoint={endpoint} saved={() => void endpoints.reload()} />
+                </section>
+                <section class="panel" aria-labelledby="rotate-h">
+                  <h2 id="rotate-h">Signing secret</h2>
+                  <p>Rotate it if it may have leaked. Receivers accept either secret while both sign.</p>
+                  <Rotate id={id} />
+                </section>
+              </div>
+            </>
+          );
+        }}
+      </Show>
+    </>
+  );
+};
