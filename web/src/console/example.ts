@@ -1,8 +1,10 @@
 /**
  * The landing page's example: this config, rendered by the service itself, is assets/example.webp (rendered again
- * and compared by test/e2e/console-jobs.test.ts, so the picture cannot drift from what the config makes). The Jobs
+ * and compared by test/e2e/console-work.test.ts, so the picture cannot drift from what the config makes). The Jobs
  * page offers to render it too.
  */
+import type { CreateJobBody } from "../shared/api-types";
+
 export const EXAMPLE_JOB = {
   type: "image",
   config: {
@@ -52,4 +54,4 @@ export const EXAMPLE_JOB = {
       },
     ],
   },
-} as const;
+} satisfies CreateJobBody;

@@ -4,7 +4,7 @@
  * `npm run client:generate`): `paths` (every operation: path, parameters, body, answer) and the schemas' names.
  * A change of the API that breaks a page fails `npm run typecheck` here.
  */
-import type { components } from "../../../client/src/schema.ts";
+import type { components, operations } from "../../../client/src/schema.ts";
 
 export type {
   Account,
@@ -29,6 +29,8 @@ type Schemas = components["schemas"];
 
 /** An entry of an error envelope's `details.errors` (with its `row` where a batch's row caused it). */
 export type FieldError = NonNullable<NonNullable<Schemas["ErrorBody"]["details"]>["errors"]>[number];
+/** The body of POST /api/v1/jobs. */
+export type CreateJobBody = operations["createJob"]["requestBody"]["content"]["application/json"];
 export type TemplateVariable = Schemas["Template"]["variables"][number];
 export type Scope = Schemas["ApiKey"]["scopes"][number];
 export type EventType = Schemas["WebhookEndpoint"]["eventTypes"][number];

@@ -37,7 +37,7 @@ export const Account = () => {
               name: name.trim() ? name : null,
               ...(emailChanged ? { email } : {}),
               ...(emailChanged && captcha ? { hcaptchaToken: captchaToken } : {}),
-            } as never,
+            },
           }),
         );
       } finally {

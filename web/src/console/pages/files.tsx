@@ -22,6 +22,7 @@ import {
 } from "../../shared/ui";
 
 const CATEGORIES = ["image", "video", "audio", "font"] as const;
+type Category = (typeof CATEGORIES)[number];
 const RETENTION = [
   [1, "1 hour"],
   [24, "24 hours"],
@@ -156,7 +157,7 @@ const Uploader = ({ uploaded }: { uploaded: () => void }) => {
 export const Files = () => {
   useTitle("Files");
   const [page, setPage] = useState(1);
-  const [category, setCategory] = useState("");
+  const [category, setCategory] = useState<Category | "">("");
   const [open, setOpen] = useState<string | null>(null);
   const files = useResource(
     () =>
@@ -166,7 +167,7 @@ export const Files = () => {
             query: {
               page: String(page),
               per_page: "20",
-              ...(category ? { category: category as never } : {}),
+              ...(category ? { category } : {}),
             },
           },
         }),
@@ -189,7 +190,11 @@ export const Files = () => {
             <select
               id="category"
               value={category}
-              onChange={(e) => (setCategory(e.currentTarget.value), setPage(1))}
+              onChange={(e) => {
+                const value = e.currentTarget.value;
+                setCategory(CATEGORIES.find((c) => c === value) ?? "");
+                setPage(1);
+              }}
             >
               <option value="">Any</option>
               {CATEGORIES.map((c) => (

@@ -29,7 +29,7 @@ const OPEN = new Set(["PENDING", "PROCESSING"]);
 const RenderExample = () => {
   const { route } = useLocation();
   const form = useForm(
-    () => data(api.POST("/api/v1/jobs", { body: EXAMPLE_JOB as never })),
+    () => data(api.POST("/api/v1/jobs", { body: EXAMPLE_JOB })),
     (job) => route(`/console/jobs/${job.jobId}`),
   );
   return (

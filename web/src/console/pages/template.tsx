@@ -62,7 +62,7 @@ const RunBatch = ({ template }: { template: Template }) => {
     return data(
       api.POST("/api/v2/templates/{id}/batches", {
         params: { path: { id: template.id }, query: { mode, ...(nameColumn ? { nameColumn } : {}) } },
-        body: csv as never,
+        body: csv,
         headers: { "content-type": "text/csv" },
         bodySerializer: (body: unknown) => String(body),
       }),

@@ -24,6 +24,7 @@ import {
 import { EVENT_TYPES, EventTypeChecks } from "./webhooks";
 
 const DELIVERY_STATUSES = ["pending", "delivered", "dead_letter"] as const;
+type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 const EditEndpoint = ({ endpoint, saved }: { endpoint: WebhookEndpoint; saved: () => void }) => {
   const [name, setName] = useState(endpoint.name);
@@ -216,7 +217,7 @@ const Attempts = ({ endpointId, delivery }: { endpointId: string; delivery: Webh
 };
 
 const Deliveries = ({ endpointId, version }: { endpointId: string; version: number }) => {
-  const [status, setStatus] = useState("");
+  const [status, setStatus] = useState<DeliveryStatus | "">("");
   const [open, setOpen] = useState<string | null>(null);
   const deliveries = useResource(
     () =>
@@ -224,7 +225,7 @@ const Deliveries = ({ endpointId, version }: { endpointId: string; version: numb
         api.GET("/api/v2/webhooks/{id}/deliveries", {
           params: {
             path: { id: endpointId },
-            query: { limit: "50", ...(status ? { status: status as never } : {}) },
+            query: { limit: "50", ...(status ? { status } : {}) },
           },
         }),
       ),
@@ -241,7 +242,14 @@ const Deliveries = ({ endpointId, version }: { endpointId: string; version: numb
       <div class="filters">
         <div class="field">
           <label for="delivery-status">Status</label>
-          <select id="delivery-status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+          <select
+            id="delivery-status"
+            value={status}
+            onChange={(e) => {
+              const value = e.currentTarget.value;
+              setStatus(DELIVERY_STATUSES.find((s) => s === value) ?? "");
+            }}
+          >
             <option value="">Any</option>
             {DELIVERY_STATUSES.map((s) => (
               <option key={s} value={s}>
