@@ -35,9 +35,9 @@ const packPrice = (ctx: Ctx) => {
 
 /**
  * Where Checkout sends the browser back: the console's billing page, which follows the payment until it is settled
- * (GET /api/v1/billing/payments/{id}) and shows the new balance or plan.
+ * (GET /api/v1/billing/payments/{id}) and shows the new balance or plan. The local stand-in's page sends it there too.
  */
-const returnUrls = (ctx: Ctx, paymentId: string) => {
+export const checkoutReturnUrls = (ctx: Ctx, paymentId: string) => {
   const base = `${ctx.env.PUBLIC_URL.replace(/\/+$/, "")}/console/billing?payment=${paymentId}`;
   return { successUrl: `${base}&checkout=success`, cancelUrl: `${base}&checkout=cancelled` };
 };
@@ -57,7 +57,7 @@ const startCheckout = async (
     mode: p.kind === "plan" ? "subscription" : "payment",
     planId: p.plan?.id,
     item: { name: p.name, amountCents: p.amountCents, currency: CURRENCY },
-    ...returnUrls(ctx, paymentId),
+    ...checkoutReturnUrls(ctx, paymentId),
   });
   await ctx.db
     .insert(payments)

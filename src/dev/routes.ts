@@ -4,7 +4,8 @@
  * - GET /dev/checkout/{sessionId} a stand-in Checkout page, and POST to it pays: the page builds the events the
  *   provider would send (a plan's: the session completed, its first invoice paid; src/billing/local-provider.ts),
  *   signs them with the provider SDK's test helper and hands them to the same webhook verb Stripe's deliveries
- *   reach (signatures verified by the SDK);
+ *   reach (signatures verified by the SDK), then sends the browser to the checkout's success URL (303) as Stripe
+ *   does; its "Cancel" link goes to the cancel URL;
  * - POST /dev/subscriptions/{id}/renew: the provider's paid invoice of a subscription's next period, the same way.
  */
 import { desc, eq } from "drizzle-orm";
@@ -15,6 +16,7 @@ import { outbox, payments, subscriptions, users } from "../db/schema";
 import { isDevelopment } from "../env";
 import { handlePaymentWebhook } from "../billing/webhook";
 import { localCheckoutEvents, localInvoice, signedEvent } from "../billing/local-provider";
+import { checkoutReturnUrls } from "../billing/payments";
 import { getPlan } from "../billing/plans";
 import type { Ctx } from "../context";
 import { ok } from "../lib/envelope";
@@ -55,11 +57,13 @@ export const devRoutes = new Hono<AppEnv>()
     });
     if (!row) throw new NotFound("Checkout session");
     const what = row.kind === "tokens" ? `${row.tokens} prepaid tokens` : `the ${row.planId} plan`;
+    const { cancelUrl } = checkoutReturnUrls(c.var.ctx, row.id);
     return c.html(
       `<!doctype html><meta charset="utf-8"><title>Local checkout</title><body style="font:16px system-ui;margin:3em">` +
         `<h1>Local checkout (no money moves)</h1><p>${esc(what)}: ${(row.amountCents / 100).toFixed(2)} ${esc(row.currency.toUpperCase())}` +
         ` &middot; status <b>${esc(row.status)}</b></p>` +
-        `<form method="post"><button ${row.status === "pending" ? "" : "disabled"}>Pay (test mode)</button></form></body>`,
+        `<form method="post"><button ${row.status === "pending" ? "" : "disabled"}>Pay (test mode)</button></form>` +
+        `<p><a href="${esc(cancelUrl)}">Cancel and go back</a></p></body>`,
     );
   })
   .post("/checkout/:sessionId", async (c) => {
@@ -69,7 +73,9 @@ export const devRoutes = new Hono<AppEnv>()
     });
     if (!row) throw new NotFound("Checkout session");
     const events = await localCheckoutEvents(ctx.env.STRIPE_WEBHOOK_SECRET ?? "", row, ctx.now());
-    return ok(c, await deliverAll(ctx, events));
+    await deliverAll(ctx, events);
+    // As Stripe does once paid: back to the checkout's success URL (the console's billing page follows the payment).
+    return c.redirect(checkoutReturnUrls(ctx, row.id).successUrl, 303);
   })
   .post("/subscriptions/:id/renew", async (c) => {
     const ctx = c.var.ctx;

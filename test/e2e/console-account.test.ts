@@ -207,23 +207,20 @@ describe("the console for a new user", () => {
     await audit(page, "billing");
 
     await page.getByLabel("Tokens to buy").fill("2000");
-    const bought = await payThroughStandIn(
+    await payThroughStandIn(
       () => page.getByRole("button", { name: "Buy tokens" }).click(),
       "/api/v1/billing/checkout",
     );
-    // Stripe sends the browser back to the success URL; the stand-in page answers the settlement instead.
-    await page.goto(`${base}/console/billing?payment=${bought}&checkout=success`);
     await page.getByText(/Payment of \$10\.00 confirmed: 2,000 tokens added\./).waitFor();
     await expect.poll(() => text(page.locator("dl.facts").first())).toMatch(/Prepaid tokens\s*2,000/);
     await expect
       .poll(() => text(page.getByRole("region", { name: "Token ledger" })))
       .toMatch("prepaid tokens bought");
 
-    const upgraded = await payThroughStandIn(
+    await payThroughStandIn(
       () => page.getByRole("button", { name: "Upgrade to Pro" }).click(),
       "/api/v1/billing/plan",
     );
-    await page.goto(`${base}/console/billing?payment=${upgraded}&checkout=success`);
     await page.getByText(/confirmed: you are on the pro plan/).waitFor();
     await page.getByText("Plan Pro").waitFor();
 
@@ -430,7 +427,8 @@ describe("the captcha widget", () => {
 
 /**
  * Starts a checkout with `start` (the console posts to `path` and follows the answer's checkoutUrl), pays on the
- * local stand-in's page, and returns the payment's id.
+ * local stand-in's page, which sends the browser back to the checkout's success URL as Stripe does (the console's
+ * billing page, `?payment=<id>&checkout=success`), and returns the payment's id.
  */
 const payThroughStandIn = async (start: () => Promise<void>, path: string) => {
   let paymentId = "";
@@ -447,8 +445,7 @@ const payThroughStandIn = async (start: () => Promise<void>, path: string) => {
   await page.waitForURL(/\/dev\/checkout\/cs_/);
   await page.unroute(`${base}${path}`);
   await page.getByRole("button", { name: "Pay (test mode)" }).click();
-  await page.waitForLoadState();
-  expect(await page.textContent("body")).toContain('"applied":true');
+  await page.waitForURL(`${base}/console/billing?payment=${paymentId}&checkout=success`);
   return paymentId;
 };
 
