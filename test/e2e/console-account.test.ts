@@ -375,7 +375,7 @@ describe("the console's session cookie is safe", () => {
     expect(replay.status).toBe(401);
     await page.goto(`${base}/console/billing`);
     await page.waitForURL(/\/sign-in\?next=/);
-    expect(h.problems).toEqual([]);
+    expect(await h.problems()).toEqual([]);
   });
 });
 

@@ -404,6 +404,6 @@ describe("templates and batches", () => {
     const zip = unzipSync(new Uint8Array(readFileSync((await (await download).path())!)));
     expect(Object.keys(zip).sort()).toEqual(["Ada.png", "Grace.png", "Linus.png"]);
     for (const png of Object.values(zip)) expect([...png.subarray(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
-    expect(h.problems).toEqual([]);
+    expect(await h.problems()).toEqual([]);
   });
 });

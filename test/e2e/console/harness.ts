@@ -3,14 +3,23 @@
  * (test/e2e/global-setup.ts). One browser per test file; every page a test visits goes through `audit`: axe-core
  * finds no serious or critical violation at 1280x800 and at 390x844, and a screenshot of each size is taken (into
  * docs/console/ with UPDATE_SCREENSHOTS=1, else a temporary folder). The page is watched all along: a request to
- * another host, a Content-Security-Policy violation or an uncaught script error fails the file.
+ * another host, a Content-Security-Policy violation, an uncaught script error or an answer of the API outside the
+ * OpenAPI document (test/e2e/contract.ts, as for the tests' own calls) fails the file.
  */
 import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
+import {
+  chromium,
+  type Browser,
+  type BrowserContext,
+  type Locator,
+  type Page,
+  type Response as PageResponse,
+} from "playwright-core";
 import { expect } from "vitest";
+import { checkAnswer } from "../contract";
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
@@ -27,8 +36,8 @@ export interface Harness {
   browser: Browser;
   context: BrowserContext;
   page: Page;
-  /** Problems seen so far: requests to other hosts, policy violations, script errors. */
-  problems: string[];
+  /** Problems seen so far: requests to other hosts, policy violations, script errors, answers outside the document. */
+  problems: () => Promise<string[]>;
   close: () => Promise<void>;
 }
 
@@ -57,7 +66,37 @@ export const openBrowser = async (base: string): Promise<Harness> => {
     if (/Content Security Policy/i.test(m.text())) problems.push(`CSP: ${m.text()}`);
   });
   page.on("pageerror", (e) => problems.push(`script error: ${e.message}`));
-  return { browser, context, page, problems, close: () => browser.close() };
+  const checking = new Set<Promise<void>>();
+  context.on("response", (r) => {
+    const check = checkBrowserAnswer(r).catch((e: Error) => void problems.push(e.message));
+    checking.add(check);
+    void check.finally(() => checking.delete(check));
+  });
+  const settled = async () => {
+    while (checking.size) await Promise.all([...checking]);
+    return problems;
+  };
+  return { browser, context, page, problems: settled, close: () => browser.close() };
+};
+
+/**
+ * Holds an answer the browser received to the OpenAPI document (the internal routes, pages and the build's files
+ * are not in it and pass). An event stream is held by its status and Content-Type: its events arrive while the page
+ * reads them, and test/e2e/mcp-and-events.test.ts checks them event by event. A body the browser no longer has
+ * (a redirect, a request the page dropped) cannot be read and is not checked.
+ */
+const checkBrowserAnswer = async (r: PageResponse) => {
+  const headers = r.headers();
+  const status = r.status();
+  let body: Uint8Array<ArrayBuffer> | null = null;
+  if (!/^text\/event-stream/.test(headers["content-type"] ?? "") && ![204, 205, 304].includes(status)) {
+    try {
+      body = new Uint8Array(await r.body());
+    } catch {
+      return;
+    }
+  }
+  await checkAnswer(r.request().method(), r.url(), new Response(body, { status, headers }));
 };
 
 /** The serious and critical axe violations of the page as it is now. */
