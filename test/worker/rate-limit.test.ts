@@ -22,8 +22,8 @@ import {
   windowStart,
   type Limit,
 } from "../../src/lib/rate-limit";
-import { bearer, signUp } from "./accounts/sign-up";
-import { body, call, FULL, json, newAccount, testCtx, updateKey } from "./helpers";
+import { bearer, freshEmail, latestCode, register, signUp } from "./accounts/sign-up";
+import { BASE, body, call, FULL, json, newAccount, testCtx, updateKey } from "./helpers";
 
 const gateOf = async (key: string) => credentialGate(env, "key", await sha256Hex(key));
 
@@ -327,6 +327,24 @@ describe("rate limiting: per account, across its keys and sessions", () => {
         await call("/api/v1/jobs", json("POST", { type: "image", config: { width: 0 } }, other.key))
       ).headers.get("x-ratelimit-limit"),
     ).not.toBe(String(ACCOUNT_JOB_CREATE_LIMIT.limit));
+  });
+
+  it("counts the console's session cookie against the account like its keys and bearer sessions", async () => {
+    const email = freshEmail("cookie-limit");
+    expect((await register(email)).status).toBe(202);
+    const signedIn = await call("/api/v1/auth/session", {
+      ...json("POST", { email, token: (await latestCode(email))! }),
+      headers: { "content-type": "application/json", origin: BASE },
+    });
+    const cookie = /(__Host-mrs_session=[^;]+)/.exec(signedIn.headers.get("set-cookie") ?? "")![1]!;
+    const userId = (await body<{ user: { id: string } }>(signedIn)).data!.user.id;
+    const read = () => call("/api/v1/jobs", { headers: { cookie } });
+    expect((await read()).status).toBe(200);
+    expect(await accountCount(userId, ACCOUNT_API_LIMIT)).toBe(1);
+    await preload(accountGate(env, userId), ACCOUNT_API_LIMIT, ACCOUNT_API_LIMIT.limit);
+    const refused = await read();
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("x-ratelimit-limit")).toBe(String(ACCOUNT_API_LIMIT.limit));
   });
 
   it("shows the key's own limit while it is the closer one", async () => {
