@@ -5,3 +5,4 @@ export function localChromeLauncher(sandbox?: boolean): string;
 export function ensurePrerequisites(root: string): void;
 export function chromiumBinary(): string;
 export function bin(root: string, name: string): string;
+export const BROWSER_USER: string;

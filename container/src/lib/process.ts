@@ -54,6 +54,8 @@ export interface RunOptions {
    */
   pipes?: PipeUser[];
   signal?: AbortSignal;
+  /** The process's whole environment (default: this process's). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -106,6 +108,7 @@ function start(
     const child = spawn(command, args, {
       stdio: ["pipe", "pipe", "pipe", ...shared.map((s) => s?.stream ?? ("pipe" as const))],
       signal: options.signal,
+      env: options.env,
       // An aborted run (a deadline, a cancel) must stop now: ffmpeg finishes its output on SIGTERM first.
       killSignal: "SIGKILL",
     }) as ChildProcessWithoutNullStreams;

@@ -103,10 +103,10 @@ function warmBrowsers(layers: KeyedLayer[], tools: RenderTools): void {
   const raster = layers.filter((k) => isRaster(k.layer));
   const html = raster.some((k) => k.layer.type === "html");
   if (raster.some((k) => k.layer.type !== "html") || (html && tools.htmlCapture === "screenshot"))
-    prepareSparePage(tools.chromiumPath);
+    prepareSparePage(tools);
   if (html && tools.htmlCapture === "beginframe")
     for (let slot = 0; slot < tools.htmlCaptureWorkers; slot++)
-      void getCaptureBrowser(tools.chromiumPath, slot).catch(() => {});
+      void getCaptureBrowser(tools, slot).catch(() => {});
 }
 
 /**
@@ -160,7 +160,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   report(0, "downloading");
   if (!o.rasterize) warmBrowsers(keyedLayers(parsed), tools);
   // Captions are text: the text page opens while the inputs download and the mix is transcribed.
-  if (!o.rasterize && parsed.subtitles) prepareSparePage(tools.chromiumPath);
+  if (!o.rasterize && parsed.subtitles) prepareSparePage(tools);
   const refs = fileRefs(parsed);
   let t = clock.now();
   const local = await fetchInputs(refs, o.workDir, {
@@ -245,7 +245,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   let timeline: Timeline;
   let rasters: Rasters;
   const drawer = new GlDrawer(
-    () => GlSession.acquire(tools.chromiumPath, spec.width, spec.height),
+    () => GlSession.open(tools, spec.width, spec.height),
     spec.width,
     spec.height,
     tools.glTransitionPath,
@@ -370,7 +370,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   }
   // A text page for the next job is opened once this one's ffmpeg is done with the cores.
   const usedTextPage = rasterKeys.some((k) => k.layer.type !== "html") && !o.rasterize;
-  if (usedTextPage) prepareSparePage(tools.chromiumPath);
+  if (usedTextPage) prepareSparePage(tools);
   return {
     outPath: o.outPath,
     width: spec.width,
