@@ -72,7 +72,9 @@ async function reuseOrLaunch(
 ): Promise<Launched> {
   if (current) {
     const b = await current.browser.catch(() => null);
-    if (b?.connected && current.from === launchKey(c)) return current;
+    // A browser being closed (a job's deadline killed its page) is not handed out: it stays "connected" until
+    // its process has gone.
+    if (b?.connected && !closing.has(b) && current.from === launchKey(c)) return current;
     if (b?.connected) void b.close().catch(() => {});
   }
   return launch(c, role, extra);
@@ -101,8 +103,12 @@ export async function launchOwnBrowser(c: ChromiumLaunch): Promise<Browser> {
   return browser;
 }
 
+/** Browsers closeHard is closing. */
+const closing = new WeakSet<Browser>();
+
 /** Closes `browser`, killing its process if it has not gone within `graceMs` (a GPU process stuck in a draw). */
 export async function closeHard(browser: Browser, graceMs = 2_000): Promise<void> {
+  closing.add(browser);
   await Promise.race([browser.close().catch(() => {}), sleep(graceMs, undefined, { ref: false })]);
   const proc = browser.process();
   if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");

@@ -99,6 +99,8 @@ async function privateDir(role: string, who: Identity | null): Promise<string> {
 
 /** Binaries (with their user) whose sandbox does not start on this machine: launched without it. */
 const unsandboxed = new Set<string>();
+/** The probe of each binary and user, once: browsers launched at once share it. */
+const probes = new Map<string, Promise<boolean>>();
 
 /** Whether Chromium `c` starts with its sandbox as `who` (one headless page load; about a second). */
 async function sandboxStarts(c: ChromiumLaunch, who: Identity | null): Promise<boolean> {
@@ -170,11 +172,19 @@ export async function launchChromium(c: ChromiumLaunch, role: string, flags: str
           `CHROMIUM_SANDBOX=off to run them unsandboxed as this user`,
       );
     // Only a sandbox that cannot start here is worked around; any other failure is the caller's to see.
-    if (await sandboxStarts(c, who)) throw e;
-    unsandboxed.add(key);
-    console.warn(
-      `[renderer] Chromium's sandbox does not start here (no user namespaces?): browsers run as "${who.name}" without it`,
-    );
+    let probe = probes.get(key);
+    if (!probe) {
+      probe = sandboxStarts(c, who);
+      probes.set(key, probe);
+      void probe.then((works) => {
+        if (works) return probes.delete(key);
+        unsandboxed.add(key);
+        console.warn(
+          `[renderer] Chromium's sandbox does not start here (no user namespaces?): browsers run as "${who.name}" without it`,
+        );
+      });
+    }
+    if (await probe) throw e;
     return start(false);
   }
 }
