@@ -6,3 +6,5 @@ export function ensurePrerequisites(root: string): void;
 export function chromiumBinary(): string;
 export function bin(root: string, name: string): string;
 export const BROWSER_USER: string;
+/** [package, file that proves it is installed, where it is needed]. */
+export const APT_PACKAGES: [string, string, "runtime" | "build" | "local" | "image"][];
