@@ -250,16 +250,19 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     spec.height,
     tools.glTransitionPath,
   );
-  // The WebGL page (~0.2 s to open), when a transition is drawn on it, opens while the text and html
-  // layers are drawn.
+  // The job's WebGL page (~0.4 s to open: a browser of its own, never one another job used), when a transition
+  // is drawn on it or the job has a gl layer, opens while the text and html layers are drawn.
+  const glLayer = [...spec.globalLayers, ...spec.clips.flatMap((c) => c.layers)].some((l) => l.type === "gl");
   const warmDrawer = (t: Timeline) => {
-    const onPage = t.clips.some((c, i) => {
-      if (!c.transition) return false;
-      const { name } = resolveTransition(c.transition.name, `${o.jobId}:${i}`);
-      return (
-        drawnByGl(name, c.transition.params, c.transition.easing, spec.format) && drawer.drawsOnPage(name)
-      );
-    });
+    const onPage =
+      glLayer ||
+      t.clips.some((c, i) => {
+        if (!c.transition) return false;
+        const { name } = resolveTransition(c.transition.name, `${o.jobId}:${i}`);
+        return (
+          drawnByGl(name, c.transition.params, c.transition.easing, spec.format) && drawer.drawsOnPage(name)
+        );
+      });
     if (onPage && !o.rasterize) drawer.warm();
   };
   try {
