@@ -159,7 +159,10 @@ function asProcess(p: ChromiumProcess, argv: string[]) {
   );
 }
 
-describe("the browsers that run users' pages and shaders", () => {
+/** The renderer switches users only when it runs as root (the image, these machines); otherwise Chromium's sandbox. */
+const ROOT = process.getuid?.() === 0;
+
+describe.skipIf(!ROOT)("the browsers that run users' pages and shaders", () => {
   it("run as the browser user with nothing of ours, and a process with their credentials reaches no secret", async () => {
     expect(BROWSER_USER, "npm run setup creates the browser user").not.toBeNull();
     const jobId = "isolation";
@@ -330,7 +333,7 @@ describe("GPU entry points of the renderer's browsers, without the page's policy
   }, 60_000);
 });
 
-describe("launching Chromium", () => {
+describe.skipIf(!ROOT)("launching Chromium as root", () => {
   it("with CHROMIUM_SANDBOX=off: still the browser user, none of our environment, only without the sandbox", async () => {
     process.env.RUNNER_SECRET = SECRET;
     try {
