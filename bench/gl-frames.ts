@@ -46,7 +46,7 @@ function treeCpu(root: number): Record<string, number> {
 
 async function main() {
   console.log(conditions("gl-frames"));
-  const opened = GlSession.open(DEFAULT_RENDER_TOOLS.chromiumPath, W, H);
+  const opened = GlSession.open(DEFAULT_RENDER_TOOLS, W, H);
   const drawer = new GlDrawer(() => opened, W, H);
   const session = await opened;
   // The page's own browser (gl-session.ts), whose processes' CPU is the drawing's.

@@ -30,7 +30,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
 import puppeteer, { type CDPSession, type Page } from "puppeteer-core";
-import { OFFLINE_CHROMIUM_FLAGS } from "../container/src/video/raster/browser.ts";
+import { OFFLINE_CHROMIUM_FLAGS } from "../container/src/video/raster/launch-chromium.ts";
 import { startLocalService } from "../scripts/lib/processes.mjs";
 import { chromiumBinary } from "../scripts/lib/system.mjs";
 import { conditions, interleave, loadNow, median, spread } from "./_lib.ts";
@@ -63,9 +63,15 @@ const BARE = `<!doctype html><html><body style="margin:0;width:${SIZE}px;height:
 ${TEXTS.map((t) => `<div style="position:absolute;left:${t.x}px;top:${t.y}px;font:${t.fontSize}px Arial,sans-serif;color:${t.color};white-space:pre;transform:translateX(${shift(t)}%)">${t.text}</div>`).join("")}
 </body></html>`;
 
-/** A warm page of `executablePath` that answers https://assets.local/* from memory, like the image browser. */
+/**
+ * A warm page of `executablePath` that answers https://assets.local/* from memory, like the image browser. A bare
+ * baseline: this bench's own trusted page, started as the bench's user without a sandbox (root here).
+ */
 const warmPage = async (executablePath: string, args: string[] = []) => {
-  const browser = await puppeteer.launch({ executablePath, args: [...OFFLINE_CHROMIUM_FLAGS, ...args] });
+  const browser = await puppeteer.launch({
+    executablePath,
+    args: ["--no-sandbox", ...OFFLINE_CHROMIUM_FLAGS, ...args],
+  });
   const page = await browser.newPage();
   await page.setViewport({ width: SIZE, height: SIZE, deviceScaleFactor: 1 });
   await page.setRequestInterception(true);

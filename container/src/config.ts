@@ -9,6 +9,8 @@ import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { builtGlTransition } from "./video/gl/native-gl.ts";
+import chromiumIsolation from "./video/raster/chromium-isolation.json" with { type: "json" };
+import { CHROMIUM_SANDBOX, type ChromiumLaunch } from "./video/raster/launch-chromium.ts";
 
 const DEFAULT_PROBE_MAX_BYTES = 200 * 1024 * 1024;
 
@@ -22,6 +24,13 @@ export interface RenderTools {
   ffprobePath: string;
   /** The Chromium binary the rasteriser launches (text sheets and html layers); /health reports its version. */
   chromiumPath: string;
+  /**
+   * The unprivileged user every Chromium runs as when the renderer is root (video/raster/launch-chromium.ts):
+   * pages run users' scripts and shaders, and must not reach the renderer's secrets.
+   */
+  chromiumUser: string;
+  /** Chromium's own sandbox on top of that user: `auto` (wherever it starts) or `off`. */
+  chromiumSandbox: ChromiumLaunch["chromiumSandbox"];
   /** `beginframe`, or `screenshot` for a Chromium without begin-frame control. */
   htmlCapture: CaptureMethod;
   /** Begin-frame browser processes that share one animated html layer's frames (1..8). */
@@ -41,6 +50,9 @@ export const DEFAULT_RENDER_TOOLS: RenderTools = {
   ffprobePath: "ffprobe",
   // Debian's headless shell: starts faster than the full browser and has begin-frame control.
   chromiumPath: "/usr/lib/chromium/chromium-headless-shell",
+  // Created by the project's setup and by the image (chromium-isolation.json is the one copy of the name).
+  chromiumUser: chromiumIsolation.user,
+  chromiumSandbox: "auto",
   htmlCapture: "beginframe",
   // A PNG encode per frame keeps one Chromium busy; two share a 2-core machine's cores.
   htmlCaptureWorkers: 2,
@@ -98,6 +110,11 @@ export const RendererEnv = v.object({
   FFMPEG_PATH: v.optional(nonEmpty("FFMPEG_PATH"), DEFAULT_RENDER_TOOLS.ffmpegPath),
   FFPROBE_PATH: v.optional(nonEmpty("FFPROBE_PATH"), DEFAULT_RENDER_TOOLS.ffprobePath),
   CHROMIUM_HEADLESS_PATH: v.optional(nonEmpty("CHROMIUM_HEADLESS_PATH"), DEFAULT_RENDER_TOOLS.chromiumPath),
+  CHROMIUM_USER: v.optional(nonEmpty("CHROMIUM_USER"), DEFAULT_RENDER_TOOLS.chromiumUser),
+  CHROMIUM_SANDBOX: v.optional(
+    v.picklist(CHROMIUM_SANDBOX, `CHROMIUM_SANDBOX must be one of ${CHROMIUM_SANDBOX.join(", ")}`),
+    DEFAULT_RENDER_TOOLS.chromiumSandbox,
+  ),
   HTML_CAPTURE: v.optional(
     v.picklist(CAPTURE_METHODS, `HTML_CAPTURE must be one of ${CAPTURE_METHODS.join(", ")}`),
     DEFAULT_RENDER_TOOLS.htmlCapture,
@@ -181,6 +198,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ffmpegPath: e.FFMPEG_PATH,
     ffprobePath: e.FFPROBE_PATH,
     chromiumPath: e.CHROMIUM_HEADLESS_PATH,
+    chromiumUser: e.CHROMIUM_USER,
+    chromiumSandbox: e.CHROMIUM_SANDBOX,
     htmlCapture: e.HTML_CAPTURE,
     htmlCaptureWorkers: e.HTML_CAPTURE_WORKERS,
     renderSlots: e.RENDER_SLOTS,

@@ -1,6 +1,6 @@
 // Local secrets for `wrangler dev` (.dev.vars): generated once, kept across runs, never committed.
 import { randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const parse = (text) =>
@@ -21,11 +21,14 @@ export const ensureDevVars = (root, overrides = {}) => {
   // The local stand-in checkout signs its provider events with this, as Stripe signs real ones.
   vars.STRIPE_WEBHOOK_SECRET ||= `whsec_${randomBytes(24).toString("base64")}`;
   Object.assign(vars, overrides);
+  // Owner only: Chromium runs as another user (render-browser) that must not read these.
   writeFileSync(
     file,
     Object.entries(vars)
       .map(([k, v]) => `${k}="${v}"`)
       .join("\n") + "\n",
+    { mode: 0o600 },
   );
+  chmodSync(file, 0o600);
   return vars;
 };

@@ -1,36 +1,62 @@
-// System prerequisites of the service: Debian packages (ffmpeg, Chromium, fonts, pocketsphinx) and the local Chrome that
-// miniflare's Browser Rendering wants. Plain Node (runs on the machine's Node 20 before npm install too).
+// System prerequisites of the service: Debian packages (ffmpeg, Chromium, fonts, pocketsphinx), the unprivileged user
+// every Chromium runs as, and the local Chrome that miniflare's Browser Rendering wants. Plain Node (runs on the
+// machine's Node 20 before npm install too).
 import { execFileSync, spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
+  mkdtempSync,
   readFileSync,
   readdirSync,
+  rmSync,
   statSync,
   writeFileSync,
   chmodSync,
 } from "node:fs";
-import { homedir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 
-/** Debian packages the renderer and local Browser Rendering need, with the binary that proves each. */
+/**
+ * How every Chromium that shows users' pages runs: as this user (through setpriv, with these flags) when started by
+ * root, and without a GPU where it needs none. The renderer reads the same file (container/src/video/raster/).
+ */
+const ISOLATION = JSON.parse(
+  readFileSync(new URL("../../container/src/video/raster/chromium-isolation.json", import.meta.url), "utf8"),
+);
+/** The unprivileged user every Chromium runs as when started by root. */
+export const BROWSER_USER = ISOLATION.user;
+
+/**
+ * Debian packages of the service, each with a file that proves it is installed and where it is needed:
+ * `runtime` (the renderer, run locally and in its image), `build` (building the native helper, locally and in the
+ * image's build stage), `local` (local runs only) and `image` (the image only). container/Dockerfile installs the
+ * runtime and image ones, its build stage the build ones; test/scripts/renderer-image.test.ts holds it to this
+ * list, and `npm run image:check` builds a root filesystem from it. The setup installs them all (the image's too,
+ * a few KB: the image test looks at their files here).
+ */
 export const APT_PACKAGES = [
-  ["ffmpeg", "/usr/bin/ffmpeg"],
-  ["chromium", "/usr/bin/chromium"],
-  ["chromium-headless-shell", "/usr/bin/chromium-headless-shell"],
-  ["fonts-dejavu-core", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"],
-  ["fonts-liberation2", "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf"],
-  ["fonts-noto-color-emoji", "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"],
+  ["ffmpeg", "/usr/bin/ffmpeg", "runtime"],
+  // The full browser runs local Browser Rendering (image jobs); the renderer runs the headless shell only.
+  ["chromium", "/usr/bin/chromium", "local"],
+  ["chromium-headless-shell", "/usr/bin/chromium-headless-shell", "runtime"],
+  ["fonts-dejavu-core", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "runtime"],
+  ["fonts-liberation2", "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf", "runtime"],
+  ["fonts-noto-color-emoji", "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", "runtime"],
   // Offline speech recognition for autoSubtitles (the renderer's local transcription backend).
-  ["pocketsphinx", "/usr/bin/pocketsphinx_continuous"],
-  ["pocketsphinx-en-us", "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin"],
+  ["pocketsphinx", "/usr/bin/pocketsphinx_continuous", "runtime"],
+  ["pocketsphinx-en-us", "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin", "runtime"],
   // The native transition drawer (container/native/gl-transition.c): a C compiler, EGL and OpenGL ES headers
   // and loaders, and Mesa's software GL (llvmpipe) behind them.
-  ["gcc", "/usr/bin/gcc"],
-  ["libegl-dev", "/usr/include/EGL/egl.h"],
-  ["libgles-dev", "/usr/include/GLES3/gl3.h"],
-  ["libegl-mesa0", "/usr/share/glvnd/egl_vendor.d/50_mesa.json"],
-  ["libgl1-mesa-dri", "/usr/share/drirc.d/00-mesa-defaults.conf"],
+  ["gcc", "/usr/bin/gcc", "build"],
+  ["libc6-dev", "/usr/include/stdio.h", "build"],
+  ["libegl-dev", "/usr/include/EGL/egl.h", "build"],
+  ["libgles-dev", "/usr/include/GLES3/gl3.h", "build"],
+  ["libegl1", "/usr/share/doc/libegl1/copyright", "runtime"],
+  ["libgles2", "/usr/share/doc/libgles2/copyright", "runtime"],
+  ["libegl-mesa0", "/usr/share/glvnd/egl_vendor.d/50_mesa.json", "runtime"],
+  ["libgl1-mesa-dri", "/usr/share/drirc.d/00-mesa-defaults.conf", "runtime"],
+  // PID 1 of the image: forwards SIGTERM to node and reaps orphaned Chromium/ffmpeg helpers.
+  ["tini", "/usr/bin/tini", "image"],
 ];
 
 const log = (msg) => console.log(`[setup] ${msg}`);
@@ -112,31 +138,90 @@ export const CHROMIUM_SEALED_PREFERENCES = JSON.stringify({
   },
 });
 
+/** `setpriv` arguments that run a command as the browser user (root only), or none (not root: our own user). */
+const asBrowserUser = () =>
+  isRoot()
+    ? ["setpriv", `--reuid=${BROWSER_USER}`, `--regid=${BROWSER_USER}`, ...ISOLATION.setpriv, "--"]
+    : [];
+
 /**
- * Whether Chromium's own sandbox works here: never as root (Chromium refuses it), otherwise when a sandboxed
- * headless start succeeds (it needs unprivileged user namespaces or the setuid helper).
+ * Creates the browser user when root and it is missing: a system user with its own group, no home, no shell, no
+ * password. The image creates the same (container/Dockerfile).
+ */
+const ensureBrowserUser = () => {
+  if (!isRoot() || spawnSync("id", ["-u", BROWSER_USER], { stdio: "ignore" }).status === 0) return;
+  log(`creating the system user ${BROWSER_USER} (Chromium runs as it)`);
+  const r = spawnSync(
+    "useradd",
+    [
+      "--system",
+      "--user-group",
+      "--no-create-home",
+      "--home-dir",
+      "/nonexistent",
+      "--shell",
+      "/usr/sbin/nologin",
+      BROWSER_USER,
+    ],
+    { stdio: "inherit" },
+  );
+  if (r.status !== 0) {
+    console.error(`[setup] useradd ${BROWSER_USER} failed (exit ${r.status}).`);
+    process.exit(1);
+  }
+};
+
+/**
+ * Local state the browser user must not read (it holds every account's files and the local D1): owner only. The
+ * secrets file (.dev.vars) is written 0600 by secrets.mjs.
+ */
+const ensurePrivateState = (root) => {
+  const state = join(root, ".wrangler");
+  mkdirSync(state, { recursive: true });
+  chmodSync(state, 0o700);
+};
+
+/**
+ * Whether Chromium's own sandbox works here for the user it runs as (the browser user under root): a sandboxed
+ * headless start succeeds (it needs unprivileged user namespaces; Debian ships no setuid helper).
  */
 const chromiumSandboxWorks = () => {
-  if (isRoot()) return false;
-  const r = spawnSync(chromiumBinary(), ["--headless=new", "--disable-gpu", "--dump-dom", "about:blank"], {
-    stdio: "ignore",
-    timeout: 30_000,
-    env: { HOME: homedir(), PATH: "/usr/bin:/bin" },
-  });
-  return r.status === 0;
+  const profile = mkdtempSync(join(tmpdir(), "chromium-probe-"));
+  try {
+    if (isRoot()) spawnSync("chown", [`${BROWSER_USER}:`, profile]);
+    const argv = [
+      ...asBrowserUser(),
+      chromiumBinary(),
+      "--headless=new",
+      "--disable-gpu",
+      `--user-data-dir=${profile}`,
+      "--dump-dom",
+      "about:blank",
+    ];
+    const r = spawnSync(argv[0], argv.slice(1), {
+      stdio: "ignore",
+      timeout: 30_000,
+      env: { HOME: profile, PATH: "/usr/bin:/bin" },
+    });
+    return r.status === 0;
+  } finally {
+    rmSync(profile, { recursive: true, force: true });
+  }
 };
 
 /**
  * Miniflare's local Browser Rendering downloads a pinned Chrome into the wrangler cache; offline that fails and
  * there is no setting for an executable path. Put a launcher at that path that runs Debian's Chromium instead,
- * sealed: an environment holding nothing of ours (no secrets reach the browser), its sandbox on where this
- * machine allows it, no network (CHROMIUM_SEALED_FLAGS, and the WebRTC preference written into the profile
- * miniflare creates for each launch).
+ * sealed: as the browser user when started by root (its profile handed to that user), an environment holding
+ * nothing of ours (no secrets reach the browser), its sandbox on where this machine allows it, no GPU (the image
+ * page needs none; the renderer's flags, chromium-isolation.json), no network (CHROMIUM_SEALED_FLAGS, and the
+ * WebRTC preference written into the profile miniflare creates for each launch).
  */
 export const localChromeLauncher = (sandbox = chromiumSandboxWorks()) => {
   const flags = [
     ...(sandbox ? [] : ["--no-sandbox"]),
     "--disable-gpu",
+    ...ISOLATION.noGpuFlags,
     "--disable-dev-shm-usage",
     "--disable-background-networking",
     "--disable-component-update",
@@ -144,18 +229,22 @@ export const localChromeLauncher = (sandbox = chromiumSandboxWorks()) => {
     "--no-first-run",
     ...CHROMIUM_SEALED_FLAGS,
   ].map((f) => `'${f}'`);
+  // Without root, setpriv only sets --pdeathsig (the browser runs as the service's own user, sandboxed).
+  const setpriv = asBrowserUser().length > 0 ? asBrowserUser() : ["setpriv", "--pdeathsig=KILL", "--"];
   return `#!/bin/sh
 # Written by the media render service's setup: Debian's Chromium for local Browser Rendering, without network.
+home="\${TMPDIR:-/tmp}"
 for arg in "$@"; do
   case "$arg" in
-    --user-data-dir=*) dir="\${arg#--user-data-dir=}"; mkdir -p "$dir/Default"
-      [ -e "$dir/Default/Preferences" ] || printf '%s' '${CHROMIUM_SEALED_PREFERENCES}' > "$dir/Default/Preferences" ;;
+    --user-data-dir=*) dir="\${arg#--user-data-dir=}"; home="$dir"; mkdir -p "$dir/Default"
+      [ -e "$dir/Default/Preferences" ] || printf '%s' '${CHROMIUM_SEALED_PREFERENCES}' > "$dir/Default/Preferences"
+      ${isRoot() ? `chown -R '${BROWSER_USER}:' "$dir"` : ":"} ;;
   esac
 done
 # setpriv --pdeathsig: the browser dies with the process that launched it (wrangler dev, a test run), so a
 # stopped service never leaves a Chromium spinning behind it.
-exec env -i HOME="$HOME" PATH=/usr/bin:/bin LANG=C.UTF-8 TMPDIR="\${TMPDIR:-/tmp}" \\
-  setpriv --pdeathsig KILL ${chromiumBinary()} ${flags.join(" ")} "$@"
+exec env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 TMPDIR="\${TMPDIR:-/tmp}" \\
+  ${setpriv.map((a) => `'${a}'`).join(" ")} ${chromiumBinary()} ${flags.join(" ")} "$@"
 `;
 };
 
@@ -169,9 +258,9 @@ const ensureLocalChrome = (root) => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(launcher, script);
     chmodSync(launcher, 0o755);
-    log(
-      `local Browser Rendering ${version} -> ${chromiumBinary()} (sealed${script.includes("--no-sandbox") ? ", no sandbox: root or no user namespaces" : ", sandboxed"})`,
-    );
+    const who = isRoot() ? `as ${BROWSER_USER}` : "as this user";
+    const sandbox = script.includes("--no-sandbox") ? "no sandbox: no user namespaces" : "sandboxed";
+    log(`local Browser Rendering ${version} -> ${chromiumBinary()} (sealed, ${who}, ${sandbox})`);
   }
 };
 
@@ -202,9 +291,14 @@ const ensureNativeHelpers = (root) => {
   }
 };
 
-/** What every entry point (start, test, bench, faults) needs first: apt packages, the local Chrome, the helpers. */
+/**
+ * What every entry point (start, test, bench, faults) needs first: apt packages, the browser user, private local
+ * state, the local Chrome, the helpers.
+ */
 export const ensurePrerequisites = (root) => {
   ensureSystemPackages();
+  ensureBrowserUser();
+  ensurePrivateState(root);
   ensureLocalChrome(root);
   ensureNativeHelpers(root);
 };

@@ -11,9 +11,15 @@
  */
 import { libraryNames, stripLibraryImports } from "./html-libraries.ts";
 
-/** Runs before any script of the user's: no peer connections, no GPU contexts. */
+/**
+ * Runs before any script of the user's: no peer connections, no GPU contexts (on a canvas or an OffscreenCanvas),
+ * no WebGPU or WebNN. A page script can reach a fresh realm (a frame of its own), so where the browser can be told
+ * (the renderer's Chromium, the local Browser Rendering launcher) its flags close these for good; this is what
+ * remains where they cannot (Browser Rendering in production, where `evaluateOnNewDocument` runs it in every frame).
+ */
 export const SANDBOX_PRELUDE = `(()=>{for(const k of ["RTCPeerConnection","webkitRTCPeerConnection","RTCDataChannel"])try{delete window[k];window[k]=undefined}catch{}
-const g=HTMLCanvasElement.prototype.getContext;HTMLCanvasElement.prototype.getContext=function(t,...a){return /webgl|webgpu/i.test(String(t))?null:g.call(this,t,...a)};})();`;
+for(const C of [self.HTMLCanvasElement,self.OffscreenCanvas])if(C){const g=C.prototype.getContext;C.prototype.getContext=function(t,...a){return /webgl|webgpu/i.test(String(t))?null:g.call(this,t,...a)}}
+for(const k of ["gpu","ml"])try{delete Navigator.prototype[k]}catch{}})();`;
 
 /**
  * A Content-Security-Policy that allows `origin` (libraries, fonts) and nothing else: no fetch, XHR, WebSocket,

@@ -1,8 +1,9 @@
 /**
  * The launcher `npm start` and `npm test` put where miniflare's local Browser Rendering looks for Chrome: the
  * browser it starts reaches nothing (a page with every way out, no interception, no policy, no prelude: the
- * canary counts zero), while Debian's Chromium started plainly does reach the canary by HTTP (so the canary works), and
- * none of our environment (secrets) reaches the browser process.
+ * canary counts zero), while Debian's Chromium started plainly does reach the canary by HTTP (so the canary works),
+ * none of our environment (secrets) reaches the browser process, it runs as the browser user when started by root,
+ * and a page gets no GPU (no WebGL on a canvas or an OffscreenCanvas, no WebGPU adapter).
  */
 import { createSocket } from "node:dgram";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -10,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { localChromeLauncher } from "../../scripts/lib/system.mjs";
+import { BROWSER_USER, localChromeLauncher } from "../../scripts/lib/system.mjs";
 import { escapeAttempts } from "../escape-attempts";
 import { startCanary, type Canary } from "../net-canary";
 
@@ -19,6 +20,8 @@ let dir: string;
 beforeAll(async () => {
   canary = await startCanary();
   dir = mkdtempSync(join(tmpdir(), "mrs-launcher-"));
+  // Like /tmp, where miniflare makes its profiles: the browser user (which owns only its profile) may enter it.
+  chmodSync(dir, 0o755);
 });
 afterAll(async () => {
   await canary.close();
@@ -45,6 +48,17 @@ const tryEscapes = async (
   try {
     const pid = browser.process()!.pid!;
     const environ = readFileSync(`/proc/${pid}/environ`, "utf8");
+    const uid = Number(/^Uid:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
+    const gpu = await browser.newPage();
+    await gpu.goto("data:text/html,<body></body>");
+    const gl = await gpu.evaluate(async () => ({
+      canvas: !!document.createElement("canvas").getContext("webgl"),
+      offscreen: !!new OffscreenCanvas(4, 4).getContext("webgl2"),
+      adapter: !!(await (
+        navigator as { gpu?: { requestAdapter(): Promise<unknown> } }
+      ).gpu?.requestAdapter()),
+    }));
+    await gpu.close();
     const page = await browser.newPage();
     await page.goto(`data:text/html,${encodeURIComponent(escapeAttempts(canary))}`).catch(() => undefined);
     const until = Date.now() + windowMs;
@@ -59,6 +73,8 @@ const tryEscapes = async (
       udp: after.udp - before.udp,
       seen: after.seen.slice(before.seen.length),
       environ,
+      uid,
+      gl,
     };
   } finally {
     await browser.close();
@@ -74,6 +90,13 @@ describe("the local Browser Rendering launcher", () => {
     expect(sealed.seen).toEqual([]);
     expect(sealed.environ).not.toContain("RUNNER_SECRET");
     expect(sealed.environ).not.toContain("launcher-test-secret");
+    // Started by root, it runs as the browser user; otherwise as the caller (in its sandbox).
+    const browserUid = readFileSync("/etc/passwd", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith(`${BROWSER_USER}:`))
+      ?.split(":")[2];
+    expect(sealed.uid).toBe(process.getuid?.() === 0 ? Number(browserUid) : process.getuid?.());
+    expect(sealed.gl).toEqual({ canvas: false, offscreen: false, adapter: false });
   });
 
   it("(control) plain Debian Chromium does reach the canary, and the canary counts UDP", async () => {

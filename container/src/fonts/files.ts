@@ -21,13 +21,26 @@ export function catalogFontFile(font: CatalogFont, subset: string): string {
   return require.resolve(`@fontsource/${id}/files/${id}-${subset}-${font.weight}-normal.woff2`);
 }
 
-/** The @font-face rules (file: URLs) and CSS family/weight of a `googleFont` value; throws when unknown. */
-export function catalogFaceFile(value: string): { family: string; weight: number; css: string } {
+/**
+ * The @font-face rules (file: URLs), the files they name and the CSS family/weight of a `googleFont` value;
+ * throws when unknown.
+ */
+export function catalogFaceFile(value: string): {
+  family: string;
+  weight: number;
+  css: string;
+  files: string[];
+} {
   const font = resolveCatalogFont(value);
   if ("error" in font)
     throw new Error(`googleFont "${value}" is not in the renderer's catalogue: ${font.error}`);
-  const css = catalogFontFaces(font, (subset) => pathToFileURL(catalogFontFile(font, subset)).href);
-  return { family: catalogFaceName(font), weight: font.weight, css };
+  const files: string[] = [];
+  const css = catalogFontFaces(font, (subset) => {
+    const file = catalogFontFile(font, subset);
+    files.push(file);
+    return pathToFileURL(file).href;
+  });
+  return { family: catalogFaceName(font), weight: font.weight, css, files };
 }
 
 /** The file behind a page font URL `<id>/<weight>-<subset>.woff2`, or null when it is not in the catalogue. */

@@ -56,6 +56,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Called with the process's pid once it has started (a job counts its processes' memory: process-memory.ts). */
   onSpawn?: (pid: number) => void;
+  /** The process's whole environment (default: this process's). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -108,6 +110,7 @@ function start(
     const child = spawn(command, args, {
       stdio: ["pipe", "pipe", "pipe", ...shared.map((s) => s?.stream ?? ("pipe" as const))],
       signal: options.signal,
+      env: options.env,
       // An aborted run (a deadline, a cancel) must stop now: ffmpeg finishes its output on SIGTERM first.
       killSignal: "SIGKILL",
     }) as ChildProcessWithoutNullStreams;

@@ -105,10 +105,10 @@ function warmBrowsers(layers: KeyedLayer[], tools: RenderTools): void {
   const raster = layers.filter((k) => isRaster(k.layer));
   const html = raster.some((k) => k.layer.type === "html");
   if (raster.some((k) => k.layer.type !== "html") || (html && tools.htmlCapture === "screenshot"))
-    prepareSparePage(tools.chromiumPath);
+    prepareSparePage(tools);
   if (html && tools.htmlCapture === "beginframe")
     for (let slot = 0; slot < tools.htmlCaptureWorkers; slot++)
-      void getCaptureBrowser(tools.chromiumPath, slot).catch(() => {});
+      void getCaptureBrowser(tools, slot).catch(() => {});
 }
 
 /**
@@ -162,7 +162,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   report(0, "downloading");
   if (!o.rasterize) warmBrowsers(keyedLayers(parsed), tools);
   // Captions are text: the text page opens while the inputs download and the mix is transcribed.
-  if (!o.rasterize && parsed.subtitles) prepareSparePage(tools.chromiumPath);
+  if (!o.rasterize && parsed.subtitles) prepareSparePage(tools);
   const refs = fileRefs(parsed);
   let t = clock.now();
   const local = await fetchInputs(refs, o.workDir, {
@@ -247,22 +247,25 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   let timeline: Timeline;
   let rasters: Rasters;
   const drawer = new GlDrawer(
-    () => GlSession.acquire(tools.chromiumPath, spec.width, spec.height),
+    () => GlSession.open(tools, spec.width, spec.height),
     spec.width,
     spec.height,
     tools.glTransitionPath,
     o.onSpawn,
   );
-  // The WebGL page (~0.2 s to open), when a transition is drawn on it, opens while the text and html
-  // layers are drawn.
+  // The job's WebGL page (~0.4 s to open: a browser of its own, never one another job used), when a transition
+  // is drawn on it or the job has a gl layer, opens while the text and html layers are drawn.
+  const glLayer = [...spec.globalLayers, ...spec.clips.flatMap((c) => c.layers)].some((l) => l.type === "gl");
   const warmDrawer = (t: Timeline) => {
-    const onPage = t.clips.some((c, i) => {
-      if (!c.transition) return false;
-      const { name } = resolveTransition(c.transition.name, `${o.jobId}:${i}`);
-      return (
-        drawnByGl(name, c.transition.params, c.transition.easing, spec.format) && drawer.drawsOnPage(name)
-      );
-    });
+    const onPage =
+      glLayer ||
+      t.clips.some((c, i) => {
+        if (!c.transition) return false;
+        const { name } = resolveTransition(c.transition.name, `${o.jobId}:${i}`);
+        return (
+          drawnByGl(name, c.transition.params, c.transition.easing, spec.format) && drawer.drawsOnPage(name)
+        );
+      });
     if (onPage && !o.rasterize) drawer.warm();
   };
   try {
@@ -375,7 +378,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   }
   // A text page for the next job is opened once this one's ffmpeg is done with the cores.
   const usedTextPage = rasterKeys.some((k) => k.layer.type !== "html") && !o.rasterize;
-  if (usedTextPage) prepareSparePage(tools.chromiumPath);
+  if (usedTextPage) prepareSparePage(tools);
   return {
     outPath: o.outPath,
     width: spec.width,

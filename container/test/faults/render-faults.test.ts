@@ -134,7 +134,8 @@ describe("renderer faults", () => {
       { duration: 1, layers: [{ type: "html", html: "<body style='background:#0f0'></body>" }] },
     ]);
     expect((await offer(next)).status).toBe(202);
-    expect(await worker.final("html-next")).toMatchObject({ status: "completed" });
+    const after = await worker.final("html-next");
+    expect(after, JSON.stringify(after)).toMatchObject({ status: "completed" });
     figure("video html layer looping forever: failed at its 4 s deadline after (ms)", tookMs);
   });
 

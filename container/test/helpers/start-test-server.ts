@@ -21,6 +21,33 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** A fetch of `base` + path that signs each request with `secret` the way the Worker does. */
+export function signedFetcher(base: string, secret: string): TestServer["signedFetch"] {
+  return async (path, init = {}) => {
+    const method = init.method ?? "GET";
+    const headers = new Headers(init.headers);
+    const url = new URL(path, base);
+    const body = init.body;
+    const content = await contentDigest(
+      typeof body === "string" || body instanceof ReadableStream
+        ? body
+        : body instanceof Uint8Array
+          ? new Uint8Array(body)
+          : body === undefined || body === null
+            ? null
+            : (() => {
+                throw new Error("signedFetch signs strings, bytes and streams");
+              })(),
+    );
+    for (const [name, value] of Object.entries(
+      await signRendererRequest(secret, { method, target: `${url.pathname}${url.search}`, content }),
+    )) {
+      headers.set(name, value);
+    }
+    return fetch(url, { ...init, method, headers });
+  };
+}
+
 /** Starts a server; `tools` skips the version probe when a test does not look at /health. */
 export async function startTestServer(
   overrides: Partial<Config> = {},
@@ -44,33 +71,7 @@ export async function startTestServer(
   return {
     url: running.url,
     config,
-    async signedFetch(path, init = {}) {
-      const method = init.method ?? "GET";
-      const headers = new Headers(init.headers);
-      const url = new URL(path, running.url);
-      const body = init.body;
-      const content = await contentDigest(
-        typeof body === "string" || body instanceof ReadableStream
-          ? body
-          : body instanceof Uint8Array
-            ? new Uint8Array(body)
-            : body === undefined || body === null
-              ? null
-              : (() => {
-                  throw new Error("signedFetch signs strings, bytes and streams");
-                })(),
-      );
-      for (const [name, value] of Object.entries(
-        await signRendererRequest(config.runnerSecret, {
-          method,
-          target: `${url.pathname}${url.search}`,
-          content,
-        }),
-      )) {
-        headers.set(name, value);
-      }
-      return fetch(new URL(path, running.url), { ...init, method, headers });
-    },
+    signedFetch: signedFetcher(running.url, config.runnerSecret),
     async close() {
       await running.close();
       await rm(tmpDir, { recursive: true, force: true });

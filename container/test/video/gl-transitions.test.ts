@@ -26,6 +26,7 @@ import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
 import { DEFAULT_RENDER_TOOLS } from "../../src/config.ts";
 import { GL_TRANSITIONS_1_43, GL_TRANSITIONS_LATER } from "../../../src/contract/config/transitions.ts";
+import { chromiumProcessesUnder } from "../helpers/chromium-processes.ts";
 import { videoConfig } from "../helpers/video-config.ts";
 import { colorAt, FIXTURES, near } from "./media-helpers.ts";
 
@@ -153,7 +154,7 @@ function maxDiff(a: Buffer, b: Buffer): number {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "gl-transitions-"));
-  const opened = GlSession.open(DEFAULT_RENDER_TOOLS.chromiumPath, W, H);
+  const opened = GlSession.open(DEFAULT_RENDER_TOOLS, W, H);
   drawer = new GlDrawer(() => opened, W, H, HELPER);
   pageDrawer = new GlDrawer(() => opened, W, H, null);
   await opened;
@@ -560,7 +561,13 @@ void main() { float c = 0.0; for (int i = 0; i < 100000000; i++) c += sin(float(
     );
   }, 120_000);
 
-  it("a page kept for the next job carries nothing of the job before it (its pictures, its last frame)", async () => {
+  it("no WebGL page outlives its job: the next job draws on a new browser that holds nothing of the last", async () => {
+    // Neither job draws text or html: a browser that stays after one is its WebGL page's.
+    const browsers = () =>
+      chromiumProcessesUnder(process.pid)
+        .filter((p) => p.type === "browser")
+        .map((p) => p.pid);
+    const kept = new Set(browsers()); // the describe-wide page and the text browser of the tests above
     // Job A: a drawn transition, red to green (an easing sends the wipe to the page).
     await renderClips("before", [
       {
@@ -570,13 +577,15 @@ void main() { float c = 0.0; for (int i = 0; i < 100000000; i++) c += sin(float(
       },
       { duration: 1, layers: fill("#00ff00") },
     ]);
-    // Job B, on the same kept page: a shader that samples texture unit 0 (any sampler it declares) on the
-    // right and discards the left, where the drawing buffer would show the last frame drawn.
+    expect(browsers().filter((pid) => !kept.has(pid))).toEqual([]);
+    // Job B: a shader that samples texture unit 0 (any sampler it declares) on the right and discards the
+    // left, where the drawing buffer would show the last frame drawn; were the page shared, both would show A.
     const fragmentShader = `uniform sampler2D peek; uniform vec2 resolution;
 void main() { vec2 p = gl_FragCoord.xy / resolution; if (p.x < 0.5) discard; gl_FragColor = vec4(texture2D(peek, p).rgb, 1.0); }`;
     const { outPath } = await renderClips("after", [
       { duration: 1, layers: [{ type: "gl", fragmentShader }] },
     ]);
+    expect(browsers().filter((pid) => !kept.has(pid))).toEqual([]);
     for (const t of [0, 0.5])
       for (const x of [0.1, 0.8]) {
         const rgb = await colorAt(outPath, t, { x, y: 0.4, w: 0.1, h: 0.2 });

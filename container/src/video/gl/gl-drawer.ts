@@ -83,9 +83,6 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private readonly width: number;
   private readonly height: number;
   private readonly compiled = new Map<string, Promise<string>>();
-  /** Drawings (page calls) under way, and whether one failed: a page is kept for the next job only idle. */
-  private drawing = 0;
-  private failed = false;
   /** The native helper (native-gl.ts), or null: every transition is drawn on the page. */
   private readonly native: string | null;
   private readonly natives = new Map<string, NativeDrawing>();
@@ -143,26 +140,11 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     void this.session.catch(() => {});
   }
 
-  /** Hands the page back for the next job if it is idle and nothing failed on it; closes it otherwise. */
+  /** Stops the helpers and closes the job's page (no page serves two jobs). */
   async close(): Promise<void> {
     for (const d of this.natives.values()) d.stop();
     const s = this.opened ? await this.opened.catch(() => null) : null;
-    if (!s) return;
-    if (this.drawing === 0 && !this.failed) await s.release();
-    else await s.close();
-  }
-
-  /** Runs a drawing on the page, counted (see close). */
-  private async track<T>(run: () => Promise<T>): Promise<T> {
-    this.drawing++;
-    try {
-      return await run();
-    } catch (e) {
-      this.failed = true;
-      throw e;
-    } finally {
-      this.drawing--;
-    }
+    await s?.close();
   }
 
   /** Compiles the program of `t` on the page (once per page for the same GLSL and params); its key. */
@@ -217,14 +199,12 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private async draw(t: DrawnTransition, s: GlSession, channels: 3 | 4): Promise<void> {
     try {
       const program = await this.prepare(t);
-      await this.track(() =>
-        s.page.evaluate(
-          (k, key, progress, ch) => (window as unknown as GlxWindow).glx.transition(k, key, progress, ch),
-          t.key,
-          program,
-          progressOf(t.frames, t.easing),
-          channels,
-        ),
+      await s.page.evaluate(
+        (k, key, progress, ch) => (window as unknown as GlxWindow).glx.transition(k, key, progress, ch),
+        t.key,
+        program,
+        progressOf(t.frames, t.easing),
+        channels,
       );
     } catch (e) {
       // The render waiting for these frames fails with the same reason.
@@ -244,28 +224,26 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       const key = `${job.key}-${this.runs++}`;
       // Compiling draws one throwaway frame (gl-page.ts): the same deadline as every frame, or a shader
       // that never finishes one would hold the job (and its page) without end.
-      const program = await this.track(() =>
-        drawnWithin(
-          s.compile(`precision highp float;\n${job.fragment}`, {}, []).catch((e: unknown) => {
-            throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
-          }),
-          `gl layer (${job.field}) frame 0`,
-        ),
+      const program = await drawnWithin(
+        s.compile(`precision highp float;\n${job.fragment}`, {}, []).catch((e: unknown) => {
+          throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
+        }),
+        `gl layer (${job.field}) frame 0`,
       );
-      const drawing = this.track(() =>
-        s.page.evaluate(
+      const drawing = s.page
+        .evaluate(
           (k, p, n, fps, speed) => (window as unknown as GlxWindow).glx.layer(k, p, n, fps, speed),
           key,
           program,
           job.frames,
           job.fps,
           job.speed,
-        ),
-      ).catch((e: unknown) => {
-        const err = new Error(`gl layer ${job.field} could not be drawn: ${(e as Error).message}`);
-        s.fail(key, err);
-        throw err;
-      });
+        )
+        .catch((e: unknown) => {
+          const err = new Error(`gl layer ${job.field} could not be drawn: ${(e as Error).message}`);
+          s.fail(key, err);
+          throw err;
+        });
       void drawing.catch(() => {});
       const row = this.width * 4;
       for (let i = 0; i < job.frames; i++) {

@@ -163,22 +163,6 @@ function draw(p) {
   return out;
 }
 window.glx = {
-  /**
-   * Forgets the job that used the page before it is kept for the next one, maybe another account's: the
-   * pictures' textures (a shader may sample any unit) and the last frame drawn (a shader that discards
-   * pixels leaves the drawing buffer's content in its frame).
-   */
-  reset() {
-    for (const textures of pictures.values()) for (const t of textures) gl.deleteTexture(t);
-    pictures.clear();
-    for (const unit of [0, 1]) {
-      gl.activeTexture(gl.TEXTURE0 + unit);
-      gl.bindTexture(gl.TEXTURE_2D, null);
-    }
-    gl.clearColor(0, 0, 0, 0);
-    gl.clear(gl.COLOR_BUFFER_BIT);
-    gl.finish();
-  },
   /** Draws layer k with program key: n frames with editly's time (s x speed) and resolution, posted back. */
   async layer(k, key, n, fps, speed) {
     const p = programs.get(key);

@@ -1,6 +1,7 @@
 /**
- * A WebGL page (one job's at a time, kept warm for the next: acquire/release) and its frame exchange: a
- * loopback HTTP server (a random path, 127.0.0.1 only)
+ * A job's WebGL page, in a browser of its own that ends with the job (never handed to another job: a page runs
+ * a job's own shaders, and keeps what it drew), and its frame exchange: a loopback HTTP server (a random path,
+ * 127.0.0.1 only)
  * from which the page fetches the frames a transition is drawn from and to which it posts the frames it
  * drew. ffmpeg writes the pairs to an output pipe (readPairs) and reads the drawn frames from an input
  * pipe (writeDrawn); the page sits between them, so a transition costs its own frames and nothing else.
@@ -15,7 +16,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { Readable, Writable } from "node:stream";
 import type { Browser, Page } from "puppeteer-core";
-import { closeHard, launchOwnBrowser } from "../raster/browser.ts";
+import { closeHard, launchOwnBrowser, type ChromiumLaunch } from "../raster/browser.ts";
 import { glPageDocument } from "./gl-page.ts";
 
 /** Frames a queue holds before its producer waits: a few frames of slack, not a whole transition. */
@@ -121,19 +122,7 @@ export async function readFrames(
   if (i < count) throw new Error(`ffmpeg wrote ${i} of ${count} transition frames`);
 }
 
-/** What a kept page must match to serve a job: the Chromium it runs in and the video's size. */
-const fitOf = (chromiumPath: string, width: number, height: number) => `${chromiumPath} ${width}x${height}`;
-
-/** Programs a page may hold and still be kept for the next job (each holds SwiftShader's compiled code). */
-const MAX_PROGRAMS = 32;
-
 export class GlSession {
-  /**
-   * The page kept between jobs: opening one (a browser process, a page, its document; ~0.5 s) and compiling
-   * a transition's program (SwiftShader compiles it at its first draw) cost a job CPU while its ffmpeg runs
-   * start, every time. One idle page is enough: most jobs are one at a time per core.
-   */
-  private static idle: GlSession | null = null;
   private readonly inbox = new Map<string, FrameQueue>();
   private readonly outbox = new Map<string, FrameQueue>();
   /** Programs compiled on the page, by the hash of what they were compiled from. */
@@ -141,51 +130,11 @@ export class GlSession {
   private readonly server: Server;
   /** The page's own browser process: a shader that never finishes a frame is stopped by killing it. */
   private readonly browser: Browser;
-  private readonly fits: string;
   readonly page: Page;
-  private constructor(server: Server, browser: Browser, page: Page, fits: string) {
+  private constructor(server: Server, browser: Browser, page: Page) {
     this.server = server;
     this.browser = browser;
     this.page = page;
-    this.fits = fits;
-  }
-
-  /** The idle page when it fits (same Chromium, same size) and is alive; a new one otherwise. */
-  static async acquire(chromiumPath: string, width: number, height: number): Promise<GlSession> {
-    const kept = GlSession.idle;
-    GlSession.idle = null;
-    if (kept) {
-      const alive = !kept.page.isClosed() && kept.page.browser().connected;
-      if (alive && kept.fits === fitOf(chromiumPath, width, height)) {
-        kept.server.ref();
-        return kept;
-      }
-      await kept.close();
-    }
-    return GlSession.open(chromiumPath, width, height);
-  }
-
-  /**
-   * Hands the page back for the next job, which may be another account's; its caller knows the page is idle
-   * (no drawing under way). A page holding many programs, or one when another is already kept, is closed
-   * instead.
-   */
-  async release(): Promise<void> {
-    this.inbox.clear();
-    this.outbox.clear();
-    if (GlSession.idle || this.programs.size > MAX_PROGRAMS) return this.close();
-    // Nothing of this job may reach the next one (its pictures, its last frame): a page that cannot forget
-    // them is closed.
-    try {
-      await this.page.evaluate(() => (window as unknown as { glx: { reset(): void } }).glx.reset());
-    } catch {
-      return this.close();
-    }
-    if (GlSession.idle) return this.close();
-    // Chromium's keep-alive connections and the listening socket must not keep the process alive.
-    this.server.closeIdleConnections();
-    this.server.unref();
-    GlSession.idle = this;
   }
 
   /**
@@ -215,12 +164,12 @@ export class GlSession {
   }
 
   /**
-   * Opens a W x H WebGL page in a browser process of its own (~0.5 s; the kept page saves it for the next
-   * job), served from a fresh loopback exchange. Its own process, because SwiftShader draws a frame to its
-   * end: a shader that loops for hours holds the GPU process of its browser, and only killing that browser
-   * stops it, which must not take other jobs' text or html pages (or their WebGL pages) with it.
+   * Opens a W x H WebGL page in a browser process of its own (~0.5 s), served from a fresh loopback exchange.
+   * Its own process, because SwiftShader draws a frame to its end: a shader that loops for hours holds the GPU
+   * process of its browser, and only killing that browser stops it, which must not take other jobs' text or
+   * html pages (or their WebGL pages) with it. The job closes it when it ends.
    */
-  static async open(chromiumPath: string, width: number, height: number): Promise<GlSession> {
+  static async open(chromium: ChromiumLaunch, width: number, height: number): Promise<GlSession> {
     const token = randomBytes(16).toString("hex");
     const doc = glPageDocument(width, height);
     let session: GlSession | null = null;
@@ -228,14 +177,14 @@ export class GlSession {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     let browser: Browser | null = null;
     try {
-      browser = await launchOwnBrowser(chromiumPath);
+      browser = await launchOwnBrowser(chromium);
       const page = await browser.newPage();
       // puppeteer tracks the page's network (Network domain), and Chromium then keeps a copy of every
       // response for DevTools: 7 MB frame pairs over loopback took ~440 ms each with it, ~120 ms without.
       // The tracking is puppeteer's own session's, reached through its internal `_client()`.
       const own = (page as unknown as { _client?: () => { send(method: string): Promise<unknown> } })._client;
       await own?.call(page).send("Network.disable");
-      session = new GlSession(server, browser, page, fitOf(chromiumPath, width, height));
+      session = new GlSession(server, browser, page);
       const opened = session;
       await page.exposeFunction("__glxRoom", (key: string) => opened.roomFor(String(key)));
       const { port } = server.address() as AddressInfo;

@@ -8,8 +8,12 @@
  * page, nor this process (copying the drawn frames cost it ~60 ms of CPU, and as much garbage collection,
  * per 0.5 s transition at 720p). A 1280x720 `cube` frame takes ~20 ms here against ~67 ms on the page.
  *
- * Only the package's shaders run here (their params are uniforms: numbers); a `gl` layer's shader is the
- * job's own text and runs in the sandboxed browser (gl-page.ts), never in this unsandboxed process.
+ * Only the package's shaders run here (their params are uniforms: numbers, checked by type in
+ * transition-shaders.ts; the pairs are raw pixels ffmpeg decoded), so this process, started by the renderer
+ * with its own credentials but an environment of GL settings only, runs no code of a job's. A `gl` layer's
+ * shader is the job's own text: it runs on the job's WebGL page (gl-page.ts), in a Chromium started by
+ * raster/launch-chromium.ts as the unprivileged browser user (with Chromium's sandbox where it starts), never
+ * here.
  */
 import { execFile, spawn, type ChildProcessByStdio } from "node:child_process";
 import { existsSync } from "node:fs";

@@ -8,7 +8,7 @@
 import { readFile } from "node:fs/promises";
 import type { BrowserContext, CDPSession, HTTPRequest, Page } from "puppeteer-core";
 import type { CaptureMethod } from "../../config.ts";
-import { closeHard, getBrowser, getCaptureBrowser } from "../raster/browser.ts";
+import { closeHard, getBrowser, getCaptureBrowser, type ChromiumLaunch } from "../raster/browser.ts";
 import { librarySource } from "./libraries.ts";
 import { catalogFontFileById } from "../../fonts/files.ts";
 import { HTML_ORIGIN, PAGE_POLICY } from "./page.ts";
@@ -74,17 +74,17 @@ async function route(req: HTTPRequest, doc: string): Promise<void> {
 }
 
 async function newPage(
-  chromiumPath: string,
+  chromium: ChromiumLaunch,
   method: CaptureMethod,
   w: number,
   h: number,
   slot: number,
 ): Promise<{ ctx: BrowserContext; page: Page }> {
   if (method === "screenshot") {
-    const ctx = await (await getBrowser(chromiumPath)).createBrowserContext();
+    const ctx = await (await getBrowser(chromium)).createBrowserContext();
     return { ctx, page: await ctx.newPage() };
   }
-  const browser = await getCaptureBrowser(chromiumPath, slot);
+  const browser = await getCaptureBrowser(chromium, slot);
   const ctx = await browser.createBrowserContext();
   const session = await browser.target().createCDPSession();
   try {
@@ -116,7 +116,7 @@ function targetIdOf(t: unknown): string | undefined {
 }
 
 /**
- * Opens a w x h page showing `doc` in browser `chromiumPath`, loaded and not yet advanced by the clock.
+ * Opens a w x h page showing `doc` in Chromium `chromium`, loaded and not yet advanced by the clock.
  * `slot` picks the begin-frame browser process (parallel capture uses one process per worker). When `signal`
  * aborts (the job's deadline, a cancel), what this page holds is stopped at once, and nothing else: a page
  * stuck in a script holds its renderer process, so the begin-frame browser of its slot (leased to this page
@@ -124,7 +124,7 @@ function targetIdOf(t: unknown): string | undefined {
  * other jobs' pages live on.
  */
 export async function openCapturePage(
-  chromiumPath: string,
+  chromium: ChromiumLaunch,
   doc: string,
   w: number,
   h: number,
@@ -132,7 +132,7 @@ export async function openCapturePage(
   slot = 0,
   signal?: AbortSignal,
 ): Promise<CapturePage> {
-  const { ctx, page } = await newPage(chromiumPath, method, w, h, slot);
+  const { ctx, page } = await newPage(chromium, method, w, h, slot);
   const stop = () => void (method === "beginframe" ? closeHard(page.browser()) : ctx.close().catch(() => {}));
   signal?.addEventListener("abort", stop, { once: true });
   if (signal?.aborted) stop();

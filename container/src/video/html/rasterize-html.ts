@@ -114,18 +114,12 @@ export async function rasterizeHtmlLayer(
     const captureOne = async (worker: number): Promise<number> => {
       const lease = leaseSlot();
       // Not raced against a timer: a page that opened late would leak. Loading has its own 20 s limit.
-      const cp = await openCapturePage(
-        tools.chromiumPath,
-        doc,
-        css.w,
-        css.h,
-        method,
-        lease.slot,
-        options.signal,
-      ).catch((e: unknown) => {
-        lease.release();
-        throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
-      });
+      const cp = await openCapturePage(tools, doc, css.w, css.h, method, lease.slot, options.signal).catch(
+        (e: unknown) => {
+          lease.release();
+          throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
+        },
+      );
       try {
         await withTimeout(
           cp.page.evaluate(async () => {

@@ -12,7 +12,7 @@ import { zoomAmount, zoomDirection } from "../layers/ken-burns.ts";
 import { animationSeconds, isTitle, titleStyle } from "../layers/text-motion.ts";
 import { placeBox, type Placement } from "../position.ts";
 import { STDIN_PATH, type RasterAsset, type Rasters, type RasterFrame, type VideoSpec } from "../types.ts";
-import { openPage } from "./browser.ts";
+import { openPage, servePageFiles, type ChromiumLaunch } from "./browser.ts";
 import { catalogFaceFile } from "../../fonts/files.ts";
 import { textBox, textSheet, type BoxFont, type SheetCell } from "./text-html.ts";
 
@@ -75,20 +75,22 @@ export function stackCells(heights: number[]): { page: number; top: number }[] {
 }
 
 /**
- * Rasterises every non-html layer in `layers` in browser `chromiumPath` (one page load, one screenshot per
+ * Rasterises every non-html layer in `layers` in Chromium `chromium` (one page load, one screenshot per
  * sheet page). The first sheet page is not awaited: its frames name STDIN_PATH and `stdin` resolves to its PNG.
  */
 export async function rasterizeText(
   spec: VideoSpec,
   layers: KeyedLayer[],
   workDir: string,
-  chromiumPath: string,
+  chromium: ChromiumLaunch,
 ): Promise<Rasters> {
   const out = new Map<string, RasterAsset>();
   const todo = layers.filter((k): k is KeyedLayer<TextLayer> => k.layer.type !== "html");
   if (todo.length === 0) return { assets: out, stdin: null };
   const { width: W, height: H } = spec;
   const faces: string[] = [];
+  /** The font files the sheet loads (the page is given these and nothing else). */
+  const files: string[] = [];
   const known = new Map<string, BoxFont>();
   /** The sheet's face for a layer's uploaded font or catalogue font (added once per file / font). */
   const fontOf = (layer: TextLayer): BoxFont | null => {
@@ -102,10 +104,12 @@ export async function rasterizeText(
     if (fontPath !== undefined) {
       font = { family: `LayerFont${known.size}`, weight: "normal" };
       faces.push(`@font-face{font-family:"${font.family}";src:url("${pathToFileURL(fontPath).href}");}`);
+      files.push(fontPath);
     } else {
       const face = catalogFaceFile(String(googleFont));
       font = { family: face.family, weight: face.weight };
       faces.push(face.css);
+      files.push(...face.files);
     }
     known.set(key, font);
     return font;
@@ -124,7 +128,8 @@ export async function rasterizeText(
     }
     return { k, first, states, units };
   });
-  const page = await openPage(chromiumPath, W, H);
+  const page = await openPage(chromium, W, H);
+  servePageFiles(page, files);
   let firstPage: Promise<Uint8Array> | null = null;
   try {
     // Written into the page's empty file: document (no navigation); fonts load before measuring.

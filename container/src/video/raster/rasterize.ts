@@ -29,10 +29,7 @@ export async function rasterizeAll(
       out.set(k.key, await rasterizeHtmlLayer(spec, k, workDir, tools, { stream: k === streamed, signal }));
     return out;
   })();
-  const [text, htmlMap] = await Promise.all([
-    rasterizeText(spec, layers, workDir, tools.chromiumPath),
-    htmlAssets,
-  ]);
+  const [text, htmlMap] = await Promise.all([rasterizeText(spec, layers, workDir, tools), htmlAssets]);
   for (const [key, asset] of htmlMap) text.assets.set(key, asset);
   return text;
 }
