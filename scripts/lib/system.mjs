@@ -231,20 +231,53 @@ export const localChromeLauncher = (sandbox = chromiumSandboxWorks()) => {
   ].map((f) => `'${f}'`);
   // Without root, setpriv only sets --pdeathsig (the browser runs as the service's own user, sandboxed).
   const setpriv = asBrowserUser().length > 0 ? asBrowserUser() : ["setpriv", "--pdeathsig=KILL", "--"];
-  return `#!/bin/sh
+  const cmd = `env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 TMPDIR="\${TMPDIR:-/tmp}" \\
+  ${setpriv.map((a) => `'${a}'`).join(" ")} ${chromiumBinary()} ${flags.join(" ")} "$@"`;
+  if (!isRoot())
+    return `#!/bin/sh
 # Written by the media render service's setup: Debian's Chromium for local Browser Rendering, without network.
 home="\${TMPDIR:-/tmp}"
 for arg in "$@"; do
   case "$arg" in
     --user-data-dir=*) dir="\${arg#--user-data-dir=}"; home="$dir"; mkdir -p "$dir/Default"
-      [ -e "$dir/Default/Preferences" ] || printf '%s' '${CHROMIUM_SEALED_PREFERENCES}' > "$dir/Default/Preferences"
-      ${isRoot() ? `chown -R '${BROWSER_USER}:' "$dir"` : ":"} ;;
+      [ -e "$dir/Default/Preferences" ] || printf '%s' '${CHROMIUM_SEALED_PREFERENCES}' > "$dir/Default/Preferences" ;;
   esac
 done
 # setpriv --pdeathsig: the browser dies with the process that launched it (wrangler dev, a test run), so a
 # stopped service never leaves a Chromium spinning behind it.
-exec env -i HOME="$home" PATH=/usr/bin:/bin LANG=C.UTF-8 TMPDIR="\${TMPDIR:-/tmp}" \\
-  ${setpriv.map((a) => `'${a}'`).join(" ")} ${chromiumBinary()} ${flags.join(" ")} "$@"
+exec ${cmd}
+`;
+  // As root the browser runs as ${BROWSER_USER}, who cannot reach the profile miniflare made for it under the
+  // project's private .wrangler/ (0700): the profile moves to a folder of its own under TMPDIR, and goes when the
+  // browser exits (or, if this launcher was killed, at the next launch).
+  return `#!/bin/sh
+# Written by the media render service's setup: Debian's Chromium for local Browser Rendering, without network.
+# This shell stays to remove the profile: it keeps none of the caller's environment either.
+[ -n "$MRS_LAUNCHER_CLEAN" ] || exec env -i MRS_LAUNCHER_CLEAN=1 PATH=/usr/bin:/bin TMPDIR="\${TMPDIR:-/tmp}" "$0" "$@"
+profiles="\${TMPDIR:-/tmp}/${BROWSER_USER}-profiles"
+mkdir -p "$profiles" && chmod 0711 "$profiles"
+for old in "$profiles"/*; do
+  [ -f "$old/.launcher" ] && ! kill -0 "$(cat "$old/.launcher")" 2>/dev/null && rm -rf "$old"
+done
+home="$(mktemp -d "$profiles/p-XXXXXX")"
+echo $$ > "$home/.launcher"
+mkdir -p "$home/Default"
+printf '%s' '${CHROMIUM_SEALED_PREFERENCES}' > "$home/Default/Preferences"
+chown -R '${BROWSER_USER}:' "$home"
+for arg do
+  shift
+  case "$arg" in --user-data-dir=*) arg="--user-data-dir=$home" ;; esac
+  set -- "$@" "$arg"
+done
+trap 'kill "$child" 2>/dev/null' TERM INT HUP
+# setpriv --pdeathsig: the browser dies with the process that launched it (this launcher, which dies with wrangler
+# dev or a test run), so a stopped service never leaves a Chromium spinning behind it.
+${cmd} &
+child=$!
+wait "$child"; status=$?
+wait "$child" 2>/dev/null
+rm -rf "$home"
+exit $status
 `;
 };
 

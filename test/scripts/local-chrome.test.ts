@@ -6,7 +6,7 @@
  * and a page gets no GPU (no WebGL on a canvas or an OffscreenCanvas, no WebGPU adapter).
  */
 import { createSocket } from "node:dgram";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
@@ -29,6 +29,27 @@ afterAll(async () => {
 });
 
 /**
+ * The Chromium behind a started launcher: the process itself when it execs the browser, else its Chromium child
+ * (the launcher that runs the browser as another user stays, to remove the browser's profile when it exits).
+ */
+const browserPid = (pid: number): number => {
+  if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "chromium") return pid;
+  const child = readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .find((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        return ppid === pid && readFileSync(`/proc/${d}/comm`, "utf8").trim() === "chromium";
+      } catch {
+        return false; // gone meanwhile
+      }
+    });
+  expect(child, `a Chromium child of launcher ${pid}`).toBeDefined();
+  return Number(child);
+};
+
+/**
  * Opens the escape page in a browser started by `executablePath`; returns what reached the canary once `enough`
  * says so or `windowMs` has passed (a cold first Chromium start on a fresh machine can take seconds to try UDP).
  */
@@ -46,7 +67,7 @@ const tryEscapes = async (
     env: { ...process.env, RUNNER_SECRET: "launcher-test-secret" },
   });
   try {
-    const pid = browser.process()!.pid!;
+    const pid = browserPid(browser.process()!.pid!);
     const environ = readFileSync(`/proc/${pid}/environ`, "utf8");
     const uid = Number(/^Uid:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]);
     const gpu = await browser.newPage();
