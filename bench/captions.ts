@@ -9,7 +9,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { VideoConfigSchema } from "../src/contract/config/video.ts";
+import { VideoConfigSchema } from "@media-render/contract/config/video";
 import { run } from "../container/src/lib/process.ts";
 import { closeBrowser } from "../container/src/video/raster/browser.ts";
 import { renderVideo } from "../container/src/video/render.ts";

@@ -13,7 +13,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { VideoConfigSchema } from "../src/contract/config/video.ts";
+import { VideoConfigSchema } from "@media-render/contract/config/video";
 import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
 import { drawnByGl, resolveTransition } from "../container/src/video/transitions.ts";
 import { closeBrowser } from "../container/src/video/raster/browser.ts";

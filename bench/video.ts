@@ -21,7 +21,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { VideoConfigSchema, type VideoConfig } from "../src/contract/config/video.ts";
+import { VideoConfigSchema, type VideoConfig } from "@media-render/contract/config/video";
 import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
 import { run } from "../container/src/lib/process.ts";
 import { encoderArgs } from "../container/src/video/args.ts";

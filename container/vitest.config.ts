@@ -1,7 +1,8 @@
 /**
  * Renderer and render-contract tests, run from the repo root: `npx vitest run --config container/vitest.config.ts`
  * (`npm run test:container`). Plain Node environment: the tests start the real server and the real tools. The
- * contract's own tests (test/contract) run here too: the contract must work under Node as it is (type stripping).
+ * contract package's own tests (packages/contract/test) run here too: the contract must work under Node as it is
+ * (type stripping).
  */
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
@@ -9,7 +10,11 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
-    include: ["container/test/**/*.test.ts", "test/contract/**/*.test.ts", "test/scripts/**/*.test.ts"],
+    include: [
+      "container/test/**/*.test.ts",
+      "packages/contract/test/**/*.test.ts",
+      "test/scripts/**/*.test.ts",
+    ],
     environment: "node",
     // ffmpeg-backed tests spawn real processes; a slow 2-core machine needs more than the 5 s default.
     testTimeout: 60_000,

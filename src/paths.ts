@@ -2,7 +2,7 @@
  * Where each domain is mounted: the one list `app.ts` mounts and every other module builds links from
  * (signed download links, the renderer's callback URL, storage URLs).
  */
-import { CALLBACK_PATH, TRANSCRIBE_PATH } from "./contract/wire";
+import { CALLBACK_PATH, TRANSCRIBE_PATH } from "@media-render/contract/wire";
 
 export const MOUNTS = {
   health: "/health",

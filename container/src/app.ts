@@ -3,7 +3,7 @@
  * Adding a route = writing `routes/<name>.ts` that exports a {@link RouteFactory} and listing it in ROUTES.
  */
 import { Hono } from "hono";
-import { RENDERER_PATHS } from "../../src/contract/wire.ts";
+import { RENDERER_PATHS } from "@media-render/contract/wire";
 import { requireSignature } from "./auth.ts";
 import type { AppDeps, RouteFactory } from "./deps.ts";
 import { BadRequest, PayloadTooLarge, UnprocessableMedia } from "./lib/errors.ts";

@@ -1,18 +1,18 @@
 /**
  * The renderer's request check: every route but the public ones needs a fresh Worker signature
- * (src/contract/signing.ts, the one implementation both sides use) over the method, the path with its query and
+ * (packages/contract/src/signing.ts, the one implementation both sides use) over the method, the path with its query and
  * the body's SHA-256. A streamed, unhashed body (UNSIGNED_PAYLOAD) is accepted only on the routes listed as
  * streamed, whose sole effect is an answer to the caller.
  */
 import type { MiddlewareHandler } from "hono";
-import { sha256Hex } from "../../src/contract/crypto.ts";
+import { sha256Hex } from "@media-render/contract/crypto";
 import {
   RENDERER_CONTENT_HEADER,
   RENDERER_SIGNATURE_HEADER,
   RENDERER_TIMESTAMP_HEADER,
   UNSIGNED_PAYLOAD,
   verifyRendererRequest,
-} from "../../src/contract/signing.ts";
+} from "@media-render/contract/signing";
 
 /** Largest hashed (non-streamed) body: a render request is a validated config (1 MiB) plus signed URLs. */
 export const MAX_SIGNED_BODY_BYTES = 4 * 1024 * 1024;

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProbeResult } from "../../src/contract/wire.ts";
+import { ProbeResult } from "@media-render/contract/wire";
 import { run } from "../src/lib/process.ts";
 import { startTestServer, type TestServer } from "./helpers/start-test-server.ts";
 import { FIXTURES } from "./video/media-helpers.ts";

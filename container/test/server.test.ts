@@ -4,9 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as v from "valibot";
-import { sha256Hex } from "../../src/contract/crypto.ts";
-import { signRendererRequest, UNSIGNED_PAYLOAD } from "../../src/contract/signing.ts";
-import { RendererHealth } from "../../src/contract/wire.ts";
+import { sha256Hex } from "@media-render/contract/crypto";
+import { signRendererRequest, UNSIGNED_PAYLOAD } from "@media-render/contract/signing";
+import { RendererHealth } from "@media-render/contract/wire";
 import { startTestServer, TEST_SECRET, type TestServer } from "./helpers/start-test-server.ts";
 
 let server: TestServer;

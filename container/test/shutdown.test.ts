@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FIXTURES } from "./video/media-helpers.ts";
-import { signRendererRequest, UNSIGNED_PAYLOAD } from "../../src/contract/signing.ts";
+import { signRendererRequest, UNSIGNED_PAYLOAD } from "@media-render/contract/signing";
 
 const ENTRY = fileURLToPath(new URL("../src/server.ts", import.meta.url));
 

@@ -10,7 +10,7 @@
  * asking to move onto someone's address cannot lock them out of signing in.
  */
 import type { Ctx } from "../context";
-import { sha256Hex } from "../contract/crypto";
+import { sha256Hex } from "@media-render/contract/crypto";
 import { RateLimited } from "../lib/errors";
 import { hit, type Limit } from "../lib/rate-limit";
 

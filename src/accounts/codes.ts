@@ -6,7 +6,7 @@
  */
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
 import type { Ctx } from "../context";
-import { hmacHex, timingSafeEqual } from "../contract/crypto";
+import { hmacHex, timingSafeEqual } from "@media-render/contract/crypto";
 import { authCodes, type CodePurpose } from "../db/schema";
 import { newId } from "../lib/ids";
 

@@ -6,7 +6,7 @@
 import { and, eq, gt, isNull, lt, ne } from "drizzle-orm";
 import type { Caller } from "../auth/caller";
 import type { Ctx } from "../context";
-import { randomToken, sha256Hex } from "../contract/crypto";
+import { randomToken, sha256Hex } from "@media-render/contract/crypto";
 import { sessions } from "../db/schema";
 import { newId } from "../lib/ids";
 import { iso } from "../lib/time";

@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
-import { sha256Hex } from "../contract/crypto";
+import { sha256Hex } from "@media-render/contract/crypto";
 import { withCaller, type CallerCtx } from "../context";
 import { Forbidden, Unauthorized } from "../lib/errors";
 import { enforce, limiterUnavailable, limitsFor, type Outcome } from "../lib/rate-limit";

@@ -18,7 +18,7 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
 import type { AppEnv } from "../app-env";
-import { hmacHex, timingSafeEqual } from "../contract/crypto";
+import { hmacHex, timingSafeEqual } from "@media-render/contract/crypto";
 import type { Env } from "../env";
 import { Forbidden } from "../lib/errors";
 

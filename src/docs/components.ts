@@ -26,7 +26,7 @@ import {
   PlanList,
   TokenUsage,
 } from "../billing/schemas";
-import { FieldError, FieldWarning } from "../contract/field-errors";
+import { FieldError, FieldWarning } from "@media-render/contract/field-errors";
 import {
   DownloadLink,
   FileList,

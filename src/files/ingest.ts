@@ -4,7 +4,7 @@
  */
 import { PayloadTooLarge } from "../lib/errors";
 import { createR2Writer, type R2Writer } from "./r2-writer";
-import { MoovTap, moovTracks } from "../contract/media/iso-tracks";
+import { MoovTap, moovTracks } from "@media-render/contract/media/iso-tracks";
 import { isIsoBmff, isoSniffed, sniff, type Sniffed } from "./sniff";
 
 /** Bytes sniffed (and kept for header reads such as image sizes). */

@@ -2,7 +2,7 @@
  * Content type detection from magic bytes (never from the file name). The first 64 bytes suffice
  * for every format we accept.
  */
-import { isoKind, isoTracksIn, type IsoTracks } from "../contract/media/iso-tracks";
+import { isoKind, isoTracksIn, type IsoTracks } from "@media-render/contract/media/iso-tracks";
 import type { FileCategory } from "../db/schema";
 
 export interface Sniffed {

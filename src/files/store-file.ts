@@ -3,7 +3,7 @@
  * width/height/duration (images from their header, video and audio with the renderer's ffprobe) and inserts
  * the row. A file that fails validation is removed from R2: no object without its row, no row without its object.
  */
-import { readImageHeader } from "../contract/media/image-header";
+import { readImageHeader } from "@media-render/contract/media/image-header";
 import type { Ctx } from "../context";
 import { mediaFiles, type FileCategory } from "../db/schema";
 import { UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors";

@@ -4,7 +4,7 @@
  */
 import * as v from "valibot";
 import type { CallerCtx } from "../context";
-import { sha256Hex } from "../contract/crypto";
+import { sha256Hex } from "@media-render/contract/crypto";
 import { parseOrThrow } from "../lib/validate";
 import { MAX_TTL_HOURS, MAX_UPLOAD_BYTES } from "./retention";
 import { finalizeFile, newFileSlot, type FileRow } from "./store-file";

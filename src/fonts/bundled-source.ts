@@ -4,7 +4,7 @@
  * offline and needs no I/O to answer, so the compiler also uses its synchronous core (catalog.ts) directly.
  */
 import { STATIC_ORIGIN } from "../image-renderer/origins";
-import { catalogFaceName, resolveCatalogFont } from "../contract/fonts/catalog";
+import { catalogFaceName, resolveCatalogFont } from "@media-render/contract/fonts/catalog";
 import { catalogFontFaces } from "./catalog";
 import type { FontFaces, FontRequest } from "./source";
 

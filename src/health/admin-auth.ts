@@ -6,7 +6,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { isDevelopment } from "../env";
-import { timingSafeEqual } from "../contract/crypto";
+import { timingSafeEqual } from "@media-render/contract/crypto";
 import { errorBody } from "../lib/envelope";
 
 export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {

@@ -3,7 +3,7 @@
  * (index 0 at the bottom), drawn by Chromium and screenshotted at the canvas size. Pure: the same
  * function serves the Worker's image jobs and can serve the container's video text/html frames.
  */
-import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "../contract/config";
+import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "@media-render/contract/config";
 import { pageFontFaces } from "../fonts/catalog";
 import { FontRegistry } from "./fonts";
 import type { HostedFonts } from "./hosted-fonts";

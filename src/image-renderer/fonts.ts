@@ -7,7 +7,7 @@
  * - none: the default face, Arimo 400 from the catalogue (metrically identical to Arial, the documented
  *   default), so text looks the same on every machine instead of depending on installed system fonts.
  */
-import { catalogFaceName, resolveCatalogFont, type CatalogFont } from "../contract/fonts/catalog";
+import { catalogFaceName, resolveCatalogFont, type CatalogFont } from "@media-render/contract/fonts/catalog";
 import { catalogFontFaces } from "../fonts/catalog";
 import { fontKey, type FontFaces } from "../fonts/source";
 import { assetUrl, STATIC_ORIGIN } from "./origins";

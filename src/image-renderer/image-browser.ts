@@ -13,8 +13,8 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import { AssetCache, type CachedAsset } from "./asset-cache";
 import { PageCapture } from "./capture";
-import { imageDeadlineSeconds } from "../contract/deadline";
-import { SANDBOX_PRELUDE } from "../contract/html-sandbox";
+import { imageDeadlineSeconds } from "@media-render/contract/deadline";
+import { SANDBOX_PRELUDE } from "@media-render/contract/html-sandbox";
 import { RenderDeadlineExceeded } from "../lib/errors";
 import { ASSET_ORIGIN, STATIC_ORIGIN } from "./origins";
 

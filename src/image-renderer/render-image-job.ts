@@ -5,9 +5,9 @@
 import { inArray } from "drizzle-orm";
 import * as v from "valibot";
 import type { Ctx } from "../context";
-import { HostedImageConfigSchema, type ImageConfig } from "../contract/config";
-import { toFieldErrors } from "../contract/field-errors";
-import { mimeOf } from "../contract/mime";
+import { HostedImageConfigSchema, type ImageConfig } from "@media-render/contract/config";
+import { toFieldErrors } from "@media-render/contract/field-errors";
+import { mimeOf } from "@media-render/contract/mime";
 import { mediaFiles } from "../db/schema";
 import { catalogueOnline } from "../fonts/online";
 import { finalCost } from "../jobs/cost";

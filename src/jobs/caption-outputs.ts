@@ -6,7 +6,7 @@
  */
 import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context";
-import { CAPTION_OUTPUTS, type CaptionsReport } from "../contract/wire";
+import { CAPTION_OUTPUTS, type CaptionsReport } from "@media-render/contract/wire";
 import { mediaFiles, type jobs } from "../db/schema";
 import { downloadPath } from "../paths";
 import { keyOf } from "../storage/paths";

@@ -4,7 +4,7 @@
  * public URLs to the imported files through input-map.ts. The answer carries validation's `warnings`
  * (properties accepted with no effect).
  */
-import { validateJobConfig } from "../contract/config";
+import { validateJobConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context";
 import { catalogueOnline } from "../fonts/online";
 import { ValidationFailed } from "../lib/errors";

@@ -5,7 +5,7 @@
  * signed storage URLs. Each distinct URL is imported once per job; the imports become the job's input files.
  * Any failure is a 400 naming the referencing field, like every other problem with a config.
  */
-import type { FileReference } from "../contract/config";
+import type { FileReference } from "@media-render/contract/config";
 import type { CallerCtx } from "../context";
 import { importFromUrl } from "../files/import-url";
 import type { FileRow } from "../files/store-file";

@@ -4,8 +4,8 @@
  */
 import { eq } from "drizzle-orm";
 import type { Ctx } from "../context";
-import { mimeOf } from "../contract/mime";
-import type { CAPTION_OUTPUTS } from "../contract/wire";
+import { mimeOf } from "@media-render/contract/mime";
+import type { CAPTION_OUTPUTS } from "@media-render/contract/wire";
 import { mediaFiles, type jobs } from "../db/schema";
 import { expiryAt, OUTPUT_TTL_HOURS } from "../files/retention";
 import { newId } from "../lib/ids";

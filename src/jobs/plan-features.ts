@@ -3,7 +3,7 @@
  * is refused before anything is reserved or imported: 402 naming the field, the plan and the plans that have it.
  */
 import { asc, eq } from "drizzle-orm";
-import type { VideoConfig } from "../contract/config";
+import type { VideoConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context";
 import { planOf } from "../accounts/internal";
 import { plans } from "../db/schema";

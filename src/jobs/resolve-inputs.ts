@@ -3,7 +3,7 @@
  * the caller's own files (another account's file is "not found", like everywhere else); each missing file
  * is reported at the exact field that names it (`config.layers[1].path`).
  */
-import { forEachFileReference, type FileReference, type JobType } from "../contract/config";
+import { forEachFileReference, type FileReference, type JobType } from "@media-render/contract/config";
 import type { CallerCtx } from "../context";
 import { filesByStoragePath } from "../files/internal";
 import type { FileRow } from "../files/store-file";

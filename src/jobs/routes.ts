@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { callerCtx, requireKeyOrSession, requirePermission } from "../auth/api-key";
 import type { AppEnv } from "../app-env";
 import { adminAuth } from "../health/admin-auth";
-import { sha256Hex } from "../contract/crypto";
+import { sha256Hex } from "@media-render/contract/crypto";
 import { answer, envelope, ok } from "../lib/envelope";
 import { canonicalJson } from "../lib/canonical-json";
 import { idempotencyKeyOf, idempotent } from "../lib/idempotency";

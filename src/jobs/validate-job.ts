@@ -8,10 +8,10 @@
  * effect (an editly option such as `outPath`, code IGNORED_PROPERTY).
  * Public URLs are not fetched here (validation must be cheap and side-effect free), so they carry no size.
  */
-import { validateJobConfig } from "../contract/config";
+import { validateJobConfig } from "@media-render/contract/config";
 import { catalogueOnline } from "../fonts/online";
 import type { CallerCtx } from "../context";
-import type { FieldWarning } from "../contract/field-errors";
+import type { FieldWarning } from "@media-render/contract/field-errors";
 import { ValidationFailed, type FieldError } from "../lib/errors";
 import { remoteReferenceErrors } from "./import-inputs";
 import { plannedVideo } from "./planned-length";

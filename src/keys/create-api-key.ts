@@ -5,7 +5,7 @@
 import { count, eq } from "drizzle-orm";
 import type { Permission } from "../auth/caller";
 import type { Ctx } from "../context";
-import { randomToken, sha256Hex } from "../contract/crypto";
+import { randomToken, sha256Hex } from "@media-render/contract/crypto";
 import { apiKeys } from "../db/schema";
 import { ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";

@@ -4,7 +4,7 @@
  */
 import type { Context } from "hono";
 import * as v from "valibot";
-import { toFieldErrors } from "../contract/field-errors";
+import { toFieldErrors } from "@media-render/contract/field-errors";
 import { readTextBounded } from "./body";
 import { UnsupportedMediaType, ValidationFailed } from "./errors";
 import { MAX_JSON_DEPTH, tooDeep } from "./json-depth";

@@ -4,7 +4,7 @@
  */
 import type { ByteSource } from "./byte-source";
 import { ascii, u8 } from "./bytes";
-import { ticksToUs } from "../contract/media/rescale";
+import { ticksToUs } from "@media-render/contract/media/rescale";
 
 /** Duration in microseconds, or null. `start` is where "fLaC" begins (after any ID3v2 tag). */
 export const flacDurationUs = async (src: ByteSource, start = 0): Promise<number | null> => {

@@ -9,7 +9,7 @@
 import type { ByteSource } from "./byte-source";
 import { ascii, u16be, u32be, u8 } from "./bytes";
 import { decodeMpaHeader, MP3_MASK, samplesPerFrame, type MpaHeader } from "./mpeg-audio-header";
-import { avRescale, ticksToUs } from "../contract/media/rescale";
+import { avRescale, ticksToUs } from "@media-render/contract/media/rescale";
 
 /** ffmpeg's mp3 stream time base: 1/14112000 s, the LCM of every MPEG audio sample rate. */
 const TB = 14_112_000n;

@@ -4,7 +4,7 @@
  */
 import type { ByteSource } from "./byte-source";
 import { ascii, u16le, u32le } from "./bytes";
-import { ticksToUs } from "../contract/media/rescale";
+import { ticksToUs } from "@media-render/contract/media/rescale";
 
 const PCM = 1;
 const IEEE_FLOAT = 3;

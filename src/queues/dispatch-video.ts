@@ -1,14 +1,14 @@
 /**
  * Hands a video job to the renderer: the config as submitted, plus `inputs`, every file reference of it
  * (storage path, or public URL imported at creation) mapped to a short-lived signed GET URL, and the output's
- * signed PUT URL at the job's output path (src/contract/wire.ts RenderVideoRequest), with the account (the
+ * signed PUT URL at the job's output path (packages/contract/src/wire.ts RenderVideoRequest), with the account (the
  * renderer's fairness) and the hand-over number (its reports echo it; older ones are ignored). The renderer then
  * reports through the signed runner callback, and a `watch` message checks that it keeps doing so (watch-lease.ts).
  */
 import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context";
-import type { VideoConfig } from "../contract/config";
-import { CALLBACK_PATH, TRANSCRIBE_PATH, type RenderVideoRequestInput } from "../contract/wire";
+import type { VideoConfig } from "@media-render/contract/config";
+import { CALLBACK_PATH, TRANSCRIBE_PATH, type RenderVideoRequestInput } from "@media-render/contract/wire";
 import { mediaFiles } from "../db/schema";
 import { referenceTargets } from "../jobs/input-map";
 import { getJobById } from "../jobs/internal";

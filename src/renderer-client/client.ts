@@ -1,12 +1,12 @@
 /**
  * The one small interface through which the Worker talks to the renderer pool (pool.ts): Container instances by
  * name in production, plain Node processes at RENDERER_URL locally. Every request is signed
- * (src/contract/signing.ts) and every answer is validated with the contract's schemas (src/contract/wire.ts).
+ * (packages/contract/src/signing.ts) and every answer is validated with the contract's schemas (packages/contract/src/wire.ts).
  */
 import * as v from "valibot";
 import type { Env } from "../env";
 import { RendererBusy, RendererUnreachable, UnprocessableMedia, UpstreamFailure } from "../lib/errors";
-import { contentDigest, signRendererRequest } from "../contract/signing";
+import { contentDigest, signRendererRequest } from "@media-render/contract/signing";
 import {
   CancelAnswer,
   ProbeResult,
@@ -15,7 +15,7 @@ import {
   RendererHealth,
   RENDERER_PATHS,
   type RenderVideoRequestInput,
-} from "../contract/wire";
+} from "@media-render/contract/wire";
 import { probeInstance, renderInstances, spillOrder, type Instance } from "./pool";
 
 export interface Renderer {

@@ -3,7 +3,7 @@
  * module, so replays and out-of-order reports are harmless: a finished job never moves again.
  */
 import type { Ctx } from "../context";
-import { CAPTION_OUTPUTS, type RunnerStatus } from "../contract/wire";
+import { CAPTION_OUTPUTS, type RunnerStatus } from "@media-render/contract/wire";
 import { recordCaptionOutputs } from "../jobs/caption-outputs";
 import { finalCost } from "../jobs/cost";
 import { getJobById } from "../jobs/internal";

@@ -3,15 +3,15 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { sha256Hex } from "../contract/crypto";
+import { sha256Hex } from "@media-render/contract/crypto";
 import {
   CALLBACK_SIGNATURE_HEADER,
   CALLBACK_TIMESTAMP_HEADER,
   TRANSCRIBE_JOB_HEADER,
   transcribeSigningText,
   verifyCallback,
-} from "../contract/signing";
-import { CALLBACK_PATH, RunnerStatus } from "../contract/wire";
+} from "@media-render/contract/signing";
+import { CALLBACK_PATH, RunnerStatus } from "@media-render/contract/wire";
 import { ok } from "../lib/envelope";
 import { readBytesBounded, readTextBounded } from "../lib/body";
 import { Unauthorized } from "../lib/errors";

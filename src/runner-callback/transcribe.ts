@@ -4,7 +4,7 @@
  * its AI binding and answers the words with their times. Only a job being rendered may transcribe.
  */
 import type { Ctx } from "../context";
-import type { TranscriptAnswer } from "../contract/wire";
+import type { TranscriptAnswer } from "@media-render/contract/wire";
 import { getJobById } from "../jobs/internal";
 import { InvalidState, UpstreamFailure } from "../lib/errors";
 

@@ -2,7 +2,7 @@
  * Short-lived signed URLs for storage objects: HMAC-SHA256 over method, path and expiry.
  * The renderer reads inputs and writes outputs through them; users get expiring download links the same way.
  */
-import { hmacHex, timingSafeEqual } from "../contract/crypto";
+import { hmacHex, timingSafeEqual } from "@media-render/contract/crypto";
 import { MOUNTS } from "../paths";
 
 /** Path prefix of the signed storage route (see src/storage/routes.ts). */

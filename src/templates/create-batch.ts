@@ -5,7 +5,7 @@
  * lifecycle (each reserved through the ledger like a single job), then the feeder queues them fairly.
  */
 import { getAccount } from "../accounts/internal";
-import { validateJobConfig } from "../contract/config";
+import { validateJobConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context";
 import { batches } from "../db/schema";
 import { catalogueOnline } from "../fonts/online";

@@ -5,7 +5,7 @@
  */
 import { planOf } from "../accounts/internal";
 import type { CallerCtx } from "../context";
-import { HTML_MAX_BYTES } from "../contract/config/limits";
+import { HTML_MAX_BYTES } from "@media-render/contract/config/limits";
 
 /** Variables of one template, declared and derived (README: Templates). */
 export const MAX_TEMPLATE_VARIABLES = 100;

@@ -6,7 +6,7 @@ import { Hono, type Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { callerCtx, requireKeyOrSession } from "../auth/api-key";
 import { requireScope } from "../auth/scopes";
-import { sha256Hex } from "../contract/crypto";
+import { sha256Hex } from "@media-render/contract/crypto";
 import { describe } from "../docs/describe";
 import { readTextBounded } from "../lib/body";
 import { canonicalJson } from "../lib/canonical-json";

@@ -5,7 +5,7 @@
  * sample value of its type: only errors at a placeholder's own field are left for the rows to settle.
  */
 import { and, desc, eq } from "drizzle-orm";
-import { validateJobConfig } from "../contract/config";
+import { validateJobConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context";
 import { templates } from "../db/schema";
 import { catalogueOnline } from "../fonts/online";

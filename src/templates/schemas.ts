@@ -1,6 +1,6 @@
 /** valibot schemas of the template and batch requests and answers. */
 import * as v from "valibot";
-import { FieldError } from "../contract/field-errors";
+import { FieldError } from "@media-render/contract/field-errors";
 import { BATCH_STATUSES, JOB_STATUSES } from "../db/schema";
 import { Timestamp } from "../lib/envelope";
 import { MAX_TEMPLATE_VARIABLES } from "./limits";

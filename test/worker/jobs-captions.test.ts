@@ -5,9 +5,9 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/contract/crypto";
-import { signCallback, TRANSCRIBE_JOB_HEADER, transcribeSigningText } from "../../src/contract/signing";
-import { TRANSCRIBE_PATH } from "../../src/contract/wire";
+import { sha256Hex } from "@media-render/contract/crypto";
+import { signCallback, TRANSCRIBE_JOB_HEADER, transcribeSigningText } from "@media-render/contract/signing";
+import { TRANSCRIBE_PATH } from "@media-render/contract/wire";
 import worker from "../../src/index";
 import { openJob } from "../../src/jobs/lifecycle";
 import { captionStorageUrl } from "../../src/jobs/output";

@@ -5,7 +5,7 @@ import type { JobStatus, JobType } from "../../src/db/schema";
 import { openJob } from "../../src/jobs/lifecycle";
 import { outputStorageUrl } from "../../src/jobs/output";
 import { newId } from "../../src/lib/ids";
-import { signCallback } from "../../src/contract/signing";
+import { signCallback } from "@media-render/contract/signing";
 import { call, json, testCtx } from "./helpers";
 
 export interface SeedJob {

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { credentialGate, counterKey } from "../../src/auth/credential-gate";
-import { sha256Hex } from "../../src/contract/crypto";
+import { sha256Hex } from "@media-render/contract/crypto";
 import { SCHEMA_COMPONENTS } from "../../src/docs/components";
 import { JOB_CREATE_LIMIT, windowStart } from "../../src/lib/rate-limit";
 import { TOOLS } from "../../src/mcp/tools";

@@ -10,7 +10,7 @@ import {
   LAST_USED_PRECISION_MS,
 } from "../../src/auth/credential-gate";
 import { createApiKey } from "../../src/keys/create-api-key";
-import { sha256Hex } from "../../src/contract/crypto";
+import { sha256Hex } from "@media-render/contract/crypto";
 import {
   ACCOUNT_API_LIMIT,
   ACCOUNT_JOB_CREATE_LIMIT,

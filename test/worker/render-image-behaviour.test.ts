@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
-import { validateJobConfig } from "../../src/contract/config";
+import { validateJobConfig } from "@media-render/contract/config";
 import { body, call, json, newAccount } from "./helpers";
 import { render } from "./render/harness";
 import { decode, distance } from "./render/pixels";

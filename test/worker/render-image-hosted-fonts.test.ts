@@ -5,8 +5,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { validateJobConfig } from "../../src/contract/config";
-import { catalogFontIssue } from "../../src/contract/fonts/catalog";
+import { validateJobConfig } from "@media-render/contract/config";
+import { catalogFontIssue } from "@media-render/contract/fonts/catalog";
 import { hostedCssKey, hostedFontSource } from "../../src/fonts/hosted-source";
 import { UnprocessableMedia, UpstreamFailure } from "../../src/lib/errors";
 import { loadHostedFonts, type HostedFonts } from "../../src/image-renderer/hosted-fonts";

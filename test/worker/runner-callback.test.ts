@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { signCallback } from "../../src/contract/signing";
+import { signCallback } from "@media-render/contract/signing";
 import { body, call, newAccount } from "./helpers";
 import {
   auditedBalance as balance,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { limits } from "../../src/contract/config";
+import { limits } from "@media-render/contract/config";
 import { body, call } from "./helpers";
 
 type Listing = { schemas: { name: string; description: string; url: string; usage: string }[] };

@@ -11,7 +11,7 @@ import {
   CATALOG_FAMILIES,
   resolveCatalogFont,
   type CatalogFont,
-} from "../../../src/contract/fonts/catalog.ts";
+} from "@media-render/contract/fonts/catalog";
 
 const require = createRequire(import.meta.url);
 

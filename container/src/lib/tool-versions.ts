@@ -1,5 +1,5 @@
 /** Versions of the external tools, read once at start-up for GET /health. */
-import type { RendererHealth } from "../../../src/contract/wire.ts";
+import type { RendererHealth } from "@media-render/contract/wire";
 import { glTransitionVersion } from "../video/gl/native-gl.ts";
 import { run } from "./process.ts";
 

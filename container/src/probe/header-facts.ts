@@ -4,14 +4,14 @@
  * on the path before a render's encoder starts. Each returns null for what only ffprobe can tell.
  */
 import { open } from "node:fs/promises";
-import { readImageHeader } from "../../../src/contract/media/image-header.ts";
+import { readImageHeader } from "@media-render/contract/media/image-header";
 import {
   boxAt,
   FIRST_BOXES,
   MAX_MOOV_BYTES,
   parseMoov,
   type Mp4Facts,
-} from "../../../src/contract/media/mp4-header.ts";
+} from "@media-render/contract/media/mp4-header";
 import type { MediaFacts } from "./media-facts.ts";
 
 /** Bytes read for a still's header (JPEG metadata before the frame header can be long). */

@@ -2,7 +2,7 @@
  * The one fact shape a probe produces (probe-media.ts), whoever asked: POST /probe answers its
  * {@link toProbeResult} view, the video renderer reads its {@link toMediaInfo} view. Pure.
  */
-import type { ProbeResult } from "../../../src/contract/wire.ts";
+import type { ProbeResult } from "@media-render/contract/wire";
 
 /** What a probe learned about one media file. */
 export interface MediaFacts {

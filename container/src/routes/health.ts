@@ -1,6 +1,6 @@
 /** GET /health: liveness plus the tool versions read at start-up, as the contract's `RendererHealth`. Unsigned. */
 import { Hono } from "hono";
-import { RENDERER_PATHS, type RendererHealth } from "../../../src/contract/wire.ts";
+import { RENDERER_PATHS, type RendererHealth } from "@media-render/contract/wire";
 import type { AppDeps } from "../deps.ts";
 
 /** Service version reported by /health (the renderer contract's version). */

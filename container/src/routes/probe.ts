@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { Hono } from "hono";
-import { RENDERER_PATHS, type ProbeResult } from "../../../src/contract/wire.ts";
+import { RENDERER_PATHS, type ProbeResult } from "@media-render/contract/wire";
 import type { AppDeps } from "../deps.ts";
 import { PayloadTooLarge } from "../lib/errors.ts";
 import { saveBody } from "../lib/save-body.ts";

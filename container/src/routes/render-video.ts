@@ -7,7 +7,7 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { toFieldErrors } from "../../../src/contract/field-errors.ts";
+import { toFieldErrors } from "@media-render/contract/field-errors";
 import {
   CancelRender,
   RENDERER_PATHS,
@@ -15,7 +15,7 @@ import {
   type CancelAnswer,
   type RenderAccepted,
   type RendererBusy,
-} from "../../../src/contract/wire.ts";
+} from "@media-render/contract/wire";
 import type { AppDeps } from "../deps.ts";
 import { BadRequest } from "../lib/errors.ts";
 import { videoSpec } from "../video/config.ts";

@@ -5,7 +5,7 @@
  * except through `Transcript.backend`, which the job records.
  */
 
-import type { TRANSCRIPTION_BACKENDS } from "../../../src/contract/wire.ts";
+import type { TRANSCRIPTION_BACKENDS } from "@media-render/contract/wire";
 
 /** The backends (the contract's list); the job records the one that ran. */
 export type TranscriptionBackend = (typeof TRANSCRIPTION_BACKENDS)[number];

@@ -6,9 +6,9 @@
  */
 import { readFile } from "node:fs/promises";
 import * as v from "valibot";
-import { sha256Hex } from "../../../src/contract/crypto.ts";
-import { signCallback, TRANSCRIBE_JOB_HEADER, transcribeSigningText } from "../../../src/contract/signing.ts";
-import { TranscriptAnswer } from "../../../src/contract/wire.ts";
+import { sha256Hex } from "@media-render/contract/crypto";
+import { signCallback, TRANSCRIBE_JOB_HEADER, transcribeSigningText } from "@media-render/contract/signing";
+import { TranscriptAnswer } from "@media-render/contract/wire";
 import {
   normaliseWords,
   TranscriptionFailed,

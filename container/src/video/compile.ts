@@ -12,7 +12,7 @@ import { glJoin, glTaps, withAlpha, type DrawnTransition, type TransitionDrawer 
 import { MIXERS, overlapJoin } from "./joins.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
 import { compileLayer, keyedLayers, keyedOf, type KeyedLayer } from "./layers/index.ts";
-import type { Timeline } from "../../../src/contract/timeline.ts";
+import type { Timeline } from "@media-render/contract/timeline";
 import { drawnByGl, resolveTransition } from "./transitions.ts";
 import type { AudioTrackSpec, Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 import { f } from "./values.ts";

@@ -3,12 +3,12 @@
  * the request with `RenderVideoRequest`): documented defaults filled in from `VIDEO_DEFAULTS`, layer defaults
  * merged by the contract's `applyLayerDefaults` (exactly as validation saw them), volumes made mix-ready
  * (mix-weights.ts), and fast previews.
- * Clip lengths and transitions are not decided here: src/contract/timeline.ts does that from `defaults`.
+ * Clip lengths and transitions are not decided here: packages/contract/src/timeline.ts does that from `defaults`.
  */
-import type { VideoConfig } from "../../../src/contract/config/video.ts";
-import { VIDEO_DEFAULTS } from "../../../src/contract/config/limits.ts";
-import { applyLayerDefaults } from "../../../src/contract/config/rules.ts";
-import { evenDimension } from "../../../src/contract/geometry.ts";
+import type { VideoConfig } from "@media-render/contract/config/video";
+import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
+import { applyLayerDefaults } from "@media-render/contract/config/rules";
+import { evenDimension } from "@media-render/contract/geometry";
 import { mixWeights } from "./mix-weights.ts";
 import type { AudioTrackSpec, Layer, VideoFormat, VideoSpec } from "./types.ts";
 

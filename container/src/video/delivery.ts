@@ -6,9 +6,9 @@
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import { Readable } from "node:stream";
-import { mimeOf } from "../../../src/contract/mime.ts";
-import { signCallback } from "../../../src/contract/signing.ts";
-import type { RunnerStatus } from "../../../src/contract/wire.ts";
+import { mimeOf } from "@media-render/contract/mime";
+import { signCallback } from "@media-render/contract/signing";
+import type { RunnerStatus } from "@media-render/contract/wire";
 import type { VideoFormat } from "./types.ts";
 
 /** Uploads `path` with the contract's MIME type of its format; returns its size in bytes. */

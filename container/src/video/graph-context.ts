@@ -4,7 +4,7 @@
  */
 import type { Readable, Writable } from "node:stream";
 import type { PipeUser, SharedPipe } from "../lib/process.ts";
-import type { Timeline } from "../../../src/contract/timeline.ts";
+import type { Timeline } from "@media-render/contract/timeline";
 import type { Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 
 /** One `gl` layer to draw. */

@@ -3,7 +3,7 @@
  * filter graph → one ffmpeg run. Reports progress through `onProgress` (percent + stage).
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { GL_SHADER_MAX_BYTES } from "../../../src/contract/config/video-layers.ts";
+import { GL_SHADER_MAX_BYTES } from "@media-render/contract/config/video-layers";
 import { join } from "node:path";
 import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../config.ts";
 import { cpuTimes } from "../lib/cpu-time.ts";
@@ -13,8 +13,8 @@ import { compileGraph, layerWindow, pipesLast } from "./compile.ts";
 import { applyFastMode, videoSpec } from "./config.ts";
 import { fetchInputs, fileRefs, rewriteRefs } from "./fetch-inputs.ts";
 import { isRaster, keyedLayers, type KeyedLayer } from "./layers/index.ts";
-import type { VideoConfig } from "../../../src/contract/config/video.ts";
-import { buildTimeline, playableLength, type Timeline } from "../../../src/contract/timeline.ts";
+import type { VideoConfig } from "@media-render/contract/config/video";
+import { buildTimeline, playableLength, type Timeline } from "@media-render/contract/timeline";
 import { toMediaInfo } from "../probe/media-facts.ts";
 import { probeMedia } from "../probe/probe-media.ts";
 import { GlDrawer } from "./gl/gl-drawer.ts";

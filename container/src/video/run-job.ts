@@ -11,7 +11,7 @@ import {
   HEARTBEAT_INTERVAL_MS,
   type RenderVideoRequest,
   type RunnerStatus,
-} from "../../../src/contract/wire.ts";
+} from "@media-render/contract/wire";
 import type { AppDeps } from "../deps.ts";
 import { MemoryWatch } from "../lib/process-memory.ts";
 import { withTempDir } from "../lib/temp-dir.ts";

@@ -2,8 +2,8 @@
  * Resolves a transition name (case-insensitive, like editly) to an xfade mapping, including
  * `random` (a reproducible pick seeded by the job id) and the `params` tweaks editly supports.
  */
-import { VIDEO_DEFAULTS } from "../../../src/contract/config/limits.ts";
-import { TRANSITIONS, XFADE_TWINS, type TransitionMapping } from "../../../src/contract/transition-map.ts";
+import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
+import { TRANSITIONS, XFADE_TWINS, type TransitionMapping } from "@media-render/contract/transition-map";
 
 const BY_LOWER = new Map(Object.entries(TRANSITIONS).map(([k, v]) => [k.toLowerCase(), { name: k, ...v }]));
 /** Names `random` chooses from: every gl name plus the directional aliases (not `dummy`). */

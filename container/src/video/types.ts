@@ -5,8 +5,8 @@
  * so each compiler gets its own narrowed type (`LayerOf<"video">`).
  */
 import type { Writable } from "node:stream";
-import type { AutoSubtitlesStyle, VIDEO_FORMATS, VideoLayer } from "../../../src/contract/config/video.ts";
-import type { Transition } from "../../../src/contract/config/transitions.ts";
+import type { AutoSubtitlesStyle, VIDEO_FORMATS, VideoLayer } from "@media-render/contract/config/video";
+import type { Transition } from "@media-render/contract/config/transitions";
 
 export type { AutoSubtitlesStyle };
 
@@ -19,7 +19,7 @@ export type LayerType = Layer["type"];
 /** Output containers the renderer writes (the grammar's `format`). */
 export type VideoFormat = (typeof VIDEO_FORMATS)[number];
 
-/** A clip as the timeline reads it (src/contract/timeline.ts): absent duration/transition = the defaults'. */
+/** A clip as the timeline reads it (packages/contract/src/timeline.ts): absent duration/transition = the defaults'. */
 export interface ClipSpec {
   duration?: number;
   transition?: Transition | null;

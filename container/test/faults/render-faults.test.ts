@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HEARTBEAT_INTERVAL_MS } from "../../../src/contract/wire.ts";
+import { HEARTBEAT_INTERVAL_MS } from "@media-render/contract/wire";
 import { startTestServer, type TestServer } from "../helpers/start-test-server.ts";
 import { startWorkerStandIn, type WorkerStandIn } from "../helpers/worker-stand-in.ts";
 import { colorAt, near, probeOut } from "../video/media-helpers.ts";

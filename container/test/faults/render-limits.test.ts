@@ -9,9 +9,9 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VideoConfigSchema } from "../../../src/contract/config/video.ts";
-import { renderWork, videoDeadlineSeconds } from "../../../src/contract/deadline.ts";
-import { buildTimeline } from "../../../src/contract/timeline.ts";
+import { VideoConfigSchema } from "@media-render/contract/config/video";
+import { renderWork, videoDeadlineSeconds } from "@media-render/contract/deadline";
+import { buildTimeline } from "@media-render/contract/timeline";
 import { HELPERS_PER_JOB } from "../../src/video/gl/native-gl.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { sampleTree } from "../helpers/process-tree.ts";
@@ -40,7 +40,7 @@ const server = async (overrides: Parameters<typeof startTestServer>[0] = {}) => 
   return s;
 };
 
-/** The deadline the Worker sends for `config` (src/contract/deadline.ts over its planned timeline). */
+/** The deadline the Worker sends for `config` (packages/contract/src/deadline.ts over its planned timeline). */
 const deadlineOf = (config: unknown) => {
   const parsed = v.parse(VideoConfigSchema, config);
   return videoDeadlineSeconds(renderWork(parsed, buildTimeline(parsed)));

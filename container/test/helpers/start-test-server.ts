@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { contentDigest, signRendererRequest } from "../../../src/contract/signing.ts";
+import { contentDigest, signRendererRequest } from "@media-render/contract/signing";
 import { DEFAULT_RENDER_TOOLS, type Config } from "../../src/config.ts";
 import type { ToolVersions } from "../../src/lib/tool-versions.ts";
 import { startServer } from "../../src/server.ts";

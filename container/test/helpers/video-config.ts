@@ -3,8 +3,8 @@
  * renderVideo directly build their configs through this, so they can only render what a request could ask.
  */
 import * as v from "valibot";
-import { VideoConfigSchema, type VideoConfig } from "../../../src/contract/config/video.ts";
-import { toFieldErrors } from "../../../src/contract/field-errors.ts";
+import { VideoConfigSchema, type VideoConfig } from "@media-render/contract/config/video";
+import { toFieldErrors } from "@media-render/contract/field-errors";
 
 /** Parses `raw`; throws listing every field the grammar refuses. */
 export function videoConfig(raw: unknown): VideoConfig {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/lib/process.ts";
-import { readImageHeader } from "../../../src/contract/media/image-header.ts";
+import { readImageHeader } from "@media-render/contract/media/image-header";
 import { probeStill } from "../../src/probe/header-facts.ts";
 import { parseProbeOutput } from "../../src/probe/parse-probe.ts";
 import { probeMedia } from "../../src/probe/probe-media.ts";

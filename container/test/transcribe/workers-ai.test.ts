@@ -4,14 +4,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sha256Hex } from "../../../src/contract/crypto.ts";
+import { sha256Hex } from "@media-render/contract/crypto";
 import {
   CALLBACK_SIGNATURE_HEADER,
   CALLBACK_TIMESTAMP_HEADER,
   TRANSCRIBE_JOB_HEADER,
   transcribeSigningText,
   verifyCallback,
-} from "../../../src/contract/signing.ts";
+} from "@media-render/contract/signing";
 import { TranscriptionFailed } from "../../src/transcribe/types.ts";
 import { workersAiTranscriber } from "../../src/transcribe/workers-ai.ts";
 

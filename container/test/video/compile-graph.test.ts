@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildTimeline } from "../../../src/contract/timeline.ts";
+import { buildTimeline } from "@media-render/contract/timeline";
 import { compileGraph } from "../../src/video/compile.ts";
 import { videoSpec } from "../../src/video/config.ts";
 import type { MediaInfo, VideoFormat } from "../../src/video/types.ts";

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { htmlFrameCount, htmlLayerSize } from "../../src/video/html/rasterize-html.ts";
 import { libraryNames, librarySource, stripLibraryImports } from "../../src/video/html/libraries.ts";
-import { injectHead } from "../../../src/contract/html-sandbox.ts";
+import { injectHead } from "@media-render/contract/html-sandbox";
 import { htmlLayerDocument, PAGE_POLICY } from "../../src/video/html/page.ts";
 
 describe("html layer document", () => {

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RunnerStatus } from "../../../src/contract/wire.ts";
+import { RunnerStatus } from "@media-render/contract/wire";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { startTestServer, TEST_SECRET, type TestServer } from "../helpers/start-test-server.ts";
 import { FIXTURES, probeOut } from "./media-helpers.ts";

@@ -1,11 +1,11 @@
 /**
  * The renderer's spec of a parsed config, and the timeline the contract lays out from it: documented
  * defaults from VIDEO_DEFAULTS, layer defaults merged as validation sees them, clips that cut unless a
- * transition is configured, fast previews. (The timeline's own arithmetic is tested in test/contract.)
+ * transition is configured, fast previews. (The timeline's own arithmetic is tested in packages/contract/test.)
  */
 import { describe, expect, it } from "vitest";
-import { VIDEO_DEFAULTS } from "../../../src/contract/config/limits.ts";
-import { buildTimeline } from "../../../src/contract/timeline.ts";
+import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
+import { buildTimeline } from "@media-render/contract/timeline";
 import { applyFastMode, videoSpec } from "../../src/video/config.ts";
 import { keyedLayers } from "../../src/video/layers/index.ts";
 import { videoConfig } from "../helpers/video-config.ts";

@@ -1,6 +1,6 @@
 /** Templates (stored configs with variables) and batches (one template, many rows, one job per valid row). */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { FieldError } from "../../contract/field-errors";
+import type { FieldError } from "@media-render/contract/field-errors";
 import { createdAt, updatedAt } from "./columns";
 import { users } from "./accounts";
 import { JOB_TYPES } from "./jobs";

@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app";
-import { imageConfig, videoConfig } from "../config/examples";
+import { imageConfig, videoConfig } from "../../../packages/contract/test/config/examples";
 import { CONSOLE_PAGES } from "../../../src/paths";
 import { BASE, call, newAccount } from "../helpers";
 import { signUp } from "../accounts/sign-up";

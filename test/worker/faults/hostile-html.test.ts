@@ -7,7 +7,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it, vi } from "vitest";
-import { imageDeadlineSeconds } from "../../../src/contract/deadline";
+import { imageDeadlineSeconds } from "@media-render/contract/deadline";
 import { escapeAttempts } from "../../escape-attempts";
 import { render } from "../render/harness";
 import { decode } from "../render/pixels";

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import * as v from "valibot";
-import { HostedImageConfigSchema, ImageConfigSchema } from "../../../src/contract/config";
+import { HostedImageConfigSchema, ImageConfigSchema } from "@media-render/contract/config";
 import { compileImage } from "../../../src/image-renderer/compile-html";
 import { hostedFontKeys, type HostedFonts } from "../../../src/image-renderer/hosted-fonts";
 import { browserFor } from "../../../src/image-renderer/image-browser";

@@ -3,7 +3,7 @@
  * out as cues (layout.ts) and the cues join the spec as global title layers (caption-layers.ts), which the
  * ordinary rasteriser and graph compiler then draw in the same ffmpeg pass as everything else.
  */
-import type { Timeline } from "../../../../src/contract/timeline.ts";
+import type { Timeline } from "@media-render/contract/timeline";
 import {
   normaliseWords,
   type Transcriber,

@@ -1,15 +1,15 @@
 /**
  * The html-layer libraries (config reference §4) for video jobs, read from the renderer's own npm
  * dependencies (container/package.json lists them; never a CDN) and served to the page from memory.
- * The list (shared with image jobs and the install script) is src/contract/html-libraries.ts.
+ * The list (shared with image jobs and the install script) is packages/contract/src/html-libraries.ts.
  */
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { libraryByName } from "../../../../src/contract/html-libraries.ts";
+import { libraryByName } from "@media-render/contract/html-libraries";
 
-export { libraryNames, stripLibraryImports } from "../../../../src/contract/html-libraries.ts";
+export { libraryNames, stripLibraryImports } from "@media-render/contract/html-libraries";
 
 /** Absolute path of a file inside an installed package (walks node_modules like require, ignoring `exports`). */
 function packageFile(file: string): string {

@@ -1,13 +1,13 @@
 /**
- * The document of one video html layer (pure, src/contract/html-sandbox.ts shared with image jobs): the page
+ * The document of one video html layer (pure, packages/contract/src/html-sandbox.ts shared with image jobs): the page
  * policy (no network: nothing but inline code and our own library origin), the prelude, the virtual clock, then
  * the libraries, fonts and the layer's `css`. Served from memory at `${HTML_ORIGIN}/` with a `sandbox` policy
  * header (opaque origin: no storage, no cookies).
  */
-import { catalogFontFaces, pageFamily } from "../../../../src/contract/fonts/catalog.ts";
+import { catalogFontFaces, pageFamily } from "@media-render/contract/fonts/catalog";
 import type { LayerOf } from "../types.ts";
 import { clockShim } from "./clock-shim.ts";
-import { sandboxDocument, sandboxPolicy } from "../../../../src/contract/html-sandbox.ts";
+import { sandboxDocument, sandboxPolicy } from "@media-render/contract/html-sandbox";
 
 /** A made-up origin: the capture page intercepts every request and answers this one from memory. */
 export const HTML_ORIGIN = "https://html-layer.local";

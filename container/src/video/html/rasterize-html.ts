@@ -13,8 +13,8 @@ import {
   VIDEO_DEFAULTS,
   VIDEO_MAX_SIZE,
   VIDEO_MIN_SIZE,
-} from "../../../../src/contract/config/limits.ts";
-import { evenDimension } from "../../../../src/contract/geometry.ts";
+} from "@media-render/contract/config/limits";
+import { evenDimension } from "@media-render/contract/geometry";
 import type { KeyedLayer } from "../layers/index.ts";
 import { placeBox } from "../position.ts";
 import type { LayerOf, RasterAsset, VideoSpec } from "../types.ts";

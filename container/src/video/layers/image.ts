@@ -6,7 +6,7 @@
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import { placeBox } from "../position.ts";
 import type { LayerOf, MediaInfo } from "../types.ts";
-import { evenDimension } from "../../../../src/contract/geometry.ts";
+import { evenDimension } from "@media-render/contract/geometry";
 import { clamp } from "../values.ts";
 import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
 import { resizeInto, type ResizeMode } from "./resize.ts";

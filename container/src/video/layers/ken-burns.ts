@@ -3,8 +3,8 @@
  * editly maths (E-util): in = scale 1 → 1+a over the window, out = 1+a → 1; left/right/up/down hold
  * 1+a and pan across the whole spare margin (editly pans a fixed pixel count; ours scales with size).
  */
-import { VIDEO_DEFAULTS } from "../../../../src/contract/config/limits.ts";
-import { evenDimension } from "../../../../src/contract/geometry.ts";
+import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
+import { evenDimension } from "@media-render/contract/geometry";
 import type { LayerOf } from "../types.ts";
 import { f } from "../values.ts";
 

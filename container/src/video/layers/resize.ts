@@ -3,7 +3,7 @@
  * contain-blur blurs a 1/8-size copy and scales it back up: the same look as a full-size
  * blur at a small fraction of the per-frame cost.
  */
-import { evenDimension } from "../../../../src/contract/geometry.ts";
+import { evenDimension } from "@media-render/contract/geometry";
 import type { GraphContext } from "../graph-context.ts";
 import type { LayerOf } from "../types.ts";
 

@@ -7,7 +7,7 @@
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import { placeBox } from "../position.ts";
 import type { LayerOf } from "../types.ts";
-import { evenDimension } from "../../../../src/contract/geometry.ts";
+import { evenDimension } from "@media-render/contract/geometry";
 import { clamp, f } from "../values.ts";
 import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter } from "./ken-burns.ts";
 import { resizeInto } from "./resize.ts";

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Browser, HTTPRequest, Page } from "puppeteer-core";
-import { VIDEO_DEFAULTS } from "../../../../src/contract/config/limits.ts";
+import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import isolation from "./chromium-isolation.json" with { type: "json" };
 import { launchChromium, type ChromiumLaunch } from "./launch-chromium.ts";
 
@@ -25,7 +25,7 @@ export type { ChromiumLaunch };
  * an OffscreenCanvas (in a worker too), a frame of its own, or WebGPU. `--disable-software-rasterizer` leaves
  * Chromium no GL at all (with `--disable-gpu` there is no hardware one), which closes every such entry point in
  * every realm, and WebGPU gets no adapter; `--disable-3d-apis` also turns WebGL off in Blink itself. The prelude's
- * JavaScript patches (src/contract/html-sandbox.ts) are only a courtesy on top: a script can reach a fresh realm.
+ * JavaScript patches (packages/contract/src/html-sandbox.ts) are only a courtesy on top: a script can reach a fresh realm.
  * The flags live in chromium-isolation.json, which the local Browser Rendering launcher (scripts/lib/system.mjs)
  * reads too.
  */

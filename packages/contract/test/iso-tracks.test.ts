@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isoKind, isoTracksIn, MoovTap, moovTracks } from "../../src/contract/media/iso-tracks.ts";
+import { isoKind, isoTracksIn, MoovTap, moovTracks } from "../src/media/iso-tracks.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "iso-"));
 const files: Record<string, Uint8Array> = {};

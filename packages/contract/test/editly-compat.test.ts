@@ -4,7 +4,7 @@
  * features are refused naming the field and why. The served JSON Schema agrees (ajv on the same configs).
  */
 import { describe, expect, it } from "vitest";
-import { validateJobConfig } from "../../src/contract/config/index.ts";
+import { validateJobConfig } from "../src/config/index.ts";
 import { editlyExamples, EXPECTED_WARNINGS } from "./editly-examples.ts";
 
 const pause = { type: "pause" };
@@ -130,7 +130,7 @@ describe("editly's JavaScript-only features", () => {
 
 describe("file references of editly's single-layer form", () => {
   it("are found and rewritten like those of a list", async () => {
-    const { forEachFileReference } = await import("../../src/contract/config/resources.ts");
+    const { forEachFileReference } = await import("../src/config/resources.ts");
     const config = { clips: [{ layers: { type: "video", path: "https://example.com/v.mp4" } }] };
     const seen: string[] = [];
     forEachFileReference("video", config, (ref) => {

@@ -4,8 +4,8 @@ import {
   forEachFileReference,
   validateJobConfig,
   type FileReference,
-} from "../../../src/contract/config";
-import { FONT, imageConfig, imageLayers, PHOTO, videoConfig, videoLayers } from "./examples";
+} from "../../src/config/index.ts";
+import { FONT, imageConfig, imageLayers, PHOTO, videoConfig, videoLayers } from "./examples.ts";
 
 describe("detected resources", () => {
   it("lists every file of an image job once, typed by the file, in config order", () => {

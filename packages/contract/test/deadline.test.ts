@@ -1,10 +1,10 @@
 /**
- * A video render's budget from its planned timeline and size (src/contract/deadline.ts): the deadline the Worker sends
+ * A video render's budget from its planned timeline and size (packages/contract/src/deadline.ts): the deadline the Worker sends
  * and the renderer enforces, and the GL drawing validation bounds (issue 29).
  */
 import { describe, expect, it } from "vitest";
-import { renderWork, videoDeadlineSeconds } from "../../src/contract/deadline.ts";
-import { buildTimeline } from "../../src/contract/timeline.ts";
+import { renderWork, videoDeadlineSeconds } from "../src/deadline.ts";
+import { buildTimeline } from "../src/timeline.ts";
 
 describe("render work", () => {
   it("counts every gl layer and each transition drawn by its shader, not a plain fade", () => {

@@ -4,7 +4,7 @@
  * path stands for, so validation tests pass storage paths and render tests local fixtures). The transitions
  * example walks the 67 gl-transitions names of 1.43, which is our own list.
  */
-import { GL_TRANSITIONS_1_43 } from "../../src/contract/config/transitions.ts";
+import { GL_TRANSITIONS_1_43 } from "../src/config/transitions.ts";
 
 /** The media an example needs, by role. */
 export interface ExampleMedia {

@@ -19,13 +19,13 @@ export const IMAGE_MAX_FONT_SIZE = 4096;
 /**
  * Video frame size. Any integer in range is accepted (JsonCut's 1..4096); the renderer rounds each side down
  * to an even number, never below 2 (x264/yuv420p need even sizes, so 1 renders as 2), see `evenDimension` in
- * src/contract/geometry.ts.
+ * packages/contract/src/geometry.ts.
  */
 export const VIDEO_MIN_SIZE = 1;
 export const VIDEO_MAX_SIZE = 4096;
 /**
  * Frames per second: JsonCut's 1..120. The render deadline grows with the pixel rate
- * (src/contract/deadline.ts), so 120 fps gets twice the wall time of 60; tokens are per output second.
+ * (packages/contract/src/deadline.ts), so 120 fps gets twice the wall time of 60; tokens are per output second.
  */
 export const VIDEO_MIN_FPS = 1;
 export const VIDEO_MAX_FPS = 120;
@@ -141,7 +141,7 @@ export const TOKENS_SUBTITLES_PER_SECOND = 1;
 /**
  * GL work of one video job, in pixels drawn by software GL: every frame of each `gl` layer (over its clip, or the
  * whole video when global) and of each transition that may be drawn by its GLSL, times the frame's width x height
- * (src/contract/deadline.ts `renderWork`). The render's deadline allows GL_NANOSECONDS_PER_PIXEL for each (the
+ * (packages/contract/src/deadline.ts `renderWork`). The render's deadline allows GL_NANOSECONDS_PER_PIXEL for each (the
  * native helper's `cube` ~50 ns at 1280x720, `fade` ~22, a gl layer's draw and read-back on the page ~40-60;
  * container/src/video/README.md), so past VIDEO_MAX_GL_PIXELS (3000 s of it) a job could never finish within the
  * longest render: validation refuses it (GL_WORK_TOO_LARGE). 50e9 pixels is ~54,000 frames at 1280x720 (a 300 s,

@@ -135,7 +135,7 @@ const catalogFontSchema = (online: boolean) =>
 
 /**
  * A font of the catalogue: `Family` or `Family:weight`, weight 100..900 in steps of 100, exact casing (e.g.
- * `Montserrat:700`, `Open Sans`). Bundled catalogue (src/contract/fonts) only, listing what exists. Video jobs
+ * `Montserrat:700`, `Open Sans`). Bundled catalogue (packages/contract/src/fonts) only, listing what exists. Video jobs
  * always use this one: the renderer draws its own copy of the bundled files and fetches nothing.
  */
 export const BundledCatalogFont = catalogFontSchema(false);

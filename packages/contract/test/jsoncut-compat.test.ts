@@ -7,7 +7,7 @@
  * explains.
  */
 import { describe, expect, it } from "vitest";
-import { validateJobConfig } from "../../src/contract/config/index.ts";
+import { validateJobConfig } from "../src/config/index.ts";
 
 /** What JsonCut allows for one property: a value it accepts, and the values or bounds it states. */
 interface Fact {

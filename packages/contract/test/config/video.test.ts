@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { AUDIO_CURVES, limits, TRANSITION_NAMES, validateJobConfig } from "../../../src/contract/config";
-import { videoConfig, videoLayers } from "./examples";
+import { AUDIO_CURVES, limits, TRANSITION_NAMES, validateJobConfig } from "../../src/config/index.ts";
+import { videoConfig, videoLayers } from "./examples.ts";
 
 const errorsOf = (config: unknown) => {
   const result = validateJobConfig("video", config);

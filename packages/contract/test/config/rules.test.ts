@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyLayerDefaults, validateJobConfig } from "../../../src/contract/config";
-import { FONT, imageConfig, videoConfig } from "./examples";
+import { applyLayerDefaults, validateJobConfig } from "../../src/config/index.ts";
+import { FONT, imageConfig, videoConfig } from "./examples.ts";
 
 const errorsOf = (type: string, config: unknown) => {
   const result = validateJobConfig(type, config);

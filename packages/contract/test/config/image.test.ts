@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { limits, validateJobConfig } from "../../../src/contract/config";
-import { imageConfig, imageLayers } from "./examples";
+import { limits, validateJobConfig } from "../../src/config/index.ts";
+import { imageConfig, imageLayers } from "./examples.ts";
 
 const errorsOf = (config: unknown) => {
   const result = validateJobConfig("image", config);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evenDimension } from "../../src/contract/geometry.ts";
-import { buildTimeline, clipDuration, playableLength } from "../../src/contract/timeline.ts";
+import { evenDimension } from "../src/geometry.ts";
+import { buildTimeline, clipDuration, playableLength } from "../src/timeline.ts";
 
 const pause = [{ type: "pause" }];
 const clips = (durations: number[], transition?: unknown) =>

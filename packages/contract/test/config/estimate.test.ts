@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { estimateTokens, outputFormatOf, validateJobConfig } from "../../../src/contract/config";
+import { estimateTokens, outputFormatOf, validateJobConfig } from "../../src/config/index.ts";
 
 const pause = [{ type: "pause" as const }];
 const video = (clips: unknown[], defaults?: unknown) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { validateJobConfig } from "../../src/contract/config/index.ts";
-import { TRANSITION_NAME_PATTERN, TRANSITION_NAMES } from "../../src/contract/config/transitions.ts";
+import { validateJobConfig } from "../src/config/index.ts";
+import { TRANSITION_NAME_PATTERN, TRANSITION_NAMES } from "../src/config/transitions.ts";
 
 const clip = (name?: string) => ({
   duration: 1,

@@ -8,7 +8,7 @@ import {
   signRendererRequest,
   verifyCallback,
   verifyRendererRequest,
-} from "../../src/contract/signing.ts";
+} from "../src/signing.ts";
 
 const SECRET = "test-secret";
 const TS = 1_700_000_000;
