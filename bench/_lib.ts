@@ -11,9 +11,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
-import { cpuTimes } from "../container/src/lib/cpu-time.ts";
-import { GL_ENV } from "../container/src/video/gl/native-gl.ts";
+import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
+import { cpuTimes } from "../renderer/src/lib/cpu-time.ts";
+import { GL_ENV } from "../renderer/src/video/gl/native-gl.ts";
 
 const firstLine = (cmd: string, args: string[], env?: Record<string, string>): string => {
   try {

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { VideoConfigSchema } from "@media-render/contract/config/video";
-import { run } from "../container/src/lib/process.ts";
-import { closeBrowser } from "../container/src/video/raster/browser.ts";
-import { renderVideo } from "../container/src/video/render.ts";
+import { run } from "../renderer/src/lib/process.ts";
+import { closeBrowser } from "../renderer/src/video/raster/browser.ts";
+import { renderVideo } from "../renderer/src/video/render.ts";
 
 const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);

@@ -9,10 +9,10 @@
  * picks the names, `BENCH_FRAMES` the frames a round.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
-import { GlDrawer, progressOf } from "../container/src/video/gl/gl-drawer.ts";
-import { GlSession } from "../container/src/video/gl/gl-session.ts";
-import { closeBrowser } from "../container/src/video/raster/browser.ts";
+import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
+import { GlDrawer, progressOf } from "../renderer/src/video/gl/gl-drawer.ts";
+import { GlSession } from "../renderer/src/video/gl/gl-session.ts";
+import { closeBrowser } from "../renderer/src/video/raster/browser.ts";
 import { conditions, interleave, loadNow, spread } from "./_lib.ts";
 
 const [W, H] = [1280, 720];

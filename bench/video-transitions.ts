@@ -14,10 +14,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { VideoConfigSchema } from "@media-render/contract/config/video";
-import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
-import { drawnByGl, resolveTransition } from "../container/src/video/transitions.ts";
-import { closeBrowser } from "../container/src/video/raster/browser.ts";
-import { renderVideo } from "../container/src/video/render.ts";
+import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
+import { drawnByGl, resolveTransition } from "../renderer/src/video/transitions.ts";
+import { closeBrowser } from "../renderer/src/video/raster/browser.ts";
+import { renderVideo } from "../renderer/src/video/render.ts";
 import { conditions, interleave, loadNow, measured, median, spread, withCpu } from "./_lib.ts";
 
 const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");

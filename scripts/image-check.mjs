@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm run image:check`: the renderer image proven without a container engine. Builds container/Dockerfile step by
+// `npm run image:check`: the renderer image proven without a container engine. Builds renderer/Dockerfile step by
 // step into root filesystems: each FROM node:24-bookworm-slim is Debian 12 from debootstrap (minbase, the variant
 // Debian's slim images are made of) with this project's Node 24 and npm in /usr/local and the image's `node` user;
 // each RUN runs in a chroot of it (apt-get from Debian's archive, as in a build); each COPY copies from a build context
 // filtered by Dockerfile.dockerignore, or from an earlier stage. Then runs the image's ENTRYPOINT and CMD in a PID
-// namespace of its own (tini is PID 1), with the image's ENV and RUNNER_SECRET, and drives it from here: /health, a
+// namespace of its own (tini is PID 1), with the image's ENV and RENDERER_SECRET, and drives it from here: /health, a
 // probe, and a smoke render (a title, an animated html layer, a drawn transition, a gl layer) checked by its pixels,
 // while every Chromium process is checked to run as the browser user with none of the renderer's environment.
 //
@@ -59,8 +59,8 @@ async function main() {
   mkdirSync(join(archives, "partial"), { recursive: true });
   mkdirSync(work, { recursive: true });
 
-  const dockerfile = readFileSync(join(root, "container", "Dockerfile"), "utf8");
-  const ignore = readFileSync(join(root, "container", "Dockerfile.dockerignore"), "utf8");
+  const dockerfile = readFileSync(join(root, "renderer", "Dockerfile"), "utf8");
+  const ignore = readFileSync(join(root, "renderer", "Dockerfile.dockerignore"), "utf8");
   const stages = parseDockerfile(dockerfile);
 
   // The build context: the repo's files the ignore file lets in, nothing else.
@@ -276,12 +276,18 @@ const isDir = (p) => {
 /** Starts the image's command and drives it; resolves with `{ ok, lines }`. */
 async function smoke({ fs, state }, log) {
   const { freePort, waitForUrl } = await import("./lib/processes.mjs");
-  const { startWorkerStandIn } = await import("../container/test/helpers/worker-stand-in.ts");
-  const { signedFetcher } = await import("../container/test/helpers/start-test-server.ts");
-  const { chromiumProcessesUnder } = await import("../container/test/helpers/chromium-processes.ts");
+  const { startWorkerStandIn } = await import("../renderer/test/helpers/worker-stand-in.ts");
+  const { signedFetcher } = await import("../renderer/test/helpers/start-test-server.ts");
+  const { chromiumProcessesUnder } = await import("../renderer/test/helpers/chromium-processes.ts");
   const secret = randomBytes(24).toString("hex");
   const port = await freePort();
-  const env = { PATH: DEFAULT_PATH, HOME: "/root", ...state.env, PORT: String(port), RUNNER_SECRET: secret };
+  const env = {
+    PATH: DEFAULT_PATH,
+    HOME: "/root",
+    ...state.env,
+    PORT: String(port),
+    RENDERER_SECRET: secret,
+  };
   const argv = [...state.entrypoint, ...state.cmd];
   copyFileSync("/etc/resolv.conf", join(fs, "etc", "resolv.conf"));
   const script = [

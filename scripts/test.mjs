@@ -17,7 +17,7 @@ if (!reexecOnProjectNode()) {
 
   const only = process.argv.slice(2);
   const suites = [
-    ["renderer", "container/vitest.config.ts"],
+    ["renderer", "renderer/vitest.config.ts"],
     ["worker", "vitest.config.ts"],
     ["e2e", "test/e2e/vitest.config.ts"],
   ].filter(([name]) => only.length === 0 || only.includes(name));
@@ -34,7 +34,7 @@ if (!reexecOnProjectNode()) {
       ["dead code (knip: unused files, exports, dependencies)", "knip", []],
       ["OpenAPI document (Redocly recommended: 0 errors, 0 warnings)", "node", ["scripts/lint-openapi.mjs"]],
       ["types (Worker)", "tsc", ["-p", "tsconfig.json", "--noEmit"]],
-      ["types (renderer and contract)", "tsc", ["-p", "container/tsconfig.json", "--noEmit"]],
+      ["types (renderer and contract)", "tsc", ["-p", "renderer/tsconfig.json", "--noEmit"]],
       ["types (benchmarks, e2e)", "tsc", ["-p", "tsconfig.node.json", "--noEmit"]],
       ["types (web front end)", "tsc", ["-p", "web/tsconfig.json", "--noEmit"]],
       ["formatting", "prettier", ["--check", "--log-level", "warn", "."]],

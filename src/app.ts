@@ -18,7 +18,7 @@ import { notFound, onError } from "./lib/on-error";
 import { requestContext } from "./lib/request-context";
 import { mcpRoutes } from "./mcp/routes";
 import { MOUNTS } from "./paths";
-import { runnerRoutes } from "./runner-callback/routes";
+import { rendererRoutes } from "./renderer/routes";
 import { schemaRoutes } from "./schemas/routes";
 import { storageRoutes } from "./storage/routes";
 import { batchRoutes, templateRoutes } from "./templates/routes";
@@ -34,7 +34,7 @@ export const createApp = () => {
   app.route(MOUNTS.files, fileRoutes);
   app.route(MOUNTS.tools, toolRoutes);
   app.route(MOUNTS.schemas, schemaRoutes);
-  app.route(MOUNTS.runnerWebhooks, runnerRoutes);
+  app.route(MOUNTS.renderer, rendererRoutes);
   app.route(MOUNTS.auth, authRoutes);
   app.route(MOUNTS.auth, browserAuthRoutes);
   app.route(MOUNTS.account, accountRoutes);

@@ -6,7 +6,7 @@ import { handleScheduled } from "./scheduled";
 
 export { CredentialGate } from "./auth/credential-gate";
 export { ImageBrowser } from "./image-renderer/image-browser";
-export { RendererContainer } from "./renderer-client/container";
+export { RendererContainer } from "./renderer/container";
 export { WebhookEndpoint } from "./webhooks/endpoint-object";
 
 const app = createApp();

@@ -6,7 +6,10 @@ import { CONSOLE_PAGES, MOUNTS } from "../paths";
 
 export const INTERNAL_ROUTES: readonly { prefix: string; why: string }[] = [
   { prefix: MOUNTS.storage, why: "the renderer's signed storage URLs" },
-  { prefix: `${MOUNTS.runnerWebhooks}/runner`, why: "the renderer's signed status callback" },
+  {
+    prefix: `${MOUNTS.renderer}/runner`,
+    why: "the renderer's signed status callback and transcription (the spec's path)",
+  },
   { prefix: `${MOUNTS.billing}/webhook`, why: "the payment provider's signed events" },
   { prefix: `${MOUNTS.health}/detailed`, why: "administration (basic auth)" },
   { prefix: `${MOUNTS.jobs}/queue-status`, why: "administration (basic auth)" },

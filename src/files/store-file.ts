@@ -8,7 +8,7 @@ import type { Ctx } from "../context";
 import { mediaFiles, type FileCategory } from "../db/schema";
 import { UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { rendererFor } from "../renderer-client/client";
+import { rendererFor } from "../renderer/client";
 import { storageUrlFor } from "../storage/paths";
 import type { Ingested } from "./ingest";
 import { expiryAt, MAX_UPLOAD_BYTES } from "./retention";

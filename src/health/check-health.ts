@@ -2,7 +2,7 @@
  * The service's health (GET /health/detailed): real checks of D1, R2, both queues and the renderer.
  */
 import type { Ctx } from "../context";
-import { rendererFor } from "../renderer-client/client";
+import { rendererFor } from "../renderer/client";
 import type { Health } from "./schemas";
 
 type CheckStatus = "healthy" | "unhealthy";

@@ -1,7 +1,7 @@
 /**
  * Compiles an image config into one HTML/CSS document: absolutely positioned layers in array order
  * (index 0 at the bottom), drawn by Chromium and screenshotted at the canvas size. Pure: the same
- * function serves the Worker's image jobs and can serve the container's video text/html frames.
+ * function serves the Worker's image jobs and can serve the renderer's video text/html frames.
  */
 import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "@media-render/contract/config";
 import { pageFontFaces } from "../fonts/catalog";

@@ -5,7 +5,7 @@
  */
 import type { CallerCtx } from "../context";
 import { InvalidState } from "../lib/errors";
-import { rendererFor } from "../renderer-client/client";
+import { rendererFor } from "../renderer/client";
 import { iso } from "../lib/time";
 import { getOwnedJob } from "./internal";
 import { finishJob } from "./lifecycle";

@@ -12,7 +12,7 @@ export const getOwnedJob = async (ctx: CallerCtx, jobId: string) => {
   return row;
 };
 
-/** For trusted internal callers (queue consumers, the runner callback) that act on any account's job. */
+/** For trusted internal callers (queue consumers, the renderer callback) that act on any account's job. */
 export const getJobById = async (ctx: Ctx, jobId: string) => {
   const row = await ctx.db.query.jobs.findFirst({ where: eq(jobs.id, jobId) });
   if (!row) throw new NotFound("Job");

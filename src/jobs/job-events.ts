@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/jobs/{id}/events: a job's progress as Server-Sent Events, so a client need not poll. The stream
- * reads the job's row (the same data the runner callback writes) and sends an event whenever it changes:
+ * reads the job's row (the same data the renderer callback writes) and sends an event whenever it changes:
  *
  * - `progress`: `{ id, status, progress: { percent, stage } | null, updatedAt }`, first at once, then on change;
  * - `done`: the whole job (as GET /api/v1/jobs/{id}) once it is COMPLETED, FAILED or CANCELLED; then it closes.

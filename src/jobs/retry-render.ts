@@ -5,7 +5,7 @@
  * the job itself (bad media, a deadline overrun) never come here: they fail at once.
  */
 import type { Ctx } from "../context";
-import { rendererFor } from "../renderer-client/client";
+import { rendererFor } from "../renderer/client";
 import { finishJob, requeueJob } from "./lifecycle";
 
 /** Hand-overs of one job to a renderer, the first included. */

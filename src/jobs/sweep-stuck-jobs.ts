@@ -11,7 +11,7 @@
 import { and, eq, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { jobs, type JobStatus } from "../db/schema";
-import { rendererFor } from "../renderer-client/client";
+import { rendererFor } from "../renderer/client";
 import { finishJob } from "./lifecycle";
 
 /** Renderers report progress at least every few seconds; this much silence means the renderer is gone. */

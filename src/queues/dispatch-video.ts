@@ -3,7 +3,7 @@
  * (storage path, or public URL imported at creation) mapped to a short-lived signed GET URL, and the output's
  * signed PUT URL at the job's output path (packages/contract/src/wire.ts RenderVideoRequest), with the account (the
  * renderer's fairness) and the hand-over number (its reports echo it; older ones are ignored). The renderer then
- * reports through the signed runner callback, and a `watch` message checks that it keeps doing so (watch-lease.ts).
+ * reports through the signed renderer callback, and a `watch` message checks that it keeps doing so (watch-lease.ts).
  */
 import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context";
@@ -15,7 +15,7 @@ import { getJobById } from "../jobs/internal";
 import { finishJob, markProcessing } from "../jobs/lifecycle";
 import { captionStorageUrl, outputStorageUrl } from "../jobs/output";
 import { plannedVideo } from "../jobs/planned-length";
-import { rendererFor } from "../renderer-client/client";
+import { rendererFor } from "../renderer/client";
 import { keyOf } from "../storage/paths";
 import { LEASE_CHECK_SECONDS } from "./watch-lease";
 import { signedStorageUrl } from "../storage/signed-url";

@@ -12,7 +12,7 @@ import { bufferSource, r2Source } from "../media/byte-source";
 import { readDurationUs } from "../media/duration";
 import { formatDuration } from "../media/format-duration";
 import { readBody, safeFetch } from "../net/safe-fetch";
-import { rendererFor } from "../renderer-client/client";
+import { rendererFor } from "../renderer/client";
 import type { DurationResult, Target } from "./schemas";
 
 /** Largest remote file the URL variant downloads (it is read into memory, never stored). */

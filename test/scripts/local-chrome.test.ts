@@ -43,7 +43,7 @@ const tryEscapes = async (
     executablePath,
     args: ["--headless=new", ...args],
     userDataDir: mkdtempSync(join(dir, "profile-")),
-    env: { ...process.env, RUNNER_SECRET: "launcher-test-secret" },
+    env: { ...process.env, RENDERER_SECRET: "launcher-test-secret" },
   });
   try {
     const pid = browser.process()!.pid!;
@@ -88,7 +88,7 @@ describe("the local Browser Rendering launcher", () => {
     chmodSync(launcher, 0o755);
     const sealed = await tryEscapes(launcher, [], 5000);
     expect(sealed.seen).toEqual([]);
-    expect(sealed.environ).not.toContain("RUNNER_SECRET");
+    expect(sealed.environ).not.toContain("RENDERER_SECRET");
     expect(sealed.environ).not.toContain("launcher-test-secret");
     // Started by root, it runs as the browser user; otherwise as the caller (in its sandbox).
     const browserUid = readFileSync("/etc/passwd", "utf8")

@@ -1,7 +1,7 @@
 /**
- * The renderer's image (container/Dockerfile), proven without a container engine: what the image would hold is read
+ * The renderer's image (renderer/Dockerfile), proven without a container engine: what the image would hold is read
  * from the Dockerfile and its ignore file as a builder reads them, and held against what the renderer needs.
- * - every module `container/src/server.ts` imports, transitively, is let into the build context and copied to the
+ * - every module `renderer/src/server.ts` imports, transitively, is let into the build context and copied to the
  *   same place under /app (esbuild walks the import graph, into the workspace packages it imports by name, such as
  *   @media-render/contract), and every package it imports or resolves at run time is a production dependency of the
  *   renderer workspace;
@@ -21,8 +21,8 @@ import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { APT_PACKAGES, BROWSER_USER } from "../../scripts/lib/system.mjs";
 import { aptInstalls, contextFilter, parseDockerfile, type Stage } from "../../scripts/lib/dockerfile.mjs";
-import { DEFAULT_RENDER_TOOLS } from "../../container/src/config.ts";
-import { asUser } from "../../container/src/video/raster/launch-chromium.ts";
+import { DEFAULT_RENDER_TOOLS } from "../../renderer/src/config.ts";
+import { asUser } from "../../renderer/src/video/raster/launch-chromium.ts";
 import { CATALOG_FAMILIES } from "@media-render/contract/fonts/catalog";
 import { LIBRARIES, TAILWIND } from "@media-render/contract/html-libraries";
 
@@ -30,13 +30,13 @@ import { LIBRARIES, TAILWIND } from "@media-render/contract/html-libraries";
 const WORKSPACE = /^@media-render\//;
 
 const root = join(import.meta.dirname, "..", "..");
-const dockerfile = readFileSync(join(root, "container", "Dockerfile"), "utf8");
+const dockerfile = readFileSync(join(root, "renderer", "Dockerfile"), "utf8");
 const stages = parseDockerfile(dockerfile);
 const image = stages.at(-1)!;
 const native = stages.find((s) => s.name === "native")!;
-const inContext = contextFilter(readFileSync(join(root, "container", "Dockerfile.dockerignore"), "utf8"));
+const inContext = contextFilter(readFileSync(join(root, "renderer", "Dockerfile.dockerignore"), "utf8"));
 const rendererDeps = Object.keys(
-  (JSON.parse(readFileSync(join(root, "container", "package.json"), "utf8")) as { dependencies: object })
+  (JSON.parse(readFileSync(join(root, "renderer", "package.json"), "utf8")) as { dependencies: object })
     .dependencies,
 );
 const debian = existsSync("/usr/bin/dpkg") && existsSync("/usr/bin/apt-cache");
@@ -80,7 +80,7 @@ describe("the renderer image's files", () => {
   let packages: Set<string>;
   beforeAll(async () => {
     const result = await build({
-      entryPoints: [join(root, "container", "src", "server.ts")],
+      entryPoints: [join(root, "renderer", "src", "server.ts")],
       absWorkingDir: root,
       bundle: true,
       write: false,
@@ -111,7 +111,7 @@ describe("the renderer image's files", () => {
 
   it("every module the entry imports is in the build context and lands where its imports expect it", () => {
     expect(modules.length).toBeGreaterThan(50);
-    expect(modules).toContain("container/src/video/raster/chromium-isolation.json");
+    expect(modules).toContain("renderer/src/video/raster/chromium-isolation.json");
     expect(modules).toContain("packages/contract/src/wire.ts");
     const WORKDIR = "/app";
     const misplaced = modules
@@ -140,7 +140,7 @@ describe("the renderer image's files", () => {
   it("the native helper is built in the build stage from sources the context lets in, and copied to where the renderer looks", () => {
     const copyNative = native.steps.find((s) => s.op === "COPY")!;
     const [src] = copyNative.args.split(" ");
-    for (const f of ["container/native/gl-transition.c", "container/native/build.sh"]) {
+    for (const f of ["renderer/native/gl-transition.c", "renderer/native/build.sh"]) {
       expect(f.startsWith(`${src}/`)).toBe(true);
       expect(inContext(f)).toBe(true);
     }
@@ -151,7 +151,7 @@ describe("the renderer image's files", () => {
         "/app",
         posix.relative(
           root,
-          DEFAULT_RENDER_TOOLS.glTransitionPath ?? join(root, "container/native/build/gl-transition"),
+          DEFAULT_RENDER_TOOLS.glTransitionPath ?? join(root, "renderer/native/build/gl-transition"),
         ),
       ),
     );

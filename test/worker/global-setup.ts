@@ -23,7 +23,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const port: number = await freePort();
-  const child = startRenderer(process.cwd(), port, TEST_SECRETS.RUNNER_SECRET, { quiet: true });
+  const child = startRenderer(process.cwd(), port, TEST_SECRETS.RENDERER_SECRET, { quiet: true });
   const url = `http://127.0.0.1:${port}`;
   await waitForUrl(`${url}/health`, 30_000, child);
   project.provide("rendererUrl", url);

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { bufferSource } from "../../src/media/byte-source";
 import { readDurationUs } from "../../src/media/duration";
 import { formatDuration } from "../../src/media/format-duration";
-import { rendererFor } from "../../src/renderer-client/client";
+import { rendererFor } from "../../src/renderer/client";
 import { fixture } from "./helpers";
 
 const ffprobeUs = async (bytes: Uint8Array, name: string) => {

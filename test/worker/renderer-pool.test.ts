@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createContext } from "../../src/context";
 import { dispatchVideoJob } from "../../src/queues/dispatch-video";
-import { rendererFor } from "../../src/renderer-client/client";
-import { probeInstance, renderInstances, spillOrder } from "../../src/renderer-client/pool";
+import { rendererFor } from "../../src/renderer/client";
+import { probeInstance, renderInstances, spillOrder } from "../../src/renderer/pool";
 import { newAccount } from "./helpers";
 import { jobRow, openPending } from "./jobs-seed";
 

@@ -3,7 +3,7 @@
  * and video jobs (the renderer): name, the global it defines, its browser build inside the npm package
  * (served from local copies, never a CDN), and what a user's CDN `<script src>` of it looks like.
  * The data is JSON so scripts/build-render-assets.mjs (plain Node at install time) reads the same list.
- * It lives under container/ because the renderer image holds only that folder.
+ * It lives under renderer/ because the renderer image holds only that folder.
  */
 import data from "./html-libraries.json" with { type: "json" };
 

@@ -1,12 +1,15 @@
 /**
- * Signatures between the Worker and the renderer (shared secret RUNNER_SECRET), one implementation for both
+ * Signatures between the Worker and the renderer (shared secret RENDERER_SECRET), one implementation for both
  * runtimes (Web Crypto):
  * - Worker -> renderer: `x-renderer-signature: v1=hex(HMAC-SHA256(secret, "<ts>.<METHOD>.<path?query>.<body sha256>"))`
  *   with the body's hex SHA-256 also sent as `x-renderer-content-sha256`, so neither the query nor the body of a
  *   captured request can be swapped. A body streamed from storage (a probe of a stored file: its hash is not known
  *   before it is sent) is signed as {@link UNSIGNED_PAYLOAD}, AWS SigV4's convention; the renderer accepts that
  *   only on routes whose sole effect is an answer to the caller (POST /probe);
- * - renderer -> Worker callback: `x-runner-signature: v1=hex(HMAC-SHA256(secret, "<ts>.<raw body>"))`.
+ * - renderer -> Worker callback: `x-renderer-signature: v1=hex(HMAC-SHA256(secret, "<ts>.<raw body>"))`.
+ * Both directions use the same two headers; their signed texts differ in shape (a request's names its method and
+ * target, a callback's body is JSON, a transcription's starts `transcribe:`), so a signature made for one direction
+ * authorises nothing in the other.
  * Both carry a unix-seconds timestamp header that is part of the signed text; more than
  * {@link MAX_SKEW_SECONDS} of skew is refused, so a captured request cannot be replayed later than that.
  * Several signatures may be sent space-separated (secret rotation); one valid one is enough.
@@ -33,8 +36,6 @@ export const contentDigest = async (
     : body instanceof ReadableStream
       ? UNSIGNED_PAYLOAD
       : sha256Hex(body);
-export const CALLBACK_TIMESTAMP_HEADER = "x-runner-timestamp";
-export const CALLBACK_SIGNATURE_HEADER = "x-runner-signature";
 
 /** Current time in unix seconds. */
 export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
@@ -73,8 +74,8 @@ export async function signCallback(
 ): Promise<Record<string, string>> {
   return {
     "content-type": "application/json",
-    [CALLBACK_TIMESTAMP_HEADER]: String(ts),
-    [CALLBACK_SIGNATURE_HEADER]: `v1=${await hmacHex(secret, callbackText(ts, body))}`,
+    [RENDERER_TIMESTAMP_HEADER]: String(ts),
+    [RENDERER_SIGNATURE_HEADER]: `v1=${await hmacHex(secret, callbackText(ts, body))}`,
   };
 }
 
@@ -112,7 +113,7 @@ export async function verifyRendererRequest(
 }
 
 /** Header naming the job whose audio mix a transcription request carries (wire.ts TRANSCRIBE_PATH). */
-export const TRANSCRIBE_JOB_HEADER = "x-runner-job";
+export const TRANSCRIBE_JOB_HEADER = "x-renderer-job";
 
 /**
  * The text a transcription request is signed over, as a callback whose body is this text: the audio is binary,

@@ -20,11 +20,11 @@ export const CALLBACK_PATH = "/api/v1/webhooks/runner/job-status";
 
 /**
  * The Worker's route that transcribes a job's audio mix with Workers AI (production backend of autoSubtitles):
- * body = the WAV bytes, signed like a callback over the job id (`x-runner-job`); answers `TranscriptAnswer`.
+ * body = the WAV bytes, signed like a callback over the job id (`x-renderer-job`); answers `TranscriptAnswer`.
  */
 export const TRANSCRIBE_PATH = "/api/v1/webhooks/runner/transcribe";
 
-/** The speech recognisers behind autoSubtitles (see container/src/transcribe). */
+/** The speech recognisers behind autoSubtitles (see renderer/src/transcribe). */
 export const TRANSCRIPTION_BACKENDS = ["pocketsphinx", "workers-ai"] as const;
 
 /** What the transcription route answers: words with times in seconds, and the language heard. */
@@ -198,8 +198,8 @@ export const CaptionsReport = v.object({
 });
 export type CaptionsReport = v.InferOutput<typeof CaptionsReport>;
 
-/** Runner status payload (spec "Runner status payload"), the body of a signed callback. */
-export const RunnerStatus = v.object({
+/** A renderer's status report (the spec's "Runner status payload"), the body of a signed callback. */
+export const StatusReport = v.object({
   jobId: v.pipe(v.string(), v.minLength(1)),
   status: v.picklist(["processing", "completed", "failed", "cancelled"]),
   type: v.picklist(["image", "video"]),
@@ -229,4 +229,4 @@ export const RunnerStatus = v.object({
     }),
   ),
 });
-export type RunnerStatus = v.InferOutput<typeof RunnerStatus>;
+export type StatusReport = v.InferOutput<typeof StatusReport>;

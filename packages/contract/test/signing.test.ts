@@ -40,8 +40,8 @@ describe("signCallback", () => {
   it("signs '<ts>.<raw body>' and sets the JSON content type (vector from openssl)", async () => {
     expect(await signCallback(SECRET, '{"jobId":"j1"}', TS)).toEqual({
       "content-type": "application/json",
-      "x-runner-timestamp": "1700000000",
-      "x-runner-signature": "v1=4613b46b673cac54e637881aac4d30bb4f2f3e1da3b21fb4a9095def6f823869",
+      "x-renderer-timestamp": "1700000000",
+      "x-renderer-signature": "v1=4613b46b673cac54e637881aac4d30bb4f2f3e1da3b21fb4a9095def6f823869",
     });
   });
 });
@@ -126,13 +126,13 @@ describe("verifyCallback", () => {
 
   it("accepts the signature of the exact body, also among rotated signatures", async () => {
     const h = await signCallback(SECRET, body, TS);
-    const sig = h["x-runner-signature"]!;
+    const sig = h["x-renderer-signature"]!;
     expect(await verifyCallback(SECRET, body, String(TS), sig, TS)).toBe(true);
     expect(await verifyCallback(SECRET, body, String(TS), `v1=${"0".repeat(64)} ${sig}`, TS)).toBe(true);
   });
 
   it("rejects another body, secret, a stale timestamp or a bare digest", async () => {
-    const sig = (await signCallback(SECRET, body, TS))["x-runner-signature"]!;
+    const sig = (await signCallback(SECRET, body, TS))["x-renderer-signature"]!;
     expect(await verifyCallback(SECRET, `${body} `, String(TS), sig, TS)).toBe(false);
     expect(await verifyCallback("other", body, String(TS), sig, TS)).toBe(false);
     expect(await verifyCallback(SECRET, body, String(TS), sig, TS + MAX_SKEW_SECONDS + 1)).toBe(false);

@@ -6,7 +6,7 @@ import { createEndpoint as createEndpointVerb } from "../../../src/webhooks/mana
 import { signUp } from "../accounts/sign-up";
 import { withDns } from "../fake-internet";
 import { asCaller, body, call, json, newAccount, testCtx } from "../helpers";
-import { jobOutputUrl, openPending, postRunnerReport, runnerReport } from "../jobs-seed";
+import { jobOutputUrl, openPending, postStatusReport, statusReport } from "../jobs-seed";
 import { createEndpoint, deliveriesWhere, newBox, received, receivedAtLeast } from "./support";
 
 const keyWith = async (userId: string, permissions: Permission[], scopes?: string[]) =>
@@ -75,7 +75,7 @@ describe("webhooks: accounts", () => {
     const endpointA = await createEndpoint(a.key, boxA.url);
     const endpointB = await createEndpoint(b.key, boxB.url);
     const jobId = await openPending(a.userId, 20, "VIDEO");
-    await postRunnerReport(runnerReport(jobId, "completed", { resultUrl: await jobOutputUrl(jobId, 10) }));
+    await postStatusReport(statusReport(jobId, "completed", { resultUrl: await jobOutputUrl(jobId, 10) }));
     await receivedAtLeast(boxA.box, 1);
     await deliveriesWhere(endpointA.id, 1, (r) => r.status === "delivered");
     expect(await received(boxB.box)).toEqual([]);
