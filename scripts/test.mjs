@@ -2,7 +2,8 @@
 // `npm test`: the whole suite. Prepares the machine like `npm start` does (npm and Debian packages, local
 // Chrome for Browser Rendering), then runs the renderer tests, the Worker tests (inside workerd) and the
 // end-to-end tests (the service started as `npm start` starts it), after the checks of `npm run lint` (oxlint with
-// import-cycle detection, knip for unused files, exports and dependencies, Redocly on the OpenAPI document), types
+// import-cycle detection, domain folders layered one way, knip for unused files, exports and dependencies, Redocly on
+// the OpenAPI document), types
 // (Worker, renderer, benchmarks and e2e) and formatting, and prints one summary line (each check counts as one test).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -31,6 +32,7 @@ if (!reexecOnProjectNode()) {
   if (only.length === 0) {
     for (const [name, tool, args] of [
       ["lint (oxlint: correctness, import cycles)", "oxlint", ["--deny-warnings"]],
+      ["layers (domain folders import one way)", "node", ["scripts/check-layers.mjs"]],
       ["dead code (knip: unused files, exports, dependencies)", "knip", []],
       ["OpenAPI document (Redocly recommended: 0 errors, 0 warnings)", "node", ["scripts/lint-openapi.mjs"]],
       ["types (Worker)", "tsc", ["-p", "tsconfig.json", "--noEmit"]],

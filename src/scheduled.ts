@@ -1,6 +1,6 @@
 /** Cron handler: routes each trigger of wrangler.toml to its job. */
 import { pruneCodes } from "./accounts/codes";
-import { pruneSessions } from "./accounts/sessions";
+import { pruneSessions } from "./auth/sessions";
 import { renewAllowances } from "./billing/monthly-allowance";
 import { createContext } from "./context";
 import type { Env } from "./env";
@@ -9,7 +9,7 @@ import { sweepStuckJobs } from "./jobs/sweep-stuck-jobs";
 import { pruneIdempotencyKeys } from "./lib/idempotency";
 import { pruneRateLimits } from "./lib/rate-limit";
 import { handOverMissed, pruneWebhookLog } from "./webhooks/announce";
-import { feedRunningBatches } from "./templates/feed-batch";
+import { feedRunningBatches } from "./jobs/feed-batch";
 
 export const handleScheduled = async (controller: ScheduledController, env: Env): Promise<void> => {
   // The run's clock is the trigger's scheduled time, so a delayed run judges due items as of its slot.

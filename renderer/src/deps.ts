@@ -1,7 +1,7 @@
 /** What the routes get from the server (a leaf module, so routes and the app do not import each other). */
 import type { Hono } from "hono";
 import type { Config } from "./config.ts";
-import type { ToolVersions } from "./lib/tool-versions.ts";
+import type { ToolVersions } from "./tool-versions.ts";
 import type { RenderQueue } from "./video/render-queue.ts";
 
 /** What route modules may use; built once by server.ts. */

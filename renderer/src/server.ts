@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { createApp } from "./app.ts";
 import { loadConfig, type Config } from "./config.ts";
-import { readToolVersions, type ToolVersions } from "./lib/tool-versions.ts";
+import { readToolVersions, type ToolVersions } from "./tool-versions.ts";
 import { closeBrowser } from "./video/raster/browser.ts";
 import { RenderQueue } from "./video/render-queue.ts";
 

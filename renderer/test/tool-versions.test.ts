@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseToolVersion } from "../src/lib/tool-versions.ts";
+import { parseToolVersion } from "../src/tool-versions.ts";
 
 describe("parseToolVersion", () => {
   it("reads Debian's ffmpeg and ffprobe banners", () => {

@@ -11,7 +11,7 @@ import { Hono, type Context } from "hono";
 import type { AppEnv } from "../app-env";
 import { callerCtx, requireSession } from "../auth/api-key";
 import { clearSessionCookie, fromOwnOrigin, sessionCookieOf, setSessionCookie } from "../auth/session-cookie";
-import { describe } from "../docs/describe";
+import { describe } from "../lib/openapi-route";
 import type { Env } from "../env";
 import { isDevelopment } from "../env";
 import { ok } from "../lib/envelope";

@@ -9,7 +9,7 @@ import { sessions } from "../db/schema";
 import { iso } from "../lib/time";
 import { getAccount, toAccount } from "./internal";
 import type { BrowserSession } from "./schemas";
-import { authenticateSession, revokeSession } from "./sessions";
+import { authenticateSession, revokeSession } from "../auth/sessions";
 import { verifyCode, type Client } from "./sign-in";
 
 /**

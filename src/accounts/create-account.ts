@@ -1,7 +1,7 @@
 /** Creates an account on a plan and grants the plan's first monthly allowance (one ledger row). */
 import { eq } from "drizzle-orm";
-import * as ledger from "../billing/ledger";
-import { periodEnd } from "../billing/periods";
+import * as ledger from "../ledger/ledger";
+import { periodEnd } from "../ledger/periods";
 import type { Ctx } from "../context";
 import { plans, users } from "../db/schema";
 import { NotFound } from "../lib/errors";

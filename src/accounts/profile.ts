@@ -13,7 +13,7 @@ import { CODE_TTL_MS, consumeCode, issueCode } from "./codes";
 import { findAccountByEmail, getAccount, toAccount } from "./internal";
 import { addressInUseMail, emailChangeCodeMail } from "./mail-texts";
 import type { AccountUpdated, LoggedOut, UpdateAccountBody } from "./schemas";
-import { revokeAllSessions, revokeSession } from "./sessions";
+import { revokeAllSessions, revokeSession } from "../auth/sessions";
 import type { Client } from "./sign-in";
 
 export const readAccount = async (ctx: CallerCtx) => toAccount(await getAccount(ctx, ctx.caller.userId));

@@ -21,7 +21,7 @@ import {
   VerifyBody,
 } from "./schemas";
 import { login, register, verifyCode, type Client } from "./sign-in";
-import { describe } from "../docs/describe";
+import { describe } from "../lib/openapi-route";
 
 /** The caller's address as Cloudflare reports it (absent locally). */
 export const clientOf = (c: Context<AppEnv>): Client => ({ ip: c.req.header("cf-connecting-ip") ?? "local" });

@@ -13,7 +13,7 @@ import { createAccount } from "./create-account";
 import { findAccountByEmail, getAccount, toAccount } from "./internal";
 import { alreadyRegisteredMail, loginCodeMail, noAccountMail, registrationCodeMail } from "./mail-texts";
 import type { CodeSent, RegisterBody, SignedIn } from "./schemas";
-import { createSession } from "./sessions";
+import { createSession } from "../auth/sessions";
 
 /** Who is asking: the client's IP as Cloudflare reports it (sign-in limits count per IP). */
 export interface Client {

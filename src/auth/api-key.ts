@@ -10,8 +10,8 @@ import { withCaller, type CallerCtx } from "../context";
 import { Forbidden, Unauthorized } from "../lib/errors";
 import { enforce, limiterUnavailable, limitsFor, type Outcome } from "../lib/rate-limit";
 import { credentialGate, liveKey, selectKeyRow, type Admission } from "./credential-gate";
-import { documented } from "../docs/describe";
-import { authenticateSession } from "../accounts/sessions";
+import { documented } from "../lib/openapi-route";
+import { authenticateSession } from "./sessions";
 import { allows, type Caller, type Permission, type Resource } from "./caller";
 import { checkCsrf, sessionCookieOf } from "./session-cookie";
 

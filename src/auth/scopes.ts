@@ -7,7 +7,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env";
 import { Forbidden } from "../lib/errors";
 import type { Action, Caller, Resource } from "./caller";
-import { documented } from "../docs/describe";
+import { documented } from "../lib/openapi-route";
 
 /** Every scope, with what it allows. */
 export const SCOPES = {

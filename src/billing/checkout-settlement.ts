@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { getAccount } from "../accounts/internal";
 import type { Ctx } from "../context";
 import { payments } from "../db/schema";
-import * as ledger from "./ledger";
+import * as ledger from "../ledger/ledger";
 import type { ProviderEvent } from "./provider-events";
 import { linkSubscription, ownsCustomer } from "./subscriptions";
 

@@ -7,9 +7,9 @@
  */
 import type { Ctx } from "../context";
 import type { PlanChangeReason } from "../db/schema";
-import * as ledger from "./ledger";
+import * as ledger from "../ledger/ledger";
 import { planChangeRow } from "./plan-changes";
-import { periodEnd } from "./periods";
+import { periodEnd } from "../ledger/periods";
 import { FREE_PLAN } from "./plans";
 import { paymentProviderFor } from "./provider";
 

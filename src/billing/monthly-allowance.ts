@@ -14,9 +14,15 @@
  */
 import type { Ctx } from "../context";
 import { forceDowngrade } from "./downgrade";
-import * as ledger from "./ledger";
+import * as ledger from "../ledger/ledger";
 import { planChangeRow } from "./plan-changes";
-import { LAPSE_GRACE_MS, periodEnd } from "./periods";
+import { periodEnd } from "../ledger/periods";
+
+/**
+ * How long a paid plan outlives its paid period without a paid invoice before it lapses to the free plan (the
+ * provider's retries of a failed renewal happen within it; Stripe's default schedule retries for up to 2 weeks).
+ */
+export const LAPSE_GRACE_MS = 30 * 24 * 3600_000;
 
 const BATCH = 100;
 

@@ -15,7 +15,7 @@ import { eq } from "drizzle-orm";
 import type { AccountRow } from "../accounts/internal";
 import type { Ctx } from "../context";
 import { subscriptions } from "../db/schema";
-import * as ledger from "./ledger";
+import * as ledger from "../ledger/ledger";
 import { forceDowngrade, stopBilling } from "./downgrade";
 import { planChangeRow } from "./plan-changes";
 import { getPlan, type PlanRow } from "./plans";

@@ -5,7 +5,7 @@
  *
  * - A token pack: its tokens are taken back (ledger `revoke`), in proportion to the amount refunded (refunds add
  *   up; a dispute takes all that is left). Tokens already spent are owed: the account can start no work until a
- *   purchase or its next allowance repays them (src/billing/ledger.ts).
+ *   purchase or its next allowance repays them (src/ledger/ledger.ts).
  * - A plan invoice refunded in full, or disputed: the plan ends at once with its allowance taken back
  *   (src/billing/downgrade.ts, reason `refunded` / `disputed`) and the subscription is ended at the provider. A
  *   partial refund of a plan invoice is the operator's goodwill and changes nothing.
@@ -14,7 +14,7 @@
 import { eq } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { invoicePayments, payments, subscriptionInvoices, users } from "../db/schema";
-import * as ledger from "./ledger";
+import * as ledger from "../ledger/ledger";
 import { forceDowngrade } from "./downgrade";
 import type { ProviderEvent } from "./provider-events";
 

@@ -24,7 +24,7 @@ import {
   PlanList,
 } from "./schemas";
 import { handlePaymentWebhook } from "./webhook";
-import { describe } from "../docs/describe";
+import { describe } from "../lib/openapi-route";
 
 /** What Checkout puts on the return URL (read leniently: anything but `success` reads as cancelled). */
 const ReturnQuery = v.object({

@@ -5,7 +5,7 @@
  */
 import type { Ctx } from "../context";
 import { InsufficientTokens } from "../lib/errors";
-import * as ledger from "./ledger";
+import * as ledger from "../ledger/ledger";
 
 export interface Spend {
   userId: string;

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { GALLERY } from "../docs/examples";
+import { GALLERY } from "../lib/openapi-examples";
 import { NotFound } from "../lib/errors";
 
 const FILES: Record<string, string> = {

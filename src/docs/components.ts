@@ -35,7 +35,8 @@ import {
   MediaFile,
   UploadedFile,
 } from "../files/serialize";
-import { CallbackHealth, Health } from "../health/schemas";
+import { Health } from "../health/schemas";
+import { CallbackHealth } from "../renderer/schemas";
 import {
   Captions,
   DailyJobCounts,

@@ -11,7 +11,14 @@ import type { AppEnv } from "../app-env";
 import { generateSpecs } from "hono-openapi";
 import { configJsonSchema } from "../schemas/json-schemas";
 import { SCHEMA_COMPONENTS } from "./components";
-import { ERRORS, PendingSchema, SECURITY_SCHEMES, TAGS, errorRef, type ErrorStatus } from "./describe";
+import {
+  ERRORS,
+  PendingSchema,
+  SECURITY_SCHEMES,
+  TAGS,
+  errorRef,
+  type ErrorStatus,
+} from "../lib/openapi-route";
 import { INTERNAL_ROUTES } from "./internal-routes";
 import { componentSchemas, jsonSchemaOf, type JsonSchema } from "./json-schema";
 
@@ -88,7 +95,7 @@ const referencedOnly = (schemas: Record<string, unknown>, paths: unknown) => {
   return Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name)));
 };
 
-/** Replaces each PendingSchema of describe.ts by its JSON Schema (an answer's wrapped in the success envelope). */
+/** Replaces each PendingSchema of src/lib/openapi-route.ts by its JSON Schema (an answer's wrapped in the success envelope). */
 const resolvePending = (node: unknown): unknown => {
   if (node instanceof PendingSchema) {
     const json = jsonSchemaOf(node.schema, {

@@ -31,8 +31,8 @@ import { serveFile } from "./serve-file";
 import { checkDownloadSignature, createDownloadLink, DEFAULT_LINK_SECONDS, LinkBody } from "./signed-link";
 import { uploadFile, uploadFingerprint } from "./upload-file";
 import { validateFile } from "./validate-file";
-import { describe, documented, type RouteDoc } from "../docs/describe";
-import { EXAMPLES } from "../docs/examples";
+import { describe, documented, type RouteDoc } from "../lib/openapi-route";
+import { EXAMPLES } from "../lib/openapi-examples";
 
 /** Multipart overhead allowed above the file itself when a Content-Length is declared. */
 const FORM_OVERHEAD = 64 * 1024;

@@ -7,6 +7,7 @@ import type { Ctx } from "../context";
 import { errorBody } from "../lib/envelope";
 import { NotFound } from "../lib/errors";
 import { visibleFileName } from "../lib/file-name";
+import { INERT_FILE_HEADERS } from "../storage/inert-headers";
 import { etagMatches, parseRange } from "./range";
 import type { FileRow } from "./store-file";
 
@@ -25,15 +26,6 @@ export const contentDisposition = (stored: string): string => {
     ? `attachment; filename="${name}"`
     : `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 };
-
-/**
- * Headers that keep a served file inert on the API's origin: a user's SVG or HTML is never rendered as a page
- * here (no script, no same-origin access), only downloaded.
- */
-export const INERT_FILE_HEADERS = {
-  "content-security-policy": "default-src 'none'; sandbox",
-  "x-content-type-options": "nosniff",
-} as const;
 
 export const serveFile = async (ctx: Ctx, row: FileRow, request: Request): Promise<Response> => {
   const bucket = ctx.env.FILES;

@@ -8,7 +8,6 @@ import type { Ctx } from "../context";
 import { mediaFiles, type FileCategory } from "../db/schema";
 import { UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { rendererFor } from "../renderer/client";
 import { storageUrlFor } from "../storage/paths";
 import type { Ingested } from "./ingest";
 import { expiryAt, MAX_UPLOAD_BYTES } from "./retention";
@@ -38,7 +37,7 @@ const readMetadata = async (ctx: Ctx, ingested: Ingested, kind: Sniffed, key: st
   const object = await ctx.env.FILES.get(key);
   if (!object) throw new UpstreamFailure("The stored file vanished before it could be probed");
   try {
-    const probe = await rendererFor(ctx.env).probe(object.body, object.size, name);
+    const probe = await ctx.renderer.probe(object.body, object.size, name);
     return { width: probe.width, height: probe.height, duration: probe.duration };
   } catch (e) {
     if (e instanceof UnprocessableMedia)

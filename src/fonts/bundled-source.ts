@@ -3,7 +3,7 @@
  * by scripts/build-render-assets.mjs and served to the page from the ASSETS binding (static.local). Works
  * offline and needs no I/O to answer, so the compiler also uses its synchronous core (catalog.ts) directly.
  */
-import { STATIC_ORIGIN } from "../image-renderer/origins";
+import { STATIC_ORIGIN } from "../storage/page-origins";
 import { catalogFaceName, resolveCatalogFont } from "@media-render/contract/fonts/catalog";
 import { catalogFontFaces } from "./catalog";
 import type { FontFaces, FontRequest } from "./source";

@@ -12,7 +12,7 @@
 import { NotFound, UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors";
 import { DOH_ENDPOINT } from "../net/resolve";
 import { readBody, safeFetch } from "../net/safe-fetch";
-import { assetUrl } from "../image-renderer/origins";
+import { assetUrl } from "../storage/page-origins";
 import { hostedFileKey, parseHostedCss, pageCss } from "./hosted-css";
 import { familySlug, type FontFaces, type FontRequest, type FontSource } from "./source";
 

@@ -6,7 +6,7 @@ import { NoQuery, queryParams } from "../lib/validate";
 import { adminAuth } from "./admin-auth";
 import { basics, detailedHealth } from "./check-health";
 import { Health } from "./schemas";
-import { describe } from "../docs/describe";
+import { describe } from "../lib/openapi-route";
 
 export const healthRoutes = new Hono<AppEnv>()
   .get(

@@ -16,7 +16,7 @@ import {
   type ShapeLayerInput,
 } from "./layers/shapes";
 import { textLayerHtml, type TextLayerInput } from "./layers/text";
-import { ASSET_ORIGIN, STATIC_ORIGIN } from "./origins";
+import { ASSET_ORIGIN, STATIC_ORIGIN } from "../storage/page-origins";
 
 /** Natural pixel sizes of the job's pictures, by storage URL (from media_files). */
 export type NaturalSizes = ReadonlyMap<string, { width: number; height: number }>;

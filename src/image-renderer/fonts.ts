@@ -10,7 +10,7 @@
 import { catalogFaceName, resolveCatalogFont, type CatalogFont } from "@media-render/contract/fonts/catalog";
 import { catalogFontFaces } from "../fonts/catalog";
 import { fontKey, type FontFaces } from "../fonts/source";
-import { assetUrl, STATIC_ORIGIN } from "./origins";
+import { assetUrl, STATIC_ORIGIN } from "../storage/page-origins";
 
 export interface FontChoice {
   fontPath?: string;

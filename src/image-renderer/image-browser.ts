@@ -16,7 +16,7 @@ import { PageCapture } from "./capture";
 import { imageDeadlineSeconds } from "@media-render/contract/deadline";
 import { SANDBOX_PRELUDE } from "@media-render/contract/html-sandbox";
 import { RenderDeadlineExceeded } from "../lib/errors";
-import { ASSET_ORIGIN, STATIC_ORIGIN } from "./origins";
+import { ASSET_ORIGIN, STATIC_ORIGIN } from "../storage/page-origins";
 
 export interface ScreenshotRequest {
   html: string;

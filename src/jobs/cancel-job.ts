@@ -5,7 +5,6 @@
  */
 import type { CallerCtx } from "../context";
 import { InvalidState } from "../lib/errors";
-import { rendererFor } from "../renderer/client";
 import { iso } from "../lib/time";
 import { getOwnedJob } from "./internal";
 import { finishJob } from "./lifecycle";
@@ -22,11 +21,7 @@ export const cancelJob = async (ctx: CallerCtx, jobId: string): Promise<JobCance
   // that froze and woke up: stop it there. (A first hand-over racing this cancel is stopped by the dispatch itself,
   // which finds the job finished when it marks it PROCESSING.)
   if (cancelled && job.type === "VIDEO" && job.attempts > 0)
-    ctx.defer(
-      rendererFor(ctx.env)
-        .cancel(job.id)
-        .catch(() => false),
-    );
+    ctx.defer(ctx.renderer.cancel(job.id).catch(() => false));
   if (!cancelled) {
     throw new InvalidState(`Only PENDING jobs can be cancelled; this job is ${now.status}`, {
       status: now.status,

@@ -11,7 +11,6 @@
 import { and, eq, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { Ctx } from "../context";
 import { jobs, type JobStatus } from "../db/schema";
-import { rendererFor } from "../renderer/client";
 import { finishJob } from "./lifecycle";
 
 /** Renderers report progress at least every few seconds; this much silence means the renderer is gone. */
@@ -67,12 +66,7 @@ export const sweepStuckJobs = async (ctx: Ctx): Promise<number> => {
         if (await finishJob(ctx, job, { status: "FAILED", error }, [rule.status])) {
           failed++;
           // The render may still run somewhere: stop it (best effort; a dead renderer has nothing to stop).
-          if (job.type === "VIDEO")
-            ctx.defer(
-              rendererFor(ctx.env)
-                .cancel(job.id)
-                .catch(() => false),
-            );
+          if (job.type === "VIDEO") ctx.defer(ctx.renderer.cancel(job.id).catch(() => false));
         }
       }
       if (stale.length < BATCH) break;

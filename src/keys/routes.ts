@@ -7,7 +7,7 @@ import { jsonBody } from "../lib/validate";
 import { createApiKey } from "./create-api-key";
 import { deleteApiKey, listApiKeys } from "./manage-keys";
 import { ApiKeyList, CreateApiKeyBody, CreatedApiKey } from "./schemas";
-import { describe } from "../docs/describe";
+import { describe } from "../lib/openapi-route";
 
 export const apiKeyRoutes = new Hono<AppEnv>()
   .use(requireSession)

@@ -15,7 +15,6 @@ import { getJobById } from "../jobs/internal";
 import { finishJob, markProcessing } from "../jobs/lifecycle";
 import { captionStorageUrl, outputStorageUrl } from "../jobs/output";
 import { plannedVideo } from "../jobs/planned-length";
-import { rendererFor } from "../renderer/client";
 import { keyOf } from "../storage/paths";
 import { LEASE_CHECK_SECONDS } from "./watch-lease";
 import { signedStorageUrl } from "../storage/signed-url";
@@ -64,8 +63,7 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
       ? { backend: "workers-ai" as const, url: `${base}${TRANSCRIBE_PATH}` }
       : { backend: "pocketsphinx" as const };
   const attempt = job.attempts + 1;
-  const renderer = rendererFor(env);
-  const instance = await renderer.renderVideo({
+  const instance = await ctx.renderer.renderVideo({
     jobId: job.id,
     accountId: job.userId,
     attempt,
@@ -87,7 +85,7 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
   });
   if (!(await markProcessing(ctx, job.id, { stage: "queued", percent: 0, countAttempt: true }))) {
     // Finished (cancelled, swept) while the renderer accepted it: that render must not run on.
-    ctx.defer(renderer.cancel(job.id, attempt, instance).catch(() => false));
+    ctx.defer(ctx.renderer.cancel(job.id, attempt, instance).catch(() => false));
     return "skipped";
   }
   // From now on the renderer's reports renew the job's lease; the watch notices when they stop.

@@ -19,8 +19,8 @@ import { Unauthorized } from "../lib/errors";
 import { NoQuery, parseJsonText, parseOrThrow, queryParams } from "../lib/validate";
 import { CALLBACK_ROUTE, TRANSCRIBE_ROUTE } from "../paths";
 import { applyStatusReport } from "./apply-status";
-import { describe } from "../docs/describe";
-import { CallbackHealth } from "../health/schemas";
+import { describe } from "../lib/openapi-route";
+import { CallbackHealth } from "./schemas";
 import { transcribeForJob } from "./transcribe";
 
 /** A status report is a few hundred bytes; 64 KiB leaves room for any error text. */

@@ -7,7 +7,7 @@ import { ok } from "../lib/envelope";
 import { NoQuery, queryParams } from "../lib/validate";
 import { SCHEMA_VERSION, type SchemaName } from "./json-schemas";
 import { ConfigSchema, configSchema, SchemaList, schemaList, SchemaNameParam } from "./serialize";
-import { describe } from "../docs/describe";
+import { describe } from "../lib/openapi-route";
 
 export const schemaRoutes = new Hono<AppEnv>()
   .get(

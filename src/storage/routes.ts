@@ -4,7 +4,7 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env";
-import { INERT_FILE_HEADERS } from "../files/serve-file";
+import { INERT_FILE_HEADERS } from "./inert-headers";
 import { errorBody } from "../lib/envelope";
 import { MOUNTS } from "../paths";
 import { verifyPath } from "./signed-url";

@@ -6,7 +6,7 @@
 import type { CallerCtx } from "../context";
 import { finishJobs } from "../jobs/lifecycle";
 import { InvalidState } from "../lib/errors";
-import { batchEnded } from "./batch-ended";
+import { batchEnded } from "../jobs/batch-ended";
 import { getBatch } from "./batch-status";
 import { getOwnedBatch } from "./internal";
 import type { Batch } from "./schemas";

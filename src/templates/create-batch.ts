@@ -17,7 +17,7 @@ import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } f
 import { InsufficientTokens, ValidationFailed, type FieldError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { iso } from "../lib/time";
-import { feedBatch } from "./feed-batch";
+import { feedBatch } from "../jobs/feed-batch";
 import { getOwnedTemplate } from "./internal";
 import { MAX_BATCH_COLUMNS, type BatchLimits } from "./limits";
 import { rejectedRows, rejectRow, refusalErrors, type RowErrors } from "./row-errors";

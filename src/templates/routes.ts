@@ -7,7 +7,7 @@ import type { AppEnv } from "../app-env";
 import { callerCtx, requireKeyOrSession } from "../auth/api-key";
 import { requireScope } from "../auth/scopes";
 import { sha256Hex } from "@media-render/contract/crypto";
-import { describe } from "../docs/describe";
+import { describe } from "../lib/openapi-route";
 import { readTextBounded } from "../lib/body";
 import { canonicalJson } from "../lib/canonical-json";
 import { answer, Deleted, envelope, ok } from "../lib/envelope";

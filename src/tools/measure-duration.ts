@@ -12,7 +12,6 @@ import { bufferSource, r2Source } from "../media/byte-source";
 import { readDurationUs } from "../media/duration";
 import { formatDuration } from "../media/format-duration";
 import { readBody, safeFetch } from "../net/safe-fetch";
-import { rendererFor } from "../renderer/client";
 import type { DurationResult, Target } from "./schemas";
 
 /** Largest remote file the URL variant downloads (it is read into memory, never stored). */
@@ -24,7 +23,7 @@ const fromProbe = async (
   size: number,
   name: string,
 ): Promise<number> => {
-  const probe = await rendererFor(ctx.env).probe(body, size, name);
+  const probe = await ctx.renderer.probe(body, size, name);
   if (probe.duration === null || !(probe.duration > 0))
     throw new UnprocessableMedia("The file has no duration (not a video or audio file)");
   return Math.round(probe.duration * 1_000_000);

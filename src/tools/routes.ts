@@ -14,7 +14,7 @@ import { jsonBody } from "../lib/validate";
 import { bulkDuration } from "./bulk-duration";
 import { measureDuration } from "./measure-duration";
 import { BulkBody, BulkDurationResult, DurationResult, Target } from "./schemas";
-import { describe } from "../docs/describe";
+import { describe } from "../lib/openapi-route";
 
 const requireAny = (accepts: (p: Permission) => boolean) =>
   createMiddleware<AppEnv>(async (c, next) => {

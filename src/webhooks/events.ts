@@ -18,7 +18,7 @@ export const RENDER_EVENT_TYPES = [
   "render.cancelled",
 ] as const;
 export type RenderEventType = (typeof RENDER_EVENT_TYPES)[number];
-/** A template batch ended (all its jobs final, or cancelled): src/templates/batch-ended.ts raises it. */
+/** A template batch ended (all its jobs final, or cancelled): src/jobs/batch-ended.ts raises it. */
 export const BATCH_COMPLETED = "batch.completed";
 /** Every event type an endpoint may subscribe to. */
 export const EVENT_TYPES = [...RENDER_EVENT_TYPES, BATCH_COMPLETED] as const;

@@ -36,7 +36,7 @@ import { getOwnedEndpoint } from "./internal";
 import { sendTestEvent } from "./send-test";
 import type { Context } from "hono";
 import type * as v from "valibot";
-import { describe } from "../docs/describe";
+import { describe } from "../lib/openapi-route";
 
 /**
  * The optional JSON body of a route on endpoint `:id`: none (no content type and no bytes) reads as `{}`. The

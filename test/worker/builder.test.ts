@@ -1,6 +1,6 @@
 /** /builder: the page and its files from this Worker under a policy that allows only this origin. */
 import { describe, expect, it } from "vitest";
-import { GALLERY } from "../../src/docs/examples";
+import { GALLERY } from "../../src/lib/openapi-examples";
 import { call } from "./helpers";
 
 describe("GET /builder", () => {

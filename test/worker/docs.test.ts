@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { EXAMPLES, GALLERY } from "../../src/docs/examples";
+import { EXAMPLES, GALLERY } from "../../src/lib/openapi-examples";
 import { INTERNAL_ROUTES } from "../../src/docs/internal-routes";
 import committed from "../../client/openapi.json";
 import { openApiContract, type OpenApiDocument } from "../openapi-contract";

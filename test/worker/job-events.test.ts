@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createSession } from "../../src/accounts/sessions";
+import { createSession } from "../../src/auth/sessions";
 import { CREDENTIAL_RECHECK_MS } from "../../src/jobs/job-events";
 import { bearer } from "./accounts/sign-up";
 import { body, call, newAccount, testCtx, updateKey } from "./helpers";

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contentDigest, signRendererRequest } from "@media-render/contract/signing";
 import { DEFAULT_RENDER_TOOLS, type Config } from "../../src/config.ts";
-import type { ToolVersions } from "../../src/lib/tool-versions.ts";
+import type { ToolVersions } from "../../src/tool-versions.ts";
 import { startServer } from "../../src/server.ts";
 
 export const TEST_SECRET = "test-renderer-secret";

@@ -10,7 +10,7 @@
 import { placement, type Placeable } from "../placement";
 import { css, effects, esc } from "../style";
 import { sandboxDocument } from "@media-render/contract/html-sandbox";
-import { STATIC_ORIGIN } from "../origins";
+import { STATIC_ORIGIN } from "../../storage/page-origins";
 import { libraryUrl } from "./libraries";
 
 export interface HtmlLayerInput extends Placeable {

@@ -10,7 +10,7 @@ import { createScheduledController } from "cloudflare:test";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import worker from "../../../src/index";
-import { periodEnd } from "../../../src/billing/periods";
+import { periodEnd } from "../../../src/ledger/periods";
 import { CurrentPlan } from "../../../src/billing/schemas";
 import { finishJob } from "../../../src/jobs/lifecycle";
 import { call, json, testCtx } from "../helpers";

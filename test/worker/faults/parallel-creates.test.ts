@@ -8,7 +8,7 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { purchase } from "../../../src/billing/ledger";
+import { purchase } from "../../../src/ledger/ledger";
 import { call, newAccount } from "../helpers";
 import { createJobCall } from "../jobs-seed";
 import { figure, scaled } from "./scale";

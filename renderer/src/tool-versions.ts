@@ -1,7 +1,7 @@
 /** Versions of the external tools, read once at start-up for GET /health. */
 import type { RendererHealth } from "@media-render/contract/wire";
-import { glTransitionVersion } from "../video/gl/native-gl.ts";
-import { run } from "./process.ts";
+import { glTransitionVersion } from "./video/gl/native-gl.ts";
+import { run } from "./lib/process.ts";
 
 /** The `tools` of the contract's health answer: a version per binary, null when it is missing. */
 export type ToolVersions = RendererHealth["tools"];

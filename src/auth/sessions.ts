@@ -4,7 +4,7 @@
  * revoked (logout).
  */
 import { and, eq, gt, isNull, lt, ne } from "drizzle-orm";
-import type { Caller } from "../auth/caller";
+import type { Caller } from "./caller";
 import type { Ctx } from "../context";
 import { randomToken, sha256Hex } from "@media-render/contract/crypto";
 import { sessions } from "../db/schema";
