@@ -23,7 +23,7 @@ import { conditions, interleave, loadNow, measured, median, spread, withCpu } fr
 const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
 const NAMES = (process.env.BENCH_TRANSITIONS ?? "fade,wipeLeft,cube,CrossZoom").split(",");
 
-function config(transition: string | null) {
+const config = (transition: string | null) => {
   return v.parse(VideoConfigSchema, {
     width: 1280,
     height: 720,
@@ -37,9 +37,9 @@ function config(transition: string | null) {
       { duration: 2, layers: [{ type: "image", path: `${FIX}/img2.jpg` }] },
     ],
   });
-}
+};
 
-async function main() {
+const main = async () => {
   console.log(conditions("video-transitions"));
   const dir = await mkdtemp(join(tmpdir(), "bench-transitions-"));
   let round = 0;
@@ -110,6 +110,6 @@ async function main() {
     await closeBrowser();
     await rm(dir, { recursive: true, force: true });
   }
-}
+};
 
 await main();

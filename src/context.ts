@@ -5,10 +5,10 @@
  * `ctx.d1` (batches of guarded statements); handlers never touch either. Verbs reach the renderer only through
  * `ctx.renderer`, so a domain that the renderer's callback drives (jobs) does not import the renderer's folder back.
  */
-import type { Caller } from "./auth/caller";
-import { getDb, type Db } from "./db/client";
-import type { Env } from "./env";
-import { rendererFor, type Renderer } from "./renderer/client";
+import type { Caller } from "./auth/caller.ts";
+import { getDb, type Db } from "./db/client.ts";
+import type { Env } from "./env.ts";
+import { rendererFor, type Renderer } from "./renderer/client.ts";
 
 export interface Ctx {
   env: Env;

@@ -2,7 +2,7 @@
  * Bindings and variables of the Worker, as declared in wrangler.toml.
  * Secrets are documented there and in the README; locally they come from .dev.vars.
  */
-import type { RenderMessage } from "./queues/messages";
+import type { RenderMessage } from "./queues/messages.ts";
 
 export interface Env {
   DB: D1Database;

@@ -23,15 +23,15 @@ const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
 const STREAMED_ROUTES: ReadonlySet<string> = new Set([`POST ${RENDERER_PATHS.probe}`]);
 
 /** Maps domain errors to the contract's `{"error": "..."}` bodies; anything else is a logged 500. */
-function errorResponse(error: unknown): { status: 400 | 413 | 422 | 500; message: string } {
+const errorResponse = (error: unknown): { status: 400 | 413 | 422 | 500; message: string } => {
   if (error instanceof BadRequest) return { status: 400, message: error.message };
   if (error instanceof PayloadTooLarge) return { status: 413, message: error.message };
   if (error instanceof UnprocessableMedia) return { status: 422, message: error.message };
   return { status: 500, message: "Internal error" };
-}
+};
 
 /** The renderer app for the given dependencies (tests build it with their own config). */
-export function createApp(deps: AppDeps): Hono {
+export const createApp = (deps: AppDeps): Hono => {
   const app = new Hono();
   app.use(
     "*",
@@ -51,4 +51,4 @@ export function createApp(deps: AppDeps): Hono {
     return c.json({ error: message }, status);
   });
   return app;
-}
+};

@@ -50,7 +50,7 @@ const readBounded = async (
 };
 
 /** Hono middleware answering 401 {"error":"Unauthorized"} unless the request is signed. */
-export function requireSignature(policy: SignaturePolicy): MiddlewareHandler {
+export const requireSignature = (policy: SignaturePolicy): MiddlewareHandler => {
   return async (c, next) => {
     // The raw pathname and query, exactly as the Worker signed them (Hono's c.req.path may be percent-decoded).
     const url = new URL(c.req.url);
@@ -91,4 +91,4 @@ export function requireSignature(policy: SignaturePolicy): MiddlewareHandler {
       });
     return next();
   };
-}
+};

@@ -71,7 +71,7 @@ const DEFAULT_SLOTS = Math.max(1, Math.floor(availableParallelism() / 2));
  * The machine's memory: the cgroup's limit when the renderer runs under one that is lower (a container), else
  * the total.
  */
-function machineMemory(): number {
+const machineMemory = (): number => {
   try {
     const limit = Number(readFileSync("/sys/fs/cgroup/memory.max", "utf8").trim());
     if (Number.isFinite(limit) && limit > 0) return Math.min(limit, totalmem());
@@ -79,7 +79,7 @@ function machineMemory(): number {
     // no cgroup v2 limit (or "max"): the machine's total
   }
   return totalmem();
-}
+};
 
 /**
  * A render's share of memory by default: three quarters of the machine (the rest is Node, the browsers, the
@@ -176,7 +176,7 @@ export interface Config extends RenderTools {
 }
 
 /** Reads and validates the configuration; throws one Error listing every problem. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
   const cleaned = Object.fromEntries(
     Object.keys(RendererEnv.entries).map((key) => [key, env[key] === "" ? undefined : env[key]]),
   );
@@ -211,4 +211,4 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     glTransitionPath:
       e.GL_TRANSITIONS === "page" ? null : (e.GL_TRANSITION_PATH ?? DEFAULT_RENDER_TOOLS.glTransitionPath),
   };
-}
+};

@@ -25,10 +25,10 @@ export interface RunningServer {
 }
 
 /** Starts the renderer. `tools` may be passed to skip the version probe (it costs ~0.5 s). */
-export async function startServer(
+export const startServer = async (
   config: Config,
   options: { tools?: ToolVersions } = {},
-): Promise<RunningServer> {
+): Promise<RunningServer> => {
   await mkdir(config.tmpDir, { recursive: true });
   const tools = options.tools ?? (await readToolVersions(config));
   const shutdown = new AbortController();
@@ -70,9 +70,9 @@ export async function startServer(
     return closing;
   };
   return { url: `http://${host}:${port}`, port, close };
-}
+};
 
-async function main(): Promise<void> {
+const main = async (): Promise<void> => {
   const config = loadConfig();
   const running = await startServer(config);
   console.log(`[renderer] listening on ${running.url}`);
@@ -82,7 +82,7 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", onSignal);
   process.once("SIGINT", onSignal);
-}
+};
 
 if (import.meta.main) {
   main().catch((error: unknown) => {

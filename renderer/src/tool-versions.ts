@@ -10,12 +10,12 @@ export type ToolVersions = RendererHealth["tools"];
  * First dotted version number on the first line of a `--version`/`-version` banner:
  * "ffmpeg version 5.1.9-0+deb12u1 Copyright ..." -> "5.1.9"; "Chromium 156.0.8078.79 built on ..." -> "156.0.8078.79".
  */
-export function parseToolVersion(banner: string): string | null {
+export const parseToolVersion = (banner: string): string | null => {
   const firstLine = banner.trimStart().split("\n", 1)[0] ?? "";
   return firstLine.match(/\b(\d+\.\d+(?:\.\d+)*)/)?.[1] ?? null;
-}
+};
 
-async function versionOf(command: string, flag: string): Promise<string | null> {
+const versionOf = async (command: string, flag: string): Promise<string | null> => {
   try {
     const { stdout } = await run(command, [flag], { timeoutMs: 10_000 });
     return parseToolVersion(stdout.toString("utf8"));
@@ -23,15 +23,15 @@ async function versionOf(command: string, flag: string): Promise<string | null> 
     // A missing tool is reported as null so /health still answers and shows what is absent.
     return null;
   }
-}
+};
 
 /** Asks each tool for its version, in parallel (about half a second, dominated by Chromium). */
-export async function readToolVersions(paths: {
+export const readToolVersions = async (paths: {
   ffmpegPath: string;
   ffprobePath: string;
   chromiumPath: string;
   glTransitionPath: string | null;
-}): Promise<ToolVersions> {
+}): Promise<ToolVersions> => {
   const [ffmpeg, ffprobe, chromium, glTransitions] = await Promise.all([
     versionOf(paths.ffmpegPath, "-version"),
     versionOf(paths.ffprobePath, "-version"),
@@ -39,4 +39,4 @@ export async function readToolVersions(paths: {
     glTransitionVersion(paths.glTransitionPath),
   ]);
   return { ffmpeg, ffprobe, chromium, glTransitions };
-}
+};

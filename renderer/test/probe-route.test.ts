@@ -16,7 +16,7 @@ import { FIXTURES } from "./video/media-helpers.ts";
 const NO_TOOLS = { ffmpeg: null, ffprobe: null, chromium: null };
 
 /** format.duration as ffprobe prints it, asked in a different output format than the service uses. */
-async function ffprobeDuration(path: string): Promise<number> {
+const ffprobeDuration = async (path: string): Promise<number> => {
   const { stdout } = await run("ffprobe", [
     "-v",
     "error",
@@ -27,7 +27,7 @@ async function ffprobeDuration(path: string): Promise<number> {
     path,
   ]);
   return Number(stdout.toString().trim());
-}
+};
 
 let server: TestServer;
 let work: string;

@@ -16,9 +16,9 @@ import { signRendererRequest, UNSIGNED_PAYLOAD } from "@media-render/contract/si
 const ENTRY = fileURLToPath(new URL("../src/server.ts", import.meta.url));
 
 /** Starts the entry on a free port and resolves with its URL once it logs that it listens. */
-async function startEntry(
+const startEntry = async (
   env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+): Promise<{ child: ChildProcess; url: string; output: () => string }> => {
   const child = spawn(process.execPath, [ENTRY], {
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -34,7 +34,7 @@ async function startEntry(
     child.once("exit", (code) => reject(new Error(`exited early (${code}): ${output}`)));
   });
   return { child, url, output: () => output };
-}
+};
 
 describe("node renderer/src/server.ts", () => {
   it.each(["SIGTERM", "SIGINT"] as const)("serves /health and exits 0 on %s", async (signal) => {

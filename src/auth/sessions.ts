@@ -4,12 +4,12 @@
  * revoked (logout).
  */
 import { and, eq, gt, isNull, lt, ne } from "drizzle-orm";
-import type { Caller } from "./caller";
-import type { Ctx } from "../context";
+import type { Caller } from "./caller.ts";
+import type { Ctx } from "../context.ts";
 import { randomToken, sha256Hex } from "@media-render/contract/crypto";
-import { sessions } from "../db/schema";
-import { newId } from "../lib/ids";
-import { iso } from "../lib/time";
+import { sessions } from "../db/schema.ts";
+import { newId } from "../lib/ids.ts";
+import { iso } from "../lib/time.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
 export const SESSION_PREFIX = "mrs_";

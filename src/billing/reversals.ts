@@ -12,11 +12,11 @@
  * A payment we do not know, or whose account has another customer than the event names, changes nothing.
  */
 import { eq } from "drizzle-orm";
-import type { Ctx } from "../context";
-import { invoicePayments, payments, subscriptionInvoices, users } from "../db/schema";
-import * as ledger from "../ledger/ledger";
-import { forceDowngrade } from "./downgrade";
-import type { ProviderEvent } from "./provider-events";
+import type { Ctx } from "../context.ts";
+import { invoicePayments, payments, subscriptionInvoices, users } from "../db/schema.ts";
+import * as ledger from "../ledger/ledger.ts";
+import { forceDowngrade } from "./downgrade.ts";
+import type { ProviderEvent } from "./provider-events.ts";
 
 type ChargeEvent = Extract<ProviderEvent, { kind: "charge" }>;
 type DisputeEvent = Extract<ProviderEvent, { kind: "dispute" }>;

@@ -2,7 +2,7 @@
  * The routes the OpenAPI document leaves out, by path prefix, each with its reason (src/docs/openapi.ts excludes
  * them; the contract check of the tests leaves them alone, even where a documented path pattern would match one).
  */
-import { CONSOLE_PAGES, MOUNTS } from "../paths";
+import { CONSOLE_PAGES, MOUNTS } from "../paths.ts";
 
 export const INTERNAL_ROUTES: readonly { prefix: string; why: string }[] = [
   { prefix: MOUNTS.storage, why: "the renderer's signed storage URLs" },

@@ -7,10 +7,10 @@
  * internal-routes.ts says why, and test/worker/docs.test.ts checks that every other mounted route is described.
  */
 import type { Hono } from "hono";
-import type { AppEnv } from "../app-env";
+import type { AppEnv } from "../app-env.ts";
 import { generateSpecs } from "hono-openapi";
-import { configJsonSchema } from "../schemas/json-schemas";
-import { SCHEMA_COMPONENTS } from "./components";
+import { configJsonSchema } from "../schemas/json-schemas.ts";
+import { SCHEMA_COMPONENTS } from "./components.ts";
 import {
   ERRORS,
   PendingSchema,
@@ -18,9 +18,9 @@ import {
   TAGS,
   errorRef,
   type ErrorStatus,
-} from "../lib/openapi-route";
-import { INTERNAL_ROUTES } from "./internal-routes";
-import { componentSchemas, jsonSchemaOf, type JsonSchema } from "./json-schema";
+} from "../lib/openapi-route.ts";
+import { INTERNAL_ROUTES } from "./internal-routes.ts";
+import { componentSchemas, jsonSchemaOf, type JsonSchema } from "./json-schema.ts";
 
 /** Version of the API description (spec: `info.version` 1.0.0). */
 export const DOCS_VERSION = "1.0.0";

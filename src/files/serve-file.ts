@@ -3,13 +3,13 @@
  * Content-Disposition, ETag (304 on If-None-Match), Accept-Ranges and single byte ranges (206/416,
  * If-Range honoured). HEAD answers the same headers without a body.
  */
-import type { Ctx } from "../context";
-import { errorBody } from "../lib/envelope";
-import { NotFound } from "../lib/errors";
-import { visibleFileName } from "../lib/file-name";
-import { INERT_FILE_HEADERS } from "../storage/inert-headers";
-import { etagMatches, parseRange } from "./range";
-import type { FileRow } from "./store-file";
+import type { Ctx } from "../context.ts";
+import { errorBody } from "../lib/envelope.ts";
+import { NotFound } from "../lib/errors.ts";
+import { visibleFileName } from "../lib/file-name.ts";
+import { INERT_FILE_HEADERS } from "../storage/inert-headers.ts";
+import { etagMatches, parseRange } from "./range.ts";
+import type { FileRow } from "./store-file.ts";
 
 /**
  * `attachment` with an ASCII fallback name and the UTF-8 name (RFC 6266), both as the user's file system will show

@@ -3,7 +3,7 @@
  * for every format we accept.
  */
 import { isoKind, isoTracksIn, type IsoTracks } from "@media-render/contract/media/iso-tracks";
-import type { FileCategory } from "../db/schema";
+import type { FileCategory } from "../db/schema.ts";
 
 export interface Sniffed {
   mimeType: string;

@@ -4,15 +4,15 @@
  * the row. A file that fails validation is removed from R2: no object without its row, no row without its object.
  */
 import { readImageHeader } from "@media-render/contract/media/image-header";
-import type { Ctx } from "../context";
-import { mediaFiles, type FileCategory } from "../db/schema";
-import { UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { storageUrlFor } from "../storage/paths";
-import type { Ingested } from "./ingest";
-import { expiryAt, MAX_UPLOAD_BYTES } from "./retention";
-import type { Sniffed } from "./sniff";
-import { validationOf } from "./validation";
+import type { Ctx } from "../context.ts";
+import { mediaFiles, type FileCategory } from "../db/schema.ts";
+import { UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { storageUrlFor } from "../storage/paths.ts";
+import type { Ingested } from "./ingest.ts";
+import { expiryAt, MAX_UPLOAD_BYTES } from "./retention.ts";
+import type { Sniffed } from "./sniff.ts";
+import { validationOf } from "./validation.ts";
 
 export type FileRow = typeof mediaFiles.$inferSelect;
 

@@ -1,8 +1,8 @@
 /**
  * The service's health (GET /health/detailed): real checks of D1, R2, both queues and the renderer.
  */
-import type { Ctx } from "../context";
-import type { Health } from "./schemas";
+import type { Ctx } from "../context.ts";
+import type { Health } from "./schemas.ts";
 
 type CheckStatus = "healthy" | "unhealthy";
 interface Check {

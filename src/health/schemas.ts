@@ -1,6 +1,6 @@
 /** The answers of the public health routes. */
 import * as v from "valibot";
-import { Timestamp } from "../lib/envelope";
+import { Timestamp } from "../lib/envelope.ts";
 
 /** GET /health: the service is up. */
 export const Health = v.object({

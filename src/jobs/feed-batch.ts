@@ -7,9 +7,9 @@
  *
  * This module must not import the lifecycle (which calls it): cancelling lives in cancel-batch.ts.
  */
-import type { Ctx } from "../context";
-import type { JobType } from "../db/schema";
-import { batchEnded } from "./batch-ended";
+import type { Ctx } from "../context.ts";
+import type { JobType } from "../db/schema.ts";
+import { batchEnded } from "./batch-ended.ts";
 
 const OPEN = "('PENDING', 'PROCESSING')";
 

@@ -5,7 +5,7 @@
  * references into storage paths (image renderer) or signed URLs (video dispatch), never touching other strings.
  */
 import { forEachFileReference } from "@media-render/contract/config";
-import type { JobType } from "../db/schema";
+import type { JobType } from "../db/schema.ts";
 
 /** The fields of a media file row these helpers need. */
 export interface InputFile {

@@ -1,8 +1,8 @@
 /** Fetch-or-throw helpers for jobs; every lookup is scoped to the owner. */
 import { and, eq } from "drizzle-orm";
-import type { CallerCtx, Ctx } from "../context";
-import { jobs } from "../db/schema";
-import { NotFound } from "../lib/errors";
+import type { CallerCtx, Ctx } from "../context.ts";
+import { jobs } from "../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
 
 export const getOwnedJob = async (ctx: CallerCtx, jobId: string) => {
   const row = await ctx.db.query.jobs.findFirst({

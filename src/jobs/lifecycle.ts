@@ -16,14 +16,14 @@
  * endpoints, so the event is durable exactly when the transition is; the new deliveries are then handed to their
  * endpoints' objects before the transition is reported done (the cron hands over any this misses).
  */
-import * as ledger from "../ledger/ledger";
-import type { Ctx } from "../context";
-import type { JobStatus, JobType } from "../db/schema";
-import { ConcurrencyLimit, InsufficientTokens } from "../lib/errors";
-import { handOver } from "../webhooks/announce";
-import { deliveriesOf, eventTypeOf, raiseEvent } from "../webhooks/events";
-import { batchJobSettled } from "./feed-batch";
-import { failedRenderRefusal, underFailedRenderQuota } from "./render-quota";
+import * as ledger from "../ledger/ledger.ts";
+import type { Ctx } from "../context.ts";
+import type { JobStatus, JobType } from "../db/schema.ts";
+import { ConcurrencyLimit, InsufficientTokens } from "../lib/errors.ts";
+import { handOver } from "../webhooks/announce.ts";
+import { deliveriesOf, eventTypeOf, raiseEvent } from "../webhooks/events.ts";
+import { batchJobSettled } from "./feed-batch.ts";
+import { failedRenderRefusal, underFailedRenderQuota } from "./render-quota.ts";
 
 const OPEN: readonly JobStatus[] = ["PENDING", "PROCESSING"];
 const inList = (statuses: readonly JobStatus[]) => statuses.map((s) => `'${s}'`).join(",");

@@ -4,10 +4,10 @@
  */
 import { asc, eq } from "drizzle-orm";
 import type { VideoConfig } from "@media-render/contract/config";
-import type { CallerCtx } from "../context";
-import { planOf } from "../accounts/internal";
-import { plans } from "../db/schema";
-import { PlanRequired } from "../lib/errors";
+import type { CallerCtx } from "../context.ts";
+import { planOf } from "../accounts/internal.ts";
+import { plans } from "../db/schema.ts";
+import { PlanRequired } from "../lib/errors.ts";
 
 export const assertPlanFeatures = async (ctx: CallerCtx, config: VideoConfig): Promise<void> => {
   if (config.autoSubtitles !== true) return;

@@ -10,7 +10,7 @@ import { estimateVideoTokens } from "@media-render/contract/config/estimate";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
 import { glWorkFits, renderWork, videoDeadlineSeconds } from "@media-render/contract/deadline";
 import { buildTimeline, cutLength, playableLength, type Timeline } from "@media-render/contract/timeline";
-import { ValidationFailed, type FieldError } from "../lib/errors";
+import { ValidationFailed, type FieldError } from "../lib/errors.ts";
 
 /**
  * Seconds of a stored file by the reference a config uses for it; null when the file's length is unknown (refused

@@ -4,8 +4,8 @@
  * to MAX_RENDER_ATTEMPTS hand-overs in all; then it fails with a plain reason and its reserve comes back. Faults of
  * the job itself (bad media, a deadline overrun) never come here: they fail at once.
  */
-import type { Ctx } from "../context";
-import { finishJob, requeueJob } from "./lifecycle";
+import type { Ctx } from "../context.ts";
+import { finishJob, requeueJob } from "./lifecycle.ts";
 
 /** Hand-overs of one job to a renderer, the first included. */
 export const MAX_RENDER_ATTEMPTS = 3;

@@ -9,9 +9,9 @@
  * lease: src/queues/watch-lease.ts. This sweep is the backstop.)
  */
 import { and, eq, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
-import type { Ctx } from "../context";
-import { jobs, type JobStatus } from "../db/schema";
-import { finishJob } from "./lifecycle";
+import type { Ctx } from "../context.ts";
+import { jobs, type JobStatus } from "../db/schema.ts";
+import { finishJob } from "./lifecycle.ts";
 
 /** Renderers report progress at least every few seconds; this much silence means the renderer is gone. */
 export const PROCESSING_SILENCE_MS = 15 * 60_000;

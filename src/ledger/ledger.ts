@@ -20,8 +20,8 @@
  * `repayDebt` repays from the balance after every purchase and around every reset of the monthly allowance
  * (before: from what the reset would expire, such as reserves that came back; after: from the new allowance).
  */
-import type { LedgerKind } from "../db/schema";
-import { newId } from "../lib/ids";
+import type { LedgerKind } from "../db/schema.ts";
+import { newId } from "../lib/ids.ts";
 
 export interface Movement {
   userId: string;
@@ -59,13 +59,13 @@ const guardSql = (when: When): string => {
 };
 
 /** The ledger insert of `kind`, computed from the account row, and the balance update that applies it. */
-function pair(
+const pair = (
   d1: D1Database,
   kind: LedgerKind,
   split: Split,
   m: Movement,
   when: When,
-): D1PreparedStatement[] {
+): D1PreparedStatement[] => {
   if (!Number.isInteger(m.amount) || m.amount < 0) throw new RangeError("amount must be a whole number >= 0");
   if (m.amount === 0) return [];
   const id = newId("txn");
@@ -78,7 +78,7 @@ function pair(
       .bind(id, m.userId, m.refId ?? null, kind, m.amount, m.note, m.at),
     applyRow(d1, id, m.userId, m.at),
   ];
-}
+};
 
 /** Moves the balances by ledger row `id`; runs only when that row was just inserted. */
 const applyRow = (d1: D1Database, id: string, userId: string, at: number, extraSet = "") =>
@@ -154,12 +154,12 @@ const resetRow = (
  * the account no longer has a subscription, and the monthly allowance restarts at the (new) plan's (one `grant` or
  * `expire` row of the difference; see resetDelta). Runs only when the period has ended. Prepaid tokens are untouched.
  */
-export function renewPeriod(
+export const renewPeriod = (
   d1: D1Database,
   userId: string,
   at: number,
   nextPeriodEnd: number,
-): D1PreparedStatement[] {
+): D1PreparedStatement[] => {
   const id = newId("txn");
   return [
     resetRow(
@@ -180,7 +180,7 @@ export function renewPeriod(
          pending_plan_id = NULL, pending_plan_reason = NULL, subscription_id = NULL`,
     ),
   ];
-}
+};
 
 /**
  * Sets the monthly allowance, after the guard statement before it (which set the plan: a paid invoice's new period,

@@ -272,11 +272,15 @@ const isValibot = (s: object): s is v.GenericSchema => "~standard" in s && "kind
  * requests, the output side for answers (wrapped in the success envelope where `envelope`).
  */
 export class PendingSchema {
-  constructor(
-    readonly schema: v.GenericSchema,
-    readonly mode: "input" | "output",
-    readonly envelope = false,
-  ) {}
+  readonly schema: v.GenericSchema;
+  readonly mode: "input" | "output";
+  readonly envelope: boolean;
+
+  constructor(schema: v.GenericSchema, mode: "input" | "output", envelope = false) {
+    this.schema = schema;
+    this.mode = mode;
+    this.envelope = envelope;
+  }
 }
 
 /**

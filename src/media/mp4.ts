@@ -7,7 +7,7 @@
  * (update_stream_timings only fills a format duration that is still unset). Fragmented files (an `mvex`
  * box) take their length from the fragments instead, so those go to ffprobe.
  */
-import type { ByteSource } from "./byte-source";
+import type { ByteSource } from "./byte-source.ts";
 import { boxAt, MAX_MOOV_BYTES, moovDurationUs } from "@media-render/contract/media/mp4-header";
 
 /** Walks the top-level boxes to `moov` (before or after `mdat`) and returns the duration in microseconds. */

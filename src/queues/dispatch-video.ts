@@ -6,18 +6,18 @@
  * reports through the signed renderer callback, and a `watch` message checks that it keeps doing so (watch-lease.ts).
  */
 import { inArray } from "drizzle-orm";
-import type { Ctx } from "../context";
+import type { Ctx } from "../context.ts";
 import type { VideoConfig } from "@media-render/contract/config";
 import { CALLBACK_PATH, TRANSCRIBE_PATH, type RenderVideoRequestInput } from "@media-render/contract/wire";
-import { mediaFiles } from "../db/schema";
-import { referenceTargets } from "../jobs/input-map";
-import { getJobById } from "../jobs/internal";
-import { finishJob, markProcessing } from "../jobs/lifecycle";
-import { captionStorageUrl, outputStorageUrl } from "../jobs/output";
-import { plannedVideo } from "../jobs/planned-length";
-import { keyOf } from "../storage/paths";
-import { LEASE_CHECK_SECONDS } from "./watch-lease";
-import { signedStorageUrl } from "../storage/signed-url";
+import { mediaFiles } from "../db/schema.ts";
+import { referenceTargets } from "../jobs/input-map.ts";
+import { getJobById } from "../jobs/internal.ts";
+import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
+import { captionStorageUrl, outputStorageUrl } from "../jobs/output.ts";
+import { plannedVideo } from "../jobs/planned-length.ts";
+import { keyOf } from "../storage/paths.ts";
+import { LEASE_CHECK_SECONDS } from "./watch-lease.ts";
+import { signedStorageUrl } from "../storage/signed-url.ts";
 
 /** Signed input/output URLs outlive the longest render (300 s of 4K video) with margin. */
 const URL_TTL_SECONDS = 3 * 3600;

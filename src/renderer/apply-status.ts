@@ -2,16 +2,16 @@
  * Applies a renderer's status report to a job (the spec's "Runner callback"). Every branch goes through the lifecycle
  * module, so replays and out-of-order reports are harmless: a finished job never moves again.
  */
-import type { Ctx } from "../context";
+import type { Ctx } from "../context.ts";
 import { CAPTION_OUTPUTS, type StatusReport } from "@media-render/contract/wire";
-import { recordCaptionOutputs } from "../jobs/caption-outputs";
-import { finalCost } from "../jobs/cost";
-import { getJobById } from "../jobs/internal";
-import { finishJob, markProcessing } from "../jobs/lifecycle";
-import { captionStorageUrl, outputStorageUrl, recordOutput } from "../jobs/output";
-import { retryRender } from "../jobs/retry-render";
-import { ValidationFailed } from "../lib/errors";
-import { keyOf } from "../storage/paths";
+import { recordCaptionOutputs } from "../jobs/caption-outputs.ts";
+import { finalCost } from "../jobs/cost.ts";
+import { getJobById } from "../jobs/internal.ts";
+import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
+import { captionStorageUrl, outputStorageUrl, recordOutput } from "../jobs/output.ts";
+import { retryRender } from "../jobs/retry-render.ts";
+import { ValidationFailed } from "../lib/errors.ts";
+import { keyOf } from "../storage/paths.ts";
 
 /**
  * A renderer's error text as users see it: no host paths (temp files, install folders) and no ffmpeg progress

@@ -4,8 +4,8 @@
  * (packages/contract/src/signing.ts) and every answer is validated with the contract's schemas (packages/contract/src/wire.ts).
  */
 import * as v from "valibot";
-import type { Env } from "../env";
-import { RendererBusy, RendererUnreachable, UnprocessableMedia, UpstreamFailure } from "../lib/errors";
+import type { Env } from "../env.ts";
+import { RendererBusy, RendererUnreachable, UnprocessableMedia, UpstreamFailure } from "../lib/errors.ts";
 import { contentDigest, signRendererRequest } from "@media-render/contract/signing";
 import {
   CancelAnswer,
@@ -16,7 +16,7 @@ import {
   RENDERER_PATHS,
   type RenderVideoRequestInput,
 } from "@media-render/contract/wire";
-import { probeInstance, renderInstances, spillOrder, type Instance } from "./pool";
+import { probeInstance, renderInstances, spillOrder, type Instance } from "./pool.ts";
 
 export interface Renderer {
   health(): Promise<RendererHealth>;

@@ -3,7 +3,7 @@
  * `[dev] enable_containers = false` and the Worker reaches a plain Node process through RENDERER_URL instead.
  */
 import { Container } from "@cloudflare/containers";
-import type { Env } from "../env";
+import type { Env } from "../env.ts";
 
 export class RendererContainer extends Container<Env> {
   override defaultPort = 8080;

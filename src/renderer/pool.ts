@@ -12,8 +12,8 @@
  * to keep fresh, no instance woken for a job it will not take, and capacity is judged where it is known.
  */
 import { getContainer } from "@cloudflare/containers";
-import type { Env } from "../env";
-import { UpstreamFailure } from "../lib/errors";
+import type { Env } from "../env.ts";
+import { UpstreamFailure } from "../lib/errors.ts";
 
 export type Send = (request: Request) => Promise<Response>;
 

@@ -3,7 +3,7 @@
  * its Workers AI transcription route, and the callback's health route.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
+import type { AppEnv } from "../app-env.ts";
 import { sha256Hex } from "@media-render/contract/crypto";
 import {
   RENDERER_SIGNATURE_HEADER,
@@ -13,15 +13,15 @@ import {
   verifyCallback,
 } from "@media-render/contract/signing";
 import { CALLBACK_PATH, StatusReport } from "@media-render/contract/wire";
-import { ok } from "../lib/envelope";
-import { readBytesBounded, readTextBounded } from "../lib/body";
-import { Unauthorized } from "../lib/errors";
-import { NoQuery, parseJsonText, parseOrThrow, queryParams } from "../lib/validate";
-import { CALLBACK_ROUTE, TRANSCRIBE_ROUTE } from "../paths";
-import { applyStatusReport } from "./apply-status";
-import { describe } from "../lib/openapi-route";
-import { CallbackHealth } from "./schemas";
-import { transcribeForJob } from "./transcribe";
+import { ok } from "../lib/envelope.ts";
+import { readBytesBounded, readTextBounded } from "../lib/body.ts";
+import { Unauthorized } from "../lib/errors.ts";
+import { NoQuery, parseJsonText, parseOrThrow, queryParams } from "../lib/validate.ts";
+import { CALLBACK_ROUTE, TRANSCRIBE_ROUTE } from "../paths.ts";
+import { applyStatusReport } from "./apply-status.ts";
+import { describe } from "../lib/openapi-route.ts";
+import { CallbackHealth } from "./schemas.ts";
+import { transcribeForJob } from "./transcribe.ts";
 
 /** A status report is a few hundred bytes; 64 KiB leaves room for any error text. */
 const MAX_CALLBACK_BYTES = 64 * 1024;

@@ -1,6 +1,6 @@
 /** The answer of the renderer callback's public health route. */
 import * as v from "valibot";
-import { Timestamp } from "../lib/envelope";
+import { Timestamp } from "../lib/envelope.ts";
 
 /** GET /api/v1/webhooks/health: the renderer's callback route is up. */
 export const CallbackHealth = v.object({

@@ -3,10 +3,10 @@
  * audio mix (16 kHz mono WAV) signed over the job id and the audio's SHA-256; the Worker runs Whisper through
  * its AI binding and answers the words with their times. Only a job being rendered may transcribe.
  */
-import type { Ctx } from "../context";
+import type { Ctx } from "../context.ts";
 import type { TranscriptAnswer } from "@media-render/contract/wire";
-import { getJobById } from "../jobs/internal";
-import { InvalidState, UpstreamFailure } from "../lib/errors";
+import { getJobById } from "../jobs/internal.ts";
+import { InvalidState, UpstreamFailure } from "../lib/errors.ts";
 
 /** The Workers AI model: multilingual, detects the language, word timestamps per segment. */
 export const WHISPER_MODEL = "@cf/openai/whisper-large-v3-turbo";

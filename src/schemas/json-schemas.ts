@@ -77,7 +77,7 @@ const ROOTS: Record<SchemaName, v.GenericSchema> = { image: ImageConfigSchema, v
 const cache = new Map<SchemaName, JsonSchema>();
 
 /** The JSON Schema (draft-07) of a job config. */
-export function configJsonSchema(name: SchemaName): JsonSchema {
+export const configJsonSchema = (name: SchemaName): JsonSchema => {
   let schema = cache.get(name);
   if (!schema) {
     schema = toJsonSchema(ROOTS[name], {
@@ -120,4 +120,4 @@ export function configJsonSchema(name: SchemaName): JsonSchema {
     cache.set(name, schema);
   }
   return schema;
-}
+};

@@ -3,7 +3,7 @@
  * request and answers these two from storage (the job's own R2 keys) and from the ASSETS folder
  * (catalogue fonts, html-layer libraries); anything else is refused.
  */
-import { keyOf } from "./paths";
+import { keyOf } from "./paths.ts";
 
 /** `https://assets.local/<r2 key>`: the job's input files. */
 export const ASSET_ORIGIN = "https://assets.local";

@@ -3,7 +3,7 @@
  * The renderer reads inputs and writes outputs through them; users get expiring download links the same way.
  */
 import { hmacHex, timingSafeEqual } from "@media-render/contract/crypto";
-import { MOUNTS } from "../paths";
+import { MOUNTS } from "../paths.ts";
 
 /** Path prefix of the signed storage route (see src/storage/routes.ts). */
 const STORAGE_ROUTE = MOUNTS.storage;

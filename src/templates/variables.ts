@@ -6,7 +6,7 @@
  * Pure functions: no I/O, shared by saving a template and merging batch rows.
  */
 import type { FieldError } from "@media-render/contract/field-errors";
-import type { VariableDecl } from "../db/schema";
+import type { VariableDecl } from "../db/schema.ts";
 
 export type { VariableDecl };
 export type VariableType = VariableDecl["type"];

@@ -8,8 +8,8 @@
  * statement only for the event id this batch wrote, and come back through RETURNING for the hand-over to the
  * endpoints' objects (src/webhooks/announce.ts).
  */
-import { newId } from "../lib/ids";
-import { iso } from "../lib/time";
+import { newId } from "../lib/ids.ts";
+import { iso } from "../lib/time.ts";
 
 export const RENDER_EVENT_TYPES = [
   "render.started",

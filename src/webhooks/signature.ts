@@ -5,8 +5,8 @@
  * that currently signs (two during a rotation's grace period, so receivers can switch at their own pace).
  */
 import { fromBase64, toBase64 } from "@media-render/contract/crypto";
-import type { Env } from "../env";
-import { seal, unseal } from "../lib/sealed";
+import type { Env } from "../env.ts";
+import { seal, unseal } from "../lib/sealed.ts";
 
 const PREFIX = "whsec_";
 const encoder = new TextEncoder();

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_USER, localChromeLauncher } from "../../scripts/lib/system.mjs";
-import { escapeAttempts } from "../escape-attempts";
-import { startCanary, type Canary } from "../net-canary";
+import { escapeAttempts } from "../escape-attempts.ts";
+import { startCanary, type Canary } from "../net-canary.ts";
 
 let canary: Canary;
 let dir: string;

@@ -42,7 +42,7 @@ const rendererDeps = Object.keys(
 const debian = existsSync("/usr/bin/dpkg") && existsSync("/usr/bin/apt-cache");
 
 /** Where each file a COPY of the final stage brings from the context lands: `[context path, image path]` pairs. */
-function copies(stage: Stage): { src: string; dest: string }[] {
+const copies = (stage: Stage): { src: string; dest: string }[] => {
   let workdir = "/";
   const out: { src: string; dest: string }[] = [];
   for (const step of stage.steps) {
@@ -57,16 +57,16 @@ function copies(stage: Stage): { src: string; dest: string }[] {
       });
   }
   return out;
-}
+};
 
 /** The image path of context file `file` (repo-relative), or null when no COPY brings it. */
-function imagePathOf(file: string): string | null {
+const imagePathOf = (file: string): string | null => {
   for (const c of copies(image)) {
     if (file === c.src) return c.dest;
     if (file.startsWith(`${c.src}/`)) return posix.join(c.dest, file.slice(c.src.length + 1));
   }
   return null;
-}
+};
 
 /** A package name from an import specifier (`@scope/name/sub` → `@scope/name`). */
 const packageOf = (spec: string): string =>
@@ -258,7 +258,7 @@ describe.skipIf(!debian)("the renderer image's Debian packages", () => {
  * The Debian package owning each file (`dpkg -S`), trying the /usr-merged twin of a path and, for a link chosen by
  * update-alternatives (libblas.so.3), the file it resolves to.
  */
-function dpkgOwners(files: string[]): Map<string, string> {
+const dpkgOwners = (files: string[]): Map<string, string> => {
   const twin = (f: string) => (f.startsWith("/usr/") ? f.slice(4) : `/usr${f}`);
   const candidates = (f: string) => [f, twin(f), realpathSync(f), twin(realpathSync(f))];
   const r = spawnSync("dpkg", ["-S", ...new Set(files.flatMap(candidates))], { encoding: "utf8" });
@@ -275,19 +275,19 @@ function dpkgOwners(files: string[]): Map<string, string> {
     if (owner) out.set(f, owner);
   }
   return out;
-}
+};
 
 /** What debootstrap's minbase (the base of node:*-bookworm-slim) installs: Debian's required packages. */
-function basePackages(): string[] {
+const basePackages = (): string[] => {
   const out = execFileSync("dpkg-query", ["-W", "-f=${Package} ${Priority}\\n"], { encoding: "utf8" });
   return out
     .split("\n")
     .filter((l) => l.endsWith(" required"))
     .map((l) => l.split(" ")[0]!);
-}
+};
 
 /** `packages` and everything they depend on (not recommends), as apt resolves them. */
-function dependencyClosure(packages: string[]): Set<string> {
+const dependencyClosure = (packages: string[]): Set<string> => {
   const out = execFileSync(
     "apt-cache",
     [
@@ -309,4 +309,4 @@ function dependencyClosure(packages: string[]): Set<string> {
       .filter((l) => l !== "" && !l.startsWith(" "))
       .map((l) => l.replace(/:\w+$/, "")),
   );
-}
+};

@@ -3,9 +3,9 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort, startRenderer, stopProcess, waitForUrl } from "../../scripts/lib/processes.mjs";
-import { TEST_SECRETS } from "../../vitest.config";
-import { startCanary } from "../net-canary";
-import { startReceiver } from "../webhook-receiver";
+import { TEST_SECRETS } from "../../vitest.config.ts";
+import { startCanary } from "../net-canary.ts";
+import { startReceiver } from "../webhook-receiver.ts";
 
 declare module "vitest" {
   interface ProvidedContext {

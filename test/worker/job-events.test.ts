@@ -4,11 +4,11 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createSession } from "../../src/auth/sessions";
-import { CREDENTIAL_RECHECK_MS } from "../../src/jobs/job-events";
-import { bearer } from "./accounts/sign-up";
-import { body, call, newAccount, testCtx, updateKey } from "./helpers";
-import { jobOutputUrl, openPending, postStatusReport, statusReport } from "./jobs-seed";
+import { createSession } from "../../src/auth/sessions.ts";
+import { CREDENTIAL_RECHECK_MS } from "../../src/jobs/job-events.ts";
+import { bearer } from "./accounts/sign-up.ts";
+import { body, call, newAccount, testCtx, updateKey } from "./helpers.ts";
+import { jobOutputUrl, openPending, postStatusReport, statusReport } from "./jobs-seed.ts";
 
 interface Sse {
   event: string;

@@ -8,13 +8,13 @@ import { describe, expect, it } from "vitest";
 import { sha256Hex } from "@media-render/contract/crypto";
 import { signCallback, TRANSCRIBE_JOB_HEADER, transcribeSigningText } from "@media-render/contract/signing";
 import { TRANSCRIBE_PATH } from "@media-render/contract/wire";
-import worker from "../../src/index";
-import { openJob } from "../../src/jobs/lifecycle";
-import { captionStorageUrl } from "../../src/jobs/output";
-import { whisperWords } from "../../src/renderer/transcribe";
-import { newId } from "../../src/lib/ids";
-import type { Env } from "../../src/env";
-import { BASE, body, call, newAccount, testCtx } from "./helpers";
+import worker from "../../src/index.ts";
+import { openJob } from "../../src/jobs/lifecycle.ts";
+import { captionStorageUrl } from "../../src/jobs/output.ts";
+import { whisperWords } from "../../src/renderer/transcribe.ts";
+import { newId } from "../../src/lib/ids.ts";
+import type { Env } from "../../src/env.ts";
+import { BASE, body, call, newAccount, testCtx } from "./helpers.ts";
 import {
   auditedBalance,
   createJobCall,
@@ -24,7 +24,7 @@ import {
   openPending,
   postStatusReport,
   statusReport,
-} from "./jobs-seed";
+} from "./jobs-seed.ts";
 
 const captioned = {
   width: 64,

@@ -1,12 +1,12 @@
 /** Test helpers for the jobs API: rows written straight into D1 (no queue), balance audits, a create call. */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { JobStatus, JobType } from "../../src/db/schema";
-import { openJob } from "../../src/jobs/lifecycle";
-import { outputStorageUrl } from "../../src/jobs/output";
-import { newId } from "../../src/lib/ids";
+import type { JobStatus, JobType } from "../../src/db/schema.ts";
+import { openJob } from "../../src/jobs/lifecycle.ts";
+import { outputStorageUrl } from "../../src/jobs/output.ts";
+import { newId } from "../../src/lib/ids.ts";
 import { signCallback } from "@media-render/contract/signing";
-import { call, json, testCtx } from "./helpers";
+import { call, json, testCtx } from "./helpers.ts";
 
 export interface SeedJob {
   type?: JobType;

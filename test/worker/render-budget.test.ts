@@ -6,10 +6,10 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createContext } from "../../src/context";
-import { FAILED_RENDER_SECONDS_PER_DAY, FAILED_RENDER_WINDOW_MS } from "../../src/jobs/render-quota";
-import { dispatchVideoJob } from "../../src/queues/dispatch-video";
-import { body, call, json, newAccount } from "./helpers";
+import { createContext } from "../../src/context.ts";
+import { FAILED_RENDER_SECONDS_PER_DAY, FAILED_RENDER_WINDOW_MS } from "../../src/jobs/render-quota.ts";
+import { dispatchVideoJob } from "../../src/queues/dispatch-video.ts";
+import { body, call, json, newAccount } from "./helpers.ts";
 import {
   auditedBalance,
   jobRow,
@@ -18,7 +18,7 @@ import {
   statusReport,
   seedJob,
   textImage,
-} from "./jobs-seed";
+} from "./jobs-seed.ts";
 
 afterEach(() => vi.restoreAllMocks());
 

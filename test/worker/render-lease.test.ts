@@ -6,14 +6,14 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createContext } from "../../src/context";
-import { markProcessing } from "../../src/jobs/lifecycle";
-import { MAX_RENDER_ATTEMPTS } from "../../src/jobs/retry-render";
-import { LEASE_CHECK_SECONDS, LEASE_MS } from "../../src/queues/watch-lease";
-import { applyStatusReport } from "../../src/renderer/apply-status";
-import worker from "../../src/index";
-import { newAccount, testCtx } from "./helpers";
-import { auditedBalance, jobRow, openPending, statusReport } from "./jobs-seed";
+import { createContext } from "../../src/context.ts";
+import { markProcessing } from "../../src/jobs/lifecycle.ts";
+import { MAX_RENDER_ATTEMPTS } from "../../src/jobs/retry-render.ts";
+import { LEASE_CHECK_SECONDS, LEASE_MS } from "../../src/queues/watch-lease.ts";
+import { applyStatusReport } from "../../src/renderer/apply-status.ts";
+import worker from "../../src/index.ts";
+import { newAccount, testCtx } from "./helpers.ts";
+import { auditedBalance, jobRow, openPending, statusReport } from "./jobs-seed.ts";
 
 /** Bindings whose VIDEO_QUEUE records what is sent, and whose renderer is nowhere (cancels fail quietly). */
 const recording = () => {

@@ -1,11 +1,11 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { finalCost } from "../../src/jobs/cost";
-import { markProcessing } from "../../src/jobs/lifecycle";
-import { PROCESSING_SILENCE_MS } from "../../src/jobs/sweep-stuck-jobs";
-import worker from "../../src/index";
-import { body, newAccount, testCtx } from "./helpers";
+import { finalCost } from "../../src/jobs/cost.ts";
+import { markProcessing } from "../../src/jobs/lifecycle.ts";
+import { PROCESSING_SILENCE_MS } from "../../src/jobs/sweep-stuck-jobs.ts";
+import worker from "../../src/index.ts";
+import { body, newAccount, testCtx } from "./helpers.ts";
 import {
   auditedBalance,
   jobOutputUrl,
@@ -13,7 +13,7 @@ import {
   openPending,
   postStatusReport,
   statusReport,
-} from "./jobs-seed";
+} from "./jobs-seed.ts";
 
 const RESERVE = 20;
 /** Sends a signed report; every report in these tests is accepted (200). Returns whether it changed the job. */

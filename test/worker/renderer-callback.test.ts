@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { signCallback } from "@media-render/contract/signing";
-import { body, call, newAccount } from "./helpers";
+import { body, call, newAccount } from "./helpers.ts";
 import {
   auditedBalance as balance,
   jobOutputUrl,
@@ -9,7 +9,7 @@ import {
   openPending,
   postStatusReport as send,
   statusReport as report,
-} from "./jobs-seed";
+} from "./jobs-seed.ts";
 
 const SECRET = env.RENDERER_SECRET;
 

@@ -65,7 +65,7 @@ const mayDrawWithGl = (t: NonNullable<Timeline["clips"][number]["transition"]>):
   );
 
 /** The work of rendering `config` on `timeline` (its planned timeline: src/jobs/planned-length.ts). */
-export function renderWork(config: WorkInput, timeline: Timeline): RenderWork {
+export const renderWork = (config: WorkInput, timeline: Timeline): RenderWork => {
   const width = config.width ?? VIDEO_DEFAULTS.width;
   const height = config.height ?? VIDEO_DEFAULTS.height;
   let htmlFrames = 0;
@@ -93,7 +93,7 @@ export function renderWork(config: WorkInput, timeline: Timeline): RenderWork {
     glPixels: glFrames * width * height,
     captions: config.autoSubtitles === true,
   };
-}
+};
 
 /**
  * Wall-clock seconds a video render may run:

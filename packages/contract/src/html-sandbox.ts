@@ -47,13 +47,13 @@ export const sandboxPolicy = (origin: string, nonce?: string): string =>
 export const PAGE_SIZE_CSS = ":where(html,body){height:100%}:where(html){overflow:hidden}";
 
 /** Inserts `head` after `<head>`, `<html>` or the doctype (keeps standards mode), else in front. */
-export function injectHead(html: string, head: string): string {
+export const injectHead = (html: string, head: string): string => {
   for (const re of [/<head\b[^>]*>/i, /<html\b[^>]*>/i, /<!doctype[^>]*>/i]) {
     const m = re.exec(html);
     if (m) return html.slice(0, m.index + m[0].length) + head + html.slice(m.index + m[0].length);
   }
   return head + html;
-}
+};
 
 /** The layer properties the document is built from. */
 export interface SandboxLayer {
@@ -82,7 +82,7 @@ const newNonce = (): string =>
     .replace(/=+$/, "");
 
 /** The full html document of a layer. */
-export function sandboxDocument(layer: SandboxLayer, options: SandboxOptions): string {
+export const sandboxDocument = (layer: SandboxLayer, options: SandboxOptions): string => {
   const markup = stripLibraryImports(layer.html ?? "", layer);
   const userScripts = layer.enableLibraries === true;
   const nonce = newNonce();
@@ -99,4 +99,4 @@ export function sandboxDocument(layer: SandboxLayer, options: SandboxOptions): s
   const base = `<style>${PAGE_SIZE_CSS}</style>`;
   const doc = injectHead(markup, `<meta charset="utf-8">${policy}${base}${scripts}${libs}${fonts}${css}`);
   return /^\s*<!doctype/i.test(doc) ? doc : `<!doctype html>${doc}`;
-}
+};

@@ -55,36 +55,36 @@ export interface RendererRequestParts {
 }
 
 /** Headers that authenticate one Worker -> renderer request. */
-export async function signRendererRequest(
+export const signRendererRequest = async (
   secret: string,
   { method, target, content = EMPTY_BODY_SHA256, ts = nowSeconds() }: RendererRequestParts,
-): Promise<Record<string, string>> {
+): Promise<Record<string, string>> => {
   return {
     [RENDERER_TIMESTAMP_HEADER]: String(ts),
     [RENDERER_CONTENT_HEADER]: content,
     [RENDERER_SIGNATURE_HEADER]: `v1=${await hmacHex(secret, rendererText(ts, method, target, content))}`,
   };
-}
+};
 
 /** Headers that authenticate one renderer -> Worker callback whose raw JSON text is `body`. */
-export async function signCallback(
+export const signCallback = async (
   secret: string,
   body: string,
   ts: number = nowSeconds(),
-): Promise<Record<string, string>> {
+): Promise<Record<string, string>> => {
   return {
     "content-type": "application/json",
     [RENDERER_TIMESTAMP_HEADER]: String(ts),
     [RENDERER_SIGNATURE_HEADER]: `v1=${await hmacHex(secret, callbackText(ts, body))}`,
   };
-}
+};
 
 /** The timestamp header as unix seconds when it is well-formed and fresh, else null. */
-function freshTimestamp(timestamp: string | null | undefined, now: number): number | null {
+const freshTimestamp = (timestamp: string | null | undefined, now: number): number | null => {
   if (!timestamp || !/^\d{1,12}$/.test(timestamp)) return null;
   const ts = Number(timestamp);
   return Math.abs(now - ts) <= MAX_SKEW_SECONDS ? ts : null;
-}
+};
 
 /** Whether any of the space-separated `v1=` signatures equals the expected one. */
 const anyMatches = (presented: string, expected: string): boolean =>
@@ -97,20 +97,20 @@ const anyMatches = (presented: string, expected: string): boolean =>
  * True when the headers are a valid, fresh signature of `METHOD target` with the presented content digest. The
  * caller checks that the digest is the body's (or that {@link UNSIGNED_PAYLOAD} is allowed on the route).
  */
-export async function verifyRendererRequest(
+export const verifyRendererRequest = async (
   secret: string,
   request: { method: string; target: string; content: string | null | undefined },
   timestamp: string | null | undefined,
   signature: string | null | undefined,
   now: number = nowSeconds(),
-): Promise<boolean> {
+): Promise<boolean> => {
   const ts = freshTimestamp(timestamp, now);
   const { content } = request;
   if (ts === null || !signature || !content) return false;
   if (content !== UNSIGNED_PAYLOAD && !/^[0-9a-f]{64}$/.test(content)) return false;
   const expected = `v1=${await hmacHex(secret, rendererText(ts, request.method, request.target, content))}`;
   return anyMatches(signature, expected);
-}
+};
 
 /** Header naming the job whose audio mix a transcription request carries (wire.ts TRANSCRIBE_PATH). */
 export const TRANSCRIBE_JOB_HEADER = "x-renderer-job";
@@ -123,14 +123,14 @@ export const transcribeSigningText = (jobId: string, bodySha256: string): string
   `transcribe:${jobId}:${bodySha256}`;
 
 /** True when the header pair is a valid, fresh signature of the callback's raw `body`. */
-export async function verifyCallback(
+export const verifyCallback = async (
   secret: string,
   body: string,
   timestamp: string | null | undefined,
   signature: string | null | undefined,
   now: number = nowSeconds(),
-): Promise<boolean> {
+): Promise<boolean> => {
   const ts = freshTimestamp(timestamp, now);
   if (ts === null || !signature) return false;
   return anyMatches(signature, `v1=${await hmacHex(secret, callbackText(ts, body))}`);
-}
+};

@@ -84,11 +84,11 @@ export const playableLength = (layer: LayerLike, fileDuration: number): number =
  * A clip's length in seconds: its own `duration`, else the length of its first video layer (with the layer
  * defaults applied) when known and positive, else `defaults.duration`, else {@link VIDEO_DEFAULTS.clipDuration}.
  */
-export function clipDuration(
+export const clipDuration = (
   clip: ClipLike,
   defaults: TimelineInput["defaults"],
   videoLength: VideoLength = cutLength,
-): number {
+): number => {
   if (clip.duration !== undefined) return clip.duration;
   const found = clip.layers.find((layer) => layer.type === "video");
   // As rendered: a cut given in `defaults.layer` or `defaults.layerType.video` counts.
@@ -96,24 +96,27 @@ export function clipDuration(
   const length = video ? videoLength(video) : null;
   if (length !== null && length > 0) return length;
   return defaults?.duration ?? VIDEO_DEFAULTS.clipDuration;
-}
+};
 
 /**
  * The transition a clip asks for: its own merged over `defaults.transition`; `null` on either level, or
  * nothing configured at all, means a cut (the README's rule: clips cut unless a transition is configured).
  */
-export function requestedTransition(clip: ClipLike, defaults: TimelineInput["defaults"]): Transition | null {
+export const requestedTransition = (
+  clip: ClipLike,
+  defaults: TimelineInput["defaults"],
+): Transition | null => {
   if (clip.transition === null) return null;
   const base = defaults?.transition ?? undefined;
   if (clip.transition === undefined && !base) return null;
   return { ...base, ...clip.transition };
-}
+};
 
 /** Lays the config's clips on a frame-exact timeline at `fps` (default: the config's, else 25). */
-export function buildTimeline(
+export const buildTimeline = (
   config: TimelineInput,
   options: { fps?: number; videoLength?: VideoLength } = {},
-): Timeline {
+): Timeline => {
   const fps = options.fps ?? config.fps ?? VIDEO_DEFAULTS.fps;
   const frames = config.clips.map((clip) =>
     Math.max(1, Math.round(clipDuration(clip, config.defaults, options.videoLength) * fps)),
@@ -155,4 +158,4 @@ export function buildTimeline(
   const last = clips.at(-1);
   const totalFrames = last ? last.startFrame + last.frames : 0;
   return { fps, clips, totalFrames, duration: totalFrames / fps };
-}
+};

@@ -9,17 +9,17 @@ import { editlyExamples, EXPECTED_WARNINGS } from "./editly-examples.ts";
 
 const pause = { type: "pause" };
 
-function accepted(config: Record<string, unknown>) {
+const accepted = (config: Record<string, unknown>) => {
   const r = validateJobConfig("video", config);
   if (!r.valid) throw new Error(JSON.stringify(r.errors));
   return r.config as Record<string, unknown> & { clips: { layers: unknown[] }[] };
-}
+};
 
-function refused(config: Record<string, unknown>) {
+const refused = (config: Record<string, unknown>) => {
   const r = validateJobConfig("video", config);
   expect(r.valid).toBe(false);
   return r.valid ? [] : r.errors.map((e) => [e.field, e.message]);
-}
+};
 
 describe("editly values", () => {
   it("volumes above 1, as number strings and in decibels, normalised to a factor", () => {

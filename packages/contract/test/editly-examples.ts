@@ -24,7 +24,7 @@ export interface ExampleMedia {
 type Config = Record<string, unknown>;
 
 /** The function-free examples, by editly's file name (without .json5). */
-export function editlyExamples(m: ExampleMedia): Record<string, Config> {
+export const editlyExamples = (m: ExampleMedia): Record<string, Config> => {
   const banner = (text: string) => ({ type: "title-background", text });
   const font = { layer: { fontPath: m.font } };
   return {
@@ -776,7 +776,7 @@ export function editlyExamples(m: ExampleMedia): Record<string, Config> {
       ],
     },
   };
-}
+};
 
 /** The editly options each example carries that change nothing here (validation's IGNORED_PROPERTY warnings). */
 export const EXPECTED_WARNINGS: Record<string, string[]> = {

@@ -35,13 +35,13 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** What ingest does: sniff the first 64 KiB, follow the boxes of the whole stream, reclassify by tracks. */
-function classify(bytes: Uint8Array, chunk = 4096) {
+const classify = (bytes: Uint8Array, chunk = 4096) => {
   const tap = new MoovTap();
   for (let at = 0; at < bytes.length; at += chunk) tap.push(bytes.subarray(at, at + chunk), at);
   const moov = tap.moov();
   const head = bytes.subarray(0, 64 * 1024);
   return isoKind(head, moov ? moovTracks(moov) : isoTracksIn(head));
-}
+};
 
 describe("ISO-BMFF classification", () => {
   it.each([

@@ -406,20 +406,20 @@ const minimalImage = (layers: unknown[], extra: Record<string, unknown> = {}) =>
 });
 
 /** One case per sample, listed value and stated bound of each fact. */
-function cases(where: string, facts: Facts) {
+const cases = (where: string, facts: Facts) => {
   return Object.entries(facts).flatMap(([key, fact]) => {
     const values = [fact.sample, ...(fact.values ?? [])];
     if (fact.min !== undefined) values.push(fact.min);
     if (fact.max !== undefined) values.push(fact.max);
     return values.map((value) => ({ name: `${where}.${key}=${JSON.stringify(value)}`, key, value }));
   });
-}
+};
 
 /** Validation's errors for a config, as `field: message` ([] when it is accepted). */
-function answer(type: "image" | "video", config: unknown): string[] {
+const answer = (type: "image" | "video", config: unknown): string[] => {
   const result = validateJobConfig(type, config);
   return result.valid ? [] : result.errors.map((e) => `${e.field}: ${e.message}`);
-}
+};
 
 /** What the case must get: no error, or the documented refusal of DIFFERENCES. */
 const expected = (name: string) =>

@@ -16,21 +16,23 @@ import {
 const require = createRequire(import.meta.url);
 
 /** Local path of one subset file of a catalogue font. */
-export function catalogFontFile(font: CatalogFont, subset: string): string {
+export const catalogFontFile = (font: CatalogFont, subset: string): string => {
   const { id } = font.entry;
   return require.resolve(`@fontsource/${id}/files/${id}-${subset}-${font.weight}-normal.woff2`);
-}
+};
 
 /**
  * The @font-face rules (file: URLs), the files they name and the CSS family/weight of a `googleFont` value;
  * throws when unknown.
  */
-export function catalogFaceFile(value: string): {
+export const catalogFaceFile = (
+  value: string,
+): {
   family: string;
   weight: number;
   css: string;
   files: string[];
-} {
+} => {
   const font = resolveCatalogFont(value);
   if ("error" in font)
     throw new Error(`googleFont "${value}" is not in the renderer's catalogue: ${font.error}`);
@@ -41,11 +43,11 @@ export function catalogFaceFile(value: string): {
     return pathToFileURL(file).href;
   });
   return { family: catalogFaceName(font), weight: font.weight, css, files };
-}
+};
 
 /** The file behind a page font URL `<id>/<weight>-<subset>.woff2`, or null when it is not in the catalogue. */
-export function catalogFontFileById(id: string, weight: number, subset: string): string | null {
+export const catalogFontFileById = (id: string, weight: number, subset: string): string | null => {
   const entry = CATALOG_FAMILIES.find((f) => f.id === id);
   if (!entry || !entry.weights.includes(weight) || !entry.subsets.includes(subset)) return null;
   return catalogFontFile({ entry, weight }, subset);
-}
+};

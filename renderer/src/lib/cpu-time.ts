@@ -12,7 +12,7 @@ export interface CpuTimes {
   childrenMs: number;
 }
 
-export function cpuTimes(): CpuTimes | null {
+export const cpuTimes = (): CpuTimes | null => {
   try {
     const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
     const [utime, stime, cutime, cstime] = [11, 12, 13, 14].map((i) => Number(fields[i]) * 10);
@@ -20,4 +20,4 @@ export function cpuTimes(): CpuTimes | null {
   } catch {
     return null;
   }
-}
+};

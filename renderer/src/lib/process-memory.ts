@@ -8,14 +8,14 @@
 import { readFileSync } from "node:fs";
 
 /** Resident bytes of process `pid` (VmRSS: its shared libraries included), or null when it is gone. */
-export function residentBytes(pid: number): number | null {
+export const residentBytes = (pid: number): number | null => {
   try {
     const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
     return m ? Number(m[1]) * 1024 : 0;
   } catch {
     return null;
   }
-}
+};
 
 /** Watches the resident memory summed over a set of processes every `intervalMs`. */
 export class MemoryWatch {

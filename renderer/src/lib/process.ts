@@ -80,7 +80,11 @@ export interface RunResult {
 const STDERR_TAIL_BYTES = 8192;
 
 /** Runs `command args...` and resolves with its output, or rejects with a ProcessError. */
-export function run(command: string, args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+export const run = (
+  command: string,
+  args: readonly string[],
+  options: RunOptions = {},
+): Promise<RunResult> => {
   const users = options.pipes ?? [];
   const shares = users.map((u) => (typeof u === "function" ? null : u.share()));
   if (shares.every((s) => s === null)) return start(command, args, options, users, shares as null[]);
@@ -95,15 +99,15 @@ export function run(command: string, args: readonly string[], options: RunOption
   });
   aborted.catch(() => {});
   return Promise.race([sharing, aborted]).then((shared) => start(command, args, options, users, shared));
-}
+};
 
-function start(
+const start = (
   command: string,
   args: readonly string[],
   options: RunOptions,
   users: readonly PipeUser[],
   shared: readonly ({ stream: Socket; done: Promise<void> } | null)[],
-): Promise<RunResult> {
+): Promise<RunResult> => {
   const timeoutMs = options.timeoutMs ?? 10 * 60_000;
   return new Promise((resolve, reject) => {
     // stdin, stdout and stderr are always this process's pipes.
@@ -185,4 +189,4 @@ function start(
     } else if (input !== undefined) child.stdin.end(input);
     else child.stdin.end();
   });
-}
+};

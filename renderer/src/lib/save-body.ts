@@ -9,11 +9,11 @@ import { PayloadTooLarge } from "./errors.ts";
  * Rejects with {@link PayloadTooLarge} as soon as more than `maxBytes` arrive; the partial file is
  * left for the caller's temp-dir cleanup.
  */
-export async function saveBody(
+export const saveBody = async (
   body: ReadableStream<Uint8Array> | null,
   path: string,
   maxBytes: number,
-): Promise<number> {
+): Promise<number> => {
   let total = 0;
   const limiter = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -25,4 +25,4 @@ export async function saveBody(
   const source = body ?? (async function* () {})();
   await pipeline(source, limiter, createWriteStream(path, { flags: "wx" }));
   return total;
-}
+};

@@ -6,11 +6,11 @@ import { join } from "node:path";
  * Creates a fresh directory under `root` (created if missing), runs `fn` with it, and removes it
  * afterwards, on success and on error alike.
  */
-export async function withTempDir<T>(
+export const withTempDir = async <T>(
   root: string,
   prefix: string,
   fn: (dir: string) => Promise<T>,
-): Promise<T> {
+): Promise<T> => {
   await mkdir(root, { recursive: true });
   const dir = await mkdtemp(join(root, prefix));
   try {
@@ -18,4 +18,4 @@ export async function withTempDir<T>(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
+};

@@ -5,7 +5,7 @@
  * - `-protocol_whitelist file`: an uploaded playlist (HLS, concat) must not make ffprobe open network URLs.
  * - `file:` prefix: a path is never taken for another protocol or for an option.
  */
-export function buildFfprobeArgs(inputPath: string): string[] {
+export const buildFfprobeArgs = (inputPath: string): string[] => {
   return [
     "-v",
     "error",
@@ -17,7 +17,7 @@ export function buildFfprobeArgs(inputPath: string): string[] {
     "-show_streams",
     `file:${inputPath}`,
   ];
-}
+};
 
 /**
  * Extensions passed on to ffprobe as a hint. Some formats are only recognised by name (SVG with an XML
@@ -31,7 +31,7 @@ const HINT_EXTENSIONS = new Set([
 ]);
 
 /** Temp file name for an upload: "input" plus the client's extension when it is a known media one. */
-export function probeInputName(clientFilename: string | undefined): string {
+export const probeInputName = (clientFilename: string | undefined): string => {
   const ext = clientFilename?.match(/\.([A-Za-z0-9]{1,5})$/)?.[1]?.toLowerCase();
   return ext !== undefined && HINT_EXTENSIONS.has(ext) ? `input.${ext}` : "input";
-}
+};

@@ -18,7 +18,7 @@ import type { MediaFacts } from "./media-facts.ts";
 const HEADER_BYTES = 256 * 1024;
 
 /** Facts of a still from its header alone, or null when only ffprobe can tell (other formats, animation). */
-export async function probeStill(path: string): Promise<MediaFacts | null> {
+export const probeStill = async (path: string): Promise<MediaFacts | null> => {
   const file = await open(path, "r");
   try {
     const buf = new Uint8Array(HEADER_BYTES);
@@ -40,10 +40,10 @@ export async function probeStill(path: string): Promise<MediaFacts | null> {
   } finally {
     await file.close();
   }
-}
+};
 
 /** Finds `moov` among the top-level boxes of a file (before or after `mdat`) and parses it. */
-async function readMp4Facts(path: string): Promise<Mp4Facts | null> {
+const readMp4Facts = async (path: string): Promise<Mp4Facts | null> => {
   const file = await open(path, "r");
   try {
     const { size } = await file.stat();
@@ -65,10 +65,10 @@ async function readMp4Facts(path: string): Promise<Mp4Facts | null> {
   } finally {
     await file.close();
   }
-}
+};
 
 /** Facts of an H.264/HEVC MP4 or QuickTime file from its `moov`, or null when only ffprobe can tell. */
-export async function probeMp4(path: string): Promise<MediaFacts | null> {
+export const probeMp4 = async (path: string): Promise<MediaFacts | null> => {
   const m = await readMp4Facts(path);
   if (!m) return null;
   return {
@@ -83,4 +83,4 @@ export async function probeMp4(path: string): Promise<MediaFacts | null> {
     orientation: 1,
     ffprobe: null,
   };
-}
+};

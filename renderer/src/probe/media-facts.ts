@@ -29,7 +29,7 @@ export interface MediaFacts {
 }
 
 /** The POST /probe answer; the facts must come from ffprobe (`probeMedia(..., { complete: true })`). */
-export function toProbeResult(facts: MediaFacts): ProbeResult {
+export const toProbeResult = (facts: MediaFacts): ProbeResult => {
   if (!facts.ffprobe) throw new Error("a probe result needs ffprobe's facts (probe with complete: true)");
   return {
     width: facts.width,
@@ -43,7 +43,7 @@ export function toProbeResult(facts: MediaFacts): ProbeResult {
     hasVideo: facts.hasVideo,
     hasAudio: facts.hasAudio,
   };
-}
+};
 
 /** What the video compiler reads about an input: sizes and lengths as numbers (0 when absent). */
 export interface MediaInfo {
@@ -61,7 +61,7 @@ export interface MediaInfo {
 }
 
 /** The renderer's view of the facts. */
-export function toMediaInfo(facts: MediaFacts): MediaInfo {
+export const toMediaInfo = (facts: MediaFacts): MediaInfo => {
   return {
     width: facts.width ?? 0,
     height: facts.height ?? 0,
@@ -73,4 +73,4 @@ export function toMediaInfo(facts: MediaFacts): MediaInfo {
     videoCodec: facts.videoCodec,
     orientation: facts.orientation,
   };
-}
+};

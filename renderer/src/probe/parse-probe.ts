@@ -51,7 +51,7 @@ const normalizeDegrees = (deg: number): number => {
  * clip shows -90); the legacy `rotate` tag is clockwise (90). Both are reported here clockwise, the side
  * data winning because it is what ffmpeg's autorotate applies.
  */
-export function streamRotation(stream: FfprobeStream): number {
+export const streamRotation = (stream: FfprobeStream): number => {
   const matrix = stream.side_data_list?.find(
     (s) => s.side_data_type === "Display Matrix" && s.rotation !== undefined,
   );
@@ -59,15 +59,15 @@ export function streamRotation(stream: FfprobeStream): number {
   const tag = stream.tags?.rotate;
   if (tag !== undefined && /^-?\d+(\.\d+)?$/.test(tag.trim())) return normalizeDegrees(Number(tag));
   return 0;
-}
+};
 
 /** "30000/1001" -> 29.97; "0/0" or malformed -> null. */
-export function parseFrameRate(rate: string | undefined): number | null {
+export const parseFrameRate = (rate: string | undefined): number | null => {
   const match = rate?.match(/^(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/);
   if (!match) return null;
   const fps = Number(match[1]) / Number(match[2]);
   return Number.isFinite(fps) && fps > 0 ? Math.round(fps * 1000) / 1000 : null;
-}
+};
 
 const parseDuration = (raw: string | undefined): number | null => {
   if (raw === undefined || raw.trim() === "" || raw === "N/A") return null;
@@ -79,18 +79,18 @@ const parseDuration = (raw: string | undefined): number | null => {
 const ALPHA_PIX_FMT = /^(rgba|bgra|argb|abgr|yuva|gbrap|ya|pal8)/;
 
 /** Whether the first video stream decodes with alpha: its pixel format, or VP8/VP9's ALPHA_MODE tag. */
-function streamAlpha(stream: FfprobeStream | undefined): boolean {
+const streamAlpha = (stream: FfprobeStream | undefined): boolean => {
   const tags = stream?.tags;
   const mode = tags?.alpha_mode ?? tags?.ALPHA_MODE;
   return ALPHA_PIX_FMT.test(stream?.pix_fmt ?? "") || mode === "1";
-}
+};
 
 /**
  * Maps ffprobe's JSON to {@link MediaFacts}.
  * Throws {@link UnprocessableMedia} when the JSON is not ffprobe's, or no audio with a sample rate and no
  * picture with a size was found (ffprobe exits 0 on a corrupt `.jpg` or `.mp3` but reports no size or rate).
  */
-export function parseProbeOutput(raw: unknown): MediaFacts {
+export const parseProbeOutput = (raw: unknown): MediaFacts => {
   const parsed = v.safeParse(FfprobeOutput, raw);
   if (!parsed.success) throw new UnprocessableMedia("ffprobe returned no format information");
   const { streams, format } = parsed.output;
@@ -125,10 +125,10 @@ export function parseProbeOutput(raw: unknown): MediaFacts {
       fps: picture && !still ? parseFrameRate(picture.avg_frame_rate) : null,
     },
   };
-}
+};
 
 /** Parses ffprobe's stdout text; invalid JSON is unprocessable media too. */
-export function parseProbeJson(stdout: string): MediaFacts {
+export const parseProbeJson = (stdout: string): MediaFacts => {
   let raw: unknown;
   try {
     raw = JSON.parse(stdout);
@@ -136,4 +136,4 @@ export function parseProbeJson(stdout: string): MediaFacts {
     throw new UnprocessableMedia("ffprobe returned invalid JSON");
   }
   return parseProbeOutput(raw);
-}
+};

@@ -23,20 +23,20 @@ export interface ProbeOptions {
 }
 
 /** Last meaningful stderr line, with the server's temp path replaced so it never reaches a client. */
-export function probeErrorMessage(stderrTail: string, inputPath: string): string {
+export const probeErrorMessage = (stderrTail: string, inputPath: string): string => {
   const lines = stderrTail
     .split("\n")
     .map((line) => line.replaceAll(`file:${inputPath}`, "input").replaceAll(inputPath, "input").trim())
     .filter((line) => line !== "");
   const last = lines.at(-1) ?? "unknown error";
   return `Unreadable media: ${last.replace(/^input:\s*/, "")}`;
-}
+};
 
 /**
  * Runs ffprobe on `path`. Throws {@link UnprocessableMedia} when ffprobe rejects the file or finds no
  * usable stream; a ProcessError that is the host's fault (ffprobe missing) propagates.
  */
-async function ffprobeFacts(path: string, options: ProbeOptions): Promise<MediaFacts> {
+const ffprobeFacts = async (path: string, options: ProbeOptions): Promise<MediaFacts> => {
   let stdout: Buffer;
   try {
     ({ stdout } = await run(options.ffprobePath, buildFfprobeArgs(path), {
@@ -53,13 +53,13 @@ async function ffprobeFacts(path: string, options: ProbeOptions): Promise<MediaF
     throw error;
   }
   return parseProbeJson(stdout.toString("utf8"));
-}
+};
 
 /** Probes `path`: a still's header or an MP4's `moov` when they tell everything asked for, else ffprobe. */
-export async function probeMedia(path: string, options: ProbeOptions): Promise<MediaFacts> {
+export const probeMedia = async (path: string, options: ProbeOptions): Promise<MediaFacts> => {
   if (!options.complete) {
     const known = (await probeStill(path)) ?? (await probeMp4(path));
     if (known) return known;
   }
   return ffprobeFacts(path, options);
-}
+};

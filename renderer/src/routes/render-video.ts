@@ -23,7 +23,7 @@ import { missingInput } from "../video/fetch-inputs.ts";
 import { videoJobTask } from "../video/run-job.ts";
 
 /** The body as a contract schema's output, or a 400 naming the first bad field. */
-async function parseBody<S extends v.GenericSchema>(req: Request, schema: S): Promise<v.InferOutput<S>> {
+const parseBody = async <S extends v.GenericSchema>(req: Request, schema: S): Promise<v.InferOutput<S>> => {
   let raw: unknown;
   try {
     raw = await req.json();
@@ -36,7 +36,7 @@ async function parseBody<S extends v.GenericSchema>(req: Request, schema: S): Pr
     throw new BadRequest(`${first?.field ?? "body"}: ${first?.message ?? "invalid"}`);
   }
   return parsed.output;
-}
+};
 
 export const renderVideoRoutes = (deps: AppDeps): Hono =>
   new Hono()

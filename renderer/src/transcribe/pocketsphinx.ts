@@ -19,7 +19,7 @@ import {
 import { splitWav } from "./wav-chunks.ts";
 
 /** Parses `pocketsphinx_continuous -time yes` output into words (pure). */
-export function parsePocketsphinx(stdout: string): TranscriptWord[] {
+export const parsePocketsphinx = (stdout: string): TranscriptWord[] => {
   const words: TranscriptWord[] = [];
   for (const line of stdout.split("\n")) {
     const m = /^(\S+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)\s*$/.exec(line.trim());
@@ -29,13 +29,17 @@ export function parsePocketsphinx(stdout: string): TranscriptWord[] {
     words.push({ text: token.replace(/\(\d+\)$/, ""), start: Number(m[2]), end: Number(m[3]) });
   }
   return words;
-}
+};
 
 /** Parts shorter than this are not worth a process of their own (and recognise worse without context). */
 const MIN_PART_SECONDS = 10;
 
 /** One recogniser run over one WAV file: its words, times from the file's start. */
-async function recognise(binary: string, wavPath: string, signal?: AbortSignal): Promise<TranscriptWord[]> {
+const recognise = async (
+  binary: string,
+  wavPath: string,
+  signal?: AbortSignal,
+): Promise<TranscriptWord[]> => {
   try {
     const result = await run(
       binary,
@@ -48,17 +52,17 @@ async function recognise(binary: string, wavPath: string, signal?: AbortSignal):
     const why = error instanceof ProcessError && error.failure === "spawn-failed" ? " (not installed)" : "";
     throw new TranscriptionFailed(`transcription failed: the offline speech recogniser did not run${why}`);
   }
-}
+};
 
 /**
  * Runs pocketsphinx at `binary` (default `pocketsphinx_continuous` on PATH). The recogniser uses one core, so
  * audio long enough is cut at quiet moments into up to `parallel` parts (default: the machine's cores) recognised
  * at once.
  */
-export function pocketsphinxTranscriber(
+export const pocketsphinxTranscriber = (
   binary = "pocketsphinx_continuous",
   parallel = availableParallelism(),
-): Transcriber {
+): Transcriber => {
   return {
     backend: "pocketsphinx",
     async transcribe(wavPath: string, options: TranscribeOptions = {}): Promise<Transcript> {
@@ -87,4 +91,4 @@ export function pocketsphinxTranscriber(
       };
     },
   };
-}
+};

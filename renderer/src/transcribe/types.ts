@@ -48,7 +48,7 @@ export class TranscriptionFailed extends Error {
  * Words cleaned for display: empty ones dropped, times clamped into [0, duration] and made monotonic
  * (a backend's rounding can make a word start before the previous one ends).
  */
-export function normaliseWords(words: readonly TranscriptWord[], duration: number): TranscriptWord[] {
+export const normaliseWords = (words: readonly TranscriptWord[], duration: number): TranscriptWord[] => {
   const out: TranscriptWord[] = [];
   let last = 0;
   for (const w of words) {
@@ -61,7 +61,7 @@ export function normaliseWords(words: readonly TranscriptWord[], duration: numbe
     last = end;
   }
   return out;
-}
+};
 
 /**
  * ffmpeg audio filter that turns any mix into what the recognisers read: 16 kHz mono 16-bit PCM, with the

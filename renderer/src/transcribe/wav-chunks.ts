@@ -12,7 +12,7 @@ export interface PcmWav {
 }
 
 /** Reads a mono 16-bit PCM WAV (RIFF chunks walked, so a LIST chunk before `data` is fine); null otherwise. */
-export function parsePcmWav(bytes: Uint8Array): PcmWav | null {
+export const parsePcmWav = (bytes: Uint8Array): PcmWav | null => {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tag = (at: number) => String.fromCharCode(...bytes.subarray(at, at + 4));
   if (bytes.length < 12 || tag(0) !== "RIFF" || tag(8) !== "WAVE") return null;
@@ -37,10 +37,10 @@ export function parsePcmWav(bytes: Uint8Array): PcmWav | null {
     at = body + size + (size & 1);
   }
   return null;
-}
+};
 
 /** A mono 16-bit PCM WAV file of `samples`. */
-export function pcmWav(sampleRate: number, samples: Int16Array): Uint8Array {
+export const pcmWav = (sampleRate: number, samples: Int16Array): Uint8Array => {
   const out = new Uint8Array(44 + samples.byteLength);
   const view = new DataView(out.buffer);
   const ascii = (at: number, s: string) => [...s].forEach((c, i) => (out[at + i] = c.charCodeAt(0)));
@@ -59,13 +59,13 @@ export function pcmWav(sampleRate: number, samples: Int16Array): Uint8Array {
   view.setUint32(40, samples.byteLength, true);
   out.set(new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength), 44);
   return out;
-}
+};
 
 /**
  * Sample indexes at which to cut `samples` into `parts` parts (pure): for each even split point, the start of the
  * quietest 200 ms window within ±`searchSeconds` of it (its middle is the cut).
  */
-export function quietCuts(wav: PcmWav, parts: number, searchSeconds = 3): number[] {
+export const quietCuts = (wav: PcmWav, parts: number, searchSeconds = 3): number[] => {
   const { samples, sampleRate } = wav;
   const win = Math.round(sampleRate * 0.2);
   const cuts: number[] = [];
@@ -86,13 +86,13 @@ export function quietCuts(wav: PcmWav, parts: number, searchSeconds = 3): number
     cuts.push(best);
   }
   return cuts;
-}
+};
 
 /** Writes the parts of the WAV at `path` as `<path>.partN.wav`; returns each part's path and start in seconds. */
-export async function splitWav(
+export const splitWav = async (
   path: string,
   parts: number,
-): Promise<{ path: string; offset: number }[] | null> {
+): Promise<{ path: string; offset: number }[] | null> => {
   const wav = parsePcmWav(new Uint8Array(await readFile(path)));
   if (!wav) return null;
   const bounds = [0, ...quietCuts(wav, parts), wav.samples.length];
@@ -103,4 +103,4 @@ export async function splitWav(
     out.push({ path: part, offset: bounds[k]! / wav.sampleRate });
   }
   return out;
-}
+};

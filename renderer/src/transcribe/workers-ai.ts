@@ -23,7 +23,7 @@ const Envelope = v.object({
 });
 
 /** Transcribes through the Worker at `url` for `jobId`. */
-export function workersAiTranscriber(url: string, jobId: string, secret: string): Transcriber {
+export const workersAiTranscriber = (url: string, jobId: string, secret: string): Transcriber => {
   return {
     backend: "workers-ai",
     async transcribe(wavPath: string, options: TranscribeOptions = {}): Promise<Transcript> {
@@ -56,4 +56,4 @@ export function workersAiTranscriber(url: string, jobId: string, secret: string)
       };
     },
   };
-}
+};

@@ -8,21 +8,21 @@ export interface Frame {
 }
 
 /** The RGB frame shown at `t` seconds. */
-export async function frameAt(path: string, t: number, width: number, height: number): Promise<Frame> {
+export const frameAt = async (path: string, t: number, width: number, height: number): Promise<Frame> => {
   const { stdout } = await run("ffmpeg", [
     ...["-v", "error", "-ss", String(t), "-i", path, "-frames:v", "1"],
     ...["-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
   ]);
   return { width, height, data: stdout };
-}
+};
 
 /** Pixels within `tol` of `rgb` in the region (fractions of the frame; default the whole frame). */
-export function countNear(
+export const countNear = (
   frame: Frame,
   rgb: [number, number, number],
   region = { x: 0, y: 0, w: 1, h: 1 },
   tol = 60,
-): number {
+): number => {
   let n = 0;
   const x0 = Math.floor(region.x * frame.width);
   const x1 = Math.floor((region.x + region.w) * frame.width);
@@ -34,4 +34,4 @@ export function countNear(
       if (rgb.every((c, k) => Math.abs(frame.data[i + k]! - c) <= tol)) n++;
     }
   return n;
-}
+};

@@ -34,10 +34,10 @@ const fixed: Transcriber = {
   },
 };
 
-async function render(
+const render = async (
   name: string,
   style: Record<string, unknown>,
-): Promise<{ out: string; r: RenderVideoResult }> {
+): Promise<{ out: string; r: RenderVideoResult }> => {
   const out = join(dir, `${name}.mp4`);
   const r = await renderVideo({
     jobId: `job_${name}`,
@@ -56,7 +56,7 @@ async function render(
     }),
   });
   return { out, r };
-}
+};
 
 let bottom: { out: string; r: RenderVideoResult };
 let top: { out: string; r: RenderVideoResult };

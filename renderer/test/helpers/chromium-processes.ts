@@ -41,7 +41,7 @@ const field = (status: string, name: string): string =>
   new RegExp(`^${name}:[ \\t]*(.*)$`, "m").exec(status)?.[1]?.trim() ?? "";
 
 /** Every process whose ancestry reaches `root` (not `root` itself) and that runs a Chromium binary. */
-export function chromiumProcessesUnder(root: number): ChromiumProcess[] {
+export const chromiumProcessesUnder = (root: number): ChromiumProcess[] => {
   const all = new Map<number, { ppid: number; cmdline: string }>();
   for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
     try {
@@ -98,4 +98,4 @@ export function chromiumProcessesUnder(root: number): ChromiumProcess[] {
   };
   for (const c of out) c.role = roleOf(c.pid);
   return out;
-}
+};

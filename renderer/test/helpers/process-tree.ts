@@ -12,7 +12,7 @@ export interface Proc {
 }
 
 /** Every live process below `root` (default: this process), with its command name and resident bytes. */
-export function descendants(root = process.pid): Proc[] {
+export const descendants = (root = process.pid): Proc[] => {
   const parent = new Map<number, { ppid: number; comm: string }>();
   for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
     try {
@@ -31,10 +31,10 @@ export function descendants(root = process.pid): Proc[] {
   return [...parent]
     .filter(([pid]) => below(pid))
     .map(([pid, p]) => ({ pid, comm: p.comm, rss: residentBytes(pid) ?? 0 }));
-}
+};
 
 /** Samples descendants every `ms` until stopped: the peak resident sum and the most processes named `comm`. */
-export function sampleTree(comm: string, ms = 25) {
+export const sampleTree = (comm: string, ms = 25) => {
   const peak = { bytes: 0, count: 0, byCommand: {} as Record<string, number> };
   const timer = setInterval(() => {
     const procs = descendants();
@@ -52,4 +52,4 @@ export function sampleTree(comm: string, ms = 25) {
       return peak;
     },
   };
-}
+};

@@ -22,7 +22,7 @@ export interface TestServer {
 }
 
 /** A fetch of `base` + path that signs each request with `secret` the way the Worker does. */
-export function signedFetcher(base: string, secret: string): TestServer["signedFetch"] {
+export const signedFetcher = (base: string, secret: string): TestServer["signedFetch"] => {
   return async (path, init = {}) => {
     const method = init.method ?? "GET";
     const headers = new Headers(init.headers);
@@ -46,13 +46,13 @@ export function signedFetcher(base: string, secret: string): TestServer["signedF
     }
     return fetch(url, { ...init, method, headers });
   };
-}
+};
 
 /** Starts a server; `tools` skips the version probe when a test does not look at /health. */
-export async function startTestServer(
+export const startTestServer = async (
   overrides: Partial<Config> = {},
   options: { tools?: ToolVersions } = {},
-): Promise<TestServer> {
+): Promise<TestServer> => {
   const tmpDir = await mkdtemp(join(tmpdir(), "renderer-test-"));
   const config: Config = {
     host: "127.0.0.1",
@@ -77,4 +77,4 @@ export async function startTestServer(
       await rm(tmpDir, { recursive: true, force: true });
     },
   };
-}
+};

@@ -7,9 +7,9 @@ import { VideoConfigSchema, type VideoConfig } from "@media-render/contract/conf
 import { toFieldErrors } from "@media-render/contract/field-errors";
 
 /** Parses `raw`; throws listing every field the grammar refuses. */
-export function videoConfig(raw: unknown): VideoConfig {
+export const videoConfig = (raw: unknown): VideoConfig => {
   const parsed = v.safeParse(VideoConfigSchema, raw);
   if (parsed.success) return parsed.output;
   const errors = toFieldErrors(parsed.issues, "config").map((e) => `${e.field}: ${e.message}`);
   throw new Error(`invalid video config: ${errors.join("; ")}`);
-}
+};

@@ -36,7 +36,7 @@ export interface WorkerStandIn {
   close(): Promise<void>;
 }
 
-export async function startWorkerStandIn(): Promise<WorkerStandIn> {
+export const startWorkerStandIn = async (): Promise<WorkerStandIn> => {
   const reports: Report[] = [];
   const puts = new Map<string, Put>();
   const waiters: (() => void)[] = [];
@@ -93,4 +93,4 @@ export async function startWorkerStandIn(): Promise<WorkerStandIn> {
       ).then(() => {}),
     close: () => new Promise((r) => server.close(() => r())),
   };
-}
+};

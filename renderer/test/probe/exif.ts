@@ -1,11 +1,11 @@
 /** Test helper: a copy of a JPEG with an EXIF APP1 segment carrying only an orientation tag. */
 
 /** Inserts APP1 "Exif" with IFD0 = { Orientation (0x0112) = orientation } right after SOI. */
-export function withExifOrientation(
+export const withExifOrientation = (
   jpeg: Uint8Array,
   orientation: number,
   order: "II" | "MM" = "MM",
-): Buffer {
+): Buffer => {
   const tiff = new DataView(new ArrayBuffer(8 + 2 + 12 + 4));
   const le = order === "II";
   tiff.setUint16(0, le ? 0x4949 : 0x4d4d);
@@ -20,4 +20,4 @@ export function withExifOrientation(
   const header = Buffer.from([0xff, 0xe1, 0, 0]);
   header.writeUInt16BE(payload.length + 2, 2);
   return Buffer.concat([Buffer.from(jpeg.subarray(0, 2)), header, payload, Buffer.from(jpeg.subarray(2))]);
-}
+};

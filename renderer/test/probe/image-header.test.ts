@@ -28,7 +28,7 @@ const STILLS: Record<string, string[]> = {
   "lossless.webp": ["-f", "lavfi", "-i", "testsrc2=s=50x40", "-c:v", "libwebp", "-lossless", "1"],
 };
 
-async function ffprobeInfo(path: string) {
+const ffprobeInfo = async (path: string) => {
   const { stdout } = await run("ffprobe", [
     "-v",
     "error",
@@ -39,7 +39,7 @@ async function ffprobeInfo(path: string) {
     path,
   ]);
   return parseProbeOutput(JSON.parse(stdout.toString("utf8")));
-}
+};
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "image-header-"));

@@ -41,10 +41,10 @@ const FILES: Record<string, string[]> = {
   ],
 };
 
-async function ffprobeInfo(path: string) {
+const ffprobeInfo = async (path: string) => {
   const args = ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path];
   return parseProbeOutput(JSON.parse((await run("ffprobe", args)).stdout.toString("utf8")));
-}
+};
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "mp4-header-"));

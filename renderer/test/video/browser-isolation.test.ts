@@ -108,7 +108,7 @@ let tmpDir: string;
 let signedFetch: ReturnType<typeof signedFetcher>;
 
 /** Starts the renderer's entry as production does (RENDERER_SECRET in its environment); resolves with its URL. */
-async function startEntry(env: Record<string, string>): Promise<string> {
+const startEntry = async (env: Record<string, string>): Promise<string> => {
   server = spawn(process.execPath, [ENTRY], {
     env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", RENDERER_SECRET: SECRET, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -123,7 +123,7 @@ async function startEntry(env: Record<string, string>): Promise<string> {
     });
     server.once("exit", (code) => reject(new Error(`renderer exited early (${code}): ${output}`)));
   });
-}
+};
 
 beforeAll(async () => {
   worker = await startWorkerStandIn();
@@ -142,7 +142,7 @@ afterAll(async () => {
 });
 
 /** Runs `argv` with exactly the credentials of process `p` (uid, gid, no groups, no capabilities, no_new_privs). */
-function asProcess(p: ChromiumProcess, argv: string[]) {
+const asProcess = (p: ChromiumProcess, argv: string[]) => {
   return spawnSync(
     "setpriv",
     [
@@ -157,7 +157,7 @@ function asProcess(p: ChromiumProcess, argv: string[]) {
     ],
     { encoding: "utf8", env: {} },
   );
-}
+};
 
 /** The renderer switches users only when it runs as root (the image, these machines); otherwise Chromium's sandbox. */
 const ROOT = process.getuid?.() === 0;
@@ -292,7 +292,7 @@ describe.skipIf(!ROOT)("the browsers that run users' pages and shaders", () => {
 });
 
 /** Opens a secure-context page (no policy, no prelude) in `browser` and runs every probe; names of those open. */
-async function openEntryPoints(browser: Browser): Promise<string[]> {
+const openEntryPoints = async (browser: Browser): Promise<string[]> => {
   const page = await browser.newPage();
   try {
     await page.setRequestInterception(true);
@@ -312,7 +312,7 @@ async function openEntryPoints(browser: Browser): Promise<string[]> {
   } finally {
     await page.close();
   }
-}
+};
 
 describe("GPU entry points of the renderer's browsers, without the page's policy or prelude", () => {
   it("the text and html capture browsers have none: no WebGL in any realm, no WebGPU adapter, no WebNN", async () => {

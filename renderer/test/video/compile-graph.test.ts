@@ -17,7 +17,7 @@ const PNG: MediaInfo = {
   orientation: 1,
 };
 
-function graphFor(format: VideoFormat): string {
+const graphFor = (format: VideoFormat): string => {
   const spec = videoSpec(
     videoConfig({
       width: 320,
@@ -37,7 +37,7 @@ function graphFor(format: VideoFormat): string {
   );
   const timeline = buildTimeline(spec);
   return compileGraph(spec, timeline, "job", new Map([["/in/logo.png", PNG]]), new Map()).filterGraph;
-}
+};
 
 describe("compileGraph layer compositing", () => {
   it("keeps an opaque mp4 canvas in yuv420p under overlays (no per-frame yuva420p round trip)", () => {

@@ -35,7 +35,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function render(name: string, config: Record<string, unknown>) {
+const render = async (name: string, config: Record<string, unknown>) => {
   const work = await mkdtemp(join(dir, `${name}-`));
   const outPath = join(dir, `${name}.mp4`);
   const result = await renderVideo({
@@ -47,10 +47,14 @@ async function render(name: string, config: Record<string, unknown>) {
   });
   if (process.env.KEEP_VIDEO) await run("cp", [outPath, `${process.env.KEEP_VIDEO}-${name}.mp4`]);
   return { outPath, result };
-}
+};
 
 /** Share of the pixels in `region` (fractions of the frame) at `t` whose channels are all above 200. */
-async function whiteShare(path: string, t: number, region: { x: number; y: number; w: number; h: number }) {
+const whiteShare = async (
+  path: string,
+  t: number,
+  region: { x: number; y: number; w: number; h: number },
+) => {
   const crop = `crop=iw*${region.w}:ih*${region.h}:iw*${region.x}:ih*${region.y}`;
   const { stdout } = await run("ffmpeg", [
     ...["-v", "error", "-ss", String(t), "-i", path, "-frames:v", "1", "-vf", crop],
@@ -60,7 +64,7 @@ async function whiteShare(path: string, t: number, region: { x: number; y: numbe
   for (let i = 0; i < stdout.length; i += 3)
     if (stdout[i]! > 200 && stdout[i + 1]! > 200 && stdout[i + 2]! > 200) white++;
   return white / (stdout.length / 3);
-}
+};
 
 describe("editly's examples, rendered as editly runs them", () => {
   it("ph: draws its photo clips and news title at its own size and rate; outPath and the image's duration change nothing", async () => {

@@ -23,23 +23,23 @@ let dir: string;
 let out: string;
 
 /** Frame `n` as rgb24. */
-function frame(n: number): Buffer {
+const frame = (n: number): Buffer => {
   return execFileSync("ffmpeg", [
     ...["-v", "error", "-i", out, "-vf", `select=eq(n\\,${n})`, "-frames:v", "1"],
     ...["-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
   ]);
-}
+};
 const px = (f: Buffer, x: number, y: number) => [...f.subarray((y * W + x) * 3, (y * W + x) * 3 + 3)];
 const mix = (a: number[], b: number[], t: number) => a.map((v, i) => v + (b[i]! - v) * t);
 const clamp01 = (t: number) => Math.min(1, Math.max(0, t));
 const maxDiff = (a: number[], b: number[]) => Math.max(...a.map((v, i) => Math.abs(v - b[i]!)));
 /** Mean of a region's pixels. */
-function mean(f: Buffer, x0: number, y0: number, w: number, h: number): number[] {
+const mean = (f: Buffer, x0: number, y0: number, w: number, h: number): number[] => {
   const sum = [0, 0, 0];
   for (let y = y0; y < y0 + h; y++)
     for (let x = x0; x < x0 + w; x++) px(f, x, y).forEach((v, i) => (sum[i]! += v));
   return sum.map((s) => s / (w * h));
-}
+};
 
 const RED = [255, 0, 0];
 const BLUE = [0, 0, 255];

@@ -42,7 +42,7 @@ const HELPER = builtGlTransition();
 const fill = (color: string) => [{ type: "fill-color", color }];
 
 /** Renders `clips` as a 160x90 video at 10 fps (`config` adds grammar fields) to dir/<name>.mp4 (or `ext`). */
-async function renderClips(
+const renderClips = async (
   name: string,
   clips: unknown[],
   config: Record<string, unknown> = {},
@@ -52,7 +52,7 @@ async function renderClips(
     tools?: typeof DEFAULT_RENDER_TOOLS;
     signal?: AbortSignal;
   } = {},
-) {
+) => {
   return renderVideo({
     tools: o.tools,
     signal: o.signal,
@@ -62,7 +62,7 @@ async function renderClips(
     allowLocalFiles: o.allowLocalFiles,
     config: videoConfig({ width: 160, height: 90, fps: 10, ...config, clips }),
   });
-}
+};
 
 /**
  * Pictures with detail, so blurs and mosaics show: A is an 8 px checkerboard of red and dark green with a
@@ -90,13 +90,13 @@ let counter = 0;
  * ffmpeg runs use: the pairs go where readPairs says (the helper's stdin, or this process for the page),
  * the drawn frames come out of writeDrawn after its blank primer.
  */
-async function drawAt(
+const drawAt = async (
   name: string,
   k: number,
   n: number,
   params?: Record<string, unknown>,
   d: GlDrawer = drawer,
-): Promise<Buffer> {
+): Promise<Buffer> => {
   const t = { key: `x${counter++}`, name, frames: n, params, channels: 4 as const };
   const out: Buffer[] = [];
   const sink = new Writable({
@@ -118,23 +118,23 @@ async function drawAt(
   const size = W * H * 4;
   expect(all.length).toBe((n + 1) * size);
   return all.subarray((k + 1) * size, (k + 2) * size);
-}
+};
 
 /** Mean absolute difference per channel (0..255) of two rgba frames, alpha ignored. */
-function diff(a: Buffer, b: Buffer): number {
+const diff = (a: Buffer, b: Buffer): number => {
   let sum = 0;
   for (let i = 0; i < a.length; i += 4) for (let c = 0; c < 3; c++) sum += Math.abs(a[i + c]! - b[i + c]!);
   return sum / ((a.length / 4) * 3);
-}
+};
 
-function crossfade(p: number): Buffer {
+const crossfade = (p: number): Buffer => {
   const out = Buffer.alloc(A.length);
   for (let i = 0; i < A.length; i++) out[i] = Math.round(A[i]! * (1 - p) + B[i]! * p);
   return out;
-}
+};
 
 /** A reference frame: `pick(u, v)` = the B weight at shader uv (v up), per output pixel centre. */
-function reference(pick: (u: number, v: number) => number): Buffer {
+const reference = (pick: (u: number, v: number) => number): Buffer => {
   const out = Buffer.alloc(A.length);
   for (let r = 0; r < H; r++)
     for (let x = 0; x < W; x++) {
@@ -143,14 +143,14 @@ function reference(pick: (u: number, v: number) => number): Buffer {
       for (let c = 0; c < 4; c++) out[i + c] = Math.round(A[i + c]! * (1 - m) + B[i + c]! * m);
     }
   return out;
-}
+};
 
 /** Largest per-channel difference. */
-function maxDiff(a: Buffer, b: Buffer): number {
+const maxDiff = (a: Buffer, b: Buffer): number => {
   let m = 0;
   for (let i = 0; i < a.length; i++) if (i % 4 !== 3) m = Math.max(m, Math.abs(a[i]! - b[i]!));
   return m;
-}
+};
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "gl-transitions-"));
@@ -362,7 +362,7 @@ describe("gl transitions", () => {
 const ownHelpers = () => ownChildren("gl-transition");
 
 /** This process's children running `comm` (other test files render beside this one). */
-function ownChildren(command: string): number[] {
+const ownChildren = (command: string): number[] => {
   const pids: number[] = [];
   for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
     try {
@@ -375,7 +375,7 @@ function ownChildren(command: string): number[] {
     }
   }
   return pids;
-}
+};
 
 describe("gl transitions in a render", () => {
   it("a render stopped while the helper draws (a deadline, a cancel) leaves no helper behind", async () => {

@@ -13,7 +13,7 @@ export interface StreamFacts {
 }
 
 /** ffprobe summary of a rendered file. */
-export async function probeOut(path: string): Promise<StreamFacts> {
+export const probeOut = async (path: string): Promise<StreamFacts> => {
   const { stdout } = await run("ffprobe", [
     "-v",
     "error",
@@ -45,37 +45,37 @@ export async function probeOut(path: string): Promise<StreamFacts> {
       : null,
     audio: a ? { codec: String(a.codec_name), channels: Number(a.channels) } : null,
   };
-}
+};
 
 /**
  * Mean RGB(A) of a region of the frame shown at `t` seconds (region as fractions of the frame;
  * default: the central 20 %). `alpha` decodes VP9 alpha with libvpx and returns 4 channels.
  */
-export async function colorAt(
+export const colorAt = async (
   path: string,
   t: number,
   region = { x: 0.4, y: 0.4, w: 0.2, h: 0.2 },
   alpha = false,
-): Promise<number[]> {
+): Promise<number[]> => {
   const crop = `crop=iw*${region.w}:ih*${region.h}:iw*${region.x}:ih*${region.y},scale=1:1:flags=area`;
   const { stdout } = await run("ffmpeg", [
     ...["-v", "error", ...(alpha ? ["-c:v", "libvpx-vp9"] : []), "-ss", String(t), "-i", path],
     ...["-frames:v", "1", "-vf", crop, "-f", "rawvideo", "-pix_fmt", alpha ? "rgba" : "rgb24", "-"],
   ]);
   return [...stdout];
-}
+};
 
 /** Mean volume in dB of [from, from+length] seconds (-91 dB = digital silence). */
-export async function meanVolume(path: string, from: number, length: number): Promise<number> {
+export const meanVolume = async (path: string, from: number, length: number): Promise<number> => {
   const { stderr } = await run("ffmpeg", [
     ...["-v", "info", "-ss", String(from), "-t", String(length), "-i", path],
     ...["-vn", "-af", "volumedetect", "-f", "null", "-"],
   ]);
   const m = /mean_volume:\s*(-?[\d.]+|-inf) dB/.exec(stderr);
   return m && m[1] !== "-inf" ? Number(m[1]) : -91;
-}
+};
 
 /** True when every channel is within `tol` of the expected colour. */
-export function near(actual: number[], expected: number[], tol = 24): boolean {
+export const near = (actual: number[], expected: number[], tol = 24): boolean => {
   return expected.every((e, i) => Math.abs((actual[i] ?? -999) - e) <= tol);
-}
+};

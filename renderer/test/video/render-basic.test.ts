@@ -20,7 +20,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function render(name: string, config: Record<string, unknown>) {
+const render = async (name: string, config: Record<string, unknown>) => {
   const work = await mkdtemp(join(dir, `${name}-`));
   const ext = typeof config.format === "string" ? config.format : "mp4";
   const outPath = join(dir, `${name}.${ext}`);
@@ -34,7 +34,7 @@ async function render(name: string, config: Record<string, unknown>) {
     onProgress: (_p, stage) => stages.push(stage),
   });
   return { outPath, result, stages };
-}
+};
 
 describe("video render: clips, transitions, audio tracks", () => {
   const config = {

@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 /** One 320x120 frame of `layer` on black, as grey bytes. */
-async function frame(name: string, layer: Record<string, unknown>): Promise<Buffer> {
+const frame = async (name: string, layer: Record<string, unknown>): Promise<Buffer> => {
   const outPath = join(dir, `${name}.mp4`);
   await renderVideo({
     jobId: `job_${name}`,
@@ -40,14 +40,14 @@ async function frame(name: string, layer: Record<string, unknown>): Promise<Buff
     ...["-f", "rawvideo", "-pix_fmt", "gray", "-"],
   ]);
   return stdout;
-}
+};
 
 /** Share of pixels whose grey level differs by more than 64 between two frames. */
-function changed(a: Buffer, b: Buffer): number {
+const changed = (a: Buffer, b: Buffer): number => {
   let n = 0;
   for (let i = 0; i < a.length; i++) if (Math.abs((a[i] ?? 0) - (b[i] ?? 0)) > 64) n++;
   return n / a.length;
-}
+};
 
 const ink = (f: Buffer) => [...f].filter((v) => v > 128).length / f.length;
 

@@ -48,13 +48,13 @@ const config = (fast: boolean) =>
     ],
   });
 
-async function grey(path: string, w: number, h: number): Promise<Buffer> {
+const grey = async (path: string, w: number, h: number): Promise<Buffer> => {
   const { stdout } = await run("ffmpeg", [
     ...["-v", "error", "-ss", "0.9", "-i", path, "-frames:v", "1", "-vf", `scale=${w}:${h}:flags=area`],
     ...["-f", "rawvideo", "-pix_fmt", "gray", "-"],
   ]);
   return stdout;
-}
+};
 
 describe("fast previews", () => {
   it("scale pixel font sizes and outline widths, nothing else", () => {

@@ -67,13 +67,13 @@ afterAll(async () => {
   await closeBrowser();
 });
 
-function post(body: unknown): Promise<Response> {
+const post = (body: unknown): Promise<Response> => {
   return server.signedFetch("/render/video", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
   });
-}
+};
 
 describe("POST /render/video", () => {
   it("accepts with 202, renders, uploads the file and sends a signed completion callback", async () => {

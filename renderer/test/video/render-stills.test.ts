@@ -51,7 +51,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function render(name: string, config: Record<string, unknown>): Promise<string> {
+const render = async (name: string, config: Record<string, unknown>): Promise<string> => {
   const work = await mkdtemp(join(dir, `${name}-`));
   const outPath = join(dir, `${name}.mp4`);
   await renderVideo({
@@ -62,7 +62,7 @@ async function render(name: string, config: Record<string, unknown>): Promise<st
     allowLocalFiles: true,
   });
   return outPath;
-}
+};
 
 const TOP = { x: 0.3, y: 0.1, w: 0.4, h: 0.2 };
 const BOTTOM = { x: 0.3, y: 0.7, w: 0.4, h: 0.2 };

@@ -1,7 +1,7 @@
 /** Plans, accounts and API keys. */
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt } from "./columns";
+import { createdAt, updatedAt } from "./columns.ts";
 
 /** Plans are seeded by a migration; `maxConcurrentJobs` and `bulkDurationMax` are enforced in code. */
 export const plans = sqliteTable("plans", {

@@ -7,11 +7,11 @@
  * and WebGL. When the page has loaded and its fonts are ready it tells the image page, which then waits `wait`
  * seconds before the capture.
  */
-import { placement, type Placeable } from "../placement";
-import { css, effects, esc } from "../style";
+import { placement, type Placeable } from "../placement.ts";
+import { css, effects, esc } from "../style.ts";
 import { sandboxDocument } from "@media-render/contract/html-sandbox";
-import { STATIC_ORIGIN } from "../../storage/page-origins";
-import { libraryUrl } from "./libraries";
+import { STATIC_ORIGIN } from "../../storage/page-origins.ts";
+import { libraryUrl } from "./libraries.ts";
 
 export interface HtmlLayerInput extends Placeable {
   html?: string;

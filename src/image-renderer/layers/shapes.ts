@@ -6,8 +6,8 @@
  * corner; `radial` goes from the centre (first colour) to the farthest corner (last colour).
  */
 import { IMAGE_DEFAULTS } from "@media-render/contract/config/limits";
-import { placement, type Placeable } from "../placement";
-import { css, effects, esc } from "../style";
+import { placement, type Placeable } from "../placement.ts";
+import { css, effects, esc } from "../style.ts";
 
 export interface ShapeLayerInput extends Placeable {
   type: "rectangle" | "circle";

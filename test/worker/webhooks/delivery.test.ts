@@ -1,11 +1,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { handOverMissed } from "../../../src/webhooks/announce";
-import { deliveriesOf, raiseEvent } from "../../../src/webhooks/events";
-import { MAX_ATTEMPTS_PER_HOUR } from "../../../src/webhooks/limits";
-import { body, call, json, newAccount, testCtx } from "../helpers";
-import { jobOutputUrl, openPending, postStatusReport, statusReport, seedJob } from "../jobs-seed";
+import { handOverMissed } from "../../../src/webhooks/announce.ts";
+import { deliveriesOf, raiseEvent } from "../../../src/webhooks/events.ts";
+import { MAX_ATTEMPTS_PER_HOUR } from "../../../src/webhooks/limits.ts";
+import { body, call, json, newAccount, testCtx } from "../helpers.ts";
+import { jobOutputUrl, openPending, postStatusReport, statusReport, seedJob } from "../jobs-seed.ts";
 import {
   createEndpoint,
   deliveriesWhere,
@@ -17,7 +17,7 @@ import {
   receivedAtLeast,
   verify,
   waitFor,
-} from "./support";
+} from "./support.ts";
 
 /** A VIDEO job of a fresh account with an endpoint at a receiver box behaving as `params` say. */
 const setup = async (params: Record<string, string | number> = {}, eventTypes?: string[]) => {

@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Permission } from "../../../src/auth/caller";
-import { createApiKey } from "../../../src/keys/create-api-key";
-import { createEndpoint as createEndpointVerb } from "../../../src/webhooks/manage-endpoints";
-import { signUp } from "../accounts/sign-up";
-import { withDns } from "../fake-internet";
-import { asCaller, body, call, json, newAccount, testCtx } from "../helpers";
-import { jobOutputUrl, openPending, postStatusReport, statusReport } from "../jobs-seed";
-import { createEndpoint, deliveriesWhere, newBox, received, receivedAtLeast } from "./support";
+import type { Permission } from "../../../src/auth/caller.ts";
+import { createApiKey } from "../../../src/keys/create-api-key.ts";
+import { createEndpoint as createEndpointVerb } from "../../../src/webhooks/manage-endpoints.ts";
+import { signUp } from "../accounts/sign-up.ts";
+import { withDns } from "../fake-internet.ts";
+import { asCaller, body, call, json, newAccount, testCtx } from "../helpers.ts";
+import { jobOutputUrl, openPending, postStatusReport, statusReport } from "../jobs-seed.ts";
+import { createEndpoint, deliveriesWhere, newBox, received, receivedAtLeast } from "./support.ts";
 
 const keyWith = async (userId: string, permissions: Permission[], scopes?: string[]) =>
   (await createApiKey(testCtx(), { userId, name: "scoped key", permissions, scopes })).key;

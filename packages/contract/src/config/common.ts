@@ -215,19 +215,19 @@ const RENAMED: Record<string, string> = {
   func: '"func" is an editly JavaScript function, which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page) or a gl layer',
 };
 
-export function unknownKeyMessage(where: string, key: unknown): string {
+export const unknownKeyMessage = (where: string, key: unknown): string => {
   return RENAMED[String(key)] ?? `Unknown property "${String(key)}" in ${where}`;
-}
+};
 
 /**
  * The message of a strict object's own issues: an unknown key (expected "never"), a missing required key
  * (a path, expected the key's name), or an input that is not an object at all.
  */
-function objectMessage(where: string, issue: v.StrictObjectIssue, notObject: string): string {
+const objectMessage = (where: string, issue: v.StrictObjectIssue, notObject: string): string => {
   if (issue.expected === "never") return unknownKeyMessage(where, issue.input);
   if (issue.path) return "is required";
   return notObject;
-}
+};
 
 /**
  * An object that rejects unknown keys, naming the key and where it was found. Typos in a render

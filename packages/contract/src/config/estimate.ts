@@ -30,18 +30,18 @@ export function estimateTokens(type: JobType, config: ImageConfig | VideoConfig)
  * Video: 10 + 2 per started second of `seconds` of output, and with `autoSubtitles` 5 + 1 more per started
  * second (the final cost uses the same rule).
  */
-export function estimateVideoTokens(seconds: number, autoSubtitles = false): number {
+export const estimateVideoTokens = (seconds: number, autoSubtitles = false): number => {
   // Round to the millisecond first so 2.1 + 0.9 (= 3.0000000000000004) is not charged as 4 s.
   const started = Math.ceil(Math.round(seconds * 1000) / 1000);
   const captions = autoSubtitles ? TOKENS_SUBTITLES_BASE + TOKENS_SUBTITLES_PER_SECOND * started : 0;
   return TOKENS_VIDEO_BASE + TOKENS_VIDEO_PER_SECOND * started + captions;
-}
+};
 
 /** The output file format: png/jpeg/webp for images (default png), mp4/mov/webm for videos (default mp4). */
-export function outputFormatOf(type: JobType, config: ImageConfig | VideoConfig): string {
+export const outputFormatOf = (type: JobType, config: ImageConfig | VideoConfig): string => {
   if (type === "image") {
     const format = (config as ImageConfig).format ?? "png";
     return format === "jpg" ? "jpeg" : format;
   }
   return (config as VideoConfig).format ?? "mp4";
-}
+};

@@ -107,7 +107,7 @@ export const HostedImageConfigSchema = hosted.config;
 export type ImageConfig = v.InferOutput<typeof ImageConfigSchema>;
 
 /** Rules over the whole config: merged layer views, defaults objects, the html layer cap. */
-export function imageConfigIssues(config: ImageConfig): RuleIssue[] {
+export const imageConfigIssues = (config: ImageConfig): RuleIssue[] => {
   const out: RuleIssue[] = [];
   const defaults = config.defaults;
   out.push(...defaultsIssues(defaults));
@@ -122,4 +122,4 @@ export function imageConfigIssues(config: ImageConfig): RuleIssue[] {
     }
   });
   return out;
-}
+};

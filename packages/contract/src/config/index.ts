@@ -69,11 +69,11 @@ export interface ValidateOptions {
  * (`VALIDATION_ERROR`, one entry per problem, fields like `config.layers[2].width`). `warnings` name the
  * properties accepted with no effect (`IGNORED_PROPERTY`, warnings.ts).
  */
-export function validateJobConfig(
+export const validateJobConfig = (
   type: unknown,
   config: unknown,
   options: ValidateOptions = {},
-): JobConfigResult {
+): JobConfigResult => {
   if (typeof type !== "string" || !(JOB_TYPES as readonly string[]).includes(type)) {
     return {
       valid: false,
@@ -115,4 +115,4 @@ export function validateJobConfig(
     outputFormat: outputFormatOf("video", parsed.output),
     warnings,
   };
-}
+};

@@ -41,11 +41,11 @@ const isObj = (value: unknown): value is Obj =>
  * When `visit` returns a string, the reference is replaced by it (the config is modified in place: clone it
  * first to keep the original).
  */
-export function forEachFileReference(
+export const forEachFileReference = (
   type: JobType,
   config: unknown,
   visit: (ref: FileReference) => string | void,
-): void {
+): void => {
   if (!isObj(config)) return;
   const at = (holder: Obj, key: string, field: string, slot: FileKind | "unknown") => {
     const url = holder[key];
@@ -89,10 +89,10 @@ export function forEachFileReference(
   }
   if (isObj(config.autoSubtitlesStyle))
     at(config.autoSubtitlesStyle, "fontPath", "config.autoSubtitlesStyle", "font");
-}
+};
 
 /** Every distinct file a config references, in config order, typed by the file (extension or storage folder). */
-export function detectResources(type: JobType, config: unknown): DetectedResource[] {
+export const detectResources = (type: JobType, config: unknown): DetectedResource[] => {
   const seen = new Map<string, DetectedResource>();
   forEachFileReference(type, config, ({ url, slot }) => {
     if (seen.has(url)) return;
@@ -100,4 +100,4 @@ export function detectResources(type: JobType, config: unknown): DetectedResourc
     seen.set(url, { type: kind === "unknown" ? slot : kind, url });
   });
   return [...seen.values()];
-}
+};

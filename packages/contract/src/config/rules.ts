@@ -77,7 +77,7 @@ const dropUndefined = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, value]) => value !== undefined)) as T;
 
 /** Rules on one layer object as written (a layer, or a defaults object). */
-export function layerIssues(layer: Obj): RuleIssue[] {
+export const layerIssues = (layer: Obj): RuleIssue[] => {
   const out: RuleIssue[] = [];
   if (isSet(layer.googleFont) && isSet(layer.catalogFont)) {
     out.push({
@@ -119,7 +119,7 @@ export function layerIssues(layer: Obj): RuleIssue[] {
     out.push({ path: ["stop"], message: `must be greater than start (${layer.start})` });
   }
   return out;
-}
+};
 
 /** Layer defaults: `defaults.layer` and `defaults.layerType.<type>`. */
 export interface LayerDefaults {
@@ -144,16 +144,16 @@ const over = (base: Obj, top: Obj): Obj => {
  * specific level picks `fontPath` or `googleFont` (or its alias `catalogFont`), a less specific choice of the
  * other kind is dropped.
  */
-export function applyLayerDefaults<L extends { type: string }>(
+export const applyLayerDefaults = <L extends { type: string }>(
   defaults: LayerDefaults | undefined,
   layer: L,
-): L {
+): L => {
   const base = over(defaults?.layer ?? {}, defaults?.layerType?.[layer.type] ?? {});
   return over(base, layer) as L;
-}
+};
 
 /** Rules that need the merged view of a layer. */
-export function effectiveLayerIssues(layer: Obj): RuleIssue[] {
+export const effectiveLayerIssues = (layer: Obj): RuleIssue[] => {
   if (layer.type === "text" && layer.wrap === true && !isSet(layer.width)) {
     return [
       {
@@ -163,30 +163,30 @@ export function effectiveLayerIssues(layer: Obj): RuleIssue[] {
     ];
   }
   return [];
-}
+};
 
 /** `issues` moved under `base`. */
 export const prefix = (base: Key[], issues: RuleIssue[]): RuleIssue[] =>
   issues.map((issue) => ({ path: [...base, ...issue.path], message: issue.message }));
 
 /** Rules on a config's `defaults.layer` and every `defaults.layerType.<type>` (image and video alike). */
-export function defaultsIssues(
+export const defaultsIssues = (
   defaults: { layer?: Obj; layerType?: Record<string, unknown> } | undefined,
-): RuleIssue[] {
+): RuleIssue[] => {
   const out: RuleIssue[] = [];
   if (defaults?.layer) out.push(...prefix(["defaults", "layer"], layerIssues(defaults.layer)));
   for (const [type, entries] of Object.entries(defaults?.layerType ?? {})) {
     if (entries) out.push(...prefix(["defaults", "layerType", type], layerIssues(entries as Obj)));
   }
   return out;
-}
+};
 
 /** Reports `issues` (relative to `base`) through a `v.rawCheck` context. */
-export function report(
+export const report = (
   addIssue: (info: { message: string; path: [v.IssuePathItem, ...v.IssuePathItem[]] }) => void,
   issues: RuleIssue[],
   base: Key[] = [],
-): void {
+): void => {
   for (const issue of issues) {
     const keys = [...base, ...issue.path];
     const path = keys.map((key): v.IssuePathItem =>
@@ -197,4 +197,4 @@ export function report(
     if (path.length > 0)
       addIssue({ message: issue.message, path: path as [v.IssuePathItem, ...v.IssuePathItem[]] });
   }
-}
+};

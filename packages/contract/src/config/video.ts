@@ -199,7 +199,7 @@ export const videoConfigEntries = {
 type RawVideoConfig = v.InferOutput<ReturnType<typeof strict<typeof videoConfigEntries>>>;
 
 /** Rules over the whole config: defaults objects, audio cuts, the html layer cap, the output length. */
-export function videoConfigIssues(config: RawVideoConfig): RuleIssue[] {
+export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
   const out: RuleIssue[] = [];
   const defaults = config.defaults;
   out.push(...defaultsIssues(defaults));
@@ -231,7 +231,7 @@ export function videoConfigIssues(config: RawVideoConfig): RuleIssue[] {
     });
   }
   return out;
-}
+};
 
 export const VideoConfigSchema = v.pipe(
   strict("the video config", videoConfigEntries),

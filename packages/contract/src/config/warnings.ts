@@ -18,7 +18,7 @@ const isObj = (value: unknown): value is Obj =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Warnings for the properties of `object` whose entries are declared ignored; `field` names the object. */
-function ignoredIn(object: unknown, entries: Entries | undefined, field: string): FieldWarning[] {
+const ignoredIn = (object: unknown, entries: Entries | undefined, field: string): FieldWarning[] => {
   if (!isObj(object) || !entries) return [];
   return Object.keys(object).flatMap((key): FieldWarning[] => {
     const message = ignoredMessage(entries[key]);
@@ -26,10 +26,10 @@ function ignoredIn(object: unknown, entries: Entries | undefined, field: string)
       ? [{ field: `${field}.${key}`, message, code: "IGNORED_PROPERTY" }]
       : [];
   });
-}
+};
 
 /** Every `IGNORED_PROPERTY` warning of a config, defaults first, then top level, then layers in order. */
-export function configWarnings(type: JobType, config: unknown): FieldWarning[] {
+export const configWarnings = (type: JobType, config: unknown): FieldWarning[] => {
   if (!isObj(config)) return [];
   const byType: Readonly<Record<string, Entries>> =
     type === "image" ? IMAGE_LAYER_ENTRIES : VIDEO_LAYER_ENTRIES;
@@ -52,4 +52,4 @@ export function configWarnings(type: JobType, config: unknown): FieldWarning[] {
     );
   out.push(...layers(config.globalLayers, "config.globalLayers"));
   return out;
-}
+};

@@ -34,7 +34,7 @@ const ascii = (b: Uint8Array, i: number, n: number) => String.fromCharCode(...b.
 export const isQuarterTurn = (orientation: number): boolean => orientation >= 5 && orientation <= 8;
 
 /** EXIF orientation from a TIFF structure (APP1 "Exif\0\0" payload); 1 when absent or malformed. */
-function tiffOrientation(b: Uint8Array, start: number, end: number): number {
+const tiffOrientation = (b: Uint8Array, start: number, end: number): number => {
   const order = ascii(b, start, 2);
   if (order !== "II" && order !== "MM") return 1;
   const u16 = order === "II" ? u16le : u16be;
@@ -51,9 +51,9 @@ function tiffOrientation(b: Uint8Array, start: number, end: number): number {
     }
   }
   return 1;
-}
+};
 
-function jpeg(b: Uint8Array): ImageHeader | null {
+const jpeg = (b: Uint8Array): ImageHeader | null => {
   let orientation: number | null = null;
   let i = 2;
   while (i + 9 < b.length) {
@@ -81,9 +81,9 @@ function jpeg(b: Uint8Array): ImageHeader | null {
     i += 2 + length;
   }
   return null;
-}
+};
 
-function png(b: Uint8Array): ImageHeader | null {
+const png = (b: Uint8Array): ImageHeader | null => {
   if (ascii(b, 12, 4) !== "IHDR") return null;
   const width = u32be(b, 16);
   const height = u32be(b, 20);
@@ -105,9 +105,9 @@ function png(b: Uint8Array): ImageHeader | null {
   }
   if (!width || !height) return null;
   return { codec: "png", width, height, orientation: 1, hasAlpha, animated };
-}
+};
 
-function webp(b: Uint8Array): ImageHeader | null {
+const webp = (b: Uint8Array): ImageHeader | null => {
   const chunk = ascii(b, 12, 4);
   const base = { codec: "webp" as const, orientation: 1 };
   if (chunk === "VP8X") {
@@ -134,14 +134,14 @@ function webp(b: Uint8Array): ImageHeader | null {
       animated: false,
     };
   return null;
-}
+};
 
 /**
  * Reads a PNG, JPEG, GIF or WebP header; null for other formats or when `head` ends before the size
  * (JPEG metadata before the frame header can be long: 256 KB covers nearly every file). A PNG head
  * that ends before the image data still gives the size, with hasAlpha/animated null when unknown.
  */
-export function readImageHeader(head: Uint8Array): ImageHeader | null {
+export const readImageHeader = (head: Uint8Array): ImageHeader | null => {
   if (u8(head, 0) === 0x89 && ascii(head, 1, 3) === "PNG") return png(head);
   if (u8(head, 0) === 0xff && u8(head, 1) === 0xd8) return jpeg(head);
   if (ascii(head, 0, 4) === "RIFF" && ascii(head, 8, 4) === "WEBP") return webp(head);
@@ -153,4 +153,4 @@ export function readImageHeader(head: Uint8Array): ImageHeader | null {
       : null;
   }
   return null;
-}
+};

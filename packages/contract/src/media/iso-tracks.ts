@@ -13,14 +13,14 @@ export interface IsoTracks {
 
 const type = (b: Uint8Array, i: number) => String.fromCharCode(...b.subarray(i, i + 4));
 
-function childrenOf(b: Uint8Array, start: number, end: number) {
+const childrenOf = (b: Uint8Array, start: number, end: number) => {
   const out = [];
   for (let box = boxAt(b, start, end); box && box.end <= end; box = boxAt(b, box.end, end)) out.push(box);
   return out;
-}
+};
 
 /** Track kinds of a `moov` payload: each `trak`'s `mdia/hdlr` handler type (QuickTime's `mhlr` too). */
-export function moovTracks(moov: Uint8Array): IsoTracks {
+export const moovTracks = (moov: Uint8Array): IsoTracks => {
   const tracks = { video: false, audio: false };
   for (const trak of childrenOf(moov, 0, moov.length).filter((x) => x.type === "trak")) {
     const mdia = childrenOf(moov, trak.start, trak.end).find((x) => x.type === "mdia");
@@ -31,7 +31,7 @@ export function moovTracks(moov: Uint8Array): IsoTracks {
     if (handler === "soun") tracks.audio = true;
   }
   return tracks;
-}
+};
 
 /** Largest `moov` kept for classification; a bigger one is a long video's (only video has such tables). */
 export const MAX_CLASSIFY_MOOV_BYTES = 8 * 1024 * 1024;
@@ -122,18 +122,18 @@ const AUDIO_BRANDS = new Set(["M4A ", "M4B ", "M4P ", "F4A "]);
  * makes a video (QuickTime for a `qt  ` brand, else MP4), sound alone makes audio (`m4a`); unknown tracks
  * fall back to the brand (`M4A ` and kin: audio).
  */
-export function isoKind(head: Uint8Array, tracks: IsoTracks | null): "m4a" | "mov" | "mp4" {
+export const isoKind = (head: Uint8Array, tracks: IsoTracks | null): "m4a" | "mov" | "mp4" => {
   const brand = type(head, 8);
   const qt = brand.startsWith("qt");
   if (tracks?.video) return qt ? "mov" : "mp4";
   if (tracks?.audio) return "m4a";
   return AUDIO_BRANDS.has(brand) ? "m4a" : qt ? "mov" : "mp4";
-}
+};
 
 /** The tracks of an ISO-BMFF file whose `moov` lies inside `bytes` (a fast-start file's head), else null. */
-export function isoTracksIn(bytes: Uint8Array): IsoTracks | null {
+export const isoTracksIn = (bytes: Uint8Array): IsoTracks | null => {
   const tap = new MoovTap();
   tap.push(bytes, 0);
   const moov = tap.moov();
   return moov ? moovTracks(moov) : null;
-}
+};

@@ -51,7 +51,7 @@ export interface Box {
  * The box whose header starts at `at` in `b` (a size-0 box runs to `limit`, its parent's end); null
  * when the header does not fit or is malformed. Shared with the Worker's duration reader.
  */
-export function boxAt(b: Uint8Array, at: number, limit: number): Box | null {
+export const boxAt = (b: Uint8Array, at: number, limit: number): Box | null => {
   if (at + 8 > b.length) return null;
   let size = u32(b, at);
   let header = 8;
@@ -62,21 +62,21 @@ export function boxAt(b: Uint8Array, at: number, limit: number): Box | null {
   } else if (size === 0) size = limit - at;
   if (size < header) return null;
   return { type: type(b, at + 4), start: at + header, end: at + size };
-}
+};
 
 /** Child boxes of the payload [start, end); stops at the first malformed header. */
-function children(b: Uint8Array, start: number, end: number): Box[] {
+const children = (b: Uint8Array, start: number, end: number): Box[] => {
   const out: Box[] = [];
   for (let box = boxAt(b, start, end); box && box.end <= end; box = boxAt(b, box.end, end)) out.push(box);
   return out;
-}
+};
 
 /**
  * The format duration ffprobe reports for a `moov` payload, in microseconds: `mvhd.duration` rescaled
  * from `mvhd.timescale` (mov.c, mov_read_mvhd; the movie duration already includes the edit lists).
  * Null for fragmented movies (`mvex`: the length lives in the fragments) and unknown durations.
  */
-export function moovDurationUs(moov: Uint8Array): number | null {
+export const moovDurationUs = (moov: Uint8Array): number | null => {
   const top = children(moov, 0, moov.length);
   if (top.some((x) => x.type === "mvex")) return null;
   const mvhd = top.find((x) => x.type === "mvhd");
@@ -87,13 +87,13 @@ export function moovDurationUs(moov: Uint8Array): number | null {
   // 0 and all-ones both mean "unknown" in practice; ffprobe then derives the length from the tracks.
   if (!timescale || !ticks || ticks === 0xffffffff || ticks >= 2 ** 53) return null;
   return ticksToUs(ticks, timescale);
-}
+};
 
 const child = (b: Uint8Array, parent: Box, name: string) =>
   children(b, parent.start, parent.end).find((c) => c.type === name);
 
 /** Walks `trak` → mdia → hdlr / minf → stbl → stsd; returns the handler and first sample entry. */
-function track(b: Uint8Array, trak: Box): { handler: string; entry: Box | null; tkhd: Box | null } {
+const track = (b: Uint8Array, trak: Box): { handler: string; entry: Box | null; tkhd: Box | null } => {
   const mdia = child(b, trak, "mdia");
   const hdlr = mdia && child(b, mdia, "hdlr");
   const minf = mdia && child(b, mdia, "minf");
@@ -103,20 +103,20 @@ function track(b: Uint8Array, trak: Box): { handler: string; entry: Box | null; 
   const entry =
     stsd && u32(b, stsd.start + 4) > 0 ? (children(b, stsd.start + 8, stsd.end)[0] ?? null) : null;
   return { handler: hdlr ? type(b, hdlr.start + 8) : "", entry, tkhd: child(b, trak, "tkhd") ?? null };
-}
+};
 
 /** Clockwise quarter turns from a track header's matrix; null when mirrored, skewed or not a quarter. */
-function tkhdRotation(b: Uint8Array, tkhd: Box): number | null {
+const tkhdRotation = (b: Uint8Array, tkhd: Box): number | null => {
   const m = tkhd.start + ((b[tkhd.start] ?? 0) === 1 ? 52 : 40);
   const [a, bb, c, d] = [s32(b, m), s32(b, m + 4), s32(b, m + 12), s32(b, m + 16)];
   if (a * d - bb * c <= 0) return null;
   const deg = Math.round((Math.atan2(bb, a) * 180) / Math.PI);
   const cw = ((deg % 360) + 360) % 360;
   return cw % 90 === 0 ? cw : null;
-}
+};
 
 /** Parses the payload of `moov` (pure). */
-export function parseMoov(b: Uint8Array): Mp4Facts | null {
+export const parseMoov = (b: Uint8Array): Mp4Facts | null => {
   const us = moovDurationUs(b);
   if (us === null) return null;
   const top = children(b, 0, b.length);
@@ -143,4 +143,4 @@ export function parseMoov(b: Uint8Array): Mp4Facts | null {
     videoCodec,
     hasAudio,
   };
-}
+};
