@@ -11,7 +11,6 @@
  * walks the ring. Each instance's own admission control decides (a bounded queue; 503 busy): no shared load table
  * to keep fresh, no instance woken for a job it will not take, and capacity is judged where it is known.
  */
-import { getContainer } from "@cloudflare/containers";
 import type { Env } from "../env.ts";
 import { UpstreamFailure } from "../lib/errors.ts";
 
@@ -32,8 +31,13 @@ const byUrl = (name: string, url: string): Instance => ({
   send: (r) => fetch(r),
 });
 
-const byName = (env: Env, name: string): Instance => {
-  const stub = getContainer(env.RENDERER as never, name) as unknown as Fetcher;
+/**
+ * A Container instance by name: its Durable Object stub, as @cloudflare/containers' getContainer gets it (not imported
+ * here: that package needs workerd's `cloudflare:workers`, and every request context holds this client, which Node
+ * scripts bundle too, scripts/key.mjs).
+ */
+const byName = (binding: DurableObjectNamespace, name: string): Instance => {
+  const stub = binding.get(binding.idFromName(name));
   return { name, base: "http://renderer", send: (r) => stub.fetch(r) };
 };
 
@@ -48,8 +52,9 @@ export const renderInstances = (env: Env): Instance[] => {
   const local = urls(env);
   if (local.length) return local.map((u, i) => byUrl(`render-${i}`, u));
   if (env.RENDERER) {
+    const binding = env.RENDERER;
     const n = Math.max(1, Number(env.RENDERER_INSTANCES) || DEFAULT_INSTANCES);
-    return Array.from({ length: n }, (_, i) => byName(env, `render-${i}`));
+    return Array.from({ length: n }, (_, i) => byName(binding, `render-${i}`));
   }
   throw new UpstreamFailure("No renderer configured (set RENDERER_URL or the RENDERER container binding)");
 };
@@ -59,7 +64,7 @@ export const probeInstance = (env: Env): Instance => {
   if (env.RENDERER_PROBE_URL) return byUrl("probe", env.RENDERER_PROBE_URL);
   const local = urls(env);
   if (local.length) return byUrl("render-0", local[0]!);
-  if (env.RENDERER) return byName(env, "probe");
+  if (env.RENDERER) return byName(env.RENDERER, "probe");
   throw new UpstreamFailure("No renderer configured (set RENDERER_URL or the RENDERER container binding)");
 };
 
