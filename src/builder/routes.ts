@@ -4,9 +4,9 @@
  * calls the public API with the key its user types; its policy allows nothing but this origin.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
-import { GALLERY } from "../docs/examples";
-import { NotFound } from "../lib/errors";
+import type { AppEnv } from "../app-env.ts";
+import { GALLERY } from "../lib/openapi-examples.ts";
+import { NotFound } from "../lib/errors.ts";
 
 const FILES: Record<string, string> = {
   "": "text/html; charset=utf-8",

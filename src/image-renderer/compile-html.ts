@@ -1,22 +1,22 @@
 /**
  * Compiles an image config into one HTML/CSS document: absolutely positioned layers in array order
  * (index 0 at the bottom), drawn by Chromium and screenshotted at the canvas size. Pure: the same
- * function serves the Worker's image jobs and can serve the container's video text/html frames.
+ * function serves the Worker's image jobs and can serve the renderer's video text/html frames.
  */
-import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "../contract/config";
-import { pageFontFaces } from "../fonts/catalog";
-import { FontRegistry } from "./fonts";
-import type { HostedFonts } from "./hosted-fonts";
-import { htmlLayerHtml, type HtmlLayerInput } from "./layers/html";
-import { imageLayerHtml, type ImageLayerInput } from "./layers/image";
+import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "@media-render/contract/config";
+import { pageFontFaces } from "../fonts/catalog.ts";
+import { FontRegistry } from "./fonts.ts";
+import type { HostedFonts } from "./hosted-fonts.ts";
+import { htmlLayerHtml, type HtmlLayerInput } from "./layers/html.ts";
+import { imageLayerHtml, type ImageLayerInput } from "./layers/image.ts";
 import {
   gradientLayerHtml,
   shapeLayerHtml,
   type GradientLayerInput,
   type ShapeLayerInput,
-} from "./layers/shapes";
-import { textLayerHtml, type TextLayerInput } from "./layers/text";
-import { ASSET_ORIGIN, STATIC_ORIGIN } from "./origins";
+} from "./layers/shapes.ts";
+import { textLayerHtml, type TextLayerInput } from "./layers/text.ts";
+import { ASSET_ORIGIN, STATIC_ORIGIN } from "../storage/page-origins.ts";
 
 /** Natural pixel sizes of the job's pictures, by storage URL (from media_files). */
 export type NaturalSizes = ReadonlyMap<string, { width: number; height: number }>;

@@ -7,10 +7,10 @@
  * - none: the default face, Arimo 400 from the catalogue (metrically identical to Arial, the documented
  *   default), so text looks the same on every machine instead of depending on installed system fonts.
  */
-import { catalogFaceName, resolveCatalogFont, type CatalogFont } from "../contract/fonts/catalog";
-import { catalogFontFaces } from "../fonts/catalog";
-import { fontKey, type FontFaces } from "../fonts/source";
-import { assetUrl, STATIC_ORIGIN } from "./origins";
+import { catalogFaceName, resolveCatalogFont, type CatalogFont } from "@media-render/contract/fonts/catalog";
+import { catalogFontFaces } from "../fonts/catalog.ts";
+import { fontKey, type FontFaces } from "../fonts/source.ts";
+import { assetUrl, STATIC_ORIGIN } from "../storage/page-origins.ts";
 
 export interface FontChoice {
   fontPath?: string;
@@ -32,8 +32,11 @@ export const DEFAULT_FONT = "Arimo:400";
 export class FontRegistry {
   private rules = new Map<string, string>();
   private uploads = new Map<string, string>();
+  private readonly hosted: ReadonlyMap<string, FontFaces>;
 
-  constructor(private readonly hosted: ReadonlyMap<string, FontFaces> = new Map()) {}
+  constructor(hosted: ReadonlyMap<string, FontFaces> = new Map()) {
+    this.hosted = hosted;
+  }
 
   /** `font-family` and `font-weight` CSS values for a layer's font choice. */
   use(choice: FontChoice): { family: string; weight: number } {

@@ -10,8 +10,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { contentSecurityPolicy } from "../../src/console/policy";
-import { audit, codeFromOutbox, openBrowser, sessionCookie, text, type Harness } from "./console/harness";
+import { contentSecurityPolicy } from "../../src/console/policy.ts";
+import { audit, codeFromOutbox, openBrowser, sessionCookie, text, type Harness } from "./console/harness.ts";
 
 const base = inject("baseUrl");
 const TINY = {

@@ -1,7 +1,7 @@
 /** /builder: the page and its files from this Worker under a policy that allows only this origin. */
 import { describe, expect, it } from "vitest";
-import { GALLERY } from "../../src/docs/examples";
-import { call } from "./helpers";
+import { GALLERY } from "../../src/lib/openapi-examples.ts";
+import { call } from "./helpers.ts";
 
 describe("GET /builder", () => {
   it("serves the page, its script and style with a same-origin-only policy, and the gallery", async () => {

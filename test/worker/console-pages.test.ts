@@ -4,8 +4,8 @@
  * folder (the renderers' fonts and libraries) is reachable. The API's own answers are unchanged.
  */
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy } from "../../src/console/policy";
-import { call } from "./helpers";
+import { contentSecurityPolicy } from "../../src/console/policy.ts";
+import { call } from "./helpers.ts";
 
 const PAGES = [
   "/",
