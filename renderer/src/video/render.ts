@@ -27,6 +27,7 @@ import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
 import { timeReveals, transcribeMix, withCaptionLayers, type Captions } from "./captions/captions.ts";
 import type { MediaInfo, Rasters, VideoFormat, VideoSpec } from "./types.ts";
+import { chunkArgs, chunkGraph, chunkWindow, joinSegments, type ChunkPart } from "./chunks.ts";
 
 export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
 
@@ -51,6 +52,10 @@ export interface RenderVideoOptions {
   signal?: AbortSignal;
   /** Told the pid of every ffmpeg run and GL helper of the render (run-job.ts counts their memory). */
   onSpawn?: (pid: number) => void;
+  /** Parallel rendering (chunks.ts): render only this chunk's frames, as a video-only segment at `outPath`. */
+  chunk?: ChunkPart;
+  /** Parallel rendering: join these segments (local files, in order) with the whole timeline's audio mix. */
+  joinSegments?: string[];
 }
 
 export interface RenderVideoResult {
@@ -160,7 +165,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   const timings: Partial<RenderTimings> = {};
   const parsed = applyFastMode(videoSpec(o.config, o.format));
   report(0, "downloading");
-  if (!o.rasterize) warmBrowsers(keyedLayers(parsed), tools);
+  if (!o.rasterize && !o.joinSegments) warmBrowsers(keyedLayers(parsed), tools);
   // Captions are text: the text page opens while the inputs download and the mix is transcribed.
   if (!o.rasterize && parsed.subtitles) prepareSparePage(tools);
   const refs = fileRefs(parsed);
@@ -220,6 +225,37 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     if (captions.cues.length > 0) {
       ({ spec, keys: captionKeys } = withCaptionLayers(spec, captions.cues));
     }
+  }
+  if (o.joinSegments) {
+    await probing;
+    const timeline = timelineFor();
+    report(overallPercent("encoding", 0), "encoding");
+    await joinSegments({
+      ffmpegPath: tools.ffmpegPath,
+      workDir: o.workDir,
+      graph: compileGraph(spec, timeline, o.jobId, media, new Map()),
+      segments: o.joinSegments,
+      format: spec.format,
+      fast: spec.fast,
+      duration: timeline.duration,
+      outPath: o.outPath,
+      signal: o.signal,
+      onSpawn: o.onSpawn,
+    });
+    const { width, height, fps } = spec;
+    const ms = clock.total();
+    const zero = { downloadMs: 0, probeMs: 0, rasterizeMs: 0, graphMs: 0, startMs: 0, ffmpegMs: 0 };
+    const duration = timeline.duration;
+    return {
+      outPath: o.outPath,
+      width,
+      height,
+      fps,
+      duration,
+      transitions: [],
+      captions: null,
+      timings: { ...zero, ...timings, totalMs: ms },
+    };
   }
   const rasterKeys = keyedLayers(spec).filter((k) => isRaster(k.layer));
   const rasterize: Rasterize =
@@ -336,8 +372,9 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       graph = compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer);
     }
     graph = pipesLast(graph);
-    await writeFile(graphScript, graph.filterGraph);
-    const args = ffmpegArgs({
+    const window = o.chunk ? chunkWindow(timeline.totalFrames, o.chunk) : null;
+    await writeFile(graphScript, window ? chunkGraph(graph.filterGraph, window) : graph.filterGraph);
+    const job = {
       inputs: graph.inputs,
       graphScript,
       filterThreads: filterThreadsFor(graph.filterGraph),
@@ -346,7 +383,9 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       fps: spec.fps,
       duration: timeline.duration,
       outPath: o.outPath,
-    });
+    };
+    const args = window ? chunkArgs(job, window) : ffmpegArgs(job);
+    const encodeSeconds = window ? (window.end - window.start) / spec.fps : timeline.duration;
     const reader = new ProgressReader();
     report(overallPercent("encoding", 0), "encoding");
     timings.startMs = clock.total();
@@ -360,12 +399,20 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       timeoutMs: 30 * 60_000,
       onStderr: (chunk) => {
         const at = reader.push(chunk);
-        if (at !== null) report(overallPercent("encoding", at / timeline.duration), "encoding");
+        if (at !== null) report(overallPercent("encoding", at / encodeSeconds), "encoding");
       },
     });
     rendering.catch(() => both.abort());
+    // A chunk's ffmpeg ends at its last frame, before the taps run has written the pairs of later transitions.
+    let rendered = false;
+    if (window) void rendering.then(() => ((rendered = true), both.abort()));
+    const tapsDone = window
+      ? tapsRun.catch((e: unknown) => {
+          if (!rendered) throw e;
+        })
+      : tapsRun;
     // The first failure is the job's (a run stopped by the other's failure only reports "aborted").
-    await firstFailure([tapsRun, rendering]);
+    await firstFailure([tapsDone, rendering]);
     timings.ffmpegMs = clock.since(t);
     const cpu1 = cpuTimes();
     if (cpu0 && cpu1) {

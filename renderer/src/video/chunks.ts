@@ -1,0 +1,116 @@
+/**
+ * Parallel rendering (docs/parallel-rendering.md): a long video is split into chunks at frame boundaries, each
+ * rendered on its own renderer as a video-only segment, then joined by one renderer without re-encoding while
+ * the audio mix is made once for the whole timeline.
+ *
+ * A chunk runs the job's complete graph (the same timeline, the same transitions, html and text layers, the same
+ * frame numbers) and keeps only its frames (`trim` on `[vout]`): every frame of a chunk is the frame of the single
+ * render, whatever spans its boundaries. Each segment is its own closed GOP sequence (x264 starts it with an IDR
+ * frame and never references across it, `open_gop` off), encoded with the job's encoder settings, so the join is a
+ * concat by stream copy.
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { run } from "../lib/process.ts";
+import { encoderArgs, type FfmpegJob } from "./args.ts";
+import { audioOnlyGraph } from "./captions/audio-pass.ts";
+import type { CompiledGraph } from "./compile.ts";
+
+/** Which chunk of how many (the request's `chunk`). */
+export interface ChunkPart {
+  index: number;
+  count: number;
+}
+
+/** The frames a chunk keeps: [start, end) of the timeline's frames. */
+export interface FrameWindow {
+  start: number;
+  end: number;
+}
+
+/**
+ * Chunk `index` of `count` over `totalFrames` frames (pure): contiguous, as even as whole frames allow, every
+ * frame in exactly one chunk. Every renderer computes it from the same frame-exact timeline, so the Worker only
+ * says which chunk.
+ */
+export const chunkWindow = (totalFrames: number, part: ChunkPart): FrameWindow => ({
+  start: Math.floor((totalFrames * part.index) / part.count),
+  end: Math.floor((totalFrames * (part.index + 1)) / part.count),
+});
+
+/** The graph with `[vchunk]`: the window's frames of `[vout]`, renumbered from 0; the audio is dropped. */
+export const chunkGraph = (filterGraph: string, w: FrameWindow): string =>
+  [
+    filterGraph,
+    `[vout]trim=start_frame=${w.start}:end_frame=${w.end},setpts=PTS-STARTPTS[vchunk]`,
+    "[aout]anullsink",
+  ].join(";\n");
+
+/** The video half of the job's encoder arguments (audio options and mp4 flags belong to the join). */
+export const videoEncoderArgs = (format: FfmpegJob["format"], fast: boolean): string[] => {
+  const all = encoderArgs(format, fast);
+  const kept: string[] = [];
+  for (let i = 0; i < all.length; i += 2)
+    if (!/^-(c:a|b:a|movflags)$/.test(all[i]!)) kept.push(all[i]!, all[i + 1]!);
+  return kept;
+};
+
+/** The segment's container: mp4 for the H.264 formats, webm for VP9. */
+const segmentMuxer = (format: FfmpegJob["format"]) => (format === "webm" ? "webm" : "mp4");
+
+/** The command line that renders a chunk's segment (the graph script holds `chunkGraph`'s output). */
+export const chunkArgs = (job: FfmpegJob, w: FrameWindow): string[] => [
+  ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats", "-progress", "pipe:2"],
+  ...job.inputs.flat(),
+  ...(job.filterThreads ? ["-filter_complex_threads", String(job.filterThreads)] : []),
+  ...["-filter_complex_script", job.graphScript, "-map", "[vchunk]", "-an"],
+  ...videoEncoderArgs(job.format, job.fast),
+  ...["-r", String(job.fps), "-frames:v", String(w.end - w.start), "-f", segmentMuxer(job.format)],
+  job.outPath,
+];
+
+export interface JoinJob {
+  ffmpegPath: string;
+  workDir: string;
+  /** The job's graph compiled without rasters: only its audio chains are used. */
+  graph: CompiledGraph;
+  /** The chunks' segments, in order (local files). */
+  segments: string[];
+  format: FfmpegJob["format"];
+  fast: boolean;
+  /** The timeline's length in seconds. */
+  duration: number;
+  outPath: string;
+  signal?: AbortSignal;
+  onSpawn?: (pid: number) => void;
+}
+
+/** Renders the audio mix of the whole timeline in one pass and muxes it with the concatenated segments. */
+export const joinSegments = async (j: JoinJob): Promise<void> => {
+  const list = join(j.workDir, "segments.txt");
+  // The concat demuxer reads the list; paths are the renderer's own temp files, quoted for its syntax.
+  await writeFile(list, j.segments.map((s) => `file '${s.replaceAll("'", "'\\''")}'\n`).join(""));
+  const audio = audioOnlyGraph(j.graph);
+  // audioOnlyGraph ends with the transcriber's resampling chain; the mix itself is `[aout]`.
+  const mix = audio ? audio.filterGraph.split(";\n").slice(0, -1).join(";\n") : null;
+  const script = join(j.workDir, "join-audio.txt");
+  await writeFile(script, mix ?? `anullsrc=r=48000:cl=stereo,atrim=0:${j.duration}[aout]`);
+  const all = encoderArgs(j.format, j.fast);
+  const audioArgs: string[] = [];
+  for (let i = 0; i < all.length; i += 2)
+    if (/^-(c:a|b:a|movflags)$/.test(all[i]!)) audioArgs.push(all[i]!, all[i + 1]!);
+  const n = audio?.inputs.length ?? 0;
+  await run(
+    j.ffmpegPath,
+    [
+      ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats"],
+      ...(audio?.inputs.flat() ?? []),
+      ...["-f", "concat", "-safe", "0", "-i", list],
+      ...["-filter_complex_script", script, "-map", `${n}:v`, "-map", "[aout]", "-c:v", "copy"],
+      ...audioArgs,
+      ...["-t", String(j.duration), "-f", j.format === "mov" ? "mov" : j.format],
+      j.outPath,
+    ],
+    { signal: j.signal, onSpawn: j.onSpawn, timeoutMs: 30 * 60_000 },
+  );
+};

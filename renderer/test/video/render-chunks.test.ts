@@ -1,0 +1,239 @@
+/**
+ * Parallel rendering (src/video/chunks.ts, docs/parallel-rendering.md): a job rendered as chunks and joined equals
+ * its single render. The frame-index config plays a video whose frame n draws n in binary (16 columns, white = 1),
+ * so every output frame says which timeline frame it is; its background track is a sine sweep, the same samples
+ * whether the video was split or not.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { VideoConfig } from "@media-render/contract/config/video";
+import { run } from "../../src/lib/process.ts";
+import { chunkWindow } from "../../src/video/chunks.ts";
+import { closeBrowser } from "../../src/video/raster/browser.ts";
+import { renderVideo } from "../../src/video/render.ts";
+import { videoConfig } from "../helpers/video-config.ts";
+
+const W = 320;
+const H = 240;
+const FPS = 25;
+let dir: string;
+let pattern: string;
+let sweep: string;
+
+/** Renders `config` whole, and as `count` chunks joined; the two output paths. */
+const renderBoth = async (name: string, config: VideoConfig, count: number) => {
+  const single = join(dir, `${name}-single.mp4`);
+  const base = { jobId: `job_${name}`, config, allowLocalFiles: true };
+  await renderVideo({ ...base, workDir: await mkdtemp(join(dir, "w-")), outPath: single });
+  const segments = await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const outPath = join(dir, `${name}-seg${index}.mp4`);
+      const workDir = await mkdtemp(join(dir, "w-"));
+      await renderVideo({ ...base, workDir, outPath, chunk: { index, count } });
+      return outPath;
+    }),
+  );
+  const joined = join(dir, `${name}-joined.mp4`);
+  const workDir = await mkdtemp(join(dir, "w-"));
+  await renderVideo({ ...base, workDir, outPath: joined, joinSegments: segments });
+  return { single, joined, segments };
+};
+
+/** Every decoded frame, grey, W x H. */
+const greyFrames = async (path: string): Promise<Buffer[]> => {
+  const { stdout } = await run("ffmpeg", [
+    "-v",
+    "error",
+    "-i",
+    path,
+    "-f",
+    "rawvideo",
+    "-pix_fmt",
+    "gray",
+    "-",
+  ]);
+  const size = W * H;
+  return Array.from({ length: stdout.length / size }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
+};
+
+/** The number a pattern frame draws. */
+const indexOf = (frame: Buffer): number => {
+  let n = 0;
+  for (let bit = 0; bit < 16; bit++) if (frame[(H / 2) * W + bit * 20 + 10]! > 128) n |= 1 << bit;
+  return n;
+};
+
+/** The decoded audio, 48 kHz mono float samples. */
+const samples = async (path: string): Promise<Float32Array> => {
+  const { stdout } = await run("ffmpeg", ["-v", "error", "-i", path, "-ac", "1", "-f", "f32le", "-"]);
+  return new Float32Array(stdout.buffer, stdout.byteOffset, stdout.length / 4);
+};
+
+interface Stream {
+  codec_type: string;
+  start_time: string;
+  duration: string;
+  nb_frames: string;
+}
+const streams = async (path: string): Promise<Stream[]> => {
+  const { stdout } = await run("ffprobe", ["-v", "error", "-show_streams", "-of", "json", path]);
+  return (JSON.parse(stdout.toString()) as { streams: Stream[] }).streams;
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "video-chunks-"));
+  pattern = join(dir, "pattern.mp4");
+  sweep = join(dir, "sweep.wav");
+  // Lossless, so the pattern is exact in the input; the render re-encodes it (crf 20) and the columns stay clear.
+  const geq = "geq=lum='255*gt(bitand(N\\,pow(2\\,floor(X/20)))\\,0)'";
+  await run("ffmpeg", [
+    ...[
+      "-v",
+      "error",
+      "-f",
+      "lavfi",
+      "-i",
+      `nullsrc=s=${W}x${H}:r=${FPS}:d=8,format=gray,${geq},format=yuv420p`,
+    ],
+    ...["-c:v", "libx264", "-qp", "0", "-preset", "ultrafast", "-y", pattern],
+  ]);
+  // 200 Hz rising to 1800 Hz over 8 s.
+  await run("ffmpeg", [
+    ...["-v", "error", "-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(200*t+100*t*t)):s=48000:d=8"],
+    ...["-y", sweep],
+  ]);
+});
+afterAll(async () => {
+  await closeBrowser();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("chunkWindow", () => {
+  it("puts every frame in exactly one chunk, in order", () => {
+    for (const total of [1, 7, 200, 1501])
+      for (const count of [1, 2, 3, 8]) {
+        const windows = Array.from({ length: count }, (_, index) => chunkWindow(total, { index, count }));
+        expect(windows[0]!.start).toBe(0);
+        expect(windows.at(-1)!.end).toBe(total);
+        for (let i = 1; i < count; i++) expect(windows[i]!.start).toBe(windows[i - 1]!.end);
+      }
+  });
+});
+
+describe("a video rendered as chunks and joined", () => {
+  let out: { single: string; joined: string; segments: string[] };
+  beforeAll(async () => {
+    const config = videoConfig({
+      width: W,
+      height: H,
+      fps: FPS,
+      audioFilePath: sweep,
+      defaults: { transition: null },
+      clips: [
+        { duration: 3, layers: [{ type: "video", path: pattern, cutFrom: 0, cutTo: 3 }] },
+        { duration: 5, layers: [{ type: "video", path: pattern, cutFrom: 3, cutTo: 8 }] },
+      ],
+    });
+    out = await renderBoth("index", config, 3);
+  }, 240_000);
+
+  it("has the single render's frames, each once, in order: nothing duplicated or missing at the joins", async () => {
+    const single = (await greyFrames(out.single)).map(indexOf);
+    const joined = (await greyFrames(out.joined)).map(indexOf);
+    expect(single).toHaveLength(8 * FPS);
+    expect(joined).toEqual(single);
+    expect(joined).toEqual(Array.from({ length: 8 * FPS }, (_, i) => i));
+  });
+
+  it("is joined by stream copy: the segments' packets, closed GOPs each starting with a keyframe", async () => {
+    const { stdout } = await run("ffprobe", [
+      ...[
+        "-v",
+        "error",
+        "-select_streams",
+        "v",
+        "-show_entries",
+        "packet=flags",
+        "-of",
+        "csv=p=0",
+        out.joined,
+      ],
+    ]);
+    const flags = stdout.toString().trim().split("\n");
+    const starts = out.segments.map((_, index) => chunkWindow(8 * FPS, { index, count: 3 }).start);
+    for (const s of starts) expect(flags[s]).toMatch(/^K/);
+  });
+
+  it("has the single render's audio, sample for sample, with no gap or click at the joins", async () => {
+    const a = await samples(out.single);
+    const b = await samples(out.joined);
+    expect(b.length).toBe(a.length);
+    let worst = 0;
+    for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!));
+    expect(worst).toBeLessThan(1e-6);
+    // The sweep is loud everywhere: no 10 ms window near a join is silent, and no sample jumps (a click) more
+    // than the sweep's own steepest step (0.5 × 2π × 1800 / 48000 ≈ 0.12) allows with the codec's noise.
+    for (const s of [3 * 48000, (8 * 48000) / 3, (16 * 48000) / 3]) {
+      const at = Math.round(s);
+      for (let w = at - 4800; w < at + 4800; w += 480) {
+        let sum = 0;
+        for (let i = w; i < w + 480; i++) sum += b[i]! ** 2;
+        expect(Math.sqrt(sum / 480)).toBeGreaterThan(0.2);
+      }
+      for (let i = at - 4800; i < at + 4800; i++) expect(Math.abs(b[i]! - b[i - 1]!)).toBeLessThan(0.2);
+    }
+  });
+
+  it("keeps audio and video in step: both start at 0 and last the timeline, within one frame", async () => {
+    for (const path of [out.single, out.joined]) {
+      const [video, audio] = [
+        (await streams(path)).find((s) => s.codec_type === "video")!,
+        (await streams(path)).find((s) => s.codec_type === "audio")!,
+      ];
+      expect(Number(video.start_time)).toBeCloseTo(0, 3);
+      expect(Math.abs(Number(audio.start_time))).toBeLessThan(1 / FPS);
+      expect(Math.abs(Number(video.duration) - 8)).toBeLessThan(1 / FPS);
+      expect(Math.abs(Number(audio.duration) - Number(video.duration))).toBeLessThan(1 / FPS);
+    }
+  });
+});
+
+describe("layers across a chunk boundary", () => {
+  it("a GLSL transition, a title and an html animation spanning the join equal the single render", async () => {
+    // 2 s + 2 s with a 1 s burn: 75 frames, the transition on frames 25-49; two chunks meet at frame 37.
+    const config = videoConfig({
+      width: W,
+      height: H,
+      fps: FPS,
+      clips: [
+        {
+          duration: 2,
+          transition: { name: "burn", duration: 1 },
+          layers: [{ type: "fill-color", color: "#ff0000" }],
+        },
+        { duration: 2, layers: [{ type: "fill-color", color: "#0000ff" }] },
+      ],
+      globalLayers: [
+        { type: "title", text: "Across", position: "top" },
+        {
+          type: "html",
+          animated: true,
+          html: `<style>html,body{margin:0}#b{position:absolute;left:0;top:150px;width:40px;height:40px;background:#0f0;animation:mv 3s linear forwards}@keyframes mv{to{left:280px}}</style><div id="b"></div>`,
+        },
+      ],
+    });
+    const out = await renderBoth("across", config, 2);
+    const single = await greyFrames(out.single);
+    const joined = await greyFrames(out.joined);
+    expect(joined).toHaveLength(single.length);
+    expect(single).toHaveLength(75);
+    for (let f = 0; f < single.length; f++) {
+      let diff = 0;
+      for (let i = 0; i < W * H; i++) diff += Math.abs(single[f]![i]! - joined[f]![i]!);
+      // Two encodes of the same pictures: a mean difference of a few grey levels at most.
+      expect(diff / (W * H), `frame ${f}`).toBeLessThan(3);
+    }
+  }, 240_000);
+});
