@@ -29,6 +29,8 @@ if (!reexecOnProjectNode()) {
     CAPTCHA_ENABLED: "false",
     // A local browser object is a local Chromium: one per core (IMAGE_BROWSERS overrides).
     IMAGE_BROWSERS: process.env.IMAGE_BROWSERS || "2",
+    // Parallel rendering's threshold (docs/parallel-rendering.md); empty = the default, a minute of 720p.
+    PARALLEL_RENDER_MIN_WORK: process.env.PARALLEL_RENDER_MIN_WORK || "",
     // Sign-in limits for one developer on loopback (production: 5 and 60 per hour).
     AUTH_EMAIL_LIMIT_PER_HOUR: "100",
     AUTH_IP_LIMIT_PER_HOUR: "1000",

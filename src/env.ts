@@ -36,6 +36,11 @@ export interface Env {
   IMAGE_BROWSERS?: string;
   /** Render instances of the RENDERER Container binding (production; `max_instances` less one for probes). */
   RENDERER_INSTANCES?: string;
+  /**
+   * Parallel rendering's threshold: a video job whose planned length x width x height (seconds x pixels) reaches it
+   * renders as chunks on several renderers (docs/parallel-rendering.md). Default: a minute of 1280x720.
+   */
+  PARALLEL_RENDER_MIN_WORK?: string;
   /** "true": googleFont may name any family of the hosted catalogue (fetched once, cached in R2). */
   FONT_CATALOGUE_ONLINE?: string;
   /** Base URL at which the renderer reaches this Worker (signed storage URLs, callbacks). */

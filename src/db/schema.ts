@@ -11,3 +11,4 @@ export * from "./tables/jobs.ts";
 export * from "./tables/rate-limits.ts";
 export * from "./tables/webhooks.ts";
 export * from "./tables/templates.ts";
+export * from "./tables/job-chunks.ts";

@@ -18,7 +18,8 @@ import {
   ValidationFailed,
 } from "../lib/errors.ts";
 import { renderImageJob } from "../image-renderer/render-image-job.ts";
-import { dispatchVideoJob } from "./dispatch-video.ts";
+import { dispatchJoin, offerChunk, watchChunk } from "./dispatch-chunks.ts";
+import { dispatchVideoJob, videoRequest } from "./dispatch-video.ts";
 import { RenderMessage } from "./messages.ts";
 import { watchLease } from "./watch-lease.ts";
 
@@ -74,6 +75,19 @@ export const handleQueue = async (
         message.ack();
         continue;
       }
+      if (parsed.output.kind === "watch-chunk") {
+        if (!batch.queue.endsWith("-dlq")) await watchChunk(ctx, parsed.output);
+        message.ack();
+        continue;
+      }
+      if (parsed.output.kind === "chunk" || parsed.output.kind === "join") {
+        if (batch.queue.endsWith("-dlq"))
+          await failJob(ctx, jobId, `Rendering failed after repeated attempts (${batch.queue})`);
+        else if (parsed.output.kind === "chunk") await offerChunk(ctx, parsed.output, videoRequest);
+        else await dispatchJoin(ctx, jobId, videoRequest);
+        message.ack();
+        continue;
+      }
       if (batch.queue.endsWith("-dlq"))
         await failJob(ctx, jobId, `Rendering failed after repeated attempts (${batch.queue})`);
       else await render(ctx, batch.queue, jobId);
@@ -84,12 +98,12 @@ export const handleQueue = async (
         continue;
       }
       const body = parsed.output;
-      if (body.kind === "watch") {
+      if (body.kind === "watch" || body.kind === "watch-chunk") {
         // A lease check that could not run (D1 down) is tried again; it never fails the job itself.
         message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
         continue;
       }
-      if ((e instanceof RendererBusy || e instanceof RendererUnreachable) && body.kind === "render") {
+      if (e instanceof RendererBusy || e instanceof RendererUnreachable) {
         // Back-pressure: a fresh message after the delay (this one's retries are for failures). Past the wait
         // limit, the job fails, its reserve released.
         const since = body.waitingSince ?? ctx.now();

@@ -14,7 +14,8 @@ import { referenceTargets } from "../jobs/input-map.ts";
 import { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { captionStorageUrl, outputStorageUrl } from "../jobs/output.ts";
-import { plannedVideo } from "../jobs/planned-length.ts";
+import { plannedTimeline, plannedVideo } from "../jobs/planned-length.ts";
+import { dispatchChunks, splitInto, type BuildRequest } from "./dispatch-chunks.ts";
 import { keyOf } from "../storage/paths.ts";
 import { LEASE_CHECK_SECONDS } from "./watch-lease.ts";
 import { signedStorageUrl } from "../storage/signed-url.ts";
@@ -22,26 +23,27 @@ import { signedStorageUrl } from "../storage/signed-url.ts";
 /** Signed input/output URLs outlive the longest render (300 s of 4K video) with margin. */
 const URL_TTL_SECONDS = 3 * 3600;
 
-export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" | "skipped"> => {
+/**
+ * The render request of a job (without `attempt`), and its planned timeline; null when its earlier renders used up
+ * its deadline (the job is failed here). Chunks and joins of a split job are this request with `chunk` or `join`.
+ */
+export const videoRequest: BuildRequest = async (ctx, job) => {
   const { env } = ctx;
-  const job = await getJobById(ctx, jobId);
-  // Only a PENDING job is handed over: PROCESSING means a renderer already accepted it (a redelivered message
-  // must not start a second render); a renderer that then dies is caught by the stuck-job sweep.
-  if (job.status !== "PENDING") return "skipped";
   const files = job.inputFileIds.length
     ? await ctx.db.query.mediaFiles.findMany({ where: inArray(mediaFiles.id, job.inputFileIds) })
     : [];
   const config = job.config as RenderVideoRequestInput["config"] & VideoConfig;
   const byReference = referenceTargets(files);
   // The length validated and charged at creation, by the same rule and the same files, and the deadline it earns.
-  const planned = plannedVideo(config, (ref) => byReference.get(ref)?.duration ?? null);
+  const durationOf = (ref: string) => byReference.get(ref)?.duration ?? null;
+  const planned = plannedVideo(config, durationOf);
   // A job handed over again (an infrastructure fault lost its render) gets what its earlier renders left of that
   // deadline: together they never run longer than the one deadline its length and size earn.
   const deadlineSeconds = planned.deadlineSeconds - Math.ceil(job.renderMs / 1000);
   if (deadlineSeconds < 1) {
     const error = `Rendering used up its deadline of ${planned.deadlineSeconds} s over ${job.attempts} attempts; no tokens were charged`;
     await finishJob(ctx, job, { status: "FAILED", error });
-    return "skipped";
+    return null;
   }
   const sign = { secret: env.STORAGE_SIGNING_SECRET, baseUrl: env.PUBLIC_URL };
   const inputs: Record<string, string> = {};
@@ -62,11 +64,9 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
     env.TRANSCRIPTION_BACKEND === "workers-ai" && env.AI
       ? { backend: "workers-ai" as const, url: `${base}${TRANSCRIBE_PATH}` }
       : { backend: "pocketsphinx" as const };
-  const attempt = job.attempts + 1;
-  const instance = await ctx.renderer.renderVideo({
+  const request: RenderVideoRequestInput = {
     jobId: job.id,
     accountId: job.userId,
-    attempt,
     // Validated at creation; the renderer validates it again with the same grammar.
     config,
     inputs,
@@ -82,7 +82,23 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
     callbackUrl: `${base}${CALLBACK_PATH}`,
     ...(config.autoSubtitles && { transcription }),
     limits: { maxDurationSeconds: planned.seconds, deadlineSeconds },
-  });
+  };
+  return { request, timeline: plannedTimeline(config, durationOf), config };
+};
+
+export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" | "skipped"> => {
+  const { env } = ctx;
+  const job = await getJobById(ctx, jobId);
+  // Only a PENDING job is handed over: PROCESSING means a renderer already accepted it (a redelivered message
+  // must not start a second render); a renderer that then dies is caught by the stuck-job sweep.
+  if (job.status !== "PENDING") return "skipped";
+  const built = await videoRequest(ctx, job);
+  if (!built) return "skipped";
+  // A long video renders as chunks on several renderers (dispatch-chunks.ts).
+  const chunks = splitInto(ctx, job, built);
+  if (chunks > 1) return dispatchChunks(ctx, job, chunks);
+  const attempt = job.attempts + 1;
+  const instance = await ctx.renderer.renderVideo({ ...built.request, attempt });
   if (!(await markProcessing(ctx, job.id, { stage: "queued", percent: 0, countAttempt: true }))) {
     // Finished (cancelled, swept) while the renderer accepted it: that render must not run on.
     ctx.defer(ctx.renderer.cancel(job.id, attempt, instance).catch(() => false));

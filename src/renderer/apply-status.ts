@@ -10,6 +10,7 @@ import { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { captionStorageUrl, outputStorageUrl, recordOutput } from "../jobs/output.ts";
 import { retryRender } from "../jobs/retry-render.ts";
+import { applyChunkReport } from "./chunk-status.ts";
 import { ValidationFailed } from "../lib/errors.ts";
 import { keyOf } from "../storage/paths.ts";
 
@@ -37,6 +38,9 @@ export const applyStatusReport = async (ctx: Ctx, report: StatusReport): Promise
       { field: "type", message: `Job ${job.id} is of type ${job.type.toLowerCase()}` },
     ]);
   }
+  // A report about one chunk of a split job (docs/parallel-rendering.md).
+  if (report.chunk !== undefined)
+    return applyChunkReport(ctx, job, { ...report, chunk: report.chunk }, publicError);
   const meta = report.metadata ?? {};
   // A report of a lost hand-over (a renderer that lost its lease and woke up: its attempt is older than the job's
   // latest, or the job went back to PENDING after it) neither renews nor ends the job; only its finished file is

@@ -26,8 +26,11 @@ export interface Renderer {
    * instance full; the shortest Retry-After) or RendererUnreachable (none answered).
    */
   renderVideo(request: RenderVideoRequestInput): Promise<string>;
-  /** Stops a job's render (one attempt, or any) on one instance, or on all; whether one was found. */
-  cancel(jobId: string, attempt?: number, instance?: string): Promise<boolean>;
+  /**
+   * Stops a job's render (one attempt, or any) on one instance, or on all; whether one was found. With `chunk`,
+   * only that chunk of a split job; without it and without `attempt`, the job's chunks too.
+   */
+  cancel(jobId: string, attempt?: number, instance?: string, chunk?: number): Promise<boolean>;
 }
 
 type Body = string | ArrayBuffer | ReadableStream;
@@ -137,9 +140,9 @@ export const rendererFor = (env: Env): Renderer => ({
       throw new RendererBusy(busy.at(-1)!.message, Math.min(...busy.map((b) => b.retryAfterSeconds)));
     throw refusals.at(-1) ?? new RendererUnreachable("No renderer instance");
   },
-  async cancel(jobId, attempt, instance) {
+  async cancel(jobId, attempt, instance, chunk) {
     const targets = renderInstances(env).filter((i) => instance === undefined || i.name === instance);
-    const body = JSON.stringify({ jobId, attempt });
+    const body = JSON.stringify({ jobId, attempt, chunk });
     const found = await Promise.all(
       targets.map(async (to) => {
         const res = await call(

@@ -44,6 +44,18 @@ const HttpUrl = v.pipe(
   v.regex(/^https?:\/\//i, "must be an http(s) URL"),
 );
 
+/** The most chunks one job is split into. */
+export const MAX_CHUNKS = 16;
+
+/** Which chunk of a split job a request renders (or a report is about). */
+export const RenderChunk = v.pipe(
+  v.object({
+    index: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    count: v.pipe(v.number(), v.integer(), v.minValue(2), v.maxValue(MAX_CHUNKS)),
+  }),
+  v.check((c) => c.index < c.count, "index must be below count"),
+);
+
 /**
  * POST /render/video. `config` is the job's config as the user submitted it (the renderer validates it with
  * the same grammar the Worker did); `inputs` maps every file reference of the config (storage path or public
@@ -93,6 +105,13 @@ export const RenderVideoRequest = v.object({
    * not wait behind another on one instance while a second instance idles.
    */
   startNow: v.optional(v.boolean()),
+  /**
+   * Parallel rendering (docs/parallel-rendering.md): render only chunk `index` of `count` (the timeline's frames
+   * split evenly) as a video-only segment, uploaded to `output.uploadUrl`. Its reports echo `chunk`.
+   */
+  chunk: v.optional(RenderChunk),
+  /** Parallel rendering: join these segments (in order, by stream copy) with the audio mix of the whole timeline. */
+  join: v.optional(v.object({ segments: v.pipe(v.array(HttpUrl), v.minLength(2), v.maxLength(MAX_CHUNKS)) })),
 });
 export type RenderVideoRequest = v.InferOutput<typeof RenderVideoRequest>;
 /** The request as the Worker builds it (the config still unparsed JSON). */
@@ -118,6 +137,8 @@ export const RendererBusy = v.object({
 export const CancelRender = v.object({
   jobId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
   attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /** Only this chunk of a split job (with `attempt`, only that hand-over of it); absent: the job and all its chunks. */
+  chunk: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_CHUNKS - 1))),
 });
 export type CancelRender = v.InferOutput<typeof CancelRender>;
 
@@ -208,6 +229,8 @@ export const StatusReport = v.object({
   error: v.optional(v.string()),
   /** The request's `attempt`, echoed: a report of an older hand-over than the job's latest is ignored. */
   attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /** The request's `chunk.index`, echoed: the report is about that chunk of a split job, not the job itself. */
+  chunk: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_CHUNKS - 1))),
   /**
    * On `failed`: the fault was the infrastructure's, not the job's (a killed encoder, a crashed browser, a renderer
    * shutting down). The Worker hands the job over again, a bounded number of times.

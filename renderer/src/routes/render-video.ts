@@ -18,6 +18,7 @@ import {
 } from "@media-render/contract/wire";
 import type { AppDeps } from "../deps.ts";
 import { BadRequest } from "../lib/errors.ts";
+import { cancelRenders } from "../video/chunks.ts";
 import { videoSpec } from "../video/config.ts";
 import { missingInput } from "../video/fetch-inputs.ts";
 import { videoJobTask } from "../video/run-job.ts";
@@ -62,7 +63,8 @@ export const renderVideoRoutes = (deps: AppDeps): Hono =>
       return c.json(accepted, 202);
     })
     .post(RENDERER_PATHS.cancel, async (c) => {
-      const { jobId, attempt } = await parseBody(c.req.raw, CancelRender);
-      const answer: v.InferOutput<typeof CancelAnswer> = { cancelled: deps.renders.cancel(jobId, attempt) };
+      const { jobId, attempt, chunk } = await parseBody(c.req.raw, CancelRender);
+      const cancelled = cancelRenders(deps.renders, jobId, attempt, chunk);
+      const answer: v.InferOutput<typeof CancelAnswer> = { cancelled };
       return c.json(answer);
     });

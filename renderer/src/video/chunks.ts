@@ -9,12 +9,13 @@
  * frame and never references across it, `open_gop` off), encoded with the job's encoder settings, so the join is a
  * concat by stream copy.
  */
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run } from "../lib/process.ts";
 import { encoderArgs, type FfmpegJob } from "./args.ts";
 import { audioOnlyGraph } from "./captions/audio-pass.ts";
 import type { CompiledGraph } from "./compile.ts";
+import { fetchInputs } from "./fetch-inputs.ts";
 
 /** Which chunk of how many (the request's `chunk`). */
 export interface ChunkPart {
@@ -114,3 +115,54 @@ export const joinSegments = async (j: JoinJob): Promise<void> => {
     { signal: j.signal, onSpawn: j.onSpawn, timeoutMs: 30 * 60_000 },
   );
 };
+
+/** Downloads the join's segments (signed URLs, in order) into `workDir/segments`; their local paths, in order. */
+export const fetchSegments = async (
+  urls: readonly string[],
+  workDir: string,
+  signal?: AbortSignal,
+): Promise<string[]> => {
+  const dir = join(workDir, "segments");
+  await mkdir(dir);
+  const names = urls.map((_, i) => `segment${i}.mp4`);
+  const local = await fetchInputs(names, dir, {
+    inputs: Object.fromEntries(names.map((n, i) => [n, urls[i]!])),
+    signal,
+  });
+  return names.map((n) => local.get(n)!);
+};
+
+/** The render queue's id of a request: the job's, or one per chunk, so chunks of one job on one renderer coexist. */
+export const queueId = (jobId: string, chunk?: number): string =>
+  chunk === undefined ? jobId : `${jobId}#chunk${chunk}`;
+
+/**
+ * Cancels a job's renders held by `queue`: one chunk (`chunk`), or the job itself and, without `attempt`, every
+ * chunk of it too (the Worker's cancel reaches them all). Whether any was found.
+ */
+export const cancelRenders = (
+  queue: { held(): { id: string }[]; cancel(id: string, attempt?: number): boolean },
+  jobId: string,
+  attempt?: number,
+  chunk?: number,
+): boolean => {
+  if (chunk !== undefined) return queue.cancel(queueId(jobId, chunk), attempt);
+  let found = queue.cancel(jobId, attempt);
+  if (attempt === undefined)
+    for (const { id } of queue.held()) if (id.startsWith(`${jobId}#chunk`)) found = queue.cancel(id) || found;
+  return found;
+};
+
+/** A join's progress as the job's: the chunks took the job to JOIN_FROM_PERCENT, the join does the rest. */
+export const JOIN_FROM_PERCENT = 90;
+export const joinPercent = (job: { join?: unknown }, percent: number): number =>
+  job.join ? JOIN_FROM_PERCENT + (percent * (100 - JOIN_FROM_PERCENT)) / 100 : percent;
+
+/** What the "video rendered" log line says about a chunk or a join. */
+export const chunkLogFields = (job: {
+  chunk?: ChunkPart;
+  join?: { segments: string[] };
+}): Record<string, unknown> => ({
+  ...(job.chunk && { chunk: job.chunk.index, chunks: job.chunk.count }),
+  ...(job.join && { join: job.join.segments.length }),
+});

@@ -24,6 +24,7 @@ import { sendCallback, uploadFile, uploadText } from "./delivery.ts";
 import { describeFailure } from "./render-failure.ts";
 import type { AbortReason, QueuedJob } from "./render-queue.ts";
 import { renderVideo } from "./render.ts";
+import { chunkLogFields, fetchSegments, joinPercent, queueId } from "./chunks.ts";
 
 const PROGRESS_INTERVAL_MS = 1000;
 /** How long an aborted render's work may take to wind down (processes reaped) before its report goes out. */
@@ -59,11 +60,12 @@ class Reporter {
       type: "video",
       timestamp: new Date().toISOString(),
       ...(this.job.attempt === undefined ? {} : { attempt: this.job.attempt }),
+      ...(this.job.chunk && { chunk: this.job.chunk.index }),
     };
   }
 
   progress(percent: number, stage: string): void {
-    this.percent = percent;
+    this.percent = joinPercent(this.job, percent);
     this.stage = stage;
     if (Date.now() - this.lastSent >= PROGRESS_INTERVAL_MS) this.send();
   }
@@ -153,6 +155,8 @@ async function runVideoJob(
           workDir: dir,
           outPath,
           onProgress: (p, s) => reporter.progress(p, s),
+          chunk: job.chunk,
+          joinSegments: job.join && (await fetchSegments(job.join.segments, dir, signal)),
           tools: deps.config,
           transcriber: job.config.autoSubtitles ? transcriberFor(deps, job) : undefined,
           signal,
@@ -176,6 +180,7 @@ async function runVideoJob(
             bytes: fileSize,
             frames: Math.round(r.duration * r.fps),
             size: `${r.width}x${r.height}`,
+            ...chunkLogFields(job),
           }),
         );
         return { ...r, fileSize };
@@ -239,7 +244,7 @@ async function runVideoJob(
 export function videoJobTask(deps: AppDeps, job: RenderVideoRequest): QueuedJob {
   let reporter: Reporter | null = null;
   return {
-    id: job.jobId,
+    id: queueId(job.jobId, job.chunk?.index),
     attempt: job.attempt ?? 1,
     account: job.accountId ?? job.jobId,
     onAccepted() {

@@ -1,0 +1,74 @@
+/**
+ * A renderer's report about one chunk of a split job (docs/parallel-rendering.md): progress renews the chunk's
+ * lease and moves the job's progress (the chunks' mean, up to JOIN_FROM_PERCENT); a stored segment completes the
+ * chunk and, with the last one, queues the join; an infrastructure fault hands that chunk alone over; the job's own
+ * fault fails the job and stops its other chunks. Reports of a chunk's lost hand-over change nothing.
+ */
+import type { StatusReport } from "@media-render/contract/wire";
+import type { Ctx } from "../context.ts";
+import {
+  chunksOf,
+  chunksPercent,
+  claimJoin,
+  handOverChunk,
+  moveChunk,
+  renewChunk,
+  segmentKey,
+} from "../jobs/chunks.ts";
+import type { getJobById } from "../jobs/internal.ts";
+import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
+import { outputStorageUrl } from "../jobs/output.ts";
+import { keyOf } from "../storage/paths.ts";
+
+/** The job's progress when every chunk is stored; the join reports the rest (the renderer's joinPercent). */
+const JOIN_FROM_PERCENT = 90;
+
+export const applyChunkReport = async (
+  ctx: Ctx,
+  job: Awaited<ReturnType<typeof getJobById>>,
+  report: StatusReport & { chunk: number },
+  publicError: (text: string | undefined) => string,
+): Promise<boolean> => {
+  const segment = segmentKey(keyOf(outputStorageUrl(job)), report.chunk);
+  if (job.status !== "PROCESSING") {
+    // A chunk finished after its job ended: its segment is nobody's.
+    if (report.status === "completed") await ctx.env.FILES.delete(segment);
+    return false;
+  }
+  const row = (await chunksOf(ctx, job.id)).find((r) => r.idx === report.chunk);
+  if (row?.status !== "RENDERING" || report.attempt !== row.attempts) return false;
+  const key = { jobId: job.id, idx: row.idx, attempts: row.attempts };
+  const meta = report.metadata ?? {};
+  switch (report.status) {
+    case "processing": {
+      if (!(await renewChunk(ctx, key, meta.progress))) return false;
+      const percent = chunksPercent(await chunksOf(ctx, job.id), JOIN_FROM_PERCENT);
+      return markProcessing(ctx, job.id, { percent, stage: "rendering" });
+    }
+    case "failed":
+      if (report.retryable)
+        return (await handOverChunk(ctx, job, row, publicError(report.error))) !== "stale";
+      if (
+        !(await finishJob(ctx, job, { status: "FAILED", error: publicError(report.error), jobsFault: true }))
+      )
+        return false;
+      ctx.defer(ctx.renderer.cancel(job.id).catch(() => false));
+      return true;
+    case "cancelled":
+      return false;
+    case "completed": {
+      if (!(await ctx.env.FILES.head(segment)))
+        return (await handOverChunk(ctx, job, row, "the chunk's segment was not stored")) !== "stale";
+      const done = { percent: 100, renderMs: Math.round(meta.processingTime ?? 0) };
+      if (!(await moveChunk(ctx, key, "RENDERING", "DONE", done))) return false;
+      const rows = await chunksOf(ctx, job.id);
+      await markProcessing(ctx, job.id, {
+        percent: chunksPercent(rows, JOIN_FROM_PERCENT),
+        stage: "rendering",
+      });
+      if (rows.every((r) => r.status === "DONE") && (await claimJoin(ctx, job.id, rows.length)))
+        await ctx.env.VIDEO_QUEUE.send({ kind: "join", jobId: job.id });
+      return true;
+    }
+  }
+};
