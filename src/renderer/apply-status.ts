@@ -10,7 +10,7 @@ import { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { captionStorageUrl, outputStorageUrl, recordOutput } from "../jobs/output.ts";
 import { retryRender } from "../jobs/retry-render.ts";
-import { applyChunkReport } from "./chunk-status.ts";
+import { applyChunkReport, dropSegments } from "./chunk-status.ts";
 import { ValidationFailed } from "../lib/errors.ts";
 import { keyOf } from "../storage/paths.ts";
 
@@ -41,6 +41,9 @@ export const applyStatusReport = async (ctx: Ctx, report: StatusReport): Promise
   // A report about one chunk of a split job (docs/parallel-rendering.md).
   if (report.chunk !== undefined)
     return applyChunkReport(ctx, job, { ...report, chunk: report.chunk }, publicError);
+  // A split job's join ended it: its segments are not needed any more (a retryable fault joins them again).
+  if (report.status === "completed" || (report.status === "failed" && !report.retryable))
+    ctx.defer(dropSegments(ctx, job).catch(() => {}));
   const meta = report.metadata ?? {};
   // A report of a lost hand-over (a renderer that lost its lease and woke up: its attempt is older than the job's
   // latest, or the job went back to PENDING after it) neither renews nor ends the job; only its finished file is

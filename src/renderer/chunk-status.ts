@@ -53,6 +53,7 @@ export const applyChunkReport = async (
       )
         return false;
       ctx.defer(ctx.renderer.cancel(job.id).catch(() => false));
+      ctx.defer(dropSegments(ctx, job).catch(() => {}));
       return true;
     case "cancelled":
       return false;
@@ -71,4 +72,12 @@ export const applyChunkReport = async (
       return true;
     }
   }
+};
+
+/** Deletes a split job's stored segments once its output is (or will never be) written. */
+export const dropSegments = async (ctx: Ctx, job: Awaited<ReturnType<typeof getJobById>>): Promise<void> => {
+  const rows = await chunksOf(ctx, job.id);
+  if (rows.length === 0) return;
+  const outputKey = keyOf(outputStorageUrl(job));
+  await ctx.env.FILES.delete(rows.map((r) => segmentKey(outputKey, r.idx)));
 };

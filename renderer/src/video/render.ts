@@ -27,6 +27,7 @@ import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
 import { timeReveals, transcribeMix, withCaptionLayers, type Captions } from "./captions/captions.ts";
 import type { MediaInfo, Rasters, VideoFormat, VideoSpec } from "./types.ts";
+import type { FetchInputs } from "./chunk-inputs.ts";
 import { chunkArgs, chunkGraph, chunkWindow, joinSegments, type ChunkPart } from "./chunks.ts";
 
 export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
@@ -56,6 +57,8 @@ export interface RenderVideoOptions {
   chunk?: ChunkPart;
   /** Parallel rendering: join these segments (local files, in order) with the whole timeline's audio mix. */
   joinSegments?: string[];
+  /** Downloads the inputs (default fetchInputs; a split job's chunks share theirs: chunk-inputs.ts). */
+  fetchInputs?: FetchInputs;
 }
 
 export interface RenderVideoResult {
@@ -170,7 +173,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   if (!o.rasterize && parsed.subtitles) prepareSparePage(tools);
   const refs = fileRefs(parsed);
   let t = clock.now();
-  const local = await fetchInputs(refs, o.workDir, {
+  const local = await (o.fetchInputs ?? fetchInputs)(refs, o.workDir, {
     inputs: o.inputs,
     allowLocalFiles: o.allowLocalFiles,
     signal: o.signal,

@@ -24,6 +24,7 @@ import { sendCallback, uploadFile, uploadText } from "./delivery.ts";
 import { describeFailure } from "./render-failure.ts";
 import type { AbortReason, QueuedJob } from "./render-queue.ts";
 import { renderVideo } from "./render.ts";
+import { sharedInputs } from "./chunk-inputs.ts";
 import { chunkLogFields, fetchSegments, joinPercent, queueId } from "./chunks.ts";
 
 const PROGRESS_INTERVAL_MS = 1000;
@@ -147,7 +148,10 @@ async function runVideoJob(
       const outPath = join(dir, `out.${job.output.format}`);
       const work = (async () => {
         signal.throwIfAborted(); // cancelled or shut down while it waited: start nothing (no browser launch)
+        const segments = job.join && (await fetchSegments(job.join.segments, dir, signal));
+        const shared = job.chunk || job.join ? sharedInputs(deps.config.tmpDir, job.jobId) : null;
         const r = await renderVideo({
+          fetchInputs: shared?.fetch,
           jobId: job.jobId,
           config: job.config,
           inputs: job.inputs,
@@ -156,12 +160,12 @@ async function runVideoJob(
           outPath,
           onProgress: (p, s) => reporter.progress(p, s),
           chunk: job.chunk,
-          joinSegments: job.join && (await fetchSegments(job.join.segments, dir, signal)),
+          joinSegments: segments,
           tools: deps.config,
           transcriber: job.config.autoSubtitles ? transcriberFor(deps, job) : undefined,
           signal,
           onSpawn: (pid) => memory.add(pid),
-        });
+        }).finally(() => shared?.release());
         reporter.progress(95, "uploading");
         const uploadStart = performance.now();
         if (r.captions) await uploadCaptions(job, r.captions, signal);
