@@ -39,13 +39,20 @@ export const chunkWindow = (totalFrames: number, part: ChunkPart): FrameWindow =
   end: Math.floor((totalFrames * (part.index + 1)) / part.count),
 });
 
-/** The graph with `[vchunk]`: the window's frames of `[vout]`, renumbered from 0; the audio is dropped. */
-export const chunkGraph = (filterGraph: string, w: FrameWindow): string =>
-  [
-    filterGraph,
-    `[vout]trim=start_frame=${w.start}:end_frame=${w.end},setpts=PTS-STARTPTS[vchunk]`,
-    "[aout]anullsink",
-  ].join(";\n");
+/**
+ * The graph with `[vchunk]`: the window's frames of `[vout]`, renumbered from 0. The audio chains are left out (the
+ * join mixes the audio once), so a chunk decodes no audio.
+ */
+export const chunkGraph = (filterGraph: string, w: FrameWindow): string => {
+  const chains = filterGraph.split(";\n");
+  const audio = new Set(
+    audioOnlyGraph({ filterGraph, inputs: [], pipes: [], transitions: [] })?.filterGraph.split(";\n"),
+  );
+  const video = chains.filter((c) => !audio.has(c) && !/^anullsrc.*\[aout\]$/.test(c));
+  return [...video, `[vout]trim=start_frame=${w.start}:end_frame=${w.end},setpts=PTS-STARTPTS[vchunk]`].join(
+    ";\n",
+  );
+};
 
 /** The video half of the job's encoder arguments (audio options and mp4 flags belong to the join). */
 export const videoEncoderArgs = (format: FfmpegJob["format"], fast: boolean): string[] => {

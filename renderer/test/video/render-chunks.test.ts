@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { run } from "../../src/lib/process.ts";
-import { chunkWindow } from "../../src/video/chunks.ts";
+import { chunkGraph, chunkWindow } from "../../src/video/chunks.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
 import { videoConfig } from "../helpers/video-config.ts";
@@ -122,6 +122,24 @@ describe("chunkWindow", () => {
   });
 });
 
+describe("chunkGraph", () => {
+  it("keeps the window's frames of [vout] and leaves the audio chains out", () => {
+    const graph = [
+      "[0:v]scale=320:240[c0]",
+      "[c0]null[vout]",
+      "[1:a]atrim=0:8[a0]",
+      "[a0]apad,atrim=0:8[aout]",
+    ].join(";\n");
+    expect(chunkGraph(graph, { start: 50, end: 100 }).split(";\n")).toEqual([
+      "[0:v]scale=320:240[c0]",
+      "[c0]null[vout]",
+      "[vout]trim=start_frame=50:end_frame=100,setpts=PTS-STARTPTS[vchunk]",
+    ]);
+    const silent = "[0:v]null[vout];\nanullsrc=r=48000:cl=stereo,atrim=0:8[aout]";
+    expect(chunkGraph(silent, { start: 0, end: 1 })).not.toMatch(/aout|anullsrc/);
+  });
+});
+
 describe("a video rendered as chunks and joined", () => {
   let out: { single: string; joined: string; segments: string[] };
   beforeAll(async () => {
@@ -164,6 +182,8 @@ describe("a video rendered as chunks and joined", () => {
     const flags = stdout.toString().trim().split("\n");
     const starts = out.segments.map((_, index) => chunkWindow(8 * FPS, { index, count: 3 }).start);
     for (const s of starts) expect(flags[s]).toMatch(/^K/);
+    for (const segment of out.segments)
+      expect((await streams(segment)).map((s) => s.codec_type)).toEqual(["video"]);
   });
 
   it("has the single render's audio, sample for sample, with no gap or click at the joins", async () => {
