@@ -5,7 +5,7 @@
  * rendered at once by CHUNKS renderers and joined. Each render is its own process held to one core with
  * `taskset -c <core>` (a renderer limited to one core); its CPU is that process's and its children's (ffmpeg,
  * Chromium), from /proc. Reported per round: the chunks' and the join's CPU over the single render's (target
- * <= 1.10x), and the wall time (slowest chunk + join) over the single render's. Rounds interleave the two.
+ * <= 1.10x; warm renderers, as bench/_chunk-process.ts counts), and the wall time (slowest chunk + join) over the single render's. Rounds interleave the two.
  * BENCH_SECONDS (default 60) sets the length, CHUNKS (default: the cores, at most 4) the split, BENCH_MAX_ROUNDS
  * (default 3) the rounds.
  */
@@ -65,7 +65,11 @@ const renderOn = async (core: number, args: Record<string, unknown>) => {
       maxBuffer: 64 * 2 ** 20,
     },
   );
-  return JSON.parse(stdout.trim().split("\n").at(-1)!) as { wallMs: number; cpuMs: number };
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as {
+    wallMs: number;
+    cpuMs: number;
+    processCpuMs: number;
+  };
 };
 
 console.log(conditions("chunks"));
@@ -73,6 +77,7 @@ console.log(
   `${SECONDS} s of 1280x720 @ 30 fps (${count} clips), ${CHUNKS} chunks on cores 0..${CHUNKS - 1} (taskset, one core each) against one render on core 0, ${ROUNDS} rounds`,
 );
 const cpuRatio: number[] = [];
+const processRatio: number[] = [];
 const wallRatio: number[] = [];
 const rows: string[] = [];
 for (let round = 0; round < ROUNDS; round++) {
@@ -99,16 +104,19 @@ for (let round = 0; round < ROUNDS; round++) {
     const cpu = chunks.reduce((s, c) => s + c.cpuMs, 0) + joined.cpuMs;
     const wall = Math.max(...chunks.map((c) => c.wallMs)) + joined.wallMs;
     cpuRatio.push(cpu / single.cpuMs);
+    const processCpu = chunks.reduce((s, c) => s + c.processCpuMs, 0) + joined.processCpuMs;
+    processRatio.push(processCpu / single.processCpuMs);
     wallRatio.push(wall / single.wallMs);
     rows.push(
-      `round ${round + 1}: single ${single.wallMs} ms wall / ${single.cpuMs} ms CPU; chunks ${chunks.map((c) => `${c.wallMs}/${c.cpuMs}`).join(", ")} ms; join ${joined.wallMs}/${joined.cpuMs} ms`,
+      `round ${round + 1} (wall/CPU/process CPU ms): single ${single.wallMs}/${single.cpuMs}/${single.processCpuMs}; chunks ${chunks.map((c) => `${c.wallMs}/${c.cpuMs}/${c.processCpuMs}`).join(", ")}; join ${joined.wallMs}/${joined.cpuMs}/${joined.processCpuMs}`,
     );
     console.log(rows.at(-1));
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
-console.log(`chunks' CPU / single render's CPU: ${spread(cpuRatio)} (target <= 1.10x)`);
+console.log(`chunks' CPU / single render's CPU, warm renderers: ${spread(cpuRatio)} (target <= 1.10x)`);
+console.log(`the same with each process's start-up, warm-up and Chromium: ${spread(processRatio)}`);
 console.log(
   `wall with ${CHUNKS} renderers / wall with 1: ${spread(wallRatio)} (median ${median(wallRatio).toFixed(2)})`,
 );
