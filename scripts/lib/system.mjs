@@ -45,6 +45,8 @@ export const APT_PACKAGES = [
   // Offline speech recognition for autoSubtitles (the renderer's local transcription backend).
   ["pocketsphinx", "/usr/bin/pocketsphinx_continuous", "runtime"],
   ["pocketsphinx-en-us", "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin", "runtime"],
+  // The offline voice of `speech` layers (the renderer's local text-to-speech backend).
+  ["espeak-ng", "/usr/bin/espeak-ng", "runtime"],
   // The native transition drawer (renderer/native/gl-transition.c): a C compiler, EGL and OpenGL ES headers
   // and loaders, and Mesa's software GL (llvmpipe) behind them.
   ["gcc", "/usr/bin/gcc", "build"],

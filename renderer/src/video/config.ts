@@ -18,13 +18,17 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
   const W = config.width ?? VIDEO_DEFAULTS.width;
   const H = config.height ?? VIDEO_DEFAULTS.height;
   const withDefaults = (layer: Layer): Layer => overlayFractions(applyLayerDefaults(defaults, layer), W, H);
-  const tracks = (config.audioTracks ?? []).map((t): AudioTrackSpec => ({
-    path: t.path,
-    mixVolume: t.mixVolume ?? 1,
-    start: t.start ?? 0,
-    cutFrom: t.cutFrom ?? 0,
-    cutTo: t.cutTo ?? null,
-  }));
+  const entries = config.audioTracks ?? [];
+  const speechTracks = entries.filter((t) => "text" in t);
+  const tracks = entries
+    .flatMap((t) => ("text" in t ? [] : [t]))
+    .map((t): AudioTrackSpec => ({
+      path: t.path,
+      mixVolume: t.mixVolume ?? 1,
+      start: t.start ?? 0,
+      cutFrom: t.cutFrom ?? 0,
+      cutTo: t.cutTo ?? null,
+    }));
   return mixWeights({
     // x264/yuv420p need even sizes: rounded down, as the README promises (1001 -> 1000).
     width: evenDimension(W),
@@ -48,6 +52,7 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
     clipsAudioVolume: config.clipsAudioVolume ?? 1,
     outputVolume: config.outputVolume ?? 1,
     audioTracks: tracks,
+    speechTracks,
     audioNorm: {
       enable: config.audioNorm?.enable ?? false,
       gaussSize: config.audioNorm?.gaussSize ?? VIDEO_DEFAULTS.audioNormGaussSize,

@@ -36,7 +36,10 @@ export function mixWeights<M extends Mix>(mix: M): M {
     const voiced = clip.layers.filter((l) => CLIP_AUDIO.has(l.type));
     relativeWeights(voiced.map(weightOf)).forEach((w, i) => weights.set(voiced[i]!, w));
   }
-  const detached = mix.clips.flatMap((c) => c.layers.filter((l) => l.type === "detached-audio"));
+  // A speech layer becomes a detached-audio layer once it is synthesised (speech.ts).
+  const detached = mix.clips.flatMap((c) =>
+    c.layers.filter((l) => l.type === "detached-audio" || l.type === "speech"),
+  );
   const hasBackground = mix.audioFilePath !== null;
   const [clipsAudioVolume, background, ...rest] = relativeWeights([
     mix.clipsAudioVolume,

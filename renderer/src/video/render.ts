@@ -27,6 +27,10 @@ import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
 import { timeReveals, transcribeMix, withCaptionLayers, type Captions } from "./captions/captions.ts";
 import type { MediaInfo, Rasters, VideoFormat, VideoSpec } from "./types.ts";
+import { espeakSynthesizer } from "../speech/espeak.ts";
+import type { Synthesizer } from "../speech/types.ts";
+import { spokenWords, synthesizeSpeech } from "./speech.ts";
+import { captionsFromWords } from "./captions/known-words.ts";
 
 export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
 
@@ -47,6 +51,8 @@ export interface RenderVideoOptions {
   rasterize?: Rasterize;
   /** autoSubtitles' speech recogniser (default: the offline pocketsphinx backend at `tools.pocketsphinxPath`). */
   transcriber?: Transcriber;
+  /** The voice of `speech` layers (default: the offline espeak-ng at `tools.espeakPath`). */
+  synthesizer?: Synthesizer;
   onProgress?: (percent: number, stage: Stage) => void;
   signal?: AbortSignal;
   /** Told the pid of every ffmpeg run and GL helper of the render (run-job.ts counts their memory). */
@@ -173,13 +179,21 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   });
   timings.downloadMs = clock.since(t);
   let spec = await withShaderText(rewriteRefs(parsed, local));
+  // speech layers and tracks become audio files here (speech.ts); their words are the captions.
+  const voiced = await synthesizeSpeech(
+    spec,
+    o.workDir,
+    o.synthesizer ?? espeakSynthesizer(tools.espeakPath),
+    o.signal,
+  );
+  spec = voiced.spec;
   const media = new Map<string, MediaInfo>();
   const fontPaths = new Set(keyedLayers(spec).map((k) => ("fontPath" in k.layer ? k.layer.fontPath : null)));
   fontPaths.add(spec.subtitles?.style.fontPath ?? null);
   const shaderPaths = new Set(
     keyedLayers(spec).map((k) => ("fragmentPath" in k.layer ? k.layer.fragmentPath : null)),
   );
-  const toProbe = [...new Set(local.values())].filter(
+  const toProbe = [...new Set([...local.values(), ...voiced.paths])].filter(
     (p) => !fontPaths.has(p) && !shaderPaths.has(p) && !FONT_EXT.test(p),
   );
   const probeStart = clock.now();
@@ -209,13 +223,16 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     await probing;
     report(overallPercent("transcribing", 0), "transcribing");
     t = clock.now();
-    captions = await transcribeMix(spec, timelineFor(), media, {
-      jobId: o.jobId,
-      workDir: o.workDir,
-      ffmpegPath: tools.ffmpegPath,
-      transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath),
-      signal: o.signal,
-    });
+    const spoken = voiced.utterances.length > 0 ? timelineFor() : null;
+    captions = spoken
+      ? captionsFromWords(spokenWords(voiced.utterances, spoken), spec, spoken.duration, null)
+      : await transcribeMix(spec, timelineFor(), media, {
+          jobId: o.jobId,
+          workDir: o.workDir,
+          ffmpegPath: tools.ffmpegPath,
+          transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath),
+          signal: o.signal,
+        });
     timings.transcribeMs = clock.since(t);
     if (captions.cues.length > 0) {
       ({ spec, keys: captionKeys } = withCaptionLayers(spec, captions.cues));

@@ -7,6 +7,7 @@
 import type { Writable } from "node:stream";
 import type { AutoSubtitlesStyle, VIDEO_FORMATS, VideoLayer } from "@media-render/contract/config/video";
 import type { Transition } from "@media-render/contract/config/transitions";
+import type { SpeechTrack } from "@media-render/contract/config/speech";
 
 export type { AutoSubtitlesStyle };
 
@@ -61,6 +62,8 @@ export interface VideoSpec {
   clipsAudioVolume: number;
   outputVolume: number;
   audioTracks: AudioTrackSpec[];
+  /** `audioTracks` entries with `"type": "speech"`: synthesised into audio tracks before mixing (speech.ts). */
+  speechTracks: SpeechTrack[];
   audioNorm: { enable: boolean; gaussSize: number; maxGain: number };
   /** `autoSubtitles: true`: the caption style (fontPath rewritten like layers'), and the language hint. */
   subtitles: { style: AutoSubtitlesStyle; language?: string } | null;

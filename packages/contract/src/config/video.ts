@@ -33,6 +33,7 @@ import {
   type RuleIssue,
 } from "./rules.ts";
 import { buildTimeline } from "../timeline.ts";
+import { SpeechTrackSchema } from "./speech.ts";
 import { TransitionSchema } from "./transitions.ts";
 import { GLOBAL_LAYER_FORBIDDEN, VIDEO_LAYER_ENTRIES as E } from "./video-layers.ts";
 
@@ -60,6 +61,7 @@ export const VideoLayerSchema = layerVariant("a video clip", [
   layerObject(E.video),
   layerObject(E.audio),
   layerObject(E["detached-audio"]),
+  layerObject(E.speech),
   ...visualOptions,
 ]);
 export type VideoLayer = v.InferOutput<typeof VideoLayerSchema>;
@@ -112,6 +114,13 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   outlineWidth: o(numberIn(0, L.MAX_OUTLINE_WIDTH)),
   outlineStyle: o(oneOf(["outline", "shadow", "glow"])),
 });
+
+/** An `audioTracks` entry: a file (`path`), or text to say (`"type": "speech"`), chosen by `type`. */
+export const AudioTrackEntrySchema = v.lazy((input: unknown) =>
+  input !== null && typeof input === "object" && (input as { type?: unknown }).type === "speech"
+    ? SpeechTrackSchema
+    : AudioTrackSchema,
+);
 
 export type AutoSubtitlesStyle = v.InferOutput<typeof AutoSubtitlesStyleSchema>;
 
@@ -171,7 +180,7 @@ export const videoConfigEntries = {
   keepSourceAudio: o(bool()),
   clipsAudioVolume: o(Volume),
   outputVolume: o(Volume),
-  audioTracks: o(list(AudioTrackSchema, 0, L.VIDEO_MAX_AUDIO_TRACKS, "audio tracks")),
+  audioTracks: o(list(AudioTrackEntrySchema, 0, L.VIDEO_MAX_AUDIO_TRACKS, "audio tracks")),
   audioNorm: o(
     strict("audioNorm", {
       enable: o(bool()),
