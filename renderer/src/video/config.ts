@@ -58,9 +58,14 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
       gaussSize: config.audioNorm?.gaussSize ?? VIDEO_DEFAULTS.audioNormGaussSize,
       maxGain: config.audioNorm?.maxGain ?? VIDEO_DEFAULTS.audioNormMaxGain,
     },
-    subtitles: config.autoSubtitles
-      ? { style: config.autoSubtitlesStyle ?? {}, language: config.autoSubtitlesLanguage }
-      : null,
+    subtitles:
+      config.autoSubtitles || config.captionsFile !== undefined
+        ? {
+            style: config.autoSubtitlesStyle ?? {},
+            language: config.autoSubtitlesLanguage,
+            ...(config.captionsFile === undefined ? {} : { file: config.captionsFile }),
+          }
+        : null,
   });
 }
 

@@ -24,6 +24,7 @@ export function fileRefs(spec: VideoSpec): string[] {
   spec.audioTracks.forEach((t) => refs.add(t.path));
   if (spec.audioFilePath) refs.add(spec.audioFilePath);
   if (spec.subtitles?.style.fontPath !== undefined) refs.add(spec.subtitles.style.fontPath);
+  if (spec.subtitles?.file !== undefined) refs.add(spec.subtitles.file);
   return [...refs];
 }
 
@@ -51,6 +52,7 @@ export function rewriteRefs(spec: VideoSpec, map: ReadonlyMap<string, string>): 
     audioFilePath: spec.audioFilePath ? local(spec.audioFilePath) : null,
     subtitles: spec.subtitles && {
       ...spec.subtitles,
+      ...(spec.subtitles.file === undefined ? {} : { file: local(spec.subtitles.file) }),
       style: {
         ...spec.subtitles.style,
         fontPath:

@@ -31,6 +31,7 @@ import { espeakSynthesizer } from "../speech/espeak.ts";
 import type { Synthesizer } from "../speech/types.ts";
 import { spokenWords, synthesizeSpeech } from "./speech.ts";
 import { captionsFromWords } from "./captions/known-words.ts";
+import { captionsFromFile } from "./captions/caption-file.ts";
 
 export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
 
@@ -190,6 +191,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   const media = new Map<string, MediaInfo>();
   const fontPaths = new Set(keyedLayers(spec).map((k) => ("fontPath" in k.layer ? k.layer.fontPath : null)));
   fontPaths.add(spec.subtitles?.style.fontPath ?? null);
+  fontPaths.add(spec.subtitles?.file ?? null); // captions text, not media
   const shaderPaths = new Set(
     keyedLayers(spec).map((k) => ("fragmentPath" in k.layer ? k.layer.fragmentPath : null)),
   );
@@ -224,15 +226,18 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     report(overallPercent("transcribing", 0), "transcribing");
     t = clock.now();
     const spoken = voiced.utterances.length > 0 ? timelineFor() : null;
-    captions = spoken
-      ? captionsFromWords(spokenWords(voiced.utterances, spoken), spec, spoken.duration, null)
-      : await transcribeMix(spec, timelineFor(), media, {
-          jobId: o.jobId,
-          workDir: o.workDir,
-          ffmpegPath: tools.ffmpegPath,
-          transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath),
-          signal: o.signal,
-        });
+    const file = spec.subtitles.file;
+    captions = file
+      ? await captionsFromFile(file, spec, timelineFor().duration)
+      : spoken
+        ? captionsFromWords(spokenWords(voiced.utterances, spoken), spec, spoken.duration, null)
+        : await transcribeMix(spec, timelineFor(), media, {
+            jobId: o.jobId,
+            workDir: o.workDir,
+            ffmpegPath: tools.ffmpegPath,
+            transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath),
+            signal: o.signal,
+          });
     timings.transcribeMs = clock.since(t);
     if (captions.cues.length > 0) {
       ({ spec, keys: captionKeys } = withCaptionLayers(spec, captions.cues));

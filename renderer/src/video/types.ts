@@ -65,8 +65,11 @@ export interface VideoSpec {
   /** `audioTracks` entries with `"type": "speech"`: synthesised into audio tracks before mixing (speech.ts). */
   speechTracks: SpeechTrack[];
   audioNorm: { enable: boolean; gaussSize: number; maxGain: number };
-  /** `autoSubtitles: true`: the caption style (fontPath rewritten like layers'), and the language hint. */
-  subtitles: { style: AutoSubtitlesStyle; language?: string } | null;
+  /**
+   * `autoSubtitles: true` or a `captionsFile`: the caption style (fontPath rewritten like layers'), the language
+   * hint, and the captions file (its cues are drawn, nothing is transcribed).
+   */
+  subtitles: { style: AutoSubtitlesStyle; language?: string; file?: string } | null;
 }
 
 /** What the compiler reads about a downloaded input (probe/media-facts.ts, the probe's renderer view). */

@@ -155,3 +155,6 @@ export const SPEECH_MAX_TEXT_LENGTH = 5000;
 /** `speech.rate`: a multiple of the voice's normal speed. */
 export const SPEECH_MIN_RATE = 0.5;
 export const SPEECH_MAX_RATE = 2;
+/** autoSubtitlesStyle.wordsPerLine and maxLines at most. */
+export const CAPTION_MAX_WORDS_PER_LINE = 20;
+export const CAPTION_MAX_LINES = 4;

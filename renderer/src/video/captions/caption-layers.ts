@@ -5,7 +5,9 @@
  * words: `revealTimes` gives each reveal state the time its word (or letter) is said.
  */
 import type { AutoSubtitlesStyle, Layer, VideoSpec } from "../types.ts";
-import { revealUnits } from "../raster/text-html.ts";
+import { catalogFaceFile } from "../../fonts/files.ts";
+import { textMeasurer } from "../../fonts/measure.ts";
+import { revealUnits, type CaptionMarks } from "../raster/text-html.ts";
 import { charsPerLine, cueText, DEFAULT_LAYOUT, type CaptionLayoutOptions, type Cue } from "./layout.ts";
 
 /** Documented defaults of autoSubtitlesStyle (the reference leaves them open; README states these). */
@@ -25,22 +27,59 @@ export function captionFontSize(style: AutoSubtitlesStyle, spec: VideoSpec): num
   return Math.round(Math.min(spec.width, spec.height) * CAPTION_DEFAULTS.fontSizeFraction);
 }
 
-/** The layout options for captions in `spec`: a title box is at most 80 % of the frame wide, less padding. */
+/** The caption text as drawn: in capitals with `allCaps`. */
+const drawn = (style: AutoSubtitlesStyle, text: string) => (style.allCaps ? text.toLocaleUpperCase() : text);
+
+/** The animation captions get: the style's, else `none` for a captions file and `word-by-word` otherwise. */
+export const captionAnimation = (style: AutoSubtitlesStyle, spec: VideoSpec) =>
+  style.animation ?? (spec.subtitles?.file !== undefined ? "none" : CAPTION_DEFAULTS.animation);
+
+/**
+ * The layout options for captions in `spec`: a title box is at most 80 % of the frame wide, less padding; a
+ * line is measured in the caption's own font files (fonts/measure.ts), capitals included.
+ */
 export function captionLayoutOptions(style: AutoSubtitlesStyle, spec: VideoSpec): CaptionLayoutOptions {
   const size = captionFontSize(style, spec);
   const outline = (style.outlineWidth ?? 0) * spec.pixelScale;
   const pad = Math.ceil(size * 0.25 + outline * 4);
-  return { ...DEFAULT_LAYOUT, maxCharsPerLine: charsPerLine(spec.width * 0.8 - 2 * pad, size) };
+  const files =
+    style.fontPath !== undefined
+      ? [style.fontPath]
+      : style.googleFont !== undefined
+        ? catalogFaceFile(String(style.googleFont)).files
+        : [];
+  const width = textMeasurer(files, size);
+  const maxWidth = spec.width * 0.8 - 2 * pad;
+  return {
+    ...DEFAULT_LAYOUT,
+    maxLines: style.maxLines ?? DEFAULT_LAYOUT.maxLines,
+    maxWordsPerLine: style.wordsPerLine,
+    maxCharsPerLine: charsPerLine(maxWidth, size),
+    measure: (text) => width(drawn(style, text)),
+    maxWidth,
+  };
 }
 
 /** A global title layer showing `cue` in `style` over [cue.start, cue.end] of the output. */
 export function captionLayer(cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpec): Layer {
+  const animation = captionAnimation(style, spec);
+  const highlight = style.highlightColor;
+  // `none`: the whole cue at once; with a highlight it is a word-by-word title whose states all show every word.
+  const whole = animation === "none" && highlight === undefined;
+  const caption: CaptionMarks = {
+    highlightColor: highlight,
+    backgroundColor: style.backgroundColor,
+    showAll: animation === "none",
+  };
   return {
     type: "title",
-    text: cueText(cue),
-    start: cue.start,
+    text: drawn(style, cueText(cue)),
+    // A whole cue is a title that fades in over one frame: it starts a frame early, so it is opaque at cue.start.
+    start: whole ? Math.max(0, cue.start - 1 / spec.fps) : cue.start,
     stop: cue.end,
-    style: style.animation ?? CAPTION_DEFAULTS.animation,
+    style: whole ? "fade-in" : animation === "none" ? "word-by-word" : animation,
+    ...(whole ? { animationDuration: 1 / spec.fps, zoomDirection: null } : {}),
+    caption,
     textColor: style.textColor ?? CAPTION_DEFAULTS.textColor,
     fontSize: captionFontSize(style, spec),
     fontPath: style.fontPath,

@@ -14,7 +14,7 @@ import { compileGraph } from "../compile.ts";
 import { keyedLayers } from "../layers/index.ts";
 import type { MediaInfo, RasterAsset, VideoSpec } from "../types.ts";
 import { audioOnlyGraph, writeSpeechWav } from "./audio-pass.ts";
-import { captionLayer, captionLayoutOptions, CAPTION_DEFAULTS, revealTimes } from "./caption-layers.ts";
+import { captionAnimation, captionLayer, captionLayoutOptions, revealTimes } from "./caption-layers.ts";
 import { layoutCaptions, type Cue } from "./layout.ts";
 
 /** What autoSubtitles produced: the words heard, the cues drawn, and why there are none when there are none. */
@@ -78,10 +78,7 @@ export function timeReveals(
   cues: readonly Cue[],
   spec: VideoSpec,
 ): void {
-  const by =
-    (spec.subtitles?.style.animation ?? CAPTION_DEFAULTS.animation) === "letter-by-letter"
-      ? "letter"
-      : "word";
+  const by = captionAnimation(spec.subtitles?.style ?? {}, spec) === "letter-by-letter" ? "letter" : "word";
   keys.forEach((key, i) => {
     const asset = assets.get(key);
     if (asset && asset.frames.length > 1) asset.times = revealTimes(cues[i]!, by, asset.frames.length);

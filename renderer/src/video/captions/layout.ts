@@ -16,6 +16,14 @@ export interface CaptionLayoutOptions {
   maxGap: number;
   /** Seconds a cue stays after its last word ends (never into the next cue). */
   hold: number;
+  /** Words on one line at most (the style's `wordsPerLine`). */
+  maxWordsPerLine?: number;
+  /**
+   * The drawn width in px of a line's text, measured from the caption's font files (fonts/measure.ts); with
+   * `maxWidth`, lines are filled by width rather than by `maxCharsPerLine`.
+   */
+  measure?: (text: string) => number;
+  maxWidth?: number;
 }
 
 /** One caption on screen: its lines of words, shown from `start` to `end` (seconds of the output). */
@@ -45,6 +53,54 @@ const BINDS_TO_NEXT = new Set(
     " ",
   ),
 );
+
+/** Scripts written without spaces between words: each character is a place a line may break. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+
+/** Words joined as drawn: a space between two words, none where both sides are CJK characters (pure). */
+export const joinText = (words: readonly { text: string }[]): string =>
+  words.reduce((out, w, i) => {
+    if (i === 0) return w.text;
+    const glued = UNSPACED.test(out.at(-1) ?? "") && UNSPACED.test([...w.text][0] ?? "");
+    return `${out}${glued ? "" : " "}${w.text}`;
+  }, "");
+
+/**
+ * Words of unspaced scripts split into characters (a run of other characters stays whole), each with its share
+ * of the word's time, so a line of Chinese or Japanese can break between any two characters (pure).
+ */
+export const breakUnits = (words: readonly TranscriptWord[]): TranscriptWord[] =>
+  words.flatMap((w) => {
+    if (!UNSPACED.test(w.text)) return [w];
+    const parts = w.text.match(
+      /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef][\p{P}]*|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]+/gu,
+    ) ?? [w.text];
+    const total = parts.reduce((n, p) => n + [...p].length, 0);
+    let at = 0;
+    return parts.map((text) => {
+      const start = w.start + ((w.end - w.start) * at) / total;
+      at += [...text].length;
+      return { text, start, end: w.start + ((w.end - w.start) * at) / total };
+    });
+  });
+
+/** Whether `words` fit on one line under `o` (pure). */
+const fits = (words: readonly TranscriptWord[], o: CaptionLayoutOptions): boolean => {
+  if (o.maxWordsPerLine !== undefined && words.length > o.maxWordsPerLine) return false;
+  if (o.measure && o.maxWidth !== undefined) return o.measure(joinText(words)) <= o.maxWidth;
+  return length(words) <= o.maxCharsPerLine;
+};
+
+/** One line's words wrapped into lines that fit (a word wider than a line gets a line of its own) (pure). */
+export const wrapWords = (words: readonly TranscriptWord[], o: CaptionLayoutOptions): TranscriptWord[][] => {
+  const lines: TranscriptWord[][] = [];
+  for (const word of breakUnits(words)) {
+    const line = lines.at(-1);
+    if (line && fits([...line, word], o)) line.push(word);
+    else lines.push([word]);
+  }
+  return lines;
+};
 
 const bare = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}']/gu, "");
 const endsSentence = (text: string) => /[.!?…。！？]["')\]]*$/.test(text);
@@ -80,7 +136,7 @@ export function layoutCaptions(words: readonly TranscriptWord[], o: CaptionLayou
     if (lines.length) cues.push({ lines });
     lines = [];
   };
-  for (const group of wordGroups(words, o.maxGap)) {
+  for (const group of wordGroups(breakUnits(words), o.maxGap)) {
     const first = lines[0]?.[0];
     const lastLine = lines.at(-1);
     const last = lastLine?.at(-1);
@@ -90,7 +146,7 @@ export function layoutCaptions(words: readonly TranscriptWord[], o: CaptionLayou
       if (pause || tooLong || endsSentence(last.text)) close();
     }
     const line = lines.at(-1);
-    if (line && length(line) + 1 + length(group) <= o.maxCharsPerLine) {
+    if (line && fits([...line, ...group], o)) {
       line.push(...group);
     } else {
       if (lines.length >= o.maxLines) close();
@@ -108,5 +164,5 @@ export function layoutCaptions(words: readonly TranscriptWord[], o: CaptionLayou
 
 /** The cue's text as drawn: words joined by spaces, lines by newlines. */
 export function cueText(cue: Cue): string {
-  return cue.lines.map((line) => line.map((w) => w.text).join(" ")).join("\n");
+  return cue.lines.map(joinText).join("\n");
 }

@@ -123,7 +123,10 @@ export async function rasterizeText(
     const states = units === 0 ? 1 : Math.min(units, MAX_STATES);
     const first = cells.length;
     for (let s = 0; s < states; s++) {
-      cells.push({ box, visible: units === 0 ? 0 : Math.round(((s + 1) * units) / states) });
+      // A caption highlights the last unit of the state (the word being said); showAll keeps every unit drawn.
+      const upTo = units === 0 ? 0 : Math.round(((s + 1) * units) / states);
+      const visible = box.showAll ? units : upTo;
+      cells.push({ box, visible, ...(box.highlight && upTo > 0 ? { highlight: upTo - 1 } : {}) });
       owner.push(i);
     }
     return { k, first, states, units };

@@ -54,12 +54,29 @@ export function revealUnits(text: string, by: "word" | "letter"): string[] {
   return by === "word" ? (text.match(/\S+\s*|\s+/g) ?? []) : [...text];
 }
 
+/**
+ * What a caption's title layer carries besides a title's fields (captions/caption-layers.ts): the colour of the
+ * word being said, a box behind the text, and whether every word shows in every state (only the highlight moves).
+ */
+export interface CaptionMarks {
+  highlightColor?: string;
+  backgroundColor?: string;
+  showAll?: boolean;
+}
+
+const captionMarks = (layer: TextLayer): CaptionMarks | undefined =>
+  (layer as TextLayer & { caption?: CaptionMarks }).caption;
+
 /** One layer's box: CSS declarations, and its reveal units when the style reveals progressively. */
 export interface TextBox {
   css: string;
   /** Word or letter units (word-by-word / letter-by-letter), else null. */
   units: string[] | null;
   text: string;
+  /** A caption's highlight colour: the unit being said is drawn in it. */
+  highlight?: string;
+  /** Every unit shows in every state (a caption with animation `none` and a highlight). */
+  showAll?: boolean;
 }
 
 /** The font a box is drawn in: an @font-face family of the sheet (uploaded or catalogue font). */
@@ -95,14 +112,25 @@ export function textBox(layer: TextLayer, W: number, H: number, font: BoxFont | 
     default:
       boxCss += `max-width:${Math.round(W * 0.8)}px;text-align:center;`;
   }
+  const marks = captionMarks(layer);
+  if (marks?.backgroundColor !== undefined)
+    boxCss += `background:${cssColor(marks.backgroundColor, "rgba(0,0,0,0.7)")};border-radius:${Math.round(size * 0.2)}px;`;
   const css = `font-family:${family};font-weight:${weight};font-size:${size}px;line-height:1.2;color:${color};${outlineCss(layer, size)}${boxCss}`;
-  return { css, units: style ? revealUnits(text, style) : null, text };
+  return {
+    css,
+    units: style ? revealUnits(text, style) : null,
+    text,
+    ...(marks?.highlightColor === undefined ? {} : { highlight: cssColor(marks.highlightColor, color) }),
+    ...(marks?.showAll ? { showAll: true } : {}),
+  };
 }
 
 /** One drawing of a box in the sheet: the whole text, or the first `visible` reveal units. */
 export interface SheetCell {
   box: TextBox;
   visible: number;
+  /** The unit drawn in the box's highlight colour, if any. */
+  highlight?: number;
 }
 
 /**
@@ -114,7 +142,12 @@ export function textSheet(faces: readonly string[], cells: SheetCell[]): string 
   const rules = cells.map((c, i) => `#c${i}{${c.box.css}}`);
   const body = cells.map((c, i) => {
     const inner = c.box.units
-      ? c.box.units.map((u, n) => `<span${n < c.visible ? "" : ' class="h"'}>${esc(u)}</span>`).join("")
+      ? c.box.units
+          .map((u, n) => {
+            const lit = n === c.highlight && c.box.highlight ? ` style="color:${c.box.highlight}"` : "";
+            return `<span${n < c.visible ? "" : ' class="h"'}${lit}>${esc(u)}</span>`;
+          })
+          .join("")
       : esc(c.box.text);
     return `<div class="c" id="c${i}">${inner}</div>`;
   });
