@@ -7,6 +7,7 @@
 import type { GraphContext, LayerAudio } from "./graph-context.ts";
 import type { AudioTrackSpec } from "./types.ts";
 import { f } from "./values.ts";
+import { duckFilter } from "./ducking.ts";
 
 const NORMALISE = "aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo";
 
@@ -50,6 +51,10 @@ export function clipAudioStream(ctx: GraphContext, clipIndex: number, parts: Lay
   return out;
 }
 
+/** The ducking filter for a stream placed on the output's timeline, when it is ducked (ducking.ts). */
+const ducked = (ctx: GraphContext, duck: boolean | undefined): string =>
+  duck && ctx.spec.ducking ? `,${duckFilter(ctx.spec.ducking)}` : "";
+
 function trackStream(ctx: GraphContext, track: AudioTrackSpec): string | null {
   const info = ctx.mediaInfo(track.path);
   if (!info?.hasAudio) return null;
@@ -59,7 +64,7 @@ function trackStream(ctx: GraphContext, track: AudioTrackSpec): string | null {
   const i = ctx.addInput(["-ss", f(track.cutFrom), "-t", f(length)], track.path);
   const out = ctx.label("trk");
   ctx.chain(
-    `[${i}:a]asetpts=PTS-STARTPTS,${NORMALISE},volume=${f(track.mixVolume)},${delayMs(track.start)}[${out}]`,
+    `[${i}:a]asetpts=PTS-STARTPTS,${NORMALISE},volume=${f(track.mixVolume)},${delayMs(track.start)}${ducked(ctx, track.duck)}[${out}]`,
   );
   return out;
 }
@@ -90,7 +95,7 @@ export function finishAudio(ctx: GraphContext, clipStreams: string[], tracks: Au
   if (spec.audioFilePath && bgInfo?.hasAudio) {
     const i = ctx.addInput(spec.loopAudio ? ["-stream_loop", "-1"] : [], spec.audioFilePath);
     const bg = ctx.label("bg");
-    ctx.chain(`[${i}:a]${NORMALISE},volume=${f(spec.backgroundAudioVolume)}[${bg}]`);
+    ctx.chain(`[${i}:a]${NORMALISE},volume=${f(spec.backgroundAudioVolume)}${ducked(ctx, true)}[${bg}]`);
     sources.push(bg);
   }
   if (sources.length === 0) {

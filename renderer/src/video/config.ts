@@ -28,6 +28,7 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
       start: t.start ?? 0,
       cutFrom: t.cutFrom ?? 0,
       cutTo: t.cutTo ?? null,
+      duck: true,
     }));
   return mixWeights({
     // x264/yuv420p need even sizes: rounded down, as the README promises (1001 -> 1000).
@@ -53,6 +54,7 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
     outputVolume: config.outputVolume ?? 1,
     audioTracks: tracks,
     speechTracks,
+    ducking: null,
     audioNorm: {
       enable: config.audioNorm?.enable ?? false,
       gaussSize: config.audioNorm?.gaussSize ?? VIDEO_DEFAULTS.audioNormGaussSize,

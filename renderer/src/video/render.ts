@@ -30,6 +30,7 @@ import type { MediaInfo, Rasters, VideoFormat, VideoSpec } from "./types.ts";
 import { espeakSynthesizer } from "../speech/espeak.ts";
 import type { Synthesizer } from "../speech/types.ts";
 import { spokenWords, synthesizeSpeech } from "./speech.ts";
+import { withDucking } from "./ducking.ts";
 import { captionsFromWords } from "./captions/known-words.ts";
 import { captionsFromFile } from "./captions/caption-file.ts";
 
@@ -315,6 +316,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   // second ffmpeg run, alongside the render, writes their frame pairs; the page draws them and the
   // render reads the drawn frames through a pipe (gl-join.ts). Jobs whose html layers stream frames keep
   // the xfade drawings (a stream cannot be captured twice).
+  spec = withDucking(spec, o.config.ducking, voiced.utterances, timeline);
   const plain = compileGraph(spec, timeline, o.jobId, media, rasters.assets, undefined, drawer);
   drawer.mode = "taps";
   const taps =

@@ -34,6 +34,17 @@ export interface AudioTrackSpec {
   start: number;
   cutFrom: number;
   cutTo: number | null;
+  /** Lowered under speech when the config asks for `ducking` (file tracks; not speech, not detached audio). */
+  duck?: boolean;
+}
+
+/** `ducking` worked out for a render (ducking.ts): dB down while speech is heard, ramps in seconds. */
+export interface Ducking {
+  amount: number;
+  attack: number;
+  release: number;
+  /** Seconds of the output where speech is heard, merged, in order. */
+  intervals: [number, number][];
 }
 
 export interface VideoSpec {
@@ -64,6 +75,8 @@ export interface VideoSpec {
   audioTracks: AudioTrackSpec[];
   /** `audioTracks` entries with `"type": "speech"`: synthesised into audio tracks before mixing (speech.ts). */
   speechTracks: SpeechTrack[];
+  /** Set once the speech's times on the timeline are known (render.ts); null: nothing is ducked. */
+  ducking: Ducking | null;
   audioNorm: { enable: boolean; gaussSize: number; maxGain: number };
   /**
    * `autoSubtitles: true` or a `captionsFile`: the caption style (fontPath rewritten like layers'), the language

@@ -158,3 +158,7 @@ export const SPEECH_MAX_RATE = 2;
 /** autoSubtitlesStyle.wordsPerLine and maxLines at most. */
 export const CAPTION_MAX_WORDS_PER_LINE = 20;
 export const CAPTION_MAX_LINES = 4;
+/** `ducking`: how far the music goes down under speech (dB), and its attack and release (seconds). */
+export const DUCKING_MAX_DB = 60;
+export const DUCKING_MAX_SECONDS = 5;
+export const DUCKING_DEFAULTS = { amount: 12, attack: 0.15, release: 0.4 } as const;

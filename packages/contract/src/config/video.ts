@@ -232,6 +232,37 @@ export const videoConfigEntries = {
     v.pipe(v.string(), v.regex(/^[a-z]{2}$/, "must be a two-letter ISO 639-1 language code such as en")),
   ),
   /**
+   * Our addition (issue 33): the background track (`audioFilePath`) and the file entries of `audioTracks` are
+   * lowered by `amount` dB while a speech layer or speech track speaks, reaching it `attack` s before the first
+   * word of a phrase and coming back over `release` s after its last.
+   */
+  ducking: o(
+    strict("ducking", {
+      amount: o(
+        v.pipe(
+          numberIn(0, L.DUCKING_MAX_DB),
+          v.description(`dB the music is lowered under speech (default ${L.DUCKING_DEFAULTS.amount}).`),
+        ),
+      ),
+      attack: o(
+        v.pipe(
+          numberIn(0, L.DUCKING_MAX_SECONDS),
+          v.description(
+            `Seconds the music takes to go down before speech (default ${L.DUCKING_DEFAULTS.attack}).`,
+          ),
+        ),
+      ),
+      release: o(
+        v.pipe(
+          numberIn(0, L.DUCKING_MAX_SECONDS),
+          v.description(
+            `Seconds the music takes to come back after speech (default ${L.DUCKING_DEFAULTS.release}).`,
+          ),
+        ),
+      ),
+    }),
+  ),
+  /**
    * Our addition: an uploaded SubRip (.srt) or WebVTT (.vtt) file whose cues are burned in at their times with
    * `autoSubtitlesStyle` (markup such as `<b>` or `<v Name>` is dropped; cue settings are ignored).
    */

@@ -65,4 +65,35 @@ describe("video config: speech", () => {
       ["config.clips[0].layers[0].text", "must be at most 5000 characters"],
     ]);
   });
+
+  it("accepts ducking and the caption styles, and refuses values out of range", () => {
+    const ok = video({
+      ducking: { amount: 12, attack: 0.1, release: 0.5 },
+      autoSubtitles: true,
+      autoSubtitlesStyle: {
+        animation: "none",
+        highlightColor: "#ffd700",
+        wordsPerLine: 3,
+        maxLines: 1,
+        allCaps: true,
+        backgroundColor: "#000000b3",
+      },
+    });
+    expect(validateJobConfig("video", ok).valid).toBe(true);
+    expect(
+      pairs(
+        video({
+          ducking: { amount: 61, attack: -1, extra: 1 },
+          autoSubtitlesStyle: { wordsPerLine: 0, maxLines: 5, allCaps: "yes" },
+        }),
+      ).map(([field]) => field),
+    ).toEqual([
+      "config.autoSubtitlesStyle.wordsPerLine",
+      "config.autoSubtitlesStyle.maxLines",
+      "config.autoSubtitlesStyle.allCaps",
+      "config.ducking.amount",
+      "config.ducking.attack",
+      "config.ducking.extra",
+    ]);
+  });
 });
