@@ -5,7 +5,6 @@
  * own font, DejaVu Sans (the default face), then Droid Sans Fallback (Chinese, Japanese, Korean); a character
  * none of them has counts 1 em.
  */
-/// <reference path="./fontkit.d.ts" />
 import { openSync, type Font as KitFont } from "fontkit";
 
 /** The page's own fallback faces (scripts/lib/system.mjs installs them; renderer/Dockerfile too). */

@@ -18,6 +18,9 @@ import { withTempDir } from "../lib/temp-dir.ts";
 import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
 import { workersAiTranscriber } from "../transcribe/workers-ai.ts";
+import { espeakSynthesizer } from "../speech/espeak.ts";
+import type { Synthesizer } from "../speech/types.ts";
+import { workersAiSynthesizer } from "../speech/workers-ai.ts";
 import { toSrt, toTranscriptJson, toWebVtt } from "./captions/caption-files.ts";
 import type { Captions } from "./captions/captions.ts";
 import { sendCallback, uploadFile, uploadText } from "./delivery.ts";
@@ -80,6 +83,14 @@ class Reporter {
     if (report) await sendCallback(this.job.callbackUrl, this.deps.config.rendererSecret, report, 4);
   }
 }
+
+/** The request's voice for speech layers (absent: the offline espeak-ng). */
+const synthesizerFor = (deps: AppDeps, job: RenderVideoRequest): Synthesizer => {
+  const s = job.speech;
+  if (s?.backend === "workers-ai")
+    return workersAiSynthesizer(s.url, job.jobId, deps.config.rendererSecret, deps.config.ffmpegPath);
+  return espeakSynthesizer(deps.config.espeakPath);
+};
 
 /** The request's transcription backend (absent: the offline one). */
 function transcriberFor(deps: AppDeps, job: RenderVideoRequest): Transcriber {
@@ -155,6 +166,7 @@ async function runVideoJob(
           onProgress: (p, s) => reporter.progress(p, s),
           tools: deps.config,
           transcriber: job.config.autoSubtitles ? transcriberFor(deps, job) : undefined,
+          synthesizer: synthesizerFor(deps, job),
           signal,
           onSpawn: (pid) => memory.add(pid),
         });
