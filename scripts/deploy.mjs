@@ -101,7 +101,6 @@ const readPlan = async () => {
   return {
     worker: config.name,
     database: db.database_name,
-    databaseId: db.database_id,
     bucket: config.r2_buckets.find((b) => b.binding === "FILES").bucket_name,
     queues: [...queues],
     vars: config.vars,
@@ -117,20 +116,23 @@ const readPlan = async () => {
  */
 const buildBundle = () => {
   const mirror = mkdtempSync(join(tmpdir(), "mrs-deploy-"));
+  // The bundle goes beside the mirror, not into it: a `dist` of the mirror would be the checkout's.
+  const out = mkdtempSync(join(tmpdir(), "mrs-bundle-"));
   try {
     for (const entry of readdirSync(root)) {
       if (entry !== ".git" && entry !== ".wrangler") symlinkSync(join(root, entry), join(mirror, entry));
     }
-    const out = join(mirror, "dist");
     const r = spawnSync(
       "wrangler",
       ["deploy", "--dry-run", "--outdir", out, "--containers-rollout=none", "--config", "wrangler.toml"],
-      { cwd: mirror, stdio: "inherit" },
+      // No usage metrics either: a dry run sends nothing to Cloudflare.
+      { cwd: mirror, stdio: "inherit", env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
     );
     if (r.error) throw r.error;
     if (r.status !== 0) throw new Error(`wrangler deploy --dry-run exited with ${r.status}`);
   } finally {
     rmSync(mirror, { recursive: true, force: true });
+    rmSync(out, { recursive: true, force: true });
   }
 };
 
