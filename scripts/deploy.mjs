@@ -32,7 +32,13 @@ const SECRETS = [
   { name: "STORAGE_SIGNING_SECRET", generate: hex, about: "HMAC key of signed storage URLs" },
   { name: "AUTH_SECRET", generate: hex, about: "HMAC key of the stored sign-in codes" },
   { name: "DATA_ENCRYPTION_KEY", generate: hex, about: "seals the webhook signing secrets stored in D1" },
-  { name: "ADMIN_USER", generate: () => "admin", show: true, about: "basic auth of the operational routes" },
+  {
+    name: "ADMIN_USER",
+    generate: () => "admin",
+    how: 'set it to "admin"',
+    show: true,
+    about: "basic auth of the operational routes",
+  },
   {
     name: "ADMIN_PASSWORD",
     generate: () => randomBytes(24).toString("base64url"),
@@ -215,7 +221,7 @@ const main = async () => {
       const source = process.env[s.name]
         ? `take it from $${s.name}`
         : s.generate
-          ? "generate it"
+          ? (s.how ?? "generate it")
           : `ask for it (or take $${s.name})`;
       log(`step secrets: ${s.name}: ${found(false, would(source))} (${s.about})`);
       if (dry) continue;

@@ -147,7 +147,7 @@ describe("npm run deploy -- --dry-run", () => {
       ).toBe(true);
     for (const q of QUEUES) expect(out).toContain(`would create it (wrangler queues create ${q}) if missing`);
     for (const name of ALL_SECRETS)
-      expect(out).toMatch(new RegExp(`step secrets: ${name}: would (generate|ask)`));
+      expect(out).toMatch(new RegExp(`step secrets: ${name}: would (generate|ask|set)`));
     expect(out).toContain("wrangler d1 migrations apply DB --remote");
     // The bundle was really built: wrangler's own dry-run report of the bindings.
     expect(out).toContain("--dry-run: exiting now.");
