@@ -293,15 +293,12 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   // second ffmpeg run, alongside the render, writes their frame pairs; the page draws them and the
   // render reads the drawn frames through a pipe (gl-join.ts). Jobs whose html layers stream frames keep
   // the xfade drawings (a stream cannot be captured twice).
-  const plain = compileGraph(spec, timeline, o.jobId, media, rasters.assets, undefined, drawer);
-  drawer.mode = "taps";
+  const input = { spec, timeline, jobId: o.jobId, media, rasters: rasters.assets, glLayers: drawer };
+  const plain = compileGraph(input);
   const taps =
     plain.oneShotPipes === 0
       ? timeline.clips
-          .map((_, c) => {
-            drawer.tapping = c;
-            return compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer);
-          })
+          .map((_, c) => compileGraph(input, { kind: "taps", drawer, tapping: c }))
           .filter((g) => (g.outputs ?? []).length > 0)
       : [];
   const graphScript = join(o.workDir, "graph.txt");
@@ -332,8 +329,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
         timings.tapsMs = clock.since(tapsStart);
       })();
       tapsRun.catch(() => both.abort());
-      drawer.mode = "splice";
-      graph = compileGraph(spec, timeline, o.jobId, media, rasters.assets, drawer, drawer);
+      graph = compileGraph(input, { kind: "splice", drawer });
     }
     graph = pipesLast(graph);
     await writeFile(graphScript, graph.filterGraph);

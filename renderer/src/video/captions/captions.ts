@@ -39,7 +39,7 @@ export async function transcribeMix(
 ): Promise<Captions> {
   const subtitles = spec.subtitles!;
   // Compiled without rasters: text and html layers add no inputs, so nothing waits on a browser.
-  const audio = audioOnlyGraph(compileGraph(spec, timeline, o.jobId, media, new Map()));
+  const audio = audioOnlyGraph(compileGraph({ spec, timeline, jobId: o.jobId, media, rasters: new Map() }));
   if (!audio) return { backend: null, language: null, words: [], cues: [], note: NO_AUDIO_NOTE };
   const wav = await writeSpeechWav(audio, o.workDir, o.ffmpegPath, o.signal);
   const transcript = await o.transcriber.transcribe(wav, {

@@ -75,9 +75,6 @@ const drawnWithin = <T>(p: Promise<T>, what: string): Promise<T> =>
 
 export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private runs = 0;
-  /** Which pass the compiler is building: the renderer sets it before each compile. */
-  mode: "taps" | "splice" = "taps";
-  tapping = 0;
   private readonly openSession: () => Promise<GlSession>;
   private opened: Promise<GlSession> | null = null;
   private readonly width: number;

@@ -31,14 +31,6 @@ export interface DrawnTransition {
 
 /** What the renderer gives the compiler to draw transitions with (gl-drawer.ts); absent: xfade only. */
 export interface TransitionDrawer {
-  /** "taps": compile the pass that writes the pairs; "splice": the pass that reads the drawn frames. */
-  readonly mode: "taps" | "splice";
-  /**
-   * Taps mode: the transition (index of the clip it leaves) whose pairs the run writes. One run per
-   * transition: a run writing two transitions' pairs interleaves them, and then waits on the second's
-   * reader while the render waits for the first's frames.
-   */
-  readonly tapping?: number;
   /**
    * Drains the side-by-side pairs ffmpeg writes (taps pass), `t.channels` bytes a pixel (rgb24 or rgba),
    * or hands ffmpeg the pipe of what draws them.
