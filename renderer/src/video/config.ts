@@ -9,6 +9,8 @@ import type { VideoConfig } from "@media-render/contract/config/video";
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
 import { evenDimension } from "@media-render/contract/geometry";
+import { isText } from "./layers/raster-types.ts";
+import { textTypeOf } from "./layers/text-types.ts";
 import { mixWeights } from "./mix-weights.ts";
 import type { AudioTrackSpec, Layer, VideoFormat, VideoSpec } from "./types.ts";
 
@@ -70,23 +72,12 @@ export function overlayFractions(layer: Layer, W: number, H: number): Layer {
   return { ...layer, width: fraction(layer.width, W), height: fraction(layer.height, H) };
 }
 
-const scaled = (value: number | undefined, s: number) => (value === undefined ? undefined : value * s);
-
 /**
- * A layer's pixel-valued properties multiplied by `s`: font sizes of the px-sized text types and title
- * outline widths. (slide-in-text's fontSize is a fraction of the frame width, which scales by itself.)
+ * A layer's pixel-valued properties multiplied by `s` (a preview): its text type's (`TextType.scalePixels`),
+ * other layers unchanged.
  */
 export function scaleLayerPixels(layer: Layer, s: number): Layer {
-  switch (layer.type) {
-    case "title":
-    case "title-background":
-      return { ...layer, fontSize: scaled(layer.fontSize, s), outlineWidth: scaled(layer.outlineWidth, s) };
-    case "subtitle":
-    case "news-title":
-      return { ...layer, fontSize: scaled(layer.fontSize, s) };
-    default:
-      return layer;
-  }
+  return isText(layer) ? textTypeOf(layer).scalePixels(layer, s) : layer;
 }
 
 /** Side of the square whose area a preview keeps (aspect ratio kept). */

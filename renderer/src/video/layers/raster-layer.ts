@@ -6,7 +6,7 @@
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import { STDIN_PATH, type RasterFrame } from "../types.ts";
 import type { RasterLayer } from "./raster-types.ts";
-import { textMotion } from "./text-motion.ts";
+import { textMotion } from "./text-types.ts";
 
 /** Filters that bring a frame to its drawn size: cut out of its sheet, or scaled down for a preview. */
 function fit(frame: RasterFrame): string {

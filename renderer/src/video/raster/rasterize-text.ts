@@ -8,9 +8,8 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { KeyedLayer, TextLayer } from "../layers/index.ts";
-import { zoomAmount, zoomDirection } from "../layers/ken-burns.ts";
-import { animationSeconds, isTitle, titleStyle } from "../layers/text-motion.ts";
-import { placeBox, type Placement } from "../position.ts";
+import { textTypeOf } from "../layers/text-types.ts";
+import { placeBox } from "../position.ts";
 import { STDIN_PATH, type RasterAsset, type Rasters, type RasterFrame, type VideoSpec } from "../types.ts";
 import { openPage, servePageFiles, type ChromiumLaunch } from "./browser.ts";
 import { catalogFaceFile } from "../../fonts/files.ts";
@@ -18,21 +17,6 @@ import { textBox, textSheet, type BoxFont, type SheetCell } from "./text-html.ts
 
 /** Reveal states above this count are grouped, so a long letter-by-letter text stays cheap. */
 const MAX_STATES = 60;
-
-/** Where a text layer goes when it names no position: subtitles at the bottom, news banners top-left. */
-function defaultPosition(layer: TextLayer): Placement {
-  if (layer.position !== undefined) return layer;
-  if (layer.type === "subtitle") return { ...layer, position: "bottom" };
-  if (layer.type === "news-title")
-    return { ...layer, position: { x: 0, y: 0.08, originX: "left", originY: "top" } };
-  return layer;
-}
-
-function zoomMargin(layer: TextLayer): number {
-  if (!isTitle(layer) || titleStyle(layer) !== "fade-in" || !zoomDirection(layer.zoomDirection, "in"))
-    return 0;
-  return zoomAmount(layer.zoomAmount);
-}
 
 /** Sheets taller than this are split into several screenshots (Chromium's surface limits). */
 const PAGE_MAX_HEIGHT = 8192;
@@ -53,7 +37,7 @@ function framePosition(
   w: number,
   h: number,
 ): { x: number; y: number } {
-  return placeBox(defaultPosition(layer), W, H, w, h);
+  return placeBox(textTypeOf(layer).placement(layer), W, H, w, h);
 }
 
 /**
@@ -152,7 +136,7 @@ export async function rasterizeText(
     const sizes = sheetLayers.map((l, i) => {
       const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
       const h = Math.ceil(rects[i]!.h) + (Math.ceil(rects[i]!.h) % 2);
-      const m = zoomMargin(l.k.layer);
+      const m = textTypeOf(l.k.layer).zoomMargin(l.k.layer);
       const ex = Math.round((w * m) / 2);
       const ey = Math.round((h * m) / 2);
       return { w, h, ex, ey, cw: w + 2 * ex, ch: h + 2 * ey };
@@ -201,7 +185,7 @@ export async function rasterizeText(
     sheetLayers.forEach((l, i) => {
       const z = sizes[i]!;
       const origin = framePosition(l.k.layer, W, H, z.w, z.h);
-      const reveal = animationSeconds(l.k.layer, l.k.window ?? spec.defaultDuration);
+      const reveal = textTypeOf(l.k.layer).revealSeconds(l.k.layer, l.k.window ?? spec.defaultDuration);
       const frames: RasterFrame[] = [];
       const times: number[] = [];
       for (let s = 0; s < l.states; s++) {

@@ -5,8 +5,9 @@
  * paints the stroke beneath the fill (paint-order), `shadow` offsets a soft copy, `glow` blurs around.
  */
 import type { TextLayer } from "../layers/index.ts";
-import { isTitle } from "../layers/text-motion.ts";
-import { clamp } from "../values.ts";
+import { cssColor } from "../layers/text-css.ts";
+import { textTypeOf } from "../layers/text-types.ts";
+import { isTitle } from "../layers/title.ts";
 
 const DEFAULT_FONTS = `"DejaVu Sans", "Liberation Sans", sans-serif`;
 
@@ -14,26 +15,9 @@ function esc(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** A colour for the sheet's CSS. The grammar's pattern already keeps CSS out; this is a second fence. */
-function cssColor(value: string | undefined, fallback: string): string {
-  const s = (value ?? fallback).trim();
-  return /^[#\w(),.\s%-]+$/.test(s) ? s : fallback;
-}
-
-/** Font size in px for a layer in a W x H frame (reference defaults per type). */
+/** Font size in px for a layer in a W x H frame (its type's default unless `fontSize`). */
 export function fontSizePx(layer: TextLayer, W: number, H: number): number {
-  const min = Math.min(W, H);
-  switch (layer.type) {
-    case "subtitle":
-      return clamp(layer.fontSize ?? min / 20, 4, 500);
-    case "news-title":
-      return clamp(layer.fontSize ?? min * 0.05, 4, 500);
-    case "slide-in-text":
-      // editly: a fraction of the frame width (JC-vid says height; we follow the engine).
-      return clamp((layer.fontSize ?? 0.05) * W, 4, 500);
-    default:
-      return clamp(layer.fontSize ?? min * 0.1, 4, 500);
-  }
+  return textTypeOf(layer).fontSize(layer, W, H);
 }
 
 /** text-stroke / text-shadow CSS for a title's outlineStyle/outlineColor/outlineWidth ("" for other types). */
@@ -82,19 +66,7 @@ export function textBox(layer: TextLayer, W: number, H: number, font: BoxFont | 
     title?.style === "word-by-word" ? "word" : title?.style === "letter-by-letter" ? "letter" : null;
   const pad = Math.ceil(size * 0.25 + (title?.outlineWidth ?? 0) * 4);
   let boxCss = `padding:${pad}px;`;
-  switch (layer.type) {
-    case "subtitle":
-      boxCss += `width:${W}px;box-sizing:border-box;text-align:center;background:${cssColor(layer.backgroundColor, "rgba(0,0,0,0.3)")};`;
-      break;
-    case "news-title":
-      boxCss += `background:${cssColor(layer.backgroundColor, "#d02a42")};padding:${Math.round(size * 0.4)}px ${Math.round(size * 0.8)}px;`;
-      break;
-    case "slide-in-text":
-      boxCss += `letter-spacing:${layer.charSpacing ?? 0.1}em;white-space:pre;`;
-      break;
-    default:
-      boxCss += `max-width:${Math.round(W * 0.8)}px;text-align:center;`;
-  }
+  boxCss += textTypeOf(layer).boxCss(layer, size, W);
   const css = `font-family:${family};font-weight:${weight};font-size:${size}px;line-height:1.2;color:${color};${outlineCss(layer, size)}${boxCss}`;
   return { css, units: style ? revealUnits(text, style) : null, text };
 }
