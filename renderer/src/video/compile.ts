@@ -35,7 +35,7 @@ export interface CompiledGraph {
 }
 
 /** Frame window of a layer inside a span of `frames` frames (start/stop in seconds, clamped). */
-export function layerWindow(layer: Layer, frames: number, fps: number): LayerWindow | null {
+export const layerWindow = (layer: Layer, frames: number, fps: number): LayerWindow | null => {
   const total = frames / fps;
   const start = Math.min(Math.max(0, layer.start ?? 0), total);
   const stop = Math.min(Math.max(start, layer.stop ?? total), total);
@@ -48,9 +48,9 @@ export function layerWindow(layer: Layer, frames: number, fps: number): LayerWin
     start: startFrame / fps,
     duration: (endFrame - startFrame) / fps,
   };
-}
+};
 
-function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base: string | null): string {
+const composite = (ctx: GraphContext, layers: KeyedLayer[], frames: number, base: string | null): string => {
   const { width: W, height: H, fps, format } = ctx.spec;
   const fmt = format === "webm" ? "yuva420p" : "yuv420p";
   let current = base;
@@ -79,17 +79,17 @@ function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base
     current = next;
   }
   return current ?? "";
-}
+};
 
 /** The drawn transition after clip `c` (its key is the same in the taps and the splice pass). */
-function drawnAfter(
+const drawnAfter = (
   c: number,
   plan: {
     r: { name: string };
     t: { frames: number; params?: Record<string, unknown>; easing?: string | null };
   },
   format: string | undefined,
-): DrawnTransition {
+): DrawnTransition => {
   const { r, t } = plan;
   return {
     key: `t${c}`,
@@ -99,7 +99,7 @@ function drawnAfter(
     easing: t.easing,
     channels: withAlpha(format) ? 4 : 3,
   };
-}
+};
 
 /** What a graph is compiled from. */
 export interface GraphInput {
@@ -129,7 +129,7 @@ export type GraphPass =
 const PLAIN: GraphPass = { kind: "plain" };
 
 /** Builds the complete graph of `pass`: outputs `[vout]` and `[aout]`, or the taps pass's pair outputs. */
-export function compileGraph(input: GraphInput, pass: GraphPass = PLAIN): CompiledGraph {
+export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): CompiledGraph => {
   const { spec, timeline, jobId } = input;
   const ctx = new GraphContext(spec, timeline, jobId, input.media, input.rasters);
   ctx.glLayers = input.glLayers;
@@ -239,7 +239,7 @@ export function compileGraph(input: GraphInput, pass: GraphPass = PLAIN): Compil
   ctx.chain(`[${top}]format=${fmt},trim=end_frame=${timeline.totalFrames}[vout]`);
   finishAudio(ctx, clipAudio, tracks);
   return graphOf(ctx, used);
-}
+};
 
 /** The compiled graph of what `ctx` gathered. */
 const graphOf = (ctx: GraphContext, transitions: string[]): CompiledGraph => ({
@@ -256,7 +256,7 @@ const graphOf = (ctx: GraphContext, transitions: string[]): CompiledGraph => ({
  * list, in their order, references `[i:v]` / `[i:a]` renumbered: ffmpeg opens inputs one by one, so it
  * opens every file while the pipes' writers are still producing their first bytes.
  */
-export function pipesLast(graph: CompiledGraph): CompiledGraph {
+export const pipesLast = (graph: CompiledGraph): CompiledGraph => {
   // ffmpeg 5.1's -nofind_stream_info is one setting that holds from the input naming it to the last: inputs
   // that ask for no probing (drawn transitions) go after every other.
   const rank = (args: string[]) =>
@@ -272,4 +272,4 @@ export function pipesLast(graph: CompiledGraph): CompiledGraph {
       (_, i: string, kind: string) => `[${newIndex.get(Number(i))}:${kind}]`,
     ),
   };
-}
+};

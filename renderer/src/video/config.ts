@@ -15,7 +15,7 @@ import { mixWeights } from "./mix-weights.ts";
 import type { AudioTrackSpec, Layer, VideoFormat, VideoSpec } from "./types.ts";
 
 /** The spec of a parsed config; `format` (the request's output format) wins over the config's. */
-export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec {
+export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec => {
   const defaults = config.defaults;
   const W = config.width ?? VIDEO_DEFAULTS.width;
   const H = config.height ?? VIDEO_DEFAULTS.height;
@@ -59,26 +59,26 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
       ? { style: config.autoSubtitlesStyle ?? {}, language: config.autoSubtitlesLanguage }
       : null,
   });
-}
+};
 
 /**
  * An image-overlay's `width`/`height` as fractions of the frame: JsonCut takes either a fraction (up to 1) or
  * pixels of the configured frame (above 1), so a preview scales pixel sizes like every other size.
  */
-export function overlayFractions(layer: Layer, W: number, H: number): Layer {
+export const overlayFractions = (layer: Layer, W: number, H: number): Layer => {
   if (layer.type !== "image-overlay") return layer;
   const fraction = (value: number | undefined, side: number) =>
     value !== undefined && value > 1 ? value / side : value;
   return { ...layer, width: fraction(layer.width, W), height: fraction(layer.height, H) };
-}
+};
 
 /**
  * A layer's pixel-valued properties multiplied by `s` (a preview): its text type's (`TextType.scalePixels`),
  * other layers unchanged.
  */
-export function scaleLayerPixels(layer: Layer, s: number): Layer {
+export const scaleLayerPixels = (layer: Layer, s: number): Layer => {
   return isText(layer) ? textTypeOf(layer).scalePixels(layer, s) : layer;
-}
+};
 
 /** Side of the square whose area a preview keeps (aspect ratio kept). */
 const PREVIEW_SIDE = 250;
@@ -89,7 +89,7 @@ const PREVIEW_MAX_FPS = 15;
  * picture is the full render made smaller: pixel-valued text properties shrink with it and html pages
  * keep their layout (captured at `pixelScale`).
  */
-export function applyFastMode(spec: VideoSpec): VideoSpec {
+export const applyFastMode = (spec: VideoSpec): VideoSpec => {
   if (!spec.fast) return spec;
   const aspect = spec.width / spec.height;
   const width = Math.min(evenDimension(Math.sqrt(PREVIEW_SIDE * PREVIEW_SIDE * aspect)), spec.width);
@@ -105,4 +105,4 @@ export function applyFastMode(spec: VideoSpec): VideoSpec {
     clips: spec.clips.map((clip) => ({ ...clip, layers: scale(clip.layers) })),
     globalLayers: scale(spec.globalLayers),
   };
-}
+};

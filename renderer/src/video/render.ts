@@ -57,7 +57,7 @@ export interface RenderVideoResult {
 }
 
 /** Renders the job; throws (ProcessError or Error) with a human-readable message on failure. */
-export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoResult> {
+export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoResult> => {
   const report = o.onProgress ?? (() => {});
   const tools = o.tools ?? DEFAULT_RENDER_TOOLS;
   const clock = stopwatch();
@@ -105,4 +105,4 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     captions,
     timings: clock.timings(),
   };
-}
+};

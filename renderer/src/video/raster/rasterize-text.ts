@@ -30,21 +30,21 @@ interface SheetLayer {
 }
 
 /** Where a text layer's box lands in the frame, from the measured box size (w, h: even pixels). */
-function framePosition(
+const framePosition = (
   layer: TextLayer,
   W: number,
   H: number,
   w: number,
   h: number,
-): { x: number; y: number } {
+): { x: number; y: number } => {
   return placeBox(textTypeOf(layer).placement(layer), W, H, w, h);
-}
+};
 
 /**
  * Stacks cells of the given heights into pages no taller than PAGE_MAX_HEIGHT (pure): returns each
  * cell's page and top edge.
  */
-export function stackCells(heights: number[]): { page: number; top: number }[] {
+export const stackCells = (heights: number[]): { page: number; top: number }[] => {
   let page = 0;
   let top = 0;
   return heights.map((h) => {
@@ -56,18 +56,18 @@ export function stackCells(heights: number[]): { page: number; top: number }[] {
     top += h;
     return at;
   });
-}
+};
 
 /**
  * Rasterises every non-html layer in `layers` in Chromium `chromium` (one page load, one screenshot per
  * sheet page). The first sheet page is not awaited: its frames name STDIN_PATH and `stdin` resolves to its PNG.
  */
-export async function rasterizeText(
+export const rasterizeText = async (
   spec: VideoSpec,
   layers: KeyedLayer[],
   workDir: string,
   chromium: ChromiumLaunch,
-): Promise<Rasters> {
+): Promise<Rasters> => {
   const out = new Map<string, RasterAsset>();
   const todo = layers.filter((k): k is KeyedLayer<TextLayer> => k.layer.type !== "html");
   if (todo.length === 0) return { assets: out, stdin: null };
@@ -208,4 +208,4 @@ export async function rasterizeText(
     void pending.catch(() => {}).finally(() => page.close().catch(() => {}));
   }
   return { assets: out, stdin: firstPage };
-}
+};

@@ -11,17 +11,17 @@ import { isTitle } from "../layers/title.ts";
 
 const DEFAULT_FONTS = `"DejaVu Sans", "Liberation Sans", sans-serif`;
 
-function esc(text: string): string {
+const esc = (text: string): string => {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
+};
 
 /** Font size in px for a layer in a W x H frame (its type's default unless `fontSize`). */
-export function fontSizePx(layer: TextLayer, W: number, H: number): number {
+export const fontSizePx = (layer: TextLayer, W: number, H: number): number => {
   return textTypeOf(layer).fontSize(layer, W, H);
-}
+};
 
 /** text-stroke / text-shadow CSS for a title's outlineStyle/outlineColor/outlineWidth ("" for other types). */
-export function outlineCss(layer: TextLayer, fontSize: number): string {
+export const outlineCss = (layer: TextLayer, fontSize: number): string => {
   if (!isTitle(layer)) return "";
   const explicit = layer.outlineWidth;
   const width = explicit ?? (layer.outlineColor !== undefined ? Math.max(2, fontSize * 0.05) : 0);
@@ -31,12 +31,12 @@ export function outlineCss(layer: TextLayer, fontSize: number): string {
   if (layer.outlineStyle === "glow")
     return `text-shadow:0 0 ${width * 2}px ${color},0 0 ${width * 4}px ${color};`;
   return `-webkit-text-stroke:${width * 2}px ${color};paint-order:stroke fill;`;
-}
+};
 
 /** Splits text into reveal units: words (keeping spaces with them) or characters. */
-export function revealUnits(text: string, by: "word" | "letter"): string[] {
+export const revealUnits = (text: string, by: "word" | "letter"): string[] => {
   return by === "word" ? (text.match(/\S+\s*|\s+/g) ?? []) : [...text];
-}
+};
 
 /** One layer's box: CSS declarations, and its reveal units when the style reveals progressively. */
 export interface TextBox {
@@ -53,7 +53,7 @@ export interface BoxFont {
 }
 
 /** The box of one layer; `font` is the sheet's face for its `fontPath` or `googleFont`, if any. */
-export function textBox(layer: TextLayer, W: number, H: number, font: BoxFont | null): TextBox {
+export const textBox = (layer: TextLayer, W: number, H: number, font: BoxFont | null): TextBox => {
   const size = fontSizePx(layer, W, H);
   const text = layer.text;
   const family = font
@@ -69,7 +69,7 @@ export function textBox(layer: TextLayer, W: number, H: number, font: BoxFont | 
   boxCss += textTypeOf(layer).boxCss(layer, size, W);
   const css = `font-family:${family};font-weight:${weight};font-size:${size}px;line-height:1.2;color:${color};${outlineCss(layer, size)}${boxCss}`;
   return { css, units: style ? revealUnits(text, style) : null, text };
-}
+};
 
 /** One drawing of a box in the sheet: the whole text, or the first `visible` reveal units. */
 export interface SheetCell {
@@ -82,7 +82,7 @@ export interface SheetCell {
  * rasteriser measures and spreads them. Hidden units keep their space, so every state of a reveal
  * has the same size. `faces` are the @font-face rules of the fonts the boxes use.
  */
-export function textSheet(faces: readonly string[], cells: SheetCell[]): string {
+export const textSheet = (faces: readonly string[], cells: SheetCell[]): string => {
   const rules = cells.map((c, i) => `#c${i}{${c.box.css}}`);
   const body = cells.map((c, i) => {
     const inner = c.box.units
@@ -96,4 +96,4 @@ html,body{margin:0;background:transparent;}
 .h{visibility:hidden;}
 ${rules.join("\n")}
 </style></head><body>${body.join("")}</body></html>`;
-}
+};
