@@ -9,6 +9,7 @@ import type { VideoConfig } from "@media-render/contract/config/video";
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
 import { evenDimension } from "@media-render/contract/geometry";
+import { overlayFractions } from "./layers/image.ts";
 import { isText } from "./layers/raster-types.ts";
 import { textTypeOf } from "./layers/text-types.ts";
 import { mixWeights } from "./mix-weights.ts";
@@ -59,17 +60,6 @@ export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec 
       ? { style: config.autoSubtitlesStyle ?? {}, language: config.autoSubtitlesLanguage }
       : null,
   });
-};
-
-/**
- * An image-overlay's `width`/`height` as fractions of the frame: JsonCut takes either a fraction (up to 1) or
- * pixels of the configured frame (above 1), so a preview scales pixel sizes like every other size.
- */
-export const overlayFractions = (layer: Layer, W: number, H: number): Layer => {
-  if (layer.type !== "image-overlay") return layer;
-  const fraction = (value: number | undefined, side: number) =>
-    value !== undefined && value > 1 ? value / side : value;
-  return { ...layer, width: fraction(layer.width, W), height: fraction(layer.height, H) };
 };
 
 /**

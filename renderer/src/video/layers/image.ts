@@ -5,11 +5,22 @@
  */
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import { placeBox } from "../position.ts";
-import type { LayerOf, MediaInfo } from "../types.ts";
+import type { Layer, LayerOf, MediaInfo } from "../types.ts";
 import { evenDimension } from "@media-render/contract/geometry";
 import { clamp } from "../values.ts";
 import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
 import { resizeInto, type ResizeMode } from "./resize.ts";
+
+/**
+ * An image-overlay's `width`/`height` as fractions of the frame: JsonCut takes either a fraction (up to 1) or
+ * pixels of the configured frame (above 1), so a preview scales pixel sizes like every other size.
+ */
+export const overlayFractions = (layer: Layer, W: number, H: number): Layer => {
+  if (layer.type !== "image-overlay") return layer;
+  const fraction = (value: number | undefined, side: number) =>
+    value !== undefined && value > 1 ? value / side : value;
+  return { ...layer, width: fraction(layer.width, W), height: fraction(layer.height, H) };
+};
 
 /**
  * Oversampling of stills under zoompan, which draws the zooms in and out (pans are crops: panCrop in
