@@ -6,7 +6,7 @@ import type { AppEnv } from "./app-env";
 import { browserAuthRoutes } from "./accounts/browser-routes";
 import { accountRoutes, authRoutes } from "./accounts/routes";
 import { billingRoutes } from "./billing/routes";
-import { builderRoutes } from "./builder/routes";
+import { builderRoutes, renderAssetRoutes } from "./builder/routes";
 import { consoleRoutes } from "./console/routes";
 import { devRoutes } from "./dev/routes";
 import { docsRoutes } from "./docs/routes";
@@ -50,6 +50,7 @@ export const createApp = () => {
   );
   app.route(MOUNTS.mcp, mcpRoutes);
   app.route(MOUNTS.builder, builderRoutes);
+  app.route(MOUNTS.render, renderAssetRoutes);
   app.route("/", consoleRoutes);
   app.notFound(notFound);
   app.onError(onError);

@@ -10,7 +10,7 @@
 import { catalogFaceName, resolveCatalogFont, type CatalogFont } from "../contract/fonts/catalog";
 import { catalogFontFaces } from "../fonts/catalog";
 import { fontKey, type FontFaces } from "../fonts/source";
-import { assetUrl, STATIC_ORIGIN } from "./origins";
+import { RENDER_ORIGINS, type PageOrigins } from "./origins";
 
 export interface FontChoice {
   fontPath?: string;
@@ -33,7 +33,10 @@ export class FontRegistry {
   private rules = new Map<string, string>();
   private uploads = new Map<string, string>();
 
-  constructor(private readonly hosted: ReadonlyMap<string, FontFaces> = new Map()) {}
+  constructor(
+    private readonly hosted: ReadonlyMap<string, FontFaces> = new Map(),
+    private readonly origins: PageOrigins = RENDER_ORIGINS,
+  ) {}
 
   /** `font-family` and `font-weight` CSS values for a layer's font choice. */
   use(choice: FontChoice): { family: string; weight: number } {
@@ -54,7 +57,7 @@ export class FontRegistry {
 
   private catalog(font: CatalogFont): string {
     const key = `${font.entry.id}:${font.weight}`;
-    if (!this.rules.has(key)) this.rules.set(key, catalogFontFaces(font, STATIC_ORIGIN));
+    if (!this.rules.has(key)) this.rules.set(key, catalogFontFaces(font, this.origins.static));
     return catalogFaceName(font);
   }
 
@@ -67,7 +70,7 @@ export class FontRegistry {
       const format = FORMAT[ext] ? ` format("${FORMAT[ext]}")` : "";
       this.rules.set(
         `upload:${path}`,
-        `@font-face{font-family:"${name}";font-display:block;src:url(${assetUrl(path)})${format}}`,
+        `@font-face{font-family:"${name}";font-display:block;src:url(${this.origins.asset(path)})${format}}`,
       );
     }
     return name;
