@@ -74,7 +74,9 @@ const signIn = async (page: Page, base: string) => {
     const outbox = (await (await fetch(`${base}/dev/outbox?email=${encodeURIComponent(EMAIL)}`)).json()) as {
       data: { messages: { text: string; createdAt: string }[] };
     };
-    const mail = outbox.data.messages.find((m) => Date.parse(m.createdAt) >= asked && /\b\d{6}\b/.test(m.text));
+    const mail = outbox.data.messages.find(
+      (m) => Date.parse(m.createdAt) >= asked && /\b\d{6}\b/.test(m.text),
+    );
     if (mail) code = /\b(\d{6})\b/.exec(mail.text)![1]!;
     else await new Promise((r) => setTimeout(r, 200));
   }
@@ -107,7 +109,11 @@ const run = async () => {
     const form = new FormData();
     form.set("file", new File([readFileSync(join(FIX, "img2.jpg"))], "img2.jpg", { type: "image/jpeg" }));
     const uploaded = (await (
-      await fetch(`${local.base}/api/v1/files/upload`, { method: "POST", headers: { "x-api-key": key }, body: form })
+      await fetch(`${local.base}/api/v1/files/upload`, {
+        method: "POST",
+        headers: { "x-api-key": key },
+        body: form,
+      })
     ).json()) as { data: { storageUrl: string } };
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     console.log(`  browser: ${browser.version()}, 1280x800, signed in; ${SAMPLES} samples per kind`);
@@ -137,7 +143,10 @@ const run = async () => {
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.down();
     for (let i = 0; i < SAMPLES; i++) {
-      await page.mouse.move(box.x + box.width / 2 + (i % 2 ? 12 : -12) + i, box.y + box.height / 2 + (i % 2) * 6);
+      await page.mouse.move(
+        box.x + box.width / 2 + (i % 2 ? 12 : -12) + i,
+        box.y + box.height / 2 + (i % 2) * 6,
+      );
       await waitForMeasure(page, start + i + 1);
       await page.evaluate(() => new Promise(requestAnimationFrame));
     }

@@ -26,8 +26,7 @@ import { SaveTemplate } from "./templates/save-template";
 import { VideoEditor } from "./video/video-editor";
 
 const examples = GALLERY.map((e) => ({ ...e, job: e.job as unknown as Doc }));
-const firstOf = (type: JobKind): Doc =>
-  structuredClone(examples.find((e) => e.job.type === type)!.job);
+const firstOf = (type: JobKind): Doc => structuredClone(examples.find((e) => e.job.type === type)!.job);
 
 /** The document a link hands over (the console's "Open in builder"), else the first example. */
 const initialDoc = (): Doc => {
@@ -60,7 +59,9 @@ const Verdict = ({ validation }: { validation: ValidationState }) => {
     return (
       <span class="ok">
         Valid · {result.estimatedTokens} tokens estimated
-        {result.warnings.length ? ` · ${result.warnings.length} warning${result.warnings.length > 1 ? "s" : ""}` : ""}
+        {result.warnings.length
+          ? ` · ${result.warnings.length} warning${result.warnings.length > 1 ? "s" : ""}`
+          : ""}
         {checking}
       </span>
     );
@@ -88,7 +89,8 @@ export const Builder = () => {
     const next = reduce(before, action);
     if (next === before) return;
     const drawn = next.history.present.type === "image";
-    if (drawn && (next.history.present !== before.history.present || next.hidden !== before.hidden)) markChange();
+    if (drawn && (next.history.present !== before.history.present || next.hidden !== before.hidden))
+      markChange();
     current.current = next;
     setState(next);
   }, []);

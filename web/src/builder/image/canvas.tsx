@@ -89,10 +89,17 @@ export const ImageCanvas = ({
       setGuides(s.guides);
       dispatch({ type: "patch", path, values: moveLayer(g.layer, g.box, canvas, s.dx, s.dy), coalesce: key });
     } else {
-      const s = threshold ? snapResize(g.box, g.handle, dx, dy, targets(g.index), threshold) : { dx, dy, guides: [] };
+      const s = threshold
+        ? snapResize(g.box, g.handle, dx, dy, targets(g.index), threshold)
+        : { dx, dy, guides: [] };
       setGuides(s.guides);
       const next = resizedBox(g.box, g.handle, s.dx, s.dy);
-      dispatch({ type: "patch", path, values: resizeLayer(g.layer, g.box, next, canvas, g.handle), coalesce: key });
+      dispatch({
+        type: "patch",
+        path,
+        values: resizeLayer(g.layer, g.box, next, canvas, g.handle),
+        coalesce: key,
+      });
     }
   };
 
@@ -104,13 +111,26 @@ export const ImageCanvas = ({
     e.stopPropagation();
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
     dispatch({ type: "select", path: ["layers", index] });
-    gesture.current = { pointer: e.pointerId, index, handle, startX: e.clientX, startY: e.clientY, box, layer };
+    gesture.current = {
+      pointer: e.pointerId,
+      index,
+      handle,
+      startX: e.clientX,
+      startY: e.clientY,
+      box,
+      layer,
+    };
     if (handle === null) (e.currentTarget as HTMLElement).focus({ preventScroll: true });
   };
   const move = (e: TargetedPointerEvent<HTMLElement>) => {
     const g = gesture.current;
     if (!g || g.pointer !== e.pointerId) return;
-    apply(g, (e.clientX - g.startX) / scale, (e.clientY - g.startY) / scale, `drag-${g.pointer}-${g.startX}-${g.startY}`);
+    apply(
+      g,
+      (e.clientX - g.startX) / scale,
+      (e.clientY - g.startY) / scale,
+      `drag-${g.pointer}-${g.startX}-${g.startY}`,
+    );
   };
   const end = (e: TargetedPointerEvent<HTMLElement>) => {
     if (gesture.current?.pointer !== e.pointerId) return;
@@ -132,8 +152,15 @@ export const ImageCanvas = ({
       e.preventDefault();
       const [dx, dy] = arrows[e.key]!;
       // Up grows a text's size: the arrow points the way the glyphs grow.
-      const values = e.altKey ? growLayer(layer, box, dx, layer.type === "text" ? -dy : dy) : nudgeLayer(layer, canvas, dx, dy);
-      dispatch({ type: "patch", path: ["layers", index], values, coalesce: `keys-${index}-${e.altKey ? "size" : "move"}` });
+      const values = e.altKey
+        ? growLayer(layer, box, dx, layer.type === "text" ? -dy : dy)
+        : nudgeLayer(layer, canvas, dx, dy);
+      dispatch({
+        type: "patch",
+        path: ["layers", index],
+        values,
+        coalesce: `keys-${index}-${e.altKey ? "size" : "move"}`,
+      });
     } else if (e.key === "Delete" || e.key === "Backspace") {
       e.preventDefault();
       dispatch({ type: "remove", list: ["layers"], index });
@@ -203,7 +230,10 @@ export const ImageCanvas = ({
             tabIndex={-1}
             style={{ transform: `scale(${scale})` }}
           />
-          <div class="overlay" onPointerDown={(e) => e.target === e.currentTarget && dispatch({ type: "select", path: null })}>
+          <div
+            class="overlay"
+            onPointerDown={(e) => e.target === e.currentTarget && dispatch({ type: "select", path: null })}
+          >
             {preview.boxes.map((b, i) =>
               b && !hidden.has(i) ? (
                 <div

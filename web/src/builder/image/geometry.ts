@@ -38,8 +38,7 @@ const num = (v: unknown, fallback = 0) => (typeof v === "number" && Number.isFin
 
 /** The layer's anchor as fractions of its own box, and of the canvas when placed by `position`. */
 type Placement =
-  | { mode: "pixels"; fx: number }
-  | { mode: "fractions"; x: number; y: number; fx: number; fy: number };
+  { mode: "pixels"; fx: number } | { mode: "fractions"; x: number; y: number; fx: number; fy: number };
 
 const placementOf = (layer: JsonObject): Placement => {
   const p = layer.position;
@@ -59,7 +58,14 @@ const placementOf = (layer: JsonObject): Placement => {
 };
 
 /** The properties that put `layer`'s box at `left`/`top` (its size `width` x `height`), the way it is placed. */
-const placeAt = (layer: JsonObject, canvas: Canvas, left: number, top: number, width: number, height: number) => {
+const placeAt = (
+  layer: JsonObject,
+  canvas: Canvas,
+  left: number,
+  top: number,
+  width: number,
+  height: number,
+) => {
   const p = placementOf(layer);
   if (p.mode === "pixels") return { x: round(left + p.fx * width), y: round(top) };
   const position: JsonObject = {
@@ -92,7 +98,12 @@ export const nudgeLayer = (layer: JsonObject, canvas: Canvas, dx: number, dy: nu
  * The change that grows `layer` by dw, dh canvas pixels from its config's size (`box`: its measured size, for a
  * layer whose config gives none). Text grows its wrap width (dw) or its font size (dh).
  */
-export const growLayer = (layer: JsonObject, box: LayerBox, dw: number, dh: number): Record<string, unknown> => {
+export const growLayer = (
+  layer: JsonObject,
+  box: LayerBox,
+  dw: number,
+  dh: number,
+): Record<string, unknown> => {
   if (layer.type === "text")
     return dw
       ? { width: Math.max(1, round(num(layer.width, box.width) + dw)), wrap: true }
@@ -145,7 +156,11 @@ export const resizeLayer = (
 ): Record<string, unknown> => {
   if (layer.type === "text") {
     if (handle === "e" || handle === "w")
-      return { width: round(next.width), wrap: true, ...placeAt(layer, canvas, next.left, next.top, next.width, next.height) };
+      return {
+        width: round(next.width),
+        wrap: true,
+        ...placeAt(layer, canvas, next.left, next.top, next.width, next.height),
+      };
     const scale = next.height / Math.max(1, box.height);
     const fontSize = Math.max(1, round(num(layer.fontSize, 24) * scale, 1));
     const width = typeof layer.width === "number" ? { width: round(layer.width * scale) } : {};
@@ -168,8 +183,18 @@ export type Guide = { axis: "x"; at: number } | { axis: "y"; at: number };
 
 /** Lines a moving box snaps to: the canvas's edges and centre, and each other box's edges and centre. */
 export const snapTargets = (canvas: Canvas, others: LayerBox[]) => ({
-  x: [0, canvas.width / 2, canvas.width, ...others.flatMap((b) => [b.left, b.left + b.width / 2, b.left + b.width])],
-  y: [0, canvas.height / 2, canvas.height, ...others.flatMap((b) => [b.top, b.top + b.height / 2, b.top + b.height])],
+  x: [
+    0,
+    canvas.width / 2,
+    canvas.width,
+    ...others.flatMap((b) => [b.left, b.left + b.width / 2, b.left + b.width]),
+  ],
+  y: [
+    0,
+    canvas.height / 2,
+    canvas.height,
+    ...others.flatMap((b) => [b.top, b.top + b.height / 2, b.top + b.height]),
+  ],
 });
 
 /** The shift (within `threshold`) that brings one of `edges` onto one of `targets`, and where. */
@@ -193,8 +218,16 @@ export const snapMove = (
   targets: { x: number[]; y: number[] },
   threshold: number,
 ): { dx: number; dy: number; guides: Guide[] } => {
-  const x = nearest([box.left + dx, box.left + dx + box.width / 2, box.left + dx + box.width], targets.x, threshold);
-  const y = nearest([box.top + dy, box.top + dy + box.height / 2, box.top + dy + box.height], targets.y, threshold);
+  const x = nearest(
+    [box.left + dx, box.left + dx + box.width / 2, box.left + dx + box.width],
+    targets.x,
+    threshold,
+  );
+  const y = nearest(
+    [box.top + dy, box.top + dy + box.height / 2, box.top + dy + box.height],
+    targets.y,
+    threshold,
+  );
   const guides: Guide[] = [];
   if (x) guides.push({ axis: "x", at: x.at });
   if (y) guides.push({ axis: "y", at: y.at });
@@ -217,11 +250,17 @@ export const snapResize = (
   const edgeY = handle.includes("s") ? box.top + box.height : handle.includes("n") ? box.top : null;
   if (edgeX !== null) {
     const x = nearest([edgeX + dx], targets.x, threshold);
-    if (x) (sx = dx + x.shift), guides.push({ axis: "x", at: x.at });
+    if (x) {
+      sx = dx + x.shift;
+      guides.push({ axis: "x", at: x.at });
+    }
   }
   if (edgeY !== null) {
     const y = nearest([edgeY + dy], targets.y, threshold);
-    if (y) (sy = dy + y.shift), guides.push({ axis: "y", at: y.at });
+    if (y) {
+      sy = dy + y.shift;
+      guides.push({ axis: "y", at: y.at });
+    }
   }
   return { dx: sx, dy: sy, guides };
 };

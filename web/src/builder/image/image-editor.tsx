@@ -46,7 +46,9 @@ export const ImageEditor = ({
     () =>
       paths.flatMap((p) => {
         const f = files.byUrl(p);
-        return f?.width && f.height ? [[p, { width: f.width, height: f.height }] as [string, { width: number; height: number }]] : [];
+        return f?.width && f.height
+          ? [[p, { width: f.width, height: f.height }] as [string, { width: number; height: number }]]
+          : [];
       }),
     [paths, files],
   );
@@ -118,11 +120,15 @@ const PropertiesPanel = ({ ctx, path }: { ctx: PanelContext; path: Path }) => {
       ) : (
         <p class="muted">This value has no properties to edit here: use the JSON view.</p>
       )}
-      {!path.length && <p class="hint">Layer defaults (<code>defaults</code>) are edited in the JSON view.</p>}
+      {!path.length && (
+        <p class="hint">
+          Layer defaults (<code>defaults</code>) are edited in the JSON view.
+        </p>
+      )}
       {path.length > 0 && (
         <p class="hint">
-          Type: <code>{String((value as JsonObject | undefined)?.type ?? "none")}</code> (a new layer of another type
-          replaces it).
+          Type: <code>{String((value as JsonObject | undefined)?.type ?? "none")}</code> (a new layer of
+          another type replaces it).
         </p>
       )}
     </section>

@@ -25,7 +25,12 @@ export const layerLabel = (layer: unknown): string => {
 };
 
 /** A new layer of `type`, sized and placed in the middle of a width x height canvas. */
-export const newImageLayer = (type: string, width: number, height: number, imagePath?: string): JsonObject => {
+export const newImageLayer = (
+  type: string,
+  width: number,
+  height: number,
+  imagePath?: string,
+): JsonObject => {
   const box = (w: number, h: number) => ({
     x: Math.round((width - w) / 2),
     y: Math.round((height - h) / 2),

@@ -26,7 +26,11 @@ export const RenderPanel = ({ doc, signedIn }: { doc: Doc; signedIn: boolean }) 
     const abort = new AbortController();
     controller.current = abort;
     setRun({ status: "running", progress: null, what });
-    runJob(job, (progress) => setRun((r) => (r.status === "running" ? { ...r, progress } : r)), abort.signal).then(
+    runJob(
+      job,
+      (progress) => setRun((r) => (r.status === "running" ? { ...r, progress } : r)),
+      abort.signal,
+    ).then(
       (finished) => !abort.signal.aborted && setRun({ status: "done", finished, what }),
       (error) => !abort.signal.aborted && setRun({ status: "failed", error, what }),
     );
@@ -62,7 +66,10 @@ export const RenderPanel = ({ doc, signedIn }: { doc: Doc; signedIn: boolean }) 
         {run.status === "running" && (
           <>
             <p>
-              {run.what}: {run.progress ? `job ${run.progress.jobId}, ${run.progress.status.toLowerCase()}` : "creating the job"}
+              {run.what}:{" "}
+              {run.progress
+                ? `job ${run.progress.jobId}, ${run.progress.status.toLowerCase()}`
+                : "creating the job"}
               {run.progress?.stage ? ` (${run.progress.stage})` : ""}
             </p>
             <Progress value={run.progress?.percent ?? 0} label={`${run.what} progress`} />
@@ -85,7 +92,12 @@ export const RenderPanel = ({ doc, signedIn }: { doc: Doc; signedIn: boolean }) 
               · <a href={`/console/jobs/${run.finished.job.id}`}>Job in the console</a>
             </p>
             {run.finished.job.type === "IMAGE" ? (
-              <img id="rendered" class="preview" src={run.finished.outputUrl} alt={`The rendered ${format} image`} />
+              <img
+                id="rendered"
+                class="preview"
+                src={run.finished.outputUrl}
+                alt={`The rendered ${format} image`}
+              />
             ) : (
               <video
                 id="rendered"

@@ -56,7 +56,9 @@ export const runJob = async (
   });
   if (job.status !== "COMPLETED" || !job.outputFileId)
     throw new Error(
-      job.status === "FAILED" ? `The render failed: ${job.errorMessage ?? "no reason given"}` : `The job ended ${job.status.toLowerCase()}`,
+      job.status === "FAILED"
+        ? `The render failed: ${job.errorMessage ?? "no reason given"}`
+        : `The job ended ${job.status.toLowerCase()}`,
     );
   onProgress({ jobId, status: job.status, percent: 100, stage: null });
   return { job, outputUrl: downloadUrl(job.outputFileId) };

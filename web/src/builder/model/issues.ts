@@ -21,7 +21,9 @@ export const issuesOf = (result: Validation | undefined): Issues =>
 export const messagesAt = (problems: Problem[], field: string, exact = false): string[] =>
   problems
     .filter((p) => p.field !== undefined && (exact ? p.field === field : within(p.field, field)))
-    .map((p) => (p.field === field ? p.message : `${p.field!.slice(field.length).replace(/^\./, "")}: ${p.message}`));
+    .map((p) =>
+      p.field === field ? p.message : `${p.field!.slice(field.length).replace(/^\./, "")}: ${p.message}`,
+    );
 
 /** Whether anything at or inside `field` has an error. */
 export const hasErrorAt = (issues: Issues, field: string) => messagesAt(issues.errors, field).length > 0;

@@ -59,7 +59,8 @@ const shift = (path: Path | null, list: Path, from: number, to: number): Path | 
   return [...list, next, ...path.slice(list.length + 1)];
 };
 
-const isImageLayers = (doc: Doc, list: Path) => doc.type === "image" && list.length === 1 && list[0] === "layers";
+const isImageLayers = (doc: Doc, list: Path) =>
+  doc.type === "image" && list.length === 1 && list[0] === "layers";
 
 const shiftHidden = (hidden: ReadonlySet<number>, from: number, to: number) =>
   new Set(
@@ -108,7 +109,9 @@ export const reduce = (state: EditorState, action: Action): EditorState => {
     }
     case "remove": {
       const config = setIn(doc.config, [...action.list, action.index], undefined);
-      const hidden = isImageLayers(doc, action.list) ? shiftHidden(state.hidden, action.index, -1) : state.hidden;
+      const hidden = isImageLayers(doc, action.list)
+        ? shiftHidden(state.hidden, action.index, -1)
+        : state.hidden;
       return to(withConfig(doc, config), undefined, {
         selection: shift(state.selection, action.list, action.index, -1),
         hidden,

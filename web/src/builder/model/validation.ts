@@ -35,7 +35,8 @@ export const useValidation = (doc: Doc, signedIn: boolean): ValidationState => {
       validate(doc).then(
         (result) => n === seq.current && setState({ status: "done", result }),
         (error) =>
-          n === seq.current && setState((s) => ({ status: "failed", error, result: "result" in s ? s.result : undefined })),
+          n === seq.current &&
+          setState((s) => ({ status: "failed", error, result: "result" in s ? s.result : undefined })),
       );
     }, DEBOUNCE_MS);
     return () => clearTimeout(timer);

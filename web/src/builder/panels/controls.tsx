@@ -65,7 +65,9 @@ export const NumberInput = ({
 };
 
 /** A slider with the number beside it (the number is the labelled control; the slider drags it). */
-export const RangeInput = (props: ControlProps<number> & { min: number; max: number; step: number; label: string }) => {
+export const RangeInput = (
+  props: ControlProps<number> & { min: number; max: number; step: number; label: string },
+) => {
   const { value, onChange, min, max, step, label, placeholder } = props;
   const fallback = num(placeholder ?? "") ?? min;
   return (
@@ -176,7 +178,13 @@ const withAlpha = (picked: string, previous: unknown) => {
 };
 
 /** A colour: the picker, and the text (any CSS colour the grammar accepts: names, rgba(), #rrggbbaa). */
-export const ColorInput = ({ ids, value, onChange, placeholder, label }: ControlProps<string> & { label: string }) => (
+export const ColorInput = ({
+  ids,
+  value,
+  onChange,
+  placeholder,
+  label,
+}: ControlProps<string> & { label: string }) => (
   <div class="color">
     <input
       type="color"

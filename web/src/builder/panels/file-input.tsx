@@ -38,7 +38,9 @@ export const FileInput = ({
         onChange={(e) => onChange(e.currentTarget.value === "" ? undefined : e.currentTarget.value)}
       >
         <option value="">{files.loading ? "loading your files…" : "none"}</option>
-        {current && !choices.some((f) => f.storageUrl === current) && <option value={current}>{current}</option>}
+        {current && !choices.some((f) => f.storageUrl === current) && (
+          <option value={current}>{current}</option>
+        )}
         {choices.map((f) => (
           <option key={f.id} value={f.storageUrl}>
             {f.originalName}

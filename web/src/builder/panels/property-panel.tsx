@@ -57,10 +57,20 @@ const ListInput = ({
   const list = Array.isArray(value) ? value : [];
   const set = (next: unknown[]) => onChange(next.length ? next : undefined);
   return (
-    <div class="list-input" role="group" aria-labelledby={`${ids.id}-label`} aria-describedby={ids["aria-describedby"]}>
+    <div
+      class="list-input"
+      role="group"
+      aria-labelledby={`${ids.id}-label`}
+      aria-describedby={ids["aria-describedby"]}
+    >
       {list.map((v, n) => (
         <div class="list-item" key={n}>
-          {item({ id: n === 0 ? ids.id : `${ids.id}-${n}` }, v, (x) => set(list.map((y, k) => (k === n ? x : y))), n)}
+          {item(
+            { id: n === 0 ? ids.id : `${ids.id}-${n}` },
+            v,
+            (x) => set(list.map((y, k) => (k === n ? x : y))),
+            n,
+          )}
           <button
             type="button"
             class="secondary small"
@@ -112,25 +122,74 @@ export const FieldRow = ({ ctx, path, spec }: { ctx: PanelContext; path: Path; s
   let input: ComponentChildren;
   switch (control.kind) {
     case "select":
-      input = <SelectInput ids={ids} value={value} onChange={set} options={control.options} nullable={control.nullable} placeholder={placeholder} />;
+      input = (
+        <SelectInput
+          ids={ids}
+          value={value}
+          onChange={set}
+          options={control.options}
+          nullable={control.nullable}
+          placeholder={placeholder}
+        />
+      );
       break;
     case "color":
       input = <ColorInput ids={ids} value={value} onChange={set} placeholder={placeholder} label={label} />;
       break;
     case "range":
-      input = <RangeInput ids={ids} value={value} onChange={set} min={control.min} max={control.max} step={control.step} label={label} placeholder={placeholder} />;
+      input = (
+        <RangeInput
+          ids={ids}
+          value={value}
+          onChange={set}
+          min={control.min}
+          max={control.max}
+          step={control.step}
+          label={label}
+          placeholder={placeholder}
+        />
+      );
       break;
     case "number":
-      input = <NumberInput ids={ids} value={value} onChange={set} min={control.min} max={control.max} step={control.step} placeholder={placeholder} />;
+      input = (
+        <NumberInput
+          ids={ids}
+          value={value}
+          onChange={set}
+          min={control.min}
+          max={control.max}
+          step={control.step}
+          placeholder={placeholder}
+        />
+      );
       break;
     case "boolean":
       input = <BooleanInput ids={ids} value={value} onChange={set} label={label} />;
       break;
     case "text":
-      input = <TextInput ids={ids} value={value} onChange={set} multiline={control.multiline} maxLength={control.maxLength} suggestions={control.suggestions} placeholder={placeholder} />;
+      input = (
+        <TextInput
+          ids={ids}
+          value={value}
+          onChange={set}
+          multiline={control.multiline}
+          maxLength={control.maxLength}
+          suggestions={control.suggestions}
+          placeholder={placeholder}
+        />
+      );
       break;
     case "file":
-      input = <FileInput ids={ids} value={value} onChange={set} categories={control.categories} files={ctx.files} label={label} />;
+      input = (
+        <FileInput
+          ids={ids}
+          value={value}
+          onChange={set}
+          categories={control.categories}
+          files={ctx.files}
+          label={label}
+        />
+      );
       break;
     case "position":
       input = <PositionInput ids={ids} value={value} onChange={set} label={label} />;
@@ -146,7 +205,12 @@ export const FieldRow = ({ ctx, path, spec }: { ctx: PanelContext; path: Path; s
           label="colors"
           fresh="#ffffff"
           item={(itemIds, v, setItem, n) => (
-            <ColorInput ids={itemIds} value={v} onChange={(c) => setItem(c ?? "#000000")} label={`${label} ${n + 1}`} />
+            <ColorInput
+              ids={itemIds}
+              value={v}
+              onChange={(c) => setItem(c ?? "#000000")}
+              label={`${label} ${n + 1}`}
+            />
           )}
         />
       );
@@ -188,7 +252,9 @@ export const FieldRow = ({ ctx, path, spec }: { ctx: PanelContext; path: Path; s
           )}
           {spec.description && <p class="hint">{spec.description}</p>}
           {errors.length > 0 && <p class="field-error">{errors.join("; ")}</p>}
-          {(value !== undefined || !control.nullable) && <Fields ctx={ctx} path={here} schema={control.schema} />}
+          {(value !== undefined || !control.nullable) && (
+            <Fields ctx={ctx} path={here} schema={control.schema} />
+          )}
         </fieldset>
       );
     default:

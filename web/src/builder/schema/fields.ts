@@ -85,7 +85,11 @@ export const variantOf = (doc: SchemaDoc, node: Schema, value: unknown): Schema 
     if (match) return match;
   }
   if (Array.isArray(value)) return options.find((o) => o.type === "array") ?? options[0]!;
-  return options.find((o) => o.type === "object" || o.properties) ?? options.find((o) => o.type !== "null") ?? resolved;
+  return (
+    options.find((o) => o.type === "object" || o.properties) ??
+    options.find((o) => o.type !== "null") ??
+    resolved
+  );
 };
 
 /** The layer types a list's items may have (`image`, `text`, ...), in the schema's order. */
@@ -101,7 +105,8 @@ export const schemaAt = (doc: SchemaDoc, config: unknown, path: Path): Schema | 
     const here = variantOf(doc, node, getIn(config, path.slice(0, i)));
     const key = path[i]!;
     if (typeof key === "number") node = (here.items as Schema | undefined) ?? null;
-    else node = ((here.properties as Record<string, Schema> | undefined)?.[key] as Schema | undefined) ?? null;
+    else
+      node = ((here.properties as Record<string, Schema> | undefined)?.[key] as Schema | undefined) ?? null;
   }
   return node ? variantOf(doc, node, getIn(config, path)) : null;
 };
@@ -118,7 +123,12 @@ const numberControl = (node: Schema): Control => {
   const max = (node.maximum as number | undefined) ?? (node.exclusiveMaximum as number | undefined);
   if (min !== undefined && max !== undefined && max - min <= 1000)
     return { kind: "range", min, max, step: stepFor(min, max, integer) };
-  return { kind: "number", min, max, step: integer ? 1 : min !== undefined && max !== undefined ? stepFor(min, max, false) : 1 };
+  return {
+    kind: "number",
+    min,
+    max,
+    step: integer ? 1 : min !== undefined && max !== undefined ? stepFor(min, max, false) : 1,
+  };
 };
 
 const MULTILINE = new Set(["text", "html", "css"]);
@@ -143,10 +153,12 @@ export const controlFor = (doc: SchemaDoc, key: string, node: Schema): Control =
     if (real.length === 1 && (first.type === "object" || first.properties))
       return { kind: "object", schema: first, nullable };
     // A number or its string spelling (editly's "10dB" volumes): edited as the number.
-    if (real.some((o) => deref(doc, o).type === "number")) return numberControl(real.map((o) => deref(doc, o)).find((o) => o.type === "number")!);
+    if (real.some((o) => deref(doc, o).type === "number"))
+      return numberControl(real.map((o) => deref(doc, o)).find((o) => o.type === "number")!);
     return { kind: "json" };
   }
-  if (Array.isArray(resolved.enum)) return { kind: "select", options: resolved.enum as string[], nullable: false };
+  if (Array.isArray(resolved.enum))
+    return { kind: "select", options: resolved.enum as string[], nullable: false };
   if (resolved.type === "number" || resolved.type === "integer") return numberControl(resolved);
   if (resolved.type === "boolean") return { kind: "boolean" };
   if (resolved.type === "string")
@@ -159,11 +171,17 @@ export const controlFor = (doc: SchemaDoc, key: string, node: Schema): Control =
   if (resolved.type === "array") {
     const items = resolved.items as Schema | undefined;
     if (items && refName(items) === "Color")
-      return { kind: "colors", min: (resolved.minItems as number) ?? 0, max: (resolved.maxItems as number) ?? 16 };
-    if (items && deref(doc, items).type === "string") return { kind: "strings", max: (resolved.maxItems as number) ?? 20 };
+      return {
+        kind: "colors",
+        min: (resolved.minItems as number) ?? 0,
+        max: (resolved.maxItems as number) ?? 16,
+      };
+    if (items && deref(doc, items).type === "string")
+      return { kind: "strings", max: (resolved.maxItems as number) ?? 20 };
     return { kind: "json" };
   }
-  if (resolved.type === "object" || resolved.properties) return { kind: "object", schema: resolved, nullable: false };
+  if (resolved.type === "object" || resolved.properties)
+    return { kind: "object", schema: resolved, nullable: false };
   return { kind: "json" };
 };
 
@@ -177,7 +195,8 @@ export const fieldsOf = (doc: SchemaDoc, node: Schema, skip: readonly string[] =
       key,
       control: controlFor(doc, key, prop),
       required: required.has(key),
-      description: (prop.description as string | undefined) ?? (deref(doc, prop).description as string | undefined),
+      description:
+        (prop.description as string | undefined) ?? (deref(doc, prop).description as string | undefined),
       defaultValue: deref(doc, prop).default,
     }));
 };

@@ -25,13 +25,12 @@ export const SaveTemplate = ({ doc, signedIn }: { doc: Doc; signedIn: boolean })
   const variables = names.map((n) => declared[n] ?? { name: n, type: "string" as const, required: true });
   const change = (n: string, patch: Partial<TemplateVariable>) =>
     setDeclared({ ...declared, [n]: { ...variables.find((v) => v.name === n)!, ...patch } });
-  const form = useForm(
-    () => {
-      setSaved(null);
-      return data(api.POST("/api/v2/templates", { body: { name, type: doc.type, config: doc.config, variables } }));
-    },
-    setSaved,
-  );
+  const form = useForm(() => {
+    setSaved(null);
+    return data(
+      api.POST("/api/v2/templates", { body: { name, type: doc.type, config: doc.config, variables } }),
+    );
+  }, setSaved);
   if (!signedIn)
     return (
       <p>
@@ -41,9 +40,9 @@ export const SaveTemplate = ({ doc, signedIn }: { doc: Doc; signedIn: boolean })
   return (
     <form class="stack" onSubmit={form.onSubmit} noValidate aria-labelledby="template-title">
       <p class="hint">
-        Write <code>{"{{name}}"}</code> in any text of the config (a layer's text, a colour, a file path) for a value
-        each row of a batch fills in. A value that is only a placeholder takes the variable's type (a number stays a
-        number).
+        Write <code>{"{{name}}"}</code> in any text of the config (a layer's text, a colour, a file path) for
+        a value each row of a batch fills in. A value that is only a placeholder takes the variable's type (a
+        number stays a number).
       </p>
       <Field form={form} name="name" label="Template name">
         {(p) => <input {...p} type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />}
@@ -61,7 +60,9 @@ export const SaveTemplate = ({ doc, signedIn }: { doc: Doc; signedIn: boolean })
                   <select
                     {...p}
                     value={v.type}
-                    onChange={(e) => change(v.name, { type: e.currentTarget.value as TemplateVariable["type"] })}
+                    onChange={(e) =>
+                      change(v.name, { type: e.currentTarget.value as TemplateVariable["type"] })
+                    }
                   >
                     {TYPES.map((t) => (
                       <option key={t}>{t}</option>
@@ -78,7 +79,12 @@ export const SaveTemplate = ({ doc, signedIn }: { doc: Doc; signedIn: boolean })
                     onInput={(e) => {
                       const t = e.currentTarget.value;
                       change(v.name, {
-                        default: t === "" ? undefined : v.type === "number" && !Number.isNaN(Number(t)) ? Number(t) : t,
+                        default:
+                          t === ""
+                            ? undefined
+                            : v.type === "number" && !Number.isNaN(Number(t))
+                              ? Number(t)
+                              : t,
                       });
                     }}
                   />

@@ -74,7 +74,12 @@ export const Timeline = ({
     return isObject(clip) && typeof clip.duration === "number" ? clip.duration : laidOut;
   };
   const setDuration = (i: number, seconds: number, key: string) =>
-    dispatch({ type: "set", path: ["clips", i, "duration"], value: Math.max(0.1, Math.min(300, round(seconds))), coalesce: key });
+    dispatch({
+      type: "set",
+      path: ["clips", i, "duration"],
+      value: Math.max(0.1, Math.min(300, round(seconds))),
+      coalesce: key,
+    });
 
   const tick = [0.5, 1, 2, 5, 10, 15, 30, 60].find((step) => step * pps >= 48) ?? 60;
   const ticks = Array.from({ length: Math.floor(total / tick) + 1 }, (_, n) => round(n * tick));
@@ -133,7 +138,10 @@ export const Timeline = ({
             aria-hidden="true"
             onPointerDown={(e) =>
               onPlayhead(
-                Math.min(total, Math.max(0, (e.clientX - e.currentTarget.getBoundingClientRect().left) / pps)),
+                Math.min(
+                  total,
+                  Math.max(0, (e.clientX - e.currentTarget.getBoundingClientRect().left) / pps),
+                ),
               )
             }
           >
@@ -187,7 +195,11 @@ export const Timeline = ({
                     onPointerMove={(e) => {
                       const d = drag.current;
                       if (!d || d.pointer !== e.pointerId) return;
-                      setDuration(d.clip, d.duration + (e.clientX - d.startX) / pps, `duration-drag-${d.pointer}-${d.startX}`);
+                      setDuration(
+                        d.clip,
+                        d.duration + (e.clientX - d.startX) / pps,
+                        `duration-drag-${d.pointer}-${d.startX}`,
+                      );
                     }}
                     onPointerUp={() => (drag.current = null)}
                     onPointerCancel={() => (drag.current = null)}

@@ -98,8 +98,7 @@ export const TransitionPicker = ({
       {browsing && (
         <div id={`${id}-browse`} class="transition-browse">
           <label>
-            Filter{" "}
-            <input type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
+            Filter <input type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
           </label>
           <ul class="transition-grid">
             {shown.map((n) => (

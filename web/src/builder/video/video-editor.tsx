@@ -50,7 +50,8 @@ export const VideoEditor = ({
       return buildTimeline(config as never, {
         videoLength: (layer) => {
           const d = durationOf(layer.path);
-          if (d === null) return layer.cutTo !== undefined ? Math.max(0, layer.cutTo - (layer.cutFrom ?? 0)) : null;
+          if (d === null)
+            return layer.cutTo !== undefined ? Math.max(0, layer.cutTo - (layer.cutFrom ?? 0)) : null;
           const from = Math.min(layer.cutFrom ?? 0, d);
           return Math.max(0, Math.min(layer.cutTo ?? d, d) - from);
         },
@@ -79,7 +80,12 @@ export const VideoEditor = ({
     const abort = new AbortController();
     running.current = abort;
     setFrame({ status: "rendering", progress: null, time });
-    renderFrame(doc, time, (progress) => setFrame((f) => (f.status === "rendering" ? { ...f, progress } : f)), abort.signal).then(
+    renderFrame(
+      doc,
+      time,
+      (progress) => setFrame((f) => (f.status === "rendering" ? { ...f, progress } : f)),
+      abort.signal,
+    ).then(
       (result) =>
         !abort.signal.aborted &&
         setFrame((old) => {
@@ -127,7 +133,9 @@ export const VideoEditor = ({
             <>
               <p>
                 Rendering the frame at {seconds(frame.time)}
-                {frame.progress ? ` (job ${frame.progress.jobId}, ${frame.progress.status.toLowerCase()})` : ""}
+                {frame.progress
+                  ? ` (job ${frame.progress.jobId}, ${frame.progress.status.toLowerCase()})`
+                  : ""}
               </p>
               <Progress value={frame.progress?.percent ?? 0} label="Frame preview progress" />
             </>
@@ -139,16 +147,23 @@ export const VideoEditor = ({
                 : "The config or the playhead changed since this frame was rendered."}
             </p>
           )}
-          {frame.status === "failed" && <p class="field-error">The frame could not be rendered: {explain(frame.error)}</p>}
+          {frame.status === "failed" && (
+            <p class="field-error">The frame could not be rendered: {explain(frame.error)}</p>
+          )}
         </div>
         {signedIn && (
           <div class="actions">
-            <button type="button" id="render-frame" disabled={frame.status === "rendering" || !layout} onClick={() => render()}>
+            <button
+              type="button"
+              id="render-frame"
+              disabled={frame.status === "rendering" || !layout}
+              onClick={() => render()}
+            >
               Render the frame at the playhead
             </button>
             <label class="check">
-              <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} /> Keep the
-              frame up to date (each render is a short job, charged like any)
+              <input type="checkbox" checked={auto} onChange={(e) => setAuto(e.currentTarget.checked)} /> Keep
+              the frame up to date (each render is a short job, charged like any)
             </label>
           </div>
         )}

@@ -11,12 +11,17 @@ import { deref, fieldsOf, layerTypes, schemaAt, type Schema } from "../schema/fi
 import { TransitionPicker } from "./transitions";
 
 /** A new video layer of `type`: the text layers with a text, backgrounds with colours, files with the first of theirs. */
-export const newVideoLayer = (type: string, fileFor: (category: string) => string | undefined): JsonObject => {
+export const newVideoLayer = (
+  type: string,
+  fileFor: (category: string) => string | undefined,
+): JsonObject => {
   if (["title", "subtitle", "news-title", "title-background", "slide-in-text"].includes(type))
     return { type, text: "Your text" };
   if (type === "fill-color") return { type, color: "#1d4ed8" };
-  if (type === "linear-gradient" || type === "radial-gradient") return { type, colors: ["#0f172a", "#1d4ed8"] };
-  if (type === "html") return { type, html: '<h1 style="color: white; font: 700 64px sans-serif">Hello</h1>' };
+  if (type === "linear-gradient" || type === "radial-gradient")
+    return { type, colors: ["#0f172a", "#1d4ed8"] };
+  if (type === "html")
+    return { type, html: '<h1 style="color: white; font: 700 64px sans-serif">Hello</h1>' };
   const category = type === "video" ? "video" : type.includes("audio") ? "audio" : "image";
   if (["video", "audio", "detached-audio", "image", "image-overlay"].includes(type)) {
     const path = fileFor(category);
@@ -183,7 +188,8 @@ const LayerRows = ({
 
 const itemTypes = (ctx: PanelContext, path: Path): string[] => {
   const schema = schemaAt(ctx.schemas, ctx.config, path);
-  const items = schema?.items ?? (schema?.anyOf as Schema[] | undefined)?.find((s) => s.type === "array")?.items;
+  const items =
+    schema?.items ?? (schema?.anyOf as Schema[] | undefined)?.find((s) => s.type === "array")?.items;
   return items ? layerTypes(ctx.schemas, items as Schema) : [];
 };
 
@@ -203,7 +209,9 @@ export const VideoPanel = ({
   const value = getIn(ctx.config, path);
   const schema = schemaAt(ctx.schemas, ctx.config, path);
   const own = path.length ? messagesAt(ctx.issues.errors, fieldName(path), true) : [];
-  const clips = Array.isArray((ctx.config as JsonObject).clips) ? ((ctx.config as JsonObject).clips as unknown[]) : [];
+  const clips = Array.isArray((ctx.config as JsonObject).clips)
+    ? ((ctx.config as JsonObject).clips as unknown[])
+    : [];
   let title = "Video settings";
   let body = null;
   if (path.length === 0) {
@@ -216,19 +224,34 @@ export const VideoPanel = ({
           <FieldRow
             ctx={ctx}
             path={["defaults"]}
-            spec={fieldsOf(ctx.schemas, schemaAt(ctx.schemas, ctx.config, ["defaults"]) ?? {}).find((f) => f.key === "duration")!}
+            spec={fieldsOf(ctx.schemas, schemaAt(ctx.schemas, ctx.config, ["defaults"]) ?? {}).find(
+              (f) => f.key === "duration",
+            )!}
           />
           <TransitionFields ctx={ctx} at={["defaults", "transition"]} inherit={false} />
-          <p class="hint">Layer defaults (<code>defaults.layer</code>, <code>defaults.layerType</code>) are edited in the JSON view.</p>
+          <p class="hint">
+            Layer defaults (<code>defaults.layer</code>, <code>defaults.layerType</code>) are edited in the
+            JSON view.
+          </p>
         </fieldset>
-        <LayerRows ctx={ctx} list={["globalLayers"]} types={itemTypes(ctx, ["globalLayers"])} fileFor={fileFor} title="Global layers" />
+        <LayerRows
+          ctx={ctx}
+          list={["globalLayers"]}
+          types={itemTypes(ctx, ["globalLayers"])}
+          fileFor={fileFor}
+          title="Global layers"
+        />
         <div class="layer-rows">
           <h3>Audio tracks</h3>
           <button
             type="button"
             class="small"
             onClick={() =>
-              dispatch({ type: "insert", list: ["audioTracks"], item: fileFor("audio") ? { path: fileFor("audio")! } : {} })
+              dispatch({
+                type: "insert",
+                list: ["audioTracks"],
+                item: fileFor("audio") ? { path: fileFor("audio")! } : {},
+              })
             }
           >
             Add an audio track
@@ -242,22 +265,49 @@ export const VideoPanel = ({
     body = (
       <>
         <div class="row-actions">
-          <button type="button" class="secondary small" disabled={i === 0} onClick={() => dispatch({ type: "move", list: ["clips"], from: i, to: i - 1 })}>
+          <button
+            type="button"
+            class="secondary small"
+            disabled={i === 0}
+            onClick={() => dispatch({ type: "move", list: ["clips"], from: i, to: i - 1 })}
+          >
             Move earlier
           </button>
-          <button type="button" class="secondary small" disabled={i === clips.length - 1} onClick={() => dispatch({ type: "move", list: ["clips"], from: i, to: i + 1 })}>
+          <button
+            type="button"
+            class="secondary small"
+            disabled={i === clips.length - 1}
+            onClick={() => dispatch({ type: "move", list: ["clips"], from: i, to: i + 1 })}
+          >
             Move later
           </button>
-          <button type="button" class="secondary small" onClick={() => dispatch({ type: "insert", list: ["clips"], item: structuredClone(value), index: i + 1 })}>
+          <button
+            type="button"
+            class="secondary small"
+            onClick={() =>
+              dispatch({ type: "insert", list: ["clips"], item: structuredClone(value), index: i + 1 })
+            }
+          >
             Duplicate
           </button>
-          <button type="button" class="danger small" disabled={clips.length <= 1} onClick={() => dispatch({ type: "remove", list: ["clips"], index: i })}>
+          <button
+            type="button"
+            class="danger small"
+            disabled={clips.length <= 1}
+            onClick={() => dispatch({ type: "remove", list: ["clips"], index: i })}
+          >
             Remove clip
           </button>
         </div>
         {schema && <Fields ctx={ctx} path={path} schema={schema} skip={["layers", "transition"]} />}
         <TransitionFields ctx={ctx} at={[...path, "transition"]} inherit />
-        <LayerRows ctx={ctx} list={[...path, "layers"]} types={itemTypes(ctx, [...path, "layers"])} fileFor={fileFor} title="Layers" />
+        <LayerRows
+          ctx={ctx}
+          list={[...path, "layers"]}
+          types={itemTypes(ctx, [...path, "layers"])}
+          fileFor={fileFor}
+          title="Layers"
+        />
       </>
     );
   } else if (path[0] === "audioTracks") {
@@ -265,7 +315,11 @@ export const VideoPanel = ({
     body = (
       <>
         {schema && <Fields ctx={ctx} path={path} schema={schema} />}
-        <button type="button" class="danger small" onClick={() => dispatch({ type: "remove", list: ["audioTracks"], index: Number(path[1]) })}>
+        <button
+          type="button"
+          class="danger small"
+          onClick={() => dispatch({ type: "remove", list: ["audioTracks"], index: Number(path[1]) })}
+        >
           Remove track
         </button>
       </>
@@ -279,7 +333,11 @@ export const VideoPanel = ({
     body = (
       <>
         {!global && (
-          <button type="button" class="secondary small" onClick={() => dispatch({ type: "select", path: path.slice(0, 2) })}>
+          <button
+            type="button"
+            class="secondary small"
+            onClick={() => dispatch({ type: "select", path: path.slice(0, 2) })}
+          >
             Back to clip {Number(path[1]) + 1}
           </button>
         )}
