@@ -205,10 +205,11 @@ export const Builder = () => {
           <JsonView doc={doc} issues={issues} dispatch={dispatch} />
         </section>
         <div class="side">
-          <RenderPanel doc={doc} signedIn={signedIn} />
+          {/* A render or a saved template of one kind of job is not shown over the other kind. */}
+          <RenderPanel key={doc.type} doc={doc} signedIn={signedIn} />
           <section class="panel" aria-labelledby="template-title" data-own-undo>
             <h2 id="template-title">Save as a template</h2>
-            <SaveTemplate doc={doc} signedIn={signedIn} />
+            <SaveTemplate key={doc.type} doc={doc} signedIn={signedIn} />
           </section>
         </div>
       </div>

@@ -6,8 +6,9 @@ import { useMemo } from "preact/hooks";
 import type { Files } from "../model/files";
 import { useFileBytes } from "../model/files";
 import { messagesAt } from "../model/issues";
-import { fieldName, getIn, isObject, type JsonObject, type Path } from "../model/paths";
+import { fieldName, getIn, isObject, within, type JsonObject, type Path } from "../model/paths";
 import type { EditorState } from "../model/store";
+import { ProblemLinks } from "../panels/problem-links";
 import { Fields, type PanelContext } from "../panels/property-panel";
 import { deref, layerTypes, schemaAt, type Schema } from "../schema/fields";
 import { ImageCanvas } from "./canvas";
@@ -103,6 +104,9 @@ const PropertiesPanel = ({ ctx, path }: { ctx: PanelContext; path: Path }) => {
   const schema = schemaAt(ctx.schemas, ctx.config, path);
   const name = fieldName(path);
   const own = path.length ? messagesAt(ctx.issues.errors, name, true) : [];
+  const inside = path.length
+    ? ctx.issues.errors.filter((e) => e.field && e.field !== name && within(e.field, name))
+    : [];
   const title = path.length ? `Layer ${Number(path[1]) + 1}: ${layerLabel(value)}` : "Canvas";
   return (
     <section class="properties" aria-labelledby="properties-title">
@@ -113,6 +117,7 @@ const PropertiesPanel = ({ ctx, path }: { ctx: PanelContext; path: Path }) => {
           {own.join("; ")}
         </p>
       )}
+      <ProblemLinks problems={inside} />
       {schema && isObject(value ?? {}) ? (
         <div class="stack">
           <Fields ctx={ctx} path={path} schema={schema} skip={path.length ? [] : CANVAS_SKIP} />

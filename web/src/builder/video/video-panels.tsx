@@ -5,7 +5,8 @@
  */
 import { useState } from "preact/hooks";
 import { messagesAt } from "../model/issues";
-import { fieldName, getIn, isObject, type JsonObject, type Path } from "../model/paths";
+import { fieldName, getIn, isObject, within, type JsonObject, type Path } from "../model/paths";
+import { ProblemLinks } from "../panels/problem-links";
 import { controlId, Fields, FieldRow, type PanelContext } from "../panels/property-panel";
 import { deref, fieldsOf, layerTypes, schemaAt, type Schema } from "../schema/fields";
 import { TransitionPicker } from "./transitions";
@@ -209,6 +210,12 @@ export const VideoPanel = ({
   const value = getIn(ctx.config, path);
   const schema = schemaAt(ctx.schemas, ctx.config, path);
   const own = path.length ? messagesAt(ctx.issues.errors, fieldName(path), true) : [];
+  // A clip's own problems and its layers' are in their panels; a clip lists its layers' too.
+  const inside = path.length
+    ? ctx.issues.errors.filter(
+        (e) => e.field && e.field !== fieldName(path) && within(e.field, fieldName(path)),
+      )
+    : [];
   const clips = Array.isArray((ctx.config as JsonObject).clips)
     ? ((ctx.config as JsonObject).clips as unknown[])
     : [];
@@ -358,6 +365,7 @@ export const VideoPanel = ({
           {own.join("; ")}
         </p>
       )}
+      <ProblemLinks problems={inside} />
       <div class="stack">{body}</div>
     </section>
   );
