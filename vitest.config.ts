@@ -1,12 +1,12 @@
 /**
  * Worker tests: run inside workerd by the Workers test plugin with the real local D1, R2, Queues, Durable
- * Objects and Browser Rendering. The global setup starts the real renderer (container/) on a free port.
+ * Objects and Browser Rendering. The global setup starts the real renderer (renderer/) on a free port.
  */
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 export const TEST_SECRETS = {
-  RUNNER_SECRET: "test-runner-secret-0123456789abcdef",
+  RENDERER_SECRET: "test-renderer-secret-0123456789abcdef",
   STORAGE_SIGNING_SECRET: "test-storage-secret-0123456789abcdef",
   AUTH_SECRET: "test-auth-secret-0123456789abcdef",
   DATA_ENCRYPTION_KEY: "test-data-encryption-key-0123456789abcdef",

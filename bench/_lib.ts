@@ -11,9 +11,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
-import { cpuTimes } from "../container/src/lib/cpu-time.ts";
-import { GL_ENV } from "../container/src/video/gl/native-gl.ts";
+import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
+import { cpuTimes } from "../renderer/src/lib/cpu-time.ts";
+import { GL_ENV } from "../renderer/src/video/gl/native-gl.ts";
 
 const firstLine = (cmd: string, args: string[], env?: Record<string, string>): string => {
   try {
@@ -35,7 +35,7 @@ export const loadNow = (): string =>
  * "fresh" the first time any bench runs since the machine booted (the page cache has not seen Chromium, ffmpeg
  * or the fixtures through a bench yet), "warm" after; recorded with a marker keyed by the kernel's boot id.
  */
-function cacheState(): "fresh" | "warm" {
+const cacheState = (): "fresh" | "warm" => {
   let boot = "unknown";
   try {
     boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
@@ -46,10 +46,10 @@ function cacheState(): "fresh" | "warm" {
   if (existsSync(marker)) return "warm";
   writeFileSync(marker, new Date().toISOString());
   return "fresh";
-}
+};
 
 /** The lines a bench prints first: machine, load, tool versions and cache state. */
-export function conditions(name: string): string {
+export const conditions = (name: string): string => {
   const cores = cpus();
   const tools = [
     `node ${process.version}`,
@@ -65,27 +65,27 @@ export function conditions(name: string): string {
     `  machine: ${cores.length} cores (${cores[0]?.model.trim() ?? "unknown"}), load average ${loadNow()}, ${cacheState()} cache`,
     `  tools: ${tools.join("; ")}`,
   ].join("\n");
-}
+};
 
 const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
 
 /** The q-quantile (0..1) by linear interpolation between the nearest ranks. */
-export function quantile(xs: readonly number[], q: number): number {
+export const quantile = (xs: readonly number[], q: number): number => {
   const s = sorted(xs);
   if (s.length === 0) return NaN;
   const at = (s.length - 1) * q;
   const lo = Math.floor(at);
   return s[lo]! + (s[Math.min(lo + 1, s.length - 1)]! - s[lo]!) * (at - lo);
-}
+};
 
 export const median = (xs: readonly number[]): number => quantile(xs, 0.5);
 
 /** "1.12x (p25 1.09, p75 1.15, min 1.05, max 1.31, n=9)": the median and the spread, never a best run. */
-export function spread(xs: readonly number[], unit = "x", digits = 2): string {
+export const spread = (xs: readonly number[], unit = "x", digits = 2): string => {
   const f = (x: number) => x.toFixed(digits);
   const s = sorted(xs);
   return `${f(median(s))}${unit} (p25 ${f(quantile(s, 0.25))}, p75 ${f(quantile(s, 0.75))}, min ${f(s[0] ?? NaN)}, max ${f(s.at(-1) ?? NaN)}, n=${s.length})`;
-}
+};
 
 /** The interquartile range relative to the median: how well `minRuns..maxRuns` pairs pin the ratio down. */
 export const relativeIqr = (xs: readonly number[]): number =>
@@ -105,11 +105,11 @@ export interface Interleaved<K extends string> {
  * `maxRounds`. Each variant returns nothing (its wall time is measured) or its own time in ms (for variants that
  * time themselves, such as a job's server clock).
  */
-export async function interleave<K extends string>(
+export const interleave = async <K extends string>(
   baseline: NoInfer<K>,
   variants: Record<K, () => Promise<number | void>>,
   opts: { warmup?: number; minRounds?: number; maxRounds?: number; targetIqr?: number } = {},
-): Promise<Interleaved<K>> {
+): Promise<Interleaved<K>> => {
   const { warmup = 2, minRounds = 5, maxRounds = 15, targetIqr = 0.05 } = opts;
   const names = Object.keys(variants) as K[];
   const times = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
@@ -130,7 +130,7 @@ export async function interleave<K extends string>(
       break;
   }
   return { times, ratios: ratioOf(), rounds: times[baseline].length };
-}
+};
 
 /** CPU ms (user + system) of this process and its ended children (ffmpeg, the GL helper). */
 export const cpuNow = (): number => {
@@ -139,12 +139,12 @@ export const cpuNow = (): number => {
 };
 
 /** Runs `fn`, pushing its CPU ms onto `into`. */
-export async function withCpu<T>(into: number[], fn: () => Promise<T>): Promise<T> {
+export const withCpu = async <T>(into: number[], fn: () => Promise<T>): Promise<T> => {
   const c0 = cpuNow();
   const r = await fn();
   into.push(cpuNow() - c0);
   return r;
-}
+};
 
 /** Drops the warm-up rounds' entries that a variant's own bookkeeping recorded (`interleave` keeps the rest). */
 export const measured = <T>(xs: T[], rounds: number): T[] => xs.slice(xs.length - rounds);

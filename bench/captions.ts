@@ -9,16 +9,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { VideoConfigSchema } from "../src/contract/config/video.ts";
-import { run } from "../container/src/lib/process.ts";
-import { closeBrowser } from "../container/src/video/raster/browser.ts";
-import { renderVideo } from "../container/src/video/render.ts";
+import { VideoConfigSchema } from "@media-render/contract/config/video";
+import { run } from "../renderer/src/lib/process.ts";
+import { closeBrowser } from "../renderer/src/video/raster/browser.ts";
+import { renderVideo } from "../renderer/src/video/render.ts";
 
 const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const SECONDS = 60;
 
-async function talkingClip(dir: string): Promise<string> {
+const talkingClip = async (dir: string): Promise<string> => {
   const padded = join(dir, "padded.wav");
   const clip = join(dir, "talking.mp4");
   await run("ffmpeg", ["-v", "error", "-i", `${FIX}/speech-en.wav`, "-af", "apad=pad_dur=0.4", padded]);
@@ -28,11 +28,11 @@ async function talkingClip(dir: string): Promise<string> {
     ...["-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", clip],
   ]);
   return clip;
-}
+};
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-async function main() {
+const main = async () => {
   const dir = await mkdtemp(join(tmpdir(), "bench-captions-"));
   try {
     const clip = await talkingClip(dir);
@@ -82,6 +82,6 @@ async function main() {
     await closeBrowser();
     await rm(dir, { recursive: true, force: true });
   }
-}
+};
 
 await main();

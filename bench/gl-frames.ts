@@ -9,10 +9,10 @@
  * picks the names, `BENCH_FRAMES` the frames a round.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
-import { GlDrawer, progressOf } from "../container/src/video/gl/gl-drawer.ts";
-import { GlSession } from "../container/src/video/gl/gl-session.ts";
-import { closeBrowser } from "../container/src/video/raster/browser.ts";
+import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
+import { GlDrawer, progressOf } from "../renderer/src/video/gl/gl-drawer.ts";
+import { GlSession } from "../renderer/src/video/gl/gl-session.ts";
+import { closeBrowser } from "../renderer/src/video/raster/browser.ts";
 import { conditions, interleave, loadNow, spread } from "./_lib.ts";
 
 const [W, H] = [1280, 720];
@@ -20,7 +20,7 @@ const FRAMES = Number(process.env.BENCH_FRAMES ?? 15);
 const NAMES = (process.env.BENCH_TRANSITIONS ?? "cube,CrossZoom").split(",");
 
 /** CPU ms of the processes under `root` (the browser), by Chromium process type. */
-function treeCpu(root: number): Record<string, number> {
+const treeCpu = (root: number): Record<string, number> => {
   const procs = new Map<number, { ppid: number; ms: number; type: string }>();
   for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
     try {
@@ -42,9 +42,9 @@ function treeCpu(root: number): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [pid, p] of procs) if (under(pid)) out[p.type] = (out[p.type] ?? 0) + p.ms;
   return out;
-}
+};
 
-async function main() {
+const main = async () => {
   console.log(conditions("gl-frames"));
   const opened = GlSession.open(DEFAULT_RENDER_TOOLS, W, H);
   const drawer = new GlDrawer(() => opened, W, H);
@@ -104,6 +104,6 @@ async function main() {
     await drawer.close();
     await closeBrowser();
   }
-}
+};
 
 await main();

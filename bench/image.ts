@@ -30,7 +30,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { build } from "esbuild";
 import puppeteer, { type CDPSession, type Page } from "puppeteer-core";
-import { OFFLINE_CHROMIUM_FLAGS } from "../container/src/video/raster/launch-chromium.ts";
+import { OFFLINE_CHROMIUM_FLAGS } from "../renderer/src/video/raster/launch-chromium.ts";
 import { startLocalService } from "../scripts/lib/processes.mjs";
 import { chromiumBinary } from "../scripts/lib/system.mjs";
 import { conditions, interleave, loadNow, median, spread } from "./_lib.ts";

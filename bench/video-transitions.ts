@@ -13,17 +13,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { VideoConfigSchema } from "../src/contract/config/video.ts";
-import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
-import { drawnByGl, resolveTransition } from "../container/src/video/transitions.ts";
-import { closeBrowser } from "../container/src/video/raster/browser.ts";
-import { renderVideo } from "../container/src/video/render.ts";
+import { VideoConfigSchema } from "@media-render/contract/config/video";
+import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
+import { drawnByGl, resolveTransition } from "../renderer/src/video/transitions.ts";
+import { closeBrowser } from "../renderer/src/video/raster/browser.ts";
+import { renderVideo } from "../renderer/src/video/render.ts";
 import { conditions, interleave, loadNow, measured, median, spread, withCpu } from "./_lib.ts";
 
 const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
 const NAMES = (process.env.BENCH_TRANSITIONS ?? "fade,wipeLeft,cube,CrossZoom").split(",");
 
-function config(transition: string | null) {
+const config = (transition: string | null) => {
   return v.parse(VideoConfigSchema, {
     width: 1280,
     height: 720,
@@ -37,9 +37,9 @@ function config(transition: string | null) {
       { duration: 2, layers: [{ type: "image", path: `${FIX}/img2.jpg` }] },
     ],
   });
-}
+};
 
-async function main() {
+const main = async () => {
   console.log(conditions("video-transitions"));
   const dir = await mkdtemp(join(tmpdir(), "bench-transitions-"));
   let round = 0;
@@ -110,6 +110,6 @@ async function main() {
     await closeBrowser();
     await rm(dir, { recursive: true, force: true });
   }
-}
+};
 
 await main();

@@ -21,17 +21,17 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
-import { VideoConfigSchema, type VideoConfig } from "../src/contract/config/video.ts";
-import { DEFAULT_RENDER_TOOLS } from "../container/src/config.ts";
-import { run } from "../container/src/lib/process.ts";
-import { encoderArgs } from "../container/src/video/args.ts";
-import { videoSpec } from "../container/src/video/config.ts";
-import { jpegLowres, OVERSAMPLE } from "../container/src/video/layers/image.ts";
-import { toMediaInfo } from "../container/src/probe/media-facts.ts";
-import { probeMedia } from "../container/src/probe/probe-media.ts";
-import { rasterizeHtmlLayer } from "../container/src/video/html/rasterize-html.ts";
-import { closeBrowser, sparePageReady } from "../container/src/video/raster/browser.ts";
-import { renderVideo, type RenderTimings } from "../container/src/video/render.ts";
+import { VideoConfigSchema, type VideoConfig } from "@media-render/contract/config/video";
+import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
+import { run } from "../renderer/src/lib/process.ts";
+import { encoderArgs } from "../renderer/src/video/args.ts";
+import { videoSpec } from "../renderer/src/video/config.ts";
+import { jpegLowres, OVERSAMPLE } from "../renderer/src/video/layers/image.ts";
+import { toMediaInfo } from "../renderer/src/probe/media-facts.ts";
+import { probeMedia } from "../renderer/src/probe/probe-media.ts";
+import { rasterizeHtmlLayer } from "../renderer/src/video/html/rasterize-html.ts";
+import { closeBrowser, sparePageReady } from "../renderer/src/video/raster/browser.ts";
+import { renderVideo, type RenderTimings } from "../renderer/src/video/render.ts";
 import { conditions, cpuNow, interleave, loadNow, measured, median, spread, withCpu } from "./_lib.ts";
 
 const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
@@ -44,7 +44,7 @@ const VIDEO = `${FIX}/kohlipe3.mp4`;
 /** A config as the route hands it to the renderer: parsed by the contract's grammar. */
 const parse = (raw: unknown): VideoConfig => v.parse(VideoConfigSchema, raw);
 
-function config(width: number, height: number): VideoConfig {
+const config = (width: number, height: number): VideoConfig => {
   return parse({
     width,
     height,
@@ -68,7 +68,7 @@ function config(width: number, height: number): VideoConfig {
       { duration: 3, layers: [{ type: "video", path: VIDEO, cutFrom: 5 }] },
     ],
   });
-}
+};
 
 /** Issue 15's independent check: title on colour, Ken Burns photo with subtitle, a cut of the HEVC fixture. */
 const CHECK = parse({
@@ -111,7 +111,7 @@ gsap.timeline({repeat:-1,yoyo:true}).to("#bar",{width:1200,duration:2.5,ease:"po
 };
 
 /** Renders `cfg` in a fresh work dir; the next job's text page (opened when a render ends) is kept off the clock. */
-async function render(dir: string, cfg: VideoConfig, outPath: string): Promise<RenderTimings> {
+const render = async (dir: string, cfg: VideoConfig, outPath: string): Promise<RenderTimings> => {
   const work = await mkdtemp(join(dir, "w-"));
   try {
     const r = await renderVideo({
@@ -125,16 +125,16 @@ async function render(dir: string, cfg: VideoConfig, outPath: string): Promise<R
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-}
+};
 
 /** Decodes `out` to raw yuv420p at `raw`; returns its duration in seconds. */
-async function decodeToRaw(out: string, raw: string): Promise<number> {
+const decodeToRaw = async (out: string, raw: string): Promise<number> => {
   await run("ffmpeg", ["-v", "error", "-y", "-i", out, "-f", "rawvideo", "-pix_fmt", "yuv420p", raw]);
   const { stdout } = await run("ffprobe", [
     ...["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", out],
   ]);
   return Number(stdout.toString().trim());
-}
+};
 
 const rawInput = (raw: string, width: number, height: number) => [
   ...["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", `${width}x${height}`],
@@ -146,7 +146,7 @@ const ms = (xs: number[]) => `${median(xs).toFixed(0)} ms`;
 const busy = (cpu: number[], wall: number[]) =>
   `${(100 * median(cpu.map((c, i) => c / wall[i]!))).toFixed(0)}%`;
 
-async function benchSize(width: number, height: number, dir: string): Promise<string[]> {
+const benchSize = async (width: number, height: number, dir: string): Promise<string[]> => {
   const out = join(dir, `out-${width}.mp4`);
   const cfg = config(width, height);
   await render(dir, cfg, out); // warm-up: browser launch, page cache
@@ -208,9 +208,9 @@ async function benchSize(width: number, height: number, dir: string): Promise<st
     `  render stages (median): before ffmpeg ${ms(pick("startMs"))} (probe ${ms(pick("probeMs"))}, rasterise ${ms(pick("rasterizeMs"))}, text sheet ready ${ms(pick("sheetMs"))}, graph ${ms(pick("graphMs"))}), ffmpeg ${ms(pick("ffmpegMs"))} wall / ${ffCpu.toFixed(0)} ms CPU`,
     `  ffmpeg CPU split: decode ${dec.toFixed(0)} ms, filters ${(ffCpu - dec - enc).toFixed(0)} ms, encode ${enc.toFixed(0)} ms (decode: inputs alone; encode: the bare encode; filters: the rest)`,
   ];
-}
+};
 
-async function benchCheck(dir: string): Promise<string[]> {
+const benchCheck = async (dir: string): Promise<string[]> => {
   const out = join(dir, "check.mp4");
   await render(dir, CHECK, out);
   await sparePageReady();
@@ -240,9 +240,9 @@ async function benchCheck(dir: string): Promise<string[]> {
     `  job clock vs bare x264 veryfast/crf 20 of its output ${spread(r.ratios.job)}   target <= 1.15x`,
     `  job ${ms(r.times.job)}, bare ${ms(r.times.bare)}`,
   ];
-}
+};
 
-async function benchHtml(dir: string): Promise<string[]> {
+const benchHtml = async (dir: string): Promise<string[]> => {
   const spec = videoSpec(parse({ width: 1280, height: 720, fps: 30, clips: [{ layers: [HTML_LAYER] }] }));
   const captureFps: number[] = [];
   const wholeFps: number[] = [];
@@ -285,9 +285,9 @@ async function benchHtml(dir: string): Promise<string[]> {
     `  capture alone (beginFrame)          ${spread(measured(captureFps, n), " fps", 1)}   target >= 60`,
     `  whole 5 s html clip (capture+encode) ${spread(measured(wholeFps, n), " fps", 1)}   target >= 30`,
   ];
-}
+};
 
-async function main() {
+const main = async () => {
   console.log(conditions("video"));
   const dir = await mkdtemp(join(tmpdir(), "bench-video-"));
   const part = (name: string) => !ONLY || ONLY === name;
@@ -307,6 +307,6 @@ async function main() {
     await closeBrowser();
     await rm(dir, { recursive: true, force: true });
   }
-}
+};
 
 await main();

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Copies what image/html rendering serves to Chromium out of node_modules into static/render/ (the Worker's
 // [assets] folder, read through the ASSETS binding, never fetched from a CDN):
-//   static/render/fonts/<id>/<weight>-<subset>.woff2   catalogue fonts (@fontsource/*, src/contract/fonts/families.json)
+//   static/render/fonts/<id>/<weight>-<subset>.woff2   catalogue fonts (@fontsource/*, packages/contract/src/fonts/families.json)
 //   static/render/lib/<name>.js                        html-layer libraries (enableLibraries / tailwindcss)
 //   static/docs/swagger-ui-bundle.js, swagger-ui.css    the API docs UI (swagger-ui-dist), served by the Worker
-// and writes src/contract/fonts/catalog-data.json (families, weights, subset ranges) that validation, the image
+// and writes packages/contract/src/fonts/catalog-data.json (families, weights, subset ranges) that validation, the image
 // compiler and the video renderer read (the renderer loads the same @fontsource files from its own dependencies).
 // Runs on `npm install` (postinstall) with plain Node >= 20; idempotent. `--check` only verifies.
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -17,8 +17,10 @@ const out = join(root, "static", "render");
 const check = process.argv.includes("--check");
 
 /** Browser builds of the html-layer libraries: output name -> file inside its npm package (one list, shared
- * with the image and video renderers: src/contract/html-libraries.json). */
-const libraries = JSON.parse(readFileSync(join(root, "src", "contract", "html-libraries.json"), "utf8"));
+ * with the image and video renderers: packages/contract/src/html-libraries.json). */
+const libraries = JSON.parse(
+  readFileSync(join(root, "packages", "contract", "src", "html-libraries.json"), "utf8"),
+);
 export const LIBRARY_FILES = Object.fromEntries(
   [libraries.tailwind, ...libraries.libraries].map((l) => [l.name, l.file]),
 );
@@ -34,7 +36,7 @@ const copy = (from, to) => {
   copyFileSync(from, to);
 };
 
-const { subsets, families } = readJson(join(root, "src", "contract", "fonts", "families.json"));
+const { subsets, families } = readJson(join(root, "packages", "contract", "src", "fonts", "families.json"));
 const ranges = {};
 const catalog = [];
 for (const id of families) {
@@ -70,7 +72,7 @@ for (const file of ["swagger-ui-bundle.js", "swagger-ui.css"])
   copy(join(modules, "swagger-ui-dist", file), join(root, "static", "docs", file));
 
 const data = `${JSON.stringify({ subsets: ranges, families: catalog }, null, 2)}\n`;
-const dataFile = join(root, "src", "contract", "fonts", "catalog-data.json");
+const dataFile = join(root, "packages", "contract", "src", "fonts", "catalog-data.json");
 if (!existsSync(dataFile) || readFileSync(dataFile, "utf8") !== data) {
   if (check) problems.push(`out of date: ${dataFile}`);
   else writeFileSync(dataFile, data);

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run faults`: the fault and abuse suite at full scale (FAULTS_SCALE=full): the Worker's faults tests
 // (test/worker/faults: fuzzing, cross-account probes, D1 failures, parallel creates, SSRF corpus, hostile html),
-// the renderer's (container/test/faults: killed and unreachable renderers, deadlines, hostile html in video, what one
+// the renderer's (renderer/test/faults: killed and unreachable renderers, deadlines, hostile html in video, what one
 // job may take: GL helpers, memory, slow shaders) and
 // the sealed local browser (test/scripts). `npm test` runs the same tests in their short form.
 // Prints every `[faults] name: value` figure the tests report, once more at the end as a summary.
@@ -15,7 +15,7 @@ if (!reexecOnProjectNode()) {
   ensurePrerequisites(root);
   const runs = [
     ["worker", "vitest.config.ts", ["test/worker/faults"]],
-    ["renderer", "container/vitest.config.ts", ["container/test/faults", "test/scripts"]],
+    ["renderer", "renderer/vitest.config.ts", ["renderer/test/faults", "test/scripts"]],
   ];
   const figures = [];
   let failed = false;

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `npm run image:check`: the renderer image proven without a container engine. Builds container/Dockerfile step by
+// `npm run image:check`: the renderer image proven without a container engine. Builds renderer/Dockerfile step by
 // step into root filesystems: each FROM node:24-bookworm-slim is Debian 12 from debootstrap (minbase, the variant
 // Debian's slim images are made of) with this project's Node 24 and npm in /usr/local and the image's `node` user;
 // each RUN runs in a chroot of it (apt-get from Debian's archive, as in a build); each COPY copies from a build context
 // filtered by Dockerfile.dockerignore, or from an earlier stage. Then runs the image's ENTRYPOINT and CMD in a PID
-// namespace of its own (tini is PID 1), with the image's ENV and RUNNER_SECRET, and drives it from here: /health, a
+// namespace of its own (tini is PID 1), with the image's ENV and RENDERER_SECRET, and drives it from here: /health, a
 // probe, and a smoke render (a title, an animated html layer, a drawn transition, a gl layer) checked by its pixels,
 // while every Chromium process is checked to run as the browser user with none of the renderer's environment.
 //
@@ -31,7 +31,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, posix } from "node:path";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
 
-async function main() {
+const main = async () => {
   const { parseDockerfile, contextFiles, envPairs } = await import("./lib/dockerfile.mjs");
   envPairsOf = envPairs;
   const log = (msg) => console.log(`[image:check] ${msg}`);
@@ -59,8 +59,8 @@ async function main() {
   mkdirSync(join(archives, "partial"), { recursive: true });
   mkdirSync(work, { recursive: true });
 
-  const dockerfile = readFileSync(join(root, "container", "Dockerfile"), "utf8");
-  const ignore = readFileSync(join(root, "container", "Dockerfile.dockerignore"), "utf8");
+  const dockerfile = readFileSync(join(root, "renderer", "Dockerfile"), "utf8");
+  const ignore = readFileSync(join(root, "renderer", "Dockerfile.dockerignore"), "utf8");
   const stages = parseDockerfile(dockerfile);
 
   // The build context: the repo's files the ignore file lets in, nothing else.
@@ -125,10 +125,10 @@ async function main() {
   for (const line of result.lines) console.log(`  ${line}`);
   console.log(`  total: ${((Date.now() - started) / 1000).toFixed(0)} s`);
   process.exit(result.ok ? 0 : 1);
-}
+};
 
 /** The ENV, WORKDIR, USER, ENTRYPOINT and CMD a stage ends with (for a kept image). */
-function replay(stage) {
+const replay = (stage) => {
   const state = { workdir: "/", env: {}, user: null, entrypoint: [], cmd: [] };
   for (const step of stage.steps) {
     if (step.op === "WORKDIR") state.workdir = posix.resolve(state.workdir, step.args);
@@ -138,17 +138,17 @@ function replay(stage) {
     else if (step.op === "CMD") state.cmd = JSON.parse(step.args);
   }
   return state;
-}
+};
 
-async function timedAsync(timings, what, fn) {
+const timedAsync = async (timings, what, fn) => {
   const t0 = Date.now();
   const out = await fn();
   timings.push([what, (Date.now() - t0) / 1000]);
   return out;
-}
+};
 
 /** Debian 12 minbase from debootstrap (the variant Debian's slim images are made of), made once and kept. */
-function debianBase(cache, log) {
+const debianBase = (cache, log) => {
   const base = join(cache, "bookworm-minbase");
   if (existsSync(join(base, ".image-check-debootstrapped"))) return base;
   rmSync(base, { recursive: true, force: true });
@@ -166,14 +166,14 @@ function debianBase(cache, log) {
   );
   writeFileSync(join(base, ".image-check-debootstrapped"), "");
   return base;
-}
+};
 
 /**
  * node:24-bookworm-slim's stand-in, kept while this project's Node and the host's npm stay the same: the Debian
  * base, the archive's sources as the official Debian image lists them, Node 24 and npm in /usr/local, and the
  * image's `node` user (uid 1000).
  */
-function nodeBase(cache, log) {
+const nodeBase = (cache, log) => {
   const base = join(cache, "node-base");
   const marker = join(base, ".image-check-node");
   const node = realpathSync(join(root, "node_modules", ".bin", "node"));
@@ -210,7 +210,7 @@ function nodeBase(cache, log) {
   writeFileSync(marker, want);
   log(`node base: Node ${want.split(" ")[1]}, npm from ${npm}`);
   return base;
-}
+};
 
 let envPairsOf = null;
 
@@ -220,7 +220,7 @@ const DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/b
  * Runs `argv` in a chroot of `fs` as a build's RUN does: the stage's ENV and WORKDIR, /dev, /proc and /sys mounted in
  * a mount namespace of its own (gone with it), the host's resolv.conf, and the kept package downloads.
  */
-function runIn(fs, state, argv, archives) {
+const runIn = (fs, state, argv, archives) => {
   copyFileSync("/etc/resolv.conf", join(fs, "etc", "resolv.conf"));
   const env = { PATH: DEFAULT_PATH, HOME: "/root", ...state.env };
   // This machine reaches the npm registry through an egress proxy whose CA the host trusts: the build's steps
@@ -245,12 +245,12 @@ function runIn(fs, state, argv, archives) {
   const r = spawnSync("unshare", ["--mount", "--pid", "--fork", "sh", "-c", script], { stdio: "inherit" });
   if (ca) rmSync(ca, { force: true });
   if (r.status !== 0) throw new Error(`RUN ${argv.at(-1)} failed (exit ${r.status})`);
-}
+};
 
 const shellQuote = (s) => `'${String(s).replaceAll("'", "'\\''")}'`;
 
 /** A COPY: each source (a file, or a directory's contents) into `dest`, resolved against WORKDIR. */
-function copyInto(fs, workdir, step, from) {
+const copyInto = (fs, workdir, step, from) => {
   const parts = step.args.split(" ");
   const dest = posix.resolve(workdir, parts.pop());
   const intoDir = dest.endsWith("/") || parts.length > 1 || step.args.trim().endsWith("/");
@@ -262,7 +262,7 @@ function copyInto(fs, workdir, step, from) {
     mkdirSync(isDir(source) ? target : dirname(target), { recursive: true });
     cpSync(source, target, { recursive: true });
   }
-}
+};
 
 const isDir = (p) => {
   try {
@@ -274,14 +274,20 @@ const isDir = (p) => {
 };
 
 /** Starts the image's command and drives it; resolves with `{ ok, lines }`. */
-async function smoke({ fs, state }, log) {
+const smoke = async ({ fs, state }, log) => {
   const { freePort, waitForUrl } = await import("./lib/processes.mjs");
-  const { startWorkerStandIn } = await import("../container/test/helpers/worker-stand-in.ts");
-  const { signedFetcher } = await import("../container/test/helpers/start-test-server.ts");
-  const { chromiumProcessesUnder } = await import("../container/test/helpers/chromium-processes.ts");
+  const { startWorkerStandIn } = await import("../renderer/test/helpers/worker-stand-in.ts");
+  const { signedFetcher } = await import("../renderer/test/helpers/start-test-server.ts");
+  const { chromiumProcessesUnder } = await import("../renderer/test/helpers/chromium-processes.ts");
   const secret = randomBytes(24).toString("hex");
   const port = await freePort();
-  const env = { PATH: DEFAULT_PATH, HOME: "/root", ...state.env, PORT: String(port), RUNNER_SECRET: secret };
+  const env = {
+    PATH: DEFAULT_PATH,
+    HOME: "/root",
+    ...state.env,
+    PORT: String(port),
+    RENDERER_SECRET: secret,
+  };
   const argv = [...state.entrypoint, ...state.cmd];
   copyFileSync("/etc/resolv.conf", join(fs, "etc", "resolv.conf"));
   const script = [
@@ -487,7 +493,7 @@ async function smoke({ fs, state }, log) {
   }
   if (checks.some((c) => !c)) lines.push(`--- renderer output ---\n${output.slice(-4000)}`);
   return { ok: checks.every(Boolean), lines };
-}
+};
 
 ensureNodeModules();
 if (!reexecOnProjectNode()) await main();

@@ -45,7 +45,7 @@ if (!reexecOnProjectNode()) {
   };
   const launch = (i, pauseMs = 1000) => {
     const started = Date.now();
-    const child = startRenderer(root, rendererPorts[i], vars.RUNNER_SECRET, {
+    const child = startRenderer(root, rendererPorts[i], vars.RENDERER_SECRET, {
       name: count > 1 ? `renderer-${i}` : "renderer",
     });
     renderers[i] = child;

@@ -2,7 +2,8 @@
 // `npm test`: the whole suite. Prepares the machine like `npm start` does (npm and Debian packages, local
 // Chrome for Browser Rendering), then runs the renderer tests, the Worker tests (inside workerd) and the
 // end-to-end tests (the service started as `npm start` starts it), after the checks of `npm run lint` (oxlint with
-// import-cycle detection, knip for unused files, exports and dependencies, Redocly on the OpenAPI document), types
+// import-cycle detection, domain folders layered one way, knip for unused files, exports and dependencies, Redocly on
+// the OpenAPI document), types
 // (Worker, renderer, benchmarks and e2e) and formatting, and prints one summary line (each check counts as one test).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -17,7 +18,7 @@ if (!reexecOnProjectNode()) {
 
   const only = process.argv.slice(2);
   const suites = [
-    ["renderer", "container/vitest.config.ts"],
+    ["renderer", "renderer/vitest.config.ts"],
     ["worker", "vitest.config.ts"],
     ["e2e", "test/e2e/vitest.config.ts"],
   ].filter(([name]) => only.length === 0 || only.includes(name));
@@ -31,10 +32,11 @@ if (!reexecOnProjectNode()) {
   if (only.length === 0) {
     for (const [name, tool, args] of [
       ["lint (oxlint: correctness, import cycles)", "oxlint", ["--deny-warnings"]],
+      ["layers (domain folders import one way)", "node", ["scripts/check-layers.mjs"]],
       ["dead code (knip: unused files, exports, dependencies)", "knip", []],
       ["OpenAPI document (Redocly recommended: 0 errors, 0 warnings)", "node", ["scripts/lint-openapi.mjs"]],
       ["types (Worker)", "tsc", ["-p", "tsconfig.json", "--noEmit"]],
-      ["types (renderer and contract)", "tsc", ["-p", "container/tsconfig.json", "--noEmit"]],
+      ["types (renderer and contract)", "tsc", ["-p", "renderer/tsconfig.json", "--noEmit"]],
       ["types (benchmarks, e2e)", "tsc", ["-p", "tsconfig.node.json", "--noEmit"]],
       ["types (web front end)", "tsc", ["-p", "web/tsconfig.json", "--noEmit"]],
       ["formatting", "prettier", ["--check", "--log-level", "warn", "."]],

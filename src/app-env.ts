@@ -1,7 +1,7 @@
 /** Hono's environment type for this app: the bindings plus the per-request variables set by middleware. */
-import type { Caller } from "./auth/caller";
-import type { Ctx } from "./context";
-import type { Env } from "./env";
+import type { Caller } from "./auth/caller.ts";
+import type { Ctx } from "./context.ts";
+import type { Env } from "./env.ts";
 
 export interface AppEnv {
   Bindings: Env;

@@ -2,7 +2,7 @@
  * Bindings and variables of the Worker, as declared in wrangler.toml.
  * Secrets are documented there and in the README; locally they come from .dev.vars.
  */
-import type { RenderMessage } from "./queues/messages";
+import type { RenderMessage } from "./queues/messages.ts";
 
 export interface Env {
   DB: D1Database;
@@ -55,7 +55,7 @@ export interface Env {
   /** Price of 1,000 prepaid tokens in cents (USD). */
   TOKEN_PACK_PRICE_CENTS?: string;
 
-  RUNNER_SECRET: string;
+  RENDERER_SECRET: string;
   STORAGE_SIGNING_SECRET: string;
   /** HMAC key of the sign-in codes stored in D1. */
   AUTH_SECRET: string;

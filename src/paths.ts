@@ -2,7 +2,7 @@
  * Where each domain is mounted: the one list `app.ts` mounts and every other module builds links from
  * (signed download links, the renderer's callback URL, storage URLs).
  */
-import { CALLBACK_PATH, TRANSCRIBE_PATH } from "./contract/wire";
+import { CALLBACK_PATH, TRANSCRIBE_PATH } from "@media-render/contract/wire";
 
 export const MOUNTS = {
   health: "/health",
@@ -11,8 +11,8 @@ export const MOUNTS = {
   files: "/api/v1/files",
   tools: "/api/v1/tools",
   schemas: "/api/v1/schemas",
-  /** The runner's status callback and its health route. */
-  runnerWebhooks: "/api/v1/webhooks",
+  /** The renderer's status callback and its health route (the spec's paths; src/renderer/routes.ts). */
+  renderer: "/api/v1/webhooks",
   auth: "/api/v1/auth",
   account: "/api/v1/account",
   apiKeys: "/api/v1/api-keys",
@@ -45,12 +45,12 @@ export const MOUNTS = {
 export const CONSOLE_PAGES = ["/", "/sign-in", "/sign-up", "/terms", MOUNTS.console] as const;
 
 /** The callback route inside its mount (the full path is the contract's, which the renderer posts to). */
-export const CALLBACK_ROUTE = CALLBACK_PATH.slice(MOUNTS.runnerWebhooks.length);
-if (`${MOUNTS.runnerWebhooks}${CALLBACK_ROUTE}` !== CALLBACK_PATH)
-  throw new Error("the runner callback path must live under the runner webhooks mount");
+export const CALLBACK_ROUTE = CALLBACK_PATH.slice(MOUNTS.renderer.length);
+if (`${MOUNTS.renderer}${CALLBACK_ROUTE}` !== CALLBACK_PATH)
+  throw new Error("the renderer callback path must live under the renderer's mount");
 
 /** Workers AI transcription for the renderer (autoSubtitles), inside the same mount. */
-export const TRANSCRIBE_ROUTE = TRANSCRIBE_PATH.slice(MOUNTS.runnerWebhooks.length);
+export const TRANSCRIBE_ROUTE = TRANSCRIBE_PATH.slice(MOUNTS.renderer.length);
 
 /** `GET` of a file's bytes (API key or signed link). */
 export const downloadPath = (fileId: string) => `${MOUNTS.files}/${encodeURIComponent(fileId)}/download`;

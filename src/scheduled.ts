@@ -1,15 +1,15 @@
 /** Cron handler: routes each trigger of wrangler.toml to its job. */
-import { pruneCodes } from "./accounts/codes";
-import { pruneSessions } from "./accounts/sessions";
-import { renewAllowances } from "./billing/monthly-allowance";
-import { createContext } from "./context";
-import type { Env } from "./env";
-import { expireFiles } from "./files/expire-files";
-import { sweepStuckJobs } from "./jobs/sweep-stuck-jobs";
-import { pruneIdempotencyKeys } from "./lib/idempotency";
-import { pruneRateLimits } from "./lib/rate-limit";
-import { handOverMissed, pruneWebhookLog } from "./webhooks/announce";
-import { feedRunningBatches } from "./templates/feed-batch";
+import { pruneCodes } from "./accounts/codes.ts";
+import { pruneSessions } from "./auth/sessions.ts";
+import { renewAllowances } from "./billing/monthly-allowance.ts";
+import { createContext } from "./context.ts";
+import type { Env } from "./env.ts";
+import { expireFiles } from "./files/expire-files.ts";
+import { sweepStuckJobs } from "./jobs/sweep-stuck-jobs.ts";
+import { pruneIdempotencyKeys } from "./lib/idempotency.ts";
+import { pruneRateLimits } from "./lib/rate-limit.ts";
+import { handOverMissed, pruneWebhookLog } from "./webhooks/announce.ts";
+import { feedRunningBatches } from "./jobs/feed-batch.ts";
 
 export const handleScheduled = async (controller: ScheduledController, env: Env): Promise<void> => {
   // The run's clock is the trigger's scheduled time, so a delayed run judges due items as of its slot.

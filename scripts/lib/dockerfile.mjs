@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 
-// Reading container/Dockerfile and its Dockerfile.dockerignore the way a builder does, for the checks that prove the
+// Reading renderer/Dockerfile and its Dockerfile.dockerignore the way a builder does, for the checks that prove the
 // renderer image without a container engine (test/scripts/renderer-image.test.ts, scripts/image-check.mjs). Only
 // the syntax the file uses: FROM, RUN, COPY [--from], WORKDIR, ENV, USER, EXPOSE, ENTRYPOINT and CMD (exec form),
 // backslash continuations and comments; ignore files of `*` and `!path` lines with `*` globs.

@@ -85,15 +85,15 @@ export const stopProcess = async (child, graceMs = 5000) => {
   clearTimeout(timer);
 };
 
-/** Starts the renderer (container/) as a plain Node process on 127.0.0.1:port. */
+/** Starts the renderer (renderer/) as a plain Node process on 127.0.0.1:port. */
 export const startRenderer = (root, port, secret, { name = "renderer", ...opts } = {}) =>
   startProcess(
     name,
     join(root, "node_modules", ".bin", "node"),
-    [join(root, "container", "src", "server.ts")],
+    [join(root, "renderer", "src", "server.ts")],
     {
       cwd: root,
-      env: { HOST: "127.0.0.1", PORT: String(port), RUNNER_SECRET: secret },
+      env: { HOST: "127.0.0.1", PORT: String(port), RENDERER_SECRET: secret },
       ...opts,
     },
   );

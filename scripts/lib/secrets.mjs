@@ -12,11 +12,21 @@ const parse = (text) =>
       .map((m) => [m[1], m[2]]),
   );
 
-/** Reads .dev.vars, adds missing secrets, applies `overrides`, writes it back and returns the values. */
+/** Secrets renamed since a .dev.vars may have been written: old name -> new name, the value kept. */
+const RENAMED = { RUNNER_SECRET: "RENDERER_SECRET" };
+
+/**
+ * Reads .dev.vars, renames the secrets of RENAMED, adds missing ones, applies `overrides`, writes it back and returns
+ * the values.
+ */
 export const ensureDevVars = (root, overrides = {}) => {
   const file = join(root, ".dev.vars");
   const vars = existsSync(file) ? parse(readFileSync(file, "utf8")) : {};
-  for (const name of ["RUNNER_SECRET", "STORAGE_SIGNING_SECRET", "AUTH_SECRET", "DATA_ENCRYPTION_KEY"])
+  for (const [old, name] of Object.entries(RENAMED)) {
+    if (vars[old]) vars[name] ||= vars[old];
+    delete vars[old];
+  }
+  for (const name of ["RENDERER_SECRET", "STORAGE_SIGNING_SECRET", "AUTH_SECRET", "DATA_ENCRYPTION_KEY"])
     vars[name] ||= randomBytes(32).toString("hex");
   // The local stand-in checkout signs its provider events with this, as Stripe signs real ones.
   vars.STRIPE_WEBHOOK_SECRET ||= `whsec_${randomBytes(24).toString("base64")}`;

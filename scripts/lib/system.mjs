@@ -18,10 +18,10 @@ import { join } from "node:path";
 
 /**
  * How every Chromium that shows users' pages runs: as this user (through setpriv, with these flags) when started by
- * root, and without a GPU where it needs none. The renderer reads the same file (container/src/video/raster/).
+ * root, and without a GPU where it needs none. The renderer reads the same file (renderer/src/video/raster/).
  */
 const ISOLATION = JSON.parse(
-  readFileSync(new URL("../../container/src/video/raster/chromium-isolation.json", import.meta.url), "utf8"),
+  readFileSync(new URL("../../renderer/src/video/raster/chromium-isolation.json", import.meta.url), "utf8"),
 );
 /** The unprivileged user every Chromium runs as when started by root. */
 export const BROWSER_USER = ISOLATION.user;
@@ -29,7 +29,7 @@ export const BROWSER_USER = ISOLATION.user;
 /**
  * Debian packages of the service, each with a file that proves it is installed and where it is needed:
  * `runtime` (the renderer, run locally and in its image), `build` (building the native helper, locally and in the
- * image's build stage), `local` (local runs only) and `image` (the image only). container/Dockerfile installs the
+ * image's build stage), `local` (local runs only) and `image` (the image only). renderer/Dockerfile installs the
  * runtime and image ones, its build stage the build ones; test/scripts/renderer-image.test.ts holds it to this
  * list, and `npm run image:check` builds a root filesystem from it. The setup installs them all (the image's too,
  * a few KB: the image test looks at their files here).
@@ -45,7 +45,7 @@ export const APT_PACKAGES = [
   // Offline speech recognition for autoSubtitles (the renderer's local transcription backend).
   ["pocketsphinx", "/usr/bin/pocketsphinx_continuous", "runtime"],
   ["pocketsphinx-en-us", "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin", "runtime"],
-  // The native transition drawer (container/native/gl-transition.c): a C compiler, EGL and OpenGL ES headers
+  // The native transition drawer (renderer/native/gl-transition.c): a C compiler, EGL and OpenGL ES headers
   // and loaders, and Mesa's software GL (llvmpipe) behind them.
   ["gcc", "/usr/bin/gcc", "build"],
   ["libc6-dev", "/usr/include/stdio.h", "build"],
@@ -120,7 +120,7 @@ const miniflareBrowserVersions = (root) => {
  * files are answered by request interception, inside the browser): a proxy that does not exist, loopback
  * included; no name resolves; WebRTC may use no UDP that bypasses the (dead) proxy, so no STUN/TURN packet
  * leaves. Debian's chromium-headless-shell honours the WebRTC switch; the full chromium reads the same policy
- * from its profile's Preferences (`CHROMIUM_SEALED_PREFERENCES`). The renderer's copy is container/src/config.ts's.
+ * from its profile's Preferences (`CHROMIUM_SEALED_PREFERENCES`). The renderer's copy is renderer/src/config.ts's.
  */
 export const CHROMIUM_SEALED_FLAGS = [
   "--proxy-server=http://127.0.0.1:9",
@@ -146,7 +146,7 @@ const asBrowserUser = () =>
 
 /**
  * Creates the browser user when root and it is missing: a system user with its own group, no home, no shell, no
- * password. The image creates the same (container/Dockerfile).
+ * password. The image creates the same (renderer/Dockerfile).
  */
 const ensureBrowserUser = () => {
   if (!isRoot() || spawnSync("id", ["-u", BROWSER_USER], { stdio: "ignore" }).status === 0) return;
@@ -304,12 +304,12 @@ export const run = (root, name, args, opts = {}) =>
   execFileSync(bin(root, name), args, { cwd: root, stdio: "inherit", ...opts });
 
 /**
- * Builds the renderer's native helpers (container/native/*.c) into container/native/build/ when a binary is
+ * Builds the renderer's native helpers (renderer/native/*.c) into renderer/native/build/ when a binary is
  * missing or older than a source or the build script (~0.3 s). The build script is the one copy of the
  * compile line; the Dockerfile runs it too.
  */
 const ensureNativeHelpers = (root) => {
-  const dir = join(root, "container", "native");
+  const dir = join(root, "renderer", "native");
   const script = join(dir, "build.sh");
   const sources = readdirSync(dir).filter((f) => f.endsWith(".c"));
   const newest = Math.max(...[script, ...sources.map((f) => join(dir, f))].map((f) => statSync(f).mtimeMs));

@@ -9,10 +9,10 @@
  * counted on their own (EMAIL_CHANGE_MAILS_PER_ADDRESS). It never touches the new address's sign-in counter, so
  * asking to move onto someone's address cannot lock them out of signing in.
  */
-import type { Ctx } from "../context";
-import { sha256Hex } from "../contract/crypto";
-import { RateLimited } from "../lib/errors";
-import { hit, type Limit } from "../lib/rate-limit";
+import type { Ctx } from "../context.ts";
+import { sha256Hex } from "@media-render/contract/crypto";
+import { RateLimited } from "../lib/errors.ts";
+import { hit, type Limit } from "../lib/rate-limit.ts";
 
 const HOUR = 3600_000;
 const DEFAULT_EMAIL_LIMIT = 5;

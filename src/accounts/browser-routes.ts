@@ -8,20 +8,25 @@
  * The session is the same as a bearer session: every route that takes a session takes the cookie.
  */
 import { Hono, type Context } from "hono";
-import type { AppEnv } from "../app-env";
-import { callerCtx, requireSession } from "../auth/api-key";
-import { clearSessionCookie, fromOwnOrigin, sessionCookieOf, setSessionCookie } from "../auth/session-cookie";
-import { describe } from "../docs/describe";
-import type { Env } from "../env";
-import { isDevelopment } from "../env";
-import { ok } from "../lib/envelope";
-import { Forbidden, Unauthorized } from "../lib/errors";
-import { jsonBody, NoQuery, queryParams } from "../lib/validate";
-import { openBrowserSession, readBrowserSession } from "./browser-session";
-import { CODE_TTL_MS } from "./codes";
-import { logout } from "./profile";
-import { clientOf } from "./routes";
-import { BrowserSession, LoggedOut, SignInOptions, TERMS_VERSION, VerifyBody } from "./schemas";
+import type { AppEnv } from "../app-env.ts";
+import { callerCtx, requireSession } from "../auth/api-key.ts";
+import {
+  clearSessionCookie,
+  fromOwnOrigin,
+  sessionCookieOf,
+  setSessionCookie,
+} from "../auth/session-cookie.ts";
+import { describe } from "../lib/openapi-route.ts";
+import type { Env } from "../env.ts";
+import { isDevelopment } from "../env.ts";
+import { ok } from "../lib/envelope.ts";
+import { Forbidden, Unauthorized } from "../lib/errors.ts";
+import { jsonBody, NoQuery, queryParams } from "../lib/validate.ts";
+import { openBrowserSession, readBrowserSession } from "./browser-session.ts";
+import { CODE_TTL_MS } from "./codes.ts";
+import { logout } from "./profile.ts";
+import { clientOf } from "./routes.ts";
+import { BrowserSession, LoggedOut, SignInOptions, TERMS_VERSION, VerifyBody } from "./schemas.ts";
 
 /** What the console's sign-in and sign-up pages need to know. */
 export const signInOptions = (env: Env): SignInOptions => ({

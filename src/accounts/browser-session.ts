@@ -3,14 +3,14 @@
  * in the session cookie, answered with the session's CSRF token rather than the token itself.
  */
 import { eq } from "drizzle-orm";
-import { csrfTokenOf } from "../auth/session-cookie";
-import type { CallerCtx, Ctx } from "../context";
-import { sessions } from "../db/schema";
-import { iso } from "../lib/time";
-import { getAccount, toAccount } from "./internal";
-import type { BrowserSession } from "./schemas";
-import { authenticateSession, revokeSession } from "./sessions";
-import { verifyCode, type Client } from "./sign-in";
+import { csrfTokenOf } from "../auth/session-cookie.ts";
+import type { CallerCtx, Ctx } from "../context.ts";
+import { sessions } from "../db/schema.ts";
+import { iso } from "../lib/time.ts";
+import { getAccount, toAccount } from "./internal.ts";
+import type { BrowserSession } from "./schemas.ts";
+import { authenticateSession, revokeSession } from "../auth/sessions.ts";
+import { verifyCode, type Client } from "./sign-in.ts";
 
 /**
  * Exchanges an e-mailed code for a session to put in the cookie; a session the browser already presented is

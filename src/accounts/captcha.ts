@@ -3,8 +3,8 @@
  * CAPTCHA_ENABLED is "true" (production), nothing otherwise (local runs and tests have no internet).
  */
 import * as v from "valibot";
-import type { Env } from "../env";
-import { UpstreamFailure, ValidationFailed } from "../lib/errors";
+import type { Env } from "../env.ts";
+import { UpstreamFailure, ValidationFailed } from "../lib/errors.ts";
 
 export interface CaptchaVerifier {
   /** True when the token is a solved challenge. */

@@ -5,10 +5,10 @@
  * update, so two concurrent tries of the right code spend it once.
  */
 import { and, desc, eq, gt, inArray, isNull, lt, sql } from "drizzle-orm";
-import type { Ctx } from "../context";
-import { hmacHex, timingSafeEqual } from "../contract/crypto";
-import { authCodes, type CodePurpose } from "../db/schema";
-import { newId } from "../lib/ids";
+import type { Ctx } from "../context.ts";
+import { hmacHex, timingSafeEqual } from "@media-render/contract/crypto";
+import { authCodes, type CodePurpose } from "../db/schema.ts";
+import { newId } from "../lib/ids.ts";
 
 export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_CODE_ATTEMPTS = 5;

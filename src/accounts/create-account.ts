@@ -1,11 +1,11 @@
 /** Creates an account on a plan and grants the plan's first monthly allowance (one ledger row). */
 import { eq } from "drizzle-orm";
-import * as ledger from "../billing/ledger";
-import { periodEnd } from "../billing/periods";
-import type { Ctx } from "../context";
-import { plans, users } from "../db/schema";
-import { NotFound } from "../lib/errors";
-import { newId } from "../lib/ids";
+import * as ledger from "../ledger/ledger.ts";
+import { periodEnd } from "../ledger/periods.ts";
+import type { Ctx } from "../context.ts";
+import { plans, users } from "../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
 
 export interface NewAccount {
   email: string;

@@ -1,10 +1,10 @@
 /** Fetch-or-throw helpers and the public view of accounts. */
 import { eq } from "drizzle-orm";
-import type { Ctx } from "../context";
-import { plans, users } from "../db/schema";
-import { NotFound } from "../lib/errors";
-import { iso } from "../lib/time";
-import type { Account } from "./schemas";
+import type { Ctx } from "../context.ts";
+import { plans, users } from "../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
+import { iso } from "../lib/time.ts";
+import type { Account } from "./schemas.ts";
 
 export type AccountRow = typeof users.$inferSelect;
 

@@ -1,5 +1,5 @@
 /** The texts of the sign-in mails. Codes appear in the subject too, so the outbox and a phone preview show them. */
-import type { Mail } from "../mail/mailer";
+import type { Mail } from "../mail/mailer.ts";
 
 const minutes = (ms: number) => Math.round(ms / 60_000);
 

@@ -3,18 +3,18 @@
  * the answer is the same whether that address is free or taken), sign out.
  */
 import { eq } from "drizzle-orm";
-import type { CallerCtx } from "../context";
-import { users } from "../db/schema";
-import { Conflict, Unauthorized, ValidationFailed } from "../lib/errors";
-import { mailerFor } from "../mail/mailer";
-import { countEmailChange, countEmailChangeMail, countIpAttempt } from "./attempt-limits";
-import { captchaFor, checkCaptcha } from "./captcha";
-import { CODE_TTL_MS, consumeCode, issueCode } from "./codes";
-import { findAccountByEmail, getAccount, toAccount } from "./internal";
-import { addressInUseMail, emailChangeCodeMail } from "./mail-texts";
-import type { AccountUpdated, LoggedOut, UpdateAccountBody } from "./schemas";
-import { revokeAllSessions, revokeSession } from "./sessions";
-import type { Client } from "./sign-in";
+import type { CallerCtx } from "../context.ts";
+import { users } from "../db/schema.ts";
+import { Conflict, Unauthorized, ValidationFailed } from "../lib/errors.ts";
+import { mailerFor } from "../mail/mailer.ts";
+import { countEmailChange, countEmailChangeMail, countIpAttempt } from "./attempt-limits.ts";
+import { captchaFor, checkCaptcha } from "./captcha.ts";
+import { CODE_TTL_MS, consumeCode, issueCode } from "./codes.ts";
+import { findAccountByEmail, getAccount, toAccount } from "./internal.ts";
+import { addressInUseMail, emailChangeCodeMail } from "./mail-texts.ts";
+import type { AccountUpdated, LoggedOut, UpdateAccountBody } from "./schemas.ts";
+import { revokeAllSessions, revokeSession } from "../auth/sessions.ts";
+import type { Client } from "./sign-in.ts";
 
 export const readAccount = async (ctx: CallerCtx) => toAccount(await getAccount(ctx, ctx.caller.userId));
 

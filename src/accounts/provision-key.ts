@@ -4,13 +4,13 @@
  * same request schema). Runs in Node against the local D1 (scripts/key.mjs).
  */
 import * as v from "valibot";
-import type { Ctx } from "../context";
-import { createApiKey } from "../keys/create-api-key";
-import { CreateApiKeyBody } from "../keys/schemas";
-import { ValidationFailed } from "../lib/errors";
-import { parseOrThrow } from "../lib/validate";
-import { createAccount } from "./create-account";
-import { findAccountByEmail } from "./internal";
+import type { Ctx } from "../context.ts";
+import { createApiKey } from "../keys/create-api-key.ts";
+import { CreateApiKeyBody } from "../keys/schemas.ts";
+import { ValidationFailed } from "../lib/errors.ts";
+import { parseOrThrow } from "../lib/validate.ts";
+import { createAccount } from "./create-account.ts";
+import { findAccountByEmail } from "./internal.ts";
 
 export const ProvisionInput = v.object({
   email: v.pipe(v.string(), v.email("--email must be an e-mail address"), v.toLowerCase()),

@@ -3,11 +3,11 @@
  * login need no credential; the account is read with a key or a session and changed with a session only.
  */
 import { Hono, type Context } from "hono";
-import type { AppEnv } from "../app-env";
-import { callerCtx, requireKeyOrSession, requireSession } from "../auth/api-key";
-import { ok } from "../lib/envelope";
-import { jsonBody } from "../lib/validate";
-import { confirmEmailChange, logout, readAccount, updateAccount } from "./profile";
+import type { AppEnv } from "../app-env.ts";
+import { callerCtx, requireKeyOrSession, requireSession } from "../auth/api-key.ts";
+import { ok } from "../lib/envelope.ts";
+import { jsonBody } from "../lib/validate.ts";
+import { confirmEmailChange, logout, readAccount, updateAccount } from "./profile.ts";
 import {
   Account,
   AccountUpdated,
@@ -19,9 +19,9 @@ import {
   SignedIn,
   UpdateAccountBody,
   VerifyBody,
-} from "./schemas";
-import { login, register, verifyCode, type Client } from "./sign-in";
-import { describe } from "../docs/describe";
+} from "./schemas.ts";
+import { login, register, verifyCode, type Client } from "./sign-in.ts";
+import { describe } from "../lib/openapi-route.ts";
 
 /** The caller's address as Cloudflare reports it (absent locally). */
 export const clientOf = (c: Context<AppEnv>): Client => ({ ip: c.req.header("cf-connecting-ip") ?? "local" });

@@ -1,6 +1,6 @@
 /** Request bodies of the account operations (spec: Account requests). */
 import * as v from "valibot";
-import { Timestamp } from "../lib/envelope";
+import { Timestamp } from "../lib/envelope.ts";
 
 /** The only terms version registration accepts (spec). */
 export const TERMS_VERSION = "2026-10-12";

@@ -3,17 +3,17 @@
  * and answer the same whatever the address (nothing tells a caller whether it has an account); `verifyCode`
  * exchanges the code for a session, creating the account on a first registration.
  */
-import type { Ctx } from "../context";
-import { Unauthorized } from "../lib/errors";
-import { mailerFor } from "../mail/mailer";
-import { countEmailAttempt, countIpAttempt } from "./attempt-limits";
-import { captchaFor, checkCaptcha } from "./captcha";
-import { CODE_TTL_MS, consumeCode, issueCode } from "./codes";
-import { createAccount } from "./create-account";
-import { findAccountByEmail, getAccount, toAccount } from "./internal";
-import { alreadyRegisteredMail, loginCodeMail, noAccountMail, registrationCodeMail } from "./mail-texts";
-import type { CodeSent, RegisterBody, SignedIn } from "./schemas";
-import { createSession } from "./sessions";
+import type { Ctx } from "../context.ts";
+import { Unauthorized } from "../lib/errors.ts";
+import { mailerFor } from "../mail/mailer.ts";
+import { countEmailAttempt, countIpAttempt } from "./attempt-limits.ts";
+import { captchaFor, checkCaptcha } from "./captcha.ts";
+import { CODE_TTL_MS, consumeCode, issueCode } from "./codes.ts";
+import { createAccount } from "./create-account.ts";
+import { findAccountByEmail, getAccount, toAccount } from "./internal.ts";
+import { alreadyRegisteredMail, loginCodeMail, noAccountMail, registrationCodeMail } from "./mail-texts.ts";
+import type { CodeSent, RegisterBody, SignedIn } from "./schemas.ts";
+import { createSession } from "../auth/sessions.ts";
 
 /** Who is asking: the client's IP as Cloudflare reports it (sign-in limits count per IP). */
 export interface Client {

@@ -4,16 +4,16 @@
  */
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env";
-import { sha256Hex } from "../contract/crypto";
-import { withCaller, type CallerCtx } from "../context";
-import { Forbidden, Unauthorized } from "../lib/errors";
-import { enforce, limiterUnavailable, limitsFor, type Outcome } from "../lib/rate-limit";
-import { credentialGate, liveKey, selectKeyRow, type Admission } from "./credential-gate";
-import { documented } from "../docs/describe";
-import { authenticateSession } from "../accounts/sessions";
-import { allows, type Caller, type Permission, type Resource } from "./caller";
-import { checkCsrf, sessionCookieOf } from "./session-cookie";
+import type { AppEnv } from "../app-env.ts";
+import { sha256Hex } from "@media-render/contract/crypto";
+import { withCaller, type CallerCtx } from "../context.ts";
+import { Forbidden, Unauthorized } from "../lib/errors.ts";
+import { enforce, limiterUnavailable, limitsFor, type Outcome } from "../lib/rate-limit.ts";
+import { credentialGate, liveKey, selectKeyRow, type Admission } from "./credential-gate.ts";
+import { documented } from "../lib/openapi-route.ts";
+import { authenticateSession } from "./sessions.ts";
+import { allows, type Caller, type Permission, type Resource } from "./caller.ts";
+import { checkCsrf, sessionCookieOf } from "./session-cookie.ts";
 
 /**
  * The caller of a presented key: its gate (src/auth/credential-gate.ts) looks the key up and counts the request

@@ -24,7 +24,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import * as v from "valibot";
-import type { Env } from "../env";
+import type { Env } from "../env.ts";
 import {
   ACCOUNT_LIMIT_OF,
   isOver,
@@ -33,7 +33,7 @@ import {
   windowStart,
   type Limit,
   type Outcome,
-} from "../lib/rate-limit";
+} from "../lib/rate-limit.ts";
 
 /** How long an object trusts the key row it read (a deleted key is forgotten at once; see above). */
 export const KEY_ROW_TTL_MS = 60_000;

@@ -4,7 +4,7 @@
  * request's authentication (a job's event stream, up to 5 minutes) asks again while it runs, so a deleted key, a
  * signed-out session or a removed account ends it. One indexed read of the credential's row.
  */
-import type { CallerCtx } from "../context";
+import type { CallerCtx } from "../context.ts";
 
 export const credentialStands = async (ctx: CallerCtx): Promise<boolean> => {
   const { keyId, sessionId, userId } = ctx.caller;

@@ -4,10 +4,10 @@
  * being re-issued; scopes only ever add. The table is the one the README publishes.
  */
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env";
-import { Forbidden } from "../lib/errors";
-import type { Action, Caller, Resource } from "./caller";
-import { documented } from "../docs/describe";
+import type { AppEnv } from "../app-env.ts";
+import { Forbidden } from "../lib/errors.ts";
+import type { Action, Caller, Resource } from "./caller.ts";
+import { documented } from "../lib/openapi-route.ts";
 
 /** Every scope, with what it allows. */
 export const SCOPES = {

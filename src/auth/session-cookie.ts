@@ -17,10 +17,10 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { CookieOptions } from "hono/utils/cookie";
-import type { AppEnv } from "../app-env";
-import { hmacHex, timingSafeEqual } from "../contract/crypto";
-import type { Env } from "../env";
-import { Forbidden } from "../lib/errors";
+import type { AppEnv } from "../app-env.ts";
+import { hmacHex, timingSafeEqual } from "@media-render/contract/crypto";
+import type { Env } from "../env.ts";
+import { Forbidden } from "../lib/errors.ts";
 
 /** The cookie's name without its `__Host-` prefix (hono adds it). */
 const COOKIE = "mrs_session";

@@ -8,14 +8,14 @@
  *   provider scheduled (`scheduled_cancel`) is the provider's to undo (409 saying why).
  */
 import * as v from "valibot";
-import { getAccount, type AccountRow } from "../accounts/internal";
-import type { CallerCtx } from "../context";
-import { Conflict, InvalidState } from "../lib/errors";
-import { buyPlan } from "./payments";
-import { paymentProviderFor } from "./provider";
-import { getPlan, toPlan, type PlanRow } from "./plans";
-import { pendingPlanOf } from "./plan-view";
-import type { PlanChangeResult } from "./schemas";
+import { getAccount, type AccountRow } from "../accounts/internal.ts";
+import type { CallerCtx } from "../context.ts";
+import { Conflict, InvalidState } from "../lib/errors.ts";
+import { buyPlan } from "./payments.ts";
+import { paymentProviderFor } from "./provider.ts";
+import { getPlan, toPlan, type PlanRow } from "./plans.ts";
+import { pendingPlanOf } from "./plan-view.ts";
+import type { PlanChangeResult } from "./schemas.ts";
 
 export const ChangePlanBody = v.strictObject({
   planId: v.pipe(v.string("planId must be a string"), v.minLength(1), v.maxLength(50)),

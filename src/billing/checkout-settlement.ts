@@ -5,12 +5,12 @@
  * (src/billing/paid-invoice.ts), whichever event comes first. An expired session can no longer be paid.
  */
 import { and, eq } from "drizzle-orm";
-import { getAccount } from "../accounts/internal";
-import type { Ctx } from "../context";
-import { payments } from "../db/schema";
-import * as ledger from "./ledger";
-import type { ProviderEvent } from "./provider-events";
-import { linkSubscription, ownsCustomer } from "./subscriptions";
+import { getAccount } from "../accounts/internal.ts";
+import type { Ctx } from "../context.ts";
+import { payments } from "../db/schema.ts";
+import * as ledger from "../ledger/ledger.ts";
+import type { ProviderEvent } from "./provider-events.ts";
+import { linkSubscription, ownsCustomer } from "./subscriptions.ts";
 
 type CheckoutEvent = Extract<ProviderEvent, { kind: "checkout" }>;
 

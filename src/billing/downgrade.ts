@@ -5,13 +5,13 @@
  * the account guarded by the subscription it had (so replays and stale events change nothing), the monthly
  * allowance reset, the subscription marked ended. The provider is then told to stop billing, when it still would.
  */
-import type { Ctx } from "../context";
-import type { PlanChangeReason } from "../db/schema";
-import * as ledger from "./ledger";
-import { planChangeRow } from "./plan-changes";
-import { periodEnd } from "./periods";
-import { FREE_PLAN } from "./plans";
-import { paymentProviderFor } from "./provider";
+import type { Ctx } from "../context.ts";
+import type { PlanChangeReason } from "../db/schema.ts";
+import * as ledger from "../ledger/ledger.ts";
+import { planChangeRow } from "./plan-changes.ts";
+import { periodEnd } from "../ledger/periods.ts";
+import { FREE_PLAN } from "./plans.ts";
+import { paymentProviderFor } from "./provider.ts";
 
 export interface ForcedDowngrade {
   userId: string;

@@ -1,11 +1,11 @@
 /** GET /api/v1/billing/ledger: the account's token movements, newest first (usage history). */
 import { count, desc, eq } from "drizzle-orm";
 import * as v from "valibot";
-import type { CallerCtx } from "../context";
-import { queryInt } from "../lib/validate";
-import { tokenLedger } from "../db/schema";
-import { iso } from "../lib/time";
-import type { LedgerPage } from "./schemas";
+import type { CallerCtx } from "../context.ts";
+import { queryInt } from "../lib/validate.ts";
+import { tokenLedger } from "../db/schema.ts";
+import { iso } from "../lib/time.ts";
+import type { LedgerPage } from "./schemas.ts";
 
 export const LedgerQuery = v.object({
   page: queryInt("page", 1, 1_000_000, 1),

@@ -7,10 +7,10 @@
  * Subscription changes (cancel, next period's price) have no provider to reach: they change nothing here.
  */
 import Stripe from "stripe";
-import type { Env } from "../env";
-import { newId } from "../lib/ids";
-import type { PaymentProvider } from "./payment-provider";
-import { verifyStripeEvent } from "./provider-events";
+import type { Env } from "../env.ts";
+import { newId } from "../lib/ids.ts";
+import type { PaymentProvider } from "./payment-provider.ts";
+import { verifyStripeEvent } from "./provider-events.ts";
 
 /** Stripe Checkout sessions live 24 hours. */
 const SESSION_TTL_MS = 24 * 3600_000;

@@ -12,11 +12,17 @@
  * Prepaid tokens are untouched. Runs in bounded batches; each account is one D1 batch whose guard (the period is
  * due) makes a second run in the same period a no-op.
  */
-import type { Ctx } from "../context";
-import { forceDowngrade } from "./downgrade";
-import * as ledger from "./ledger";
-import { planChangeRow } from "./plan-changes";
-import { LAPSE_GRACE_MS, periodEnd } from "./periods";
+import type { Ctx } from "../context.ts";
+import { forceDowngrade } from "./downgrade.ts";
+import * as ledger from "../ledger/ledger.ts";
+import { planChangeRow } from "./plan-changes.ts";
+import { periodEnd } from "../ledger/periods.ts";
+
+/**
+ * How long a paid plan outlives its paid period without a paid invoice before it lapses to the free plan (the
+ * provider's retries of a failed renewal happen within it; Stripe's default schedule retries for up to 2 weeks).
+ */
+export const LAPSE_GRACE_MS = 30 * 24 * 3600_000;
 
 const BATCH = 100;
 

@@ -12,16 +12,16 @@
  * changes, and no allowance comes until an invoice is paid.
  */
 import { eq } from "drizzle-orm";
-import type { AccountRow } from "../accounts/internal";
-import type { Ctx } from "../context";
-import { subscriptions } from "../db/schema";
-import * as ledger from "./ledger";
-import { forceDowngrade, stopBilling } from "./downgrade";
-import { planChangeRow } from "./plan-changes";
-import { getPlan, type PlanRow } from "./plans";
-import type { ProviderEvent } from "./provider-events";
-import { recordInvoicePayments } from "./reversals";
-import { accountOf, knownSubscription, type SubscriptionRow } from "./subscriptions";
+import type { AccountRow } from "../accounts/internal.ts";
+import type { Ctx } from "../context.ts";
+import { subscriptions } from "../db/schema.ts";
+import * as ledger from "../ledger/ledger.ts";
+import { forceDowngrade, stopBilling } from "./downgrade.ts";
+import { planChangeRow } from "./plan-changes.ts";
+import { getPlan, type PlanRow } from "./plans.ts";
+import type { ProviderEvent } from "./provider-events.ts";
+import { recordInvoicePayments } from "./reversals.ts";
+import { accountOf, knownSubscription, type SubscriptionRow } from "./subscriptions.ts";
 
 type InvoiceEvent = Extract<ProviderEvent, { kind: "invoice" }>;
 

@@ -2,7 +2,7 @@
  * The payment provider behind one small interface (`provider.ts` picks one): Stripe in production
  * (`stripe-provider.ts`), and locally a stand-in (`local-provider.ts`) whose checkout page pays from this Worker.
  */
-import type { ProviderEvent } from "./provider-events";
+import type { ProviderEvent } from "./provider-events.ts";
 
 export interface CheckoutRequest {
   /** Our payment id, carried as metadata and client reference. */

@@ -4,15 +4,15 @@
  */
 import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
-import { getAccount } from "../accounts/internal";
-import type { CallerCtx, Ctx } from "../context";
-import { payments } from "../db/schema";
-import { NotFound } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { iso } from "../lib/time";
-import type { PlanRow } from "./plans";
-import { paymentProviderFor } from "./provider";
-import type { Checkout, Payment } from "./schemas";
+import { getAccount } from "../accounts/internal.ts";
+import type { CallerCtx, Ctx } from "../context.ts";
+import { payments } from "../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { iso } from "../lib/time.ts";
+import type { PlanRow } from "./plans.ts";
+import { paymentProviderFor } from "./provider.ts";
+import type { Checkout, Payment } from "./schemas.ts";
 
 export const TOKENS_PER_PACK = 1000;
 const DEFAULT_PACK_PRICE_CENTS = 500;

@@ -3,11 +3,11 @@
  * batch that changes the plan, with its reason (the owner and operators read why).
  */
 import { desc, eq } from "drizzle-orm";
-import type { Ctx } from "../context";
-import { planChanges, type PlanChangeReason } from "../db/schema";
-import { newId } from "../lib/ids";
-import { iso } from "../lib/time";
-import type { PlanChangeRecord } from "./schemas";
+import type { Ctx } from "../context.ts";
+import { planChanges, type PlanChangeReason } from "../db/schema.ts";
+import { newId } from "../lib/ids.ts";
+import { iso } from "../lib/time.ts";
+import type { PlanChangeRecord } from "./schemas.ts";
 
 /** Why, in a sentence for the owner. `scheduled_cancel` is a pending change's reason only. */
 export const REASON_TEXT: Record<PlanChangeReason | "scheduled_cancel", string> = {

@@ -1,10 +1,10 @@
 /** The account's plan as its owner sees it (GET /api/v1/billing/usage): usage, a pending move and the last change. */
-import { getAccount, type AccountRow } from "../accounts/internal";
-import type { CallerCtx } from "../context";
-import { iso } from "../lib/time";
-import { latestPlanChange, REASON_TEXT } from "./plan-changes";
-import { getPlan, toPlan, usageOf } from "./plans";
-import type { CurrentPlan, PendingPlan } from "./schemas";
+import { getAccount, type AccountRow } from "../accounts/internal.ts";
+import type { CallerCtx } from "../context.ts";
+import { iso } from "../lib/time.ts";
+import { latestPlanChange, REASON_TEXT } from "./plan-changes.ts";
+import { getPlan, toPlan, usageOf } from "./plans.ts";
+import type { CurrentPlan, PendingPlan } from "./schemas.ts";
 
 /** A pending move to a lower plan, who scheduled it, and whether the owner may cancel it. */
 export const pendingPlanOf = (

@@ -1,10 +1,10 @@
 /** Plans (spec: Billing, Plan) and an account's token usage on its plan. */
 import { asc, eq } from "drizzle-orm";
-import type { Ctx } from "../context";
-import { plans, type users } from "../db/schema";
-import { NotFound } from "../lib/errors";
-import { iso } from "../lib/time";
-import type { Plan, PlanList, TokenUsage } from "./schemas";
+import type { Ctx } from "../context.ts";
+import { plans, type users } from "../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
+import { iso } from "../lib/time.ts";
+import type { Plan, PlanList, TokenUsage } from "./schemas.ts";
 
 export type PlanRow = typeof plans.$inferSelect;
 

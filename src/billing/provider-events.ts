@@ -13,7 +13,7 @@
  */
 import Stripe from "stripe";
 import * as v from "valibot";
-import { UpstreamFailure, ValidationFailed } from "../lib/errors";
+import { UpstreamFailure, ValidationFailed } from "../lib/errors.ts";
 
 const Id = v.pipe(v.string(), v.minLength(1), v.maxLength(255));
 /** An expandable reference: the id, or the object carrying it. */

@@ -3,12 +3,12 @@
  * stand-in. Webhook events are verified by Stripe's own SDK in both cases, with STRIPE_WEBHOOK_SECRET: the
  * stand-in signs its events with the SDK's test helper, exactly as Stripe signs real ones.
  */
-import type { Env } from "../env";
-import { isDevelopment } from "../env";
-import { UpstreamFailure } from "../lib/errors";
-import { localProvider } from "./local-provider";
-import type { PaymentProvider } from "./payment-provider";
-import { stripeProvider } from "./stripe-provider";
+import type { Env } from "../env.ts";
+import { isDevelopment } from "../env.ts";
+import { UpstreamFailure } from "../lib/errors.ts";
+import { localProvider } from "./local-provider.ts";
+import type { PaymentProvider } from "./payment-provider.ts";
+import { stripeProvider } from "./stripe-provider.ts";
 
 export const paymentProviderFor = (env: Env): PaymentProvider => {
   if (env.STRIPE_SECRET_KEY) return stripeProvider(env);

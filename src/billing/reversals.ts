@@ -5,18 +5,18 @@
  *
  * - A token pack: its tokens are taken back (ledger `revoke`), in proportion to the amount refunded (refunds add
  *   up; a dispute takes all that is left). Tokens already spent are owed: the account can start no work until a
- *   purchase or its next allowance repays them (src/billing/ledger.ts).
+ *   purchase or its next allowance repays them (src/ledger/ledger.ts).
  * - A plan invoice refunded in full, or disputed: the plan ends at once with its allowance taken back
  *   (src/billing/downgrade.ts, reason `refunded` / `disputed`) and the subscription is ended at the provider. A
  *   partial refund of a plan invoice is the operator's goodwill and changes nothing.
  * A payment we do not know, or whose account has another customer than the event names, changes nothing.
  */
 import { eq } from "drizzle-orm";
-import type { Ctx } from "../context";
-import { invoicePayments, payments, subscriptionInvoices, users } from "../db/schema";
-import * as ledger from "./ledger";
-import { forceDowngrade } from "./downgrade";
-import type { ProviderEvent } from "./provider-events";
+import type { Ctx } from "../context.ts";
+import { invoicePayments, payments, subscriptionInvoices, users } from "../db/schema.ts";
+import * as ledger from "../ledger/ledger.ts";
+import { forceDowngrade } from "./downgrade.ts";
+import type { ProviderEvent } from "./provider-events.ts";
 
 type ChargeEvent = Extract<ProviderEvent, { kind: "charge" }>;
 type DisputeEvent = Extract<ProviderEvent, { kind: "dispute" }>;

@@ -4,16 +4,16 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import type { AppEnv } from "../app-env";
-import { callerCtx, requireKeyOrSession, requireSession } from "../auth/api-key";
-import { ok } from "../lib/envelope";
-import { readTextBounded } from "../lib/body";
-import { jsonBody, NoQuery, queryParams } from "../lib/validate";
-import { ChangePlanBody, changePlan } from "./change-plan";
-import { LedgerQuery, listLedger } from "./ledger-history";
-import { buyTokens, CheckoutBody, readPayment } from "./payments";
-import { currentUsage } from "./plan-view";
-import { listPlans } from "./plans";
+import type { AppEnv } from "../app-env.ts";
+import { callerCtx, requireKeyOrSession, requireSession } from "../auth/api-key.ts";
+import { ok } from "../lib/envelope.ts";
+import { readTextBounded } from "../lib/body.ts";
+import { jsonBody, NoQuery, queryParams } from "../lib/validate.ts";
+import { ChangePlanBody, changePlan } from "./change-plan.ts";
+import { LedgerQuery, listLedger } from "./ledger-history.ts";
+import { buyTokens, CheckoutBody, readPayment } from "./payments.ts";
+import { currentUsage } from "./plan-view.ts";
+import { listPlans } from "./plans.ts";
 import {
   Checkout,
   CheckoutReturn,
@@ -22,9 +22,9 @@ import {
   Payment,
   PlanChangeResult,
   PlanList,
-} from "./schemas";
-import { handlePaymentWebhook } from "./webhook";
-import { describe } from "../docs/describe";
+} from "./schemas.ts";
+import { handlePaymentWebhook } from "./webhook.ts";
+import { describe } from "../lib/openapi-route.ts";
 
 /** What Checkout puts on the return URL (read leniently: anything but `success` reads as cancelled). */
 const ReturnQuery = v.object({

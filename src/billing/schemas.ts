@@ -5,8 +5,8 @@
  * acknowledgement.
  */
 import * as v from "valibot";
-import { LEDGER_KINDS, PLAN_CHANGE_REASONS } from "../db/schema";
-import { Timestamp } from "../lib/envelope";
+import { LEDGER_KINDS, PLAN_CHANGE_REASONS } from "../db/schema.ts";
+import { Timestamp } from "../lib/envelope.ts";
 
 const Int = v.pipe(v.number(), v.integer());
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));

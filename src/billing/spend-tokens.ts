@@ -3,9 +3,9 @@
  * `charge` that runs only when the balance covers it, so the balance never goes negative and the ledger's sum
  * still equals it.
  */
-import type { Ctx } from "../context";
-import { InsufficientTokens } from "../lib/errors";
-import * as ledger from "./ledger";
+import type { Ctx } from "../context.ts";
+import { InsufficientTokens } from "../lib/errors.ts";
+import * as ledger from "../ledger/ledger.ts";
 
 export interface Spend {
   userId: string;

@@ -4,10 +4,10 @@
  * replaces the network in tests.
  */
 import Stripe from "stripe";
-import type { Env } from "../env";
-import { UpstreamFailure } from "../lib/errors";
-import type { PaymentProvider } from "./payment-provider";
-import { verifyStripeEvent } from "./provider-events";
+import type { Env } from "../env.ts";
+import { UpstreamFailure } from "../lib/errors.ts";
+import type { PaymentProvider } from "./payment-provider.ts";
+import { verifyStripeEvent } from "./provider-events.ts";
 
 const refused = (what: string, e: unknown) =>
   new UpstreamFailure(`The payment provider refused ${what}: ${(e as Error).message}`);

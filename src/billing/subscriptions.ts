@@ -10,12 +10,12 @@
  * `past_due` changes nothing: the provider is retrying, and no allowance comes before a paid invoice.
  */
 import { and, eq, isNull } from "drizzle-orm";
-import type { Ctx } from "../context";
-import { payments, subscriptions, users } from "../db/schema";
-import type { AccountRow } from "../accounts/internal";
-import { forceDowngrade } from "./downgrade";
-import { FREE_PLAN } from "./plans";
-import type { ProviderEvent } from "./provider-events";
+import type { Ctx } from "../context.ts";
+import { payments, subscriptions, users } from "../db/schema.ts";
+import type { AccountRow } from "../accounts/internal.ts";
+import { forceDowngrade } from "./downgrade.ts";
+import { FREE_PLAN } from "./plans.ts";
+import type { ProviderEvent } from "./provider-events.ts";
 
 export type SubscriptionRow = typeof subscriptions.$inferSelect;
 type SubscriptionEvent = Extract<ProviderEvent, { kind: "subscription" }>;

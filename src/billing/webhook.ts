@@ -3,14 +3,14 @@
  * handed to the verb of its kind. Every verb is idempotent: a replay, a duplicate or an event that arrives after
  * a later one changes nothing (`applied: false`). Events of other types are acknowledged and ignored.
  */
-import type { Ctx } from "../context";
-import { expireCheckout, settleCheckout } from "./checkout-settlement";
-import { onInvoiceFailed, onInvoicePaid } from "./paid-invoice";
-import { paymentProviderFor } from "./provider";
-import type { ProviderEvent } from "./provider-events";
-import { onChargeRefunded, onDisputeCreated, recordInvoicePayments } from "./reversals";
-import { onSubscriptionEvent } from "./subscriptions";
-import type { WebhookReceipt } from "./schemas";
+import type { Ctx } from "../context.ts";
+import { expireCheckout, settleCheckout } from "./checkout-settlement.ts";
+import { onInvoiceFailed, onInvoicePaid } from "./paid-invoice.ts";
+import { paymentProviderFor } from "./provider.ts";
+import type { ProviderEvent } from "./provider-events.ts";
+import { onChargeRefunded, onDisputeCreated, recordInvoicePayments } from "./reversals.ts";
+import { onSubscriptionEvent } from "./subscriptions.ts";
+import type { WebhookReceipt } from "./schemas.ts";
 
 /** The event types this service acts on (the provider's webhook endpoint must send them: see the README). */
 const HANDLED_EVENTS = [

@@ -9,12 +9,12 @@
  * image browser serves them to the service's renders, open to the preview's opaque origin (CORS).
  */
 import { Hono, type Context } from "hono";
-import type { AppEnv } from "../app-env";
-import { contentSecurityPolicy } from "../console/policy";
-import { servePage } from "../console/routes";
-import { pagePolicy } from "../image-renderer/compile-html";
-import { NotFound } from "../lib/errors";
-import { MOUNTS } from "../paths";
+import type { AppEnv } from "../app-env.ts";
+import { contentSecurityPolicy } from "../console/policy.ts";
+import { servePage } from "../console/routes.ts";
+import { pagePolicy } from "../image-renderer/compile-html.ts";
+import { NotFound } from "../lib/errors.ts";
+import { MOUNTS } from "../paths.ts";
 
 /** Where the editor embeds its preview. */
 const PREVIEW_PATH = `${MOUNTS.builder}/preview`;

@@ -9,10 +9,10 @@
  * captcha vendor's widget where the captcha is on.
  */
 import { Hono, type Context } from "hono";
-import type { AppEnv } from "../app-env";
-import { NotFound } from "../lib/errors";
-import { MOUNTS } from "../paths";
-import { contentSecurityPolicy } from "./policy";
+import type { AppEnv } from "../app-env.ts";
+import { NotFound } from "../lib/errors.ts";
+import { MOUNTS } from "../paths.ts";
+import { contentSecurityPolicy } from "./policy.ts";
 
 /**
  * Serves one file of the web build, with the policy; `page` files are never cached, hashed files for a year. The

@@ -1,6 +1,6 @@
 /** One drizzle client per invocation (D1 bindings are per-request objects). */
 import { drizzle } from "drizzle-orm/d1";
-import * as schema from "./schema";
+import * as schema from "./schema.ts";
 
 export const getDb = (d1: D1Database) => drizzle(d1, { schema });
 export type Db = ReturnType<typeof getDb>;

@@ -3,11 +3,11 @@
  * query of an owned table filters by it: another account's row is a 404, never a 403.
  * Each index names the query it serves. Migrations: `npm run db:generate` (drizzle-kit), committed.
  */
-export * from "./tables/accounts";
-export * from "./tables/auth";
-export * from "./tables/billing";
-export * from "./tables/files";
-export * from "./tables/jobs";
-export * from "./tables/rate-limits";
-export * from "./tables/webhooks";
-export * from "./tables/templates";
+export * from "./tables/accounts.ts";
+export * from "./tables/auth.ts";
+export * from "./tables/billing.ts";
+export * from "./tables/files.ts";
+export * from "./tables/jobs.ts";
+export * from "./tables/rate-limits.ts";
+export * from "./tables/webhooks.ts";
+export * from "./tables/templates.ts";

@@ -11,18 +11,18 @@
 import { desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import * as v from "valibot";
-import type { AppEnv } from "../app-env";
-import { outbox, payments, subscriptions, users } from "../db/schema";
-import { isDevelopment } from "../env";
-import { handlePaymentWebhook } from "../billing/webhook";
-import { localCheckoutEvents, localInvoice, signedEvent } from "../billing/local-provider";
-import { checkoutReturnUrls } from "../billing/payments";
-import { getPlan } from "../billing/plans";
-import type { Ctx } from "../context";
-import { ok } from "../lib/envelope";
-import { NotFound } from "../lib/errors";
-import { iso } from "../lib/time";
-import { queryParams } from "../lib/validate";
+import type { AppEnv } from "../app-env.ts";
+import { outbox, payments, subscriptions, users } from "../db/schema.ts";
+import { isDevelopment } from "../env.ts";
+import { handlePaymentWebhook } from "../billing/webhook.ts";
+import { localCheckoutEvents, localInvoice, signedEvent } from "../billing/local-provider.ts";
+import { checkoutReturnUrls } from "../billing/payments.ts";
+import { getPlan } from "../billing/plans.ts";
+import type { Ctx } from "../context.ts";
+import { ok } from "../lib/envelope.ts";
+import { NotFound } from "../lib/errors.ts";
+import { iso } from "../lib/time.ts";
+import { queryParams } from "../lib/validate.ts";
 
 const OutboxQuery = v.object({
   email: v.pipe(v.string("email is required"), v.email("email must be an e-mail address"), v.toLowerCase()),

@@ -12,7 +12,7 @@ import {
   LoggedOut,
   SignedIn,
   SignInOptions,
-} from "../accounts/schemas";
+} from "../accounts/schemas.ts";
 import {
   Checkout,
   CheckoutReturn,
@@ -25,8 +25,8 @@ import {
   PlanChangeResult,
   PlanList,
   TokenUsage,
-} from "../billing/schemas";
-import { FieldError, FieldWarning } from "../contract/field-errors";
+} from "../billing/schemas.ts";
+import { FieldError, FieldWarning } from "@media-render/contract/field-errors";
 import {
   DownloadLink,
   FileList,
@@ -34,8 +34,9 @@ import {
   FileValidation,
   MediaFile,
   UploadedFile,
-} from "../files/serialize";
-import { CallbackHealth, Health } from "../health/schemas";
+} from "../files/serialize.ts";
+import { Health } from "../health/schemas.ts";
+import { CallbackHealth } from "../renderer/schemas.ts";
 import {
   Captions,
   DailyJobCounts,
@@ -49,10 +50,10 @@ import {
   JobStats,
   JobValidation,
   Pagination,
-} from "../jobs/schemas";
-import { ApiKey, ApiKeyList, CreatedApiKey } from "../keys/schemas";
-import { Deleted, ErrorBody } from "../lib/envelope";
-import { ConfigSchema, SchemaList } from "../schemas/serialize";
+} from "../jobs/schemas.ts";
+import { ApiKey, ApiKeyList, CreatedApiKey } from "../keys/schemas.ts";
+import { Deleted, ErrorBody } from "../lib/envelope.ts";
+import { ConfigSchema, SchemaList } from "../schemas/serialize.ts";
 import {
   Batch,
   BatchCreated,
@@ -61,8 +62,8 @@ import {
   ManifestEntry,
   Template,
   TemplateList,
-} from "../templates/schemas";
-import { BulkDurationResult, DurationResult } from "../tools/schemas";
+} from "../templates/schemas.ts";
+import { BulkDurationResult, DurationResult } from "../tools/schemas.ts";
 import {
   QueuedTestEvent,
   ReplayResult,
@@ -74,7 +75,7 @@ import {
   WebhookEndpoint,
   WebhookEndpointCreated,
   WebhookEndpointList,
-} from "../webhooks/schemas";
+} from "../webhooks/schemas.ts";
 
 export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = {
   ErrorBody,

@@ -2,11 +2,14 @@
  * The routes the OpenAPI document leaves out, by path prefix, each with its reason (src/docs/openapi.ts excludes
  * them; the contract check of the tests leaves them alone, even where a documented path pattern would match one).
  */
-import { CONSOLE_PAGES, MOUNTS } from "../paths";
+import { CONSOLE_PAGES, MOUNTS } from "../paths.ts";
 
 export const INTERNAL_ROUTES: readonly { prefix: string; why: string }[] = [
   { prefix: MOUNTS.storage, why: "the renderer's signed storage URLs" },
-  { prefix: `${MOUNTS.runnerWebhooks}/runner`, why: "the renderer's signed status callback" },
+  {
+    prefix: `${MOUNTS.renderer}/runner`,
+    why: "the renderer's signed status callback and transcription (the spec's path)",
+  },
   { prefix: `${MOUNTS.billing}/webhook`, why: "the payment provider's signed events" },
   { prefix: `${MOUNTS.health}/detailed`, why: "administration (basic auth)" },
   { prefix: `${MOUNTS.jobs}/queue-status`, why: "administration (basic auth)" },

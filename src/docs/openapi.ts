@@ -7,13 +7,20 @@
  * internal-routes.ts says why, and test/worker/docs.test.ts checks that every other mounted route is described.
  */
 import type { Hono } from "hono";
-import type { AppEnv } from "../app-env";
+import type { AppEnv } from "../app-env.ts";
 import { generateSpecs } from "hono-openapi";
-import { configJsonSchema } from "../schemas/json-schemas";
-import { SCHEMA_COMPONENTS } from "./components";
-import { ERRORS, PendingSchema, SECURITY_SCHEMES, TAGS, errorRef, type ErrorStatus } from "./describe";
-import { INTERNAL_ROUTES } from "./internal-routes";
-import { componentSchemas, jsonSchemaOf, type JsonSchema } from "./json-schema";
+import { configJsonSchema } from "../schemas/json-schemas.ts";
+import { SCHEMA_COMPONENTS } from "./components.ts";
+import {
+  ERRORS,
+  PendingSchema,
+  SECURITY_SCHEMES,
+  TAGS,
+  errorRef,
+  type ErrorStatus,
+} from "../lib/openapi-route.ts";
+import { INTERNAL_ROUTES } from "./internal-routes.ts";
+import { componentSchemas, jsonSchemaOf, type JsonSchema } from "./json-schema.ts";
 
 /** Version of the API description (spec: `info.version` 1.0.0). */
 export const DOCS_VERSION = "1.0.0";
@@ -88,7 +95,7 @@ const referencedOnly = (schemas: Record<string, unknown>, paths: unknown) => {
   return Object.fromEntries(Object.entries(schemas).filter(([name]) => kept.has(name)));
 };
 
-/** Replaces each PendingSchema of describe.ts by its JSON Schema (an answer's wrapped in the success envelope). */
+/** Replaces each PendingSchema of src/lib/openapi-route.ts by its JSON Schema (an answer's wrapped in the success envelope). */
 const resolvePending = (node: unknown): unknown => {
   if (node instanceof PendingSchema) {
     const json = jsonSchemaOf(node.schema, {

@@ -3,10 +3,10 @@
  * from the swagger-ui-dist npm package served through the ASSETS binding (no CDN; works offline).
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
-import { NotFound } from "../lib/errors";
-import { MOUNTS } from "../paths";
-import { openApiDocument } from "./openapi";
+import type { AppEnv } from "../app-env.ts";
+import { NotFound } from "../lib/errors.ts";
+import { MOUNTS } from "../paths.ts";
+import { openApiDocument } from "./openapi.ts";
 
 const UI_FILES: Record<string, string> = {
   "swagger-ui-bundle.js": "text/javascript; charset=utf-8",

@@ -2,10 +2,10 @@
  * DELETE /api/v1/files/{id}: removes the R2 object, then the row. A file that an open (PENDING or
  * PROCESSING) job reads is refused with 400 until the job finishes: the renderer fetches inputs late.
  */
-import type { CallerCtx } from "../context";
-import type { Deleted } from "../lib/envelope";
-import { InvalidState } from "../lib/errors";
-import { findFile } from "./internal";
+import type { CallerCtx } from "../context.ts";
+import type { Deleted } from "../lib/envelope.ts";
+import { InvalidState } from "../lib/errors.ts";
+import { findFile } from "./internal.ts";
 
 export const deleteFile = async (ctx: CallerCtx, id: string): Promise<Deleted> => {
   const userId = ctx.caller.userId;

@@ -3,7 +3,7 @@
  * their rows, in bounded batches so one run stays well inside a Worker's limits; whatever is left waits for
  * the next run. Inputs of open jobs are kept until the job finishes (the renderer may not have read them yet).
  */
-import type { Ctx } from "../context";
+import type { Ctx } from "../context.ts";
 
 export const EXPIRY_BATCH = 100;
 export const EXPIRY_MAX_BATCHES = 10;

@@ -3,13 +3,13 @@
  * into R2, then sniffed, validated and measured exactly like an upload. Job creation uses it for config
  * references that are public URLs.
  */
-import type { FileCategory } from "../db/schema";
-import type { Ctx } from "../context";
-import { DomainError, PayloadTooLarge, UnprocessableMedia } from "../lib/errors";
-import { safeFetch } from "../net/safe-fetch";
-import { ingest } from "./ingest";
-import { MAX_UPLOAD_BYTES } from "./retention";
-import { finalizeFile, newFileSlot, type FileRow } from "./store-file";
+import type { FileCategory } from "../db/schema.ts";
+import type { Ctx } from "../context.ts";
+import { DomainError, PayloadTooLarge, UnprocessableMedia } from "../lib/errors.ts";
+import { safeFetch } from "../net/safe-fetch.ts";
+import { ingest } from "./ingest.ts";
+import { MAX_UPLOAD_BYTES } from "./retention.ts";
+import { finalizeFile, newFileSlot, type FileRow } from "./store-file.ts";
 
 /** The name a file imported from `url` gets: the last path segment, decoded. */
 export const nameFromUrl = (url: URL): string => {

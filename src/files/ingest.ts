@@ -2,10 +2,10 @@
  * Reads an incoming byte stream once: the first HEAD_BYTES are sniffed, then (when storing) everything streams
  * into R2 while being counted. Past `maxBytes` the read stops with 413 and nothing is left behind.
  */
-import { PayloadTooLarge } from "../lib/errors";
-import { createR2Writer, type R2Writer } from "./r2-writer";
-import { MoovTap, moovTracks } from "../contract/media/iso-tracks";
-import { isIsoBmff, isoSniffed, sniff, type Sniffed } from "./sniff";
+import { PayloadTooLarge } from "../lib/errors.ts";
+import { createR2Writer, type R2Writer } from "./r2-writer.ts";
+import { MoovTap, moovTracks } from "@media-render/contract/media/iso-tracks";
+import { isIsoBmff, isoSniffed, sniff, type Sniffed } from "./sniff.ts";
 
 /** Bytes sniffed (and kept for header reads such as image sizes). */
 export const HEAD_BYTES = 64 * 1024;
@@ -32,7 +32,7 @@ export interface IngestOptions {
  * Moves a stored object to the key of its corrected kind (an ISO-BMFF file whose `moov` came after the
  * sniffed head, then showed other tracks than its brand suggested). R2 has no rename: copy, then delete.
  */
-async function moveObject(store: NonNullable<IngestOptions["store"]>, key: string, kind: Sniffed) {
+const moveObject = async (store: NonNullable<IngestOptions["store"]>, key: string, kind: Sniffed) => {
   const next = store.keyFor(kind);
   const object = await store.bucket.get(key);
   if (!object) throw new Error(`stored object ${key} vanished`);
@@ -48,7 +48,7 @@ async function moveObject(store: NonNullable<IngestOptions["store"]>, key: strin
   }
   await store.bucket.delete(key);
   return next;
-}
+};
 
 /** Consumes `stream`; on any failure a partly written object is removed. */
 export const ingest = async (stream: ReadableStream<Uint8Array>, opts: IngestOptions): Promise<Ingested> => {

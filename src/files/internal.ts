@@ -1,10 +1,10 @@
 /** Fetch-or-throw helpers of the files domain. Every lookup is scoped to the owner. */
 import { and, eq, inArray } from "drizzle-orm";
-import type { CallerCtx, Ctx } from "../context";
-import { mediaFiles } from "../db/schema";
-import { Gone, NotFound } from "../lib/errors";
-import { iso } from "../lib/time";
-import type { FileRow } from "./store-file";
+import type { CallerCtx, Ctx } from "../context.ts";
+import { mediaFiles } from "../db/schema.ts";
+import { Gone, NotFound } from "../lib/errors.ts";
+import { iso } from "../lib/time.ts";
+import type { FileRow } from "./store-file.ts";
 
 /**
  * The file `id` of `userId` (null: of any account, for a signed link whose issuer owned it). A file past its

@@ -1,10 +1,10 @@
 /** GET /api/v1/files: the caller's live files, newest first, paginated (the generic `total` shape). */
 import { and, count, desc, eq, gt, isNull, or } from "drizzle-orm";
 import * as v from "valibot";
-import type { CallerCtx } from "../context";
-import { queryInt } from "../lib/validate";
-import { FILE_CATEGORIES, mediaFiles } from "../db/schema";
-import { toMediaFile, type FileList } from "./serialize";
+import type { CallerCtx } from "../context.ts";
+import { queryInt } from "../lib/validate.ts";
+import { FILE_CATEGORIES, mediaFiles } from "../db/schema.ts";
+import { toMediaFile, type FileList } from "./serialize.ts";
 
 export const ListQuery = v.object({
   page: queryInt("page", 1, 1_000_000, 1),

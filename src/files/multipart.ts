@@ -3,7 +3,7 @@
  * body (a 150 MiB upload took ~1 GB of workerd memory), so the body is scanned chunk by chunk and each part's
  * bytes are handed to a sink as they arrive; at most one delimiter's length of a part is ever held back.
  */
-import { ValidationFailed } from "../lib/errors";
+import { ValidationFailed } from "../lib/errors.ts";
 
 export interface PartInfo {
   /** The form field name. */

@@ -4,17 +4,17 @@
  */
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env";
-import { callerCtx, requireKeyOrSession, requirePermission } from "../auth/api-key";
-import { answer, Deleted, envelope, ok } from "../lib/envelope";
-import { idempotencyKeyOf, idempotent } from "../lib/idempotency";
-import { PayloadTooLarge, UnsupportedMediaType } from "../lib/errors";
-import { jsonBody, queryParams } from "../lib/validate";
-import { deleteFile } from "./delete-file";
-import { findFile, getOwnFile } from "./internal";
-import { ListQuery, listFiles } from "./list-files";
-import { boundaryOf } from "./multipart";
-import { MAX_UPLOAD_BYTES } from "./retention";
+import type { AppEnv } from "../app-env.ts";
+import { callerCtx, requireKeyOrSession, requirePermission } from "../auth/api-key.ts";
+import { answer, Deleted, envelope, ok } from "../lib/envelope.ts";
+import { idempotencyKeyOf, idempotent } from "../lib/idempotency.ts";
+import { PayloadTooLarge, UnsupportedMediaType } from "../lib/errors.ts";
+import { jsonBody, queryParams } from "../lib/validate.ts";
+import { deleteFile } from "./delete-file.ts";
+import { findFile, getOwnFile } from "./internal.ts";
+import { ListQuery, listFiles } from "./list-files.ts";
+import { boundaryOf } from "./multipart.ts";
+import { MAX_UPLOAD_BYTES } from "./retention.ts";
 import {
   DownloadLink,
   FileId,
@@ -26,13 +26,13 @@ import {
   toMetadataView,
   toUploadResponse,
   UploadedFile,
-} from "./serialize";
-import { serveFile } from "./serve-file";
-import { checkDownloadSignature, createDownloadLink, DEFAULT_LINK_SECONDS, LinkBody } from "./signed-link";
-import { uploadFile, uploadFingerprint } from "./upload-file";
-import { validateFile } from "./validate-file";
-import { describe, documented, type RouteDoc } from "../docs/describe";
-import { EXAMPLES } from "../docs/examples";
+} from "./serialize.ts";
+import { serveFile } from "./serve-file.ts";
+import { checkDownloadSignature, createDownloadLink, DEFAULT_LINK_SECONDS, LinkBody } from "./signed-link.ts";
+import { uploadFile, uploadFingerprint } from "./upload-file.ts";
+import { validateFile } from "./validate-file.ts";
+import { describe, documented, type RouteDoc } from "../lib/openapi-route.ts";
+import { EXAMPLES } from "../lib/openapi-examples.ts";
 
 /** Multipart overhead allowed above the file itself when a Content-Length is declared. */
 const FORM_OVERHEAD = 64 * 1024;

@@ -3,9 +3,9 @@
  * file routes' other answers, and the serializers typed by them.
  */
 import * as v from "valibot";
-import { FILE_CATEGORIES, type mediaFiles } from "../db/schema";
-import { Timestamp } from "../lib/envelope";
-import { iso } from "../lib/time";
+import { FILE_CATEGORIES, type mediaFiles } from "../db/schema.ts";
+import { Timestamp } from "../lib/envelope.ts";
+import { iso } from "../lib/time.ts";
 
 type FileRow = typeof mediaFiles.$inferSelect;
 

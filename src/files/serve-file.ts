@@ -3,12 +3,13 @@
  * Content-Disposition, ETag (304 on If-None-Match), Accept-Ranges and single byte ranges (206/416,
  * If-Range honoured). HEAD answers the same headers without a body.
  */
-import type { Ctx } from "../context";
-import { errorBody } from "../lib/envelope";
-import { NotFound } from "../lib/errors";
-import { visibleFileName } from "../lib/file-name";
-import { etagMatches, parseRange } from "./range";
-import type { FileRow } from "./store-file";
+import type { Ctx } from "../context.ts";
+import { errorBody } from "../lib/envelope.ts";
+import { NotFound } from "../lib/errors.ts";
+import { visibleFileName } from "../lib/file-name.ts";
+import { INERT_FILE_HEADERS } from "../storage/inert-headers.ts";
+import { etagMatches, parseRange } from "./range.ts";
+import type { FileRow } from "./store-file.ts";
 
 /**
  * `attachment` with an ASCII fallback name and the UTF-8 name (RFC 6266), both as the user's file system will show
@@ -25,15 +26,6 @@ export const contentDisposition = (stored: string): string => {
     ? `attachment; filename="${name}"`
     : `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
 };
-
-/**
- * Headers that keep a served file inert on the API's origin: a user's SVG or HTML is never rendered as a page
- * here (no script, no same-origin access), only downloaded.
- */
-export const INERT_FILE_HEADERS = {
-  "content-security-policy": "default-src 'none'; sandbox",
-  "x-content-type-options": "nosniff",
-} as const;
 
 export const serveFile = async (ctx: Ctx, row: FileRow, request: Request): Promise<Response> => {
   const bucket = ctx.env.FILES;

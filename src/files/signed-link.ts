@@ -4,13 +4,13 @@
  * unless asked otherwise, at most MAX_LINK_SECONDS, and never past the file's own expiry.
  */
 import * as v from "valibot";
-import type { Ctx } from "../context";
-import { Forbidden } from "../lib/errors";
-import { iso } from "../lib/time";
-import { downloadPath } from "../paths";
-import { signPath, verifyPath } from "../storage/signed-url";
-import type { DownloadLink } from "./serialize";
-import type { FileRow } from "./store-file";
+import type { Ctx } from "../context.ts";
+import { Forbidden } from "../lib/errors.ts";
+import { iso } from "../lib/time.ts";
+import { downloadPath } from "../paths.ts";
+import { signPath, verifyPath } from "../storage/signed-url.ts";
+import type { DownloadLink } from "./serialize.ts";
+import type { FileRow } from "./store-file.ts";
 
 export const DEFAULT_LINK_SECONDS = 3600;
 export const MIN_LINK_SECONDS = 60;

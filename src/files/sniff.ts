@@ -2,8 +2,8 @@
  * Content type detection from magic bytes (never from the file name). The first 64 bytes suffice
  * for every format we accept.
  */
-import { isoKind, isoTracksIn, type IsoTracks } from "../contract/media/iso-tracks";
-import type { FileCategory } from "../db/schema";
+import { isoKind, isoTracksIn, type IsoTracks } from "@media-render/contract/media/iso-tracks";
+import type { FileCategory } from "../db/schema.ts";
 
 export interface Sniffed {
   mimeType: string;

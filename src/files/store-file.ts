@@ -3,17 +3,16 @@
  * width/height/duration (images from their header, video and audio with the renderer's ffprobe) and inserts
  * the row. A file that fails validation is removed from R2: no object without its row, no row without its object.
  */
-import { readImageHeader } from "../contract/media/image-header";
-import type { Ctx } from "../context";
-import { mediaFiles, type FileCategory } from "../db/schema";
-import { UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { rendererFor } from "../renderer-client/client";
-import { storageUrlFor } from "../storage/paths";
-import type { Ingested } from "./ingest";
-import { expiryAt, MAX_UPLOAD_BYTES } from "./retention";
-import type { Sniffed } from "./sniff";
-import { validationOf } from "./validation";
+import { readImageHeader } from "@media-render/contract/media/image-header";
+import type { Ctx } from "../context.ts";
+import { mediaFiles, type FileCategory } from "../db/schema.ts";
+import { UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { storageUrlFor } from "../storage/paths.ts";
+import type { Ingested } from "./ingest.ts";
+import { expiryAt, MAX_UPLOAD_BYTES } from "./retention.ts";
+import type { Sniffed } from "./sniff.ts";
+import { validationOf } from "./validation.ts";
 
 export type FileRow = typeof mediaFiles.$inferSelect;
 
@@ -38,7 +37,7 @@ const readMetadata = async (ctx: Ctx, ingested: Ingested, kind: Sniffed, key: st
   const object = await ctx.env.FILES.get(key);
   if (!object) throw new UpstreamFailure("The stored file vanished before it could be probed");
   try {
-    const probe = await rendererFor(ctx.env).probe(object.body, object.size, name);
+    const probe = await ctx.renderer.probe(object.body, object.size, name);
     return { width: probe.width, height: probe.height, duration: probe.duration };
   } catch (e) {
     if (e instanceof UnprocessableMedia)

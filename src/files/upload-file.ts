@@ -3,12 +3,12 @@
  * into R2 (never buffered whole), sniffed, validated, measured and recorded. Nothing is kept on failure.
  */
 import * as v from "valibot";
-import type { CallerCtx } from "../context";
-import { sha256Hex } from "../contract/crypto";
-import { parseOrThrow } from "../lib/validate";
-import { MAX_TTL_HOURS, MAX_UPLOAD_BYTES } from "./retention";
-import { finalizeFile, newFileSlot, type FileRow } from "./store-file";
-import { readUploadForm, type UploadForm } from "./upload-form";
+import type { CallerCtx } from "../context.ts";
+import { sha256Hex } from "@media-render/contract/crypto";
+import { parseOrThrow } from "../lib/validate.ts";
+import { MAX_TTL_HOURS, MAX_UPLOAD_BYTES } from "./retention.ts";
+import { finalizeFile, newFileSlot, type FileRow } from "./store-file.ts";
+import { readUploadForm, type UploadForm } from "./upload-form.ts";
 
 const UploadFields = v.object({
   category: v.optional(

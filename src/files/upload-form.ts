@@ -3,9 +3,9 @@
  * as it streams: the file part is piped into `ingest` (sniffed, counted, optionally stored in R2) while the
  * multipart reader is still running, so the file is never held in memory.
  */
-import { ValidationFailed } from "../lib/errors";
-import { ingest, type IngestOptions, type Ingested } from "./ingest";
-import { readMultipart, type PartSink } from "./multipart";
+import { ValidationFailed } from "../lib/errors.ts";
+import { ingest, type IngestOptions, type Ingested } from "./ingest.ts";
+import { readMultipart, type PartSink } from "./multipart.ts";
 
 /** Longest value of a text field. */
 const MAX_FIELD_BYTES = 1024;

@@ -2,10 +2,10 @@
  * POST /api/v1/files/validate: the same checks as an upload, on the same multipart form, storing nothing.
  * Answers the spec's "File validation result": `validation` and `uploadedFile`.
  */
-import { MAX_UPLOAD_BYTES } from "./retention";
-import type { FileValidation } from "./serialize";
-import { readUploadForm } from "./upload-form";
-import { validationOf } from "./validation";
+import { MAX_UPLOAD_BYTES } from "./retention.ts";
+import type { FileValidation } from "./serialize.ts";
+import { readUploadForm } from "./upload-form.ts";
+import { validationOf } from "./validation.ts";
 
 export const validateFile = async ({
   body,

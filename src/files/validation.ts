@@ -2,8 +2,8 @@
  * The validation of an incoming file, shared by upload, URL import and POST /files/validate: the type comes
  * from the content (magic bytes), and the name and the declared category only have to agree with it.
  */
-import { FILE_CATEGORIES, type FileCategory } from "../db/schema";
-import { nameAgrees, type Sniffed } from "./sniff";
+import { FILE_CATEGORIES, type FileCategory } from "../db/schema.ts";
+import { nameAgrees, type Sniffed } from "./sniff.ts";
 
 export interface ValidationResult {
   errors: string[];

@@ -3,10 +3,10 @@
  * by scripts/build-render-assets.mjs and served to the page from the ASSETS binding (static.local). Works
  * offline and needs no I/O to answer, so the compiler also uses its synchronous core (catalog.ts) directly.
  */
-import { STATIC_ORIGIN } from "../image-renderer/origins";
-import { catalogFaceName, resolveCatalogFont } from "../contract/fonts/catalog";
-import { catalogFontFaces } from "./catalog";
-import type { FontFaces, FontRequest } from "./source";
+import { STATIC_ORIGIN } from "../storage/page-origins.ts";
+import { catalogFaceName, resolveCatalogFont } from "@media-render/contract/fonts/catalog";
+import { catalogFontFaces } from "./catalog.ts";
+import type { FontFaces, FontRequest } from "./source.ts";
 
 /** The bundled faces of `request`, or null when the bundle lacks the family or the weight. */
 export const bundledFaces = (request: FontRequest): FontFaces | null => {

@@ -1,6 +1,6 @@
 /**
  * The Worker's side of the bundled font catalogue (the list itself, shared with the video renderer, is
- * src/contract/fonts/catalog.ts): validation of `googleFont` values and the @font-face rules the
+ * packages/contract/src/fonts/catalog.ts): validation of `googleFont` values and the @font-face rules the
  * image page loads from the static origin. A font that validates offline is a font both renderers have.
  */
 import {
@@ -8,7 +8,7 @@ import {
   catalogFontFaces as facesWithUrls,
   pageFamily,
   type CatalogFont,
-} from "../contract/fonts/catalog";
+} from "@media-render/contract/fonts/catalog";
 
 /** Path of the font files inside the ASSETS folder (and on the page's static origin). */
 export const CATALOG_FONT_PATH = "/render/fonts";

@@ -9,12 +9,12 @@
  * All fetches go through the SSRF guard (safeFetch) with size and time bounds, and files only come from the
  * font host (hosted-css.ts).
  */
-import { NotFound, UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors";
-import { DOH_ENDPOINT } from "../net/resolve";
-import { readBody, safeFetch } from "../net/safe-fetch";
-import { assetUrl } from "../image-renderer/origins";
-import { hostedFileKey, parseHostedCss, pageCss } from "./hosted-css";
-import { familySlug, type FontFaces, type FontRequest, type FontSource } from "./source";
+import { NotFound, UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors.ts";
+import { DOH_ENDPOINT } from "../net/resolve.ts";
+import { readBody, safeFetch } from "../net/safe-fetch.ts";
+import { assetUrl } from "../storage/page-origins.ts";
+import { hostedFileKey, parseHostedCss, pageCss } from "./hosted-css.ts";
+import { familySlug, type FontFaces, type FontRequest, type FontSource } from "./source.ts";
 
 export interface HostedSourceOptions {
   bucket: R2Bucket;

@@ -4,10 +4,10 @@
  * ENVIRONMENT never leaves them open. Without ADMIN_USER and ADMIN_PASSWORD nobody gets in.
  */
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env";
-import { isDevelopment } from "../env";
-import { timingSafeEqual } from "../contract/crypto";
-import { errorBody } from "../lib/envelope";
+import type { AppEnv } from "../app-env.ts";
+import { isDevelopment } from "../env.ts";
+import { timingSafeEqual } from "@media-render/contract/crypto";
+import { errorBody } from "../lib/envelope.ts";
 
 export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
   if (isDevelopment(c.env)) return next();

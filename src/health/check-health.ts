@@ -1,9 +1,8 @@
 /**
  * The service's health (GET /health/detailed): real checks of D1, R2, both queues and the renderer.
  */
-import type { Ctx } from "../context";
-import { rendererFor } from "../renderer-client/client";
-import type { Health } from "./schemas";
+import type { Ctx } from "../context.ts";
+import type { Health } from "./schemas.ts";
 
 type CheckStatus = "healthy" | "unhealthy";
 interface Check {
@@ -46,7 +45,7 @@ export const detailedHealth = async (ctx: Ctx) => {
     timed(async () => {
       await env.VIDEO_QUEUE.send({ kind: "ping", at: ctx.now() });
     }),
-    timed(async () => ({ ...(await rendererFor(env).health()) })),
+    timed(async () => ({ ...(await ctx.renderer.health()) })),
   ]);
   const checks = { database, storage, queues: { image: imageQueue, video: videoQueue }, renderer };
   const core = [database, storage].every((x) => x.status === "healthy");

@@ -1,12 +1,12 @@
 /** /health and /health/detailed (real checks of D1, R2, the queues and the renderer). */
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
-import { ok } from "../lib/envelope";
-import { NoQuery, queryParams } from "../lib/validate";
-import { adminAuth } from "./admin-auth";
-import { basics, detailedHealth } from "./check-health";
-import { Health } from "./schemas";
-import { describe } from "../docs/describe";
+import type { AppEnv } from "../app-env.ts";
+import { ok } from "../lib/envelope.ts";
+import { NoQuery, queryParams } from "../lib/validate.ts";
+import { adminAuth } from "./admin-auth.ts";
+import { basics, detailedHealth } from "./check-health.ts";
+import { Health } from "./schemas.ts";
+import { describe } from "../lib/openapi-route.ts";
 
 export const healthRoutes = new Hono<AppEnv>()
   .get(

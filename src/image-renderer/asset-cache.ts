@@ -13,8 +13,11 @@ export class AssetCache {
   private entries = new Map<string, CachedAsset>();
   private pending = new Map<string, Promise<CachedAsset | null>>();
   private bytes = 0;
+  private readonly budget: number;
 
-  constructor(private readonly budget: number) {}
+  constructor(budget: number) {
+    this.budget = budget;
+  }
 
   /** The cached asset, or what `load` returns (concurrent callers share one load; null is not cached). */
   async get(key: string, load: () => Promise<CachedAsset | null>): Promise<CachedAsset | null> {

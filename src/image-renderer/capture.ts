@@ -13,8 +13,11 @@ export type ImageFormat = "png" | "jpeg" | "webp";
 export class PageCapture {
   /** Whether the page's default background is transparent right now (unknown before the first capture). */
   private transparent?: boolean;
+  private readonly session: CDPSession;
 
-  private constructor(private readonly session: CDPSession) {}
+  private constructor(session: CDPSession) {
+    this.session = session;
+  }
 
   static async open(page: Page): Promise<PageCapture> {
     return new PageCapture(await page.createCDPSession());

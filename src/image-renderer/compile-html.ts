@@ -4,20 +4,20 @@
  * APIs: the same function serves the Worker's image jobs and the builder's preview in the browser
  * (web/src/builder/preview), which draws `compileImageParts` with its own origins (`PageOrigins`).
  */
-import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "../contract/config";
-import { pageFontFaces } from "../fonts/catalog";
-import { FontRegistry } from "./fonts";
-import type { HostedFonts } from "./hosted-fonts";
-import { htmlLayerHtml, type HtmlLayerInput } from "./layers/html";
-import { imageLayerHtml, type ImageLayerInput } from "./layers/image";
+import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "@media-render/contract/config";
+import { pageFontFaces } from "../fonts/catalog.ts";
+import { FontRegistry } from "./fonts.ts";
+import type { HostedFonts } from "./hosted-fonts.ts";
+import { htmlLayerHtml, type HtmlLayerInput } from "./layers/html.ts";
+import { imageLayerHtml, type ImageLayerInput } from "./layers/image.ts";
 import {
   gradientLayerHtml,
   shapeLayerHtml,
   type GradientLayerInput,
   type ShapeLayerInput,
-} from "./layers/shapes";
-import { textLayerHtml, type TextLayerInput } from "./layers/text";
-import { RENDER_ORIGINS, type PageOrigins } from "./origins";
+} from "./layers/shapes.ts";
+import { textLayerHtml, type TextLayerInput } from "./layers/text.ts";
+import { RENDER_ORIGINS, type PageOrigins } from "../storage/page-origins.ts";
 
 /** Natural pixel sizes of the job's pictures, by storage URL (from media_files). */
 export type NaturalSizes = ReadonlyMap<string, { width: number; height: number }>;

@@ -7,10 +7,10 @@
  * - none: the default face, Arimo 400 from the catalogue (metrically identical to Arial, the documented
  *   default), so text looks the same on every machine instead of depending on installed system fonts.
  */
-import { catalogFaceName, resolveCatalogFont, type CatalogFont } from "../contract/fonts/catalog";
-import { catalogFontFaces } from "../fonts/catalog";
-import { fontKey, type FontFaces } from "../fonts/source";
-import { RENDER_ORIGINS, type PageOrigins } from "./origins";
+import { catalogFaceName, resolveCatalogFont, type CatalogFont } from "@media-render/contract/fonts/catalog";
+import { catalogFontFaces } from "../fonts/catalog.ts";
+import { fontKey, type FontFaces } from "../fonts/source.ts";
+import { RENDER_ORIGINS, type PageOrigins } from "../storage/page-origins.ts";
 
 export interface FontChoice {
   fontPath?: string;
@@ -32,11 +32,13 @@ export const DEFAULT_FONT = "Arimo:400";
 export class FontRegistry {
   private rules = new Map<string, string>();
   private uploads = new Map<string, string>();
+  private readonly hosted: ReadonlyMap<string, FontFaces>;
+  private readonly origins: PageOrigins;
 
-  constructor(
-    private readonly hosted: ReadonlyMap<string, FontFaces> = new Map(),
-    private readonly origins: PageOrigins = RENDER_ORIGINS,
-  ) {}
+  constructor(hosted: ReadonlyMap<string, FontFaces> = new Map(), origins: PageOrigins = RENDER_ORIGINS) {
+    this.hosted = hosted;
+    this.origins = origins;
+  }
 
   /** `font-family` and `font-weight` CSS values for a layer's font choice. */
   use(choice: FontChoice): { family: string; weight: number } {

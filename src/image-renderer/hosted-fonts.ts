@@ -3,10 +3,10 @@
  * catalogue (only when it is on). Bundled fonts need no lookup, so a config that uses only them costs
  * nothing here. A font the hosted catalogue lacks fails the job with the layer's field path.
  */
-import { applyLayerDefaults, type ImageConfig } from "../contract/config";
-import { bundledFaces } from "../fonts/bundled-source";
-import { fontKey, parseFontRequest, type FontFaces, type FontSource } from "../fonts/source";
-import { UnprocessableMedia } from "../lib/errors";
+import { applyLayerDefaults, type ImageConfig } from "@media-render/contract/config";
+import { bundledFaces } from "../fonts/bundled-source.ts";
+import { fontKey, parseFontRequest, type FontFaces, type FontSource } from "../fonts/source.ts";
+import { UnprocessableMedia } from "../lib/errors.ts";
 
 /** Hosted faces by fontKey(googleFont), for compileImage. */
 export type HostedFonts = ReadonlyMap<string, FontFaces>;

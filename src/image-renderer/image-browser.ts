@@ -10,13 +10,13 @@
  */
 import puppeteer, { type Browser, type HTTPRequest, type Page } from "@cloudflare/puppeteer";
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
-import { AssetCache, type CachedAsset } from "./asset-cache";
-import { PageCapture } from "./capture";
-import { imageDeadlineSeconds } from "../contract/deadline";
-import { SANDBOX_PRELUDE } from "../contract/html-sandbox";
-import { RenderDeadlineExceeded } from "../lib/errors";
-import { ASSET_ORIGIN, STATIC_ORIGIN } from "./origins";
+import type { Env } from "../env.ts";
+import { AssetCache, type CachedAsset } from "./asset-cache.ts";
+import { PageCapture } from "./capture.ts";
+import { imageDeadlineSeconds } from "@media-render/contract/deadline";
+import { SANDBOX_PRELUDE } from "@media-render/contract/html-sandbox";
+import { RenderDeadlineExceeded } from "../lib/errors.ts";
+import { ASSET_ORIGIN, STATIC_ORIGIN } from "../storage/page-origins.ts";
 
 export interface ScreenshotRequest {
   html: string;

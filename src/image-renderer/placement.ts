@@ -11,7 +11,7 @@
  *   sits there.
  * `position` wins over `x`/`y` when both are set.
  */
-import type { Decls } from "./style";
+import type { Decls } from "./style.ts";
 
 type Named =
   | "center"

@@ -4,22 +4,22 @@
  */
 import { inArray } from "drizzle-orm";
 import * as v from "valibot";
-import type { Ctx } from "../context";
-import { HostedImageConfigSchema, type ImageConfig } from "../contract/config";
-import { toFieldErrors } from "../contract/field-errors";
-import { mimeOf } from "../contract/mime";
-import { mediaFiles } from "../db/schema";
-import { catalogueOnline } from "../fonts/online";
-import { finalCost } from "../jobs/cost";
-import { withStoragePaths } from "../jobs/input-map";
-import { getJobById } from "../jobs/internal";
-import { completeWithOutput, finishJob, markProcessing } from "../jobs/lifecycle";
-import { outputRowStatement, outputStorageUrl } from "../jobs/output";
-import { keyOf } from "../storage/paths";
-import { hostedFontSource } from "../fonts/hosted-source";
-import { compileImage } from "./compile-html";
-import { hostedFontKeys, loadHostedFonts } from "./hosted-fonts";
-import { browserFor } from "./image-browser";
+import type { Ctx } from "../context.ts";
+import { HostedImageConfigSchema, type ImageConfig } from "@media-render/contract/config";
+import { toFieldErrors } from "@media-render/contract/field-errors";
+import { mimeOf } from "@media-render/contract/mime";
+import { mediaFiles } from "../db/schema.ts";
+import { catalogueOnline } from "../fonts/online.ts";
+import { finalCost } from "../jobs/cost.ts";
+import { withStoragePaths } from "../jobs/input-map.ts";
+import { getJobById } from "../jobs/internal.ts";
+import { completeWithOutput, finishJob, markProcessing } from "../jobs/lifecycle.ts";
+import { outputRowStatement, outputStorageUrl } from "../jobs/output.ts";
+import { keyOf } from "../storage/paths.ts";
+import { hostedFontSource } from "../fonts/hosted-source.ts";
+import { compileImage } from "./compile-html.ts";
+import { hostedFontKeys, loadHostedFonts } from "./hosted-fonts.ts";
+import { browserFor } from "./image-browser.ts";
 
 /**
  * Why a config cannot be drawn, whatever the retry: the job fails at once with this message instead of

@@ -3,13 +3,12 @@
  * Any other status is a 400 (a job a renderer already took is finished by the renderer, not the user).
  * The lifecycle's guard settles the race with a consumer picking the job up: exactly one of them wins.
  */
-import type { CallerCtx } from "../context";
-import { InvalidState } from "../lib/errors";
-import { rendererFor } from "../renderer-client/client";
-import { iso } from "../lib/time";
-import { getOwnedJob } from "./internal";
-import { finishJob } from "./lifecycle";
-import type { JobCancelled } from "./schemas";
+import type { CallerCtx } from "../context.ts";
+import { InvalidState } from "../lib/errors.ts";
+import { iso } from "../lib/time.ts";
+import { getOwnedJob } from "./internal.ts";
+import { finishJob } from "./lifecycle.ts";
+import type { JobCancelled } from "./schemas.ts";
 
 export const cancelJob = async (ctx: CallerCtx, jobId: string): Promise<JobCancelled> => {
   const job = await getOwnedJob(ctx, jobId);
@@ -22,11 +21,7 @@ export const cancelJob = async (ctx: CallerCtx, jobId: string): Promise<JobCance
   // that froze and woke up: stop it there. (A first hand-over racing this cancel is stopped by the dispatch itself,
   // which finds the job finished when it marks it PROCESSING.)
   if (cancelled && job.type === "VIDEO" && job.attempts > 0)
-    ctx.defer(
-      rendererFor(ctx.env)
-        .cancel(job.id)
-        .catch(() => false),
-    );
+    ctx.defer(ctx.renderer.cancel(job.id).catch(() => false));
   if (!cancelled) {
     throw new InvalidState(`Only PENDING jobs can be cancelled; this job is ${now.status}`, {
       status: now.status,

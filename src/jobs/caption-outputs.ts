@@ -5,13 +5,13 @@
  * language, counts, note); the job's answer lists them (`captions`).
  */
 import { inArray } from "drizzle-orm";
-import type { Ctx } from "../context";
-import { CAPTION_OUTPUTS, type CaptionsReport } from "../contract/wire";
-import { mediaFiles, type jobs } from "../db/schema";
-import { downloadPath } from "../paths";
-import { keyOf } from "../storage/paths";
-import { CAPTION_FILES, captionStorageUrl, outputRow } from "./output";
-import type { Captions } from "./schemas";
+import type { Ctx } from "../context.ts";
+import { CAPTION_OUTPUTS, type CaptionsReport } from "@media-render/contract/wire";
+import { mediaFiles, type jobs } from "../db/schema.ts";
+import { downloadPath } from "../paths.ts";
+import { keyOf } from "../storage/paths.ts";
+import { CAPTION_FILES, captionStorageUrl, outputRow } from "./output.ts";
+import type { Captions } from "./schemas.ts";
 
 type JobRow = typeof jobs.$inferSelect;
 

@@ -1,11 +1,11 @@
 /**
  * Final token cost of a completed job (spec: Events, token rules), by the same rules as the estimate
- * (src/contract/config/estimate.ts): image 2 + 1 per layer; video 10 + 2 per started second of the rendered
+ * (packages/contract/src/config/estimate.ts): image 2 + 1 per layer; video 10 + 2 per started second of the rendered
  * duration (plus the autoSubtitles part when the audio was transcribed), or the reserved estimate when the
  * renderer reports none. The lifecycle caps the charge at the reserve.
  */
-import { estimateTokens, type ImageConfig } from "../contract/config";
-import { estimateVideoTokens } from "../contract/config/estimate";
+import { estimateTokens, type ImageConfig } from "@media-render/contract/config";
+import { estimateVideoTokens } from "@media-render/contract/config/estimate";
 
 export const finalCost = (
   job: { type: "IMAGE" | "VIDEO"; config: Record<string, unknown>; tokensReserved: number },

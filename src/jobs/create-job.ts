@@ -4,18 +4,23 @@
  * public URLs to the imported files through input-map.ts. The answer carries validation's `warnings`
  * (properties accepted with no effect).
  */
-import { validateJobConfig } from "../contract/config";
-import type { CallerCtx } from "../context";
-import { catalogueOnline } from "../fonts/online";
-import { ValidationFailed } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { getJobById } from "./internal";
-import type { JobCreated } from "./schemas";
-import { plannedVideo } from "./planned-length";
-import { assertPlanFeatures } from "./plan-features";
-import { assertCanOpen, finishJob, openJob } from "./lifecycle";
-import { importRemoteInputs, remoteReferenceErrors, remoteReferences, type Fetcher } from "./import-inputs";
-import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs";
+import { validateJobConfig } from "@media-render/contract/config";
+import type { CallerCtx } from "../context.ts";
+import { catalogueOnline } from "../fonts/online.ts";
+import { ValidationFailed } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { getJobById } from "./internal.ts";
+import type { JobCreated } from "./schemas.ts";
+import { plannedVideo } from "./planned-length.ts";
+import { assertPlanFeatures } from "./plan-features.ts";
+import { assertCanOpen, finishJob, openJob } from "./lifecycle.ts";
+import {
+  importRemoteInputs,
+  remoteReferenceErrors,
+  remoteReferences,
+  type Fetcher,
+} from "./import-inputs.ts";
+import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs.ts";
 
 /** Every job gets this priority (spec: fixed at 5 for all users). */
 export const DEFAULT_PRIORITY = 5;

@@ -1,9 +1,9 @@
 /** GET /api/v1/jobs/{id}: the owner's job, with its autoSubtitles outputs when it asked for captions. */
-import type { CallerCtx } from "../context";
-import { captionsOfJob } from "./caption-outputs";
-import { getOwnedJob } from "./internal";
-import type { Job } from "./schemas";
-import { toJob } from "./serialize";
+import type { CallerCtx } from "../context.ts";
+import { captionsOfJob } from "./caption-outputs.ts";
+import { getOwnedJob } from "./internal.ts";
+import type { Job } from "./schemas.ts";
+import { toJob } from "./serialize.ts";
 
 export const getJob = async (ctx: CallerCtx, jobId: string): Promise<Job> =>
   jobWithCaptions(ctx, await getOwnedJob(ctx, jobId));

@@ -5,13 +5,13 @@
  * signed storage URLs. Each distinct URL is imported once per job; the imports become the job's input files.
  * Any failure is a 400 naming the referencing field, like every other problem with a config.
  */
-import type { FileReference } from "../contract/config";
-import type { CallerCtx } from "../context";
-import { importFromUrl } from "../files/import-url";
-import type { FileRow } from "../files/store-file";
-import { NotFound, UnprocessableMedia, ValidationFailed, type FieldError } from "../lib/errors";
-import { checkUrl } from "../net/url-guard";
-import { isStoragePath } from "./resolve-inputs";
+import type { FileReference } from "@media-render/contract/config";
+import type { CallerCtx } from "../context.ts";
+import { importFromUrl } from "../files/import-url.ts";
+import type { FileRow } from "../files/store-file.ts";
+import { NotFound, UnprocessableMedia, ValidationFailed, type FieldError } from "../lib/errors.ts";
+import { checkUrl } from "../net/url-guard.ts";
+import { isStoragePath } from "./resolve-inputs.ts";
 
 /** Distinct public URLs one job may reference (each is a download into storage at creation). */
 export const MAX_REMOTE_INPUTS = 20;

@@ -4,8 +4,8 @@
  * `inputFileIds` as a media file whose `sourceUrl` is that URL. Renderers call these pure helpers to turn
  * references into storage paths (image renderer) or signed URLs (video dispatch), never touching other strings.
  */
-import { forEachFileReference } from "../contract/config";
-import type { JobType } from "../db/schema";
+import { forEachFileReference } from "@media-render/contract/config";
+import type { JobType } from "../db/schema.ts";
 
 /** The fields of a media file row these helpers need. */
 export interface InputFile {

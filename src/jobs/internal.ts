@@ -1,8 +1,8 @@
 /** Fetch-or-throw helpers for jobs; every lookup is scoped to the owner. */
 import { and, eq } from "drizzle-orm";
-import type { CallerCtx, Ctx } from "../context";
-import { jobs } from "../db/schema";
-import { NotFound } from "../lib/errors";
+import type { CallerCtx, Ctx } from "../context.ts";
+import { jobs } from "../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
 
 export const getOwnedJob = async (ctx: CallerCtx, jobId: string) => {
   const row = await ctx.db.query.jobs.findFirst({
@@ -12,7 +12,7 @@ export const getOwnedJob = async (ctx: CallerCtx, jobId: string) => {
   return row;
 };
 
-/** For trusted internal callers (queue consumers, the runner callback) that act on any account's job. */
+/** For trusted internal callers (queue consumers, the renderer callback) that act on any account's job. */
 export const getJobById = async (ctx: Ctx, jobId: string) => {
   const row = await ctx.db.query.jobs.findFirst({ where: eq(jobs.id, jobId) });
   if (!row) throw new NotFound("Job");

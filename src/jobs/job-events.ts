@@ -1,6 +1,6 @@
 /**
  * GET /api/v1/jobs/{id}/events: a job's progress as Server-Sent Events, so a client need not poll. The stream
- * reads the job's row (the same data the runner callback writes) and sends an event whenever it changes:
+ * reads the job's row (the same data the renderer callback writes) and sends an event whenever it changes:
  *
  * - `progress`: `{ id, status, progress: { percent, stage } | null, updatedAt }`, first at once, then on change;
  * - `done`: the whole job (as GET /api/v1/jobs/{id}) once it is COMPLETED, FAILED or CANCELLED; then it closes.
@@ -17,14 +17,14 @@
  */
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { AppEnv } from "../app-env";
-import { callerCtx } from "../auth/api-key";
-import { credentialStands } from "../auth/credential-stands";
-import { NotFound } from "../lib/errors";
-import { jobWithCaptions } from "./get-job";
-import { getOwnedJob } from "./internal";
-import type { JobProgressEvent } from "./schemas";
-import { toJob } from "./serialize";
+import type { AppEnv } from "../app-env.ts";
+import { callerCtx } from "../auth/api-key.ts";
+import { credentialStands } from "../auth/credential-stands.ts";
+import { NotFound } from "../lib/errors.ts";
+import { jobWithCaptions } from "./get-job.ts";
+import { getOwnedJob } from "./internal.ts";
+import type { JobProgressEvent } from "./schemas.ts";
+import { toJob } from "./serialize.ts";
 
 export const STREAM_MS = 5 * 60_000;
 /** How often a stream checks that its credential still stands: a revoked one is served at most this long. */

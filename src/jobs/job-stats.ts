@@ -2,9 +2,9 @@
  * GET /api/v1/jobs/stats and /stats/last-30-days: the caller's job counts. Every status and type appears
  * (zero when absent), and the daily series has all 30 UTC days, oldest first, zeros included.
  */
-import type { CallerCtx } from "../context";
-import { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from "../db/schema";
-import type { DailyJobCounts, JobStats } from "./schemas";
+import type { CallerCtx } from "../context.ts";
+import { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType } from "../db/schema.ts";
+import type { DailyJobCounts, JobStats } from "./schemas.ts";
 
 const DAY_MS = 86_400_000;
 export const STATS_DAYS = 30;

@@ -16,14 +16,14 @@
  * endpoints, so the event is durable exactly when the transition is; the new deliveries are then handed to their
  * endpoints' objects before the transition is reported done (the cron hands over any this misses).
  */
-import * as ledger from "../billing/ledger";
-import type { Ctx } from "../context";
-import type { JobStatus, JobType } from "../db/schema";
-import { ConcurrencyLimit, InsufficientTokens } from "../lib/errors";
-import { handOver } from "../webhooks/announce";
-import { deliveriesOf, eventTypeOf, raiseEvent } from "../webhooks/events";
-import { batchJobSettled } from "../templates/feed-batch";
-import { failedRenderRefusal, underFailedRenderQuota } from "./render-quota";
+import * as ledger from "../ledger/ledger.ts";
+import type { Ctx } from "../context.ts";
+import type { JobStatus, JobType } from "../db/schema.ts";
+import { ConcurrencyLimit, InsufficientTokens } from "../lib/errors.ts";
+import { handOver } from "../webhooks/announce.ts";
+import { deliveriesOf, eventTypeOf, raiseEvent } from "../webhooks/events.ts";
+import { batchJobSettled } from "./feed-batch.ts";
+import { failedRenderRefusal, underFailedRenderQuota } from "./render-quota.ts";
 
 const OPEN: readonly JobStatus[] = ["PENDING", "PROCESSING"];
 const inList = (statuses: readonly JobStatus[]) => statuses.map((s) => `'${s}'`).join(",");
@@ -44,7 +44,7 @@ export interface NewJob {
 
 /**
  * The plan's concurrent-job limit, as a condition over the account row `u`. Batch jobs do not count: a batch
- * bounds its own queued jobs by the same limit (src/templates/feed-batch.ts), so a big batch never makes the
+ * bounds its own queued jobs by the same limit (src/jobs/feed-batch.ts), so a big batch never makes the
  * account's single jobs answer 429 for hours.
  */
 const UNDER_CONCURRENCY_LIMIT = `(SELECT count(*) FROM jobs WHERE jobs.user_id = u.id AND jobs.status IN (${inList(OPEN)})
@@ -132,7 +132,7 @@ export const openJob = async (ctx: Ctx, job: NewJob, retry = true): Promise<void
 
 interface OpenState {
   balance: number;
-  /** Tokens owed (src/billing/ledger.ts): nothing opens while any are. */
+  /** Tokens owed (src/ledger/ledger.ts): nothing opens while any are. */
   owed: number;
   max: number;
   active: number;
@@ -294,7 +294,7 @@ export const completeWithOutput = async (
   return settled(ctx, job, results[1]?.meta.changes === 1);
 };
 
-/** After a job of a batch settles, the batch queues its next jobs and may end (src/templates/feed-batch.ts). */
+/** After a job of a batch settles, the batch queues its next jobs and may end (src/jobs/feed-batch.ts). */
 const settled = async (ctx: Ctx, job: SettledJob, moved: boolean): Promise<boolean> => {
   // The job's own settlement stands whatever happens here: a failed feed is retried by the cron.
   if (moved && job.batchId)

@@ -7,10 +7,10 @@
  */
 import { and, asc, count, desc, eq, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import * as v from "valibot";
-import type { CallerCtx } from "../context";
-import { JOB_STATUSES, JOB_TYPES, jobs } from "../db/schema";
-import type { JobList } from "./schemas";
-import { toListItem } from "./serialize";
+import type { CallerCtx } from "../context.ts";
+import { JOB_STATUSES, JOB_TYPES, jobs } from "../db/schema.ts";
+import type { JobList } from "./schemas.ts";
+import { toListItem } from "./serialize.ts";
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;

@@ -3,13 +3,13 @@
  * The output's storage path is fixed by the job id, so a repeated completion finds the same row.
  */
 import { eq } from "drizzle-orm";
-import type { Ctx } from "../context";
-import { mimeOf } from "../contract/mime";
-import type { CAPTION_OUTPUTS } from "../contract/wire";
-import { mediaFiles, type jobs } from "../db/schema";
-import { expiryAt, OUTPUT_TTL_HOURS } from "../files/retention";
-import { newId } from "../lib/ids";
-import { keyOf } from "../storage/paths";
+import type { Ctx } from "../context.ts";
+import { mimeOf } from "@media-render/contract/mime";
+import type { CAPTION_OUTPUTS } from "@media-render/contract/wire";
+import { mediaFiles, type jobs } from "../db/schema.ts";
+import { expiryAt, OUTPUT_TTL_HOURS } from "../files/retention.ts";
+import { newId } from "../lib/ids.ts";
+import { keyOf } from "../storage/paths.ts";
 
 type JobRow = typeof jobs.$inferSelect;
 type CaptionOutput = (typeof CAPTION_OUTPUTS)[number];

@@ -3,11 +3,11 @@
  * is refused before anything is reserved or imported: 402 naming the field, the plan and the plans that have it.
  */
 import { asc, eq } from "drizzle-orm";
-import type { VideoConfig } from "../contract/config";
-import type { CallerCtx } from "../context";
-import { planOf } from "../accounts/internal";
-import { plans } from "../db/schema";
-import { PlanRequired } from "../lib/errors";
+import type { VideoConfig } from "@media-render/contract/config";
+import type { CallerCtx } from "../context.ts";
+import { planOf } from "../accounts/internal.ts";
+import { plans } from "../db/schema.ts";
+import { PlanRequired } from "../lib/errors.ts";
 
 export const assertPlanFeatures = async (ctx: CallerCtx, config: VideoConfig): Promise<void> => {
   if (config.autoSubtitles !== true) return;

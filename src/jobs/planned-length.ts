@@ -5,12 +5,12 @@
  * the Worker knows for every stored file. A file whose length is unknown cannot size its clip: that is refused
  * at the field, never guessed (a guess let an hours-long upload render for the price of 4 s).
  */
-import { limits, type VideoConfig } from "../contract/config";
-import { estimateVideoTokens } from "../contract/config/estimate";
-import { applyLayerDefaults } from "../contract/config/rules";
-import { glWorkFits, renderWork, videoDeadlineSeconds } from "../contract/deadline";
-import { buildTimeline, cutLength, playableLength, type Timeline } from "../contract/timeline";
-import { ValidationFailed, type FieldError } from "../lib/errors";
+import { limits, type VideoConfig } from "@media-render/contract/config";
+import { estimateVideoTokens } from "@media-render/contract/config/estimate";
+import { applyLayerDefaults } from "@media-render/contract/config/rules";
+import { glWorkFits, renderWork, videoDeadlineSeconds } from "@media-render/contract/deadline";
+import { buildTimeline, cutLength, playableLength, type Timeline } from "@media-render/contract/timeline";
+import { ValidationFailed, type FieldError } from "../lib/errors.ts";
 
 /**
  * Seconds of a stored file by the reference a config uses for it; null when the file's length is unknown (refused
@@ -51,7 +51,7 @@ const gigapixels = (pixels: number) => `${Math.round(pixels / 1e8) / 10} billion
 
 /**
  * The 300 s cap, the GL budget and the estimate of a video job, with real file lengths; and its render deadline
- * (src/contract/deadline.ts).
+ * (packages/contract/src/deadline.ts).
  */
 export const plannedVideo = (config: VideoConfig, durationOf: DurationOf) => {
   const timeline = plannedTimeline(config, durationOf);

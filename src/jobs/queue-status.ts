@@ -12,8 +12,8 @@
  * messages nor against its health (a 10,000-row batch is meant to wait); a batch job's clock starts when the feeder
  * queues it, as the stuck-job sweep counts it. The top-level isHealthy is both queues healthy.
  */
-import type { Ctx } from "../context";
-import type { JobStatus, JobType } from "../db/schema";
+import type { Ctx } from "../context.ts";
+import type { JobStatus, JobType } from "../db/schema.ts";
 
 /** A job waiting longer than this means consumers are not keeping up (or not running). */
 export const QUEUE_STALL_MS = 10 * 60_000;

@@ -10,7 +10,7 @@
  * failures are quick and honest; a charge would bill those users for our wording of their mistake, while the
  * quota only stops an account that keeps renderers busy with renders that fail.
  */
-import { FailedRenderQuota } from "../lib/errors";
+import { FailedRenderQuota } from "../lib/errors.ts";
 
 /** Failed renders' time an account may accumulate over FAILED_RENDER_WINDOW_MS: 30 minutes. */
 export const FAILED_RENDER_SECONDS_PER_DAY = 1800;

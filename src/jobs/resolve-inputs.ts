@@ -3,11 +3,11 @@
  * the caller's own files (another account's file is "not found", like everywhere else); each missing file
  * is reported at the exact field that names it (`config.layers[1].path`).
  */
-import { forEachFileReference, type FileReference, type JobType } from "../contract/config";
-import type { CallerCtx } from "../context";
-import { filesByStoragePath } from "../files/internal";
-import type { FileRow } from "../files/store-file";
-import type { FieldError } from "../lib/errors";
+import { forEachFileReference, type FileReference, type JobType } from "@media-render/contract/config";
+import type { CallerCtx } from "../context.ts";
+import { filesByStoragePath } from "../files/internal.ts";
+import type { FileRow } from "../files/store-file.ts";
+import type { FieldError } from "../lib/errors.ts";
 
 /** Every file reference of a validated config, with its field path, in config order (duplicates kept). */
 export const fileReferences = (type: JobType, config: unknown): FileReference[] => {

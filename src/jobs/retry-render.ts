@@ -4,9 +4,8 @@
  * to MAX_RENDER_ATTEMPTS hand-overs in all; then it fails with a plain reason and its reserve comes back. Faults of
  * the job itself (bad media, a deadline overrun) never come here: they fail at once.
  */
-import type { Ctx } from "../context";
-import { rendererFor } from "../renderer-client/client";
-import { finishJob, requeueJob } from "./lifecycle";
+import type { Ctx } from "../context.ts";
+import { finishJob, requeueJob } from "./lifecycle.ts";
 
 /** Hand-overs of one job to a renderer, the first included. */
 export const MAX_RENDER_ATTEMPTS = 3;
@@ -29,11 +28,7 @@ export const retryRender = async (
   renderMs = 0,
 ): Promise<"requeued" | "failed" | "stale"> => {
   // Whatever may still run of the lost attempt (a frozen renderer that wakes up) is stopped, if it can be reached.
-  ctx.defer(
-    rendererFor(ctx.env)
-      .cancel(job.id, job.attempts, instance)
-      .catch(() => false),
-  );
+  ctx.defer(ctx.renderer.cancel(job.id, job.attempts, instance).catch(() => false));
   if (job.attempts >= MAX_RENDER_ATTEMPTS) {
     const error = `Rendering failed after ${job.attempts} attempts: ${reason}; no tokens were charged`;
     return (await finishJob(ctx, job, { status: "FAILED", error, renderMs })) ? "failed" : "stale";

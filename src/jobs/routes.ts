@@ -5,23 +5,23 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { callerCtx, requireKeyOrSession, requirePermission } from "../auth/api-key";
-import type { AppEnv } from "../app-env";
-import { adminAuth } from "../health/admin-auth";
-import { sha256Hex } from "../contract/crypto";
-import { answer, envelope, ok } from "../lib/envelope";
-import { canonicalJson } from "../lib/canonical-json";
-import { idempotencyKeyOf, idempotent } from "../lib/idempotency";
-import { jsonBody, queryParams, readJson } from "../lib/validate";
-import { describe, type RouteDoc } from "../docs/describe";
-import { EXAMPLES } from "../docs/examples";
-import { cancelJob } from "./cancel-job";
-import { createJob } from "./create-job";
-import { getJob } from "./get-job";
-import { jobEvents } from "./job-events";
-import { jobStats, lastThirtyDays } from "./job-stats";
-import { ListJobsQuery, listJobs } from "./list-jobs";
-import { queueStatus } from "./queue-status";
+import { callerCtx, requireKeyOrSession, requirePermission } from "../auth/api-key.ts";
+import type { AppEnv } from "../app-env.ts";
+import { adminAuth } from "../health/admin-auth.ts";
+import { sha256Hex } from "@media-render/contract/crypto";
+import { answer, envelope, ok } from "../lib/envelope.ts";
+import { canonicalJson } from "../lib/canonical-json.ts";
+import { idempotencyKeyOf, idempotent } from "../lib/idempotency.ts";
+import { jsonBody, queryParams, readJson } from "../lib/validate.ts";
+import { describe, type RouteDoc } from "../lib/openapi-route.ts";
+import { EXAMPLES } from "../lib/openapi-examples.ts";
+import { cancelJob } from "./cancel-job.ts";
+import { createJob } from "./create-job.ts";
+import { getJob } from "./get-job.ts";
+import { jobEvents } from "./job-events.ts";
+import { jobStats, lastThirtyDays } from "./job-stats.ts";
+import { ListJobsQuery, listJobs } from "./list-jobs.ts";
+import { queueStatus } from "./queue-status.ts";
 import {
   DailyJobCounts,
   Job,
@@ -33,8 +33,8 @@ import {
   JobRequest,
   JobStats,
   JobValidation,
-} from "./schemas";
-import { validateJob } from "./validate-job";
+} from "./schemas.ts";
+import { validateJob } from "./validate-job.ts";
 
 /** Either job type with its config schema (the JSON Schemas of /api/v1/schemas, from the same valibot schemas). */
 const jobBody = {

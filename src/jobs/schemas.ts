@@ -3,12 +3,12 @@
  * and verbs are typed by the answers, the OpenAPI document and the MCP tools take them from here.
  */
 import * as v from "valibot";
-import { CAPTION_OUTPUTS, CaptionsReport } from "../contract/wire";
-import type { DetectedResource as ReferencedFile } from "../contract/config";
-import { FILE_EXTENSIONS, type FileKind } from "../contract/config/file-ref";
-import { FieldError, FieldWarning } from "../contract/field-errors";
-import { JOB_STATUSES, JOB_TYPES } from "../db/schema";
-import { Timestamp } from "../lib/envelope";
+import { CAPTION_OUTPUTS, CaptionsReport } from "@media-render/contract/wire";
+import type { DetectedResource as ReferencedFile } from "@media-render/contract/config";
+import { FILE_EXTENSIONS, type FileKind } from "@media-render/contract/config/file-ref";
+import { FieldError, FieldWarning } from "@media-render/contract/field-errors";
+import { JOB_STATUSES, JOB_TYPES } from "../db/schema.ts";
+import { Timestamp } from "../lib/envelope.ts";
 
 const Int = v.pipe(v.number(), v.integer());
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));

@@ -1,7 +1,7 @@
 /** The spec's Job resource and list item, built from a row (their shapes: schemas.ts). */
-import type { jobs } from "../db/schema";
-import { iso } from "../lib/time";
-import type { Job, JobListItem } from "./schemas";
+import type { jobs } from "../db/schema.ts";
+import { iso } from "../lib/time.ts";
+import type { Job, JobListItem } from "./schemas.ts";
 
 type JobRow = typeof jobs.$inferSelect;
 

@@ -9,10 +9,9 @@
  * lease: src/queues/watch-lease.ts. This sweep is the backstop.)
  */
 import { and, eq, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
-import type { Ctx } from "../context";
-import { jobs, type JobStatus } from "../db/schema";
-import { rendererFor } from "../renderer-client/client";
-import { finishJob } from "./lifecycle";
+import type { Ctx } from "../context.ts";
+import { jobs, type JobStatus } from "../db/schema.ts";
+import { finishJob } from "./lifecycle.ts";
 
 /** Renderers report progress at least every few seconds; this much silence means the renderer is gone. */
 export const PROCESSING_SILENCE_MS = 15 * 60_000;
@@ -67,12 +66,7 @@ export const sweepStuckJobs = async (ctx: Ctx): Promise<number> => {
         if (await finishJob(ctx, job, { status: "FAILED", error }, [rule.status])) {
           failed++;
           // The render may still run somewhere: stop it (best effort; a dead renderer has nothing to stop).
-          if (job.type === "VIDEO")
-            ctx.defer(
-              rendererFor(ctx.env)
-                .cancel(job.id)
-                .catch(() => false),
-            );
+          if (job.type === "VIDEO") ctx.defer(ctx.renderer.cancel(job.id).catch(() => false));
         }
       }
       if (stale.length < BATCH) break;

@@ -8,15 +8,15 @@
  * effect (an editly option such as `outPath`, code IGNORED_PROPERTY).
  * Public URLs are not fetched here (validation must be cheap and side-effect free), so they carry no size.
  */
-import { validateJobConfig } from "../contract/config";
-import { catalogueOnline } from "../fonts/online";
-import type { CallerCtx } from "../context";
-import type { FieldWarning } from "../contract/field-errors";
-import { ValidationFailed, type FieldError } from "../lib/errors";
-import { remoteReferenceErrors } from "./import-inputs";
-import { plannedVideo } from "./planned-length";
-import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs";
-import type { JobValidation } from "./schemas";
+import { validateJobConfig } from "@media-render/contract/config";
+import { catalogueOnline } from "../fonts/online.ts";
+import type { CallerCtx } from "../context.ts";
+import type { FieldWarning } from "@media-render/contract/field-errors";
+import { ValidationFailed, type FieldError } from "../lib/errors.ts";
+import { remoteReferenceErrors } from "./import-inputs.ts";
+import { plannedVideo } from "./planned-length.ts";
+import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs.ts";
+import type { JobValidation } from "./schemas.ts";
 
 const invalid = (errors: FieldError[], warnings: FieldWarning[]): JobValidation => ({
   isValid: false,

@@ -3,14 +3,14 @@
  * prefix for recognising it in listings. Used by POST /api/v1/api-keys and by `npm run key` alike.
  */
 import { count, eq } from "drizzle-orm";
-import type { Permission } from "../auth/caller";
-import type { Ctx } from "../context";
-import { randomToken, sha256Hex } from "../contract/crypto";
-import { apiKeys } from "../db/schema";
-import { ValidationFailed } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { MAX_KEYS_PER_ACCOUNT, type CreatedApiKey } from "./schemas";
-import { toApiKey } from "./serialize";
+import type { Permission } from "../auth/caller.ts";
+import type { Ctx } from "../context.ts";
+import { randomToken, sha256Hex } from "@media-render/contract/crypto";
+import { apiKeys } from "../db/schema.ts";
+import { ValidationFailed } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { MAX_KEYS_PER_ACCOUNT, type CreatedApiKey } from "./schemas.ts";
+import { toApiKey } from "./serialize.ts";
 
 /** Every key starts with this, so leaked keys are easy to recognise (secret scanners, logs). */
 export const KEY_PREFIX = "mrk_";

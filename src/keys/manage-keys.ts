@@ -3,14 +3,14 @@
  * keeps the row it read for up to a minute) is told to forget it.
  */
 import { and, desc, eq } from "drizzle-orm";
-import type { CallerCtx } from "../context";
-import { apiKeys } from "../db/schema";
-import { credentialGate } from "../auth/credential-gate";
-import { NotFound } from "../lib/errors";
-import { limiterUnavailable } from "../lib/rate-limit";
-import type { Deleted } from "../lib/envelope";
-import type { ApiKeyList } from "./schemas";
-import { toApiKey } from "./serialize";
+import type { CallerCtx } from "../context.ts";
+import { apiKeys } from "../db/schema.ts";
+import { credentialGate } from "../auth/credential-gate.ts";
+import { NotFound } from "../lib/errors.ts";
+import { limiterUnavailable } from "../lib/rate-limit.ts";
+import type { Deleted } from "../lib/envelope.ts";
+import type { ApiKeyList } from "./schemas.ts";
+import { toApiKey } from "./serialize.ts";
 
 export const listApiKeys = async (ctx: CallerCtx): Promise<ApiKeyList> => {
   const rows = await ctx.db.query.apiKeys.findMany({

@@ -1,13 +1,13 @@
 /** /api/v1/api-keys: the signed-in owner's keys (session only: a key cannot mint or list keys). */
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
-import { callerCtx, requireSession } from "../auth/api-key";
-import { Deleted, ok } from "../lib/envelope";
-import { jsonBody } from "../lib/validate";
-import { createApiKey } from "./create-api-key";
-import { deleteApiKey, listApiKeys } from "./manage-keys";
-import { ApiKeyList, CreateApiKeyBody, CreatedApiKey } from "./schemas";
-import { describe } from "../docs/describe";
+import type { AppEnv } from "../app-env.ts";
+import { callerCtx, requireSession } from "../auth/api-key.ts";
+import { Deleted, ok } from "../lib/envelope.ts";
+import { jsonBody } from "../lib/validate.ts";
+import { createApiKey } from "./create-api-key.ts";
+import { deleteApiKey, listApiKeys } from "./manage-keys.ts";
+import { ApiKeyList, CreateApiKeyBody, CreatedApiKey } from "./schemas.ts";
+import { describe } from "../lib/openapi-route.ts";
 
 export const apiKeyRoutes = new Hono<AppEnv>()
   .use(requireSession)

@@ -1,7 +1,7 @@
 /** The API key creation request (spec: API key creation request), with v2 scopes, and the keys' answers. */
 import * as v from "valibot";
-import { SCOPE_NAMES } from "../auth/scopes";
-import { Timestamp } from "../lib/envelope";
+import { SCOPE_NAMES } from "../auth/scopes.ts";
+import { Timestamp } from "../lib/envelope.ts";
 
 export const MAX_KEYS_PER_ACCOUNT = 50;
 

@@ -1,7 +1,7 @@
 /** An API key as its owner sees it (schemas.ts ApiKey): never the secret, never its hash. */
-import type { apiKeys } from "../db/schema";
-import { iso } from "../lib/time";
-import type { ApiKey } from "./schemas";
+import type { apiKeys } from "../db/schema.ts";
+import { iso } from "../lib/time.ts";
+import type { ApiKey } from "./schemas.ts";
 
 export const toApiKey = (row: typeof apiKeys.$inferSelect): ApiKey => ({
   id: row.id,

@@ -3,7 +3,7 @@
  * body without one (chunked) is counted while it streams and abandoned at the limit, so no request makes the
  * Worker hold more than `maxBytes` of it.
  */
-import { PayloadTooLarge } from "./errors";
+import { PayloadTooLarge } from "./errors.ts";
 
 export const readBytesBounded = async (request: Request, maxBytes: number): Promise<Uint8Array> => {
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);

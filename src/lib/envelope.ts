@@ -5,7 +5,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import * as v from "valibot";
-import { FieldError } from "../contract/field-errors";
+import { FieldError } from "@media-render/contract/field-errors";
 
 /** A moment as every answer shows it: ISO 8601 in UTC (`2026-11-21T10:00:00.000Z`). */
 export const Timestamp = v.pipe(v.string(), v.isoTimestamp());

@@ -2,7 +2,7 @@
  * Domain errors. They know nothing of HTTP: `src/lib/on-error.ts` maps each to a status and the
  * spec's envelope. Throw these from verbs; never build error responses in domain code.
  */
-import type { FieldError } from "../contract/field-errors";
+import type { FieldError } from "@media-render/contract/field-errors";
 
 export type { FieldError };
 

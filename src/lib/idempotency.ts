@@ -9,9 +9,9 @@
  * - with another request: 409; while the first is still running: 409.
  */
 import { and, eq, lt } from "drizzle-orm";
-import type { CallerCtx, Ctx } from "../context";
-import { idempotencyKeys } from "../db/schema";
-import { Conflict, ValidationFailed } from "./errors";
+import type { CallerCtx, Ctx } from "../context.ts";
+import { idempotencyKeys } from "../db/schema.ts";
+import { Conflict, ValidationFailed } from "./errors.ts";
 
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** A claim older than this is taken to belong to a request that died, and may be claimed again. */

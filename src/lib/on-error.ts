@@ -5,8 +5,8 @@
 import type { ErrorHandler, NotFoundHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "../app-env";
-import { errorBody } from "./envelope";
+import type { AppEnv } from "../app-env.ts";
+import { errorBody } from "./envelope.ts";
 import {
   ConcurrencyLimit,
   Conflict,
@@ -25,7 +25,7 @@ import {
   UnsupportedMediaType,
   UpstreamFailure,
   ValidationFailed,
-} from "./errors";
+} from "./errors.ts";
 
 const STATUS: ReadonlyArray<[new (...args: never[]) => DomainError, ContentfulStatusCode]> = [
   [ValidationFailed, 400],

@@ -24,9 +24,9 @@
  * counted response, plus Retry-After (seconds) on a 429.
  */
 import type { Context } from "hono";
-import type { AppEnv } from "../app-env";
-import type { Ctx } from "../context";
-import { RateLimited } from "./errors";
+import type { AppEnv } from "../app-env.ts";
+import type { Ctx } from "../context.ts";
+import { RateLimited } from "./errors.ts";
 
 export interface Limit {
   name: string;

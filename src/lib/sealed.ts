@@ -6,7 +6,7 @@
  *
  * Values written before sealing existed (plain `whsec_...`) still open as they are; the next rotation seals them.
  */
-import { fromBase64, toBase64 } from "../contract/crypto";
+import { fromBase64, toBase64 } from "@media-render/contract/crypto";
 
 const PREFIX = "sealed.v1.";
 const encoder = new TextEncoder();

@@ -4,10 +4,10 @@
  */
 import type { Context } from "hono";
 import * as v from "valibot";
-import { toFieldErrors } from "../contract/field-errors";
-import { readTextBounded } from "./body";
-import { UnsupportedMediaType, ValidationFailed } from "./errors";
-import { MAX_JSON_DEPTH, tooDeep } from "./json-depth";
+import { toFieldErrors } from "@media-render/contract/field-errors";
+import { readTextBounded } from "./body.ts";
+import { UnsupportedMediaType, ValidationFailed } from "./errors.ts";
+import { MAX_JSON_DEPTH, tooDeep } from "./json-depth.ts";
 
 /** Maximum JSON request body. Html layers may carry 100 KB of markup each (5 per job), so allow headroom. */
 export const MAX_JSON_BYTES = 1024 * 1024;

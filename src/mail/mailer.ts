@@ -3,11 +3,11 @@
  * production; locally (ENVIRONMENT development) the `outbox` table plus a log line, read at GET /dev/outbox, so
  * `npm start` alone is enough to sign up.
  */
-import type { Ctx } from "../context";
-import { outbox } from "../db/schema";
-import { isDevelopment } from "../env";
-import { UpstreamFailure } from "../lib/errors";
-import { newId } from "../lib/ids";
+import type { Ctx } from "../context.ts";
+import { outbox } from "../db/schema.ts";
+import { isDevelopment } from "../env.ts";
+import { UpstreamFailure } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
 
 export interface Mail {
   to: string;

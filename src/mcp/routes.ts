@@ -10,15 +10,15 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env";
-import { callerCtx, requireMcpCaller } from "../auth/api-key";
-import type { CallerCtx } from "../context";
-import { readTextBounded } from "../lib/body";
-import { errorBody } from "../lib/envelope";
-import { DomainError, ValidationFailed } from "../lib/errors";
-import { tooDeep } from "../lib/json-depth";
-import { isJsonType, MAX_JSON_BYTES, refuseTooDeep } from "../lib/validate";
-import { runTool, toolList, toolRoute } from "./tools";
+import type { AppEnv } from "../app-env.ts";
+import { callerCtx, requireMcpCaller } from "../auth/api-key.ts";
+import type { CallerCtx } from "../context.ts";
+import { readTextBounded } from "../lib/body.ts";
+import { errorBody } from "../lib/envelope.ts";
+import { DomainError, ValidationFailed } from "../lib/errors.ts";
+import { tooDeep } from "../lib/json-depth.ts";
+import { isJsonType, MAX_JSON_BYTES, refuseTooDeep } from "../lib/validate.ts";
+import { runTool, toolList, toolRoute } from "./tools.ts";
 
 const serverFor = (ctx: CallerCtx, origin: string) => {
   const server = new Server(

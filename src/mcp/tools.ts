@@ -5,27 +5,27 @@
  * src/mcp/routes.ts), so a key can do through MCP exactly what it can do over HTTP and nothing more.
  */
 import * as v from "valibot";
-import { allows, type Resource } from "../auth/caller";
-import { holdsScope, type Scope } from "../auth/scopes";
-import type { CallerCtx } from "../context";
-import { jsonSchemaOf } from "../docs/json-schema";
-import { importFromUrl } from "../files/import-url";
-import { getOwnFile } from "../files/internal";
-import { DownloadLink, FileId, toUploadResponse, UploadedFile } from "../files/serialize";
-import { createDownloadLink, LinkBody } from "../files/signed-link";
-import { createJob } from "../jobs/create-job";
-import { getJob } from "../jobs/get-job";
-import { ListJobsQuery, listJobs } from "../jobs/list-jobs";
-import { Job, JobCreated, JobId, JobList, JobRequest, JobValidation } from "../jobs/schemas";
-import { validateJob } from "../jobs/validate-job";
-import { Forbidden } from "../lib/errors";
-import { NoQuery, parseOrThrow } from "../lib/validate";
-import { MOUNTS } from "../paths";
-import { ConfigSchema, configSchema, SchemaList, schemaList, SchemaNameParam } from "../schemas/serialize";
-import { getBatch } from "../templates/batch-status";
-import { createBatch } from "../templates/create-batch";
-import { batchLimitsOf } from "../templates/limits";
-import { Batch, BatchBody, BatchCreated, BatchId, TemplateId } from "../templates/schemas";
+import { allows, type Resource } from "../auth/caller.ts";
+import { holdsScope, type Scope } from "../auth/scopes.ts";
+import type { CallerCtx } from "../context.ts";
+import { jsonSchemaOf } from "../docs/json-schema.ts";
+import { importFromUrl } from "../files/import-url.ts";
+import { getOwnFile } from "../files/internal.ts";
+import { DownloadLink, FileId, toUploadResponse, UploadedFile } from "../files/serialize.ts";
+import { createDownloadLink, LinkBody } from "../files/signed-link.ts";
+import { createJob } from "../jobs/create-job.ts";
+import { getJob } from "../jobs/get-job.ts";
+import { ListJobsQuery, listJobs } from "../jobs/list-jobs.ts";
+import { Job, JobCreated, JobId, JobList, JobRequest, JobValidation } from "../jobs/schemas.ts";
+import { validateJob } from "../jobs/validate-job.ts";
+import { Forbidden } from "../lib/errors.ts";
+import { NoQuery, parseOrThrow } from "../lib/validate.ts";
+import { MOUNTS } from "../paths.ts";
+import { ConfigSchema, configSchema, SchemaList, schemaList, SchemaNameParam } from "../schemas/serialize.ts";
+import { getBatch } from "../templates/batch-status.ts";
+import { createBatch } from "../templates/create-batch.ts";
+import { batchLimitsOf } from "../templates/limits.ts";
+import { Batch, BatchBody, BatchCreated, BatchId, TemplateId } from "../templates/schemas.ts";
 
 /** Importing a public URL has no route of its own (uploads are multipart): this tool's input is its own. */
 const UrlInput = v.strictObject({

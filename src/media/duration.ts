@@ -2,13 +2,13 @@
  * In-process duration reading for the common containers, equal to ffprobe's `format.duration` to the
  * microsecond. Anything a parser cannot reproduce exactly answers null, and the caller asks ffprobe.
  */
-import { withHead, type ByteSource } from "./byte-source";
-import { ascii, u8 } from "./bytes";
-import { flacDurationUs } from "./flac";
-import { matroskaDurationUs } from "./matroska";
-import { mp3DurationUs } from "./mp3";
-import { mp4DurationUs } from "./mp4";
-import { wavDurationUs } from "./wav";
+import { withHead, type ByteSource } from "./byte-source.ts";
+import { ascii, u8 } from "./bytes.ts";
+import { flacDurationUs } from "./flac.ts";
+import { matroskaDurationUs } from "./matroska.ts";
+import { mp3DurationUs } from "./mp3.ts";
+import { mp4DurationUs } from "./mp4.ts";
+import { wavDurationUs } from "./wav.ts";
 
 /** The first read covers headers, ID3 tags with small covers and a front `moov` of short files. */
 export const HEAD_BYTES = 64 * 1024;

@@ -2,9 +2,9 @@
  * Duration of a native FLAC file as ffprobe reports it (flacdec.c): STREAMINFO's total sample count in the
  * stream time base 1/sample rate. A zero count (unknown, streamed encoders) goes to ffprobe.
  */
-import type { ByteSource } from "./byte-source";
-import { ascii, u8 } from "./bytes";
-import { ticksToUs } from "../contract/media/rescale";
+import type { ByteSource } from "./byte-source.ts";
+import { ascii, u8 } from "./bytes.ts";
+import { ticksToUs } from "@media-render/contract/media/rescale";
 
 /** Duration in microseconds, or null. `start` is where "fLaC" begins (after any ID3v2 tag). */
 export const flacDurationUs = async (src: ByteSource, start = 0): Promise<number | null> => {

@@ -4,8 +4,8 @@
  * truncated to whole microseconds: `(int64_t)(duration * time_scale * 1000 / AV_TIME_BASE)`.
  * Files without a Duration (live recordings) or with the Info element after the first Cluster go to ffprobe.
  */
-import type { ByteSource } from "./byte-source";
-import { u8 } from "./bytes";
+import type { ByteSource } from "./byte-source.ts";
+import { u8 } from "./bytes.ts";
 
 const EBML = 0x1a45dfa3;
 const SEGMENT = 0x18538067;

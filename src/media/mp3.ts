@@ -6,10 +6,10 @@
  *   time base 1/14112000 in between. That estimate is only reproducible when every frame has the same bit
  *   rate (ffmpeg averages the rates of the frames it happens to parse), so VBR without a header goes to ffprobe.
  */
-import type { ByteSource } from "./byte-source";
-import { ascii, u16be, u32be, u8 } from "./bytes";
-import { decodeMpaHeader, MP3_MASK, samplesPerFrame, type MpaHeader } from "./mpeg-audio-header";
-import { avRescale, ticksToUs } from "../contract/media/rescale";
+import type { ByteSource } from "./byte-source.ts";
+import { ascii, u16be, u32be, u8 } from "./bytes.ts";
+import { decodeMpaHeader, MP3_MASK, samplesPerFrame, type MpaHeader } from "./mpeg-audio-header.ts";
+import { avRescale, ticksToUs } from "@media-render/contract/media/rescale";
 
 /** ffmpeg's mp3 stream time base: 1/14112000 s, the LCM of every MPEG audio sample rate. */
 const TB = 14_112_000n;

@@ -7,8 +7,8 @@
  * (update_stream_timings only fills a format duration that is still unset). Fragmented files (an `mvex`
  * box) take their length from the fragments instead, so those go to ffprobe.
  */
-import type { ByteSource } from "./byte-source";
-import { boxAt, MAX_MOOV_BYTES, moovDurationUs } from "../contract/media/mp4-header";
+import type { ByteSource } from "./byte-source.ts";
+import { boxAt, MAX_MOOV_BYTES, moovDurationUs } from "@media-render/contract/media/mp4-header";
 
 /** Walks the top-level boxes to `moov` (before or after `mdat`) and returns the duration in microseconds. */
 export const mp4DurationUs = async (src: ByteSource): Promise<number | null> => {

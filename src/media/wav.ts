@@ -2,9 +2,9 @@
  * Duration of a PCM WAV file as ffprobe reports it (wavdec.c): sample count = data bytes x 8 /
  * (channels x bits per sample), in the stream time base 1/sample rate. Compressed WAV payloads go to ffprobe.
  */
-import type { ByteSource } from "./byte-source";
-import { ascii, u16le, u32le } from "./bytes";
-import { ticksToUs } from "../contract/media/rescale";
+import type { ByteSource } from "./byte-source.ts";
+import { ascii, u16le, u32le } from "./bytes.ts";
+import { ticksToUs } from "@media-render/contract/media/rescale";
 
 const PCM = 1;
 const IEEE_FLOAT = 3;

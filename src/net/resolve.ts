@@ -7,7 +7,7 @@
  * (DNS rebinding) is only stopped by Cloudflare's egress, which never routes a Worker's fetch into a private network.
  */
 import * as v from "valibot";
-import { isBlockedIpv4, isBlockedIpv6, parseIpv4, parseIpv6 } from "./ip-ranges";
+import { isBlockedIpv4, isBlockedIpv6, parseIpv4, parseIpv6 } from "./ip-ranges.ts";
 
 export const DOH_ENDPOINT = "https://cloudflare-dns.com/dns-query";
 

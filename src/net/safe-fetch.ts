@@ -3,10 +3,10 @@
  * (redirects are followed by hand, at most MAX_REDIRECTS), the whole exchange has a deadline, the body is
  * counted as it streams and cut off past `maxBytes`, and an HTML page is refused before its body is read.
  */
-import { NotFound, UnprocessableMedia, ValidationFailed } from "../lib/errors";
-import { parseIpv4 } from "./ip-ranges";
-import { resolutionRefusal } from "./resolve";
-import { checkUrl } from "./url-guard";
+import { NotFound, UnprocessableMedia, ValidationFailed } from "../lib/errors.ts";
+import { parseIpv4 } from "./ip-ranges.ts";
+import { resolutionRefusal } from "./resolve.ts";
+import { checkUrl } from "./url-guard.ts";
 
 export const MAX_REDIRECTS = 5;
 export const DEFAULT_TIMEOUT_MS = 20_000;

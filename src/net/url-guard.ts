@@ -7,8 +7,8 @@
  * (resolve.ts: every address it has must be public, so `127.0.0.1.nip.io` is refused too) before each request,
  * and follows redirects by hand, checking every hop again.
  */
-import { ValidationFailed } from "../lib/errors";
-import { isBlockedIpv4, isBlockedIpv6, parseIpv4, parseIpv6 } from "./ip-ranges";
+import { ValidationFailed } from "../lib/errors.ts";
+import { isBlockedIpv4, isBlockedIpv6, parseIpv4, parseIpv6 } from "./ip-ranges.ts";
 
 /** Name suffixes that are resolved only inside private networks. */
 const INTERNAL_SUFFIXES = [

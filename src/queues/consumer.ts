@@ -5,10 +5,10 @@
  * that never reach our catch (a consumer killed mid-render): they fail the job the same way.
  */
 import * as v from "valibot";
-import { createContext, type Ctx } from "../context";
-import type { Env } from "../env";
-import { getJobById } from "../jobs/internal";
-import { finishJob } from "../jobs/lifecycle";
+import { createContext, type Ctx } from "../context.ts";
+import type { Env } from "../env.ts";
+import { getJobById } from "../jobs/internal.ts";
+import { finishJob } from "../jobs/lifecycle.ts";
 import {
   DomainError,
   NotFound,
@@ -16,11 +16,11 @@ import {
   RendererUnreachable,
   UnprocessableMedia,
   ValidationFailed,
-} from "../lib/errors";
-import { renderImageJob } from "../image-renderer/render-image-job";
-import { dispatchVideoJob } from "./dispatch-video";
-import { RenderMessage } from "./messages";
-import { watchLease } from "./watch-lease";
+} from "../lib/errors.ts";
+import { renderImageJob } from "../image-renderer/render-image-job.ts";
+import { dispatchVideoJob } from "./dispatch-video.ts";
+import { RenderMessage } from "./messages.ts";
+import { watchLease } from "./watch-lease.ts";
 
 /** `max_retries` of the render queues in wrangler.toml: a message is delivered at most this + 1 times. */
 export const MAX_RETRIES = 3;

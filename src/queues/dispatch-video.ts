@@ -1,24 +1,23 @@
 /**
  * Hands a video job to the renderer: the config as submitted, plus `inputs`, every file reference of it
  * (storage path, or public URL imported at creation) mapped to a short-lived signed GET URL, and the output's
- * signed PUT URL at the job's output path (src/contract/wire.ts RenderVideoRequest), with the account (the
+ * signed PUT URL at the job's output path (packages/contract/src/wire.ts RenderVideoRequest), with the account (the
  * renderer's fairness) and the hand-over number (its reports echo it; older ones are ignored). The renderer then
- * reports through the signed runner callback, and a `watch` message checks that it keeps doing so (watch-lease.ts).
+ * reports through the signed renderer callback, and a `watch` message checks that it keeps doing so (watch-lease.ts).
  */
 import { inArray } from "drizzle-orm";
-import type { Ctx } from "../context";
-import type { VideoConfig } from "../contract/config";
-import { CALLBACK_PATH, TRANSCRIBE_PATH, type RenderVideoRequestInput } from "../contract/wire";
-import { mediaFiles } from "../db/schema";
-import { referenceTargets } from "../jobs/input-map";
-import { getJobById } from "../jobs/internal";
-import { finishJob, markProcessing } from "../jobs/lifecycle";
-import { captionStorageUrl, outputStorageUrl } from "../jobs/output";
-import { plannedVideo } from "../jobs/planned-length";
-import { rendererFor } from "../renderer-client/client";
-import { keyOf } from "../storage/paths";
-import { LEASE_CHECK_SECONDS } from "./watch-lease";
-import { signedStorageUrl } from "../storage/signed-url";
+import type { Ctx } from "../context.ts";
+import type { VideoConfig } from "@media-render/contract/config";
+import { CALLBACK_PATH, TRANSCRIBE_PATH, type RenderVideoRequestInput } from "@media-render/contract/wire";
+import { mediaFiles } from "../db/schema.ts";
+import { referenceTargets } from "../jobs/input-map.ts";
+import { getJobById } from "../jobs/internal.ts";
+import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
+import { captionStorageUrl, outputStorageUrl } from "../jobs/output.ts";
+import { plannedVideo } from "../jobs/planned-length.ts";
+import { keyOf } from "../storage/paths.ts";
+import { LEASE_CHECK_SECONDS } from "./watch-lease.ts";
+import { signedStorageUrl } from "../storage/signed-url.ts";
 
 /** Signed input/output URLs outlive the longest render (300 s of 4K video) with margin. */
 const URL_TTL_SECONDS = 3 * 3600;
@@ -64,8 +63,7 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
       ? { backend: "workers-ai" as const, url: `${base}${TRANSCRIBE_PATH}` }
       : { backend: "pocketsphinx" as const };
   const attempt = job.attempts + 1;
-  const renderer = rendererFor(env);
-  const instance = await renderer.renderVideo({
+  const instance = await ctx.renderer.renderVideo({
     jobId: job.id,
     accountId: job.userId,
     attempt,
@@ -87,7 +85,7 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
   });
   if (!(await markProcessing(ctx, job.id, { stage: "queued", percent: 0, countAttempt: true }))) {
     // Finished (cancelled, swept) while the renderer accepted it: that render must not run on.
-    ctx.defer(renderer.cancel(job.id, attempt, instance).catch(() => false));
+    ctx.defer(ctx.renderer.cancel(job.id, attempt, instance).catch(() => false));
     return "skipped";
   }
   // From now on the renderer's reports renew the job's lease; the watch notices when they stop.

@@ -5,9 +5,9 @@
  * and is handed over again; a live one is watched again. So a dead renderer is noticed within
  * LEASE_MS + LEASE_CHECK_SECONDS, not at the 15-minute sweep. Finished jobs and newer hand-overs end the watch.
  */
-import type { Ctx } from "../context";
-import { getJobById } from "../jobs/internal";
-import { retryRender } from "../jobs/retry-render";
+import type { Ctx } from "../context.ts";
+import { getJobById } from "../jobs/internal.ts";
+import { retryRender } from "../jobs/retry-render.ts";
 
 /** A job whose renderer has not reported for this long has lost its lease (5 heartbeats missed). */
 export const LEASE_MS = 10_000;

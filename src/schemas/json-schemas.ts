@@ -5,7 +5,12 @@
  */
 import { toJsonSchema, type JsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
-import { ImageConfigSchema, ImageLayerSchema, VideoConfigSchema, VideoLayerSchema } from "../contract/config";
+import {
+  ImageConfigSchema,
+  ImageLayerSchema,
+  VideoConfigSchema,
+  VideoLayerSchema,
+} from "@media-render/contract/config";
 import {
   Color,
   DECIBELS_PATTERN,
@@ -14,16 +19,20 @@ import {
   POSITION_NAMES,
   PositionObject,
   Volume,
-} from "../contract/config/common";
-import { AudioRef, FontRef, ImageRef, VideoRef } from "../contract/config/file-ref";
+} from "@media-render/contract/config/common";
+import { AudioRef, FontRef, ImageRef, VideoRef } from "@media-render/contract/config/file-ref";
 import {
   TRANSITION_NAME_PATTERN,
   TRANSITION_NAMES,
   TransitionNameString,
   TransitionSchema,
-} from "../contract/config/transitions";
-import { ClipLayers, ClipSchema, GlobalLayerSchema } from "../contract/config/video";
-import { MAX_VOLUME, VIDEO_MAX_LAYERS_PER_CLIP, VIDEO_MIN_LAYERS_PER_CLIP } from "../contract/config/limits";
+} from "@media-render/contract/config/transitions";
+import { ClipLayers, ClipSchema, GlobalLayerSchema } from "@media-render/contract/config/video";
+import {
+  MAX_VOLUME,
+  VIDEO_MAX_LAYERS_PER_CLIP,
+  VIDEO_MIN_LAYERS_PER_CLIP,
+} from "@media-render/contract/config/limits";
 
 /** Version of the config grammar (1.4.0 renamed the html layer's allowJavaScript to enableLibraries). */
 export const SCHEMA_VERSION = "1.4.0";
@@ -68,7 +77,7 @@ const ROOTS: Record<SchemaName, v.GenericSchema> = { image: ImageConfigSchema, v
 const cache = new Map<SchemaName, JsonSchema>();
 
 /** The JSON Schema (draft-07) of a job config. */
-export function configJsonSchema(name: SchemaName): JsonSchema {
+export const configJsonSchema = (name: SchemaName): JsonSchema => {
   let schema = cache.get(name);
   if (!schema) {
     schema = toJsonSchema(ROOTS[name], {
@@ -111,4 +120,4 @@ export function configJsonSchema(name: SchemaName): JsonSchema {
     cache.set(name, schema);
   }
   return schema;
-}
+};

@@ -2,12 +2,12 @@
  * GET /api/v1/schemas[/image|/video]: the config grammar as JSON Schema. Public documentation: no API key.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
-import { ok } from "../lib/envelope";
-import { NoQuery, queryParams } from "../lib/validate";
-import { SCHEMA_VERSION, type SchemaName } from "./json-schemas";
-import { ConfigSchema, configSchema, SchemaList, schemaList, SchemaNameParam } from "./serialize";
-import { describe } from "../docs/describe";
+import type { AppEnv } from "../app-env.ts";
+import { ok } from "../lib/envelope.ts";
+import { NoQuery, queryParams } from "../lib/validate.ts";
+import { SCHEMA_VERSION, type SchemaName } from "./json-schemas.ts";
+import { ConfigSchema, configSchema, SchemaList, schemaList, SchemaNameParam } from "./serialize.ts";
+import { describe } from "../lib/openapi-route.ts";
 
 export const schemaRoutes = new Hono<AppEnv>()
   .get(

@@ -9,7 +9,7 @@ import {
   SCHEMA_NAMES,
   SCHEMA_VERSION,
   type SchemaName,
-} from "./json-schemas";
+} from "./json-schemas.ts";
 
 /** The name of a config schema, as a path names it. */
 export const SchemaNameParam = v.picklist(SCHEMA_NAMES, "name must be image or video");

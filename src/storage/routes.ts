@@ -3,11 +3,11 @@
  * GET streams the R2 object (the renderer's inputs, users' expiring links); PUT stores a renderer output.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
-import { INERT_FILE_HEADERS } from "../files/serve-file";
-import { errorBody } from "../lib/envelope";
-import { MOUNTS } from "../paths";
-import { verifyPath } from "./signed-url";
+import type { AppEnv } from "../app-env.ts";
+import { INERT_FILE_HEADERS } from "./inert-headers.ts";
+import { errorBody } from "../lib/envelope.ts";
+import { MOUNTS } from "../paths.ts";
+import { verifyPath } from "./signed-url.ts";
 
 export const storageRoutes = new Hono<AppEnv>();
 

@@ -2,8 +2,8 @@
  * Short-lived signed URLs for storage objects: HMAC-SHA256 over method, path and expiry.
  * The renderer reads inputs and writes outputs through them; users get expiring download links the same way.
  */
-import { hmacHex, timingSafeEqual } from "../contract/crypto";
-import { MOUNTS } from "../paths";
+import { hmacHex, timingSafeEqual } from "@media-render/contract/crypto";
+import { MOUNTS } from "../paths.ts";
 
 /** Path prefix of the signed storage route (see src/storage/routes.ts). */
 const STORAGE_ROUTE = MOUNTS.storage;

@@ -6,13 +6,13 @@
  * left out, and a batch with none left answers 410.
  */
 import { downloadZip } from "client-zip";
-import type { CallerCtx } from "../context";
-import type { JobStatus } from "../db/schema";
-import { Conflict, Gone } from "../lib/errors";
-import { visibleFileName } from "../lib/file-name";
-import { iso } from "../lib/time";
-import { getOwnedBatch } from "./internal";
-import type { BatchManifest, ManifestEntry } from "./schemas";
+import type { CallerCtx } from "../context.ts";
+import type { JobStatus } from "../db/schema.ts";
+import { Conflict, Gone } from "../lib/errors.ts";
+import { visibleFileName } from "../lib/file-name.ts";
+import { iso } from "../lib/time.ts";
+import { getOwnedBatch } from "./internal.ts";
+import type { BatchManifest, ManifestEntry } from "./schemas.ts";
 
 interface OutputRow {
   row: number;
@@ -83,7 +83,7 @@ export const batchZip = async (ctx: CallerCtx, batchId: string): Promise<Respons
   const names = entryNames(rows, now);
   if (!names.size) throw new Gone("The batch has no unexpired outputs");
   const files = ctx.env.FILES;
-  async function* entries() {
+  const entries = async function* () {
     for (const r of rows) {
       const name = names.get(r.row);
       if (!name) continue;
@@ -91,7 +91,7 @@ export const batchZip = async (ctx: CallerCtx, batchId: string): Promise<Respons
       if (!object) continue; // expired and deleted since the query
       yield { name, input: object.body, size: object.size, lastModified: new Date(r.createdAt ?? now) };
     }
-  }
+  };
   const zip = downloadZip(entries(), { buffersAreUTF8: true });
   return new Response(zip.body, {
     headers: {

@@ -1,9 +1,9 @@
 /** GET /api/v2/batches/{id}: the batch, its job counts per state, progress and its jobs in row order. */
-import type { CallerCtx } from "../context";
-import { JOB_STATUSES, type JobStatus } from "../db/schema";
-import { iso } from "../lib/time";
-import { getOwnedBatch, type BatchRow } from "./internal";
-import type { Batch, BatchJob } from "./schemas";
+import type { CallerCtx } from "../context.ts";
+import { JOB_STATUSES, type JobStatus } from "../db/schema.ts";
+import { iso } from "../lib/time.ts";
+import { getOwnedBatch, type BatchRow } from "./internal.ts";
+import type { Batch, BatchJob } from "./schemas.ts";
 
 /** The batch's jobs in row order (scoped to the owner through the batch, and by user_id again). */
 export const batchJobs = async (ctx: CallerCtx, batchId: string): Promise<BatchJob[]> =>

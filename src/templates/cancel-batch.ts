@@ -3,13 +3,13 @@
  * (PENDING, queued or not) are cancelled through the lifecycle with their whole reserve released, and jobs a
  * renderer already took finish on their own. The feeder queues nothing more for a cancelled batch.
  */
-import type { CallerCtx } from "../context";
-import { finishJobs } from "../jobs/lifecycle";
-import { InvalidState } from "../lib/errors";
-import { batchEnded } from "./batch-ended";
-import { getBatch } from "./batch-status";
-import { getOwnedBatch } from "./internal";
-import type { Batch } from "./schemas";
+import type { CallerCtx } from "../context.ts";
+import { finishJobs } from "../jobs/lifecycle.ts";
+import { InvalidState } from "../lib/errors.ts";
+import { batchEnded } from "../jobs/batch-ended.ts";
+import { getBatch } from "./batch-status.ts";
+import { getOwnedBatch } from "./internal.ts";
+import type { Batch } from "./schemas.ts";
 
 const CHUNK = 50;
 

@@ -4,25 +4,30 @@
  * row is bad; `valid-only` opens jobs for the good rows and reports the others. Jobs are opened through the
  * lifecycle (each reserved through the ledger like a single job), then the feeder queues them fairly.
  */
-import { getAccount } from "../accounts/internal";
-import { validateJobConfig } from "../contract/config";
-import type { CallerCtx } from "../context";
-import { batches } from "../db/schema";
-import { catalogueOnline } from "../fonts/online";
-import { DEFAULT_PRIORITY } from "../jobs/create-job";
-import { finishJobs, openBatchJobs, type NewJob } from "../jobs/lifecycle";
-import { plannedVideo } from "../jobs/planned-length";
-import { failedRenderRefusal } from "../jobs/render-quota";
-import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "../jobs/resolve-inputs";
-import { InsufficientTokens, ValidationFailed, type FieldError } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { iso } from "../lib/time";
-import { feedBatch } from "./feed-batch";
-import { getOwnedTemplate } from "./internal";
-import { MAX_BATCH_COLUMNS, type BatchLimits } from "./limits";
-import { rejectedRows, rejectRow, refusalErrors, type RowErrors } from "./row-errors";
-import type { BatchCreated, BatchMode } from "./schemas";
-import { mergeRow } from "./variables";
+import { getAccount } from "../accounts/internal.ts";
+import { validateJobConfig } from "@media-render/contract/config";
+import type { CallerCtx } from "../context.ts";
+import { batches } from "../db/schema.ts";
+import { catalogueOnline } from "../fonts/online.ts";
+import { DEFAULT_PRIORITY } from "../jobs/create-job.ts";
+import { finishJobs, openBatchJobs, type NewJob } from "../jobs/lifecycle.ts";
+import { plannedVideo } from "../jobs/planned-length.ts";
+import { failedRenderRefusal } from "../jobs/render-quota.ts";
+import {
+  fileReferences,
+  isStoragePath,
+  lookupStoredFiles,
+  missingFileErrors,
+} from "../jobs/resolve-inputs.ts";
+import { InsufficientTokens, ValidationFailed, type FieldError } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { iso } from "../lib/time.ts";
+import { feedBatch } from "../jobs/feed-batch.ts";
+import { getOwnedTemplate } from "./internal.ts";
+import { MAX_BATCH_COLUMNS, type BatchLimits } from "./limits.ts";
+import { rejectedRows, rejectRow, refusalErrors, type RowErrors } from "./row-errors.ts";
+import type { BatchCreated, BatchMode } from "./schemas.ts";
+import { mergeRow } from "./variables.ts";
 
 /** Jobs opened per D1 batch (each job is three statements). */
 const OPEN_CHUNK = 50;

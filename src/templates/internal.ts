@@ -1,10 +1,10 @@
 /** Fetch-or-throw helpers and public views of templates and batches; every lookup is scoped to the owner. */
 import { and, eq } from "drizzle-orm";
-import type { CallerCtx } from "../context";
-import { batches, templates } from "../db/schema";
-import { NotFound } from "../lib/errors";
-import { iso } from "../lib/time";
-import type { Template } from "./schemas";
+import type { CallerCtx } from "../context.ts";
+import { batches, templates } from "../db/schema.ts";
+import { NotFound } from "../lib/errors.ts";
+import { iso } from "../lib/time.ts";
+import type { Template } from "./schemas.ts";
 
 export type TemplateRow = typeof templates.$inferSelect;
 export type BatchRow = typeof batches.$inferSelect;

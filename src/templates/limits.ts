@@ -3,9 +3,9 @@
  * names, cell lengths) and the errors one batch can earn, for every plan. A small body must never buy a large
  * answer: 100,000 unknown columns once earned 100,000 errors (10.9 MB for a 900 KB CSV).
  */
-import { planOf } from "../accounts/internal";
-import type { CallerCtx } from "../context";
-import { HTML_MAX_BYTES } from "../contract/config/limits";
+import { planOf } from "../accounts/internal.ts";
+import type { CallerCtx } from "../context.ts";
+import { HTML_MAX_BYTES } from "@media-render/contract/config/limits";
 
 /** Variables of one template, declared and derived (README: Templates). */
 export const MAX_TEMPLATE_VARIABLES = 100;

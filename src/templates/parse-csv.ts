@@ -5,8 +5,8 @@
  * of at most MAX_COLUMN_NAME_CHARS characters, and every cell to MAX_CELL_CHARS, before any row is merged.
  */
 import { CsvError, parse, type InfoField } from "csv-parse/sync";
-import { ValidationFailed } from "../lib/errors";
-import { MAX_BATCH_COLUMNS, MAX_CELL_CHARS, MAX_COLUMN_NAME_CHARS } from "./limits";
+import { ValidationFailed } from "../lib/errors.ts";
+import { MAX_BATCH_COLUMNS, MAX_CELL_CHARS, MAX_COLUMN_NAME_CHARS } from "./limits.ts";
 
 export const parseCsvRows = (text: string, maxRows: number): Record<string, string>[] => {
   try {

@@ -3,24 +3,24 @@
  * API key or a session and then the v2 scope the spec gives it (src/auth/scopes.ts).
  */
 import { Hono, type Context } from "hono";
-import type { AppEnv } from "../app-env";
-import { callerCtx, requireKeyOrSession } from "../auth/api-key";
-import { requireScope } from "../auth/scopes";
-import { sha256Hex } from "../contract/crypto";
-import { describe } from "../docs/describe";
-import { readTextBounded } from "../lib/body";
-import { canonicalJson } from "../lib/canonical-json";
-import { answer, Deleted, envelope, ok } from "../lib/envelope";
-import { UnsupportedMediaType } from "../lib/errors";
-import { idempotencyKeyOf, idempotent } from "../lib/idempotency";
-import { isJsonType, jsonBody, parseJsonText, parseOrThrow, queryParams } from "../lib/validate";
-import { batchManifest, batchZip, manifestCsv } from "./batch-output";
-import { getBatch } from "./batch-status";
-import { cancelBatch } from "./cancel-batch";
-import { createBatch } from "./create-batch";
-import { getOwnedTemplate, toTemplate } from "./internal";
-import { batchLimitsOf, type BatchLimits } from "./limits";
-import { parseCsvRows } from "./parse-csv";
+import type { AppEnv } from "../app-env.ts";
+import { callerCtx, requireKeyOrSession } from "../auth/api-key.ts";
+import { requireScope } from "../auth/scopes.ts";
+import { sha256Hex } from "@media-render/contract/crypto";
+import { describe } from "../lib/openapi-route.ts";
+import { readTextBounded } from "../lib/body.ts";
+import { canonicalJson } from "../lib/canonical-json.ts";
+import { answer, Deleted, envelope, ok } from "../lib/envelope.ts";
+import { UnsupportedMediaType } from "../lib/errors.ts";
+import { idempotencyKeyOf, idempotent } from "../lib/idempotency.ts";
+import { isJsonType, jsonBody, parseJsonText, parseOrThrow, queryParams } from "../lib/validate.ts";
+import { batchManifest, batchZip, manifestCsv } from "./batch-output.ts";
+import { getBatch } from "./batch-status.ts";
+import { cancelBatch } from "./cancel-batch.ts";
+import { createBatch } from "./create-batch.ts";
+import { getOwnedTemplate, toTemplate } from "./internal.ts";
+import { batchLimitsOf, type BatchLimits } from "./limits.ts";
+import { parseCsvRows } from "./parse-csv.ts";
 import {
   Batch,
   BatchBody,
@@ -33,8 +33,8 @@ import {
   TemplateBody,
   TemplateId,
   TemplateList,
-} from "./schemas";
-import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from "./save-template";
+} from "./schemas.ts";
+import { createTemplate, deleteTemplate, listTemplates, updateTemplate } from "./save-template.ts";
 
 export const templateRoutes = new Hono<AppEnv>()
   .use(requireKeyOrSession)

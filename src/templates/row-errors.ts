@@ -3,10 +3,10 @@
  * while the batch is checked (so memory stays small however bad the rows), and an answer lists at most
  * MAX_REPORTED_ERRORS of them, counting the rest in a closing MORE_ERRORS entry.
  */
-import type { RejectedRow } from "../db/schema";
-import type { FieldError } from "../lib/errors";
-import { MAX_ERRORS_PER_ROW, MAX_REPORTED_ERRORS } from "./limits";
-import type { RowError } from "./variables";
+import type { RejectedRow } from "../db/schema.ts";
+import type { FieldError } from "../lib/errors.ts";
+import { MAX_ERRORS_PER_ROW, MAX_REPORTED_ERRORS } from "./limits.ts";
+import type { RowError } from "./variables.ts";
 
 /** A rejected row while the batch is checked: its first errors and how many it had. */
 export interface RowErrors {

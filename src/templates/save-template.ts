@@ -5,17 +5,17 @@
  * sample value of its type: only errors at a placeholder's own field are left for the rows to settle.
  */
 import { and, desc, eq } from "drizzle-orm";
-import { validateJobConfig } from "../contract/config";
-import type { CallerCtx } from "../context";
-import { templates } from "../db/schema";
-import { catalogueOnline } from "../fonts/online";
-import { ValidationFailed } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { getOwnedTemplate, toTemplate } from "./internal";
-import type { Deleted } from "../lib/envelope";
-import { MAX_TEMPLATE_VARIABLES } from "./limits";
-import type { Template, TemplateBody, TemplateList } from "./schemas";
-import { atPlaceholder, placeholdersOf, sampleValues, substitute, variableSchema } from "./variables";
+import { validateJobConfig } from "@media-render/contract/config";
+import type { CallerCtx } from "../context.ts";
+import { templates } from "../db/schema.ts";
+import { catalogueOnline } from "../fonts/online.ts";
+import { ValidationFailed } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { getOwnedTemplate, toTemplate } from "./internal.ts";
+import type { Deleted } from "../lib/envelope.ts";
+import { MAX_TEMPLATE_VARIABLES } from "./limits.ts";
+import type { Template, TemplateBody, TemplateList } from "./schemas.ts";
+import { atPlaceholder, placeholdersOf, sampleValues, substitute, variableSchema } from "./variables.ts";
 
 /** Most templates an account may keep. */
 export const MAX_TEMPLATES = 200;

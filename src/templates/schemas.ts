@@ -1,10 +1,10 @@
 /** valibot schemas of the template and batch requests and answers. */
 import * as v from "valibot";
-import { FieldError } from "../contract/field-errors";
-import { BATCH_STATUSES, JOB_STATUSES } from "../db/schema";
-import { Timestamp } from "../lib/envelope";
-import { MAX_TEMPLATE_VARIABLES } from "./limits";
-import { VARIABLE_NAME, VARIABLE_TYPES } from "./variables";
+import { FieldError } from "@media-render/contract/field-errors";
+import { BATCH_STATUSES, JOB_STATUSES } from "../db/schema.ts";
+import { Timestamp } from "../lib/envelope.ts";
+import { MAX_TEMPLATE_VARIABLES } from "./limits.ts";
+import { VARIABLE_NAME, VARIABLE_TYPES } from "./variables.ts";
 
 export const VariableDeclSchema = v.object({
   name: v.pipe(

@@ -5,8 +5,8 @@
  * required, except where the key says what it holds (a colour key gives `colour`, a file key `file`).
  * Pure functions: no I/O, shared by saving a template and merging batch rows.
  */
-import type { FieldError } from "../contract/field-errors";
-import type { VariableDecl } from "../db/schema";
+import type { FieldError } from "@media-render/contract/field-errors";
+import type { VariableDecl } from "../db/schema.ts";
 
 export type { VariableDecl };
 export type VariableType = VariableDecl["type"];

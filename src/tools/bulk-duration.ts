@@ -5,14 +5,14 @@
  * because each was fetched or read. Results keep the input order; files are measured concurrently with a
  * bound (R2 reads are cheap, the ffprobe fallback runs on two cores, so it has its own smaller bound).
  */
-import { spendTokens } from "../billing/spend-tokens";
-import { planOf } from "../accounts/internal";
-import type { CallerCtx } from "../context";
-import { filesByStoragePath } from "../files/internal";
-import { DomainError, NotFound, ValidationFailed } from "../lib/errors";
-import { formatDuration } from "../media/format-duration";
-import { storedDurationUs, toResult, urlDurationUs } from "./measure-duration";
-import type { BulkDurationResult, BulkItemResult, Target } from "./schemas";
+import { spendTokens } from "../billing/spend-tokens.ts";
+import { planOf } from "../accounts/internal.ts";
+import type { CallerCtx } from "../context.ts";
+import { filesByStoragePath } from "../files/internal.ts";
+import { DomainError, NotFound, ValidationFailed } from "../lib/errors.ts";
+import { formatDuration } from "../media/format-duration.ts";
+import { storedDurationUs, toResult, urlDurationUs } from "./measure-duration.ts";
+import type { BulkDurationResult, BulkItemResult, Target } from "./schemas.ts";
 
 /** Files measured at once. */
 export const BULK_CONCURRENCY = 16;

@@ -4,16 +4,15 @@
  * mp4/m4a/mov, mp3, webm/mkv, wav and flac; anything else (and any file they cannot vouch for) goes to the
  * renderer's ffprobe, so the answer always equals ffprobe's format.duration.
  */
-import type { CallerCtx, Ctx } from "../context";
-import { filesByStoragePath } from "../files/internal";
-import type { FileRow } from "../files/store-file";
-import { NotFound, UnprocessableMedia } from "../lib/errors";
-import { bufferSource, r2Source } from "../media/byte-source";
-import { readDurationUs } from "../media/duration";
-import { formatDuration } from "../media/format-duration";
-import { readBody, safeFetch } from "../net/safe-fetch";
-import { rendererFor } from "../renderer-client/client";
-import type { DurationResult, Target } from "./schemas";
+import type { CallerCtx, Ctx } from "../context.ts";
+import { filesByStoragePath } from "../files/internal.ts";
+import type { FileRow } from "../files/store-file.ts";
+import { NotFound, UnprocessableMedia } from "../lib/errors.ts";
+import { bufferSource, r2Source } from "../media/byte-source.ts";
+import { readDurationUs } from "../media/duration.ts";
+import { formatDuration } from "../media/format-duration.ts";
+import { readBody, safeFetch } from "../net/safe-fetch.ts";
+import type { DurationResult, Target } from "./schemas.ts";
 
 /** Largest remote file the URL variant downloads (it is read into memory, never stored). */
 export const MAX_URL_BYTES = 50 * 1024 * 1024;
@@ -24,7 +23,7 @@ const fromProbe = async (
   size: number,
   name: string,
 ): Promise<number> => {
-  const probe = await rendererFor(ctx.env).probe(body, size, name);
+  const probe = await ctx.renderer.probe(body, size, name);
   if (probe.duration === null || !(probe.duration > 0))
     throw new UnprocessableMedia("The file has no duration (not a video or audio file)");
   return Math.round(probe.duration * 1_000_000);

@@ -5,16 +5,16 @@
  */
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { callerCtx, requireKeyOrSession } from "../auth/api-key";
-import type { Permission } from "../auth/caller";
-import type { AppEnv } from "../app-env";
-import { ok } from "../lib/envelope";
-import { Forbidden } from "../lib/errors";
-import { jsonBody } from "../lib/validate";
-import { bulkDuration } from "./bulk-duration";
-import { measureDuration } from "./measure-duration";
-import { BulkBody, BulkDurationResult, DurationResult, Target } from "./schemas";
-import { describe } from "../docs/describe";
+import { callerCtx, requireKeyOrSession } from "../auth/api-key.ts";
+import type { Permission } from "../auth/caller.ts";
+import type { AppEnv } from "../app-env.ts";
+import { ok } from "../lib/envelope.ts";
+import { Forbidden } from "../lib/errors.ts";
+import { jsonBody } from "../lib/validate.ts";
+import { bulkDuration } from "./bulk-duration.ts";
+import { measureDuration } from "./measure-duration.ts";
+import { BulkBody, BulkDurationResult, DurationResult, Target } from "./schemas.ts";
+import { describe } from "../lib/openapi-route.ts";
 
 const requireAny = (accepts: (p: Permission) => boolean) =>
   createMiddleware<AppEnv>(async (c, next) => {

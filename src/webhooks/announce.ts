@@ -4,10 +4,10 @@
  * unreachable, the Worker dies first) the cron's `handOverMissed` finds the delivery without `handed_off_at` and
  * hands it over then. The object ignores a delivery it already holds.
  */
-import type { Ctx } from "../context";
-import type { NewDelivery } from "./events";
-import { endpointObject } from "./internal";
-import { RETENTION_MS } from "./limits";
+import type { Ctx } from "../context.ts";
+import type { NewDelivery } from "./events.ts";
+import { endpointObject } from "./internal.ts";
+import { RETENTION_MS } from "./limits.ts";
 
 /** Deliveries older than this without a hand-over are the cron's to hand over. */
 export const HAND_OVER_GRACE_MS = 60_000;

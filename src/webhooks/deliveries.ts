@@ -1,12 +1,12 @@
 /** Delivery verbs: the log of an endpoint (no bodies), one delivery with its attempts, replay of a dead letter. */
 import { and, asc, desc, eq } from "drizzle-orm";
 import type * as v from "valibot";
-import type { CallerCtx } from "../context";
-import { webhookAttempts, webhookDeliveries, webhookEvents } from "../db/schema";
-import { InvalidState } from "../lib/errors";
-import { endpointObject, getOwnedDelivery, getOwnedEndpoint } from "./internal";
-import type { DeliveriesQuery, ReplayResult, WebhookDeliveryDetail, WebhookDeliveryList } from "./schemas";
-import { toAttempt, toDelivery } from "./serialize";
+import type { CallerCtx } from "../context.ts";
+import { webhookAttempts, webhookDeliveries, webhookEvents } from "../db/schema.ts";
+import { InvalidState } from "../lib/errors.ts";
+import { endpointObject, getOwnedDelivery, getOwnedEndpoint } from "./internal.ts";
+import type { DeliveriesQuery, ReplayResult, WebhookDeliveryDetail, WebhookDeliveryList } from "./schemas.ts";
+import { toAttempt, toDelivery } from "./serialize.ts";
 
 export const listDeliveries = async (
   ctx: CallerCtx,

@@ -9,15 +9,15 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import * as v from "valibot";
-import type { Env } from "../env";
-import { downloadPath } from "../paths";
-import { signPath } from "../storage/signed-url";
-import { eventBody, type StoredEvent } from "./events";
-import { DOWNLOAD_LINK_SECONDS, MAX_ATTEMPTS_PER_HOUR } from "./limits";
-import { recordStatements, type AttemptResult, type EndpointRow } from "./record-attempts";
-import { budget, nextAttemptAt } from "./schedule";
-import { openEndpointSecret, webhookHeaders } from "./signature";
-import { attemptDelivery, type AttemptOutcome } from "./transport";
+import type { Env } from "../env.ts";
+import { downloadPath } from "../paths.ts";
+import { signPath } from "../storage/signed-url.ts";
+import { eventBody, type StoredEvent } from "./events.ts";
+import { DOWNLOAD_LINK_SECONDS, MAX_ATTEMPTS_PER_HOUR } from "./limits.ts";
+import { recordStatements, type AttemptResult, type EndpointRow } from "./record-attempts.ts";
+import { budget, nextAttemptAt } from "./schedule.ts";
+import { openEndpointSecret, webhookHeaders } from "./signature.ts";
+import { attemptDelivery, type AttemptOutcome } from "./transport.ts";
 
 /** Deliveries handed to the object: RPC arguments are validated like any other input. */
 const Enqueue = v.array(v.object({ id: v.pipe(v.string(), v.startsWith("whd_")), endpointId: v.string() }));

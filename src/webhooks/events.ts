@@ -8,8 +8,8 @@
  * statement only for the event id this batch wrote, and come back through RETURNING for the hand-over to the
  * endpoints' objects (src/webhooks/announce.ts).
  */
-import { newId } from "../lib/ids";
-import { iso } from "../lib/time";
+import { newId } from "../lib/ids.ts";
+import { iso } from "../lib/time.ts";
 
 export const RENDER_EVENT_TYPES = [
   "render.started",
@@ -18,7 +18,7 @@ export const RENDER_EVENT_TYPES = [
   "render.cancelled",
 ] as const;
 export type RenderEventType = (typeof RENDER_EVENT_TYPES)[number];
-/** A template batch ended (all its jobs final, or cancelled): src/templates/batch-ended.ts raises it. */
+/** A template batch ended (all its jobs final, or cancelled): src/jobs/batch-ended.ts raises it. */
 export const BATCH_COMPLETED = "batch.completed";
 /** Every event type an endpoint may subscribe to. */
 export const EVENT_TYPES = [...RENDER_EVENT_TYPES, BATCH_COMPLETED] as const;

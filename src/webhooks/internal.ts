@@ -1,10 +1,10 @@
 /** Fetch-or-throw helpers of the webhooks domain; every lookup is scoped to the caller's account. */
 import { and, eq } from "drizzle-orm";
-import type { CallerCtx, Ctx } from "../context";
-import { webhookDeliveries, webhookEndpoints } from "../db/schema";
-import { NotFound, ValidationFailed } from "../lib/errors";
-import type { WebhookEndpoint } from "./endpoint-object";
-import { endpointUrlRefusal, type Send } from "./url-policy";
+import type { CallerCtx, Ctx } from "../context.ts";
+import { webhookDeliveries, webhookEndpoints } from "../db/schema.ts";
+import { NotFound, ValidationFailed } from "../lib/errors.ts";
+import type { WebhookEndpoint } from "./endpoint-object.ts";
+import { endpointUrlRefusal, type Send } from "./url-policy.ts";
 
 export const getOwnedEndpoint = async (ctx: CallerCtx, id: string) => {
   const row = await ctx.db.query.webhookEndpoints.findFirst({

@@ -4,14 +4,14 @@
  */
 import { and, asc, count, eq } from "drizzle-orm";
 import type * as v from "valibot";
-import type { CallerCtx } from "../context";
-import { webhookEndpoints } from "../db/schema";
-import { ValidationFailed } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { parseOrThrow } from "../lib/validate";
-import { iso } from "../lib/time";
-import { assertEndpointUrl, endpointObject, getOwnedEndpoint } from "./internal";
-import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_ENDPOINTS_PER_ACCOUNT } from "./limits";
+import type { CallerCtx } from "../context.ts";
+import { webhookEndpoints } from "../db/schema.ts";
+import { ValidationFailed } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { parseOrThrow } from "../lib/validate.ts";
+import { iso } from "../lib/time.ts";
+import { assertEndpointUrl, endpointObject, getOwnedEndpoint } from "./internal.ts";
+import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_ENDPOINTS_PER_ACCOUNT } from "./limits.ts";
 import {
   UpdateEndpointBody,
   type CreateEndpointBody,
@@ -19,11 +19,11 @@ import {
   type RotateSecretBody,
   type WebhookEndpoint,
   type WebhookEndpointCreated,
-} from "./schemas";
-import type { Deleted } from "../lib/envelope";
-import { toEndpoint } from "./serialize";
-import { newEndpointSecret } from "./signature";
-import type { Send } from "./url-policy";
+} from "./schemas.ts";
+import type { Deleted } from "../lib/envelope.ts";
+import { toEndpoint } from "./serialize.ts";
+import { newEndpointSecret } from "./signature.ts";
+import type { Send } from "./url-policy.ts";
 
 export const createEndpoint = async (
   ctx: CallerCtx,

@@ -3,9 +3,9 @@
  * new state (and its hand-over mark), and the endpoint's failure streak, which disables it after
  * DISABLE_AFTER_FAILING_MS of nothing but failures (with the reason on its record).
  */
-import { newId } from "../lib/ids";
-import { DISABLE_AFTER_FAILING_MS } from "./limits";
-import type { AttemptOutcome } from "./transport";
+import { newId } from "../lib/ids.ts";
+import { DISABLE_AFTER_FAILING_MS } from "./limits.ts";
+import type { AttemptOutcome } from "./transport.ts";
 
 export interface EndpointRow {
   id: string;

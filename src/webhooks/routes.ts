@@ -4,19 +4,19 @@
  * operations:cancel replays). Another account's endpoint or delivery is a 404 on every route.
  */
 import { Hono } from "hono";
-import type { AppEnv } from "../app-env";
-import { callerCtx, requireKeyOrSession } from "../auth/api-key";
-import { requireScope } from "../auth/scopes";
-import { Deleted, ok } from "../lib/envelope";
-import { jsonBody, parseOrThrow, queryParams, readJson } from "../lib/validate";
-import { getDelivery, listDeliveries, replayDelivery } from "./deliveries";
+import type { AppEnv } from "../app-env.ts";
+import { callerCtx, requireKeyOrSession } from "../auth/api-key.ts";
+import { requireScope } from "../auth/scopes.ts";
+import { Deleted, ok } from "../lib/envelope.ts";
+import { jsonBody, parseOrThrow, queryParams, readJson } from "../lib/validate.ts";
+import { getDelivery, listDeliveries, replayDelivery } from "./deliveries.ts";
 import {
   createEndpoint,
   deleteEndpoint,
   listEndpoints,
   rotateSecret,
   updateEndpoint,
-} from "./manage-endpoints";
+} from "./manage-endpoints.ts";
 import {
   CreateEndpointBody,
   DeliveriesQuery,
@@ -31,12 +31,12 @@ import {
   WebhookEndpoint,
   WebhookEndpointCreated,
   WebhookEndpointList,
-} from "./schemas";
-import { getOwnedEndpoint } from "./internal";
-import { sendTestEvent } from "./send-test";
+} from "./schemas.ts";
+import { getOwnedEndpoint } from "./internal.ts";
+import { sendTestEvent } from "./send-test.ts";
 import type { Context } from "hono";
 import type * as v from "valibot";
-import { describe } from "../docs/describe";
+import { describe } from "../lib/openapi-route.ts";
 
 /**
  * The optional JSON body of a route on endpoint `:id`: none (no content type and no bytes) reads as `{}`. The

@@ -2,10 +2,10 @@
  * Request bodies, queries and answers of /api/v2/webhooks (valibot; field errors reach the client in the envelope).
  */
 import * as v from "valibot";
-import { DELIVERY_STATUSES } from "../db/schema";
-import { Timestamp } from "../lib/envelope";
-import { EVENT_TYPES, TEST_EVENT_TYPE } from "./events";
-import { MAX_ROTATION_GRACE_SECONDS } from "./limits";
+import { DELIVERY_STATUSES } from "../db/schema.ts";
+import { Timestamp } from "../lib/envelope.ts";
+import { EVENT_TYPES, TEST_EVENT_TYPE } from "./events.ts";
+import { MAX_ROTATION_GRACE_SECONDS } from "./limits.ts";
 
 const Name = v.pipe(
   v.string("name must be a string"),

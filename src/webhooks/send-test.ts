@@ -3,14 +3,14 @@
  * schedule and log as real events (`webhook.test` by default, or an example render event to exercise a handler).
  */
 import type * as v from "valibot";
-import type { CallerCtx } from "../context";
-import { InvalidState, ValidationFailed } from "../lib/errors";
-import { newId } from "../lib/ids";
-import { handOver } from "./announce";
-import { BATCH_COMPLETED, eventBody, TEST_EVENT_TYPE, type NewDelivery } from "./events";
-import { getOwnedEndpoint } from "./internal";
-import { MAX_PAYLOAD_BYTES } from "./limits";
-import type { QueuedTestEvent, TestEventBody } from "./schemas";
+import type { CallerCtx } from "../context.ts";
+import { InvalidState, ValidationFailed } from "../lib/errors.ts";
+import { newId } from "../lib/ids.ts";
+import { handOver } from "./announce.ts";
+import { BATCH_COMPLETED, eventBody, TEST_EVENT_TYPE, type NewDelivery } from "./events.ts";
+import { getOwnedEndpoint } from "./internal.ts";
+import { MAX_PAYLOAD_BYTES } from "./limits.ts";
+import type { QueuedTestEvent, TestEventBody } from "./schemas.ts";
 
 /** Room kept for the signed download link the object may add to the data. */
 const LINK_ROOM = 1024;

@@ -1,7 +1,7 @@
 /** The v2 webhook records as the API answers them (spec: Render webhook endpoint, Webhook delivery). */
-import type { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
-import { iso } from "../lib/time";
-import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from "./schemas";
+import type { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema.ts";
+import { iso } from "../lib/time.ts";
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from "./schemas.ts";
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -4,9 +4,9 @@
  * `webhook-signature`, a space-separated list of `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, one per secret
  * that currently signs (two during a rotation's grace period, so receivers can switch at their own pace).
  */
-import { fromBase64, toBase64 } from "../contract/crypto";
-import type { Env } from "../env";
-import { seal, unseal } from "../lib/sealed";
+import { fromBase64, toBase64 } from "@media-render/contract/crypto";
+import type { Env } from "../env.ts";
+import { seal, unseal } from "../lib/sealed.ts";
 
 const PREFIX = "whsec_";
 const encoder = new TextEncoder();

@@ -3,10 +3,10 @@
  * private addresses at any time), the POST never follows a redirect, has ATTEMPT_TIMEOUT_MS for everything, and
  * only a 2xx answer counts. The receiver's first bytes are kept for the attempt log.
  */
-import type { Env } from "../env";
-import { ATTEMPT_TIMEOUT_MS, MAX_RESPONSE_BODY_BYTES } from "./limits";
-import { parseRetryAfter } from "./schedule";
-import { endpointUrlRefusal, type Send } from "./url-policy";
+import type { Env } from "../env.ts";
+import { ATTEMPT_TIMEOUT_MS, MAX_RESPONSE_BODY_BYTES } from "./limits.ts";
+import { parseRetryAfter } from "./schedule.ts";
+import { endpointUrlRefusal, type Send } from "./url-policy.ts";
 
 export interface AttemptOutcome {
   ok: boolean;

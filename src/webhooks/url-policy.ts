@@ -5,11 +5,11 @@
  * (ENVIRONMENT=development, and only then) also allows http and https on loopback (127.0.0.0/8, [::1],
  * localhost), so a developer can receive events on their own machine.
  */
-import type { Env } from "../env";
-import { isDevelopment } from "../env";
-import { parseIpv4 } from "../net/ip-ranges";
-import { resolutionRefusal } from "../net/resolve";
-import { refusalOf } from "../net/url-guard";
+import type { Env } from "../env.ts";
+import { isDevelopment } from "../env.ts";
+import { parseIpv4 } from "../net/ip-ranges.ts";
+import { resolutionRefusal } from "../net/resolve.ts";
+import { refusalOf } from "../net/url-guard.ts";
 
 export type Send = (request: Request) => Promise<Response>;
 

@@ -18,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { audit, openBrowser, signIn, text, type Harness } from "./console/harness";
+import { audit, openBrowser, signIn, text, type Harness } from "./console/harness.ts";
 
 const base = inject("baseUrl");
 const key = inject("apiKey");

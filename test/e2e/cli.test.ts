@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { decodeImage, distance, pngSize } from "./pixels";
+import { decodeImage, distance, pngSize } from "./pixels.ts";
 
 const base = inject("baseUrl");
 const key = inject("apiKey");

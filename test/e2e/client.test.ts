@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { ApiError, createClient, data, type JobEvent } from "../../client/src/index.ts";
-import { decodeImage, distance, pngSize } from "./pixels";
+import { decodeImage, distance, pngSize } from "./pixels.ts";
 
 const client = createClient({ baseUrl: inject("baseUrl"), apiKey: inject("apiKey") });
 const fixtures = process.env.FIXTURES_DIR ?? join(process.cwd(), "..", "shared", "fixtures");

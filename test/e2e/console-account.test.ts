@@ -10,8 +10,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { contentSecurityPolicy } from "../../src/console/policy";
-import { audit, codeFromOutbox, openBrowser, sessionCookie, text, type Harness } from "./console/harness";
+import { contentSecurityPolicy } from "../../src/console/policy.ts";
+import { audit, codeFromOutbox, openBrowser, sessionCookie, text, type Harness } from "./console/harness.ts";
 
 const base = inject("baseUrl");
 const TINY = {
@@ -248,7 +248,9 @@ describe("the console's session cookie is safe", () => {
       success: false,
       details: { errors: [{ field: "x-csrf-token", code: "CSRF_TOKEN_INVALID" }] },
     });
-    expect((await post({ csrf: `${csrfToken.slice(0, -1)}0` })).status).toBe(403);
+    // Another token of the same length: its last character changed, never to itself.
+    const tampered = `${csrfToken.slice(0, -1)}${csrfToken.endsWith("0") ? "1" : "0"}`;
+    expect((await post({ csrf: tampered })).status).toBe(403);
     const foreign = await post({ csrf: csrfToken, origin: "http://localhost:1" });
     expect(await foreign.json()).toMatchObject({ details: { errors: [{ code: "CROSS_SITE_REQUEST" }] } });
     expect((await post({ csrf: csrfToken, origin: null })).status).toBe(403);

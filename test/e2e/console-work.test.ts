@@ -15,8 +15,8 @@ import { unzipSync } from "fflate";
 import type { Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startReceiver, type Received, type Receiver } from "../webhook-receiver";
-import { audit, openBrowser, signIn, text, type Harness } from "./console/harness";
+import { startReceiver, type Received, type Receiver } from "../webhook-receiver.ts";
+import { audit, openBrowser, signIn, text, type Harness } from "./console/harness.ts";
 
 const base = inject("baseUrl");
 const key = inject("apiKey");

@@ -6,8 +6,8 @@
  */
 import { inject } from "vitest";
 import document from "../../client/openapi.json";
-import { INTERNAL_ROUTES } from "../../src/docs/internal-routes";
-import { openApiContract, type OpenApiDocument } from "../openapi-contract";
+import { INTERNAL_ROUTES } from "../../src/docs/internal-routes.ts";
+import { openApiContract, type OpenApiDocument } from "../openapi-contract.ts";
 
 const contract = openApiContract(
   document as unknown as OpenApiDocument,

@@ -5,7 +5,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, inject, it } from "vitest";
-import { decodeImage, distance } from "./pixels";
+import { decodeImage, distance } from "./pixels.ts";
 
 const base = inject("baseUrl");
 const key = inject("apiKey");

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
 import { describe, expect, inject, it } from "vitest";
-import { decodeImage, distance } from "./pixels";
+import { decodeImage, distance } from "./pixels.ts";
 
 const base = inject("baseUrl");
 const key = inject("apiKey");

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { decodeImage, distance } from "./pixels";
+import { decodeImage, distance } from "./pixels.ts";
 
 const base = inject("baseUrl");
 const key = inject("apiKey");

@@ -12,8 +12,8 @@ import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BROWSER_USER, localChromeLauncher } from "../../scripts/lib/system.mjs";
-import { escapeAttempts } from "../escape-attempts";
-import { startCanary, type Canary } from "../net-canary";
+import { escapeAttempts } from "../escape-attempts.ts";
+import { startCanary, type Canary } from "../net-canary.ts";
 
 let canary: Canary;
 let dir: string;
@@ -64,7 +64,7 @@ const tryEscapes = async (
     executablePath,
     args: ["--headless=new", ...args],
     userDataDir: mkdtempSync(join(dir, "profile-")),
-    env: { ...process.env, RUNNER_SECRET: "launcher-test-secret" },
+    env: { ...process.env, RENDERER_SECRET: "launcher-test-secret" },
   });
   try {
     const pid = browserPid(browser.process()!.pid!);
@@ -109,7 +109,7 @@ describe("the local Browser Rendering launcher", () => {
     chmodSync(launcher, 0o755);
     const sealed = await tryEscapes(launcher, [], 5000);
     expect(sealed.seen).toEqual([]);
-    expect(sealed.environ).not.toContain("RUNNER_SECRET");
+    expect(sealed.environ).not.toContain("RENDERER_SECRET");
     expect(sealed.environ).not.toContain("launcher-test-secret");
     // Started by root, it runs as the browser user; otherwise as the caller (in its sandbox).
     const browserUid = readFileSync("/etc/passwd", "utf8")

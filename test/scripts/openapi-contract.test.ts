@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ContractViolation, openApiContract, type OpenApiDocument } from "../openapi-contract";
+import { ContractViolation, openApiContract, type OpenApiDocument } from "../openapi-contract.ts";
 
 const doc = JSON.parse(
   readFileSync(join(import.meta.dirname, "..", "..", "client", "openapi.json"), "utf8"),

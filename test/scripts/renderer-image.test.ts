@@ -1,11 +1,12 @@
 /**
- * The renderer's image (container/Dockerfile), proven without a container engine: what the image would hold is read
+ * The renderer's image (renderer/Dockerfile), proven without a container engine: what the image would hold is read
  * from the Dockerfile and its ignore file as a builder reads them, and held against what the renderer needs.
- * - every module `container/src/server.ts` imports, transitively, is let into the build context and copied to the
- *   same place under /app (esbuild walks the import graph), and every package it imports or resolves at run time is a
- *   production dependency of the renderer workspace;
+ * - every module `renderer/src/server.ts` imports, transitively, is let into the build context and copied to the
+ *   same place under /app (esbuild walks the import graph, into the workspace packages it imports by name, such as
+ *   @media-render/contract), and every package it imports or resolves at run time is a production dependency of the
+ *   renderer workspace;
  * - the image's `npm ci` resolves from the lock file with only the files the Dockerfile copies before it (run with
- *   `--dry-run`);
+ *   `--dry-run`), the workspace packages linked;
  * - its package lists are scripts/lib/system.mjs's APT_PACKAGES (runtime and image; build for the build stage), and
  *   every binary the renderer starts, and every shared library those load, belongs to a listed package, a
  *   dependency of one, or the base system (Debian 12 here, as in the image);
@@ -15,30 +16,33 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, posix } from "node:path";
+import { join, posix, relative } from "node:path";
 import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { APT_PACKAGES, BROWSER_USER } from "../../scripts/lib/system.mjs";
 import { aptInstalls, contextFilter, parseDockerfile, type Stage } from "../../scripts/lib/dockerfile.mjs";
-import { DEFAULT_RENDER_TOOLS } from "../../container/src/config.ts";
-import { asUser } from "../../container/src/video/raster/launch-chromium.ts";
-import { CATALOG_FAMILIES } from "../../src/contract/fonts/catalog.ts";
-import { LIBRARIES, TAILWIND } from "../../src/contract/html-libraries.ts";
+import { DEFAULT_RENDER_TOOLS } from "../../renderer/src/config.ts";
+import { asUser } from "../../renderer/src/video/raster/launch-chromium.ts";
+import { CATALOG_FAMILIES } from "@media-render/contract/fonts/catalog";
+import { LIBRARIES, TAILWIND } from "@media-render/contract/html-libraries";
+
+/** The repo's own workspace packages: the image copies their sources, npm ci links them. */
+const WORKSPACE = /^@media-render\//;
 
 const root = join(import.meta.dirname, "..", "..");
-const dockerfile = readFileSync(join(root, "container", "Dockerfile"), "utf8");
+const dockerfile = readFileSync(join(root, "renderer", "Dockerfile"), "utf8");
 const stages = parseDockerfile(dockerfile);
 const image = stages.at(-1)!;
 const native = stages.find((s) => s.name === "native")!;
-const inContext = contextFilter(readFileSync(join(root, "container", "Dockerfile.dockerignore"), "utf8"));
+const inContext = contextFilter(readFileSync(join(root, "renderer", "Dockerfile.dockerignore"), "utf8"));
 const rendererDeps = Object.keys(
-  (JSON.parse(readFileSync(join(root, "container", "package.json"), "utf8")) as { dependencies: object })
+  (JSON.parse(readFileSync(join(root, "renderer", "package.json"), "utf8")) as { dependencies: object })
     .dependencies,
 );
 const debian = existsSync("/usr/bin/dpkg") && existsSync("/usr/bin/apt-cache");
 
 /** Where each file a COPY of the final stage brings from the context lands: `[context path, image path]` pairs. */
-function copies(stage: Stage): { src: string; dest: string }[] {
+const copies = (stage: Stage): { src: string; dest: string }[] => {
   let workdir = "/";
   const out: { src: string; dest: string }[] = [];
   for (const step of stage.steps) {
@@ -53,16 +57,16 @@ function copies(stage: Stage): { src: string; dest: string }[] {
       });
   }
   return out;
-}
+};
 
 /** The image path of context file `file` (repo-relative), or null when no COPY brings it. */
-function imagePathOf(file: string): string | null {
+const imagePathOf = (file: string): string | null => {
   for (const c of copies(image)) {
     if (file === c.src) return c.dest;
     if (file.startsWith(`${c.src}/`)) return posix.join(c.dest, file.slice(c.src.length + 1));
   }
   return null;
-}
+};
 
 /** A package name from an import specifier (`@scope/name/sub` → `@scope/name`). */
 const packageOf = (spec: string): string =>
@@ -76,28 +80,39 @@ describe("the renderer image's files", () => {
   let packages: Set<string>;
   beforeAll(async () => {
     const result = await build({
-      entryPoints: [join(root, "container", "src", "server.ts")],
+      entryPoints: [join(root, "renderer", "src", "server.ts")],
       absWorkingDir: root,
       bundle: true,
       write: false,
       metafile: true,
       platform: "node",
       format: "esm",
-      packages: "external",
+      // Every npm package stays external (the image installs it), except the workspace's own: their modules are
+      // files the image must copy, so esbuild follows them (through the node_modules link to their real path).
+      plugins: [
+        {
+          name: "external-npm-packages",
+          setup(b) {
+            b.onResolve({ filter: /^[^./]/ }, (args) =>
+              WORKSPACE.test(args.path) ? undefined : { path: args.path, external: true },
+            );
+          },
+        },
+      ],
       logLevel: "silent",
     });
     modules = Object.keys(result.metafile.inputs);
-    packages = new Set(
-      Object.values(result.metafile.inputs)
-        .flatMap((i) => i.imports)
-        .filter((i) => i.external && !i.path.startsWith("node:"))
-        .map((i) => packageOf(i.path)),
-    );
+    const imports = Object.values(result.metafile.inputs).flatMap((i) => i.imports);
+    packages = new Set([
+      ...imports.filter((i) => i.external && !i.path.startsWith("node:")).map((i) => packageOf(i.path)),
+      ...imports.filter((i) => WORKSPACE.test(i.original ?? "")).map((i) => packageOf(i.original!)),
+    ]);
   });
 
   it("every module the entry imports is in the build context and lands where its imports expect it", () => {
     expect(modules.length).toBeGreaterThan(50);
-    expect(modules).toContain("container/src/video/raster/chromium-isolation.json");
+    expect(modules).toContain("renderer/src/video/raster/chromium-isolation.json");
+    expect(modules).toContain("packages/contract/src/wire.ts");
     const WORKDIR = "/app";
     const misplaced = modules
       .map((m) => ({ m, allowed: inContext(m), at: imagePathOf(m) }))
@@ -118,13 +133,14 @@ describe("the renderer image's files", () => {
       ...CATALOG_FAMILIES.map((f) => `@fontsource/${f.id}`),
     ]);
     expect(resolved).toContain("gl-transitions");
+    expect(resolved).toContain("@media-render/contract");
     expect([...resolved].filter((p) => !rendererDeps.includes(p))).toEqual([]);
   });
 
   it("the native helper is built in the build stage from sources the context lets in, and copied to where the renderer looks", () => {
     const copyNative = native.steps.find((s) => s.op === "COPY")!;
     const [src] = copyNative.args.split(" ");
-    for (const f of ["container/native/gl-transition.c", "container/native/build.sh"]) {
+    for (const f of ["renderer/native/gl-transition.c", "renderer/native/build.sh"]) {
       expect(f.startsWith(`${src}/`)).toBe(true);
       expect(inContext(f)).toBe(true);
     }
@@ -135,7 +151,7 @@ describe("the renderer image's files", () => {
         "/app",
         posix.relative(
           root,
-          DEFAULT_RENDER_TOOLS.glTransitionPath ?? join(root, "container/native/build/gl-transition"),
+          DEFAULT_RENDER_TOOLS.glTransitionPath ?? join(root, "renderer/native/build/gl-transition"),
         ),
       ),
     );
@@ -158,6 +174,14 @@ describe("the renderer image's files", () => {
           cpSync(join(root, src), to, { recursive: true });
         }
       }
+      // npm ci links a workspace package whatever its folder holds; the link only resolves at run time when its
+      // package.json (the exports map) is there, so it must be copied with the other manifests, before npm ci.
+      const workspaces = [...packages].filter((p) => WORKSPACE.test(p));
+      expect(workspaces).toContain("@media-render/contract");
+      for (const name of workspaces) {
+        const manifest = join(relative(root, realpathSync(join(root, "node_modules", name))), "package.json");
+        expect(existsSync(join(context, manifest)), `${manifest} is copied before npm ci`).toBe(true);
+      }
       const command = install.args.split("&&")[0]!.trim().split(" ");
       expect(command[1], "npm ci installs exactly the lock file").toBe("ci");
       const r = spawnSync(command[0]!, [...command.slice(1), "--dry-run"], {
@@ -166,7 +190,7 @@ describe("the renderer image's files", () => {
         env: { ...process.env, NODE_ENV: "production" },
       });
       expect(r.status, `${command.join(" ")} --dry-run:\n${r.stdout}\n${r.stderr}`).toBe(0);
-      for (const dep of ["puppeteer-core", "hono", "gl-transitions", "valibot"])
+      for (const dep of ["puppeteer-core", "hono", "gl-transitions", "valibot", "@media-render/contract"])
         expect(r.stdout).toMatch(new RegExp(`^add ${dep} `, "m"));
     } finally {
       rmSync(context, { recursive: true, force: true });
@@ -234,7 +258,7 @@ describe.skipIf(!debian)("the renderer image's Debian packages", () => {
  * The Debian package owning each file (`dpkg -S`), trying the /usr-merged twin of a path and, for a link chosen by
  * update-alternatives (libblas.so.3), the file it resolves to.
  */
-function dpkgOwners(files: string[]): Map<string, string> {
+const dpkgOwners = (files: string[]): Map<string, string> => {
   const twin = (f: string) => (f.startsWith("/usr/") ? f.slice(4) : `/usr${f}`);
   const candidates = (f: string) => [f, twin(f), realpathSync(f), twin(realpathSync(f))];
   const r = spawnSync("dpkg", ["-S", ...new Set(files.flatMap(candidates))], { encoding: "utf8" });
@@ -251,19 +275,19 @@ function dpkgOwners(files: string[]): Map<string, string> {
     if (owner) out.set(f, owner);
   }
   return out;
-}
+};
 
 /** What debootstrap's minbase (the base of node:*-bookworm-slim) installs: Debian's required packages. */
-function basePackages(): string[] {
+const basePackages = (): string[] => {
   const out = execFileSync("dpkg-query", ["-W", "-f=${Package} ${Priority}\\n"], { encoding: "utf8" });
   return out
     .split("\n")
     .filter((l) => l.endsWith(" required"))
     .map((l) => l.split(" ")[0]!);
-}
+};
 
 /** `packages` and everything they depend on (not recommends), as apt resolves them. */
-function dependencyClosure(packages: string[]): Set<string> {
+const dependencyClosure = (packages: string[]): Set<string> => {
   const out = execFileSync(
     "apt-cache",
     [
@@ -285,4 +309,4 @@ function dependencyClosure(packages: string[]): Set<string> {
       .filter((l) => l !== "" && !l.startsWith(" "))
       .map((l) => l.replace(/:\w+$/, "")),
   );
-}
+};

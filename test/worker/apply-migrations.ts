@@ -8,7 +8,7 @@ await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
 /**
  * The ledger invariant, checked after every test of every Worker test file: every account's balance equals the
  * sum of its ledger rows, its prepaid balance the sum of their prepaid parts, and neither bucket is negative
- * (token movements only happen through src/billing/ledger.ts). A test that breaks it, on purpose or not, fails
+ * (token movements only happen through src/ledger/ledger.ts). A test that breaks it, on purpose or not, fails
  * here with the accounts that disagree.
  */
 afterEach(async () => {

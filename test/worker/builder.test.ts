@@ -4,8 +4,8 @@
  * fonts and html libraries that preview draws with, open to its opaque origin; nothing else of the assets folder.
  */
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy } from "../../src/console/policy";
-import { call } from "./helpers";
+import { contentSecurityPolicy } from "../../src/console/policy.ts";
+import { call } from "./helpers.ts";
 
 const directives = (policy: string) =>
   new Map(

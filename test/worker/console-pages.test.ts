@@ -5,8 +5,8 @@
  * own answers are unchanged.
  */
 import { describe, expect, it } from "vitest";
-import { contentSecurityPolicy } from "../../src/console/policy";
-import { call } from "./helpers";
+import { contentSecurityPolicy } from "../../src/console/policy.ts";
+import { call } from "./helpers.ts";
 
 const PAGES = [
   "/",

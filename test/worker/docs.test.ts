@@ -5,12 +5,12 @@
  * the API. client/openapi.json is this document.
  */
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/app";
-import { EXAMPLES, GALLERY } from "../../src/docs/examples";
-import { INTERNAL_ROUTES } from "../../src/docs/internal-routes";
+import { createApp } from "../../src/app.ts";
+import { EXAMPLES, GALLERY } from "../../src/lib/openapi-examples.ts";
+import { INTERNAL_ROUTES } from "../../src/docs/internal-routes.ts";
 import committed from "../../client/openapi.json";
-import { openApiContract, type OpenApiDocument } from "../openapi-contract";
-import { BASE, body, call, newAccount } from "./helpers";
+import { openApiContract, type OpenApiDocument } from "../openapi-contract.ts";
+import { BASE, body, call, newAccount } from "./helpers.ts";
 
 interface Media {
   schema?: Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { body, call, json, newAccount, updateKey } from "./helpers";
+import { body, call, json, newAccount, updateKey } from "./helpers.ts";
 
 describe("response envelope", () => {
   it("answers unknown routes with a 404 envelope", async () => {

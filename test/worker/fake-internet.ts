@@ -3,7 +3,7 @@
  * private addresses anyway): `withDns` answers the guard's DNS-over-HTTPS lookups from a table (every other name
  * resolves to one public documentation-free address) and passes every other request to `fetcher`.
  */
-import { DOH_ENDPOINT } from "../../src/net/resolve";
+import { DOH_ENDPOINT } from "../../src/net/resolve.ts";
 
 export const PUBLIC_ADDRESS = "93.184.215.14";
 

@@ -2,11 +2,11 @@
 import { env } from "cloudflare:workers";
 import { createScheduledController } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createContext } from "../../src/context";
-import { expireFiles } from "../../src/files/expire-files";
-import { parseRange } from "../../src/files/range";
-import worker from "../../src/index";
-import { body, call, fixture, json, newAccount, upload } from "./helpers";
+import { createContext } from "../../src/context.ts";
+import { expireFiles } from "../../src/files/expire-files.ts";
+import { parseRange } from "../../src/files/range.ts";
+import worker from "../../src/index.ts";
+import { body, call, fixture, json, newAccount, upload } from "./helpers.ts";
 
 type Uploaded = { id: string; storageUrl: string; expiresAt: string };
 
@@ -223,7 +223,7 @@ describe("signed download links", () => {
       expect(res.status).toBe(403);
       expect(await body(res)).toEqual({ success: false, error: "Invalid signature" });
     }
-    const { signPath } = await import("../../src/storage/signed-url");
+    const { signPath } = await import("../../src/storage/signed-url.ts");
     const dlPath = `/api/v1/files/${f.id}/download`;
     const old = await signPath(env.STORAGE_SIGNING_SECRET, "GET", dlPath, Math.floor(Date.now() / 1000) - 5);
     const expired = await call(`${dlPath}?${old}`);

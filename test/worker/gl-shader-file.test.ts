@@ -4,9 +4,9 @@
  * of another kind INVALID_FILE_TYPE, and a layer needs exactly one of fragmentShader / fragmentPath.
  */
 import { describe, expect, it } from "vitest";
-import { sniff } from "../../src/files/sniff";
-import { body, newAccount, upload } from "./helpers";
-import { createJobCall, seedMediaFile } from "./jobs-seed";
+import { sniff } from "../../src/files/sniff.ts";
+import { body, newAccount, upload } from "./helpers.ts";
+import { createJobCall, seedMediaFile } from "./jobs-seed.ts";
 
 const SHADER = `// a gradient
 precision highp float;

@@ -3,9 +3,9 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { freePort, startRenderer, stopProcess, waitForUrl } from "../../scripts/lib/processes.mjs";
-import { TEST_SECRETS } from "../../vitest.config";
-import { startCanary } from "../net-canary";
-import { startReceiver } from "../webhook-receiver";
+import { TEST_SECRETS } from "../../vitest.config.ts";
+import { startCanary } from "../net-canary.ts";
+import { startReceiver } from "../webhook-receiver.ts";
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -23,7 +23,7 @@ declare module "vitest" {
 
 export default async function setup(project: TestProject) {
   const port: number = await freePort();
-  const child = startRenderer(process.cwd(), port, TEST_SECRETS.RUNNER_SECRET, { quiet: true });
+  const child = startRenderer(process.cwd(), port, TEST_SECRETS.RENDERER_SECRET, { quiet: true });
   const url = `http://127.0.0.1:${port}`;
   await waitForUrl(`${url}/health`, 30_000, child);
   project.provide("rendererUrl", url);

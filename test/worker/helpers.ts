@@ -1,14 +1,14 @@
 /** Test helpers: call the real Worker entry point, create accounts and keys, upload the shared fixtures. */
 import { inject } from "vitest";
 import { env, exports } from "cloudflare:workers";
-import { createAccount } from "../../src/accounts/create-account";
-import { credentialGate } from "../../src/auth/credential-gate";
-import type { Permission } from "../../src/auth/caller";
-import { createContext, withCaller, type Ctx } from "../../src/context";
-import { createApiKey } from "../../src/keys/create-api-key";
+import { createAccount } from "../../src/accounts/create-account.ts";
+import { credentialGate } from "../../src/auth/credential-gate.ts";
+import type { Permission } from "../../src/auth/caller.ts";
+import { createContext, withCaller, type Ctx } from "../../src/context.ts";
+import { createApiKey } from "../../src/keys/create-api-key.ts";
 import document from "../../client/openapi.json";
-import { INTERNAL_ROUTES } from "../../src/docs/internal-routes";
-import { openApiContract, type OpenApiDocument } from "../openapi-contract";
+import { INTERNAL_ROUTES } from "../../src/docs/internal-routes.ts";
+import { openApiContract, type OpenApiDocument } from "../openapi-contract.ts";
 
 export const BASE = "http://127.0.0.1:8787";
 

@@ -1,7 +1,7 @@
 /** Idempotency-Key on job creation and uploads: retries get the first answer, never a second job or file. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { body, call, fixture, json, newAccount } from "./helpers";
+import { body, call, fixture, json, newAccount } from "./helpers.ts";
 
 const image = (color = "#f00") => ({
   type: "image",

@@ -1,14 +1,14 @@
 /**
- * GET /api/v1/jobs/{id}/events: Server-Sent Events fed by the same row the runner callback writes. A real
- * signed runner report moves the job; the stream shows each change, then `done` with the job, then closes.
+ * GET /api/v1/jobs/{id}/events: Server-Sent Events fed by the same row the renderer callback writes. A real
+ * signed renderer report moves the job; the stream shows each change, then `done` with the job, then closes.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createSession } from "../../src/accounts/sessions";
-import { CREDENTIAL_RECHECK_MS } from "../../src/jobs/job-events";
-import { bearer } from "./accounts/sign-up";
-import { body, call, newAccount, testCtx, updateKey } from "./helpers";
-import { jobOutputUrl, openPending, postRunnerReport, runnerReport } from "./jobs-seed";
+import { createSession } from "../../src/auth/sessions.ts";
+import { CREDENTIAL_RECHECK_MS } from "../../src/jobs/job-events.ts";
+import { bearer } from "./accounts/sign-up.ts";
+import { body, call, newAccount, testCtx, updateKey } from "./helpers.ts";
+import { jobOutputUrl, openPending, postStatusReport, statusReport } from "./jobs-seed.ts";
 
 interface Sse {
   event: string;
@@ -66,8 +66,8 @@ describe("GET /api/v1/jobs/{id}/events", () => {
       data: expect.objectContaining({ id: jobId, status: "PENDING", progress: null }),
     });
 
-    await postRunnerReport(
-      runnerReport(jobId, "processing", { metadata: { progress: 40, stage: "encoding" } }),
+    await postStatusReport(
+      statusReport(jobId, "processing", { metadata: { progress: 40, stage: "encoding" } }),
     );
     expect(await stream.next()).toMatchObject({
       event: "progress",
@@ -75,8 +75,8 @@ describe("GET /api/v1/jobs/{id}/events", () => {
     });
 
     const resultUrl = await jobOutputUrl(jobId, 64);
-    await postRunnerReport(
-      runnerReport(jobId, "completed", {
+    await postStatusReport(
+      statusReport(jobId, "completed", {
         resultUrl,
         metadata: { videoDuration: 1, outputWidth: 32, outputHeight: 32 },
       }),
@@ -95,7 +95,7 @@ describe("GET /api/v1/jobs/{id}/events", () => {
     const jobId = await openPending(userId, 20, "VIDEO");
     const stream = events(await open(jobId, key));
     expect((await stream.next())?.data.status).toBe("PENDING");
-    await postRunnerReport(runnerReport(jobId, "processing", { metadata: { progress: 10, stage: "x" } }));
+    await postStatusReport(statusReport(jobId, "processing", { metadata: { progress: 10, stage: "x" } }));
     const t = Date.now();
     expect(await stream.next()).toMatchObject({ event: "progress", data: { status: "PROCESSING" } });
     // Reading the row once a second would take 0.5-1 s here.
@@ -177,7 +177,7 @@ describe("GET /api/v1/jobs/{id}/events: a stream ends with its credential", () =
   it("keeps streaming while the credential lives (a re-check is not an end)", async () => {
     const { jobId, stream } = await openLive("key");
     await new Promise((r) => setTimeout(r, CREDENTIAL_RECHECK_MS * 2));
-    await postRunnerReport(runnerReport(jobId, "processing", { metadata: { progress: 30, stage: "x" } }));
+    await postStatusReport(statusReport(jobId, "processing", { metadata: { progress: 30, stage: "x" } }));
     expect(await stream.next()).toMatchObject({ event: "progress", data: { status: "PROCESSING" } });
     await stream.cancel();
   });

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { markProcessing } from "../../src/jobs/lifecycle";
-import { body, call, newAccount, testCtx } from "./helpers";
-import { auditedBalance, jobRow, openPending, seedJob } from "./jobs-seed";
+import { markProcessing } from "../../src/jobs/lifecycle.ts";
+import { body, call, newAccount, testCtx } from "./helpers.ts";
+import { auditedBalance, jobRow, openPending, seedJob } from "./jobs-seed.ts";
 
 const cancel = (key: string | undefined, jobId: string) =>
   call(`/api/v1/jobs/${jobId}`, { method: "DELETE", headers: key ? { "x-api-key": key } : {} });

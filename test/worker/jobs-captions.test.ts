@@ -5,16 +5,16 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { sha256Hex } from "../../src/contract/crypto";
-import { signCallback, TRANSCRIBE_JOB_HEADER, transcribeSigningText } from "../../src/contract/signing";
-import { TRANSCRIBE_PATH } from "../../src/contract/wire";
-import worker from "../../src/index";
-import { openJob } from "../../src/jobs/lifecycle";
-import { captionStorageUrl } from "../../src/jobs/output";
-import { whisperWords } from "../../src/runner-callback/transcribe";
-import { newId } from "../../src/lib/ids";
-import type { Env } from "../../src/env";
-import { BASE, body, call, newAccount, testCtx } from "./helpers";
+import { sha256Hex } from "@media-render/contract/crypto";
+import { signCallback, TRANSCRIBE_JOB_HEADER, transcribeSigningText } from "@media-render/contract/signing";
+import { TRANSCRIBE_PATH } from "@media-render/contract/wire";
+import worker from "../../src/index.ts";
+import { openJob } from "../../src/jobs/lifecycle.ts";
+import { captionStorageUrl } from "../../src/jobs/output.ts";
+import { whisperWords } from "../../src/renderer/transcribe.ts";
+import { newId } from "../../src/lib/ids.ts";
+import type { Env } from "../../src/env.ts";
+import { BASE, body, call, newAccount, testCtx } from "./helpers.ts";
 import {
   auditedBalance,
   createJobCall,
@@ -22,9 +22,9 @@ import {
   jobOutputUrl,
   jobRow,
   openPending,
-  postRunnerReport,
-  runnerReport,
-} from "./jobs-seed";
+  postStatusReport,
+  statusReport,
+} from "./jobs-seed.ts";
 
 const captioned = {
   width: 64,
@@ -108,8 +108,8 @@ describe("autoSubtitles: outputs on completion", () => {
     const jobId = await openCaptionedJob(userId, 30);
     await storeCaptionFiles(jobId);
     const captions = { backend: "pocketsphinx", language: "en", words: 12, cues: 2, note: null };
-    const res = await postRunnerReport(
-      runnerReport(jobId, "completed", {
+    const res = await postStatusReport(
+      statusReport(jobId, "completed", {
         resultUrl: await jobOutputUrl(jobId, 2000),
         metadata: { videoDuration: 4.2, captions },
       }),
@@ -141,8 +141,8 @@ describe("autoSubtitles: outputs on completion", () => {
     const jobId = await openCaptionedJob(userId, 30);
     await storeCaptionFiles(jobId);
     const note = "the video has no audio, so there is nothing to caption";
-    await postRunnerReport(
-      runnerReport(jobId, "completed", {
+    await postStatusReport(
+      statusReport(jobId, "completed", {
         resultUrl: await jobOutputUrl(jobId, 2000),
         metadata: {
           videoDuration: 4.2,
@@ -161,7 +161,7 @@ describe("autoSubtitles: outputs on completion", () => {
     const { userId } = await newAccount({ planId: "pro", tokens: 500 });
     const jobId = await openCaptionedJob(userId, 30);
     const error = "transcription failed: the offline speech recogniser did not run (not installed)";
-    await postRunnerReport(runnerReport(jobId, "failed", { error }));
+    await postStatusReport(statusReport(jobId, "failed", { error }));
     const row = (await jobRow(jobId))!;
     expect(row).toMatchObject({ status: "FAILED", error_message: error, tokens_used: 0 });
     expect(await auditedBalance(userId)).toBe(500);
@@ -175,8 +175,8 @@ describe("autoSubtitles: outputs on completion", () => {
     ).toBe(200);
     await storeCaptionFiles(jobId);
     const resultUrl = await jobOutputUrl(jobId, 2000);
-    await postRunnerReport(
-      runnerReport(jobId, "completed", {
+    await postStatusReport(
+      statusReport(jobId, "completed", {
         resultUrl,
         metadata: {
           videoDuration: 4.2,
@@ -204,7 +204,7 @@ describe("autoSubtitles: outputs on completion", () => {
 
 describe("autoSubtitles: the Workers AI transcription route", () => {
   const audio = new Uint8Array([82, 73, 70, 70, 1, 2, 3, 4]);
-  const signedRequest = async (jobId: string, secret = env.RUNNER_SECRET) => {
+  const signedRequest = async (jobId: string, secret = env.RENDERER_SECRET) => {
     const headers = await signCallback(secret, transcribeSigningText(jobId, await sha256Hex(audio)));
     return new Request(`${BASE}${TRANSCRIBE_PATH}?language=en`, {
       method: "POST",
@@ -219,7 +219,7 @@ describe("autoSubtitles: the Workers AI transcription route", () => {
       createExecutionContext(),
     );
 
-  it("refuses a request not signed with the runner secret", async () => {
+  it("refuses a request not signed with the renderer secret", async () => {
     const { userId } = await newAccount({ planId: "pro", tokens: 500 });
     const jobId = await openCaptionedJob(userId, 30);
     expect((await fetchWith(await signedRequest(jobId, "wrong"))).status).toBe(401);

@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { openJob } from "../../src/jobs/lifecycle";
-import { newId } from "../../src/lib/ids";
-import { body, newAccount, testCtx } from "./helpers";
-import { auditedBalance, createJobCall, seedMediaFile, textImage } from "./jobs-seed";
+import { openJob } from "../../src/jobs/lifecycle.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { body, newAccount, testCtx } from "./helpers.ts";
+import { auditedBalance, createJobCall, seedMediaFile, textImage } from "./jobs-seed.ts";
 
 /**
  * Video jobs: the renderer takes them but can never call back (no Worker listens on PUBLIC_URL in tests), so
@@ -146,7 +146,7 @@ describe("POST /api/v1/jobs: errors", () => {
 
   it("400 for a body that is not JSON, and nothing is reserved", async () => {
     const { key, userId } = await newAccount({ tokens: 40 });
-    const { call } = await import("./helpers");
+    const { call } = await import("./helpers.ts");
     const res = await call("/api/v1/jobs", {
       method: "POST",
       headers: { "content-type": "application/json", "x-api-key": key },

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { body, FULL, newAccount } from "./helpers";
-import { get, seedJob } from "./jobs-seed";
+import { body, FULL, newAccount } from "./helpers.ts";
+import { get, seedJob } from "./jobs-seed.ts";
 
 type Item = Record<string, unknown> & { id: string; status: string; type: string };
 type Page = {

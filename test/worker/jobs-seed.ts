@@ -1,12 +1,12 @@
 /** Test helpers for the jobs API: rows written straight into D1 (no queue), balance audits, a create call. */
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { JobStatus, JobType } from "../../src/db/schema";
-import { openJob } from "../../src/jobs/lifecycle";
-import { outputStorageUrl } from "../../src/jobs/output";
-import { newId } from "../../src/lib/ids";
-import { signCallback } from "../../src/contract/signing";
-import { call, json, testCtx } from "./helpers";
+import type { JobStatus, JobType } from "../../src/db/schema.ts";
+import { openJob } from "../../src/jobs/lifecycle.ts";
+import { outputStorageUrl } from "../../src/jobs/output.ts";
+import { newId } from "../../src/lib/ids.ts";
+import { signCallback } from "@media-render/contract/signing";
+import { call, json, testCtx } from "./helpers.ts";
 
 export interface SeedJob {
   type?: JobType;
@@ -130,8 +130,8 @@ export const seedMediaFile = async (
   return { id, storageUrl, size: opts.size ?? 1234 };
 };
 
-/** A runner status report for `jobId` (video unless `extra` says otherwise). */
-export const runnerReport = (jobId: string, status: string, extra: Record<string, unknown> = {}) => ({
+/** A renderer status report for `jobId` (video unless `extra` says otherwise). */
+export const statusReport = (jobId: string, status: string, extra: Record<string, unknown> = {}) => ({
   jobId,
   status,
   type: "video",
@@ -140,17 +140,17 @@ export const runnerReport = (jobId: string, status: string, extra: Record<string
 });
 
 /**
- * POSTs `payload` to the runner callback as the renderer does: raw JSON body, timestamp header and
+ * POSTs `payload` to the renderer callback as the renderer does: raw JSON body, timestamp header and
  * HMAC signature (another `secret`, an old `ts`, or `sign: false` to test the refusals).
  */
-export const postRunnerReport = async (
+export const postStatusReport = async (
   payload: unknown,
   opts: { secret?: string; ts?: number; sign?: boolean } = {},
 ) => {
   const raw = JSON.stringify(payload);
   const ts = opts.ts ?? Math.floor(Date.now() / 1000);
-  const headers = await signCallback(opts.secret ?? env.RUNNER_SECRET, raw, ts);
-  if (opts.sign === false) delete headers["x-runner-signature"];
+  const headers = await signCallback(opts.secret ?? env.RENDERER_SECRET, raw, ts);
+  if (opts.sign === false) delete headers["x-renderer-signature"];
   return call("/api/v1/webhooks/runner/job-status", { method: "POST", headers, body: raw });
 };
 

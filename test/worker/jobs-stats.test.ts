@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { lastDays } from "../../src/jobs/job-stats";
-import { body, newAccount } from "./helpers";
-import { get, seedJob } from "./jobs-seed";
+import { lastDays } from "../../src/jobs/job-stats.ts";
+import { body, newAccount } from "./helpers.ts";
+import { get, seedJob } from "./jobs-seed.ts";
 
 type Stats = {
   total: number;

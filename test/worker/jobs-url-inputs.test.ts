@@ -1,12 +1,12 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createJob } from "../../src/jobs/create-job";
-import { MAX_REMOTE_INPUTS } from "../../src/jobs/import-inputs";
-import { withStoragePaths } from "../../src/jobs/input-map";
-import { InsufficientTokens, ValidationFailed } from "../../src/lib/errors";
-import { asCaller, body, call, fixture, json, newAccount } from "./helpers";
-import { createJobCall, seedMediaFile } from "./jobs-seed";
-import { withDns } from "./fake-internet";
+import { createJob } from "../../src/jobs/create-job.ts";
+import { MAX_REMOTE_INPUTS } from "../../src/jobs/import-inputs.ts";
+import { withStoragePaths } from "../../src/jobs/input-map.ts";
+import { InsufficientTokens, ValidationFailed } from "../../src/lib/errors.ts";
+import { asCaller, body, call, fixture, json, newAccount } from "./helpers.ts";
+import { createJobCall, seedMediaFile } from "./jobs-seed.ts";
+import { withDns } from "./fake-internet.ts";
 
 /** A stand-in internet: exact URL -> response; everything else 404. Records what was fetched. */
 const internet = (routes: Record<string, () => Response>) => {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { body, call, fixture, json, newAccount, upload } from "./helpers";
-import { textImage } from "./jobs-seed";
+import { body, call, fixture, json, newAccount, upload } from "./helpers.ts";
+import { textImage } from "./jobs-seed.ts";
 
 type Result = {
   isValid: boolean;

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { body, call, fixture, json, newAccount, upload } from "./helpers";
+import { body, call, fixture, json, newAccount, upload } from "./helpers.ts";
 
 type Created = { jobId: string; status: string; type: string; estimatedTokens: number; createdAt: string };
 type Job = Record<string, unknown> & {

@@ -4,9 +4,9 @@
  * body route reads through the one bounded reader, which scans the raw text first.
  */
 import { describe, expect, it } from "vitest";
-import { jsonDepth, MAX_JSON_DEPTH } from "../../src/lib/json-depth";
-import { bearer, signUp } from "./accounts/sign-up";
-import { body, call, newAccount } from "./helpers";
+import { jsonDepth, MAX_JSON_DEPTH } from "../../src/lib/json-depth.ts";
+import { bearer, signUp } from "./accounts/sign-up.ts";
+import { body, call, newAccount } from "./helpers.ts";
 
 /** `{"type":"image","config":{...,"layers": <value nested n deep>}}` as raw text (JSON.stringify would overflow). */
 const nested = (n: number) => `${"[".repeat(n)}${"]".repeat(n)}`;

@@ -7,13 +7,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { credentialGate, counterKey } from "../../src/auth/credential-gate";
-import { sha256Hex } from "../../src/contract/crypto";
-import { SCHEMA_COMPONENTS } from "../../src/docs/components";
-import { JOB_CREATE_LIMIT, windowStart } from "../../src/lib/rate-limit";
-import { TOOLS } from "../../src/mcp/tools";
-import { BASE, body, call, json, newAccount, send } from "./helpers";
-import { openPending } from "./jobs-seed";
+import { credentialGate, counterKey } from "../../src/auth/credential-gate.ts";
+import { sha256Hex } from "@media-render/contract/crypto";
+import { SCHEMA_COMPONENTS } from "../../src/docs/components.ts";
+import { JOB_CREATE_LIMIT, windowStart } from "../../src/lib/rate-limit.ts";
+import { TOOLS } from "../../src/mcp/tools.ts";
+import { BASE, body, call, json, newAccount, send } from "./helpers.ts";
+import { openPending } from "./jobs-seed.ts";
 
 const connect = async (headers: Record<string, string>) => {
   const client = new Client({ name: "test", version: "1.0.0" });

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:workers";
 import { createScheduledController } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
-import { finishJob } from "../../src/jobs/lifecycle";
-import { newAccount, testCtx } from "./helpers";
-import { openPending } from "./jobs-seed";
+import worker from "../../src/index.ts";
+import { finishJob } from "../../src/jobs/lifecycle.ts";
+import { newAccount, testCtx } from "./helpers.ts";
+import { openPending } from "./jobs-seed.ts";
 
 /** Settles a job as COMPLETED with `cost` tokens (the lifecycle's own settlement). */
 const completeWithCost = (job: Parameters<typeof finishJob>[1], cost: number) =>

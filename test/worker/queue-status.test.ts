@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { QUEUE_STALL_MS, queueStatus } from "../../src/jobs/queue-status";
-import { BASE, body, call, newAccount, testCtx } from "./helpers";
-import { seedJob } from "./jobs-seed";
+import { QUEUE_STALL_MS, queueStatus } from "../../src/jobs/queue-status.ts";
+import { BASE, body, call, newAccount, testCtx } from "./helpers.ts";
+import { seedJob } from "./jobs-seed.ts";
 
 type Status = {
   queues: Record<
@@ -90,7 +90,7 @@ describe("GET /api/v1/jobs/queue-status", () => {
 describe("GET /api/v1/jobs/queue-status: production (admin basic auth)", () => {
   const prod = { ...env, ENVIRONMENT: "production", ADMIN_USER: "admin", ADMIN_PASSWORD: "s3cret-pass" };
   const fetchProd = async (headers: Record<string, string> = {}) => {
-    const { createApp } = await import("../../src/app");
+    const { createApp } = await import("../../src/app.ts");
     const ctx = { waitUntil: () => undefined, passThroughOnException: () => undefined, props: {} };
     return createApp().fetch(
       new Request(`${BASE}/api/v1/jobs/queue-status`, { headers }),

@@ -1,6 +1,6 @@
 import { createScheduledController, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import worker from "../../src/index";
+import worker from "../../src/index.ts";
 import { describe, expect, it, vi } from "vitest";
 import {
   accountGate,
@@ -8,9 +8,9 @@ import {
   counterKey,
   credentialGate,
   LAST_USED_PRECISION_MS,
-} from "../../src/auth/credential-gate";
-import { createApiKey } from "../../src/keys/create-api-key";
-import { sha256Hex } from "../../src/contract/crypto";
+} from "../../src/auth/credential-gate.ts";
+import { createApiKey } from "../../src/keys/create-api-key.ts";
+import { sha256Hex } from "@media-render/contract/crypto";
 import {
   ACCOUNT_API_LIMIT,
   ACCOUNT_JOB_CREATE_LIMIT,
@@ -21,9 +21,9 @@ import {
   limitsFor,
   windowStart,
   type Limit,
-} from "../../src/lib/rate-limit";
-import { bearer, freshEmail, latestCode, register, signUp } from "./accounts/sign-up";
-import { BASE, body, call, FULL, json, newAccount, testCtx, updateKey } from "./helpers";
+} from "../../src/lib/rate-limit.ts";
+import { bearer, freshEmail, latestCode, register, signUp } from "./accounts/sign-up.ts";
+import { BASE, body, call, FULL, json, newAccount, testCtx, updateKey } from "./helpers.ts";
 
 const gateOf = async (key: string) => credentialGate(env, "key", await sha256Hex(key));
 

@@ -6,19 +6,19 @@
  */
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createContext } from "../../src/context";
-import { FAILED_RENDER_SECONDS_PER_DAY, FAILED_RENDER_WINDOW_MS } from "../../src/jobs/render-quota";
-import { dispatchVideoJob } from "../../src/queues/dispatch-video";
-import { body, call, json, newAccount } from "./helpers";
+import { createContext } from "../../src/context.ts";
+import { FAILED_RENDER_SECONDS_PER_DAY, FAILED_RENDER_WINDOW_MS } from "../../src/jobs/render-quota.ts";
+import { dispatchVideoJob } from "../../src/queues/dispatch-video.ts";
+import { body, call, json, newAccount } from "./helpers.ts";
 import {
   auditedBalance,
   jobRow,
   openPending,
-  postRunnerReport,
-  runnerReport,
+  postStatusReport,
+  statusReport,
   seedJob,
   textImage,
-} from "./jobs-seed";
+} from "./jobs-seed.ts";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -119,8 +119,8 @@ describe("render deadline", () => {
     await env.DB.prepare("UPDATE jobs SET status = 'PROCESSING', attempts = 1 WHERE id = ?")
       .bind(jobId)
       .run();
-    const res = await postRunnerReport(
-      runnerReport(jobId, "failed", {
+    const res = await postStatusReport(
+      statusReport(jobId, "failed", {
         attempt: 1,
         retryable: true,
         error: "The renderer's encoder was interrupted (SIGKILL)",
@@ -139,13 +139,13 @@ describe("failed render quota", () => {
     await env.DB.prepare("UPDATE jobs SET status = 'PROCESSING', attempts = 1 WHERE id = ?")
       .bind(jobId)
       .run();
-    const failed = runnerReport(jobId, "failed", {
+    const failed = statusReport(jobId, "failed", {
       attempt: 1,
       retryable: false,
       error: "Rendering took longer than its deadline of 67 s and was stopped; no tokens were charged",
       metadata: { processingTime: 67_012 },
     });
-    expect((await postRunnerReport(failed)).status).toBe(200);
+    expect((await postStatusReport(failed)).status).toBe(200);
     expect(await jobRow(jobId)).toMatchObject({
       status: "FAILED",
       tokens_used: 0,

@@ -5,8 +5,8 @@
  */
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { ImageConfigSchema } from "../../src/contract/config";
-import { compileImage, compileImageParts, PAGE_POLICY } from "../../src/image-renderer/compile-html";
+import { ImageConfigSchema } from "@media-render/contract/config";
+import { compileImage, compileImageParts, PAGE_POLICY } from "../../src/image-renderer/compile-html.ts";
 
 const config = v.parse(ImageConfigSchema, {
   width: 500,

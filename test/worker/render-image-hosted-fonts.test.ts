@@ -5,14 +5,14 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { validateJobConfig } from "../../src/contract/config";
-import { catalogFontIssue } from "../../src/contract/fonts/catalog";
-import { hostedCssKey, hostedFontSource } from "../../src/fonts/hosted-source";
-import { UnprocessableMedia, UpstreamFailure } from "../../src/lib/errors";
-import { loadHostedFonts, type HostedFonts } from "../../src/image-renderer/hosted-fonts";
-import { withDns } from "./fake-internet";
-import { renderWith } from "./render/harness";
-import { decode } from "./render/pixels";
+import { validateJobConfig } from "@media-render/contract/config";
+import { catalogFontIssue } from "@media-render/contract/fonts/catalog";
+import { hostedCssKey, hostedFontSource } from "../../src/fonts/hosted-source.ts";
+import { UnprocessableMedia, UpstreamFailure } from "../../src/lib/errors.ts";
+import { loadHostedFonts, type HostedFonts } from "../../src/image-renderer/hosted-fonts.ts";
+import { withDns } from "./fake-internet.ts";
+import { renderWith } from "./render/harness.ts";
+import { decode } from "./render/pixels.ts";
 
 const lobster = async (subset: string) =>
   new Uint8Array(

@@ -6,8 +6,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { body, call, fixture, json, newAccount, upload } from "./helpers";
-import { decode, distance, type Decoded } from "./render/pixels";
+import { body, call, fixture, json, newAccount, upload } from "./helpers.ts";
+import { decode, distance, type Decoded } from "./render/pixels.ts";
 
 type Font = "googleFont" | "catalogFont";
 
@@ -48,7 +48,7 @@ const post = (font: Font, photo: string) => ({
   ],
 });
 
-async function renderJob(key: string, config: unknown) {
+const renderJob = async (key: string, config: unknown) => {
   const res = await call("/api/v1/jobs", json("POST", { type: "image", config }, key));
   const created = await body<{ jobId: string; warnings: unknown[] }>(res);
   expect(res.status).toBe(201);
@@ -69,7 +69,7 @@ async function renderJob(key: string, config: unknown) {
     .bind(job.output_file_id)
     .first<{ storage_key: string }>();
   return decode(new Uint8Array(await (await env.FILES.get(out!.storage_key))!.arrayBuffer()));
-}
+};
 
 /** Left- and rightmost dark pixel inside the card between rows `top` and `bottom`. */
 const inkRows = (px: Decoded, top: number, bottom: number) => {

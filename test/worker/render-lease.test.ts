@@ -6,14 +6,14 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createContext } from "../../src/context";
-import { markProcessing } from "../../src/jobs/lifecycle";
-import { MAX_RENDER_ATTEMPTS } from "../../src/jobs/retry-render";
-import { LEASE_CHECK_SECONDS, LEASE_MS } from "../../src/queues/watch-lease";
-import { applyRunnerStatus } from "../../src/runner-callback/apply-status";
-import worker from "../../src/index";
-import { newAccount, testCtx } from "./helpers";
-import { auditedBalance, jobRow, openPending, runnerReport } from "./jobs-seed";
+import { createContext } from "../../src/context.ts";
+import { markProcessing } from "../../src/jobs/lifecycle.ts";
+import { MAX_RENDER_ATTEMPTS } from "../../src/jobs/retry-render.ts";
+import { LEASE_CHECK_SECONDS, LEASE_MS } from "../../src/queues/watch-lease.ts";
+import { applyStatusReport } from "../../src/renderer/apply-status.ts";
+import worker from "../../src/index.ts";
+import { newAccount, testCtx } from "./helpers.ts";
+import { auditedBalance, jobRow, openPending, statusReport } from "./jobs-seed.ts";
 
 /** Bindings whose VIDEO_QUEUE records what is sent, and whose renderer is nowhere (cancels fail quietly). */
 const recording = () => {
@@ -93,28 +93,28 @@ describe("render leases", () => {
     const { userId, jobId } = await handedOver(1);
     const { sent, bindings } = recording();
     const ctx = createContext(bindings);
-    const report = runnerReport(jobId, "failed", {
+    const report = statusReport(jobId, "failed", {
       attempt: 1,
       retryable: true,
       error: "The renderer's encoder was interrupted (SIGKILL)",
     });
-    expect(await applyRunnerStatus(ctx, report as never)).toBe(true);
+    expect(await applyStatusReport(ctx, report as never)).toBe(true);
     expect(await jobRow(jobId)).toMatchObject({ status: "PENDING", error_message: null });
     expect(sent).toEqual([{ body: { kind: "render", jobId, userId }, options: undefined }]);
     // The lost hand-over's late reports neither revive nor fail the requeued job.
     for (const status of ["processing", "failed"])
-      expect(await applyRunnerStatus(ctx, runnerReport(jobId, status, { attempt: 1 }) as never)).toBe(false);
+      expect(await applyStatusReport(ctx, statusReport(jobId, status, { attempt: 1 }) as never)).toBe(false);
     expect((await jobRow(jobId))!.status).toBe("PENDING");
   });
 
   it("ignores a report of an older hand-over once the job was handed over again", async () => {
     const { jobId } = await handedOver(2);
     const ctx = createContext(recording().bindings);
-    const old = runnerReport(jobId, "failed", { attempt: 1, error: "late" });
-    expect(await applyRunnerStatus(ctx, old as never)).toBe(false);
+    const old = statusReport(jobId, "failed", { attempt: 1, error: "late" });
+    expect(await applyStatusReport(ctx, old as never)).toBe(false);
     expect((await jobRow(jobId))!.status).toBe("PROCESSING");
-    const current = runnerReport(jobId, "failed", { attempt: 2, error: "bad media" });
-    expect(await applyRunnerStatus(ctx, current as never)).toBe(true);
+    const current = statusReport(jobId, "failed", { attempt: 2, error: "bad media" });
+    expect(await applyStatusReport(ctx, current as never)).toBe(true);
     expect(await jobRow(jobId)).toMatchObject({ status: "FAILED", error_message: "bad media" });
   });
 });

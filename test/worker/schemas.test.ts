@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { limits } from "../../src/contract/config";
-import { body, call } from "./helpers";
+import { limits } from "@media-render/contract/config";
+import { body, call } from "./helpers.ts";
 
 type Listing = { schemas: { name: string; description: string; url: string; usage: string }[] };
 type Served = { schema: Record<string, any>; description: string; version: string };

@@ -1,11 +1,11 @@
 import { createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { markProcessing } from "../../src/jobs/lifecycle";
-import { MAX_RUN_MS, PENDING_TIMEOUT_MS, PROCESSING_SILENCE_MS } from "../../src/jobs/sweep-stuck-jobs";
-import worker from "../../src/index";
-import { newAccount, testCtx } from "./helpers";
-import { auditedBalance, jobRow, openPending } from "./jobs-seed";
+import { markProcessing } from "../../src/jobs/lifecycle.ts";
+import { MAX_RUN_MS, PENDING_TIMEOUT_MS, PROCESSING_SILENCE_MS } from "../../src/jobs/sweep-stuck-jobs.ts";
+import worker from "../../src/index.ts";
+import { newAccount, testCtx } from "./helpers.ts";
+import { auditedBalance, jobRow, openPending } from "./jobs-seed.ts";
 
 const MIN = 60_000;
 

@@ -10,8 +10,8 @@ import {
   MAX_ERRORS_PER_ROW,
   MAX_REPORTED_ERRORS,
   MAX_TEMPLATE_VARIABLES,
-} from "../../src/templates/limits";
-import { body, call, json, newAccount } from "./helpers";
+} from "../../src/templates/limits.ts";
+import { body, call, json, newAccount } from "./helpers.ts";
 
 const TEMPLATE = {
   name: "Badge",

@@ -5,7 +5,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it } from "vitest";
-import { body, call, newAccount } from "./helpers";
+import { body, call, newAccount } from "./helpers.ts";
 
 const MiB = 1024 * 1024;
 /** Outputs of the large batch: 8 MiB each, 480 MiB in all (a Worker has 128 MB). */

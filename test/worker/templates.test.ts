@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { body, call, json, newAccount, updateKey } from "./helpers";
-import { auditedBalance, textImage } from "./jobs-seed";
+import { body, call, json, newAccount, updateKey } from "./helpers.ts";
+import { auditedBalance, textImage } from "./jobs-seed.ts";
 
 const TEMPLATE = {
   name: "Greeting card",
@@ -284,7 +284,7 @@ describe("batches: races and the single-job limit", () => {
 
 describe("template variables", () => {
   it("keeps a whole placeholder's type, inserts into text, and applies defaults for empty cells", async () => {
-    const { mergeRow, variableSchema } = await import("../../src/templates/variables");
+    const { mergeRow, variableSchema } = await import("../../src/templates/variables.ts");
     const config = { a: "{{n}}", b: "x {{n}} {{s}}", c: ["{{col}}"] };
     const { variables, errors } = variableSchema(config, [
       { name: "n", type: "number", required: true, default: 7 },

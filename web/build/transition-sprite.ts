@@ -1,6 +1,6 @@
 /**
  * `virtual:transition-sprite`: the URL of the transitions' thumbnails, one picture. The picture is the contact sheet
- * the renderer's tests draw from every gl-transitions shader at its midpoint (container/test/video/
+ * the renderer's tests draw from every gl-transitions shader at its midpoint (renderer/test/video/
  * transitions-contact-sheet.png, GL_SHEET below), made small once at build time: ffmpeg (a prerequisite of the
  * service) turns the 1.1 MB PNG into a ~140 KB WebP at half size. Without ffmpeg the PNG itself is served (same
  * cells, the page scales them by CSS).
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import type { Plugin } from "vite";
 
 const SHEET = fileURLToPath(
-  new URL("../../container/test/video/transitions-contact-sheet.png", import.meta.url),
+  new URL("../../renderer/test/video/transitions-contact-sheet.png", import.meta.url),
 );
 const ID = "virtual:transition-sprite";
 

@@ -1,7 +1,7 @@
 /** Plans, accounts and API keys. */
 import { sql } from "drizzle-orm";
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt } from "./columns";
+import { createdAt, updatedAt } from "./columns.ts";
 
 /** Plans are seeded by a migration; `maxConcurrentJobs` and `bulkDurationMax` are enforced in code. */
 export const plans = sqliteTable("plans", {
@@ -24,7 +24,7 @@ export const plans = sqliteTable("plans", {
 /**
  * Accounts. `tokenBalance` is what the account can spend now: the monthly allowance left plus `prepaidBalance`
  * (purchased tokens, which never expire). Both move only together with a `token_ledger` row
- * (src/billing/ledger.ts), so sum(amount) = tokenBalance and sum(prepaid_amount) = prepaidBalance always.
+ * (src/ledger/ledger.ts), so sum(amount) = tokenBalance and sum(prepaid_amount) = prepaidBalance always.
  */
 export const users = sqliteTable(
   "users",
@@ -51,7 +51,7 @@ export const users = sqliteTable(
     /**
      * Tokens owed: a refunded or disputed purchase whose tokens were already spent. Not part of the balance
      * (which is never negative); while above 0 the account can start no work, and every later credit repays it
-     * first (src/billing/ledger.ts).
+     * first (src/ledger/ledger.ts).
      */
     tokenDebt: integer("token_debt").notNull().default(0),
     /** Consent given at registration (spec: Account requests). */

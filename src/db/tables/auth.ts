@@ -1,7 +1,7 @@
 /** Sign-in: e-mailed one-time codes, sessions, and the local outbox. */
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt } from "./columns";
-import { users } from "./accounts";
+import { createdAt } from "./columns.ts";
+import { users } from "./accounts.ts";
 
 export const CODE_PURPOSES = ["register", "login", "email-change"] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];

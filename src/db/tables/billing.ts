@@ -3,8 +3,8 @@
  * provider's subscriptions and their paid invoices, and the history of plan changes with their reasons.
  */
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt } from "./columns";
-import { users } from "./accounts";
+import { createdAt } from "./columns.ts";
+import { users } from "./accounts.ts";
 
 /**
  * grant (monthly allowance), purchase (prepaid tokens bought), reserve / release (a job's estimate held and given

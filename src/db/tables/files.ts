@@ -1,7 +1,7 @@
 /** Stored files: uploads, URL imports and job outputs. */
 import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt } from "./columns";
-import { users } from "./accounts";
+import { createdAt, updatedAt } from "./columns.ts";
+import { users } from "./accounts.ts";
 
 export const FILE_CATEGORIES = ["image", "video", "audio", "font", "shader", "unknown"] as const;
 export type FileCategory = (typeof FILE_CATEGORIES)[number];

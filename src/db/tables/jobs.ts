@@ -1,7 +1,7 @@
 /** Render jobs. */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt } from "./columns";
-import { users } from "./accounts";
+import { createdAt, updatedAt } from "./columns.ts";
+import { users } from "./accounts.ts";
 
 export const JOB_STATUSES = ["PENDING", "PROCESSING", "COMPLETED", "FAILED", "CANCELLED"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];

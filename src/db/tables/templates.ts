@@ -1,9 +1,9 @@
 /** Templates (stored configs with variables) and batches (one template, many rows, one job per valid row). */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import type { FieldError } from "../../contract/field-errors";
-import { createdAt, updatedAt } from "./columns";
-import { users } from "./accounts";
-import { JOB_TYPES } from "./jobs";
+import type { FieldError } from "@media-render/contract/field-errors";
+import { createdAt, updatedAt } from "./columns.ts";
+import { users } from "./accounts.ts";
+import { JOB_TYPES } from "./jobs.ts";
 
 /** A declared template variable (src/templates/variables.ts validates and applies them). */
 export interface VariableDecl {

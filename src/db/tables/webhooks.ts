@@ -4,8 +4,8 @@
  * (src/webhooks/endpoint-object.ts) holds the schedule.
  */
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { createdAt, updatedAt } from "./columns";
-import { users } from "./accounts";
+import { createdAt, updatedAt } from "./columns.ts";
+import { users } from "./accounts.ts";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "dead_letter"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

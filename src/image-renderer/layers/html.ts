@@ -2,16 +2,16 @@
  * `html` layers (config reference §4, image-job placement §1.6): the markup renders in a sandboxed iframe
  * (`allow-scripts` only: an opaque origin, so no storage, cookies or access to the rest of the image),
  * sized `width` x `height` (default: the canvas), placed like any layer. Its background stays transparent
- * unless the page paints one. The document (src/contract/html-sandbox.ts, shared with video) inherits the image
+ * unless the page paints one. The document (packages/contract/src/html-sandbox.ts, shared with video) inherits the image
  * page's Content-Security-Policy: no fetch, XHR, WebSocket, workers or external scripts; a prelude removes WebRTC
  * and WebGL. When the page has loaded and its fonts are ready it tells the image page, which then waits `wait`
  * seconds before the capture.
  */
-import { placement, type Placeable } from "../placement";
-import { css, effects, esc } from "../style";
-import { sandboxDocument } from "../../contract/html-sandbox";
-import { STATIC_ORIGIN } from "../origins";
-import { libraryUrl } from "./libraries";
+import { placement, type Placeable } from "../placement.ts";
+import { css, effects, esc } from "../style.ts";
+import { sandboxDocument } from "@media-render/contract/html-sandbox";
+import { STATIC_ORIGIN } from "../../storage/page-origins.ts";
+import { libraryUrl } from "./libraries.ts";
 
 export interface HtmlLayerInput extends Placeable {
   html?: string;

@@ -8,9 +8,9 @@
  * - `outside`: ratio kept, the smallest size covering the box, not cropped; the box is the picture itself.
  * Only `width` or only `height` keeps the ratio; neither keeps the natural size.
  */
-import { assetUrl } from "../origins";
-import { placement, type Placeable } from "../placement";
-import { css, effects, esc } from "../style";
+import { assetUrl } from "../../storage/page-origins.ts";
+import { placement, type Placeable } from "../placement.ts";
+import { css, effects, esc } from "../style.ts";
 
 export type Fit = "cover" | "contain" | "fill" | "inside" | "outside";
 

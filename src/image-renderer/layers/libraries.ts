@@ -1,9 +1,9 @@
 /**
  * The html-layer libraries (config reference §4), served from local copies of the npm packages
  * (static/render/lib, see scripts/build-render-assets.mjs), never from a CDN. The list itself is shared
- * with the video renderer: src/contract/html-libraries.ts.
+ * with the video renderer: packages/contract/src/html-libraries.ts.
  */
-import { STATIC_ORIGIN } from "../origins";
+import { STATIC_ORIGIN } from "../../storage/page-origins.ts";
 
 export const LIBRARY_PATH = "/render/lib";
 

@@ -5,9 +5,9 @@
  * defaults to 1. Gradient colours are spread evenly; `diagonal` runs from the top-left to the bottom-right
  * corner; `radial` goes from the centre (first colour) to the farthest corner (last colour).
  */
-import { IMAGE_DEFAULTS } from "../../contract/config/limits";
-import { placement, type Placeable } from "../placement";
-import { css, effects, esc } from "../style";
+import { IMAGE_DEFAULTS } from "@media-render/contract/config/limits";
+import { placement, type Placeable } from "../placement.ts";
+import { css, effects, esc } from "../style.ts";
 
 export interface ShapeLayerInput extends Placeable {
   type: "rectangle" | "circle";

@@ -6,10 +6,10 @@
  * single-line text only, as documented; `height` only sized the blur area upstream and is not needed here
  * because CSS blur is never clipped.
  */
-import { IMAGE_DEFAULTS } from "../../contract/config/limits";
-import type { FontRegistry } from "../fonts";
-import { placement, type Placeable } from "../placement";
-import { css, effects, esc } from "../style";
+import { IMAGE_DEFAULTS } from "@media-render/contract/config/limits";
+import type { FontRegistry } from "../fonts.ts";
+import { placement, type Placeable } from "../placement.ts";
+import { css, effects, esc } from "../style.ts";
 
 export interface TextLayerInput extends Placeable {
   text: string;

@@ -20,7 +20,7 @@ import {
   type Response as PageResponse,
 } from "playwright-core";
 import { expect } from "vitest";
-import { checkAnswer } from "../contract";
+import { checkAnswer } from "../contract.ts";
 
 const require = createRequire(import.meta.url);
 const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");

@@ -7,11 +7,11 @@ import { env } from "cloudflare:workers";
 import Stripe from "stripe";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { CurrentPlan, Payment, PlanChangeResult, type PendingPlan } from "../../../src/billing/schemas";
-import { call, json } from "../helpers";
-import { openPending } from "../jobs-seed";
-import { bearer, body, signUp } from "./sign-up";
-import { invoice, subscribe } from "./stripe-events";
+import { CurrentPlan, Payment, PlanChangeResult, type PendingPlan } from "../../../src/billing/schemas.ts";
+import { call, json } from "../helpers.ts";
+import { openPending } from "../jobs-seed.ts";
+import { bearer, body, signUp } from "./sign-up.ts";
+import { invoice, subscribe } from "./stripe-events.ts";
 
 /** GET /billing/usage, checked against its declared answer schema. */
 const usage = async (token: string) =>

@@ -6,8 +6,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { BASE, call, json, newAccount } from "../helpers";
-import { bearer, body, freshEmail, latestCode, register, signUp } from "./sign-up";
+import { BASE, call, json, newAccount } from "../helpers.ts";
+import { bearer, body, freshEmail, latestCode, register, signUp } from "./sign-up.ts";
 
 const COOKIE = "__Host-mrs_session";
 

@@ -7,14 +7,14 @@
 import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app";
+import { createApp } from "../../../src/app.ts";
 import {
   EMAIL_CHANGES_PER_ACCOUNT,
   EMAIL_CHANGE_MAILS_PER_ADDRESS,
-} from "../../../src/accounts/attempt-limits";
-import type { Env } from "../../../src/env";
-import { BASE, json } from "../helpers";
-import { bearer, body, freshEmail, outbox, signUp } from "./sign-up";
+} from "../../../src/accounts/attempt-limits.ts";
+import type { Env } from "../../../src/env.ts";
+import { BASE, json } from "../helpers.ts";
+import { bearer, body, freshEmail, outbox, signUp } from "./sign-up.ts";
 
 /** The real app with production's sign-in limits (5 codes per address, 60 requests per IP, an hour each). */
 const production = (overrides: Partial<Env> = {}) => ({

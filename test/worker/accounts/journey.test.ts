@@ -1,8 +1,8 @@
 /** The whole journey of a new user over HTTP on the real local bindings. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, json } from "../helpers";
-import { bearer, body, freshEmail, latestCode, outbox, register, verify } from "./sign-up";
+import { call, json } from "../helpers.ts";
+import { bearer, body, freshEmail, latestCode, outbox, register, verify } from "./sign-up.ts";
 
 describe("a new user", () => {
   it("registers, reads the code, verifies, creates a key, renders with it, lists, deletes it and is refused", async () => {

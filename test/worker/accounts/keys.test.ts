@@ -1,8 +1,8 @@
 /** /api/v1/api-keys: happy, error and security cases. */
 import { describe, expect, it } from "vitest";
-import { MAX_KEYS_PER_ACCOUNT } from "../../../src/keys/schemas";
-import { call, json, updateKey } from "../helpers";
-import { bearer, body, signUp } from "./sign-up";
+import { MAX_KEYS_PER_ACCOUNT } from "../../../src/keys/schemas.ts";
+import { call, json, updateKey } from "../helpers.ts";
+import { bearer, body, signUp } from "./sign-up.ts";
 
 const create = (token: string, payload: unknown) =>
   call("/api/v1/api-keys", bearer(token, json("POST", payload)));

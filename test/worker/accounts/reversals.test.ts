@@ -6,12 +6,12 @@
  */
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { CurrentPlan, Payment } from "../../../src/billing/schemas";
-import { finishJob } from "../../../src/jobs/lifecycle";
-import { call, json, testCtx } from "../helpers";
-import { openPending } from "../jobs-seed";
-import { bearer, body, signUp } from "./sign-up";
-import { accountRow, applied, charge, dispute, ledgerRows, planHistory, subscribe } from "./stripe-events";
+import { CurrentPlan, Payment } from "../../../src/billing/schemas.ts";
+import { finishJob } from "../../../src/jobs/lifecycle.ts";
+import { call, json, testCtx } from "../helpers.ts";
+import { openPending } from "../jobs-seed.ts";
+import { bearer, body, signUp } from "./sign-up.ts";
+import { accountRow, applied, charge, dispute, ledgerRows, planHistory, subscribe } from "./stripe-events.ts";
 
 /** A token pack bought and paid (the provider names its payment `pi`). */
 const buyPack = async (token: string, userId: string, tokens: number, pi = `pi_pack_${Math.random()}`) => {

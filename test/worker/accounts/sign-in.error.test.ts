@@ -1,9 +1,9 @@
 /** Bad input and wrong codes in registration and sign-in: the envelope, the codes, nothing created. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MAX_CODE_ATTEMPTS } from "../../../src/accounts/codes";
-import { call, json } from "../helpers";
-import { body, CONSENT, freshEmail, latestCode, register, verify } from "./sign-up";
+import { MAX_CODE_ATTEMPTS } from "../../../src/accounts/codes.ts";
+import { call, json } from "../helpers.ts";
+import { body, CONSENT, freshEmail, latestCode, register, verify } from "./sign-up.ts";
 
 const users = async (email: string) =>
   (await env.DB.prepare("SELECT count(*) AS n FROM users WHERE email = ?")

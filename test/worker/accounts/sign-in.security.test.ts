@@ -1,8 +1,8 @@
 /** What an attacker can learn or do without an account's mail: nothing. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, json, newAccount } from "../helpers";
-import { bearer, body, freshEmail, latestCode, outbox, register, signUp, verify } from "./sign-up";
+import { call, json, newAccount } from "../helpers.ts";
+import { bearer, body, freshEmail, latestCode, outbox, register, signUp, verify } from "./sign-up.ts";
 
 describe("enumeration", () => {
   it("answers register and login the same for known and unknown addresses", async () => {

@@ -1,6 +1,6 @@
 /** Signing up the way a user does: register, read the code from the local outbox, verify. */
 import { expect } from "vitest";
-import { call, json } from "../helpers";
+import { call, json } from "../helpers.ts";
 
 export const CONSENT = { termsAccepted: true, termsVersion: "2026-10-12", marketingAccepted: false };
 

@@ -7,8 +7,8 @@
 import { env } from "cloudflare:workers";
 import Stripe from "stripe";
 import { expect } from "vitest";
-import { call, json } from "../helpers";
-import { bearer, body } from "./sign-up";
+import { call, json } from "../helpers.ts";
+import { bearer, body } from "./sign-up.ts";
 
 const rid = () => Math.random().toString(36).slice(2, 12);
 const seconds = (ms: number) => Math.floor(ms / 1000);

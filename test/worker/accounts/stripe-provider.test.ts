@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { stripeProvider } from "../../../src/billing/stripe-provider";
+import { stripeProvider } from "../../../src/billing/stripe-provider.ts";
 
 interface Sent {
   method: string;

@@ -7,9 +7,9 @@ import { env } from "cloudflare:workers";
 import Stripe from "stripe";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import { WebhookReceipt } from "../../../src/billing/schemas";
-import { call } from "../helpers";
-import { signUp } from "./sign-up";
+import { WebhookReceipt } from "../../../src/billing/schemas.ts";
+import { call } from "../helpers.ts";
+import { signUp } from "./sign-up.ts";
 import {
   accountRow,
   applied,
@@ -21,7 +21,7 @@ import {
   startUpgrade,
   subscribe,
   subscription,
-} from "./stripe-events";
+} from "./stripe-events.ts";
 
 /** Everything billing stored about an account, to compare before and after. */
 const snapshot = async (userId: string) => ({

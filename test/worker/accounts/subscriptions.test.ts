@@ -9,13 +9,13 @@ import { env } from "cloudflare:workers";
 import { createScheduledController } from "cloudflare:test";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
-import worker from "../../../src/index";
-import { periodEnd } from "../../../src/billing/periods";
-import { CurrentPlan } from "../../../src/billing/schemas";
-import { finishJob } from "../../../src/jobs/lifecycle";
-import { call, json, testCtx } from "../helpers";
-import { openPending } from "../jobs-seed";
-import { bearer, body, signUp } from "./sign-up";
+import worker from "../../../src/index.ts";
+import { periodEnd } from "../../../src/ledger/periods.ts";
+import { CurrentPlan } from "../../../src/billing/schemas.ts";
+import { finishJob } from "../../../src/jobs/lifecycle.ts";
+import { call, json, testCtx } from "../helpers.ts";
+import { openPending } from "../jobs-seed.ts";
+import { bearer, body, signUp } from "./sign-up.ts";
 import {
   accountRow,
   applied,
@@ -25,7 +25,7 @@ import {
   planHistory,
   subscribe,
   subscription,
-} from "./stripe-events";
+} from "./stripe-events.ts";
 
 const usage = async (token: string) =>
   v.parse(CurrentPlan, (await body(await call("/api/v1/billing/usage", bearer(token)))).data);

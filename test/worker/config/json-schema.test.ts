@@ -5,9 +5,15 @@
  */
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
-import { validateJobConfig } from "../../../src/contract/config";
-import { configJsonSchema } from "../../../src/schemas/json-schemas";
-import { FONT, imageConfig, imageLayers, videoConfig, videoLayers } from "./examples";
+import { validateJobConfig } from "@media-render/contract/config";
+import { configJsonSchema } from "../../../src/schemas/json-schemas.ts";
+import {
+  FONT,
+  imageConfig,
+  imageLayers,
+  videoConfig,
+  videoLayers,
+} from "../../../packages/contract/test/config/examples.ts";
 
 const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
 const validators = {

@@ -6,11 +6,11 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app";
-import { bearer, body, signUp } from "../accounts/sign-up";
-import { call, fixture, json, upload } from "../helpers";
-import { newBox } from "../webhooks/support";
-import { figure } from "./scale";
+import { createApp } from "../../../src/app.ts";
+import { bearer, body, signUp } from "../accounts/sign-up.ts";
+import { call, fixture, json, upload } from "../helpers.ts";
+import { newBox } from "../webhooks/support.ts";
+import { figure } from "./scale.ts";
 
 /** Param routes that name no account's resource. */
 const PUBLIC = new Set([

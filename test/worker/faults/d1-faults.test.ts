@@ -5,14 +5,14 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createContext, withCaller, type CallerCtx } from "../../../src/context";
-import { createJob } from "../../../src/jobs/create-job";
-import { cancelJob } from "../../../src/jobs/cancel-job";
-import { finishJob, markProcessing } from "../../../src/jobs/lifecycle";
-import { getJobById } from "../../../src/jobs/internal";
-import { renewAllowances } from "../../../src/billing/monthly-allowance";
-import { FULL, newAccount } from "../helpers";
-import { figure } from "./scale";
+import { createContext, withCaller, type CallerCtx } from "../../../src/context.ts";
+import { createJob } from "../../../src/jobs/create-job.ts";
+import { cancelJob } from "../../../src/jobs/cancel-job.ts";
+import { finishJob, markProcessing } from "../../../src/jobs/lifecycle.ts";
+import { getJobById } from "../../../src/jobs/internal.ts";
+import { renewAllowances } from "../../../src/billing/monthly-allowance.ts";
+import { FULL, newAccount } from "../helpers.ts";
+import { figure } from "./scale.ts";
 
 /** The D1 binding failing at its `failAt`-th call (prepare().run/first/all, batch, exec), working otherwise. */
 const failingD1 = (failAt: number) => {

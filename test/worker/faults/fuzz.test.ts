@@ -5,12 +5,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../../src/app";
-import { imageConfig, videoConfig } from "../config/examples";
-import { CONSOLE_PAGES } from "../../../src/paths";
-import { BASE, call, newAccount } from "../helpers";
-import { signUp } from "../accounts/sign-up";
-import { figure, scaled } from "./scale";
+import { createApp } from "../../../src/app.ts";
+import { imageConfig, videoConfig } from "../../../packages/contract/test/config/examples.ts";
+import { CONSOLE_PAGES } from "../../../src/paths.ts";
+import { BASE, call, newAccount } from "../helpers.ts";
+import { signUp } from "../accounts/sign-up.ts";
+import { figure, scaled } from "./scale.ts";
 
 const SEED = 20261124;
 

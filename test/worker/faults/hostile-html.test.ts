@@ -7,12 +7,12 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it, vi } from "vitest";
-import { imageDeadlineSeconds } from "../../../src/contract/deadline";
-import { escapeAttempts } from "../../escape-attempts";
-import { render } from "../render/harness";
-import { decode } from "../render/pixels";
-import { body, call, json, newAccount } from "../helpers";
-import { FULL, figure } from "./scale";
+import { imageDeadlineSeconds } from "@media-render/contract/deadline";
+import { escapeAttempts } from "../../escape-attempts.ts";
+import { render } from "../render/harness.ts";
+import { decode } from "../render/pixels.ts";
+import { body, call, json, newAccount } from "../helpers.ts";
+import { FULL, figure } from "./scale.ts";
 
 const canary = inject("canary");
 const hits = async () =>

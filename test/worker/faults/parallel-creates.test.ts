@@ -8,10 +8,10 @@
 import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { purchase } from "../../../src/billing/ledger";
-import { call, newAccount } from "../helpers";
-import { createJobCall } from "../jobs-seed";
-import { figure, scaled } from "./scale";
+import { purchase } from "../../../src/ledger/ledger.ts";
+import { call, newAccount } from "../helpers.ts";
+import { createJobCall } from "../jobs-seed.ts";
+import { figure, scaled } from "./scale.ts";
 
 const SEED = 424242;
 /** 1 s of video at 10 fps: 10 + 2 * 1 = 12 tokens reserved (the renderer never calls back in tests). */

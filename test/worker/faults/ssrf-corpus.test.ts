@@ -8,10 +8,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ValidationFailed } from "../../../src/lib/errors";
-import { safeFetch } from "../../../src/net/safe-fetch";
-import { PUBLIC_ADDRESS, withDns } from "../fake-internet";
-import { figure, scaled } from "./scale";
+import { ValidationFailed } from "../../../src/lib/errors.ts";
+import { safeFetch } from "../../../src/net/safe-fetch.ts";
+import { PUBLIC_ADDRESS, withDns } from "../fake-internet.ts";
+import { figure, scaled } from "./scale.ts";
 
 const SEED = 20261124;
 

@@ -4,12 +4,12 @@
  */
 import { env } from "cloudflare:workers";
 import * as v from "valibot";
-import { HostedImageConfigSchema, ImageConfigSchema } from "../../../src/contract/config";
-import { compileImage } from "../../../src/image-renderer/compile-html";
-import { hostedFontKeys, type HostedFonts } from "../../../src/image-renderer/hosted-fonts";
-import { browserFor } from "../../../src/image-renderer/image-browser";
-import { keyOf } from "../../../src/storage/paths";
-import { fixture } from "../helpers";
+import { HostedImageConfigSchema, ImageConfigSchema } from "@media-render/contract/config";
+import { compileImage } from "../../../src/image-renderer/compile-html.ts";
+import { hostedFontKeys, type HostedFonts } from "../../../src/image-renderer/hosted-fonts.ts";
+import { browserFor } from "../../../src/image-renderer/image-browser.ts";
+import { keyOf } from "../../../src/storage/paths.ts";
+import { fixture } from "../helpers.ts";
 
 /** Storage URLs of the fixtures the render tests use, with natural sizes for pictures. */
 export const FILES = {

@@ -1,5 +1,5 @@
 /** One config per feature of the image grammar, each compared with a committed reference PNG. */
-import { FILES } from "./harness";
+import { FILES } from "./harness.ts";
 
 const canvas = (layers: unknown[], extra: Record<string, unknown> = {}) => ({
   width: 320,

@@ -1,11 +1,11 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { handOverMissed } from "../../../src/webhooks/announce";
-import { deliveriesOf, raiseEvent } from "../../../src/webhooks/events";
-import { MAX_ATTEMPTS_PER_HOUR } from "../../../src/webhooks/limits";
-import { body, call, json, newAccount, testCtx } from "../helpers";
-import { jobOutputUrl, openPending, postRunnerReport, runnerReport, seedJob } from "../jobs-seed";
+import { handOverMissed } from "../../../src/webhooks/announce.ts";
+import { deliveriesOf, raiseEvent } from "../../../src/webhooks/events.ts";
+import { MAX_ATTEMPTS_PER_HOUR } from "../../../src/webhooks/limits.ts";
+import { body, call, json, newAccount, testCtx } from "../helpers.ts";
+import { jobOutputUrl, openPending, postStatusReport, statusReport, seedJob } from "../jobs-seed.ts";
 import {
   createEndpoint,
   deliveriesWhere,
@@ -17,7 +17,7 @@ import {
   receivedAtLeast,
   verify,
   waitFor,
-} from "./support";
+} from "./support.ts";
 
 /** A VIDEO job of a fresh account with an endpoint at a receiver box behaving as `params` say. */
 const setup = async (params: Record<string, string | number> = {}, eventTypes?: string[]) => {
@@ -29,8 +29,8 @@ const setup = async (params: Record<string, string | number> = {}, eventTypes?: 
 };
 
 const complete = async (jobId: string) => {
-  const res = await postRunnerReport(
-    runnerReport(jobId, "completed", {
+  const res = await postStatusReport(
+    statusReport(jobId, "completed", {
       resultUrl: await jobOutputUrl(jobId, 1234),
       metadata: { videoDuration: 1 },
     }),
@@ -41,7 +41,7 @@ const complete = async (jobId: string) => {
 describe("webhook deliveries of render events", () => {
   it("delivers render.started and render.completed, each verified by standardwebhooks, with a download link", async () => {
     const { box, endpoint, jobId } = await setup();
-    expect((await postRunnerReport(runnerReport(jobId, "processing"))).status).toBe(200);
+    expect((await postStatusReport(statusReport(jobId, "processing"))).status).toBe(200);
     await complete(jobId);
     const got = await receivedAtLeast(box, 2);
     const events = got.map((r) => verify(endpoint.secret, r));
@@ -66,8 +66,8 @@ describe("webhook deliveries of render events", () => {
 
   it("delivers render.failed with the error and nothing charged, to endpoints subscribed to it only", async () => {
     const { box, endpoint, jobId } = await setup({}, ["render.failed"]);
-    expect((await postRunnerReport(runnerReport(jobId, "processing"))).status).toBe(200);
-    const res = await postRunnerReport(runnerReport(jobId, "failed", { error: "codec exploded" }));
+    expect((await postStatusReport(statusReport(jobId, "processing"))).status).toBe(200);
+    const res = await postStatusReport(statusReport(jobId, "failed", { error: "codec exploded" }));
     expect(res.status).toBe(200);
     const [got] = await receivedAtLeast(box, 1);
     const event = verify(endpoint.secret, got!);
@@ -82,7 +82,7 @@ describe("webhook deliveries of render events", () => {
     expect(await deliveryRows(endpoint.id)).toHaveLength(1);
   });
 
-  it("raises nothing twice when the runner repeats a report", async () => {
+  it("raises nothing twice when the renderer repeats a report", async () => {
     const { box, endpoint, jobId } = await setup();
     await complete(jobId);
     await complete(jobId);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { body, call, json, newAccount } from "../helpers";
+import { body, call, json, newAccount } from "../helpers.ts";
 import {
   createEndpoint,
   deliveriesWhere,
@@ -10,7 +10,7 @@ import {
   received,
   receivedAtLeast,
   verify,
-} from "./support";
+} from "./support.ts";
 
 const get = (path: string, key: string) => call(path, { headers: { "x-api-key": key } });
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { MAX_ENDPOINTS_PER_ACCOUNT } from "../../../src/webhooks/limits";
-import { body, call, json, newAccount } from "../helpers";
-import { createEndpoint, newBox } from "./support";
+import { MAX_ENDPOINTS_PER_ACCOUNT } from "../../../src/webhooks/limits.ts";
+import { body, call, json, newAccount } from "../helpers.ts";
+import { createEndpoint, newBox } from "./support.ts";
 
 const post = (path: string, payload: unknown, key: string) => call(path, json("POST", payload, key));
 

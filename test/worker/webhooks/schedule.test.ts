@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { ATTEMPT_TIMEOUT_MS } from "../../../src/webhooks/limits";
-import { budget, nextAttemptAt, parseRetryAfter, RETRY_SCHEDULE_MS } from "../../../src/webhooks/schedule";
-import { attemptDelivery } from "../../../src/webhooks/transport";
-import { newBox, received } from "./support";
+import { ATTEMPT_TIMEOUT_MS } from "../../../src/webhooks/limits.ts";
+import { budget, nextAttemptAt, parseRetryAfter, RETRY_SCHEDULE_MS } from "../../../src/webhooks/schedule.ts";
+import { attemptDelivery } from "../../../src/webhooks/transport.ts";
+import { newBox, received } from "./support.ts";
 
 const NOW = 1_800_000_000_000;
 const DEV = { ENVIRONMENT: "development" };

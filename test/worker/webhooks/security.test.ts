@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import type { Permission } from "../../../src/auth/caller";
-import { createApiKey } from "../../../src/keys/create-api-key";
-import { createEndpoint as createEndpointVerb } from "../../../src/webhooks/manage-endpoints";
-import { signUp } from "../accounts/sign-up";
-import { withDns } from "../fake-internet";
-import { asCaller, body, call, json, newAccount, testCtx } from "../helpers";
-import { jobOutputUrl, openPending, postRunnerReport, runnerReport } from "../jobs-seed";
-import { createEndpoint, deliveriesWhere, newBox, received, receivedAtLeast } from "./support";
+import type { Permission } from "../../../src/auth/caller.ts";
+import { createApiKey } from "../../../src/keys/create-api-key.ts";
+import { createEndpoint as createEndpointVerb } from "../../../src/webhooks/manage-endpoints.ts";
+import { signUp } from "../accounts/sign-up.ts";
+import { withDns } from "../fake-internet.ts";
+import { asCaller, body, call, json, newAccount, testCtx } from "../helpers.ts";
+import { jobOutputUrl, openPending, postStatusReport, statusReport } from "../jobs-seed.ts";
+import { createEndpoint, deliveriesWhere, newBox, received, receivedAtLeast } from "./support.ts";
 
 const keyWith = async (userId: string, permissions: Permission[], scopes?: string[]) =>
   (await createApiKey(testCtx(), { userId, name: "scoped key", permissions, scopes })).key;
@@ -75,7 +75,7 @@ describe("webhooks: accounts", () => {
     const endpointA = await createEndpoint(a.key, boxA.url);
     const endpointB = await createEndpoint(b.key, boxB.url);
     const jobId = await openPending(a.userId, 20, "VIDEO");
-    await postRunnerReport(runnerReport(jobId, "completed", { resultUrl: await jobOutputUrl(jobId, 10) }));
+    await postStatusReport(statusReport(jobId, "completed", { resultUrl: await jobOutputUrl(jobId, 10) }));
     await receivedAtLeast(boxA.box, 1);
     await deliveriesWhere(endpointA.id, 1, (r) => r.status === "delivered");
     expect(await received(boxB.box)).toEqual([]);

@@ -7,9 +7,9 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { expect, inject } from "vitest";
-import type { Received } from "../../webhook-receiver";
-import type { WebhookEndpoint } from "../../../src/webhooks/endpoint-object";
-import { body, call, json } from "../helpers";
+import type { Received } from "../../webhook-receiver.ts";
+import type { WebhookEndpoint } from "../../../src/webhooks/endpoint-object.ts";
+import { body, call, json } from "../helpers.ts";
 
 export type { Received };
 

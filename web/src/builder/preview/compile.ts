@@ -6,11 +6,7 @@
  * drawing stays).
  */
 import * as v from "valibot";
-import {
-  ImageConfigSchema,
-  ImageLayerSchema,
-  type ImageConfig,
-} from "../../../../src/contract/config/index.ts";
+import { ImageConfigSchema, ImageLayerSchema, type ImageConfig } from "@media-render/contract/config";
 import { compileImageParts, type CompiledParts } from "../../../../src/image-renderer/compile-html.ts";
 
 export type { CompiledParts };

@@ -11,7 +11,7 @@ export interface Drawn {
 
 /**
  * A layer's markup without its html sandbox nonce: the compile step draws a fresh one per document
- * (src/contract/html-sandbox.ts), which would make every html layer look changed. Escaped in `srcdoc`, it reads
+ * (packages/contract/src/html-sandbox.ts), which would make every html layer look changed. Escaped in `srcdoc`, it reads
  * `nonce=&#34;…` in the script tags and `nonce-…` in the policy.
  */
 const keyOf = (html: string) => html.replace(/nonce(?:-|=&#34;)[\w-]+/g, "nonce");

@@ -1,5 +1,5 @@
 /**
- * The video's timeline, laid out by the service's own timeline code (src/contract/timeline.ts: clip starts,
+ * The video's timeline, laid out by the service's own timeline code (packages/contract/src/timeline.ts: clip starts,
  * transitions clamped to half of each neighbour, whole frames): clips on two alternating lanes so a transition's
  * overlap shows, each transition's thumbnail at its clip's end, the global layers and the audio tracks on their
  * own rows, and the playhead. A clip's right edge drags its duration; a focused clip takes Alt+arrow keys (0.1 s,

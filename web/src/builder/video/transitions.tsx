@@ -1,7 +1,7 @@
 /**
  * Transitions by name, each with its thumbnail: the gl-transitions shaders' midpoints from the renderer's contact
  * sheet (one picture, build/transition-sprite.ts; its cells are the names of GL_TRANSITIONS_1_43 then
- * GL_TRANSITIONS_LATER, ten to a row, as container/test/video/gl-transitions.test.ts draws them). editly's own
+ * GL_TRANSITIONS_LATER, ten to a row, as renderer/test/video/gl-transitions.test.ts draws them). editly's own
  * names (the directional pushes, `dummy`, `random`) have no shader and get a sign instead.
  */
 import { useState } from "preact/hooks";

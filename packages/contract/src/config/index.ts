@@ -1,0 +1,118 @@
+/**
+ * Render config grammar: the one source of truth for request validation, the served JSON Schemas, token
+ * estimation, resource detection and the renderers' view of a config.
+ */
+import * as v from "valibot";
+import { toFieldErrors, type FieldError, type FieldWarning } from "../field-errors.ts";
+import { estimateTokens, outputFormatOf } from "./estimate.ts";
+import { HostedImageConfigSchema, ImageConfigSchema, type ImageConfig } from "./image.ts";
+import { JOB_TYPES, type JobType } from "./job-type.ts";
+import { detectResources, type DetectedResource } from "./resources.ts";
+import { VideoConfigSchema, type VideoConfig } from "./video.ts";
+import { configWarnings } from "./warnings.ts";
+
+export { estimateTokens, outputFormatOf } from "./estimate.ts";
+export {
+  HostedImageConfigSchema,
+  ImageConfigSchema,
+  ImageLayerSchema,
+  type ImageConfig,
+  type ImageLayer,
+} from "./image.ts";
+export { type JobType } from "./job-type.ts";
+export * as limits from "./limits.ts";
+export {
+  detectResources,
+  forEachFileReference,
+  type DetectedResource,
+  type FileReference,
+} from "./resources.ts";
+export { applyLayerDefaults } from "./rules.ts";
+export { AUDIO_CURVES, TRANSITION_NAMES } from "./transitions.ts";
+export { VideoConfigSchema, VideoLayerSchema, type VideoConfig } from "./video.ts";
+
+type ValidJobConfig =
+  | {
+      valid: true;
+      type: "image";
+      config: ImageConfig;
+      estimatedTokens: number;
+      resources: DetectedResource[];
+      outputFormat: string;
+      warnings: FieldWarning[];
+    }
+  | {
+      valid: true;
+      type: "video";
+      config: VideoConfig;
+      estimatedTokens: number;
+      resources: DetectedResource[];
+      outputFormat: string;
+      warnings: FieldWarning[];
+    };
+
+/** A refused config: its errors, and the warnings it would carry once they are fixed. */
+export type JobConfigResult =
+  ValidJobConfig | { valid: false; errors: FieldError[]; warnings: FieldWarning[] };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+export interface ValidateOptions {
+  /** The hosted font catalogue is on: image `googleFont` may name families the bundle lacks. */
+  catalogueOnline?: boolean;
+}
+
+/**
+ * Checks a job request's `type` and `config`, in this order: the type (`INVALID_JOB_TYPE` on field
+ * `type`), that the config is an object (`INVALID_CONFIG_TYPE` on field `config`), then the grammar
+ * (`VALIDATION_ERROR`, one entry per problem, fields like `config.layers[2].width`). `warnings` name the
+ * properties accepted with no effect (`IGNORED_PROPERTY`, warnings.ts).
+ */
+export const validateJobConfig = (
+  type: unknown,
+  config: unknown,
+  options: ValidateOptions = {},
+): JobConfigResult => {
+  if (typeof type !== "string" || !(JOB_TYPES as readonly string[]).includes(type)) {
+    return {
+      valid: false,
+      errors: [{ field: "type", message: 'type must be "image" or "video"', code: "INVALID_JOB_TYPE" }],
+      warnings: [],
+    };
+  }
+  if (!isObject(config)) {
+    return {
+      valid: false,
+      errors: [{ field: "config", message: "config must be an object", code: "INVALID_CONFIG_TYPE" }],
+      warnings: [],
+    };
+  }
+  const jobType = type as JobType;
+  const warnings = configWarnings(jobType, config);
+  if (jobType === "image") {
+    const schema = options.catalogueOnline ? HostedImageConfigSchema : ImageConfigSchema;
+    const parsed = v.safeParse(schema, config);
+    if (!parsed.success) return { valid: false, errors: toFieldErrors(parsed.issues, "config"), warnings };
+    return {
+      valid: true,
+      type: "image",
+      config: parsed.output,
+      estimatedTokens: estimateTokens("image", parsed.output),
+      resources: detectResources("image", parsed.output),
+      outputFormat: outputFormatOf("image", parsed.output),
+      warnings,
+    };
+  }
+  const parsed = v.safeParse(VideoConfigSchema, config);
+  if (!parsed.success) return { valid: false, errors: toFieldErrors(parsed.issues, "config"), warnings };
+  return {
+    valid: true,
+    type: "video",
+    config: parsed.output,
+    estimatedTokens: estimateTokens("video", parsed.output),
+    resources: detectResources("video", parsed.output),
+    outputFormat: outputFormatOf("video", parsed.output),
+    warnings,
+  };
+};

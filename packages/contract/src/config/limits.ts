@@ -1,0 +1,151 @@
+/**
+ * Every numeric limit and documented default of the render config grammar, in one place. The schemas
+ * enforce the limits; the README publishes them; the renderers read the defaults from here instead of
+ * hard-coding their own. Sizes are in pixels, times in seconds, lengths in characters unless named *_BYTES.
+ */
+
+/** Image canvas: width and height in pixels (integers). */
+export const IMAGE_MIN_SIZE = 1;
+export const IMAGE_MAX_SIZE = 4096;
+/** Layers per image job. */
+export const IMAGE_MIN_LAYERS = 1;
+export const IMAGE_MAX_LAYERS = 50;
+/** JPEG/WebP quality. */
+export const IMAGE_MIN_QUALITY = 1;
+export const IMAGE_MAX_QUALITY = 100;
+/** Largest font size of an image text layer (no published cap; one canvas height is plenty). */
+export const IMAGE_MAX_FONT_SIZE = 4096;
+
+/**
+ * Video frame size. Any integer in range is accepted (JsonCut's 1..4096); the renderer rounds each side down
+ * to an even number, never below 2 (x264/yuv420p need even sizes, so 1 renders as 2), see `evenDimension` in
+ * packages/contract/src/geometry.ts.
+ */
+export const VIDEO_MIN_SIZE = 1;
+export const VIDEO_MAX_SIZE = 4096;
+/**
+ * Frames per second: JsonCut's 1..120. The render deadline grows with the pixel rate
+ * (packages/contract/src/deadline.ts), so 120 fps gets twice the wall time of 60; tokens are per output second.
+ */
+export const VIDEO_MIN_FPS = 1;
+export const VIDEO_MAX_FPS = 120;
+export const VIDEO_MIN_CLIPS = 1;
+export const VIDEO_MAX_CLIPS = 100;
+export const VIDEO_MIN_LAYERS_PER_CLIP = 1;
+export const VIDEO_MAX_LAYERS_PER_CLIP = 20;
+/** Layers in `globalLayers` (not published anywhere; same cap as a clip). */
+export const VIDEO_MAX_GLOBAL_LAYERS = 20;
+/** Entries of `audioTracks` (not published anywhere). */
+export const VIDEO_MAX_AUDIO_TRACKS = 20;
+/** Total output length after transition overlaps. */
+export const VIDEO_MAX_DURATION = 300;
+/** Shortest clip (own `duration` or `defaults.duration`). */
+export const VIDEO_MIN_CLIP_DURATION = 0.1;
+/** Font size of title, subtitle, news-title and title-background layers (px). */
+export const VIDEO_MIN_FONT_SIZE = 8;
+export const VIDEO_MAX_FONT_SIZE = 500;
+/**
+ * dynaudnorm settings of `audioNorm`: JsonCut's lower bounds, ffmpeg's upper ones (editly passes the values
+ * straight to ffmpeg; its examples use maxGain 100). The renderer raises what ffmpeg would refuse: gaussSize
+ * to odd and at least 3, maxGain to at least 1 (ffmpeg's dynaudnorm takes g 3..301 odd, m 1..100).
+ */
+export const AUDIO_NORM_MIN_GAUSS_SIZE = 1;
+export const AUDIO_NORM_MAX_GAUSS_SIZE = 301;
+export const AUDIO_NORM_MIN_MAX_GAIN = 0;
+export const AUDIO_NORM_MAX_MAX_GAIN = 100;
+/**
+ * The largest volume (`mixVolume`, `clipsAudioVolume`, `outputVolume`, `backgroundAudioVolume`) a config may ask
+ * for: 1000, or +60 dB. editly sets no bound and neither do ffmpeg's volume filter and amix's weights; this one
+ * only keeps a value sane (editly's examples reach 50).
+ */
+export const MAX_VOLUME = 1000;
+export const MAX_VOLUME_DB = 60;
+
+/** HTML layers (image and video jobs). */
+export const HTML_MAX_LAYERS_PER_JOB = 5;
+export const HTML_MAX_BYTES = 100 * 1024;
+export const CSS_MAX_BYTES = 50 * 1024;
+export const HTML_SRC_MAX_LENGTH = 2048;
+export const HTML_MAX_WAIT = 5;
+export const HTML_MAX_ANIMATED_DURATION = 30;
+export const HTML_MAX_GOOGLE_FONTS = 10;
+
+/** Gradient colour stops. */
+export const GRADIENT_MIN_COLORS = 2;
+export const GRADIENT_MAX_COLORS = 16;
+/** Text of one layer. */
+export const MAX_TEXT_LENGTH = 10_000;
+/** Any file reference (storage path or URL). */
+export const MAX_FILE_REFERENCE_LENGTH = 2048;
+
+/**
+ * Sanity bounds where the reference publishes none: wide enough for any real config, narrow enough that
+ * no value can make a renderer allocate or loop without end.
+ */
+export const MAX_PX = 100_000;
+export const MAX_ROTATION = 360;
+export const MAX_BLUR = 1000;
+export const MAX_STROKE_WIDTH = 1000;
+export const MAX_LINE_HEIGHT = 10;
+/** Any time value (cuts, windows, offsets) in seconds: one day. */
+export const MAX_SECONDS = 86_400;
+export const MAX_OUTLINE_WIDTH = 100;
+/** Title word/letter reveal, seconds. */
+export const MAX_ANIMATION_DURATION = 3600;
+/** Speed factor of subtitle/news-title animations. */
+export const MAX_ANIMATION_SPEED = 100;
+
+/** Defaults the renderers apply when a property is absent (the schemas leave absent values absent). */
+export const IMAGE_DEFAULTS = {
+  format: "png",
+  quality: 90,
+  fontSize: 24,
+  color: "#000000",
+  lineHeight: 1.2,
+  align: "left",
+  fit: "fill",
+  rectangleSize: 100,
+  circleSize: 50,
+  gradientType: "linear",
+  gradientDirection: "diagonal",
+} as const;
+
+export const VIDEO_DEFAULTS = {
+  width: 1280,
+  height: 720,
+  fps: 25,
+  format: "mp4",
+  /** Clip length when neither the clip, a video layer's cut nor `defaults.duration` gives one. */
+  clipDuration: 4,
+  /** A transition object without `duration`. No transition at all unless one is configured. */
+  transitionDuration: 0.5,
+  /** A transition object without `name` (editly picks `random`; we prefer deterministic output). */
+  transitionName: "fade",
+  audioCurve: "tri",
+  /** Ken Burns strength of image/video layers with a `zoomDirection`. */
+  zoomAmount: 0.1,
+  htmlAnimatedDuration: 5,
+  audioNormGaussSize: 5,
+  audioNormMaxGain: 30,
+} as const;
+
+/** Token estimate (spec "Events"): image 2 + 1 per layer; video 10 + 2 per output second. */
+export const TOKENS_IMAGE_BASE = 2;
+export const TOKENS_IMAGE_PER_LAYER = 1;
+export const TOKENS_VIDEO_BASE = 10;
+export const TOKENS_VIDEO_PER_SECOND = 2;
+/** autoSubtitles: on top of the video's cost, 5 + 1 per started second of output (transcription + captions). */
+export const TOKENS_SUBTITLES_BASE = 5;
+export const TOKENS_SUBTITLES_PER_SECOND = 1;
+
+/**
+ * GL work of one video job, in pixels drawn by software GL: every frame of each `gl` layer (over its clip, or the
+ * whole video when global) and of each transition that may be drawn by its GLSL, times the frame's width x height
+ * (packages/contract/src/deadline.ts `renderWork`). The render's deadline allows GL_NANOSECONDS_PER_PIXEL for each (the
+ * native helper's `cube` ~50 ns at 1280x720, `fade` ~22, a gl layer's draw and read-back on the page ~40-60;
+ * renderer/src/video/README.md), so past VIDEO_MAX_GL_PIXELS (3000 s of it) a job could never finish within the
+ * longest render: validation refuses it (GL_WORK_TOO_LARGE). 50e9 pixels is ~54,000 frames at 1280x720 (a 300 s,
+ * 25 fps video with 7 full-length gl layers), ~24,100 at 1920x1080, ~2,980 at 4096x4096.
+ */
+export const GL_NANOSECONDS_PER_PIXEL = 60;
+export const VIDEO_MAX_GL_PIXELS = 50e9;

@@ -1,0 +1,248 @@
+/**
+ * The video job config (config reference §2): clips played in sequence with transitions between them,
+ * layers above all clips (`globalLayers`), and audio (background track, `audioTracks`, clip audio).
+ */
+import * as v from "valibot";
+import {
+  bool,
+  BundledCatalogFont,
+  catalogFontEntries,
+  Color,
+  documentedDefault,
+  integerIn,
+  list,
+  numberIn,
+  oneOf,
+  Position,
+  PositiveSeconds,
+  Seconds,
+  strict,
+  text,
+  Volume,
+} from "./common.ts";
+import { AudioRef, FontRef } from "./file-ref.ts";
+import { ignored } from "./ignored.ts";
+import { layerDefaultsEntries, layerObject, layerVariant } from "./layer-set.ts";
+import * as L from "./limits.ts";
+import {
+  defaultsIssues,
+  layerIssues,
+  normaliseConfigAliases,
+  prefix,
+  report,
+  type RuleIssue,
+} from "./rules.ts";
+import { buildTimeline } from "../timeline.ts";
+import { TransitionSchema } from "./transitions.ts";
+import { GLOBAL_LAYER_FORBIDDEN, VIDEO_LAYER_ENTRIES as E } from "./video-layers.ts";
+
+const o = v.optional;
+
+const visualOptions = [
+  layerObject(E.image),
+  layerObject(E["image-overlay"]),
+  layerObject(E.title),
+  layerObject(E.subtitle),
+  layerObject(E["news-title"]),
+  layerObject(E["title-background"]),
+  layerObject(E["slide-in-text"]),
+  layerObject(E["fill-color"]),
+  layerObject(E["linear-gradient"]),
+  layerObject(E["radial-gradient"]),
+  layerObject(E["rainbow-colors"]),
+  layerObject(E.pause),
+  layerObject(E["editly-banner"]),
+  layerObject(E.html),
+  layerObject(E.gl),
+] as const;
+
+export const VideoLayerSchema = layerVariant("a video clip", [
+  layerObject(E.video),
+  layerObject(E.audio),
+  layerObject(E["detached-audio"]),
+  ...visualOptions,
+]);
+export type VideoLayer = v.InferOutput<typeof VideoLayerSchema>;
+
+/** Layers over the whole timeline: no video or audio layers; `start`/`stop` are absolute seconds. */
+export const GlobalLayerSchema = layerVariant("globalLayers", visualOptions, GLOBAL_LAYER_FORBIDDEN);
+
+const LayerList = list(VideoLayerSchema, L.VIDEO_MIN_LAYERS_PER_CLIP, L.VIDEO_MAX_LAYERS_PER_CLIP, "layers");
+const SingleLayer = v.pipe(
+  VideoLayerSchema,
+  v.transform((layer) => [layer]),
+);
+
+/**
+ * A clip's layers: a list, or editly's single layer object read as a one-layer list. Chosen by the
+ * input's type so a bad layer reports its own fields (served as `anyOf`, src/schemas/json-schemas.ts).
+ */
+export const ClipLayers = v.lazy((input: unknown) =>
+  input !== null && typeof input === "object" && !Array.isArray(input) ? SingleLayer : LayerList,
+);
+
+const ClipDuration = numberIn(L.VIDEO_MIN_CLIP_DURATION, L.VIDEO_MAX_DURATION);
+
+export const ClipSchema = strict("clip", {
+  /** Seconds. Default: the first video layer's cut length, else `defaults.duration`, else 4. */
+  duration: o(ClipDuration),
+  /** Into the next clip (ignored on the last); null = hard cut. Merged over `defaults.transition`. */
+  transition: o(v.nullable(TransitionSchema)),
+  /** The clip's layers, bottom first; editly's single-layer form (one layer object) is read as [layer]. */
+  layers: ClipLayers,
+});
+
+export const AudioTrackSchema = strict("audio track", {
+  path: AudioRef,
+  mixVolume: o(Volume),
+  /** Seconds into the output. */
+  start: o(Seconds),
+  cutFrom: o(Seconds),
+  cutTo: o(PositiveSeconds),
+});
+
+export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
+  animation: o(oneOf(["word-by-word", "letter-by-letter"])),
+  textColor: o(Color),
+  fontSize: o(numberIn(L.VIDEO_MIN_FONT_SIZE, L.VIDEO_MAX_FONT_SIZE)),
+  fontPath: o(FontRef),
+  ...catalogFontEntries(BundledCatalogFont),
+  position: o(Position),
+  outlineColor: o(Color),
+  outlineWidth: o(numberIn(0, L.MAX_OUTLINE_WIDTH)),
+  outlineStyle: o(oneOf(["outline", "shadow", "glow"])),
+});
+
+export type AutoSubtitlesStyle = v.InferOutput<typeof AutoSubtitlesStyleSchema>;
+
+export const VideoDefaultsSchema = strict("defaults", {
+  duration: o(ClipDuration),
+  transition: o(v.nullable(TransitionSchema)),
+  ...layerDefaultsEntries(E),
+});
+
+/** Warning text of editly's options that only its CLI or local ffmpeg use. */
+const EDITLY_ONLY = {
+  outPath:
+    'editly\'s output file: the service stores the output and answers its URL; the container is "format" (mp4 unless set)',
+  log: "an editly logging option with no effect here (job progress and errors come with the job)",
+  tools: "an editly option for its local ffmpeg: the renderer's tools and encoder settings are fixed",
+  remote: "an editly option: http(s) paths are always fetched here (public addresses only)",
+};
+
+/**
+ * editly's options of its CLI and local ffmpeg: accepted so an editly spec posts as it is, with a warning each,
+ * since none changes the output here.
+ */
+const editlyOnlyEntries = {
+  outPath: ignored(text(L.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.outPath),
+  enableFfmpegLog: ignored(bool(), EDITLY_ONLY.log),
+  verbose: ignored(bool(), EDITLY_ONLY.log),
+  logTimes: ignored(bool(), EDITLY_ONLY.log),
+  keepTmp: ignored(bool(), EDITLY_ONLY.log),
+  ffmpegPath: ignored(text(L.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.tools),
+  ffprobePath: ignored(text(L.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.tools),
+  customOutputArgs: ignored(list(text(1000), 0, 100, "arguments"), EDITLY_ONLY.tools),
+  allowRemoteRequests: ignored(bool(), EDITLY_ONLY.remote),
+};
+
+/** Output containers. */
+export const VIDEO_FORMATS = ["mp4", "mov", "webm"] as const;
+
+export const videoConfigEntries = {
+  /** Default 1280; rounded down to an even number when rendering (geometry.ts evenDimension). */
+  width: o(documentedDefault(integerIn(L.VIDEO_MIN_SIZE, L.VIDEO_MAX_SIZE), L.VIDEO_DEFAULTS.width)),
+  /** Default 720; rounded down to an even number when rendering. */
+  height: o(documentedDefault(integerIn(L.VIDEO_MIN_SIZE, L.VIDEO_MAX_SIZE), L.VIDEO_DEFAULTS.height)),
+  /** Default 25. */
+  fps: o(documentedDefault(integerIn(L.VIDEO_MIN_FPS, L.VIDEO_MAX_FPS), L.VIDEO_DEFAULTS.fps)),
+  /** Default mp4. */
+  format: o(documentedDefault(oneOf(VIDEO_FORMATS), L.VIDEO_DEFAULTS.format)),
+  /** Quick low-resolution preview. */
+  fast: o(bool()),
+  clips: list(ClipSchema, L.VIDEO_MIN_CLIPS, L.VIDEO_MAX_CLIPS, "clips"),
+  defaults: o(VideoDefaultsSchema),
+  /** Background track over the whole video. */
+  audioFilePath: o(AudioRef),
+  /** editly's weight of the background track in the mix (default 1). */
+  backgroundAudioVolume: o(Volume),
+  loopAudio: o(bool()),
+  /** Keep the audio of video/audio layers (otherwise clips are silent). */
+  keepSourceAudio: o(bool()),
+  clipsAudioVolume: o(Volume),
+  outputVolume: o(Volume),
+  audioTracks: o(list(AudioTrackSchema, 0, L.VIDEO_MAX_AUDIO_TRACKS, "audio tracks")),
+  audioNorm: o(
+    strict("audioNorm", {
+      enable: o(bool()),
+      gaussSize: o(integerIn(L.AUDIO_NORM_MIN_GAUSS_SIZE, L.AUDIO_NORM_MAX_GAUSS_SIZE)),
+      maxGain: o(numberIn(L.AUDIO_NORM_MIN_MAX_GAIN, L.AUDIO_NORM_MAX_MAX_GAIN)),
+    }),
+  ),
+  globalLayers: o(list(GlobalLayerSchema, 0, L.VIDEO_MAX_GLOBAL_LAYERS, "layers")),
+  /**
+   * Transcribe the final audio mix and burn in word-timed captions (paid plans; the Worker refuses it on the
+   * free plan). The transcript and WebVTT/SRT files are stored as extra job outputs.
+   */
+  autoSubtitles: o(bool()),
+  autoSubtitlesStyle: o(AutoSubtitlesStyleSchema),
+  /**
+   * Our addition: the spoken language (ISO 639-1, e.g. `en`, `de`) when autoSubtitles should not detect it.
+   * The offline backend knows English only.
+   */
+  autoSubtitlesLanguage: o(
+    v.pipe(v.string(), v.regex(/^[a-z]{2}$/, "must be a two-letter ISO 639-1 language code such as en")),
+  ),
+  ...editlyOnlyEntries,
+};
+
+type RawVideoConfig = v.InferOutput<ReturnType<typeof strict<typeof videoConfigEntries>>>;
+
+/** Rules over the whole config: defaults objects, audio cuts, the html layer cap, the output length. */
+export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
+  const out: RuleIssue[] = [];
+  const defaults = config.defaults;
+  out.push(...defaultsIssues(defaults));
+  if (config.autoSubtitlesStyle)
+    out.push(...prefix(["autoSubtitlesStyle"], layerIssues(config.autoSubtitlesStyle)));
+  config.audioTracks?.forEach((track, i) =>
+    out.push(...prefix(["audioTracks", i], layerIssues({ ...track }))),
+  );
+
+  let html = 0;
+  const countHtml = (layers: readonly { type: string }[], base: (string | number)[]) =>
+    layers.forEach((layer, i) => {
+      if (layer.type === "html" && ++html === L.HTML_MAX_LAYERS_PER_JOB + 1) {
+        out.push({
+          path: [...base, i],
+          message: `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers are allowed per job`,
+        });
+      }
+    });
+  config.clips.forEach((clip, i) => countHtml(clip.layers, ["clips", i, "layers"]));
+  countHtml(config.globalLayers ?? [], ["globalLayers"]);
+
+  const total = buildTimeline(config).duration;
+  // A hair of tolerance: sums of decimal seconds are not exact in binary floating point.
+  if (total > L.VIDEO_MAX_DURATION + 1e-9) {
+    out.push({
+      path: ["clips"],
+      message: `the video would last ${Math.round(total * 100) / 100} s; at most ${L.VIDEO_MAX_DURATION} s are allowed`,
+    });
+  }
+  return out;
+};
+
+export const VideoConfigSchema = v.pipe(
+  strict("the video config", videoConfigEntries),
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (dataset.typed) report(addIssue, videoConfigIssues(dataset.value));
+  }),
+  v.transform(normaliseConfigAliases),
+  v.description(
+    "Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; " +
+      `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers per job; the output (clip lengths minus transition ` +
+      `overlaps) lasts at most ${L.VIDEO_MAX_DURATION} s; html/css sizes are UTF-8 bytes.`,
+  ),
+);
+export type VideoConfig = v.InferOutput<typeof VideoConfigSchema>;

@@ -1,0 +1,232 @@
+/**
+ * The messages between the Worker and the renderer, as valibot schemas both sides validate with: what the
+ * Worker sends (a render request), what the renderer answers (probe result, health) and what it reports back
+ * through the signed status callback (the spec's runner status payload). Paths are here too, so neither side
+ * spells a route the other does not serve.
+ */
+import * as v from "valibot";
+import { VIDEO_FORMATS, VideoConfigSchema } from "./config/video.ts";
+
+/** The renderer's routes. `health` is public; the others need a Worker signature (signing.ts). */
+export const RENDERER_PATHS = {
+  health: "/health",
+  probe: "/probe",
+  renderVideo: "/render/video",
+  cancel: "/render/cancel",
+} as const;
+
+/** The Worker's route that receives the renderer's signed status reports. */
+export const CALLBACK_PATH = "/api/v1/webhooks/runner/job-status";
+
+/**
+ * The Worker's route that transcribes a job's audio mix with Workers AI (production backend of autoSubtitles):
+ * body = the WAV bytes, signed like a callback over the job id (`x-renderer-job`); answers `TranscriptAnswer`.
+ */
+export const TRANSCRIBE_PATH = "/api/v1/webhooks/runner/transcribe";
+
+/** The speech recognisers behind autoSubtitles (see renderer/src/transcribe). */
+export const TRANSCRIPTION_BACKENDS = ["pocketsphinx", "workers-ai"] as const;
+
+/** What the transcription route answers: words with times in seconds, and the language heard. */
+export const TranscriptAnswer = v.object({
+  language: v.nullable(v.string()),
+  words: v.array(v.object({ text: v.string(), start: v.number(), end: v.number() })),
+});
+export type TranscriptAnswer = v.InferOutput<typeof TranscriptAnswer>;
+
+/** The extra outputs of an autoSubtitles job (RenderVideoRequest.output.captions), by name. */
+export const CAPTION_OUTPUTS = ["transcript", "vtt", "srt"] as const;
+
+const HttpUrl = v.pipe(
+  v.string(),
+  v.maxLength(8192),
+  v.url("must be a URL"),
+  v.regex(/^https?:\/\//i, "must be an http(s) URL"),
+);
+
+/**
+ * POST /render/video. `config` is the job's config as the user submitted it (the renderer validates it with
+ * the same grammar the Worker did); `inputs` maps every file reference of the config (storage path or public
+ * URL) to a short-lived signed URL the renderer downloads it from.
+ */
+export const RenderVideoRequest = v.object({
+  jobId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  config: VideoConfigSchema,
+  inputs: v.record(v.pipe(v.string(), v.maxLength(4096)), HttpUrl),
+  output: v.object({
+    uploadUrl: HttpUrl,
+    format: v.picklist(VIDEO_FORMATS),
+    /** autoSubtitles: where the transcript (JSON), WebVTT and SRT files go. */
+    captions: v.optional(v.object({ transcript: HttpUrl, vtt: HttpUrl, srt: HttpUrl })),
+  }),
+  callbackUrl: HttpUrl,
+  /**
+   * autoSubtitles' backend: the renderer's offline pocketsphinx, or Workers AI through the Worker's transcription
+   * route at `url` (TRANSCRIBE_PATH). Absent: pocketsphinx.
+   */
+  transcription: v.optional(
+    v.variant("backend", [
+      v.object({ backend: v.literal("pocketsphinx") }),
+      v.object({ backend: v.literal("workers-ai"), url: HttpUrl }),
+    ]),
+  ),
+  /**
+   * What the Worker validated and charged for: the render must not last longer than `maxDurationSeconds` of output
+   * (the clips sized by the stored files' real lengths) nor run longer than `deadlineSeconds` of wall time
+   * (deadline.ts); past either it fails for good.
+   */
+  limits: v.optional(
+    v.object({
+      maxDurationSeconds: v.pipe(v.number(), v.minValue(0)),
+      deadlineSeconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    }),
+  ),
+  /** Whose job it is (an opaque id): the renderer's queue holds at most a few jobs of one account (fairness). */
+  accountId: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(200))),
+  /**
+   * Which hand-over of the job this is (1, 2, ...): every report carries it back, so the Worker can ignore a
+   * renderer that lost its lease (frozen, cut off) and wakes up after the job was handed to another.
+   */
+  attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /**
+   * Accept only if a render slot is free now (else 503 busy): the Worker's first pass over the pool, so a job does
+   * not wait behind another on one instance while a second instance idles.
+   */
+  startNow: v.optional(v.boolean()),
+});
+export type RenderVideoRequest = v.InferOutput<typeof RenderVideoRequest>;
+/** The request as the Worker builds it (the config still unparsed JSON). */
+export type RenderVideoRequestInput = v.InferInput<typeof RenderVideoRequest>;
+
+/** 202 answer of POST /render/video. */
+export const RenderAccepted = v.object({ accepted: v.literal(true) });
+
+/**
+ * 503 answer of POST /render/video when the renderer's bounded queue (or the account's share of it) is full,
+ * sent with a `Retry-After` header (seconds): the Worker puts the job back on its queue with that delay.
+ */
+export const RendererBusy = v.object({
+  error: v.string(),
+  busy: v.literal(true),
+  retryAfterSeconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
+/**
+ * POST /render/cancel: stop the job's render (waiting or running, ffmpeg and browsers killed). With `attempt`,
+ * only that hand-over is stopped (a job already handed to this renderer again keeps its newer render).
+ */
+export const CancelRender = v.object({
+  jobId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
+  attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+});
+export type CancelRender = v.InferOutput<typeof CancelRender>;
+
+/** 200 answer of POST /render/cancel: whether a render of that job was found (and stopped). */
+export const CancelAnswer = v.object({ cancelled: v.boolean() });
+
+/**
+ * Every job a renderer holds (waiting or running) is reported at least this often (a `processing` callback, a
+ * heartbeat when there is no progress to tell): the job's lease, renewed by the renderer.
+ */
+export const HEARTBEAT_INTERVAL_MS = 2_000;
+
+/** POST /probe answer: what ffprobe (or the in-process header readers) found in one media file. */
+export const ProbeResult = v.object({
+  /** Display size: coded size swapped when the picture is rotated by 90 or 270 degrees. */
+  width: v.nullable(v.number()),
+  height: v.nullable(v.number()),
+  /** Seconds, exactly ffprobe's format.duration; null for still images and when unknown. */
+  duration: v.nullable(v.number()),
+  formatName: v.string(),
+  videoCodec: v.nullable(v.string()),
+  audioCodec: v.nullable(v.string()),
+  /** avg_frame_rate rounded to 3 decimals; null for stills and audio. */
+  fps: v.nullable(v.number()),
+  /** Clockwise degrees a player turns the coded picture for display, in [0, 360). */
+  rotation: v.number(),
+  /** A moving-picture stream exists (still images and embedded cover art do not count). */
+  hasVideo: v.boolean(),
+  hasAudio: v.boolean(),
+});
+export type ProbeResult = v.InferOutput<typeof ProbeResult>;
+
+/** GET /health answer: liveness plus the tool versions read at start-up (null = tool missing). */
+export const RendererHealth = v.object({
+  status: v.literal("ok"),
+  service: v.literal("renderer"),
+  version: v.string(),
+  uptimeSeconds: v.number(),
+  /** Admission state: render slots, renders running, jobs waiting for a slot, room for more, renders finished. */
+  capacity: v.optional(
+    v.object({
+      slots: v.number(),
+      running: v.number(),
+      waiting: v.number(),
+      maxWaiting: v.number(),
+      /** Renders run to their end since the renderer started. */
+      finished: v.optional(v.number()),
+    }),
+  ),
+  tools: v.object({
+    ffmpeg: v.nullable(v.string()),
+    ffprobe: v.nullable(v.string()),
+    chromium: v.nullable(v.string()),
+    /**
+     * What draws gl-transitions: the native helper's GL as it names it ("llvmpipe (LLVM 15.0.6, 256 bits);
+     * OpenGL ES 3.2 Mesa 22.3.6"), null when they are drawn on the WebGL page (no helper built, or
+     * GL_TRANSITIONS=page), "not working: <error>" when the helper cannot start its GL. Absent from
+     * renderers older than this field.
+     */
+    glTransitions: v.optional(v.nullable(v.string())),
+  }),
+});
+export type RendererHealth = v.InferOutput<typeof RendererHealth>;
+
+/** Every error answer of the renderer. */
+export const RendererError = v.object({ error: v.string() });
+
+/**
+ * autoSubtitles' report: the backend that ran (null when the video had no audio), the language, how many words
+ * and cues, and a note when there are no captions (no audio, no speech).
+ */
+export const CaptionsReport = v.object({
+  backend: v.nullable(v.picklist(TRANSCRIPTION_BACKENDS)),
+  language: v.nullable(v.pipe(v.string(), v.maxLength(20))),
+  words: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  cues: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  note: v.nullable(v.pipe(v.string(), v.maxLength(200))),
+});
+export type CaptionsReport = v.InferOutput<typeof CaptionsReport>;
+
+/** A renderer's status report (the spec's "Runner status payload"), the body of a signed callback. */
+export const StatusReport = v.object({
+  jobId: v.pipe(v.string(), v.minLength(1)),
+  status: v.picklist(["processing", "completed", "failed", "cancelled"]),
+  type: v.picklist(["image", "video"]),
+  timestamp: v.pipe(v.string(), v.isoTimestamp()),
+  resultUrl: v.optional(v.pipe(v.string(), v.url())),
+  error: v.optional(v.string()),
+  /** The request's `attempt`, echoed: a report of an older hand-over than the job's latest is ignored. */
+  attempt: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  /**
+   * On `failed`: the fault was the infrastructure's, not the job's (a killed encoder, a crashed browser, a renderer
+   * shutting down). The Worker hands the job over again, a bounded number of times.
+   */
+  retryable: v.optional(v.boolean()),
+  metadata: v.optional(
+    v.object({
+      processingTime: v.optional(v.number()),
+      fileSize: v.optional(v.number()),
+      sessionId: v.optional(v.string()),
+      videoDuration: v.optional(v.number()),
+      outputWidth: v.optional(v.number()),
+      outputHeight: v.optional(v.number()),
+      /** While processing: percent done (0..100) and the stage (downloading, rendering, encoding, ...). */
+      progress: v.optional(v.pipe(v.number(), v.minValue(0), v.maxValue(100))),
+      stage: v.optional(v.pipe(v.string(), v.maxLength(40))),
+      /** autoSubtitles on a completed job: what was heard and drawn (the files are at the job's caption paths). */
+      captions: v.optional(CaptionsReport),
+    }),
+  ),
+});
+export type StatusReport = v.InferOutput<typeof StatusReport>;

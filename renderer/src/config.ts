@@ -1,0 +1,214 @@
+/**
+ * Renderer configuration, read once from the environment and validated (the environment is a trust boundary).
+ * This is the only module that reads `process.env`: everything else receives its settings through `AppDeps`
+ * or a render's options, so what `/health` reports is what the renderer actually launches.
+ * Empty strings count as unset so `PORT=` in a shell does not turn into port 0.
+ */
+import { readFileSync } from "node:fs";
+import { availableParallelism, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import * as v from "valibot";
+import { builtGlTransition } from "./video/gl/native-gl.ts";
+import chromiumIsolation from "./video/raster/chromium-isolation.json" with { type: "json" };
+import { CHROMIUM_SANDBOX, type ChromiumLaunch } from "./video/raster/launch-chromium.ts";
+
+const DEFAULT_PROBE_MAX_BYTES = 200 * 1024 * 1024;
+
+/** How html layers are captured: HeadlessExperimental.beginFrame (fast), or page.screenshot (fallback). */
+export const CAPTURE_METHODS = ["beginframe", "screenshot"] as const;
+export type CaptureMethod = (typeof CAPTURE_METHODS)[number];
+
+/** The external programs a render launches and how it drives Chromium: the part of {@link Config} renders need. */
+export interface RenderTools {
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** The Chromium binary the rasteriser launches (text sheets and html layers); /health reports its version. */
+  chromiumPath: string;
+  /**
+   * The unprivileged user every Chromium runs as when the renderer is root (video/raster/launch-chromium.ts):
+   * pages run users' scripts and shaders, and must not reach the renderer's secrets.
+   */
+  chromiumUser: string;
+  /** Chromium's own sandbox on top of that user: `auto` (wherever it starts) or `off`. */
+  chromiumSandbox: ChromiumLaunch["chromiumSandbox"];
+  /** `beginframe`, or `screenshot` for a Chromium without begin-frame control. */
+  htmlCapture: CaptureMethod;
+  /** Begin-frame browser processes that share one animated html layer's frames (1..8). */
+  htmlCaptureWorkers: number;
+  /** The offline speech recogniser autoSubtitles runs (Debian's `pocketsphinx_continuous`). */
+  pocketsphinxPath: string;
+  /**
+   * The native transition drawer (renderer/native/gl-transition.c, built by the setup and the Dockerfile),
+   * or null: transitions are drawn on the WebGL page (GL_TRANSITIONS=page, or the helper is not built).
+   */
+  glTransitionPath: string | null;
+}
+
+/** What a render uses when the environment says nothing (tests and the benchmark call renderVideo directly). */
+export const DEFAULT_RENDER_TOOLS: RenderTools = {
+  ffmpegPath: "ffmpeg",
+  ffprobePath: "ffprobe",
+  // Debian's headless shell: starts faster than the full browser and has begin-frame control.
+  chromiumPath: "/usr/lib/chromium/chromium-headless-shell",
+  // Created by the project's setup and by the image (chromium-isolation.json is the one copy of the name).
+  chromiumUser: chromiumIsolation.user,
+  chromiumSandbox: "auto",
+  htmlCapture: "beginframe",
+  // A PNG encode per frame keeps one Chromium busy; two share a 2-core machine's cores.
+  htmlCaptureWorkers: 2,
+  pocketsphinxPath: "pocketsphinx_continuous",
+  glTransitionPath: builtGlTransition(),
+};
+
+const GL_TRANSITIONS = ["native", "page"] as const;
+
+const MAX_CAPTURE_WORKERS = 8;
+
+/** One render per CPU pair: an encode keeps two cores busy (measured: a second render on 2 cores halves both). */
+const DEFAULT_SLOTS = Math.max(1, Math.floor(availableParallelism() / 2));
+
+/**
+ * The machine's memory: the cgroup's limit when the renderer runs under one that is lower (a container), else
+ * the total.
+ */
+const machineMemory = (): number => {
+  try {
+    const limit = Number(readFileSync("/sys/fs/cgroup/memory.max", "utf8").trim());
+    if (Number.isFinite(limit) && limit > 0) return Math.min(limit, totalmem());
+  } catch {
+    // no cgroup v2 limit (or "max"): the machine's total
+  }
+  return totalmem();
+};
+
+/**
+ * A render's share of memory by default: three quarters of the machine (the rest is Node, the browsers, the
+ * system) split between the slots. A `standard-1` instance (4 GiB, one slot): 3 GiB.
+ */
+const defaultJobMemoryMb = (slots: number) => Math.floor((0.75 * machineMemory()) / slots / 2 ** 20);
+
+const unsignedInt = (name: string, max: number) =>
+  v.pipe(
+    v.string(),
+    v.regex(/^\d+$/, `${name} must be a non-negative integer`),
+    v.transform(Number),
+    v.maxValue(max, `${name} must be at most ${max}`),
+  );
+
+const nonEmpty = (name: string) => v.pipe(v.string(), v.nonEmpty(`${name} must not be empty`));
+
+/** The environment variables the renderer reads; the output type is {@link Config}. */
+export const RendererEnv = v.object({
+  HOST: v.optional(nonEmpty("HOST"), "127.0.0.1"),
+  PORT: v.optional(unsignedInt("PORT", 65535), "8788"),
+  RENDERER_SECRET: v.pipe(v.string("RENDERER_SECRET is required"), v.nonEmpty("RENDERER_SECRET is required")),
+  TMP_DIR: v.optional(nonEmpty("TMP_DIR"), join(tmpdir(), "renderer")),
+  PROBE_MAX_BYTES: v.optional(
+    unsignedInt("PROBE_MAX_BYTES", Number.MAX_SAFE_INTEGER),
+    String(DEFAULT_PROBE_MAX_BYTES),
+  ),
+  FFMPEG_PATH: v.optional(nonEmpty("FFMPEG_PATH"), DEFAULT_RENDER_TOOLS.ffmpegPath),
+  FFPROBE_PATH: v.optional(nonEmpty("FFPROBE_PATH"), DEFAULT_RENDER_TOOLS.ffprobePath),
+  CHROMIUM_HEADLESS_PATH: v.optional(nonEmpty("CHROMIUM_HEADLESS_PATH"), DEFAULT_RENDER_TOOLS.chromiumPath),
+  CHROMIUM_USER: v.optional(nonEmpty("CHROMIUM_USER"), DEFAULT_RENDER_TOOLS.chromiumUser),
+  CHROMIUM_SANDBOX: v.optional(
+    v.picklist(CHROMIUM_SANDBOX, `CHROMIUM_SANDBOX must be one of ${CHROMIUM_SANDBOX.join(", ")}`),
+    DEFAULT_RENDER_TOOLS.chromiumSandbox,
+  ),
+  HTML_CAPTURE: v.optional(
+    v.picklist(CAPTURE_METHODS, `HTML_CAPTURE must be one of ${CAPTURE_METHODS.join(", ")}`),
+    DEFAULT_RENDER_TOOLS.htmlCapture,
+  ),
+  HTML_CAPTURE_WORKERS: v.optional(
+    v.pipe(
+      unsignedInt("HTML_CAPTURE_WORKERS", MAX_CAPTURE_WORKERS),
+      v.minValue(1, "HTML_CAPTURE_WORKERS must be at least 1"),
+    ),
+    String(DEFAULT_RENDER_TOOLS.htmlCaptureWorkers),
+  ),
+  RENDER_SLOTS: v.optional(
+    v.pipe(unsignedInt("RENDER_SLOTS", 64), v.minValue(1, "RENDER_SLOTS must be at least 1")),
+    String(DEFAULT_SLOTS),
+  ),
+  RENDER_QUEUE_MAX: v.optional(unsignedInt("RENDER_QUEUE_MAX", 1000)),
+  RENDER_QUEUE_PER_ACCOUNT: v.optional(
+    v.pipe(
+      unsignedInt("RENDER_QUEUE_PER_ACCOUNT", 1000),
+      v.minValue(1, "RENDER_QUEUE_PER_ACCOUNT must be at least 1"),
+    ),
+  ),
+  RENDER_JOB_MEMORY_MB: v.optional(
+    v.pipe(
+      unsignedInt("RENDER_JOB_MEMORY_MB", 1 << 20),
+      v.minValue(16, "RENDER_JOB_MEMORY_MB must be at least 16"),
+    ),
+  ),
+  POCKETSPHINX_PATH: v.optional(nonEmpty("POCKETSPHINX_PATH"), DEFAULT_RENDER_TOOLS.pocketsphinxPath),
+  GL_TRANSITIONS: v.optional(
+    v.picklist(GL_TRANSITIONS, `GL_TRANSITIONS must be one of ${GL_TRANSITIONS.join(", ")}`),
+    "native",
+  ),
+  GL_TRANSITION_PATH: v.optional(nonEmpty("GL_TRANSITION_PATH")),
+});
+
+/** Validated renderer settings. */
+export interface Config extends RenderTools {
+  host: string;
+  /** 0 asks the OS for a free port (tests). */
+  port: number;
+  /** Shared with the Worker: signs Worker -> renderer requests and renderer -> Worker callbacks. */
+  rendererSecret: string;
+  /** Root for per-request temp directories; created at start-up. */
+  tmpDir: string;
+  /** Largest body POST /probe accepts (413 beyond it). */
+  probeMaxBytes: number;
+  /** Renders at once (RENDER_SLOTS, default one per CPU pair). */
+  renderSlots: number;
+  /** Accepted jobs waiting for a slot, beyond which offers are answered busy (RENDER_QUEUE_MAX, default 2 x slots). */
+  renderQueueMax: number;
+  /** Jobs of one account held at once, running or waiting (RENDER_QUEUE_PER_ACCOUNT, default slots + 1). */
+  renderQueuePerAccount: number;
+  /**
+   * The resident memory a render's own processes (its ffmpeg runs and GL helpers) may hold together before it is
+   * stopped as the job's fault (RENDER_JOB_MEMORY_MB, default 3/4 of the machine's memory split between the slots).
+   */
+  renderJobMemoryMb: number;
+}
+
+/** Reads and validates the configuration; throws one Error listing every problem. */
+export const loadConfig = (env: Record<string, string | undefined> = process.env): Config => {
+  const cleaned = Object.fromEntries(
+    Object.keys(RendererEnv.entries).map((key) => [key, env[key] === "" ? undefined : env[key]]),
+  );
+  const result = v.safeParse(RendererEnv, cleaned);
+  if (!result.success) {
+    const problems = result.issues.map((issue) => issue.message).join("; ");
+    throw new Error(`Invalid renderer configuration: ${problems}`);
+  }
+  const e = result.output;
+  // Two waiting places per slot, and one account may hold a slot's worth plus one: its next job is always ready
+  // when a render ends (no idle gap while it backs off), and a place is always left for another account.
+  const queueMax = e.RENDER_QUEUE_MAX ?? 2 * e.RENDER_SLOTS;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    rendererSecret: e.RENDERER_SECRET,
+    tmpDir: e.TMP_DIR,
+    probeMaxBytes: e.PROBE_MAX_BYTES,
+    ffmpegPath: e.FFMPEG_PATH,
+    ffprobePath: e.FFPROBE_PATH,
+    chromiumPath: e.CHROMIUM_HEADLESS_PATH,
+    chromiumUser: e.CHROMIUM_USER,
+    chromiumSandbox: e.CHROMIUM_SANDBOX,
+    htmlCapture: e.HTML_CAPTURE,
+    htmlCaptureWorkers: e.HTML_CAPTURE_WORKERS,
+    renderSlots: e.RENDER_SLOTS,
+    renderQueueMax: queueMax,
+    renderQueuePerAccount:
+      e.RENDER_QUEUE_PER_ACCOUNT ?? Math.min(e.RENDER_SLOTS + 1, e.RENDER_SLOTS + queueMax),
+    renderJobMemoryMb: e.RENDER_JOB_MEMORY_MB ?? defaultJobMemoryMb(e.RENDER_SLOTS),
+    pocketsphinxPath: e.POCKETSPHINX_PATH,
+    glTransitionPath:
+      e.GL_TRANSITIONS === "page" ? null : (e.GL_TRANSITION_PATH ?? DEFAULT_RENDER_TOOLS.glTransitionPath),
+  };
+};

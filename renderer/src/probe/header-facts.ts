@@ -1,0 +1,86 @@
+/**
+ * In-process readers behind probe-media.ts: stills whose header tells everything (PNG, JPEG, simple WebP)
+ * and H.264/HEVC MP4s (their `moov`) are read without ffprobe, whose process start-up alone costs ~60 ms
+ * on the path before a render's encoder starts. Each returns null for what only ffprobe can tell.
+ */
+import { open } from "node:fs/promises";
+import { readImageHeader } from "@media-render/contract/media/image-header";
+import {
+  boxAt,
+  FIRST_BOXES,
+  MAX_MOOV_BYTES,
+  parseMoov,
+  type Mp4Facts,
+} from "@media-render/contract/media/mp4-header";
+import type { MediaFacts } from "./media-facts.ts";
+
+/** Bytes read for a still's header (JPEG metadata before the frame header can be long). */
+const HEADER_BYTES = 256 * 1024;
+
+/** Facts of a still from its header alone, or null when only ffprobe can tell (other formats, animation). */
+export const probeStill = async (path: string): Promise<MediaFacts | null> => {
+  const file = await open(path, "r");
+  try {
+    const buf = new Uint8Array(HEADER_BYTES);
+    const { bytesRead } = await file.read(buf, 0, HEADER_BYTES, 0);
+    const h = readImageHeader(buf.subarray(0, bytesRead));
+    if (!h || h.hasAlpha === null || h.animated !== false) return null;
+    return {
+      width: h.width,
+      height: h.height,
+      duration: null,
+      rotation: 0,
+      videoCodec: h.codec,
+      hasVideo: false,
+      hasAudio: false,
+      hasAlpha: h.hasAlpha,
+      orientation: h.orientation,
+      ffprobe: null,
+    };
+  } finally {
+    await file.close();
+  }
+};
+
+/** Finds `moov` among the top-level boxes of a file (before or after `mdat`) and parses it. */
+const readMp4Facts = async (path: string): Promise<Mp4Facts | null> => {
+  const file = await open(path, "r");
+  try {
+    const { size } = await file.stat();
+    const head = new Uint8Array(16);
+    for (let at = 0, first = true; at + 8 <= size; first = false) {
+      const { bytesRead } = await file.read(head, 0, 16, at);
+      const box = boxAt(head.subarray(0, bytesRead), 0, size - at);
+      if (!box || (first && !FIRST_BOXES.has(box.type)) || at + box.end > size) return null;
+      if (box.type === "moov") {
+        const length = box.end - box.start;
+        if (length > MAX_MOOV_BYTES) return null;
+        const moov = new Uint8Array(length);
+        await file.read(moov, 0, length, at + box.start);
+        return parseMoov(moov);
+      }
+      at += box.end;
+    }
+    return null;
+  } finally {
+    await file.close();
+  }
+};
+
+/** Facts of an H.264/HEVC MP4 or QuickTime file from its `moov`, or null when only ffprobe can tell. */
+export const probeMp4 = async (path: string): Promise<MediaFacts | null> => {
+  const m = await readMp4Facts(path);
+  if (!m) return null;
+  return {
+    width: m.width,
+    height: m.height,
+    duration: m.duration,
+    rotation: m.rotation,
+    videoCodec: m.videoCodec,
+    hasVideo: true,
+    hasAudio: m.hasAudio,
+    hasAlpha: false,
+    orientation: 1,
+    ffprobe: null,
+  };
+};

@@ -1,0 +1,68 @@
+/**
+ * POST /render/video (renderer contract): validate the request with the contract's `RenderVideoRequest`
+ * (the config with the same grammar the Worker used, and a signed URL for every file the job draws), offer it
+ * to the bounded render queue (src/video/render-queue.ts) and answer 202, or 503 busy with `Retry-After` when the
+ * queue or the account's share of it is full. The job then renders in the background (src/video/run-job.ts).
+ * POST /render/cancel stops a job's render, waiting or running.
+ */
+import { Hono } from "hono";
+import * as v from "valibot";
+import { toFieldErrors } from "@media-render/contract/field-errors";
+import {
+  CancelRender,
+  RENDERER_PATHS,
+  RenderVideoRequest,
+  type CancelAnswer,
+  type RenderAccepted,
+  type RendererBusy,
+} from "@media-render/contract/wire";
+import type { AppDeps } from "../deps.ts";
+import { BadRequest } from "../lib/errors.ts";
+import { videoSpec } from "../video/config.ts";
+import { missingInput } from "../video/fetch-inputs.ts";
+import { videoJobTask } from "../video/run-job.ts";
+
+/** The body as a contract schema's output, or a 400 naming the first bad field. */
+const parseBody = async <S extends v.GenericSchema>(req: Request, schema: S): Promise<v.InferOutput<S>> => {
+  let raw: unknown;
+  try {
+    raw = await req.json();
+  } catch {
+    throw new BadRequest("Body must be JSON");
+  }
+  const parsed = v.safeParse(schema, raw);
+  if (!parsed.success) {
+    const [first] = toFieldErrors(parsed.issues);
+    throw new BadRequest(`${first?.field ?? "body"}: ${first?.message ?? "invalid"}`);
+  }
+  return parsed.output;
+};
+
+export const renderVideoRoutes = (deps: AppDeps): Hono =>
+  new Hono()
+    .post(RENDERER_PATHS.renderVideo, async (c) => {
+      const job = await parseBody(c.req.raw, RenderVideoRequest);
+      // Every file the job draws needs its signed URL: refuse now rather than fail after the 202.
+      const missing = missingInput(videoSpec(job.config), job.inputs);
+      if (missing !== null) throw new BadRequest(`inputs: no signed URL for the file reference "${missing}"`);
+      const offer = deps.renders.offer(videoJobTask(deps, job), { startNow: job.startNow });
+      if (!offer.accepted) {
+        const busy: v.InferOutput<typeof RendererBusy> = {
+          error:
+            offer.reason === "account"
+              ? "This account already has as many jobs on this renderer as it may hold"
+              : "The renderer's queue is full",
+          busy: true,
+          retryAfterSeconds: offer.retryAfterSeconds,
+        };
+        c.header("retry-after", String(offer.retryAfterSeconds));
+        return c.json(busy, 503);
+      }
+      const accepted: v.InferOutput<typeof RenderAccepted> = { accepted: true };
+      return c.json(accepted, 202);
+    })
+    .post(RENDERER_PATHS.cancel, async (c) => {
+      const { jobId, attempt } = await parseBody(c.req.raw, CancelRender);
+      const answer: v.InferOutput<typeof CancelAnswer> = { cancelled: deps.renders.cancel(jobId, attempt) };
+      return c.json(answer);
+    });

@@ -1,0 +1,94 @@
+/**
+ * The offline backend: Debian's `pocketsphinx_continuous` (packages `pocketsphinx`, `pocketsphinx-en-us`),
+ * English only. `-time yes` prints one line per recognised token, `word start end confidence`; fillers
+ * (`<s>`, `</s>`, `<sil>`, `[NOISE]`, `++...++`) are dropped and alternate pronunciations (`when(4)`) lose
+ * their suffix. `-remove_noise no`: its spectral noise removal ate most words of clean synthetic speech
+ * (fixture: "well when you" with it, "welcome to ... every word you hear ..." without).
+ */
+import { stat } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { run, ProcessError } from "../lib/process.ts";
+import {
+  normaliseWords,
+  TranscriptionFailed,
+  type Transcriber,
+  type TranscribeOptions,
+  type Transcript,
+  type TranscriptWord,
+} from "./types.ts";
+import { splitWav } from "./wav-chunks.ts";
+
+/** Parses `pocketsphinx_continuous -time yes` output into words (pure). */
+export const parsePocketsphinx = (stdout: string): TranscriptWord[] => {
+  const words: TranscriptWord[] = [];
+  for (const line of stdout.split("\n")) {
+    const m = /^(\S+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)\s*$/.exec(line.trim());
+    if (!m) continue;
+    const token = m[1]!;
+    if (/^(<.*>|\[.*\]|\+\+.*\+\+)$/.test(token)) continue;
+    words.push({ text: token.replace(/\(\d+\)$/, ""), start: Number(m[2]), end: Number(m[3]) });
+  }
+  return words;
+};
+
+/** Parts shorter than this are not worth a process of their own (and recognise worse without context). */
+const MIN_PART_SECONDS = 10;
+
+/** One recogniser run over one WAV file: its words, times from the file's start. */
+const recognise = async (
+  binary: string,
+  wavPath: string,
+  signal?: AbortSignal,
+): Promise<TranscriptWord[]> => {
+  try {
+    const result = await run(
+      binary,
+      ["-infile", wavPath, "-time", "yes", "-remove_noise", "no", "-logfn", "/dev/null"],
+      { timeoutMs: 20 * 60_000, signal },
+    );
+    return parsePocketsphinx(result.stdout.toString("utf8"));
+  } catch (error) {
+    if (error instanceof ProcessError && error.failure === "aborted") throw error;
+    const why = error instanceof ProcessError && error.failure === "spawn-failed" ? " (not installed)" : "";
+    throw new TranscriptionFailed(`transcription failed: the offline speech recogniser did not run${why}`);
+  }
+};
+
+/**
+ * Runs pocketsphinx at `binary` (default `pocketsphinx_continuous` on PATH). The recogniser uses one core, so
+ * audio long enough is cut at quiet moments into up to `parallel` parts (default: the machine's cores) recognised
+ * at once.
+ */
+export const pocketsphinxTranscriber = (
+  binary = "pocketsphinx_continuous",
+  parallel = availableParallelism(),
+): Transcriber => {
+  return {
+    backend: "pocketsphinx",
+    async transcribe(wavPath: string, options: TranscribeOptions = {}): Promise<Transcript> {
+      if (options.language !== undefined && !/^en\b/i.test(options.language))
+        throw new TranscriptionFailed(
+          `the offline transcriber only knows English; language "${options.language}" needs the Workers AI backend`,
+        );
+      // 16 kHz mono 16-bit: 32,000 bytes a second.
+      const seconds = (await stat(wavPath)).size / 32_000;
+      const parts = Math.max(1, Math.min(parallel, Math.floor(seconds / MIN_PART_SECONDS)));
+      const files = parts > 1 ? await splitWav(wavPath, parts) : null;
+      const runs = files ?? [{ path: wavPath, offset: 0 }];
+      const words = await Promise.all(
+        runs.map(async (part) =>
+          (await recognise(binary, part.path, options.signal)).map((w) => ({
+            ...w,
+            start: w.start + part.offset,
+            end: w.end + part.offset,
+          })),
+        ),
+      );
+      return {
+        backend: "pocketsphinx",
+        language: "en",
+        words: normaliseWords(words.flat(), Number.POSITIVE_INFINITY),
+      };
+    },
+  };
+};

@@ -1,0 +1,255 @@
+/**
+ * Compiles a VideoSpec (+ probed media and rasterised text) into ONE ffmpeg filter graph:
+ * per clip, layers overlaid on a base (or the first full-frame opaque layer AS the base), clips
+ * joined by the cheap mixers of joins.ts, else xfade (or concat for cuts), global layers on top,
+ * audio mixed to the exact length.
+ * Pure apart from the label counter: same inputs → same graph.
+ */
+import { clipAudioStream, finishAudio } from "./audio-graph.ts";
+import { GraphContext, type GlLayerDrawer, type LayerWindow } from "./graph-context.ts";
+import type { PipeUser } from "../lib/process.ts";
+import { glJoin, glTaps, withAlpha, type DrawnTransition, type TransitionDrawer } from "./gl/gl-join.ts";
+import { MIXERS, overlapJoin } from "./joins.ts";
+import { detachedTrack } from "./layers/audio-layer.ts";
+import { compileLayer, keyedLayers, keyedOf, type KeyedLayer } from "./layers/index.ts";
+import type { Timeline } from "@media-render/contract/timeline";
+import { drawnByGl, resolveTransition } from "./transitions.ts";
+import type { AudioTrackSpec, Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
+import { f } from "./values.ts";
+
+export interface CompiledGraph {
+  /** Per input: its options followed by `-i path`. */
+  inputs: string[][];
+  /**
+   * Users of the extra pipes `pipe:3`, `pipe:4`, ...: writers of streamed html frames and drawn
+   * transitions, readers of the frames transitions are drawn from.
+   */
+  pipes: PipeUser[];
+  /** How many pipes cannot be written twice (html captures); 0 lets the graph run twice (gl-join.ts). */
+  oneShotPipes?: number;
+  /** Extra outputs (label, output options, pipe) after the main one. */
+  outputs?: { label: string; args: string[]; pipe: string }[];
+  filterGraph: string;
+  /** Transition names actually used (after `random`), for logs and tests. */
+  transitions: string[];
+}
+
+/** Frame window of a layer inside a span of `frames` frames (start/stop in seconds, clamped). */
+export function layerWindow(layer: Layer, frames: number, fps: number): LayerWindow | null {
+  const total = frames / fps;
+  const start = Math.min(Math.max(0, layer.start ?? 0), total);
+  const stop = Math.min(Math.max(start, layer.stop ?? total), total);
+  const startFrame = Math.round(start * fps);
+  const endFrame = Math.min(frames, Math.round(stop * fps));
+  if (endFrame <= startFrame) return null;
+  return {
+    startFrame,
+    frames: endFrame - startFrame,
+    start: startFrame / fps,
+    duration: (endFrame - startFrame) / fps,
+  };
+}
+
+function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base: string | null): string {
+  const { width: W, height: H, fps, format } = ctx.spec;
+  const fmt = format === "webm" ? "yuva420p" : "yuv420p";
+  let current = base;
+  for (const { layer, key } of layers) {
+    const win = layerWindow(layer, frames, fps);
+    const out = win ? compileLayer(layer, win, ctx, key) : null;
+    if (!out || !win) continue;
+    if (current === null && out.coversFrame && win.frames === frames) {
+      current = out.label;
+      continue;
+    }
+    if (current === null) {
+      current = ctx.label("base");
+      const bg = format === "webm" ? "black@0" : "black";
+      ctx.chain(
+        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${frames},${ctx.retime(0)}[${current}]`,
+      );
+    }
+    const next = ctx.label("ov");
+    const x = typeof out.x === "number" ? out.x : `'${out.x}'`;
+    const y = typeof out.y === "number" ? out.y : `'${out.y}'`;
+    // An opaque base stays yuv420p: format=auto would negotiate yuva420p for the whole frame and add
+    // two full-frame conversions per layer per frame (~0.5 ms each at 720p).
+    const ovFmt = format === "webm" ? "auto" : "yuv420";
+    ctx.chain(`[${current}][${out.label}]overlay=x=${x}:y=${y}:eof_action=pass:format=${ovFmt}[${next}]`);
+    current = next;
+  }
+  return current ?? "";
+}
+
+/** The drawn transition after clip `c` (its key is the same in the taps and the splice pass). */
+function drawnAfter(
+  c: number,
+  plan: {
+    r: { name: string };
+    t: { frames: number; params?: Record<string, unknown>; easing?: string | null };
+  },
+  format: string | undefined,
+): DrawnTransition {
+  const { r, t } = plan;
+  return {
+    key: `t${c}`,
+    name: r.name,
+    frames: t.frames,
+    params: t.params,
+    easing: t.easing,
+    channels: withAlpha(format) ? 4 : 3,
+  };
+}
+
+/**
+ * Builds the complete graph with outputs `[vout]` and `[aout]`. With a `drawer`, every transition but the
+ * exact ffmpeg twins (XFADE_TWINS) is drawn by its GLSL (gl/gl-join.ts); without one, by its xfade mapping.
+ * A drawer in "taps" mode gets the other graph: only the pairs its transition `tapping` is drawn from.
+ */
+export function compileGraph(
+  spec: VideoSpec,
+  timeline: Timeline,
+  jobId: string,
+  media: ReadonlyMap<string, MediaInfo>,
+  rasters: ReadonlyMap<string, RasterAsset>,
+  drawer?: TransitionDrawer,
+  glLayers?: GlLayerDrawer,
+): CompiledGraph {
+  const ctx = new GraphContext(spec, timeline, jobId, media, rasters);
+  ctx.glLayers = glLayers;
+  const { width: W, height: H, fps, format } = spec;
+  const fmt = format === "webm" ? "yuva420p" : "yuv420p";
+  const all = keyedLayers(spec);
+  const clipLabels: string[] = [];
+  const clipAudio: string[] = [];
+  const tracks: AudioTrackSpec[] = [...spec.audioTracks];
+  // Transitions resolved first: a drawn one taps the streams of the clips on both sides.
+  const plans = timeline.clips.map((timing, c) => {
+    const t = timing.transition;
+    if (!t || c === timeline.clips.length - 1) return null;
+    const r = resolveTransition(t.name, `${jobId}:${c}`, t.params);
+    const drawn = drawer !== undefined && drawnByGl(r.name, t.params, t.easing, format);
+    return { t, r, drawn };
+  });
+  const tapping = drawer?.mode === "taps";
+  if (tapping) plans.forEach((p, c) => p && c !== drawer.tapping && (p.drawn = false));
+  const taps: { tail?: string; head?: string }[] = [];
+  timeline.clips.forEach((timing, c) => {
+    ctx.clipAudio = [];
+    // The taps pass composes only the clips on either side of a drawn transition, without sound.
+    if (tapping && !plans[c]?.drawn && !plans[c - 1]?.drawn) {
+      taps.push({});
+      clipLabels.push("");
+      return;
+    }
+    const layers = all.filter((k) => k.clip === c);
+    for (const k of layers.filter(keyedOf("detached-audio")))
+      tracks.push(detachedTrack(k.layer, timing.start));
+    let v = composite(ctx, layers, timing.frames, null);
+    if (!v) {
+      v = ctx.label("empty");
+      const bg = format === "webm" ? "black@0" : "black";
+      ctx.chain(
+        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${timing.frames},${ctx.retime(0)}[${v}]`,
+      );
+    }
+    const out = ctx.label("clip");
+    ctx.chain(`[${v}]format=${fmt},setsar=1,${ctx.retime(0)}[${out}]`);
+    clipLabels.push(out);
+    if (tapping) {
+      for (const a of ctx.clipAudio) ctx.chain(`[${a.label}]anullsink`);
+      const tap: { tail?: string; head?: string } = {};
+      if (plans[c]?.drawn) tap.tail = ctx.label("tail");
+      if (plans[c - 1]?.drawn) tap.head = ctx.label("head");
+      const both = tap.tail !== undefined && tap.head !== undefined;
+      if (both) ctx.chain(`[${out}]split=2[${tap.tail}][${tap.head}]`);
+      else if (tap.tail) tap.tail = out;
+      else tap.head = out;
+      taps.push(tap);
+      return;
+    }
+    const a = clipAudioStream(ctx, c, ctx.clipAudio);
+    if (a) clipAudio.push(a);
+  });
+  if (tapping) {
+    plans.forEach((plan, c) => {
+      if (!plan?.drawn) return;
+      const drawn = drawnAfter(c, plan, format);
+      const o = { aTap: taps[c]!.tail!, aFrames: timeline.clips[c]!.frames, bTap: taps[c + 1]!.head! };
+      glTaps(ctx, o, drawn, drawer!);
+    });
+    return graphOf(
+      ctx,
+      plans.flatMap((p) => (p ? [p.r.name] : [])),
+    );
+  }
+  const used: string[] = [];
+  let acc = clipLabels[0]!;
+  for (let c = 1; c < clipLabels.length; c++) {
+    const next = ctx.label("join");
+    const plan = plans[c - 1];
+    if (plan?.drawn && drawer) {
+      used.push(plan.r.name);
+      const drawn = drawnAfter(c - 1, plan, format);
+      const at = timeline.clips[c]!.startFrame;
+      glJoin(ctx, { acc, bMain: clipLabels[c]!, at, out: next }, drawn, drawer);
+    } else if (plan) {
+      const { t, r } = plan;
+      used.push(r.name);
+      const start = timeline.clips[c]!.startFrame;
+      const mixer =
+        format === "webm" ? undefined : (MIXERS[r.name] ?? (r.xfade === "fade" ? MIXERS.fade : undefined));
+      if (mixer) {
+        overlapJoin(ctx, acc, clipLabels[c]!, start, t.frames, next, mixer);
+      } else {
+        const expr = r.expr ? `:expr='${r.expr}'` : "";
+        ctx.chain(
+          `[${acc}][${clipLabels[c]}]xfade=transition=${r.xfade}:duration=${f(t.frames / fps)}:offset=${f(start / fps)}${expr}[${next}]`,
+        );
+      }
+    } else {
+      ctx.chain(`[${acc}][${clipLabels[c]}]concat=n=2:v=1:a=0,settb=1/${fps}[${next}]`);
+    }
+    acc = next;
+  }
+  ctx.clipAudio = [];
+  // The grammar keeps video and audio layers out of globalLayers.
+  const globals = all.filter((k) => k.clip === -1);
+  const top = globals.length > 0 ? composite(ctx, globals, timeline.totalFrames, acc) : acc;
+  ctx.chain(`[${top}]format=${fmt},trim=end_frame=${timeline.totalFrames}[vout]`);
+  finishAudio(ctx, clipAudio, tracks);
+  return graphOf(ctx, used);
+}
+
+/** The compiled graph of what `ctx` gathered. */
+const graphOf = (ctx: GraphContext, transitions: string[]): CompiledGraph => ({
+  inputs: ctx.inputs,
+  pipes: ctx.pipes,
+  outputs: ctx.outputs,
+  oneShotPipes: ctx.oneShotPipes,
+  filterGraph: ctx.filters.join(";\n"),
+  transitions,
+});
+
+/**
+ * The same graph with the inputs read from pipes (stdin, `pipe:3`, ...) moved to the end of the input
+ * list, in their order, references `[i:v]` / `[i:a]` renumbered: ffmpeg opens inputs one by one, so it
+ * opens every file while the pipes' writers are still producing their first bytes.
+ */
+export function pipesLast(graph: CompiledGraph): CompiledGraph {
+  // ffmpeg 5.1's -nofind_stream_info is one setting that holds from the input naming it to the last: inputs
+  // that ask for no probing (drawn transitions) go after every other.
+  const rank = (args: string[]) =>
+    args.includes("-nofind_stream_info") ? 2 : args.at(-1)?.startsWith("pipe:") === true ? 1 : 0;
+  const order = [...graph.inputs.keys()].sort((a, b) => rank(graph.inputs[a]!) - rank(graph.inputs[b]!));
+  if (order.every((from, to) => from === to)) return graph;
+  const newIndex = new Map(order.map((from, to) => [from, to]));
+  return {
+    ...graph,
+    inputs: order.map((from) => graph.inputs[from]!),
+    filterGraph: graph.filterGraph.replace(
+      /\[(\d+):([va])\]/g,
+      (_, i: string, kind: string) => `[${newIndex.get(Number(i))}:${kind}]`,
+    ),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * The renderer's view of a video job config that the contract's grammar already parsed (the route validates
+ * the request with `RenderVideoRequest`): documented defaults filled in from `VIDEO_DEFAULTS`, layer defaults
+ * merged by the contract's `applyLayerDefaults` (exactly as validation saw them), volumes made mix-ready
+ * (mix-weights.ts), and fast previews.
+ * Clip lengths and transitions are not decided here: packages/contract/src/timeline.ts does that from `defaults`.
+ */
+import type { VideoConfig } from "@media-render/contract/config/video";
+import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
+import { applyLayerDefaults } from "@media-render/contract/config/rules";
+import { evenDimension } from "@media-render/contract/geometry";
+import { mixWeights } from "./mix-weights.ts";
+import type { AudioTrackSpec, Layer, VideoFormat, VideoSpec } from "./types.ts";
+
+/** The spec of a parsed config; `format` (the request's output format) wins over the config's. */
+export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec {
+  const defaults = config.defaults;
+  const W = config.width ?? VIDEO_DEFAULTS.width;
+  const H = config.height ?? VIDEO_DEFAULTS.height;
+  const withDefaults = (layer: Layer): Layer => overlayFractions(applyLayerDefaults(defaults, layer), W, H);
+  const tracks = (config.audioTracks ?? []).map((t): AudioTrackSpec => ({
+    path: t.path,
+    mixVolume: t.mixVolume ?? 1,
+    start: t.start ?? 0,
+    cutFrom: t.cutFrom ?? 0,
+    cutTo: t.cutTo ?? null,
+  }));
+  return mixWeights({
+    // x264/yuv420p need even sizes: rounded down, as the README promises (1001 -> 1000).
+    width: evenDimension(W),
+    height: evenDimension(H),
+    fps: config.fps ?? VIDEO_DEFAULTS.fps,
+    format: format ?? config.format ?? VIDEO_DEFAULTS.format,
+    fast: config.fast ?? false,
+    pixelScale: 1,
+    defaults: { duration: defaults?.duration, transition: defaults?.transition },
+    defaultDuration: defaults?.duration ?? VIDEO_DEFAULTS.clipDuration,
+    clips: config.clips.map((clip) => ({
+      duration: clip.duration,
+      transition: clip.transition,
+      layers: clip.layers.map(withDefaults),
+    })),
+    globalLayers: (config.globalLayers ?? []).map(withDefaults),
+    audioFilePath: config.audioFilePath ?? null,
+    backgroundAudioVolume: config.backgroundAudioVolume ?? 1,
+    loopAudio: config.loopAudio ?? false,
+    keepSourceAudio: config.keepSourceAudio ?? false,
+    clipsAudioVolume: config.clipsAudioVolume ?? 1,
+    outputVolume: config.outputVolume ?? 1,
+    audioTracks: tracks,
+    audioNorm: {
+      enable: config.audioNorm?.enable ?? false,
+      gaussSize: config.audioNorm?.gaussSize ?? VIDEO_DEFAULTS.audioNormGaussSize,
+      maxGain: config.audioNorm?.maxGain ?? VIDEO_DEFAULTS.audioNormMaxGain,
+    },
+    subtitles: config.autoSubtitles
+      ? { style: config.autoSubtitlesStyle ?? {}, language: config.autoSubtitlesLanguage }
+      : null,
+  });
+}
+
+/**
+ * An image-overlay's `width`/`height` as fractions of the frame: JsonCut takes either a fraction (up to 1) or
+ * pixels of the configured frame (above 1), so a preview scales pixel sizes like every other size.
+ */
+export function overlayFractions(layer: Layer, W: number, H: number): Layer {
+  if (layer.type !== "image-overlay") return layer;
+  const fraction = (value: number | undefined, side: number) =>
+    value !== undefined && value > 1 ? value / side : value;
+  return { ...layer, width: fraction(layer.width, W), height: fraction(layer.height, H) };
+}
+
+const scaled = (value: number | undefined, s: number) => (value === undefined ? undefined : value * s);
+
+/**
+ * A layer's pixel-valued properties multiplied by `s`: font sizes of the px-sized text types and title
+ * outline widths. (slide-in-text's fontSize is a fraction of the frame width, which scales by itself.)
+ */
+export function scaleLayerPixels(layer: Layer, s: number): Layer {
+  switch (layer.type) {
+    case "title":
+    case "title-background":
+      return { ...layer, fontSize: scaled(layer.fontSize, s), outlineWidth: scaled(layer.outlineWidth, s) };
+    case "subtitle":
+    case "news-title":
+      return { ...layer, fontSize: scaled(layer.fontSize, s) };
+    default:
+      return layer;
+  }
+}
+
+/** Side of the square whose area a preview keeps (aspect ratio kept). */
+const PREVIEW_SIDE = 250;
+const PREVIEW_MAX_FPS = 15;
+
+/**
+ * Preview mode (reference `fast`): about 250x250 pixels of area with the aspect kept, 15 fps. The
+ * picture is the full render made smaller: pixel-valued text properties shrink with it and html pages
+ * keep their layout (captured at `pixelScale`).
+ */
+export function applyFastMode(spec: VideoSpec): VideoSpec {
+  if (!spec.fast) return spec;
+  const aspect = spec.width / spec.height;
+  const width = Math.min(evenDimension(Math.sqrt(PREVIEW_SIDE * PREVIEW_SIDE * aspect)), spec.width);
+  const height = Math.min(evenDimension(width / aspect), spec.height);
+  const s = width / spec.width;
+  const scale = (layers: Layer[]) => layers.map((l) => scaleLayerPixels(l, s));
+  return {
+    ...spec,
+    width,
+    height,
+    fps: Math.min(PREVIEW_MAX_FPS, spec.fps),
+    pixelScale: s,
+    clips: spec.clips.map((clip) => ({ ...clip, layers: scale(clip.layers) })),
+    globalLayers: scale(spec.globalLayers),
+  };
+}

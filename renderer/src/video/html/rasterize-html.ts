@@ -1,0 +1,245 @@
+/**
+ * Html layers in video jobs. Static: the page at virtual time `wait` captured once as a transparent
+ * PNG of the layer's size. `animated: true`: frame n is the page at virtual time wait + n / fps
+ * (never real time), for min(round(duration·fps), window frames) frames written as a PNG sequence
+ * that the graph holds on its last frame when the layer window is longer (rasterLayer: tpad clone).
+ */
+import { writeFile } from "node:fs/promises";
+import type { Writable } from "node:stream";
+import { join } from "node:path";
+import {
+  HTML_MAX_ANIMATED_DURATION,
+  HTML_MAX_WAIT,
+  VIDEO_DEFAULTS,
+  VIDEO_MAX_SIZE,
+  VIDEO_MIN_SIZE,
+} from "@media-render/contract/config/limits";
+import { evenDimension } from "@media-render/contract/geometry";
+import type { KeyedLayer } from "../layers/index.ts";
+import { placeBox } from "../position.ts";
+import type { LayerOf, RasterAsset, VideoSpec } from "../types.ts";
+import { clamp } from "../values.ts";
+import type { RenderTools } from "../../config.ts";
+import { timeLimit } from "../../lib/time-limit.ts";
+import { leaseSlot, openCapturePage, type CaptureMethod, type CapturePage } from "./capture-page.ts";
+import { htmlLayerDocument } from "./page.ts";
+
+/** Longest a single page call (load settle, one clock step) may take before the layer fails. */
+const STEP_TIMEOUT_MS = 15_000;
+/** Date.now() at virtual time 0: fixed, so a page that prints the date renders the same every time. */
+const EPOCH_MS = Date.UTC(2025, 0, 1);
+/** PNG writes in flight while capturing continues. */
+const MAX_PENDING_WRITES = 8;
+
+type HtmlLayer = LayerOf<"html">;
+
+/** Layer size in px (default: the video size), even, within the video size limits. */
+export function htmlLayerSize(layer: HtmlLayer, W: number, H: number): { w: number; h: number } {
+  const side = (v: number) => evenDimension(clamp(v, VIDEO_MIN_SIZE, VIDEO_MAX_SIZE));
+  return { w: side(layer.width ?? W), h: side(layer.height ?? H) };
+}
+
+/**
+ * Frames to capture: 1 when static; animated: `duration` (default 5 s, at most 30 s) at the video's
+ * fps, cut to the layer window (frames past the window would never be shown).
+ */
+export function htmlFrameCount(layer: HtmlLayer, fps: number, windowSeconds: number): number {
+  if (layer.animated !== true) return 1;
+  const duration = clamp(
+    layer.duration ?? VIDEO_DEFAULTS.htmlAnimatedDuration,
+    1 / fps,
+    HTML_MAX_ANIMATED_DURATION,
+  );
+  const windowFrames = Math.max(1, Math.round(windowSeconds * fps));
+  return Math.max(1, Math.min(Math.round(duration * fps), windowFrames));
+}
+
+const withTimeout = <T>(p: Promise<T>, what: string): Promise<T> =>
+  timeLimit(p, STEP_TIMEOUT_MS, `${what} did not finish within ${STEP_TIMEOUT_MS / 1000} s`);
+
+/** Clock steps of the settle (`wait`) sent in one page call. */
+const SETTLE_BATCH = 30;
+
+/** Moves the page's clock through `targets` in order, in one call; returns an empty list for the next ones. */
+async function step(cp: CapturePage, targets: number[], where: string): Promise<number[]> {
+  await withTimeout(cp.advance(targets), `${where}: a script`);
+  return [];
+}
+
+export interface HtmlCaptureStats {
+  frames: number;
+  captureMs: number;
+  method: CaptureMethod;
+  workers: number;
+}
+
+/**
+ * Captures one html layer into `workDir` with the browser and capture settings of `tools`; `stats`
+ * (optional) receives the capture speed. With `stream`, an animated layer is not captured now: the asset's
+ * `stream` captures it into a pipe while ffmpeg encodes (capture and encoding overlap, and no frame
+ * touches the disk).
+ */
+export async function rasterizeHtmlLayer(
+  spec: VideoSpec,
+  k: KeyedLayer<HtmlLayer>,
+  workDir: string,
+  tools: RenderTools,
+  options: { stats?: (s: HtmlCaptureStats) => void; stream?: boolean; signal?: AbortSignal } = {},
+): Promise<RasterAsset> {
+  const layer = k.layer;
+  const where = k.clip < 0 ? `globalLayers[${k.key.slice(1)}]` : `clips[${k.clip}] html layer`;
+  if (layer.html === undefined) {
+    throw new Error(
+      `${where}: html layers cannot capture live pages here (pages get no network access); put the markup in "html" instead`,
+    );
+  }
+  // Laid out and captured at its config size in CSS px; a preview (pixelScale < 1) draws the frames
+  // smaller in the graph (begin-frame capture ignores a device scale factor below 1), same layout.
+  const scale = spec.pixelScale;
+  const css = htmlLayerSize(layer, spec.width / scale, spec.height / scale);
+  const w = evenDimension(css.w * scale);
+  const h = evenDimension(css.h * scale);
+  const pos = placeBox(layer, spec.width, spec.height, w, h);
+  const frames = htmlFrameCount(layer, spec.fps, k.window ?? spec.defaultDuration);
+  const stepMs = 1000 / spec.fps;
+  const waitMs = clamp(layer.wait ?? 0, 0, HTML_MAX_WAIT) * 1000;
+  const doc = htmlLayerDocument(layer, EPOCH_MS);
+  const method = tools.htmlCapture;
+  // Several begin-frame processes share the frames (n mod workers); each still steps the clock through
+  // EVERY frame, so frame-by-frame scripts see the same sequence of ticks in every process.
+  const workers = method === "beginframe" && frames >= 8 ? tools.htmlCaptureWorkers : 1;
+  const path = (n: number) => join(workDir, `${k.key}-${String(n).padStart(5, "0")}.png`);
+  /** Captures every frame, handing frame n (in any order across workers) to `deliver`. */
+  const captureAll = async (deliver: (n: number, png: Buffer) => Promise<void>): Promise<void> => {
+    const captureOne = async (worker: number): Promise<number> => {
+      const lease = leaseSlot();
+      // Not raced against a timer: a page that opened late would leak. Loading has its own 20 s limit.
+      const cp = await openCapturePage(tools, doc, css.w, css.h, method, lease.slot, options.signal).catch(
+        (e: unknown) => {
+          lease.release();
+          throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
+        },
+      );
+      try {
+        await withTimeout(
+          cp.page.evaluate(async () => {
+            void document.body?.offsetWidth;
+            await document.fonts.ready;
+          }),
+          `${where}: loading fonts`,
+        );
+        // Settle: timers due at 0 (library start-up), then `wait` seconds of virtual time before frame 0.
+        let steps: number[] = [];
+        for (let t = 0; t < waitMs; t += stepMs) {
+          steps.push(t);
+          if (steps.length === SETTLE_BATCH) steps = await step(cp, steps, where);
+        }
+        if (steps.length > 0) steps = await step(cp, steps, where);
+        const t0 = performance.now();
+        for (let n = 0; n < frames; n++) {
+          // The clock still ticks through the frames other workers capture, in the same call as this
+          // worker's next frame (nothing is drawn between them either way).
+          steps.push(waitMs + n * stepMs);
+          if (n % workers !== worker) continue;
+          steps = await step(cp, steps, where);
+          await deliver(n, await withTimeout(cp.frame(), `${where}: capturing a frame`));
+        }
+        return performance.now() - t0;
+      } finally {
+        await cp.close();
+        lease.release();
+      }
+    };
+    const times = await Promise.all(Array.from({ length: workers }, (_, i) => captureOne(i)));
+    options.stats?.({ frames, captureMs: Math.max(...times), method, workers });
+  };
+  const first = { path: path(0), x: pos.x, y: pos.y, width: w, height: h, resize: scale !== 1 };
+  if (options.stream && frames > 1) {
+    // Captured while ffmpeg encodes: frames go to its pipe in order as they are drawn.
+    const stream = async (out: Writable): Promise<void> => {
+      const writer = orderedWriter(out);
+      await captureAll(writer.put).catch((e: unknown) => {
+        writer.abort(e);
+        throw e;
+      });
+    };
+    return { frames: [{ ...first, path: STREAMED }], times: [0], stream };
+  }
+  const pending = new Set<Promise<void>>();
+  await captureAll(async (n, png) => {
+    const write = writeFile(path(n), png).finally(() => pending.delete(write));
+    pending.add(write);
+    if (pending.size >= MAX_PENDING_WRITES) await Promise.race(pending);
+  });
+  await Promise.all(pending);
+  if (frames === 1) return { frames: [first], times: [0] };
+  return { frames: [first], times: [0], sequencePattern: join(workDir, `${k.key}-%05d.png`) };
+}
+
+/** Path of the first frame of a streamed layer: there is no file. */
+const STREAMED = "(streamed)";
+
+/**
+ * Frames handed to the encoder's pipe and not yet read by it: the capture runs this far ahead of ffmpeg
+ * instead of in lockstep with its reads (a 720p PNG is ~100 KB, the pipe holds 64 KB).
+ */
+const MAX_QUEUED_FRAMES = 24;
+
+interface Waiting {
+  done: () => void;
+  failed: (e: unknown) => void;
+}
+
+/**
+ * Writes frames to `out` in frame order whichever capture worker delivers them; `put` resolves once its
+ * frame is queued on `out` with fewer than `maxQueued` frames still unread ahead of it, `abort` fails every
+ * waiting frame (a worker failed, or the encoder stopped).
+ */
+export function orderedWriter(
+  out: Writable,
+  maxQueued = MAX_QUEUED_FRAMES,
+): {
+  put: (n: number, png: Uint8Array) => Promise<void>;
+  abort: (reason: unknown) => void;
+} {
+  const ready = new Map<number, Waiting & { png: Uint8Array }>();
+  const held: Waiting[] = [];
+  let next = 0;
+  let queued = 0;
+  let aborted: { reason: unknown } | null = null;
+  const abort = (reason: unknown) => {
+    aborted ??= { reason };
+    for (const f of [...ready.values(), ...held.splice(0)]) f.failed(reason);
+    ready.clear();
+  };
+  const release = () => {
+    while (held.length > 0 && queued < maxQueued) held.shift()!.done();
+  };
+  const pump = () => {
+    for (let f = ready.get(next); f && !aborted; f = ready.get(next)) {
+      ready.delete(next);
+      next++;
+      if (out.destroyed || out.writableEnded) {
+        const e = new Error("the encoder stopped reading the html frames");
+        f.failed(e);
+        return abort(e);
+      }
+      queued++;
+      out.write(f.png, (e) => {
+        queued--;
+        if (e) abort(new Error("the encoder stopped reading the html frames"));
+        else release();
+      });
+      if (queued < maxQueued) f.done();
+      else held.push(f);
+    }
+  };
+  const put = (n: number, png: Uint8Array) =>
+    aborted
+      ? Promise.reject(aborted.reason)
+      : new Promise<void>((done, failed) => {
+          ready.set(n, { png, done, failed });
+          pump();
+        });
+  return { put, abort };
+}

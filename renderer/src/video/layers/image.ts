@@ -1,0 +1,119 @@
+/**
+ * `image` (full frame or box, resizeMode, Ken Burns on by default) and `image-overlay`
+ * (sized by width or height, positioned, optional zoom). The still is decoded and resized ONCE;
+ * per frame there is only zoompan or a frame copy.
+ */
+import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
+import { placeBox } from "../position.ts";
+import type { LayerOf, MediaInfo } from "../types.ts";
+import { evenDimension } from "@media-render/contract/geometry";
+import { clamp } from "../values.ts";
+import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
+import { resizeInto, type ResizeMode } from "./resize.ts";
+
+/**
+ * Oversampling of stills under zoompan, which draws the zooms in and out (pans are crops: panCrop in
+ * ken-burns.ts). zoompan's per-frame bicubic resize is most of a Ken Burns layer's cost (~19 M
+ * instructions per 720p frame at 1.5, ~11 M at 1); lower values move further from an exact zoom (720p
+ * photo, median PSNR-Y against zoompan at 3x in yuv444p: 23.2 dB at 1, 24.2 at 1.25, 25.3 at 1.5, 27.8 at 2).
+ */
+export const OVERSAMPLE = 1.5;
+
+/**
+ * Filters that show a still the way its EXIF orientation (1–8) says: 2–4 flip or turn it half, 5–8
+ * turn it a quarter (5 and 7 mirrored). The input is opened with -noautorotate so this is the only turn.
+ */
+export function orientationFilter(orientation: number): string {
+  const filters = [
+    "",
+    "",
+    "hflip",
+    "hflip,vflip",
+    "vflip",
+    "transpose=0",
+    "transpose=1",
+    "transpose=3",
+    "transpose=2",
+  ];
+  return filters[orientation] ?? "";
+}
+
+/**
+ * `-lowres n` for a JPEG at least 2^n times the size it is drawn at: the decoder then skips the
+ * detail the resize would throw away (a 12-megapixel photo decodes in ~60 % of the time at n = 1).
+ */
+export function jpegLowres(info: MediaInfo, w: number, h: number): string[] {
+  if (info.videoCodec !== "mjpeg") return [];
+  let n = 0;
+  while (n < 3 && Math.floor(info.width / 2 ** (n + 1)) >= w && Math.floor(info.height / 2 ** (n + 1)) >= h)
+    n++;
+  return n ? ["-lowres", String(n)] : [];
+}
+
+function still(
+  ctx: GraphContext,
+  layer: LayerOf<"image" | "image-overlay">,
+  win: LayerWindow,
+  box: { w: number; h: number; x: number; y: number },
+  mode: ResizeMode,
+  zoomFallback: ZoomDirection | null,
+): LayerVideo | null {
+  const path = layer.path;
+  const info = ctx.mediaInfo(path);
+  if (!info) return null;
+  const dir = zoomDirection(layer.zoomDirection, zoomFallback);
+  const amount = zoomAmount(layer.zoomAmount);
+  const pan = isPan(dir) ? panCrop(dir, amount, win.frames, box.w, box.h) : null;
+  const need =
+    pan ?? (dir ? { w: evenDimension(box.w * OVERSAMPLE), h: evenDimension(box.h * OVERSAMPLE) } : box);
+  // ffmpeg turns a JPEG by its EXIF rotation but ignores the mirrored orientations: the graph does all.
+  const turn = info.orientation !== 1 ? ["-noautorotate"] : [];
+  const input = ctx.stillInput(path, [...turn, ...jpegLowres(info, need.w, need.h)]);
+  const alpha = info.hasAlpha || mode === "contain";
+  const fmt = alpha ? "yuva420p" : "yuv420p";
+  const label = ctx.label("img");
+  const resized = resizeInto(
+    ctx,
+    `${input}:v`,
+    orientationFilter(info.orientation),
+    mode,
+    need.w,
+    need.h,
+    info,
+  );
+  const motion = pan
+    ? `loop=loop=${win.frames - 1}:size=1,${pan.crop}`
+    : dir
+      ? `${zoompanFilter(dir, amount, win.frames, box.w, box.h, ctx.spec.fps)},format=${fmt}`
+      : `loop=loop=${win.frames - 1}:size=1`;
+  ctx.chain(`[${resized}]format=${fmt},${motion},${ctx.retime(win.startFrame)}[${label}]`);
+  const full = box.w === ctx.spec.width && box.h === ctx.spec.height && box.x === 0 && box.y === 0;
+  return { label, x: box.x, y: box.y, coversFrame: full && !alpha };
+}
+
+/** `image`: JC default resizeMode cover, Ken Burns `in` unless zoomDirection is null. */
+export function image(layer: LayerOf<"image">, win: LayerWindow, ctx: GraphContext): LayerVideo | null {
+  const { width: W, height: H } = ctx.spec;
+  const w = evenDimension(clamp(layer.width ?? 1, 0.01, 1) * W);
+  const h = evenDimension(clamp(layer.height ?? 1, 0.01, 1) * H);
+  const { x, y } = w === W && h === H ? { x: 0, y: 0 } : placeBox(layer, W, H, w, h);
+  return still(ctx, layer, win, { w, h, x, y }, layer.resizeMode ?? "cover", "in");
+}
+
+/** `image-overlay`: width (or height) as a fraction of the frame, aspect kept, centred by default. */
+export function imageOverlay(
+  layer: LayerOf<"image-overlay">,
+  win: LayerWindow,
+  ctx: GraphContext,
+): LayerVideo | null {
+  const { width: W, height: H } = ctx.spec;
+  const info = ctx.mediaInfo(layer.path);
+  if (!info) return null;
+  const aspect = info.width / Math.max(1, info.height);
+  const fw = layer.width;
+  const fh = layer.height;
+  const w = evenDimension(fw !== undefined ? fw * W : fh !== undefined ? fh * H * aspect : W);
+  const h = evenDimension(w / aspect);
+  const { x, y } = placeBox(layer, W, H, w, h);
+  return still(ctx, layer, win, { w, h, x, y }, "stretch", null);
+}

@@ -1,0 +1,78 @@
+/**
+ * `video` layer: cutFrom/cutTo, resizeMode (default contain-blur), box + position (PiP),
+ * optional zoom, and its audio (mixVolume) when keepSourceAudio is on.
+ * Speed-fit (reference §2.4 caution): when `cutTo` is given, the chosen segment is stretched to the
+ * layer window (setpts + atempo); otherwise it plays at 1x and the last frame holds if it runs short.
+ */
+import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
+import { placeBox } from "../position.ts";
+import type { LayerOf } from "../types.ts";
+import { evenDimension } from "@media-render/contract/geometry";
+import { clamp, f } from "../values.ts";
+import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter } from "./ken-burns.ts";
+import { resizeInto } from "./resize.ts";
+
+/** Source segment of a video layer: where to cut and how fast to play it (pure). */
+export function videoSegment(
+  layer: LayerOf<"video">,
+  fileDuration: number,
+  windowSeconds: number,
+): { cutFrom: number; length: number; speed: number } {
+  const cutFrom = clamp(layer.cutFrom ?? 0, 0, Math.max(0, fileDuration - 0.01));
+  const explicitTo = layer.cutTo ?? null;
+  const cutTo = clamp(explicitTo ?? fileDuration, cutFrom + 0.01, fileDuration);
+  const available = cutTo - cutFrom;
+  if (explicitTo !== null && Math.abs(available - windowSeconds) > 1e-3) {
+    return { cutFrom, length: available, speed: available / windowSeconds };
+  }
+  return { cutFrom, length: Math.min(available, windowSeconds), speed: 1 };
+}
+
+/** atempo accepts 0.5–100 in ffmpeg 5.1; outside that the audio is dropped (reference §2.4). */
+function tempoOk(speed: number): boolean {
+  return speed >= 0.5 && speed <= 100;
+}
+
+export function video(layer: LayerOf<"video">, win: LayerWindow, ctx: GraphContext): LayerVideo | null {
+  const path = layer.path;
+  const info = ctx.mediaInfo(path);
+  if (!info || !info.hasVideo) return null;
+  const { width: W, height: H, fps } = ctx.spec;
+  const seg = videoSegment(layer, info.duration, win.duration);
+  // ffmpeg's native VP8/VP9 decoders drop the alpha side channel; libvpx keeps it.
+  const decoder =
+    info.hasAlpha && (info.videoCodec === "vp9" || info.videoCodec === "vp8")
+      ? ["-c:v", `lib${info.videoCodec === "vp9" ? "vpx-vp9" : "vpx"}`]
+      : [];
+  const input = ctx.addInput([...decoder, "-ss", f(seg.cutFrom), "-t", f(seg.length + 1 / fps)], path);
+  const w = evenDimension(clamp(layer.width ?? 1, 0.01, 1) * W);
+  const h = evenDimension(clamp(layer.height ?? 1, 0.01, 1) * H);
+  const full = w === W && h === H;
+  const { x, y } = full ? { x: 0, y: 0 } : placeBox(layer, W, H, w, h);
+  const mode = layer.resizeMode ?? "contain-blur";
+  const pre = `setpts=(PTS-STARTPTS)/${f(seg.speed)},fps=${fps}`;
+  const dir = zoomDirection(layer.zoomDirection, null);
+  const amount = zoomAmount(layer.zoomAmount);
+  // A pan resizes each frame once, to the panned size, and crops it (ken-burns.ts); a zoom resizes twice.
+  const pan = isPan(dir) ? panCrop(dir, amount, win.frames, w, h) : null;
+  const resized = resizeInto(ctx, `${input}:v`, pre, mode, pan?.w ?? w, pan?.h ?? h, info);
+  const alpha = info.hasAlpha || mode === "contain";
+  const fmt = alpha ? "yuva420p" : "yuv420p";
+  const zoom = pan
+    ? `,${pan.crop}`
+    : dir
+      ? `,${zoompanFilter(dir, amount, win.frames, w, h, fps, true)}`
+      : "";
+  const label = ctx.label("vid");
+  ctx.chain(
+    `[${resized}]format=${fmt}${zoom},tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames},${ctx.retime(win.startFrame)}[${label}]`,
+  );
+  if (ctx.spec.keepSourceAudio && info.hasAudio && tempoOk(seg.speed)) {
+    const a = ctx.label("va");
+    const vol = layer.mixVolume ?? 1;
+    const tempo = seg.speed !== 1 ? `,atempo=${f(seg.speed)}` : "";
+    ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo},volume=${f(vol)}[${a}]`);
+    ctx.clipAudio.push({ label: a, offset: win.start, duration: win.duration });
+  }
+  return { label, x, y, coversFrame: full && !alpha };
+}

@@ -1,0 +1,253 @@
+/**
+ * One accepted video job, from the 202 to its final callback: a heartbeat renews the job's lease with the Worker
+ * while it waits and while it renders (HEARTBEAT_INTERVAL_MS); the render runs under a wall-clock deadline (the
+ * request's `limits.deadlineSeconds`) that kills ffmpeg (the run's signal) and, when the job is in its browser
+ * stage, the renderer's Chromium processes, instead of only giving up waiting; the final callback says whether a
+ * failure was the job's (permanent) or the infrastructure's (retryable). A cancelled job reports nothing: the
+ * Worker already settled it.
+ */
+import { join } from "node:path";
+import {
+  HEARTBEAT_INTERVAL_MS,
+  type RenderVideoRequest,
+  type StatusReport,
+} from "@media-render/contract/wire";
+import type { AppDeps } from "../deps.ts";
+import { MemoryWatch } from "../lib/process-memory.ts";
+import { withTempDir } from "../lib/temp-dir.ts";
+import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
+import type { Transcriber } from "../transcribe/types.ts";
+import { workersAiTranscriber } from "../transcribe/workers-ai.ts";
+import { toSrt, toTranscriptJson, toWebVtt } from "./captions/caption-files.ts";
+import type { Captions } from "./captions/captions.ts";
+import { sendCallback, uploadFile, uploadText } from "./delivery.ts";
+import { describeFailure } from "./render-failure.ts";
+import type { AbortReason, QueuedJob } from "./render-queue.ts";
+import { renderVideo } from "./render.ts";
+
+const PROGRESS_INTERVAL_MS = 1000;
+/** How long an aborted render's work may take to wind down (processes reaped) before its report goes out. */
+const REAP_WAIT_MS = 2000;
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+/** Without limits in the request (an older Worker), the longest any render may run. */
+const FALLBACK_DEADLINE_SECONDS = 3600;
+
+/** Sends a job's reports: progress at most once a second, a heartbeat when nothing else was sent, the final one. */
+class Reporter {
+  private lastSent = 0;
+  private percent = 0;
+  private stage = "queued";
+  private inFlight: Promise<unknown> = Promise.resolve();
+  private readonly heartbeat: NodeJS.Timeout;
+  private readonly deps: AppDeps;
+  private readonly job: RenderVideoRequest;
+
+  constructor(deps: AppDeps, job: RenderVideoRequest) {
+    this.deps = deps;
+    this.job = job;
+    this.heartbeat = setInterval(() => {
+      if (Date.now() - this.lastSent >= HEARTBEAT_INTERVAL_MS - 250) this.send();
+    }, HEARTBEAT_INTERVAL_MS / 2);
+    this.heartbeat.unref();
+  }
+
+  base(status: StatusReport["status"]): StatusReport {
+    return {
+      jobId: this.job.jobId,
+      status,
+      type: "video",
+      timestamp: new Date().toISOString(),
+      ...(this.job.attempt === undefined ? {} : { attempt: this.job.attempt }),
+    };
+  }
+
+  progress(percent: number, stage: string): void {
+    this.percent = percent;
+    this.stage = stage;
+    if (Date.now() - this.lastSent >= PROGRESS_INTERVAL_MS) this.send();
+  }
+
+  private send(): void {
+    this.lastSent = Date.now();
+    const report = { ...this.base("processing"), metadata: { progress: this.percent, stage: this.stage } };
+    this.inFlight = sendCallback(this.job.callbackUrl, this.deps.config.rendererSecret, report, 0);
+  }
+
+  async final(report: StatusReport | null): Promise<void> {
+    clearInterval(this.heartbeat);
+    await this.inFlight.catch(() => {});
+    if (report) await sendCallback(this.job.callbackUrl, this.deps.config.rendererSecret, report, 4);
+  }
+}
+
+/** The request's transcription backend (absent: the offline one). */
+function transcriberFor(deps: AppDeps, job: RenderVideoRequest): Transcriber {
+  const t = job.transcription;
+  if (t?.backend === "workers-ai") return workersAiTranscriber(t.url, job.jobId, deps.config.rendererSecret);
+  return pocketsphinxTranscriber(deps.config.pocketsphinxPath);
+}
+
+/** Stores the transcript, WebVTT and SRT files at the request's caption URLs. */
+async function uploadCaptions(
+  job: RenderVideoRequest,
+  captions: Captions,
+  signal?: AbortSignal,
+): Promise<void> {
+  const urls = job.output.captions;
+  if (!urls) return;
+  await Promise.all([
+    uploadText(urls.transcript, toTranscriptJson(captions), "json", signal),
+    uploadText(urls.vtt, toWebVtt(captions), "vtt", signal),
+    uploadText(urls.srt, toSrt(captions), "srt", signal),
+  ]);
+}
+
+/** Resolves never; rejects when `signal` aborts. */
+const aborted = (signal: AbortSignal): Promise<never> =>
+  new Promise((_, reject) => {
+    const fail = () => reject(new Error(`aborted: ${String(signal.reason)}`));
+    if (signal.aborted) fail();
+    else signal.addEventListener("abort", fail, { once: true });
+  });
+
+async function runVideoJob(
+  deps: AppDeps,
+  job: RenderVideoRequest,
+  reporter: Reporter,
+  queueSignal: AbortSignal,
+): Promise<void> {
+  const started = Date.now();
+  const deadlineSeconds = job.limits?.deadlineSeconds ?? FALLBACK_DEADLINE_SECONDS;
+  const control = new AbortController();
+  const stop = (reason: AbortReason) => {
+    if (control.signal.aborted) return;
+    // The render stops what it holds and nothing else (other jobs' pages share the renderer's browsers): its
+    // ffmpeg runs are killed, an html page's begin-frame browser too (a page that never yields holds it; it is
+    // launched again on next use), and its WebGL page's own browser is closed if a draw is under way.
+    control.abort(reason);
+  };
+  const onQueueAbort = () => stop(queueSignal.reason as AbortReason);
+  const onShutdown = () => stop("shutdown");
+  if (queueSignal.aborted) onQueueAbort();
+  queueSignal.addEventListener("abort", onQueueAbort, { once: true });
+  deps.shutdownSignal.addEventListener("abort", onShutdown, { once: true });
+  if (deps.shutdownSignal.aborted) onShutdown();
+  const timer = setTimeout(() => stop("deadline"), deadlineSeconds * 1000);
+  // The job's own processes (its ffmpeg runs and GL helpers) share RENDER_JOB_MEMORY_MB: past it the job is
+  // stopped as its own fault, before the machine runs out and the system kills whatever it picks.
+  const memoryMb = deps.config.renderJobMemoryMb;
+  const memory = new MemoryWatch(memoryMb * 2 ** 20, () => stop("memory"));
+  const signal = control.signal;
+  let final: StatusReport | null;
+  try {
+    const result = await withTempDir(deps.config.tmpDir, "video-", async (dir) => {
+      const outPath = join(dir, `out.${job.output.format}`);
+      const work = (async () => {
+        signal.throwIfAborted(); // cancelled or shut down while it waited: start nothing (no browser launch)
+        const r = await renderVideo({
+          jobId: job.jobId,
+          config: job.config,
+          inputs: job.inputs,
+          format: job.output.format,
+          workDir: dir,
+          outPath,
+          onProgress: (p, s) => reporter.progress(p, s),
+          tools: deps.config,
+          transcriber: job.config.autoSubtitles ? transcriberFor(deps, job) : undefined,
+          signal,
+          onSpawn: (pid) => memory.add(pid),
+        });
+        reporter.progress(95, "uploading");
+        const uploadStart = performance.now();
+        if (r.captions) await uploadCaptions(job, r.captions, signal);
+        const fileSize = await uploadFile(job.output.uploadUrl, outPath, job.output.format, signal);
+        const uploadMs = Math.round(performance.now() - uploadStart);
+        // One line per job, like the image path's "image rendered": where this render's time went.
+        console.log(
+          JSON.stringify({
+            level: "info",
+            msg: "video rendered",
+            jobId: job.jobId,
+            ...r.timings,
+            uploadMs,
+            jobMs: Date.now() - started,
+            peakMemoryMb: Math.round(memory.peak / 2 ** 20),
+            bytes: fileSize,
+            frames: Math.round(r.duration * r.fps),
+            size: `${r.width}x${r.height}`,
+          }),
+        );
+        return { ...r, fileSize };
+      })();
+      try {
+        return await Promise.race([work, aborted(signal)]);
+      } catch (error) {
+        // Aborted: ffmpeg was sent SIGKILL; let it be reaped before the temp dir goes and the report is sent. A page
+        // that never yields may hold `work` forever (its browser is being killed): wait a moment, not for it.
+        await Promise.race([work.catch(() => {}), delay(REAP_WAIT_MS)]);
+        throw error;
+      }
+    });
+    const url = new URL(job.output.uploadUrl);
+    final = {
+      ...reporter.base("completed"),
+      resultUrl: `${url.origin}${url.pathname}`,
+      metadata: {
+        processingTime: Date.now() - started,
+        fileSize: result.fileSize,
+        videoDuration: result.duration,
+        outputWidth: result.width,
+        outputHeight: result.height,
+        progress: 100,
+        stage: "uploading",
+        ...(result.captions && {
+          captions: {
+            backend: result.captions.backend,
+            language: result.captions.language,
+            words: result.captions.words.length,
+            cues: result.captions.cues.length,
+            note: result.captions.note,
+          },
+        }),
+      },
+    };
+  } catch (error) {
+    const reason = signal.aborted ? (signal.reason as AbortReason) : undefined;
+    if (reason === "cancelled") final = null;
+    else {
+      const failure = describeFailure(error, reason, { deadlineSeconds, memoryMb });
+      if (!failure.retryable || reason === undefined)
+        console.error(`[renderer] job ${job.jobId} failed:`, error instanceof Error ? error.message : error);
+      final = {
+        ...reporter.base("failed"),
+        error: failure.error,
+        retryable: failure.retryable,
+        metadata: { processingTime: Date.now() - started },
+      };
+    }
+  } finally {
+    clearTimeout(timer);
+    memory.stop();
+    queueSignal.removeEventListener("abort", onQueueAbort);
+    deps.shutdownSignal.removeEventListener("abort", onShutdown);
+  }
+  await reporter.final(final);
+}
+
+/** The queue entry of an accepted job; its heartbeat starts now, while it may still wait for a slot. */
+export function videoJobTask(deps: AppDeps, job: RenderVideoRequest): QueuedJob {
+  let reporter: Reporter | null = null;
+  return {
+    id: job.jobId,
+    attempt: job.attempt ?? 1,
+    account: job.accountId ?? job.jobId,
+    onAccepted() {
+      reporter ??= new Reporter(deps, job);
+    },
+    run(signal) {
+      reporter ??= new Reporter(deps, job);
+      return runVideoJob(deps, job, reporter, signal);
+    },
+  };
+}

@@ -1,0 +1,275 @@
+/**
+ * The whole service under renderer faults, started as `npm start` starts it (scripts/start.mjs) with two renderers
+ * (RENDERERS=2) on free ports and a throw-away state: renderers killed mid-job, an ffmpeg SIGKILLed, a renderer
+ * frozen past its lease, every renderer unreachable for a while. Every job must end COMPLETED (after a hand-over to
+ * a live renderer) or FAILED with nothing charged and its reserve back, within a printed time bound; the API stays
+ * up throughout and npm start brings dead renderers back. Short in `npm test`, longer in `npm run faults`.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, startProcess, stopProcess, waitForUrl } from "../../../scripts/lib/processes.mjs";
+import { FULL, figure, scaled } from "./scale.ts";
+
+const root = process.cwd();
+const node = join(root, "node_modules", ".bin", "node");
+let service: ChildProcess;
+let base = "";
+let key = "";
+let stateDir = "";
+let pidsFile = "";
+let rendererPorts: number[] = [];
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(join(tmpdir(), "mrs-faults-"));
+  pidsFile = join(stateDir, "renderers.json");
+  const port = await freePort();
+  // Two consecutive free ports for the renderers.
+  let first = await freePort();
+  while (first + 1 === port) first = await freePort();
+  rendererPorts = [first, first + 1];
+  const env = {
+    PORT: String(port),
+    RENDERER_PORT: String(first),
+    RENDERERS: "2",
+    STATE_DIR: stateDir,
+    RENDERER_PIDS_FILE: pidsFile,
+  };
+  service = startProcess("service", node, [join(root, "scripts", "start.mjs")], {
+    cwd: root,
+    env,
+    quiet: !process.env.FAULTS_VERBOSE,
+  });
+  base = `http://127.0.0.1:${port}`;
+  await waitForUrl(`${base}/health`, 170_000, service);
+  const out = execFileSync(
+    node,
+    [join(root, "scripts", "key.mjs"), "--email", "faults@example.com", "--plan", "pro"],
+    { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
+  );
+  key = out.trim().split("\n").at(-1)!;
+}, 200_000);
+
+afterAll(async () => {
+  await stopProcess(service, 10_000);
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+const api = async <T = Record<string, unknown>>(path: string, init: RequestInit = {}) => {
+  const res = await fetch(`${base}${path}`, {
+    ...init,
+    headers: { "x-api-key": key, "content-type": "application/json", ...init.headers },
+  });
+  return { status: res.status, body: (await res.json()) as { data: T } };
+};
+
+const balance = async () =>
+  (await api<{ usage: { totalAvailable: number } }>("/api/v1/billing/usage")).body.data.usage.totalAvailable;
+
+/** A job that keeps ffmpeg busy for a few seconds on this machine (a 720p gradient, 10 s). */
+const createJob = async () => {
+  const config = {
+    width: 1280,
+    height: 720,
+    fps: 30,
+    clips: [{ duration: 10, layers: [{ type: "linear-gradient", colors: ["#ff0000", "#0000ff"] }] }],
+  };
+  const res = await api<{ jobId: string }>("/api/v1/jobs", {
+    method: "POST",
+    body: JSON.stringify({ type: "video", config }),
+  });
+  expect(res.status).toBe(201);
+  return res.body.data.jobId;
+};
+
+interface Job {
+  status: string;
+  tokensUsed: number;
+  errorMessage: string | null;
+  progress: { stage: string | null } | null;
+}
+
+const job = async (id: string) => (await api<Job>(`/api/v1/jobs/${id}`)).body.data;
+
+const until = async <T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await check();
+    if (found !== undefined) return found;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+};
+
+const finished = (id: string, timeoutMs = 120_000) =>
+  until(
+    `job ${id} to finish`,
+    async () => {
+      const j = await job(id);
+      return j.status === "COMPLETED" || j.status === "FAILED" ? j : undefined;
+    },
+    timeoutMs,
+  );
+
+/** Current renderer pids, as npm start wrote them (they change when it restarts one). */
+const pids = (): number[] =>
+  (JSON.parse(readFileSync(pidsFile, "utf8")) as { pid: number }[]).map((r) => r.pid);
+
+/** The index of the renderer currently rendering (capacity report of /health), once one is. */
+const busyRenderer = () =>
+  until(
+    "a renderer to be rendering",
+    async () => {
+      for (const [i, port] of rendererPorts.entries()) {
+        const h = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) })
+          .then((r) => r.json() as Promise<{ capacity: { running: number } }>)
+          .catch(() => null);
+        if (h && h.capacity.running > 0) return i;
+      }
+      return undefined;
+    },
+    60_000,
+  );
+
+const ffmpegOf = (pid: number): number | undefined => {
+  try {
+    return Number(
+      execFileSync("pgrep", ["-P", String(pid), "-x", "ffmpeg"], { encoding: "utf8" }).split("\n")[0],
+    );
+  } catch {
+    return undefined;
+  }
+};
+
+/** A finished job is either rendered and charged, or failed with nothing charged. */
+const settled = (j: Job) => {
+  expect(["COMPLETED", "FAILED"]).toContain(j.status);
+  if (j.status === "FAILED") {
+    expect(j.tokensUsed).toBe(0);
+    expect(j.errorMessage).not.toMatch(/\/tmp|progress=|speed=|frame=/);
+  }
+};
+
+describe("the service under renderer faults (npm start, RENDERERS=2)", () => {
+  it("a renderer killed mid-job, again and again: every job completes on the other or fails free", async () => {
+    const kills = scaled(2, 5);
+    const before = await balance();
+    let charged = 0;
+    let longest = 0;
+    const outcomes: string[] = [];
+    for (let k = 0; k < kills; k++) {
+      const id = await createJob();
+      const i = await busyRenderer();
+      const killedAt = Date.now();
+      process.kill(-pids()[i]!, "SIGKILL"); // the renderer's whole process group: node, ffmpeg, Chromium
+      const j = await finished(id);
+      longest = Math.max(longest, Date.now() - killedAt);
+      settled(j);
+      outcomes.push(j.status);
+      charged += j.tokensUsed;
+    }
+    expect(await balance()).toBe(before - charged);
+    expect(outcomes.filter((s) => s === "COMPLETED").length).toBe(kills);
+    // Lease (10 s) + watch interval (5 s) + a render elsewhere: well inside a minute, never the 15-minute sweep.
+    expect(longest).toBeLessThan(60_000);
+    figure("renderer killed mid-job: jobs", kills);
+    figure("renderer killed mid-job: outcomes", outcomes.join(","));
+    figure("renderer killed mid-job: longest kill -> final status (ms; bound 60000)", longest);
+    // The API stayed up, and npm start brought both renderers back.
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    for (const port of rendererPorts) await waitForUrl(`http://127.0.0.1:${port}/health`, 30_000);
+  }, 600_000);
+
+  it("an ffmpeg SIGKILLed: the job is handed over again and completes", async () => {
+    const before = await balance();
+    const id = await createJob();
+    const i = await busyRenderer();
+    const ffmpeg = await until("ffmpeg to start", async () => ffmpegOf(pids()[i]!), 30_000);
+    const killedAt = Date.now();
+    process.kill(ffmpeg, "SIGKILL");
+    const j = await finished(id);
+    expect(j).toMatchObject({ status: "COMPLETED", errorMessage: null });
+    expect(await balance()).toBe(before - j.tokensUsed);
+    figure("ffmpeg SIGKILLed: kill -> COMPLETED (ms)", Date.now() - killedAt);
+  }, 300_000);
+
+  it("a renderer frozen past its lease: the job moves to the other renderer and completes", async () => {
+    const id = await createJob();
+    const i = await busyRenderer();
+    const frozenAt = Date.now();
+    process.kill(-pids()[i]!, "SIGSTOP");
+    try {
+      const j = await finished(id);
+      expect(j.status).toBe("COMPLETED");
+      figure("renderer frozen: freeze -> COMPLETED elsewhere (ms)", Date.now() - frozenAt);
+    } finally {
+      process.kill(-pids()[i]!, "SIGCONT");
+    }
+  }, 300_000);
+
+  it("every renderer unreachable for a while: jobs wait on the queue and complete once they are back", async () => {
+    const outageMs = scaled(15_000, 60_000);
+    const jobs = scaled(2, 4);
+    const before = await balance();
+    for (const pid of pids()) process.kill(-pid, "SIGSTOP");
+    const stoppedAt = Date.now();
+    const ids: string[] = [];
+    try {
+      for (let n = 0; n < jobs; n++) ids.push(await createJob()); // the API answers while no renderer does
+      await new Promise((r) => setTimeout(r, outageMs - (Date.now() - stoppedAt)));
+      for (const id of ids) expect((await job(id)).status).not.toBe("FAILED");
+    } finally {
+      for (const pid of pids()) process.kill(-pid, "SIGCONT");
+    }
+    const backAt = Date.now();
+    let charged = 0;
+    for (const id of ids) {
+      const j = await finished(id, 180_000);
+      expect(j.status).toBe("COMPLETED");
+      charged += j.tokensUsed;
+    }
+    expect(await balance()).toBe(before - charged);
+    figure("renderers unreachable: outage (s)", outageMs / 1000);
+    figure(`renderers unreachable: ${jobs} jobs completed after they came back (ms)`, Date.now() - backAt);
+  }, 600_000);
+
+  // Full scale only: the deadline the Worker sends this job is 67 s (packages/contract/src/deadline.ts); the renderer's
+  // short form of the same case (render-limits.test.ts) gives it 8 s.
+  it.runIf(FULL)(
+    "a gl shader taking seconds a frame on a 64x64, 1 fps, 300 s video FAILS within two minutes, charged nothing",
+    async () => {
+      const fragmentShader = `uniform float time; void main() { float c = 0.0;
+  for (int i = 0; i < 100000; i++) c += sin(float(i) * gl_FragCoord.x + time);
+  gl_FragColor = vec4(fract(c), 0.0, 0.0, 1.0); }`;
+      const config = {
+        width: 64,
+        height: 64,
+        fps: 1,
+        clips: [{ duration: 300, layers: [{ type: "gl", fragmentShader }] }],
+      };
+      const before = await balance();
+      const created = await api<{ jobId: string; estimatedTokens: number }>("/api/v1/jobs", {
+        method: "POST",
+        body: JSON.stringify({ type: "video", config }),
+      });
+      expect(created.status).toBe(201);
+      const createdAt = Date.now();
+      const j = await finished(created.body.data.jobId, 180_000);
+      const tookMs = Date.now() - createdAt;
+      expect(j).toMatchObject({
+        status: "FAILED",
+        tokensUsed: 0,
+        errorMessage:
+          "Rendering took longer than its deadline of 67 s and was stopped; no tokens were charged",
+      });
+      expect(tookMs).toBeLessThan(120_000);
+      expect(await balance()).toBe(before);
+      figure("hostile gl shader (64x64, 1 fps, 300 s) through the API: created -> FAILED (ms)", tookMs);
+      figure("hostile gl shader: tokens reserved, then charged", `${created.body.data.estimatedTokens}, 0`);
+    },
+    300_000,
+  );
+});

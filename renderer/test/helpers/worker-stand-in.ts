@@ -1,0 +1,96 @@
+/**
+ * A loopback stand-in for the Worker as the renderer sees it: it serves input files (`GET /files/<fixture>`, from
+ * the shared fixtures), keeps the PUTs of finished files and the signed status callbacks, and lets a test wait
+ * for a job's final report.
+ */
+import { readFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { FIXTURES } from "../video/media-helpers.ts";
+
+export interface Report {
+  jobId: string;
+  status: string;
+  attempt?: number;
+  error?: string;
+  retryable?: boolean;
+  metadata?: { stage?: string; progress?: number; [key: string]: unknown };
+}
+
+/** A file the renderer PUT: its Content-Type and bytes. */
+export interface Put {
+  type?: string;
+  bytes: Buffer;
+}
+
+export interface WorkerStandIn {
+  base: string;
+  reports: Report[];
+  /** PUT bodies by path (without the query). */
+  puts: Map<string, Put>;
+  /** The first non-processing report of `jobId` (optionally of one attempt). */
+  final(jobId: string, attempt?: number): Promise<Report>;
+  /** Resolves when a processing report of `jobId` names `stage`. */
+  stage(jobId: string, stage: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const startWorkerStandIn = async (): Promise<WorkerStandIn> => {
+  const reports: Report[] = [];
+  const puts = new Map<string, Put>();
+  const waiters: (() => void)[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const path = req.url!.split("?")[0]!;
+      if (req.method === "GET" && path.startsWith("/files/")) {
+        try {
+          res.end(await readFile(join(FIXTURES, path.slice("/files/".length))));
+        } catch {
+          res.statusCode = 404;
+          res.end();
+        }
+        return;
+      }
+      if (req.method === "PUT")
+        puts.set(path, { type: req.headers["content-type"], bytes: Buffer.concat(chunks) });
+      if (req.method === "POST" && path === "/callback") {
+        reports.push(JSON.parse(Buffer.concat(chunks).toString()) as Report);
+        for (const w of waiters.splice(0)) w();
+      }
+      res.end("{}");
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const until = <T>(find: () => T | undefined): Promise<T> =>
+    new Promise((resolve) => {
+      const check = () => {
+        const found = find();
+        if (found !== undefined) resolve(found);
+        else waiters.push(check);
+      };
+      check();
+    });
+  return {
+    base,
+    reports,
+    puts,
+    final: (jobId, attempt) =>
+      until(() =>
+        reports.find(
+          (r) =>
+            r.jobId === jobId &&
+            r.status !== "processing" &&
+            (attempt === undefined || r.attempt === attempt),
+        ),
+      ),
+    stage: (jobId, stage) =>
+      until(() =>
+        reports.some((r) => r.jobId === jobId && r.metadata?.stage === stage) ? true : undefined,
+      ).then(() => {}),
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+};

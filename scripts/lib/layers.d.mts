@@ -1,0 +1,4 @@
+// Types of layers.mjs for the TypeScript callers (tests).
+export function folderGraph(root: string): Map<string, string[]>;
+export function folderCycles(edges: Map<string, string[]>): string[][];
+export function layerProblems(roots: string[]): string[];

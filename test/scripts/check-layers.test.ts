@@ -1,0 +1,61 @@
+/** scripts/check-layers.mjs (scripts/lib/layers.mjs): domain folders that import each other, directly or around a loop, fail `npm run lint`. */
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { layerProblems } from "../../scripts/lib/layers.mjs";
+
+describe("the layer check", () => {
+  let root: string;
+  beforeEach(() => {
+    root = mkdtempSync(join(tmpdir(), "layers-"));
+  });
+  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const write = (files: Record<string, string>) => {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+  };
+
+  it("passes folders that import one way, and leaves the root's wiring files out", () => {
+    write({
+      "app.ts": 'import { a } from "./jobs/a";\nimport { b } from "./lib/b";\nexport const app = [a, b];\n',
+      "jobs/a.ts":
+        'import { b } from "../lib/b";\nimport { app } from "../app";\nexport const a = [b, app];\n',
+      "lib/b.ts": 'import * as v from "valibot";\nexport const b = v;\n',
+    });
+    expect(layerProblems([root])).toEqual([]);
+  });
+
+  it("fails two folders importing each other, a type-only import included, naming the files", () => {
+    write({
+      "jobs/lifecycle.ts": 'import { feed } from "../templates/feed";\nexport const settle = () => feed();\n',
+      "templates/feed.ts": 'import type { Job } from "../jobs/types";\nexport const feed = (j?: Job) => j;\n',
+      "jobs/types.ts": "export interface Job { id: string }\n",
+    });
+    const problems = layerProblems([root]).join("\n");
+    expect(problems).toContain("folders jobs, templates import each other");
+    expect(problems).toContain("jobs -> templates");
+    expect(problems).toMatch(/lifecycle\.ts \("\.\.\/templates\/feed"\)/);
+    expect(problems).toMatch(/feed\.ts \("\.\.\/jobs\/types"\)/);
+  });
+
+  it("fails a loop through three folders, re-exports and dynamic imports counted", () => {
+    write({
+      "a/x.ts": 'export { y } from "../b/y.ts";\n',
+      "b/y.ts": 'export const y = () => import("../c/z.ts");\n',
+      "c/z.ts": 'import { x } from "../a/index.ts";\nexport const z = x;\n',
+      "a/index.ts": "export const x = 1;\n",
+    });
+    expect(layerProblems([root])[0]).toContain("folders a, b, c import each other");
+  });
+
+  it("exits 1 from the command line", () => {
+    write({ "a/x.ts": 'import "../b/y";\n', "b/y.ts": 'import "../a/x";\n' });
+    const r = spawnSync(process.execPath, ["scripts/check-layers.mjs", root], { encoding: "utf8" });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("a -> b");
+  });
+});
