@@ -5,25 +5,25 @@
  * the JSON view and the preview all follow from it.
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { api, data, explain } from "../shared/api";
-import { readBuilderLink } from "../shared/builder-link";
-import { useSession } from "../shared/session";
-import { Loading, Notice, useResource, useTitle } from "../shared/ui";
-import { ImageEditor } from "./image/image-editor";
-import { markChange } from "./image/use-preview";
-import { RenderPanel } from "./jobs/render-panel";
-import { JsonView } from "./json/json-view";
-import { useFiles } from "./model/files";
-import { issuesOf } from "./model/issues";
-import type { JsonObject } from "./model/paths";
-import { initialState, reduce, type Action, type Doc, type JobKind } from "./model/store";
-import { useValidation, type ValidationState } from "./model/validation";
-import { FontSuggestions } from "./panels/controls";
-import type { PanelContext } from "./panels/property-panel";
-import { schemaDoc, type Schema, type SchemaDoc } from "./schema/fields";
-import { GALLERY } from "./service-code";
-import { SaveTemplate } from "./templates/save-template";
-import { VideoEditor } from "./video/video-editor";
+import { api, data, explain } from "../shared/api.ts";
+import { readBuilderLink } from "../shared/builder-link.ts";
+import { useSession } from "../shared/session.tsx";
+import { Loading, Notice, useResource, useTitle } from "../shared/ui.tsx";
+import { ImageEditor } from "./image/image-editor.tsx";
+import { markChange } from "./image/use-preview.ts";
+import { RenderPanel } from "./jobs/render-panel.tsx";
+import { JsonView } from "./json/json-view.tsx";
+import { useFiles } from "./model/files.ts";
+import { issuesOf } from "./model/issues.ts";
+import type { JsonObject } from "./model/paths.ts";
+import { initialState, reduce, type Action, type Doc, type JobKind } from "./model/store.ts";
+import { useValidation, type ValidationState } from "./model/validation.ts";
+import { FontSuggestions } from "./panels/controls.tsx";
+import type { PanelContext } from "./panels/property-panel.tsx";
+import { schemaDoc, type Schema, type SchemaDoc } from "./schema/fields.ts";
+import { GALLERY } from "./service-code.ts";
+import { SaveTemplate } from "./templates/save-template.tsx";
+import { VideoEditor } from "./video/video-editor.tsx";
 
 const examples = GALLERY.map((e) => ({ ...e, job: e.job as unknown as Doc }));
 const firstOf = (type: JobKind): Doc => structuredClone(examples.find((e) => e.job.type === type)!.job);

@@ -6,9 +6,9 @@
 import { render } from "preact";
 import "../shared/styles.css";
 import "./builder.css";
-import { Shell, type NavItem } from "../shared/layout";
-import { SessionProvider } from "../shared/session";
-import { Builder } from "./builder";
+import { Shell, type NavItem } from "../shared/layout.tsx";
+import { SessionProvider } from "../shared/session.tsx";
+import { Builder } from "./builder.tsx";
 
 const NAV: NavItem[] = [
   { href: "/console", label: "Console" },

@@ -6,9 +6,9 @@
  */
 import type { CSSProperties, RefObject, TargetedKeyboardEvent, TargetedPointerEvent } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { isObject, type JsonObject } from "../model/paths";
-import type { Action } from "../model/store";
-import type { LayerBox } from "../preview/protocol";
+import { isObject, type JsonObject } from "../model/paths.ts";
+import type { Action } from "../model/store.ts";
+import type { LayerBox } from "../preview/protocol.ts";
 import {
   growLayer,
   handlesOf,
@@ -22,9 +22,9 @@ import {
   type Canvas as CanvasSize,
   type Guide,
   type Handle,
-} from "./geometry";
-import { layerLabel } from "./layer-list";
-import { PREVIEW_PATH, type PreviewState } from "./use-preview";
+} from "./geometry.ts";
+import { layerLabel } from "./layer-list.tsx";
+import { PREVIEW_PATH, type PreviewState } from "./use-preview.ts";
 
 /** Screen pixels within which an edge snaps. */
 const SNAP_PX = 6;

@@ -6,8 +6,8 @@
  * back the same way. Snapping pulls a moving edge or centre onto the canvas's edges and centre and the other
  * layers' edges and centres.
  */
-import type { LayerBox } from "../preview/protocol";
-import { isObject, type JsonObject } from "../model/paths";
+import type { LayerBox } from "../preview/protocol.ts";
+import { isObject, type JsonObject } from "../model/paths.ts";
 
 export interface Canvas {
   width: number;

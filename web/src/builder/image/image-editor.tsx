@@ -3,17 +3,17 @@
  * selected layer, or of the canvas itself when no layer is selected.
  */
 import { useMemo } from "preact/hooks";
-import type { Files } from "../model/files";
-import { useFileBytes } from "../model/files";
-import { messagesAt } from "../model/issues";
-import { fieldName, getIn, isObject, within, type JsonObject, type Path } from "../model/paths";
-import type { EditorState } from "../model/store";
-import { ProblemLinks } from "../panels/problem-links";
-import { Fields, type PanelContext } from "../panels/property-panel";
-import { deref, layerTypes, schemaAt, type Schema } from "../schema/fields";
-import { ImageCanvas } from "./canvas";
-import { LayerList, layerLabel, newImageLayer } from "./layer-list";
-import { usePreview } from "./use-preview";
+import type { Files } from "../model/files.ts";
+import { useFileBytes } from "../model/files.ts";
+import { messagesAt } from "../model/issues.ts";
+import { fieldName, getIn, isObject, within, type JsonObject, type Path } from "../model/paths.ts";
+import type { EditorState } from "../model/store.ts";
+import { ProblemLinks } from "../panels/problem-links.tsx";
+import { Fields, type PanelContext } from "../panels/property-panel.tsx";
+import { deref, layerTypes, schemaAt, type Schema } from "../schema/fields.ts";
+import { ImageCanvas } from "./canvas.tsx";
+import { LayerList, layerLabel, newImageLayer } from "./layer-list.tsx";
+import { usePreview } from "./use-preview.ts";
 
 /** The storage URLs of the files an image config draws (pictures, uploaded fonts), defaults included. */
 const filesOf = (config: unknown): string[] => {

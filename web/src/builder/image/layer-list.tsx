@@ -3,9 +3,9 @@
  * move up or down, remove; and a new layer of any type the schema lists, placed in the middle of the canvas.
  */
 import { useState } from "preact/hooks";
-import { hasErrorAt, type Issues } from "../model/issues";
-import { fieldName, isObject, type JsonObject } from "../model/paths";
-import type { Action } from "../model/store";
+import { hasErrorAt, type Issues } from "../model/issues.ts";
+import { fieldName, isObject, type JsonObject } from "../model/paths.ts";
+import type { Action } from "../model/store.ts";
 
 /** A short name for a layer: its type and what it shows. */
 export const layerLabel = (layer: unknown): string => {

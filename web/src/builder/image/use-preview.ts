@@ -5,7 +5,7 @@
  * User Timing measure `builder:preview-update` (what bench/builder.ts reads).
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { readFromPreview, type LayerBox, type ToPreview } from "../preview/protocol";
+import { readFromPreview, type LayerBox, type ToPreview } from "../preview/protocol.ts";
 
 export const PREVIEW_PATH = "/builder/preview";
 const CHANGE_MARK = "builder:change";

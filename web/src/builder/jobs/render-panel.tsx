@@ -4,10 +4,10 @@
  * config with `fast: true`, which the renderer draws at ~250x250 pixels of area and at most 15 fps.
  */
 import { useRef, useState } from "preact/hooks";
-import { explain } from "../../shared/api";
-import { Notice, Progress } from "../../shared/ui";
-import type { Doc } from "../model/store";
-import { runJob, type FinishedJob, type JobProgress } from "./run-job";
+import { explain } from "../../shared/api.ts";
+import { Notice, Progress } from "../../shared/ui.tsx";
+import type { Doc } from "../model/store.ts";
+import { runJob, type FinishedJob, type JobProgress } from "./run-job.ts";
 
 type Run =
   | { status: "idle" }

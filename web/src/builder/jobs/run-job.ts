@@ -3,9 +3,9 @@
  * stream until it ends. Resolves to the finished job and the URL of its output (the session cookie authorises the
  * download); rejects with the ApiError of a refused job, or an Error saying why it failed.
  */
-import { api, data, downloadUrl, followJob } from "../../shared/api";
-import type { CreateJobBody, Job } from "../../shared/api-types";
-import type { Doc } from "../model/store";
+import { api, data, downloadUrl, followJob } from "../../shared/api.ts";
+import type { CreateJobBody, Job } from "../../shared/api-types.ts";
+import type { Doc } from "../model/store.ts";
 
 export interface JobProgress {
   jobId: string;

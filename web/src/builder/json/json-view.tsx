@@ -5,10 +5,10 @@
  * their fields, and listed: each entry moves the caret to its line.
  */
 import { useMemo, useRef, useState } from "preact/hooks";
-import type { Issues } from "../model/issues";
-import { isObject, type JsonObject } from "../model/paths";
-import type { Action, Doc } from "../model/store";
-import { fieldLocator, offsetOfLine, syntaxProblem } from "./locate";
+import type { Issues } from "../model/issues.ts";
+import { isObject, type JsonObject } from "../model/paths.ts";
+import type { Action, Doc } from "../model/store.ts";
+import { fieldLocator, offsetOfLine, syntaxProblem } from "./locate.ts";
 
 export const pretty = (config: unknown) => JSON.stringify(config, null, 2);
 

@@ -4,7 +4,7 @@
  * trailing commas).
  */
 import { findNodeAtLocation, parseTree, printParseErrorCode, type ParseError } from "jsonc-parser";
-import { pathOfField } from "../model/paths";
+import { pathOfField } from "../model/paths.ts";
 
 /** 1-based line of `offset` in `text`. */
 export const lineAt = (text: string, offset: number) => {

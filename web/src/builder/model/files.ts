@@ -4,8 +4,8 @@
  * fetched once per file with the session cookie and handed to the preview frame (which has no network).
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { api, data, downloadUrl, upload } from "../../shared/api";
-import type { MediaFile } from "../../shared/api-types";
+import { api, data, downloadUrl, upload } from "../../shared/api.ts";
+import type { MediaFile } from "../../shared/api-types.ts";
 
 const PAGE = 100;
 /** More files than this are not listed in the pickers (a path can still be typed). */

@@ -2,8 +2,8 @@
  * The validator's errors and warnings (POST /api/v1/jobs/validate, fields like `config.layers[2].width`), looked
  * up by the field a control edits: its own problems, or those of everything inside it.
  */
-import type { Validation } from "./validation";
-import { within } from "./paths";
+import type { Validation } from "./validation.ts";
+import { within } from "./paths.ts";
 
 export type Problem = { field?: string; message: string; code?: string };
 

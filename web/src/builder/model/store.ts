@@ -3,8 +3,8 @@
  * object of the config: a layer, a clip, a clip's layer, an audio track; [] is the config itself) and which image
  * layers are hidden in the editor. Every change goes through `reduce`, one pure function.
  */
-import { commit, historyOf, redo, undo, type History } from "./history";
-import { getIn, insertAt, isObject, moveItem, setIn, type Json, type JsonObject, type Path } from "./paths";
+import { commit, historyOf, redo, undo, type History } from "./history.ts";
+import { getIn, insertAt, isObject, moveItem, setIn, type Json, type JsonObject, type Path } from "./paths.ts";
 
 export type JobKind = "image" | "video";
 

@@ -4,9 +4,9 @@
  * tokens) is kept until the next one. An answer that arrives after a newer request started is dropped.
  */
 import { useEffect, useRef, useState } from "preact/hooks";
-import { api, data } from "../../shared/api";
-import type { CreateJobBody } from "../../shared/api-types";
-import type { Doc } from "./store";
+import { api, data } from "../../shared/api.ts";
+import type { CreateJobBody } from "../../shared/api-types.ts";
+import type { Doc } from "./store.ts";
 
 export const DEBOUNCE_MS = 350;
 

@@ -5,7 +5,7 @@
  */
 import type { TargetedEvent } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { CATALOG_FAMILIES } from "../service-code";
+import { CATALOG_FAMILIES } from "../service-code.ts";
 
 export interface ControlIds {
   id: string;

@@ -4,10 +4,10 @@
  * shown as it is; the JSON view edits it like any other value.
  */
 import { useState } from "preact/hooks";
-import { explain } from "../../shared/api";
-import { categoryOf, type Files } from "../model/files";
-import type { FileCategory } from "../schema/fields";
-import type { ControlProps } from "./controls";
+import { explain } from "../../shared/api.ts";
+import { categoryOf, type Files } from "../model/files.ts";
+import type { FileCategory } from "../schema/fields.ts";
+import type { ControlProps } from "./controls.tsx";
 
 const ACCEPT: Record<FileCategory, string> = {
   image: "image/png,image/jpeg,image/gif,image/webp",

@@ -2,9 +2,9 @@
  * `position` (config reference §1.2): not set (image layers then place by `x`/`y` pixels), one of the nine
  * names, or `{x, y, originX, originY}` with x and y as fractions of the canvas.
  */
-import { isObject } from "../model/paths";
-import type { ControlProps } from "./controls";
-import { NumberInput } from "./controls";
+import { isObject } from "../model/paths.ts";
+import type { ControlProps } from "./controls.tsx";
+import { NumberInput } from "./controls.tsx";
 
 const NAMES = [
   "top-left",

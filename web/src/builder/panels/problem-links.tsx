@@ -1,6 +1,6 @@
 /** The errors inside the selected object (a layer's, a clip's layers'), each a link that focuses its field's control. */
-import { pathOfField } from "../model/paths";
-import { controlId } from "./property-panel";
+import { pathOfField } from "../model/paths.ts";
+import { controlId } from "./property-panel.tsx";
 
 export const ProblemLinks = ({ problems }: { problems: { field?: string; message: string }[] }) =>
   problems.length ? (

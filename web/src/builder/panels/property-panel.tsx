@@ -4,11 +4,11 @@
  * (`aria-invalid`, `aria-describedby`), and its documented default as the placeholder of an unset value.
  */
 import type { ComponentChildren } from "preact";
-import type { Files } from "../model/files";
-import { messagesAt, type Issues } from "../model/issues";
-import { fieldName, getIn, type Path } from "../model/paths";
-import type { Action } from "../model/store";
-import { fieldsOf, type FieldSpec, type Schema, type SchemaDoc } from "../schema/fields";
+import type { Files } from "../model/files.ts";
+import { messagesAt, type Issues } from "../model/issues.ts";
+import { fieldName, getIn, type Path } from "../model/paths.ts";
+import type { Action } from "../model/store.ts";
+import { fieldsOf, type FieldSpec, type Schema, type SchemaDoc } from "../schema/fields.ts";
 import {
   BooleanInput,
   ColorInput,
@@ -18,9 +18,9 @@ import {
   SelectInput,
   TextInput,
   type ControlIds,
-} from "./controls";
-import { FileInput } from "./file-input";
-import { PositionInput } from "./position-input";
+} from "./controls.tsx";
+import { FileInput } from "./file-input.tsx";
+import { PositionInput } from "./position-input.tsx";
 
 export interface PanelContext {
   config: unknown;

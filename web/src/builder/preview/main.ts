@@ -4,9 +4,9 @@
  * builder where each layer's box ended up. It runs sandboxed with the image page's policy: no network, an opaque
  * origin. Only the changed layers are replaced, so an edit costs one element, not a page load.
  */
-import { drawConfig } from "./compile";
-import { applyLayers, measure, type Drawn } from "./morph";
-import type { FromPreview, ToPreview } from "./protocol";
+import { drawConfig } from "./compile.ts";
+import { applyLayers, measure, type Drawn } from "./morph.ts";
+import type { FromPreview, ToPreview } from "./protocol.ts";
 
 const origin = new URL(location.href).origin;
 const files = new Map<string, string>();

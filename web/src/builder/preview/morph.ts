@@ -2,7 +2,7 @@
  * Puts the compiled layers into the preview's body, replacing only those whose markup changed (a picture keeps its
  * decoded image, an html layer its running page), and measures where each layer's box is.
  */
-import type { LayerBox } from "./protocol";
+import type { LayerBox } from "./protocol.ts";
 
 export interface Drawn {
   keys: string[];

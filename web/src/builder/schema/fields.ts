@@ -5,7 +5,7 @@
  * sliders, file references (`ImageRef`, `VideoRef`, `AudioRef`, `FontRef`) as file pickers, `Position` as a
  * position control, objects as nested groups, anything else as JSON.
  */
-import { getIn, isObject, type Path } from "../model/paths";
+import { getIn, isObject, type Path } from "../model/paths.ts";
 
 export type Schema = { [key: string]: unknown };
 

@@ -4,10 +4,10 @@
  * template with sample values standing in for the variables and answers each problem at its field.
  */
 import { useState } from "preact/hooks";
-import { api, data } from "../../shared/api";
-import type { Template, TemplateVariable } from "../../shared/api-types";
-import { Field, FormErrors, useForm } from "../../shared/forms";
-import type { Doc } from "../model/store";
+import { api, data } from "../../shared/api.ts";
+import type { Template, TemplateVariable } from "../../shared/api-types.ts";
+import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
+import type { Doc } from "../model/store.ts";
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_]\w{0,63})\s*\}\}/g;
 const TYPES = ["string", "number", "colour", "file"] as const;

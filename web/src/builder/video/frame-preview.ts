@@ -11,10 +11,10 @@
  * A stand-in's limits: global layers are cut to the window (one that started before it starts with it, so a fade
  * it was in the middle of restarts), and each frame preview is a job charged like any other.
  */
-import { isObject, type JsonObject } from "../model/paths";
-import type { Doc } from "../model/store";
-import { runJob, type JobProgress } from "../jobs/run-job";
-import { buildTimeline } from "../service-code";
+import { isObject, type JsonObject } from "../model/paths.ts";
+import type { Doc } from "../model/store.ts";
+import { runJob, type JobProgress } from "../jobs/run-job.ts";
+import { buildTimeline } from "../service-code.ts";
 
 export interface FramePreview {
   /** An object URL of the frame (PNG). */

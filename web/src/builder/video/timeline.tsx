@@ -7,11 +7,11 @@
  */
 import type { CSSProperties } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { hasErrorAt, type Issues } from "../model/issues";
-import { fieldName, isObject, type JsonObject, type Path } from "../model/paths";
-import type { Action } from "../model/store";
-import type { Timeline as Layout } from "../service-code";
-import { TransitionThumb } from "./transitions";
+import { hasErrorAt, type Issues } from "../model/issues.ts";
+import { fieldName, isObject, type JsonObject, type Path } from "../model/paths.ts";
+import type { Action } from "../model/store.ts";
+import type { Timeline as Layout } from "../service-code.ts";
+import { TransitionThumb } from "./transitions.tsx";
 
 const round = (n: number) => Math.round(n * 100) / 100;
 /** "2.5 s". */

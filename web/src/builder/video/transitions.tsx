@@ -6,7 +6,7 @@
  */
 import { useState } from "preact/hooks";
 import sprite from "virtual:transition-sprite";
-import { EDITLY_TRANSITIONS, GL_TRANSITIONS_1_43, GL_TRANSITIONS_LATER } from "../service-code";
+import { EDITLY_TRANSITIONS, GL_TRANSITIONS_1_43, GL_TRANSITIONS_LATER } from "../service-code.ts";
 
 const SHEET = [...GL_TRANSITIONS_1_43, ...GL_TRANSITIONS_LATER] as readonly string[];
 const COLUMNS = 10;

@@ -4,18 +4,18 @@
  * frame up to date" is on; moving the playhead inside clips already rendered shows their frame at once.
  */
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { explain } from "../../shared/api";
-import { Progress } from "../../shared/ui";
-import type { JobProgress } from "../jobs/run-job";
-import type { Files } from "../model/files";
-import { categoryOf } from "../model/files";
-import type { JsonObject } from "../model/paths";
-import type { EditorState } from "../model/store";
-import type { PanelContext } from "../panels/property-panel";
-import { buildTimeline, type Timeline as Layout } from "../service-code";
-import { frameWindow, renderFrame, type FramePreview } from "./frame-preview";
-import { seconds, Timeline } from "./timeline";
-import { VideoPanel } from "./video-panels";
+import { explain } from "../../shared/api.ts";
+import { Progress } from "../../shared/ui.tsx";
+import type { JobProgress } from "../jobs/run-job.ts";
+import type { Files } from "../model/files.ts";
+import { categoryOf } from "../model/files.ts";
+import type { JsonObject } from "../model/paths.ts";
+import type { EditorState } from "../model/store.ts";
+import type { PanelContext } from "../panels/property-panel.tsx";
+import { buildTimeline, type Timeline as Layout } from "../service-code.ts";
+import { frameWindow, renderFrame, type FramePreview } from "./frame-preview.ts";
+import { seconds, Timeline } from "./timeline.tsx";
+import { VideoPanel } from "./video-panels.tsx";
 
 const AUTO_DELAY_MS = 1200;
 

@@ -4,12 +4,12 @@
  * track, each generated from the video schema.
  */
 import { useState } from "preact/hooks";
-import { messagesAt } from "../model/issues";
-import { fieldName, getIn, isObject, within, type JsonObject, type Path } from "../model/paths";
-import { ProblemLinks } from "../panels/problem-links";
-import { controlId, Fields, FieldRow, type PanelContext } from "../panels/property-panel";
-import { deref, fieldsOf, layerTypes, schemaAt, type Schema } from "../schema/fields";
-import { TransitionPicker } from "./transitions";
+import { messagesAt } from "../model/issues.ts";
+import { fieldName, getIn, isObject, within, type JsonObject, type Path } from "../model/paths.ts";
+import { ProblemLinks } from "../panels/problem-links.tsx";
+import { controlId, Fields, FieldRow, type PanelContext } from "../panels/property-panel.tsx";
+import { deref, fieldsOf, layerTypes, schemaAt, type Schema } from "../schema/fields.ts";
+import { TransitionPicker } from "./transitions.tsx";
 
 /** A new video layer of `type`: the text layers with a text, backgrounds with colours, files with the first of theirs. */
 export const newVideoLayer = (
