@@ -4,7 +4,16 @@
  * layers are hidden in the editor. Every change goes through `reduce`, one pure function.
  */
 import { commit, historyOf, redo, undo, type History } from "./history.ts";
-import { getIn, insertAt, isObject, moveItem, setIn, type Json, type JsonObject, type Path } from "./paths.ts";
+import {
+  getIn,
+  insertAt,
+  isObject,
+  moveItem,
+  setIn,
+  type Json,
+  type JsonObject,
+  type Path,
+} from "./paths.ts";
 
 export type JobKind = "image" | "video";
 
