@@ -54,6 +54,8 @@ const verdict = async () => {
   await expect.poll(() => text(page.locator("#estimate"))).not.toMatch(/checking|Checking/);
   return text(page.locator("#estimate"));
 };
+/** What the builder's live region last told a screen reader. */
+const announced = () => text(page.locator("#announcer"));
 const previewFrame = (): Frame => page.frames().find((f) => f.url().endsWith("/builder/preview"))!;
 /** Fonts and pictures of the preview loaded. */
 const previewSettled = () =>
@@ -67,6 +69,16 @@ const previewSettled = () =>
       ),
     )
     .toBe(true);
+/**
+ * axe at both sizes and the screenshots, from the top of the page: Chromium stops painting a frame scrolled out of
+ * view, so a full-page screenshot taken further down shows an empty preview the user would never see.
+ */
+const shoot = async (name: string) => {
+  await page.evaluate(() => scrollTo(0, 0));
+  if (await page.locator(".frame iframe").count()) await previewSettled();
+  await page.evaluate(() => new Promise(requestAnimationFrame));
+  await audit(page, name, "builder");
+};
 const boxOf = async (n: number) => (await page.locator(".overlay .box").nth(n).boundingBox())!;
 /** Where layer n's box is on the canvas, in canvas pixels at 100 %. */
 const onCanvas = async (n: number) => {
@@ -105,8 +117,19 @@ describe("an image", () => {
     await page.locator("#p-config-layers-1--googleFont").fill("Poppins:700");
     await page.getByLabel("New layer").selectOption("image");
     await page.getByRole("button", { name: "Add layer" }).click();
-    // An image layer picks from the account's pictures (the newest is offered first).
+    expect(await announced()).toBe("Layer 3 added and selected.");
+    // An image layer takes a picture uploaded on the spot (through the session, with its progress)...
+    await page.locator("#p-config-layers-2--path-upload").setInputFiles({
+      name: "spot.png",
+      mimeType: "image/png",
+      buffer: readFileSync(join(fixtures, "emoji.png")),
+    });
+    await expect.poll(async () => (await layersNow())[2]!.path).toMatch(/^\/image\/.+\.png$/);
+    const spot = (await layersNow())[2]!.path as string;
+    expect(await page.locator("#p-config-layers-2--path option:checked").textContent()).toMatch(/^spot\.png/);
+    // ...or picks from the account's pictures.
     await page.locator("#p-config-layers-2--path").selectOption(picture);
+    expect(spot).not.toBe(picture);
     await page.locator("#p-config-layers-2--fit").selectOption("cover");
     await page.getByLabel("New layer").selectOption("circle");
     await page.getByRole("button", { name: "Add layer" }).click();
@@ -126,6 +149,7 @@ describe("an image", () => {
     // The list: reorder, hide (in the editor only), remove.
     await page.getByRole("button", { name: "Move layer 4 down (towards the bottom)" }).click();
     expect((await layersNow()).map((l) => l.type)).toEqual(["rectangle", "text", "circle", "image"]);
+    expect(await announced()).toBe("Layer 4 moved to position 3 of 4.");
     await page.getByRole("button", { name: "Hide layer 3 in the preview" }).click();
     await expect.poll(() => page.locator(".overlay .box").count()).toBe(3);
     expect(
@@ -135,8 +159,8 @@ describe("an image", () => {
     await page.getByRole("button", { name: "Hide layer 3 in the preview" }).click();
     await page.getByRole("button", { name: "Remove layer 3" }).click();
     expect((await layersNow()).map((l) => l.type)).toEqual(["rectangle", "text", "image"]);
-    await previewSettled();
-    await audit(page, "image", "builder");
+    expect(await announced()).toBe("Layer 3 removed.");
+    await shoot("image");
   });
 
   it("moves a layer by dragging it (snapping to the centre), resizes it by a handle, nudges it by keyboard", async () => {
@@ -187,12 +211,19 @@ describe("an image", () => {
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("ArrowRight");
     await page.keyboard.press("Shift+ArrowDown");
+    // Each change is spoken by the live region: a screen reader hears where the layer went.
+    expect(await announced()).toBe(
+      `Layer 3: x ${(resized.x as number) + 2}, y ${(resized.y as number) + 10}.`,
+    );
     await page.keyboard.press("Alt+ArrowRight");
     expect((await layersNow())[2]).toMatchObject({
       x: (resized.x as number) + 2,
       y: (resized.y as number) + 10,
       width: (resized.width as number) + 1,
     });
+    expect(await announced()).toBe(
+      `Layer 3: width ${(resized.width as number) + 1}, height ${resized.height as number}.`,
+    );
     // Tab reaches every layer's box, and focus selects it.
     await page.keyboard.press("Shift+Tab");
     await expect.poll(() => text(page.locator("#properties-title"))).toMatch(/^Layer 2: text/);
@@ -215,6 +246,7 @@ describe("an image", () => {
     expect((await layersNow())[1]).toMatchObject({ x: 64, y: 200 });
     await page.getByRole("button", { name: "Undo" }).click();
     expect((await layersNow())[1]).toMatchObject({ x: 40 });
+    expect(await announced()).toMatch(/^Undone; \d+ more steps? to undo\.$/);
     await page.keyboard.press("Control+Shift+z");
     expect((await layersNow())[1]).toMatchObject({ x: 64 });
     await page.keyboard.press("Control+z");
@@ -240,7 +272,8 @@ describe("an image", () => {
       `Line ${line} config.layers[1].fontSize: must be greater than 0`,
     );
     expect(await page.locator(".gutter .error").allTextContents()).toEqual([String(line)]);
-    await audit(page, "image-error", "builder");
+    await page.getByLabel("Zoom").first().selectOption("fit");
+    await shoot("image-error");
     await page.locator("#p-config-layers-1--fontSize").fill("48");
     expect(await verdict()).toMatch(/^Valid/);
     expect(await page.locator(".gutter .error").count()).toBe(0);
@@ -304,7 +337,7 @@ describe("an image", () => {
     expect(stored.body.data.variables).toEqual([
       expect.objectContaining({ name: "headline", type: "string", required: true, default: "Summer sale" }),
     ]);
-    await audit(page, "template", "builder");
+    await shoot("template");
     expect(await h.problems()).toEqual([]);
   });
 });
@@ -341,6 +374,7 @@ describe("a video", () => {
     await page.getByRole("button", { name: /^Clip 2 / }).focus();
     await page.keyboard.press("Alt+ArrowRight");
     await page.keyboard.press("Alt+ArrowRight");
+    expect(await announced()).toBe("Clip 2: duration 2.2.");
     const clips = (await configNow()).clips as { duration: number; transition?: unknown }[];
     expect(clips.map((c) => c.duration)).toEqual([3, 2.2]);
     // Clip 1's own transition, picked by its thumbnail.
@@ -372,7 +406,7 @@ describe("a video", () => {
       .poll(() => page.getByRole("list", { name: "Audio tracks" }).getByRole("button").count())
       .toBe(1);
     expect(await verdict()).toMatch(/^Valid/);
-    await audit(page, "video", "builder");
+    await shoot("video");
 
     // The frame at 1 s, drawn by the renderer.
     await page.getByLabel("Playhead").evaluate((el: HTMLInputElement) => {
@@ -412,6 +446,7 @@ describe("a video", () => {
     expect(width).toBeLessThan(400);
     const total = Number(/· ([\d.]+) s ·/.exec(await text(page.locator(".timeline-head .muted")))![1]);
     expect(Math.abs(duration - total)).toBeLessThan(0.2);
+    await shoot("video-rendered");
     expect(await h.problems()).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { useSession } from "../shared/session.tsx";
 import { Loading, Notice, useResource, useTitle } from "../shared/ui.tsx";
 import { ImageEditor } from "./image/image-editor.tsx";
 import { markChange } from "./image/use-preview.ts";
+import { describeChange } from "./model/announce.ts";
 import { RenderPanel } from "./jobs/render-panel.tsx";
 import { JsonView } from "./json/json-view.tsx";
 import { useFiles } from "./model/files.ts";
@@ -83,7 +84,12 @@ export const Builder = () => {
   const signedIn = session.state.status === "signed-in";
   const [state, setState] = useState(() => initialState(initialDoc()));
   const current = useRef(state);
-  /** Applies an action now; a change of what the preview draws is marked for its timing (markChange). */
+  /** The live region's sentence: what the last change did, for changes a screen reader cannot see happen. */
+  const [announcement, setAnnouncement] = useState("");
+  /**
+   * Applies an action now; a change of what the preview draws is marked for its timing (markChange), and one made
+   * out of sight (canvas, timeline, lists, undo) is announced.
+   */
   const dispatch = useCallback((action: Action) => {
     const before = current.current;
     const next = reduce(before, action);
@@ -93,6 +99,9 @@ export const Builder = () => {
       markChange();
     current.current = next;
     setState(next);
+    const said = describeChange(before, action, next);
+    // The same sentence twice (two equal nudges) differs by a trailing space, so it is spoken again.
+    if (said) setAnnouncement((last) => (last === said ? `${said} ` : said));
   }, []);
   const doc = state.history.present;
   const schemas = useResource(loadSchemas, []);
@@ -187,6 +196,9 @@ export const Builder = () => {
           <Verdict validation={validation} />
         </p>
       </div>
+      <p id="announcer" class="visually-hidden" role="status" aria-live="polite">
+        {announcement}
+      </p>
       {schemas.state.status === "error" && (
         <Notice kind="error">
           <p>The config schemas could not be loaded: {explain(schemas.state.error)}</p>
