@@ -19,8 +19,10 @@ export const MOUNTS = {
   billing: "/api/v1/billing",
   /** The OpenAPI document and its UI. */
   docs: "/api/v1/user-api/docs",
-  /** The builder page. */
+  /** The builder page and its preview page. */
   builder: "/builder",
+  /** The bundled fonts and html-layer libraries (static/render) the builder's preview draws with. */
+  render: "/render",
   /** The console's pages (besides `/`, `/sign-in`, `/sign-up`, `/terms`; src/console/routes.ts). */
   console: "/console",
   /** The web build's files (web/, built into static/web). */

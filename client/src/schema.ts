@@ -1041,7 +1041,7 @@ export interface components {
             updatedAt: string;
             progress: {
                 percent: number;
-                /** @description The renderer's stage (e.g. `encoding`) */
+                /** @description The renderer's stage (e.g. `encoding`); `completed` once the job is */
                 stage: string | null;
             } | null;
             /** @description The config as submitted */
@@ -1072,7 +1072,7 @@ export interface components {
             updatedAt: string;
             progress: {
                 percent: number;
-                /** @description The renderer's stage (e.g. `encoding`) */
+                /** @description The renderer's stage (e.g. `encoding`); `completed` once the job is */
                 stage: string | null;
             } | null;
         };
@@ -1189,7 +1189,7 @@ export interface components {
             status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED";
             progress: {
                 percent: number;
-                /** @description The renderer's stage (e.g. `encoding`) */
+                /** @description The renderer's stage (e.g. `encoding`); `completed` once the job is */
                 stage: string | null;
             } | null;
             /** Format: date-time */

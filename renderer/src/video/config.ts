@@ -9,11 +9,14 @@ import type { VideoConfig } from "@media-render/contract/config/video";
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
 import { evenDimension } from "@media-render/contract/geometry";
+import { overlayFractions } from "./layers/image.ts";
+import { isText } from "./layers/raster-types.ts";
+import { textTypeOf } from "./layers/text-types.ts";
 import { mixWeights } from "./mix-weights.ts";
 import type { AudioTrackSpec, Layer, VideoFormat, VideoSpec } from "./types.ts";
 
 /** The spec of a parsed config; `format` (the request's output format) wins over the config's. */
-export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec {
+export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec => {
   const defaults = config.defaults;
   const W = config.width ?? VIDEO_DEFAULTS.width;
   const H = config.height ?? VIDEO_DEFAULTS.height;
@@ -69,37 +72,15 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
           }
         : null,
   });
-}
+};
 
 /**
- * An image-overlay's `width`/`height` as fractions of the frame: JsonCut takes either a fraction (up to 1) or
- * pixels of the configured frame (above 1), so a preview scales pixel sizes like every other size.
+ * A layer's pixel-valued properties multiplied by `s` (a preview): its text type's (`TextType.scalePixels`),
+ * other layers unchanged.
  */
-export function overlayFractions(layer: Layer, W: number, H: number): Layer {
-  if (layer.type !== "image-overlay") return layer;
-  const fraction = (value: number | undefined, side: number) =>
-    value !== undefined && value > 1 ? value / side : value;
-  return { ...layer, width: fraction(layer.width, W), height: fraction(layer.height, H) };
-}
-
-const scaled = (value: number | undefined, s: number) => (value === undefined ? undefined : value * s);
-
-/**
- * A layer's pixel-valued properties multiplied by `s`: font sizes of the px-sized text types and title
- * outline widths. (slide-in-text's fontSize is a fraction of the frame width, which scales by itself.)
- */
-export function scaleLayerPixels(layer: Layer, s: number): Layer {
-  switch (layer.type) {
-    case "title":
-    case "title-background":
-      return { ...layer, fontSize: scaled(layer.fontSize, s), outlineWidth: scaled(layer.outlineWidth, s) };
-    case "subtitle":
-    case "news-title":
-      return { ...layer, fontSize: scaled(layer.fontSize, s) };
-    default:
-      return layer;
-  }
-}
+export const scaleLayerPixels = (layer: Layer, s: number): Layer => {
+  return isText(layer) ? textTypeOf(layer).scalePixels(layer, s) : layer;
+};
 
 /** Side of the square whose area a preview keeps (aspect ratio kept). */
 const PREVIEW_SIDE = 250;
@@ -110,7 +91,7 @@ const PREVIEW_MAX_FPS = 15;
  * picture is the full render made smaller: pixel-valued text properties shrink with it and html pages
  * keep their layout (captured at `pixelScale`).
  */
-export function applyFastMode(spec: VideoSpec): VideoSpec {
+export const applyFastMode = (spec: VideoSpec): VideoSpec => {
   if (!spec.fast) return spec;
   const aspect = spec.width / spec.height;
   const width = Math.min(evenDimension(Math.sqrt(PREVIEW_SIDE * PREVIEW_SIDE * aspect)), spec.width);
@@ -126,4 +107,4 @@ export function applyFastMode(spec: VideoSpec): VideoSpec {
     clips: spec.clips.map((clip) => ({ ...clip, layers: scale(clip.layers) })),
     globalLayers: scale(spec.globalLayers),
   };
-}
+};

@@ -93,18 +93,18 @@ const synthesizerFor = (deps: AppDeps, job: RenderVideoRequest): Synthesizer => 
 };
 
 /** The request's transcription backend (absent: the offline one). */
-function transcriberFor(deps: AppDeps, job: RenderVideoRequest): Transcriber {
+const transcriberFor = (deps: AppDeps, job: RenderVideoRequest): Transcriber => {
   const t = job.transcription;
   if (t?.backend === "workers-ai") return workersAiTranscriber(t.url, job.jobId, deps.config.rendererSecret);
   return pocketsphinxTranscriber(deps.config.pocketsphinxPath);
-}
+};
 
 /** Stores the transcript, WebVTT and SRT files at the request's caption URLs. */
-async function uploadCaptions(
+const uploadCaptions = async (
   job: RenderVideoRequest,
   captions: Captions,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<void> => {
   const urls = job.output.captions;
   if (!urls) return;
   await Promise.all([
@@ -112,7 +112,7 @@ async function uploadCaptions(
     uploadText(urls.vtt, toWebVtt(captions), "vtt", signal),
     uploadText(urls.srt, toSrt(captions), "srt", signal),
   ]);
-}
+};
 
 /** Resolves never; rejects when `signal` aborts. */
 const aborted = (signal: AbortSignal): Promise<never> =>
@@ -122,12 +122,12 @@ const aborted = (signal: AbortSignal): Promise<never> =>
     else signal.addEventListener("abort", fail, { once: true });
   });
 
-async function runVideoJob(
+const runVideoJob = async (
   deps: AppDeps,
   job: RenderVideoRequest,
   reporter: Reporter,
   queueSignal: AbortSignal,
-): Promise<void> {
+): Promise<void> => {
   const started = Date.now();
   const deadlineSeconds = job.limits?.deadlineSeconds ?? FALLBACK_DEADLINE_SECONDS;
   const control = new AbortController();
@@ -245,10 +245,10 @@ async function runVideoJob(
     deps.shutdownSignal.removeEventListener("abort", onShutdown);
   }
   await reporter.final(final);
-}
+};
 
 /** The queue entry of an accepted job; its heartbeat starts now, while it may still wait for a slot. */
-export function videoJobTask(deps: AppDeps, job: RenderVideoRequest): QueuedJob {
+export const videoJobTask = (deps: AppDeps, job: RenderVideoRequest): QueuedJob => {
   let reporter: Reporter | null = null;
   return {
     id: job.jobId,
@@ -262,4 +262,4 @@ export function videoJobTask(deps: AppDeps, job: RenderVideoRequest): QueuedJob 
       return runVideoJob(deps, job, reporter, signal);
     },
   };
-}
+};

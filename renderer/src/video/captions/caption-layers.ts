@@ -22,10 +22,10 @@ export const CAPTION_DEFAULTS = {
 } as const;
 
 /** Caption font size in output pixels. */
-export function captionFontSize(style: AutoSubtitlesStyle, spec: VideoSpec): number {
+export const captionFontSize = (style: AutoSubtitlesStyle, spec: VideoSpec): number => {
   if (style.fontSize !== undefined) return style.fontSize * spec.pixelScale;
   return Math.round(Math.min(spec.width, spec.height) * CAPTION_DEFAULTS.fontSizeFraction);
-}
+};
 
 /** The caption text as drawn: in capitals with `allCaps`. */
 const drawn = (style: AutoSubtitlesStyle, text: string) => (style.allCaps ? text.toLocaleUpperCase() : text);
@@ -38,7 +38,7 @@ export const captionAnimation = (style: AutoSubtitlesStyle, spec: VideoSpec) =>
  * The layout options for captions in `spec`: a title box is at most 80 % of the frame wide, less padding; a
  * line is measured in the caption's own font files (fonts/measure.ts), capitals included.
  */
-export function captionLayoutOptions(style: AutoSubtitlesStyle, spec: VideoSpec): CaptionLayoutOptions {
+export const captionLayoutOptions = (style: AutoSubtitlesStyle, spec: VideoSpec): CaptionLayoutOptions => {
   const size = captionFontSize(style, spec);
   const outline = (style.outlineWidth ?? 0) * spec.pixelScale;
   const pad = Math.ceil(size * 0.25 + outline * 4);
@@ -58,10 +58,10 @@ export function captionLayoutOptions(style: AutoSubtitlesStyle, spec: VideoSpec)
     measure: (text) => width(drawn(style, text)),
     maxWidth,
   };
-}
+};
 
 /** A global title layer showing `cue` in `style` over [cue.start, cue.end] of the output. */
-export function captionLayer(cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpec): Layer {
+export const captionLayer = (cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpec): Layer => {
   const animation = captionAnimation(style, spec);
   const highlight = style.highlightColor;
   // `none`: the whole cue at once; with a highlight it is a word-by-word title whose states all show every word.
@@ -89,14 +89,14 @@ export function captionLayer(cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpe
     outlineWidth: style.outlineWidth === undefined ? undefined : style.outlineWidth * spec.pixelScale,
     outlineStyle: style.outlineStyle ?? CAPTION_DEFAULTS.outlineStyle,
   } as Layer;
-}
+};
 
 /**
  * When each of a caption's `states` reveal states starts, in seconds from the cue's start: state s shows the
  * first round((s+1)·units/states) units (the rasteriser's grouping), so it starts when its last unit is said.
  * Letters of a word are spread evenly over the word; state 0 starts with the cue.
  */
-export function revealTimes(cue: Cue, by: "word" | "letter", states: number): number[] {
+export const revealTimes = (cue: Cue, by: "word" | "letter", states: number): number[] => {
   const words = cue.lines.flat();
   const text = cueText(cue);
   const units = revealUnits(text, by);
@@ -128,4 +128,4 @@ export function revealTimes(cue: Cue, by: "word" | "letter", states: number): nu
     const visible = Math.round(((s + 1) * n) / states);
     return Math.max(0, (unitTimes[visible - 1] ?? cue.start) - cue.start);
   });
-}
+};

@@ -44,9 +44,9 @@ export const DEFAULT_LAYOUT: Omit<CaptionLayoutOptions, "maxCharsPerLine"> = {
  * Characters per line for text `fontSize` px high in a box `boxWidth` px wide: an average glyph of the
  * caption fonts is about 0.6 em wide (DejaVu Sans, the default, is one of the widest).
  */
-export function charsPerLine(boxWidth: number, fontSize: number): number {
+export const charsPerLine = (boxWidth: number, fontSize: number): number => {
   return Math.max(8, Math.floor(boxWidth / (fontSize * 0.6)));
-}
+};
 
 const BINDS_TO_NEXT = new Set(
   "a an the to of in on at by for from with and or but if as my your his her its our their this that no not".split(
@@ -108,7 +108,7 @@ const length = (words: readonly TranscriptWord[]) =>
   words.reduce((n, w) => n + w.text.length, 0) + Math.max(0, words.length - 1);
 
 /** Words split into groups that a line break must not separate (pure). */
-export function wordGroups(words: readonly TranscriptWord[], maxGap: number): TranscriptWord[][] {
+export const wordGroups = (words: readonly TranscriptWord[], maxGap: number): TranscriptWord[][] => {
   const groups: TranscriptWord[][] = [];
   let current: TranscriptWord[] = [];
   words.forEach((word, i) => {
@@ -126,10 +126,10 @@ export function wordGroups(words: readonly TranscriptWord[], maxGap: number): Tr
     }
   });
   return groups;
-}
+};
 
 /** Lays `words` (in time order) out as cues (pure). */
-export function layoutCaptions(words: readonly TranscriptWord[], o: CaptionLayoutOptions): Cue[] {
+export const layoutCaptions = (words: readonly TranscriptWord[], o: CaptionLayoutOptions): Cue[] => {
   const cues: { lines: TranscriptWord[][] }[] = [];
   let lines: TranscriptWord[][] = [];
   const close = () => {
@@ -160,9 +160,9 @@ export function layoutCaptions(words: readonly TranscriptWord[], o: CaptionLayou
     const nextStart = cues[i + 1]?.lines[0]![0]!.start ?? Number.POSITIVE_INFINITY;
     return { start, end: Math.max(lastEnd, Math.min(lastEnd + o.hold, nextStart)), lines: cue.lines };
   });
-}
+};
 
 /** The cue's text as drawn: words joined by spaces, lines by newlines. */
-export function cueText(cue: Cue): string {
+export const cueText = (cue: Cue): string => {
   return cue.lines.map(joinText).join("\n");
-}
+};
