@@ -8,7 +8,12 @@
 import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
 import type { VideoConfig } from "@media-render/contract/config";
-import { CALLBACK_PATH, TRANSCRIBE_PATH, type RenderVideoRequestInput } from "@media-render/contract/wire";
+import {
+  CALLBACK_PATH,
+  SPEAK_PATH,
+  TRANSCRIBE_PATH,
+  type RenderVideoRequestInput,
+} from "@media-render/contract/wire";
 import { mediaFiles } from "../db/schema.ts";
 import { referenceTargets } from "../jobs/input-map.ts";
 import { getJobById } from "../jobs/internal.ts";
@@ -22,6 +27,11 @@ import { signedStorageUrl } from "../storage/signed-url.ts";
 
 /** Signed input/output URLs outlive the longest render (300 s of 4K video) with margin. */
 const URL_TTL_SECONDS = 3 * 3600;
+
+/** Whether a config says anything: a speech layer in a clip or a speech entry of audioTracks. */
+const hasSpeech = (config: VideoConfig): boolean =>
+  config.clips.some((c) => c.layers.some((l) => l.type === "speech")) ||
+  (config.audioTracks ?? []).some((t) => "text" in t);
 
 /**
  * The render request of a job (without `attempt`), and its planned timeline; null when its earlier renders used up
@@ -81,6 +91,10 @@ export const videoRequest: BuildRequest = async (ctx, job) => {
     },
     callbackUrl: `${base}${CALLBACK_PATH}`,
     ...(config.autoSubtitles && { transcription }),
+    // The same deployment switch picks the voice of speech layers: Workers AI, else the renderer's espeak-ng.
+    ...(transcription.backend === "workers-ai" && hasSpeech(config)
+      ? { speech: { backend: "workers-ai" as const, url: `${base}${SPEAK_PATH}` } }
+      : {}),
     limits: { maxDurationSeconds: planned.seconds, deadlineSeconds },
   };
   return { request, timeline: plannedTimeline(config, durationOf), config };

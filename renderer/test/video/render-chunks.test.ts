@@ -257,3 +257,75 @@ describe("layers across a chunk boundary", () => {
     }
   }, 240_000);
 });
+
+describe("speech in a video rendered as chunks", () => {
+  it("the join says the speech and ducks the music under it as the single render does", async () => {
+    // The speech itself is silent (mixVolume 0): what is heard is the sweep, 20 dB lower while the words are said.
+    const config = videoConfig({
+      width: W,
+      height: H,
+      fps: FPS,
+      audioFilePath: sweep,
+      ducking: { amount: 20, attack: 0.1, release: 0.2 },
+      defaults: { transition: null },
+      clips: [
+        {
+          duration: 3,
+          layers: [
+            { type: "fill-color", color: "#202020" },
+            { type: "speech", text: "This is a test of ducking", start: 1.5, mixVolume: 0 },
+          ],
+        },
+        { duration: 3, layers: [{ type: "fill-color", color: "#404040" }] },
+      ],
+    });
+    const out = await renderBoth("speech", config, 2);
+    const a = await samples(out.single);
+    const b = await samples(out.joined);
+    expect(b.length).toBe(a.length);
+    let worst = 0;
+    for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i]! - b[i]!));
+    expect(worst).toBeLessThan(1e-6);
+    const rms = (from: number, seconds: number) => {
+      let sum = 0;
+      const n = Math.round(seconds * 48000);
+      for (let i = Math.round(from * 48000); i < Math.round(from * 48000) + n; i++) sum += b[i]! ** 2;
+      return Math.sqrt(sum / n);
+    };
+    // Before the speech the sweep is at full level; a moment into the speech it is ducked.
+    expect(rms(0.5, 0.5)).toBeGreaterThan(0.2);
+    expect(rms(2, 0.3)).toBeLessThan(rms(0.5, 0.5) / 4);
+  }, 240_000);
+});
+
+describe("a gl layer in a video rendered as chunks", () => {
+  it("is drawn by the chunks and left out of the join, whose frames equal the single render's", async () => {
+    // A shader that brightens with time: each frame's grey level says when it is.
+    const config = videoConfig({
+      width: W,
+      height: H,
+      fps: FPS,
+      clips: [
+        {
+          duration: 2,
+          layers: [
+            {
+              type: "gl",
+              fragmentShader:
+                "uniform float time; void main() { gl_FragColor = vec4(vec3(time / 2.0), 1.0); }",
+            },
+          ],
+        },
+      ],
+    });
+    const out = await renderBoth("gl", config, 2);
+    const single = await greyFrames(out.single);
+    const joined = await greyFrames(out.joined);
+    expect(single).toHaveLength(2 * FPS);
+    expect(joined).toHaveLength(single.length);
+    const mean = (f: Buffer) => f.reduce((a, v) => a + v, 0) / f.length;
+    for (let f = 0; f < single.length; f++)
+      expect(Math.abs(mean(joined[f]!) - mean(single[f]!))).toBeLessThan(3);
+    expect(mean(single.at(-1)!)).toBeGreaterThan(mean(single[0]!) + 100);
+  }, 240_000);
+});

@@ -1,0 +1,68 @@
+/**
+ * Parallel rendering's last stage (chunks.ts, docs/parallel-rendering.md): the job's chunks have drawn every frame
+ * as video-only segments; the join mixes the whole timeline's audio once and muxes it with the segments, copied.
+ */
+import type { Timeline } from "@media-render/contract/timeline";
+import { joinSegments } from "../chunks.ts";
+import { compileGraph } from "../compile.ts";
+import type { GlLayerDrawer } from "../graph-context.ts";
+import { overallPercent, type Stage } from "../progress.ts";
+import type { VideoSpec } from "../types.ts";
+import type { Probes } from "./inputs.ts";
+import { timelineOf } from "./lay-out.ts";
+import type { Stopwatch } from "./stopwatch.ts";
+
+/** The join compiles `gl` layers (their chains are dropped with the video) but never draws them. */
+const undrawnGl: GlLayerDrawer = {
+  layerWriter: () => () => Promise.reject(new Error("a join draws no frames")),
+};
+
+/**
+ * Joins `segments` (local files, in order) into `outPath` with the audio of `spec` (after speech and ducking:
+ * `mix` gives the spec whose audio is mixed, for the timeline); span `ffmpegMs`. Returns the timeline.
+ */
+export const joinChunks = async (
+  spec: VideoSpec,
+  { media, probed }: Probes,
+  o: {
+    jobId: string;
+    workDir: string;
+    ffmpegPath: string;
+    segments: string[];
+    outPath: string;
+    mix: (timeline: Timeline) => VideoSpec;
+    signal?: AbortSignal;
+    onSpawn?: (pid: number) => void;
+    report: (percent: number, stage: Stage) => void;
+    clock: Stopwatch;
+  },
+): Promise<Timeline> => {
+  await probed;
+  const timeline = timelineOf(spec, media);
+  o.report(overallPercent("encoding", 0), "encoding");
+  o.clock.set("startMs", o.clock.total());
+  const start = o.clock.now();
+  const mixed = o.mix(timeline);
+  await joinSegments({
+    ffmpegPath: o.ffmpegPath,
+    workDir: o.workDir,
+    // Compiled without rasters or a WebGL page: only its audio chains are used.
+    graph: compileGraph({
+      spec: mixed,
+      timeline,
+      jobId: o.jobId,
+      media,
+      rasters: new Map(),
+      glLayers: undrawnGl,
+    }),
+    segments: o.segments,
+    format: spec.format,
+    fast: spec.fast,
+    duration: timeline.duration,
+    outPath: o.outPath,
+    signal: o.signal,
+    onSpawn: o.onSpawn,
+  });
+  o.clock.record("ffmpegMs", start);
+  return timeline;
+};
