@@ -1,6 +1,6 @@
 /** The hosted catalogue's stylesheet parser (pure): which faces it keeps and which it refuses. */
 import { describe, expect, it } from "vitest";
-import { hostedFileKey, pageCss, parseHostedCss } from "../../src/fonts/hosted-css.ts";
+import { hostedFileKey, pageCss, parseHostedCss } from "../../../src/fonts/hosted-css.ts";
 
 const HOST = "fonts.gstatic.com";
 const face = (src: string, extra = "font-style: normal; font-weight: 700;") =>

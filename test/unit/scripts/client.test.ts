@@ -5,7 +5,7 @@
  * client against the real service: test/e2e/client.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { ApiError, createClient, data } from "../../client/src/index.ts";
+import { ApiError, createClient, data } from "../../../client/src/index.ts";
 
 const at = "2026-11-21T10:00:00.000Z";
 const job = {

@@ -5,10 +5,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ContractViolation, openApiContract, type OpenApiDocument } from "../openapi-contract.ts";
+import { ContractViolation, openApiContract, type OpenApiDocument } from "../../openapi-contract.ts";
 
 const doc = JSON.parse(
-  readFileSync(join(import.meta.dirname, "..", "..", "client", "openapi.json"), "utf8"),
+  readFileSync(join(import.meta.dirname, "..", "..", "..", "client", "openapi.json"), "utf8"),
 ) as OpenApiDocument;
 const contract = openApiContract(doc, ["/api/v1/jobs/queue-status"]);
 const BASE = "http://127.0.0.1:8787";

@@ -1,6 +1,6 @@
 /** Sealing of stored secrets (src/lib/sealed.ts): round trip, binding to its row and purpose, tampering. */
 import { describe, expect, it } from "vitest";
-import { seal, unseal } from "../../src/lib/sealed.ts";
+import { seal, unseal } from "../../../src/lib/sealed.ts";
 
 const KEY = "unit-test-key-material-0123456789abcdef";
 

@@ -3,10 +3,10 @@
  * proven here, and redirect chains are served by a stand-in transport that records every hop it was asked for.
  */
 import { describe, expect, it } from "vitest";
-import { ValidationFailed, NotFound, UnprocessableMedia } from "../../src/lib/errors.ts";
-import { readBody, safeFetch } from "../../src/net/safe-fetch.ts";
-import { checkUrl, refusalOf } from "../../src/net/url-guard.ts";
-import { withDns } from "./fake-internet.ts";
+import { ValidationFailed, NotFound, UnprocessableMedia } from "../../../src/lib/errors.ts";
+import { readBody, safeFetch } from "../../../src/net/safe-fetch.ts";
+import { checkUrl, refusalOf } from "../../../src/net/url-guard.ts";
+import { withDns } from "../../worker/fake-internet.ts";
 
 const refused = (url: string) => refusalOf(new URL(url));
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { UnprocessableMedia } from "../../src/lib/errors.ts";
-import { toMediaInfo, toProbeResult } from "../../src/probe/media-facts.ts";
-import { parseFrameRate, parseProbeJson, parseProbeOutput } from "../../src/probe/parse-probe.ts";
+import { UnprocessableMedia } from "../../../src/lib/errors.ts";
+import { toMediaInfo, toProbeResult } from "../../../src/probe/media-facts.ts";
+import { parseFrameRate, parseProbeJson, parseProbeOutput } from "../../../src/probe/parse-probe.ts";
 
 /** The POST /probe view of ffprobe's JSON. */
 const parse = (raw: unknown) => toProbeResult(parseProbeOutput(raw));

@@ -1,7 +1,7 @@
 /** Volumes made mix-ready (pure): gains up to 1 stay, a mix whose largest weight exceeds 1 is divided by it. */
 import { describe, expect, it } from "vitest";
-import { mixWeights, relativeWeights } from "../../src/video/mix-weights.ts";
-import type { ClipSpec, Layer } from "../../src/video/types.ts";
+import { mixWeights, relativeWeights } from "../../../src/video/mix-weights.ts";
+import type { ClipSpec, Layer } from "../../../src/video/types.ts";
 
 const audio = (mixVolume?: number): Layer => ({ type: "audio", path: "/a.mp3", mixVolume });
 const detached = (mixVolume?: number): Layer => ({ type: "detached-audio", path: "/d.mp3", mixVolume });

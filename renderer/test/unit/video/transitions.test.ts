@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TRANSITION_NAMES } from "@media-render/contract/config/transitions";
 import { TRANSITIONS } from "@media-render/contract/transition-map";
-import { RANDOM_POOL, resolveTransition } from "../../src/video/transitions.ts";
+import { RANDOM_POOL, resolveTransition } from "../../../src/video/transitions.ts";
 
 const XFADE_NAMES = new Set(
   (

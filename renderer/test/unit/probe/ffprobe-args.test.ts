@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildFfprobeArgs, probeInputName } from "../../src/probe/ffprobe-args.ts";
+import { buildFfprobeArgs, probeInputName } from "../../../src/probe/ffprobe-args.ts";
 
 describe("buildFfprobeArgs", () => {
   it("asks for JSON format and streams at error verbosity, local files only", () => {

@@ -1,9 +1,9 @@
 /** Pure parts of html layers: the document (policy and clock first), library handling, size and frame count. */
 import { describe, expect, it } from "vitest";
-import { htmlFrameCount, htmlLayerSize } from "../../src/video/html/rasterize-html.ts";
-import { libraryNames, librarySource, stripLibraryImports } from "../../src/video/html/libraries.ts";
+import { htmlFrameCount, htmlLayerSize } from "../../../src/video/html/rasterize-html.ts";
+import { libraryNames, librarySource, stripLibraryImports } from "../../../src/video/html/libraries.ts";
 import { injectHead } from "@media-render/contract/html-sandbox";
-import { htmlLayerDocument, PAGE_POLICY } from "../../src/video/html/page.ts";
+import { htmlLayerDocument, PAGE_POLICY } from "../../../src/video/html/page.ts";
 
 describe("html layer document", () => {
   it("puts the policy, then the clock, before any markup of the user", () => {

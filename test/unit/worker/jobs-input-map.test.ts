@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { referenceTargets, rewriteReferences, withStoragePaths } from "../../src/jobs/input-map.ts";
+import { referenceTargets, rewriteReferences, withStoragePaths } from "../../../src/jobs/input-map.ts";
 
 const upload = { storageUrl: "/image/2026-01-01/u/a.png", sourceUrl: null, source: "upload" };
 const imported = {

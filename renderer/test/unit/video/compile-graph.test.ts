@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { buildTimeline } from "@media-render/contract/timeline";
-import { compileGraph } from "../../src/video/compile.ts";
-import { videoSpec } from "../../src/video/config.ts";
-import type { MediaInfo, VideoFormat } from "../../src/video/types.ts";
-import { videoConfig } from "../helpers/video-config.ts";
+import { compileGraph } from "../../../src/video/compile.ts";
+import { videoSpec } from "../../../src/video/config.ts";
+import type { MediaInfo, VideoFormat } from "../../../src/video/types.ts";
+import { videoConfig } from "../../helpers/video-config.ts";
 
 const PNG: MediaInfo = {
   width: 200,

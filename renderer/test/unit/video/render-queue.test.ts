@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RenderQueue, type QueuedJob } from "../../src/video/render-queue.ts";
+import { RenderQueue, type QueuedJob } from "../../../src/video/render-queue.ts";
 
 /** A job that runs until released (or aborted), recording when it started and why it was aborted. */
 const job = (id: string, account: string, log: string[], attempt = 1) => {

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { revealTimes } from "../../src/video/captions/caption-layers.ts";
-import { audioOnlyGraph } from "../../src/video/captions/audio-pass.ts";
+import { revealTimes } from "../../../src/video/captions/caption-layers.ts";
+import { audioOnlyGraph } from "../../../src/video/captions/audio-pass.ts";
 import {
   charsPerLine,
   cueText,
   DEFAULT_LAYOUT,
   layoutCaptions,
   wordGroups,
-} from "../../src/video/captions/layout.ts";
-import type { TranscriptWord } from "../../src/transcribe/types.ts";
+} from "../../../src/video/captions/layout.ts";
+import type { TranscriptWord } from "../../../src/transcribe/types.ts";
 
 /** Words said one after another, `dur` s each with `gap` s between, from `at`. */
 const said = (text: string, at = 1, dur = 0.3, gap = 0.05): TranscriptWord[] =>

@@ -6,14 +6,14 @@
 import Ajv from "ajv";
 import { describe, expect, it } from "vitest";
 import { validateJobConfig } from "@media-render/contract/config";
-import { configJsonSchema } from "../../../src/schemas/json-schemas.ts";
+import { configJsonSchema } from "../../../../src/schemas/json-schemas.ts";
 import {
   FONT,
   imageConfig,
   imageLayers,
   videoConfig,
   videoLayers,
-} from "../../../packages/contract/test/config/examples.ts";
+} from "../../../../packages/contract/test/config/examples.ts";
 
 const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, strictTuples: false });
 const validators = {
