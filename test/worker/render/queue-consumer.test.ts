@@ -1,17 +1,17 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { finishJob, markProcessing } from "../../src/jobs/lifecycle.ts";
+import { finishJob, markProcessing } from "../../../src/jobs/lifecycle.ts";
 import {
   MAX_RETRIES,
   offerAgainSeconds,
   RENDERER_WAIT_MS,
   retryDelaySeconds,
-} from "../../src/queues/consumer.ts";
-import { RendererBusy, RendererUnreachable } from "../../src/lib/errors.ts";
-import worker from "../../src/index.ts";
-import { newAccount, testCtx } from "./helpers.ts";
-import { auditedBalance, jobRow, openPending } from "./jobs-seed.ts";
+} from "../../../src/queues/consumer.ts";
+import { RendererBusy, RendererUnreachable } from "../../../src/lib/errors.ts";
+import worker from "../../../src/index.ts";
+import { newAccount, testCtx } from "../helpers.ts";
+import { auditedBalance, jobRow, openPending } from "../jobs-seed.ts";
 
 /** The real consumer with a renderer address nothing listens on: every hand-over fails like a dead renderer. */
 const deadRenderer = { ...env, RENDERER_URL: "http://127.0.0.1:9" };

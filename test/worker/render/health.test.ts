@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { createExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../src/app.ts";
-import type { Env } from "../../src/env.ts";
-import { BASE, body, call, newAccount } from "./helpers.ts";
+import { createApp } from "../../../src/app.ts";
+import type { Env } from "../../../src/env.ts";
+import { BASE, body, call, newAccount } from "../helpers.ts";
 
 /** The real app under another environment (production settings, or a renderer that is down). */
 const callWith = (overrides: Partial<Env>, path: string, init: RequestInit = {}) =>

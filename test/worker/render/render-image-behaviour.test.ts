@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { validateJobConfig } from "@media-render/contract/config";
-import { body, call, json, newAccount } from "./helpers.ts";
-import { render } from "./render/harness.ts";
-import { decode, distance } from "./render/pixels.ts";
+import { body, call, json, newAccount } from "../helpers.ts";
+import { render } from "./harness.ts";
+import { decode, distance } from "./pixels.ts";
 
 const BG = [255, 255, 255, 255];
 const white = (layers: unknown[], extra: Record<string, unknown> = {}) => ({

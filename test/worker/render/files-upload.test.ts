@@ -1,12 +1,12 @@
 /** Streaming uploads: the multipart reader, R2 multipart for large files, size limits, validation, URL import. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { importFromUrl } from "../../src/files/import-url.ts";
-import { readMultipart, type PartInfo } from "../../src/files/multipart.ts";
-import { uploadFile } from "../../src/files/upload-file.ts";
-import { PayloadTooLarge, ValidationFailed } from "../../src/lib/errors.ts";
-import { asCaller, body, call, fixture, newAccount, testCtx, upload } from "./helpers.ts";
-import { withDns } from "./fake-internet.ts";
+import { importFromUrl } from "../../../src/files/import-url.ts";
+import { readMultipart, type PartInfo } from "../../../src/files/multipart.ts";
+import { uploadFile } from "../../../src/files/upload-file.ts";
+import { PayloadTooLarge, ValidationFailed } from "../../../src/lib/errors.ts";
+import { asCaller, body, call, fixture, newAccount, testCtx, upload } from "../helpers.ts";
+import { withDns } from "../fake-internet.ts";
 
 const enc = new TextEncoder();
 

@@ -5,10 +5,10 @@
 import { env } from "cloudflare:workers";
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
-import { body, call, json, newAccount } from "./helpers.ts";
-import { auditedBalance } from "./jobs-seed.ts";
-import { decode } from "./render/pixels.ts";
-import { createEndpoint, newBox, receivedAtLeast, verify } from "./webhooks/support.ts";
+import { body, call, json, newAccount } from "../helpers.ts";
+import { auditedBalance } from "../jobs-seed.ts";
+import { decode } from "./pixels.ts";
+import { createEndpoint, newBox, receivedAtLeast, verify } from "../webhooks/support.ts";
 
 const TEMPLATE = {
   name: "Badge",

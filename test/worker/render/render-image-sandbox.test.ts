@@ -4,8 +4,8 @@
  * finish, allocate without end or try every way out are in test/worker/faults/hostile-html.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { render } from "./render/harness.ts";
-import { decode } from "./render/pixels.ts";
+import { render } from "./harness.ts";
+import { decode } from "./pixels.ts";
 
 const page = (html: string, enableLibraries = false) => ({
   width: 64,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { render } from "./render/harness.ts";
-import { compareWithReference } from "./render/pixels.ts";
-import { REFERENCE_CONFIGS } from "./render/reference-configs.ts";
+import { render } from "./harness.ts";
+import { compareWithReference } from "./pixels.ts";
+import { REFERENCE_CONFIGS } from "./reference-configs.ts";
 
 describe("image rendering matches the committed reference renders", () => {
   for (const [name, config] of Object.entries(REFERENCE_CONFIGS)) {

@@ -6,8 +6,8 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { body, call, fixture, json, newAccount, upload } from "./helpers.ts";
-import { decode, distance, type Decoded } from "./render/pixels.ts";
+import { body, call, fixture, json, newAccount, upload } from "../helpers.ts";
+import { decode, distance, type Decoded } from "./pixels.ts";
 
 type Font = "googleFont" | "catalogFont";
 

@@ -7,12 +7,12 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { validateJobConfig } from "@media-render/contract/config";
 import { catalogFontIssue } from "@media-render/contract/fonts/catalog";
-import { hostedCssKey, hostedFontSource } from "../../src/fonts/hosted-source.ts";
-import { UnprocessableMedia, UpstreamFailure } from "../../src/lib/errors.ts";
-import { loadHostedFonts, type HostedFonts } from "../../src/image-renderer/hosted-fonts.ts";
-import { withDns } from "./fake-internet.ts";
-import { renderWith } from "./render/harness.ts";
-import { decode } from "./render/pixels.ts";
+import { hostedCssKey, hostedFontSource } from "../../../src/fonts/hosted-source.ts";
+import { UnprocessableMedia, UpstreamFailure } from "../../../src/lib/errors.ts";
+import { loadHostedFonts, type HostedFonts } from "../../../src/image-renderer/hosted-fonts.ts";
+import { withDns } from "../fake-internet.ts";
+import { renderWith } from "./harness.ts";
+import { decode } from "./pixels.ts";
 
 const lobster = async (subset: string) =>
   new Uint8Array(

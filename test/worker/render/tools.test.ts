@@ -1,9 +1,9 @@
 /** Duration tools through the Worker's own fetch handler, with real D1/R2 and the real renderer. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { urlDurationUs } from "../../src/tools/measure-duration.ts";
-import { body, call, fixture, json, newAccount, testCtx, upload } from "./helpers.ts";
-import { withDns } from "./fake-internet.ts";
+import { urlDurationUs } from "../../../src/tools/measure-duration.ts";
+import { body, call, fixture, json, newAccount, testCtx, upload } from "../helpers.ts";
+import { withDns } from "../fake-internet.ts";
 
 /** 0.5 s of ADTS AAC (ffmpeg 5.1): a container the in-process parsers leave to ffprobe (0.575964 s). */
 const TINY_AAC = Uint8Array.from(

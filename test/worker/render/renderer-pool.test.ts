@@ -1,12 +1,12 @@
 /** The renderer pool's routing: per-job hashing with spill-over, instances from RENDERER_URL or by name. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createContext } from "../../src/context.ts";
-import { dispatchVideoJob } from "../../src/queues/dispatch-video.ts";
-import { rendererFor } from "../../src/renderer/client.ts";
-import { probeInstance, renderInstances, spillOrder } from "../../src/renderer/pool.ts";
-import { newAccount } from "./helpers.ts";
-import { jobRow, openPending } from "./jobs-seed.ts";
+import { createContext } from "../../../src/context.ts";
+import { dispatchVideoJob } from "../../../src/queues/dispatch-video.ts";
+import { rendererFor } from "../../../src/renderer/client.ts";
+import { probeInstance, renderInstances, spillOrder } from "../../../src/renderer/pool.ts";
+import { newAccount } from "../helpers.ts";
+import { jobRow, openPending } from "../jobs-seed.ts";
 
 describe("renderer pool", () => {
   it("tries every instance once, starting at the job's hash, and a new attempt starts one further", () => {

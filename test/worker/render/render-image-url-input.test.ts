@@ -1,9 +1,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { createJob } from "../../src/jobs/create-job.ts";
-import { asCaller, fixture, newAccount } from "./helpers.ts";
-import { decode, distance } from "./render/pixels.ts";
-import { withDns } from "./fake-internet.ts";
+import { createJob } from "../../../src/jobs/create-job.ts";
+import { asCaller, fixture, newAccount } from "../helpers.ts";
+import { decode, distance } from "./pixels.ts";
+import { withDns } from "../fake-internet.ts";
 
 const PIC = "https://cdn.example.com/img/pic.png";
 

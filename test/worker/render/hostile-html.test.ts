@@ -9,10 +9,10 @@ import { env } from "cloudflare:workers";
 import { describe, expect, inject, it, vi } from "vitest";
 import { imageDeadlineSeconds } from "@media-render/contract/deadline";
 import { escapeAttempts } from "../../escape-attempts.ts";
-import { render } from "../render/harness.ts";
-import { decode } from "../render/pixels.ts";
+import { render } from "./harness.ts";
+import { decode } from "./pixels.ts";
 import { body, call, json, newAccount } from "../helpers.ts";
-import { FULL, figure } from "./scale.ts";
+import { FULL, figure } from "../faults/scale.ts";
 
 const canary = inject("canary");
 const hits = async () =>

@@ -4,7 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { body, call, fixture, json, newAccount, upload } from "./helpers.ts";
+import { body, call, fixture, json, newAccount, upload } from "../helpers.ts";
 
 const uploadVideo = async (key: string) => {
   const res = await upload(key, "kohlipe3.mp4", fixture("kohlipe3.mp4"));

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { body, call, fixture, newAccount, testCtx, upload } from "./helpers.ts";
+import { body, call, fixture, newAccount, testCtx, upload } from "../helpers.ts";
 
 type Uploaded = {
   id: string;
@@ -210,7 +210,7 @@ describe("file download", () => {
   it("lets a media:read key download but not upload", async () => {
     const owner = await newAccount();
     const f = (await body<Uploaded>(await upload(owner.key, "emoji.png", fixture("emoji.png")))).data!;
-    const { createApiKey } = await import("../../src/keys/create-api-key.ts");
+    const { createApiKey } = await import("../../../src/keys/create-api-key.ts");
     const ro = await createApiKey(testCtx(), {
       userId: owner.userId,
       name: "ro",

@@ -4,11 +4,11 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bufferSource } from "../../src/media/byte-source.ts";
-import { readDurationUs } from "../../src/media/duration.ts";
-import { formatDuration } from "../../src/media/format-duration.ts";
-import { rendererFor } from "../../src/renderer/client.ts";
-import { fixture } from "./helpers.ts";
+import { bufferSource } from "../../../src/media/byte-source.ts";
+import { readDurationUs } from "../../../src/media/duration.ts";
+import { formatDuration } from "../../../src/media/format-duration.ts";
+import { rendererFor } from "../../../src/renderer/client.ts";
+import { fixture } from "../helpers.ts";
 
 const ffprobeUs = async (bytes: Uint8Array, name: string) => {
   const probe = await rendererFor(env).probe(bytes.slice().buffer, bytes.byteLength, name);
