@@ -56,7 +56,7 @@ export default defineConfig(async () => {
       hookTimeout: 60_000,
       projects: [
         {
-          extends: true,
+          extends: true as const,
           test: {
             name: "worker",
             include: ["test/worker/**/*.test.ts"],
@@ -65,7 +65,7 @@ export default defineConfig(async () => {
           },
         },
         {
-          extends: true,
+          extends: true as const,
           test: {
             name: "worker-render",
             include: ["test/worker/render/**/*.test.ts"],
