@@ -6,9 +6,9 @@
 import { describe, expect, it } from "vitest";
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { buildTimeline } from "@media-render/contract/timeline";
-import { applyFastMode, videoSpec } from "../../src/video/config.ts";
-import { keyedLayers } from "../../src/video/layers/index.ts";
-import { videoConfig } from "../helpers/video-config.ts";
+import { applyFastMode, videoSpec } from "../../../src/video/config.ts";
+import { keyedLayers } from "../../../src/video/layers/index.ts";
+import { videoConfig } from "../../helpers/video-config.ts";
 
 const spec = (raw: unknown) => videoSpec(videoConfig(raw));
 const colour = { type: "fill-color", color: "#ff0000" };

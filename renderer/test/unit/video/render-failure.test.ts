@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ProcessError } from "../../src/lib/process.ts";
-import { HelperFailed } from "../../src/video/gl/native-gl.ts";
-import { describeFailure } from "../../src/video/render-failure.ts";
+import { ProcessError } from "../../../src/lib/process.ts";
+import { HelperFailed } from "../../../src/video/gl/native-gl.ts";
+import { describeFailure } from "../../../src/video/render-failure.ts";
 
 const limits = (deadlineSeconds: number) => ({ deadlineSeconds, memoryMb: 3072 });
 
