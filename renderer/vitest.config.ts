@@ -1,22 +1,21 @@
 /**
  * Renderer and render-contract tests, run from the repo root: `npx vitest run --config renderer/vitest.config.ts`
  * (`npm run test:renderer`). Plain Node environment: the tests start the real server and the real tools. The
- * contract package's own tests (packages/contract/test) run here too: the contract must work under Node as it is
- * (type stripping).
+ * renderer's pure tests (renderer/test/unit) and the contract package's (packages/contract/test) run in the unit
+ * tier (vitest.unit.config.ts), except the contract's one that writes files with ffmpeg.
  */
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
     include: [
       "renderer/test/**/*.test.ts",
-      "packages/contract/test/**/*.test.ts",
+      "packages/contract/test/iso-tracks.test.ts",
       "test/scripts/**/*.test.ts",
-      // Plain-Node unit tests of the whole repository (until they get a runner of their own).
-      "test/unit/**/*.test.ts",
     ],
+    exclude: [...configDefaults.exclude, "renderer/test/unit/**"],
     environment: "node",
     // ffmpeg-backed tests spawn real processes; a slow 2-core machine needs more than the 5 s default.
     testTimeout: 60_000,

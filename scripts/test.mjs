@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite. Prepares the machine like `npm start` does (npm and Debian packages, local
-// Chrome for Browser Rendering), then runs the renderer tests, the Worker tests (inside workerd) and the
-// end-to-end tests (the service started as `npm start` starts it), after the checks of `npm run lint` (oxlint with
-// import-cycle detection, domain folders layered one way, knip for unused files, exports and dependencies, Redocly on
-// the OpenAPI document), types
-// (Worker, renderer, benchmarks and e2e) and formatting, and prints one summary line (each check counts as one test).
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+// Chrome for Browser Rendering), then runs, in tiers: the unit tests (no process, browser or workerd), the renderer
+// tests, the Worker tests (inside workerd) and the end-to-end tests (the service started as `npm start` starts it),
+// with the checks of `npm run lint` (oxlint with import-cycle detection, domain folders layered one way, knip for
+// unused files, exports and dependencies, Redocly on the OpenAPI document), types (Worker, renderer, benchmarks and
+// e2e) and formatting running beside them rather than before them. It prints one summary line (each check counts as
+// one test). `node scripts/test.mjs worker e2e` runs only the named suites (no checks).
+//
+// Two lanes run side by side (the machines have two cores): the unit tier, the Worker suite and the end-to-end suite
+// in one; the checks and the renderer suite, the longest, in the other. Each task's output is held and printed whole
+// when it ends, so the two lanes' logs do not interleave.
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
@@ -17,65 +22,104 @@ if (!reexecOnProjectNode()) {
   ensurePrerequisites(root);
 
   const only = process.argv.slice(2);
-  const suites = [
-    ["renderer", "renderer/vitest.config.ts"],
-    ["worker", "vitest.config.ts"],
-    ["e2e", "test/e2e/vitest.config.ts"],
-  ].filter(([name]) => only.length === 0 || only.includes(name));
-
   const out = mkdtempSync(join(tmpdir(), "mrs-test-"));
-  let passed = 0;
-  let failed = 0;
-  let skipped = 0;
+  const started = Date.now();
+  const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
+  const totals = { passed: 0, failed: 0, skipped: 0 };
   let exitCode = 0;
-  // The whole run (no suite named) also runs the static checks: main stays green only if they pass.
-  if (only.length === 0) {
-    for (const [name, tool, args] of [
-      ["lint (oxlint: correctness, import cycles)", "oxlint", ["--deny-warnings"]],
-      ["layers (domain folders import one way)", "node", ["scripts/check-layers.mjs"]],
-      ["dead code (knip: unused files, exports, dependencies)", "knip", []],
-      ["OpenAPI document (Redocly recommended: 0 errors, 0 warnings)", "node", ["scripts/lint-openapi.mjs"]],
-      ["types (Worker)", "tsc", ["-p", "tsconfig.json", "--noEmit"]],
-      ["types (renderer and contract)", "tsc", ["-p", "renderer/tsconfig.json", "--noEmit"]],
-      ["types (benchmarks, e2e)", "tsc", ["-p", "tsconfig.node.json", "--noEmit"]],
-      ["types (web front end)", "tsc", ["-p", "web/tsconfig.json", "--noEmit"]],
-      ["formatting", "prettier", ["--check", "--log-level", "warn", "."]],
-    ]) {
-      const r = spawnSync(bin(root, tool), args, { cwd: root, stdio: "inherit" });
-      console.log(`[check] ${name}: ${r.status === 0 ? "ok" : "FAILED"}`);
-      if (r.status === 0) passed += 1;
-      else {
-        failed += 1;
-        exitCode = 1;
-      }
+  const timings = [];
+
+  /** Runs `tool args`, its output held in a file and printed when it ends; resolves to its exit status. */
+  const runHeld = (label, tool, args, env = process.env) =>
+    new Promise((resolve) => {
+      const log = join(out, `${label.replace(/\W+/g, "-")}.log`);
+      const file = createWriteStream(log);
+      const t0 = Date.now();
+      const child = spawn(bin(root, tool), args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+      child.stdout.pipe(file, { end: false });
+      child.stderr.pipe(file, { end: false });
+      const finish = (status) =>
+        file.end(() => {
+          const text = readFileSync(log, "utf8");
+          if (text.trim()) process.stdout.write(`\n--- ${label} ---\n${text}`);
+          timings.push(`${label} ${seconds(t0)}`);
+          resolve(status);
+        });
+      child.on("error", (e) => {
+        file.write(`${e.message}\n`);
+        finish(1);
+      });
+      child.on("close", (code) => finish(code ?? 1));
+    });
+
+  /** A static check counts as one test: passed when its tool exits 0. */
+  const check = (name, tool, args) => async () => {
+    const status = await runHeld(`check: ${name}`, tool, args);
+    console.log(`[check] ${name}: ${status === 0 ? "ok" : "FAILED"}`);
+    if (status === 0) totals.passed += 1;
+    else {
+      totals.failed += 1;
+      exitCode = 1;
     }
-  }
-  for (const [name, config] of suites) {
-    console.log(`\n=== ${name} tests (${config}) ===`);
+  };
+
+  /** A vitest suite: its counts come from the JSON report; a suite that wrote none or ran no test fails. */
+  const suite = (name, config) => async () => {
     const report = join(out, `${name}.json`);
-    const r = spawnSync(
-      bin(root, "vitest"),
+    const status = await runHeld(
+      `${name} tests (${config})`,
+      "vitest",
       ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
-      {
-        cwd: root,
-        stdio: "inherit",
-        env: { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-      },
+      { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
     );
-    if (r.status !== 0) exitCode = 1;
+    if (status !== 0) exitCode = 1;
     try {
       const j = JSON.parse(readFileSync(report, "utf8"));
-      passed += j.numPassedTests;
-      failed += j.numFailedTests;
-      skipped += j.numPendingTests + (j.numTodoTests ?? 0);
+      totals.passed += j.numPassedTests;
+      totals.failed += j.numFailedTests;
+      totals.skipped += j.numPendingTests + (j.numTodoTests ?? 0);
       if (j.numTotalTests === 0) exitCode = 1;
+      console.log(`[test] ${name}: ${j.numPassedTests} passed, ${j.numFailedTests} failed`);
     } catch {
       console.error(`[test] ${name}: no report (the run did not finish)`);
       exitCode = 1;
-      failed += 1;
+      totals.failed += 1;
     }
-  }
+  };
+
+  const SUITES = {
+    unit: "vitest.unit.config.ts",
+    renderer: "renderer/vitest.config.ts",
+    worker: "vitest.config.ts",
+    e2e: "test/e2e/vitest.config.ts",
+  };
+  const wanted = (name) => only.length === 0 || only.includes(name);
+  const suites = (...names) => names.filter(wanted).map((name) => suite(name, SUITES[name]));
+  // The whole run (no suite named) also runs the static checks: main stays green only if they pass.
+  const checks =
+    only.length > 0
+      ? []
+      : [
+          check("lint (oxlint: correctness, import cycles)", "oxlint", ["--deny-warnings"]),
+          check("layers (domain folders import one way)", "node", ["scripts/check-layers.mjs"]),
+          check("dead code (knip: unused files, exports, dependencies)", "knip", []),
+          check("OpenAPI document (Redocly recommended: 0 errors, 0 warnings)", "node", [
+            "scripts/lint-openapi.mjs",
+          ]),
+          check("types (Worker)", "tsc", ["-p", "tsconfig.json", "--noEmit"]),
+          check("types (renderer and contract)", "tsc", ["-p", "renderer/tsconfig.json", "--noEmit"]),
+          check("types (benchmarks, e2e)", "tsc", ["-p", "tsconfig.node.json", "--noEmit"]),
+          check("types (web front end)", "tsc", ["-p", "web/tsconfig.json", "--noEmit"]),
+          check("formatting", "prettier", ["--check", "--log-level", "warn", "."]),
+        ];
+  const lanes = [[...suites("unit", "worker", "e2e")], [...checks, ...suites("renderer")]];
+  await Promise.all(
+    lanes.map(async (lane) => {
+      for (const task of lane) await task();
+    }),
+  );
   rmSync(out, { recursive: true, force: true });
-  console.log(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+  console.log(`\n[test] wall ${seconds(started)}: ${timings.join(", ")}`);
+  console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(exitCode);
 }

@@ -1,15 +1,15 @@
-/** Starts the real renderer (a plain Node process, as `npm start` runs it) for the Worker tests. */
+/**
+ * Global setup of both Worker test projects: the loopback canary and webhook receiver, and the shared fixtures.
+ * The renderer is started by renderer-setup.ts, for the `worker-render` project only.
+ */
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { freePort, startRenderer, stopProcess, waitForUrl } from "../../scripts/lib/processes.mjs";
-import { TEST_SECRETS } from "../../vitest.config.ts";
 import { startCanary } from "../net-canary.ts";
 import { startReceiver } from "../webhook-receiver.ts";
 
 declare module "vitest" {
   interface ProvidedContext {
-    rendererUrl: string;
     /** The shared test media (../shared/fixtures), base64 by file name: workerd cannot read the host's files. */
     fixtures: Record<string, string>;
     /** "full" under `npm run faults`, "short" otherwise (test/worker/faults/scale.ts). */
@@ -22,11 +22,6 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const port: number = await freePort();
-  const child = startRenderer(process.cwd(), port, TEST_SECRETS.RENDERER_SECRET, { quiet: true });
-  const url = `http://127.0.0.1:${port}`;
-  await waitForUrl(`${url}/health`, 30_000, child);
-  project.provide("rendererUrl", url);
   project.provide("faultsScale", process.env.FAULTS_SCALE === "full" ? "full" : "short");
   const canary = await startCanary();
   project.provide("canary", { httpPort: canary.httpPort, udpPort: canary.udpPort });
@@ -41,6 +36,5 @@ export default async function setup(project: TestProject) {
   return async () => {
     await canary.close();
     await receiver.close();
-    await stopProcess(child);
   };
 }

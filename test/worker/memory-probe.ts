@@ -26,8 +26,8 @@ const stat = (pid: string) => {
   }
 };
 
-/** Summed VmRSS (bytes) of workerd processes descended from this process. */
-const workerdRss = (): number => {
+/** The workerd processes descended from this process (never another run's): one walk over /proc. */
+const ownWorkerds = (): string[] => {
   const parent = new Map<string, { name: string; ppid: string }>();
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     const s = stat(pid);
@@ -38,14 +38,18 @@ const workerdRss = (): number => {
       if (p === String(process.pid)) return true;
     return false;
   };
+  return [...parent].filter(([pid, s]) => s.name.startsWith("workerd") && mine(pid)).map(([pid]) => pid);
+};
+
+/** Summed VmRSS (bytes) of `pids`. */
+const rss = (pids: string[]): number => {
   let total = 0;
-  for (const [pid, s] of parent) {
-    if (!s.name.startsWith("workerd") || !mine(pid)) continue;
+  for (const pid of pids) {
     try {
       const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
       total += Number(kb ?? 0) * 1024;
     } catch {
-      // the process ended between the listing and the read
+      // the process ended since the walk
     }
   }
   return total;
@@ -55,15 +59,19 @@ export default async function setup(project: TestProject) {
   let timer: NodeJS.Timeout | undefined;
   let baseline = 0;
   let peak = 0;
+  let pids: string[] = [];
   const server = createServer((req, res) => {
     if (req.url === "/start") {
       clearInterval(timer);
-      baseline = peak = workerdRss();
-      timer = setInterval(() => (peak = Math.max(peak, workerdRss())), 10);
+      // The processes are found once per measurement, then only their own status is read every 10 ms: walking
+      // all of /proc that often cost a busy machine more than the streaming under test.
+      pids = ownWorkerds();
+      baseline = peak = rss(pids);
+      timer = setInterval(() => (peak = Math.max(peak, rss(pids))), 10);
       res.end(JSON.stringify({ baseline }));
     } else if (req.url === "/stop") {
       clearInterval(timer);
-      peak = Math.max(peak, workerdRss());
+      peak = Math.max(peak, rss(pids));
       res.end(JSON.stringify({ baseline, peak }));
     } else res.writeHead(404).end();
   });

@@ -60,9 +60,11 @@ describe("queue status: measurement", () => {
     const s = await queueStatus(testCtx(at));
     expect(s.queues.video.heldInBatches - before.queues.video.heldInBatches).toBe(1);
     expect(s.queues.video.messageCount - before.queues.video.messageCount).toBe(1);
-    // Created long ago, but queued 5 s ago: the queue is healthy.
+    // Created long ago, but queued 5 s ago: the queue is healthy. Other files' jobs may be pending in the shared
+    // D1 (vitest.config.ts), so the oldest is theirs or ours counted from its queuing, never from its creation.
     expect(s.queues.video.isHealthy).toBe(before.queues.video.isHealthy);
-    expect(s.queues.video.oldestPendingSeconds).toBeLessThan(QUEUE_STALL_MS / 1000);
+    // Both readings use the same clock (`at`).
+    expect(s.queues.video.oldestPendingSeconds).toBe(Math.max(before.queues.video.oldestPendingSeconds, 5));
     await env.DB.prepare("DELETE FROM jobs WHERE id IN (?, ?)").bind(held, queued).run();
   });
 });

@@ -1,7 +1,8 @@
 /** What an attacker can learn or do without an account's mail: nothing. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, json, newAccount } from "../helpers.ts";
+import { countIpAttempt } from "../../../src/accounts/attempt-limits.ts";
+import { call, json, newAccount, testCtx } from "../helpers.ts";
 import { bearer, body, freshEmail, latestCode, outbox, register, signUp, verify } from "./sign-up.ts";
 
 describe("enumeration", () => {
@@ -49,16 +50,23 @@ describe("attempt limits", () => {
     });
   });
 
-  it("limits sign-in requests per IP", async () => {
+  it("limits sign-in requests per IP: the hour's last allowed request passes, the next is refused", async () => {
     const ip = `203.0.113.${Math.floor(Math.random() * 250)}`;
     const from = (email: string) =>
       call("/api/v1/auth/login", {
         ...json("POST", { email }),
         headers: { "content-type": "application/json", "cf-connecting-ip": ip },
       });
-    let status = 0;
-    for (let i = 0; i < 1001 && status !== 429; i++) status = (await from(freshEmail("ip"))).status;
-    expect(status).toBe(429);
+    // All but the last three of the hour's allowance (AUTH_IP_LIMIT_PER_HOUR, vitest.config.ts) are spent by the
+    // counter the route itself calls, without a thousand round trips through the API.
+    const limit = Number(env.AUTH_IP_LIMIT_PER_HOUR);
+    // The counter's windows are fixed hours: start at least a minute before the next one.
+    const left = 3_600_000 - (Date.now() % 3_600_000);
+    if (left < 60_000) await new Promise((r) => setTimeout(r, left + 1_000));
+    for (let i = 0; i < limit - 3; i++) await countIpAttempt(testCtx(), ip);
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await from(freshEmail("ip"))).status);
+    expect(statuses).toEqual([202, 202, 202, 429]);
   }, 120_000);
 });
 
