@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { run } from "../../src/lib/process.ts";
-import { chunkGraph, chunkWindow } from "../../src/video/chunks.ts";
+import { chunkWindow } from "../../src/video/chunks.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
 import { videoConfig } from "../helpers/video-config.ts";
@@ -108,36 +108,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeBrowser();
   await rm(dir, { recursive: true, force: true });
-});
-
-describe("chunkWindow", () => {
-  it("puts every frame in exactly one chunk, in order", () => {
-    for (const total of [1, 7, 200, 1501])
-      for (const count of [1, 2, 3, 8]) {
-        const windows = Array.from({ length: count }, (_, index) => chunkWindow(total, { index, count }));
-        expect(windows[0]!.start).toBe(0);
-        expect(windows.at(-1)!.end).toBe(total);
-        for (let i = 1; i < count; i++) expect(windows[i]!.start).toBe(windows[i - 1]!.end);
-      }
-  });
-});
-
-describe("chunkGraph", () => {
-  it("keeps the window's frames of [vout] and leaves the audio chains out", () => {
-    const graph = [
-      "[0:v]scale=320:240[c0]",
-      "[c0]null[vout]",
-      "[1:a]atrim=0:8[a0]",
-      "[a0]apad,atrim=0:8[aout]",
-    ].join(";\n");
-    expect(chunkGraph(graph, { start: 50, end: 100 }).split(";\n")).toEqual([
-      "[0:v]scale=320:240[c0]",
-      "[c0]null[vout]",
-      "[vout]trim=start_frame=50:end_frame=100,setpts=PTS-STARTPTS[vchunk]",
-    ]);
-    const silent = "[0:v]null[vout];\nanullsrc=r=48000:cl=stereo,atrim=0:8[aout]";
-    expect(chunkGraph(silent, { start: 0, end: 1 })).not.toMatch(/aout|anullsrc/);
-  });
 });
 
 describe("a video rendered as chunks and joined", () => {

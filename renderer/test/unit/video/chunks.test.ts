@@ -1,0 +1,92 @@
+/**
+ * Parallel rendering's pure parts (src/video/chunks.ts): the frame windows, the chunk's graph, a chunk render's
+ * pipes, the queue ids and the join's progress. The renders themselves: renderer/test/video/render-chunks.test.ts.
+ */
+import { Duplex } from "node:stream";
+import { describe, expect, it } from "vitest";
+import {
+  cancelRenders,
+  chunkGraph,
+  chunkPipes,
+  chunkWindow,
+  joinPercent,
+  queueId,
+} from "../../../src/video/chunks.ts";
+
+describe("chunkWindow", () => {
+  it("puts every frame in exactly one chunk, in order", () => {
+    for (const total of [1, 7, 200, 1501])
+      for (const count of [1, 2, 3, 8]) {
+        const windows = Array.from({ length: count }, (_, index) => chunkWindow(total, { index, count }));
+        expect(windows[0]!.start).toBe(0);
+        expect(windows.at(-1)!.end).toBe(total);
+        for (let i = 1; i < count; i++) expect(windows[i]!.start).toBe(windows[i - 1]!.end);
+      }
+  });
+});
+
+describe("chunkGraph", () => {
+  it("keeps the window's frames of [vout] and leaves the audio chains out", () => {
+    const graph = [
+      "[0:v]scale=320:240[c0]",
+      "[c0]null[vout]",
+      "[1:a]atrim=0:8[a0]",
+      "[a0]apad,atrim=0:8[aout]",
+    ].join(";\n");
+    expect(chunkGraph(graph, { start: 50, end: 100 }).split(";\n")).toEqual([
+      "[0:v]scale=320:240[c0]",
+      "[c0]null[vout]",
+      "[vout]trim=start_frame=50:end_frame=100,setpts=PTS-STARTPTS[vchunk]",
+    ]);
+    const silent = "[0:v]null[vout];\nanullsrc=r=48000:cl=stereo,atrim=0:8[aout]";
+    expect(chunkGraph(silent, { start: 0, end: 1 })).not.toMatch(/aout|anullsrc/);
+  });
+});
+
+describe("chunkPipes", () => {
+  const closed = (code: string) => Object.assign(new Error(`write ${code}`), { code });
+  const writerOf = (failure: Error) =>
+    chunkPipes([() => Promise.reject(failure)])[0] as (s: Duplex) => Promise<void>;
+
+  it("ends a writer whose pipe ffmpeg closed at the chunk's last frame", async () => {
+    for (const code of ["EPIPE", "ECANCELED", "ECONNRESET", "ERR_STREAM_DESTROYED"])
+      await expect(writerOf(closed(code))(new Duplex())).resolves.toBeUndefined();
+  });
+
+  it("still fails the render on any other failure of a writer (a shader that cannot be drawn)", async () => {
+    const failure = new Error("gl layer fragmentShader could not be drawn");
+    await expect(writerOf(failure)(new Duplex())).rejects.toBe(failure);
+    await expect(writerOf(closed("ENOSPC"))(new Duplex())).rejects.toThrow("ENOSPC");
+  });
+
+  it("hands shared pipes over as they are", () => {
+    const shared = { share: () => Promise.reject(new Error("unused")) };
+    expect(chunkPipes([shared])[0]).toBe(shared);
+  });
+});
+
+describe("a split job's renders on one renderer", () => {
+  it("queue each chunk under its own id, beside the job's own render", () => {
+    expect(queueId("job_1")).toBe("job_1");
+    expect(queueId("job_1", 0)).not.toBe(queueId("job_1", 1));
+  });
+
+  it("are cancelled one chunk at a time, or all with the job when no attempt is named", () => {
+    const held = new Set([queueId("job_1", 0), queueId("job_1", 1), queueId("job_2", 0)]);
+    const queue = {
+      held: () => [...held].map((id) => ({ id })),
+      cancel: (id: string) => held.delete(id),
+    };
+    expect(cancelRenders(queue, "job_1", 1, 1)).toBe(true);
+    expect([...held]).toEqual([queueId("job_1", 0), queueId("job_2", 0)]);
+    expect(cancelRenders(queue, "job_1")).toBe(true);
+    expect([...held]).toEqual([queueId("job_2", 0)]);
+    expect(cancelRenders(queue, "job_1")).toBe(false);
+  });
+
+  it("report a join's progress as the job's last tenth, a chunk's as its own", () => {
+    expect(joinPercent({ join: {} }, 0)).toBe(90);
+    expect(joinPercent({ join: {} }, 100)).toBe(100);
+    expect(joinPercent({}, 40)).toBe(40);
+  });
+});
