@@ -2037,10 +2037,21 @@ export interface components {
             /** @default 25 */
             fps?: number;
             /**
+             * @description Output file: mp4, mov (H.264; ProRes 4444 with alpha: true), webm (VP9 with alpha), gif (one palette per video, scaled to fit 640 px, at most 20 fps and 60 s), mp3, wav or m4a (the audio mix only). Absent: the extension of editly's outPath, else mp4.
              * @default mp4
              * @enum {string}
              */
-            format?: "mp4" | "mov" | "webm";
+            format?: "mp4" | "mov" | "webm" | "gif" | "mp3" | "wav" | "m4a";
+            /** @description With format "mov": ProRes 4444 with an alpha channel (areas no layer covers stay transparent). Plain mov is H.264; webm always keeps alpha; other formats refuse it. */
+            alpha?: boolean;
+            gif?: {
+                /**
+                 * @description How colours outside the GIF's 256-colour palette (made for this video) are dithered.
+                 * @default sierra2_4a
+                 * @enum {string}
+                 */
+                dither?: "sierra2_4a" | "floyd_steinberg" | "bayer" | "none";
+            };
             fast?: boolean;
             clips: components["schemas"]["VideoConfig.Clip"][];
             defaults?: {
@@ -2357,7 +2368,7 @@ export interface components {
                 outlineStyle?: "outline" | "shadow" | "glow";
             };
             autoSubtitlesLanguage?: string;
-            /** @description editly's output file: the service stores the output and answers its URL; the container is "format" (mp4 unless set) */
+            /** @description editly's output file: the service stores the output and answers its URL; when "format" is absent, its extension (mp4, mov, webm, gif, mp3, wav, m4a) sets the format (else mp4) */
             outPath?: string;
             /** @description an editly logging option with no effect here (job progress and errors come with the job) */
             enableFfmpegLog?: boolean;

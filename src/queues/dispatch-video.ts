@@ -8,6 +8,7 @@
 import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
 import type { VideoConfig } from "@media-render/contract/config";
+import type { VideoFormat } from "@media-render/contract/config/outputs";
 import { CALLBACK_PATH, TRANSCRIBE_PATH, type RenderVideoRequestInput } from "@media-render/contract/wire";
 import { mediaFiles } from "../db/schema.ts";
 import { referenceTargets } from "../jobs/input-map.ts";
@@ -76,7 +77,7 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
         keyOf(outputStorageUrl(job)),
         URL_TTL_SECONDS,
       ),
-      format: job.outputFormat as "mp4" | "mov" | "webm",
+      format: job.outputFormat as VideoFormat,
       captions,
     },
     callbackUrl: `${base}${CALLBACK_PATH}`,

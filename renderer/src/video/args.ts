@@ -3,6 +3,7 @@
  * baseline encode uses exactly the settings of a real render.
  */
 
+import { formatArgs } from "./outputs/encode.ts";
 import type { VideoFormat } from "./types.ts";
 
 /** The grammar's output formats. */
@@ -41,6 +42,8 @@ export interface FfmpegJob {
   /** `-filter_complex_threads` (see filterThreadsFor); 0 or absent = ffmpeg's default. */
   filterThreads?: number;
   format: OutputFormat;
+  /** mov with `alpha: true`: ProRes 4444 (outputs/encode.ts). */
+  alpha?: boolean;
   fast: boolean;
   fps: number;
   /** Seconds. */
@@ -56,10 +59,12 @@ export function ffmpegArgs(job: FfmpegJob): string[] {
     ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats", "-progress", "pipe:2"],
     ...job.inputs.flat(),
     ...(job.filterThreads ? ["-filter_complex_threads", String(job.filterThreads)] : []),
-    ...["-filter_complex_script", job.graphScript, "-map", "[vout]", "-map", "[aout]"],
-    ...encoderArgs(job.format, job.fast),
-    ...["-r", String(job.fps), "-t", String(job.duration), "-f", job.format === "mov" ? "mov" : job.format],
-    job.outPath,
+    ...["-filter_complex_script", job.graphScript],
+    // GIF, audio-only and alpha mov outputs: outputs/encode.ts.
+    ...(formatArgs(job) ?? [
+      ...["-map", "[vout]", "-map", "[aout]", ...encoderArgs(job.format, job.fast)],
+      ...["-r", String(job.fps), "-t", String(job.duration), "-f", job.format, job.outPath],
+    ]),
     ...(job.outputs ?? []).flatMap((o) => ["-map", `[${o.label}]`, ...o.args, o.pipe]),
   ];
 }

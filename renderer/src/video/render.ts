@@ -27,6 +27,8 @@ import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
 import { timeReveals, transcribeMix, withCaptionLayers, type Captions } from "./captions/captions.ts";
 import type { MediaInfo, Rasters, VideoFormat, VideoSpec } from "./types.ts";
+import { finishGif, gifIntermediate } from "./outputs/gif.ts";
+import { outputTarget, shapeSpec } from "./outputs/target.ts";
 
 export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
 
@@ -158,7 +160,9 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
   const tools = o.tools ?? DEFAULT_RENDER_TOOLS;
   const clock = stopwatch();
   const timings: Partial<RenderTimings> = {};
-  const parsed = applyFastMode(videoSpec(o.config, o.format));
+  // The output decides the canvas (alpha or not) and the spec's shape (a GIF's caps, audio only): outputs/.
+  const target = outputTarget(o.config, o.format);
+  const parsed = shapeSpec(applyFastMode(videoSpec(o.config, target.canvas)), target);
   report(0, "downloading");
   if (!o.rasterize) warmBrowsers(keyedLayers(parsed), tools);
   // Captions are text: the text page opens while the inputs download and the mix is transcribed.
@@ -305,7 +309,6 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
           .filter((g) => (g.outputs ?? []).length > 0)
       : [];
   const graphScript = join(o.workDir, "graph.txt");
-  const format = spec.format;
   let graph = plain;
   timings.graphMs = clock.since(t);
   // Either run failing stops the other (the render would wait for frames the taps never write).
@@ -341,11 +344,12 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       inputs: graph.inputs,
       graphScript,
       filterThreads: filterThreadsFor(graph.filterGraph),
-      format,
+      format: target.format,
+      alpha: target.alpha,
       fast: spec.fast,
       fps: spec.fps,
       duration: timeline.duration,
-      outPath: o.outPath,
+      outPath: target.format === "gif" ? gifIntermediate(o.workDir) : o.outPath,
     });
     const reader = new ProgressReader();
     report(overallPercent("encoding", 0), "encoding");
@@ -366,6 +370,13 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     rendering.catch(() => both.abort());
     // The first failure is the job's (a run stopped by the other's failure only reports "aborted").
     await firstFailure([tapsRun, rendering]);
+    if (target.format === "gif")
+      await finishGif(target, o.outPath, {
+        ffmpegPath: tools.ffmpegPath,
+        workDir: o.workDir,
+        signal,
+        onSpawn: o.onSpawn,
+      });
     timings.ffmpegMs = clock.since(t);
     const cpu1 = cpuTimes();
     if (cpu0 && cpu1) {

@@ -12,6 +12,7 @@ import {
   type RenderVideoRequest,
   type StatusReport,
 } from "@media-render/contract/wire";
+import { isAudioFormat } from "@media-render/contract/config/outputs";
 import type { AppDeps } from "../deps.ts";
 import { MemoryWatch } from "../lib/process-memory.ts";
 import { withTempDir } from "../lib/temp-dir.ts";
@@ -197,8 +198,8 @@ async function runVideoJob(
         processingTime: Date.now() - started,
         fileSize: result.fileSize,
         videoDuration: result.duration,
-        outputWidth: result.width,
-        outputHeight: result.height,
+        // An audio-only output has no picture to measure.
+        ...(!isAudioFormat(job.output.format) && { outputWidth: result.width, outputHeight: result.height }),
         progress: 100,
         stage: "uploading",
         ...(result.captions && {

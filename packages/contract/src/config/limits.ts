@@ -149,3 +149,15 @@ export const TOKENS_SUBTITLES_PER_SECOND = 1;
  */
 export const GL_NANOSECONDS_PER_PIXEL = 60;
 export const VIDEO_MAX_GL_PIXELS = 50e9;
+
+/**
+ * GIF output (`format: "gif"`, outputs.ts): the frame is scaled down (aspect kept) until its longer side fits
+ * GIF_MAX_SIDE, fps is capped at GIF_MAX_FPS (GIF counts frame delays in hundredths of a second: 20 fps is 5
+ * exactly), and a GIF lasts at most GIF_MAX_DURATION seconds (one 256-colour palette per video, every frame kept).
+ */
+export const GIF_MAX_SIDE = 640;
+export const GIF_MAX_FPS = 20;
+export const GIF_MAX_DURATION = 60;
+/** Audio-only outputs (mp3, wav, m4a): 3 + 1 per started second (no picture is composed or encoded). */
+export const TOKENS_AUDIO_BASE = 3;
+export const TOKENS_AUDIO_PER_SECOND = 1;
