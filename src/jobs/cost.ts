@@ -6,6 +6,7 @@
  */
 import { estimateTokens, type ImageConfig } from "@media-render/contract/config";
 import { estimateVideoTokens } from "@media-render/contract/config/estimate";
+import { frameTokens } from "@media-render/contract/config/outputs";
 
 export const finalCost = (
   job: {
@@ -20,5 +21,10 @@ export const finalCost = (
   if (job.type === "IMAGE") return estimateTokens("image", job.config as unknown as ImageConfig);
   if (videoDuration == null || !Number.isFinite(videoDuration) || videoDuration < 0)
     return job.tokensReserved;
-  return estimateVideoTokens(videoDuration, captioned && job.config.autoSubtitles === true, job.outputFormat);
+  const video = estimateVideoTokens(
+    videoDuration,
+    captioned && job.config.autoSubtitles === true,
+    job.outputFormat,
+  );
+  return video + frameTokens(job.config, videoDuration);
 };

@@ -5,6 +5,7 @@
  * spells a route the other does not serve.
  */
 import * as v from "valibot";
+import { THUMBNAILS_MAX_COUNT } from "./config/limits.ts";
 import { VIDEO_FORMATS, VideoConfigSchema } from "./config/video.ts";
 
 /** The renderer's routes. `health` is public; the others need a Worker signature (signing.ts). */
@@ -58,6 +59,19 @@ export const RenderVideoRequest = v.object({
     format: v.picklist(VIDEO_FORMATS),
     /** autoSubtitles: where the transcript (JSON), WebVTT and SRT files go. */
     captions: v.optional(v.object({ transcript: HttpUrl, vtt: HttpUrl, srt: HttpUrl })),
+    /** The config's `poster`: where its image goes. */
+    poster: v.optional(HttpUrl),
+    /**
+     * The config's `thumbnails`: one URL per frame (the renderer writes the first min(frames, its count) of them),
+     * and the sprite sheet and its WebVTT index when asked.
+     */
+    thumbnails: v.optional(
+      v.object({
+        frames: v.pipe(v.array(HttpUrl), v.maxLength(THUMBNAILS_MAX_COUNT)),
+        sprite: v.optional(HttpUrl),
+        vtt: v.optional(HttpUrl),
+      }),
+    ),
   }),
   callbackUrl: HttpUrl,
   /**

@@ -24,6 +24,7 @@ import type { Captions } from "./captions/captions.ts";
 import { sendCallback, uploadFile, uploadText } from "./delivery.ts";
 import { describeFailure } from "./render-failure.ts";
 import type { AbortReason, QueuedJob } from "./render-queue.ts";
+import { deliverFrames } from "./outputs/upload-frames.ts";
 import { renderVideo } from "./render.ts";
 
 const PROGRESS_INTERVAL_MS = 1000;
@@ -162,6 +163,8 @@ async function runVideoJob(
         reporter.progress(95, "uploading");
         const uploadStart = performance.now();
         if (r.captions) await uploadCaptions(job, r.captions, signal);
+        const video = { path: outPath, format: job.output.format, ...r };
+        await deliverFrames(job, video, { ffmpegPath: deps.config.ffmpegPath, workDir: dir, signal });
         const fileSize = await uploadFile(job.output.uploadUrl, outPath, job.output.format, signal);
         const uploadMs = Math.round(performance.now() - uploadStart);
         // One line per job, like the image path's "image rendered": where this render's time went.

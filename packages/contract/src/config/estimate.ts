@@ -5,7 +5,7 @@
  */
 import type { ImageConfig } from "./image.ts";
 import type { JobType } from "./job-type.ts";
-import { isAudioFormat } from "./outputs.ts";
+import { frameTokens, isAudioFormat } from "./outputs.ts";
 import {
   TOKENS_AUDIO_BASE,
   TOKENS_AUDIO_PER_SECOND,
@@ -26,7 +26,10 @@ export function estimateTokens(type: JobType, config: ImageConfig | VideoConfig)
   if (type === "image")
     return TOKENS_IMAGE_BASE + TOKENS_IMAGE_PER_LAYER * (config as ImageConfig).layers.length;
   const video = config as VideoConfig;
-  return estimateVideoTokens(buildTimeline(video).duration, video.autoSubtitles === true, video.format);
+  const seconds = buildTimeline(video).duration;
+  return (
+    estimateVideoTokens(seconds, video.autoSubtitles === true, video.format) + frameTokens(video, seconds)
+  );
 }
 
 /**

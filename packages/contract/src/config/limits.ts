@@ -161,3 +161,14 @@ export const GIF_MAX_DURATION = 60;
 /** Audio-only outputs (mp3, wav, m4a): 3 + 1 per started second (no picture is composed or encoded). */
 export const TOKENS_AUDIO_BASE = 3;
 export const TOKENS_AUDIO_PER_SECOND = 1;
+/** Thumbnails (`thumbnails`, outputs.ts): at most this many frames a job, each 16-1280 px wide (default 160). */
+export const THUMBNAILS_MAX_COUNT = 100;
+export const THUMBNAIL_MIN_WIDTH = 16;
+export const THUMBNAIL_MAX_WIDTH = 1280;
+export const THUMBNAIL_DEFAULT_WIDTH = 160;
+/** The sprite sheet's columns (rows follow from the count). */
+export const SPRITE_COLUMNS = 10;
+/** A poster costs 1 token; thumbnails 1 per started 10 frames, and 1 more for the sprite sheet and its WebVTT. */
+export const TOKENS_POSTER = 1;
+export const TOKENS_THUMBNAILS_PER_10 = 1;
+export const TOKENS_SPRITE = 1;

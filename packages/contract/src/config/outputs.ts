@@ -4,7 +4,7 @@
  * `format` is absent. One module so the Worker (estimate, output row) and the renderer (encoder) read one truth.
  */
 import * as v from "valibot";
-import { bool, documentedDefault, oneOf, strict } from "./common.ts";
+import { bool, documentedDefault, integerIn, numberIn, oneOf, Seconds, strict } from "./common.ts";
 import * as L from "./limits.ts";
 import type { RuleIssue } from "./rules.ts";
 
@@ -52,6 +52,69 @@ export const outputEntries = {
   ),
 };
 
+/** Image formats of posters and thumbnails. */
+export const FRAME_FORMATS = ["png", "jpeg"] as const;
+
+/** The poster and thumbnail entries of the video config (spread into videoConfigEntries). */
+export const frameEntries = {
+  poster: o(
+    v.pipe(
+      strict("poster", {
+        /** Seconds into the output; the frame the video shows then. */
+        time: Seconds,
+        format: o(documentedDefault(oneOf(FRAME_FORMATS), "png")),
+      }),
+      v.description(
+        "Adds one image of the frame the video shows at `time` (seconds, before its end) to the job's outputs.",
+      ),
+    ),
+  ),
+  thumbnails: o(
+    v.pipe(
+      strict("thumbnails", {
+        count: o(integerIn(1, L.THUMBNAILS_MAX_COUNT)),
+        interval: o(numberIn(0.04, L.MAX_SECONDS)),
+        width: o(
+          documentedDefault(
+            integerIn(L.THUMBNAIL_MIN_WIDTH, L.THUMBNAIL_MAX_WIDTH),
+            L.THUMBNAIL_DEFAULT_WIDTH,
+          ),
+        ),
+        format: o(documentedDefault(oneOf(FRAME_FORMATS), "jpeg")),
+        sprite: o(bool()),
+      }),
+      v.description(
+        "Adds evenly spaced frames to the job's outputs: `count` frames at 0, D/count, 2D/count... or one every " +
+          `\`interval\` seconds from 0 (one of the two; at most ${L.THUMBNAILS_MAX_COUNT}), each \`width\` px wide; ` +
+          `\`sprite: true\` adds one sheet of them (${L.SPRITE_COLUMNS} a row) and a WebVTT index for players.`,
+      ),
+    ),
+  ),
+};
+
+type Thumbnails = { count?: number; interval?: number };
+
+/** The times (s) of a job's thumbnails in an output of `duration` s: evenly spaced from 0, within the video. */
+export const thumbnailTimes = (thumbnails: Thumbnails, duration: number): number[] => {
+  const step = thumbnails.interval ?? duration / (thumbnails.count ?? 1);
+  const n = thumbnails.interval
+    ? Math.min(L.THUMBNAILS_MAX_COUNT, Math.ceil(duration / step - 1e-9))
+    : (thumbnails.count ?? 1);
+  return Array.from({ length: Math.max(1, n) }, (_, i) => Math.round(i * step * 1000) / 1000);
+};
+
+/** Tokens of a job's posters and thumbnails (limits.ts TOKENS_POSTER...). */
+export const frameTokens = (
+  config: { poster?: object; thumbnails?: Thumbnails & { sprite?: boolean } },
+  duration: number,
+): number => {
+  const poster = config.poster ? L.TOKENS_POSTER : 0;
+  const t = config.thumbnails;
+  if (!t) return poster;
+  const n = thumbnailTimes(t, duration).length;
+  return poster + L.TOKENS_THUMBNAILS_PER_10 * Math.ceil(n / 10) + (t.sprite ? L.TOKENS_SPRITE : 0);
+};
+
 /** The format an `outPath` names by its extension (`./out.gif` → gif), or undefined. */
 export const formatOfPath = (path: string | undefined): VideoFormat | undefined => {
   const ext = path?.match(/\.([a-z0-9]+)$/i)?.[1]?.toLowerCase();
@@ -71,11 +134,36 @@ export const withOutPathFormat = <C extends { format?: VideoFormat; outPath?: st
 
 /** Cross-field rules of the outputs: alpha needs mov or webm, a GIF's length cap. `duration` = output seconds. */
 export const outputIssues = (
-  config: { format?: VideoFormat; outPath?: string; alpha?: boolean; gif?: object },
+  config: {
+    format?: VideoFormat;
+    outPath?: string;
+    alpha?: boolean;
+    gif?: object;
+    poster?: { time: number };
+    thumbnails?: Thumbnails;
+  },
   duration: number,
 ): RuleIssue[] => {
   const format = effectiveFormat(config);
   const out: RuleIssue[] = [];
+  const audio = isAudioFormat(format);
+  if (config.poster && audio)
+    out.push({ path: ["poster"], message: `a ${format} output has no picture to take a poster from` });
+  else if (config.poster && config.poster.time >= duration - 1e-9)
+    out.push({
+      path: ["poster", "time"],
+      message: `must be before the end of the video (${Math.round(duration * 1000) / 1000} s)`,
+    });
+  const t = config.thumbnails;
+  if (t && audio)
+    out.push({ path: ["thumbnails"], message: `a ${format} output has no picture to take thumbnails from` });
+  else if (t && (t.count === undefined) === (t.interval === undefined))
+    out.push({ path: ["thumbnails"], message: "set either count or interval" });
+  else if (t?.interval !== undefined && duration / t.interval > L.THUMBNAILS_MAX_COUNT + 1e-9)
+    out.push({
+      path: ["thumbnails", "interval"],
+      message: `one frame every ${t.interval} s of a ${Math.round(duration * 100) / 100} s video is more than ${L.THUMBNAILS_MAX_COUNT} frames`,
+    });
   if (config.alpha === true && format !== "mov" && format !== "webm")
     out.push({
       path: ["alpha"],
