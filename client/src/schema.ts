@@ -1051,6 +1051,7 @@ export interface components {
             inputFileIds: string[];
             priority: number;
             captions?: components["schemas"]["Captions"];
+            frames?: components["schemas"]["Frames"];
         };
         JobListItem: {
             id: string;
@@ -1112,6 +1113,36 @@ export interface components {
             files: {
                 /** @enum {string} */
                 kind: "transcript" | "vtt" | "srt";
+                fileId: string;
+                mimeType: string;
+                size: number;
+                /** @description The file's download path (API key or session) */
+                downloadUrl: string;
+            }[];
+        };
+        /** @description Only for a video that asked for a poster or thumbnails */
+        Frames: {
+            /** @constant */
+            status: "pending";
+            files: {
+                /** @enum {string} */
+                kind: "poster" | "thumbnail" | "sprite" | "sprite-vtt";
+                /** @description Seconds into the video the image shows (poster, thumbnail) */
+                time: number | null;
+                fileId: string;
+                mimeType: string;
+                size: number;
+                /** @description The file's download path (API key or session) */
+                downloadUrl: string;
+            }[];
+        } | {
+            /** @constant */
+            status: "done";
+            files: {
+                /** @enum {string} */
+                kind: "poster" | "thumbnail" | "sprite" | "sprite-vtt";
+                /** @description Seconds into the video the image shows (poster, thumbnail) */
+                time: number | null;
                 fileId: string;
                 mimeType: string;
                 size: number;
@@ -2051,6 +2082,28 @@ export interface components {
                  * @enum {string}
                  */
                 dither?: "sierra2_4a" | "floyd_steinberg" | "bayer" | "none";
+            };
+            /** @description Adds one image of the frame the video shows at `time` (seconds, before its end) to the job's outputs. */
+            poster?: {
+                time: number;
+                /**
+                 * @default png
+                 * @enum {string}
+                 */
+                format?: "png" | "jpeg";
+            };
+            /** @description Adds evenly spaced frames to the job's outputs: `count` frames at 0, D/count, 2D/count... or one every `interval` seconds from 0 (one of the two; at most 100), each `width` px wide; `sprite: true` adds one sheet of them (10 a row) and a WebVTT index for players. */
+            thumbnails?: {
+                count?: number;
+                interval?: number;
+                /** @default 160 */
+                width?: number;
+                /**
+                 * @default jpeg
+                 * @enum {string}
+                 */
+                format?: "png" | "jpeg";
+                sprite?: boolean;
             };
             fast?: boolean;
             clips: components["schemas"]["VideoConfig.Clip"][];
@@ -3116,6 +3169,7 @@ export type JobListItem = components['schemas']['JobListItem'];
 export type JobList = components['schemas']['JobList'];
 export type Pagination = components['schemas']['Pagination'];
 export type Captions = components['schemas']['Captions'];
+export type Frames = components['schemas']['Frames'];
 export type JobCreated = components['schemas']['JobCreated'];
 export type JobValidation = components['schemas']['JobValidation'];
 export type JobCancelled = components['schemas']['JobCancelled'];

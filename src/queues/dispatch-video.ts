@@ -15,6 +15,7 @@ import { referenceTargets } from "../jobs/input-map.ts";
 import { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { captionStorageUrl, outputStorageUrl } from "../jobs/output.ts";
+import { frameFiles, frameStorageUrl } from "../jobs/frame-outputs.ts";
 import { plannedVideo } from "../jobs/planned-length.ts";
 import { keyOf } from "../storage/paths.ts";
 import { LEASE_CHECK_SECONDS } from "./watch-lease.ts";
@@ -58,6 +59,21 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
         srt: await putUrl(captionStorageUrl(job, "srt")),
       }
     : undefined;
+  // Posters and thumbnails: one signed URL per file, the thumbnails counted on the planned length.
+  const frames = frameFiles(config, planned.seconds);
+  const frameUrl = async (kind: string) => {
+    const file = frames.find((f) => f.kind === kind);
+    return file && (await putUrl(frameStorageUrl(job, file.suffix)));
+  };
+  const thumbnailUrls = await Promise.all(
+    frames.filter((f) => f.kind === "thumbnail").map((f) => putUrl(frameStorageUrl(job, f.suffix))),
+  );
+  const poster = await frameUrl("poster");
+  const thumbnails = config.thumbnails && {
+    frames: thumbnailUrls,
+    sprite: await frameUrl("sprite"),
+    vtt: await frameUrl("sprite-vtt"),
+  };
   // Workers AI when the deployment says so and has the binding; otherwise the renderer's offline recogniser.
   const transcription =
     env.TRANSCRIPTION_BACKEND === "workers-ai" && env.AI
@@ -79,6 +95,8 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
       ),
       format: job.outputFormat as VideoFormat,
       captions,
+      poster,
+      thumbnails,
     },
     callbackUrl: `${base}${CALLBACK_PATH}`,
     ...(config.autoSubtitles && { transcription }),

@@ -26,10 +26,7 @@ export function estimateTokens(type: JobType, config: ImageConfig | VideoConfig)
   if (type === "image")
     return TOKENS_IMAGE_BASE + TOKENS_IMAGE_PER_LAYER * (config as ImageConfig).layers.length;
   const video = config as VideoConfig;
-  const seconds = buildTimeline(video).duration;
-  return (
-    estimateVideoTokens(seconds, video.autoSubtitles === true, video.format) + frameTokens(video, seconds)
-  );
+  return videoJobTokens(video, buildTimeline(video).duration);
 }
 
 /**
@@ -55,3 +52,14 @@ export const outputFormatOf = (type: JobType, config: ImageConfig | VideoConfig)
   }
   return (config as VideoConfig).format ?? "mp4";
 };
+
+/**
+ * A video job's tokens for `seconds` of output: the render by its format, captions when `captioned` (default: the
+ * config asks for them), posters and thumbnails (outputs.ts frameTokens). The estimate, the plan with real file
+ * lengths and the final cost all use it.
+ */
+export const videoJobTokens = (
+  config: Pick<VideoConfig, "format" | "autoSubtitles" | "poster" | "thumbnails">,
+  seconds: number,
+  captioned = config.autoSubtitles === true,
+): number => estimateVideoTokens(seconds, captioned, config.format) + frameTokens(config, seconds);

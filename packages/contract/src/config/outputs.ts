@@ -55,6 +55,9 @@ export const outputEntries = {
 /** Image formats of posters and thumbnails. */
 export const FRAME_FORMATS = ["png", "jpeg"] as const;
 
+/** The shortest thumbnail interval: one frame at 25 fps. */
+const MIN_INTERVAL = 0.04;
+
 /** The poster and thumbnail entries of the video config (spread into videoConfigEntries). */
 export const frameEntries = {
   poster: o(
@@ -73,7 +76,7 @@ export const frameEntries = {
     v.pipe(
       strict("thumbnails", {
         count: o(integerIn(1, L.THUMBNAILS_MAX_COUNT)),
-        interval: o(numberIn(0.04, L.MAX_SECONDS)),
+        interval: o(numberIn(MIN_INTERVAL, L.MAX_SECONDS)),
         width: o(
           documentedDefault(
             integerIn(L.THUMBNAIL_MIN_WIDTH, L.THUMBNAIL_MAX_WIDTH),
@@ -146,6 +149,11 @@ export const outputIssues = (
 ): RuleIssue[] => {
   const format = effectiveFormat(config);
   const out: RuleIssue[] = [];
+  if (config.alpha === true && format !== "mov" && format !== "webm")
+    out.push({
+      path: ["alpha"],
+      message: `alpha needs format "mov" (ProRes 4444) or "webm"; the format is ${format}`,
+    });
   const audio = isAudioFormat(format);
   if (config.poster && audio)
     out.push({ path: ["poster"], message: `a ${format} output has no picture to take a poster from` });
@@ -159,15 +167,14 @@ export const outputIssues = (
     out.push({ path: ["thumbnails"], message: `a ${format} output has no picture to take thumbnails from` });
   else if (t && (t.count === undefined) === (t.interval === undefined))
     out.push({ path: ["thumbnails"], message: "set either count or interval" });
-  else if (t?.interval !== undefined && duration / t.interval > L.THUMBNAILS_MAX_COUNT + 1e-9)
+  else if (
+    t?.interval !== undefined &&
+    t.interval >= MIN_INTERVAL &&
+    duration / t.interval > L.THUMBNAILS_MAX_COUNT + 1e-9
+  )
     out.push({
       path: ["thumbnails", "interval"],
       message: `one frame every ${t.interval} s of a ${Math.round(duration * 100) / 100} s video is more than ${L.THUMBNAILS_MAX_COUNT} frames`,
-    });
-  if (config.alpha === true && format !== "mov" && format !== "webm")
-    out.push({
-      path: ["alpha"],
-      message: `alpha needs format "mov" (ProRes 4444) or "webm"; the format is ${format}`,
     });
   if (format === "gif" && duration > L.GIF_MAX_DURATION + 1e-9)
     out.push({
