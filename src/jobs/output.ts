@@ -44,9 +44,9 @@ interface OutputFile {
   metadata?: Record<string, unknown>;
 }
 
-/** A video job's render is a video, a GIF (an image) or an audio-only file, by its format. */
+/** A video job's render is a video, a GIF or a still (images) or an audio-only file, by its format. */
 const renderCategory = (job: JobRow): FileCategory => {
-  if (job.type === "IMAGE" || job.outputFormat === "gif") return "image";
+  if (job.type === "IMAGE" || ["gif", "png", "jpeg"].includes(job.outputFormat)) return "image";
   return isAudioFormat(job.outputFormat) ? "audio" : "video";
 };
 

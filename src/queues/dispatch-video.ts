@@ -8,7 +8,7 @@
 import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
 import type { VideoConfig } from "@media-render/contract/config";
-import type { VideoFormat } from "@media-render/contract/config/outputs";
+import type { RenderFormat } from "@media-render/contract/config/outputs";
 import { CALLBACK_PATH, TRANSCRIBE_PATH, type RenderVideoRequestInput } from "@media-render/contract/wire";
 import { mediaFiles } from "../db/schema.ts";
 import { referenceTargets } from "../jobs/input-map.ts";
@@ -93,7 +93,7 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
         keyOf(outputStorageUrl(job)),
         URL_TTL_SECONDS,
       ),
-      format: job.outputFormat as VideoFormat,
+      format: job.outputFormat as RenderFormat,
       captions,
       poster,
       thumbnails,

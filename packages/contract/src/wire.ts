@@ -6,7 +6,8 @@
  */
 import * as v from "valibot";
 import { THUMBNAILS_MAX_COUNT } from "./config/limits.ts";
-import { VIDEO_FORMATS, VideoConfigSchema } from "./config/video.ts";
+import { RENDER_FORMATS } from "./config/outputs.ts";
+import { VideoConfigSchema } from "./config/video.ts";
 
 /** The renderer's routes. `health` is public; the others need a Worker signature (signing.ts). */
 export const RENDERER_PATHS = {
@@ -56,7 +57,8 @@ export const RenderVideoRequest = v.object({
   inputs: v.record(v.pipe(v.string(), v.maxLength(4096)), HttpUrl),
   output: v.object({
     uploadUrl: HttpUrl,
-    format: v.picklist(VIDEO_FORMATS),
+    /** The job's output: a VIDEO_FORMATS entry, or png/jpeg for a still (config `still`). */
+    format: v.picklist(RENDER_FORMATS),
     /** autoSubtitles: where the transcript (JSON), WebVTT and SRT files go. */
     captions: v.optional(v.object({ transcript: HttpUrl, vtt: HttpUrl, srt: HttpUrl })),
     /** The config's `poster`: where its image goes. */

@@ -4,10 +4,10 @@
  */
 
 import { formatArgs } from "./outputs/encode.ts";
-import type { VideoFormat } from "./types.ts";
+import type { RenderFormat } from "@media-render/contract/config/outputs";
 
-/** The grammar's output formats. */
-export type OutputFormat = VideoFormat;
+/** The grammar's output formats (a still's png/jpeg included). */
+export type OutputFormat = RenderFormat;
 
 /** Video/audio encoder arguments for a container format; `fast` = preview quality. */
 export function encoderArgs(format: OutputFormat, fast: boolean): string[] {
@@ -44,6 +44,8 @@ export interface FfmpegJob {
   format: OutputFormat;
   /** mov with `alpha: true`: ProRes 4444 (outputs/encode.ts). */
   alpha?: boolean;
+  /** A still's time (outputs/encode.ts). */
+  stillTime?: number;
   fast: boolean;
   fps: number;
   /** Seconds. */

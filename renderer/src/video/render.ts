@@ -26,7 +26,8 @@ import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
 import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
 import { timeReveals, transcribeMix, withCaptionLayers, type Captions } from "./captions/captions.ts";
-import type { MediaInfo, Rasters, VideoFormat, VideoSpec } from "./types.ts";
+import type { RenderFormat } from "@media-render/contract/config/outputs";
+import type { MediaInfo, Rasters, VideoSpec } from "./types.ts";
 import { finishGif, gifIntermediate } from "./outputs/gif.ts";
 import { outputTarget, shapeSpec } from "./outputs/target.ts";
 
@@ -38,8 +39,8 @@ export interface RenderVideoOptions {
   config: VideoConfig;
   /** Reference in the config -> signed URL to download it from (the request's `inputs`). */
   inputs?: Readonly<Record<string, string>>;
-  /** The request's output format (wins over the config's `format`). */
-  format?: VideoFormat;
+  /** The request's output format (wins over the config's `format`; png/jpeg for a still). */
+  format?: RenderFormat;
   workDir: string;
   outPath: string;
   /** References starting with `/` that `inputs` lacks are local files (tests and the benchmark only). */
@@ -346,6 +347,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       filterThreads: filterThreadsFor(graph.filterGraph),
       format: target.format,
       alpha: target.alpha,
+      stillTime: target.stillTime,
       fast: spec.fast,
       fps: spec.fps,
       duration: timeline.duration,

@@ -138,6 +138,44 @@ describe("posters and thumbnails", () => {
   });
 });
 
+describe("stills", () => {
+  it("renders only the frame the video shows at its time, equal to the video's frame", async () => {
+    const config = { ...moving, fps: 10 };
+    const video = join(dir, "for-still.mp4");
+    await renderVideo({
+      jobId: "job_still_video",
+      config: videoConfig(config),
+      workDir: dir,
+      outPath: video,
+      allowLocalFiles: true,
+    });
+    for (const [time, format] of [
+      [1.25, "png"],
+      [2.5, "jpeg"],
+    ] as const) {
+      const still = join(dir, `still-${time}.${format === "png" ? "png" : "jpg"}`);
+      const r = await renderVideo({
+        jobId: "job_still",
+        config: videoConfig({ ...config, still: { time, format } }),
+        workDir: await mkdtemp(join(dir, "still-")),
+        outPath: still,
+        allowLocalFiles: true,
+      });
+      expect(r).toMatchObject({ width: 320, height: 180 });
+      const p = await probeOut(still);
+      expect(p.video).toMatchObject({ codec: format === "png" ? "png" : "mjpeg", width: 320, height: 180 });
+      const k = frameAt(time, 10, 30);
+      const pixelsOfStill = await pixels(still, 320, 180);
+      // The video's frames went through x264 (crf 20): the still is nearest its own frame, and within a few levels.
+      const near = [];
+      for (const n of [k - 2, k - 1, k, k + 1, k + 2])
+        near.push(diff(pixelsOfStill, await pixels(video, 320, 180, n)));
+      expect(near[2], `${time} s: ${near.map((d) => d.toFixed(2)).join(" ")}`).toBe(Math.min(...near));
+      expect(near[2]).toBeLessThan(4);
+    }
+  });
+});
+
 describe("a transparent webm's poster", () => {
   it("keeps the alpha channel in its PNG", async () => {
     const out = join(dir, "alpha.webm");

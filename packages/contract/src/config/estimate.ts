@@ -11,6 +11,7 @@ import {
   TOKENS_AUDIO_PER_SECOND,
   TOKENS_IMAGE_BASE,
   TOKENS_IMAGE_PER_LAYER,
+  TOKENS_STILL,
   TOKENS_SUBTITLES_BASE,
   TOKENS_SUBTITLES_PER_SECOND,
   TOKENS_VIDEO_BASE,
@@ -50,7 +51,8 @@ export const outputFormatOf = (type: JobType, config: ImageConfig | VideoConfig)
     const format = (config as ImageConfig).format ?? "png";
     return format === "jpg" ? "jpeg" : format;
   }
-  return (config as VideoConfig).format ?? "mp4";
+  const video = config as VideoConfig;
+  return video.still ? (video.still.format ?? "png") : (video.format ?? "mp4");
 };
 
 /**
@@ -59,7 +61,12 @@ export const outputFormatOf = (type: JobType, config: ImageConfig | VideoConfig)
  * lengths and the final cost all use it.
  */
 export const videoJobTokens = (
-  config: Pick<VideoConfig, "format" | "autoSubtitles" | "poster" | "thumbnails">,
+  config: Pick<VideoConfig, "format" | "autoSubtitles" | "poster" | "thumbnails" | "still">,
   seconds: number,
   captioned = config.autoSubtitles === true,
-): number => estimateVideoTokens(seconds, captioned, config.format) + frameTokens(config, seconds);
+): number => {
+  // A still renders one frame: the captions it may burn in are transcribed from the whole mix.
+  if (config.still)
+    return TOKENS_STILL + (captioned ? estimateVideoTokens(seconds, true) - estimateVideoTokens(seconds) : 0);
+  return estimateVideoTokens(seconds, captioned, config.format) + frameTokens(config, seconds);
+};

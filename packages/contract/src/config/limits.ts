@@ -172,3 +172,5 @@ export const SPRITE_COLUMNS = 10;
 export const TOKENS_POSTER = 1;
 export const TOKENS_THUMBNAILS_PER_10 = 1;
 export const TOKENS_SPRITE = 1;
+/** A still (`still`, one frame of a video config as an image): 2 tokens, like a one-layer image. */
+export const TOKENS_STILL = 2;

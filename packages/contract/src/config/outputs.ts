@@ -95,6 +95,29 @@ export const frameEntries = {
   ),
 };
 
+/**
+ * One frame of the video as the job's only output (an image instead of the video): the frame the video shows at
+ * `time`, rendered by the same graph and stopped there.
+ */
+export const stillEntries = {
+  still: o(
+    v.pipe(
+      strict("still", {
+        time: Seconds,
+        format: o(documentedDefault(oneOf(FRAME_FORMATS), "png")),
+      }),
+      v.description(
+        "Render only the frame the video shows at `time` (seconds, before its end), as a PNG or JPEG image: the " +
+          "job's output is that image (priced like a small image job).",
+      ),
+    ),
+  ),
+};
+
+/** Every output format a render request may name: the video formats and a still's image formats. */
+export const RENDER_FORMATS = [...VIDEO_FORMATS, ...FRAME_FORMATS] as const;
+export type RenderFormat = (typeof RENDER_FORMATS)[number];
+
 type Thumbnails = { count?: number; interval?: number };
 
 /** The times (s) of a job's thumbnails in an output of `duration` s: evenly spaced from 0, within the video. */
@@ -144,6 +167,7 @@ export const outputIssues = (
     gif?: object;
     poster?: { time: number };
     thumbnails?: Thumbnails;
+    still?: { time: number };
   },
   duration: number,
 ): RuleIssue[] => {
@@ -155,6 +179,18 @@ export const outputIssues = (
       message: `alpha needs format "mov" (ProRes 4444) or "webm"; the format is ${format}`,
     });
   const audio = isAudioFormat(format);
+  if (config.still) {
+    if (audio || format === "gif" || config.poster || config.thumbnails || config.alpha)
+      out.push({
+        path: ["still"],
+        message: "a still is one image: it takes no audio or gif format, alpha, poster or thumbnails",
+      });
+    else if (config.still.time >= duration - 1e-9)
+      out.push({
+        path: ["still", "time"],
+        message: `must be before the end of the video (${Math.round(duration * 1000) / 1000} s)`,
+      });
+  }
   if (config.poster && audio)
     out.push({ path: ["poster"], message: `a ${format} output has no picture to take a poster from` });
   else if (config.poster && config.poster.time >= duration - 1e-9)

@@ -33,7 +33,14 @@ import {
   type RuleIssue,
 } from "./rules.ts";
 import { buildTimeline } from "../timeline.ts";
-import { frameEntries, outputEntries, outputIssues, VIDEO_FORMATS, withOutPathFormat } from "./outputs.ts";
+import {
+  frameEntries,
+  outputEntries,
+  outputIssues,
+  stillEntries,
+  VIDEO_FORMATS,
+  withOutPathFormat,
+} from "./outputs.ts";
 import { TransitionSchema } from "./transitions.ts";
 import { GLOBAL_LAYER_FORBIDDEN, VIDEO_LAYER_ENTRIES as E } from "./video-layers.ts";
 
@@ -173,6 +180,7 @@ export const videoConfigEntries = {
   ),
   ...outputEntries,
   ...frameEntries,
+  ...stillEntries,
   /** Quick low-resolution preview. */
   fast: o(bool()),
   clips: list(ClipSchema, L.VIDEO_MIN_CLIPS, L.VIDEO_MAX_CLIPS, "clips"),

@@ -2,12 +2,14 @@
  * ffmpeg arguments of the outputs beyond H.264 mp4/mov and VP9 webm (args.ts): ProRes 4444 with alpha, audio-only
  * files, and the lossless intermediate a GIF is made from (gif.ts). Pure, like args.ts.
  */
-import type { VideoFormat } from "@media-render/contract/config/outputs";
+import type { RenderFormat } from "@media-render/contract/config/outputs";
 
 /** What the main output needs to know; `outPath` of a GIF is its intermediate (gif.ts `gifIntermediate`). */
 export interface OutputJob {
-  format: VideoFormat;
+  format: RenderFormat;
   alpha?: boolean;
+  /** A still's time: the one frame written is the one shown then. */
+  stillTime?: number;
   fps: number;
   duration: number;
   outPath: string;
@@ -43,6 +45,31 @@ export const formatArgs = (job: OutputJob): string[] | null => {
         job.outPath,
         ...discard("vout"),
       ];
+    case "png":
+    case "jpeg": {
+      // Output seeking drops every frame before the still's (frame k is shown from k/fps; half a frame earlier
+      // keeps rounding out of it), and ffmpeg stops once it has one: nothing after it is composed.
+      const k = Math.floor((job.stillTime ?? 0) * job.fps + 1e-6);
+      const codec =
+        job.format === "png" ? ["-c:v", "png"] : ["-c:v", "mjpeg", "-q:v", "2", "-pix_fmt", "yuvj420p"];
+      return [
+        ...["-map", "[vout]", "-ss", String(Math.max(0, (k - 0.5) / job.fps)), "-frames:v", "1", ...codec],
+        ...[
+          "-f",
+          "image2",
+          "-update",
+          "1",
+          job.outPath,
+          "-map",
+          "[aout]",
+          "-frames:a",
+          "1",
+          "-f",
+          "null",
+          "-",
+        ],
+      ];
+    }
     case "gif":
       // Lossless, so the palette and the dithering see the composed frames as they are.
       return [

@@ -4,25 +4,28 @@
  * to its caps, an audio-only render stripped of everything that only draws).
  */
 import { GIF_MAX_FPS, GIF_MAX_SIDE } from "@media-render/contract/config/limits";
-import { GIF_DITHERS, isAudioFormat, type VideoFormat } from "@media-render/contract/config/outputs";
+import { isAudioFormat, type GIF_DITHERS, type RenderFormat } from "@media-render/contract/config/outputs";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { evenDimension } from "@media-render/contract/geometry";
 import { scaleLayerPixels } from "../config.ts";
 import type { ClipSpec, Layer, VideoSpec } from "../types.ts";
 
 export interface OutputTarget {
-  format: VideoFormat;
+  /** A video format, or png/jpeg for a still. */
+  format: RenderFormat;
   /** webm, or mov with `alpha: true` (ProRes 4444): areas no layer covers stay transparent. */
   alpha: boolean;
   /** The graph's canvas: `webm` composes with alpha (yuva420p), `mp4` opaque (yuv420p). */
   canvas: "mp4" | "webm";
   audioOnly: boolean;
   dither: (typeof GIF_DITHERS)[number];
+  /** A still's time (config `still`): the render stops at the frame the video shows then. */
+  stillTime?: number;
 }
 
 /** The target of a render; the request's `format` wins over the config's (as the Worker stored it). */
-export const outputTarget = (config: VideoConfig, requestFormat?: VideoFormat): OutputTarget => {
-  const format = requestFormat ?? config.format ?? "mp4";
+export const outputTarget = (config: VideoConfig, requestFormat?: RenderFormat): OutputTarget => {
+  const format = requestFormat ?? (config.still ? (config.still.format ?? "png") : (config.format ?? "mp4"));
   const alpha = format === "webm" || (format === "mov" && config.alpha === true);
   return {
     format,
@@ -30,6 +33,7 @@ export const outputTarget = (config: VideoConfig, requestFormat?: VideoFormat): 
     canvas: alpha ? "webm" : "mp4",
     audioOnly: isAudioFormat(format),
     dither: config.gif?.dither ?? "sierra2_4a",
+    stillTime: config.still?.time,
   };
 };
 
