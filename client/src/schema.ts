@@ -2105,6 +2105,22 @@ export interface components {
                 format?: "png" | "jpeg";
                 sprite?: boolean;
             };
+            /** @description Render only the frame the video shows at `time` (seconds, before its end), as a PNG or JPEG image: the job's output is that image (priced like a small image job). */
+            still?: {
+                time: number;
+                /**
+                 * @default png
+                 * @enum {string}
+                 */
+                format?: "png" | "jpeg";
+            };
+            /** @description Render a smaller (`scale` 0.1-1 of the size) and/or shorter (`from`..`to` seconds of the video) version for checking; charged by the seconds it renders. Not with still, poster or thumbnails. */
+            preview?: {
+                /** @default 1 */
+                scale?: number;
+                from?: number;
+                to?: number;
+            };
             fast?: boolean;
             clips: components["schemas"]["VideoConfig.Clip"][];
             defaults?: {

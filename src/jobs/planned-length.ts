@@ -7,6 +7,7 @@
  */
 import { limits, type VideoConfig } from "@media-render/contract/config";
 import { videoJobTokens } from "@media-render/contract/config/estimate";
+import { renderedSeconds } from "@media-render/contract/config/outputs";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
 import { glWorkFits, renderWork, videoDeadlineSeconds } from "@media-render/contract/deadline";
 import { buildTimeline, cutLength, playableLength, type Timeline } from "@media-render/contract/timeline";
@@ -74,7 +75,7 @@ export const plannedVideo = (config: VideoConfig, durationOf: DurationOf) => {
     ]);
   return {
     seconds: timeline.duration,
-    estimatedTokens: videoJobTokens(config, timeline.duration),
+    estimatedTokens: videoJobTokens(config, renderedSeconds(config, timeline.duration)),
     deadlineSeconds: videoDeadlineSeconds(work),
   };
 };

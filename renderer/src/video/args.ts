@@ -3,7 +3,7 @@
  * baseline encode uses exactly the settings of a real render.
  */
 
-import { formatArgs } from "./outputs/encode.ts";
+import { formatArgs, timingArgs } from "./outputs/encode.ts";
 import type { RenderFormat } from "@media-render/contract/config/outputs";
 
 /** The grammar's output formats (a still's png/jpeg included). */
@@ -46,6 +46,8 @@ export interface FfmpegJob {
   alpha?: boolean;
   /** A still's time (outputs/encode.ts). */
   stillTime?: number;
+  /** A preview's range (outputs/encode.ts timingArgs). */
+  preview?: { from?: number; to?: number };
   fast: boolean;
   fps: number;
   /** Seconds. */
@@ -65,7 +67,7 @@ export function ffmpegArgs(job: FfmpegJob): string[] {
     // GIF, audio-only and alpha mov outputs: outputs/encode.ts.
     ...(formatArgs(job) ?? [
       ...["-map", "[vout]", "-map", "[aout]", ...encoderArgs(job.format, job.fast)],
-      ...["-r", String(job.fps), "-t", String(job.duration), "-f", job.format, job.outPath],
+      ...["-r", String(job.fps), ...timingArgs(job), "-f", job.format, job.outPath],
     ]),
     ...(job.outputs ?? []).flatMap((o) => ["-map", `[${o.label}]`, ...o.args, o.pipe]),
   ];

@@ -26,7 +26,7 @@ import { overallPercent, ProgressReader, type Stage } from "./progress.ts";
 import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
 import { timeReveals, transcribeMix, withCaptionLayers, type Captions } from "./captions/captions.ts";
-import type { RenderFormat } from "@media-render/contract/config/outputs";
+import { renderedSeconds, type RenderFormat } from "@media-render/contract/config/outputs";
 import type { MediaInfo, Rasters, VideoSpec } from "./types.ts";
 import { finishGif, gifIntermediate } from "./outputs/gif.ts";
 import { outputTarget, shapeSpec } from "./outputs/target.ts";
@@ -348,6 +348,7 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       format: target.format,
       alpha: target.alpha,
       stillTime: target.stillTime,
+      preview: target.preview,
       fast: spec.fast,
       fps: spec.fps,
       duration: timeline.duration,
@@ -397,7 +398,8 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
     width: spec.width,
     height: spec.height,
     fps: spec.fps,
-    duration: timeline.duration,
+    // What the file holds: a preview's range of the timeline.
+    duration: renderedSeconds(o.config, timeline.duration),
     transitions: graph.transitions,
     captions,
     timings: {

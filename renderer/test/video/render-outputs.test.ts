@@ -178,3 +178,27 @@ describe("mov with alpha", () => {
     expect(near(await colorAt(outPath, 0.5, { x: 0, y: 0, w: 0.1, h: 0.1 }), [0, 0, 0], 12)).toBe(true);
   });
 });
+
+describe("previews", () => {
+  it("renders the range from..to of the video at a fraction of its size, sound and picture in step", async () => {
+    const config = {
+      ...redThenBlue,
+      width: 640,
+      height: 360,
+      fps: 10,
+      audioTracks: [{ path: `${FIXTURES}/winxp.mp3`, cutTo: 1 }],
+      preview: { scale: 0.5, from: 0.5, to: 1.5 },
+    };
+    const { outPath, result } = await render("preview", config, "mp4");
+    const p = await probeOut(outPath);
+    expect(p.video).toMatchObject({ codec: "h264", width: 320, height: 180, fps: 10 });
+    expect(result).toMatchObject({ width: 320, height: 180, duration: 1 });
+    expect(Math.abs(p.duration - 1)).toBeLessThanOrEqual(0.1);
+    expect(await countFrames(outPath)).toBe(10);
+    // Video 0.5-1 s (red, the track playing), then 1-1.5 s (blue, silent).
+    expect(near(await colorAt(outPath, 0.2), [255, 0, 0])).toBe(true);
+    expect(near(await colorAt(outPath, 0.7), [0, 0, 255])).toBe(true);
+    expect(await meanVolume(outPath, 0.05, 0.4)).toBeGreaterThan(-40);
+    expect(await meanVolume(outPath, 0.6, 0.35)).toBeLessThan(-80);
+  });
+});

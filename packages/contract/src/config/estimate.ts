@@ -5,7 +5,7 @@
  */
 import type { ImageConfig } from "./image.ts";
 import type { JobType } from "./job-type.ts";
-import { frameTokens, isAudioFormat } from "./outputs.ts";
+import { frameTokens, isAudioFormat, renderedSeconds } from "./outputs.ts";
 import {
   TOKENS_AUDIO_BASE,
   TOKENS_AUDIO_PER_SECOND,
@@ -27,7 +27,7 @@ export function estimateTokens(type: JobType, config: ImageConfig | VideoConfig)
   if (type === "image")
     return TOKENS_IMAGE_BASE + TOKENS_IMAGE_PER_LAYER * (config as ImageConfig).layers.length;
   const video = config as VideoConfig;
-  return videoJobTokens(video, buildTimeline(video).duration);
+  return videoJobTokens(video, renderedSeconds(video, buildTimeline(video).duration));
 }
 
 /**
@@ -56,7 +56,7 @@ export const outputFormatOf = (type: JobType, config: ImageConfig | VideoConfig)
 };
 
 /**
- * A video job's tokens for `seconds` of output: the render by its format, captions when `captioned` (default: the
+ * A video job's tokens for `seconds` of rendered output (a preview's range: outputs.ts renderedSeconds): the render by its format, captions when `captioned` (default: the
  * config asks for them), posters and thumbnails (outputs.ts frameTokens). The estimate, the plan with real file
  * lengths and the final cost all use it.
  */

@@ -114,6 +114,35 @@ export const stillEntries = {
   ),
 };
 
+/** A scaled-down and/or time-limited render for checking (`preview`), charged by the seconds it renders. */
+export const previewEntries = {
+  preview: o(
+    v.pipe(
+      strict("preview", {
+        /** The frame's size as a fraction of the config's (aspect kept, even sizes). */
+        scale: o(documentedDefault(numberIn(0.1, 1), 1)),
+        /** Seconds into the video where the preview starts (default 0) and ends (default: the end). */
+        from: o(Seconds),
+        to: o(Seconds),
+      }),
+      v.description(
+        "Render a smaller (`scale` 0.1-1 of the size) and/or shorter (`from`..`to` seconds of the video) version " +
+          "for checking; charged by the seconds it renders. Not with still, poster or thumbnails.",
+      ),
+    ),
+  ),
+};
+
+/** The seconds a render writes of an `duration` s video: a preview's range, else all of it. */
+export const renderedSeconds = (
+  config: { preview?: { from?: number; to?: number }; still?: object },
+  duration: number,
+): number => {
+  const p = config.preview;
+  if (!p) return duration;
+  return Math.max(0, Math.min(p.to ?? duration, duration) - (p.from ?? 0));
+};
+
 /** Every output format a render request may name: the video formats and a still's image formats. */
 export const RENDER_FORMATS = [...VIDEO_FORMATS, ...FRAME_FORMATS] as const;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
@@ -168,6 +197,7 @@ export const outputIssues = (
     poster?: { time: number };
     thumbnails?: Thumbnails;
     still?: { time: number };
+    preview?: { from?: number; to?: number };
   },
   duration: number,
 ): RuleIssue[] => {
@@ -179,6 +209,14 @@ export const outputIssues = (
       message: `alpha needs format "mov" (ProRes 4444) or "webm"; the format is ${format}`,
     });
   const audio = isAudioFormat(format);
+  const p = config.preview;
+  if (p && (config.still || config.poster || config.thumbnails))
+    out.push({ path: ["preview"], message: "a preview takes no still, poster or thumbnails" });
+  else if (p && (p.from ?? 0) >= Math.min(p.to ?? duration, duration) - 1e-9)
+    out.push({
+      path: ["preview"],
+      message: `from must be before to and before the end of the video (${Math.round(duration * 1000) / 1000} s)`,
+    });
   if (config.still) {
     if (audio || format === "gif" || config.poster || config.thumbnails || config.alpha)
       out.push({

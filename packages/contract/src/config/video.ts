@@ -37,6 +37,7 @@ import {
   frameEntries,
   outputEntries,
   outputIssues,
+  previewEntries,
   stillEntries,
   VIDEO_FORMATS,
   withOutPathFormat,
@@ -181,6 +182,7 @@ export const videoConfigEntries = {
   ...outputEntries,
   ...frameEntries,
   ...stillEntries,
+  ...previewEntries,
   /** Quick low-resolution preview. */
   fast: o(bool()),
   clips: list(ClipSchema, L.VIDEO_MIN_CLIPS, L.VIDEO_MAX_CLIPS, "clips"),

@@ -72,3 +72,26 @@ describe("output prices", () => {
     expect(r.valid && r.estimatedTokens).toBe(3 + 4);
   });
 });
+
+describe("stills and previews", () => {
+  it("makes a still's job an image of its format, priced 2, before the video's end", () => {
+    const r = validateJobConfig("video", { still: { time: 1, format: "jpeg" }, clips: [clip(2)] });
+    expect(r.valid && [r.outputFormat, r.estimatedTokens]).toEqual(["jpeg", 2]);
+    expect(fields({ still: { time: 2 }, clips: [clip(2)] })).toEqual([
+      ["config.still.time", "must be before the end of the video (2 s)"],
+    ]);
+    expect(fields({ still: { time: 1 }, format: "mp3", clips: [clip(2)] })[0]?.[0]).toBe("config.still");
+  });
+
+  it("charges a preview by the seconds it renders, and refuses an empty range", () => {
+    const r = validateJobConfig("video", { preview: { scale: 0.25, from: 2, to: 4.5 }, clips: [clip(10)] });
+    expect(r.valid && r.estimatedTokens).toBe(10 + 2 * 3);
+    const open = validateJobConfig("video", { preview: { from: 8 }, clips: [clip(10)] });
+    expect(open.valid && open.estimatedTokens).toBe(10 + 2 * 2);
+    expect(fields({ preview: { from: 3, to: 3 }, clips: [clip(10)] })[0]?.[0]).toBe("config.preview");
+    expect(fields({ preview: { scale: 0.05 }, clips: [clip(10)] })[0]?.[0]).toBe("config.preview.scale");
+    expect(fields({ preview: { to: 2 }, poster: { time: 1 }, clips: [clip(10)] })).toEqual([
+      ["config.preview", "a preview takes no still, poster or thumbnails"],
+    ]);
+  });
+});

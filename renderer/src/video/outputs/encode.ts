@@ -10,10 +10,22 @@ export interface OutputJob {
   alpha?: boolean;
   /** A still's time: the one frame written is the one shown then. */
   stillTime?: number;
+  /** A preview's range of the video, in seconds (to defaults to the end). */
+  preview?: { from?: number; to?: number };
   fps: number;
   duration: number;
   outPath: string;
 }
+
+/**
+ * How much of the video the output keeps: `-t` its length, or a preview's range by output seeking (the frames
+ * before `from` are composed and dropped, not encoded).
+ */
+export const timingArgs = (job: Pick<OutputJob, "duration" | "preview">): string[] => {
+  const from = job.preview?.from ?? 0;
+  const to = Math.min(job.preview?.to ?? job.duration, job.duration);
+  return [...(from > 0 ? ["-ss", String(from)] : []), "-t", String(Math.max(0, to - from))];
+};
 
 /** Audio encoders and muxers of the audio-only formats. */
 const AUDIO: Record<"mp3" | "wav" | "m4a", string[]> = {
@@ -31,7 +43,7 @@ const discard = (label: string): string[] => ["-map", `[${label}]`, "-f", "null"
  * and plain mov.
  */
 export const formatArgs = (job: OutputJob): string[] | null => {
-  const timing = ["-r", String(job.fps), "-t", String(job.duration)];
+  const timing = ["-r", String(job.fps), ...timingArgs(job)];
   switch (job.format) {
     case "mp3":
     case "wav":

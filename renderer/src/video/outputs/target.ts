@@ -21,6 +21,8 @@ export interface OutputTarget {
   dither: (typeof GIF_DITHERS)[number];
   /** A still's time (config `still`): the render stops at the frame the video shows then. */
   stillTime?: number;
+  /** A preview (config `preview`): the size fraction and the seconds of the video it writes. */
+  preview?: { scale: number; from?: number; to?: number };
 }
 
 /** The target of a render; the request's `format` wins over the config's (as the Worker stored it). */
@@ -34,6 +36,7 @@ export const outputTarget = (config: VideoConfig, requestFormat?: RenderFormat):
     audioOnly: isAudioFormat(format),
     dither: config.gif?.dither ?? "sierra2_4a",
     stillTime: config.still?.time,
+    preview: config.preview && { ...config.preview, scale: config.preview.scale ?? 1 },
   };
 };
 
@@ -94,9 +97,12 @@ export const audioOnlySpec = (spec: VideoSpec): VideoSpec => {
   };
 };
 
-/** The spec shaped for its target: GIF within its caps, audio-only stripped; others as they are. */
+/** The spec shaped for its target: a preview scaled, a GIF within its caps, audio-only stripped. */
 export const shapeSpec = (spec: VideoSpec, target: OutputTarget): VideoSpec => {
   if (target.audioOnly) return audioOnlySpec(spec);
-  if (target.format === "gif") return fitSpec(spec, GIF_MAX_SIDE, GIF_MAX_FPS);
-  return spec;
+  // A preview's scale is of the config's size; a GIF's caps then apply to what is left.
+  const scale = target.preview?.scale ?? 1;
+  const scaled = scale < 1 ? fitSpec(spec, Math.max(spec.width, spec.height) * scale, spec.fps) : spec;
+  if (target.format === "gif") return fitSpec(scaled, GIF_MAX_SIDE, GIF_MAX_FPS);
+  return scaled;
 };
