@@ -12,7 +12,7 @@ import * as v from "valibot";
 import { VideoConfigSchema } from "@media-render/contract/config/video";
 import { closeBrowser } from "../renderer/src/video/raster/browser.ts";
 import { renderVideo } from "../renderer/src/video/render.ts";
-import { conditions, interleave, loadNow, spread } from "./_lib.ts";
+import { conditions, interleave, loadNow, measured, spread, withCpu } from "./_lib.ts";
 
 const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
 
@@ -46,15 +46,21 @@ const main = async () => {
   console.log(conditions("still"));
   const dir = await mkdtemp(join(tmpdir(), "bench-still-"));
   let n = 0;
+  // CPU seconds of each render (this process and its ffmpeg): what a loaded machine's wall time hides.
+  const cpu: Record<string, number[]> = {};
   const render = (still?: number) => async () => {
     n++;
-    await renderVideo({
-      jobId: `bench_still_${n}`,
-      config: config(still),
-      workDir: await mkdtemp(join(dir, "job-")),
-      outPath: join(dir, still === undefined ? `video-${n}.mp4` : `still-${n}.png`),
-      allowLocalFiles: true,
-    });
+    const name = still === undefined ? "video" : `still ${still} s`;
+    const workDir = await mkdtemp(join(dir, "job-"));
+    await withCpu((cpu[name] ??= []), () =>
+      renderVideo({
+        jobId: `bench_still_${n}`,
+        config: config(still),
+        workDir,
+        outPath: join(dir, still === undefined ? `video-${n}.mp4` : `still-${n}.png`),
+        allowLocalFiles: true,
+      }),
+    );
   };
   try {
     const r = await interleave(
