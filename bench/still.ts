@@ -68,13 +68,17 @@ const main = async () => {
       { video: render(), "still 0.5 s": render(0.5), "still 4.5 s": render(4.5), "still 9.5 s": render(9.5) },
       { warmup: 2, minRounds: 7, maxRounds: 7 },
     );
-    for (const [name, times] of Object.entries(r.times) as [string, number[]][])
-      console.log(
-        `${name.padEnd(12)} ${spread(
-          times.map((t) => t / 1000),
-          " s",
-        )}`,
+    for (const [name, times] of Object.entries(r.times) as [string, number[]][]) {
+      const wall = spread(
+        times.map((t) => t / 1000),
+        " s",
       );
+      const used = spread(
+        measured(cpu[name]!, r.rounds).map((t) => t / 1000),
+        " s",
+      );
+      console.log(`${name.padEnd(12)} wall ${wall}; CPU ${used}`);
+    }
     console.log(`load average after: ${loadNow()}`);
   } finally {
     await closeBrowser();
