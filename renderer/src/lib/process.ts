@@ -58,6 +58,11 @@ export interface RunOptions {
   onSpawn?: (pid: number) => void;
   /** The process's whole environment (default: this process's). */
   env?: Readonly<Record<string, string>>;
+  /**
+   * The process may stop reading its extra pipes before their writers are done (a still: ffmpeg ends at its
+   * frame): a writer's broken-pipe error is then not a failure; the exit status decides.
+   */
+  pipesMayClose?: boolean;
 }
 
 /**
@@ -177,7 +182,11 @@ const start = (
       });
       write(out).then(
         () => out.end(),
-        (reason: unknown) => fail(reason),
+        (reason: unknown) => {
+          const code = (reason as { code?: string } | null)?.code;
+          if (options.pipesMayClose && (code === "EPIPE" || code === "ECANCELED")) return;
+          fail(reason);
+        },
       );
     });
     const input = options.stdin;

@@ -365,14 +365,16 @@ export async function renderVideo(o: RenderVideoOptions): Promise<RenderVideoRes
       signal,
       onSpawn: o.onSpawn,
       timeoutMs: 30 * 60_000,
+      pipesMayClose: target.stillTime !== undefined,
       onStderr: (chunk) => {
         const at = reader.push(chunk);
         if (at !== null) report(overallPercent("encoding", at / timeline.duration), "encoding");
       },
     });
     rendering.catch(() => both.abort());
-    // The first failure is the job's (a run stopped by the other's failure only reports "aborted").
-    await firstFailure([tapsRun, rendering]);
+    // The first failure is the job's (a run stopped by the other's failure only reports "aborted"). A still's
+    // render ends at its frame: the transitions still being drawn for later frames have nobody to read them.
+    await firstFailure([target.stillTime === undefined ? tapsRun : rendering.then(() => {}), rendering]);
     if (target.format === "gif")
       await finishGif(target, o.outPath, {
         ffmpegPath: tools.ffmpegPath,

@@ -176,6 +176,50 @@ describe("stills", () => {
   });
 });
 
+describe("a still in the middle of a transition drawn by its shader", () => {
+  it("equals the video's frame there, though the render stops while later frames are being drawn", async () => {
+    const config = {
+      width: 320,
+      height: 180,
+      fps: 10,
+      clips: [
+        {
+          duration: 1,
+          transition: { name: "cube", duration: 0.5 },
+          layers: [{ type: "fill-color", color: "#f00" }],
+        },
+        {
+          duration: 1,
+          transition: { name: "cube", duration: 0.5 },
+          layers: [{ type: "fill-color", color: "#0f0" }],
+        },
+        { duration: 2, layers: [{ type: "fill-color", color: "#00f" }] },
+      ],
+    };
+    const video = join(dir, "cube.mp4");
+    await renderVideo({
+      jobId: "job_cube",
+      config: videoConfig(config),
+      workDir: dir,
+      outPath: video,
+      allowLocalFiles: true,
+    });
+    const still = join(dir, "cube-still.png");
+    await renderVideo({
+      jobId: "job_cube_still",
+      config: videoConfig({ ...config, still: { time: 0.7 } }),
+      workDir: await mkdtemp(join(dir, "cube-")),
+      outPath: still,
+      allowLocalFiles: true,
+    });
+    const near = [];
+    for (const n of [5, 6, 7, 8, 9])
+      near.push(diff(await pixels(still, 320, 180), await pixels(video, 320, 180, n)));
+    expect(near[2], near.map((d) => d.toFixed(2)).join(" ")).toBe(Math.min(...near));
+    expect(near[2]).toBeLessThan(4);
+  });
+});
+
 describe("a transparent webm's poster", () => {
   it("keeps the alpha channel in its PNG", async () => {
     const out = join(dir, "alpha.webm");
