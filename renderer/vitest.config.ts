@@ -14,6 +14,8 @@ export default defineConfig({
       "renderer/test/**/*.test.ts",
       "packages/contract/test/**/*.test.ts",
       "test/scripts/**/*.test.ts",
+      // Plain-Node unit tests of the whole repository (until they get a runner of their own).
+      "test/unit/**/*.test.ts",
     ],
     environment: "node",
     // ffmpeg-backed tests spawn real processes; a slow 2-core machine needs more than the 5 s default.

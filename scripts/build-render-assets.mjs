@@ -4,7 +4,6 @@
 //   static/render/fonts/<id>/<weight>-<subset>.woff2   catalogue fonts (@fontsource/*, packages/contract/src/fonts/families.json)
 //   static/render/lib/<name>.js                        html-layer libraries (enableLibraries / tailwindcss)
 //   static/docs/swagger-ui-bundle.js, swagger-ui.css    the API docs UI (swagger-ui-dist), served by the Worker
-//   static/builder/*                                    the builder page (src/builder/assets), served by the Worker
 // and writes packages/contract/src/fonts/catalog-data.json (families, weights, subset ranges) that validation, the image
 // compiler and the video renderer read (the renderer loads the same @fontsource files from its own dependencies).
 // Runs on `npm install` (postinstall) with plain Node >= 20; idempotent. `--check` only verifies.
@@ -71,8 +70,6 @@ for (const [name, file] of Object.entries(LIBRARY_FILES))
 
 for (const file of ["swagger-ui-bundle.js", "swagger-ui.css"])
   copy(join(modules, "swagger-ui-dist", file), join(root, "static", "docs", file));
-for (const file of ["index.html", "app.js", "app.css"])
-  copy(join(root, "src", "builder", "assets", file), join(root, "static", "builder", file));
 
 const data = `${JSON.stringify({ subsets: ranges, families: catalog }, null, 2)}\n`;
 const dataFile = join(root, "packages", "contract", "src", "fonts", "catalog-data.json");

@@ -6,7 +6,7 @@ import type { AppEnv } from "./app-env.ts";
 import { browserAuthRoutes } from "./accounts/browser-routes.ts";
 import { accountRoutes, authRoutes } from "./accounts/routes.ts";
 import { billingRoutes } from "./billing/routes.ts";
-import { builderRoutes } from "./builder/routes.ts";
+import { builderRoutes, renderAssetRoutes } from "./builder/routes.ts";
 import { consoleRoutes } from "./console/routes.ts";
 import { devRoutes } from "./dev/routes.ts";
 import { docsRoutes } from "./docs/routes.ts";
@@ -50,6 +50,7 @@ export const createApp = () => {
   );
   app.route(MOUNTS.mcp, mcpRoutes);
   app.route(MOUNTS.builder, builderRoutes);
+  app.route(MOUNTS.render, renderAssetRoutes);
   app.route("/", consoleRoutes);
   app.notFound(notFound);
   app.onError(onError);

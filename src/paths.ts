@@ -2,7 +2,7 @@
  * Where each domain is mounted: the one list `app.ts` mounts and every other module builds links from
  * (signed download links, the renderer's callback URL, storage URLs).
  */
-import { CALLBACK_PATH, TRANSCRIBE_PATH } from "@media-render/contract/wire";
+import { CALLBACK_PATH, SPEAK_PATH, TRANSCRIBE_PATH } from "@media-render/contract/wire";
 
 export const MOUNTS = {
   health: "/health",
@@ -19,8 +19,10 @@ export const MOUNTS = {
   billing: "/api/v1/billing",
   /** The OpenAPI document and its UI. */
   docs: "/api/v1/user-api/docs",
-  /** The builder page. */
+  /** The builder page and its preview page. */
   builder: "/builder",
+  /** The bundled fonts and html-layer libraries (static/render) the builder's preview draws with. */
+  render: "/render",
   /** The console's pages (besides `/`, `/sign-in`, `/sign-up`, `/terms`; src/console/routes.ts). */
   console: "/console",
   /** The web build's files (web/, built into static/web). */
@@ -49,6 +51,8 @@ if (`${MOUNTS.renderer}${CALLBACK_ROUTE}` !== CALLBACK_PATH)
 
 /** Workers AI transcription for the renderer (autoSubtitles), inside the same mount. */
 export const TRANSCRIBE_ROUTE = TRANSCRIBE_PATH.slice(MOUNTS.renderer.length);
+/** Workers AI speech for the renderer (`speech` layers), inside the same mount. */
+export const SPEAK_ROUTE = SPEAK_PATH.slice(MOUNTS.renderer.length);
 
 /** `GET` of a file's bytes (API key or signed link). */
 export const downloadPath = (fileId: string) => `${MOUNTS.files}/${encodeURIComponent(fileId)}/download`;

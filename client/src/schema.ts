@@ -1041,7 +1041,7 @@ export interface components {
             updatedAt: string;
             progress: {
                 percent: number;
-                /** @description The renderer's stage (e.g. `encoding`) */
+                /** @description The renderer's stage (e.g. `encoding`); `completed` once the job is */
                 stage: string | null;
             } | null;
             /** @description The config as submitted */
@@ -1073,7 +1073,7 @@ export interface components {
             updatedAt: string;
             progress: {
                 percent: number;
-                /** @description The renderer's stage (e.g. `encoding`) */
+                /** @description The renderer's stage (e.g. `encoding`); `completed` once the job is */
                 stage: string | null;
             } | null;
         };
@@ -1172,7 +1172,7 @@ export interface components {
             estimatedTokens: number;
             detectedResources: {
                 /** @enum {string} */
-                type: "image" | "video" | "audio" | "font" | "shader" | "unknown";
+                type: "image" | "video" | "audio" | "font" | "shader" | "captions" | "unknown";
                 url: string;
                 size?: number;
             }[];
@@ -1220,7 +1220,7 @@ export interface components {
             status: "PENDING" | "PROCESSING" | "COMPLETED" | "FAILED" | "CANCELLED";
             progress: {
                 percent: number;
-                /** @description The renderer's stage (e.g. `encoding`) */
+                /** @description The renderer's stage (e.g. `encoding`); `completed` once the job is */
                 stage: string | null;
             } | null;
             /** Format: date-time */
@@ -1295,7 +1295,7 @@ export interface components {
                 detectedMimeType: string;
                 errors: string[];
                 /** @enum {string} */
-                category: "image" | "video" | "audio" | "font" | "shader" | "unknown";
+                category: "image" | "video" | "audio" | "font" | "shader" | "captions" | "unknown";
             };
             uploadedFile: {
                 originalName: string;
@@ -2146,8 +2146,14 @@ export interface components {
                     zoomAmount?: number;
                     start?: number;
                     stop?: number;
-                    duration?: number;
                     text?: string;
+                    /** @description The voice: an espeak-ng voice such as `en-us` or `en+f3` for the offline voice; production's Workers AI voice is chosen by `language`. Default: the language's voice. */
+                    voice?: string;
+                    /** @description The spoken language (ISO 639-1, optionally with a region). Default `en`. */
+                    language?: string;
+                    /** @description Speed as a multiple of the voice's normal pace (0.5-2, default 1). */
+                    rate?: number;
+                    duration?: number;
                     textColor?: components["schemas"]["VideoConfig.Color"];
                     fontSize?: number;
                     fontPath?: components["schemas"]["VideoConfig.FontRef"];
@@ -2224,6 +2230,20 @@ export interface components {
                         cutTo?: number;
                         mixVolume?: number | string;
                         start?: number;
+                        stop?: number;
+                    };
+                    speech?: {
+                        /** @description What is said (at most 5000 characters). */
+                        text?: string;
+                        /** @description The voice: an espeak-ng voice such as `en-us` or `en+f3` for the offline voice; production's Workers AI voice is chosen by `language`. Default: the language's voice. */
+                        voice?: string;
+                        /** @description The spoken language (ISO 639-1, optionally with a region). Default `en`. */
+                        language?: string;
+                        /** @description Speed as a multiple of the voice's normal pace (0.5-2, default 1). */
+                        rate?: number;
+                        mixVolume?: number | string;
+                        start?: number;
+                        /** @description Seconds after the clip starts where the speech is cut off. */
                         stop?: number;
                     };
                     image?: {
@@ -2408,13 +2428,7 @@ export interface components {
             keepSourceAudio?: boolean;
             clipsAudioVolume?: number | string;
             outputVolume?: number | string;
-            audioTracks?: {
-                path: components["schemas"]["VideoConfig.AudioRef"];
-                mixVolume?: number | string;
-                start?: number;
-                cutFrom?: number;
-                cutTo?: number;
-            }[];
+            audioTracks?: components["schemas"]["VideoConfig.2"][];
             audioNorm?: {
                 enable?: boolean;
                 gaussSize?: number;
@@ -2424,7 +2438,7 @@ export interface components {
             autoSubtitles?: boolean;
             autoSubtitlesStyle?: {
                 /** @enum {string} */
-                animation?: "word-by-word" | "letter-by-letter";
+                animation?: "word-by-word" | "letter-by-letter" | "none";
                 textColor?: components["schemas"]["VideoConfig.Color"];
                 fontSize?: number;
                 fontPath?: components["schemas"]["VideoConfig.FontRef"];
@@ -2435,8 +2449,28 @@ export interface components {
                 outlineWidth?: number;
                 /** @enum {string} */
                 outlineStyle?: "outline" | "shadow" | "glow";
+                /** @description The word being said is drawn in this colour (the others in textColor); with animation none every word of the cue shows and the highlight moves from word to word. */
+                highlightColor?: string;
+                /** @description Words on a caption line at most (default: as many as fit the width). */
+                wordsPerLine?: number;
+                /** @description Lines a caption shows at most (default 2, at most 4). */
+                maxLines?: number;
+                /** @description Draw the captions in capital letters (default false). */
+                allCaps?: boolean;
+                /** @description A box of this colour behind each caption (with alpha, e.g. #000000b3); default none. */
+                backgroundColor?: string;
             };
             autoSubtitlesLanguage?: string;
+            ducking?: {
+                /** @description dB the music is lowered under speech (default 12). */
+                amount?: number;
+                /** @description Seconds the music takes to go down before speech (default 0.15). */
+                attack?: number;
+                /** @description Seconds the music takes to come back after speech (default 0.4). */
+                release?: number;
+            };
+            /** @description An uploaded .srt or .vtt file burned in at its cues' times, drawn with autoSubtitlesStyle; not with autoSubtitles. */
+            captionsFile?: string;
             /** @description editly's output file: the service stores the output and answers its URL; when "format" is absent, its extension (mp4, mov, webm, gif, mp3, wav, m4a) sets the format (else mp4) */
             outPath?: string;
             /** @description an editly logging option with no effect here (job progress and errors come with the job) */
@@ -2455,6 +2489,13 @@ export interface components {
             customOutputArgs?: string[];
             /** @description an editly option: http(s) paths are always fetched here (public addresses only) */
             allowRemoteRequests?: boolean;
+        };
+        "VideoConfig.2": {
+            path: components["schemas"]["VideoConfig.AudioRef"];
+            mixVolume?: number | string;
+            start?: number;
+            cutFrom?: number;
+            cutTo?: number;
         };
         "VideoConfig.Color": string;
         "VideoConfig.Position": ("center" | "top" | "bottom" | "top-left" | "top-right" | "center-left" | "center-right" | "bottom-left" | "bottom-right") | components["schemas"]["VideoConfig.PositionObject"];
@@ -2659,6 +2700,21 @@ export interface components {
             cutTo?: number;
             mixVolume?: number | string;
             start?: number;
+            stop?: number;
+        } | {
+            /** @constant */
+            type: "speech";
+            /** @description What is said (at most 5000 characters). */
+            text: string;
+            /** @description The voice: an espeak-ng voice such as `en-us` or `en+f3` for the offline voice; production's Workers AI voice is chosen by `language`. Default: the language's voice. */
+            voice?: string;
+            /** @description The spoken language (ISO 639-1, optionally with a region). Default `en`. */
+            language?: string;
+            /** @description Speed as a multiple of the voice's normal pace (0.5-2, default 1). */
+            rate?: number;
+            mixVolume?: number | string;
+            start?: number;
+            /** @description Seconds after the clip starts where the speech is cut off. */
             stop?: number;
         } | {
             /** @constant */
@@ -3251,6 +3307,7 @@ export type ImageConfigImageRef = components['schemas']['ImageConfig.ImageRef'];
 export type ImageConfigFontRef = components['schemas']['ImageConfig.FontRef'];
 export type ImageConfigImageLayer = components['schemas']['ImageConfig.ImageLayer'];
 export type VideoConfig = components['schemas']['VideoConfig'];
+export type VideoConfig_2 = components['schemas']['VideoConfig.2'];
 export type VideoConfigColor = components['schemas']['VideoConfig.Color'];
 export type VideoConfigPosition = components['schemas']['VideoConfig.Position'];
 export type VideoConfigPositionObject = components['schemas']['VideoConfig.PositionObject'];
@@ -3803,7 +3860,7 @@ export interface operations {
             query?: {
                 page?: string;
                 per_page?: string;
-                category?: "image" | "video" | "audio" | "font" | "shader" | "unknown";
+                category?: "image" | "video" | "audio" | "font" | "shader" | "captions" | "unknown";
             };
             header?: never;
             path?: never;

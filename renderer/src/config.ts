@@ -37,6 +37,8 @@ export interface RenderTools {
   htmlCaptureWorkers: number;
   /** The offline speech recogniser autoSubtitles runs (Debian's `pocketsphinx_continuous`). */
   pocketsphinxPath: string;
+  /** The offline voice of `speech` layers (Debian's `espeak-ng`). */
+  espeakPath: string;
   /**
    * The native transition drawer (renderer/native/gl-transition.c, built by the setup and the Dockerfile),
    * or null: transitions are drawn on the WebGL page (GL_TRANSITIONS=page, or the helper is not built).
@@ -57,6 +59,7 @@ export const DEFAULT_RENDER_TOOLS: RenderTools = {
   // A PNG encode per frame keeps one Chromium busy; two share a 2-core machine's cores.
   htmlCaptureWorkers: 2,
   pocketsphinxPath: "pocketsphinx_continuous",
+  espeakPath: "espeak-ng",
   glTransitionPath: builtGlTransition(),
 };
 
@@ -144,6 +147,7 @@ export const RendererEnv = v.object({
     ),
   ),
   POCKETSPHINX_PATH: v.optional(nonEmpty("POCKETSPHINX_PATH"), DEFAULT_RENDER_TOOLS.pocketsphinxPath),
+  ESPEAK_PATH: v.optional(nonEmpty("ESPEAK_PATH"), DEFAULT_RENDER_TOOLS.espeakPath),
   GL_TRANSITIONS: v.optional(
     v.picklist(GL_TRANSITIONS, `GL_TRANSITIONS must be one of ${GL_TRANSITIONS.join(", ")}`),
     "native",
@@ -208,6 +212,7 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
       e.RENDER_QUEUE_PER_ACCOUNT ?? Math.min(e.RENDER_SLOTS + 1, e.RENDER_SLOTS + queueMax),
     renderJobMemoryMb: e.RENDER_JOB_MEMORY_MB ?? defaultJobMemoryMb(e.RENDER_SLOTS),
     pocketsphinxPath: e.POCKETSPHINX_PATH,
+    espeakPath: e.ESPEAK_PATH,
     glTransitionPath:
       e.GL_TRANSITIONS === "page" ? null : (e.GL_TRANSITION_PATH ?? DEFAULT_RENDER_TOOLS.glTransitionPath),
   };

@@ -42,9 +42,13 @@ export const APT_PACKAGES = [
   ["fonts-dejavu-core", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "runtime"],
   ["fonts-liberation2", "/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf", "runtime"],
   ["fonts-noto-color-emoji", "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf", "runtime"],
+  // Chinese, Japanese and Korean glyphs (7 MB) for text and captions; caption wrapping measures with it too.
+  ["fonts-droid-fallback", "/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf", "runtime"],
   // Offline speech recognition for autoSubtitles (the renderer's local transcription backend).
   ["pocketsphinx", "/usr/bin/pocketsphinx_continuous", "runtime"],
   ["pocketsphinx-en-us", "/usr/share/pocketsphinx/model/en-us/en-us.lm.bin", "runtime"],
+  // The offline voice of `speech` layers (the renderer's local text-to-speech backend).
+  ["espeak-ng", "/usr/bin/espeak-ng", "runtime"],
   // The native transition drawer (renderer/native/gl-transition.c): a C compiler, EGL and OpenGL ES headers
   // and loaders, and Mesa's software GL (llvmpipe) behind them.
   ["gcc", "/usr/bin/gcc", "build"],

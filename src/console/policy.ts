@@ -7,9 +7,16 @@
 /** The captcha vendor's hosts, as its documentation lists them for a Content-Security-Policy. */
 const CAPTCHA_SOURCES = "https://hcaptcha.com https://*.hcaptcha.com";
 
-/** The console's policy; the captcha widget (script, frame, style, requests) only where the captcha is on. */
-export const contentSecurityPolicy = (env: { CAPTCHA_ENABLED?: string }): string => {
+/**
+ * The console's policy; the captcha widget (script, frame, style, requests) only where the captcha is on.
+ * `frames`: pages of this origin the page embeds (the builder's preview), none by default.
+ */
+export const contentSecurityPolicy = (
+  env: { CAPTCHA_ENABLED?: string },
+  { frames = [] }: { frames?: readonly string[] } = {},
+): string => {
   const captcha = env.CAPTCHA_ENABLED === "true" ? ` ${CAPTCHA_SOURCES}` : "";
+  const frameSources = [...frames, ...(captcha ? [CAPTCHA_SOURCES] : [])];
   return [
     "default-src 'none'",
     `script-src 'self'${captcha}`,
@@ -18,7 +25,7 @@ export const contentSecurityPolicy = (env: { CAPTCHA_ENABLED?: string }): string
     "media-src 'self' blob:",
     "font-src 'self'",
     `connect-src 'self'${captcha}`,
-    `frame-src${captcha || " 'none'"}`,
+    `frame-src ${frameSources.join(" ") || "'none'"}`,
     "manifest-src 'self'",
     "form-action 'self'",
     "base-uri 'none'",

@@ -102,6 +102,21 @@ const isGlsl = (head: Uint8Array): boolean => {
 
 const GLSL: Sniffed = { mimeType: "text/x-glsl", ext: "glsl", category: "shader" };
 
+/**
+ * Captions are text too: WebVTT starts with its `WEBVTT` signature (after an optional BOM); SubRip with a cue
+ * number line and then a `00:00:01,000 --> 00:00:02,000` timing line (blank lines before it allowed).
+ */
+const VTT: Sniffed = { mimeType: "text/vtt", ext: "vtt", category: "captions" };
+const SRT: Sniffed = { mimeType: "application/x-subrip", ext: "srt", category: "captions" };
+const captionsKind = (head: Uint8Array): Sniffed | null => {
+  if (head.some((b) => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d)) return null;
+  const text = new TextDecoder().decode(head).replace(/^\uFEFF/, "");
+  if (/^WEBVTT(?:[ \t\r\n]|$)/.test(text)) return VTT;
+  const srtStart =
+    /^\s*\d+[ \t]*\r?\n\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}[ \t]+-->[ \t]+\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}/;
+  return srtStart.test(text) ? SRT : null;
+};
+
 /** Detects the type of a file from its first bytes (pass at least 64, ideally 512 for SVG). */
 export const sniff = (head: Uint8Array): Sniffed | null => {
   for (const [test, kind] of kinds) {
@@ -109,7 +124,7 @@ export const sniff = (head: Uint8Array): Sniffed | null => {
   }
   if (isSvg(head)) return { mimeType: "image/svg+xml", ext: "svg", category: "image" };
   if (isGlsl(head)) return GLSL;
-  return null;
+  return captionsKind(head);
 };
 
 /** Extensions a client may use for each detected type (a `.jpeg` name for JPEG content is fine). */

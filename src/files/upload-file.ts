@@ -13,8 +13,8 @@ import { readUploadForm, type UploadForm } from "./upload-form.ts";
 const UploadFields = v.object({
   category: v.optional(
     v.picklist(
-      ["image", "video", "audio", "font", "shader"],
-      "category must be image, video, audio, font or shader",
+      ["image", "video", "audio", "font", "shader", "captions"],
+      "category must be image, video, audio, font, shader or captions",
     ),
   ),
   ttlHours: v.optional(

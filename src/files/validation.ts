@@ -29,7 +29,7 @@ export const validationOf = (input: {
   if (kind && !nameAgrees(name, kind))
     errors.push(`File name "${name}" does not match its content (${kind.mimeType})`);
   if (declaredCategory && !(FILE_CATEGORIES as readonly string[]).includes(declaredCategory)) {
-    errors.push(`Unknown category "${declaredCategory}" (use image, video, audio, font or shader)`);
+    errors.push(`Unknown category "${declaredCategory}" (use image, video, audio, font, shader or captions)`);
   } else if (kind && declaredCategory && declaredCategory !== kind.category) {
     errors.push(`Category "${declaredCategory}" does not match the file content (${kind.category})`);
   }

@@ -1,7 +1,8 @@
 /**
  * Compiles an image config into one HTML/CSS document: absolutely positioned layers in array order
- * (index 0 at the bottom), drawn by Chromium and screenshotted at the canvas size. Pure: the same
- * function serves the Worker's image jobs and can serve the renderer's video text/html frames.
+ * (index 0 at the bottom), drawn by Chromium and screenshotted at the canvas size. Pure and free of Worker
+ * APIs: the same function serves the Worker's image jobs and the builder's preview in the browser
+ * (web/src/builder/preview), which draws `compileImageParts` with its own origins (`PageOrigins`).
  */
 import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "@media-render/contract/config";
 import { pageFontFaces } from "../fonts/catalog.ts";
@@ -16,10 +17,26 @@ import {
   type ShapeLayerInput,
 } from "./layers/shapes.ts";
 import { textLayerHtml, type TextLayerInput } from "./layers/text.ts";
-import { ASSET_ORIGIN, STATIC_ORIGIN } from "../storage/page-origins.ts";
+import { RENDER_ORIGINS, type PageOrigins } from "../storage/page-origins.ts";
 
 /** Natural pixel sizes of the job's pictures, by storage URL (from media_files). */
 export type NaturalSizes = ReadonlyMap<string, { width: number; height: number }>;
+
+/** What the document is made of: its stylesheets and one element per layer, in the config's order. */
+export interface CompiledParts {
+  /** `@font-face` rules of the fonts the layers use. */
+  fontCss: string;
+  /** The page box (canvas size, background) and the layers' shared rule. */
+  pageCss: string;
+  /** One top-level element per layer, index i drawing `layers[i]`. */
+  layers: string[];
+  /** Longest `wait` of the html layers, in seconds. */
+  waitSeconds: number;
+  /** Number of html layers whose readiness the page waits for. */
+  htmlLayers: number;
+  /** An html layer runs the user's scripts (enableLibraries): the page is not reused after it. */
+  scripted: boolean;
+}
 
 export interface CompiledImage {
   html: string;
@@ -36,16 +53,20 @@ export interface CompiledImage {
  * scripts and styles inline or from the local library origin, pictures/fonts from the job's files and the
  * catalogue, and no connections at all (fetch, XHR, WebSocket, EventSource), no workers, no nested frames.
  */
-export const PAGE_POLICY = [
-  "default-src 'none'",
-  `script-src 'unsafe-inline' 'unsafe-eval' ${STATIC_ORIGIN}`,
-  `style-src 'unsafe-inline' ${STATIC_ORIGIN}`,
-  `img-src ${ASSET_ORIGIN} data: blob:`,
-  `media-src ${ASSET_ORIGIN} data: blob:`,
-  `font-src ${ASSET_ORIGIN} ${STATIC_ORIGIN} data:`,
-  "connect-src 'none'",
-  "worker-src 'none'",
-].join(";");
+export const pagePolicy = (origins: PageOrigins): string =>
+  [
+    "default-src 'none'",
+    `script-src 'unsafe-inline' 'unsafe-eval' ${origins.static}`,
+    `style-src 'unsafe-inline' ${origins.static}`,
+    `img-src ${origins.assetSources} data: blob:`,
+    `media-src ${origins.assetSources} data: blob:`,
+    `font-src ${origins.assetSources} ${origins.static} data:`,
+    "connect-src 'none'",
+    "worker-src 'none'",
+  ].join(";");
+
+/** The policy of the service's renders. */
+export const PAGE_POLICY = pagePolicy(RENDER_ORIGINS);
 
 /** Collects `mrs-html-ready` messages of the html layers; the browser awaits `window.__mrsReady`. */
 const readyScript = (count: number) =>
@@ -53,10 +74,16 @@ const readyScript = (count: number) =>
 
 type Canvas = { width: number; height: number };
 
-const layerHtml = (layer: ImageLayer, canvas: Canvas, fonts: FontRegistry, sizes: NaturalSizes): string => {
+const layerHtml = (
+  layer: ImageLayer,
+  canvas: Canvas,
+  fonts: FontRegistry,
+  sizes: NaturalSizes,
+  origins: PageOrigins,
+): string => {
   switch (layer.type) {
     case "image":
-      return imageLayerHtml(layer as ImageLayerInput, canvas, sizes.get(layer.path));
+      return imageLayerHtml(layer as ImageLayerInput, canvas, sizes.get(layer.path), origins.asset);
     case "text":
       return textLayerHtml(layer as TextLayerInput, canvas, fonts);
     case "rectangle":
@@ -65,8 +92,8 @@ const layerHtml = (layer: ImageLayer, canvas: Canvas, fonts: FontRegistry, sizes
     case "gradient":
       return gradientLayerHtml(layer as GradientLayerInput, canvas);
     case "html": {
-      const faces = (layer.googleFonts ?? []).map((f) => pageFontFaces(f, STATIC_ORIGIN)).join("\n");
-      return htmlLayerHtml(layer as HtmlLayerInput, canvas, faces);
+      const faces = (layer.googleFonts ?? []).map((f) => pageFontFaces(f, origins.static)).join("\n");
+      return htmlLayerHtml(layer as HtmlLayerInput, canvas, faces, origins.static);
     }
     default:
       return "";
@@ -74,30 +101,48 @@ const layerHtml = (layer: ImageLayer, canvas: Canvas, fonts: FontRegistry, sizes
 };
 
 /**
- * The document for `config`, with `defaults.layer` / `defaults.layerType` merged into every layer.
+ * The parts of the document for `config`, with `defaults.layer` / `defaults.layerType` merged into every layer.
  * `hosted`: faces of catalogue fonts the bundle lacks (loadHostedFonts), when the hosted catalogue is on.
  */
+export const compileImageParts = (
+  config: ImageConfig,
+  sizes: NaturalSizes = new Map(),
+  hosted: HostedFonts = new Map(),
+  origins: PageOrigins = RENDER_ORIGINS,
+): CompiledParts => {
+  const canvas = { width: config.width, height: config.height };
+  const fonts = new FontRegistry(hosted, origins);
+  const merged = config.layers.map((l) => applyLayerDefaults(config.defaults, l));
+  const layers = merged.map((l) => layerHtml(l, canvas, fonts, sizes, origins));
+  const html = merged.filter((l) => l.type === "html") as HtmlLayerInput[];
+  const background = config.backgroundColor ?? config.background ?? "transparent";
+  return {
+    fontCss: fonts.css(),
+    pageCss:
+      `html,body{margin:0;padding:0;width:${canvas.width}px;height:${canvas.height}px;overflow:hidden;background:${background}}` +
+      `.l{position:absolute;box-sizing:border-box;margin:0;transform-origin:50% 50%}`,
+    layers,
+    waitSeconds: Math.max(0, ...html.map((l) => l.wait ?? 0)),
+    htmlLayers: html.length,
+    scripted: html.some((l) => l.enableLibraries === true),
+  };
+};
+
+/** The document for `config` (see compileImageParts), as the image browser loads it. */
 export const compileImage = (
   config: ImageConfig,
   sizes: NaturalSizes = new Map(),
   hosted: HostedFonts = new Map(),
 ): CompiledImage => {
-  const canvas = { width: config.width, height: config.height };
-  const fonts = new FontRegistry(hosted);
-  const layers = config.layers.map((l) => applyLayerDefaults(config.defaults, l));
-  const body = layers.map((l) => layerHtml(l, canvas, fonts, sizes)).join("\n");
-  const html = layers.filter((l) => l.type === "html") as HtmlLayerInput[];
-  const background = config.backgroundColor ?? config.background ?? "transparent";
-  const doc =
+  const { fontCss, pageCss, layers, waitSeconds, htmlLayers, scripted } = compileImageParts(
+    config,
+    sizes,
+    hosted,
+  );
+  const html =
     `<!doctype html><html><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${PAGE_POLICY}">` +
-    (html.length ? readyScript(html.length) : "") +
-    `<style>${fonts.css()}\nhtml,body{margin:0;padding:0;width:${canvas.width}px;height:${canvas.height}px;overflow:hidden;background:${background}}` +
-    `.l{position:absolute;box-sizing:border-box;margin:0;transform-origin:50% 50%}</style></head><body>${body}</body></html>`;
-  return {
-    html: doc,
-    waitSeconds: Math.max(0, ...html.map((l) => l.wait ?? 0)),
-    htmlLayers: html.length,
-    scripted: html.some((l) => l.enableLibraries === true),
-  };
+    (htmlLayers ? readyScript(htmlLayers) : "") +
+    `<style>${fontCss}\n${pageCss}</style></head><body>${layers.join("\n")}</body></html>`;
+  return { html, waitSeconds, htmlLayers, scripted };
 };

@@ -10,7 +10,7 @@
 import { catalogFaceName, resolveCatalogFont, type CatalogFont } from "@media-render/contract/fonts/catalog";
 import { catalogFontFaces } from "../fonts/catalog.ts";
 import { fontKey, type FontFaces } from "../fonts/source.ts";
-import { assetUrl, STATIC_ORIGIN } from "../storage/page-origins.ts";
+import { RENDER_ORIGINS, type PageOrigins } from "../storage/page-origins.ts";
 
 export interface FontChoice {
   fontPath?: string;
@@ -33,9 +33,11 @@ export class FontRegistry {
   private rules = new Map<string, string>();
   private uploads = new Map<string, string>();
   private readonly hosted: ReadonlyMap<string, FontFaces>;
+  private readonly origins: PageOrigins;
 
-  constructor(hosted: ReadonlyMap<string, FontFaces> = new Map()) {
+  constructor(hosted: ReadonlyMap<string, FontFaces> = new Map(), origins: PageOrigins = RENDER_ORIGINS) {
     this.hosted = hosted;
+    this.origins = origins;
   }
 
   /** `font-family` and `font-weight` CSS values for a layer's font choice. */
@@ -57,7 +59,7 @@ export class FontRegistry {
 
   private catalog(font: CatalogFont): string {
     const key = `${font.entry.id}:${font.weight}`;
-    if (!this.rules.has(key)) this.rules.set(key, catalogFontFaces(font, STATIC_ORIGIN));
+    if (!this.rules.has(key)) this.rules.set(key, catalogFontFaces(font, this.origins.static));
     return catalogFaceName(font);
   }
 
@@ -70,7 +72,7 @@ export class FontRegistry {
       const format = FORMAT[ext] ? ` format("${FORMAT[ext]}")` : "";
       this.rules.set(
         `upload:${path}`,
-        `@font-face{font-family:"${name}";font-display:block;src:url(${assetUrl(path)})${format}}`,
+        `@font-face{font-family:"${name}";font-display:block;src:url(${this.origins.asset(path)})${format}}`,
       );
     }
     return name;

@@ -331,7 +331,8 @@ const settlement = (
       .prepare(
         `UPDATE jobs SET status = ?2, tokens_used = ?3, tokens_reserved = 0, error_message = ?5,
            output_file_id = coalesce((SELECT id FROM media_files WHERE storage_url = ?8), ?4),
-           progress = CASE WHEN ?2 = 'COMPLETED' THEN 100 ELSE progress END, completed_at = ?6, updated_at = ?6,
+           progress = CASE WHEN ?2 = 'COMPLETED' THEN 100 ELSE progress END,
+           stage = CASE WHEN ?2 = 'COMPLETED' THEN 'completed' ELSE stage END, completed_at = ?6, updated_at = ?6,
            render_ms = render_ms + ?9, failed_render_ms = ?10
          WHERE id = ?1 AND status IN (${inList(from)}) AND tokens_reserved = ?7`,
       )

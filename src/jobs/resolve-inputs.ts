@@ -45,5 +45,13 @@ export const missingFileErrors = (
           code: "INVALID_FILE_TYPE",
         },
       ];
+    if (r.slot === "captions" && file.category !== "captions")
+      return [
+        {
+          field: r.field,
+          message: `must be a SubRip (.srt) or WebVTT (.vtt) captions file; ${r.url} is ${file.mimeType}`,
+          code: "INVALID_FILE_TYPE",
+        },
+      ];
     return [];
   });

@@ -33,7 +33,10 @@ export const JobId = v.pipe(v.string("jobId must be a string"), v.maxLength(64),
 const Progress = v.nullable(
   v.object({
     percent: v.pipe(v.number(), v.minValue(0), v.maxValue(100)),
-    stage: v.pipe(v.nullable(v.string()), v.description("The renderer's stage (e.g. `encoding`)")),
+    stage: v.pipe(
+      v.nullable(v.string()),
+      v.description("The renderer's stage (e.g. `encoding`); `completed` once the job is"),
+    ),
   }),
 );
 

@@ -9,7 +9,12 @@ import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
 import type { VideoConfig } from "@media-render/contract/config";
 import type { RenderFormat } from "@media-render/contract/config/outputs";
-import { CALLBACK_PATH, TRANSCRIBE_PATH, type RenderVideoRequestInput } from "@media-render/contract/wire";
+import {
+  CALLBACK_PATH,
+  SPEAK_PATH,
+  TRANSCRIBE_PATH,
+  type RenderVideoRequestInput,
+} from "@media-render/contract/wire";
 import { mediaFiles } from "../db/schema.ts";
 import { referenceTargets } from "../jobs/input-map.ts";
 import { getJobById } from "../jobs/internal.ts";
@@ -23,6 +28,11 @@ import { signedStorageUrl } from "../storage/signed-url.ts";
 
 /** Signed input/output URLs outlive the longest render (300 s of 4K video) with margin. */
 const URL_TTL_SECONDS = 3 * 3600;
+
+/** Whether a config says anything: a speech layer in a clip or a speech entry of audioTracks. */
+const hasSpeech = (config: VideoConfig): boolean =>
+  config.clips.some((c) => c.layers.some((l) => l.type === "speech")) ||
+  (config.audioTracks ?? []).some((t) => "text" in t);
 
 export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" | "skipped"> => {
   const { env } = ctx;
@@ -100,6 +110,10 @@ export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" 
     },
     callbackUrl: `${base}${CALLBACK_PATH}`,
     ...(config.autoSubtitles && { transcription }),
+    // The same deployment switch picks the voice of speech layers: Workers AI, else the renderer's espeak-ng.
+    ...(transcription.backend === "workers-ai" && hasSpeech(config)
+      ? { speech: { backend: "workers-ai" as const, url: `${base}${SPEAK_PATH}` } }
+      : {}),
     limits: { maxDurationSeconds: planned.seconds, deadlineSeconds },
   });
   if (!(await markProcessing(ctx, job.id, { stage: "queued", percent: 0, countAttempt: true }))) {

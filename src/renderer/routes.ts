@@ -8,25 +8,29 @@ import { sha256Hex } from "@media-render/contract/crypto";
 import {
   RENDERER_SIGNATURE_HEADER,
   RENDERER_TIMESTAMP_HEADER,
+  speakSigningText,
   TRANSCRIBE_JOB_HEADER,
   transcribeSigningText,
   verifyCallback,
 } from "@media-render/contract/signing";
-import { CALLBACK_PATH, StatusReport } from "@media-render/contract/wire";
+import { CALLBACK_PATH, SpeakRequest, StatusReport } from "@media-render/contract/wire";
 import { ok } from "../lib/envelope.ts";
 import { readBytesBounded, readTextBounded } from "../lib/body.ts";
 import { Unauthorized } from "../lib/errors.ts";
 import { NoQuery, parseJsonText, parseOrThrow, queryParams } from "../lib/validate.ts";
-import { CALLBACK_ROUTE, TRANSCRIBE_ROUTE } from "../paths.ts";
+import { CALLBACK_ROUTE, SPEAK_ROUTE, TRANSCRIBE_ROUTE } from "../paths.ts";
 import { applyStatusReport } from "./apply-status.ts";
 import { describe } from "../lib/openapi-route.ts";
 import { CallbackHealth } from "./schemas.ts";
 import { transcribeForJob } from "./transcribe.ts";
+import { speakForJob } from "./speak.ts";
 
 /** A status report is a few hundred bytes; 64 KiB leaves room for any error text. */
 const MAX_CALLBACK_BYTES = 64 * 1024;
 /** 300 s (the longest video) of 16 kHz mono 16-bit PCM is 9.6 MB; Whisper's own limit is near 25 MB. */
 const MAX_TRANSCRIBE_BYTES = 12 * 1024 * 1024;
+/** A speech request: at most 5000 characters of text (up to 4 bytes each in UTF-8) and a language. */
+const MAX_SPEAK_BYTES = 24 * 1024;
 
 export const rendererRoutes = new Hono<AppEnv>()
   .post(CALLBACK_ROUTE, async (c) => {
@@ -56,6 +60,21 @@ export const rendererRoutes = new Hono<AppEnv>()
     if (!signed) throw new Unauthorized();
     const language = c.req.query("language");
     return ok(c, await transcribeForJob(c.var.ctx, { jobId, audio, language }));
+  })
+  .post(SPEAK_ROUTE, async (c) => {
+    const jobId = c.req.header(TRANSCRIBE_JOB_HEADER) ?? "";
+    const raw = await readTextBounded(c.req.raw, MAX_SPEAK_BYTES);
+    const signed =
+      jobId.length > 0 &&
+      (await verifyCallback(
+        c.env.RENDERER_SECRET,
+        speakSigningText(jobId, await sha256Hex(raw)),
+        c.req.header(RENDERER_TIMESTAMP_HEADER),
+        c.req.header(RENDERER_SIGNATURE_HEADER),
+      ));
+    if (!signed) throw new Unauthorized();
+    const request = parseOrThrow(SpeakRequest, parseJsonText(raw));
+    return ok(c, await speakForJob(c.var.ctx, { jobId, ...request }));
   })
   .get(
     "/health",

@@ -12,7 +12,7 @@ import { InvalidState, UpstreamFailure } from "../lib/errors.ts";
 export const WHISPER_MODEL = "@cf/openai/whisper-large-v3-turbo";
 
 /** What the model answers, as far as captions read it (workers-types' Ai_Cf_Openai_Whisper_Large_V3_Turbo_Output). */
-interface WhisperOutput {
+export interface WhisperOutput {
   transcription_info?: { language?: string };
   segments?: { words?: { word?: string; start?: number; end?: number }[] }[];
 }

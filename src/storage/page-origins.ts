@@ -2,6 +2,7 @@
  * Origins the image page loads from. Neither exists on the network: the image browser intercepts every
  * request and answers these two from storage (the job's own R2 keys) and from the ASSETS folder
  * (catalogue fonts, html-layer libraries); anything else is refused.
+ * The builder's preview compiles the same page in a browser, where these are real URLs (`PageOrigins`).
  */
 import { keyOf } from "./paths.ts";
 
@@ -13,3 +14,20 @@ export const STATIC_ORIGIN = "https://static.local";
 /** URL under which the image browser serves a stored file (`/image/...` storage URL) to the page. */
 export const assetUrl = (storageUrl: string) =>
   `${ASSET_ORIGIN}/${encodeURIComponent(keyOf(storageUrl)).replaceAll("%2F", "/")}`;
+
+/** Where a compiled page takes its files from. */
+export interface PageOrigins {
+  /** The origin serving `/render/fonts/...` and `/render/lib/...` (a bare origin: it goes into policies). */
+  static: string;
+  /** The URL of a stored file (a config's storage URL) on the page. */
+  asset: (storageUrl: string) => string;
+  /** Policy sources that admit `asset` URLs. */
+  assetSources: string;
+}
+
+/** The image browser's intercepted origins (the service's renders). */
+export const RENDER_ORIGINS: PageOrigins = {
+  static: STATIC_ORIGIN,
+  asset: assetUrl,
+  assetSources: ASSET_ORIGIN,
+};

@@ -282,7 +282,9 @@ describe("files", () => {
 describe("webhooks", () => {
   it("creates an endpoint (secret once), logs deliveries with attempts and codes, replays a dead letter, rotates, deletes", async () => {
     const box = `console-${Date.now()}`;
-    const url = `http://127.0.0.1:${receiver.port}/hook/${box}?fail=1`;
+    // The first attempt fails and asks for its retry 20 s later (Retry-After), so the endpoint is switched off before
+    // it however slow the machine: the schedule's own 5 s were sometimes gone before the page had saved the switch.
+    const url = `http://127.0.0.1:${receiver.port}/hook/${box}?fail=1&retryAfter=20`;
     await page.goto(`${base}/console/webhooks`);
     await page.getByLabel("Name").fill("Local receiver");
     await page.getByLabel("URL").fill("ftp://example.com/x");
@@ -309,12 +311,12 @@ describe("webhooks", () => {
     await expect.poll(() => text(log.locator("table table"))).toMatch(/1\s*Failed\s*500/);
     await audit(page, "webhook");
 
-    // Switched off before its retry (5 s later), the delivery is dead-lettered; on again, a replay delivers it.
+    // Switched off before its retry (20 s later), the delivery is dead-lettered; on again, a replay delivers it.
     await page.getByLabel("Active (send events to it)").uncheck();
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Saved.").waitFor();
     await expect
-      .poll(() => text(log.locator("tbody tr").first()), { timeout: 30_000 })
+      .poll(() => text(log.locator("tbody tr").first()), { timeout: 60_000 })
       .toMatch(/Dead letter/);
     await page.getByLabel("Active (send events to it)").check();
     await page.getByRole("button", { name: "Save changes" }).click();
@@ -363,7 +365,7 @@ describe("webhooks", () => {
     await page.getByRole("button", { name: "Yes" }).click();
     await page.waitForURL(`${base}/console/webhooks`);
     await expect.poll(() => page.getByRole("row", { name: /Local receiver/ }).count()).toBe(0);
-  });
+  }, 150_000);
 });
 
 describe("templates and batches", () => {

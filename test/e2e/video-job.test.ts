@@ -75,6 +75,8 @@ describe("a video job, end to end through the queue, the renderer and the signed
     expect(job?.status).toBe("COMPLETED");
     expect(job?.tokensUsed).toBe(18);
     expect(stages.size).toBeGreaterThan(0);
+    // The last stage the renderer reported does not outlive the job: a finished job says so.
+    expect(job?.progress).toEqual({ percent: 100, stage: "completed" });
 
     const dl = await api(`/api/v1/files/${job!.outputFileId}/download`);
     expect(dl.status).toBe(200);

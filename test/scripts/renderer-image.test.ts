@@ -228,6 +228,7 @@ describe.skipIf(!debian)("the renderer image's Debian packages", () => {
       DEFAULT_RENDER_TOOLS.ffprobePath,
       DEFAULT_RENDER_TOOLS.chromiumPath,
       DEFAULT_RENDER_TOOLS.pocketsphinxPath,
+      DEFAULT_RENDER_TOOLS.espeakPath,
       asUser({ name: BROWSER_USER, uid: 1, gid: 1 }, ["x"])[0]!,
       entry[0]!,
     ].map(which);

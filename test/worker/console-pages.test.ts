@@ -1,7 +1,8 @@
 /**
  * The web front end as the Worker serves it (src/console/routes.ts): the console's pages answer its index.html
  * with a strict Content-Security-Policy, the build's files are public and cached, and nothing else of the assets
- * folder (the renderers' fonts and libraries) is reachable. The API's own answers are unchanged.
+ * folder is reachable through them (the fonts and libraries the builder's preview loads: builder.test.ts). The API's
+ * own answers are unchanged.
  */
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy } from "../../src/console/policy.ts";
@@ -46,10 +47,8 @@ describe("the console's pages", () => {
     expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     for (const path of [
       "/web/assets/nothing.js",
-      "/web/../render/lib/gsap.js",
-      "/web/%2e%2e/render/lib/gsap.js",
-      "/render/lib/gsap.js",
-      "/render/fonts/inter/400-latin.woff2",
+      "/web/../docs/swagger-ui.css",
+      "/web/%2e%2e/docs/swagger-ui.css",
       "/web/.build-hash",
     ])
       expect((await call(path)).status, path).toBe(404);

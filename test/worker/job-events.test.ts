@@ -82,7 +82,10 @@ describe("GET /api/v1/jobs/{id}/events", () => {
       }),
     );
     const last = await stream.next();
-    expect(last).toMatchObject({ event: "progress", data: { status: "COMPLETED" } });
+    expect(last).toMatchObject({
+      event: "progress",
+      data: { status: "COMPLETED", progress: { percent: 100, stage: "completed" } },
+    });
     const done = await stream.next();
     expect(done?.event).toBe("done");
     expect(done?.data).toMatchObject({ id: jobId, status: "COMPLETED", tokensUsed: 12 });

@@ -102,7 +102,11 @@ export const get = (path: string, key?: string, headers: Record<string, string> 
 /** A media file row of `userId` (as an upload would leave it), without touching R2 or the upload route. */
 export const seedMediaFile = async (
   userId: string,
-  opts: { category?: "image" | "video" | "audio" | "font" | "shader"; ext?: string; size?: number } = {},
+  opts: {
+    category?: "image" | "video" | "audio" | "font" | "shader" | "captions";
+    ext?: string;
+    size?: number;
+  } = {},
 ) => {
   const id = newId();
   const category = opts.category ?? "image";

@@ -48,7 +48,7 @@ describe("GET /api/v1/schemas", () => {
       maximum: limits.VIDEO_MAX_FPS,
       default: 25,
     });
-    expect(schema.$defs.VideoLayer.oneOf).toHaveLength(18); // editly's 17 (its banner too) and the html layer
+    expect(schema.$defs.VideoLayer.oneOf).toHaveLength(19); // editly's 17 (its banner too), html and speech
     expect(schema.$defs.GlobalLayer.oneOf).toHaveLength(15); // gl layers may be global too
     // Names match in any casing: a pattern the grammar agrees with, the documented spellings as examples.
     const name = schema.$defs.Transition.properties.name as { pattern: string; examples: string[] };

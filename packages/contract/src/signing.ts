@@ -122,6 +122,9 @@ export const TRANSCRIBE_JOB_HEADER = "x-renderer-job";
 export const transcribeSigningText = (jobId: string, bodySha256: string): string =>
   `transcribe:${jobId}:${bodySha256}`;
 
+/** What the renderer signs to have a speech layer's text said (wire.ts SPEAK_PATH): the job id and the body's SHA-256. */
+export const speakSigningText = (jobId: string, bodySha256: string): string => `speak:${jobId}:${bodySha256}`;
+
 /** True when the header pair is a valid, fresh signature of the callback's raw `body`. */
 export const verifyCallback = async (
   secret: string,

@@ -36,6 +36,25 @@ export const TranscriptAnswer = v.object({
 });
 export type TranscriptAnswer = v.InferOutput<typeof TranscriptAnswer>;
 
+/**
+ * The Worker's route that says a `speech` layer's text with Workers AI (production voice, issue 33): body = JSON
+ * `SpeakRequest`, signed like a callback over the job id (`x-renderer-job`, speakSigningText); answers `SpeakAnswer`.
+ */
+export const SPEAK_PATH = "/api/v1/webhooks/runner/speak";
+
+export const SpeakRequest = v.object({
+  text: v.pipe(v.string(), v.minLength(1), v.maxLength(5000)),
+  language: v.optional(v.pipe(v.string(), v.regex(/^[a-z]{2}(?:-[A-Za-z]{2})?$/))),
+});
+export type SpeakRequest = v.InferOutput<typeof SpeakRequest>;
+
+/** The speech as MP3 (base64) and the words heard in it with their times (Whisper over the speech alone). */
+export const SpeakAnswer = v.object({
+  audio: v.pipe(v.string(), v.maxLength(16 * 1024 * 1024)),
+  words: TranscriptAnswer.entries.words,
+});
+export type SpeakAnswer = v.InferOutput<typeof SpeakAnswer>;
+
 /** The extra outputs of an autoSubtitles job (RenderVideoRequest.output.captions), by name. */
 export const CAPTION_OUTPUTS = ["transcript", "vtt", "srt"] as const;
 
@@ -83,6 +102,13 @@ export const RenderVideoRequest = v.object({
   transcription: v.optional(
     v.variant("backend", [
       v.object({ backend: v.literal("pocketsphinx") }),
+      v.object({ backend: v.literal("workers-ai"), url: HttpUrl }),
+    ]),
+  ),
+  /** The voice of `speech` layers: the renderer's offline espeak-ng, or Workers AI at `url` (SPEAK_PATH). Absent: espeak-ng. */
+  speech: v.optional(
+    v.variant("backend", [
+      v.object({ backend: v.literal("espeak-ng") }),
       v.object({ backend: v.literal("workers-ai"), url: HttpUrl }),
     ]),
   ),

@@ -10,7 +10,7 @@ import type { RenderFormat } from "@media-render/contract/config/outputs";
 export type OutputFormat = RenderFormat;
 
 /** Video/audio encoder arguments for a container format; `fast` = preview quality. */
-export function encoderArgs(format: OutputFormat, fast: boolean): string[] {
+export const encoderArgs = (format: OutputFormat, fast: boolean): string[] => {
   if (format === "webm") {
     // VP9 keeps the alpha channel (yuva420p) so transparent backgrounds survive.
     return [
@@ -23,7 +23,7 @@ export function encoderArgs(format: OutputFormat, fast: boolean): string[] {
     ...["-c:v", "libx264", "-preset", fast ? "ultrafast" : "veryfast", "-crf", fast ? "28" : "20"],
     ...["-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "160k", "-movflags", "+faststart"],
   ];
-}
+};
 
 /**
  * ffmpeg's `-filter_complex_threads` for a graph: per-pixel expression filters (custom xfade
@@ -31,9 +31,9 @@ export function encoderArgs(format: OutputFormat, fast: boolean): string[] {
  * thread, which leaves the cores to the encoder (bench/video.ts: ~6 % less wall time at 720p).
  * 0 keeps ffmpeg's default (one thread per core).
  */
-export function filterThreadsFor(graph: string): number {
+export const filterThreadsFor = (graph: string): number => {
   return /xfade=transition=custom|gradients=/.test(graph) ? 0 : 1;
-}
+};
 
 export interface FfmpegJob {
   inputs: string[][];
@@ -58,7 +58,7 @@ export interface FfmpegJob {
 }
 
 /** The complete ffmpeg command line for a compiled job; progress goes to stderr as key=value lines. */
-export function ffmpegArgs(job: FfmpegJob): string[] {
+export const ffmpegArgs = (job: FfmpegJob): string[] => {
   return [
     ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats", "-progress", "pipe:2"],
     ...job.inputs.flat(),
@@ -71,17 +71,17 @@ export function ffmpegArgs(job: FfmpegJob): string[] {
     ]),
     ...(job.outputs ?? []).flatMap((o) => ["-map", `[${o.label}]`, ...o.args, o.pipe]),
   ];
-}
+};
 
 /**
  * The command line of a pass that writes only extra outputs (the transition taps, gl/gl-join.ts): the
  * same inputs and graph, no main output; ffmpeg stops once every extra output has ended.
  */
-export function extraOutputsArgs(job: Pick<FfmpegJob, "inputs" | "graphScript" | "outputs">): string[] {
+export const extraOutputsArgs = (job: Pick<FfmpegJob, "inputs" | "graphScript" | "outputs">): string[] => {
   return [
     ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats"],
     ...job.inputs.flat(),
     ...["-filter_complex_threads", "1", "-filter_complex_script", job.graphScript],
     ...(job.outputs ?? []).flatMap((o) => ["-map", `[${o.label}]`, ...o.args, o.pipe]),
   ];
-}
+};

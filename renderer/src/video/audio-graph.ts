@@ -7,24 +7,25 @@
 import type { GraphContext, LayerAudio } from "./graph-context.ts";
 import type { AudioTrackSpec } from "./types.ts";
 import { f } from "./values.ts";
+import { duckFilter } from "./ducking.ts";
 
 const NORMALISE = "aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo";
 
-function delayMs(seconds: number): string {
+const delayMs = (seconds: number): string => {
   return `adelay=${Math.round(seconds * 1000)}:all=1`;
-}
+};
 
-function mix(ctx: GraphContext, labels: string[], prefix: string): string {
+const mix = (ctx: GraphContext, labels: string[], prefix: string): string => {
   if (labels.length === 1) return labels[0]!;
   const out = ctx.label(prefix);
   ctx.chain(
     `${labels.map((l) => `[${l}]`).join("")}amix=inputs=${labels.length}:duration=longest:normalize=0[${out}]`,
   );
   return out;
-}
+};
 
 /** Turns one clip's layer audio into a stream placed at the clip start; null when the clip is silent. */
-export function clipAudioStream(ctx: GraphContext, clipIndex: number, parts: LayerAudio[]): string | null {
+export const clipAudioStream = (ctx: GraphContext, clipIndex: number, parts: LayerAudio[]): string | null => {
   if (parts.length === 0) return null;
   const timing = ctx.timeline.clips[clipIndex]!;
   const placed = parts.map((p) => {
@@ -48,9 +49,13 @@ export function clipAudioStream(ctx: GraphContext, clipIndex: number, parts: Lay
     `[${mixed}]apad,atrim=0:${f(timing.duration)}${fades.map((x) => `,${x}`).join("")},${delayMs(timing.start)}[${out}]`,
   );
   return out;
-}
+};
 
-function trackStream(ctx: GraphContext, track: AudioTrackSpec): string | null {
+/** The ducking filter for a stream placed on the output's timeline, when it is ducked (ducking.ts). */
+const ducked = (ctx: GraphContext, duck: boolean | undefined): string =>
+  duck && ctx.spec.ducking ? `,${duckFilter(ctx.spec.ducking)}` : "";
+
+const trackStream = (ctx: GraphContext, track: AudioTrackSpec): string | null => {
   const info = ctx.mediaInfo(track.path);
   if (!info?.hasAudio) return null;
   const cutTo = Math.min(track.cutTo ?? info.duration, info.duration);
@@ -59,21 +64,21 @@ function trackStream(ctx: GraphContext, track: AudioTrackSpec): string | null {
   const i = ctx.addInput(["-ss", f(track.cutFrom), "-t", f(length)], track.path);
   const out = ctx.label("trk");
   ctx.chain(
-    `[${i}:a]asetpts=PTS-STARTPTS,${NORMALISE},volume=${f(track.mixVolume)},${delayMs(track.start)}[${out}]`,
+    `[${i}:a]asetpts=PTS-STARTPTS,${NORMALISE},volume=${f(track.mixVolume)},${delayMs(track.start)}${ducked(ctx, track.duck)}[${out}]`,
   );
   return out;
-}
+};
 
 /** dynaudnorm's g must be odd and ≥ 3; editly passes gaussSize straight through (default 5). */
-export function oddGauss(size: number): number {
+export const oddGauss = (size: number): number => {
   return Math.max(3, size % 2 === 1 ? size : size + 1);
-}
+};
 
 /** dynaudnorm's m takes 1..100: JsonCut allows 0, which ffmpeg would refuse (the grammar caps it at 100). */
 export const normMaxGain = (maxGain: number): number => Math.max(1, maxGain);
 
 /** Builds `[aout]`: clips (× clipsAudioVolume) + tracks + background, norm, output volume, exact length. */
-export function finishAudio(ctx: GraphContext, clipStreams: string[], tracks: AudioTrackSpec[]): void {
+export const finishAudio = (ctx: GraphContext, clipStreams: string[], tracks: AudioTrackSpec[]): void => {
   const { spec } = ctx;
   const total = f(ctx.timeline.duration);
   const sources: string[] = [];
@@ -90,7 +95,7 @@ export function finishAudio(ctx: GraphContext, clipStreams: string[], tracks: Au
   if (spec.audioFilePath && bgInfo?.hasAudio) {
     const i = ctx.addInput(spec.loopAudio ? ["-stream_loop", "-1"] : [], spec.audioFilePath);
     const bg = ctx.label("bg");
-    ctx.chain(`[${i}:a]${NORMALISE},volume=${f(spec.backgroundAudioVolume)}[${bg}]`);
+    ctx.chain(`[${i}:a]${NORMALISE},volume=${f(spec.backgroundAudioVolume)}${ducked(ctx, true)}[${bg}]`);
     sources.push(bg);
   }
   if (sources.length === 0) {
@@ -103,4 +108,4 @@ export function finishAudio(ctx: GraphContext, clipStreams: string[], tracks: Au
   ctx.chain(
     `[${mix(ctx, sources, "mixall")}]${NORMALISE}${norm},volume=${f(spec.outputVolume)},apad,atrim=0:${total},asetpts=PTS-STARTPTS[aout]`,
   );
-}
+};

@@ -1,16 +1,16 @@
 /** CSS-style colours from configs → ffmpeg colour syntax (`0xRRGGBB@alpha`). */
 
-function hex2(n: number): string {
+const hex2 = (n: number): string => {
   return Math.round(Math.min(255, Math.max(0, n)))
     .toString(16)
     .padStart(2, "0");
-}
+};
 
 /**
  * Converts `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()/rgba()`, `transparent` or an ffmpeg colour name.
  * Anything unparseable becomes `fallback`.
  */
-export function ffColor(input: unknown, fallback = "black"): string {
+export const ffColor = (input: unknown, fallback = "black"): string => {
   if (typeof input !== "string") return fallback;
   const s = input.trim().toLowerCase();
   if (s === "transparent") return "black@0";
@@ -31,10 +31,10 @@ export function ffColor(input: unknown, fallback = "black"): string {
     return alpha >= 1 ? rgb : `${rgb}@${alpha.toFixed(3)}`;
   }
   return /^[a-z]+$/.test(s) ? s : fallback;
-}
+};
 
 /** True when the colour is fully opaque (so a full-frame layer of it hides everything below). */
-export function isOpaque(ffmpegColor: string): boolean {
+export const isOpaque = (ffmpegColor: string): boolean => {
   const at = ffmpegColor.indexOf("@");
   return at < 0 || parseFloat(ffmpegColor.slice(at + 1)) >= 1;
-}
+};

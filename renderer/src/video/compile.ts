@@ -35,7 +35,7 @@ export interface CompiledGraph {
 }
 
 /** Frame window of a layer inside a span of `frames` frames (start/stop in seconds, clamped). */
-export function layerWindow(layer: Layer, frames: number, fps: number): LayerWindow | null {
+export const layerWindow = (layer: Layer, frames: number, fps: number): LayerWindow | null => {
   const total = frames / fps;
   const start = Math.min(Math.max(0, layer.start ?? 0), total);
   const stop = Math.min(Math.max(start, layer.stop ?? total), total);
@@ -48,9 +48,9 @@ export function layerWindow(layer: Layer, frames: number, fps: number): LayerWin
     start: startFrame / fps,
     duration: (endFrame - startFrame) / fps,
   };
-}
+};
 
-function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base: string | null): string {
+const composite = (ctx: GraphContext, layers: KeyedLayer[], frames: number, base: string | null): string => {
   const { width: W, height: H, fps, format } = ctx.spec;
   const fmt = format === "webm" ? "yuva420p" : "yuv420p";
   let current = base;
@@ -79,17 +79,17 @@ function composite(ctx: GraphContext, layers: KeyedLayer[], frames: number, base
     current = next;
   }
   return current ?? "";
-}
+};
 
 /** The drawn transition after clip `c` (its key is the same in the taps and the splice pass). */
-function drawnAfter(
+const drawnAfter = (
   c: number,
   plan: {
     r: { name: string };
     t: { frames: number; params?: Record<string, unknown>; easing?: string | null };
   },
   format: string | undefined,
-): DrawnTransition {
+): DrawnTransition => {
   const { r, t } = plan;
   return {
     key: `t${c}`,
@@ -99,24 +99,41 @@ function drawnAfter(
     easing: t.easing,
     channels: withAlpha(format) ? 4 : 3,
   };
+};
+
+/** What a graph is compiled from. */
+export interface GraphInput {
+  spec: VideoSpec;
+  timeline: Timeline;
+  /** Seeds `random` transitions. */
+  jobId: string;
+  media: ReadonlyMap<string, MediaInfo>;
+  /** The rasterised text and html layers by layer key (none: those layers draw nothing). */
+  rasters: ReadonlyMap<string, RasterAsset>;
+  /** Draws `gl` layers (gl/gl-drawer.ts); absent: a gl layer fails the compile. */
+  glLayers?: GlLayerDrawer;
 }
 
 /**
- * Builds the complete graph with outputs `[vout]` and `[aout]`. With a `drawer`, every transition but the
- * exact ffmpeg twins (XFADE_TWINS) is drawn by its GLSL (gl/gl-join.ts); without one, by its xfade mapping.
- * A drawer in "taps" mode gets the other graph: only the pairs its transition `tapping` is drawn from.
+ * Which graph to build. "plain": every transition by its xfade mapping (or the mixers of joins.ts). With a
+ * drawer (gl/gl-join.ts), every transition but the exact ffmpeg twins (XFADE_TWINS) is drawn by its GLSL:
+ * "taps" builds the run that writes the pairs of the transition after clip `tapping` (one run per
+ * transition: a run writing two transitions' pairs interleaves them, and then waits on the second's reader
+ * while the render waits for the first's frames); "splice" builds the render, reading the drawn frames.
  */
-export function compileGraph(
-  spec: VideoSpec,
-  timeline: Timeline,
-  jobId: string,
-  media: ReadonlyMap<string, MediaInfo>,
-  rasters: ReadonlyMap<string, RasterAsset>,
-  drawer?: TransitionDrawer,
-  glLayers?: GlLayerDrawer,
-): CompiledGraph {
-  const ctx = new GraphContext(spec, timeline, jobId, media, rasters);
-  ctx.glLayers = glLayers;
+export type GraphPass =
+  | { kind: "plain" }
+  | { kind: "taps"; drawer: TransitionDrawer; tapping: number }
+  | { kind: "splice"; drawer: TransitionDrawer };
+
+const PLAIN: GraphPass = { kind: "plain" };
+
+/** Builds the complete graph of `pass`: outputs `[vout]` and `[aout]`, or the taps pass's pair outputs. */
+export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): CompiledGraph => {
+  const { spec, timeline, jobId } = input;
+  const ctx = new GraphContext(spec, timeline, jobId, input.media, input.rasters);
+  ctx.glLayers = input.glLayers;
+  const drawer = pass.kind === "plain" ? undefined : pass.drawer;
   const { width: W, height: H, fps, format } = spec;
   const fmt = format === "webm" ? "yuva420p" : "yuv420p";
   const all = keyedLayers(spec);
@@ -128,11 +145,14 @@ export function compileGraph(
     const t = timing.transition;
     if (!t || c === timeline.clips.length - 1) return null;
     const r = resolveTransition(t.name, `${jobId}:${c}`, t.params);
-    const drawn = drawer !== undefined && drawnByGl(r.name, t.params, t.easing, format);
+    // The taps pass draws only the transition it is tapping.
+    const drawn =
+      drawer !== undefined &&
+      (pass.kind !== "taps" || c === pass.tapping) &&
+      drawnByGl(r.name, t.params, t.easing, format);
     return { t, r, drawn };
   });
-  const tapping = drawer?.mode === "taps";
-  if (tapping) plans.forEach((p, c) => p && c !== drawer.tapping && (p.drawn = false));
+  const tapping = pass.kind === "taps";
   const taps: { tail?: string; head?: string }[] = [];
   timeline.clips.forEach((timing, c) => {
     ctx.clipAudio = [];
@@ -219,7 +239,7 @@ export function compileGraph(
   ctx.chain(`[${top}]format=${fmt},trim=end_frame=${timeline.totalFrames}[vout]`);
   finishAudio(ctx, clipAudio, tracks);
   return graphOf(ctx, used);
-}
+};
 
 /** The compiled graph of what `ctx` gathered. */
 const graphOf = (ctx: GraphContext, transitions: string[]): CompiledGraph => ({
@@ -236,7 +256,7 @@ const graphOf = (ctx: GraphContext, transitions: string[]): CompiledGraph => ({
  * list, in their order, references `[i:v]` / `[i:a]` renumbered: ffmpeg opens inputs one by one, so it
  * opens every file while the pipes' writers are still producing their first bytes.
  */
-export function pipesLast(graph: CompiledGraph): CompiledGraph {
+export const pipesLast = (graph: CompiledGraph): CompiledGraph => {
   // ffmpeg 5.1's -nofind_stream_info is one setting that holds from the input naming it to the last: inputs
   // that ask for no probing (drawn transitions) go after every other.
   const rank = (args: string[]) =>
@@ -252,4 +272,4 @@ export function pipesLast(graph: CompiledGraph): CompiledGraph {
       (_, i: string, kind: string) => `[${newIndex.get(Number(i))}:${kind}]`,
     ),
   };
-}
+};

@@ -9,22 +9,30 @@ import type { VideoConfig } from "@media-render/contract/config/video";
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
 import { evenDimension } from "@media-render/contract/geometry";
+import { overlayFractions } from "./layers/image.ts";
+import { isText } from "./layers/raster-types.ts";
+import { textTypeOf } from "./layers/text-types.ts";
 import { mixWeights } from "./mix-weights.ts";
 import type { AudioTrackSpec, Layer, VideoFormat, VideoSpec } from "./types.ts";
 
 /** The spec of a parsed config; `format` (the request's output format) wins over the config's. */
-export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec {
+export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec => {
   const defaults = config.defaults;
   const W = config.width ?? VIDEO_DEFAULTS.width;
   const H = config.height ?? VIDEO_DEFAULTS.height;
   const withDefaults = (layer: Layer): Layer => overlayFractions(applyLayerDefaults(defaults, layer), W, H);
-  const tracks = (config.audioTracks ?? []).map((t): AudioTrackSpec => ({
-    path: t.path,
-    mixVolume: t.mixVolume ?? 1,
-    start: t.start ?? 0,
-    cutFrom: t.cutFrom ?? 0,
-    cutTo: t.cutTo ?? null,
-  }));
+  const entries = config.audioTracks ?? [];
+  const speechTracks = entries.filter((t) => "text" in t);
+  const tracks = entries
+    .flatMap((t) => ("text" in t ? [] : [t]))
+    .map((t): AudioTrackSpec => ({
+      path: t.path,
+      mixVolume: t.mixVolume ?? 1,
+      start: t.start ?? 0,
+      cutFrom: t.cutFrom ?? 0,
+      cutTo: t.cutTo ?? null,
+      duck: true,
+    }));
   return mixWeights({
     // x264/yuv420p need even sizes: rounded down, as the README promises (1001 -> 1000).
     width: evenDimension(W),
@@ -48,46 +56,31 @@ export function videoSpec(config: VideoConfig, format?: VideoFormat): VideoSpec 
     clipsAudioVolume: config.clipsAudioVolume ?? 1,
     outputVolume: config.outputVolume ?? 1,
     audioTracks: tracks,
+    speechTracks,
+    ducking: null,
     audioNorm: {
       enable: config.audioNorm?.enable ?? false,
       gaussSize: config.audioNorm?.gaussSize ?? VIDEO_DEFAULTS.audioNormGaussSize,
       maxGain: config.audioNorm?.maxGain ?? VIDEO_DEFAULTS.audioNormMaxGain,
     },
-    subtitles: config.autoSubtitles
-      ? { style: config.autoSubtitlesStyle ?? {}, language: config.autoSubtitlesLanguage }
-      : null,
+    subtitles:
+      config.autoSubtitles || config.captionsFile !== undefined
+        ? {
+            style: config.autoSubtitlesStyle ?? {},
+            language: config.autoSubtitlesLanguage,
+            ...(config.captionsFile === undefined ? {} : { file: config.captionsFile }),
+          }
+        : null,
   });
-}
+};
 
 /**
- * An image-overlay's `width`/`height` as fractions of the frame: JsonCut takes either a fraction (up to 1) or
- * pixels of the configured frame (above 1), so a preview scales pixel sizes like every other size.
+ * A layer's pixel-valued properties multiplied by `s` (a preview): its text type's (`TextType.scalePixels`),
+ * other layers unchanged.
  */
-export function overlayFractions(layer: Layer, W: number, H: number): Layer {
-  if (layer.type !== "image-overlay") return layer;
-  const fraction = (value: number | undefined, side: number) =>
-    value !== undefined && value > 1 ? value / side : value;
-  return { ...layer, width: fraction(layer.width, W), height: fraction(layer.height, H) };
-}
-
-const scaled = (value: number | undefined, s: number) => (value === undefined ? undefined : value * s);
-
-/**
- * A layer's pixel-valued properties multiplied by `s`: font sizes of the px-sized text types and title
- * outline widths. (slide-in-text's fontSize is a fraction of the frame width, which scales by itself.)
- */
-export function scaleLayerPixels(layer: Layer, s: number): Layer {
-  switch (layer.type) {
-    case "title":
-    case "title-background":
-      return { ...layer, fontSize: scaled(layer.fontSize, s), outlineWidth: scaled(layer.outlineWidth, s) };
-    case "subtitle":
-    case "news-title":
-      return { ...layer, fontSize: scaled(layer.fontSize, s) };
-    default:
-      return layer;
-  }
-}
+export const scaleLayerPixels = (layer: Layer, s: number): Layer => {
+  return isText(layer) ? textTypeOf(layer).scalePixels(layer, s) : layer;
+};
 
 /** Side of the square whose area a preview keeps (aspect ratio kept). */
 const PREVIEW_SIDE = 250;
@@ -98,7 +91,7 @@ const PREVIEW_MAX_FPS = 15;
  * picture is the full render made smaller: pixel-valued text properties shrink with it and html pages
  * keep their layout (captured at `pixelScale`).
  */
-export function applyFastMode(spec: VideoSpec): VideoSpec {
+export const applyFastMode = (spec: VideoSpec): VideoSpec => {
   if (!spec.fast) return spec;
   const aspect = spec.width / spec.height;
   const width = Math.min(evenDimension(Math.sqrt(PREVIEW_SIDE * PREVIEW_SIDE * aspect)), spec.width);
@@ -114,4 +107,4 @@ export function applyFastMode(spec: VideoSpec): VideoSpec {
     clips: spec.clips.map((clip) => ({ ...clip, layers: scale(clip.layers) })),
     globalLayers: scale(spec.globalLayers),
   };
-}
+};

@@ -11,12 +11,12 @@ import { signCallback } from "@media-render/contract/signing";
 import type { StatusReport } from "@media-render/contract/wire";
 
 /** Uploads `path` with the contract's MIME type of its format (or extension); returns its size in bytes. */
-export async function uploadFile(
+export const uploadFile = async (
   url: string,
   path: string,
   format: string,
   signal?: AbortSignal,
-): Promise<number> {
+): Promise<number> => {
   const { size } = await stat(path);
   const res = await fetch(url, {
     method: "PUT",
@@ -27,15 +27,15 @@ export async function uploadFile(
   } as RequestInit);
   if (!res.ok) throw new Error(`upload failed with HTTP ${res.status}`);
   return size;
-}
+};
 
 /** Uploads a small text output (captions, transcript) as `ext`'s MIME type; returns its size in bytes. */
-export async function uploadText(
+export const uploadText = async (
   url: string,
   text: string,
   ext: string,
   signal?: AbortSignal,
-): Promise<number> {
+): Promise<number> => {
   const body = new TextEncoder().encode(text);
   const res = await fetch(url, {
     method: "PUT",
@@ -45,7 +45,7 @@ export async function uploadText(
   });
   if (!res.ok) throw new Error(`upload of the ${ext} captions failed with HTTP ${res.status}`);
   return body.byteLength;
-}
+};
 
 /** Delays between attempts of the final callback (the first attempt is immediate). */
 export const RETRY_DELAYS_MS: readonly number[] = [1000, 2000, 4000, 8000];
@@ -54,13 +54,13 @@ export const RETRY_DELAYS_MS: readonly number[] = [1000, 2000, 4000, 8000];
  * POSTs one signed callback carrying the contract's status report; `retries` = how many of
  * RETRY_DELAYS_MS to use after a failure.
  */
-export async function sendCallback(
+export const sendCallback = async (
   url: string,
   secret: string,
   payload: StatusReport,
   retries: number,
   sleep = delay,
-): Promise<boolean> {
+): Promise<boolean> => {
   const body = JSON.stringify(payload);
   for (let attempt = 0; ; attempt++) {
     try {
@@ -72,8 +72,8 @@ export async function sendCallback(
     if (attempt >= retries) return false;
     await sleep(RETRY_DELAYS_MS[attempt] ?? 8000);
   }
-}
+};
 
-function delay(ms: number): Promise<void> {
+const delay = (ms: number): Promise<void> => {
   return new Promise((r) => setTimeout(r, ms));
-}
+};

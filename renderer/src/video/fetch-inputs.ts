@@ -12,7 +12,7 @@ import { pipeline } from "node:stream/promises";
 import type { Layer, VideoSpec } from "./types.ts";
 
 /** Every distinct file reference the spec draws or plays (pure). */
-export function fileRefs(spec: VideoSpec): string[] {
+export const fileRefs = (spec: VideoSpec): string[] => {
   const refs = new Set<string>();
   const fromLayer = (l: Layer) => {
     if ("path" in l) refs.add(l.path);
@@ -24,16 +24,17 @@ export function fileRefs(spec: VideoSpec): string[] {
   spec.audioTracks.forEach((t) => refs.add(t.path));
   if (spec.audioFilePath) refs.add(spec.audioFilePath);
   if (spec.subtitles?.style.fontPath !== undefined) refs.add(spec.subtitles.style.fontPath);
+  if (spec.subtitles?.file !== undefined) refs.add(spec.subtitles.file);
   return [...refs];
-}
+};
 
 /** The first reference of the spec that `inputs` has no URL for, or null. */
-export function missingInput(spec: VideoSpec, inputs: Readonly<Record<string, string>>): string | null {
+export const missingInput = (spec: VideoSpec, inputs: Readonly<Record<string, string>>): string | null => {
   return fileRefs(spec).find((ref) => !Object.hasOwn(inputs, ref)) ?? null;
-}
+};
 
 /** Returns a copy of the spec with every file reference mapped through `map` (pure). */
-export function rewriteRefs(spec: VideoSpec, map: ReadonlyMap<string, string>): VideoSpec {
+export const rewriteRefs = (spec: VideoSpec, map: ReadonlyMap<string, string>): VideoSpec => {
   const local = (ref: string) => map.get(ref) ?? ref;
   const fix = (l: Layer): Layer => {
     let copy = l;
@@ -51,6 +52,7 @@ export function rewriteRefs(spec: VideoSpec, map: ReadonlyMap<string, string>): 
     audioFilePath: spec.audioFilePath ? local(spec.audioFilePath) : null,
     subtitles: spec.subtitles && {
       ...spec.subtitles,
+      ...(spec.subtitles.file === undefined ? {} : { file: local(spec.subtitles.file) }),
       style: {
         ...spec.subtitles.style,
         fontPath:
@@ -58,19 +60,19 @@ export function rewriteRefs(spec: VideoSpec, map: ReadonlyMap<string, string>): 
       },
     },
   };
-}
+};
 
-async function download(url: string, dest: string, signal?: AbortSignal): Promise<void> {
+const download = async (url: string, dest: string, signal?: AbortSignal): Promise<void> => {
   const res = await fetch(url, { signal, redirect: "error" });
   if (!res.ok || !res.body) throw new Error(`download failed (${res.status}) for ${new URL(url).pathname}`);
   await pipeline(
     Readable.fromWeb(res.body as import("node:stream/web").ReadableStream),
     createWriteStream(dest),
   );
-}
+};
 
 /** A short, safe extension for a download (ffprobe/ffmpeg use it as a format hint): the reference's, else the URL's. */
-function extensionOf(ref: string, url: string): string {
+const extensionOf = (ref: string, url: string): string => {
   const path = (s: string) => {
     try {
       return new URL(s).pathname;
@@ -80,7 +82,7 @@ function extensionOf(ref: string, url: string): string {
   };
   const ext = extname(path(ref)) || extname(path(url));
   return ext.slice(0, 8).replace(/[^.\w]/g, "");
-}
+};
 
 export interface FetchOptions {
   /** Reference -> signed URL (the request's `inputs`). */
@@ -93,11 +95,11 @@ export interface FetchOptions {
 }
 
 /** Downloads all references (4 URLs at a time, each distinct URL once); returns reference → local path. */
-export async function fetchInputs(
+export const fetchInputs = async (
   refs: readonly string[],
   workDir: string,
   options: FetchOptions = {},
-): Promise<Map<string, string>> {
+): Promise<Map<string, string>> => {
   const inputs = options.inputs ?? {};
   const byUrl = new Map<string, string[]>();
   const map = new Map<string, string>();
@@ -125,4 +127,4 @@ export async function fetchInputs(
   };
   await Promise.all([worker(), worker(), worker(), worker()]);
   return map;
-}
+};

@@ -18,22 +18,22 @@ const fade: Mixer = (ctx, a, b, frames, mixed) => {
 };
 
 /** A for the first `at` frames of the overlap, B after (the two parts concatenated). */
-function cutAt(ctx: GraphContext, a: string, b: string, at: number, frames: number, out: string): void {
+const cutAt = (ctx: GraphContext, a: string, b: string, at: number, frames: number, out: string): void => {
   if (at <= 0) return ctx.chain(`[${a}]nullsink;[${b}]null[${out}]`);
   if (at >= frames) return ctx.chain(`[${b}]nullsink;[${a}]null[${out}]`);
   const [x, y] = [ctx.label("ca"), ctx.label("cb")];
   ctx.chain(`[${a}]trim=end_frame=${at}[${x}]`);
   ctx.chain(`[${b}]trim=start_frame=${at},setpts=PTS-STARTPTS[${y}]`);
   ctx.chain(`[${x}][${y}]concat=n=2:v=1:a=0[${out}]`);
-}
+};
 
 /** A stream of `frames` frames whose alpha rises linearly to `peak` at the middle and falls back to 0. */
-function midFlash(ctx: GraphContext, source: string, frames: number, out: string): void {
+const midFlash = (ctx: GraphContext, source: string, frames: number, out: string): void => {
   const half = Math.max(1, Math.floor(frames / 2));
   ctx.chain(
     `[${source}]format=yuva420p,fade=t=in:s=0:n=${half}:alpha=1,fade=t=out:s=${half}:n=${Math.max(1, frames - half)}:alpha=1[${out}]`,
   );
-}
+};
 
 /** editly `dummy`: the picture switches at the middle of the overlap (`if(gt(P,0.5),A,B)`). */
 const dummy: Mixer = (ctx, a, b, frames, mixed) => cutAt(ctx, a, b, Math.ceil(frames / 2), frames, mixed);
@@ -91,7 +91,7 @@ const multiplyBlend: Mixer = (ctx, a, b, frames, mixed) => {
  * (black | white, side by side or stacked), at an integer offset (crop), and goes over A: a copy and a
  * plane blend per frame instead of a round trip through the WebGL page.
  */
-function wipe(axis: "x" | "y", bSide: "end" | "start"): Mixer {
+const wipe = (axis: "x" | "y", bSide: "end" | "start"): Mixer => {
   return (ctx, a, b, frames, mixed) => {
     const { width: W, height: H, fps } = ctx.spec;
     const size = axis === "x" ? W : H;
@@ -115,7 +115,7 @@ function wipe(axis: "x" | "y", bSide: "end" | "start"): Mixer {
     ctx.chain(`[${b}][${mask}]alphamerge[${bA}]`);
     ctx.chain(`[${a}][${bA}]overlay=format=yuv420:eof_action=pass[${mixed}]`);
   };
-}
+};
 
 /** Mixers by documented transition name (`fade` also serves every name mapped to xfade's fade). */
 export const MIXERS: Readonly<Record<string, Mixer>> = {
@@ -134,7 +134,7 @@ export const MIXERS: Readonly<Record<string, Mixer>> = {
  * Joins `[a]` and `[b]` with B starting at frame `at` of A and overlapping its last `frames` frames,
  * the overlap built by `mix`; output `[out]` has frame-number timestamps.
  */
-export function overlapJoin(
+export const overlapJoin = (
   ctx: GraphContext,
   a: string,
   b: string,
@@ -142,7 +142,7 @@ export function overlapJoin(
   frames: number,
   out: string,
   mix: Mixer,
-): void {
+): void => {
   const [a0, a1, b0, b1] = [ctx.label("ja"), ctx.label("ja"), ctx.label("jb"), ctx.label("jb")];
   const mixed = ctx.label("jmix");
   ctx.chain(`[${a}]split[${a0}s][${a1}s]`);
@@ -153,4 +153,4 @@ export function overlapJoin(
   ctx.chain(`[${b1}s]trim=start_frame=${frames},setpts=PTS-STARTPTS[${b1}]`);
   mix(ctx, a1, b0, frames, mixed);
   ctx.chain(`[${a0}][${mixed}][${b1}]concat=n=3:v=1:a=0,settb=1/${ctx.spec.fps},setpts=N[${out}]`);
-}
+};

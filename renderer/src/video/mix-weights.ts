@@ -11,10 +11,10 @@
 import type { ClipSpec, Layer } from "./types.ts";
 
 /** `weights` divided by the largest of them when that exceeds 1; otherwise unchanged. */
-export function relativeWeights(weights: readonly number[]): number[] {
+export const relativeWeights = (weights: readonly number[]): number[] => {
   const largest = Math.max(0, ...weights);
   return largest > 1 ? weights.map((w) => w / largest) : [...weights];
-}
+};
 
 const CLIP_AUDIO = new Set<Layer["type"]>(["video", "audio"]);
 
@@ -30,13 +30,16 @@ interface Mix {
 }
 
 /** `mix` with each clip's layer weights and the final mix's weights made relative (see the module's comment). */
-export function mixWeights<M extends Mix>(mix: M): M {
+export const mixWeights = <M extends Mix>(mix: M): M => {
   const weights = new Map<Layer, number>();
   for (const clip of mix.clips) {
     const voiced = clip.layers.filter((l) => CLIP_AUDIO.has(l.type));
     relativeWeights(voiced.map(weightOf)).forEach((w, i) => weights.set(voiced[i]!, w));
   }
-  const detached = mix.clips.flatMap((c) => c.layers.filter((l) => l.type === "detached-audio"));
+  // A speech layer becomes a detached-audio layer once it is synthesised (speech.ts).
+  const detached = mix.clips.flatMap((c) =>
+    c.layers.filter((l) => l.type === "detached-audio" || l.type === "speech"),
+  );
   const hasBackground = mix.audioFilePath !== null;
   const [clipsAudioVolume, background, ...rest] = relativeWeights([
     mix.clipsAudioVolume,
@@ -54,4 +57,4 @@ export function mixWeights<M extends Mix>(mix: M): M {
     audioTracks: mix.audioTracks.map((t, i) => ({ ...t, mixVolume: rest[i]! })),
     clips: mix.clips.map((c) => ({ ...c, layers: c.layers.map(withWeight) })),
   };
-}
+};

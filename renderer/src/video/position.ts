@@ -20,22 +20,22 @@ export interface Placement {
 
 const INSET = 0.05;
 
-function originFactor(origin: Origin | undefined, fallback: number): number {
+const originFactor = (origin: Origin | undefined, fallback: number): number => {
   if (origin === "center") return 0.5;
   if (origin === "right" || origin === "bottom") return 1;
   if (origin === "left" || origin === "top") return 0;
   return fallback;
-}
+};
 
 /** Returns the top-left pixel of the box, rounded. `fallback` is the preset used when nothing is given. */
-export function placeBox(
+export const placeBox = (
   layer: Placement,
   W: number,
   H: number,
   w: number,
   h: number,
   fallback = "center",
-): { x: number; y: number } {
+): { x: number; y: number } => {
   const p = layer.position;
   if (typeof p === "object") {
     return {
@@ -56,4 +56,4 @@ export function placeBox(
   const hx = horiz === "left" ? INSET * W : horiz === "right" ? W * (1 - INSET) - w : (W - w) / 2;
   const vy = vert === "top" ? INSET * H : vert === "bottom" ? H * (1 - INSET) - h : (H - h) / 2;
   return { x: Math.round(hx), y: Math.round(vy) };
-}
+};

@@ -3,19 +3,19 @@
 export type Stage = "downloading" | "transcribing" | "rendering" | "encoding" | "uploading";
 
 /** The last `out_time_us`/`out_time_ms` value in a chunk of progress text, in seconds (both are µs in ffmpeg). */
-export function lastOutTime(text: string): number | null {
+export const lastOutTime = (text: string): number | null => {
   const re = /out_time_(?:us|ms)=(\d+)/g;
   let last: number | null = null;
   for (let m = re.exec(text); m; m = re.exec(text)) last = Number(m[1]) / 1e6;
   return last;
-}
+};
 
 /** Overall percent: downloading 0-10, rendering+encoding 10-95 (by output time), uploading 95-100. */
-export function overallPercent(stage: Stage, fraction: number): number {
+export const overallPercent = (stage: Stage, fraction: number): number => {
   const x = Math.min(1, Math.max(0, fraction));
   const [lo, hi] = stage === "downloading" ? [0, 10] : stage === "uploading" ? [95, 100] : [10, 95];
   return Math.round(lo + (hi - lo) * x);
-}
+};
 
 /** Accumulates stderr chunks (which may split lines) and yields encode progress in seconds. */
 export class ProgressReader {

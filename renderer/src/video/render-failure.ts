@@ -47,11 +47,11 @@ export interface JobLimits {
  * for holding more than its memory share is its own fault (its config asked for that much: another renderer
  * would stop it too); an encoder killed from outside while the job stayed within its share is not.
  */
-export function describeFailure(
+export const describeFailure = (
   error: unknown,
   aborted: AbortReason | undefined,
   limits: JobLimits,
-): Failure {
+): Failure => {
   if (aborted === "deadline")
     return {
       error: `Rendering took longer than its deadline of ${limits.deadlineSeconds} s and was stopped; no tokens were charged`,
@@ -81,4 +81,4 @@ export function describeFailure(
   if (STORAGE_DOWN.test(message))
     return { error: "The renderer could not reach the storage service", retryable: true };
   return { error: message.slice(0, 1000), retryable: false };
-}
+};

@@ -19,6 +19,9 @@ import { withTempDir } from "../lib/temp-dir.ts";
 import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
 import { workersAiTranscriber } from "../transcribe/workers-ai.ts";
+import { espeakSynthesizer } from "../speech/espeak.ts";
+import type { Synthesizer } from "../speech/types.ts";
+import { workersAiSynthesizer } from "../speech/workers-ai.ts";
 import { toSrt, toTranscriptJson, toWebVtt } from "./captions/caption-files.ts";
 import type { Captions } from "./captions/captions.ts";
 import { sendCallback, uploadFile, uploadText } from "./delivery.ts";
@@ -83,19 +86,27 @@ class Reporter {
   }
 }
 
+/** The request's voice for speech layers (absent: the offline espeak-ng). */
+const synthesizerFor = (deps: AppDeps, job: RenderVideoRequest): Synthesizer => {
+  const s = job.speech;
+  if (s?.backend === "workers-ai")
+    return workersAiSynthesizer(s.url, job.jobId, deps.config.rendererSecret, deps.config.ffmpegPath);
+  return espeakSynthesizer(deps.config.espeakPath);
+};
+
 /** The request's transcription backend (absent: the offline one). */
-function transcriberFor(deps: AppDeps, job: RenderVideoRequest): Transcriber {
+const transcriberFor = (deps: AppDeps, job: RenderVideoRequest): Transcriber => {
   const t = job.transcription;
   if (t?.backend === "workers-ai") return workersAiTranscriber(t.url, job.jobId, deps.config.rendererSecret);
   return pocketsphinxTranscriber(deps.config.pocketsphinxPath);
-}
+};
 
 /** Stores the transcript, WebVTT and SRT files at the request's caption URLs. */
-async function uploadCaptions(
+const uploadCaptions = async (
   job: RenderVideoRequest,
   captions: Captions,
   signal?: AbortSignal,
-): Promise<void> {
+): Promise<void> => {
   const urls = job.output.captions;
   if (!urls) return;
   await Promise.all([
@@ -103,7 +114,7 @@ async function uploadCaptions(
     uploadText(urls.vtt, toWebVtt(captions), "vtt", signal),
     uploadText(urls.srt, toSrt(captions), "srt", signal),
   ]);
-}
+};
 
 /** Resolves never; rejects when `signal` aborts. */
 const aborted = (signal: AbortSignal): Promise<never> =>
@@ -113,12 +124,12 @@ const aborted = (signal: AbortSignal): Promise<never> =>
     else signal.addEventListener("abort", fail, { once: true });
   });
 
-async function runVideoJob(
+const runVideoJob = async (
   deps: AppDeps,
   job: RenderVideoRequest,
   reporter: Reporter,
   queueSignal: AbortSignal,
-): Promise<void> {
+): Promise<void> => {
   const started = Date.now();
   const deadlineSeconds = job.limits?.deadlineSeconds ?? FALLBACK_DEADLINE_SECONDS;
   const control = new AbortController();
@@ -157,6 +168,7 @@ async function runVideoJob(
           onProgress: (p, s) => reporter.progress(p, s),
           tools: deps.config,
           transcriber: job.config.autoSubtitles ? transcriberFor(deps, job) : undefined,
+          synthesizer: synthesizerFor(deps, job),
           signal,
           onSpawn: (pid) => memory.add(pid),
         });
@@ -237,10 +249,10 @@ async function runVideoJob(
     deps.shutdownSignal.removeEventListener("abort", onShutdown);
   }
   await reporter.final(final);
-}
+};
 
 /** The queue entry of an accepted job; its heartbeat starts now, while it may still wait for a slot. */
-export function videoJobTask(deps: AppDeps, job: RenderVideoRequest): QueuedJob {
+export const videoJobTask = (deps: AppDeps, job: RenderVideoRequest): QueuedJob => {
   let reporter: Reporter | null = null;
   return {
     id: job.jobId,
@@ -254,4 +266,4 @@ export function videoJobTask(deps: AppDeps, job: RenderVideoRequest): QueuedJob 
       return runVideoJob(deps, job, reporter, signal);
     },
   };
-}
+};

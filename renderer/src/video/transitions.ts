@@ -10,14 +10,14 @@ const BY_LOWER = new Map(Object.entries(TRANSITIONS).map(([k, v]) => [k.toLowerC
 export const RANDOM_POOL: readonly string[] = Object.keys(TRANSITIONS).filter((n) => n !== "dummy");
 
 /** FNV-1a 32-bit hash: small, stable across platforms, good enough to seed a pick. */
-export function hash32(text: string): number {
+export const hash32 = (text: string): number => {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h >>> 0;
-}
+};
 
 export interface ResolvedTransition extends TransitionMapping {
   /** The documented name actually used (after `random` and case folding). */
@@ -28,11 +28,11 @@ export interface ResolvedTransition extends TransitionMapping {
  * Maps `name` to an xfade transition. `seed` (jobId + transition index) makes `random` reproducible.
  * Unknown names (the grammar refuses them; this keeps a render alive) fall back to the default transition.
  */
-export function resolveTransition(
+export const resolveTransition = (
   name: string,
   seed: string,
   params?: Record<string, unknown>,
-): ResolvedTransition {
+): ResolvedTransition => {
   let key = name.toLowerCase();
   if (key === "random") key = RANDOM_POOL[hash32(seed) % RANDOM_POOL.length]!.toLowerCase();
   const fallback = VIDEO_DEFAULTS.transitionName;
@@ -60,7 +60,7 @@ export function resolveTransition(
     if (white) resolved.xfade = "fadewhite";
   }
   return resolved;
-}
+};
 
 /** gl names that ffmpeg draws pixel for pixel like the shader (joins.ts), outside webm (alpha planes). */
 const FFMPEG_EXACT: ReadonlySet<string> = new Set(["wipeLeft", "wipeRight", "wipeUp", "wipeDown"]);
@@ -69,15 +69,15 @@ const FFMPEG_EXACT: ReadonlySet<string> = new Set(["wipeLeft", "wipeRight", "wip
  * Whether transition `name` (resolved) is drawn by its GLSL: every gl-transitions name except the exact
  * ffmpeg twins, which go to the shader too once `params` or an easing other than linear are asked for.
  */
-export function drawnByGl(
+export const drawnByGl = (
   name: string,
   params?: Record<string, unknown>,
   easing?: string | null,
   format?: string,
-): boolean {
+): boolean => {
   if (name === "dummy") return false;
   const custom =
     (params !== undefined && Object.keys(params).length > 0) || (easing ?? "linear") !== "linear";
   if (custom) return true;
   return !XFADE_TWINS.has(name) && !(format !== "webm" && FFMPEG_EXACT.has(name));
-}
+};

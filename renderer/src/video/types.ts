@@ -7,6 +7,7 @@
 import type { Writable } from "node:stream";
 import type { AutoSubtitlesStyle, VIDEO_FORMATS, VideoLayer } from "@media-render/contract/config/video";
 import type { Transition } from "@media-render/contract/config/transitions";
+import type { SpeechTrack } from "@media-render/contract/config/speech";
 
 export type { AutoSubtitlesStyle };
 
@@ -33,6 +34,17 @@ export interface AudioTrackSpec {
   start: number;
   cutFrom: number;
   cutTo: number | null;
+  /** Lowered under speech when the config asks for `ducking` (file tracks; not speech, not detached audio). */
+  duck?: boolean;
+}
+
+/** `ducking` worked out for a render (ducking.ts): dB down while speech is heard, ramps in seconds. */
+export interface Ducking {
+  amount: number;
+  attack: number;
+  release: number;
+  /** Seconds of the output where speech is heard, merged, in order. */
+  intervals: [number, number][];
 }
 
 export interface VideoSpec {
@@ -61,9 +73,16 @@ export interface VideoSpec {
   clipsAudioVolume: number;
   outputVolume: number;
   audioTracks: AudioTrackSpec[];
+  /** `audioTracks` entries with `"type": "speech"`: synthesised into audio tracks before mixing (speech.ts). */
+  speechTracks: SpeechTrack[];
+  /** Set once the speech's times on the timeline are known (render.ts); null: nothing is ducked. */
+  ducking: Ducking | null;
   audioNorm: { enable: boolean; gaussSize: number; maxGain: number };
-  /** `autoSubtitles: true`: the caption style (fontPath rewritten like layers'), and the language hint. */
-  subtitles: { style: AutoSubtitlesStyle; language?: string } | null;
+  /**
+   * `autoSubtitles: true` or a `captionsFile`: the caption style (fontPath rewritten like layers'), the language
+   * hint, and the captions file (its cues are drawn, nothing is transcribed).
+   */
+  subtitles: { style: AutoSubtitlesStyle; language?: string; file?: string } | null;
 }
 
 /** What the compiler reads about a downloaded input (probe/media-facts.ts, the probe's renderer view). */

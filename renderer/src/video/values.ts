@@ -1,12 +1,12 @@
 /** Number helpers of the filter graph. (Config values arrive typed and range-checked by the contract's grammar.) */
 
 /** Clamps `v` into [lo, hi]. */
-export function clamp(v: number, lo: number, hi: number): number {
+export const clamp = (v: number, lo: number, hi: number): number => {
   return Math.min(hi, Math.max(lo, v));
-}
+};
 
 /** Formats a number for an ffmpeg filter argument (no exponent, at most 6 decimals). */
-export function f(v: number): string {
+export const f = (v: number): string => {
   const r = Math.round(v * 1e6) / 1e6;
   return Object.is(r, -0) ? "0" : String(r);
-}
+};

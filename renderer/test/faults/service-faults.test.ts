@@ -173,11 +173,13 @@ describe("the service under renderer faults (npm start, RENDERERS=2)", () => {
     }
     expect(await balance()).toBe(before - charged);
     expect(outcomes.filter((s) => s === "COMPLETED").length).toBe(kills);
-    // Lease (10 s) + watch interval (5 s) + a render elsewhere: well inside a minute, never the 15-minute sweep.
-    expect(longest).toBeLessThan(60_000);
+    // Lease (10 s) + watch interval (5 s) + a render elsewhere, never the 15-minute sweep. The render elsewhere is
+    // the part a busy 2-core CI stretches (62 s seen under a load average of 18), so the bound sits between the two
+    // mechanisms rather than at the idle figure: the sweep would take five times longer than it.
+    expect(longest).toBeLessThan(180_000);
     figure("renderer killed mid-job: jobs", kills);
     figure("renderer killed mid-job: outcomes", outcomes.join(","));
-    figure("renderer killed mid-job: longest kill -> final status (ms; bound 60000)", longest);
+    figure("renderer killed mid-job: longest kill -> final status (ms; bound 180000)", longest);
     // The API stayed up, and npm start brought both renderers back.
     expect((await fetch(`${base}/health`)).status).toBe(200);
     for (const port of rendererPorts) await waitForUrl(`http://127.0.0.1:${port}/health`, 30_000);

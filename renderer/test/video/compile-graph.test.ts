@@ -36,7 +36,13 @@ const graphFor = (format: VideoFormat): string => {
     format,
   );
   const timeline = buildTimeline(spec);
-  return compileGraph(spec, timeline, "job", new Map([["/in/logo.png", PNG]]), new Map()).filterGraph;
+  return compileGraph({
+    spec,
+    timeline,
+    jobId: "job",
+    media: new Map([["/in/logo.png", PNG]]),
+    rasters: new Map(),
+  }).filterGraph;
 };
 
 describe("compileGraph layer compositing", () => {
@@ -71,7 +77,13 @@ describe("compileGraph inputs", () => {
       }),
     );
     const timeline = buildTimeline(spec);
-    const graph = compileGraph(spec, timeline, "job", new Map([["/in/logo.png", PNG]]), new Map());
+    const graph = compileGraph({
+      spec,
+      timeline,
+      jobId: "job",
+      media: new Map([["/in/logo.png", PNG]]),
+      rasters: new Map(),
+    });
     expect(graph.inputs).toEqual([["-i", "/in/logo.png"]]);
     expect(graph.filterGraph.match(/\[0:v\]/g)).toHaveLength(2);
   });

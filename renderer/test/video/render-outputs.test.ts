@@ -149,6 +149,29 @@ describe("audio-only outputs", () => {
     expect(await meanVolume(outPath, 0.1, 0.7)).toBeGreaterThan(-40);
     expect(await meanVolume(outPath, 1.2, 0.7)).toBeLessThan(-80);
   });
+
+  it("keeps a speech layer's voice (espeak-ng), said where it is placed", async () => {
+    const config = {
+      width: 320,
+      height: 180,
+      format: "mp3",
+      clips: [
+        { duration: 1, layers: [{ type: "fill-color", color: "#00f" }] },
+        {
+          duration: 3,
+          layers: [
+            { type: "fill-color", color: "#00f" },
+            { type: "speech", text: "Hello world", start: 0.5 },
+          ],
+        },
+      ],
+    };
+    const { outPath, result } = await render("audio-speech", config, "mp3");
+    expect((await probeOut(outPath)).video).toBeNull();
+    expect(result.duration).toBeCloseTo(4, 5);
+    expect(await meanVolume(outPath, 0, 1.4)).toBeLessThan(-80);
+    expect(await meanVolume(outPath, 1.5, 1)).toBeGreaterThan(-40);
+  });
 });
 
 describe("mov with alpha", () => {

@@ -3,7 +3,7 @@ import { index, integer, real, sqliteTable, text, uniqueIndex } from "drizzle-or
 import { createdAt, updatedAt } from "./columns.ts";
 import { users } from "./accounts.ts";
 
-export const FILE_CATEGORIES = ["image", "video", "audio", "font", "shader", "unknown"] as const;
+export const FILE_CATEGORIES = ["image", "video", "audio", "font", "shader", "captions", "unknown"] as const;
 export type FileCategory = (typeof FILE_CATEGORIES)[number];
 
 /** Every stored file: uploads, files imported from public URLs for a job, and job outputs. */

@@ -30,14 +30,23 @@ export interface HtmlLayerInput extends Placeable {
 /** Tells the image page the layer has loaded and its fonts are ready (it then waits `wait` seconds). */
 const READY_SIGNAL = `addEventListener("load",()=>document.fonts.ready.then(()=>requestAnimationFrame(()=>parent.postMessage("mrs-html-ready","*"))));`;
 
-/** The iframe document of an html layer. `fontFaces` are the @font-face rules for its `googleFonts`. */
-export const htmlLayerDocument = (layer: HtmlLayerInput, fontFaces = ""): string =>
-  sandboxDocument(layer, { libraryUrl, origin: STATIC_ORIGIN, scripts: [READY_SIGNAL], fontFaces });
+/**
+ * The iframe document of an html layer. `fontFaces` are the @font-face rules for its `googleFonts`; `origin`
+ * serves the libraries and fonts.
+ */
+export const htmlLayerDocument = (layer: HtmlLayerInput, fontFaces = "", origin = STATIC_ORIGIN): string =>
+  sandboxDocument(layer, {
+    libraryUrl: (name) => libraryUrl(name, origin),
+    origin,
+    scripts: [READY_SIGNAL],
+    fontFaces,
+  });
 
 export const htmlLayerHtml = (
   layer: HtmlLayerInput,
   canvas: { width: number; height: number },
   fontFaces = "",
+  origin = STATIC_ORIGIN,
 ): string => {
   const style = css({
     ...placement(layer, canvas),
@@ -47,5 +56,5 @@ export const htmlLayerHtml = (
     background: "transparent",
     ...effects(layer),
   });
-  return `<iframe class="l" sandbox="allow-scripts" scrolling="no" style="${esc(style)}" srcdoc="${esc(htmlLayerDocument(layer, fontFaces))}"></iframe>`;
+  return `<iframe class="l" sandbox="allow-scripts" scrolling="no" style="${esc(style)}" srcdoc="${esc(htmlLayerDocument(layer, fontFaces, origin))}"></iframe>`;
 };

@@ -76,8 +76,9 @@ export const imageLayerHtml = (
   layer: ImageLayerInput,
   canvas: { width: number; height: number },
   natural?: { width: number; height: number },
+  url: (storageUrl: string) => string = assetUrl,
 ): string => {
-  const src = esc(assetUrl(layer.path));
+  const src = esc(url(layer.path));
   const round = layer.borderRadius ? layer.borderRadius : undefined;
   if (natural && natural.width > 0 && natural.height > 0) {
     const { box, picture } = imageGeometry(layer, natural);

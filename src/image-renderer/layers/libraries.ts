@@ -7,4 +7,5 @@ import { STATIC_ORIGIN } from "../../storage/page-origins.ts";
 
 export const LIBRARY_PATH = "/render/lib";
 
-export const libraryUrl = (name: string) => `${STATIC_ORIGIN}${LIBRARY_PATH}/${name}.js`;
+/** A library's browser build on the static origin (the image browser's, or the builder preview's). */
+export const libraryUrl = (name: string, origin = STATIC_ORIGIN) => `${origin}${LIBRARY_PATH}/${name}.js`;

@@ -2,9 +2,10 @@
  * The console in Debian's Chromium (playwright-core, no downloaded browser) against the service `npm start` runs
  * (test/e2e/global-setup.ts). One browser per test file; every page a test visits goes through `audit`: axe-core
  * finds no serious or critical violation at 1280x800 and at 390x844, and a screenshot of each size is taken (into
- * docs/console/ with UPDATE_SCREENSHOTS=1, else a temporary folder). The page is watched all along: a request to
- * another host, a Content-Security-Policy violation, an uncaught script error or an answer of the API outside the
- * OpenAPI document (test/e2e/contract.ts, as for the tests' own calls) fails the file.
+ * docs/console/, or the folder of docs/ a test names, with UPDATE_SCREENSHOTS=1, else a temporary folder). The page
+ * is watched all along: a request to another host, a Content-Security-Policy violation, an uncaught script error or
+ * an answer of the API outside the OpenAPI document (test/e2e/contract.ts, as for the tests' own calls) fails the
+ * file.
  */
 import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -27,10 +28,15 @@ const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-const SHOTS = process.env.UPDATE_SCREENSHOTS
-  ? join(process.cwd(), "docs", "console")
-  : mkdtempSync(join(tmpdir(), "console-shots-"));
-mkdirSync(SHOTS, { recursive: true });
+/** Where a folder's screenshots go: docs/<folder> with UPDATE_SCREENSHOTS=1, else a temporary folder. */
+const shots = (folder: string) => {
+  const dir = process.env.UPDATE_SCREENSHOTS
+    ? join(process.cwd(), "docs", folder)
+    : mkdtempSync(join(tmpdir(), `${folder}-shots-`));
+  mkdirSync(dir, { recursive: true });
+  return dir;
+};
+const SHOTS = new Map<string, string>();
 
 export interface Harness {
   browser: Browser;
@@ -114,9 +120,10 @@ const violations = async (page: Page) => {
 
 /**
  * Checks the page at desktop and phone size (axe: no serious or critical violation) and screenshots both as
- * `<name>-desktop.png` and `<name>-phone.png`; leaves the page at desktop size.
+ * `<name>-desktop.png` and `<name>-phone.png` (under docs/`folder`); leaves the page at desktop size.
  */
-export const audit = async (page: Page, name: string) => {
+export const audit = async (page: Page, name: string, folder = "console") => {
+  if (!SHOTS.has(folder)) SHOTS.set(folder, shots(folder));
   for (const [size, viewport] of [
     ["desktop", DESKTOP],
     ["phone", PHONE],
@@ -127,7 +134,7 @@ export const audit = async (page: Page, name: string) => {
     // Nothing may stick out sideways on a phone but the tables' own scrolling regions.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} at ${size}: the page is wider than the screen`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(SHOTS, `${name}-${size}.png`), fullPage: true });
+    await page.screenshot({ path: join(SHOTS.get(folder)!, `${name}-${size}.png`), fullPage: true });
   }
   await page.setViewportSize(DESKTOP);
 };

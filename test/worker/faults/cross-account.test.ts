@@ -20,7 +20,6 @@ const PUBLIC = new Set([
   // The local provider stand-in (development only), unauthenticated like the provider it stands for.
   "POST /dev/subscriptions/:id/renew",
   "GET /api/v1/user-api/docs/ui/:file",
-  "GET /builder/:file",
 ]);
 
 const routes = createApp()

@@ -3,7 +3,7 @@
  * and compared by test/e2e/console-work.test.ts, so the picture cannot drift from what the config makes). The Jobs
  * page offers to render it too.
  */
-import type { CreateJobBody } from "../shared/api-types";
+import type { CreateJobBody } from "../shared/api-types.ts";
 
 export const EXAMPLE_JOB = {
   type: "image",

@@ -2,8 +2,8 @@
 import type { ComponentChildren } from "preact";
 import { useEffect } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { useSession } from "../shared/session";
-import { Loading } from "../shared/ui";
+import { useSession } from "../shared/session.tsx";
+import { Loading } from "../shared/ui.tsx";
 
 export const RequireSession = ({ children }: { children: ComponentChildren }) => {
   const { state } = useSession();

@@ -8,7 +8,7 @@
  * No other host is ever called; the policy of the pages forbids it anyway.
  */
 import createClient, { type Middleware } from "openapi-fetch";
-import type { FieldError, Job, JobProgressEvent, paths, UploadedFile } from "./api-types";
+import type { FieldError, Job, JobProgressEvent, paths, UploadedFile } from "./api-types.ts";
 
 export const CSRF_HEADER = "x-csrf-token";
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);

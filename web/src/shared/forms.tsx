@@ -5,8 +5,8 @@
  */
 import type { ComponentChildren, JSX } from "preact";
 import { useRef, useState } from "preact/hooks";
-import { ApiError, explain } from "./api";
-import type { FieldError } from "./api-types";
+import { ApiError, explain } from "./api.ts";
+import type { FieldError } from "./api-types.ts";
 
 export interface FormState {
   busy: boolean;

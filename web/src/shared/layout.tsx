@@ -5,9 +5,9 @@
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { explain } from "./api";
-import { BUILDER_PATH } from "./builder-link";
-import { useSession } from "./session";
+import { explain } from "./api.ts";
+import { BUILDER_PATH } from "./builder-link.ts";
+import { useSession } from "./session.tsx";
 
 export const DOCS_UI = "/api/v1/user-api/docs/ui";
 

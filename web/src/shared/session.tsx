@@ -5,8 +5,8 @@
  */
 import { createContext, type ComponentChildren } from "preact";
 import { useCallback, useContext, useEffect, useMemo, useState } from "preact/hooks";
-import { api, ApiError, data, onApiError, setCsrfToken } from "./api";
-import type { Account, BrowserSession } from "./api-types";
+import { api, ApiError, data, onApiError, setCsrfToken } from "./api.ts";
+import type { Account, BrowserSession } from "./api-types.ts";
 
 export type SessionState =
   { status: "loading" } | { status: "signed-out"; ended?: boolean } | { status: "signed-in"; user: Account };

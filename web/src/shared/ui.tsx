@@ -1,7 +1,7 @@
 /** Small building blocks every page uses: notices, loading, copy, confirm, status, progress, paging, data. */
 import type { ComponentChildren, JSX } from "preact";
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { explain } from "./api";
+import { explain } from "./api.ts";
 
 export const Notice = ({
   kind = "info",

@@ -7,7 +7,7 @@
 import * as v from "valibot";
 import { MAX_FILE_REFERENCE_LENGTH } from "./limits.ts";
 
-export type FileKind = "image" | "video" | "audio" | "font" | "shader";
+export type FileKind = "image" | "video" | "audio" | "font" | "shader" | "captions";
 
 /** Extensions accepted per kind of slot (lower case; matching ignores case). */
 export const FILE_EXTENSIONS: Record<FileKind, readonly string[]> = {
@@ -17,6 +17,8 @@ export const FILE_EXTENSIONS: Record<FileKind, readonly string[]> = {
   font: ["ttf", "otf", "woff", "woff2"],
   /** GLSL fragment shader text (a `gl` layer's `fragmentPath`). */
   shader: ["glsl", "frag", "fs"],
+  /** SubRip or WebVTT captions (`captionsFile`), burned in with `autoSubtitlesStyle`. */
+  captions: ["srt", "vtt"],
 };
 
 // JSON Schema regexes have no flags, so case-insensitivity is spelled out per letter.
@@ -60,6 +62,7 @@ export const VideoRef = fileRef("video");
 export const AudioRef = fileRef("audio");
 export const FontRef = fileRef("font");
 export const ShaderRef = fileRef("shader");
+export const CaptionsRef = fileRef("captions");
 
 const BY_EXTENSION = new Map<string, FileKind>(
   (Object.entries(FILE_EXTENSIONS) as [FileKind, readonly string[]][]).flatMap(([kind, exts]) =>

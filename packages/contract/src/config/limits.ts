@@ -174,3 +174,15 @@ export const TOKENS_THUMBNAILS_PER_10 = 1;
 export const TOKENS_SPRITE = 1;
 /** A still (`still`, one frame of a video config as an image): 2 tokens, like a one-layer image. */
 export const TOKENS_STILL = 2;
+/** A `speech` layer's or track's text (characters): about five minutes of speech at the default rate. */
+export const SPEECH_MAX_TEXT_LENGTH = 5000;
+/** `speech.rate`: a multiple of the voice's normal speed. */
+export const SPEECH_MIN_RATE = 0.5;
+export const SPEECH_MAX_RATE = 2;
+/** autoSubtitlesStyle.wordsPerLine and maxLines at most. */
+export const CAPTION_MAX_WORDS_PER_LINE = 20;
+export const CAPTION_MAX_LINES = 4;
+/** `ducking`: how far the music goes down under speech (dB), and its attack and release (seconds). */
+export const DUCKING_MAX_DB = 60;
+export const DUCKING_MAX_SECONDS = 5;
+export const DUCKING_DEFAULTS = { amount: 12, attack: 0.15, release: 0.4 } as const;

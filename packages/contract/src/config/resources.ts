@@ -89,6 +89,7 @@ export const forEachFileReference = (
   }
   if (isObj(config.autoSubtitlesStyle))
     at(config.autoSubtitlesStyle, "fontPath", "config.autoSubtitlesStyle", "font");
+  at(config, "captionsFile", "config", "captions");
 };
 
 /** Every distinct file a config references, in config order, typed by the file (extension or storage folder). */

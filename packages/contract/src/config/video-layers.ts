@@ -25,6 +25,7 @@ import {
 import { AudioRef, FontRef, ImageRef, ShaderRef, VideoRef } from "./file-ref.ts";
 import { htmlCommonEntries, htmlVideoEntries } from "./html-layer.ts";
 import { ignored } from "./ignored.ts";
+import { speechLayerEntries } from "./speech.ts";
 import {
   GRADIENT_MAX_COLORS,
   GRADIENT_MIN_COLORS,
@@ -237,6 +238,7 @@ export const VIDEO_LAYER_ENTRIES = {
   video: videoLayerEntries,
   audio: audioLayerEntries,
   "detached-audio": detachedAudioLayerEntries,
+  speech: speechLayerEntries,
   image: videoImageLayerEntries,
   "image-overlay": imageOverlayLayerEntries,
   title: titleLayerEntries,
@@ -259,4 +261,5 @@ export const GLOBAL_LAYER_FORBIDDEN: Record<string, string> = {
   video: '"video" layers are not allowed in globalLayers: put them in a clip',
   audio: '"audio" layers are not allowed in globalLayers: use audioTracks',
   "detached-audio": '"detached-audio" layers are not allowed in globalLayers: use audioTracks',
+  speech: '"speech" layers are not allowed in globalLayers: use audioTracks (an entry with "type": "speech")',
 };

@@ -20,7 +20,7 @@ import {
   text,
   Volume,
 } from "./common.ts";
-import { AudioRef, FontRef } from "./file-ref.ts";
+import { AudioRef, CaptionsRef, FontRef } from "./file-ref.ts";
 import { ignored } from "./ignored.ts";
 import { layerDefaultsEntries, layerObject, layerVariant } from "./layer-set.ts";
 import * as L from "./limits.ts";
@@ -42,6 +42,7 @@ import {
   VIDEO_FORMATS,
   withOutPathFormat,
 } from "./outputs.ts";
+import { SpeechTrackSchema } from "./speech.ts";
 import { TransitionSchema } from "./transitions.ts";
 import { GLOBAL_LAYER_FORBIDDEN, VIDEO_LAYER_ENTRIES as E } from "./video-layers.ts";
 
@@ -69,6 +70,7 @@ export const VideoLayerSchema = layerVariant("a video clip", [
   layerObject(E.video),
   layerObject(E.audio),
   layerObject(E["detached-audio"]),
+  layerObject(E.speech),
   ...visualOptions,
 ]);
 export type VideoLayer = v.InferOutput<typeof VideoLayerSchema>;
@@ -111,7 +113,8 @@ export const AudioTrackSchema = strict("audio track", {
 });
 
 export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
-  animation: o(oneOf(["word-by-word", "letter-by-letter"])),
+  /** Default `word-by-word` for autoSubtitles and speech, `none` (each cue whole) for `captionsFile`. */
+  animation: o(oneOf(["word-by-word", "letter-by-letter", "none"])),
   textColor: o(Color),
   fontSize: o(numberIn(L.VIDEO_MIN_FONT_SIZE, L.VIDEO_MAX_FONT_SIZE)),
   fontPath: o(FontRef),
@@ -120,7 +123,42 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   outlineColor: o(Color),
   outlineWidth: o(numberIn(0, L.MAX_OUTLINE_WIDTH)),
   outlineStyle: o(oneOf(["outline", "shadow", "glow"])),
+  /** Our addition (issue 33): caption styles beyond the reference's. */
+  highlightColor: o(
+    v.pipe(
+      Color,
+      v.description(
+        "The word being said is drawn in this colour (the others in textColor); with animation none every word of the cue shows and the highlight moves from word to word.",
+      ),
+    ),
+  ),
+  wordsPerLine: o(
+    v.pipe(
+      integerIn(1, L.CAPTION_MAX_WORDS_PER_LINE),
+      v.description("Words on a caption line at most (default: as many as fit the width)."),
+    ),
+  ),
+  maxLines: o(
+    v.pipe(
+      integerIn(1, L.CAPTION_MAX_LINES),
+      v.description(`Lines a caption shows at most (default 2, at most ${L.CAPTION_MAX_LINES}).`),
+    ),
+  ),
+  allCaps: o(v.pipe(bool(), v.description("Draw the captions in capital letters (default false)."))),
+  backgroundColor: o(
+    v.pipe(
+      Color,
+      v.description("A box of this colour behind each caption (with alpha, e.g. #000000b3); default none."),
+    ),
+  ),
 });
+
+/** An `audioTracks` entry: a file (`path`), or text to say (`"type": "speech"`), chosen by `type`. */
+export const AudioTrackEntrySchema = v.lazy((input: unknown) =>
+  input !== null && typeof input === "object" && (input as { type?: unknown }).type === "speech"
+    ? SpeechTrackSchema
+    : AudioTrackSchema,
+);
 
 export type AutoSubtitlesStyle = v.InferOutput<typeof AutoSubtitlesStyleSchema>;
 
@@ -196,7 +234,7 @@ export const videoConfigEntries = {
   keepSourceAudio: o(bool()),
   clipsAudioVolume: o(Volume),
   outputVolume: o(Volume),
-  audioTracks: o(list(AudioTrackSchema, 0, L.VIDEO_MAX_AUDIO_TRACKS, "audio tracks")),
+  audioTracks: o(list(AudioTrackEntrySchema, 0, L.VIDEO_MAX_AUDIO_TRACKS, "audio tracks")),
   audioNorm: o(
     strict("audioNorm", {
       enable: o(bool()),
@@ -218,6 +256,49 @@ export const videoConfigEntries = {
   autoSubtitlesLanguage: o(
     v.pipe(v.string(), v.regex(/^[a-z]{2}$/, "must be a two-letter ISO 639-1 language code such as en")),
   ),
+  /**
+   * Our addition (issue 33): the background track (`audioFilePath`) and the file entries of `audioTracks` are
+   * lowered by `amount` dB while a speech layer or speech track speaks, reaching it `attack` s before the first
+   * word of a phrase and coming back over `release` s after its last.
+   */
+  ducking: o(
+    strict("ducking", {
+      amount: o(
+        v.pipe(
+          numberIn(0, L.DUCKING_MAX_DB),
+          v.description(`dB the music is lowered under speech (default ${L.DUCKING_DEFAULTS.amount}).`),
+        ),
+      ),
+      attack: o(
+        v.pipe(
+          numberIn(0, L.DUCKING_MAX_SECONDS),
+          v.description(
+            `Seconds the music takes to go down before speech (default ${L.DUCKING_DEFAULTS.attack}).`,
+          ),
+        ),
+      ),
+      release: o(
+        v.pipe(
+          numberIn(0, L.DUCKING_MAX_SECONDS),
+          v.description(
+            `Seconds the music takes to come back after speech (default ${L.DUCKING_DEFAULTS.release}).`,
+          ),
+        ),
+      ),
+    }),
+  ),
+  /**
+   * Our addition: an uploaded SubRip (.srt) or WebVTT (.vtt) file whose cues are burned in at their times with
+   * `autoSubtitlesStyle` (markup such as `<b>` or `<v Name>` is dropped; cue settings are ignored).
+   */
+  captionsFile: o(
+    v.pipe(
+      CaptionsRef,
+      v.description(
+        "An uploaded .srt or .vtt file burned in at its cues' times, drawn with autoSubtitlesStyle; not with autoSubtitles.",
+      ),
+    ),
+  ),
   ...editlyOnlyEntries,
 };
 
@@ -230,6 +311,11 @@ export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
   out.push(...defaultsIssues(defaults));
   if (config.autoSubtitlesStyle)
     out.push(...prefix(["autoSubtitlesStyle"], layerIssues(config.autoSubtitlesStyle)));
+  if (config.captionsFile !== undefined && config.autoSubtitles === true)
+    out.push({
+      path: ["captionsFile"],
+      message: "captionsFile and autoSubtitles cannot both be on: the file's captions are drawn as they are",
+    });
   config.audioTracks?.forEach((track, i) =>
     out.push(...prefix(["audioTracks", i], layerIssues({ ...track }))),
   );

@@ -6,8 +6,9 @@
  * - duration: ffmpeg's mov demuxer takes the format duration from `mvhd` (mov.c, mov_read_mvhd);
  * - size: the sample entry's coded width/height, swapped for a quarter turn as ffprobe's display size;
  * - rotation: clockwise degrees = atan2(b, a) of the track matrix (ffprobe prints -that as the
- *   display matrix rotation; see parse-probe.ts).
- * Pure (no I/O): the renderer reads files (video/probe.ts), the Worker R2 objects (src/media/mp4.ts).
+ *   display matrix rotation; see renderer/src/probe/parse-probe.ts).
+ * Pure (no I/O): the renderer reads files (renderer/src/probe/header-facts.ts), the Worker R2 objects
+ * (src/media/mp4.ts).
  */
 import { ticksToUs } from "./rescale.ts";
 

@@ -24,7 +24,7 @@ export interface AudioGraph {
  * audio, or reading a label another audio chain made. Inputs read from pipes (text sheets, html frames) are
  * dropped: they are last in the list (pipesLast) and carry no audio.
  */
-export function audioOnlyGraph(graph: CompiledGraph): AudioGraph | null {
+export const audioOnlyGraph = (graph: CompiledGraph): AudioGraph | null => {
   const chains = graph.filterGraph.split(";\n");
   const audioLabels = new Set<string>();
   const kept: string[] = [];
@@ -43,15 +43,15 @@ export function audioOnlyGraph(graph: CompiledGraph): AudioGraph | null {
     inputs: graph.inputs.filter((args) => !args.at(-1)?.startsWith("pipe:")),
     filterGraph: [...kept, `[aout]${SPEECH_AUDIO_FILTER}[speech]`].join(";\n"),
   };
-}
+};
 
 /** Writes the mix of `graph` as `speech.wav` in `workDir` (16 kHz mono PCM) and returns its path. */
-export async function writeSpeechWav(
+export const writeSpeechWav = async (
   graph: AudioGraph,
   workDir: string,
   ffmpegPath: string,
   signal?: AbortSignal,
-): Promise<string> {
+): Promise<string> => {
   const script = join(workDir, "audio-graph.txt");
   const wav = join(workDir, "speech.wav");
   await writeFile(script, graph.filterGraph);
@@ -77,4 +77,4 @@ export async function writeSpeechWav(
     { signal, timeoutMs: 10 * 60_000 },
   );
   return wav;
-}
+};

@@ -7,14 +7,14 @@ import type { Captions } from "./captions.ts";
 import { cueText } from "./layout.ts";
 
 /** `hh:mm:ss.mmm` (WebVTT) or `hh:mm:ss,mmm` (SRT). */
-export function timestamp(seconds: number, separator: "." | ","): string {
+export const timestamp = (seconds: number, separator: "." | ","): string => {
   const ms = Math.max(0, Math.round(seconds * 1000));
   const pad = (n: number, w = 2) => String(n).padStart(w, "0");
   const h = Math.floor(ms / 3_600_000);
   const m = Math.floor(ms / 60_000) % 60;
   const s = Math.floor(ms / 1000) % 60;
   return `${pad(h)}:${pad(m)}:${pad(s)}${separator}${pad(ms % 1000, 3)}`;
-}
+};
 
 /** Cue text safe in both formats: no blank lines (they end a cue), no `-->`, `<`/`&` escaped for WebVTT. */
 const vttText = (text: string) =>
@@ -25,27 +25,27 @@ const vttText = (text: string) =>
     .replace(/\n\s*\n/g, "\n");
 
 /** WebVTT (W3C): the header, a NOTE when there are no captions, then the cues. */
-export function toWebVtt(captions: Captions): string {
+export const toWebVtt = (captions: Captions): string => {
   const head = captions.note ? `WEBVTT\n\nNOTE ${captions.note}\n` : "WEBVTT\n";
   const cues = captions.cues.map(
     (cue, i) =>
       `${i + 1}\n${timestamp(cue.start, ".")} --> ${timestamp(cue.end, ".")}\n${vttText(cueText(cue))}\n`,
   );
   return [head, ...cues].join("\n");
-}
+};
 
 /** SubRip: numbered cues, comma before the milliseconds; empty when there are no captions. */
-export function toSrt(captions: Captions): string {
+export const toSrt = (captions: Captions): string => {
   return captions.cues
     .map(
       (cue, i) =>
         `${i + 1}\n${timestamp(cue.start, ",")} --> ${timestamp(cue.end, ",")}\n${cueText(cue).replace(/\n\s*\n/g, "\n")}\n`,
     )
     .join("\n");
-}
+};
 
 /** The transcript: backend, language, note, the full text, every word and every cue with times. */
-export function toTranscriptJson(captions: Captions): string {
+export const toTranscriptJson = (captions: Captions): string => {
   const round = (s: number) => Math.round(s * 1000) / 1000;
   return JSON.stringify(
     {
@@ -59,4 +59,4 @@ export function toTranscriptJson(captions: Captions): string {
     null,
     2,
   );
-}
+};

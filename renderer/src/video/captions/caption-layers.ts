@@ -5,7 +5,9 @@
  * words: `revealTimes` gives each reveal state the time its word (or letter) is said.
  */
 import type { AutoSubtitlesStyle, Layer, VideoSpec } from "../types.ts";
-import { revealUnits } from "../raster/text-html.ts";
+import { catalogFaceFile } from "../../fonts/files.ts";
+import { textMeasurer } from "../../fonts/measure.ts";
+import { revealUnits, type CaptionMarks } from "../raster/text-html.ts";
 import { charsPerLine, cueText, DEFAULT_LAYOUT, type CaptionLayoutOptions, type Cue } from "./layout.ts";
 
 /** Documented defaults of autoSubtitlesStyle (the reference leaves them open; README states these). */
@@ -20,27 +22,64 @@ export const CAPTION_DEFAULTS = {
 } as const;
 
 /** Caption font size in output pixels. */
-export function captionFontSize(style: AutoSubtitlesStyle, spec: VideoSpec): number {
+export const captionFontSize = (style: AutoSubtitlesStyle, spec: VideoSpec): number => {
   if (style.fontSize !== undefined) return style.fontSize * spec.pixelScale;
   return Math.round(Math.min(spec.width, spec.height) * CAPTION_DEFAULTS.fontSizeFraction);
-}
+};
 
-/** The layout options for captions in `spec`: a title box is at most 80 % of the frame wide, less padding. */
-export function captionLayoutOptions(style: AutoSubtitlesStyle, spec: VideoSpec): CaptionLayoutOptions {
+/** The caption text as drawn: in capitals with `allCaps`. */
+const drawn = (style: AutoSubtitlesStyle, text: string) => (style.allCaps ? text.toLocaleUpperCase() : text);
+
+/** The animation captions get: the style's, else `none` for a captions file and `word-by-word` otherwise. */
+export const captionAnimation = (style: AutoSubtitlesStyle, spec: VideoSpec) =>
+  style.animation ?? (spec.subtitles?.file !== undefined ? "none" : CAPTION_DEFAULTS.animation);
+
+/**
+ * The layout options for captions in `spec`: a title box is at most 80 % of the frame wide, less padding; a
+ * line is measured in the caption's own font files (fonts/measure.ts), capitals included.
+ */
+export const captionLayoutOptions = (style: AutoSubtitlesStyle, spec: VideoSpec): CaptionLayoutOptions => {
   const size = captionFontSize(style, spec);
   const outline = (style.outlineWidth ?? 0) * spec.pixelScale;
   const pad = Math.ceil(size * 0.25 + outline * 4);
-  return { ...DEFAULT_LAYOUT, maxCharsPerLine: charsPerLine(spec.width * 0.8 - 2 * pad, size) };
-}
+  const files =
+    style.fontPath !== undefined
+      ? [style.fontPath]
+      : style.googleFont !== undefined
+        ? catalogFaceFile(String(style.googleFont)).files
+        : [];
+  const width = textMeasurer(files, size);
+  const maxWidth = spec.width * 0.8 - 2 * pad;
+  return {
+    ...DEFAULT_LAYOUT,
+    maxLines: style.maxLines ?? DEFAULT_LAYOUT.maxLines,
+    maxWordsPerLine: style.wordsPerLine,
+    maxCharsPerLine: charsPerLine(maxWidth, size),
+    measure: (text) => width(drawn(style, text)),
+    maxWidth,
+  };
+};
 
 /** A global title layer showing `cue` in `style` over [cue.start, cue.end] of the output. */
-export function captionLayer(cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpec): Layer {
+export const captionLayer = (cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpec): Layer => {
+  const animation = captionAnimation(style, spec);
+  const highlight = style.highlightColor;
+  // `none`: the whole cue at once; with a highlight it is a word-by-word title whose states all show every word.
+  const whole = animation === "none" && highlight === undefined;
+  const caption: CaptionMarks = {
+    highlightColor: highlight,
+    backgroundColor: style.backgroundColor,
+    showAll: animation === "none",
+  };
   return {
     type: "title",
-    text: cueText(cue),
-    start: cue.start,
+    text: drawn(style, cueText(cue)),
+    // A whole cue is a title that fades in over one frame: it starts a frame early, so it is opaque at cue.start.
+    start: whole ? Math.max(0, cue.start - 1 / spec.fps) : cue.start,
     stop: cue.end,
-    style: style.animation ?? CAPTION_DEFAULTS.animation,
+    style: whole ? "fade-in" : animation === "none" ? "word-by-word" : animation,
+    ...(whole ? { animationDuration: 1 / spec.fps, zoomDirection: null } : {}),
+    caption,
     textColor: style.textColor ?? CAPTION_DEFAULTS.textColor,
     fontSize: captionFontSize(style, spec),
     fontPath: style.fontPath,
@@ -50,14 +89,14 @@ export function captionLayer(cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpe
     outlineWidth: style.outlineWidth === undefined ? undefined : style.outlineWidth * spec.pixelScale,
     outlineStyle: style.outlineStyle ?? CAPTION_DEFAULTS.outlineStyle,
   } as Layer;
-}
+};
 
 /**
  * When each of a caption's `states` reveal states starts, in seconds from the cue's start: state s shows the
  * first round((s+1)·units/states) units (the rasteriser's grouping), so it starts when its last unit is said.
  * Letters of a word are spread evenly over the word; state 0 starts with the cue.
  */
-export function revealTimes(cue: Cue, by: "word" | "letter", states: number): number[] {
+export const revealTimes = (cue: Cue, by: "word" | "letter", states: number): number[] => {
   const words = cue.lines.flat();
   const text = cueText(cue);
   const units = revealUnits(text, by);
@@ -89,4 +128,4 @@ export function revealTimes(cue: Cue, by: "word" | "letter", states: number): nu
     const visible = Math.round(((s + 1) * n) / states);
     return Math.max(0, (unitTimes[visible - 1] ?? cue.start) - cue.start);
   });
-}
+};

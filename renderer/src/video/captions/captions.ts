@@ -14,7 +14,7 @@ import { compileGraph } from "../compile.ts";
 import { keyedLayers } from "../layers/index.ts";
 import type { MediaInfo, RasterAsset, VideoSpec } from "../types.ts";
 import { audioOnlyGraph, writeSpeechWav } from "./audio-pass.ts";
-import { captionLayer, captionLayoutOptions, CAPTION_DEFAULTS, revealTimes } from "./caption-layers.ts";
+import { captionAnimation, captionLayer, captionLayoutOptions, revealTimes } from "./caption-layers.ts";
 import { layoutCaptions, type Cue } from "./layout.ts";
 
 /** What autoSubtitles produced: the words heard, the cues drawn, and why there are none when there are none. */
@@ -31,15 +31,15 @@ export const NO_AUDIO_NOTE = "the video has no audio, so there is nothing to cap
 export const NO_SPEECH_NOTE = "no speech was recognised in the audio, so no captions were drawn";
 
 /** Transcribes the spec's final audio mix and lays out its cues. */
-export async function transcribeMix(
+export const transcribeMix = async (
   spec: VideoSpec,
   timeline: Timeline,
   media: ReadonlyMap<string, MediaInfo>,
   o: { jobId: string; workDir: string; ffmpegPath: string; transcriber: Transcriber; signal?: AbortSignal },
-): Promise<Captions> {
+): Promise<Captions> => {
   const subtitles = spec.subtitles!;
   // Compiled without rasters: text and html layers add no inputs, so nothing waits on a browser.
-  const audio = audioOnlyGraph(compileGraph(spec, timeline, o.jobId, media, new Map()));
+  const audio = audioOnlyGraph(compileGraph({ spec, timeline, jobId: o.jobId, media, rasters: new Map() }));
   if (!audio) return { backend: null, language: null, words: [], cues: [], note: NO_AUDIO_NOTE };
   const wav = await writeSpeechWav(audio, o.workDir, o.ffmpegPath, o.signal);
   const transcript = await o.transcriber.transcribe(wav, {
@@ -55,13 +55,13 @@ export async function transcribeMix(
     cues,
     note: words.length === 0 ? NO_SPEECH_NOTE : null,
   };
-}
+};
 
 /** The spec with one global title layer per cue, and the layer key of each cue. */
-export function withCaptionLayers(
+export const withCaptionLayers = (
   spec: VideoSpec,
   cues: readonly Cue[],
-): { spec: VideoSpec; keys: string[] } {
+): { spec: VideoSpec; keys: string[] } => {
   const style = spec.subtitles?.style ?? {};
   const next = {
     ...spec,
@@ -69,21 +69,18 @@ export function withCaptionLayers(
   };
   const keyed = keyedLayers(next);
   return { spec: next, keys: keyed.slice(keyed.length - cues.length).map((k) => k.key) };
-}
+};
 
 /** Retimes each caption's reveal states to the spoken words (the rasteriser spreads them evenly). */
-export function timeReveals(
+export const timeReveals = (
   assets: Map<string, RasterAsset>,
   keys: readonly string[],
   cues: readonly Cue[],
   spec: VideoSpec,
-): void {
-  const by =
-    (spec.subtitles?.style.animation ?? CAPTION_DEFAULTS.animation) === "letter-by-letter"
-      ? "letter"
-      : "word";
+): void => {
+  const by = captionAnimation(spec.subtitles?.style ?? {}, spec) === "letter-by-letter" ? "letter" : "word";
   keys.forEach((key, i) => {
     const asset = assets.get(key);
     if (asset && asset.frames.length > 1) asset.times = revealTimes(cues[i]!, by, asset.frames.length);
   });
-}
+};

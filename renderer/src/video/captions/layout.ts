@@ -16,6 +16,14 @@ export interface CaptionLayoutOptions {
   maxGap: number;
   /** Seconds a cue stays after its last word ends (never into the next cue). */
   hold: number;
+  /** Words on one line at most (the style's `wordsPerLine`). */
+  maxWordsPerLine?: number;
+  /**
+   * The drawn width in px of a line's text, measured from the caption's font files (fonts/measure.ts); with
+   * `maxWidth`, lines are filled by width rather than by `maxCharsPerLine`.
+   */
+  measure?: (text: string) => number;
+  maxWidth?: number;
 }
 
 /** One caption on screen: its lines of words, shown from `start` to `end` (seconds of the output). */
@@ -36,9 +44,9 @@ export const DEFAULT_LAYOUT: Omit<CaptionLayoutOptions, "maxCharsPerLine"> = {
  * Characters per line for text `fontSize` px high in a box `boxWidth` px wide: an average glyph of the
  * caption fonts is about 0.6 em wide (DejaVu Sans, the default, is one of the widest).
  */
-export function charsPerLine(boxWidth: number, fontSize: number): number {
+export const charsPerLine = (boxWidth: number, fontSize: number): number => {
   return Math.max(8, Math.floor(boxWidth / (fontSize * 0.6)));
-}
+};
 
 const BINDS_TO_NEXT = new Set(
   "a an the to of in on at by for from with and or but if as my your his her its our their this that no not".split(
@@ -46,13 +54,61 @@ const BINDS_TO_NEXT = new Set(
   ),
 );
 
+/** Scripts written without spaces between words: each character is a place a line may break. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]/u;
+
+/** Words joined as drawn: a space between two words, none where both sides are CJK characters (pure). */
+export const joinText = (words: readonly { text: string }[]): string =>
+  words.reduce((out, w, i) => {
+    if (i === 0) return w.text;
+    const glued = UNSPACED.test(out.at(-1) ?? "") && UNSPACED.test([...w.text][0] ?? "");
+    return `${out}${glued ? "" : " "}${w.text}`;
+  }, "");
+
+/**
+ * Words of unspaced scripts split into characters (a run of other characters stays whole), each with its share
+ * of the word's time, so a line of Chinese or Japanese can break between any two characters (pure).
+ */
+export const breakUnits = (words: readonly TranscriptWord[]): TranscriptWord[] =>
+  words.flatMap((w) => {
+    if (!UNSPACED.test(w.text)) return [w];
+    const parts = w.text.match(
+      /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef][\p{P}]*|[^\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3000-\u303f\uff00-\uffef]+/gu,
+    ) ?? [w.text];
+    const total = parts.reduce((n, p) => n + [...p].length, 0);
+    let at = 0;
+    return parts.map((text) => {
+      const start = w.start + ((w.end - w.start) * at) / total;
+      at += [...text].length;
+      return { text, start, end: w.start + ((w.end - w.start) * at) / total };
+    });
+  });
+
+/** Whether `words` fit on one line under `o` (pure). */
+const fits = (words: readonly TranscriptWord[], o: CaptionLayoutOptions): boolean => {
+  if (o.maxWordsPerLine !== undefined && words.length > o.maxWordsPerLine) return false;
+  if (o.measure && o.maxWidth !== undefined) return o.measure(joinText(words)) <= o.maxWidth;
+  return length(words) <= o.maxCharsPerLine;
+};
+
+/** One line's words wrapped into lines that fit (a word wider than a line gets a line of its own) (pure). */
+export const wrapWords = (words: readonly TranscriptWord[], o: CaptionLayoutOptions): TranscriptWord[][] => {
+  const lines: TranscriptWord[][] = [];
+  for (const word of breakUnits(words)) {
+    const line = lines.at(-1);
+    if (line && fits([...line, word], o)) line.push(word);
+    else lines.push([word]);
+  }
+  return lines;
+};
+
 const bare = (text: string) => text.toLowerCase().replace(/[^\p{L}\p{N}']/gu, "");
 const endsSentence = (text: string) => /[.!?…。！？]["')\]]*$/.test(text);
 const length = (words: readonly TranscriptWord[]) =>
   words.reduce((n, w) => n + w.text.length, 0) + Math.max(0, words.length - 1);
 
 /** Words split into groups that a line break must not separate (pure). */
-export function wordGroups(words: readonly TranscriptWord[], maxGap: number): TranscriptWord[][] {
+export const wordGroups = (words: readonly TranscriptWord[], maxGap: number): TranscriptWord[][] => {
   const groups: TranscriptWord[][] = [];
   let current: TranscriptWord[] = [];
   words.forEach((word, i) => {
@@ -70,17 +126,17 @@ export function wordGroups(words: readonly TranscriptWord[], maxGap: number): Tr
     }
   });
   return groups;
-}
+};
 
 /** Lays `words` (in time order) out as cues (pure). */
-export function layoutCaptions(words: readonly TranscriptWord[], o: CaptionLayoutOptions): Cue[] {
+export const layoutCaptions = (words: readonly TranscriptWord[], o: CaptionLayoutOptions): Cue[] => {
   const cues: { lines: TranscriptWord[][] }[] = [];
   let lines: TranscriptWord[][] = [];
   const close = () => {
     if (lines.length) cues.push({ lines });
     lines = [];
   };
-  for (const group of wordGroups(words, o.maxGap)) {
+  for (const group of wordGroups(breakUnits(words), o.maxGap)) {
     const first = lines[0]?.[0];
     const lastLine = lines.at(-1);
     const last = lastLine?.at(-1);
@@ -90,7 +146,7 @@ export function layoutCaptions(words: readonly TranscriptWord[], o: CaptionLayou
       if (pause || tooLong || endsSentence(last.text)) close();
     }
     const line = lines.at(-1);
-    if (line && length(line) + 1 + length(group) <= o.maxCharsPerLine) {
+    if (line && fits([...line, ...group], o)) {
       line.push(...group);
     } else {
       if (lines.length >= o.maxLines) close();
@@ -104,9 +160,9 @@ export function layoutCaptions(words: readonly TranscriptWord[], o: CaptionLayou
     const nextStart = cues[i + 1]?.lines[0]![0]!.start ?? Number.POSITIVE_INFINITY;
     return { start, end: Math.max(lastEnd, Math.min(lastEnd + o.hold, nextStart)), lines: cue.lines };
   });
-}
+};
 
 /** The cue's text as drawn: words joined by spaces, lines by newlines. */
-export function cueText(cue: Cue): string {
-  return cue.lines.map((line) => line.map((w) => w.text).join(" ")).join("\n");
-}
+export const cueText = (cue: Cue): string => {
+  return cue.lines.map(joinText).join("\n");
+};

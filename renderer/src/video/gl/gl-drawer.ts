@@ -31,14 +31,16 @@ const ALIASES: Readonly<Record<string, [number, number]>> = {
 };
 
 /** The gl name and params a drawn transition runs with (aliases resolved). */
-export function glProgramOf(t: Pick<DrawnTransition, "name" | "params">): {
+export const glProgramOf = (
+  t: Pick<DrawnTransition, "name" | "params">,
+): {
   name: string;
   params: Record<string, unknown>;
-} {
+} => {
   const dir = ALIASES[t.name];
   if (dir) return { name: "Directional", params: { direction: dir, ...t.params } };
   return { name: t.name, params: { ...t.params } };
-}
+};
 
 /** editly's easings of a transition's progress (the grammar's `easing`). */
 const EASE: Readonly<Record<string, (t: number) => number>> = {
@@ -48,13 +50,13 @@ const EASE: Readonly<Record<string, (t: number) => number>> = {
 };
 
 /** The progress of each of `frames` frames: frame k at k / frames (xfade's convention), eased. */
-export function progressOf(frames: number, easing?: string | null): number[] {
+export const progressOf = (frames: number, easing?: string | null): number[] => {
   const ease = EASE[easing ?? "linear"] ?? EASE.linear!;
   return Array.from({ length: frames }, (_, k) => ease(k / frames));
-}
+};
 
 /** The fragment source, uniforms, map samplers and progress `t` is drawn with. */
-function programOf(t: DrawnTransition): NativeProgram {
+const programOf = (t: DrawnTransition): NativeProgram => {
   const { name, params } = glProgramOf(t);
   const src = GL_SOURCES.get(name);
   if (!src) throw new Error(`transition ${t.name} has no GLSL`);
@@ -64,7 +66,7 @@ function programOf(t: DrawnTransition): NativeProgram {
     samplers: extraSamplers(src.glsl),
     progress: progressOf(t.frames, t.easing),
   };
-}
+};
 
 /** The longest a gl layer frame may take on the page (html layers' capture has the same kind of bound). */
 export const GL_FRAME_DEADLINE_MS = 10_000;
@@ -75,9 +77,6 @@ const drawnWithin = <T>(p: Promise<T>, what: string): Promise<T> =>
 
 export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private runs = 0;
-  /** Which pass the compiler is building: the renderer sets it before each compile. */
-  mode: "taps" | "splice" = "taps";
-  tapping = 0;
   private readonly openSession: () => Promise<GlSession>;
   private opened: Promise<GlSession> | null = null;
   private readonly width: number;

@@ -31,14 +31,6 @@ export interface DrawnTransition {
 
 /** What the renderer gives the compiler to draw transitions with (gl-drawer.ts); absent: xfade only. */
 export interface TransitionDrawer {
-  /** "taps": compile the pass that writes the pairs; "splice": the pass that reads the drawn frames. */
-  readonly mode: "taps" | "splice";
-  /**
-   * Taps mode: the transition (index of the clip it leaves) whose pairs the run writes. One run per
-   * transition: a run writing two transitions' pairs interleaves them, and then waits on the second's
-   * reader while the render waits for the first's frames.
-   */
-  readonly tapping?: number;
   /**
    * Drains the side-by-side pairs ffmpeg writes (taps pass), `t.channels` bytes a pixel (rgb24 or rgba),
    * or hands ffmpeg the pipe of what draws them.
@@ -58,12 +50,12 @@ export const withAlpha = (format: string | undefined): boolean => format === "we
  * Taps pass: writes A's last and B's first `frames` frames side by side to the drawer. `[aTap]` and
  * `[bTap]` are A's and B's clip streams (or split copies of them); A lasts `aFrames` frames.
  */
-export function glTaps(
+export const glTaps = (
   ctx: GraphContext,
   o: { aTap: string; aFrames: number; bTap: string },
   t: DrawnTransition,
   drawer: TransitionDrawer,
-): void {
+): void => {
   const n = t.frames;
   const [tailA, headB, pairs] = [ctx.label("gta"), ctx.label("gtb"), ctx.label("gpair")];
   // Clips are opaque outside webm: rgb24 pairs are a quarter fewer bytes to carry to the page (which
@@ -73,18 +65,18 @@ export function glTaps(
   ctx.chain(`[${o.bTap}]trim=end_frame=${n},setpts=PTS-STARTPTS[${headB}]`);
   ctx.chain(`[${tailA}][${headB}]hstack=inputs=2,format=${pix}[${pairs}]`);
   ctx.addOutputPipe(pairs, ["-c:v", "rawvideo", "-pix_fmt", pix, "-f", "rawvideo"], drawer.readPairs(t));
-}
+};
 
 /**
  * Splice pass: joins `[acc]` (everything up to and including clip A) and `[bMain]` (clip B) with the
  * overlap drawn by `drawer`; B starts at frame `at` of the output. Output `[out]`, frame timestamps.
  */
-export function glJoin(
+export const glJoin = (
   ctx: GraphContext,
   o: { acc: string; bMain: string; at: number; out: string },
   t: DrawnTransition,
   drawer: TransitionDrawer,
-): void {
+): void => {
   const { width: W, height: H, fps, format } = ctx.spec;
   const n = t.frames;
   const [drawn, a0, b1] = [ctx.label("gdrawn"), ctx.label("ga0"), ctx.label("gb1")];
@@ -105,4 +97,4 @@ export function glJoin(
   ctx.chain(`[${o.acc}]trim=end_frame=${o.at}[${a0}]`);
   ctx.chain(`[${o.bMain}]trim=start_frame=${n},setpts=PTS-STARTPTS[${b1}]`);
   ctx.chain(`[${a0}][${drawn}][${b1}]concat=n=3:v=1:a=0,settb=1/${fps},setpts=N[${o.out}]`);
-}
+};

@@ -18,7 +18,7 @@ import { MAP_SIZE, SPIRAL_MAP } from "./map.ts";
  * lets `float s = pow(smoothness, 0.5);` through (it defers such initializers itself), Mesa refuses it, and
  * ten of the collection's shaders are written that way. Comments are dropped; `const` globals stay.
  */
-export function hoistGlobalInitializers(glsl: string): { glsl: string; init: string } {
+export const hoistGlobalInitializers = (glsl: string): { glsl: string; init: string } => {
   const text = glsl.replace(/\/\*[\s\S]*?\*\//g, " ").replace(/\/\/[^\n]*/g, "");
   const out: string[] = [];
   const init: string[] = [];
@@ -61,13 +61,13 @@ export function hoistGlobalInitializers(glsl: string): { glsl: string; init: str
   }
   out.push(chunk);
   return { glsl: out.join(""), init: init.join(" ") };
-}
+};
 
 /**
  * The fragment shader around a gl-transitions `transition(uv)` (the collection's standard uniforms; the
  * transition declares its own params, map samplers included): one source for the page and the native helper.
  */
-export function transitionFragment(glsl: string): string {
+export const transitionFragment = (glsl: string): string => {
   const hoisted = hoistGlobalInitializers(glsl);
   return `precision highp float;
 varying vec2 _uv;
@@ -80,12 +80,12 @@ vec4 getToColor(vec2 uv) { return texture2D(_to, vec2(uv.x, 1.0 - uv.y)); }
 ${hoisted.glsl}
 void main() { ${hoisted.init} gl_FragColor = transition(_uv); }
 `;
-}
+};
 
 /** Samplers a transition declares besides its two pictures (luma, displacement maps). */
-export function extraSamplers(glsl: string): string[] {
+export const extraSamplers = (glsl: string): string[] => {
   return [...glsl.matchAll(/uniform\s+sampler2D\s+(\w+)\s*;/g)].map((m) => m[1]!);
-}
+};
 
 /** The page script; `W`, `H` are substituted. Runs in Chromium, never in Node. */
 const SCRIPT = String.raw`
@@ -237,10 +237,10 @@ window.glx = {
 `;
 
 /** The page document for a W x H video. */
-export function glPageDocument(width: number, height: number): string {
+export const glPageDocument = (width: number, height: number): string => {
   const script = SCRIPT.replace("__W__", String(width))
     .replace("__H__", String(height))
     .replace("__MAP_SIZE__", String(MAP_SIZE))
     .replace("__MAP__", SPIRAL_MAP.toString("base64"));
   return `<!doctype html><html><head><meta charset="utf-8"></head><body style="margin:0"><script>${script}</script></body></html>`;
-}
+};

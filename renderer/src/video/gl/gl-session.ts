@@ -67,14 +67,14 @@ class FrameQueue {
 }
 
 /** Writes `parts` and waits for the pipe to drain when it is full. */
-export function writeAll(to: Writable, parts: Frame): Promise<void> {
+export const writeAll = (to: Writable, parts: Frame): Promise<void> => {
   return new Promise((resolve, reject) => {
     let ok = true;
     for (const b of parts) ok = to.write(b, (e) => (e ? reject(e) : undefined));
     if (ok) resolve();
     else to.once("drain", resolve);
   });
-}
+};
 
 /** Zeros shared by every blank frame (a 4096x4096 primer is 64 MiB: one per transition would add up). */
 const ZEROS = Buffer.alloc(1 << 20);
@@ -83,7 +83,7 @@ const ZEROS = Buffer.alloc(1 << 20);
  * Writes `size` zero bytes (the blank primer frame a render's input pipe opens with, gl-join.ts) and resolves once
  * they have left this process: whatever writes into the pipe next (a helper given its fd) comes after them.
  */
-export function writeBlank(to: Writable, size: number): Promise<void> {
+export const writeBlank = (to: Writable, size: number): Promise<void> => {
   return new Promise((resolve, reject) => {
     for (let left = size; left > 0; left -= ZEROS.length) {
       const last = left <= ZEROS.length;
@@ -93,15 +93,15 @@ export function writeBlank(to: Writable, size: number): Promise<void> {
     }
     if (size <= 0) resolve();
   });
-}
+};
 
 /** Reads exactly `count` frames of `size` bytes from `from`, calling `each(i, frame)`. */
-export async function readFrames(
+export const readFrames = async (
   from: Readable,
   size: number,
   count: number,
   each: (i: number, frame: Frame) => void | Promise<void>,
-): Promise<void> {
+): Promise<void> => {
   let parts: Buffer[] = [];
   let have = 0;
   let i = 0;
@@ -120,7 +120,7 @@ export async function readFrames(
     }
   }
   if (i < count) throw new Error(`ffmpeg wrote ${i} of ${count} transition frames`);
-}
+};
 
 export class GlSession {
   private readonly inbox = new Map<string, FrameQueue>();

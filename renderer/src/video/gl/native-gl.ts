@@ -57,7 +57,7 @@ const STDERR_TAIL = 4096;
  * ES 3.2 Mesa 22.3.6"), for /health; null without a helper (transitions are drawn on the page), and "not
  * working: <its error>" when it cannot start its GL (renders with a drawn transition would then fail).
  */
-export function glTransitionVersion(path: string | null): Promise<string | null> {
+export const glTransitionVersion = (path: string | null): Promise<string | null> => {
   if (path === null) return Promise.resolve(null);
   const firstLine = (text: string) => text.trim().split("\n", 1)[0] ?? "";
   return new Promise((resolve) =>
@@ -69,7 +69,7 @@ export function glTransitionVersion(path: string | null): Promise<string | null>
         resolve(error ? `not working: ${firstLine(stderr) || error.message}` : firstLine(stdout)),
     ),
   );
-}
+};
 
 /** The helper process; its stdout is a pipe of this process, or the render's own (then null). */
 type Helper = ChildProcessByStdio<Writable, Readable | null, Readable>;
@@ -84,7 +84,7 @@ export interface NativeProgram {
 }
 
 /** The helper's arguments (after its path) for a W x H video whose pairs carry `channels` bytes a pixel. */
-export function nativeArgs(p: NativeProgram, width: number, height: number, channels: 3 | 4): string[] {
+export const nativeArgs = (p: NativeProgram, width: number, height: number, channels: 3 | 4): string[] => {
   return [
     String(width),
     String(height),
@@ -94,7 +94,7 @@ export function nativeArgs(p: NativeProgram, width: number, height: number, chan
     ...Object.entries(p.uniforms).map(([name, u]) => `${u.type}:${name}:${u.value.join(",")}`),
     ...p.samplers.map((s) => `sampler:${s}`),
   ];
-}
+};
 
 /**
  * Helpers of one job alive at once. Each holds Mesa, llvmpipe's threads and its textures (measured here: ~75-85 MB
@@ -256,10 +256,14 @@ export class NativeDrawing {
     if (child.stdout) {
       for await (const chunk of child.stdout as AsyncIterable<Buffer>) await writeAll(to, [chunk]);
     }
-    await this.exited;
-    // Handing the pipe to the helper stopped this process reading it, so it would never see the render
-    // close its end: let go of it now (the render reads what is in it, then the end of its input).
-    if (direct) to.destroy();
+    try {
+      await this.exited;
+    } finally {
+      // Handing the pipe to the helper stopped this process reading it, so it would never see the render
+      // close its end: let go of it now (the render reads what is in it, then the end of its input), and when
+      // the helper failed too (a still's render may stop reading first and still end well: process.ts).
+      if (direct) to.destroy();
+    }
   }
 
   /**

@@ -23,10 +23,12 @@ const TYPES = new Set(["float", "int", "bool", "vec2", "vec3", "vec4", "ivec2"])
  * 0.2) *\/;` or `// = 0.5`). The package's JSON misses a few written the block-comment way (`burn`),
  * which gl-transitions.com still draws with that default: read them from the source like the site does.
  */
-export function glslDefaults(glsl: string): {
+export const glslDefaults = (
+  glsl: string,
+): {
   types: Record<string, UniformType>;
   values: Record<string, unknown>;
-} {
+} => {
   const types: Record<string, UniformType> = {};
   const values: Record<string, unknown> = {};
   const re = /uniform\s+(\w+)\s+(\w+)\s*(?:\/\*\s*=\s*([^*]+?)\s*\*\/\s*;|;\s*\/\/\s*=\s*([^\n]+))/g;
@@ -53,7 +55,7 @@ export function glslDefaults(glsl: string): {
         : value;
   }
   return { types, values };
-}
+};
 
 /** gl-transitions sources by their documented name, defaults completed from the GLSL. */
 export const GL_SOURCES: ReadonlyMap<string, GlTransitionSource> = new Map(
@@ -79,14 +81,14 @@ export interface UniformValue {
 const SIZES: Record<UniformType, number> = { float: 1, int: 1, bool: 1, vec2: 2, vec3: 3, vec4: 4, ivec2: 2 };
 
 /** `#rgb`, `#rrggbb` or `#rrggbbaa` → channels in 0..1; null otherwise. */
-function hexColor(text: string): number[] | null {
+const hexColor = (text: string): number[] | null => {
   const m = /^#?([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.exec(text.trim());
   if (!m) return null;
   const h = m[1]!.length === 3 ? [...m[1]!].map((c) => c + c).join("") : m[1]!;
   return (h.match(/../g) ?? []).map((x) => parseInt(x, 16) / 255);
-}
+};
 
-function coerce(type: UniformType, raw: unknown): number[] | null {
+const coerce = (type: UniformType, raw: unknown): number[] | null => {
   const n = SIZES[type];
   let v: number[] | null = null;
   if (typeof raw === "boolean") v = [raw ? 1 : 0];
@@ -97,16 +99,16 @@ function coerce(type: UniformType, raw: unknown): number[] | null {
   if (type === "vec4" && v.length === 3) v = [...v, 1];
   if (v.length !== n) return null;
   return type === "int" || type === "ivec2" ? v.map(Math.round) : v;
-}
+};
 
 /**
  * The uniforms of transition `name`: its default params overridden by the job's `params` (a colour may be
  * given as `#rrggbb` for a vec3/vec4). A param of the wrong shape throws, naming it.
  */
-export function uniformsFor(
+export const uniformsFor = (
   name: string,
   params: Record<string, unknown> = {},
-): Record<string, UniformValue> {
+): Record<string, UniformValue> => {
   const src = GL_SOURCES.get(name);
   if (!src) throw new Error(`no GLSL for transition ${name}`);
   const out: Record<string, UniformValue> = {};
@@ -118,4 +120,4 @@ export function uniformsFor(
     if (value !== null) out[key] = { type, value };
   }
   return out;
-}
+};

@@ -31,14 +31,14 @@ const busySlots = new Set<number>();
  * Reserves a begin-frame browser process for one capturing page (the lowest free slot), so concurrent
  * jobs never put two capturing tabs in one process (they time out). Call `release` when done.
  */
-export function leaseSlot(): { slot: number; release: () => void } {
+export const leaseSlot = (): { slot: number; release: () => void } => {
   let slot = 0;
   while (busySlots.has(slot)) slot++;
   busySlots.add(slot);
   return { slot, release: () => void busySlots.delete(slot) };
-}
+};
 
-async function route(req: HTTPRequest, doc: string): Promise<void> {
+const route = async (req: HTTPRequest, doc: string): Promise<void> => {
   const url = req.url();
   try {
     if (url === `${HTML_ORIGIN}/`) {
@@ -71,15 +71,15 @@ async function route(req: HTTPRequest, doc: string): Promise<void> {
   } catch {
     await req.abort("failed").catch(() => {});
   }
-}
+};
 
-async function newPage(
+const newPage = async (
   chromium: ChromiumLaunch,
   method: CaptureMethod,
   w: number,
   h: number,
   slot: number,
-): Promise<{ ctx: BrowserContext; page: Page }> {
+): Promise<{ ctx: BrowserContext; page: Page }> => {
   if (method === "screenshot") {
     const ctx = await (await getBrowser(chromium)).createBrowserContext();
     return { ctx, page: await ctx.newPage() };
@@ -108,12 +108,12 @@ async function newPage(
   } finally {
     await session.detach().catch(() => {});
   }
-}
+};
 
 /** puppeteer keeps the CDP target id private; `_targetId` is stable across its versions. */
-function targetIdOf(t: unknown): string | undefined {
+const targetIdOf = (t: unknown): string | undefined => {
   return (t as { _targetId?: string })._targetId;
-}
+};
 
 /**
  * Opens a w x h page showing `doc` in Chromium `chromium`, loaded and not yet advanced by the clock.
@@ -123,7 +123,7 @@ function targetIdOf(t: unknown): string | undefined {
  * alone) is killed, and a page of the shared browser (the screenshot method) has its context closed; the
  * other jobs' pages live on.
  */
-export async function openCapturePage(
+export const openCapturePage = async (
   chromium: ChromiumLaunch,
   doc: string,
   w: number,
@@ -131,7 +131,7 @@ export async function openCapturePage(
   method: CaptureMethod,
   slot = 0,
   signal?: AbortSignal,
-): Promise<CapturePage> {
+): Promise<CapturePage> => {
   const { ctx, page } = await newPage(chromium, method, w, h, slot);
   const stop = () => void (method === "beginframe" ? closeHard(page.browser()) : ctx.close().catch(() => {}));
   signal?.addEventListener("abort", stop, { once: true });
@@ -184,4 +184,4 @@ export async function openCapturePage(
     await close();
     throw e;
   }
-}
+};

@@ -7,7 +7,7 @@
  */
 
 /** Script source; `epochMs` is what `Date.now()` returns at virtual time 0 (fixed: deterministic). */
-export function clockShim(epochMs: number): string {
+export const clockShim = (epochMs: number): string => {
   return `(() => {
   let now = 0;
   const epoch = ${Math.round(epochMs)};
@@ -93,4 +93,4 @@ export function clockShim(epochMs: number): string {
     return now;
   };
 })();`;
-}
+};

@@ -12,7 +12,7 @@ import { libraryByName } from "@media-render/contract/html-libraries";
 export { libraryNames, stripLibraryImports } from "@media-render/contract/html-libraries";
 
 /** Absolute path of a file inside an installed package (walks node_modules like require, ignoring `exports`). */
-function packageFile(file: string): string {
+const packageFile = (file: string): string => {
   const req = createRequire(import.meta.url);
   const pkg = file.startsWith("@") ? file.split("/").slice(0, 2).join("/") : file.split("/")[0]!;
   for (const dir of req.resolve.paths(pkg) ?? []) {
@@ -20,12 +20,12 @@ function packageFile(file: string): string {
     if (existsSync(p)) return p;
   }
   throw new Error(`html layer library file missing: ${file} (npm install in the renderer)`);
-}
+};
 
 const cache = new Map<string, Promise<Buffer>>();
 
 /** The library's source, read once per process. */
-export function librarySource(name: string): Promise<Buffer> {
+export const librarySource = (name: string): Promise<Buffer> => {
   const file = libraryByName(name)?.file;
   if (!file) return Promise.reject(new Error(`unknown library ${name}`));
   let hit = cache.get(name);
@@ -35,4 +35,4 @@ export function librarySource(name: string): Promise<Buffer> {
     cache.set(name, hit);
   }
   return hit;
-}
+};

@@ -20,7 +20,7 @@ export const PAGE_POLICY = sandboxPolicy(HTML_ORIGIN);
  * @font-face rules for the layer's `googleFonts` that the bundled catalogue has, under their real family
  * names, served by the capture page from `${HTML_ORIGIN}/fonts/` (others fall back, as in image jobs).
  */
-export function pageFonts(layer: LayerOf<"html">): string {
+export const pageFonts = (layer: LayerOf<"html">): string => {
   return (layer.googleFonts ?? [])
     .flatMap((spec) => pageFamily(spec) ?? [])
     .map((font) =>
@@ -31,14 +31,14 @@ export function pageFonts(layer: LayerOf<"html">): string {
       ),
     )
     .join("\n");
-}
+};
 
 /** The full document for `layer`; `epochMs` is the page's `Date.now()` at virtual time 0. */
-export function htmlLayerDocument(layer: LayerOf<"html">, epochMs: number): string {
+export const htmlLayerDocument = (layer: LayerOf<"html">, epochMs: number): string => {
   return sandboxDocument(layer, {
     libraryUrl: (n) => `${HTML_ORIGIN}/lib/${n}.js`,
     origin: HTML_ORIGIN,
     scripts: [clockShim(epochMs)],
     fontFaces: pageFonts(layer),
   });
-}
+};

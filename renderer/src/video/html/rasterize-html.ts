@@ -34,16 +34,16 @@ const MAX_PENDING_WRITES = 8;
 type HtmlLayer = LayerOf<"html">;
 
 /** Layer size in px (default: the video size), even, within the video size limits. */
-export function htmlLayerSize(layer: HtmlLayer, W: number, H: number): { w: number; h: number } {
+export const htmlLayerSize = (layer: HtmlLayer, W: number, H: number): { w: number; h: number } => {
   const side = (v: number) => evenDimension(clamp(v, VIDEO_MIN_SIZE, VIDEO_MAX_SIZE));
   return { w: side(layer.width ?? W), h: side(layer.height ?? H) };
-}
+};
 
 /**
  * Frames to capture: 1 when static; animated: `duration` (default 5 s, at most 30 s) at the video's
  * fps, cut to the layer window (frames past the window would never be shown).
  */
-export function htmlFrameCount(layer: HtmlLayer, fps: number, windowSeconds: number): number {
+export const htmlFrameCount = (layer: HtmlLayer, fps: number, windowSeconds: number): number => {
   if (layer.animated !== true) return 1;
   const duration = clamp(
     layer.duration ?? VIDEO_DEFAULTS.htmlAnimatedDuration,
@@ -52,7 +52,7 @@ export function htmlFrameCount(layer: HtmlLayer, fps: number, windowSeconds: num
   );
   const windowFrames = Math.max(1, Math.round(windowSeconds * fps));
   return Math.max(1, Math.min(Math.round(duration * fps), windowFrames));
-}
+};
 
 const withTimeout = <T>(p: Promise<T>, what: string): Promise<T> =>
   timeLimit(p, STEP_TIMEOUT_MS, `${what} did not finish within ${STEP_TIMEOUT_MS / 1000} s`);
@@ -61,10 +61,10 @@ const withTimeout = <T>(p: Promise<T>, what: string): Promise<T> =>
 const SETTLE_BATCH = 30;
 
 /** Moves the page's clock through `targets` in order, in one call; returns an empty list for the next ones. */
-async function step(cp: CapturePage, targets: number[], where: string): Promise<number[]> {
+const step = async (cp: CapturePage, targets: number[], where: string): Promise<number[]> => {
   await withTimeout(cp.advance(targets), `${where}: a script`);
   return [];
-}
+};
 
 export interface HtmlCaptureStats {
   frames: number;
@@ -79,13 +79,13 @@ export interface HtmlCaptureStats {
  * `stream` captures it into a pipe while ffmpeg encodes (capture and encoding overlap, and no frame
  * touches the disk).
  */
-export async function rasterizeHtmlLayer(
+export const rasterizeHtmlLayer = async (
   spec: VideoSpec,
   k: KeyedLayer<HtmlLayer>,
   workDir: string,
   tools: RenderTools,
   options: { stats?: (s: HtmlCaptureStats) => void; stream?: boolean; signal?: AbortSignal } = {},
-): Promise<RasterAsset> {
+): Promise<RasterAsset> => {
   const layer = k.layer;
   const where = k.clip < 0 ? `globalLayers[${k.key.slice(1)}]` : `clips[${k.clip}] html layer`;
   if (layer.html === undefined) {
@@ -174,7 +174,7 @@ export async function rasterizeHtmlLayer(
   await Promise.all(pending);
   if (frames === 1) return { frames: [first], times: [0] };
   return { frames: [first], times: [0], sequencePattern: join(workDir, `${k.key}-%05d.png`) };
-}
+};
 
 /** Path of the first frame of a streamed layer: there is no file. */
 const STREAMED = "(streamed)";
@@ -195,13 +195,13 @@ interface Waiting {
  * frame is queued on `out` with fewer than `maxQueued` frames still unread ahead of it, `abort` fails every
  * waiting frame (a worker failed, or the encoder stopped).
  */
-export function orderedWriter(
+export const orderedWriter = (
   out: Writable,
   maxQueued = MAX_QUEUED_FRAMES,
 ): {
   put: (n: number, png: Uint8Array) => Promise<void>;
   abort: (reason: unknown) => void;
-} {
+} => {
   const ready = new Map<number, Waiting & { png: Uint8Array }>();
   const held: Waiting[] = [];
   let next = 0;
@@ -242,4 +242,4 @@ export function orderedWriter(
           pump();
         });
   return { put, abort };
-}
+};

@@ -7,7 +7,7 @@ import type { AudioTrackSpec, LayerOf } from "../types.ts";
 import { clamp, f } from "../values.ts";
 
 /** Compiles an `audio` layer into ctx.clipAudio. Returns nothing visual. */
-export function audioLayer(layer: LayerOf<"audio">, win: LayerWindow, ctx: GraphContext): null {
+export const audioLayer = (layer: LayerOf<"audio">, win: LayerWindow, ctx: GraphContext): null => {
   const info = ctx.mediaInfo(layer.path);
   if (!ctx.spec.keepSourceAudio || !info?.hasAudio) return null;
   const cutFrom = clamp(layer.cutFrom ?? 0, 0, info.duration);
@@ -22,10 +22,10 @@ export function audioLayer(layer: LayerOf<"audio">, win: LayerWindow, ctx: Graph
   ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo},volume=${f(layer.mixVolume ?? 1)}[${label}]`);
   ctx.clipAudio.push({ label, offset: win.start, duration: win.duration });
   return null;
-}
+};
 
 /** A `detached-audio` layer as an absolute audio track (clipStart in seconds). */
-export function detachedTrack(layer: LayerOf<"detached-audio">, clipStart: number): AudioTrackSpec {
+export const detachedTrack = (layer: LayerOf<"detached-audio">, clipStart: number): AudioTrackSpec => {
   return {
     path: layer.path,
     mixVolume: layer.mixVolume ?? 1,
@@ -33,4 +33,4 @@ export function detachedTrack(layer: LayerOf<"detached-audio">, clipStart: numbe
     cutFrom: layer.cutFrom ?? 0,
     cutTo: layer.cutTo ?? null,
   };
-}
+};

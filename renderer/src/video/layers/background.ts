@@ -22,37 +22,37 @@ const PALETTE = [
   "#8e44ad",
 ];
 
-function seededColor(ctx: GraphContext, key: string, n: number): string {
+const seededColor = (ctx: GraphContext, key: string, n: number): string => {
   return PALETTE[(hash32(`${ctx.jobId}:${key}`) + n * 3) % PALETTE.length]!;
-}
+};
 
-function loopStill(
+const loopStill = (
   ctx: GraphContext,
   source: string,
   win: LayerWindow,
   opaque: boolean,
   prefix: string,
-): LayerVideo {
+): LayerVideo => {
   const label = ctx.label(prefix);
   const fmt = opaque ? "yuv420p" : "yuva420p";
   ctx.chain(
     `${source},trim=end_frame=1,format=${fmt},loop=loop=${win.frames - 1}:size=1,${ctx.retime(win.startFrame)}[${label}]`,
   );
   return { label, x: 0, y: 0, coversFrame: opaque };
-}
+};
 
 /** `fill-color` (and `pause`, which defaults to black). */
-export function fillColor(
+export const fillColor = (
   layer: LayerOf<"fill-color" | "pause">,
   win: LayerWindow,
   ctx: GraphContext,
   key: string,
-): LayerVideo {
+): LayerVideo => {
   const { width: W, height: H, fps } = ctx.spec;
   const fallback = layer.type === "pause" ? "black" : ffColor(seededColor(ctx, key, 0));
   const color = ffColor(layer.color, fallback);
   return loopStill(ctx, `color=c=${color}:s=${W}x${H}:r=${fps}`, win, isOpaque(color), "fill");
-}
+};
 
 /** Colours ffmpeg's `gradients` source takes (c0..c7). */
 const GRADIENT_STOPS = 8;
@@ -62,7 +62,7 @@ const GRADIENT_STOPS = 8;
  * like editly's colour stops (two seeded random ones when none are given). Past eight, eight picked
  * evenly from the list (ffmpeg's limit). Also whether all are opaque.
  */
-function gradientColors(layer: { colors?: string[] }, ctx: GraphContext, key: string) {
+const gradientColors = (layer: { colors?: string[] }, ctx: GraphContext, key: string) => {
   const given = layer.colors ?? [];
   let list =
     given.length >= 2
@@ -77,7 +77,7 @@ function gradientColors(layer: { colors?: string[] }, ctx: GraphContext, key: st
   }
   const options = `${list.map((c, i) => `c${i}=${c}`).join(":")}:n=${list.length}`;
   return { options, opaque: list.every((c) => isOpaque(c)) };
-}
+};
 
 /**
  * `linear-gradient`, animated like editly (sources/linear-gradient.ts): the gradient fills a rect twice
@@ -87,12 +87,12 @@ function gradientColors(layer: { colors?: string[] }, ctx: GraphContext, key: st
  * one, the ramp spans the frame across (horizontal), down (vertical) or corner to corner (diagonal).
  * Drawn once at 2W x 2H; each frame is that picture rotated (bilinear) and cut to W x H.
  */
-export function linearGradient(
+export const linearGradient = (
   layer: LayerOf<"linear-gradient">,
   win: LayerWindow,
   ctx: GraphContext,
   key: string,
-): LayerVideo {
+): LayerVideo => {
   const { width: W, height: H, fps } = ctx.spec;
   const colors = gradientColors(layer, ctx, key);
   const dir = layer.direction;
@@ -113,19 +113,19 @@ export function linearGradient(
     `gradients=s=${2 * W}x${2 * H}:r=${fps}:${colors.options}:${line}:speed=0.00001,trim=end_frame=1,format=${fmt},loop=loop=${win.frames - 1}:size=1,${ctx.retime(win.startFrame)},rotate=a='${turn}':ow=${W}:oh=${H}:c=none[${label}]`,
   );
   return { label, x: 0, y: 0, coversFrame: colors.opaque };
-}
+};
 
 /**
  * `radial-gradient`, animated like editly (sources/radial-gradient.ts): first colour at the centre, last at
  * a radius of 0.6 x the longer side growing to 1.2 x over the layer (`max * (1 + progress) * 0.6`). Drawn
  * once at the starting radius; each frame is that picture zoomed by 1 + progress about the centre.
  */
-export function radialGradient(
+export const radialGradient = (
   layer: LayerOf<"radial-gradient">,
   win: LayerWindow,
   ctx: GraphContext,
   key: string,
-): LayerVideo {
+): LayerVideo => {
   const { width: W, height: H, fps } = ctx.spec;
   const colors = gradientColors(layer, ctx, key);
   // ffmpeg's radial ramp ends at the distance of (x1, y1), a pixel of the frame: the bottom-right one.
@@ -142,14 +142,14 @@ export function radialGradient(
     `${src},trim=end_frame=1,format=${fmt},zoompan=z='${z}':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=${win.frames}:s=${W}x${H}:fps=${fps},${ctx.retime(win.startFrame)}[${label}]`,
   );
   return { label, x: 0, y: 0, coversFrame: colors.opaque };
-}
+};
 
 /** `rainbow-colors`: a slowly rotating seven-colour gradient (editly draws it with a GL shader). */
-export function rainbowColors(
+export const rainbowColors = (
   _layer: LayerOf<"rainbow-colors">,
   win: LayerWindow,
   ctx: GraphContext,
-): LayerVideo {
+): LayerVideo => {
   const { width: W, height: H, fps } = ctx.spec;
   const label = ctx.label("rainbow");
   const colors = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"]
@@ -159,4 +159,4 @@ export function rainbowColors(
     `gradients=s=${W}x${H}:r=${fps}:${colors}:n=7:x0=0:y0=0:x1=${W}:y1=${H}:speed=0.02,trim=end_frame=${win.frames},format=yuv420p,${ctx.retime(win.startFrame)}[${label}]`,
   );
   return { label, x: 0, y: 0, coversFrame: true };
-}
+};

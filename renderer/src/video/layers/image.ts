@@ -5,11 +5,22 @@
  */
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import { placeBox } from "../position.ts";
-import type { LayerOf, MediaInfo } from "../types.ts";
+import type { Layer, LayerOf, MediaInfo } from "../types.ts";
 import { evenDimension } from "@media-render/contract/geometry";
 import { clamp } from "../values.ts";
 import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
 import { resizeInto, type ResizeMode } from "./resize.ts";
+
+/**
+ * An image-overlay's `width`/`height` as fractions of the frame: JsonCut takes either a fraction (up to 1) or
+ * pixels of the configured frame (above 1), so a preview scales pixel sizes like every other size.
+ */
+export const overlayFractions = (layer: Layer, W: number, H: number): Layer => {
+  if (layer.type !== "image-overlay") return layer;
+  const fraction = (value: number | undefined, side: number) =>
+    value !== undefined && value > 1 ? value / side : value;
+  return { ...layer, width: fraction(layer.width, W), height: fraction(layer.height, H) };
+};
 
 /**
  * Oversampling of stills under zoompan, which draws the zooms in and out (pans are crops: panCrop in
@@ -23,7 +34,7 @@ export const OVERSAMPLE = 1.5;
  * Filters that show a still the way its EXIF orientation (1–8) says: 2–4 flip or turn it half, 5–8
  * turn it a quarter (5 and 7 mirrored). The input is opened with -noautorotate so this is the only turn.
  */
-export function orientationFilter(orientation: number): string {
+export const orientationFilter = (orientation: number): string => {
   const filters = [
     "",
     "",
@@ -36,28 +47,28 @@ export function orientationFilter(orientation: number): string {
     "transpose=2",
   ];
   return filters[orientation] ?? "";
-}
+};
 
 /**
  * `-lowres n` for a JPEG at least 2^n times the size it is drawn at: the decoder then skips the
  * detail the resize would throw away (a 12-megapixel photo decodes in ~60 % of the time at n = 1).
  */
-export function jpegLowres(info: MediaInfo, w: number, h: number): string[] {
+export const jpegLowres = (info: MediaInfo, w: number, h: number): string[] => {
   if (info.videoCodec !== "mjpeg") return [];
   let n = 0;
   while (n < 3 && Math.floor(info.width / 2 ** (n + 1)) >= w && Math.floor(info.height / 2 ** (n + 1)) >= h)
     n++;
   return n ? ["-lowres", String(n)] : [];
-}
+};
 
-function still(
+const still = (
   ctx: GraphContext,
   layer: LayerOf<"image" | "image-overlay">,
   win: LayerWindow,
   box: { w: number; h: number; x: number; y: number },
   mode: ResizeMode,
   zoomFallback: ZoomDirection | null,
-): LayerVideo | null {
+): LayerVideo | null => {
   const path = layer.path;
   const info = ctx.mediaInfo(path);
   if (!info) return null;
@@ -89,23 +100,23 @@ function still(
   ctx.chain(`[${resized}]format=${fmt},${motion},${ctx.retime(win.startFrame)}[${label}]`);
   const full = box.w === ctx.spec.width && box.h === ctx.spec.height && box.x === 0 && box.y === 0;
   return { label, x: box.x, y: box.y, coversFrame: full && !alpha };
-}
+};
 
 /** `image`: JC default resizeMode cover, Ken Burns `in` unless zoomDirection is null. */
-export function image(layer: LayerOf<"image">, win: LayerWindow, ctx: GraphContext): LayerVideo | null {
+export const image = (layer: LayerOf<"image">, win: LayerWindow, ctx: GraphContext): LayerVideo | null => {
   const { width: W, height: H } = ctx.spec;
   const w = evenDimension(clamp(layer.width ?? 1, 0.01, 1) * W);
   const h = evenDimension(clamp(layer.height ?? 1, 0.01, 1) * H);
   const { x, y } = w === W && h === H ? { x: 0, y: 0 } : placeBox(layer, W, H, w, h);
   return still(ctx, layer, win, { w, h, x, y }, layer.resizeMode ?? "cover", "in");
-}
+};
 
 /** `image-overlay`: width (or height) as a fraction of the frame, aspect kept, centred by default. */
-export function imageOverlay(
+export const imageOverlay = (
   layer: LayerOf<"image-overlay">,
   win: LayerWindow,
   ctx: GraphContext,
-): LayerVideo | null {
+): LayerVideo | null => {
   const { width: W, height: H } = ctx.spec;
   const info = ctx.mediaInfo(layer.path);
   if (!info) return null;
@@ -116,4 +127,4 @@ export function imageOverlay(
   const h = evenDimension(w / aspect);
   const { x, y } = placeBox(layer, W, H, w, h);
   return still(ctx, layer, win, { w, h, x, y }, "stretch", null);
-}
+};

@@ -30,17 +30,17 @@ export const COMPILERS: { readonly [T in LayerType]?: LayerCompiler<LayerOf<T>> 
 };
 
 /** Compiles `layer` with the compiler of its type; null when the type draws nothing itself. */
-export function compileLayer(
+export const compileLayer = (
   layer: Layer,
   win: LayerWindow,
   ctx: GraphContext,
   key: string,
-): LayerVideo | null {
+): LayerVideo | null => {
   // COMPILERS pairs each type with the compiler of that type; TypeScript cannot follow the pairing
   // through an index by a union, hence the widening.
   const compiler = COMPILERS[layer.type] as LayerCompiler<Layer> | undefined;
   return compiler ? compiler(layer, win, ctx, key) : null;
-}
+};
 
 /** What editly's banner says (its three lines, as editly draws them). */
 export const EDITLY_BANNER_TEXT = "Made with\nEDITLY\nmifi.no";
@@ -49,7 +49,7 @@ export const EDITLY_BANNER_TEXT = "Made with\nEDITLY\nmifi.no";
  * `title-background` expands into `[background, title]` (reference §2.4), `editly-banner` into editly's
  * `[linear-gradient, title]` (seeded colours, its text in the layer's font). Other layers pass through.
  */
-export function expandLayers(layers: readonly Layer[]): Layer[] {
+export const expandLayers = (layers: readonly Layer[]): Layer[] => {
   return layers.flatMap((layer): Layer[] => {
     if (layer.type === "editly-banner") {
       const { type: _banner, ...rest } = layer;
@@ -70,7 +70,7 @@ export function expandLayers(layers: readonly Layer[]): Layer[] {
           : { type: "linear-gradient", colors: bg?.colors, direction: bg?.direction, ...timing };
     return [background, layer];
   });
-}
+};
 
 export interface KeyedLayer<L extends Layer = Layer> {
   key: string;
@@ -88,11 +88,11 @@ export const keyedOf =
     (types as LayerType[]).includes(k.layer.type);
 
 /** Every layer of the spec (expanded) with its stable key: `c<clip>l<n>` or `g<n>`. */
-export function keyedLayers(spec: VideoSpec): KeyedLayer[] {
+export const keyedLayers = (spec: VideoSpec): KeyedLayer[] => {
   const out: KeyedLayer[] = [];
   spec.clips.forEach((clip, c) =>
     expandLayers(clip.layers).forEach((layer, n) => out.push({ key: `c${c}l${n}`, layer, clip: c })),
   );
   expandLayers(spec.globalLayers).forEach((layer, n) => out.push({ key: `g${n}`, layer, clip: -1 }));
   return out;
-}
+};

@@ -16,24 +16,24 @@ export const isPan = (dir: ZoomDirection | null): dir is PanDirection =>
   dir !== null && dir !== "in" && dir !== "out";
 
 /** A layer's `zoomDirection`: `null` turns Ken Burns off, absent means the layer type's default. */
-export function zoomDirection(
+export const zoomDirection = (
   value: ZoomDirection | null | undefined,
   fallback: ZoomDirection | null,
-): ZoomDirection | null {
+): ZoomDirection | null => {
   return value === undefined ? fallback : value;
-}
+};
 
 /** A layer's `zoomAmount` (0–1), default VIDEO_DEFAULTS.zoomAmount. */
-export function zoomAmount(value: number | undefined): number {
+export const zoomAmount = (value: number | undefined): number => {
   return value ?? VIDEO_DEFAULTS.zoomAmount;
-}
+};
 
 /**
  * zoompan for `frames` output frames of w x h at `fps`, from a still that was pre-scaled to exactly
  * w·s x h·s (s = oversampling). zoompan crops at whole source pixels, and at even ones in yuv420p (its
  * chroma planes are halved), so the crop edges move in steps of up to 2/s output pixels: 1.33 at s = 1.5.
  */
-export function zoompanFilter(
+export const zoompanFilter = (
   dir: ZoomDirection,
   amount: number,
   frames: number,
@@ -41,7 +41,7 @@ export function zoompanFilter(
   h: number,
   fps: number,
   perInputFrame = false,
-): string {
+): string => {
   // A still yields all frames from one input frame (d=frames); a video maps 1:1 (d=1, counter `in`).
   const p = `(${perInputFrame ? "in" : "on"}/${Math.max(1, frames - 1)})`;
   const a = f(amount);
@@ -51,7 +51,7 @@ export function zoompanFilter(
   const x = dir === "left" ? `(iw-iw/zoom)*${p}` : dir === "right" ? `(iw-iw/zoom)*(1-${p})` : cx;
   const y = dir === "up" ? `(ih-ih/zoom)*${p}` : dir === "down" ? `(ih-ih/zoom)*(1-${p})` : cy;
   return `zoompan=z='${z}':x='${x}':y='${y}':d=${perInputFrame ? 1 : frames}:s=${w}x${h}:fps=${fps}`;
-}
+};
 
 /**
  * A pan (left/right/up/down) over `frames` frames of w x h: the picture is resized to w·(1+a) x h·(1+a)
@@ -60,13 +60,13 @@ export function zoompanFilter(
  * pan than zoompan over an oversampled still, whose crop moves in steps of 2/s pixels (720p photo, median
  * PSNR-Y against a pan at 3x in yuv444p: 32.7 dB against 24.2).
  */
-export function panCrop(
+export const panCrop = (
   dir: PanDirection,
   amount: number,
   frames: number,
   w: number,
   h: number,
-): { w: number; h: number; crop: string } {
+): { w: number; h: number; crop: string } => {
   const size = { w: evenDimension(w * (1 + amount)), h: evenDimension(h * (1 + amount)) };
   const p = `n/${Math.max(1, frames - 1)}`;
   const along = (margin: number, forward: boolean) => `floor(${margin}*${forward ? p : `(1-${p})`}+0.5)`;
@@ -74,4 +74,4 @@ export function panCrop(
   const x = dir === "left" ? along(mx, true) : dir === "right" ? along(mx, false) : String(mx / 2);
   const y = dir === "up" ? along(my, true) : dir === "down" ? along(my, false) : String(my / 2);
   return { ...size, crop: `crop=${w}:${h}:x='${x}':y='${y}':exact=1` };
-}
+};

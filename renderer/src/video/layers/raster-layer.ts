@@ -6,26 +6,26 @@
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import { STDIN_PATH, type RasterFrame } from "../types.ts";
 import type { RasterLayer } from "./raster-types.ts";
-import { textMotion } from "./text-motion.ts";
+import { textMotion } from "./text-types.ts";
 
 /** Filters that bring a frame to its drawn size: cut out of its sheet, or scaled down for a preview. */
-function fit(frame: RasterFrame): string {
+const fit = (frame: RasterFrame): string => {
   if (frame.crop) return `crop=${frame.width}:${frame.height}:${frame.crop.x}:${frame.crop.y},`;
   return frame.resize ? `scale=${frame.width}:${frame.height},` : "";
-}
+};
 
 /** `[i:v]` of a still frame and the filters that fit it. */
-function stillSource(ctx: GraphContext, frame: RasterFrame): string {
+const stillSource = (ctx: GraphContext, frame: RasterFrame): string => {
   const options = frame.path === STDIN_PATH ? ["-f", "png_pipe"] : [];
   return `[${ctx.stillInput(frame.path, options)}:v]${fit(frame)}`;
-}
+};
 
-export function rasterLayer(
+export const rasterLayer = (
   layer: RasterLayer,
   win: LayerWindow,
   ctx: GraphContext,
   key: string,
-): LayerVideo | null {
+): LayerVideo | null => {
   const asset = ctx.raster(key);
   const first = asset?.frames[0];
   if (!asset || !first) return null;
@@ -71,4 +71,4 @@ export function rasterLayer(
     ctx.chain(`${parts.join("")}concat=n=${parts.length}:v=1:a=0${tail}`);
   }
   return { label, x: motion.x, y: motion.y, coversFrame: false };
-}
+};

@@ -16,3 +16,5 @@ export type TextLayer = Exclude<RasterLayer, LayerOf<"html">>;
 
 const RASTER: ReadonlySet<LayerType> = new Set(RASTER_TYPES);
 export const isRaster = (layer: Layer): layer is RasterLayer => RASTER.has(layer.type);
+/** Whether `layer` is drawn as a text box on the sheet (every rasterised type but html). */
+export const isText = (layer: Layer): layer is TextLayer => isRaster(layer) && layer.type !== "html";

@@ -10,22 +10,22 @@ import type { LayerOf } from "../types.ts";
 export type ResizeMode = NonNullable<LayerOf<"image" | "video">["resizeMode"]>;
 
 /** True when the source and box aspect ratios match within 1 % (then every mode equals stretch). */
-export function sameAspect(sw: number, sh: number, bw: number, bh: number): boolean {
+export const sameAspect = (sw: number, sh: number, bw: number, bh: number): boolean => {
   return Math.abs(sw / sh / (bw / bh) - 1) < 0.01;
-}
+};
 
 /** Single filter string for the modes that need no split (cover, contain, stretch). */
-export function simpleResize(mode: Exclude<ResizeMode, "contain-blur">, bw: number, bh: number): string {
+export const simpleResize = (mode: Exclude<ResizeMode, "contain-blur">, bw: number, bh: number): string => {
   if (mode === "stretch") return `scale=${bw}:${bh}`;
   if (mode === "cover") return `scale=${bw}:${bh}:force_original_aspect_ratio=increase,crop=${bw}:${bh}`;
   return `scale=${bw}:${bh}:force_original_aspect_ratio=decrease,format=yuva420p,pad=${bw}:${bh}:(ow-iw)/2:(oh-ih)/2:color=black@0`;
-}
+};
 
 /**
  * Appends chains that resize `[input]` into the box and returns the output label.
  * `pre` runs before resizing (e.g. trimming and retiming a video).
  */
-export function resizeInto(
+export const resizeInto = (
   ctx: GraphContext,
   input: string,
   pre: string,
@@ -33,7 +33,7 @@ export function resizeInto(
   bw: number,
   bh: number,
   source: { width: number; height: number },
-): string {
+): string => {
   const out = ctx.label("rs");
   const effective = sameAspect(source.width, source.height, bw, bh) ? "stretch" : mode;
   const head = pre ? `[${input}]${pre},` : `[${input}]`;
@@ -53,4 +53,4 @@ export function resizeInto(
   ctx.chain(`[${b}]scale=${bw}:${bh}:force_original_aspect_ratio=decrease,setsar=1[${fg}]`);
   ctx.chain(`[${bg}][${fg}]overlay=(W-w)/2:(H-h)/2:format=auto[${out}]`);
   return out;
-}
+};

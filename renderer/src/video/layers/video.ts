@@ -13,11 +13,11 @@ import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter } from "./ken-
 import { resizeInto } from "./resize.ts";
 
 /** Source segment of a video layer: where to cut and how fast to play it (pure). */
-export function videoSegment(
+export const videoSegment = (
   layer: LayerOf<"video">,
   fileDuration: number,
   windowSeconds: number,
-): { cutFrom: number; length: number; speed: number } {
+): { cutFrom: number; length: number; speed: number } => {
   const cutFrom = clamp(layer.cutFrom ?? 0, 0, Math.max(0, fileDuration - 0.01));
   const explicitTo = layer.cutTo ?? null;
   const cutTo = clamp(explicitTo ?? fileDuration, cutFrom + 0.01, fileDuration);
@@ -26,14 +26,14 @@ export function videoSegment(
     return { cutFrom, length: available, speed: available / windowSeconds };
   }
   return { cutFrom, length: Math.min(available, windowSeconds), speed: 1 };
-}
+};
 
 /** atempo accepts 0.5–100 in ffmpeg 5.1; outside that the audio is dropped (reference §2.4). */
-function tempoOk(speed: number): boolean {
+const tempoOk = (speed: number): boolean => {
   return speed >= 0.5 && speed <= 100;
-}
+};
 
-export function video(layer: LayerOf<"video">, win: LayerWindow, ctx: GraphContext): LayerVideo | null {
+export const video = (layer: LayerOf<"video">, win: LayerWindow, ctx: GraphContext): LayerVideo | null => {
   const path = layer.path;
   const info = ctx.mediaInfo(path);
   if (!info || !info.hasVideo) return null;
@@ -75,4 +75,4 @@ export function video(layer: LayerOf<"video">, win: LayerWindow, ctx: GraphConte
     ctx.clipAudio.push({ label: a, offset: win.start, duration: win.duration });
   }
   return { label, x, y, coversFrame: full && !alpha };
-}
+};

@@ -68,7 +68,7 @@ const plainFade = <T extends ClipSpec["transition"]>(t: T): T =>
   t ? ({ ...t, name: "fade", params: undefined, easing: undefined } as T) : t;
 
 /**
- * The spec of an audio-only render: only what sounds (audio and detached-audio layers, video layers whose sound
+ * The spec of an audio-only render: only what sounds (audio, detached-audio and speech layers, video layers whose sound
  * is kept, and the video layer a clip without a duration takes its length from), on a tiny opaque canvas, every
  * transition a plain fade of the same length (the audio curves stay). The timeline is the video's.
  */
@@ -79,6 +79,7 @@ export const audioOnlySpec = (spec: VideoSpec): VideoSpec => {
       (l) =>
         l.type === "audio" ||
         l.type === "detached-audio" ||
+        l.type === "speech" ||
         (l.type === "video" && (spec.keepSourceAudio || l === timing)),
     );
   };

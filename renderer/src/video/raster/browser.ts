@@ -56,20 +56,20 @@ let launching: Launched | null = null;
 /** Begin-frame browsers by slot: parallel capture needs separate processes (tabs of one browser time out). */
 const launchingCapture: (Launched | null)[] = [];
 
-function launch(c: ChromiumLaunch, role: string, extra: string[]): Launched {
+const launch = (c: ChromiumLaunch, role: string, extra: string[]): Launched => {
   return { from: launchKey(c), browser: launchChromium(c, role, [...FLAGS, ...extra]) };
-}
+};
 
 /**
  * The running browser of `current` when it was launched as `c` asks and is still connected; otherwise a new one
  * (a browser of another binary is closed: the configured binary is the one /health reports).
  */
-async function reuseOrLaunch(
+const reuseOrLaunch = async (
   current: Launched | null,
   c: ChromiumLaunch,
   role: string,
   extra: string[],
-): Promise<Launched> {
+): Promise<Launched> => {
   if (current) {
     const b = await current.browser.catch(() => null);
     // A browser being closed (a job's deadline killed its page) is not handed out: it stays "connected" until
@@ -78,14 +78,14 @@ async function reuseOrLaunch(
     if (b?.connected) void b.close().catch(() => {});
   }
   return launch(c, role, extra);
-}
+};
 
 /** The shared (text) browser of Chromium `c`, launched on first use and relaunched if it died. No GPU. */
-export async function getBrowser(c: ChromiumLaunch): Promise<Browser> {
+export const getBrowser = async (c: ChromiumLaunch): Promise<Browser> => {
   const next = await reuseOrLaunch(launching, c, "text", NO_GPU_FLAGS);
   launching = next;
   return next.browser;
-}
+};
 
 /** Browsers launched for one owner (a WebGL page: gl/gl-session.ts), closed with the shared ones. */
 const owned = new Set<Browser>();
@@ -96,33 +96,33 @@ const owned = new Set<Browser>();
  * its end, holding the browser's GPU process, and every page on it, for as long as the shader loops).
  * closeBrowser closes those still open.
  */
-export async function launchOwnBrowser(c: ChromiumLaunch): Promise<Browser> {
+export const launchOwnBrowser = async (c: ChromiumLaunch): Promise<Browser> => {
   const browser = await launch(c, "gl", []).browser;
   owned.add(browser);
   browser.once("disconnected", () => owned.delete(browser));
   return browser;
-}
+};
 
 /** Browsers closeHard is closing. */
 const closing = new WeakSet<Browser>();
 
 /** Closes `browser`, killing its process if it has not gone within `graceMs` (a GPU process stuck in a draw). */
-export async function closeHard(browser: Browser, graceMs = 2_000): Promise<void> {
+export const closeHard = async (browser: Browser, graceMs = 2_000): Promise<void> => {
   closing.add(browser);
   await Promise.race([browser.close().catch(() => {}), sleep(graceMs, undefined, { ref: false })]);
   const proc = browser.process();
   if (proc && proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
-}
+};
 
 /** Begin-frame browser number `slot` for html layers, launched on first use and relaunched if it died. No GPU. */
-export async function getCaptureBrowser(c: ChromiumLaunch, slot = 0): Promise<Browser> {
+export const getCaptureBrowser = async (c: ChromiumLaunch, slot = 0): Promise<Browser> => {
   const next = await reuseOrLaunch(launchingCapture[slot] ?? null, c, "capture", [
     ...NO_GPU_FLAGS,
     ...BEGIN_FRAME_FLAGS,
   ]);
   launchingCapture[slot] = next;
   return next.browser;
-}
+};
 
 /**
  * The empty file: document text pages start on: a job then writes its sheet into it (document.write) instead of
@@ -137,12 +137,12 @@ const BLANK_DOCUMENT = "<!doctype html><html><head></head><body></body></html>";
 const pageFiles = new WeakMap<Page, Set<string>>();
 
 /** Lets `page` load `paths` by their file: URLs (a job's uploaded fonts, catalogue fonts); nothing else loads. */
-export function servePageFiles(page: Page, paths: readonly string[]): void {
+export const servePageFiles = (page: Page, paths: readonly string[]): void => {
   const allowed = pageFiles.get(page);
   for (const path of paths) allowed?.add(pathToFileURL(path).href);
-}
+};
 
-async function answer(page: Page, req: HTTPRequest): Promise<void> {
+const answer = async (page: Page, req: HTTPRequest): Promise<void> => {
   const url = req.url();
   try {
     if (url === BLANK_URL)
@@ -154,9 +154,9 @@ async function answer(page: Page, req: HTTPRequest): Promise<void> {
   } catch {
     await req.abort("failed").catch(() => {});
   }
-}
+};
 
-async function freshPage(c: ChromiumLaunch, width: number, height: number): Promise<Page> {
+const freshPage = async (c: ChromiumLaunch, width: number, height: number): Promise<Page> => {
   const browser = await getBrowser(c);
   const page = await browser.newPage();
   pageFiles.set(page, new Set());
@@ -165,7 +165,7 @@ async function freshPage(c: ChromiumLaunch, width: number, height: number): Prom
   page.on("request", (req) => void answer(page, req));
   await page.goto(BLANK_URL, { waitUntil: "load" });
   return page;
-}
+};
 
 /**
  * A page opened ahead of time (a new tab costs ~70 ms of a job's start-up), handed out by openPage. It opens
@@ -174,7 +174,7 @@ async function freshPage(c: ChromiumLaunch, width: number, height: number): Prom
 let spare: { from: string; page: Promise<Page> } | null = null;
 
 /** Opens the next text page of Chromium `c` in the background (at a job's start, and after each render). */
-export function prepareSparePage(c: ChromiumLaunch): void {
+export const prepareSparePage = (c: ChromiumLaunch): void => {
   if (spare?.from === launchKey(c)) return;
   const page = freshPage(c, VIDEO_DEFAULTS.width, VIDEO_DEFAULTS.height);
   const next = { from: launchKey(c), page };
@@ -182,18 +182,18 @@ export function prepareSparePage(c: ChromiumLaunch): void {
     if (spare === next) spare = null;
   });
   spare = next;
-}
+};
 
 /** Resolves once the spare page being opened (if any) is ready: lets a benchmark keep it off its clocks. */
-export async function sparePageReady(): Promise<void> {
+export const sparePageReady = async (): Promise<void> => {
   await spare?.page.catch(() => null);
-}
+};
 
 /**
  * A page of the given viewport in Chromium `c`, showing an empty file: document, with network blocked (only
  * data: URLs and the files given by servePageFiles load); the caller closes it.
  */
-export async function openPage(c: ChromiumLaunch, width: number, height: number): Promise<Page> {
+export const openPage = async (c: ChromiumLaunch, width: number, height: number): Promise<Page> => {
   const ready = spare?.from === launchKey(c) ? spare.page : null;
   if (ready) spare = null;
   let page = ready ? await ready.catch(() => null) : null;
@@ -203,10 +203,10 @@ export async function openPage(c: ChromiumLaunch, width: number, height: number)
   // The next spare page is opened when the render is over (renderVideo), not now: a new tab costs
   // Chromium CPU that would compete with this job's ffmpeg for the cores.
   return page;
-}
+};
 
 /** Closes the shared browsers (server shutdown, end of tests and benchmarks). */
-export async function closeBrowser(): Promise<void> {
+export const closeBrowser = async (): Promise<void> => {
   const all = [launching, ...launchingCapture];
   launching = null;
   spare = null;
@@ -221,4 +221,4 @@ export async function closeBrowser(): Promise<void> {
     }),
     ...own.map((b) => closeHard(b)),
   ]);
-}
+};

@@ -55,17 +55,17 @@ interface Identity {
 const isRoot = (): boolean => process.getuid?.() === 0;
 
 /** `name`'s uid and gid from /etc/passwd (system users are local), or null when it has no entry. */
-export function lookupUser(name: string, passwd = "/etc/passwd"): Identity | null {
+export const lookupUser = (name: string, passwd = "/etc/passwd"): Identity | null => {
   for (const line of readFileSync(passwd, "utf8").split("\n")) {
     const [user, , uid, gid] = line.split(":");
     if (user === name && uid !== undefined && gid !== undefined)
       return { name, uid: Number(uid), gid: Number(gid) };
   }
   return null;
-}
+};
 
 /** The credentials a browser of `c` runs with: the browser user under a root renderer, else null (our own). */
-function identityOf(c: ChromiumLaunch): Identity | null {
+const identityOf = (c: ChromiumLaunch): Identity | null => {
   if (!isRoot()) return null;
   const who = lookupUser(c.chromiumUser);
   if (!who || who.uid === 0)
@@ -74,13 +74,13 @@ function identityOf(c: ChromiumLaunch): Identity | null {
         `create it (npm run setup does; the image does: useradd --system ${c.chromiumUser}) or set CHROMIUM_USER`,
     );
   return who;
-}
+};
 
 /** The command that runs `argv` with `who`'s credentials (setpriv), or `argv` itself when `who` is null. */
-export function asUser(who: Identity | null, argv: string[]): string[] {
+export const asUser = (who: Identity | null, argv: string[]): string[] => {
   if (!who) return argv;
   return [SETPRIV, `--reuid=${who.uid}`, `--regid=${who.gid}`, ...isolation.setpriv, "--", ...argv];
-}
+};
 
 /** The environment of a browser: its own directory and nothing of ours. */
 const browserEnv = (dir: string): Record<string, string> => ({
@@ -91,11 +91,11 @@ const browserEnv = (dir: string): Record<string, string> => ({
 });
 
 /** A fresh 0700 directory owned by `who` for one browser (HOME, TMPDIR, its profile). */
-async function privateDir(role: string, who: Identity | null): Promise<string> {
+const privateDir = async (role: string, who: Identity | null): Promise<string> => {
   const dir = await mkdtemp(join(tmpdir(), `chromium-${role}-`));
   if (who) await chown(dir, who.uid, who.gid);
   return dir;
-}
+};
 
 /** Binaries (with their user) whose sandbox does not start on this machine: launched without it. */
 const unsandboxed = new Set<string>();
@@ -103,7 +103,7 @@ const unsandboxed = new Set<string>();
 const probes = new Map<string, Promise<boolean>>();
 
 /** Whether Chromium `c` starts with its sandbox as `who` (one headless page load; about a second). */
-async function sandboxStarts(c: ChromiumLaunch, who: Identity | null): Promise<boolean> {
+const sandboxStarts = async (c: ChromiumLaunch, who: Identity | null): Promise<boolean> => {
   const dir = await privateDir("probe", who);
   try {
     const argv = asUser(who, [
@@ -121,13 +121,13 @@ async function sandboxStarts(c: ChromiumLaunch, who: Identity | null): Promise<b
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
-}
+};
 
 /**
  * Starts Chromium `c` with `flags` (puppeteer's defaults for a headless shell are added), as described above.
  * `role` names its private directory (`chromium-<role>-*`), which tells the processes apart in `ps`.
  */
-export async function launchChromium(c: ChromiumLaunch, role: string, flags: string[]): Promise<Browser> {
+export const launchChromium = async (c: ChromiumLaunch, role: string, flags: string[]): Promise<Browser> => {
   // setpriv would report a missing browser as its own failure: name the configured binary instead.
   if (!existsSync(c.chromiumPath))
     throw new Error(`Chromium ${c.chromiumPath} could not start: no such file`);
@@ -187,4 +187,4 @@ export async function launchChromium(c: ChromiumLaunch, role: string, flags: str
     if (await probe) throw e;
     return start(false);
   }
-}
+};

@@ -8,9 +8,8 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { KeyedLayer, TextLayer } from "../layers/index.ts";
-import { zoomAmount, zoomDirection } from "../layers/ken-burns.ts";
-import { animationSeconds, isTitle, titleStyle } from "../layers/text-motion.ts";
-import { placeBox, type Placement } from "../position.ts";
+import { textTypeOf } from "../layers/text-types.ts";
+import { placeBox } from "../position.ts";
 import { STDIN_PATH, type RasterAsset, type Rasters, type RasterFrame, type VideoSpec } from "../types.ts";
 import { openPage, servePageFiles, type ChromiumLaunch } from "./browser.ts";
 import { catalogFaceFile } from "../../fonts/files.ts";
@@ -18,21 +17,6 @@ import { textBox, textSheet, type BoxFont, type SheetCell } from "./text-html.ts
 
 /** Reveal states above this count are grouped, so a long letter-by-letter text stays cheap. */
 const MAX_STATES = 60;
-
-/** Where a text layer goes when it names no position: subtitles at the bottom, news banners top-left. */
-function defaultPosition(layer: TextLayer): Placement {
-  if (layer.position !== undefined) return layer;
-  if (layer.type === "subtitle") return { ...layer, position: "bottom" };
-  if (layer.type === "news-title")
-    return { ...layer, position: { x: 0, y: 0.08, originX: "left", originY: "top" } };
-  return layer;
-}
-
-function zoomMargin(layer: TextLayer): number {
-  if (!isTitle(layer) || titleStyle(layer) !== "fade-in" || !zoomDirection(layer.zoomDirection, "in"))
-    return 0;
-  return zoomAmount(layer.zoomAmount);
-}
 
 /** Sheets taller than this are split into several screenshots (Chromium's surface limits). */
 const PAGE_MAX_HEIGHT = 8192;
@@ -46,21 +30,21 @@ interface SheetLayer {
 }
 
 /** Where a text layer's box lands in the frame, from the measured box size (w, h: even pixels). */
-function framePosition(
+const framePosition = (
   layer: TextLayer,
   W: number,
   H: number,
   w: number,
   h: number,
-): { x: number; y: number } {
-  return placeBox(defaultPosition(layer), W, H, w, h);
-}
+): { x: number; y: number } => {
+  return placeBox(textTypeOf(layer).placement(layer), W, H, w, h);
+};
 
 /**
  * Stacks cells of the given heights into pages no taller than PAGE_MAX_HEIGHT (pure): returns each
  * cell's page and top edge.
  */
-export function stackCells(heights: number[]): { page: number; top: number }[] {
+export const stackCells = (heights: number[]): { page: number; top: number }[] => {
   let page = 0;
   let top = 0;
   return heights.map((h) => {
@@ -72,18 +56,18 @@ export function stackCells(heights: number[]): { page: number; top: number }[] {
     top += h;
     return at;
   });
-}
+};
 
 /**
  * Rasterises every non-html layer in `layers` in Chromium `chromium` (one page load, one screenshot per
  * sheet page). The first sheet page is not awaited: its frames name STDIN_PATH and `stdin` resolves to its PNG.
  */
-export async function rasterizeText(
+export const rasterizeText = async (
   spec: VideoSpec,
   layers: KeyedLayer[],
   workDir: string,
   chromium: ChromiumLaunch,
-): Promise<Rasters> {
+): Promise<Rasters> => {
   const out = new Map<string, RasterAsset>();
   const todo = layers.filter((k): k is KeyedLayer<TextLayer> => k.layer.type !== "html");
   if (todo.length === 0) return { assets: out, stdin: null };
@@ -123,7 +107,10 @@ export async function rasterizeText(
     const states = units === 0 ? 1 : Math.min(units, MAX_STATES);
     const first = cells.length;
     for (let s = 0; s < states; s++) {
-      cells.push({ box, visible: units === 0 ? 0 : Math.round(((s + 1) * units) / states) });
+      // A caption highlights the last unit of the state (the word being said); showAll keeps every unit drawn.
+      const upTo = units === 0 ? 0 : Math.round(((s + 1) * units) / states);
+      const visible = box.showAll ? units : upTo;
+      cells.push({ box, visible, ...(box.highlight && upTo > 0 ? { highlight: upTo - 1 } : {}) });
       owner.push(i);
     }
     return { k, first, states, units };
@@ -152,7 +139,7 @@ export async function rasterizeText(
     const sizes = sheetLayers.map((l, i) => {
       const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
       const h = Math.ceil(rects[i]!.h) + (Math.ceil(rects[i]!.h) % 2);
-      const m = zoomMargin(l.k.layer);
+      const m = textTypeOf(l.k.layer).zoomMargin(l.k.layer);
       const ex = Math.round((w * m) / 2);
       const ey = Math.round((h * m) / 2);
       return { w, h, ex, ey, cw: w + 2 * ex, ch: h + 2 * ey };
@@ -201,7 +188,7 @@ export async function rasterizeText(
     sheetLayers.forEach((l, i) => {
       const z = sizes[i]!;
       const origin = framePosition(l.k.layer, W, H, z.w, z.h);
-      const reveal = animationSeconds(l.k.layer, l.k.window ?? spec.defaultDuration);
+      const reveal = textTypeOf(l.k.layer).revealSeconds(l.k.layer, l.k.window ?? spec.defaultDuration);
       const frames: RasterFrame[] = [];
       const times: number[] = [];
       for (let s = 0; s < l.states; s++) {
@@ -224,4 +211,4 @@ export async function rasterizeText(
     void pending.catch(() => {}).finally(() => page.close().catch(() => {}));
   }
   return { assets: out, stdin: firstPage };
-}
+};

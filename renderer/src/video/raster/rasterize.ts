@@ -10,13 +10,13 @@ import { rasterizeText } from "./rasterize-text.ts";
  * each, one after another: several capturing tabs of one browser time out) run side by side. `signal`: the
  * job's; its abort stops the html pages it holds (openCapturePage).
  */
-export async function rasterizeAll(
+export const rasterizeAll = async (
   spec: VideoSpec,
   layers: KeyedLayer[],
   workDir: string,
   tools: RenderTools,
   signal?: AbortSignal,
-): Promise<Rasters> {
+): Promise<Rasters> => {
   const html = layers.filter(keyedOf("html"));
   // One animated layer is streamed into ffmpeg while it encodes. Several are captured to files first:
   // ffmpeg needs the first frame of every input before it starts, so streams captured one after
@@ -32,4 +32,4 @@ export async function rasterizeAll(
   const [text, htmlMap] = await Promise.all([rasterizeText(spec, layers, workDir, tools), htmlAssets]);
   for (const [key, asset] of htmlMap) text.assets.set(key, asset);
   return text;
-}
+};

@@ -5,39 +5,23 @@
  * paints the stroke beneath the fill (paint-order), `shadow` offsets a soft copy, `glow` blurs around.
  */
 import type { TextLayer } from "../layers/index.ts";
-import { isTitle } from "../layers/text-motion.ts";
-import { clamp } from "../values.ts";
+import { cssColor } from "../layers/text-css.ts";
+import { textTypeOf } from "../layers/text-types.ts";
+import { isTitle } from "../layers/title.ts";
 
 const DEFAULT_FONTS = `"DejaVu Sans", "Liberation Sans", sans-serif`;
 
-function esc(text: string): string {
+const esc = (text: string): string => {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-}
+};
 
-/** A colour for the sheet's CSS. The grammar's pattern already keeps CSS out; this is a second fence. */
-function cssColor(value: string | undefined, fallback: string): string {
-  const s = (value ?? fallback).trim();
-  return /^[#\w(),.\s%-]+$/.test(s) ? s : fallback;
-}
-
-/** Font size in px for a layer in a W x H frame (reference defaults per type). */
-export function fontSizePx(layer: TextLayer, W: number, H: number): number {
-  const min = Math.min(W, H);
-  switch (layer.type) {
-    case "subtitle":
-      return clamp(layer.fontSize ?? min / 20, 4, 500);
-    case "news-title":
-      return clamp(layer.fontSize ?? min * 0.05, 4, 500);
-    case "slide-in-text":
-      // editly: a fraction of the frame width (JC-vid says height; we follow the engine).
-      return clamp((layer.fontSize ?? 0.05) * W, 4, 500);
-    default:
-      return clamp(layer.fontSize ?? min * 0.1, 4, 500);
-  }
-}
+/** Font size in px for a layer in a W x H frame (its type's default unless `fontSize`). */
+export const fontSizePx = (layer: TextLayer, W: number, H: number): number => {
+  return textTypeOf(layer).fontSize(layer, W, H);
+};
 
 /** text-stroke / text-shadow CSS for a title's outlineStyle/outlineColor/outlineWidth ("" for other types). */
-export function outlineCss(layer: TextLayer, fontSize: number): string {
+export const outlineCss = (layer: TextLayer, fontSize: number): string => {
   if (!isTitle(layer)) return "";
   const explicit = layer.outlineWidth;
   const width = explicit ?? (layer.outlineColor !== undefined ? Math.max(2, fontSize * 0.05) : 0);
@@ -47,12 +31,25 @@ export function outlineCss(layer: TextLayer, fontSize: number): string {
   if (layer.outlineStyle === "glow")
     return `text-shadow:0 0 ${width * 2}px ${color},0 0 ${width * 4}px ${color};`;
   return `-webkit-text-stroke:${width * 2}px ${color};paint-order:stroke fill;`;
-}
+};
 
 /** Splits text into reveal units: words (keeping spaces with them) or characters. */
-export function revealUnits(text: string, by: "word" | "letter"): string[] {
+export const revealUnits = (text: string, by: "word" | "letter"): string[] => {
   return by === "word" ? (text.match(/\S+\s*|\s+/g) ?? []) : [...text];
+};
+
+/**
+ * What a caption's title layer carries besides a title's fields (captions/caption-layers.ts): the colour of the
+ * word being said, a box behind the text, and whether every word shows in every state (only the highlight moves).
+ */
+export interface CaptionMarks {
+  highlightColor?: string;
+  backgroundColor?: string;
+  showAll?: boolean;
 }
+
+const captionMarks = (layer: TextLayer): CaptionMarks | undefined =>
+  (layer as TextLayer & { caption?: CaptionMarks }).caption;
 
 /** One layer's box: CSS declarations, and its reveal units when the style reveals progressively. */
 export interface TextBox {
@@ -60,6 +57,10 @@ export interface TextBox {
   /** Word or letter units (word-by-word / letter-by-letter), else null. */
   units: string[] | null;
   text: string;
+  /** A caption's highlight colour: the unit being said is drawn in it. */
+  highlight?: string;
+  /** Every unit shows in every state (a caption with animation `none` and a highlight). */
+  showAll?: boolean;
 }
 
 /** The font a box is drawn in: an @font-face family of the sheet (uploaded or catalogue font). */
@@ -69,7 +70,7 @@ export interface BoxFont {
 }
 
 /** The box of one layer; `font` is the sheet's face for its `fontPath` or `googleFont`, if any. */
-export function textBox(layer: TextLayer, W: number, H: number, font: BoxFont | null): TextBox {
+export const textBox = (layer: TextLayer, W: number, H: number, font: BoxFont | null): TextBox => {
   const size = fontSizePx(layer, W, H);
   const text = layer.text;
   const family = font
@@ -82,27 +83,26 @@ export function textBox(layer: TextLayer, W: number, H: number, font: BoxFont | 
     title?.style === "word-by-word" ? "word" : title?.style === "letter-by-letter" ? "letter" : null;
   const pad = Math.ceil(size * 0.25 + (title?.outlineWidth ?? 0) * 4);
   let boxCss = `padding:${pad}px;`;
-  switch (layer.type) {
-    case "subtitle":
-      boxCss += `width:${W}px;box-sizing:border-box;text-align:center;background:${cssColor(layer.backgroundColor, "rgba(0,0,0,0.3)")};`;
-      break;
-    case "news-title":
-      boxCss += `background:${cssColor(layer.backgroundColor, "#d02a42")};padding:${Math.round(size * 0.4)}px ${Math.round(size * 0.8)}px;`;
-      break;
-    case "slide-in-text":
-      boxCss += `letter-spacing:${layer.charSpacing ?? 0.1}em;white-space:pre;`;
-      break;
-    default:
-      boxCss += `max-width:${Math.round(W * 0.8)}px;text-align:center;`;
-  }
+  boxCss += textTypeOf(layer).boxCss(layer, size, W);
+  const marks = captionMarks(layer);
+  if (marks?.backgroundColor !== undefined)
+    boxCss += `background:${cssColor(marks.backgroundColor, "rgba(0,0,0,0.7)")};border-radius:${Math.round(size * 0.2)}px;`;
   const css = `font-family:${family};font-weight:${weight};font-size:${size}px;line-height:1.2;color:${color};${outlineCss(layer, size)}${boxCss}`;
-  return { css, units: style ? revealUnits(text, style) : null, text };
-}
+  return {
+    css,
+    units: style ? revealUnits(text, style) : null,
+    text,
+    ...(marks?.highlightColor === undefined ? {} : { highlight: cssColor(marks.highlightColor, color) }),
+    ...(marks?.showAll ? { showAll: true } : {}),
+  };
+};
 
 /** One drawing of a box in the sheet: the whole text, or the first `visible` reveal units. */
 export interface SheetCell {
   box: TextBox;
   visible: number;
+  /** The unit drawn in the box's highlight colour, if any. */
+  highlight?: number;
 }
 
 /**
@@ -110,11 +110,16 @@ export interface SheetCell {
  * rasteriser measures and spreads them. Hidden units keep their space, so every state of a reveal
  * has the same size. `faces` are the @font-face rules of the fonts the boxes use.
  */
-export function textSheet(faces: readonly string[], cells: SheetCell[]): string {
+export const textSheet = (faces: readonly string[], cells: SheetCell[]): string => {
   const rules = cells.map((c, i) => `#c${i}{${c.box.css}}`);
   const body = cells.map((c, i) => {
     const inner = c.box.units
-      ? c.box.units.map((u, n) => `<span${n < c.visible ? "" : ' class="h"'}>${esc(u)}</span>`).join("")
+      ? c.box.units
+          .map((u, n) => {
+            const lit = n === c.highlight && c.box.highlight ? ` style="color:${c.box.highlight}"` : "";
+            return `<span${n < c.visible ? "" : ' class="h"'}${lit}>${esc(u)}</span>`;
+          })
+          .join("")
       : esc(c.box.text);
     return `<div class="c" id="c${i}">${inner}</div>`;
   });
@@ -124,4 +129,4 @@ html,body{margin:0;background:transparent;}
 .h{visibility:hidden;}
 ${rules.join("\n")}
 </style></head><body>${body.join("")}</body></html>`;
-}
+};

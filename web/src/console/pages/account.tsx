@@ -4,13 +4,13 @@
  */
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api, data } from "../../shared/api";
-import { Captcha } from "../../shared/captcha";
-import { Field, FormErrors, useForm } from "../../shared/forms";
-import { formatDate } from "../../shared/format";
-import { PageHeader } from "../../shared/layout";
-import { useSession } from "../../shared/session";
-import { Notice, useResource, useTitle } from "../../shared/ui";
+import { api, data } from "../../shared/api.ts";
+import { Captcha } from "../../shared/captcha.tsx";
+import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
+import { formatDate } from "../../shared/format.ts";
+import { PageHeader } from "../../shared/layout.tsx";
+import { useSession } from "../../shared/session.tsx";
+import { Notice, useResource, useTitle } from "../../shared/ui.tsx";
 
 export const Account = () => {
   useTitle("Account");

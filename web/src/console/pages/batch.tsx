@@ -3,9 +3,9 @@
  * until it ends; cancel while it runs; then the ZIP of its outputs and the manifest.
  */
 import { useEffect } from "preact/hooks";
-import { api, data, downloadUrl } from "../../shared/api";
-import { formatDate } from "../../shared/format";
-import { PageHeader } from "../../shared/layout";
+import { api, data, downloadUrl } from "../../shared/api.ts";
+import { formatDate } from "../../shared/format.ts";
+import { PageHeader } from "../../shared/layout.tsx";
 import {
   ConfirmButton,
   Progress,
@@ -14,7 +14,7 @@ import {
   TableWrap,
   useResource,
   useTitle,
-} from "../../shared/ui";
+} from "../../shared/ui.tsx";
 
 export const BatchPage = ({ id }: { id: string }) => {
   useTitle(`Batch ${id}`);

@@ -5,12 +5,12 @@
  */
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api, data, explain } from "../../shared/api";
-import type { CurrentPlan, Payment, Plan } from "../../shared/api-types";
-import { Field, FormErrors, useForm } from "../../shared/forms";
-import { formatDate, formatMoney, formatNumber } from "../../shared/format";
-import { PageHeader } from "../../shared/layout";
-import { Notice, Pager, Show, TableWrap, useResource, useTitle } from "../../shared/ui";
+import { api, data, explain } from "../../shared/api.ts";
+import type { CurrentPlan, Payment, Plan } from "../../shared/api-types.ts";
+import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
+import { formatDate, formatMoney, formatNumber } from "../../shared/format.ts";
+import { PageHeader } from "../../shared/layout.tsx";
+import { Notice, Pager, Show, TableWrap, useResource, useTitle } from "../../shared/ui.tsx";
 
 export const UsageMeter = ({ usage: { plan, usage, pendingPlan } }: { usage: CurrentPlan }) => (
   <div class="stack">

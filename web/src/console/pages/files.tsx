@@ -5,10 +5,10 @@
  */
 import { Fragment } from "preact";
 import { useRef, useState } from "preact/hooks";
-import { api, ApiError, data, downloadUrl, explain, upload } from "../../shared/api";
-import type { MediaFile } from "../../shared/api-types";
-import { formatBytes, formatDate, formatSeconds, fromNow } from "../../shared/format";
-import { PageHeader } from "../../shared/layout";
+import { api, ApiError, data, downloadUrl, explain, upload } from "../../shared/api.ts";
+import type { MediaFile } from "../../shared/api-types.ts";
+import { formatBytes, formatDate, formatSeconds, fromNow } from "../../shared/format.ts";
+import { PageHeader } from "../../shared/layout.tsx";
 import {
   ConfirmButton,
   CopyButton,
@@ -19,7 +19,7 @@ import {
   TableWrap,
   useResource,
   useTitle,
-} from "../../shared/ui";
+} from "../../shared/ui.tsx";
 
 const CATEGORIES = ["image", "video", "audio", "font"] as const;
 type Category = (typeof CATEGORIES)[number];

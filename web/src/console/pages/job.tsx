@@ -5,11 +5,11 @@
  * open the config in the builder or cancel a job that has not started.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, data, downloadUrl, followJob } from "../../shared/api";
-import type { Job } from "../../shared/api-types";
-import { builderLink } from "../../shared/builder-link";
-import { formatBytes, formatDate } from "../../shared/format";
-import { PageHeader } from "../../shared/layout";
+import { api, data, downloadUrl, followJob } from "../../shared/api.ts";
+import type { Job } from "../../shared/api-types.ts";
+import { builderLink } from "../../shared/builder-link.ts";
+import { formatBytes, formatDate } from "../../shared/format.ts";
+import { PageHeader } from "../../shared/layout.tsx";
 import {
   ConfirmButton,
   CopyButton,
@@ -19,7 +19,7 @@ import {
   StatusBadge,
   useResource,
   useTitle,
-} from "../../shared/ui";
+} from "../../shared/ui.tsx";
 
 const IMAGE_FORMATS = new Set(["png", "jpeg", "jpg", "webp", "gif"]);
 const OPEN = new Set(["PENDING", "PROCESSING"]);

@@ -6,10 +6,10 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api, data } from "../../shared/api";
-import { Field, FormErrors, useForm } from "../../shared/forms";
-import { formatDate } from "../../shared/format";
-import { PageHeader } from "../../shared/layout";
+import { api, data } from "../../shared/api.ts";
+import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
+import { formatDate } from "../../shared/format.ts";
+import { PageHeader } from "../../shared/layout.tsx";
 import {
   Notice,
   Pager,
@@ -19,8 +19,8 @@ import {
   TableWrap,
   useResource,
   useTitle,
-} from "../../shared/ui";
-import { EXAMPLE_JOB } from "../example";
+} from "../../shared/ui.tsx";
+import { EXAMPLE_JOB } from "../example.ts";
 
 const STATUSES = ["PENDING", "PROCESSING", "COMPLETED", "FAILED", "CANCELLED"] as const;
 const OPEN = new Set(["PENDING", "PROCESSING"]);

@@ -3,12 +3,12 @@
  * optional expiry; its secret is shown once with a copy button. The list shows each key's last use; delete revokes.
  */
 import { useState } from "preact/hooks";
-import { api, data } from "../../shared/api";
-import type { ApiKey, Scope } from "../../shared/api-types";
-import { Field, FormErrors, GroupErrors, useForm } from "../../shared/forms";
-import { formatDate, fromNow } from "../../shared/format";
-import { PageHeader } from "../../shared/layout";
-import { ConfirmButton, SecretOnce, Show, TableWrap, useResource, useTitle } from "../../shared/ui";
+import { api, data } from "../../shared/api.ts";
+import type { ApiKey, Scope } from "../../shared/api-types.ts";
+import { Field, FormErrors, GroupErrors, useForm } from "../../shared/forms.tsx";
+import { formatDate, fromNow } from "../../shared/format.ts";
+import { PageHeader } from "../../shared/layout.tsx";
+import { ConfirmButton, SecretOnce, Show, TableWrap, useResource, useTitle } from "../../shared/ui.tsx";
 
 const SCOPES: [Scope, string][] = [
   ["renders:create", "create renders, manage render webhooks"],

@@ -1,10 +1,10 @@
 /** `/`: what the service is, a picture it rendered with the config that made it, and the ways in. */
-import { BUILDER_PATH } from "../../shared/builder-link";
-import { DOCS_UI } from "../../shared/layout";
-import { useSession } from "../../shared/session";
-import { useTitle } from "../../shared/ui";
+import { BUILDER_PATH } from "../../shared/builder-link.ts";
+import { DOCS_UI } from "../../shared/layout.tsx";
+import { useSession } from "../../shared/session.tsx";
+import { useTitle } from "../../shared/ui.tsx";
 import exampleImage from "../assets/example.webp";
-import { EXAMPLE_JOB } from "../example";
+import { EXAMPLE_JOB } from "../example.ts";
 
 const FEATURES = [
   [

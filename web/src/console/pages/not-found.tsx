@@ -1,5 +1,5 @@
 /** Any other path under the console's routes. */
-import { useTitle } from "../../shared/ui";
+import { useTitle } from "../../shared/ui.tsx";
 
 export const NotFound = () => {
   useTitle("Not found");

@@ -1,10 +1,10 @@
 /** `/console`: the account at a glance: tokens left this period, jobs by status, the latest jobs, where to go. */
-import { api, data } from "../../shared/api";
-import { formatDate, formatNumber } from "../../shared/format";
-import { PageHeader } from "../../shared/layout";
-import { useSession } from "../../shared/session";
-import { ErrorNotice, Loading, StatusBadge, TableWrap, useResource, useTitle } from "../../shared/ui";
-import { UsageMeter } from "./billing";
+import { api, data } from "../../shared/api.ts";
+import { formatDate, formatNumber } from "../../shared/format.ts";
+import { PageHeader } from "../../shared/layout.tsx";
+import { useSession } from "../../shared/session.tsx";
+import { ErrorNotice, Loading, StatusBadge, TableWrap, useResource, useTitle } from "../../shared/ui.tsx";
+import { UsageMeter } from "./billing.tsx";
 
 export const Overview = () => {
   useTitle("Overview");

@@ -5,12 +5,12 @@
  */
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api, data } from "../../shared/api";
-import type { SignInOptions } from "../../shared/api-types";
-import { Captcha } from "../../shared/captcha";
-import { Field, FormErrors, GroupErrors, useForm } from "../../shared/forms";
-import { useSession } from "../../shared/session";
-import { ErrorNotice, Loading, Notice, useResource, useTitle } from "../../shared/ui";
+import { api, data } from "../../shared/api.ts";
+import type { SignInOptions } from "../../shared/api-types.ts";
+import { Captcha } from "../../shared/captcha.tsx";
+import { Field, FormErrors, GroupErrors, useForm } from "../../shared/forms.tsx";
+import { useSession } from "../../shared/session.tsx";
+import { ErrorNotice, Loading, Notice, useResource, useTitle } from "../../shared/ui.tsx";
 
 /** Where to go after signing in: a page of the console only (never another site). */
 const nextPage = (query: Record<string, string>) => {

@@ -4,9 +4,9 @@
  * variables in one click; the service derives undeclared ones anyway (string, required).
  */
 import { useState } from "preact/hooks";
-import { ApiError } from "../../shared/api";
-import type { Template, TemplateVariable } from "../../shared/api-types";
-import { Field, FormErrors, GroupErrors, useForm } from "../../shared/forms";
+import { ApiError } from "../../shared/api.ts";
+import type { Template, TemplateVariable } from "../../shared/api-types.ts";
+import { Field, FormErrors, GroupErrors, useForm } from "../../shared/forms.tsx";
 
 export interface TemplateDraft {
   name: string;

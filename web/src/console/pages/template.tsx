@@ -5,12 +5,12 @@
  */
 import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api, ApiError, data } from "../../shared/api";
-import type { BatchCreated, FieldError, Template } from "../../shared/api-types";
-import { Field, FormErrors, useForm } from "../../shared/forms";
-import { PageHeader } from "../../shared/layout";
-import { ConfirmButton, Notice, Show, TableWrap, useResource, useTitle } from "../../shared/ui";
-import { TemplateEditor } from "./template-editor";
+import { api, ApiError, data } from "../../shared/api.ts";
+import type { BatchCreated, FieldError, Template } from "../../shared/api-types.ts";
+import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
+import { PageHeader } from "../../shared/layout.tsx";
+import { ConfirmButton, Notice, Show, TableWrap, useResource, useTitle } from "../../shared/ui.tsx";
+import { TemplateEditor } from "./template-editor.tsx";
 
 /** Rows and their errors, from a 201's `rejected` or a 400's `details.errors` (each with its `row`). */
 const RowReport = ({ rows, title }: { rows: { row: number; errors: FieldError[] }[]; title: string }) => (

@@ -1,10 +1,10 @@
 /** `/console/templates`: the account's templates, and a new one (a config with {{variables}}). */
 import { useLocation } from "preact-iso";
-import { api, data } from "../../shared/api";
-import { formatDate } from "../../shared/format";
-import { PageHeader } from "../../shared/layout";
-import { Notice, Show, TableWrap, useResource, useTitle } from "../../shared/ui";
-import { TemplateEditor } from "./template-editor";
+import { api, data } from "../../shared/api.ts";
+import { formatDate } from "../../shared/format.ts";
+import { PageHeader } from "../../shared/layout.tsx";
+import { Notice, Show, TableWrap, useResource, useTitle } from "../../shared/ui.tsx";
+import { TemplateEditor } from "./template-editor.tsx";
 
 const STARTER = {
   name: "Greeting card",

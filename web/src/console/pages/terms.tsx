@@ -1,5 +1,5 @@
 /** `/terms`: the terms a sign-up accepts, by version (the version registration sends). */
-import { useTitle } from "../../shared/ui";
+import { useTitle } from "../../shared/ui.tsx";
 
 export const TERMS_VERSION = "2026-10-12";
 

@@ -6,11 +6,11 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api, data } from "../../shared/api";
-import type { EventType, WebhookDelivery, WebhookEndpoint } from "../../shared/api-types";
-import { Field, FormErrors, useForm } from "../../shared/forms";
-import { formatDate } from "../../shared/format";
-import { PageHeader } from "../../shared/layout";
+import { api, data } from "../../shared/api.ts";
+import type { EventType, WebhookDelivery, WebhookEndpoint } from "../../shared/api-types.ts";
+import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
+import { formatDate } from "../../shared/format.ts";
+import { PageHeader } from "../../shared/layout.tsx";
 import {
   ConfirmButton,
   Notice,
@@ -20,8 +20,8 @@ import {
   TableWrap,
   useResource,
   useTitle,
-} from "../../shared/ui";
-import { EVENT_TYPES, EventTypeChecks } from "./webhooks";
+} from "../../shared/ui.tsx";
+import { EVENT_TYPES, EventTypeChecks } from "./webhooks.tsx";
 
 const DELIVERY_STATUSES = ["pending", "delivered", "dead_letter"] as const;
 type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

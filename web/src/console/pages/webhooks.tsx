@@ -3,12 +3,12 @@
  * once). Each endpoint's page has its deliveries, tests, edits and secret rotation.
  */
 import { useState } from "preact/hooks";
-import { api, data } from "../../shared/api";
-import type { EventType } from "../../shared/api-types";
-import { Field, FormErrors, GroupErrors, useForm } from "../../shared/forms";
-import { formatDate } from "../../shared/format";
-import { PageHeader } from "../../shared/layout";
-import { Notice, SecretOnce, Show, StatusBadge, TableWrap, useResource, useTitle } from "../../shared/ui";
+import { api, data } from "../../shared/api.ts";
+import type { EventType } from "../../shared/api-types.ts";
+import { Field, FormErrors, GroupErrors, useForm } from "../../shared/forms.tsx";
+import { formatDate } from "../../shared/format.ts";
+import { PageHeader } from "../../shared/layout.tsx";
+import { Notice, SecretOnce, Show, StatusBadge, TableWrap, useResource, useTitle } from "../../shared/ui.tsx";
 
 export const EVENT_TYPES: EventType[] = [
   "render.started",

@@ -1,0 +1,67 @@
+/**
+ * Text to speech (issue 33): a `speech` layer in a clip, or a `speech` entry of `audioTracks`. The renderer
+ * synthesises the text (Workers AI in production, Debian's espeak-ng offline) into an audio file that is then
+ * mixed like a `detached-audio` layer or an audio track; its word timings become the captions when
+ * `autoSubtitles` is on (no transcription).
+ */
+import * as v from "valibot";
+import { numberIn, PositiveSeconds, Seconds, strict, text, Volume } from "./common.ts";
+import { SPEECH_MAX_RATE, SPEECH_MAX_TEXT_LENGTH, SPEECH_MIN_RATE } from "./limits.ts";
+
+const o = v.optional;
+
+/** The fields a speech layer and a speech track share. */
+export const speechEntries = {
+  text: v.pipe(
+    text(SPEECH_MAX_TEXT_LENGTH),
+    v.regex(/\S/, "must contain something to say"),
+    v.description(`What is said (at most ${SPEECH_MAX_TEXT_LENGTH} characters).`),
+  ),
+  voice: o(
+    v.pipe(
+      v.string(),
+      v.regex(
+        /^[A-Za-z0-9][A-Za-z0-9+_-]{0,39}$/,
+        "must be a voice name: letters, digits, +, _ and -, at most 40 characters",
+      ),
+      v.description(
+        "The voice: an espeak-ng voice such as `en-us` or `en+f3` for the offline voice; production's Workers AI voice is chosen by `language`. Default: the language's voice.",
+      ),
+    ),
+  ),
+  language: o(
+    v.pipe(
+      v.string(),
+      v.regex(/^[a-z]{2}(?:-[A-Za-z]{2})?$/, "must be a language code such as en, de or en-GB"),
+      v.description("The spoken language (ISO 639-1, optionally with a region). Default `en`."),
+    ),
+  ),
+  rate: o(
+    v.pipe(
+      numberIn(SPEECH_MIN_RATE, SPEECH_MAX_RATE),
+      v.description(
+        `Speed as a multiple of the voice's normal pace (${SPEECH_MIN_RATE}-${SPEECH_MAX_RATE}, default 1).`,
+      ),
+    ),
+  ),
+  mixVolume: o(Volume),
+};
+
+/** A clip's speech layer: said from `start` seconds after its clip starts; it may run past the clip. */
+export const speechLayerEntries = {
+  type: v.literal("speech"),
+  ...speechEntries,
+  start: o(Seconds),
+  stop: o(
+    v.pipe(PositiveSeconds, v.description("Seconds after the clip starts where the speech is cut off.")),
+  ),
+};
+
+/** A speech entry of `audioTracks`: said from `start` seconds into the output. */
+export const SpeechTrackSchema = strict("speech track", {
+  type: v.literal("speech"),
+  ...speechEntries,
+  start: o(v.pipe(Seconds, v.description("Seconds into the output where the speech starts (default 0)."))),
+});
+
+export type SpeechTrack = v.InferOutput<typeof SpeechTrackSchema>;

@@ -1,0 +1,152 @@
+/**
+ * The last stages: the graphs of the render's ffmpeg runs are compiled, then run. Transitions other than the
+ * exact ffmpeg twins are drawn by their GLSL (gl/): a second ffmpeg run, alongside the render, writes their
+ * frame pairs (one taps graph per transition, run one after the other); the drawer draws them and the render
+ * reads the drawn frames through a pipe (gl-join.ts). Jobs whose html layers stream frames keep the xfade
+ * drawings (a stream cannot be captured twice).
+ */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { Timeline } from "@media-render/contract/timeline";
+import { cpuTimes } from "../../lib/cpu-time.ts";
+import { run } from "../../lib/process.ts";
+import { extraOutputsArgs, ffmpegArgs, filterThreadsFor } from "../args.ts";
+import { compileGraph, pipesLast, type CompiledGraph, type GraphInput } from "../compile.ts";
+import type { GlDrawer } from "../gl/gl-drawer.ts";
+import { finishGif, gifIntermediate } from "../outputs/gif.ts";
+import type { OutputTarget } from "../outputs/target.ts";
+import { overallPercent, ProgressReader, type Stage } from "../progress.ts";
+import type { VideoSpec } from "../types.ts";
+import type { Stopwatch } from "./stopwatch.ts";
+
+/** The graphs of a render: the taps runs' (none when no transition is drawn) and the render's own. */
+export interface Passes {
+  taps: CompiledGraph[];
+  render: CompiledGraph;
+}
+
+/** Compiles the render's graphs (span `graphMs`: the plain graph and the taps, before the splice graph). */
+export const compilePasses = (input: GraphInput, drawer: GlDrawer, clock: Stopwatch): Passes => {
+  const start = clock.now();
+  const plain = compileGraph(input);
+  const taps =
+    plain.oneShotPipes === 0
+      ? input.timeline.clips
+          .map((_, c) => compileGraph(input, { kind: "taps", drawer, tapping: c }))
+          .filter((g) => (g.outputs ?? []).length > 0)
+      : [];
+  clock.record("graphMs", start);
+  return { taps, render: taps.length > 0 ? compileGraph(input, { kind: "splice", drawer }) : plain };
+};
+
+/** Waits for every promise; rejects with the first rejection in time, once all have settled. */
+const firstFailure = async (runs: Promise<unknown>[]): Promise<void> => {
+  let first: { reason: unknown } | null = null;
+  await Promise.all(runs.map((p) => p.catch((reason: unknown) => void (first ??= { reason }))));
+  if (first) throw (first as { reason: unknown }).reason;
+};
+
+/** What the ffmpeg runs need besides their graphs. */
+export interface EncodeOptions {
+  spec: VideoSpec;
+  timeline: Timeline;
+  /** What the render writes (outputs/target.ts): its format, alpha, a still's time, a preview's range. */
+  target: OutputTarget;
+  /** The text sheet's first page (ffmpeg's stdin), or null. */
+  stdin: Promise<Uint8Array> | null;
+  ffmpegPath: string;
+  workDir: string;
+  /** The file the job delivers (a GIF is encoded to an intermediate first, then finished into it). */
+  outPath: string;
+  signal?: AbortSignal;
+  onSpawn?: (pid: number) => void;
+  report: (percent: number, stage: Stage) => void;
+  clock: Stopwatch;
+}
+
+/**
+ * Runs the taps (one after the other) beside the render, which writes `outPath` (spans `tapsMs`, `startMs`,
+ * `ffmpegMs` and the CPU times); either run failing stops the other (the render would wait for frames the
+ * taps never write), and the first failure is the job's. A GIF is finished from the render's frames (one
+ * palette, outputs/gif.ts) inside `ffmpegMs`. Returns the render's graph as run.
+ */
+export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promise<CompiledGraph> => {
+  const { clock, target } = o;
+  const both = new AbortController();
+  const signal = o.signal ? AbortSignal.any([o.signal, both.signal]) : both.signal;
+  let tapsRun: Promise<unknown> = Promise.resolve();
+  if (taps.length > 0) {
+    const tapsStart = clock.now();
+    tapsRun = (async () => {
+      for (const [i, g] of taps.entries()) {
+        const ordered = pipesLast(g);
+        const script = join(o.workDir, `taps${i}.txt`);
+        await writeFile(script, ordered.filterGraph);
+        await run(o.ffmpegPath, extraOutputsArgs({ ...ordered, graphScript: script }), {
+          stdin: o.stdin ?? undefined,
+          pipes: ordered.pipes,
+          signal,
+          onSpawn: o.onSpawn,
+          timeoutMs: 10 * 60_000,
+        });
+      }
+      // Beside the render: how long the frame pairs took, not time before ffmpeg starts.
+      clock.record("tapsMs", tapsStart);
+    })();
+    tapsRun.catch(() => both.abort());
+  }
+  // Inputs fed through pipes go last: ffmpeg opens inputs in order, so it loads and probes every file
+  // while the text sheet's screenshot is still being taken and the first html frame drawn.
+  const graph = pipesLast(render);
+  const graphScript = join(o.workDir, "graph.txt");
+  await writeFile(graphScript, graph.filterGraph);
+  const args = ffmpegArgs({
+    inputs: graph.inputs,
+    graphScript,
+    filterThreads: filterThreadsFor(graph.filterGraph),
+    format: target.format,
+    alpha: target.alpha,
+    stillTime: target.stillTime,
+    preview: target.preview,
+    fast: o.spec.fast,
+    fps: o.spec.fps,
+    duration: o.timeline.duration,
+    outPath: target.format === "gif" ? gifIntermediate(o.workDir) : o.outPath,
+  });
+  const reader = new ProgressReader();
+  o.report(overallPercent("encoding", 0), "encoding");
+  clock.set("startMs", clock.total());
+  const start = clock.now();
+  const cpu0 = cpuTimes();
+  const rendering = run(o.ffmpegPath, args, {
+    stdin: o.stdin ?? undefined,
+    pipes: graph.pipes,
+    signal,
+    onSpawn: o.onSpawn,
+    timeoutMs: 30 * 60_000,
+    // A still's render stops at its frame: the pipes still feeding later frames find it gone.
+    pipesMayClose: target.stillTime !== undefined,
+    onStderr: (chunk) => {
+      const at = reader.push(chunk);
+      if (at !== null) o.report(overallPercent("encoding", at / o.timeline.duration), "encoding");
+    },
+  });
+  rendering.catch(() => both.abort());
+  // The first failure is the job's (a run stopped by the other's failure only reports "aborted"). A still's
+  // render ends at its frame: the transitions still being drawn for later frames have nobody to read them.
+  await firstFailure([target.stillTime === undefined ? tapsRun : rendering.then(() => {}), rendering]);
+  if (target.format === "gif")
+    await finishGif(target, o.outPath, {
+      ffmpegPath: o.ffmpegPath,
+      workDir: o.workDir,
+      signal,
+      onSpawn: o.onSpawn,
+    });
+  clock.record("ffmpegMs", start);
+  const cpu1 = cpuTimes();
+  if (cpu0 && cpu1) {
+    clock.set("ffmpegCpuMs", cpu1.childrenMs - cpu0.childrenMs);
+    clock.set("nodeCpuMs", cpu1.selfMs - cpu0.selfMs);
+  }
+  return graph;
+};

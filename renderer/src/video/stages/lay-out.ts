@@ -1,0 +1,183 @@
+/**
+ * The stages that fix what is drawn: the frame-exact timeline, the captions (which must exist before text is
+ * rasterised), and the rasterised text and html layers, drawn while the probes finish when the timeline needs
+ * none of them.
+ */
+import { buildTimeline, playableLength, type Timeline } from "@media-render/contract/timeline";
+import type { RenderTools } from "../../config.ts";
+import type { Transcriber } from "../../transcribe/types.ts";
+import { captionsFromFile } from "../captions/caption-file.ts";
+import { transcribeMix, withCaptionLayers, type Captions } from "../captions/captions.ts";
+import { captionsFromWords } from "../captions/known-words.ts";
+import { layerWindow } from "../compile.ts";
+import { GlDrawer } from "../gl/gl-drawer.ts";
+import { GlSession } from "../gl/gl-session.ts";
+import { isRaster, keyedLayers, type KeyedLayer } from "../layers/index.ts";
+import { overallPercent, type Stage } from "../progress.ts";
+import { spokenWords, type Utterance } from "../speech.ts";
+import { drawnByGl, resolveTransition } from "../transitions.ts";
+import type { MediaInfo, Rasters, VideoSpec } from "../types.ts";
+import type { Probes } from "./inputs.ts";
+import type { Stopwatch } from "./stopwatch.ts";
+
+/**
+ * The job's drawer of transitions by their GLSL and of gl layers: the native helper where it is built, and a
+ * WebGL page of the job's own, opened when first needed (or warmed by `layOut`).
+ */
+export const glDrawerFor = (spec: VideoSpec, tools: RenderTools, onSpawn?: (pid: number) => void): GlDrawer =>
+  new GlDrawer(
+    () => GlSession.open(tools, spec.width, spec.height),
+    spec.width,
+    spec.height,
+    tools.glTransitionPath,
+    onSpawn,
+  );
+
+/** Draws a job's text and html layers (the rasteriser, or a test's stand-in). */
+export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
+
+/**
+ * The contract's timeline, at the spec's fps (a preview's, after fast mode); a clip without its own duration
+ * lasts its first video layer's playable length in the probed file.
+ */
+export const timelineOf = (spec: VideoSpec, media: ReadonlyMap<string, MediaInfo>): Timeline => {
+  const timeline = buildTimeline(spec, {
+    fps: spec.fps,
+    videoLength: (layer) => {
+      const info = layer.path === undefined ? undefined : media.get(layer.path);
+      return info ? playableLength(layer, info.duration) : null;
+    },
+  });
+  if (timeline.totalFrames === 0) throw new Error("the video has no clips");
+  return timeline;
+};
+
+/** The spec with its captions as layers, the captions, and the layer key of each cue. */
+export interface Captioned {
+  spec: VideoSpec;
+  captions: Captions | null;
+  captionKeys: string[];
+}
+
+/**
+ * The captions of `autoSubtitles` or a `captionsFile`, once every input is probed (span `transcribeMs`), their cues
+ * joined to the spec as layers: a captions file's cues; else the words the job's speech says (`utterances`,
+ * nothing transcribed); else the mix transcribed (it needs every probe). A spec without `subtitles` passes through.
+ */
+export const transcribeCaptions = async (
+  spec: VideoSpec,
+  { media, probed }: Probes,
+  o: {
+    jobId: string;
+    workDir: string;
+    ffmpegPath: string;
+    transcriber: Transcriber;
+    /** The synthesised speech (speech.ts); none: the mix is transcribed. */
+    utterances: readonly Utterance[];
+    signal?: AbortSignal;
+    report: (percent: number, stage: Stage) => void;
+    clock: Stopwatch;
+  },
+): Promise<Captioned> => {
+  if (!spec.subtitles) return { spec, captions: null, captionKeys: [] };
+  await probed;
+  o.report(overallPercent("transcribing", 0), "transcribing");
+  const start = o.clock.now();
+  const timeline = timelineOf(spec, media);
+  const file = spec.subtitles.file;
+  const captions = file
+    ? await captionsFromFile(file, spec, timeline.duration)
+    : o.utterances.length > 0
+      ? captionsFromWords(spokenWords(o.utterances, timeline), spec, timeline.duration, null)
+      : await transcribeMix(spec, timeline, media, o);
+  o.clock.record("transcribeMs", start);
+  if (captions.cues.length === 0) return { spec, captions, captionKeys: [] };
+  const { spec: withCaptions, keys } = withCaptionLayers(spec, captions.cues);
+  return { spec: withCaptions, captions, captionKeys: keys };
+};
+
+/**
+ * Opens the job's WebGL page (~0.4 s to open: a browser of its own, never one another job used) when a
+ * transition is drawn on it or the job has a gl layer, so that it opens while the text and html layers are drawn.
+ */
+const warmGlPage = (spec: VideoSpec, timeline: Timeline, jobId: string, drawer: GlDrawer): void => {
+  const glLayer = [...spec.globalLayers, ...spec.clips.flatMap((c) => c.layers)].some((l) => l.type === "gl");
+  const onPage =
+    glLayer ||
+    timeline.clips.some((c, i) => {
+      if (!c.transition) return false;
+      const { name } = resolveTransition(c.transition.name, `${jobId}:${i}`);
+      return (
+        drawnByGl(name, c.transition.params, c.transition.easing, spec.format) && drawer.drawsOnPage(name)
+      );
+    });
+  if (onPage) drawer.warm();
+};
+
+/** Rasterises the spec's text and html layers for `timeline` (spans `rasterizeMs`, `sheetMs`). */
+const rasterizeLayers = async (
+  spec: VideoSpec,
+  timeline: Timeline,
+  o: { rasterize: Rasterize; workDir: string; clock: Stopwatch },
+): Promise<Rasters> => {
+  const rasterKeys = keyedLayers(spec).filter((k) => isRaster(k.layer));
+  if (rasterKeys.length === 0) return { assets: new Map(), stdin: null };
+  const layers = rasterKeys.map((k) => {
+    const frames = k.clip < 0 ? timeline.totalFrames : timeline.clips[k.clip]!.frames;
+    return { ...k, window: layerWindow(k.layer, frames, spec.fps)?.duration ?? 0 };
+  });
+  const start = o.clock.now();
+  const rasters = await o.rasterize(spec, layers, o.workDir);
+  o.clock.record("rasterizeMs", start);
+  void rasters.stdin?.then(
+    () => o.clock.record("sheetMs", start),
+    () => {},
+  );
+  return rasters;
+};
+
+/** What is drawn, and when: the timeline and the rasterised layers. */
+export interface LaidOut {
+  timeline: Timeline;
+  rasters: Rasters;
+}
+
+/**
+ * The timeline and the rasters. Only clips without a duration need probed video lengths; otherwise the
+ * timeline is known now and the browser work (text, html capture) runs while the remaining probes
+ * (ffprobe) do. `warmGl`: the job's WebGL page opens meanwhile if it will be needed.
+ */
+export const layOut = async (
+  spec: VideoSpec,
+  { media, probed }: Probes,
+  o: {
+    jobId: string;
+    workDir: string;
+    rasterize: Rasterize;
+    drawer: GlDrawer;
+    warmGl: boolean;
+    report: (percent: number, stage: Stage) => void;
+    clock: Stopwatch;
+  },
+): Promise<LaidOut> => {
+  const needsMedia = spec.clips.some(
+    (c) => c.duration === undefined && c.layers.some((l) => l.type === "video"),
+  );
+  const warm = (timeline: Timeline) => o.warmGl && warmGlPage(spec, timeline, o.jobId, o.drawer);
+  if (needsMedia) {
+    await probed;
+    o.report(overallPercent("rendering", 0), "rendering");
+    const timeline = timelineOf(spec, media);
+    warm(timeline);
+    return { timeline, rasters: await rasterizeLayers(spec, timeline, o) };
+  }
+  const timeline = timelineOf(spec, media);
+  warm(timeline);
+  o.report(overallPercent("rendering", 0), "rendering");
+  const [, rasters] = await Promise.all([probed, rasterizeLayers(spec, timeline, o)]);
+  return { timeline, rasters };
+};
+
+/** Whether the job drew text on a text page (the next job's is opened once this one is encoded). */
+export const usedTextPage = (spec: VideoSpec): boolean =>
+  keyedLayers(spec).some((k) => isRaster(k.layer) && k.layer.type !== "html");

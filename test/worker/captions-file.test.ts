@@ -1,0 +1,90 @@
+/**
+ * Captions from a file (`captionsFile`, issue 33): SubRip and WebVTT upload as category `captions` (sniffed
+ * from the text, never from the name), a video job may name one; another account's or a missing file is
+ * FILE_NOT_FOUND, a stored file of another kind INVALID_FILE_TYPE, and it cannot be combined with autoSubtitles.
+ */
+import { describe, expect, it } from "vitest";
+import { sniff } from "../../src/files/sniff.ts";
+import { body, newAccount, upload } from "./helpers.ts";
+import { createJobCall, seedMediaFile } from "./jobs-seed.ts";
+
+const SRT = "1\n00:00:00,500 --> 00:00:01,500\nHello there\n\n2\n00:00:02,000 --> 00:00:03,000\nBye\n";
+const VTT = "WEBVTT\n\n00:00.500 --> 00:01.500\nHello there\n";
+
+const job = (extra: Record<string, unknown>) => ({
+  type: "video",
+  config: { width: 64, height: 64, fps: 10, clips: [{ duration: 3, layers: [{ type: "pause" }] }], ...extra },
+});
+const errorsOf = async (res: Response) => (await body(res)).details!.errors!;
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe("captions files", () => {
+  it("sniffs SubRip and WebVTT by their text, and prose as neither", () => {
+    const kind = (text: string) => sniff(bytes(text));
+    expect(kind(SRT)).toMatchObject({ category: "captions", ext: "srt", mimeType: "application/x-subrip" });
+    expect(kind(`\uFEFF\r\n${SRT.replace(/\n/g, "\r\n")}`)?.ext).toBe("srt");
+    expect(kind(VTT)).toMatchObject({ category: "captions", ext: "vtt", mimeType: "text/vtt" });
+    expect(kind("WEBVTT - a title\n\n")?.ext).toBe("vtt");
+    expect(kind("WEBVTTX\n")).toBeNull();
+    expect(kind("1\nnot a timing line\n")).toBeNull();
+    expect(kind("WEBVTT\n\u0000")).toBeNull();
+  });
+
+  it("uploads an .srt as a captions file and renders a job that names it", async () => {
+    const { key } = await newAccount({ planId: "pro" });
+    const up = await upload(key, "talk.srt", bytes(SRT));
+    expect(up.status).toBe(201);
+    const file = (await body<{ storageUrl: string; metadata: { category: string }; mimeType: string }>(up))
+      .data!;
+    expect(file.metadata.category).toBe("captions");
+    expect(file.mimeType).toBe("application/x-subrip");
+    expect(file.storageUrl).toMatch(/^\/captions\/.+\.srt$/);
+    const res = await createJobCall(key, job({ captionsFile: file.storageUrl }));
+    expect(res.status).toBe(201);
+  });
+
+  it("refuses a .vtt name on SubRip content and a .srt that is prose", async () => {
+    const { key } = await newAccount();
+    expect((await upload(key, "talk.vtt", bytes(SRT))).status).toBe(400);
+    expect((await upload(key, "talk.srt", bytes("just some words\n"))).status).toBe(400);
+  });
+
+  it("FILE_NOT_FOUND for another account's file, INVALID_FILE_TYPE for a stored picture", async () => {
+    const { key, userId } = await newAccount({ planId: "pro" });
+    const other = await newAccount();
+    const theirs = await seedMediaFile(other.userId, { category: "captions", ext: "srt" });
+    const mine = await createJobCall(key, job({ captionsFile: theirs.storageUrl }));
+    expect(await errorsOf(mine)).toEqual([
+      {
+        field: "config.captionsFile",
+        message: `File not found: ${theirs.storageUrl}`,
+        code: "FILE_NOT_FOUND",
+      },
+    ]);
+    const png = await seedMediaFile(userId, { category: "image", ext: "png" });
+    const res = await createJobCall(key, job({ captionsFile: png.storageUrl }));
+    expect(res.status).toBe(400);
+    const [e] = await errorsOf(res);
+    expect(e).toMatchObject({ field: "config.captionsFile", code: "INVALID_FILE_TYPE" });
+    expect(e!.message).toMatch(/SubRip/);
+  });
+
+  it("refuses a URL of another kind, and captionsFile together with autoSubtitles", async () => {
+    const { key } = await newAccount({ planId: "pro" });
+    const url = await createJobCall(key, job({ captionsFile: "https://example.com/talk.txt" }));
+    expect(url.status).toBe(400);
+    expect((await errorsOf(url))[0]!.field).toBe("config.captionsFile");
+    const both = await createJobCall(
+      key,
+      job({ captionsFile: "https://example.com/talk.srt", autoSubtitles: true }),
+    );
+    expect(both.status).toBe(400);
+    expect(await errorsOf(both)).toContainEqual(
+      expect.objectContaining({
+        field: "config.captionsFile",
+        message:
+          "captionsFile and autoSubtitles cannot both be on: the file's captions are drawn as they are",
+      }),
+    );
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * The config as JSON, in sync both ways: every change made elsewhere (panels, canvas, timeline, undo) rewrites the
+ * text; text that parses to an object replaces the config (one undo step per burst of typing), text that does not
+ * stays here with its problem and changes nothing. The validator's errors and warnings are marked at the lines of
+ * their fields, and listed: each entry moves the caret to its line.
+ */
+import { useMemo, useRef, useState } from "preact/hooks";
+import type { Issues } from "../model/issues.ts";
+import { isObject, type JsonObject } from "../model/paths.ts";
+import type { Action, Doc } from "../model/store.ts";
+import { fieldLocator, offsetOfLine, syntaxProblem } from "./locate.ts";
+
+export const pretty = (config: unknown) => JSON.stringify(config, null, 2);
+
+interface Mark {
+  line: number;
+  kind: "error" | "warning";
+  field: string;
+  message: string;
+}
+
+export const JsonView = ({
+  doc,
+  issues,
+  dispatch,
+}: {
+  doc: Doc;
+  issues: Issues;
+  dispatch: (action: Action) => void;
+}) => {
+  /**
+   * What was typed, and the config it was typed over (the one it produced, when it parsed). Once the config moves
+   * on (an edit elsewhere, undo) the typed text is dropped for good, and the config itself is shown.
+   */
+  const draft = useRef<{ text: string; config: unknown } | null>(null);
+  const [, setTyped] = useState(0);
+  if (draft.current && draft.current.config !== doc.config) draft.current = null;
+  const shown = useMemo(() => pretty(doc.config), [doc.config]);
+  const text = draft.current?.text ?? shown;
+  const area = useRef<HTMLTextAreaElement>(null);
+  const gutter = useRef<HTMLDivElement>(null);
+
+  const syntax = useMemo(() => syntaxProblem(text), [text]);
+  const marks = useMemo<Mark[]>(() => {
+    if (syntax) return [];
+    const locate = fieldLocator(text);
+    const mark = (kind: Mark["kind"]) => (p: { field?: string; message: string }) => ({
+      kind,
+      field: p.field ?? "config",
+      message: p.message,
+      line: (p.field && locate(p.field)) || 1,
+    });
+    return [...issues.errors.map(mark("error")), ...issues.warnings.map(mark("warning"))].sort(
+      (a, b) => a.line - b.line,
+    );
+  }, [text, issues, syntax]);
+
+  const lines = text.split("\n").length;
+  const marked = new Map<number, Mark["kind"]>();
+  for (const m of syntax ? [{ line: syntax.line, kind: "error" as const }] : marks)
+    if (marked.get(m.line) !== "error") marked.set(m.line, m.kind);
+
+  const goTo = (line: number) => {
+    const el = area.current;
+    if (!el) return;
+    const start = offsetOfLine(text, line);
+    const end = text.indexOf("\n", start);
+    el.focus();
+    el.setSelectionRange(start, end < 0 ? text.length : end);
+    const lineHeight = el.scrollHeight / Math.max(1, lines);
+    el.scrollTop = Math.max(0, (line - 3) * lineHeight);
+  };
+
+  const problemsId = "json-problems";
+  return (
+    <div class="json-view">
+      <div class="json-edit">
+        <div class="gutter" ref={gutter} aria-hidden="true">
+          {Array.from({ length: lines }, (_, i) => (
+            <span key={i} class={marked.get(i + 1) ?? undefined}>
+              {i + 1}
+            </span>
+          ))}
+        </div>
+        <textarea
+          id="config"
+          ref={area}
+          class="code"
+          aria-label="Config (JSON)"
+          aria-invalid={syntax || marks.some((m) => m.kind === "error") ? true : undefined}
+          aria-describedby={problemsId}
+          spellcheck={false}
+          wrap="off"
+          value={text}
+          onScroll={(e) => {
+            if (gutter.current) gutter.current.scrollTop = e.currentTarget.scrollTop;
+          }}
+          onInput={(e) => {
+            const next = e.currentTarget.value;
+            let parsed: unknown;
+            try {
+              parsed = JSON.parse(next);
+            } catch {
+              parsed = undefined;
+            }
+            if (!isObject(parsed)) {
+              draft.current = { text: next, config: doc.config };
+              setTyped((n) => n + 1);
+              return;
+            }
+            draft.current = { text: next, config: parsed };
+            dispatch({ type: "replace", doc: { ...doc, config: parsed as JsonObject }, coalesce: "json" });
+          }}
+        />
+      </div>
+      <div id={problemsId} class="json-problems" aria-live="polite">
+        {syntax ? (
+          <p class="field-error">
+            <button type="button" class="link" onClick={() => goTo(syntax.line)}>
+              Line {syntax.line}
+            </button>
+            : not JSON: {syntax.message}. The config keeps its last valid state.
+          </p>
+        ) : marks.length ? (
+          <ul class="plain">
+            {marks.map((m, i) => (
+              <li key={i} class={m.kind === "error" ? "field-error" : "field-warning"}>
+                <button type="button" class="link" onClick={() => goTo(m.line)}>
+                  Line {m.line}
+                </button>{" "}
+                {m.kind === "warning" ? "warning " : ""}
+                <code>{m.field}</code>: {m.message}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </div>
+  );
+};

@@ -1,0 +1,28 @@
+/** The errors inside the selected object (a layer's, a clip's layers'), each a link that focuses its field's control. */
+import { pathOfField } from "../model/paths.ts";
+import { controlId } from "./property-panel.tsx";
+
+export const ProblemLinks = ({ problems }: { problems: { field?: string; message: string }[] }) =>
+  problems.length ? (
+    <ul class="problem-links field-error">
+      {problems.map((p, i) => {
+        const path = pathOfField(p.field!);
+        return (
+          <li key={i}>
+            <a
+              href={`#${path ? controlId(path) : "config"}`}
+              onClick={(e) => {
+                const target = path && document.getElementById(controlId(path));
+                if (!target) return;
+                e.preventDefault();
+                target.focus();
+              }}
+            >
+              {p.field!.replace(/^config\./, "")}
+            </a>
+            : {p.message}
+          </li>
+        );
+      })}
+    </ul>
+  ) : null;

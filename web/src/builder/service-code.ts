@@ -1,0 +1,17 @@
+/**
+ * The one place the builder takes the service's own code from (src/): the pieces the service itself renders and
+ * validates with, so the builder never keeps a second copy of them. Each is pure and runs in the browser:
+ * - the timeline of a video config (clip starts, transition overlaps): @media-render/contract/timeline;
+ * - the transition names (editly's aliases, gl-transitions 1.43 and later);
+ * - the bundled font catalogue (the families `googleFont` may name offline);
+ * - the gallery of ready-made jobs (each validated by test/worker/docs.test.ts).
+ * The preview frame takes the image compile step itself (preview/compile.ts), in its own bundle.
+ */
+export { buildTimeline, type Timeline } from "@media-render/contract/timeline";
+export {
+  EDITLY_TRANSITIONS,
+  GL_TRANSITIONS_1_43,
+  GL_TRANSITIONS_LATER,
+} from "@media-render/contract/config/transitions";
+export { CATALOG_FAMILIES } from "@media-render/contract/fonts/catalog";
+export { GALLERY } from "../../../src/lib/openapi-examples.ts";

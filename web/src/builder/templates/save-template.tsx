@@ -1,0 +1,120 @@
+/**
+ * Saving the document as a v2 template (POST /api/v2/templates): a name, and the `{{variables}}` written in the
+ * config's strings, each with its type, whether rows must give it and its default. The service validates the
+ * template with sample values standing in for the variables and answers each problem at its field.
+ */
+import { useState } from "preact/hooks";
+import { api, data } from "../../shared/api.ts";
+import type { Template, TemplateVariable } from "../../shared/api-types.ts";
+import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
+import type { Doc } from "../model/store.ts";
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_]\w{0,63})\s*\}\}/g;
+const TYPES = ["string", "number", "colour", "file"] as const;
+
+/** The variable names written in the config's strings, in order of first use. */
+export const placeholdersIn = (config: unknown): string[] => [
+  ...new Set([...JSON.stringify(config).matchAll(PLACEHOLDER)].map((m) => m[1]!)),
+];
+
+export const SaveTemplate = ({ doc, signedIn }: { doc: Doc; signedIn: boolean }) => {
+  const [name, setName] = useState("");
+  const [declared, setDeclared] = useState<Record<string, TemplateVariable>>({});
+  const [saved, setSaved] = useState<Template | null>(null);
+  const names = placeholdersIn(doc.config);
+  const variables = names.map((n) => declared[n] ?? { name: n, type: "string" as const, required: true });
+  const change = (n: string, patch: Partial<TemplateVariable>) =>
+    setDeclared({ ...declared, [n]: { ...variables.find((v) => v.name === n)!, ...patch } });
+  const form = useForm(() => {
+    setSaved(null);
+    return data(
+      api.POST("/api/v2/templates", { body: { name, type: doc.type, config: doc.config, variables } }),
+    );
+  }, setSaved);
+  if (!signedIn)
+    return (
+      <p>
+        <a href="/sign-in">Sign in</a> to save this config as a template.
+      </p>
+    );
+  return (
+    <form class="stack" onSubmit={form.onSubmit} noValidate aria-labelledby="template-title">
+      <p class="hint">
+        Write <code>{"{{name}}"}</code> in any text of the config (a layer's text, a colour, a file path) for
+        a value each row of a batch fills in. A value that is only a placeholder takes the variable's type (a
+        number stays a number).
+      </p>
+      <Field form={form} name="name" label="Template name">
+        {(p) => <input {...p} type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+      </Field>
+      {names.length === 0 ? (
+        <p class="muted">No {"{{variables}}"} in the config yet.</p>
+      ) : (
+        <fieldset>
+          <legend>Variables</legend>
+          {variables.map((v, i) => (
+            <div class="inline-form variable" key={v.name} role="group" aria-label={`Variable ${v.name}`}>
+              <code>{`{{${v.name}}}`}</code>
+              <Field form={form} name={`variables[${i}].type`} label="Type">
+                {(p) => (
+                  <select
+                    {...p}
+                    value={v.type}
+                    onChange={(e) =>
+                      change(v.name, { type: e.currentTarget.value as TemplateVariable["type"] })
+                    }
+                  >
+                    {TYPES.map((t) => (
+                      <option key={t}>{t}</option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              <Field form={form} name={`variables[${i}].default`} label="Default">
+                {(p) => (
+                  <input
+                    {...p}
+                    type="text"
+                    value={v.default === undefined ? "" : String(v.default)}
+                    onInput={(e) => {
+                      const t = e.currentTarget.value;
+                      change(v.name, {
+                        default:
+                          t === ""
+                            ? undefined
+                            : v.type === "number" && !Number.isNaN(Number(t))
+                              ? Number(t)
+                              : t,
+                      });
+                    }}
+                  />
+                )}
+              </Field>
+              <label class="check">
+                <input
+                  type="checkbox"
+                  checked={v.required}
+                  onChange={(e) => change(v.name, { required: e.currentTarget.checked })}
+                />{" "}
+                required
+              </label>
+            </div>
+          ))}
+        </fieldset>
+      )}
+      <FormErrors form={form} fields={["name", "variables"]} />
+      <div>
+        <button type="submit" disabled={form.busy}>
+          {form.busy ? "Saving…" : "Save as template"}
+        </button>
+      </div>
+      {saved && (
+        <p class="notice success" role="status">
+          Saved template “{saved.name}” with {saved.variables.length} variable
+          {saved.variables.length === 1 ? "" : "s"}.{" "}
+          <a href={`/console/templates/${saved.id}`}>Open it in the console</a> to run a batch.
+        </p>
+      )}
+    </form>
+  );
+};
