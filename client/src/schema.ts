@@ -1051,6 +1051,7 @@ export interface components {
             inputFileIds: string[];
             priority: number;
             captions?: components["schemas"]["Captions"];
+            frames?: components["schemas"]["Frames"];
         };
         JobListItem: {
             id: string;
@@ -1112,6 +1113,36 @@ export interface components {
             files: {
                 /** @enum {string} */
                 kind: "transcript" | "vtt" | "srt";
+                fileId: string;
+                mimeType: string;
+                size: number;
+                /** @description The file's download path (API key or session) */
+                downloadUrl: string;
+            }[];
+        };
+        /** @description Only for a video that asked for a poster or thumbnails */
+        Frames: {
+            /** @constant */
+            status: "pending";
+            files: {
+                /** @enum {string} */
+                kind: "poster" | "thumbnail" | "sprite" | "sprite-vtt";
+                /** @description Seconds into the video the image shows (poster, thumbnail) */
+                time: number | null;
+                fileId: string;
+                mimeType: string;
+                size: number;
+                /** @description The file's download path (API key or session) */
+                downloadUrl: string;
+            }[];
+        } | {
+            /** @constant */
+            status: "done";
+            files: {
+                /** @enum {string} */
+                kind: "poster" | "thumbnail" | "sprite" | "sprite-vtt";
+                /** @description Seconds into the video the image shows (poster, thumbnail) */
+                time: number | null;
                 fileId: string;
                 mimeType: string;
                 size: number;
@@ -2037,10 +2068,59 @@ export interface components {
             /** @default 25 */
             fps?: number;
             /**
+             * @description Output file: mp4, mov (H.264; ProRes 4444 with alpha: true), webm (VP9 with alpha), gif (one palette per video, scaled to fit 640 px, at most 20 fps and 60 s), mp3, wav or m4a (the audio mix only). Absent: the extension of editly's outPath, else mp4.
              * @default mp4
              * @enum {string}
              */
-            format?: "mp4" | "mov" | "webm";
+            format?: "mp4" | "mov" | "webm" | "gif" | "mp3" | "wav" | "m4a";
+            /** @description With format "mov": ProRes 4444 with an alpha channel (areas no layer covers stay transparent). Plain mov is H.264; webm always keeps alpha; other formats refuse it. */
+            alpha?: boolean;
+            gif?: {
+                /**
+                 * @description How colours outside the GIF's 256-colour palette (made for this video) are dithered.
+                 * @default sierra2_4a
+                 * @enum {string}
+                 */
+                dither?: "sierra2_4a" | "floyd_steinberg" | "bayer" | "none";
+            };
+            /** @description Adds one image of the frame the video shows at `time` (seconds, before its end) to the job's outputs. */
+            poster?: {
+                time: number;
+                /**
+                 * @default png
+                 * @enum {string}
+                 */
+                format?: "png" | "jpeg";
+            };
+            /** @description Adds evenly spaced frames to the job's outputs: `count` frames at 0, D/count, 2D/count... or one every `interval` seconds from 0 (one of the two; at most 100), each `width` px wide; `sprite: true` adds one sheet of them (10 a row) and a WebVTT index for players. */
+            thumbnails?: {
+                count?: number;
+                interval?: number;
+                /** @default 160 */
+                width?: number;
+                /**
+                 * @default jpeg
+                 * @enum {string}
+                 */
+                format?: "png" | "jpeg";
+                sprite?: boolean;
+            };
+            /** @description Render only the frame the video shows at `time` (seconds, before its end), as a PNG or JPEG image: the job's output is that image (priced like a small image job). */
+            still?: {
+                time: number;
+                /**
+                 * @default png
+                 * @enum {string}
+                 */
+                format?: "png" | "jpeg";
+            };
+            /** @description Render a smaller (`scale` 0.1-1 of the size) and/or shorter (`from`..`to` seconds of the video) version for checking; charged by the seconds it renders. Not with still, poster or thumbnails. */
+            preview?: {
+                /** @default 1 */
+                scale?: number;
+                from?: number;
+                to?: number;
+            };
             fast?: boolean;
             clips: components["schemas"]["VideoConfig.Clip"][];
             defaults?: {
@@ -2391,7 +2471,7 @@ export interface components {
             };
             /** @description An uploaded .srt or .vtt file burned in at its cues' times, drawn with autoSubtitlesStyle; not with autoSubtitles. */
             captionsFile?: string;
-            /** @description editly's output file: the service stores the output and answers its URL; the container is "format" (mp4 unless set) */
+            /** @description editly's output file: the service stores the output and answers its URL; when "format" is absent, its extension (mp4, mov, webm, gif, mp3, wav, m4a) sets the format (else mp4) */
             outPath?: string;
             /** @description an editly logging option with no effect here (job progress and errors come with the job) */
             enableFfmpegLog?: boolean;
@@ -3161,6 +3241,7 @@ export type JobListItem = components['schemas']['JobListItem'];
 export type JobList = components['schemas']['JobList'];
 export type Pagination = components['schemas']['Pagination'];
 export type Captions = components['schemas']['Captions'];
+export type Frames = components['schemas']['Frames'];
 export type JobCreated = components['schemas']['JobCreated'];
 export type JobValidation = components['schemas']['JobValidation'];
 export type JobCancelled = components['schemas']['JobCancelled'];

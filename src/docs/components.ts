@@ -40,6 +40,7 @@ import { CallbackHealth } from "../renderer/schemas.ts";
 import {
   Captions,
   DailyJobCounts,
+  Frames,
   Job,
   JobCancelled,
   JobCreated,
@@ -87,6 +88,7 @@ export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = {
   JobList,
   Pagination,
   Captions,
+  Frames,
   JobCreated,
   JobValidation,
   JobCancelled,

@@ -17,13 +17,18 @@ import { MAX_RENDER_ATTEMPTS } from "./retry-render.ts";
 /** Default threshold: a minute of 1280x720 (pixels x seconds); PARALLEL_RENDER_MIN_WORK overrides it. */
 export const DEFAULT_MIN_WORK = 60 * 1280 * 720;
 
+/** The outputs whose video is joined from H.264 segments by stream copy. */
+const SPLIT_FORMATS = new Set(["mp4", "mov"]);
+
 /** A chunk renders at least half the threshold's work: fewer, longer chunks keep each one's fixed cost small. */
 const CHUNK_WORK_FRACTION = 0.5;
 
 /**
  * How many chunks to split the job into; 1 = render it whole. Split when its planned work (length x pixels) is at
  * least `minWork` and at least two renderers can take a chunk; never a job with autoSubtitles (its captions come
- * from the whole mix before any frame is drawn), a preview (`fast`) or a webm (VP9 segments are not joined yet).
+ * from the whole mix before any frame is drawn), a preview (`fast` or `preview`) or a webm (VP9 segments are not
+ * joined yet); and only H.264 outputs (mp4, mov without alpha): a GIF's palette, an audio-only file and a still are
+ * one piece of work, and posters and thumbnails are taken from the finished file.
  */
 export const chunkCount = (
   config: VideoConfig,
@@ -32,7 +37,8 @@ export const chunkCount = (
   renderers: number,
   minWork = DEFAULT_MIN_WORK,
 ): number => {
-  if (renderers < 2 || config.autoSubtitles || config.fast || format === "webm") return 1;
+  if (renderers < 2 || config.autoSubtitles || config.fast || !SPLIT_FORMATS.has(format)) return 1;
+  if (config.alpha || config.still || config.preview || config.poster || config.thumbnails) return 1;
   const work = renderWork(config, timeline);
   const pixelSeconds = work.seconds * work.width * work.height;
   if (pixelSeconds < minWork) return 1;

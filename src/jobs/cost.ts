@@ -1,19 +1,25 @@
 /**
  * Final token cost of a completed job (spec: Events, token rules), by the same rules as the estimate
  * (packages/contract/src/config/estimate.ts): image 2 + 1 per layer; video 10 + 2 per started second of the rendered
- * duration (plus the autoSubtitles part when the audio was transcribed), or the reserved estimate when the
- * renderer reports none. The lifecycle caps the charge at the reserve.
+ * duration (audio-only formats at their own rate; plus the autoSubtitles part when the audio was transcribed, and
+ * posters and thumbnails), or the reserved estimate when the renderer reports none. The lifecycle caps the charge at the reserve.
  */
 import { estimateTokens, type ImageConfig } from "@media-render/contract/config";
-import { estimateVideoTokens } from "@media-render/contract/config/estimate";
+import { videoJobTokens } from "@media-render/contract/config/estimate";
 
 export const finalCost = (
-  job: { type: "IMAGE" | "VIDEO"; config: Record<string, unknown>; tokensReserved: number },
+  job: {
+    type: "IMAGE" | "VIDEO";
+    config: Record<string, unknown>;
+    tokensReserved: number;
+    outputFormat?: string;
+  },
   videoDuration?: number | null,
   captioned = false,
 ): number => {
   if (job.type === "IMAGE") return estimateTokens("image", job.config as unknown as ImageConfig);
   if (videoDuration == null || !Number.isFinite(videoDuration) || videoDuration < 0)
     return job.tokensReserved;
-  return estimateVideoTokens(videoDuration, captioned && job.config.autoSubtitles === true);
+  const config = { ...job.config, format: job.outputFormat } as Parameters<typeof videoJobTokens>[0];
+  return videoJobTokens(config, videoDuration, captioned && job.config.autoSubtitles === true);
 };

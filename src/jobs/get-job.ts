@@ -1,6 +1,7 @@
-/** GET /api/v1/jobs/{id}: the owner's job, with its autoSubtitles outputs when it asked for captions. */
+/** GET /api/v1/jobs/{id}: the owner's job, with its caption and frame outputs when it asked for them. */
 import type { CallerCtx } from "../context.ts";
 import { captionsOfJob } from "./caption-outputs.ts";
+import { framesOfJob } from "./frame-outputs.ts";
 import { getOwnedJob } from "./internal.ts";
 import type { Job } from "./schemas.ts";
 import { toJob } from "./serialize.ts";
@@ -14,5 +15,6 @@ export const jobWithCaptions = async (
   row: Awaited<ReturnType<typeof getOwnedJob>>,
 ): Promise<Job> => {
   const captions = await captionsOfJob(ctx, row);
-  return captions ? { ...toJob(row), captions } : toJob(row);
+  const frames = await framesOfJob(ctx, row);
+  return { ...toJob(row), ...(captions && { captions }), ...(frames && { frames }) };
 };

@@ -6,7 +6,8 @@ import { eq } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
 import { mimeOf } from "@media-render/contract/mime";
 import type { CAPTION_OUTPUTS } from "@media-render/contract/wire";
-import { mediaFiles, type jobs } from "../db/schema.ts";
+import { isAudioFormat } from "@media-render/contract/config/outputs";
+import { mediaFiles, type FileCategory, type jobs } from "../db/schema.ts";
 import { expiryAt, OUTPUT_TTL_HOURS } from "../files/retention.ts";
 import { newId } from "../lib/ids.ts";
 import { keyOf } from "../storage/paths.ts";
@@ -38,15 +39,21 @@ type OutputInfo = { size: number; width?: number | null; height?: number | null;
 interface OutputFile {
   storageUrl: string;
   ext: string;
-  category: "image" | "video" | "unknown";
+  category: FileCategory;
   /** Extra metadata shown with the file (the caption files carry the transcription report). */
   metadata?: Record<string, unknown>;
 }
 
+/** A video job's render is a video, a GIF or a still (images) or an audio-only file, by its format. */
+const renderCategory = (job: JobRow): FileCategory => {
+  if (job.type === "IMAGE" || ["gif", "png", "jpeg"].includes(job.outputFormat)) return "image";
+  return isAudioFormat(job.outputFormat) ? "audio" : "video";
+};
+
 const renderFile = (job: JobRow): OutputFile => ({
   storageUrl: outputStorageUrl(job),
   ext: job.outputFormat,
-  category: job.type === "IMAGE" ? "image" : "video",
+  category: renderCategory(job),
 });
 
 /** The media_files row of `job`'s output (the render, or `file`). */

@@ -6,7 +6,8 @@
  * at the field, never guessed (a guess let an hours-long upload render for the price of 4 s).
  */
 import { limits, type VideoConfig } from "@media-render/contract/config";
-import { estimateVideoTokens } from "@media-render/contract/config/estimate";
+import { videoJobTokens } from "@media-render/contract/config/estimate";
+import { renderedSeconds } from "@media-render/contract/config/outputs";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
 import { glWorkFits, renderWork, videoDeadlineSeconds } from "@media-render/contract/deadline";
 import { buildTimeline, cutLength, playableLength, type Timeline } from "@media-render/contract/timeline";
@@ -74,7 +75,7 @@ export const plannedVideo = (config: VideoConfig, durationOf: DurationOf) => {
     ]);
   return {
     seconds: timeline.duration,
-    estimatedTokens: estimateVideoTokens(timeline.duration, config.autoSubtitles === true),
+    estimatedTokens: videoJobTokens(config, renderedSeconds(config, timeline.duration)),
     deadlineSeconds: videoDeadlineSeconds(work),
   };
 };

@@ -77,6 +77,28 @@ export const Captions = v.pipe(
 );
 export type Captions = v.InferOutput<typeof Captions>;
 
+const FrameFile = v.object({
+  kind: v.picklist(["poster", "thumbnail", "sprite", "sprite-vtt"]),
+  time: v.pipe(
+    v.nullable(v.number()),
+    v.description("Seconds into the video the image shows (poster, thumbnail)"),
+  ),
+  fileId: v.string(),
+  mimeType: v.string(),
+  size: Count,
+  downloadUrl: v.pipe(v.string(), v.description("The file's download path (API key or session)")),
+});
+
+/** Posters and thumbnails: pending until the job completes, then each stored image (and the sprite's WebVTT). */
+export const Frames = v.pipe(
+  v.variant("status", [
+    v.object({ status: v.literal("pending"), files: v.pipe(v.array(FrameFile), v.maxLength(0)) }),
+    v.object({ status: v.literal("done"), files: v.array(FrameFile) }),
+  ]),
+  v.description("Only for a video that asked for a poster or thumbnails"),
+);
+export type Frames = v.InferOutput<typeof Frames>;
+
 /** A job as GET /api/v1/jobs/{jobId} answers it (and the event stream's `done` event carries it). */
 export const Job = v.object({
   ...listItemEntries,
@@ -84,6 +106,7 @@ export const Job = v.object({
   inputFileIds: v.array(v.string()),
   priority: Int,
   captions: v.optional(Captions),
+  frames: v.optional(Frames),
 });
 export type Job = v.InferOutput<typeof Job>;
 

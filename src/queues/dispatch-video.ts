@@ -8,6 +8,7 @@
 import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
 import type { VideoConfig } from "@media-render/contract/config";
+import type { RenderFormat } from "@media-render/contract/config/outputs";
 import {
   CALLBACK_PATH,
   SPEAK_PATH,
@@ -19,6 +20,7 @@ import { referenceTargets } from "../jobs/input-map.ts";
 import { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { captionStorageUrl, outputStorageUrl } from "../jobs/output.ts";
+import { frameFiles, frameStorageUrl } from "../jobs/frame-outputs.ts";
 import { plannedTimeline, plannedVideo } from "../jobs/planned-length.ts";
 import { dispatchChunks, splitInto, type BuildRequest } from "./dispatch-chunks.ts";
 import { keyOf } from "../storage/paths.ts";
@@ -69,6 +71,21 @@ export const videoRequest: BuildRequest = async (ctx, job) => {
         srt: await putUrl(captionStorageUrl(job, "srt")),
       }
     : undefined;
+  // Posters and thumbnails: one signed URL per file, the thumbnails counted on the planned length.
+  const frames = frameFiles(config, planned.seconds);
+  const frameUrl = async (kind: string) => {
+    const file = frames.find((f) => f.kind === kind);
+    return file && (await putUrl(frameStorageUrl(job, file.suffix)));
+  };
+  const thumbnailUrls = await Promise.all(
+    frames.filter((f) => f.kind === "thumbnail").map((f) => putUrl(frameStorageUrl(job, f.suffix))),
+  );
+  const poster = await frameUrl("poster");
+  const thumbnails = config.thumbnails && {
+    frames: thumbnailUrls,
+    sprite: await frameUrl("sprite"),
+    vtt: await frameUrl("sprite-vtt"),
+  };
   // Workers AI when the deployment says so and has the binding; otherwise the renderer's offline recogniser.
   const transcription =
     env.TRANSCRIPTION_BACKEND === "workers-ai" && env.AI
@@ -86,8 +103,10 @@ export const videoRequest: BuildRequest = async (ctx, job) => {
         keyOf(outputStorageUrl(job)),
         URL_TTL_SECONDS,
       ),
-      format: job.outputFormat as "mp4" | "mov" | "webm",
+      format: job.outputFormat as RenderFormat,
       captions,
+      poster,
+      thumbnails,
     },
     callbackUrl: `${base}${CALLBACK_PATH}`,
     ...(config.autoSubtitles && { transcription }),

@@ -5,6 +5,7 @@
 import type { Ctx } from "../context.ts";
 import { CAPTION_OUTPUTS, type StatusReport } from "@media-render/contract/wire";
 import { recordCaptionOutputs } from "../jobs/caption-outputs.ts";
+import { frameKeys, recordFrameOutputs } from "../jobs/frame-outputs.ts";
 import { finalCost } from "../jobs/cost.ts";
 import { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
@@ -82,6 +83,7 @@ export const applyStatusReport = async (ctx: Ctx, report: StatusReport): Promise
           await ctx.env.FILES.delete([
             keyOf(outputStorageUrl(job)),
             ...CAPTION_OUTPUTS.map((kind) => keyOf(captionStorageUrl(job, kind))),
+            ...frameKeys(job),
           ]);
         return false;
       }
@@ -107,6 +109,7 @@ export const applyStatusReport = async (ctx: Ctx, report: StatusReport): Promise
         duration: meta.videoDuration,
       });
       if (meta.captions) await recordCaptionOutputs(ctx, job, meta.captions);
+      await recordFrameOutputs(ctx, job, meta.videoDuration ?? 0);
       return finishJob(ctx, job, {
         status: "COMPLETED",
         outputFileId,

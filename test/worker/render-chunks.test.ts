@@ -55,6 +55,18 @@ describe("when a job splits", () => {
     expect(count(video(300, 1280, 720, { autoSubtitles: true }))).toBe(1);
     expect(count(video(300, 1280, 720, { fast: true }))).toBe(1);
     expect(count(video(300), 4, "webm")).toBe(1);
+    // Only H.264 video is joined from segments: not a GIF, audio only, ProRes with alpha, a still, a preview, or a
+    // job whose posters and thumbnails come from the finished file.
+    for (const format of ["gif", "mp3", "wav", "m4a"]) expect(count(video(300), 4, format)).toBe(1);
+    expect(count(video(300), 4, "mov")).toBe(4);
+    for (const extra of [
+      { alpha: true },
+      { still: { time: 1 } },
+      { preview: { to: 200 } },
+      { poster: { time: 1 } },
+      { thumbnails: { count: 4 } },
+    ])
+      expect(count(video(300, 1280, 720, extra as Partial<VideoConfig>), 4, "mov")).toBe(1);
   });
 
   it("by the configured threshold, the default when it is unset or not a positive number", () => {

@@ -5,7 +5,9 @@
  * spells a route the other does not serve.
  */
 import * as v from "valibot";
-import { VIDEO_FORMATS, VideoConfigSchema } from "./config/video.ts";
+import { THUMBNAILS_MAX_COUNT } from "./config/limits.ts";
+import { RENDER_FORMATS } from "./config/outputs.ts";
+import { VideoConfigSchema } from "./config/video.ts";
 
 /** The renderer's routes. `health` is public; the others need a Worker signature (signing.ts). */
 export const RENDERER_PATHS = {
@@ -86,9 +88,23 @@ export const RenderVideoRequest = v.object({
   inputs: v.record(v.pipe(v.string(), v.maxLength(4096)), HttpUrl),
   output: v.object({
     uploadUrl: HttpUrl,
-    format: v.picklist(VIDEO_FORMATS),
+    /** The job's output: a VIDEO_FORMATS entry, or png/jpeg for a still (config `still`). */
+    format: v.picklist(RENDER_FORMATS),
     /** autoSubtitles: where the transcript (JSON), WebVTT and SRT files go. */
     captions: v.optional(v.object({ transcript: HttpUrl, vtt: HttpUrl, srt: HttpUrl })),
+    /** The config's `poster`: where its image goes. */
+    poster: v.optional(HttpUrl),
+    /**
+     * The config's `thumbnails`: one URL per frame (the renderer writes the first min(frames, its count) of them),
+     * and the sprite sheet and its WebVTT index when asked.
+     */
+    thumbnails: v.optional(
+      v.object({
+        frames: v.pipe(v.array(HttpUrl), v.maxLength(THUMBNAILS_MAX_COUNT)),
+        sprite: v.optional(HttpUrl),
+        vtt: v.optional(HttpUrl),
+      }),
+    ),
   }),
   callbackUrl: HttpUrl,
   /**

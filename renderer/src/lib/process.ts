@@ -58,6 +58,12 @@ export interface RunOptions {
   onSpawn?: (pid: number) => void;
   /** The process's whole environment (default: this process's). */
   env?: Readonly<Record<string, string>>;
+  /**
+   * The process may stop reading its extra pipes before their writers are done (a still: ffmpeg ends at its
+   * frame): a writer's broken-pipe error (EPIPE, ECANCELED, or a process sharing the pipe killed by SIGPIPE) is
+   * then not a failure; the exit status decides.
+   */
+  pipesMayClose?: boolean;
 }
 
 /**
@@ -78,6 +84,12 @@ export interface RunResult {
 }
 
 const STDERR_TAIL_BYTES = 8192;
+
+/** Whether a pipe's writer failed only because its reader had gone (a write error, or a writer killed by SIGPIPE). */
+const brokenPipe = (reason: unknown): boolean => {
+  const { code, signal } = (reason ?? {}) as { code?: unknown; signal?: unknown };
+  return code === "EPIPE" || code === "ECANCELED" || signal === "SIGPIPE";
+};
 
 /** Runs `command args...` and resolves with its output, or rejects with a ProcessError. */
 export const run = (
@@ -167,7 +179,9 @@ const start = (
       if (given) {
         // The other process holds the pipe now; this one lets go of its copy.
         given.stream.destroy();
-        given.done.catch((reason: unknown) => fail(reason));
+        given.done.catch((reason: unknown) => {
+          if (!(options.pipesMayClose && brokenPipe(reason))) fail(reason);
+        });
         return;
       }
       if (typeof write !== "function") return;
@@ -177,7 +191,9 @@ const start = (
       });
       write(out).then(
         () => out.end(),
-        (reason: unknown) => fail(reason),
+        (reason: unknown) => {
+          if (!(options.pipesMayClose && brokenPipe(reason))) fail(reason);
+        },
       );
     });
     const input = options.stdin;

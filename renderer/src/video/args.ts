@@ -3,10 +3,11 @@
  * baseline encode uses exactly the settings of a real render.
  */
 
-import type { VideoFormat } from "./types.ts";
+import { formatArgs, timingArgs } from "./outputs/encode.ts";
+import type { RenderFormat } from "@media-render/contract/config/outputs";
 
-/** The grammar's output formats. */
-export type OutputFormat = VideoFormat;
+/** The grammar's output formats (a still's png/jpeg included). */
+export type OutputFormat = RenderFormat;
 
 /** Video/audio encoder arguments for a container format; `fast` = preview quality. */
 export const encoderArgs = (format: OutputFormat, fast: boolean): string[] => {
@@ -41,6 +42,12 @@ export interface FfmpegJob {
   /** `-filter_complex_threads` (see filterThreadsFor); 0 or absent = ffmpeg's default. */
   filterThreads?: number;
   format: OutputFormat;
+  /** mov with `alpha: true`: ProRes 4444 (outputs/encode.ts). */
+  alpha?: boolean;
+  /** A still's time (outputs/encode.ts). */
+  stillTime?: number;
+  /** A preview's range (outputs/encode.ts timingArgs). */
+  preview?: { from?: number; to?: number };
   fast: boolean;
   fps: number;
   /** Seconds. */
@@ -56,10 +63,12 @@ export const ffmpegArgs = (job: FfmpegJob): string[] => {
     ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats", "-progress", "pipe:2"],
     ...job.inputs.flat(),
     ...(job.filterThreads ? ["-filter_complex_threads", String(job.filterThreads)] : []),
-    ...["-filter_complex_script", job.graphScript, "-map", "[vout]", "-map", "[aout]"],
-    ...encoderArgs(job.format, job.fast),
-    ...["-r", String(job.fps), "-t", String(job.duration), "-f", job.format === "mov" ? "mov" : job.format],
-    job.outPath,
+    ...["-filter_complex_script", job.graphScript],
+    // GIF, audio-only and alpha mov outputs: outputs/encode.ts.
+    ...(formatArgs(job) ?? [
+      ...["-map", "[vout]", "-map", "[aout]", ...encoderArgs(job.format, job.fast)],
+      ...["-r", String(job.fps), ...timingArgs(job), "-f", job.format, job.outPath],
+    ]),
     ...(job.outputs ?? []).flatMap((o) => ["-map", `[${o.label}]`, ...o.args, o.pipe]),
   ];
 };

@@ -9,13 +9,12 @@ import { Readable } from "node:stream";
 import { mimeOf } from "@media-render/contract/mime";
 import { signCallback } from "@media-render/contract/signing";
 import type { StatusReport } from "@media-render/contract/wire";
-import type { VideoFormat } from "./types.ts";
 
-/** Uploads `path` with the contract's MIME type of its format; returns its size in bytes. */
+/** Uploads `path` with the contract's MIME type of its format (or extension); returns its size in bytes. */
 export const uploadFile = async (
   url: string,
   path: string,
-  format: VideoFormat,
+  format: string,
   signal?: AbortSignal,
 ): Promise<number> => {
   const { size } = await stat(path);

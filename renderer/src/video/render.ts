@@ -13,11 +13,13 @@ import type { Synthesizer } from "../speech/types.ts";
 import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
 import type { VideoConfig } from "@media-render/contract/config/video";
+import { renderedSeconds, type RenderFormat } from "@media-render/contract/config/outputs";
 import { timeReveals, type Captions } from "./captions/captions.ts";
 import type { FetchInputs } from "./chunk-inputs.ts";
 import type { ChunkPart } from "./chunks.ts";
 import { applyFastMode, videoSpec } from "./config.ts";
 import { withDucking } from "./ducking.ts";
+import { outputTarget, shapeSpec } from "./outputs/target.ts";
 import type { Stage } from "./progress.ts";
 import { prepareSparePage } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
@@ -26,7 +28,6 @@ import { downloadInputs, startProbes, synthesize, warmBrowsers } from "./stages/
 import { joinChunks } from "./stages/join.ts";
 import { glDrawerFor, layOut, transcribeCaptions, usedTextPage, type Rasterize } from "./stages/lay-out.ts";
 import { stopwatch, type RenderTimings } from "./stages/stopwatch.ts";
-import type { VideoFormat } from "./types.ts";
 
 export type { Rasterize, RenderTimings };
 
@@ -36,8 +37,8 @@ export interface RenderVideoOptions {
   config: VideoConfig;
   /** Reference in the config -> signed URL to download it from (the request's `inputs`). */
   inputs?: Readonly<Record<string, string>>;
-  /** The request's output format (wins over the config's `format`). */
-  format?: VideoFormat;
+  /** The request's output format (wins over the config's `format`; png/jpeg for a still). */
+  format?: RenderFormat;
   workDir: string;
   outPath: string;
   /** References starting with `/` that `inputs` lacks are local files (tests and the benchmark only). */
@@ -79,7 +80,9 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
   const tools = o.tools ?? DEFAULT_RENDER_TOOLS;
   const clock = stopwatch();
   const { jobId, workDir, signal } = o;
-  const planned = applyFastMode(videoSpec(o.config, o.format));
+  // The output decides the canvas (alpha or not) and the spec's shape (a GIF's caps, audio only): outputs/.
+  const target = outputTarget(o.config, o.format);
+  const planned = shapeSpec(applyFastMode(videoSpec(o.config, target.canvas)), target);
   report(0, "downloading");
   if (!o.rasterize && !o.joinSegments) warmBrowsers(planned, tools);
   const downloaded = await downloadInputs(planned, { ...o, report, clock });
@@ -125,7 +128,15 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
     };
     const passes = compilePasses(input, drawer, clock);
     graph = await encode(passes, {
-      ...{ spec, timeline, stdin: rasters.stdin, ffmpegPath: tools.ffmpegPath, workDir, outPath: o.outPath },
+      ...{
+        spec,
+        timeline,
+        target,
+        stdin: rasters.stdin,
+        ffmpegPath: tools.ffmpegPath,
+        workDir,
+        outPath: o.outPath,
+      },
       ...{ chunk: o.chunk, signal, onSpawn: o.onSpawn, report, clock },
     });
   } finally {
@@ -141,7 +152,8 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
     width,
     height,
     fps,
-    duration,
+    // What the file holds: a preview's range of the timeline.
+    duration: renderedSeconds(o.config, duration),
     transitions: graph.transitions,
     captions,
     timings: clock.timings(),

@@ -12,6 +12,7 @@ import {
   type RenderVideoRequest,
   type StatusReport,
 } from "@media-render/contract/wire";
+import { isAudioFormat } from "@media-render/contract/config/outputs";
 import type { AppDeps } from "../deps.ts";
 import { MemoryWatch } from "../lib/process-memory.ts";
 import { withTempDir } from "../lib/temp-dir.ts";
@@ -26,6 +27,7 @@ import type { Captions } from "./captions/captions.ts";
 import { sendCallback, uploadFile, uploadText } from "./delivery.ts";
 import { describeFailure } from "./render-failure.ts";
 import type { AbortReason, QueuedJob } from "./render-queue.ts";
+import { deliverFrames } from "./outputs/upload-frames.ts";
 import { renderVideo } from "./render.ts";
 import { sharedInputs } from "./chunk-inputs.ts";
 import { chunkLogFields, fetchSegments, joinPercent, queueId } from "./chunks.ts";
@@ -181,6 +183,8 @@ const runVideoJob = async (
         reporter.progress(95, "uploading");
         const uploadStart = performance.now();
         if (r.captions) await uploadCaptions(job, r.captions, signal);
+        const video = { path: outPath, format: job.output.format, ...r };
+        await deliverFrames(job, video, { ffmpegPath: deps.config.ffmpegPath, workDir: dir, signal });
         const fileSize = await uploadFile(job.output.uploadUrl, outPath, job.output.format, signal);
         const uploadMs = Math.round(performance.now() - uploadStart);
         // One line per job, like the image path's "image rendered": where this render's time went.
@@ -218,8 +222,8 @@ const runVideoJob = async (
         processingTime: Date.now() - started,
         fileSize: result.fileSize,
         videoDuration: result.duration,
-        outputWidth: result.width,
-        outputHeight: result.height,
+        // An audio-only output has no picture to measure.
+        ...(!isAudioFormat(job.output.format) && { outputWidth: result.width, outputHeight: result.height }),
         progress: 100,
         stage: "uploading",
         ...(result.captions && {

@@ -67,10 +67,10 @@ const whiteShare = async (
 };
 
 describe("editly's examples, rendered as editly runs them", () => {
-  it("ph: draws its photo clips and news title at its own size and rate; outPath and the image's duration change nothing", async () => {
+  it("ph: draws its photo clips and news title at its own size and rate as the GIF its outPath names; the image's duration changes nothing", async () => {
     const { outPath, result } = await render("ph", examples.ph!);
     const p = await probeOut(outPath);
-    expect(p.video).toMatchObject({ codec: "h264", width: 240, height: 240, fps: 14 });
+    expect(p.video).toMatchObject({ codec: "gif", width: 240, height: 240, fps: 14 });
     // 14 + 21 + 28 frames (1, 1.5, 2 s at 14 fps) less two transitions of round(0.4 × 14) = 6 frames.
     expect(result.duration).toBeCloseTo(51 / 14, 5);
     expect(near(await colorAt(outPath, 0.2), [0, 0, 0], 30)).toBe(false);

@@ -1,13 +1,17 @@
 /**
  * Token estimate reserved at job creation (spec "Events"): image 2 + 1 per layer; video 10 + 2 per
- * started second of output, plus 5 + 1 per started second with autoSubtitles. The final video cost uses the
- * rendered duration; this is the reserve.
+ * started second of output (audio-only formats: 3 + 1), plus 5 + 1 per started second with autoSubtitles. The final
+ * video cost uses the rendered duration; this is the reserve.
  */
 import type { ImageConfig } from "./image.ts";
 import type { JobType } from "./job-type.ts";
+import { frameTokens, isAudioFormat, renderedSeconds } from "./outputs.ts";
 import {
+  TOKENS_AUDIO_BASE,
+  TOKENS_AUDIO_PER_SECOND,
   TOKENS_IMAGE_BASE,
   TOKENS_IMAGE_PER_LAYER,
+  TOKENS_STILL,
   TOKENS_SUBTITLES_BASE,
   TOKENS_SUBTITLES_PER_SECOND,
   TOKENS_VIDEO_BASE,
@@ -23,25 +27,46 @@ export function estimateTokens(type: JobType, config: ImageConfig | VideoConfig)
   if (type === "image")
     return TOKENS_IMAGE_BASE + TOKENS_IMAGE_PER_LAYER * (config as ImageConfig).layers.length;
   const video = config as VideoConfig;
-  return estimateVideoTokens(buildTimeline(video).duration, video.autoSubtitles === true);
+  return videoJobTokens(video, renderedSeconds(video, buildTimeline(video).duration));
 }
 
 /**
  * Video: 10 + 2 per started second of `seconds` of output, and with `autoSubtitles` 5 + 1 more per started
- * second (the final cost uses the same rule).
+ * second (the final cost uses the same rule). An audio-only `format` (mp3, wav, m4a) costs 3 + 1 per started second
+ * instead of 10 + 2: nothing is composed or encoded but the mix.
  */
-export const estimateVideoTokens = (seconds: number, autoSubtitles = false): number => {
+export const estimateVideoTokens = (seconds: number, autoSubtitles = false, format = "mp4"): number => {
   // Round to the millisecond first so 2.1 + 0.9 (= 3.0000000000000004) is not charged as 4 s.
   const started = Math.ceil(Math.round(seconds * 1000) / 1000);
   const captions = autoSubtitles ? TOKENS_SUBTITLES_BASE + TOKENS_SUBTITLES_PER_SECOND * started : 0;
-  return TOKENS_VIDEO_BASE + TOKENS_VIDEO_PER_SECOND * started + captions;
+  const render = isAudioFormat(format)
+    ? TOKENS_AUDIO_BASE + TOKENS_AUDIO_PER_SECOND * started
+    : TOKENS_VIDEO_BASE + TOKENS_VIDEO_PER_SECOND * started;
+  return render + captions;
 };
 
-/** The output file format: png/jpeg/webp for images (default png), mp4/mov/webm for videos (default mp4). */
+/** The output file format: png/jpeg/webp for images (default png), a VIDEO_FORMATS entry for videos (default mp4). */
 export const outputFormatOf = (type: JobType, config: ImageConfig | VideoConfig): string => {
   if (type === "image") {
     const format = (config as ImageConfig).format ?? "png";
     return format === "jpg" ? "jpeg" : format;
   }
-  return (config as VideoConfig).format ?? "mp4";
+  const video = config as VideoConfig;
+  return video.still ? (video.still.format ?? "png") : (video.format ?? "mp4");
+};
+
+/**
+ * A video job's tokens for `seconds` of rendered output (a preview's range: outputs.ts renderedSeconds): the render by its format, captions when `captioned` (default: the
+ * config asks for them), posters and thumbnails (outputs.ts frameTokens). The estimate, the plan with real file
+ * lengths and the final cost all use it.
+ */
+export const videoJobTokens = (
+  config: Pick<VideoConfig, "format" | "autoSubtitles" | "poster" | "thumbnails" | "still">,
+  seconds: number,
+  captioned = config.autoSubtitles === true,
+): number => {
+  // A still renders one frame: the captions it may burn in are transcribed from the whole mix.
+  if (config.still)
+    return TOKENS_STILL + (captioned ? estimateVideoTokens(seconds, true) - estimateVideoTokens(seconds) : 0);
+  return estimateVideoTokens(seconds, captioned, config.format) + frameTokens(config, seconds);
 };

@@ -150,6 +150,30 @@ export const TOKENS_SUBTITLES_PER_SECOND = 1;
 export const GL_NANOSECONDS_PER_PIXEL = 60;
 export const VIDEO_MAX_GL_PIXELS = 50e9;
 
+/**
+ * GIF output (`format: "gif"`, outputs.ts): the frame is scaled down (aspect kept) until its longer side fits
+ * GIF_MAX_SIDE, fps is capped at GIF_MAX_FPS (GIF counts frame delays in hundredths of a second: 20 fps is 5
+ * exactly), and a GIF lasts at most GIF_MAX_DURATION seconds (one 256-colour palette per video, every frame kept).
+ */
+export const GIF_MAX_SIDE = 640;
+export const GIF_MAX_FPS = 20;
+export const GIF_MAX_DURATION = 60;
+/** Audio-only outputs (mp3, wav, m4a): 3 + 1 per started second (no picture is composed or encoded). */
+export const TOKENS_AUDIO_BASE = 3;
+export const TOKENS_AUDIO_PER_SECOND = 1;
+/** Thumbnails (`thumbnails`, outputs.ts): at most this many frames a job, each 16-1280 px wide (default 160). */
+export const THUMBNAILS_MAX_COUNT = 100;
+export const THUMBNAIL_MIN_WIDTH = 16;
+export const THUMBNAIL_MAX_WIDTH = 1280;
+export const THUMBNAIL_DEFAULT_WIDTH = 160;
+/** The sprite sheet's columns (rows follow from the count). */
+export const SPRITE_COLUMNS = 10;
+/** A poster costs 1 token; thumbnails 1 per started 10 frames, and 1 more for the sprite sheet and its WebVTT. */
+export const TOKENS_POSTER = 1;
+export const TOKENS_THUMBNAILS_PER_10 = 1;
+export const TOKENS_SPRITE = 1;
+/** A still (`still`, one frame of a video config as an image): 2 tokens, like a one-layer image. */
+export const TOKENS_STILL = 2;
 /** A `speech` layer's or track's text (characters): about five minutes of speech at the default rate. */
 export const SPEECH_MAX_TEXT_LENGTH = 5000;
 /** `speech.rate`: a multiple of the voice's normal speed. */

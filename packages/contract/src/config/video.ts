@@ -33,6 +33,15 @@ import {
   type RuleIssue,
 } from "./rules.ts";
 import { buildTimeline } from "../timeline.ts";
+import {
+  frameEntries,
+  outputEntries,
+  outputIssues,
+  previewEntries,
+  stillEntries,
+  VIDEO_FORMATS,
+  withOutPathFormat,
+} from "./outputs.ts";
 import { SpeechTrackSchema } from "./speech.ts";
 import { TransitionSchema } from "./transitions.ts";
 import { GLOBAL_LAYER_FORBIDDEN, VIDEO_LAYER_ENTRIES as E } from "./video-layers.ts";
@@ -162,7 +171,7 @@ export const VideoDefaultsSchema = strict("defaults", {
 /** Warning text of editly's options that only its CLI or local ffmpeg use. */
 const EDITLY_ONLY = {
   outPath:
-    'editly\'s output file: the service stores the output and answers its URL; the container is "format" (mp4 unless set)',
+    'editly\'s output file: the service stores the output and answers its URL; when "format" is absent, its extension (mp4, mov, webm, gif, mp3, wav, m4a) sets the format (else mp4)',
   log: "an editly logging option with no effect here (job progress and errors come with the job)",
   tools: "an editly option for its local ffmpeg: the renderer's tools and encoder settings are fixed",
   remote: "an editly option: http(s) paths are always fetched here (public addresses only)",
@@ -184,8 +193,8 @@ const editlyOnlyEntries = {
   allowRemoteRequests: ignored(bool(), EDITLY_ONLY.remote),
 };
 
-/** Output containers. */
-export const VIDEO_FORMATS = ["mp4", "mov", "webm"] as const;
+/** Output formats (outputs.ts). */
+export { VIDEO_FORMATS };
 
 export const videoConfigEntries = {
   /** Default 1280; rounded down to an even number when rendering (geometry.ts evenDimension). */
@@ -194,8 +203,24 @@ export const videoConfigEntries = {
   height: o(documentedDefault(integerIn(L.VIDEO_MIN_SIZE, L.VIDEO_MAX_SIZE), L.VIDEO_DEFAULTS.height)),
   /** Default 25. */
   fps: o(documentedDefault(integerIn(L.VIDEO_MIN_FPS, L.VIDEO_MAX_FPS), L.VIDEO_DEFAULTS.fps)),
-  /** Default mp4. */
-  format: o(documentedDefault(oneOf(VIDEO_FORMATS), L.VIDEO_DEFAULTS.format)),
+  /**
+   * Default mp4 (or the extension of editly's `outPath`). gif: palette per video, scaled to fit 640 px and at
+   * most 20 fps; mp3/wav/m4a: the audio mix only.
+   */
+  format: o(
+    v.pipe(
+      documentedDefault(oneOf(VIDEO_FORMATS), L.VIDEO_DEFAULTS.format),
+      v.description(
+        "Output file: mp4, mov (H.264; ProRes 4444 with alpha: true), webm (VP9 with alpha), gif (one palette " +
+          `per video, scaled to fit ${L.GIF_MAX_SIDE} px, at most ${L.GIF_MAX_FPS} fps and ${L.GIF_MAX_DURATION} s), ` +
+          "mp3, wav or m4a (the audio mix only). Absent: the extension of editly's outPath, else mp4.",
+      ),
+    ),
+  ),
+  ...outputEntries,
+  ...frameEntries,
+  ...stillEntries,
+  ...previewEntries,
   /** Quick low-resolution preview. */
   fast: o(bool()),
   clips: list(ClipSchema, L.VIDEO_MIN_CLIPS, L.VIDEO_MAX_CLIPS, "clips"),
@@ -309,6 +334,7 @@ export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
   countHtml(config.globalLayers ?? [], ["globalLayers"]);
 
   const total = buildTimeline(config).duration;
+  out.push(...outputIssues(config, total));
   // A hair of tolerance: sums of decimal seconds are not exact in binary floating point.
   if (total > L.VIDEO_MAX_DURATION + 1e-9) {
     out.push({
@@ -324,7 +350,7 @@ export const VideoConfigSchema = v.pipe(
   v.rawCheck(({ dataset, addIssue }) => {
     if (dataset.typed) report(addIssue, videoConfigIssues(dataset.value));
   }),
-  v.transform(normaliseConfigAliases),
+  v.transform((config) => withOutPathFormat(normaliseConfigAliases(config))),
   v.description(
     "Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; " +
       `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers per job; the output (clip lengths minus transition ` +

@@ -256,10 +256,14 @@ export class NativeDrawing {
     if (child.stdout) {
       for await (const chunk of child.stdout as AsyncIterable<Buffer>) await writeAll(to, [chunk]);
     }
-    await this.exited;
-    // Handing the pipe to the helper stopped this process reading it, so it would never see the render
-    // close its end: let go of it now (the render reads what is in it, then the end of its input).
-    if (direct) to.destroy();
+    try {
+      await this.exited;
+    } finally {
+      // Handing the pipe to the helper stopped this process reading it, so it would never see the render
+      // close its end: let go of it now (the render reads what is in it, then the end of its input), and when
+      // the helper failed too (a still's render may stop reading first and still end well: process.ts).
+      if (direct) to.destroy();
+    }
   }
 
   /**

@@ -14,6 +14,8 @@ import { extraOutputsArgs, ffmpegArgs, filterThreadsFor } from "../args.ts";
 import { chunkArgs, chunkGraph, chunkPipes, chunkWindow, type ChunkPart } from "../chunks.ts";
 import { compileGraph, pipesLast, type CompiledGraph, type GraphInput } from "../compile.ts";
 import type { GlDrawer } from "../gl/gl-drawer.ts";
+import { finishGif, gifIntermediate } from "../outputs/gif.ts";
+import type { OutputTarget } from "../outputs/target.ts";
 import { overallPercent, ProgressReader, type Stage } from "../progress.ts";
 import type { VideoSpec } from "../types.ts";
 import type { Stopwatch } from "./stopwatch.ts";
@@ -49,10 +51,13 @@ const firstFailure = async (runs: Promise<unknown>[]): Promise<void> => {
 export interface EncodeOptions {
   spec: VideoSpec;
   timeline: Timeline;
+  /** What the render writes (outputs/target.ts): its format, alpha, a still's time, a preview's range. */
+  target: OutputTarget;
   /** The text sheet's first page (ffmpeg's stdin), or null. */
   stdin: Promise<Uint8Array> | null;
   ffmpegPath: string;
   workDir: string;
+  /** The file the job delivers (a GIF is encoded to an intermediate first, then finished into it). */
   outPath: string;
   /** Parallel rendering (chunks.ts): encode only this chunk's frames, as a video-only segment at `outPath`. */
   chunk?: ChunkPart;
@@ -66,10 +71,11 @@ export interface EncodeOptions {
  * Runs the taps (one after the other) beside the render, which writes `outPath` (spans `tapsMs`, `startMs`,
  * `ffmpegMs` and the CPU times); either run failing stops the other (the render would wait for frames the
  * taps never write), and the first failure is the job's. A chunk's render keeps only its window of the frames
- * (chunks.ts) and ends at its last frame, which stops the taps. Returns the render's graph as run.
+ * (chunks.ts) and ends at its last frame, which stops the taps. A GIF is finished from the render's frames (one
+ * palette, outputs/gif.ts) inside `ffmpegMs`. Returns the render's graph as run.
  */
 export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promise<CompiledGraph> => {
-  const { clock } = o;
+  const { clock, target } = o;
   const both = new AbortController();
   const signal = o.signal ? AbortSignal.any([o.signal, both.signal]) : both.signal;
   let tapsRun: Promise<unknown> = Promise.resolve();
@@ -103,11 +109,14 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
     inputs: graph.inputs,
     graphScript,
     filterThreads: filterThreadsFor(graph.filterGraph),
-    format: o.spec.format,
+    format: target.format,
+    alpha: target.alpha,
+    stillTime: target.stillTime,
+    preview: target.preview,
     fast: o.spec.fast,
     fps: o.spec.fps,
     duration: o.timeline.duration,
-    outPath: o.outPath,
+    outPath: target.format === "gif" ? gifIntermediate(o.workDir) : o.outPath,
   };
   const args = window ? chunkArgs(job, window) : ffmpegArgs(job);
   const encodeSeconds = window ? (window.end - window.start) / o.spec.fps : o.timeline.duration;
@@ -122,6 +131,8 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
     signal,
     onSpawn: o.onSpawn,
     timeoutMs: 30 * 60_000,
+    // A still's render stops at its frame: the pipes still feeding later frames find it gone.
+    pipesMayClose: target.stillTime !== undefined,
     onStderr: (chunk) => {
       const at = reader.push(chunk);
       if (at !== null) o.report(overallPercent("encoding", at / encodeSeconds), "encoding");
@@ -129,7 +140,8 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
   });
   rendering.catch(() => both.abort());
   // A chunk's ffmpeg ends at its last frame, before the taps run has written the pairs of later transitions:
-  // the taps are stopped then, and their "aborted" is no failure.
+  // the taps are stopped then, and their "aborted" is no failure. A still's render ends at its frame too: the
+  // transitions still being drawn for later frames have nobody to read them.
   let rendered = false;
   if (window)
     void rendering.then(
@@ -140,9 +152,18 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
     ? tapsRun.catch((e: unknown) => {
         if (!rendered) throw e;
       })
-    : tapsRun;
+    : target.stillTime === undefined
+      ? tapsRun
+      : rendering.then(() => {});
   // The first failure is the job's (a run stopped by the other's failure only reports "aborted").
   await firstFailure([tapsDone, rendering]);
+  if (target.format === "gif")
+    await finishGif(target, o.outPath, {
+      ffmpegPath: o.ffmpegPath,
+      workDir: o.workDir,
+      signal,
+      onSpawn: o.onSpawn,
+    });
   clock.record("ffmpegMs", start);
   const cpu1 = cpuTimes();
   if (cpu0 && cpu1) {

@@ -1,0 +1,259 @@
+/**
+ * What a video job writes (config reference, "Outputs"): the container `format` (video, GIF or audio only),
+ * `alpha` for ProRes 4444 in mov, GIF's dithering, and editly's `outPath` whose extension names the format when
+ * `format` is absent. One module so the Worker (estimate, output row) and the renderer (encoder) read one truth.
+ */
+import * as v from "valibot";
+import { bool, documentedDefault, integerIn, numberIn, oneOf, Seconds, strict } from "./common.ts";
+import * as L from "./limits.ts";
+import type { RuleIssue } from "./rules.ts";
+
+/** Output formats of a video job: video containers, an animated GIF, and audio-only files. */
+export const VIDEO_FORMATS = ["mp4", "mov", "webm", "gif", "mp3", "wav", "m4a"] as const;
+export type VideoFormat = (typeof VIDEO_FORMATS)[number];
+
+/** Formats that carry only the config's audio mix: no picture is composed or encoded. */
+export const AUDIO_FORMATS = ["mp3", "wav", "m4a"] as const;
+export const isAudioFormat = (format: string): format is (typeof AUDIO_FORMATS)[number] =>
+  (AUDIO_FORMATS as readonly string[]).includes(format);
+
+/** ffmpeg's paletteuse dithering modes offered for GIF (default sierra2_4a, ffmpeg's own). */
+export const GIF_DITHERS = ["sierra2_4a", "floyd_steinberg", "bayer", "none"] as const;
+
+const o = v.optional;
+
+/** The output entries of the video config (spread into videoConfigEntries). */
+export const outputEntries = {
+  /**
+   * With `format: "mov"`: ProRes 4444 with an alpha channel (areas no layer covers stay transparent, like webm).
+   * Plain mov stays H.264. webm always keeps alpha.
+   */
+  alpha: o(
+    v.pipe(
+      bool(),
+      v.description(
+        'With format "mov": ProRes 4444 with an alpha channel (areas no layer covers stay transparent). Plain mov is ' +
+          "H.264; webm always keeps alpha; other formats refuse it.",
+      ),
+    ),
+  ),
+  /** GIF output settings (`format: "gif"`): the dithering paletteuse applies (default sierra2_4a). */
+  gif: o(
+    strict("gif", {
+      dither: o(
+        v.pipe(
+          documentedDefault(oneOf(GIF_DITHERS), "sierra2_4a"),
+          v.description(
+            "How colours outside the GIF's 256-colour palette (made for this video) are dithered.",
+          ),
+        ),
+      ),
+    }),
+  ),
+};
+
+/** Image formats of posters and thumbnails. */
+export const FRAME_FORMATS = ["png", "jpeg"] as const;
+
+/** The shortest thumbnail interval: one frame at 25 fps. */
+const MIN_INTERVAL = 0.04;
+
+/** The poster and thumbnail entries of the video config (spread into videoConfigEntries). */
+export const frameEntries = {
+  poster: o(
+    v.pipe(
+      strict("poster", {
+        /** Seconds into the output; the frame the video shows then. */
+        time: Seconds,
+        format: o(documentedDefault(oneOf(FRAME_FORMATS), "png")),
+      }),
+      v.description(
+        "Adds one image of the frame the video shows at `time` (seconds, before its end) to the job's outputs.",
+      ),
+    ),
+  ),
+  thumbnails: o(
+    v.pipe(
+      strict("thumbnails", {
+        count: o(integerIn(1, L.THUMBNAILS_MAX_COUNT)),
+        interval: o(numberIn(MIN_INTERVAL, L.MAX_SECONDS)),
+        width: o(
+          documentedDefault(
+            integerIn(L.THUMBNAIL_MIN_WIDTH, L.THUMBNAIL_MAX_WIDTH),
+            L.THUMBNAIL_DEFAULT_WIDTH,
+          ),
+        ),
+        format: o(documentedDefault(oneOf(FRAME_FORMATS), "jpeg")),
+        sprite: o(bool()),
+      }),
+      v.description(
+        "Adds evenly spaced frames to the job's outputs: `count` frames at 0, D/count, 2D/count... or one every " +
+          `\`interval\` seconds from 0 (one of the two; at most ${L.THUMBNAILS_MAX_COUNT}), each \`width\` px wide; ` +
+          `\`sprite: true\` adds one sheet of them (${L.SPRITE_COLUMNS} a row) and a WebVTT index for players.`,
+      ),
+    ),
+  ),
+};
+
+/**
+ * One frame of the video as the job's only output (an image instead of the video): the frame the video shows at
+ * `time`, rendered by the same graph and stopped there.
+ */
+export const stillEntries = {
+  still: o(
+    v.pipe(
+      strict("still", {
+        time: Seconds,
+        format: o(documentedDefault(oneOf(FRAME_FORMATS), "png")),
+      }),
+      v.description(
+        "Render only the frame the video shows at `time` (seconds, before its end), as a PNG or JPEG image: the " +
+          "job's output is that image (priced like a small image job).",
+      ),
+    ),
+  ),
+};
+
+/** A scaled-down and/or time-limited render for checking (`preview`), charged by the seconds it renders. */
+export const previewEntries = {
+  preview: o(
+    v.pipe(
+      strict("preview", {
+        /** The frame's size as a fraction of the config's (aspect kept, even sizes). */
+        scale: o(documentedDefault(numberIn(0.1, 1), 1)),
+        /** Seconds into the video where the preview starts (default 0) and ends (default: the end). */
+        from: o(Seconds),
+        to: o(Seconds),
+      }),
+      v.description(
+        "Render a smaller (`scale` 0.1-1 of the size) and/or shorter (`from`..`to` seconds of the video) version " +
+          "for checking; charged by the seconds it renders. Not with still, poster or thumbnails.",
+      ),
+    ),
+  ),
+};
+
+/** The seconds a render writes of an `duration` s video: a preview's range, else all of it. */
+export const renderedSeconds = (
+  config: { preview?: { from?: number; to?: number }; still?: object },
+  duration: number,
+): number => {
+  const p = config.preview;
+  if (!p) return duration;
+  return Math.max(0, Math.min(p.to ?? duration, duration) - (p.from ?? 0));
+};
+
+/** Every output format a render request may name: the video formats and a still's image formats. */
+export const RENDER_FORMATS = [...VIDEO_FORMATS, ...FRAME_FORMATS] as const;
+export type RenderFormat = (typeof RENDER_FORMATS)[number];
+
+type Thumbnails = { count?: number; interval?: number };
+
+/** The times (s) of a job's thumbnails in an output of `duration` s: evenly spaced from 0, within the video. */
+export const thumbnailTimes = (thumbnails: Thumbnails, duration: number): number[] => {
+  const step = thumbnails.interval ?? duration / (thumbnails.count ?? 1);
+  const n = thumbnails.interval
+    ? Math.min(L.THUMBNAILS_MAX_COUNT, Math.ceil(duration / step - 1e-9))
+    : (thumbnails.count ?? 1);
+  return Array.from({ length: Math.max(1, n) }, (_, i) => Math.round(i * step * 1000) / 1000);
+};
+
+/** Tokens of a job's posters and thumbnails (limits.ts TOKENS_POSTER...). */
+export const frameTokens = (
+  config: { poster?: object; thumbnails?: Thumbnails & { sprite?: boolean } },
+  duration: number,
+): number => {
+  const poster = config.poster ? L.TOKENS_POSTER : 0;
+  const t = config.thumbnails;
+  if (!t) return poster;
+  const n = thumbnailTimes(t, duration).length;
+  return poster + L.TOKENS_THUMBNAILS_PER_10 * Math.ceil(n / 10) + (t.sprite ? L.TOKENS_SPRITE : 0);
+};
+
+/** The format an `outPath` names by its extension (`./out.gif` → gif), or undefined. */
+export const formatOfPath = (path: string | undefined): VideoFormat | undefined => {
+  const ext = path?.match(/\.([a-z0-9]+)$/i)?.[1]?.toLowerCase();
+  return (VIDEO_FORMATS as readonly string[]).includes(ext ?? "") ? (ext as VideoFormat) : undefined;
+};
+
+/** The job's output format: `format`, else the extension of editly's `outPath`, else mp4. */
+export const effectiveFormat = (config: { format?: VideoFormat; outPath?: string }): VideoFormat =>
+  config.format ?? formatOfPath(config.outPath) ?? "mp4";
+
+/** A config with `format` filled from `outPath` when only that names it (so both runtimes read `format`). */
+export const withOutPathFormat = <C extends { format?: VideoFormat; outPath?: string }>(config: C): C => {
+  if (config.format !== undefined) return config;
+  const format = formatOfPath(config.outPath);
+  return format ? { ...config, format } : config;
+};
+
+/** Cross-field rules of the outputs: alpha needs mov or webm, a GIF's length cap. `duration` = output seconds. */
+export const outputIssues = (
+  config: {
+    format?: VideoFormat;
+    outPath?: string;
+    alpha?: boolean;
+    gif?: object;
+    poster?: { time: number };
+    thumbnails?: Thumbnails;
+    still?: { time: number };
+    preview?: { from?: number; to?: number };
+  },
+  duration: number,
+): RuleIssue[] => {
+  const format = effectiveFormat(config);
+  const out: RuleIssue[] = [];
+  if (config.alpha === true && format !== "mov" && format !== "webm")
+    out.push({
+      path: ["alpha"],
+      message: `alpha needs format "mov" (ProRes 4444) or "webm"; the format is ${format}`,
+    });
+  const audio = isAudioFormat(format);
+  const p = config.preview;
+  if (p && (config.still || config.poster || config.thumbnails))
+    out.push({ path: ["preview"], message: "a preview takes no still, poster or thumbnails" });
+  else if (p && (p.from ?? 0) >= Math.min(p.to ?? duration, duration) - 1e-9)
+    out.push({
+      path: ["preview"],
+      message: `from must be before to and before the end of the video (${Math.round(duration * 1000) / 1000} s)`,
+    });
+  if (config.still) {
+    if (audio || format === "gif" || config.poster || config.thumbnails || config.alpha)
+      out.push({
+        path: ["still"],
+        message: "a still is one image: it takes no audio or gif format, alpha, poster or thumbnails",
+      });
+    else if (config.still.time >= duration - 1e-9)
+      out.push({
+        path: ["still", "time"],
+        message: `must be before the end of the video (${Math.round(duration * 1000) / 1000} s)`,
+      });
+  }
+  if (config.poster && audio)
+    out.push({ path: ["poster"], message: `a ${format} output has no picture to take a poster from` });
+  else if (config.poster && config.poster.time >= duration - 1e-9)
+    out.push({
+      path: ["poster", "time"],
+      message: `must be before the end of the video (${Math.round(duration * 1000) / 1000} s)`,
+    });
+  const t = config.thumbnails;
+  if (t && audio)
+    out.push({ path: ["thumbnails"], message: `a ${format} output has no picture to take thumbnails from` });
+  else if (t && (t.count === undefined) === (t.interval === undefined))
+    out.push({ path: ["thumbnails"], message: "set either count or interval" });
+  else if (
+    t?.interval !== undefined &&
+    t.interval >= MIN_INTERVAL &&
+    duration / t.interval > L.THUMBNAILS_MAX_COUNT + 1e-9
+  )
+    out.push({
+      path: ["thumbnails", "interval"],
+      message: `one frame every ${t.interval} s of a ${Math.round(duration * 100) / 100} s video is more than ${L.THUMBNAILS_MAX_COUNT} frames`,
+    });
+  if (format === "gif" && duration > L.GIF_MAX_DURATION + 1e-9)
+    out.push({
+      path: ["clips"],
+      message: `a GIF lasts at most ${L.GIF_MAX_DURATION} s; this one would last ${Math.round(duration * 100) / 100} s`,
+    });
+  return out;
+};
