@@ -429,9 +429,15 @@ describe("a video", () => {
     });
     expect(centre[2]).toBeGreaterThan(150);
     expect(centre[0]).toBeLessThan(80);
-    expect(await text(page.locator(".frame-status"))).toMatch(
-      /^Frame at 1 s, \d+x\d+ \(preview size\), job job_/,
+    const status = await text(page.locator(".frame-status"));
+    expect(status).toMatch(/^Frame at 1 s, \d+x\d+ \(preview size\), job job_/);
+    // One still job of the whole config at 1 s (not a video cut from it), its output the frame as a PNG.
+    const stillJob = await api<{ config: { still?: unknown; clips: unknown[] }; outputFormat: string }>(
+      `/api/v1/jobs/${/job (job_\w+)/.exec(status)![1]}`,
     );
+    expect(stillJob.body.data.config.still).toEqual({ time: 1 });
+    expect(stillJob.body.data.config.clips).toHaveLength(3);
+    expect(stillJob.body.data.outputFormat).toBe("png");
 
     // The whole video at low resolution, in a player.
     await page.getByRole("button", { name: "Preview the whole video (low resolution)" }).click();

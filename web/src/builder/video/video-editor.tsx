@@ -13,7 +13,7 @@ import type { JsonObject } from "../model/paths.ts";
 import type { EditorState } from "../model/store.ts";
 import type { PanelContext } from "../panels/property-panel.tsx";
 import { buildTimeline, type Timeline as Layout } from "../service-code.ts";
-import { frameWindow, renderFrame, type FramePreview } from "./frame-preview.ts";
+import { renderFrame, stillConfig, type FramePreview } from "./frame-preview.ts";
 import { seconds, Timeline } from "./timeline.tsx";
 import { VideoPanel } from "./video-panels.tsx";
 
@@ -66,10 +66,10 @@ export const VideoEditor = ({
     if (playhead > total) setPlayhead(Math.max(0, total - 0.01));
   }, [total, playhead]);
 
-  /** The window config the frame at the playhead needs: the current frame is up to date when it matches. */
+  /** The still job the frame at the playhead needs: the current frame is up to date when it matches. */
   const key = useMemo(() => {
     try {
-      return JSON.stringify(frameWindow(config, playhead).config);
+      return JSON.stringify(stillConfig(config, playhead));
     } catch {
       return "";
     }
@@ -90,7 +90,7 @@ export const VideoEditor = ({
         !abort.signal.aborted &&
         setFrame((old) => {
           if (old.status === "done") URL.revokeObjectURL(old.frame.url);
-          return { status: "done", frame: result, key: JSON.stringify(frameWindow(config, time).config) };
+          return { status: "done", frame: result, key: JSON.stringify(stillConfig(config, time)) };
         }),
       (error) => !abort.signal.aborted && setFrame({ status: "failed", error }),
     );
