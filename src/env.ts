@@ -1,6 +1,6 @@
 /**
  * Bindings and variables of the Worker, as declared in wrangler.toml.
- * Secrets are documented there and in the README; locally they come from .dev.vars.
+ * Secrets are documented there and in docs/configuration.md; locally they come from .dev.vars.
  */
 import type { RenderMessage } from "./queues/messages.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Limits on sign-in attempts (configuration, README "Accounts"): codes sent to one address per hour
+ * Limits on sign-in attempts (configuration, docs/security-and-limits.md): codes sent to one address per hour
  * (AUTH_EMAIL_LIMIT_PER_HOUR, production default 5) and sign-in requests from one IP per hour
  * (AUTH_IP_LIMIT_PER_HOUR, production default 60). Counted in the API's fixed-window counters under hashes of the
  * address and the IP. Over a limit: 429 with Retry-After; the answer does not depend on whether an account exists.

@@ -1,7 +1,7 @@
 /**
  * v2 scopes (spec, Authentication rule 8): `resource:action` strings on API keys. A key's effective scopes are the
  * scopes it was given plus those its v1 permissions imply, so a `jobs:full` key works on v2 render routes without
- * being re-issued; scopes only ever add. The table is the one the README publishes.
+ * being re-issued; scopes only ever add. The table is the one docs/api-guide.md publishes.
  */
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
@@ -24,7 +24,7 @@ export type Scope = keyof typeof SCOPES;
 export const SCOPE_NAMES = Object.keys(SCOPES) as [Scope, ...Scope[]];
 
 /**
- * The v2 scopes a v1 permission implies (the README's table): `jobs:read` reads renders and operations and
+ * The v2 scopes a v1 permission implies (docs/api-guide.md's table): `jobs:read` reads renders and operations and
  * templates; `jobs:full` also creates renders (and manages webhooks), cancels operations and writes templates.
  */
 const IMPLIED: Record<`${Resource}:${Action}`, readonly Scope[]> = {

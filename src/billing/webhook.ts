@@ -12,7 +12,7 @@ import { onChargeRefunded, onDisputeCreated, recordInvoicePayments } from "./rev
 import { onSubscriptionEvent } from "./subscriptions.ts";
 import type { WebhookReceipt } from "./schemas.ts";
 
-/** The event types this service acts on (the provider's webhook endpoint must send them: see the README). */
+/** The event types this service acts on (the provider's webhook endpoint must send them: see docs/deploying.md). */
 const HANDLED_EVENTS = [
   "checkout.session.completed",
   "checkout.session.async_payment_succeeded",

@@ -1,5 +1,5 @@
 /**
- * Features only paid plans include (plans.paid; README "Plans"): autoSubtitles. A free-plan job asking for one
+ * Features only paid plans include (plans.paid; docs/pricing.md "Plans"): autoSubtitles. A free-plan job asking for one
  * is refused before anything is reserved or imported: 402 naming the field, the plan and the plans that have it.
  */
 import { asc, eq } from "drizzle-orm";

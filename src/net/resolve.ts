@@ -3,7 +3,7 @@
  * the JSON form of Cloudflare's resolver) through the same transport as the fetch itself; every A and AAAA answer
  * (after CNAMEs) must be a public address. Fails closed: a name that does not resolve is refused.
  *
- * What remains (documented in the README): the fetch resolves the name again, so a record that changes in between
+ * What remains (documented in docs/security-and-limits.md): the fetch resolves the name again, so a record that changes in between
  * (DNS rebinding) is only stopped by Cloudflare's egress, which never routes a Worker's fetch into a private network.
  */
 import * as v from "valibot";

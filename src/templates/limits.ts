@@ -7,7 +7,7 @@ import { planOf } from "../accounts/internal.ts";
 import type { CallerCtx } from "../context.ts";
 import { HTML_MAX_BYTES } from "@media-render/contract/config/limits";
 
-/** Variables of one template, declared and derived (README: Templates). */
+/** Variables of one template, declared and derived (docs/templates.md). */
 export const MAX_TEMPLATE_VARIABLES = 100;
 /** Columns of a batch row: a template's variables and a name column fit twice over; more can only be errors. */
 export const MAX_BATCH_COLUMNS = 200;

@@ -1,4 +1,4 @@
-/** Limits of the v2 webhooks, enforced in code and published in the README. */
+/** Limits of the v2 webhooks, enforced in code and published in docs/webhooks.md. */
 
 /** Endpoints one account may register. */
 export const MAX_ENDPOINTS_PER_ACCOUNT = 20;

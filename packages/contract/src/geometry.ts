@@ -3,5 +3,5 @@
  * derives (the frame, a layer's box, a preview) goes through {@link evenDimension}.
  */
 
-/** A side rounded down to an even number of pixels, never below 2 (the README's "rounded down"). */
+/** A side rounded down to an even number of pixels, never below 2 (docs/config-grammar.md's "rounded down"). */
 export const evenDimension = (n: number): number => Math.max(2, Math.floor(n / 2) * 2);

@@ -100,7 +100,7 @@ export const clipDuration = (
 
 /**
  * The transition a clip asks for: its own merged over `defaults.transition`; `null` on either level, or
- * nothing configured at all, means a cut (the README's rule: clips cut unless a transition is configured).
+ * nothing configured at all, means a cut (docs/config-grammar.md's rule: clips cut unless a transition is configured).
  */
 export const requestedTransition = (
   clip: ClipLike,

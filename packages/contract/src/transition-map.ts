@@ -4,7 +4,7 @@
  * mapping (or a mapping without a name) fails to type-check; `random` alone is resolved by the renderer.
  * `match: "exact"` = the xfade kernel is a port of (or clearly the same effect as) the gl shader;
  * `"approx"` = the closest built-in look; `"custom"` = an xfade custom expression (P runs 1 → 0).
- * This table is data on purpose: the README publishes it verbatim.
+ * This table is data on purpose: docs/config-grammar.md publishes it verbatim.
  */
 import type { TransitionName } from "./config/transitions.ts";
 

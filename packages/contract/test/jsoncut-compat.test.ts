@@ -3,7 +3,7 @@
  * schemas/video-schema.json) as the reference for what a JsonCut client may send. The facts below are what
  * those schemas allow, written down here in our own words: every property of every object they describe, every
  * value of every list they enumerate, and every numeric bound they state. Each must pass our validation, except
- * the few differences listed in DIFFERENCES, which must be refused with the message the README's JsonCut section
+ * the few differences listed in DIFFERENCES, which must be refused with the message docs/compatibility.md's JsonCut section
  * explains.
  */
 import { describe, expect, it } from "vitest";
@@ -377,7 +377,7 @@ const VIDEO_LAYERS: Record<string, { base: Record<string, unknown>; facts: Facts
 };
 
 /**
- * Values JsonCut's schemas allow that we refuse on purpose (README, "JsonCut compatibility"), by where and value,
+ * Values JsonCut's schemas allow that we refuse on purpose (docs/compatibility.md, "JsonCut compatibility"), by where and value,
  * with the message that says why.
  */
 const DIFFERENCES: Record<string, string> = {

@@ -34,7 +34,7 @@ export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec 
       duck: true,
     }));
   return mixWeights({
-    // x264/yuv420p need even sizes: rounded down, as the README promises (1001 -> 1000).
+    // x264/yuv420p need even sizes: rounded down, as docs/config-grammar.md promises (1001 -> 1000).
     width: evenDimension(W),
     height: evenDimension(H),
     fps: config.fps ?? VIDEO_DEFAULTS.fps,

@@ -210,7 +210,7 @@ export const Position = v.lazy((input: unknown) =>
 /** Old or foreign property names with the message that points at the one to use. */
 const RENAMED: Record<string, string> = {
   allowJavaScript: '"allowJavaScript" was renamed "enableLibraries" in version 1.4.0: use "enableLibraries"',
-  // An editly JavaScript function (README "editly compatibility"); editly's CLI options are accepted with a
+  // An editly JavaScript function (docs/compatibility.md, "editly compatibility"); editly's CLI options are accepted with a
   // warning instead (ignored.ts).
   func: '"func" is an editly JavaScript function, which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page) or a gl layer',
 };

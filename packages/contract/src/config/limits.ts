@@ -1,6 +1,6 @@
 /**
  * Every numeric limit and documented default of the render config grammar, in one place. The schemas
- * enforce the limits; the README publishes them; the renderers read the defaults from here instead of
+ * enforce the limits; docs/security-and-limits.md publishes them; the renderers read the defaults from here instead of
  * hard-coding their own. Sizes are in pixels, times in seconds, lengths in characters unless named *_BYTES.
  */
 

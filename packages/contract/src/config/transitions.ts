@@ -201,7 +201,7 @@ export const TransitionNameSchema = v.pipe(
   ),
   v.transform((s) => CANONICAL.get(s.toLowerCase())!),
 );
-/** Curve names a config may also use for one of AUDIO_CURVES (the README's `linear` = `tri`, as JsonCut lists it). */
+/** Curve names a config may also use for one of AUDIO_CURVES (docs/config-grammar.md's `linear` = `tri`, as JsonCut lists it). */
 export const AUDIO_CURVE_ALIASES = { linear: "tri" } as const satisfies Record<string, AudioCurveName>;
 type AudioCurveName = (typeof AUDIO_CURVES)[number];
 const CURVE_NAMES = [

@@ -10,7 +10,7 @@ import { textMeasurer } from "../../fonts/measure.ts";
 import { revealUnits, type CaptionMarks } from "../raster/text-html.ts";
 import { charsPerLine, cueText, DEFAULT_LAYOUT, type CaptionLayoutOptions, type Cue } from "./layout.ts";
 
-/** Documented defaults of autoSubtitlesStyle (the reference leaves them open; README states these). */
+/** Documented defaults of autoSubtitlesStyle (the reference leaves them open; docs/auto-subtitles.md states these). */
 export const CAPTION_DEFAULTS = {
   animation: "word-by-word",
   textColor: "#ffffff",

@@ -18,7 +18,7 @@ export const isTitle = (layer: { type: string }): layer is TitleLayer =>
 export const titleStyle = (layer: TitleLayer): "fade-in" | "word-by-word" | "letter-by-letter" =>
   layer.style ?? "fade-in";
 
-/** Seconds a title's fade-in takes without `animationDuration` (n/d in the sources, documented in README). */
+/** Seconds a title's fade-in takes without `animationDuration` (n/d in the sources; our choice). */
 const TITLE_FADE_IN = 0.5;
 
 /** Seconds the word/letter reveal (or fade-in) takes; n/d in the sources, documented in README. */
