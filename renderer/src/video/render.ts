@@ -128,16 +128,8 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
     };
     const passes = compilePasses(input, drawer, clock);
     graph = await encode(passes, {
-      ...{
-        spec,
-        timeline,
-        target,
-        stdin: rasters.stdin,
-        ffmpegPath: tools.ffmpegPath,
-        workDir,
-        outPath: o.outPath,
-      },
-      ...{ chunk: o.chunk, signal, onSpawn: o.onSpawn, report, clock },
+      ...{ spec, timeline, target, stdin: rasters.stdin, ffmpegPath: tools.ffmpegPath, workDir },
+      ...{ outPath: o.outPath, chunk: o.chunk, signal, onSpawn: o.onSpawn, report, clock },
     });
   } finally {
     // gl layers draw during the render itself: the page closes once ffmpeg is done.
@@ -146,16 +138,10 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
   // A text page for the next job is opened once this one's ffmpeg is done with the cores.
   if (usedTextPage(spec) && !o.rasterize) prepareSparePage(tools);
   const { width, height, fps } = spec;
-  const { duration } = laidOut.timeline;
+  // What the file holds: a preview's range of the timeline.
+  const duration = renderedSeconds(o.config, laidOut.timeline.duration);
   return {
-    outPath: o.outPath,
-    width,
-    height,
-    fps,
-    // What the file holds: a preview's range of the timeline.
-    duration: renderedSeconds(o.config, duration),
-    transitions: graph.transitions,
-    captions,
+    ...{ outPath: o.outPath, width, height, fps, duration, transitions: graph.transitions, captions },
     timings: clock.timings(),
   };
 };
