@@ -32,7 +32,7 @@ export interface Placeable {
 }
 
 /** Fractions (0, 0.5, 1) of the canvas and of the layer for each named position. */
-const NAMED: Record<Named, [number, number]> = {
+export const NAMED: Record<Named, [number, number]> = {
   "top-left": [0, 0],
   top: [0.5, 0],
   "top-right": [1, 0],
@@ -43,7 +43,8 @@ const NAMED: Record<Named, [number, number]> = {
   bottom: [0.5, 1],
   "bottom-right": [1, 1],
 };
-const ORIGIN: Record<string, number> = { left: 0, top: 0, center: 0.5, right: 1, bottom: 1 };
+/** Fractions of the layer for each `originX`/`originY` name. */
+export const ORIGIN: Record<string, number> = { left: 0, top: 0, center: 0.5, right: 1, bottom: 1 };
 
 /**
  * `left`, `top` and `transform` for a layer on a width x height canvas. `alignX` is the fraction of the

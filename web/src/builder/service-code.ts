@@ -4,7 +4,8 @@
  * - the timeline of a video config (clip starts, transition overlaps): @media-render/contract/timeline;
  * - the transition names (editly's aliases, gl-transitions 1.43 and later);
  * - the bundled font catalogue (the families `googleFont` may name offline);
- * - the gallery of ready-made jobs (each validated by test/worker/docs.test.ts).
+ * - the gallery of ready-made jobs (each validated by test/worker/docs.test.ts);
+ * - the named positions and origins of image layers, as the image page places them (src/image-renderer).
  * The preview frame takes the image compile step itself (preview/compile.ts), in its own bundle.
  */
 export { buildTimeline, type Timeline } from "@media-render/contract/timeline";
@@ -15,3 +16,4 @@ export {
 } from "@media-render/contract/config/transitions";
 export { CATALOG_FAMILIES } from "@media-render/contract/fonts/catalog";
 export { GALLERY } from "../../../src/lib/openapi-examples.ts";
+export { NAMED, ORIGIN } from "../../../src/image-renderer/placement.ts";

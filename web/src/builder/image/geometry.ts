@@ -8,24 +8,13 @@
  */
 import type { LayerBox } from "../preview/protocol.ts";
 import { isObject, type JsonObject } from "../model/paths.ts";
+import { NAMED, ORIGIN } from "../service-code.ts";
 
 export interface Canvas {
   width: number;
   height: number;
 }
 
-const NAMED: Record<string, [number, number]> = {
-  "top-left": [0, 0],
-  top: [0.5, 0],
-  "top-right": [1, 0],
-  "center-left": [0, 0.5],
-  center: [0.5, 0.5],
-  "center-right": [1, 0.5],
-  "bottom-left": [0, 1],
-  bottom: [0.5, 1],
-  "bottom-right": [1, 1],
-};
-const ORIGIN: Record<string, number> = { left: 0, top: 0, center: 0.5, right: 1, bottom: 1 };
 const X_NAME = ["left", "center", "right"] as const;
 const Y_NAME = ["top", "center", "bottom"] as const;
 const ALIGN: Record<string, number> = { left: 0, center: 0.5, right: 1 };
@@ -42,8 +31,8 @@ type Placement =
 
 const placementOf = (layer: JsonObject): Placement => {
   const p = layer.position;
-  if (typeof p === "string" && NAMED[p]) {
-    const [fx, fy] = NAMED[p]!;
+  if (typeof p === "string" && p in NAMED) {
+    const [fx, fy] = NAMED[p as keyof typeof NAMED];
     return { mode: "fractions", x: fx, y: fy, fx, fy };
   }
   if (isObject(p))
