@@ -141,6 +141,12 @@ describe("docs name only what exists", () => {
     expect(docs.filter((d) => d.startsWith("docs/")).length).toBeGreaterThan(10);
   });
 
+  it("keeps the README a five-minute read: under 250 lines, none over 120 characters", () => {
+    const lines = readFileSync(join(root, "README.md"), "utf8").split("\n");
+    expect(lines.length).toBeLessThan(250);
+    expect(lines.filter((l) => l.length > 120)).toEqual([]);
+  });
+
   it.each(docs)("%s", (doc) => {
     expect(problems(doc)).toEqual([]);
   });
