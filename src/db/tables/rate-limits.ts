@@ -2,8 +2,9 @@
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
- * Fixed-window request counters of the API rate limiter (src/lib/rate-limit.ts): one row per bucket
- * (limit name + SHA-256 of the API key) and window. Rows of past windows are pruned by the cron.
+ * Fixed-window counters of the sign-in attempt limits (src/lib/rate-limit.ts, `hit`): one row per bucket (limit
+ * name + a hash of the address or IP) and window. API requests are counted in each credential's Durable Object, not
+ * here. Rows of past windows are pruned by the cron.
  */
 export const rateLimits = sqliteTable(
   "rate_limits",
