@@ -11,7 +11,11 @@ const FEATURES = [
     "Images",
     "Text with 20 bundled font families, shapes, gradients, photos and HTML layers, as PNG, JPEG or WebP.",
   ],
-  ["Videos", "Clips, transitions, titles, audio tracks and automatic captions, encoded by ffmpeg."],
+  [
+    "Videos",
+    "Clips, transitions, titles, voice-over from text and captions, as MP4, MOV (with alpha), WebM or GIF; " +
+      "audio only, posters, thumbnails and single frames too.",
+  ],
   [
     "Templates and batches",
     "A config with {{variables}}, a CSV of rows, one ZIP of outputs, every row validated first.",
