@@ -6,65 +6,15 @@
  * up throughout and npm start brings dead renderers back. Short in `npm test`, longer in `npm run faults`.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startProcess, stopProcess, waitForUrl } from "../../../scripts/lib/processes.mjs";
 import { FULL, figure, scaled } from "./scale.ts";
+import { serviceUnderTest, until, type Job } from "./service-under-test.ts";
 
-const root = process.cwd();
-const node = join(root, "node_modules", ".bin", "node");
-let service: ChildProcess;
-let base = "";
-let key = "";
-let stateDir = "";
-let pidsFile = "";
-let rendererPorts: number[] = [];
+const svc = serviceUnderTest("faults");
+const { api, job, finished, running, pids } = svc;
 
-beforeAll(async () => {
-  stateDir = mkdtempSync(join(tmpdir(), "mrs-faults-"));
-  pidsFile = join(stateDir, "renderers.json");
-  const port = await freePort();
-  // Two consecutive free ports for the renderers.
-  let first = await freePort();
-  while (first + 1 === port) first = await freePort();
-  rendererPorts = [first, first + 1];
-  const env = {
-    PORT: String(port),
-    RENDERER_PORT: String(first),
-    RENDERERS: "2",
-    STATE_DIR: stateDir,
-    RENDERER_PIDS_FILE: pidsFile,
-  };
-  service = startProcess("service", node, [join(root, "scripts", "start.mjs")], {
-    cwd: root,
-    env,
-    quiet: !process.env.FAULTS_VERBOSE,
-  });
-  base = `http://127.0.0.1:${port}`;
-  await waitForUrl(`${base}/health`, 170_000, service);
-  const out = execFileSync(
-    node,
-    [join(root, "scripts", "key.mjs"), "--email", "faults@example.com", "--plan", "pro"],
-    { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
-  );
-  key = out.trim().split("\n").at(-1)!;
-}, 200_000);
-
-afterAll(async () => {
-  await stopProcess(service, 10_000);
-  rmSync(stateDir, { recursive: true, force: true });
-});
-
-const api = async <T = Record<string, unknown>>(path: string, init: RequestInit = {}) => {
-  const res = await fetch(`${base}${path}`, {
-    ...init,
-    headers: { "x-api-key": key, "content-type": "application/json", ...init.headers },
-  });
-  return { status: res.status, body: (await res.json()) as { data: T } };
-};
+beforeAll(svc.start, 200_000);
+afterAll(svc.stop);
 
 const balance = async () =>
   (await api<{ usage: { totalAvailable: number } }>("/api/v1/billing/usage")).body.data.usage.totalAvailable;
@@ -85,51 +35,13 @@ const createJob = async () => {
   return res.body.data.jobId;
 };
 
-interface Job {
-  status: string;
-  tokensUsed: number;
-  errorMessage: string | null;
-  progress: { stage: string | null } | null;
-}
-
-const job = async (id: string) => (await api<Job>(`/api/v1/jobs/${id}`)).body.data;
-
-const until = async <T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
-
-const finished = (id: string, timeoutMs = 120_000) =>
-  until(
-    `job ${id} to finish`,
-    async () => {
-      const j = await job(id);
-      return j.status === "COMPLETED" || j.status === "FAILED" ? j : undefined;
-    },
-    timeoutMs,
-  );
-
-/** Current renderer pids, as npm start wrote them (they change when it restarts one). */
-const pids = (): number[] =>
-  (JSON.parse(readFileSync(pidsFile, "utf8")) as { pid: number }[]).map((r) => r.pid);
-
 /** The index of the renderer currently rendering (capacity report of /health), once one is. */
 const busyRenderer = () =>
   until(
     "a renderer to be rendering",
     async () => {
-      for (const [i, port] of rendererPorts.entries()) {
-        const h = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) })
-          .then((r) => r.json() as Promise<{ capacity: { running: number } }>)
-          .catch(() => null);
-        if (h && h.capacity.running > 0) return i;
-      }
-      return undefined;
+      const i = (await running()).findIndex((n) => n > 0);
+      return i >= 0 ? i : undefined;
     },
     60_000,
   );
@@ -181,8 +93,8 @@ describe("the service under renderer faults (npm start, RENDERERS=2)", () => {
     figure("renderer killed mid-job: outcomes", outcomes.join(","));
     figure("renderer killed mid-job: longest kill -> final status (ms; bound 180000)", longest);
     // The API stayed up, and npm start brought both renderers back.
-    expect((await fetch(`${base}/health`)).status).toBe(200);
-    for (const port of rendererPorts) await waitForUrl(`http://127.0.0.1:${port}/health`, 30_000);
+    expect((await fetch(`${svc.state.base}/health`)).status).toBe(200);
+    await svc.renderersBack();
   }, 600_000);
 
   it("an ffmpeg SIGKILLed: the job is handed over again and completes", async () => {

@@ -1,0 +1,119 @@
+/**
+ * The whole service as `npm start` starts it (scripts/start.mjs), with two renderers (RENDERERS=2) on free ports, a
+ * throw-away state and a Pro key: what the fault suites that drive the service over HTTP share (service-faults,
+ * chunk-faults). `serviceUnderTest()` returns helpers bound to the service its `start()` brings up.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ChildProcess } from "node:child_process";
+import { freePort, startProcess, stopProcess, waitForUrl } from "../../../scripts/lib/processes.mjs";
+
+/** A job as the suites read it back (GET /api/v1/jobs/{id}). */
+export interface Job {
+  status: string;
+  tokensUsed: number;
+  errorMessage: string | null;
+  outputFileId: string | null;
+  progress: { percent: number; stage: string | null } | null;
+}
+
+/** Polls `check` every 200 ms until it answers something, or fails after `timeoutMs` naming `what`. */
+export const until = async <T>(
+  what: string,
+  check: () => Promise<T | undefined>,
+  timeoutMs: number,
+): Promise<T> => {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await check();
+    if (found !== undefined) return found;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+};
+
+export const serviceUnderTest = (name: string, extraEnv: Record<string, string> = {}) => {
+  const root = process.cwd();
+  const node = join(root, "node_modules", ".bin", "node");
+  let service: ChildProcess;
+  const state = { base: "", key: "", stateDir: "", pidsFile: "", rendererPorts: [] as number[] };
+
+  const start = async () => {
+    state.stateDir = mkdtempSync(join(tmpdir(), `mrs-${name}-`));
+    state.pidsFile = join(state.stateDir, "renderers.json");
+    const port = await freePort();
+    // Two consecutive free ports for the renderers.
+    let first = await freePort();
+    while (first + 1 === port) first = await freePort();
+    state.rendererPorts = [first, first + 1];
+    const env = {
+      ...{ PORT: String(port), RENDERER_PORT: String(first), RENDERERS: "2" },
+      ...{ STATE_DIR: state.stateDir, RENDERER_PIDS_FILE: state.pidsFile },
+      ...extraEnv,
+    };
+    service = startProcess("service", node, [join(root, "scripts", "start.mjs")], {
+      cwd: root,
+      env,
+      quiet: !process.env.FAULTS_VERBOSE,
+    });
+    state.base = `http://127.0.0.1:${port}`;
+    await waitForUrl(`${state.base}/health`, 170_000, service);
+    const out = execFileSync(
+      node,
+      [join(root, "scripts", "key.mjs"), "--email", `${name}@example.com`, "--plan", "pro"],
+      { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
+    );
+    state.key = out.trim().split("\n").at(-1)!;
+  };
+
+  const stop = async () => {
+    await stopProcess(service, 10_000);
+    rmSync(state.stateDir, { recursive: true, force: true });
+  };
+
+  const api = async <T = Record<string, unknown>>(path: string, init: RequestInit = {}) => {
+    const res = await fetch(`${state.base}${path}`, {
+      ...init,
+      headers: { "x-api-key": state.key, "content-type": "application/json", ...init.headers },
+    });
+    return { status: res.status, body: (await res.json()) as { data: T } };
+  };
+
+  const job = async (id: string) => (await api<Job>(`/api/v1/jobs/${id}`)).body.data;
+
+  /** Polls the job to its end, noting every progress percent seen. */
+  const finished = (id: string, timeoutMs = 120_000, percents: number[] = []) =>
+    until(
+      `job ${id} to finish`,
+      async () => {
+        const j = await job(id);
+        if (j.progress) percents.push(j.progress.percent);
+        return j.status === "COMPLETED" || j.status === "FAILED" ? j : undefined;
+      },
+      timeoutMs,
+    );
+
+  /** How many renders each renderer runs now (its /health capacity); 0 for one that does not answer. */
+  const running = async () =>
+    Promise.all(
+      state.rendererPorts.map(async (port) => {
+        const h = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) })
+          .then((r) => r.json() as Promise<{ capacity: { running: number } }>)
+          .catch(() => null);
+        return h?.capacity.running ?? 0;
+      }),
+    );
+
+  /** Current renderer pids, as npm start wrote them (they change when it restarts one). */
+  const pids = (): number[] =>
+    (JSON.parse(readFileSync(state.pidsFile, "utf8")) as { pid: number }[]).map((r) => r.pid);
+
+  /** Waits until npm start has both renderers answering again. */
+  const renderersBack = async () => {
+    for (const port of state.rendererPorts) await waitForUrl(`http://127.0.0.1:${port}/health`, 30_000);
+  };
+
+  return { state, start, stop, api, job, finished, running, pids, renderersBack };
+};
