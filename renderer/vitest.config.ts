@@ -17,6 +17,7 @@ export default defineConfig({
     ],
     exclude: [...configDefaults.exclude, "renderer/test/unit/**"],
     environment: "node",
+    isolate: false,
     // ffmpeg-backed tests spawn real processes; a slow 2-core machine needs more than the 5 s default.
     testTimeout: 60_000,
     hookTimeout: 60_000,

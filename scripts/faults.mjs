@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run faults`: the fault and abuse suite at full scale (FAULTS_SCALE=full): the Worker's faults tests
 // (test/worker/faults: fuzzing, cross-account probes, D1 failures, parallel creates, SSRF corpus, hostile html),
-// the renderer's (renderer/test/faults: killed and unreachable renderers, deadlines, hostile html in video, what one
-// job may take: GL helpers, memory, slow shaders) and
+// the renderer's (renderer/test/faults: deadlines, hostile html in video, what one job may take: GL helpers, memory,
+// slow shaders), the whole service's (test/e2e/faults: killed, frozen and unreachable renderers, chunks) and
 // the sealed local browser (test/scripts). `npm test` runs the same tests in their short form.
 // Prints every `[faults] name: value` figure the tests report, once more at the end as a summary.
 import { spawnSync } from "node:child_process";
@@ -16,6 +16,7 @@ if (!reexecOnProjectNode()) {
   const runs = [
     ["worker", "vitest.config.ts", ["test/worker/faults"]],
     ["renderer", "renderer/vitest.config.ts", ["renderer/test/faults", "test/scripts"]],
+    ["service", "test/e2e/vitest.config.ts", ["test/e2e/faults"]],
   ];
   const figures = [];
   let failed = false;

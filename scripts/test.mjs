@@ -7,9 +7,9 @@
 // e2e) and formatting running beside them rather than before them. It prints one summary line (each check counts as
 // one test). `node scripts/test.mjs worker e2e` runs only the named suites (no checks).
 //
-// Two lanes run side by side (the machines have two cores): the unit tier, the Worker suite and the end-to-end suite
-// in one; the checks and the renderer suite, the longest, in the other. Each task's output is held and printed whole
-// when it ends, so the two lanes' logs do not interleave.
+// Three lanes run side by side: the unit tier and the Worker suite; the checks and the renderer suite; the end-to-end
+// suite, whose fault files spend most of their time waiting on leases and outages while the other lanes use the two
+// cores. Each task's output is held and printed whole when it ends, so the lanes' logs do not interleave.
 import { spawn } from "node:child_process";
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -112,7 +112,7 @@ if (!reexecOnProjectNode()) {
           check("types (web front end)", "tsc", ["-p", "web/tsconfig.json", "--noEmit"]),
           check("formatting", "prettier", ["--check", "--log-level", "warn", "."]),
         ];
-  const lanes = [[...suites("unit", "worker", "e2e")], [...checks, ...suites("renderer")]];
+  const lanes = [suites("unit", "worker"), [...checks, ...suites("renderer")], suites("e2e")];
   await Promise.all(
     lanes.map(async (lane) => {
       for (const task of lane) await task();

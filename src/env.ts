@@ -34,6 +34,8 @@ export interface Env {
   RENDERER_PROBE_URL?: string;
   /** Browser Rendering sessions image jobs are spread over (image concurrency; see image-browser.ts). */
   IMAGE_BROWSERS?: string;
+  /** Seconds an image capture may take before its html layers' `wait` (default 20; see image-browser.ts). */
+  IMAGE_CAPTURE_SECONDS?: string;
   /** Render instances of the RENDERER Container binding (production; `max_instances` less one for probes). */
   RENDERER_INSTANCES?: string;
   /**

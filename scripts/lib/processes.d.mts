@@ -23,6 +23,10 @@ export interface LocalService {
   env: Record<string, string>;
   service: ChildProcess;
   stateDir: string;
+  /** Where npm start keeps the renderers' current pids (JSON: `[{ port, pid }]`). */
+  pidsFile: string;
+  /** The renderers' ports (RENDERERS of them). */
+  rendererPorts: number[];
   /** A new API key of a (new or reused) local account. */
   key(options: { email: string; plan?: string; permissions?: string }): string;
   stop(): Promise<void>;

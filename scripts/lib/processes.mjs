@@ -110,6 +110,8 @@ export const startLocalService = async (
   { env: extra = {}, quiet = true, timeoutMs = 180_000, renderers = 1 } = {},
 ) => {
   const stateDir = mkdtempSync(join(tmpdir(), "mrs-service-"));
+  // npm start writes the renderers' current pids here (fault tests kill and freeze them).
+  const pidsFile = join(stateDir, "renderers.json");
   const port = await freePort();
   // RENDERERS=N listens on RENDERER_PORT .. RENDERER_PORT+N-1: keep the API's port out of that range.
   let rendererPort = await freePort();
@@ -119,6 +121,7 @@ export const startLocalService = async (
     RENDERER_PORT: String(rendererPort),
     RENDERERS: String(renderers),
     STATE_DIR: stateDir,
+    RENDERER_PIDS_FILE: pidsFile,
     PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH ?? ""}`,
     ...extra,
   };
@@ -148,5 +151,6 @@ export const startLocalService = async (
       .trim()
       .split("\n")
       .at(-1);
-  return { base, port, env, service, stateDir, key, stop };
+  const rendererPorts = Array.from({ length: renderers }, (_, i) => rendererPort + i);
+  return { base, port, env, service, stateDir, pidsFile, rendererPorts, key, stop };
 };

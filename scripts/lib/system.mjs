@@ -258,6 +258,8 @@ exec ${cmd}
 # Written by the media render service's setup: Debian's Chromium for local Browser Rendering, without network.
 # This shell stays to remove the profile: it keeps none of the caller's environment either.
 [ -n "$MRS_LAUNCHER_CLEAN" ] || exec env -i MRS_LAUNCHER_CLEAN=1 PATH=/usr/bin:/bin TMPDIR="\${TMPDIR:-/tmp}" "$0" "$@"
+# The process that launched the browser (exec keeps the caller: wrangler dev, a test run).
+parent=$PPID
 profiles="\${TMPDIR:-/tmp}/${BROWSER_USER}-profiles"
 mkdir -p "$profiles" && chmod 0711 "$profiles"
 for old in "$profiles"/*; do
@@ -274,10 +276,13 @@ for arg do
   set -- "$@" "$arg"
 done
 trap 'kill "$child" 2>/dev/null' TERM INT HUP
-# setpriv --pdeathsig: the browser dies with the process that launched it (this launcher, which dies with wrangler
-# dev or a test run), so a stopped service never leaves a Chromium spinning behind it.
+# setpriv --pdeathsig: the browser dies with this launcher; and this launcher ends it when the process that launched
+# it dies (wrangler dev or a test run killed: puppeteer starts browsers in a process group of their own, so a
+# killed service's group signal does not reach them), so a stopped service never leaves a Chromium behind it.
 ${cmd} &
 child=$!
+( while kill -0 "$parent" 2>/dev/null && kill -0 "$child" 2>/dev/null; do sleep 1; done
+  kill "$child" 2>/dev/null ) </dev/null >/dev/null 2>&1 &
 wait "$child"; status=$?
 wait "$child" 2>/dev/null
 rm -rf "$home"

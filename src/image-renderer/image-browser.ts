@@ -204,7 +204,7 @@ export class ImageBrowser extends DurableObject<Env> {
     lap("prepareMs");
     // The deadline is wall time for the whole capture: a page stuck in a script (which would hold every later job
     // behind puppeteer's 180 s protocol timeout) is abandoned and its browser closed, not waited for.
-    const deadlineMs = imageDeadlineSeconds(request.waitSeconds ?? 0) * 1000;
+    const deadlineMs = imageDeadlineSeconds(request.waitSeconds ?? 0, imageCaptureSeconds(this.env)) * 1000;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const overrun = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new RenderDeadlineExceeded(deadlineMs / 1000)), deadlineMs);
@@ -260,6 +260,12 @@ export class ImageBrowser extends DurableObject<Env> {
  */
 export const DEFAULT_IMAGE_BROWSERS = 4;
 const MAX_IMAGE_BROWSERS = 30;
+
+/** IMAGE_CAPTURE_SECONDS: an image capture's deadline before its `wait` (1 to 120 s; unset or out of range: 20). */
+const imageCaptureSeconds = (env: Pick<Env, "IMAGE_CAPTURE_SECONDS">): number | undefined => {
+  const seconds = Number(env.IMAGE_CAPTURE_SECONDS);
+  return seconds >= 1 && seconds <= 120 ? seconds : undefined;
+};
 
 export const imageBrowserCount = (env: Pick<Env, "IMAGE_BROWSERS">): number =>
   Math.min(MAX_IMAGE_BROWSERS, Math.max(1, Math.floor(Number(env.IMAGE_BROWSERS)) || DEFAULT_IMAGE_BROWSERS));

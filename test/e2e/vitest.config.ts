@@ -1,8 +1,18 @@
 /**
- * End-to-end tests: the service started exactly as `npm start` starts it, driven over HTTP on loopback; every
- * answer checked against the OpenAPI document (contract.ts).
+ * End-to-end tests: the service started exactly as `npm start` starts it (global-setup.ts), driven over HTTP on
+ * loopback; every answer checked against the OpenAPI document (contract.ts). The files run one at a time, the fault
+ * suites (faults/: they kill and freeze the renderers) after every other.
  */
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
+
+class FaultsLast extends BaseSequencer {
+  override async sort(files: TestSpecification[]) {
+    const sorted = await super.sort(files);
+    const faults = (f: TestSpecification) => f.moduleId.includes("/test/e2e/faults/");
+    return [...sorted.filter((f) => !faults(f)), ...sorted.filter(faults)];
+  }
+}
 
 export default defineConfig({
   test: {
@@ -13,5 +23,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    sequence: { sequencer: FaultsLast },
   },
 });

@@ -5,6 +5,7 @@
  * none of our environment (secrets) reaches the browser process, it runs as the browser user when started by root,
  * and a page gets no GPU (no WebGL on a canvas or an OffscreenCanvas, no WebGPU adapter).
  */
+import { spawn } from "node:child_process";
 import { createSocket } from "node:dgram";
 import { chmodSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -118,6 +119,43 @@ describe("the local Browser Rendering launcher", () => {
       ?.split(":")[2];
     expect(sealed.uid).toBe(process.getuid?.() === 0 ? Number(browserUid) : process.getuid?.());
     expect(sealed.gl).toEqual({ canvas: false, offscreen: false, adapter: false });
+  });
+
+  it("ends its Chromium when the process that started it is killed (a killed wrangler dev leaves no browser)", async () => {
+    const launcher = join(dir, "chrome");
+    writeFileSync(launcher, localChromeLauncher());
+    chmodSync(launcher, 0o755);
+    const profile = mkdtempSync(join(dir, "profile-"));
+    // A parent that starts the launcher as puppeteer does (in a process group of its own) and is then SIGKILLed.
+    const parent = spawn(
+      "sh",
+      ["-c", `setsid '${launcher}' --headless=new --user-data-dir='${profile}' about:blank & echo $!; wait`],
+      { stdio: ["ignore", "pipe", "ignore"] },
+    );
+    const launcherPid = Number(
+      await new Promise<string>((resolve) => parent.stdout.once("data", (d: Buffer) => resolve(String(d)))),
+    );
+    let chrome = 0;
+    for (const end = Date.now() + 20_000; !chrome && Date.now() < end;) {
+      await new Promise((r) => setTimeout(r, 200));
+      try {
+        chrome = browserPid(launcherPid);
+      } catch {
+        // not started yet (the launcher's shell, then setpriv, before Chromium)
+      }
+    }
+    expect(chrome, "the launcher's Chromium").toBeGreaterThan(0);
+    parent.kill("SIGKILL");
+    const alive = () => {
+      try {
+        return !/^State:\s*Z/m.test(readFileSync(`/proc/${chrome}/status`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    for (const end = Date.now() + 10_000; alive() && Date.now() < end;)
+      await new Promise((r) => setTimeout(r, 200));
+    expect(alive(), "Chromium still running 10 s after its starter was killed").toBe(false);
   });
 
   it("(control) plain Debian Chromium does reach the canary, and the canary counts UDP", async () => {

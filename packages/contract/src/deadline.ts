@@ -116,5 +116,9 @@ export const videoDeadlineSeconds = (w: RenderWork): number => {
 /** Whether the GL drawing of `w` fits one render (VIDEO_MAX_GL_PIXELS); validation refuses it otherwise. */
 export const glWorkFits = (w: RenderWork): boolean => w.glPixels <= VIDEO_MAX_GL_PIXELS;
 
-/** Wall-clock seconds an image render may run in the browser: 20 s plus the html layers' settle time. */
-export const imageDeadlineSeconds = (waitSeconds: number): number => Math.ceil(20 + waitSeconds);
+/**
+ * Wall-clock seconds an image render may run in the browser: `captureSeconds` (20 s; the Worker's
+ * IMAGE_CAPTURE_SECONDS setting changes it) plus the html layers' settle time.
+ */
+export const imageDeadlineSeconds = (waitSeconds: number, captureSeconds = 20): number =>
+  Math.ceil(captureSeconds + waitSeconds);

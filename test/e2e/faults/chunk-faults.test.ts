@@ -1,23 +1,23 @@
 /**
- * Parallel rendering through the whole service (docs/parallel-rendering.md), started as `npm start` starts it with
- * two renderers (RENDERERS=2) and a threshold low enough that a 10 s 720p job splits in two: both renderers render
+ * Parallel rendering through the whole service (docs/parallel-rendering.md), the end-to-end suite's (`npm start`
+ * with two renderers, RENDERERS=2, and a threshold low enough that a 10 s 720p job splits in two; ./service.ts): both renderers render
  * a chunk at once, the join stores one video of every frame, charged as one render; a renderer killed while it
  * holds a chunk loses only that chunk, which is handed over alone, and the job completes.
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { estimateVideoTokens } from "@media-render/contract/config/estimate";
-import { figure } from "./scale.ts";
-import { serviceUnderTest, until, type Job } from "./service-under-test.ts";
+import { figure } from "../../../renderer/test/faults/scale.ts";
+import { serviceUnderTest, until, type Job } from "./service.ts";
 
-// 5 s of 720p: the 10 s job below splits into two chunks.
-const svc = serviceUnderTest("chunks", { PARALLEL_RENDER_MIN_WORK: String(5 * 1280 * 720) });
+// The suite's service splits from 5 s of 720p (PARALLEL_RENDER_MIN_WORK, global-setup.ts): the 10 s job below
+// splits into two chunks.
+const svc = serviceUnderTest("chunks");
 const { api, running, pids } = svc;
 
-beforeAll(svc.start, 200_000);
-afterAll(svc.stop);
+beforeAll(svc.start);
 
 /** Polls the job to its end (a split job may take its chunks' hand-overs), noting every progress percent seen. */
 const finished = (id: string, percents: number[] = []) => svc.finished(id, 240_000, percents);

@@ -1,31 +1,33 @@
 /**
- * The whole service under renderer faults, started as `npm start` starts it (scripts/start.mjs) with two renderers
- * (RENDERERS=2) on free ports and a throw-away state: renderers killed mid-job, an ffmpeg SIGKILLed, a renderer
+ * The whole service under renderer faults, the end-to-end suite's (`npm start` with two renderers, RENDERERS=2, on
+ * free ports and a throw-away state; ./service.ts): renderers killed mid-job, an ffmpeg SIGKILLed, a renderer
  * frozen past its lease, every renderer unreachable for a while. Every job must end COMPLETED (after a hand-over to
  * a live renderer) or FAILED with nothing charged and its reserve back, within a printed time bound; the API stays
  * up throughout and npm start brings dead renderers back. Short in `npm test`, longer in `npm run faults`.
  */
 import { execFileSync } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FULL, figure, scaled } from "./scale.ts";
-import { serviceUnderTest, until, type Job } from "./service-under-test.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FULL, figure, scaled } from "../../../renderer/test/faults/scale.ts";
+import { serviceUnderTest, until, type Job } from "./service.ts";
 
 const svc = serviceUnderTest("faults");
 const { api, job, finished, running, pids } = svc;
 
-beforeAll(svc.start, 200_000);
-afterAll(svc.stop);
+beforeAll(svc.start);
 
 const balance = async () =>
   (await api<{ usage: { totalAvailable: number } }>("/api/v1/billing/usage")).body.data.usage.totalAvailable;
 
-/** A job that keeps ffmpeg busy for a few seconds on this machine (a 720p gradient, 10 s). */
+/**
+ * A job that keeps ffmpeg busy for a second or two on this machine: a 640x360 gradient of 16 s, 4 s of 720p, under
+ * the suite's parallel-rendering threshold (5 s of 720p), so one renderer renders it whole.
+ */
 const createJob = async () => {
   const config = {
-    width: 1280,
-    height: 720,
+    width: 640,
+    height: 360,
     fps: 30,
-    clips: [{ duration: 10, layers: [{ type: "linear-gradient", colors: ["#ff0000", "#0000ff"] }] }],
+    clips: [{ duration: 16, layers: [{ type: "linear-gradient", colors: ["#ff0000", "#0000ff"] }] }],
   };
   const res = await api<{ jobId: string }>("/api/v1/jobs", {
     method: "POST",

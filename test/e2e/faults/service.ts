@@ -1,14 +1,15 @@
 /**
- * The whole service as `npm start` starts it (scripts/start.mjs), with two renderers (RENDERERS=2) on free ports, a
- * throw-away state and a Pro key: what the fault suites that drive the service over HTTP share (service-faults,
- * chunk-faults). `serviceUnderTest()` returns helpers bound to the service its `start()` brings up.
+ * The end-to-end suite's service (global-setup.ts: `npm start` with two renderers, RENDERERS=2, on free ports, a
+ * throw-away state, its renderers' pids in a file) as the fault suites drive it over HTTP (service-faults,
+ * chunk-faults): each suite signs up its own Pro account with `npm run key`, so its balance is its own.
+ * `serviceUnderTest()` returns helpers bound to that service and account; the suites run after every other file
+ * (vitest.config.ts) because they kill and freeze the renderers.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ChildProcess } from "node:child_process";
-import { freePort, startProcess, stopProcess, waitForUrl } from "../../../scripts/lib/processes.mjs";
+import { inject } from "vitest";
+import { waitForUrl } from "../../../scripts/lib/processes.mjs";
 
 /** A job as the suites read it back (GET /api/v1/jobs/{id}). */
 export interface Job {
@@ -34,43 +35,19 @@ export const until = async <T>(
   }
 };
 
-export const serviceUnderTest = (name: string, extraEnv: Record<string, string> = {}) => {
+export const serviceUnderTest = (name: string) => {
   const root = process.cwd();
-  const node = join(root, "node_modules", ".bin", "node");
-  let service: ChildProcess;
-  const state = { base: "", key: "", stateDir: "", pidsFile: "", rendererPorts: [] as number[] };
+  const service = inject("service");
+  const state = { base: inject("baseUrl"), key: "", stateDir: inject("stateDir"), ...service };
 
-  const start = async () => {
-    state.stateDir = mkdtempSync(join(tmpdir(), `mrs-${name}-`));
-    state.pidsFile = join(state.stateDir, "renderers.json");
-    const port = await freePort();
-    // Two consecutive free ports for the renderers.
-    let first = await freePort();
-    while (first + 1 === port) first = await freePort();
-    state.rendererPorts = [first, first + 1];
-    const env = {
-      ...{ PORT: String(port), RENDERER_PORT: String(first), RENDERERS: "2" },
-      ...{ STATE_DIR: state.stateDir, RENDERER_PIDS_FILE: state.pidsFile },
-      ...extraEnv,
-    };
-    service = startProcess("service", node, [join(root, "scripts", "start.mjs")], {
-      cwd: root,
-      env,
-      quiet: !process.env.FAULTS_VERBOSE,
-    });
-    state.base = `http://127.0.0.1:${port}`;
-    await waitForUrl(`${state.base}/health`, 170_000, service);
+  /** A Pro account of this suite's own, its key made as a user makes one (`npm run key`). */
+  const start = () => {
     const out = execFileSync(
-      node,
+      join(root, "node_modules", ".bin", "node"),
       [join(root, "scripts", "key.mjs"), "--email", `${name}@example.com`, "--plan", "pro"],
-      { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
+      { cwd: root, env: { ...process.env, ...service.env }, encoding: "utf8" },
     );
     state.key = out.trim().split("\n").at(-1)!;
-  };
-
-  const stop = async () => {
-    await stopProcess(service, 10_000);
-    rmSync(state.stateDir, { recursive: true, force: true });
   };
 
   const api = async <T = Record<string, unknown>>(path: string, init: RequestInit = {}) => {
@@ -115,5 +92,5 @@ export const serviceUnderTest = (name: string, extraEnv: Record<string, string> 
     for (const port of state.rendererPorts) await waitForUrl(`http://127.0.0.1:${port}/health`, 30_000);
   };
 
-  return { state, start, stop, api, job, finished, running, pids, renderersBack };
+  return { state, start, api, job, finished, running, pids, renderersBack };
 };
