@@ -31,6 +31,12 @@ export interface LocalService {
   key(options: { email: string; plan?: string; permissions?: string }): string;
   stop(): Promise<void>;
 }
+/** A new API key of a (new or reused) local account of the service started with `env`, as `npm run key` makes it. */
+export function mintKey(
+  root: string,
+  env: Record<string, string>,
+  options: { email: string; plan?: string; permissions?: string },
+): string;
 export function startLocalService(
   root: string,
   options?: { env?: Record<string, string>; quiet?: boolean; timeoutMs?: number; renderers?: number },

@@ -99,6 +99,20 @@ export const startRenderer = (root, port, secret, { name = "renderer", ...opts }
   );
 
 /**
+ * A new API key of a (new or reused) local account, made the way `npm run key` makes it (scripts/key.mjs: the API's
+ * own verbs on the local D1) for the service started with the settings `env` (its STATE_DIR).
+ */
+export const mintKey = (root, env, { email, plan = "pro", permissions = "jobs:full,media:full" }) =>
+  execFileSync(
+    join(root, "node_modules", ".bin", "node"),
+    [join(root, "scripts", "key.mjs"), "--email", email, "--permissions", permissions, "--plan", plan],
+    { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
+  )
+    .trim()
+    .split("\n")
+    .at(-1);
+
+/**
  * The whole service as `npm start` starts it (scripts/start.mjs), on free ports with a throw-away state directory,
  * for the end-to-end tests, the benchmarks and the client generator. `key()` mints an API key the way
  * `npm run key` does (scripts/key.mjs: the API's own verbs on the local D1); `stop()` ends the service and removes
@@ -142,15 +156,7 @@ export const startLocalService = async (
     await stop();
     throw e;
   }
-  const key = ({ email, plan = "pro", permissions = "jobs:full,media:full" }) =>
-    execFileSync(
-      node,
-      [join(root, "scripts", "key.mjs"), "--email", email, "--permissions", permissions, "--plan", plan],
-      { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
-    )
-      .trim()
-      .split("\n")
-      .at(-1);
+  const key = (options) => mintKey(root, env, options);
   const rendererPorts = Array.from({ length: renderers }, (_, i) => rendererPort + i);
   return { base, port, env, service, stateDir, pidsFile, rendererPorts, key, stop };
 };

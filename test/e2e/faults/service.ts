@@ -5,11 +5,9 @@
  * `serviceUnderTest()` returns helpers bound to that service and account; the suites run after every other file
  * (vitest.config.ts) because they kill and freeze the renderers.
  */
-import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { inject } from "vitest";
-import { waitForUrl } from "../../../scripts/lib/processes.mjs";
+import { mintKey, waitForUrl } from "../../../scripts/lib/processes.mjs";
 
 /** A job as the suites read it back (GET /api/v1/jobs/{id}). */
 export interface Job {
@@ -36,18 +34,12 @@ export const until = async <T>(
 };
 
 export const serviceUnderTest = (name: string) => {
-  const root = process.cwd();
   const service = inject("service");
   const state = { base: inject("baseUrl"), key: "", stateDir: inject("stateDir"), ...service };
 
   /** A Pro account of this suite's own, its key made as a user makes one (`npm run key`). */
   const start = () => {
-    const out = execFileSync(
-      join(root, "node_modules", ".bin", "node"),
-      [join(root, "scripts", "key.mjs"), "--email", `${name}@example.com`, "--plan", "pro"],
-      { cwd: root, env: { ...process.env, ...service.env }, encoding: "utf8" },
-    );
-    state.key = out.trim().split("\n").at(-1)!;
+    state.key = mintKey(process.cwd(), service.env, { email: `${name}@example.com` });
   };
 
   const api = async <T = Record<string, unknown>>(path: string, init: RequestInit = {}) => {
