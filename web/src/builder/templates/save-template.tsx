@@ -7,10 +7,10 @@ import { useState } from "preact/hooks";
 import { api, data } from "../../shared/api.ts";
 import type { Template, TemplateVariable } from "../../shared/api-types.ts";
 import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
+import { VariableFields } from "../../shared/variable-fields.tsx";
 import type { Doc } from "../model/store.ts";
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z_]\w{0,63})\s*\}\}/g;
-const TYPES = ["string", "number", "colour", "file"] as const;
 
 /** The variable names written in the config's strings, in order of first use. */
 export const placeholdersIn = (config: unknown): string[] => [
@@ -55,49 +55,7 @@ export const SaveTemplate = ({ doc, signedIn }: { doc: Doc; signedIn: boolean })
           {variables.map((v, i) => (
             <div class="inline-form variable" key={v.name} role="group" aria-label={`Variable ${v.name}`}>
               <code>{`{{${v.name}}}`}</code>
-              <Field form={form} name={`variables[${i}].type`} label="Type">
-                {(p) => (
-                  <select
-                    {...p}
-                    value={v.type}
-                    onChange={(e) =>
-                      change(v.name, { type: e.currentTarget.value as TemplateVariable["type"] })
-                    }
-                  >
-                    {TYPES.map((t) => (
-                      <option key={t}>{t}</option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <Field form={form} name={`variables[${i}].default`} label="Default">
-                {(p) => (
-                  <input
-                    {...p}
-                    type="text"
-                    value={v.default === undefined ? "" : String(v.default)}
-                    onInput={(e) => {
-                      const t = e.currentTarget.value;
-                      change(v.name, {
-                        default:
-                          t === ""
-                            ? undefined
-                            : v.type === "number" && !Number.isNaN(Number(t))
-                              ? Number(t)
-                              : t,
-                      });
-                    }}
-                  />
-                )}
-              </Field>
-              <label class="check">
-                <input
-                  type="checkbox"
-                  checked={v.required}
-                  onChange={(e) => change(v.name, { required: e.currentTarget.checked })}
-                />{" "}
-                required
-              </label>
+              <VariableFields form={form} index={i} variable={v} change={(patch) => change(v.name, patch)} />
             </div>
           ))}
         </fieldset>

@@ -7,6 +7,7 @@ import { useState } from "preact/hooks";
 import { ApiError } from "../../shared/api.ts";
 import type { Template, TemplateVariable } from "../../shared/api-types.ts";
 import { Field, FormErrors, GroupErrors, useForm } from "../../shared/forms.tsx";
+import { VariableFields } from "../../shared/variable-fields.tsx";
 
 export interface TemplateDraft {
   name: string;
@@ -15,7 +16,6 @@ export interface TemplateDraft {
   variables: TemplateVariable[];
 }
 
-const VARIABLE_TYPES = ["string", "number", "colour", "file"] as const;
 const PLACEHOLDER = /\{\{\s*([A-Za-z_]\w{0,63})\s*\}\}/g;
 
 const placeholdersOf = (text: string) => [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
@@ -101,47 +101,7 @@ export const TemplateEditor = ({
                 />
               )}
             </Field>
-            <Field form={form} name={`variables[${i}].type`} label="Type">
-              {(p) => (
-                <select
-                  {...p}
-                  value={v.type}
-                  onChange={(e) => change(i, { type: e.currentTarget.value as TemplateVariable["type"] })}
-                >
-                  {VARIABLE_TYPES.map((t) => (
-                    <option key={t}>{t}</option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <Field form={form} name={`variables[${i}].default`} label="Default">
-              {(p) => (
-                <input
-                  {...p}
-                  type="text"
-                  value={v.default === undefined ? "" : String(v.default)}
-                  onInput={(e) => {
-                    const text = e.currentTarget.value;
-                    change(i, {
-                      default:
-                        text === ""
-                          ? undefined
-                          : v.type === "number" && text.trim() !== "" && !Number.isNaN(Number(text))
-                            ? Number(text)
-                            : text,
-                    });
-                  }}
-                />
-              )}
-            </Field>
-            <label class="check">
-              <input
-                type="checkbox"
-                checked={v.required}
-                onChange={(e) => change(i, { required: e.currentTarget.checked })}
-              />{" "}
-              required
-            </label>
+            <VariableFields form={form} index={i} variable={v} change={(patch) => change(i, patch)} />
             <button
               type="button"
               class="danger small"
