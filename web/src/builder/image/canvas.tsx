@@ -25,6 +25,7 @@ import {
 } from "./geometry.ts";
 import { layerLabel } from "./layer-list.tsx";
 import { PREVIEW_PATH, type PreviewState } from "./use-preview.ts";
+import { ZoomSelect, type Zoom } from "../panels/zoom-select.tsx";
 
 /** Screen pixels within which an edge snaps. */
 const SNAP_PX = 6;
@@ -61,7 +62,7 @@ export const ImageCanvas = ({
   const layers = (Array.isArray(config.layers) ? config.layers : []) as JsonObject[];
   const stage = useRef<HTMLDivElement>(null);
   const [available, setAvailable] = useState(600);
-  const [zoom, setZoom] = useState<"fit" | number>("fit");
+  const [zoom, setZoom] = useState<Zoom>("fit");
   const [snap, setSnap] = useState(true);
   const [guides, setGuides] = useState<Guide[]>([]);
   const gesture = useRef<Gesture | null>(null);
@@ -181,18 +182,7 @@ export const ImageCanvas = ({
   return (
     <div class="canvas-area">
       <div class="canvas-tools" role="group" aria-label="Canvas">
-        <label>
-          Zoom{" "}
-          <select
-            value={String(zoom)}
-            onChange={(e) => setZoom(e.currentTarget.value === "fit" ? "fit" : Number(e.currentTarget.value))}
-          >
-            <option value="fit">Fit</option>
-            <option value="0.25">25 %</option>
-            <option value="0.5">50 %</option>
-            <option value="1">100 %</option>
-          </select>
-        </label>
+        <ZoomSelect zoom={zoom} setZoom={setZoom} levels={[0.25, 0.5, 1]} />
         <label class="check">
           <input type="checkbox" checked={snap} onChange={(e) => setSnap(e.currentTarget.checked)} /> Snap to
           centre and edges

@@ -12,6 +12,7 @@ import { fieldName, isObject, type JsonObject, type Path } from "../model/paths.
 import type { Action } from "../model/store.ts";
 import type { Timeline as Layout } from "../service-code.ts";
 import { TransitionThumb } from "./transitions.tsx";
+import { ZoomSelect, type Zoom } from "../panels/zoom-select.tsx";
 
 const round = (n: number) => Math.round(n * 100) / 100;
 /** "2.5 s". */
@@ -44,7 +45,7 @@ export const Timeline = ({
   /** Seconds of audio a track plays (from its cut or its file), or null when unknown. */
   audioLength: (track: JsonObject) => number | null;
 }) => {
-  const [zoom, setZoom] = useState<"fit" | number>("fit");
+  const [zoom, setZoom] = useState<Zoom>("fit");
   const [room, setRoom] = useState(800);
   const tracksRef = useRef<HTMLDivElement>(null);
   const drag = useRef<{ pointer: number; clip: number; startX: number; duration: number } | null>(null);
@@ -90,18 +91,7 @@ export const Timeline = ({
         <span class="muted">
           {clips.length} clip{clips.length === 1 ? "" : "s"} · {seconds(layout.duration)} · {layout.fps} fps
         </span>
-        <label>
-          Zoom{" "}
-          <select
-            value={String(zoom)}
-            onChange={(e) => setZoom(e.currentTarget.value === "fit" ? "fit" : Number(e.currentTarget.value))}
-          >
-            <option value="fit">Fit</option>
-            <option value="0.5">50 %</option>
-            <option value="1">100 %</option>
-            <option value="2">200 %</option>
-          </select>
-        </label>
+        <ZoomSelect zoom={zoom} setZoom={setZoom} levels={[0.5, 1, 2]} />
         <button
           type="button"
           class="small"
