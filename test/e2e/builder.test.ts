@@ -12,13 +12,12 @@
  * - saving as a template with a {{variable}};
  * - the preview frame's isolation: a user's html layer reaches neither the network nor the builder's session.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { audit, openBrowser, signIn, text, type Harness } from "./console/harness.ts";
+import { imageDifference } from "./pixels.ts";
 
 const base = inject("baseUrl");
 const key = inject("apiKey");
@@ -312,7 +311,7 @@ describe("an image", () => {
         "base64",
       ),
     );
-    const { mean, over } = compare(preview, rendered);
+    const { mean, over } = imageDifference(preview, rendered);
     // The same compile step and fonts on both sides: only the odd antialiased edge may differ.
     expect(mean).toBeLessThan(1);
     expect(over).toBeLessThan(0.005);
@@ -503,28 +502,3 @@ describe("the preview frame", () => {
     await probe.close();
   });
 });
-
-/** Mean absolute difference per channel, and the share of channels off by more than 64 (ffmpeg decodes both). */
-const compare = (a: Uint8Array, b: Uint8Array) => {
-  const dir = mkdtempSync(join(tmpdir(), "builder-px-"));
-  const raw = (bytes: Uint8Array, name: string) => {
-    writeFileSync(join(dir, name), bytes);
-    return execFileSync(
-      "ffmpeg",
-      ["-v", "error", "-i", join(dir, name), "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
-      {
-        maxBuffer: 1 << 26,
-      },
-    );
-  };
-  const [x, y] = [raw(a, "preview.png"), raw(b, "service.png")];
-  expect(x.length).toBe(y.length);
-  let sum = 0;
-  let over = 0;
-  for (let i = 0; i < x.length; i++) {
-    const d = Math.abs(x[i]! - y[i]!);
-    sum += d;
-    if (d > 64) over++;
-  }
-  return { mean: sum / x.length, over: over / x.length };
-};

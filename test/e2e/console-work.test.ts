@@ -7,9 +7,7 @@
  * and response codes, a dead letter replayed, rotation, deletion) and a template's CSV batch, refused rows
  * reported per row, then followed to its ZIP. Every page is audited (test/e2e/console/harness.ts).
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { unzipSync } from "fflate";
 import type { Page } from "playwright-core";
@@ -17,6 +15,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startReceiver, type Received, type Receiver } from "../webhook-receiver.ts";
 import { audit, openBrowser, signIn, text, type Harness } from "./console/harness.ts";
+import { imageDifference } from "./pixels.ts";
 
 const base = inject("baseUrl");
 const key = inject("apiKey");
@@ -49,26 +48,6 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-/** Mean absolute difference per channel of two images of the same size (ffmpeg decodes both). */
-const meanDifference = (a: Uint8Array, b: Uint8Array) => {
-  const dir = mkdtempSync(join(tmpdir(), "console-px-"));
-  const raw = (bytes: Uint8Array, name: string) => {
-    writeFileSync(join(dir, name), bytes);
-    return execFileSync(
-      "ffmpeg",
-      ["-v", "error", "-i", join(dir, name), "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
-      {
-        maxBuffer: 1 << 26,
-      },
-    );
-  };
-  const [x, y] = [raw(a, "a"), raw(b, "b")];
-  expect(x.length).toBe(y.length);
-  let sum = 0;
-  for (let i = 0; i < x.length; i++) sum += Math.abs(x[i]! - y[i]!);
-  return sum / x.length;
-};
-
 /** The bytes at a same-origin path, fetched by the page (with its session cookie). */
 const pageBytes = async (path: string) =>
   Uint8Array.from(
@@ -99,7 +78,7 @@ describe("jobs", () => {
     const rendered = await pageBytes(href);
     const committed = readFileSync(join(process.cwd(), "web", "src", "console", "assets", "example.webp"));
     // The same config, the same renderer: the committed picture is what the config makes today.
-    expect(meanDifference(rendered, committed)).toBeLessThan(1.5);
+    expect(imageDifference(rendered, committed).mean).toBeLessThan(1.5);
     await audit(page, "job");
     // "Open in builder" hands the job's config over in the link; the builder loads it.
     await page.getByRole("link", { name: "Open in builder" }).click();

@@ -37,3 +37,31 @@ export const pngSize = (b: Uint8Array) => {
   const v = new DataView(b.buffer, b.byteOffset);
   return { width: v.getUint32(16), height: v.getUint32(20) };
 };
+
+/**
+ * How far apart two images of the same size are (ffmpeg decodes both, any format): the mean absolute difference per
+ * RGB channel (0-255), and the share of channels off by more than 64.
+ */
+export const imageDifference = (a: Uint8Array, b: Uint8Array) => {
+  const dir = mkdtempSync(join(tmpdir(), "px-"));
+  const rgb = (bytes: Uint8Array, name: string) => {
+    writeFileSync(join(dir, name), bytes);
+    return execFileSync(
+      "ffmpeg",
+      ["-v", "error", "-i", join(dir, name), "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+      {
+        maxBuffer: 1 << 26,
+      },
+    );
+  };
+  const [x, y] = [rgb(a, "a"), rgb(b, "b")];
+  if (x.length !== y.length) throw new Error(`images of different sizes: ${x.length} and ${y.length} bytes`);
+  let sum = 0;
+  let over = 0;
+  for (let i = 0; i < x.length; i++) {
+    const d = Math.abs(x[i]! - y[i]!);
+    sum += d;
+    if (d > 64) over++;
+  }
+  return { mean: sum / x.length, over: over / x.length };
+};

@@ -6,25 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ApiError, createClient, data } from "../../../client/src/index.ts";
-
-const at = "2026-11-21T10:00:00.000Z";
-const job = {
-  id: "job_1",
-  type: "IMAGE",
-  status: "COMPLETED",
-  outputFormat: "png",
-  outputFileId: "file_1",
-  tokensUsed: 4,
-  errorMessage: null,
-  startedAt: at,
-  completedAt: at,
-  createdAt: at,
-  updatedAt: at,
-  progress: { percent: 100, stage: null },
-  config: {},
-  inputFileIds: [],
-  priority: 5,
-};
+import { at, job } from "./sample-job.ts";
 
 /** A client whose requests go to `answer`, recording them. */
 const clientWith = (answer: (request: Request, n: number) => Response | Promise<Response>) => {

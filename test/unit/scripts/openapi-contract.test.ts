@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ContractViolation, openApiContract, type OpenApiDocument } from "../../openapi-contract.ts";
+import { at, job } from "./sample-job.ts";
 
 const doc = JSON.parse(
   readFileSync(join(import.meta.dirname, "..", "..", "..", "client", "openapi.json"), "utf8"),
@@ -17,24 +18,6 @@ const json = (status: number, body: unknown, type = "application/json") =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": type } });
 const check = (method: string, path: string, res: Response) => contract.check(method, `${BASE}${path}`, res);
 
-const at = "2026-11-21T10:00:00.000Z";
-const job = {
-  id: "job_1",
-  type: "IMAGE",
-  status: "COMPLETED",
-  outputFormat: "png",
-  outputFileId: "file_1",
-  tokensUsed: 4,
-  errorMessage: null,
-  startedAt: at,
-  completedAt: at,
-  createdAt: at,
-  updatedAt: at,
-  progress: { percent: 100, stage: null },
-  config: { width: 10 },
-  inputFileIds: [],
-  priority: 5,
-};
 const created = {
   jobId: "job_1",
   status: "PENDING",
