@@ -202,8 +202,10 @@ describe.skipIf(!ROOT)("the browsers that run users' pages and shaders", () => {
     }[] = [];
     let probed = false;
     const look = () => {
-      // The latest look at each (a process enters the sandbox a moment after it starts).
-      for (const p of chromiumProcessesUnder(server.pid!)) seen.set(p.pid, p);
+      // The latest look at each (a process enters the sandbox a moment after it starts), with the role an earlier
+      // look found: a process whose browser is exiting (its command line already empty) has none to find.
+      for (const p of chromiumProcessesUnder(server.pid!))
+        seen.set(p.pid, { ...p, role: p.role ?? seen.get(p.pid)?.role ?? null });
       // While the shader draws (its job's temp directory exists), a process with the GPU process's credentials,
       // and one with a capture renderer's, try the renderer's secrets.
       const gpu = [...seen.values()].find((p) => p.role === "gl" && p.type === "gpu-process");
