@@ -5,7 +5,7 @@
  */
 import type { TestProject } from "vitest/node";
 import { freePort, startRenderer, stopProcess, waitForUrl } from "../../scripts/lib/processes.mjs";
-import { TEST_SECRETS } from "../../vitest.config.ts";
+import { TEST_SECRETS } from "./secrets.ts";
 
 declare module "vitest" {
   interface ProvidedContext {
