@@ -23,6 +23,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 180_000,
     fileParallelism: false,
+    // One module graph for all files (they run one after another anyway): the OpenAPI document, its checker and the
+    // helpers are loaded once, not once per file.
+    isolate: false,
     sequence: { sequencer: FaultsLast },
   },
 });

@@ -1,15 +1,14 @@
 /**
  * The console in Debian's Chromium (playwright-core, no downloaded browser) against the service `npm start` runs
  * (test/e2e/global-setup.ts). One browser per test file; every page a test visits goes through `audit`: axe-core
- * finds no serious or critical violation at 1280x800 and at 390x844, and a screenshot of each size is taken (into
- * docs/console/, or the folder of docs/ a test names, with UPDATE_SCREENSHOTS=1, else a temporary folder). The page
+ * finds no serious or critical violation at 1280x800 and at 390x844, and a screenshot of each size is taken when asked
+ * for (into docs/console/, or the folder of docs/ a test names, with UPDATE_SCREENSHOTS=1; SCREENSHOTS_DIR=dir). The page
  * is watched all along: a request to another host, a Content-Security-Policy violation, an uncaught script error or
  * an answer of the API outside the OpenAPI document (test/e2e/contract.ts, as for the tests' own calls) fails the
  * file.
  */
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
   chromium,
@@ -28,15 +27,20 @@ const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 export const DESKTOP = { width: 1280, height: 800 };
 export const PHONE = { width: 390, height: 844 };
 
-/** Where a folder's screenshots go: docs/<folder> with UPDATE_SCREENSHOTS=1, else a temporary folder. */
-const shots = (folder: string) => {
+/**
+ * Where a folder's screenshots go: docs/<folder> with UPDATE_SCREENSHOTS=1, $SCREENSHOTS_DIR/<folder> to look at
+ * them without touching docs/; otherwise none are taken (nothing reads them, and each costs the browser a capture).
+ */
+const shots = (folder: string): string | null => {
   const dir = process.env.UPDATE_SCREENSHOTS
     ? join(process.cwd(), "docs", folder)
-    : mkdtempSync(join(tmpdir(), `${folder}-shots-`));
-  mkdirSync(dir, { recursive: true });
+    : process.env.SCREENSHOTS_DIR
+      ? join(process.env.SCREENSHOTS_DIR, folder)
+      : null;
+  if (dir) mkdirSync(dir, { recursive: true });
   return dir;
 };
-const SHOTS = new Map<string, string>();
+const SHOTS = new Map<string, string | null>();
 
 export interface Harness {
   browser: Browser;
@@ -134,7 +138,8 @@ export const audit = async (page: Page, name: string, folder = "console") => {
     // Nothing may stick out sideways on a phone but the tables' own scrolling regions.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} at ${size}: the page is wider than the screen`).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: join(SHOTS.get(folder)!, `${name}-${size}.png`), fullPage: true });
+    const dir = SHOTS.get(folder);
+    if (dir) await page.screenshot({ path: join(dir, `${name}-${size}.png`), fullPage: true });
   }
   await page.setViewportSize(DESKTOP);
 };
