@@ -11,7 +11,7 @@
 // suite, whose fault files spend most of their time waiting on leases and outages while the other lanes use the two
 // cores. Each task's output is held and printed whole when it ends, so the lanes' logs do not interleave.
 import { spawn } from "node:child_process";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
@@ -23,6 +23,13 @@ if (!reexecOnProjectNode()) {
 
   const only = process.argv.slice(2);
   const out = mkdtempSync(join(tmpdir(), "mrs-test-"));
+  // Every task's temporary files (browser profiles, decoded frames, renders, local state) go under the run's own
+  // folder, removed at the end: a run leaves nothing in the machine's temporary folder.
+  // Like /tmp: the browsers run as an unprivileged user (render-browser) and make their folders in it.
+  const tmp = join(out, "tmp");
+  mkdirSync(tmp);
+  chmodSync(out, 0o711);
+  chmodSync(tmp, 0o1777);
   const started = Date.now();
   const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(0)} s`;
   const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -35,7 +42,11 @@ if (!reexecOnProjectNode()) {
       const log = join(out, `${label.replace(/\W+/g, "-")}.log`);
       const file = createWriteStream(log);
       const t0 = Date.now();
-      const child = spawn(bin(root, tool), args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(bin(root, tool), args, {
+        cwd: root,
+        env: { ...env, TMPDIR: tmp },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       child.stdout.pipe(file, { end: false });
       child.stderr.pipe(file, { end: false });
       const finish = (status) =>
@@ -118,7 +129,7 @@ if (!reexecOnProjectNode()) {
       for (const task of lane) await task();
     }),
   );
-  rmSync(out, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true, maxRetries: 5 });
   console.log(`\n[test] wall ${seconds(started)}: ${timings.join(", ")}`);
   console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(exitCode);

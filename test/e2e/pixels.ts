@@ -1,6 +1,6 @@
 /** Decodes images with the real ffmpeg into RGBA pixels, so tests can check colours at known points. */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -11,11 +11,20 @@ export interface Pixels {
 }
 
 export const decodeImage = (bytes: Uint8Array, width: number, height: number): Pixels => {
-  const file = join(mkdtempSync(join(tmpdir(), "px-")), "in");
-  writeFileSync(file, bytes);
-  const raw = execFileSync("ffmpeg", ["-v", "error", "-i", file, "-f", "rawvideo", "-pix_fmt", "rgba", "-"], {
-    maxBuffer: 1 << 28,
-  });
+  const dir = mkdtempSync(join(tmpdir(), "px-"));
+  let raw: Buffer;
+  try {
+    writeFileSync(join(dir, "in"), bytes);
+    raw = execFileSync(
+      "ffmpeg",
+      ["-v", "error", "-i", join(dir, "in"), "-f", "rawvideo", "-pix_fmt", "rgba", "-"],
+      {
+        maxBuffer: 1 << 28,
+      },
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   if (raw.length !== width * height * 4)
     throw new Error(`decoded ${raw.length} bytes, expected ${width}x${height}x4`);
   return {
@@ -54,7 +63,13 @@ export const imageDifference = (a: Uint8Array, b: Uint8Array) => {
       },
     );
   };
-  const [x, y] = [rgb(a, "a"), rgb(b, "b")];
+  let x: Buffer;
+  let y: Buffer;
+  try {
+    [x, y] = [rgb(a, "a"), rgb(b, "b")];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   if (x.length !== y.length) throw new Error(`images of different sizes: ${x.length} and ${y.length} bytes`);
   let sum = 0;
   let over = 0;

@@ -5,7 +5,7 @@
  * human look; `UPDATE_REFERENCES=1` writes it as the new reference instead of comparing.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -21,7 +21,15 @@ const REFERENCES = join(process.cwd(), "test", "fixtures", "reference");
 const ACTUAL = join(tmpdir(), "mrs-render");
 
 const decode = (bytes: Uint8Array) => {
-  const file = join(mkdtempSync(join(tmpdir(), "px-")), "in");
+  const dir = mkdtempSync(join(tmpdir(), "px-"));
+  try {
+    return decodeFile(join(dir, "in"), bytes);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+};
+
+const decodeFile = (file: string, bytes: Uint8Array) => {
   writeFileSync(file, bytes);
   const probe = execFileSync(
     "ffprobe",
