@@ -24,8 +24,8 @@ if (!reexecOnProjectNode()) {
   const only = process.argv.slice(2);
   const out = mkdtempSync(join(tmpdir(), "mrs-test-"));
   // Every task's temporary files (browser profiles, decoded frames, renders, local state) go under the run's own
-  // folder, removed at the end: a run leaves nothing in the machine's temporary folder.
-  // Like /tmp: the browsers run as an unprivileged user (render-browser) and make their folders in it.
+  // folder, removed at the end: a run leaves nothing in the machine's temporary folder. It is made like /tmp, since
+  // the browsers run as an unprivileged user (render-browser) and make their folders in it.
   const tmp = join(out, "tmp");
   mkdirSync(tmp);
   chmodSync(out, 0o711);

@@ -18,7 +18,7 @@ import { sampleTree } from "../helpers/process-tree.ts";
 import { startTestServer, type TestServer } from "../helpers/start-test-server.ts";
 import { startWorkerStandIn, type WorkerStandIn } from "../helpers/worker-stand-in.ts";
 import { colorAt, near } from "../video/media-helpers.ts";
-import { figure, scaled } from "./scale.ts";
+import { SLOW_SHADER_VIDEO, figure, scaled } from "./scale.ts";
 
 let worker: WorkerStandIn;
 const servers: TestServer[] = [];
@@ -140,16 +140,7 @@ describe("what one job may take from a renderer", () => {
 
   it("a gl shader taking seconds a frame on a 64x64, 1 fps, 300 s video ends at its deadline, within two minutes", async () => {
     const s = await server();
-    // ~3 s a frame on this machine (1e5 turns of sin a pixel, SwiftShader): 300 frames would hold the slot ~17 min.
-    const fragmentShader = `uniform float time; void main() { float c = 0.0;
-  for (int i = 0; i < 100000; i++) c += sin(float(i) * gl_FragCoord.x + time);
-  gl_FragColor = vec4(fract(c), 0.0, 0.0, 1.0); }`;
-    const config = {
-      width: 64,
-      height: 64,
-      fps: 1,
-      clips: [{ duration: 300, layers: [{ type: "gl", fragmentShader }] }],
-    };
+    const config = SLOW_SHADER_VIDEO; // ~3 s a frame: 300 frames would hold the slot ~17 min
     // What the Worker sends for it: 67 s. The short form gives it 8 s (the same mechanism, sooner).
     const earned = deadlineOf(config);
     expect(earned).toBe(67);

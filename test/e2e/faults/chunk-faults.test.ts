@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { estimateVideoTokens } from "@media-render/contract/config/estimate";
 import { figure } from "../../../renderer/test/faults/scale.ts";
-import { serviceUnderTest, until, type Job } from "./service.ts";
+import { until } from "../../poll.ts";
+import { serviceUnderTest, type Job } from "./service.ts";
 
 // The suite's service splits from 5 s of 720p (PARALLEL_RENDER_MIN_WORK, global-setup.ts): the 10 s job below
 // splits into two chunks.

@@ -7,8 +7,9 @@
  */
 import { execFileSync } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FULL, figure, scaled } from "../../../renderer/test/faults/scale.ts";
-import { serviceUnderTest, until, type Job } from "./service.ts";
+import { FULL, SLOW_SHADER_VIDEO, figure, scaled } from "../../../renderer/test/faults/scale.ts";
+import { until } from "../../poll.ts";
+import { serviceUnderTest, type Job } from "./service.ts";
 
 const svc = serviceUnderTest("faults");
 const { api, job, finished, running, pids } = svc;
@@ -157,15 +158,7 @@ describe("the service under renderer faults (npm start, RENDERERS=2)", () => {
   it.runIf(FULL)(
     "a gl shader taking seconds a frame on a 64x64, 1 fps, 300 s video FAILS within two minutes, charged nothing",
     async () => {
-      const fragmentShader = `uniform float time; void main() { float c = 0.0;
-  for (int i = 0; i < 100000; i++) c += sin(float(i) * gl_FragCoord.x + time);
-  gl_FragColor = vec4(fract(c), 0.0, 0.0, 1.0); }`;
-      const config = {
-        width: 64,
-        height: 64,
-        fps: 1,
-        clips: [{ duration: 300, layers: [{ type: "gl", fragmentShader }] }],
-      };
+      const config = SLOW_SHADER_VIDEO;
       const before = await balance();
       const created = await api<{ jobId: string; estimatedTokens: number }>("/api/v1/jobs", {
         method: "POST",

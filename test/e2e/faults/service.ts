@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { inject } from "vitest";
 import { mintKey, waitForUrl } from "../../../scripts/lib/processes.mjs";
+import { until } from "../../poll.ts";
 
 /** A job as the suites read it back (GET /api/v1/jobs/{id}). */
 export interface Job {
@@ -17,21 +18,6 @@ export interface Job {
   outputFileId: string | null;
   progress: { percent: number; stage: string | null } | null;
 }
-
-/** Polls `check` every 200 ms until it answers something, or fails after `timeoutMs` naming `what`. */
-export const until = async <T>(
-  what: string,
-  check: () => Promise<T | undefined>,
-  timeoutMs: number,
-): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
 
 export const serviceUnderTest = (name: string) => {
   const service = inject("service");

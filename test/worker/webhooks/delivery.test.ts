@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { handOverMissed } from "../../../src/webhooks/announce.ts";
 import { deliveriesOf, raiseEvent } from "../../../src/webhooks/events.ts";
 import { MAX_ATTEMPTS_PER_HOUR } from "../../../src/webhooks/limits.ts";
+import { until } from "../../poll.ts";
 import { body, call, json, newAccount, testCtx } from "../helpers.ts";
 import { jobOutputUrl, openPending, postStatusReport, statusReport, seedJob } from "../jobs-seed.ts";
 import {
@@ -16,7 +17,6 @@ import {
   received,
   receivedAtLeast,
   verify,
-  waitFor,
 } from "./support.ts";
 
 /** A VIDEO job of a fresh account with an endpoint at a receiver box behaving as `params` say. */
@@ -195,14 +195,19 @@ describe("webhook retries", () => {
       .run();
     await complete(jobId);
     await receivedAtLeast(box, 1);
-    const listed = await waitFor(async () => {
-      const list = (
-        await body<Array<Record<string, unknown>>>(
-          await call("/api/v2/webhooks", { headers: { "x-api-key": key } }),
-        )
-      ).data!;
-      return list[0]!.active === false ? list : undefined;
-    }, "the endpoint to be disabled");
+    const listed = await until(
+      "the endpoint to be disabled",
+      async () => {
+        const list = (
+          await body<Array<Record<string, unknown>>>(
+            await call("/api/v2/webhooks", { headers: { "x-api-key": key } }),
+          )
+        ).data!;
+        return list[0]!.active === false ? list : undefined;
+      },
+      10_000,
+      25,
+    );
     expect(String(listed[0]!.disabledReason)).toMatch(/failed for 5 days.*status 500/);
     // Its queued retry is dead-lettered at the next run instead of being sent.
     await fastForward(endpoint.id);
@@ -225,13 +230,15 @@ describe("webhook limits", () => {
       );
     });
     await call(`/api/v2/webhooks/${endpoint.id}/test`, { method: "POST", headers: { "x-api-key": key } });
-    const due = await waitFor(
+    const due = await until(
+      "the delivery to wait for the next window",
       () =>
         runInDurableObject(endpointStub(endpoint.id), (_o, state) => {
           const row = state.storage.sql.exec<{ due_at: number }>("SELECT due_at FROM queue").toArray()[0];
           return row && row.due_at > Date.now() ? row.due_at : undefined;
         }),
-      "the delivery to wait for the next window",
+      10_000,
+      25,
     );
     expect(due).toBe(windowStart + 3600_000);
     expect(await received(box)).toEqual([]);

@@ -9,6 +9,7 @@ import { Webhook } from "standardwebhooks";
 import { expect, inject } from "vitest";
 import type { Received } from "../../webhook-receiver.ts";
 import type { WebhookEndpoint } from "../../../src/webhooks/endpoint-object.ts";
+import { until } from "../../poll.ts";
 import { body, call, json } from "../helpers.ts";
 
 export type { Received };
@@ -26,23 +27,17 @@ export const newBox = (params: Record<string, string | number> = {}) => {
 export const received = async (box: string): Promise<Received[]> =>
   (await fetch(`http://127.0.0.1:${inject("webhookReceiverPort")}/__box/${box}`)).json();
 
-/** Polls `check` until it returns a value that is not undefined (an event we cannot await directly). */
-export const waitFor = async <T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 10_000) => {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
-
 /** Waits until `box` has received at least `n` requests. */
 export const receivedAtLeast = (box: string, n: number) =>
-  waitFor(async () => {
-    const list = await received(box);
-    return list.length >= n ? list : undefined;
-  }, `${n} deliveries in ${box}`);
+  until(
+    `${n} deliveries in ${box}`,
+    async () => {
+      const list = await received(box);
+      return list.length >= n ? list : undefined;
+    },
+    10_000,
+    25,
+  );
 
 export interface CreatedEndpoint {
   id: string;
@@ -100,7 +95,12 @@ export const deliveriesWhere = (
   n: number,
   done: (row: Record<string, unknown>) => boolean,
 ) =>
-  waitFor(async () => {
-    const rows = await deliveryRows(endpointId);
-    return rows.length >= n && rows.every(done) ? rows : undefined;
-  }, `${n} deliveries of ${endpointId} to settle`);
+  until(
+    `${n} deliveries of ${endpointId} to settle`,
+    async () => {
+      const rows = await deliveryRows(endpointId);
+      return rows.length >= n && rows.every(done) ? rows : undefined;
+    },
+    10_000,
+    25,
+  );
