@@ -121,7 +121,7 @@ if (!reexecOnProjectNode()) {
           check("types (renderer and contract)", "tsc", ["-p", "renderer/tsconfig.json", "--noEmit"]),
           check("types (benchmarks, e2e)", "tsc", ["-p", "tsconfig.node.json", "--noEmit"]),
           check("types (web front end)", "tsc", ["-p", "web/tsconfig.json", "--noEmit"]),
-          check("formatting", "prettier", ["--check", "--log-level", "warn", "."]),
+          check("formatting (oxfmt)", "oxfmt", ["--check"]),
         ];
   const lanes = [suites("unit", "worker"), [...checks, ...suites("renderer")], suites("e2e")];
   await Promise.all(

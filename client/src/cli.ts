@@ -156,8 +156,7 @@ const main = async (argv: string[]): Promise<number> => {
       }
       if (sub === "get" && arg)
         return (
-          print(await data(client.api.GET("/api/v1/jobs/{jobId}", { params: { path: { jobId: arg } } }))),
-          0
+          print(await data(client.api.GET("/api/v1/jobs/{jobId}", { params: { path: { jobId: arg } } }))), 0
         );
       if (sub === "cancel" && arg)
         return (

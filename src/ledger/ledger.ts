@@ -34,7 +34,9 @@ export interface Movement {
 }
 
 export type When =
-  { when: "always"; condition?: string } | { when: "covered"; condition?: string } | { when: "after-guard" };
+  | { when: "always"; condition?: string }
+  | { when: "covered"; condition?: string }
+  | { when: "after-guard" };
 
 /** SQL of the monthly allowance left. */
 const MONTHLY = "(u.token_balance - u.prepaid_balance)";

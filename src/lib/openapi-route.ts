@@ -56,7 +56,21 @@ export const SECURITY_SCHEMES = {
 
 type SuccessStatus = 200 | 201 | 202 | 206 | 304;
 export type ErrorStatus =
-  400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 416 | 422 | 429 | 500 | 502 | 503;
+  | 400
+  | 401
+  | 402
+  | 403
+  | 404
+  | 409
+  | 410
+  | 413
+  | 415
+  | 416
+  | 422
+  | 429
+  | 500
+  | 502
+  | 503;
 
 /** Each error status: its shared response (`#/components/responses/<name>`) and what it means here. */
 export const ERRORS: Record<ErrorStatus, { name: string; description: string }> = {

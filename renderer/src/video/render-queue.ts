@@ -25,7 +25,8 @@ export interface QueuedJob {
 }
 
 export type Offer =
-  { accepted: true } | { accepted: false; reason: "full" | "account"; retryAfterSeconds: number };
+  | { accepted: true }
+  | { accepted: false; reason: "full" | "account"; retryAfterSeconds: number };
 
 export interface QueueLimits {
   slots: number;

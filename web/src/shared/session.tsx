@@ -9,7 +9,9 @@ import { api, ApiError, data, onApiError, setCsrfToken } from "./api.ts";
 import type { Account, BrowserSession } from "./api-types.ts";
 
 export type SessionState =
-  { status: "loading" } | { status: "signed-out"; ended?: boolean } | { status: "signed-in"; user: Account };
+  | { status: "loading" }
+  | { status: "signed-out"; ended?: boolean }
+  | { status: "signed-in"; user: Account };
 
 interface SessionValue {
   state: SessionState;

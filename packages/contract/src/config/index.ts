@@ -53,7 +53,8 @@ type ValidJobConfig =
 
 /** A refused config: its errors, and the warnings it would carry once they are fixed. */
 export type JobConfigResult =
-  ValidJobConfig | { valid: false; errors: FieldError[]; warnings: FieldWarning[] };
+  | ValidJobConfig
+  | { valid: false; errors: FieldError[]; warnings: FieldWarning[] };
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -27,7 +27,8 @@ const num = (v: unknown, fallback = 0) => (typeof v === "number" && Number.isFin
 
 /** The layer's anchor as fractions of its own box, and of the canvas when placed by `position`. */
 type Placement =
-  { mode: "pixels"; fx: number } | { mode: "fractions"; x: number; y: number; fx: number; fy: number };
+  | { mode: "pixels"; fx: number }
+  | { mode: "fractions"; x: number; y: number; fx: number; fy: number };
 
 const placementOf = (layer: JsonObject): Placement => {
   const p = layer.position;
