@@ -35,8 +35,8 @@ export default defineConfig(async () => {
             FONT_CATALOGUE_ONLINE: "false",
             CAPTCHA_ENABLED: "false",
             IMAGE_BROWSERS: "2",
-            // Image captures end at 8 s (production 20 s): the hostile pages that loop until it end sooner.
-            IMAGE_CAPTURE_SECONDS: "8",
+            // Image captures end at 5 s (production 20 s): the hostile pages that loop until it end sooner.
+            IMAGE_CAPTURE_SECONDS: "5",
             // Enough for the suite's sign-ups on loopback (production: 5 and 60 per hour).
             AUTH_EMAIL_LIMIT_PER_HOUR: "100",
             AUTH_IP_LIMIT_PER_HOUR: "1000",

@@ -44,6 +44,11 @@ export interface RenderTools {
    * or null: transitions are drawn on the WebGL page (GL_TRANSITIONS=page, or the helper is not built).
    */
   glTransitionPath: string | null;
+  /**
+   * The longest one gl layer frame may take on the WebGL page before the job fails (GL_FRAME_SECONDS, default 10):
+   * shaders run on software GL, and one that never finishes a frame spins the page's GPU process until then.
+   */
+  glFrameSeconds: number;
 }
 
 /** What a render uses when the environment says nothing (tests and the benchmark call renderVideo directly). */
@@ -61,6 +66,7 @@ export const DEFAULT_RENDER_TOOLS: RenderTools = {
   pocketsphinxPath: "pocketsphinx_continuous",
   espeakPath: "espeak-ng",
   glTransitionPath: builtGlTransition(),
+  glFrameSeconds: 10,
 };
 
 const GL_TRANSITIONS = ["native", "page"] as const;
@@ -153,6 +159,10 @@ export const RendererEnv = v.object({
     "native",
   ),
   GL_TRANSITION_PATH: v.optional(nonEmpty("GL_TRANSITION_PATH")),
+  GL_FRAME_SECONDS: v.optional(
+    v.pipe(unsignedInt("GL_FRAME_SECONDS", 600), v.minValue(1, "GL_FRAME_SECONDS must be at least 1")),
+    String(DEFAULT_RENDER_TOOLS.glFrameSeconds),
+  ),
 });
 
 /** Validated renderer settings. */
@@ -215,5 +225,6 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     espeakPath: e.ESPEAK_PATH,
     glTransitionPath:
       e.GL_TRANSITIONS === "page" ? null : (e.GL_TRANSITION_PATH ?? DEFAULT_RENDER_TOOLS.glTransitionPath),
+    glFrameSeconds: e.GL_FRAME_SECONDS,
   };
 };

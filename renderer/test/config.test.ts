@@ -55,6 +55,17 @@ describe("loadConfig", () => {
     });
   });
 
+  it("gives a gl layer frame 10 s unless GL_FRAME_SECONDS says otherwise (1 to 600)", () => {
+    expect(loadConfig({ RENDERER_SECRET: "s" }).glFrameSeconds).toBe(10);
+    expect(loadConfig({ RENDERER_SECRET: "s", GL_FRAME_SECONDS: "30" }).glFrameSeconds).toBe(30);
+    expect(() => loadConfig({ RENDERER_SECRET: "s", GL_FRAME_SECONDS: "0" })).toThrow(
+      /GL_FRAME_SECONDS must be at least 1/,
+    );
+    expect(() => loadConfig({ RENDERER_SECRET: "s", GL_FRAME_SECONDS: "601" })).toThrow(
+      /GL_FRAME_SECONDS must be at most 600/,
+    );
+  });
+
   it("draws transitions with the built native helper unless told to use the page", () => {
     const built = builtGlTransition();
     expect(built).not.toBeNull();

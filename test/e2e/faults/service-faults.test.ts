@@ -154,7 +154,7 @@ describe("the service under renderer faults (npm start, RENDERERS=2)", () => {
   }, 600_000);
 
   // Full scale only: the deadline the Worker sends this job is 67 s (packages/contract/src/deadline.ts); the renderer's
-  // short form of the same case (render-limits.test.ts) gives it 8 s.
+  // short form of the same case (render-limits.test.ts) gives it 4 s.
   it.runIf(FULL)(
     "a gl shader taking seconds a frame on a 64x64, 1 fps, 300 s video FAILS within two minutes, charged nothing",
     async () => {

@@ -68,12 +68,9 @@ const programOf = (t: DrawnTransition): NativeProgram => {
   };
 };
 
-/** The longest a gl layer frame may take on the page (html layers' capture has the same kind of bound). */
-export const GL_FRAME_DEADLINE_MS = 10_000;
-
-/** `p`, or a failure naming `what` once a frame has taken GL_FRAME_DEADLINE_MS. */
-const drawnWithin = <T>(p: Promise<T>, what: string): Promise<T> =>
-  timeLimit(p, GL_FRAME_DEADLINE_MS, `${what} was not drawn within ${GL_FRAME_DEADLINE_MS / 1000} s`);
+/** `p`, or a failure naming `what` once a frame has taken `deadlineMs`. */
+const drawnWithin = <T>(p: Promise<T>, deadlineMs: number, what: string): Promise<T> =>
+  timeLimit(p, deadlineMs, `${what} was not drawn within ${deadlineMs / 1000} s`);
 
 export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private runs = 0;
@@ -90,6 +87,8 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
 
   /** Told the pid of every helper started (the job counts its processes' memory). */
   private readonly onSpawn?: (pid: number) => void;
+  /** The longest one gl layer frame may take on the page (RenderTools' glFrameSeconds). */
+  private readonly frameDeadlineMs: number;
 
   /**
    * `open` is called once, when the first transition or gl layer needs the page; `native` is the built
@@ -99,13 +98,15 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     open: () => Promise<GlSession>,
     width: number,
     height: number,
-    native: string | null = null,
+    native: string | null,
+    frameDeadlineMs: number,
     onSpawn?: (pid: number) => void,
   ) {
     this.openSession = open;
     this.width = width;
     this.height = height;
     this.native = native;
+    this.frameDeadlineMs = frameDeadlineMs;
     this.onSpawn = onSpawn;
   }
 
@@ -215,7 +216,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
 
   /**
    * The writer of a `gl` layer's frames (raw rgba, top row first) into an ffmpeg input pipe. A frame the
-   * page has not drawn within GL_FRAME_DEADLINE_MS fails the job (the shader runs on software GL).
+   * page has not drawn within the frame deadline fails the job (the shader runs on software GL).
    */
   layerWriter(job: GlLayerJob) {
     return async (out: Writable): Promise<void> => {
@@ -227,6 +228,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
         s.compile(`precision highp float;\n${job.fragment}`, {}, []).catch((e: unknown) => {
           throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
         }),
+        this.frameDeadlineMs,
         `gl layer (${job.field}) frame 0`,
       );
       const drawing = s.page
@@ -246,7 +248,9 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       void drawing.catch(() => {});
       const row = this.width * 4;
       for (let i = 0; i < job.frames; i++) {
-        const frame = Buffer.concat(await drawnWithin(s.drawn(key, i), `gl layer (${job.field}) frame ${i}`));
+        const frame = Buffer.concat(
+          await drawnWithin(s.drawn(key, i), this.frameDeadlineMs, `gl layer (${job.field}) frame ${i}`),
+        );
         // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
         const flipped = Buffer.allocUnsafe(frame.length);
         for (let r = 0; r < this.height; r++)
