@@ -4,7 +4,7 @@
 // Creates (or reuses) a local account and prints a new API key as the LAST line of output. Goes through the same
 // verbs and request schema as the API (src/accounts/provision-key.ts, bundled on the fly), on the local D1 of
 // `wrangler dev` (STATE_DIR or --persist-to selects another persisted state, as for npm start).
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -30,7 +30,7 @@ if (!reexecOnProjectNode()) {
   };
   if (!values.email) fail("--email is required (an e-mail address)");
   const persistTo = values["persist-to"] ?? process.env.STATE_DIR;
-  await setup({ persistTo });
+  await setup({ persistTo, migrate: false });
 
   // The verbs are TypeScript written for the Worker's bundler: bundle them for Node, as wrangler does for workerd.
   const { build } = await import("esbuild");
@@ -51,27 +51,13 @@ if (!reexecOnProjectNode()) {
   });
   const { provisionKey, createContext } = await import(pathToFileURL(entry).href);
 
-  // The local D1 exactly as `wrangler dev` persists it: wrangler.toml's database, the same state folder. A config
-  // of just that database keeps the proxy from starting (and warning about) the Worker's other bindings.
-  process.env.WRANGLER_LOG ??= "error";
-  const { getPlatformProxy, unstable_readConfig } = await import("wrangler");
-  const config = unstable_readConfig({ config: join(root, "wrangler.toml") });
-  const dbConfig = join(out, "wrangler.json");
-  writeFileSync(
-    dbConfig,
-    JSON.stringify({
-      name: config.name,
-      compatibility_date: config.compatibility_date,
-      d1_databases: config.d1_databases.filter((d) => d.binding === "DB"),
-    }),
-  );
-  const proxy = await getPlatformProxy({
-    configPath: dbConfig,
-    persist: { path: persistTo ? join(persistTo, "v3") : join(root, ".wrangler", "state", "v3") },
-    remoteBindings: false,
-  });
+  // The local D1 exactly as `wrangler dev` persists it (wrangler.toml's database, the same state folder), its
+  // migrations applied in the same workerd.
+  const { applyMigrations, openLocalD1 } = await import("./lib/local-d1.mjs");
+  const d1 = await openLocalD1(root, persistTo);
   try {
-    const DB = proxy.env.DB;
+    const { DB } = d1;
+    await applyMigrations(DB, d1.migrationsDir);
     const permissions = values.permissions
       .split(",")
       .filter(Boolean)
@@ -95,7 +81,7 @@ if (!reexecOnProjectNode()) {
     const errors = e?.errors?.map((x) => `${x.field ?? ""}: ${x.message}`).join("; ");
     fail(errors || e?.message || String(e));
   } finally {
-    await proxy.dispose();
+    await d1.dispose();
     rmSync(out, { recursive: true, force: true });
   }
 }

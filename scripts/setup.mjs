@@ -47,16 +47,24 @@ export const reexecOnProjectNode = () => {
   return true;
 };
 
-export const setup = async ({ persistTo } = {}) => {
-  const { ensurePrerequisites, run } = await import("./lib/system.mjs");
+/**
+ * Prerequisites, local secrets and the local D1 schema. `migrate: false` leaves the schema to the caller, which opens
+ * the local D1 itself (scripts/key.mjs: one workerd for both).
+ */
+export const setup = async ({ persistTo, migrate = true } = {}) => {
+  const { ensurePrerequisites } = await import("./lib/system.mjs");
   const { ensureDevVars } = await import("./lib/secrets.mjs");
   ensurePrerequisites(root);
   const vars = ensureDevVars(root);
-  const persist = persistTo ? ["--persist-to", persistTo] : [];
-  run(root, "wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persist], {
-    env: { ...process.env, CI: "true", CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  if (migrate) {
+    const { applyMigrations, openLocalD1 } = await import("./lib/local-d1.mjs");
+    const d1 = await openLocalD1(root, persistTo);
+    try {
+      await applyMigrations(d1.DB, d1.migrationsDir);
+    } finally {
+      await d1.dispose();
+    }
+  }
   return vars;
 };
 

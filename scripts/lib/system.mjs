@@ -309,9 +309,6 @@ const ensureLocalChrome = (root) => {
 /** Runs a project binary from node_modules/.bin (npm scripts put it on PATH; direct runs may not). */
 export const bin = (root, name) => join(root, "node_modules", ".bin", name);
 
-export const run = (root, name, args, opts = {}) =>
-  execFileSync(bin(root, name), args, { cwd: root, stdio: "inherit", ...opts });
-
 /**
  * Builds the renderer's native helpers (renderer/native/*.c) into renderer/native/build/ when a binary is
  * missing or older than a source or the build script (~0.3 s). The build script is the one copy of the
