@@ -7,9 +7,10 @@
 // e2e) and formatting running beside them rather than before them. It prints one summary line (each check counts as
 // one test). `node scripts/test.mjs worker e2e` runs only the named suites (no checks).
 //
-// Three lanes run side by side: the unit tier and the Worker suite; the checks and the renderer suite; the end-to-end
-// suite, whose fault files spend most of their time waiting on leases and outages while the other lanes use the two
-// cores. Each task's output is held and printed whole when it ends, so the lanes' logs do not interleave.
+// Four lanes run side by side: the unit tier and the Worker suite; the renderer suite; the end-to-end suite, whose
+// fault files spend most of their time waiting on leases and outages while the other lanes use the two cores; the
+// checks, one after another (half a minute in all), so that no suite waits for them. Each task's output is held and
+// printed whole when it ends, so the lanes' logs do not interleave.
 import { spawn } from "node:child_process";
 import { chmodSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -123,7 +124,7 @@ if (!reexecOnProjectNode()) {
           check("types (web front end)", "tsc", ["-p", "web/tsconfig.json", "--noEmit"]),
           check("formatting (oxfmt)", "oxfmt", ["--check"]),
         ];
-  const lanes = [suites("unit", "worker"), [...checks, ...suites("renderer")], suites("e2e")];
+  const lanes = [suites("unit", "worker"), suites("renderer"), suites("e2e"), checks];
   await Promise.all(
     lanes.map(async (lane) => {
       for (const task of lane) await task();
