@@ -1,7 +1,7 @@
 // System prerequisites of the service: Debian packages (ffmpeg, Chromium, fonts, pocketsphinx), the unprivileged user
 // every Chromium runs as, and the local Chrome that miniflare's Browser Rendering wants. Plain Node (runs on the
 // machine's Node 20 before npm install too).
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   existsSync,
   mkdirSync,
