@@ -10,11 +10,7 @@ import { configDefaults, defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
-    include: [
-      "renderer/test/**/*.test.ts",
-      "packages/contract/test/iso-tracks.test.ts",
-      "test/scripts/**/*.test.ts",
-    ],
+    include: ["renderer/test/**/*.test.ts", "packages/contract/test/iso-tracks.test.ts"],
     exclude: [...configDefaults.exclude, "renderer/test/unit/**"],
     environment: "node",
     isolate: false,
