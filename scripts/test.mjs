@@ -2,15 +2,16 @@
 // `npm test`: the whole suite. Prepares the machine like `npm start` does (npm and Debian packages, local
 // Chrome for Browser Rendering), then runs, in tiers: the unit tests (no process, browser or workerd), the renderer
 // tests, the Worker tests (inside workerd), the end-to-end tests (the service started as `npm start` starts it) and
-// the scripts' tests (the project's own tooling run as a user runs it), with the checks of `npm run lint` (oxlint with import-cycle detection, domain folders layered one way, knip for
+// the scripts' tests (the project's own tooling run as a user runs it), with the checks of `npm run lint` (oxlint
+// with import-cycle detection, domain folders layered one way, knip for
 // unused files, exports and dependencies, Redocly on the OpenAPI document), types (Worker, renderer, benchmarks and
 // e2e) and formatting running beside them rather than before them. It prints one summary line (each check counts as
 // one test). `node scripts/test.mjs worker e2e` runs only the named suites (no checks).
 //
 // Four lanes run side by side: the unit tier and the Worker suite; the renderer suite; the end-to-end suite, whose
 // fault files spend most of their time waiting on leases and outages while the other lanes use the two cores; the
-// checks, one after another (half a minute in all), then the scripts' tests, so that no suite waits for them. Each task's output is held and
-// printed whole when it ends, so the lanes' logs do not interleave.
+// checks, one after another (half a minute in all), then the scripts' tests, so that no suite waits for them.
+// Each task's output is held and printed whole when it ends, so the lanes' logs do not interleave.
 import { spawn } from "node:child_process";
 import { chmodSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -9,5 +9,4 @@ export interface LocalD1 {
   dispose(): Promise<void>;
 }
 export function openLocalD1(root: string, persistTo?: string): Promise<LocalD1>;
-export function readMigrations(dir: string): Promise<{ name: string; queries: string[] }[]>;
 export function applyMigrations(DB: D1Database, dir: string): Promise<string[]>;

@@ -53,7 +53,7 @@ export const openLocalD1 = async (root, persistTo) => {
 };
 
 /** The migrations of `dir` in the order wrangler applies them (their numbered names), each split into statements. */
-export const readMigrations = async (dir) => {
+const readMigrations = async (dir) => {
   const { unstable_splitSqlQuery } = await import("wrangler");
   return readdirSync(dir)
     .filter((f) => f.endsWith(".sql"))
