@@ -77,12 +77,15 @@ if (!reexecOnProjectNode()) {
   };
 
   /** A vitest suite: its counts come from the JSON report; a suite that wrote none or ran no test fails. */
-  const suite = (name, config) => async () => {
+  const suite = (name, config, project) => async () => {
     const report = join(out, `${name}.json`);
     const status = await runHeld(
-      `${name} tests (${config})`,
+      `${name} tests (${config}${project ? ` --project ${project}` : ""})`,
       "vitest",
-      ["run", "--config", config, "--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+      [
+        ...["run", "--config", config, ...(project ? ["--project", project] : [])],
+        ...["--reporter=default", "--reporter=json", `--outputFile.json=${report}`],
+      ],
       { ...process.env, CLOUDFLARE_CF_FETCH_ENABLED: "false", WRANGLER_SEND_METRICS: "false" },
     );
     if (status !== 0) exitCode = 1;
@@ -100,15 +103,19 @@ if (!reexecOnProjectNode()) {
     }
   };
 
+  // Each suite's config, and its project where a config has two: the Worker suite's projects run as two tasks, in
+  // different lanes (`npm test worker` names both).
   const SUITES = {
-    unit: "vitest.unit.config.ts",
-    renderer: "renderer/vitest.config.ts",
-    worker: "vitest.config.ts",
-    e2e: "test/e2e/vitest.config.ts",
-    scripts: "test/scripts/vitest.config.ts",
+    unit: ["vitest.unit.config.ts"],
+    renderer: ["renderer/vitest.config.ts"],
+    worker: ["vitest.config.ts", "worker"],
+    "worker-render": ["vitest.config.ts", "worker-render"],
+    e2e: ["test/e2e/vitest.config.ts"],
+    scripts: ["test/scripts/vitest.config.ts"],
   };
-  const wanted = (name) => only.length === 0 || only.includes(name);
-  const suites = (...names) => names.filter(wanted).map((name) => suite(name, SUITES[name]));
+  const wanted = (name) =>
+    only.length === 0 || only.includes(name) || (name === "worker-render" && only.includes("worker"));
+  const suites = (...names) => names.filter(wanted).map((name) => suite(name, ...SUITES[name]));
   // The whole run (no suite named) also runs the static checks: main stays green only if they pass.
   const checks =
     only.length > 0
@@ -130,7 +137,7 @@ if (!reexecOnProjectNode()) {
     suites("unit", "worker"),
     suites("renderer"),
     suites("e2e"),
-    [...checks, ...suites("scripts")],
+    [...checks, ...suites("worker-render", "scripts")],
   ];
   await Promise.all(
     lanes.map(async (lane) => {
