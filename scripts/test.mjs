@@ -8,9 +8,10 @@
 // e2e) and formatting running beside them rather than before them. It prints one summary line (each check counts as
 // one test). `node scripts/test.mjs worker e2e` runs only the named suites (no checks).
 //
-// Four lanes run side by side: the unit tier and the Worker suite; the renderer suite; the end-to-end suite, whose
-// fault files spend most of their time waiting on leases and outages while the other lanes use the two cores; the
-// checks, one after another (half a minute in all), then the scripts' tests, so that no suite waits for them.
+// Four lanes run side by side: the unit tier and the Worker suite's `worker` project; the renderer suite; the
+// end-to-end suite, whose fault files spend most of their time waiting on leases and outages while the other lanes use
+// the two cores; the checks, one after another (half a minute in all), then the Worker suite's `worker-render`
+// project and the scripts' tests. The run is CPU-bound, so the lanes are laid out to end together.
 // Each task's output is held and printed whole when it ends, so the lanes' logs do not interleave.
 import { spawn } from "node:child_process";
 import { chmodSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
