@@ -295,7 +295,7 @@ describe("webhooks", () => {
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.getByText("Saved.").waitFor();
     await expect
-      .poll(() => text(log.locator("tbody tr").first()), { timeout: 60_000 })
+      .poll(() => text(log.locator("tbody tr").first()), { timeout: 60_000, interval: 500 })
       .toMatch(/Dead letter/);
     await page.getByLabel("Active (send events to it)").check();
     await page.getByRole("button", { name: "Save changes" }).click();

@@ -32,9 +32,10 @@ describe("pocketsphinx on parts in parallel", () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "asr-parts-"));
     wav = join(dir, "long.wav");
-    // The fixture sentence four times with 0.4 s pauses: ~20 s, cut into two parts.
+    // The fixture sentence three times, then 0.4 s of silence: ~14 s, cut into two parts (the even split point falls
+    // inside the second sentence, so the cut is looked for among its pauses).
     await run("ffmpeg", [
-      ...["-v", "error", "-stream_loop", "3", "-i", join(FIXTURES, "speech-en.wav")],
+      ...["-v", "error", "-stream_loop", "2", "-i", join(FIXTURES, "speech-en.wav")],
       ...["-af", `apad=pad_dur=0.4,${SPEECH_AUDIO_FILTER}`, wav],
     ]);
   });
