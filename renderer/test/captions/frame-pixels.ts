@@ -10,7 +10,7 @@ export interface Frame {
 /** The RGB frame shown at `t` seconds. */
 export const frameAt = async (path: string, t: number, width: number, height: number): Promise<Frame> => {
   const { stdout } = await run("ffmpeg", [
-    ...["-v", "error", "-ss", String(t), "-i", path, "-frames:v", "1"],
+    ...["-v", "error", "-threads", "1", "-ss", String(t), "-i", path, "-frames:v", "1"],
     ...["-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
   ]);
   return { width, height, data: stdout };
