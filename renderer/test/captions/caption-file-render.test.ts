@@ -82,7 +82,9 @@ beforeAll(async () => {
   );
 }, 180_000);
 afterAll(async () => {
-  if (process.env.KEEP_FRAMES) {
+  // KEEP_FRAMES=<folder>: a frame of each render is written there as <name>.png, for a human look.
+  const keep = process.env.KEEP_FRAMES;
+  if (keep) {
     const { run } = await import("../../src/lib/process.ts");
     for (const [v, t, name] of [
       [cjk, 1.5, "cjk"],
@@ -99,7 +101,7 @@ afterAll(async () => {
         "-frames:v",
         "1",
         "-y",
-        `/tmp/i33b-${name}.png`,
+        join(keep, `${name}.png`),
       ]);
   }
   await closeBrowser();
