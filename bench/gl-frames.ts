@@ -47,7 +47,7 @@ const treeCpu = (root: number): Record<string, number> => {
 const main = async () => {
   console.log(conditions("gl-frames"));
   const opened = GlSession.open(DEFAULT_RENDER_TOOLS, W, H);
-  const drawer = new GlDrawer(() => opened, W, H, null, DEFAULT_RENDER_TOOLS.glFrameSeconds * 1000);
+  const drawer = new GlDrawer(() => opened, W, H, null, DEFAULT_RENDER_TOOLS.glFrameSeconds);
   const session = await opened;
   // The page's own browser (gl-session.ts), whose processes' CPU is the drawing's.
   const root = session.page.browser().process()!.pid!;

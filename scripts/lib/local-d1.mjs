@@ -2,7 +2,7 @@
 // in one workerd through wrangler's getPlatformProxy, and its migrations applied there.
 //
 // `wrangler d1 migrations apply --local` starts a workerd for each step (the bookkeeping table, the list, then each
-// migration): 13 for our 11 migrations on a fresh state, ~9 CPU-seconds, and 2 when nothing is left to apply. This
+// migration): 13 for our 10 migrations on a fresh state, ~9 CPU-seconds, and 2 when nothing is left to apply. This
 // applies them the way Cloudflare's own test pool does (applyD1Migrations of @cloudflare/vitest-plugin, which the
 // Worker suite runs): wrangler's `d1_migrations` table, each missing migration's statements, split by wrangler's own
 // splitter, and its row in one batch, in file order. `wrangler d1 migrations list --local` then lists none to apply.

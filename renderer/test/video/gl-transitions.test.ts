@@ -167,9 +167,8 @@ const maxDiff = (a: Buffer, b: Buffer): number => {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "gl-transitions-"));
   const opened = GlSession.open(DEFAULT_RENDER_TOOLS, W, H);
-  const frameMs = DEFAULT_RENDER_TOOLS.glFrameSeconds * 1000;
-  drawer = new GlDrawer(() => opened, W, H, HELPER, frameMs);
-  pageDrawer = new GlDrawer(() => opened, W, H, null, frameMs);
+  drawer = new GlDrawer(() => opened, W, H, HELPER, DEFAULT_RENDER_TOOLS.glFrameSeconds);
+  pageDrawer = new GlDrawer(() => opened, W, H, null, DEFAULT_RENDER_TOOLS.glFrameSeconds);
   await opened;
 });
 afterAll(async () => {

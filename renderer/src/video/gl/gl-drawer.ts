@@ -68,9 +68,9 @@ const programOf = (t: DrawnTransition): NativeProgram => {
   };
 };
 
-/** `p`, or a failure naming `what` once a frame has taken `deadlineMs`. */
-const drawnWithin = <T>(p: Promise<T>, deadlineMs: number, what: string): Promise<T> =>
-  timeLimit(p, deadlineMs, `${what} was not drawn within ${deadlineMs / 1000} s`);
+/** `p`, or a failure naming `what` once a frame has taken `seconds`. */
+const drawnWithin = <T>(p: Promise<T>, seconds: number, what: string): Promise<T> =>
+  timeLimit(p, seconds * 1000, `${what} was not drawn within ${seconds} s`);
 
 export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   private runs = 0;
@@ -88,7 +88,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   /** Told the pid of every helper started (the job counts its processes' memory). */
   private readonly onSpawn?: (pid: number) => void;
   /** The longest one gl layer frame may take on the page (RenderTools' glFrameSeconds). */
-  private readonly frameDeadlineMs: number;
+  private readonly frameSeconds: number;
 
   /**
    * `open` is called once, when the first transition or gl layer needs the page; `native` is the built
@@ -99,14 +99,14 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     width: number,
     height: number,
     native: string | null,
-    frameDeadlineMs: number,
+    frameSeconds: number,
     onSpawn?: (pid: number) => void,
   ) {
     this.openSession = open;
     this.width = width;
     this.height = height;
     this.native = native;
-    this.frameDeadlineMs = frameDeadlineMs;
+    this.frameSeconds = frameSeconds;
     this.onSpawn = onSpawn;
   }
 
@@ -228,7 +228,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
         s.compile(`precision highp float;\n${job.fragment}`, {}, []).catch((e: unknown) => {
           throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
         }),
-        this.frameDeadlineMs,
+        this.frameSeconds,
         `gl layer (${job.field}) frame 0`,
       );
       const drawing = s.page
@@ -249,7 +249,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       const row = this.width * 4;
       for (let i = 0; i < job.frames; i++) {
         const frame = Buffer.concat(
-          await drawnWithin(s.drawn(key, i), this.frameDeadlineMs, `gl layer (${job.field}) frame ${i}`),
+          await drawnWithin(s.drawn(key, i), this.frameSeconds, `gl layer (${job.field}) frame ${i}`),
         );
         // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
         const flipped = Buffer.allocUnsafe(frame.length);

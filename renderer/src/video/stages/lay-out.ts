@@ -30,7 +30,7 @@ export const glDrawerFor = (spec: VideoSpec, tools: RenderTools, onSpawn?: (pid:
     spec.width,
     spec.height,
     tools.glTransitionPath,
-    tools.glFrameSeconds * 1000,
+    tools.glFrameSeconds,
     onSpawn,
   );
 
