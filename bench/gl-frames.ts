@@ -56,7 +56,7 @@ const main = async () => {
   const cpu: Record<string, Record<string, number[]>> = {};
   let run = 0;
   const draw = (name: string) => async () => {
-    const t = { key: `b${run++}`, name, frames: FRAMES, channels: 3 as const };
+    const t = { key: `b${run++}`, field: "clips[0].transition", name, frames: FRAMES, channels: 3 as const };
     const program = await drawer.prepare(t);
     const [c0, own0, t0] = [treeCpu(root), process.cpuUsage(), performance.now()];
     const feeding = (async () => {

@@ -250,7 +250,7 @@ const benchHtml = async (dir: string): Promise<string[]> => {
     const work = await mkdtemp(join(dir, "h-"));
     await rasterizeHtmlLayer(
       spec,
-      { key: "g0", clip: -1, layer: HTML_LAYER, window: 5 },
+      { key: "g0", path: "globalLayers[0]", clip: -1, layer: HTML_LAYER, window: 5 },
       work,
       DEFAULT_RENDER_TOOLS,
       { stats: (s) => captureFps.push((s.frames / s.captureMs) * 1000) },

@@ -3,10 +3,8 @@
  * warm browser object, store the output in R2, record it and settle the job.
  */
 import { inArray } from "drizzle-orm";
-import * as v from "valibot";
 import type { Ctx } from "../context.ts";
-import { HostedImageConfigSchema, type ImageConfig } from "@media-render/contract/config";
-import { toFieldErrors } from "@media-render/contract/field-errors";
+import type { ImageConfig } from "@media-render/contract/config";
 import { mimeOf } from "@media-render/contract/mime";
 import { mediaFiles } from "../db/schema.ts";
 import { catalogueOnline } from "../fonts/online.ts";
@@ -15,6 +13,7 @@ import { withStoragePaths } from "../jobs/input-map.ts";
 import { getJobById } from "../jobs/internal.ts";
 import { completeWithOutput, finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { outputRowStatement, outputStorageUrl } from "../jobs/output.ts";
+import { storedImageConfig } from "../jobs/stored-config.ts";
 import { keyOf } from "../storage/paths.ts";
 import { hostedFontSource } from "../fonts/hosted-source.ts";
 import { compileImage } from "./compile-html.ts";
@@ -61,7 +60,9 @@ export const renderImageJob = async (ctx: Ctx, jobId: string): Promise<"done" | 
   ]);
   if (!open) return "skipped";
   clock.lap("startMs");
-  const refused = unrenderableReason(job.config as unknown as ImageConfig);
+  // Public URL inputs were imported into storage at creation: the stored copies are drawn.
+  const stored = storedImageConfig(job);
+  const refused = unrenderableReason(stored);
   if (refused) {
     await finishJob(ctx, job, { status: "FAILED", error: refused });
     return "done";
@@ -78,16 +79,7 @@ export const renderImageJob = async (ctx: Ctx, jobId: string): Promise<"done" | 
     });
     return "done";
   }
-  // Public URL inputs were imported into storage at creation; draw the stored copies. The stored config is as
-  // submitted: parsed again so the compiler sees the grammar's view (aliases such as catalogFont normalised).
-  // The hosted-catalogue grammar, since which fonts exist is the font source's call here, not validation's.
-  const parsed = v.safeParse(HostedImageConfigSchema, withStoragePaths("image", job.config, inputs));
-  if (!parsed.success) {
-    const first = toFieldErrors(parsed.issues, "config")[0]!;
-    await finishJob(ctx, job, { status: "FAILED", error: `${first.field}: ${first.message}` });
-    return "done";
-  }
-  const config: ImageConfig = parsed.output;
+  const config = withStoragePaths("image", stored, inputs);
   const sizes = new Map(
     inputs.flatMap((f) =>
       f.width && f.height ? [[f.storageUrl, { width: f.width, height: f.height }]] : [],

@@ -12,6 +12,7 @@ import { downloadPath } from "../paths.ts";
 import { keyOf } from "../storage/paths.ts";
 import { CAPTION_FILES, captionStorageUrl, outputRow } from "./output.ts";
 import type { Captions } from "./schemas.ts";
+import { storedVideoConfig } from "./stored-config.ts";
 
 type JobRow = typeof jobs.$inferSelect;
 
@@ -40,7 +41,7 @@ export const recordCaptionOutputs = async (ctx: Ctx, job: JobRow, report: Captio
  * transcription report and each stored file with its id and download path.
  */
 export const captionsOfJob = async (ctx: Ctx, job: JobRow): Promise<Captions | null> => {
-  if (job.type !== "VIDEO" || job.config.autoSubtitles !== true) return null;
+  if (job.type !== "VIDEO" || storedVideoConfig(job).autoSubtitles !== true) return null;
   if (job.status !== "COMPLETED") return { status: "pending", files: [] };
   const urls = CAPTION_OUTPUTS.map((kind) => captionStorageUrl(job, kind));
   // media_files_storage_url_unique serves this lookup.

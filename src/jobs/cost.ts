@@ -4,22 +4,18 @@
  * duration (audio-only formats at their own rate; plus the autoSubtitles part when the audio was transcribed, and
  * posters and thumbnails), or the reserved estimate when the renderer reports none. The lifecycle caps the charge at the reserve.
  */
-import { estimateTokens, type ImageConfig } from "@media-render/contract/config";
+import { estimateTokens } from "@media-render/contract/config";
 import { videoJobTokens } from "@media-render/contract/config/estimate";
+import { storedImageConfig, storedVideoConfig, type StoredJob } from "./stored-config.ts";
 
 export const finalCost = (
-  job: {
-    type: "IMAGE" | "VIDEO";
-    config: Record<string, unknown>;
-    tokensReserved: number;
-    outputFormat?: string;
-  },
+  job: StoredJob & { tokensReserved: number },
   videoDuration?: number | null,
   captioned = false,
 ): number => {
-  if (job.type === "IMAGE") return estimateTokens("image", job.config as unknown as ImageConfig);
+  if (job.type === "IMAGE") return estimateTokens("image", storedImageConfig(job));
   if (videoDuration == null || !Number.isFinite(videoDuration) || videoDuration < 0)
     return job.tokensReserved;
-  const config = { ...job.config, format: job.outputFormat } as Parameters<typeof videoJobTokens>[0];
-  return videoJobTokens(config, videoDuration, captioned && job.config.autoSubtitles === true);
+  const config = storedVideoConfig(job);
+  return videoJobTokens(config, videoDuration, captioned && config.autoSubtitles === true);
 };

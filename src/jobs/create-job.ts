@@ -1,8 +1,10 @@
 /**
  * POST /api/v1/jobs: validate, resolve inputs (uploads by storage path; public URLs fetched into storage),
- * reserve tokens and insert the job, then enqueue it. The config is stored as submitted; renderers map its
- * public URLs to the imported files through input-map.ts. The answer carries validation's `warnings`
- * (properties accepted with no effect).
+ * reserve tokens and insert the job, then enqueue it. The grammar parses the config once, here: the job stores the
+ * config as submitted (echoed to its owner), its normal form (what everything downstream reads:
+ * stored-config.ts) and, for a video, its plan (timeline, seconds, reserve, deadline: planned-length.ts).
+ * Renderers map the config's public URLs to the imported files through input-map.ts. The answer carries
+ * validation's `warnings` (properties accepted with no effect).
  */
 import { validateJobConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context.ts";
@@ -52,16 +54,17 @@ export const createJob = async (
     (id): id is string => id !== undefined,
   );
   // A video costs what it will render: its clips sized by the files' real lengths.
-  const reserve =
-    checked.type === "video"
-      ? plannedVideo(checked.config, (ref) => fileOf(ref)?.duration ?? null).estimatedTokens
-      : checked.estimatedTokens;
+  const plan =
+    checked.type === "video" ? plannedVideo(checked.config, (ref) => fileOf(ref)?.duration ?? null) : null;
+  const reserve = plan?.estimatedTokens ?? checked.estimatedTokens;
   const at = ctx.now();
   const job = {
     id: newId("job"),
     userId,
     type: checked.type === "image" ? ("IMAGE" as const) : ("VIDEO" as const),
     config: input.config,
+    normalizedConfig: checked.config,
+    plan,
     inputFileIds,
     outputFormat: checked.outputFormat,
     reserve,

@@ -13,6 +13,7 @@ import { downloadPath } from "../paths.ts";
 import { keyOf } from "../storage/paths.ts";
 import { outputRow } from "./output.ts";
 import type { Frames } from "./schemas.ts";
+import { storedVideoConfig } from "./stored-config.ts";
 
 type JobRow = typeof jobs.$inferSelect;
 type FrameKind = "poster" | "thumbnail" | "sprite" | "sprite-vtt";
@@ -60,17 +61,19 @@ export const frameFiles = (config: FramesConfig, duration: number): FrameFile[] 
 export const frameStorageUrl = (job: Pick<JobRow, "id" | "userId" | "createdAt">, suffix: string): string =>
   `/output/${new Date(job.createdAt).toISOString().slice(0, 10)}/${job.userId}/${job.id}${suffix}`;
 
-const asFrames = (config: Record<string, unknown>): FramesConfig => config as FramesConfig;
-
-/** Whether the job's config asks for frames. */
-const wantsFrames = (job: JobRow): boolean =>
-  job.type === "VIDEO" && (job.config.poster !== undefined || job.config.thumbnails !== undefined);
+/** The frames a job's config asks for; null when none (or the job is an image). */
+const framesOf = (job: JobRow): FramesConfig | null => {
+  if (job.type !== "VIDEO") return null;
+  const { poster, thumbnails } = storedVideoConfig(job);
+  return poster !== undefined || thumbnails !== undefined ? { poster, thumbnails } : null;
+};
 
 /** Records the frame files the renderer stored for `job` (those missing in storage are skipped). */
 export const recordFrameOutputs = async (ctx: Ctx, job: JobRow, duration: number): Promise<void> => {
-  if (!wantsFrames(job)) return;
+  const frames = framesOf(job);
+  if (!frames) return;
   const rows = [];
-  for (const file of frameFiles(asFrames(job.config), duration)) {
+  for (const file of frameFiles(frames, duration)) {
     const storageUrl = frameStorageUrl(job, file.suffix);
     const head = await ctx.env.FILES.head(keyOf(storageUrl));
     if (!head) continue;
@@ -87,8 +90,8 @@ export const recordFrameOutputs = async (ctx: Ctx, job: JobRow, duration: number
 
 /** Every storage key a job's frames may use (for deleting the files of a render that finished too late). */
 export const frameKeys = (job: JobRow): string[] => {
-  if (!wantsFrames(job)) return [];
-  const config = asFrames(job.config);
+  const config = framesOf(job);
+  if (!config) return [];
   // The most thumbnails any length could give: the count, or the cap.
   const most = config.thumbnails && {
     ...config.thumbnails,
@@ -103,7 +106,7 @@ export const frameKeys = (job: JobRow): string[] => {
  * each stored file with its kind, time, id and download path.
  */
 export const framesOfJob = async (ctx: Ctx, job: JobRow): Promise<Frames | null> => {
-  if (!wantsFrames(job)) return null;
+  if (!framesOf(job)) return null;
   if (job.status !== "COMPLETED") return { status: "pending", files: [] };
   // A range over media_files_storage_url_unique: every file named `<jobId>.*` beside the video.
   const base = frameStorageUrl(job, ".");

@@ -32,7 +32,12 @@ export interface NewJob {
   id: string;
   userId: string;
   type: JobType;
+  /** As submitted (echoed to its owner). */
   config: unknown;
+  /** As the grammar's parse gave it back (src/jobs/stored-config.ts reads it). */
+  normalizedConfig: unknown;
+  /** A video job's plan (src/jobs/planned-length.ts); null for an image job. */
+  plan: unknown;
   inputFileIds: string[];
   outputFormat: string;
   reserve: number;
@@ -65,9 +70,10 @@ const openStatements = (d1: D1Database, job: NewJob, condition?: string): D1Prep
     ...ledger.reserve(d1, held, condition),
     d1
       .prepare(
-        `INSERT INTO jobs (id, user_id, type, status, config, input_file_ids, output_format, tokens_reserved,
-           reserved_prepaid, tokens_used, priority, attempts, batch_id, batch_row, batch_name, created_at, updated_at)
-         SELECT ?1, ?2, ?3, 'PENDING', ?4, ?5, ?6, ?7,
+        `INSERT INTO jobs (id, user_id, type, status, config, normalized_config, plan, input_file_ids, output_format,
+           tokens_reserved, reserved_prepaid, tokens_used, priority, attempts, batch_id, batch_row, batch_name,
+           created_at, updated_at)
+         SELECT ?1, ?2, ?3, 'PENDING', ?4, ?13, ?14, ?5, ?6, ?7,
            (SELECT -prepaid_amount FROM token_ledger WHERE job_id = ?1 AND kind = 'reserve'), 0, ?8, 0,
            ?10, ?11, ?12, ?9, ?9
          WHERE changes() = 1`,
@@ -85,6 +91,8 @@ const openStatements = (d1: D1Database, job: NewJob, condition?: string): D1Prep
         job.batch?.id ?? null,
         job.batch?.row ?? null,
         job.batch?.name ?? null,
+        JSON.stringify(job.normalizedConfig),
+        job.plan === null ? null : JSON.stringify(job.plan),
       ),
   ];
 };

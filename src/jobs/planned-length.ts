@@ -5,12 +5,14 @@
  * the Worker knows for every stored file. A file whose length is unknown cannot size its clip: that is refused
  * at the field, never guessed (a guess let an hours-long upload render for the price of 4 s).
  */
+import * as v from "valibot";
 import { limits, type VideoConfig } from "@media-render/contract/config";
 import { videoJobTokens } from "@media-render/contract/config/estimate";
 import { renderedSeconds } from "@media-render/contract/config/outputs";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
 import { glWorkFits, renderWork, videoDeadlineSeconds } from "@media-render/contract/deadline";
 import { buildTimeline, cutLength, playableLength, type Timeline } from "@media-render/contract/timeline";
+import { TimelineSchema } from "@media-render/contract/wire";
 import { ValidationFailed, type FieldError } from "../lib/errors.ts";
 
 /**
@@ -22,8 +24,20 @@ export type DurationOf = (reference: string) => number | null | undefined;
 
 /** The timeline as rendered; throws ValidationFailed naming each clip whose length cannot be known. */
 export const plannedTimeline = (config: VideoConfig, durationOf: DurationOf): Timeline => {
-  const unknown: FieldError[] = [];
+  const refused: FieldError[] = [];
   config.clips.forEach((clip, c) => {
+    clip.layers.forEach((raw, i) => {
+      if (raw.type !== "video") return;
+      const layer = applyLayerDefaults(config.defaults, raw);
+      const length = durationOf(layer.path);
+      // A cut past the end of the file has no frame to show.
+      if (length && (layer.cutFrom ?? 0) >= length)
+        refused.push({
+          field: `config.clips[${c}].layers[${i}].cutFrom`,
+          message: `starts at ${layer.cutFrom} s, at or after the end of this video (${Math.round(length * 100) / 100} s long)`,
+          code: "CUT_OUTSIDE_FILE",
+        });
+    });
     if (clip.duration !== undefined) return;
     const index = clip.layers.findIndex((l) => l.type === "video");
     if (index < 0) return;
@@ -32,14 +46,14 @@ export const plannedTimeline = (config: VideoConfig, durationOf: DurationOf): Ti
       cutTo?: number;
     };
     if (layer.cutTo === undefined && layer.path !== undefined && durationOf(layer.path) === null)
-      unknown.push({
+      refused.push({
         field: `config.clips[${c}].layers[${index}].path`,
         message:
           "the length of this video is unknown, so the clip's length is too: give the clip a duration or the layer a cutTo",
         code: "UNKNOWN_DURATION",
       });
   });
-  if (unknown.length) throw new ValidationFailed(unknown);
+  if (refused.length) throw new ValidationFailed(refused);
   return buildTimeline(config, {
     videoLength: (layer) => {
       const seconds = layer.path === undefined ? null : durationOf(layer.path);
@@ -51,10 +65,23 @@ export const plannedTimeline = (config: VideoConfig, durationOf: DurationOf): Ti
 const gigapixels = (pixels: number) => `${Math.round(pixels / 1e8) / 10} billion`;
 
 /**
- * The 300 s cap, the GL budget and the estimate of a video job, with real file lengths; and its render deadline
- * (packages/contract/src/deadline.ts).
+ * A video job's plan, computed once at creation and stored with it (jobs.plan): the timeline with the files' real
+ * lengths, which dispatch, chunking and every render of the job use as it is; the seconds it renders; the tokens
+ * reserved; and the render deadline.
  */
-export const plannedVideo = (config: VideoConfig, durationOf: DurationOf) => {
+export const VideoPlanSchema = v.object({
+  timeline: TimelineSchema,
+  seconds: v.pipe(v.number(), v.minValue(0)),
+  estimatedTokens: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  deadlineSeconds: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+export type VideoPlan = v.InferOutput<typeof VideoPlanSchema>;
+
+/**
+ * The 300 s cap, the GL budget and the estimate of a video job, with real file lengths; and its render deadline
+ * (packages/contract/src/deadline.ts): its plan.
+ */
+export const plannedVideo = (config: VideoConfig, durationOf: DurationOf): VideoPlan => {
   const timeline = plannedTimeline(config, durationOf);
   const work = renderWork(config, timeline);
   if (timeline.duration > limits.VIDEO_MAX_DURATION + 1e-9)
@@ -74,6 +101,7 @@ export const plannedVideo = (config: VideoConfig, durationOf: DurationOf) => {
       },
     ]);
   return {
+    timeline,
     seconds: timeline.duration,
     estimatedTokens: videoJobTokens(config, renderedSeconds(config, timeline.duration)),
     deadlineSeconds: videoDeadlineSeconds(work),

@@ -122,6 +122,12 @@ export class UpstreamFailure extends DomainError {}
 /** The renderer could not be reached (refused, timed out, 5xx): the job waits on its queue and is offered again. */
 export class RendererUnreachable extends UpstreamFailure {}
 
+/**
+ * The renderer refused a request the Worker built (400: the contract says it is malformed): every renderer would
+ * refuse it the same way, so it is a defect of ours, not a fault to retry.
+ */
+export class RendererRefused extends UpstreamFailure {}
+
 /** The renderer's queue (or the account's share of it) is full: offer the job again after `retryAfterSeconds`. */
 export class RendererBusy extends UpstreamFailure {
   readonly retryAfterSeconds: number;

@@ -5,14 +5,17 @@
  * that never reach our catch (a consumer killed mid-render): they fail the job the same way.
  */
 import * as v from "valibot";
+import { defectMessage, isProgrammingError, newFaultReference } from "@media-render/contract/faults";
 import { createContext, type Ctx } from "../context.ts";
 import type { Env } from "../env.ts";
 import { getJobById } from "../jobs/internal.ts";
 import { finishJob } from "../jobs/lifecycle.ts";
 import {
   DomainError,
+  InvalidState,
   NotFound,
   RendererBusy,
+  RendererRefused,
   RendererUnreachable,
   UnprocessableMedia,
   ValidationFailed,
@@ -40,7 +43,14 @@ export const offerAgainSeconds = (e: RendererBusy | RendererUnreachable, waitedM
   e instanceof RendererBusy ? e.retryAfterSeconds : Math.min(15, Math.max(2, Math.ceil(waitedMs / 2000)));
 
 /** Errors no retry can fix: the job fails on the first delivery. */
-const isPermanent = (e: unknown) => e instanceof ValidationFailed || e instanceof UnprocessableMedia;
+const isPermanent = (e: unknown) =>
+  e instanceof ValidationFailed || e instanceof UnprocessableMedia || e instanceof InvalidState;
+
+/**
+ * A defect of ours (src/lib/errors.ts RendererRefused, or JavaScript's own TypeError...: faults.ts): every delivery
+ * would fail the same way, so the job fails on the first, logged with its stack under the reference its owner reads.
+ */
+const isDefect = (e: unknown) => e instanceof RendererRefused || isProgrammingError(e);
 
 /** What the job's errorMessage says: domain errors are written for users; anything else stays internal. */
 const describe = (e: unknown) => (e instanceof DomainError ? e.message : "internal error");
@@ -128,6 +138,29 @@ export const handleQueue = async (
             () => message.retry({ delaySeconds: retryDelaySeconds(message.attempts) }),
           );
           continue;
+        }
+      }
+      if (isDefect(e) && !batch.queue.endsWith("-dlq")) {
+        const reference = newFaultReference();
+        console.error(
+          JSON.stringify({
+            level: "error",
+            msg: "render defect",
+            queue: batch.queue,
+            jobId,
+            reference,
+            error: String(e),
+            stack: e instanceof Error ? e.stack : undefined,
+          }),
+        );
+        try {
+          await failJob(ctx, jobId, defectMessage(reference));
+          message.ack();
+          continue;
+        } catch (inner) {
+          console.error(
+            JSON.stringify({ level: "error", msg: "could not fail job", jobId, error: String(inner) }),
+          );
         }
       }
       console.error(

@@ -21,7 +21,7 @@ import { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { captionStorageUrl, outputStorageUrl } from "../jobs/output.ts";
 import { frameFiles, frameStorageUrl } from "../jobs/frame-outputs.ts";
-import { plannedTimeline, plannedVideo } from "../jobs/planned-length.ts";
+import { storedVideoConfig, storedVideoPlan } from "../jobs/stored-config.ts";
 import { dispatchChunks, splitInto, type BuildRequest } from "./dispatch-chunks.ts";
 import { keyOf } from "../storage/paths.ts";
 import { LEASE_CHECK_SECONDS } from "./watch-lease.ts";
@@ -44,11 +44,10 @@ export const videoRequest: BuildRequest = async (ctx, job) => {
   const files = job.inputFileIds.length
     ? await ctx.db.query.mediaFiles.findMany({ where: inArray(mediaFiles.id, job.inputFileIds) })
     : [];
-  const config = job.config as RenderVideoRequestInput["config"] & VideoConfig;
+  const config = storedVideoConfig(job);
   const byReference = referenceTargets(files);
-  // The length validated and charged at creation, by the same rule and the same files, and the deadline it earns.
-  const durationOf = (ref: string) => byReference.get(ref)?.duration ?? null;
-  const planned = plannedVideo(config, durationOf);
+  // The length validated and charged at creation, and the deadline it earns: the plan stored then.
+  const planned = await storedVideoPlan(ctx, job, config);
   // A job handed over again (an infrastructure fault lost its render) gets what its earlier renders left of that
   // deadline: together they never run longer than the one deadline its length and size earn.
   const deadlineSeconds = planned.deadlineSeconds - Math.ceil(job.renderMs / 1000);
@@ -94,8 +93,9 @@ export const videoRequest: BuildRequest = async (ctx, job) => {
   const request: RenderVideoRequestInput = {
     jobId: job.id,
     accountId: job.userId,
-    // Validated at creation; the renderer validates it again with the same grammar.
+    // In normal form, as creation stored it; the renderer refuses any other form.
     config,
+    timeline: planned.timeline,
     inputs,
     output: {
       uploadUrl: await signedStorageUrl(
@@ -116,7 +116,7 @@ export const videoRequest: BuildRequest = async (ctx, job) => {
       : {}),
     limits: { maxDurationSeconds: planned.seconds, deadlineSeconds },
   };
-  return { request, timeline: plannedTimeline(config, durationOf), config };
+  return { request, timeline: planned.timeline, config };
 };
 
 export const dispatchVideoJob = async (ctx: Ctx, jobId: string): Promise<"done" | "skipped"> => {

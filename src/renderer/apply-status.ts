@@ -67,12 +67,13 @@ export const applyStatusReport = async (ctx: Ctx, report: StatusReport): Promise
           job.status === "PROCESSING" &&
           (await retryRender(ctx, job, publicError(report.error), undefined, meta.processingTime)) !== "stale"
         );
-      // The job's own fault: the renderer time it took counts against the account's failed-render quota.
+      // The job's own fault: the renderer time it took counts against the account's failed-render quota. A defect of
+      // ours (its message carries the reference the renderer logged) fails the job once and counts against nobody.
       return finishJob(ctx, job, {
         status: "FAILED",
         error: publicError(report.error),
         renderMs: meta.processingTime,
-        jobsFault: true,
+        jobsFault: report.fault !== "defect",
       });
     case "cancelled":
       return finishJob(ctx, job, { status: "CANCELLED" });

@@ -49,7 +49,11 @@ export const applyChunkReport = async (
       if (report.retryable)
         return (await handOverChunk(ctx, job, row, publicError(report.error))) !== "stale";
       if (
-        !(await finishJob(ctx, job, { status: "FAILED", error: publicError(report.error), jobsFault: true }))
+        !(await finishJob(ctx, job, {
+          status: "FAILED",
+          error: publicError(report.error),
+          jobsFault: report.fault !== "defect",
+        }))
       )
         return false;
       ctx.defer(ctx.renderer.cancel(job.id).catch(() => false));

@@ -5,7 +5,13 @@
  */
 import * as v from "valibot";
 import type { Env } from "../env.ts";
-import { RendererBusy, RendererUnreachable, UnprocessableMedia, UpstreamFailure } from "../lib/errors.ts";
+import {
+  RendererBusy,
+  RendererRefused,
+  RendererUnreachable,
+  UnprocessableMedia,
+  UpstreamFailure,
+} from "../lib/errors.ts";
 import { contentDigest, signRendererRequest } from "@media-render/contract/signing";
 import {
   CancelAnswer,
@@ -95,8 +101,10 @@ const offer = async (env: Env, to: Instance, body: string): Promise<UpstreamFail
     if (busy.success) return new RendererBusy(busy.output.error, busy.output.retryAfterSeconds);
   }
   if (res.status >= 500) return new RendererUnreachable(`Renderer failed: ${await errorText(res)}`);
-  // A refusal of the request itself (400, 401) would be the same on every instance.
-  throw new UpstreamFailure(`Renderer refused the job: ${await errorText(res)}`);
+  // A refusal of the request itself (400, 401) would be the same on every instance; a 400 says the request is not
+  // what the contract allows (a defect of ours), a 401 that the secrets differ (a deployment's fault).
+  const text = `Renderer refused the job: ${await errorText(res)}`;
+  throw res.status === 400 ? new RendererRefused(text) : new UpstreamFailure(text);
 };
 
 export const rendererFor = (env: Env): Renderer => ({

@@ -5,13 +5,13 @@
  * lifecycle (each reserved through the ledger like a single job), then the feeder queues them fairly.
  */
 import { getAccount } from "../accounts/internal.ts";
-import { validateJobConfig } from "@media-render/contract/config";
+import { validateJobConfig, type ImageConfig, type VideoConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context.ts";
 import { batches } from "../db/schema.ts";
 import { catalogueOnline } from "../fonts/online.ts";
 import { DEFAULT_PRIORITY } from "../jobs/create-job.ts";
 import { finishJobs, openBatchJobs, type NewJob } from "../jobs/lifecycle.ts";
-import { plannedVideo } from "../jobs/planned-length.ts";
+import { plannedVideo, type VideoPlan } from "../jobs/planned-length.ts";
 import { failedRenderRefusal } from "../jobs/render-quota.ts";
 import {
   fileReferences,
@@ -44,8 +44,12 @@ interface Accepted {
   name: string | null;
   /** As merged (stored on the job, like a single job's config as submitted). */
   config: Record<string, unknown>;
-  /** As parsed, with defaults (for sizing a video). */
-  parsed: unknown;
+  /** In the grammar's normal form (stored on the job: what everything downstream reads). */
+  parsed: ImageConfig | VideoConfig;
+  /** The same, typed, when the row is a video (for its plan). */
+  video?: VideoConfig;
+  /** A video row's plan, once its files' lengths are known. */
+  plan?: VideoPlan;
   outputFormat: string;
   reserve: number;
   refs: ReturnType<typeof fileReferences>;
@@ -103,6 +107,7 @@ export const createBatch = async (
             name,
             config: merged.config as Record<string, unknown>,
             parsed: checked.config,
+            ...(checked.type === "video" && { video: checked.config }),
             outputFormat: checked.outputFormat,
             reserve: checked.estimatedTokens,
             refs,
@@ -119,6 +124,16 @@ export const createBatch = async (
   const good = accepted.filter((a) => {
     const missing = missingFileErrors(a.refs, stored);
     if (missing.length) rejected.push(rejectRow(a.row, a.name, missing));
+    else if (a.video) {
+      // A video row is sized by its files' real lengths, as a single job is: a row too long is refused alone.
+      try {
+        a.plan = plannedVideo(a.video, (ref) => stored.get(ref)?.duration ?? null);
+      } catch (e) {
+        if (!(e instanceof ValidationFailed)) throw e;
+        rejected.push(rejectRow(a.row, a.name, e.errors));
+        return false;
+      }
+    }
     return !missing.length;
   });
   rejected.sort((a, b) => a.row - b.row);
@@ -199,21 +214,16 @@ const planJobs = (
     const inputFileIds = [...new Set(a.refs.map((r) => stored.get(r.url)?.id))].filter(
       (id): id is string => id !== undefined,
     );
-    const reserve =
-      type === "VIDEO"
-        ? plannedVideo(
-            a.parsed as Parameters<typeof plannedVideo>[0],
-            (ref) => stored.get(ref)?.duration ?? null,
-          ).estimatedTokens
-        : a.reserve;
     return {
       id: newId("job"),
       userId: ctx.caller.userId,
       type,
       config: a.config,
+      normalizedConfig: a.parsed,
+      plan: a.plan ?? null,
       inputFileIds,
       outputFormat: a.outputFormat,
-      reserve,
+      reserve: a.plan?.estimatedTokens ?? a.reserve,
       priority: DEFAULT_PRIORITY,
       createdAt: at,
       batch: { id: batchId, row: a.row, name: a.name },

@@ -41,6 +41,8 @@ const openCaptionedJob = async (userId: string, reserve: number) => {
     userId,
     type: "VIDEO",
     config: captioned,
+    normalizedConfig: captioned,
+    plan: null,
     inputFileIds: [],
     outputFormat: "mp4",
     reserve,

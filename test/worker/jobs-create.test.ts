@@ -72,6 +72,8 @@ describe("POST /api/v1/jobs: concurrency of the reservation", () => {
           userId,
           type: "IMAGE",
           config: {},
+          normalizedConfig: {},
+          plan: null,
           inputFileIds: [],
           outputFormat: "png",
           reserve: 7,

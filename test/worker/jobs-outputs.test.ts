@@ -44,6 +44,8 @@ const openFramedJob = async (userId: string, reserve: number, config: Record<str
     userId,
     type: "VIDEO",
     config,
+    normalizedConfig: config,
+    plan: null,
     inputFileIds: [],
     outputFormat: "mp4",
     reserve,

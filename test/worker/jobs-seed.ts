@@ -50,18 +50,18 @@ export const seedJob = async (userId: string, s: SeedJob = {}): Promise<string> 
 /** A PENDING job opened through the lifecycle (reserve taken, ledger row written) but never queued. */
 export const openPending = async (userId: string, reserve = 5, type: JobType = "IMAGE", at = Date.now()) => {
   const id = newId("job");
+  // Already in the grammar's normal form: stored as submitted and as parsed alike.
+  const config =
+    type === "IMAGE"
+      ? { width: 10, height: 10, layers: [{ type: "text", text: "x" }] }
+      : { width: 32, height: 32, clips: [{ duration: 1, layers: [{ type: "fill-color", color: "#fff" }] }] };
   await openJob(testCtx(), {
     id,
     userId,
     type,
-    config:
-      type === "IMAGE"
-        ? { width: 10, height: 10, layers: [{ type: "text", text: "x" }] }
-        : {
-            width: 32,
-            height: 32,
-            clips: [{ duration: 1, layers: [{ type: "fill-color", color: "#fff" }] }],
-          },
+    config,
+    normalizedConfig: config,
+    plan: null,
     inputFileIds: [],
     outputFormat: type === "IMAGE" ? "png" : "mp4",
     reserve,

@@ -155,6 +155,33 @@ describe("failed render quota", () => {
     expect(await auditedBalance(userId)).toBe(100);
   });
 
+  it("counts nothing against the account for a defect of ours: the job fails once, with the renderer's reference", async () => {
+    const { userId } = await newAccount({ tokens: 100 });
+    const jobId = await openPending(userId, 12, "VIDEO");
+    await env.DB.prepare("UPDATE jobs SET status = 'PROCESSING', attempts = 1 WHERE id = ?")
+      .bind(jobId)
+      .run();
+    const error =
+      "Rendering failed: internal error, reference ref_0123456789ab (a fault of the service, not of the config; no tokens were charged). Please report the reference.";
+    const failed = statusReport(jobId, "failed", {
+      attempt: 1,
+      retryable: false,
+      fault: "defect",
+      error,
+      metadata: { processingTime: 4_321 },
+    });
+    expect((await postStatusReport(failed)).status).toBe(200);
+    expect(await jobRow(jobId)).toMatchObject({
+      status: "FAILED",
+      error_message: error,
+      attempts: 1,
+      tokens_used: 0,
+      render_ms: 4_321,
+      failed_render_ms: 0,
+    });
+    expect(await auditedBalance(userId)).toBe(100);
+  });
+
   it("refuses new video jobs once the day's failed renders took more than 30 minutes, until they are a day old", async () => {
     const { key, userId } = await newAccount({ tokens: 1000 });
     const now = Date.now();

@@ -123,7 +123,14 @@ describe("renderer callback: reports that do not fit the job", () => {
 });
 
 describe("final video cost: 10 + 2 per started second", () => {
-  const job = { type: "VIDEO" as const, config: {}, tokensReserved: 999 };
+  const config = { clips: [{ duration: 1, layers: [{ type: "fill-color", color: "#000000" }] }] };
+  const job = {
+    id: "job_cost",
+    type: "VIDEO" as const,
+    config,
+    normalizedConfig: config,
+    tokensReserved: 999,
+  };
   it.each([
     [0, 10],
     [0.001, 12],
@@ -142,6 +149,8 @@ describe("final video cost: 10 + 2 per started second", () => {
   });
 
   it("images cost 2 + 1 per layer, whatever the duration", () => {
-    expect(finalCost({ type: "IMAGE", config: { layers: [{}, {}, {}] }, tokensReserved: 99 }, 12)).toBe(5);
+    const image = { width: 8, height: 8, layers: [1, 2, 3].map((n) => ({ type: "text", text: `${n}` })) };
+    const job = { id: "job_cost", type: "IMAGE" as const, config: image, normalizedConfig: image };
+    expect(finalCost({ ...job, tokensReserved: 99 }, 12)).toBe(5);
   });
 });

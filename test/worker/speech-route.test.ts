@@ -27,6 +27,8 @@ const openSpeechJob = async (userId: string) => {
     userId,
     type: "VIDEO",
     config: spoken,
+    normalizedConfig: spoken,
+    plan: null,
     inputFileIds: [],
     outputFormat: "mp4",
     reserve: 20,

@@ -6,8 +6,11 @@
  */
 import * as v from "valibot";
 import { THUMBNAILS_MAX_COUNT } from "./config/limits.ts";
+import { normalForm } from "./config/normal-form.ts";
 import { RENDER_FORMATS } from "./config/outputs.ts";
+import { AUDIO_CURVES, TRANSITION_NAMES, TransitionSchema } from "./config/transitions.ts";
 import { VideoConfigSchema } from "./config/video.ts";
+import type { Timeline } from "./timeline.ts";
 
 /** The renderer's routes. `health` is public; the others need a Worker signature (signing.ts). */
 export const RENDERER_PATHS = {
@@ -78,13 +81,68 @@ export const RenderChunk = v.pipe(
 );
 
 /**
- * POST /render/video. `config` is the job's config as the user submitted it (the renderer validates it with
- * the same grammar the Worker did); `inputs` maps every file reference of the config (storage path or public
- * URL) to a short-lived signed URL the renderer downloads it from.
+ * The job's config in the grammar's normal form (config/normal-form.ts): what the Worker's parse at creation gave
+ * back and stored. The renderer accepts nothing else: a shorthand or alias here is a Worker bug, refused at the door.
+ */
+export const NormalisedVideoConfig = normalForm(VideoConfigSchema);
+
+const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const Seconds = v.pipe(v.number(), v.minValue(0));
+
+/** A resolved transition of the planned timeline (timeline.ts ResolvedTransition). */
+const ResolvedTransitionSchema = v.object({
+  name: v.picklist(TRANSITION_NAMES),
+  frames: Count,
+  duration: Seconds,
+  audioOutCurve: v.picklist(AUDIO_CURVES),
+  audioInCurve: v.picklist(AUDIO_CURVES),
+  easing: TransitionSchema.entries.easing,
+  params: TransitionSchema.entries.params,
+});
+
+/**
+ * The planned timeline (timeline.ts): built once by the Worker at creation from the normalised config and the
+ * stored files' real lengths, stored with the job, and sent with every render request of it, so every chunk,
+ * still and join of a job works on the same frames.
+ */
+export const TimelineSchema = v.pipe(
+  v.object({
+    fps: v.pipe(v.number(), v.integer(), v.minValue(1)),
+    clips: v.pipe(
+      v.array(
+        v.object({
+          startFrame: Count,
+          frames: v.pipe(Count, v.minValue(1)),
+          start: Seconds,
+          duration: Seconds,
+          transition: v.nullable(ResolvedTransitionSchema),
+          inFrames: Count,
+        }),
+      ),
+      v.minLength(1),
+    ),
+    totalFrames: v.pipe(Count, v.minValue(1)),
+    duration: Seconds,
+  }),
+  v.check((t) => {
+    const last = t.clips.at(-1);
+    return last !== undefined && last.startFrame + last.frames === t.totalFrames;
+  }, "totalFrames must be where the last clip ends"),
+) satisfies v.GenericSchema<unknown, Timeline>;
+
+/**
+ * POST /render/video. `config` is the job's config in the grammar's normal form, as the Worker stored it at
+ * creation (NormalisedVideoConfig); `timeline` its planned timeline; `inputs` maps every file reference of the
+ * config (storage path or public URL) to a short-lived signed URL the renderer downloads it from.
  */
 export const RenderVideoRequest = v.object({
   jobId: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
-  config: VideoConfigSchema,
+  config: NormalisedVideoConfig,
+  /**
+   * The planned timeline at the config's fps. Absent (a test, the benchmark): the renderer builds it itself from the
+   * probed files. An output drawn at another rate (a GIF's or a fast preview's) is laid out again at that rate.
+   */
+  timeline: v.optional(TimelineSchema),
   inputs: v.record(v.pipe(v.string(), v.maxLength(4096)), HttpUrl),
   output: v.object({
     uploadUrl: HttpUrl,
@@ -156,7 +214,7 @@ export const RenderVideoRequest = v.object({
   join: v.optional(v.object({ segments: v.pipe(v.array(HttpUrl), v.minLength(2), v.maxLength(MAX_CHUNKS)) })),
 });
 export type RenderVideoRequest = v.InferOutput<typeof RenderVideoRequest>;
-/** The request as the Worker builds it (the config still unparsed JSON). */
+/** The request as the Worker builds it. */
 export type RenderVideoRequestInput = v.InferInput<typeof RenderVideoRequest>;
 
 /** 202 answer of POST /render/video. */
@@ -261,6 +319,10 @@ export const CaptionsReport = v.object({
 });
 export type CaptionsReport = v.InferOutput<typeof CaptionsReport>;
 
+/** Whose fault a failed render was (StatusReport.fault). */
+export const FAULTS = ["job", "infrastructure", "defect"] as const;
+export type Fault = (typeof FAULTS)[number];
+
 /** A renderer's status report (the spec's "Runner status payload"), the body of a signed callback. */
 export const StatusReport = v.object({
   jobId: v.pipe(v.string(), v.minLength(1)),
@@ -278,6 +340,13 @@ export const StatusReport = v.object({
    * shutting down). The Worker hands the job over again, a bounded number of times.
    */
   retryable: v.optional(v.boolean()),
+  /**
+   * On `failed`: whose fault it was. `job` (the config or its media: permanent, counted against the account's
+   * failed-render quota), `infrastructure` (retryable: handed over again) or `defect` (a bug of ours: permanent, not
+   * counted against the account; the error carries a reference the renderer logged with its stack). Absent: `job`
+   * unless `retryable`.
+   */
+  fault: v.optional(v.picklist(FAULTS)),
   metadata: v.optional(
     v.object({
       processingTime: v.optional(v.number()),

@@ -59,9 +59,9 @@ export interface RunOptions {
   /** The process's whole environment (default: this process's). */
   env?: Readonly<Record<string, string>>;
   /**
-   * The process may stop reading its extra pipes before their writers are done (a still: ffmpeg ends at its
-   * frame): a writer's broken-pipe error (EPIPE, ECANCELED, or a process sharing the pipe killed by SIGPIPE) is
-   * then not a failure; the exit status decides.
+   * The process may stop reading its extra pipes before their writers are done (a still or a chunk: ffmpeg ends at
+   * its last frame; a `trim` that has what it needs; a taps run once its pairs are out): a writer's broken-pipe
+   * error (brokenPipe) is then not a failure; the exit status decides.
    */
   pipesMayClose?: boolean;
 }
@@ -86,9 +86,18 @@ export interface RunResult {
 const STDERR_TAIL_BYTES = 8192;
 
 /** Whether a pipe's writer failed only because its reader had gone (a write error, or a writer killed by SIGPIPE). */
-const brokenPipe = (reason: unknown): boolean => {
+/** How a writer learns that its reader closed the pipe (a process that shares it: killed by SIGPIPE). */
+const CLOSED_PIPE: ReadonlySet<unknown> = new Set([
+  "EPIPE",
+  "ECANCELED",
+  "ECONNRESET",
+  "ERR_STREAM_DESTROYED",
+]);
+
+/** Whether a pipe writer failed only because the process stopped reading (see RunOptions.pipesMayClose). */
+export const brokenPipe = (reason: unknown): boolean => {
   const { code, signal } = (reason ?? {}) as { code?: unknown; signal?: unknown };
-  return code === "EPIPE" || code === "ECANCELED" || signal === "SIGPIPE";
+  return CLOSED_PIPE.has(code) || signal === "SIGPIPE";
 };
 
 /** Runs `command args...` and resolves with its output, or rejects with a ProcessError. */

@@ -16,6 +16,7 @@ import {
   type RenderAccepted,
   type RendererBusy,
 } from "@media-render/contract/wire";
+import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import type { AppDeps } from "../deps.ts";
 import { BadRequest } from "../lib/errors.ts";
 import { cancelRenders } from "../video/chunks.ts";
@@ -43,6 +44,12 @@ export const renderVideoRoutes = (deps: AppDeps): Hono =>
   new Hono()
     .post(RENDERER_PATHS.renderVideo, async (c) => {
       const job = await parseBody(c.req.raw, RenderVideoRequest);
+      // The planned timeline must be this config's: its rate and one timing per clip.
+      const fps = job.config.fps ?? VIDEO_DEFAULTS.fps;
+      if (job.timeline && (job.timeline.fps !== fps || job.timeline.clips.length !== job.config.clips.length))
+        throw new BadRequest(
+          `timeline: planned at ${job.timeline.fps} fps with ${job.timeline.clips.length} clips; the config has ${fps} fps and ${job.config.clips.length} clips`,
+        );
       // Every file the job draws needs its signed URL: refuse now rather than fail after the 202.
       const missing = missingInput(videoSpec(job.config), job.inputs);
       if (missing !== null) throw new BadRequest(`inputs: no signed URL for the file reference "${missing}"`);

@@ -91,7 +91,9 @@ export const espeakSynthesizer = (espeakPath: string): Synthesizer => ({
         return readWav(stdout);
       } catch (e) {
         if (e instanceof ProcessError && e.failure === "exited")
-          throw new SpeechFailed(`speech: the offline voice has no voice "${voice}"`);
+          throw new SpeechFailed(
+            `speech: the offline voice has no voice "${voice}" (set by the entry's voice, or its language): use an espeak-ng voice such as en-us, or a language such as en or de`,
+          );
         if (e instanceof ProcessError) throw e;
         throw new SpeechFailed("speech: the offline voice wrote no audio");
       }

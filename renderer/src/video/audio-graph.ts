@@ -98,14 +98,17 @@ export const finishAudio = (ctx: GraphContext, clipStreams: string[], tracks: Au
     ctx.chain(`[${i}:a]${NORMALISE},volume=${f(spec.backgroundAudioVolume)}${ducked(ctx, true)}[${bg}]`);
     sources.push(bg);
   }
+  // Opus takes frames of 960 samples (20 ms at 48 kHz); ffmpeg 5.1 hands a webm's encoder the graph's own frames
+  // when the picture runs at a few frames a second, and libopus then refuses them ("more samples than frame size").
+  const opusFrames = spec.format === "webm" ? ",asetnsamples=n=960:p=0" : "";
   if (sources.length === 0) {
-    ctx.chain(`anullsrc=r=48000:cl=stereo,atrim=0:${total}[aout]`);
+    ctx.chain(`anullsrc=r=48000:cl=stereo,atrim=0:${total}${opusFrames}[aout]`);
     return;
   }
   const norm = spec.audioNorm.enable
     ? `,dynaudnorm=g=${oddGauss(spec.audioNorm.gaussSize)}:m=${f(normMaxGain(spec.audioNorm.maxGain))}`
     : "";
   ctx.chain(
-    `[${mix(ctx, sources, "mixall")}]${NORMALISE}${norm},volume=${f(spec.outputVolume)},apad,atrim=0:${total},asetpts=PTS-STARTPTS[aout]`,
+    `[${mix(ctx, sources, "mixall")}]${NORMALISE}${norm},volume=${f(spec.outputVolume)},apad,atrim=0:${total},asetpts=PTS-STARTPTS${opusFrames}[aout]`,
   );
 };

@@ -11,11 +11,12 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { run, type PipeUser } from "../lib/process.ts";
+import { run } from "../lib/process.ts";
 import { encoderArgs, type FfmpegJob } from "./args.ts";
 import { audioOnlyGraph } from "./captions/audio-pass.ts";
 import type { CompiledGraph } from "./compile.ts";
 import { fetchInputs } from "./fetch-inputs.ts";
+import { f } from "./values.ts";
 
 /** Which chunk of how many (the request's `chunk`). */
 export interface ChunkPart {
@@ -53,23 +54,6 @@ export const chunkGraph = (filterGraph: string, w: FrameWindow): string => {
     ";\n",
   );
 };
-
-const CLOSED_PIPE = new Set(["EPIPE", "ECANCELED", "ECONNRESET", "ERR_STREAM_DESTROYED"]);
-
-/**
- * A chunk's render's input pipes: its ffmpeg stops reading them at the window's last frame, while a layer's writer
- * (a gl layer, an html stream) would go on to the layer's end. A writer that finds its pipe closed is done, not
- * failed: ffmpeg's exit status says whether it had every frame it needed.
- */
-export const chunkPipes = (pipes: readonly PipeUser[]): PipeUser[] =>
-  pipes.map((p) =>
-    typeof p === "function"
-      ? (out) =>
-          p(out).catch((e: unknown) => {
-            if (!CLOSED_PIPE.has((e as { code?: string } | null)?.code ?? "")) throw e;
-          })
-      : p,
-  );
 
 /** The video half of the job's encoder arguments (audio options and mp4 flags belong to the join). */
 export const videoEncoderArgs = (format: FfmpegJob["format"], fast: boolean): string[] => {
@@ -133,7 +117,7 @@ export const joinSegments = async (j: JoinJob): Promise<void> => {
       ...["-f", "concat", "-safe", "0", "-i", list],
       ...["-filter_complex_script", script, "-map", `${n}:v`, "-map", "[aout]", "-c:v", "copy"],
       ...audioArgs,
-      ...["-t", String(j.duration), "-f", j.format === "mov" ? "mov" : j.format],
+      ...["-t", f(j.duration), "-f", j.format === "mov" ? "mov" : j.format],
       j.outPath,
     ],
     { signal: j.signal, onSpawn: j.onSpawn, timeoutMs: 30 * 60_000 },

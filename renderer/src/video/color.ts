@@ -1,4 +1,5 @@
-/** CSS-style colours from configs → ffmpeg colour syntax (`0xRRGGBB@alpha`). */
+/** Config colours (the contract's parseColor: hex, rgb()/hsl(), CSS names) → ffmpeg colour syntax (`0xRRGGBB@alpha`). */
+import { parseColor } from "@media-render/contract/config/color";
 
 const hex2 = (n: number): string => {
   return Math.round(Math.min(255, Math.max(0, n)))
@@ -7,30 +8,14 @@ const hex2 = (n: number): string => {
 };
 
 /**
- * Converts `#rgb`, `#rrggbb`, `#rrggbbaa`, `rgb()/rgba()`, `transparent` or an ffmpeg colour name.
- * Anything unparseable becomes `fallback`.
+ * The ffmpeg form of a colour the grammar accepted: `0xRRGGBB`, with `@alpha` when not opaque. Anything else (no
+ * colour given, a seeded default of ours) becomes `fallback`.
  */
 export const ffColor = (input: unknown, fallback = "black"): string => {
-  if (typeof input !== "string") return fallback;
-  const s = input.trim().toLowerCase();
-  if (s === "transparent") return "black@0";
-  let m = /^#([0-9a-f]{3})$/.exec(s);
-  if (m) return "0x" + [...m[1]!].map((ch) => ch + ch).join("");
-  m = /^#([0-9a-f]{6})([0-9a-f]{2})?$/.exec(s);
-  if (m) return m[2] ? `0x${m[1]}@${(parseInt(m[2], 16) / 255).toFixed(3)}` : `0x${m[1]}`;
-  m = /^rgba?\(\s*([\d.]+)\s*,\s*([\d.]+)\s*,\s*([\d.]+)\s*(?:,\s*([\d.]+%?)\s*)?\)$/.exec(s);
-  if (m) {
-    const alphaText = m[4];
-    const alpha =
-      alphaText === undefined
-        ? 1
-        : alphaText.endsWith("%")
-          ? parseFloat(alphaText) / 100
-          : parseFloat(alphaText);
-    const rgb = `0x${hex2(+m[1]!)}${hex2(+m[2]!)}${hex2(+m[3]!)}`;
-    return alpha >= 1 ? rgb : `${rgb}@${alpha.toFixed(3)}`;
-  }
-  return /^[a-z]+$/.test(s) ? s : fallback;
+  const c = typeof input === "string" ? parseColor(input) : null;
+  if (!c) return fallback;
+  const rgb = `0x${hex2(c.r)}${hex2(c.g)}${hex2(c.b)}`;
+  return c.a >= 1 ? rgb : `${rgb}@${c.a.toFixed(3)}`;
 };
 
 /** True when the colour is fully opaque (so a full-frame layer of it hides everything below). */

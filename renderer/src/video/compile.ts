@@ -93,6 +93,7 @@ const drawnAfter = (
   const { r, t } = plan;
   return {
     key: `t${c}`,
+    field: `clips[${c}].transition`,
     name: r.name,
     frames: t.frames,
     params: t.params,
@@ -137,6 +138,7 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
   const { width: W, height: H, fps, format } = spec;
   const fmt = format === "webm" ? "yuva420p" : "yuv420p";
   const all = keyedLayers(spec);
+  for (const k of all) ctx.layerPaths.set(k.key, k.path);
   const clipLabels: string[] = [];
   const clipAudio: string[] = [];
   const tracks: AudioTrackSpec[] = [...spec.audioTracks];

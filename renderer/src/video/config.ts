@@ -22,7 +22,7 @@ export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec 
   const H = config.height ?? VIDEO_DEFAULTS.height;
   const withDefaults = (layer: Layer): Layer => overlayFractions(applyLayerDefaults(defaults, layer), W, H);
   const entries = config.audioTracks ?? [];
-  const speechTracks = entries.filter((t) => "text" in t);
+  const speechTracks = entries.flatMap((t, index) => ("text" in t ? [{ ...t, index }] : []));
   const tracks = entries
     .flatMap((t) => ("text" in t ? [] : [t]))
     .map((t): AudioTrackSpec => ({

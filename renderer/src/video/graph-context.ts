@@ -11,7 +11,7 @@ import type { Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 export interface GlLayerJob {
   key: string;
   fragment: string;
-  /** The layer field the shader came from, for error messages. */
+  /** The layer field the shader came from (`clips[0].layers[1].fragmentShader`), for error messages. */
   field: string;
   frames: number;
   fps: number;
@@ -22,6 +22,14 @@ export interface GlLayerJob {
 export interface GlLayerDrawer {
   layerWriter(job: GlLayerJob): (out: Writable) => Promise<void>;
 }
+
+/**
+ * For graphs whose pictures are thrown away (the join's audio mix, the captions' audio pass): `gl` layers compile
+ * (their chains are dropped with the video) but are never drawn.
+ */
+export const undrawnGl: GlLayerDrawer = {
+  layerWriter: () => () => Promise.reject(new Error("an audio-only graph draws no gl frames")),
+};
 
 /** Where a layer is visible, relative to its clip (or to the video start for global layers). */
 export interface LayerWindow {
@@ -67,6 +75,8 @@ export class GraphContext {
   glLayers?: GlLayerDrawer;
   /** Extra outputs: a graph label written raw to a pipe (frames the renderer draws on, see gl/). */
   readonly outputs: { label: string; args: string[]; pipe: string }[] = [];
+  /** Where each layer (by key) is in the config, `clips[2].layers[0]`: messages name the field (layers/index.ts). */
+  readonly layerPaths = new Map<string, string>();
   /** Audio produced by the layers of the clip being compiled (the clip compositor drains it). */
   clipAudio: LayerAudio[] = [];
   private readonly media: ReadonlyMap<string, MediaInfo>;

@@ -3,6 +3,8 @@
  * temp path) and whether the fault was ours (retryable: a killed encoder, a crashed browser, a renderer shutting
  * down or unable to reach the Worker) or the job's (permanent: bad media, a deadline overrun). Pure.
  */
+import { defectMessage, isProgrammingError, newFaultReference } from "@media-render/contract/faults";
+import type { Fault } from "@media-render/contract/wire";
 import { ProcessError } from "../lib/process.ts";
 import { HelperFailed } from "./gl/native-gl.ts";
 import type { AbortReason } from "./render-queue.ts";
@@ -10,7 +12,14 @@ import type { AbortReason } from "./render-queue.ts";
 export interface Failure {
   error: string;
   retryable: boolean;
+  /** Whose fault (wire.ts StatusReport.fault): `infrastructure` exactly when retryable. */
+  fault: Fault;
+  /** A defect's reference, logged with its stack (run-job.ts). */
+  reference?: string;
 }
+
+const jobs = (error: string): Failure => ({ error, retryable: false, fault: "job" });
+const ours = (error: string): Failure => ({ error, retryable: true, fault: "infrastructure" });
 
 /** Chromium went away under puppeteer (crashed, killed, out of memory). */
 const BROWSER_GONE =
@@ -53,32 +62,30 @@ export const describeFailure = (
   limits: JobLimits,
 ): Failure => {
   if (aborted === "deadline")
-    return {
-      error: `Rendering took longer than its deadline of ${limits.deadlineSeconds} s and was stopped; no tokens were charged`,
-      retryable: false,
-    };
+    return jobs(
+      `Rendering took longer than its deadline of ${limits.deadlineSeconds} s and was stopped; no tokens were charged`,
+    );
   if (aborted === "memory")
-    return {
-      error: `Rendering needed more than its ${limits.memoryMb} MB of memory and was stopped; no tokens were charged. Make the video smaller or use fewer clips and layers`,
-      retryable: false,
-    };
-  if (aborted === "shutdown")
-    return { error: "The renderer was restarted during the render", retryable: true };
+    return jobs(
+      `Rendering needed more than its ${limits.memoryMb} MB of memory and was stopped; no tokens were charged. Make the video smaller or use fewer clips and layers`,
+    );
+  if (aborted === "shutdown") return ours("The renderer was restarted during the render");
   if (error instanceof ProcessError) {
-    if (error.failure === "spawn-failed")
-      return { error: "The renderer could not start its encoder", retryable: true };
+    if (error.failure === "spawn-failed") return ours("The renderer could not start its encoder");
     if (error.signal !== null && FROM_OUTSIDE.has(error.signal))
-      return { error: `The renderer's encoder was interrupted (${error.signal})`, retryable: true };
-    if (error.signal !== null)
-      return { error: `${processText(error)} (it crashed: ${error.signal})`, retryable: false };
-    return { error: processText(error), retryable: false };
+      return ours(`The renderer's encoder was interrupted (${error.signal})`);
+    if (error.signal !== null) return jobs(`${processText(error)} (it crashed: ${error.signal})`);
+    return jobs(processText(error));
   }
   if (error instanceof HelperFailed && error.signal !== null && FROM_OUTSIDE.has(error.signal))
-    return { error: `The renderer's GL helper was interrupted (${error.signal})`, retryable: true };
+    return ours(`The renderer's GL helper was interrupted (${error.signal})`);
   const message = error instanceof Error ? error.message : String(error);
-  if (BROWSER_GONE.test(message))
-    return { error: "The renderer's browser stopped during the render", retryable: true };
-  if (STORAGE_DOWN.test(message))
-    return { error: "The renderer could not reach the storage service", retryable: true };
-  return { error: message.slice(0, 1000), retryable: false };
+  if (BROWSER_GONE.test(message)) return ours("The renderer's browser stopped during the render");
+  if (STORAGE_DOWN.test(message)) return ours("The renderer could not reach the storage service");
+  // A bug of ours fails the same way on every renderer: once, with a reference to its logged stack.
+  if (isProgrammingError(error)) {
+    const reference = newFaultReference();
+    return { error: defectMessage(reference), retryable: false, fault: "defect", reference };
+  }
+  return jobs(message.slice(0, 1000));
 };

@@ -13,6 +13,7 @@ import type { Synthesizer } from "../speech/types.ts";
 import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
 import type { VideoConfig } from "@media-render/contract/config/video";
+import type { Timeline } from "@media-render/contract/timeline";
 import { renderedSeconds, type RenderFormat } from "@media-render/contract/config/outputs";
 import { timeReveals, type Captions } from "./captions/captions.ts";
 import type { FetchInputs } from "./chunk-inputs.ts";
@@ -33,8 +34,13 @@ export type { Rasterize, RenderTimings };
 
 export interface RenderVideoOptions {
   jobId: string;
-  /** The job's config as the contract's grammar parsed it (`VideoConfigSchema`). */
+  /** The job's config in the grammar's normal form (the request's, as the Worker stored it at creation). */
   config: VideoConfig;
+  /**
+   * The job's planned timeline (the request's: built once by the Worker at creation). Absent: built here from the
+   * probed files. Used when it is at the rate the render draws (not a GIF's or a fast preview's lower one).
+   */
+  timeline?: Timeline;
   /** Reference in the config -> signed URL to download it from (the request's `inputs`). */
   inputs?: Readonly<Record<string, string>>;
   /** The request's output format (wins over the config's `format`; png/jpeg for a still). */
@@ -95,12 +101,14 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
     ...{ jobId, workDir, ffmpegPath: tools.ffmpegPath, signal, report, clock },
     transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath),
     utterances: spoken.utterances,
+    planned: o.timeline,
   });
   if (o.joinSegments) {
     const { duration } = await joinChunks(spec, probes, {
       ...{ jobId, workDir, ffmpegPath: tools.ffmpegPath, segments: o.joinSegments, outPath: o.outPath },
       ...{ signal, onSpawn: o.onSpawn, report, clock },
       mix: (timeline) => withDucking(spec, o.config.ducking, spoken.utterances, timeline),
+      planned: o.timeline,
     });
     const { width, height, fps } = spec;
     const timings = clock.timings();
@@ -111,7 +119,7 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
   let graph;
   try {
     laidOut = await layOut(spec, probes, {
-      ...{ jobId, workDir, drawer, warmGl: !o.rasterize, report, clock },
+      ...{ jobId, workDir, drawer, warmGl: !o.rasterize, planned: o.timeline, report, clock },
       rasterize: o.rasterize ?? ((s, layers, dir) => rasterizeAll(s, layers, dir, tools, signal)),
     });
     const { timeline, rasters } = laidOut;

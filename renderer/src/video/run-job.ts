@@ -167,6 +167,7 @@ const runVideoJob = async (
           fetchInputs: shared?.fetch,
           jobId: job.jobId,
           config: job.config,
+          timeline: job.timeline,
           inputs: job.inputs,
           format: job.output.format,
           workDir: dir,
@@ -242,12 +243,25 @@ const runVideoJob = async (
     if (reason === "cancelled") final = null;
     else {
       const failure = describeFailure(error, reason, { deadlineSeconds, memoryMb });
-      if (!failure.retryable || reason === undefined)
+      if (failure.fault === "defect")
+        console.error(
+          JSON.stringify({
+            level: "error",
+            msg: "render defect",
+            jobId: job.jobId,
+            reference: failure.reference,
+            error: String(error),
+            stack: error instanceof Error ? error.stack : undefined,
+            ...chunkLogFields(job),
+          }),
+        );
+      else if (!failure.retryable || reason === undefined)
         console.error(`[renderer] job ${job.jobId} failed:`, error instanceof Error ? error.message : error);
       final = {
         ...reporter.base("failed"),
         error: failure.error,
         retryable: failure.retryable,
+        fault: failure.fault,
         metadata: { processingTime: Date.now() - started },
       };
     }

@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import type { Timeline } from "@media-render/contract/timeline";
-import type { Synthesizer } from "../speech/types.ts";
+import { SpeechFailed, type Synthesizer } from "../speech/types.ts";
 import type { TranscriptWord } from "../transcribe/types.ts";
 import type { Layer, VideoSpec } from "./types.ts";
 
@@ -37,21 +37,26 @@ export const synthesizeSpeech = async (
 ): Promise<Voiced> => {
   const paths: string[] = [];
   const utterances: Utterance[] = [];
-  const say = async (request: Parameters<Synthesizer["synthesize"]>[0]) => {
+  // A voice's refusal names the entry it was given (`clips[0].layers[2]: ...`), so its author knows what to change.
+  const say = async (request: Parameters<Synthesizer["synthesize"]>[0], field: string) => {
     const path = join(workDir, `speech-${paths.length}.wav`);
     paths.push(path);
-    return synthesizer.synthesize(request, path, signal);
+    return synthesizer.synthesize(request, path, signal).catch((e: unknown) => {
+      throw e instanceof SpeechFailed
+        ? new SpeechFailed(`${field}: ${e.message.replace(/^speech: /, "")}`)
+        : e;
+    });
   };
   const clips: VideoSpec["clips"] = [];
   for (const [c, clip] of spec.clips.entries()) {
     const layers: Layer[] = [];
-    for (const layer of clip.layers) {
+    for (const [i, layer] of clip.layers.entries()) {
       if (layer.type !== "speech") {
         layers.push(layer);
         continue;
       }
       const { text, voice, language, rate, mixVolume, start = 0, stop } = layer;
-      const speech = await say({ text, voice, language, rate });
+      const speech = await say({ text, voice, language, rate }, `clips[${c}].layers[${i}]`);
       const length = stop === undefined ? null : Math.max(0, stop - start);
       utterances.push({ clip: c, start, length, words: speech.words });
       layers.push({
@@ -67,7 +72,7 @@ export const synthesizeSpeech = async (
   const audioTracks = [...spec.audioTracks];
   for (const track of spec.speechTracks) {
     const { text, voice, language, rate, mixVolume = 1, start = 0 } = track;
-    const speech = await say({ text, voice, language, rate });
+    const speech = await say({ text, voice, language, rate }, `audioTracks[${track.index}]`);
     utterances.push({ clip: -1, start, length: null, words: speech.words });
     audioTracks.push({
       path: speech.path,

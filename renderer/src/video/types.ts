@@ -73,8 +73,11 @@ export interface VideoSpec {
   clipsAudioVolume: number;
   outputVolume: number;
   audioTracks: AudioTrackSpec[];
-  /** `audioTracks` entries with `"type": "speech"`: synthesised into audio tracks before mixing (speech.ts). */
-  speechTracks: SpeechTrack[];
+  /**
+   * `audioTracks` entries with `"type": "speech"`, each with its index in `audioTracks` (messages name the entry):
+   * synthesised into audio tracks before mixing (speech.ts).
+   */
+  speechTracks: (SpeechTrack & { index: number })[];
   /** Set once the speech's times on the timeline are known (render.ts); null: nothing is ducked. */
   ducking: Ducking | null;
   audioNorm: { enable: boolean; gaussSize: number; maxGain: number };

@@ -15,6 +15,7 @@ export interface Report {
   attempt?: number;
   error?: string;
   retryable?: boolean;
+  fault?: string;
   metadata?: { stage?: string; progress?: number; [key: string]: unknown };
 }
 
@@ -36,7 +37,8 @@ export interface WorkerStandIn {
   close(): Promise<void>;
 }
 
-export const startWorkerStandIn = async (): Promise<WorkerStandIn> => {
+/** `extra`: more files served at `/files/<name>` besides the fixtures (a captions file, a shader a test wrote). */
+export const startWorkerStandIn = async (extra: Record<string, string> = {}): Promise<WorkerStandIn> => {
   const reports: Report[] = [];
   const puts = new Map<string, Put>();
   const waiters: (() => void)[] = [];
@@ -46,8 +48,9 @@ export const startWorkerStandIn = async (): Promise<WorkerStandIn> => {
     req.on("end", async () => {
       const path = req.url!.split("?")[0]!;
       if (req.method === "GET" && path.startsWith("/files/")) {
+        const name = path.slice("/files/".length);
         try {
-          res.end(await readFile(join(FIXTURES, path.slice("/files/".length))));
+          res.end(extra[name] ?? (await readFile(join(FIXTURES, name))));
         } catch {
           res.statusCode = 404;
           res.end();

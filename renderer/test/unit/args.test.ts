@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { encoderArgs, extraOutputsArgs, ffmpegArgs, filterThreadsFor } from "../../src/video/args.ts";
+import { timingArgs } from "../../src/video/outputs/encode.ts";
 
 const HEAD = ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats"];
 const X264 = ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20"];
@@ -129,5 +130,20 @@ describe("extraOutputsArgs", () => {
       ...HEAD,
       ...["-filter_complex_threads", "1", "-filter_complex_script", "/w/t.txt"],
     ]);
+  });
+});
+
+describe("timingArgs", () => {
+  it("writes times as ffmpeg's time syntax reads them: no exponent, microseconds at most", () => {
+    expect(timingArgs({ duration: 2, preview: { from: 2.867859054728996e-255 } })).toEqual(["-t", "2"]);
+    expect(timingArgs({ duration: 2, preview: { from: 1e-7, to: 1.5 } })).toEqual(["-t", "1.5"]);
+    expect(timingArgs({ duration: 10, preview: { from: 2.0000004, to: 7 } })).toEqual([
+      "-ss",
+      "2",
+      "-t",
+      "5",
+    ]);
+    for (const arg of timingArgs({ duration: 3.3333333333, preview: { from: 1 / 3 } }))
+      expect(arg).not.toMatch(/e/);
   });
 });

@@ -97,7 +97,14 @@ const drawAt = async (
   params?: Record<string, unknown>,
   d: GlDrawer = drawer,
 ): Promise<Buffer> => {
-  const t = { key: `x${counter++}`, name, frames: n, params, channels: 4 as const };
+  const t = {
+    key: `x${counter++}`,
+    field: "clips[0].transition",
+    name,
+    frames: n,
+    params,
+    channels: 4 as const,
+  };
   const out: Buffer[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -285,7 +292,13 @@ describe("gl transitions", () => {
     // The helper starts when its pairs are wanted (the taps run asks for its stdin).
     void bad.input.share().catch(() => {});
     await expect(failing).rejects.toThrow(/transition bad could not be drawn: GLSL: .*nope/);
-    const t = { key: `x${counter++}`, name: "cube", frames: 3, channels: 4 as const };
+    const t = {
+      key: `x${counter++}`,
+      field: "clips[0].transition",
+      name: "cube",
+      frames: 3,
+      channels: 4 as const,
+    };
     const drawing = drawer.writeDrawn(t)(new Writable({ write: (_c, _e, cb) => cb() }));
     const user = drawer.readPairs(t);
     if (typeof user === "function") throw new Error("cube should be drawn by the helper");
@@ -571,7 +584,7 @@ void main() { float c = 0.0; for (int i = 0; i < 100000000; i++) c += sin(float(
     const during = await other("during_endless");
     expect(failed, "the other job finished only after the endless one had failed").toBe(false);
     await expect(failing).rejects.toThrow(
-      `gl layer (fragmentShader) frame 0 was not drawn within ${frameSeconds} s`,
+      `clips[0].layers[0].fragmentShader: frame 0 was not drawn within ${frameSeconds} s`,
     );
     const failedAfter = Date.now() - started;
     expect(failedAfter).toBeGreaterThanOrEqual(frameSeconds * 1000);
@@ -626,7 +639,7 @@ void main() { vec2 p = gl_FragCoord.xy / resolution; if (p.x < 0.5) discard; gl_
           ],
         }),
       }),
-    ).rejects.toThrow(/GLSL/);
+    ).rejects.toThrow(/^clips\[0\]\.layers\[0\]\.fragmentShader: GLSL compile error at line 1: .*nope/);
   }, 60_000);
 });
 
@@ -648,7 +661,7 @@ void main() { vec2 p = gl_FragCoord.xy / resolution; gl_FragColor = vec4(step(0.
     const file = join(dir, "bad.frag");
     await writeFile(file, "void main() { gl_FragColor = nope; }");
     await expect(render("badfile", { type: "gl", fragmentPath: file })).rejects.toThrow(
-      /gl layer fragmentPath: GLSL: .*nope/,
+      /clips\[0\]\.layers\[0\]\.fragmentPath: GLSL compile error at line 1: .*nope/,
     );
   }, 60_000);
 

@@ -240,7 +240,12 @@ const d=document.getElementById("d");(function f(){d.style.left=Math.random()*14
     for (const workers of [1, 2]) {
       const tools = { ...DEFAULT_RENDER_TOOLS, htmlCaptureWorkers: workers };
       const work = await mkdtemp(join(dir, `det${workers}-`));
-      await rasterizeHtmlLayer(spec, { key: "g0", clip: -1, layer, window: 1 }, work, tools);
+      await rasterizeHtmlLayer(
+        spec,
+        { key: "g0", path: "globalLayers[0]", clip: -1, layer, window: 1 },
+        work,
+        tools,
+      );
       const files = (await readdir(work)).filter((f) => f.endsWith(".png")).sort();
       digests.push(
         await Promise.all(

@@ -42,7 +42,9 @@ describe("POST /render/video with outputs", () => {
         width: 160,
         height: 90,
         fps: 10,
+        // In normal form, as the Worker sends it: the format editly's outPath names, spelled out.
         outPath: "./out.gif",
+        format: "gif",
         clips,
         poster: { time: 1.5, format: "jpeg" },
         thumbnails: { count: 2, width: 32, sprite: true },

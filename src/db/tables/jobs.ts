@@ -17,8 +17,20 @@ export const jobs = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     type: text("type", { enum: JOB_TYPES }).notNull(),
     status: text("status", { enum: JOB_STATUSES }).notNull(),
-    /** The config as submitted. */
+    /** The config as submitted (GET /jobs/{id} echoes it); nothing downstream of creation reads it. */
     config: text("config", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
+    /**
+     * The config in the grammar's normal form, as creation's parse gave it back (packages/contract/src/config/
+     * normal-form.ts): what dispatch, pricing and the renderer read (src/jobs/stored-config.ts). Null only on
+     * rows written before it existed.
+     */
+    normalizedConfig: text("normalized_config", { mode: "json" }).$type<Record<string, unknown>>(),
+    /**
+     * A video job's plan, computed once at creation: its timeline with the files' real lengths, the seconds it
+     * renders, the tokens reserved and its render deadline (src/jobs/planned-length.ts VideoPlan). Null for image
+     * jobs and rows written before it existed.
+     */
+    plan: text("plan", { mode: "json" }).$type<Record<string, unknown>>(),
     inputFileIds: text("input_file_ids", { mode: "json" }).notNull().$type<string[]>(),
     outputFormat: text("output_format").notNull(),
     outputFileId: text("output_file_id"),

@@ -1,6 +1,6 @@
 import { createExecutionContext, createMessageBatch, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { finishJob, markProcessing } from "../../../src/jobs/lifecycle.ts";
 import {
   MAX_RETRIES,
@@ -82,6 +82,46 @@ describe("render queue consumer", () => {
     expect(String(row!.error_message)).toMatch(
       /^Rendering failed after 4 attempts: Renderer refused the job/,
     );
+    expect(await auditedBalance(userId)).toBe(100);
+  });
+
+  it("fails a job once, with a reference, when the renderer refuses the request dispatch built (a defect of ours)", async () => {
+    const { userId, jobId, body } = await videoJob();
+    // A plan at another rate than its config's: the renderer's request check refuses it (400), as it would any
+    // request the Worker built wrong. Every delivery would get the same answer: no retry, no four attempts.
+    const plan = {
+      seconds: 1,
+      estimatedTokens: 12,
+      deadlineSeconds: 61,
+      timeline: {
+        fps: 24,
+        clips: [{ startFrame: 0, frames: 24, start: 0, duration: 1, transition: null, inFrames: 0 }],
+        totalFrames: 24,
+        duration: 1,
+      },
+    };
+    await env.DB.prepare("UPDATE jobs SET plan = ? WHERE id = ?").bind(JSON.stringify(plan), jobId).run();
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const result = await deliver("render-video", body, 1, { ...env, RENDERER_URL: env.RENDERER_URL! });
+    const lines = logged.mock.calls.map((c) => String(c[0]));
+    logged.mockRestore();
+    expect(result.explicitAcks).toEqual(["msg-1"]);
+    expect(result.retryMessages).toEqual([]);
+    const row = await jobRow(jobId);
+    expect(row).toMatchObject({ status: "FAILED", tokens_used: 0, tokens_reserved: 0, failed_render_ms: 0 });
+    const reference = /internal error, reference (ref_[0-9a-f]{12})/.exec(String(row!.error_message))?.[1];
+    expect(reference).toBeDefined();
+    // The log line names the job and the reference, with the stack, at error level.
+    const defect = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l.msg === "render defect");
+    expect(defect).toMatchObject({
+      level: "error",
+      jobId,
+      reference,
+      error: expect.stringMatching(/timeline: planned at 24 fps/),
+    });
+    expect(String(defect!.stack)).toMatch(/RendererRefused/);
     expect(await auditedBalance(userId)).toBe(100);
   });
 

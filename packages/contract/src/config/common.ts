@@ -7,6 +7,8 @@
  */
 import * as v from "valibot";
 import { catalogFontIssue } from "../fonts/catalog.ts";
+import { anyCase } from "./any-case.ts";
+import { COLOR_NAMES, parseColor } from "./color.ts";
 import { MAX_BLUR, MAX_PX, MAX_ROTATION, MAX_SECONDS, MAX_VOLUME, MAX_VOLUME_DB } from "./limits.ts";
 
 const typeName = (input: unknown): string =>
@@ -101,13 +103,26 @@ const VolumeString = v.pipe(
 export const Volume = v.lazy((input: unknown) => (typeof input === "string" ? VolumeString : VolumeNumber));
 const VolumeNumber = numberIn(0, MAX_VOLUME);
 
-const COLOR_PATTERN =
-  /^(?:#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|(?:rgba?|hsla?)\((?:[-+0-9.,%/\s]|deg)+\)|[a-zA-Z]{3,30})$/;
+/**
+ * The JSON Schema's view of a colour: hex, a functional form, or a CSS colour name in any casing. The grammar then
+ * parses it (color.ts): a functional form must also read as one.
+ */
+const COLOR_PATTERN = new RegExp(
+  `^(?:#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})|(?:[rR][gG][bB][aA]?|[hH][sS][lL][aA]?)\\((?:[-+0-9.,%/\\se]|deg)+\\)|(?:${["transparent", ...COLOR_NAMES].map(anyCase).join("|")}))$`,
+);
 
-/** `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb()/rgba()/hsl()/hsla()` or a CSS colour name. */
+const COLOR_MESSAGE =
+  "must be a colour: #rgb, #rgba, #rrggbb, #rrggbbaa, rgb()/rgba()/hsl()/hsla() (e.g. rgba(0, 0, 0, 0.5)) or a CSS colour name (e.g. tomato)";
+
+/** `#rgb`, `#rgba`, `#rrggbb`, `#rrggbbaa`, `rgb()/rgba()/hsl()/hsla()` or a CSS colour name (color.ts). */
 export const Color = v.pipe(
   v.string((i) => `must be a colour string (received ${typeName(i.input)})`),
-  v.regex(COLOR_PATTERN, "must be a colour: #hex, rgb()/rgba()/hsl()/hsla() or a CSS colour name"),
+  v.regex(COLOR_PATTERN, COLOR_MESSAGE),
+  // Once the pattern holds (one message per field): a functional form must also read as a colour.
+  v.rawCheck(({ dataset, addIssue }) => {
+    if (dataset.typed && !dataset.issues && parseColor(dataset.value) === null)
+      addIssue({ message: COLOR_MESSAGE });
+  }),
 );
 
 /** A font family name (system fonts, `fontFamily`). */

@@ -5,6 +5,7 @@
  * carries exactly the same `pattern`.
  */
 import * as v from "valibot";
+import { anyCase } from "./any-case.ts";
 import { MAX_FILE_REFERENCE_LENGTH } from "./limits.ts";
 
 export type FileKind = "image" | "video" | "audio" | "font" | "shader" | "captions";
@@ -20,10 +21,6 @@ export const FILE_EXTENSIONS: Record<FileKind, readonly string[]> = {
   /** SubRip or WebVTT captions (`captionsFile`), burned in with `autoSubtitlesStyle`. */
   captions: ["srt", "vtt"],
 };
-
-// JSON Schema regexes have no flags, so case-insensitivity is spelled out per letter.
-const anyCase = (ext: string): string =>
-  [...ext].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : c)).join("");
 
 /** `/…` without `//` (protocol-relative), whitespace, backslashes or `..` segments. */
 const STORAGE = String.raw`\/(?!\/)(?!(?:[^\s]*\/)?\.\.(?:\/|$))[^\s\\]+`;

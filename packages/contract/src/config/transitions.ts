@@ -3,6 +3,7 @@
  * case, like editly (`crosszoom`, `directionalWarp`), and normalised to the documented spelling.
  */
 import * as v from "valibot";
+import { anyCase } from "./any-case.ts";
 import { bool, numberIn, oneOf, strict } from "./common.ts";
 import { VIDEO_MAX_DURATION } from "./limits.ts";
 
@@ -184,9 +185,7 @@ const CANONICAL = new Map<string, TransitionName>(TRANSITION_NAMES.map((n) => [n
  * A pattern that accepts every name in any casing (`[bB][uU][rR][nN]`): the JSON Schema states what the
  * grammar accepts (JSON Schema patterns carry no case-insensitive flag).
  */
-export const TRANSITION_NAME_PATTERN = `^(?:${TRANSITION_NAMES.map((n) =>
-  [...n].map((ch) => (/[a-z]/i.test(ch) ? `[${ch.toLowerCase()}${ch.toUpperCase()}]` : ch)).join(""),
-).join("|")})$`;
+export const TRANSITION_NAME_PATTERN = `^(?:${TRANSITION_NAMES.map(anyCase).join("|")})$`;
 
 /** The string a transition name starts as (the JSON Schema override hooks onto it: see TransitionNameSchema). */
 export const TransitionNameString = v.string("must be a string");

@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run } from "../../lib/process.ts";
 import { SPEECH_AUDIO_FILTER } from "../../transcribe/types.ts";
-import type { CompiledGraph } from "../compile.ts";
+import { pipesLast, type CompiledGraph } from "../compile.ts";
 
 const LABELS_AT_START = /^((?:\[[^\]]+\])+)/;
 const LABELS_AT_END = /((?:\[[^\]]+\])+)$/;
@@ -21,10 +21,11 @@ export interface AudioGraph {
 
 /**
  * The chains of `graph` that make the audio (pure): those reading an input's audio (`[n:a]`), generating
- * audio, or reading a label another audio chain made. Inputs read from pipes (text sheets, html frames) are
- * dropped: they are last in the list (pipesLast) and carry no audio.
+ * audio, or reading a label another audio chain made. Inputs read from pipes (text sheets, html frames, gl
+ * layers) carry no audio and are dropped, after pipesLast moved them to the end so that no input reference moves.
  */
-export const audioOnlyGraph = (graph: CompiledGraph): AudioGraph | null => {
+export const audioOnlyGraph = (compiled: CompiledGraph): AudioGraph | null => {
+  const graph = pipesLast(compiled);
   const chains = graph.filterGraph.split(";\n");
   const audioLabels = new Set<string>();
   const kept: string[] = [];

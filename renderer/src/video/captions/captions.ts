@@ -11,6 +11,7 @@ import {
   type TranscriptWord,
 } from "../../transcribe/types.ts";
 import { compileGraph } from "../compile.ts";
+import { undrawnGl } from "../graph-context.ts";
 import { keyedLayers } from "../layers/index.ts";
 import type { MediaInfo, RasterAsset, VideoSpec } from "../types.ts";
 import { audioOnlyGraph, writeSpeechWav } from "./audio-pass.ts";
@@ -30,6 +31,17 @@ export interface Captions {
 export const NO_AUDIO_NOTE = "the video has no audio, so there is nothing to caption";
 export const NO_SPEECH_NOTE = "no speech was recognised in the audio, so no captions were drawn";
 
+/**
+ * The graph of the spec's final audio mix as the transcriber hears it (audio-pass.ts), null without audio. Compiled
+ * without rasters or drawn gl frames: text, html and gl layers add no inputs, so nothing waits on a browser.
+ */
+export const captionMixGraph = (
+  spec: VideoSpec,
+  timeline: Timeline,
+  jobId: string,
+  media: ReadonlyMap<string, MediaInfo>,
+) => audioOnlyGraph(compileGraph({ spec, timeline, jobId, media, rasters: new Map(), glLayers: undrawnGl }));
+
 /** Transcribes the spec's final audio mix and lays out its cues. */
 export const transcribeMix = async (
   spec: VideoSpec,
@@ -38,8 +50,7 @@ export const transcribeMix = async (
   o: { jobId: string; workDir: string; ffmpegPath: string; transcriber: Transcriber; signal?: AbortSignal },
 ): Promise<Captions> => {
   const subtitles = spec.subtitles!;
-  // Compiled without rasters: text and html layers add no inputs, so nothing waits on a browser.
-  const audio = audioOnlyGraph(compileGraph({ spec, timeline, jobId: o.jobId, media, rasters: new Map() }));
+  const audio = captionMixGraph(spec, timeline, o.jobId, media);
   if (!audio) return { backend: null, language: null, words: [], cues: [], note: NO_AUDIO_NOTE };
   const wav = await writeSpeechWav(audio, o.workDir, o.ffmpegPath, o.signal);
   const transcript = await o.transcriber.transcribe(wav, {

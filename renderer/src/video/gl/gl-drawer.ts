@@ -21,6 +21,7 @@ import {
 } from "./native-gl.ts";
 import { GL_SOURCES, uniformsFor } from "./transition-shaders.ts";
 import { timeLimit } from "../../lib/time-limit.ts";
+import { Defect } from "@media-render/contract/faults";
 
 /** editly's directional aliases: gl `Directional` with a fixed direction. */
 const ALIASES: Readonly<Record<string, [number, number]>> = {
@@ -59,16 +60,34 @@ export const progressOf = (frames: number, easing?: string | null): number[] => 
 const programOf = (t: DrawnTransition): NativeProgram => {
   const { name, params } = glProgramOf(t);
   const src = GL_SOURCES.get(name);
-  if (!src) throw new Error(`transition ${t.name} has no GLSL`);
+  if (!src) throw new Defect(`transition ${t.name} has no GLSL`);
   return {
     fragment: transitionFragment(src.glsl),
-    uniforms: uniformsFor(name, params),
+    uniforms: uniformsFor(name, params, `${t.field}.params`),
     samplers: extraSamplers(src.glsl),
     progress: progressOf(t.frames, t.easing),
   };
 };
 
 /** `p`, or a failure naming `what` once a frame has taken `seconds`. */
+/** What a `gl` layer's shader is compiled after: its own line 1 is the compiled source's line 2. */
+const LAYER_PRELUDE = "precision highp float;\n";
+
+/**
+ * The compiler's log as the shader's author reads it: "GLSL compile error at line 3: 'nope' : undeclared
+ * identifier", lines counted in their own source (the prelude's lines taken off). Pure.
+ */
+export const glslMessage = (message: string, prelude: string): string => {
+  const shift = prelude.split("\n").length - 1;
+  const log = message.replace(/^(?:Error: )?GLSL: /, "");
+  const lines = [...log.matchAll(/ERROR: \d+:(\d+): ([^\n]*)/g)].map(
+    ([, line, text]) => `at line ${Math.max(1, Number(line) - shift)}: ${text!.trim()}`,
+  );
+  return lines.length > 0
+    ? `GLSL compile error ${lines.join("; ")}`
+    : `GLSL compile error: ${log.trim().slice(0, 500)}`;
+};
+
 const drawnWithin = <T>(p: Promise<T>, seconds: number, what: string): Promise<T> =>
   timeLimit(p, seconds * 1000, `${what} was not drawn within ${seconds} s`);
 
@@ -225,11 +244,11 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       // Compiling draws one throwaway frame (gl-page.ts): the same deadline as every frame, or a shader
       // that never finishes one would hold the job (and its page) without end.
       const program = await drawnWithin(
-        s.compile(`precision highp float;\n${job.fragment}`, {}, []).catch((e: unknown) => {
-          throw new Error(`gl layer ${job.field}: ${(e as Error).message}`);
+        s.compile(`${LAYER_PRELUDE}${job.fragment}`, {}, []).catch((e: unknown) => {
+          throw new Error(`${job.field}: ${glslMessage((e as Error).message, LAYER_PRELUDE)}`);
         }),
         this.frameSeconds,
-        `gl layer (${job.field}) frame 0`,
+        `${job.field}: frame 0`,
       );
       const drawing = s.page
         .evaluate(
@@ -249,7 +268,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       const row = this.width * 4;
       for (let i = 0; i < job.frames; i++) {
         const frame = Buffer.concat(
-          await drawnWithin(s.drawn(key, i), this.frameSeconds, `gl layer (${job.field}) frame ${i}`),
+          await drawnWithin(s.drawn(key, i), this.frameSeconds, `${job.field}: frame ${i}`),
         );
         // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
         const flipped = Buffer.allocUnsafe(frame.length);

@@ -22,6 +22,8 @@ import type { GraphContext } from "../graph-context.ts";
  */
 export interface DrawnTransition {
   key: string;
+  /** Where it is in the config (`clips[2].transition`), for messages naming its field. */
+  field: string;
   name: string;
   frames: number;
   params?: Record<string, unknown>;

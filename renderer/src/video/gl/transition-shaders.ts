@@ -3,6 +3,7 @@
  * default params as gl-transitions.com publishes them), and how a job's `params` become uniforms.
  */
 import { createRequire } from "node:module";
+import { Defect } from "@media-render/contract/faults";
 
 /** A uniform type the collection uses. */
 export type UniformType = "float" | "int" | "bool" | "vec2" | "vec3" | "vec4" | "ivec2";
@@ -108,15 +109,19 @@ const coerce = (type: UniformType, raw: unknown): number[] | null => {
 export const uniformsFor = (
   name: string,
   params: Record<string, unknown> = {},
+  /** Where the params are in the config (`clips[2].transition.params`), for the message. */
+  field = "params",
 ): Record<string, UniformValue> => {
   const src = GL_SOURCES.get(name);
-  if (!src) throw new Error(`no GLSL for transition ${name}`);
+  if (!src) throw new Defect(`no GLSL for transition ${name}`);
   const out: Record<string, UniformValue> = {};
   for (const [key, type] of Object.entries(src.paramsTypes)) {
     const given = params[key];
     const value = coerce(type, given ?? src.defaultParams[key]);
     if (value === null && given !== undefined)
-      throw new Error(`transition ${name}: param "${key}" must be a ${type} (got ${JSON.stringify(given)})`);
+      throw new Error(
+        `${field}.${key}: transition ${name} takes a ${type} here (got ${JSON.stringify(given)})`,
+      );
     if (value !== null) out[key] = { type, value };
   }
   return out;

@@ -12,6 +12,7 @@ import { closeHard, getBrowser, getCaptureBrowser, type ChromiumLaunch } from ".
 import { librarySource } from "./libraries.ts";
 import { catalogFontFileById } from "../../fonts/files.ts";
 import { HTML_ORIGIN, PAGE_POLICY } from "./page.ts";
+import { Defect } from "@media-render/contract/faults";
 
 export type { CaptureMethod };
 
@@ -103,7 +104,7 @@ const newPage = async (
       },
     );
     const page = await target.page();
-    if (!page) throw new Error("capture target has no page");
+    if (!page) throw new Defect("capture target has no page");
     return { ctx, page };
   } finally {
     await session.detach().catch(() => {});

@@ -5,16 +5,17 @@
  */
 import type { LayerCompiler } from "../graph-context.ts";
 import type { LayerOf } from "../types.ts";
+import { Defect } from "@media-render/contract/faults";
 
 export const glLayer: LayerCompiler<LayerOf<"gl">> = (layer, win, ctx, key) => {
   const { width: W, height: H, fps, format } = ctx.spec;
-  if (!ctx.glLayers) throw new Error(`gl layer ${key}: this graph was compiled without the WebGL page`);
+  if (!ctx.glLayers) throw new Defect(`gl layer ${key}: this graph was compiled without the WebGL page`);
   // A fragmentPath was read into fragmentShader once downloaded (render.ts).
-  if (layer.fragmentShader === undefined) throw new Error(`gl layer ${key}: its shader file was not read`);
+  if (layer.fragmentShader === undefined) throw new Defect(`gl layer ${key}: its shader file was not read`);
   const write = ctx.glLayers.layerWriter({
     key: `layer-${key}`,
     fragment: layer.fragmentShader,
-    field: layer.fragmentPath !== undefined ? "fragmentPath" : "fragmentShader",
+    field: `${ctx.layerPaths.get(key) ?? key}.${layer.fragmentPath !== undefined ? "fragmentPath" : "fragmentShader"}`,
     frames: win.frames,
     fps,
     speed: layer.speed ?? 1,

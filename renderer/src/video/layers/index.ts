@@ -74,6 +74,8 @@ export const expandLayers = (layers: readonly Layer[]): Layer[] => {
 
 export interface KeyedLayer<L extends Layer = Layer> {
   key: string;
+  /** Where the layer is in the config (`clips[2].layers[0]`, `globalLayers[1]`), for messages naming its field. */
+  path: string;
   layer: L;
   /** Clip index, or -1 for globalLayers. */
   clip: number;
@@ -90,9 +92,15 @@ export const keyedOf =
 /** Every layer of the spec (expanded) with its stable key: `c<clip>l<n>` or `g<n>`. */
 export const keyedLayers = (spec: VideoSpec): KeyedLayer[] => {
   const out: KeyedLayer[] = [];
-  spec.clips.forEach((clip, c) =>
-    expandLayers(clip.layers).forEach((layer, n) => out.push({ key: `c${c}l${n}`, layer, clip: c })),
-  );
-  expandLayers(spec.globalLayers).forEach((layer, n) => out.push({ key: `g${n}`, layer, clip: -1 }));
+  // An expanded layer (title-background's two) keeps the path of the config layer it came from.
+  const walk = (layers: readonly Layer[], base: string, keyOf: (n: number) => string, clip: number) => {
+    let n = 0;
+    layers.forEach((configLayer, i) => {
+      for (const layer of expandLayers([configLayer]))
+        out.push({ key: keyOf(n++), path: `${base}[${i}]`, layer, clip });
+    });
+  };
+  spec.clips.forEach((clip, c) => walk(clip.layers, `clips[${c}].layers`, (n) => `c${c}l${n}`, c));
+  walk(spec.globalLayers, "globalLayers", (n) => `g${n}`, -1);
   return out;
 };

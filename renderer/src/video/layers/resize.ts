@@ -44,9 +44,11 @@ export const resizeInto = (
   const a = ctx.label("cbA");
   const b = ctx.label("cbB");
   const bg = ctx.label("cbBg");
-  const sw = evenDimension(bw / 8);
-  const sh = evenDimension(bh / 8);
-  const radius = Math.max(1, Math.min(12, Math.round(Math.max(sw, sh) / 10)));
+  const radius = Math.max(1, Math.min(12, Math.round(Math.max(bw, bh) / 80)));
+  // boxblur needs its radius within a quarter of the smaller side (its chroma planes are half the size): a copy of
+  // a tiny or very narrow box is kept at least that large.
+  const sw = Math.max(4 * radius, evenDimension(bw / 8));
+  const sh = Math.max(4 * radius, evenDimension(bh / 8));
   ctx.chain(`${head}split[${a}][${b}]`);
   ctx.chain(`[${a}]scale=${sw}:${sh},boxblur=${radius}:2,scale=${bw}:${bh},setsar=1[${bg}]`);
   const fg = ctx.label("cbFg");

@@ -37,6 +37,9 @@ export const video = (layer: LayerOf<"video">, win: LayerWindow, ctx: GraphConte
   const path = layer.path;
   const info = ctx.mediaInfo(path);
   if (!info || !info.hasVideo) return null;
+  // A cut that starts at or after the file's end has no frame to show (creation refuses it for stored files: the
+  // plan knows their lengths); drawn as nothing rather than as a stream that never yields a frame.
+  if (info.duration > 0 && (layer.cutFrom ?? 0) >= info.duration) return null;
   const { width: W, height: H, fps } = ctx.spec;
   const seg = videoSegment(layer, info.duration, win.duration);
   // ffmpeg's native VP8/VP9 decoders drop the alpha side channel; libvpx keeps it.

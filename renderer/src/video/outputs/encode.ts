@@ -3,6 +3,7 @@
  * files, and the lossless intermediate a GIF is made from (gif.ts). Pure, like args.ts.
  */
 import type { RenderFormat } from "@media-render/contract/config/outputs";
+import { f } from "../values.ts";
 
 /** What the main output needs to know; `outPath` of a GIF is its intermediate (gif.ts `gifIntermediate`). */
 export interface OutputJob {
@@ -22,9 +23,10 @@ export interface OutputJob {
  * before `from` are composed and dropped, not encoded).
  */
 export const timingArgs = (job: Pick<OutputJob, "duration" | "preview">): string[] => {
-  const from = job.preview?.from ?? 0;
+  // Seconds as ffmpeg's time syntax reads them: no exponent (2e-7 is not a time to it), microseconds at most.
+  const from = Number(f(job.preview?.from ?? 0));
   const to = Math.min(job.preview?.to ?? job.duration, job.duration);
-  return [...(from > 0 ? ["-ss", String(from)] : []), "-t", String(Math.max(0, to - from))];
+  return [...(from > 0 ? ["-ss", f(from)] : []), "-t", f(Math.max(0, to - from))];
 };
 
 /** Audio encoders and muxers of the audio-only formats. */
@@ -48,15 +50,7 @@ export const formatArgs = (job: OutputJob): string[] | null => {
     case "mp3":
     case "wav":
     case "m4a":
-      return [
-        "-map",
-        "[aout]",
-        ...AUDIO[job.format],
-        "-t",
-        String(job.duration),
-        job.outPath,
-        ...discard("vout"),
-      ];
+      return ["-map", "[aout]", ...AUDIO[job.format], "-t", f(job.duration), job.outPath, ...discard("vout")];
     case "png":
     case "jpeg": {
       // Output seeking drops every frame before the still's (frame k is shown from k/fps; half a frame earlier
@@ -65,7 +59,7 @@ export const formatArgs = (job: OutputJob): string[] | null => {
       const codec =
         job.format === "png" ? ["-c:v", "png"] : ["-c:v", "mjpeg", "-q:v", "2", "-pix_fmt", "yuvj420p"];
       return [
-        ...["-map", "[vout]", "-ss", String(Math.max(0, (k - 0.5) / job.fps)), "-frames:v", "1", ...codec],
+        ...["-map", "[vout]", "-ss", f(Math.max(0, (k - 0.5) / job.fps)), "-frames:v", "1", ...codec],
         ...[
           "-f",
           "image2",

@@ -4,6 +4,7 @@
  * floor(t × fps) (shown from k/fps until (k+1)/fps), picked by number, not by seeking. Thumbnails are scaled to
  * their width; the sprite sheet tiles them SPRITE_COLUMNS a row, and its WebVTT index gives each cue its tile.
  */
+import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SPRITE_COLUMNS, THUMBNAIL_DEFAULT_WIDTH } from "@media-render/contract/config/limits";
 import { thumbnailTimes } from "@media-render/contract/config/outputs";
@@ -86,24 +87,30 @@ export const writeFrames = async (
     outputs.push("-map", "[po]", "-frames:v", "1", ...(ext === "jpg" ? ["-q:v", "2"] : []), path);
     files.poster = { path, ext, time: poster.time };
   }
+  // Thumbnails closer together than a frame show the same frame: `select` passes each frame once, so the distinct
+  // frames are written first and each thumbnail is then a copy of its frame's file.
+  let thumbs: { frames: string[]; ext: string; w: number; h: number; times: number[] } | null = null;
   if (thumbnails) {
     const ext = EXT[thumbnails.format ?? "jpeg"];
     const times = thumbnailTimes(thumbnails, video.duration);
     const w = evenDimension(Math.min(thumbnails.width ?? THUMBNAIL_DEFAULT_WIDTH, video.width));
     const h = Math.max(2, evenDimension((w * video.height) / video.width));
-    const picks = times.map((t) => `eq(n\\,${frameAt(t, video.fps, total)})`).join("+");
+    const frames = times.map((t) => frameAt(t, video.fps, total));
+    const distinct = [...new Set(frames)];
+    const picks = distinct.map((n) => `eq(n\\,${n})`).join("+");
+    filters.push(`[t]select='${picks}',scale=${w}:${h}:flags=lanczos,setsar=1[th]`);
     const quality = ext === "jpg" ? ["-q:v", "3"] : [];
-    filters.push(
-      `[t]select='${picks}',scale=${w}:${h}:flags=lanczos,setsar=1${thumbnails.sprite ? ",split=2[th][ts]" : "[th]"}`,
-    );
     outputs.push(
       "-map",
       "[th]",
       "-fps_mode",
       "passthrough",
       ...quality,
-      join(o.workDir, `thumb-%03d.${ext}`),
+      join(o.workDir, `frame-%03d.${ext}`),
     );
+    const frameFile = (n: number) =>
+      join(o.workDir, `frame-${String(distinct.indexOf(n) + 1).padStart(3, "0")}.${ext}`);
+    thumbs = { frames: frames.map(frameFile), ext, w, h, times };
     files.thumbnails = {
       ext,
       frames: times.map((time, i) => ({
@@ -111,25 +118,33 @@ export const writeFrames = async (
         path: join(o.workDir, `thumb-${String(i + 1).padStart(3, "0")}.${ext}`),
       })),
     };
-    if (thumbnails.sprite) {
+  }
+  // VP9's alpha plane is read only by libvpx's decoder; a transparent webm keeps it in PNG frames.
+  const decoder = video.format === "webm" ? ["-c:v", "libvpx-vp9"] : [];
+  const ffmpeg = (args: string[]) =>
+    run(o.ffmpegPath, ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", ...args], {
+      signal: o.signal,
+      onSpawn: o.onSpawn,
+      timeoutMs: 10 * 60_000,
+    });
+  await ffmpeg([...decoder, "-i", video.path, "-filter_complex", filters.join(";"), ...outputs]);
+  if (thumbs && files.thumbnails) {
+    await Promise.all(files.thumbnails.frames.map((f, i) => copyFile(thumbs.frames[i]!, f.path)));
+    if (thumbnails?.sprite) {
+      // The sheet tiles every thumbnail, repeats included, in order: its WebVTT index counts on that.
+      const { ext, w, h, times } = thumbs;
       const rows = Math.ceil(times.length / SPRITE_COLUMNS);
       const cols = Math.min(SPRITE_COLUMNS, times.length);
       const path = join(o.workDir, `sprite.${ext}`);
-      filters.push(`[ts]tile=${cols}x${rows}:nb_frames=${times.length}[sheet]`);
-      outputs.push("-map", "[sheet]", "-frames:v", "1", ...quality, path);
+      await ffmpeg([
+        ...["-framerate", "1", "-i", join(o.workDir, `thumb-%03d.${ext}`)],
+        ...["-vf", `tile=${cols}x${rows}:nb_frames=${times.length}`, "-frames:v", "1"],
+        ...(ext === "jpg" ? ["-q:v", "3"] : []),
+        path,
+      ]);
       const vtt = spriteVtt(o.spriteName ?? `sprite.${ext}`, times, video.duration, w, h);
       files.thumbnails.sprite = { path, vtt };
     }
   }
-  // VP9's alpha plane is read only by libvpx's decoder; a transparent webm keeps it in PNG frames.
-  const decoder = video.format === "webm" ? ["-c:v", "libvpx-vp9"] : [];
-  await run(
-    o.ffmpegPath,
-    [
-      ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", ...decoder, "-i", video.path],
-      ...["-filter_complex", filters.join(";"), ...outputs],
-    ],
-    { signal: o.signal, onSpawn: o.onSpawn, timeoutMs: 10 * 60_000 },
-  );
   return files;
 };

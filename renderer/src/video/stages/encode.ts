@@ -11,7 +11,7 @@ import type { Timeline } from "@media-render/contract/timeline";
 import { cpuTimes } from "../../lib/cpu-time.ts";
 import { run } from "../../lib/process.ts";
 import { extraOutputsArgs, ffmpegArgs, filterThreadsFor } from "../args.ts";
-import { chunkArgs, chunkGraph, chunkPipes, chunkWindow, type ChunkPart } from "../chunks.ts";
+import { chunkArgs, chunkGraph, chunkWindow, type ChunkPart } from "../chunks.ts";
 import { compileGraph, pipesLast, type CompiledGraph, type GraphInput } from "../compile.ts";
 import type { GlDrawer } from "../gl/gl-drawer.ts";
 import { finishGif, gifIntermediate } from "../outputs/gif.ts";
@@ -92,6 +92,9 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
           signal,
           onSpawn: o.onSpawn,
           timeoutMs: 10 * 60_000,
+          // A taps run ends once its transition's pairs are out, while a gl layer of a clip beside it may still be
+          // writing frames past them: its exit status says whether it had every frame it needed.
+          pipesMayClose: true,
         });
       }
       // Beside the render: how long the frame pairs took, not time before ffmpeg starts.
@@ -127,12 +130,14 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
   const cpu0 = cpuTimes();
   const rendering = run(o.ffmpegPath, args, {
     stdin: o.stdin ?? undefined,
-    pipes: window ? chunkPipes(graph.pipes) : graph.pipes,
+    pipes: graph.pipes,
     signal,
     onSpawn: o.onSpawn,
     timeoutMs: 30 * 60_000,
-    // A still's render stops at its frame: the pipes still feeding later frames find it gone.
-    pipesMayClose: target.stillTime !== undefined,
+    // ffmpeg may stop reading a pipe before its writer is done: a still's or a chunk's render stops at its last
+    // frame, a `trim` stops reading a layer whose frames past it are not shown (a clip's tail under a drawn
+    // transition). Its exit status says whether it had every frame it needed.
+    pipesMayClose: true,
     onStderr: (chunk) => {
       const at = reader.push(chunk);
       if (at !== null) o.report(overallPercent("encoding", at / encodeSeconds), "encoding");

@@ -5,17 +5,12 @@
 import type { Timeline } from "@media-render/contract/timeline";
 import { joinSegments } from "../chunks.ts";
 import { compileGraph } from "../compile.ts";
-import type { GlLayerDrawer } from "../graph-context.ts";
+import { undrawnGl } from "../graph-context.ts";
 import { overallPercent, type Stage } from "../progress.ts";
 import type { VideoSpec } from "../types.ts";
 import type { Probes } from "./inputs.ts";
 import { timelineOf } from "./lay-out.ts";
 import type { Stopwatch } from "./stopwatch.ts";
-
-/** The join compiles `gl` layers (their chains are dropped with the video) but never draws them. */
-const undrawnGl: GlLayerDrawer = {
-  layerWriter: () => () => Promise.reject(new Error("a join draws no frames")),
-};
 
 /**
  * Joins `segments` (local files, in order) into `outPath` with the audio of `spec` (after speech and ducking:
@@ -31,6 +26,8 @@ export const joinChunks = async (
     segments: string[];
     outPath: string;
     mix: (timeline: Timeline) => VideoSpec;
+    /** The job's planned timeline (the request's), if any. */
+    planned?: Timeline;
     signal?: AbortSignal;
     onSpawn?: (pid: number) => void;
     report: (percent: number, stage: Stage) => void;
@@ -38,7 +35,7 @@ export const joinChunks = async (
   },
 ): Promise<Timeline> => {
   await probed;
-  const timeline = timelineOf(spec, media);
+  const timeline = timelineOf(spec, media, o.planned);
   o.report(overallPercent("encoding", 0), "encoding");
   o.clock.set("startMs", o.clock.total());
   const start = o.clock.now();

@@ -37,11 +37,22 @@ export const glDrawerFor = (spec: VideoSpec, tools: RenderTools, onSpawn?: (pid:
 /** Draws a job's text and html layers (the rasteriser, or a test's stand-in). */
 export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
 
+/** Whether the job's planned timeline (the request's) is the one this render draws: planned at the spec's rate. */
+const plannedFits = (spec: VideoSpec, planned: Timeline | undefined): planned is Timeline =>
+  planned !== undefined && planned.fps === spec.fps && planned.clips.length === spec.clips.length;
+
 /**
- * The contract's timeline, at the spec's fps (a preview's, after fast mode); a clip without its own duration
- * lasts its first video layer's playable length in the probed file.
+ * The render's timeline: the job's planned one (built once by the Worker at creation, the same for every chunk,
+ * still and join of the job) when it is at the spec's fps; else the contract's timeline built here at the spec's fps
+ * (a GIF's or a fast preview's rate; or no plan: tests, the benchmark), where a clip without its own duration lasts
+ * its first video layer's playable length in the probed file.
  */
-export const timelineOf = (spec: VideoSpec, media: ReadonlyMap<string, MediaInfo>): Timeline => {
+export const timelineOf = (
+  spec: VideoSpec,
+  media: ReadonlyMap<string, MediaInfo>,
+  planned?: Timeline,
+): Timeline => {
+  if (plannedFits(spec, planned)) return planned;
   const timeline = buildTimeline(spec, {
     fps: spec.fps,
     videoLength: (layer) => {
@@ -75,6 +86,8 @@ export const transcribeCaptions = async (
     transcriber: Transcriber;
     /** The synthesised speech (speech.ts); none: the mix is transcribed. */
     utterances: readonly Utterance[];
+    /** The job's planned timeline (the request's), if any. */
+    planned?: Timeline;
     signal?: AbortSignal;
     report: (percent: number, stage: Stage) => void;
     clock: Stopwatch;
@@ -84,7 +97,7 @@ export const transcribeCaptions = async (
   await probed;
   o.report(overallPercent("transcribing", 0), "transcribing");
   const start = o.clock.now();
-  const timeline = timelineOf(spec, media);
+  const timeline = timelineOf(spec, media, o.planned);
   const file = spec.subtitles.file;
   const captions = file
     ? await captionsFromFile(file, spec, timeline.duration)
@@ -157,13 +170,15 @@ export const layOut = async (
     rasterize: Rasterize;
     drawer: GlDrawer;
     warmGl: boolean;
+    /** The job's planned timeline (the request's), if any. */
+    planned?: Timeline;
     report: (percent: number, stage: Stage) => void;
     clock: Stopwatch;
   },
 ): Promise<LaidOut> => {
-  const needsMedia = spec.clips.some(
-    (c) => c.duration === undefined && c.layers.some((l) => l.type === "video"),
-  );
+  const needsMedia =
+    !plannedFits(spec, o.planned) &&
+    spec.clips.some((c) => c.duration === undefined && c.layers.some((l) => l.type === "video"));
   const warm = (timeline: Timeline) => o.warmGl && warmGlPage(spec, timeline, o.jobId, o.drawer);
   if (needsMedia) {
     await probed;
@@ -172,7 +187,7 @@ export const layOut = async (
     warm(timeline);
     return { timeline, rasters: await rasterizeLayers(spec, timeline, o) };
   }
-  const timeline = timelineOf(spec, media);
+  const timeline = timelineOf(spec, media, o.planned);
   warm(timeline);
   o.report(overallPercent("rendering", 0), "rendering");
   const [, rasters] = await Promise.all([probed, rasterizeLayers(spec, timeline, o)]);

@@ -2,16 +2,9 @@
  * Parallel rendering's pure parts (src/video/chunks.ts): the frame windows, the chunk's graph, a chunk render's
  * pipes, the queue ids and the join's progress. The renders themselves: renderer/test/video/render-chunks.test.ts.
  */
-import { Duplex } from "node:stream";
+import { brokenPipe } from "../../../src/lib/process.ts";
 import { describe, expect, it } from "vitest";
-import {
-  cancelRenders,
-  chunkGraph,
-  chunkPipes,
-  chunkWindow,
-  joinPercent,
-  queueId,
-} from "../../../src/video/chunks.ts";
+import { cancelRenders, chunkGraph, chunkWindow, joinPercent, queueId } from "../../../src/video/chunks.ts";
 
 describe("chunkWindow", () => {
   it("puts every frame in exactly one chunk, in order", () => {
@@ -43,25 +36,19 @@ describe("chunkGraph", () => {
   });
 });
 
-describe("chunkPipes", () => {
+describe("brokenPipe: a writer whose reader stopped reading is not a failure", () => {
   const closed = (code: string) => Object.assign(new Error(`write ${code}`), { code });
-  const writerOf = (failure: Error) =>
-    chunkPipes([() => Promise.reject(failure)])[0] as (s: Duplex) => Promise<void>;
 
-  it("ends a writer whose pipe ffmpeg closed at the chunk's last frame", async () => {
+  it("is a closed pipe (ffmpeg ended at its last frame, or stopped reading a layer)", () => {
     for (const code of ["EPIPE", "ECANCELED", "ECONNRESET", "ERR_STREAM_DESTROYED"])
-      await expect(writerOf(closed(code))(new Duplex())).resolves.toBeUndefined();
+      expect(brokenPipe(closed(code))).toBe(true);
+    expect(brokenPipe({ signal: "SIGPIPE" })).toBe(true);
   });
 
-  it("still fails the render on any other failure of a writer (a shader that cannot be drawn)", async () => {
-    const failure = new Error("gl layer fragmentShader could not be drawn");
-    await expect(writerOf(failure)(new Duplex())).rejects.toBe(failure);
-    await expect(writerOf(closed("ENOSPC"))(new Duplex())).rejects.toThrow("ENOSPC");
-  });
-
-  it("hands shared pipes over as they are", () => {
-    const shared = { share: () => Promise.reject(new Error("unused")) };
-    expect(chunkPipes([shared])[0]).toBe(shared);
+  it("is not any other failure of a writer (a shader that cannot be drawn, a full disk)", () => {
+    expect(brokenPipe(new Error("gl layer fragmentShader could not be drawn"))).toBe(false);
+    expect(brokenPipe(closed("ENOSPC"))).toBe(false);
+    expect(brokenPipe(undefined)).toBe(false);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildTimeline } from "@media-render/contract/timeline";
+import { captionMixGraph } from "../../../src/video/captions/captions.ts";
 import { compileGraph } from "../../../src/video/compile.ts";
 import { videoSpec } from "../../../src/video/config.ts";
 import type { MediaInfo, VideoFormat } from "../../../src/video/types.ts";
@@ -86,5 +87,87 @@ describe("compileGraph inputs", () => {
     });
     expect(graph.inputs).toEqual([["-i", "/in/logo.png"]]);
     expect(graph.filterGraph.match(/\[0:v\]/g)).toHaveLength(2);
+  });
+});
+
+/** What probing finds in the HEVC fixture (34.91 s, 600x338). */
+const CLIP: MediaInfo = {
+  width: 600,
+  height: 338,
+  duration: 34.91,
+  hasVideo: true,
+  hasAudio: false,
+  hasAlpha: false,
+  rotation: 0,
+  videoCodec: "hevc",
+  orientation: 1,
+};
+
+const graphOf = (config: Record<string, unknown>, format?: VideoFormat) => {
+  const spec = videoSpec(videoConfig(config), format);
+  return compileGraph({
+    spec,
+    timeline: buildTimeline(spec),
+    jobId: "job",
+    media: new Map([["/in/clip.mp4", CLIP]]),
+    rasters: new Map(),
+  });
+};
+
+describe("compileGraph: cases generated configs found (test/unit/config/generated-configs.test.ts)", () => {
+  it("keeps a contain-blur copy large enough for its blur in a tiny or narrow box", () => {
+    const graph = graphOf({
+      width: 6,
+      height: 85,
+      clips: [{ duration: 1, layers: [{ type: "video", path: "/in/clip.mp4" }] }],
+    });
+    const [, w, h, radius] = /scale=(\d+):(\d+),boxblur=(\d+):2/.exec(graph.filterGraph)!.map(Number);
+    // boxblur's chroma planes are half the copy: its radius must fit a quarter of the smaller side.
+    expect(Math.min(w!, h!)).toBeGreaterThanOrEqual(4 * radius!);
+  });
+
+  it("hands a webm's Opus encoder frames of 960 samples, with or without sound", () => {
+    const silent = graphOf(
+      { width: 48, height: 48, fps: 5, clips: [{ duration: 1, layers: [{ type: "rainbow-colors" }] }] },
+      "webm",
+    );
+    expect(silent.filterGraph).toMatch(/asetnsamples=n=960:p=0\[aout\]$/);
+    expect(
+      graphOf({ width: 48, height: 48, clips: [{ duration: 1, layers: [{ type: "pause" }] }] }).filterGraph,
+    ).not.toMatch(/asetnsamples/);
+  });
+
+  it("draws nothing for a video cut that starts at or past its file's end (no stream that never yields a frame)", () => {
+    const past = graphOf({
+      width: 64,
+      height: 64,
+      clips: [{ duration: 1, layers: [{ type: "video", path: "/in/clip.mp4", cutFrom: 58 }] }],
+    });
+    expect(past.inputs).toEqual([]);
+    const inside = graphOf({
+      width: 64,
+      height: 64,
+      clips: [{ duration: 1, layers: [{ type: "video", path: "/in/clip.mp4", cutFrom: 34 }] }],
+    });
+    expect(inside.inputs[0]).toContain("/in/clip.mp4");
+  });
+});
+
+describe("captionMixGraph: the mix a captioned job transcribes", () => {
+  it("runs without the graph's pipes, and every input it reads is still its own (a gl layer's pipe came first)", () => {
+    const WAV: MediaInfo = { ...CLIP, width: 0, height: 0, duration: 4.6, hasVideo: false, hasAudio: true };
+    const spec = videoSpec(
+      videoConfig({
+        width: 36,
+        height: 92,
+        fps: 4,
+        audioFilePath: "/in/voice.wav",
+        autoSubtitles: true,
+        clips: [{ duration: 1, layers: [{ type: "gl", fragmentShader: "void main() {}" }] }],
+      }),
+    );
+    const mix = captionMixGraph(spec, buildTimeline(spec), "job", new Map([["/in/voice.wav", WAV]]))!;
+    expect(mix.inputs).toEqual([["-i", "/in/voice.wav"]]);
+    expect([...mix.filterGraph.matchAll(/\[(\d+):a\]/g)].map((m) => m[1])).toEqual(["0"]);
   });
 });

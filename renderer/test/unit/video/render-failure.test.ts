@@ -13,6 +13,7 @@ describe("describeFailure", () => {
     expect(describeFailure(new Error("aborted"), "deadline", limits(42))).toEqual({
       error: "Rendering took longer than its deadline of 42 s and was stopped; no tokens were charged",
       retryable: false,
+      fault: "job",
     });
   });
 
@@ -28,6 +29,7 @@ describe("describeFailure", () => {
     expect(describeFailure(killed, undefined, limits(60))).toEqual({
       error: "The renderer's encoder was interrupted (SIGKILL)",
       retryable: true,
+      fault: "infrastructure",
     });
     expect(
       describeFailure(new Error("Protocol error (Runtime.evaluate): Target closed"), undefined, limits(60)),
@@ -46,6 +48,7 @@ describe("describeFailure", () => {
       error:
         "Rendering needed more than its 3072 MB of memory and was stopped; no tokens were charged. Make the video smaller or use fewer clips and layers",
       retryable: false,
+      fault: "job",
     });
   });
 
@@ -61,11 +64,13 @@ describe("describeFailure", () => {
     expect(describeFailure(crashed, undefined, limits(60))).toEqual({
       error: "ffmpeg could not render the video (it crashed: SIGSEGV)",
       retryable: false,
+      fault: "job",
     });
     const helperKilled = new HelperFailed("transition cube could not be drawn: killed by SIGKILL", "SIGKILL");
     expect(describeFailure(helperKilled, undefined, limits(60))).toEqual({
       error: "The renderer's GL helper was interrupted (SIGKILL)",
       retryable: true,
+      fault: "infrastructure",
     });
     const helperOut = new HelperFailed(
       "transition cube could not be drawn: it needed more than its 640 MB of memory",
@@ -74,6 +79,7 @@ describe("describeFailure", () => {
     expect(describeFailure(helperOut, undefined, limits(60))).toEqual({
       error: "transition cube could not be drawn: it needed more than its 640 MB of memory",
       retryable: false,
+      fault: "job",
     });
     const helperCrashed = new HelperFailed(
       "transition cube could not be drawn: killed by SIGSEGV",
@@ -93,6 +99,35 @@ describe("describeFailure", () => {
     expect(failure).toEqual({
       error: "ffmpeg could not render the video: Invalid data found when processing input",
       retryable: false,
+      fault: "job",
     });
+  });
+
+  it("a bug of ours (a TypeError, a RangeError...) is a defect: permanent, with a fresh reference, no stack text", () => {
+    const crashes = [
+      new TypeError("Cannot read properties of undefined (reading 'findIndex')"),
+      new RangeError("Invalid array length"),
+      new ReferenceError("frames is not defined"),
+    ];
+    const references = new Set<string>();
+    for (const error of crashes) {
+      const failure = describeFailure(error, undefined, limits(60));
+      expect(failure).toMatchObject({ retryable: false, fault: "defect" });
+      expect(failure.reference).toMatch(/^ref_[0-9a-f]{12}$/);
+      expect(failure.error).toContain(`internal error, reference ${failure.reference}`);
+      expect(failure.error).not.toContain(error.message);
+      references.add(failure.reference!);
+    }
+    expect(references.size).toBe(crashes.length);
+  });
+
+  it("a network TypeError is the infrastructure's, a plain Error with a message written for users is the job's", () => {
+    expect(describeFailure(new TypeError("fetch failed"), undefined, limits(60))).toMatchObject({
+      retryable: true,
+      fault: "infrastructure",
+    });
+    expect(
+      describeFailure(new Error("html layer 2: the page did not load within 20 s"), undefined, limits(60)),
+    ).toEqual({ error: "html layer 2: the page did not load within 20 s", retryable: false, fault: "job" });
   });
 });
