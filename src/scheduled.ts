@@ -29,6 +29,7 @@ export const handleScheduled = async (controller: ScheduledController, env: Env)
   }
   // Every trigger renews due allowances: the monthly cron does the bulk on the 1st, the 5-minute one catches
   // any account it missed (and accounts whose period ends later in the month).
-  const renewed = await renewAllowances(ctx);
-  if (renewed) console.log(JSON.stringify({ level: "info", msg: "monthly allowance", renewed }));
+  const { renewed, expired } = await renewAllowances(ctx);
+  if (renewed || expired)
+    console.log(JSON.stringify({ level: "info", msg: "monthly allowance", renewed, expired }));
 };

@@ -1513,7 +1513,7 @@ export interface components {
             from: string;
             to: string;
             /** @enum {string} */
-            reason: "upgrade" | "requested" | "subscription_ended" | "subscription_unpaid" | "payment_failed" | "refunded" | "disputed" | "lapsed";
+            reason: "upgrade" | "requested" | "billed" | "subscription_ended" | "subscription_unpaid" | "payment_failed" | "refunded" | "disputed" | "lapsed";
             /** @description Why, in a sentence */
             message: string;
             /** Format: date-time */

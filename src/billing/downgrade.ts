@@ -3,7 +3,9 @@
  * subscription, its payment was refunded or disputed, or no paid invoice came): at once, never undone by the
  * owner (only a new paid subscription brings a paid plan back). One D1 batch: the plan change with its reason,
  * the account guarded by the subscription it had (so replays and stale events change nothing), the monthly
- * allowance reset, the subscription marked ended. The provider is then told to stop billing, when it still would.
+ * allowance reset to the free plan's, or taken back when the plan's payment was reversed (what was spent of it is
+ * owed, as for a reversed pack), the subscription marked ended. The provider is then told to stop billing, when it
+ * still would.
  */
 import type { Ctx } from "../context.ts";
 import type { PlanChangeReason } from "../db/schema.ts";
@@ -22,7 +24,8 @@ export interface ForcedDowngrade {
   ref: string | null;
   /**
    * `free`: a free period starts now with the free allowance (the paid period is over, or as good as);
-   * `nothing`: the plan's allowance is taken back (its payment was reversed); the free one comes at the period's end.
+   * `nothing`: the plan's allowance is taken back (its payment was reversed), as a reversed pack's tokens are: what
+   * is left of it now, and what was spent of it is owed; the free allowance comes at the period's end.
    */
   allowance: "free" | "nothing";
   /** Whether the provider must still be told to stop billing the subscription. */
@@ -35,47 +38,59 @@ export const forceDowngrade = async (ctx: Ctx, d: ForcedDowngrade): Promise<bool
   const { d1 } = ctx;
   const nextEnd = d.allowance === "free" ? periodEnd(at) : null;
   const repay = () => ledger.repayDebt(d1, { userId: d.userId, refId: d.ref, at });
+  const planChange = planChangeRow(
+    d1,
+    {
+      userId: d.userId,
+      toPlanId: FREE_PLAN,
+      reason: d.reason,
+      // The owner had asked for the free plan and the provider ended the subscription as asked.
+      reasonSql:
+        d.reason === "subscription_ended"
+          ? `CASE WHEN u.pending_plan_id = ?6 AND u.pending_plan_reason = 'requested' THEN 'requested' ELSE ?5 END`
+          : undefined,
+      ref: d.ref,
+      at,
+      where: "u.subscription_id IS ?7",
+    },
+    d.subscriptionId,
+  );
+  // Inserted exactly when the account moves (the same guard as the plan change row's).
+  const move = d1
+    .prepare(
+      `UPDATE users SET plan_id = ?3, pending_plan_id = NULL, pending_plan_reason = NULL, subscription_id = NULL,
+         current_period_end = coalesce(?5, current_period_end), updated_at = ?4
+       WHERE id = ?1 AND subscription_id IS ?2 AND plan_id != ?3`,
+    )
+    .bind(d.userId, d.subscriptionId, FREE_PLAN, at, nextEnd);
+  // A reversed plan's allowance is taken back while the account still has the plan (it reads the plan's
+  // allowance); the free allowance is set once the account has the free plan.
+  const movement =
+    d.allowance === "free"
+      ? [
+          move,
+          ...ledger.resetAllowance(d1, {
+            userId: d.userId,
+            at,
+            refId: d.ref,
+            note: `free monthly allowance (plan ended: ${d.reason})`,
+          }),
+        ]
+      : [
+          ...ledger.revokeAllowance(d1, {
+            userId: d.userId,
+            at,
+            refId: d.ref,
+            note: `monthly tokens taken back (plan payment ${d.reason})`,
+          }),
+          move,
+        ];
   // Owed tokens are repaid first from what is left, before the reset expires it, then from the new allowance.
   const head = repay();
   const results = await d1.batch([
     ...head,
-    planChangeRow(
-      d1,
-      {
-        userId: d.userId,
-        toPlanId: FREE_PLAN,
-        reason: d.reason,
-        // The owner had asked for the free plan and the provider ended the subscription as asked.
-        reasonSql:
-          d.reason === "subscription_ended"
-            ? `CASE WHEN u.pending_plan_id = ?6 AND u.pending_plan_reason = 'requested' THEN 'requested' ELSE ?5 END`
-            : undefined,
-        ref: d.ref,
-        at,
-        where: "u.subscription_id IS ?7",
-      },
-      d.subscriptionId,
-    ),
-    d1
-      .prepare(
-        `UPDATE users SET plan_id = ?3, pending_plan_id = NULL, pending_plan_reason = NULL, subscription_id = NULL,
-           current_period_end = coalesce(?5, current_period_end), updated_at = ?4
-         WHERE id = ?1 AND subscription_id IS ?2 AND plan_id != ?3`,
-      )
-      .bind(d.userId, d.subscriptionId, FREE_PLAN, at, nextEnd),
-    ...ledger.resetAllowance(
-      d1,
-      {
-        userId: d.userId,
-        at,
-        refId: d.ref,
-        note:
-          d.allowance === "free"
-            ? `free monthly allowance (plan ended: ${d.reason})`
-            : `plan allowance taken back (${d.reason})`,
-      },
-      d.allowance === "free" ? "plan" : "nothing",
-    ),
+    planChange,
+    ...movement,
     ...repay(),
     d1
       .prepare(
@@ -84,7 +99,8 @@ export const forceDowngrade = async (ctx: Ctx, d: ForcedDowngrade): Promise<bool
       )
       .bind(d.subscriptionId, d.reason, at),
   ]);
-  const changed = results[head.length + 1]?.meta.changes === 1 || results.at(-1)?.meta.changes === 1;
+  const moved = results[head.length + 1 + movement.indexOf(move)]?.meta.changes === 1;
+  const changed = moved || results.at(-1)?.meta.changes === 1;
   if (changed && d.cancelAtProvider && d.subscriptionId) await stopBilling(ctx, d.subscriptionId, false);
   return changed;
 };

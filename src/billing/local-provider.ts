@@ -4,7 +4,9 @@
  * which sends the events Stripe would send, shaped like Stripe's and signed with the SDK's own test helper:
  * a token pack's `checkout.session.completed`; a plan's `checkout.session.completed`, `invoice.paid` (the first
  * period) and `invoice_payment.paid`. POST /dev/subscriptions/{id}/renew sends the next period's paid invoice.
- * Subscription changes (cancel, next period's price) have no provider to reach: they change nothing here.
+ * Subscription changes (cancel, next period's price) and credits have no provider to reach: they change nothing
+ * here. A plan's price is named `price_local_<plan>_<cents>_<currency>` and names no plan by itself: the service
+ * knows it because it recorded it when it made it (src/billing/plan-prices.ts), as it records Stripe's.
  */
 import Stripe from "stripe";
 import type { Env } from "../env.ts";
@@ -24,7 +26,14 @@ export const localProvider = (env: Env): PaymentProvider => ({
   verifyEvent: (raw, signature) => verifyStripeEvent(raw, signature, env.STRIPE_WEBHOOK_SECRET),
   cancelSubscription: async () => undefined,
   setNextPeriod: async () => undefined,
+  planPrice: async (plan) => localPriceId(plan),
+  readPrice: async () => null,
+  creditCustomer: async () => undefined,
 });
+
+/** The stand-in's price of a plan (one per plan, amount and currency), named as Stripe names prices. */
+export const localPriceId = (p: { planId: string; amountCents: number; currency: string }) =>
+  `price_local_${p.planId}_${p.amountCents}_${p.currency}`;
 
 /** The same time one calendar month later, clamped to the month's last day (as Stripe bills monthly). */
 export const addMonth = (at: number): number => {
@@ -63,12 +72,17 @@ export const signedEvent = async (
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/** A paid subscription invoice for the period [start, addMonth(start)), as `invoice.paid` carries it. */
+/**
+ * A paid subscription invoice for the period [start, addMonth(start)), as `invoice.paid` carries it: one line, the
+ * subscription item's, billing the plan's price.
+ */
 export const localInvoice = (p: {
   subscriptionId: string;
   customerId: string;
   metadata: Record<string, string>;
+  priceId: string;
   amountCents: number;
+  currency: string;
   start: number;
   billingReason: "subscription_create" | "subscription_cycle";
 }) => {
@@ -79,6 +93,7 @@ export const localInvoice = (p: {
     customer: p.customerId,
     status: "paid",
     billing_reason: p.billingReason,
+    currency: p.currency,
     amount_paid: p.amountCents,
     next_payment_attempt: null,
     parent: {
@@ -87,7 +102,27 @@ export const localInvoice = (p: {
     },
     lines: {
       object: "list",
-      data: [{ object: "line_item", period: { start: seconds(p.start), end: seconds(addMonth(p.start)) } }],
+      data: [
+        {
+          object: "line_item",
+          amount: p.amountCents,
+          currency: p.currency,
+          period: { start: seconds(p.start), end: seconds(addMonth(p.start)) },
+          parent: {
+            type: "subscription_item_details",
+            subscription_item_details: {
+              subscription: p.subscriptionId,
+              subscription_item: `si_local_${p.subscriptionId}`,
+              proration: false,
+            },
+          },
+          pricing: {
+            type: "price_details",
+            price_details: { price: p.priceId, product: `prod_local_${p.metadata.planId ?? "plan"}` },
+            unit_amount_decimal: String(p.amountCents),
+          },
+        },
+      ],
     },
   };
 };
@@ -102,6 +137,7 @@ export const localCheckoutEvents = async (
     kind: "tokens" | "plan";
     planId: string | null;
     amountCents: number;
+    currency: string;
   },
   at: number,
 ): Promise<SignedDelivery[]> => {
@@ -131,7 +167,13 @@ export const localCheckoutEvents = async (
     subscriptionId,
     customerId: customer,
     metadata,
+    priceId: localPriceId({
+      planId: payment.planId ?? "",
+      amountCents: payment.amountCents,
+      currency: payment.currency,
+    }),
     amountCents: payment.amountCents,
+    currency: payment.currency,
     start: at,
     billingReason: "subscription_create",
   });

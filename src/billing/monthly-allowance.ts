@@ -8,7 +8,10 @@
  *   what is left before the reset and then from the new allowance;
  * - a paid plan that no paid invoice renewed within LAPSE_GRACE_MS of its period's end lapses to the free plan
  *   (reason `lapsed`: a missed or never-sent provider event cannot keep a paid plan alive), and its subscription,
- *   if any, is ended at the provider.
+ *   if any, is ended at the provider;
+ * - until then, a paid period that ended unrenewed keeps its plan's features but not its tokens: what is left of its
+ *   monthly allowance expires at the period's end (and what open jobs give back of it later, at the next run). The
+ *   paid renewal brings the new period's allowance.
  * Prepaid tokens are untouched. Runs in bounded batches; each account is one D1 batch whose guard (the period is
  * due) makes a second run in the same period a no-op.
  */
@@ -63,7 +66,43 @@ const renewFree = async (ctx: Ctx, userId: string, at: number) => {
   return ledger.moved(results, head.length + 1);
 };
 
-export const renewAllowances = async (ctx: Ctx, maxBatches = 10): Promise<number> => {
+/** A paid period ended, its renewal unpaid: owed tokens are repaid from what is left, then the rest expires. */
+const expireUnrenewed = async (ctx: Ctx, userId: string, at: number) => {
+  const { d1 } = ctx;
+  const repay = ledger.repayDebt(d1, { userId, at });
+  const results = await d1.batch([
+    ...repay,
+    ...ledger.expireAllowance(d1, {
+      userId,
+      at,
+      note: "monthly allowance of a period whose renewal is not paid",
+    }),
+  ]);
+  return ledger.moved(results, repay.length + 1);
+};
+
+/** Expires what is left of paid periods that ended unrenewed (within the grace: past it, the plan lapsed). */
+const expireUnrenewedPeriods = async (ctx: Ctx, at: number, maxBatches: number) => {
+  let expired = 0;
+  for (let i = 0; i < maxBatches; i++) {
+    const due = await ctx.d1
+      .prepare(
+        `SELECT u.id FROM users u JOIN plans np ON np.id = coalesce(u.pending_plan_id, u.plan_id)
+         WHERE u.current_period_end <= ?1 AND np.paid = 1 AND u.token_balance > u.prepaid_balance LIMIT ?2`,
+      )
+      .bind(at, BATCH)
+      .all<{ id: string }>();
+    for (const account of due.results) if (await expireUnrenewed(ctx, account.id, at)) expired++;
+    if (due.results.length < BATCH) break;
+  }
+  return expired;
+};
+
+/** The cron's run: free periods renewed, unpaid plans lapsed, unrenewed paid periods' allowances expired. */
+export const renewAllowances = async (
+  ctx: Ctx,
+  maxBatches = 10,
+): Promise<{ renewed: number; expired: number }> => {
   const at = ctx.now();
   let renewed = 0;
   for (let i = 0; i < maxBatches; i++) {
@@ -91,5 +130,5 @@ export const renewAllowances = async (ctx: Ctx, maxBatches = 10): Promise<number
     }
     if (due.results.length < BATCH) break;
   }
-  return renewed;
+  return { renewed, expired: await expireUnrenewedPeriods(ctx, at, maxBatches) };
 };

@@ -1,13 +1,18 @@
 /**
  * A subscription's invoices. A paid plan's allowance comes only with the paid invoice of its period
- * (`invoice.paid` and `invoice.payment_succeeded`: the provider sends both, each invoice counts once):
- * - the account's own subscription, for a period later than the one it has: that period starts; a lower paid plan
- *   the owner asked for takes effect; the monthly allowance is reset to the plan's;
+ * (`invoice.paid` and `invoice.payment_succeeded`: the provider sends both, each invoice counts once), and the plan
+ * is the one the invoice paid for: the plan of the price on its subscription line (src/billing/plan-prices.ts),
+ * never the account's or the subscription's metadata, which may have changed since the invoice was drawn.
+ * - the account's own subscription, for a period later than the one it has: that period starts on the invoice's
+ *   plan (a lower plan the owner asked for, or another price set outside this API); a pending move to that plan is
+ *   done, any other stays pending; the monthly allowance is reset to the plan's;
  * - a new subscription (a plan checkout) of a higher plan than the account's, or of an account paying for none:
  *   an upgrade. It starts a new period at once, paid in full, with the plan's full allowance; what was left of the
- *   old monthly allowance expires, and the old subscription is ended at the provider with its unused time credited;
+ *   old monthly allowance expires, and the old subscription is ended at the provider, the customer credited no
+ *   more than the unused share of both its time and its allowance (src/billing/unused-credit.ts);
  * - anything else (an ended subscription, a period not later than the account's or already over, a lower plan
- *   while a higher one is paid) grants nothing. Every paid invoice is recorded (its refund or dispute acts on it).
+ *   while a higher one is paid, a price that names no plan of ours) grants nothing. Every paid invoice is recorded
+ *   with the plan it billed (its refund or dispute acts on it).
  * `invoice.payment_failed` with no retry left ends the plan (src/billing/downgrade.ts); with retries left nothing
  * changes, and no allowance comes until an invoice is paid.
  */
@@ -18,10 +23,12 @@ import { subscriptions } from "../db/schema.ts";
 import * as ledger from "../ledger/ledger.ts";
 import { forceDowngrade, stopBilling } from "./downgrade.ts";
 import { planChangeRow } from "./plan-changes.ts";
+import { planOfInvoice } from "./plan-prices.ts";
 import { getPlan, type PlanRow } from "./plans.ts";
 import type { ProviderEvent } from "./provider-events.ts";
 import { recordInvoicePayments } from "./reversals.ts";
 import { accountOf, knownSubscription, type SubscriptionRow } from "./subscriptions.ts";
+import { replaceSubscription } from "./unused-credit.ts";
 
 type InvoiceEvent = Extract<ProviderEvent, { kind: "invoice" }>;
 
@@ -31,10 +38,7 @@ const REPAY_STATEMENTS = 2;
 /** Guard SQL: this invoice has not been seen (`?3` is its id in planChangeRow, `inv` the placeholder elsewhere). */
 const unseen = (inv: string) => `NOT EXISTS (SELECT 1 FROM subscription_invoices WHERE id = ${inv})`;
 
-/** A lower paid plan the owner scheduled (SQL over the account row `u`); null when there is none. */
-const PENDING_PAID = "(SELECT p.id FROM plans p WHERE p.id = u.pending_plan_id AND p.paid = 1)";
-
-/** A paid invoice of a known subscription, with the account it belongs to. */
+/** A paid invoice of a known subscription, with the account it belongs to and the plan it billed. */
 interface Paid {
   ctx: Ctx;
   e: InvoiceEvent;
@@ -42,6 +46,7 @@ interface Paid {
   account: AccountRow;
   period: { start: number; end: number };
   at: number;
+  billed: PlanRow | null;
 }
 
 /**
@@ -49,14 +54,14 @@ interface Paid {
  * moved the allowance), owed tokens repaid, the plan payment paid and the customer recorded (when the checkout's own
  * event is still to come).
  */
-const closing = ({ ctx, e, sub, period, at }: Paid, granted: "changes() = 1" | "0") => [
+const closing = ({ ctx, e, sub, period, at, billed }: Paid, granted: "changes() = 1" | "0") => [
   ctx.d1
     .prepare(
       `INSERT INTO subscription_invoices (id, user_id, subscription_id, period_start, period_end, amount_paid,
-         granted, status, created_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ${granted}, 'paid', ?7) ON CONFLICT (id) DO NOTHING`,
+         plan_id, granted, status, created_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?8, ${granted}, 'paid', ?7) ON CONFLICT (id) DO NOTHING`,
     )
-    .bind(e.invoiceId, sub.userId, sub.id, period.start, period.end, e.amountPaid, at),
+    .bind(e.invoiceId, sub.userId, sub.id, period.start, period.end, e.amountPaid, at, billed?.id ?? null),
   ...ledger.repayDebt(ctx.d1, { userId: sub.userId, refId: e.invoiceId, at }),
   ctx.d1
     .prepare("UPDATE payments SET status = 'paid', paid_at = ?2 WHERE id = ?1 AND status = 'pending'")
@@ -73,25 +78,31 @@ const granting = async (p: Paid, guarded: D1PreparedStatement[], note: string) =
   const results = await ctx.d1.batch([
     ...ledger.repayDebt(ctx.d1, { userId: account.id, refId: e.invoiceId, at }),
     ...guarded,
-    ...ledger.resetAllowance(ctx.d1, { userId: account.id, at, refId: e.invoiceId, note }, "plan"),
+    ...ledger.resetAllowance(ctx.d1, { userId: account.id, at, refId: e.invoiceId, note }),
     ...closing(p, "changes() = 1"),
   ]);
   // The account's update is the last guarded statement (after the plan change row).
-  return results[REPAY_STATEMENTS + guarded.length - 1]?.meta.changes === 1;
+  return { switched: results[REPAY_STATEMENTS + guarded.length - 1]?.meta.changes === 1, results };
 };
 
-/** The account's own subscription: a later period starts (with a lower paid plan the owner asked for). */
-const renew = (p: Paid) => {
+/**
+ * The account's own subscription: a later period starts on the plan the invoice billed. A pending move to that plan
+ * is done (the owner's downgrade); any other stays pending (it was asked for after the invoice was drawn: the
+ * subscription bills it from the next period).
+ */
+const renew = async (p: Paid, billed: PlanRow) => {
   const { ctx, e, sub, account, period, at } = p;
-  return granting(
+  const { switched } = await granting(
     p,
     [
       planChangeRow(
         ctx.d1,
         {
           userId: account.id,
-          toPlan: PENDING_PAID,
+          toPlanId: billed.id,
           reason: "requested",
+          // Not the owner's pending move: the subscription's price was changed elsewhere, or after the invoice.
+          reasonSql: "CASE WHEN u.pending_plan_id IS ?6 THEN ?5 ELSE 'billed' END",
           ref: e.invoiceId,
           at,
           where: `u.subscription_id = ?7 AND u.current_period_end < ?8 AND ?8 > ?4 AND ${unseen("?3")}`,
@@ -101,24 +112,27 @@ const renew = (p: Paid) => {
       ),
       ctx.d1
         .prepare(
-          `UPDATE users AS u SET plan_id = coalesce(${PENDING_PAID}, plan_id),
-             pending_plan_id = CASE WHEN ${PENDING_PAID} IS NULL THEN pending_plan_id END,
-             pending_plan_reason = CASE WHEN ${PENDING_PAID} IS NULL THEN pending_plan_reason END,
+          `UPDATE users SET plan_id = ?6,
+             pending_plan_id = CASE WHEN pending_plan_id IS ?6 THEN NULL ELSE pending_plan_id END,
+             pending_plan_reason = CASE WHEN pending_plan_id IS ?6 THEN NULL ELSE pending_plan_reason END,
              current_period_end = ?3, updated_at = ?4
            WHERE id = ?1 AND subscription_id = ?2 AND current_period_end < ?3 AND ?3 > ?4 AND ${unseen("?5")}`,
         )
-        .bind(account.id, sub.id, period.end, at, e.invoiceId),
+        .bind(account.id, sub.id, period.end, at, e.invoiceId, billed.id),
     ],
     "monthly allowance of the paid period",
   );
+  return switched;
 };
 
 /** A new subscription of a higher plan (or of an account paying for none): its plan and period start now. */
 const upgrade = async (p: Paid, plan: PlanRow) => {
   const { ctx, e, sub, account, period, at } = p;
-  const switched = await granting(
+  const { switched, results } = await granting(
     p,
     [
+      // What is left of the old period's allowance as the plan switches: the old subscription's credit is bound by it.
+      ledger.unusedAllowance(ctx.d1, account.id),
       planChangeRow(
         ctx.d1,
         {
@@ -152,17 +166,30 @@ const upgrade = async (p: Paid, plan: PlanRow) => {
     ],
     `${plan.name} monthly allowance (new plan, period paid)`,
   );
-  if (switched && account.subscriptionId) await endSubscription(p, account.subscriptionId, "replaced");
+  if (switched && account.subscriptionId) {
+    const unused = results[REPAY_STATEMENTS]?.results[0] as { unused: number } | undefined;
+    await replaceSubscription(ctx, {
+      subscriptionId: account.subscriptionId,
+      account,
+      customerId: account.paymentCustomerId ?? e.customerId,
+      unusedTokens: unused?.unused ?? 0,
+      at,
+    });
+  }
   return switched;
 };
 
-/** Ends one of the account's subscriptions here, then at the provider (its unused time credited). */
-const endSubscription = async ({ ctx, at }: Paid, id: string, reason: "replaced" | "superseded") => {
+/**
+ * Ends a new subscription paid while a plan at least as high is paid: here, then at the provider, its unused time
+ * credited (it granted nothing, so all of it is unused).
+ */
+const supersede = async ({ ctx, at }: Paid, id: string) => {
   await ctx.d1
     .prepare(
-      `UPDATE subscriptions SET status = 'ended', ended_reason = ?2, ended_at = ?3 WHERE id = ?1 AND status = 'active'`,
+      `UPDATE subscriptions SET status = 'ended', ended_reason = 'superseded', ended_at = ?2
+       WHERE id = ?1 AND status = 'active'`,
     )
-    .bind(id, reason, at)
+    .bind(id, at)
     .run();
   await stopBilling(ctx, id, true);
 };
@@ -174,20 +201,25 @@ export const onInvoicePaid = async (ctx: Ctx, e: InvoiceEvent): Promise<boolean>
   const sub = await knownSubscription(ctx, e.subscriptionId, e.metadata);
   const account = sub && (await accountOf(ctx, sub, e.customerId));
   if (!sub || !account) return false;
-  const p: Paid = { ctx, e, sub, account, period: e.period, at: ctx.now() };
-  if (sub.status === "ended") {
+  const billed = await planOfInvoice(ctx, e.priceIds);
+  const p: Paid = { ctx, e, sub, account, period: e.period, at: ctx.now(), billed };
+  if (sub.status === "ended" || !billed) {
+    if (!billed)
+      console.warn(
+        `billing: invoice ${e.invoiceId} bills no plan of ours (prices: ${e.priceIds.join(", ") || "none"}); it grants nothing`,
+      );
     await ctx.d1.batch(closing(p, "0"));
     return false;
   }
-  if (account.subscriptionId === sub.id) return renew(p);
-  const [plan, current] = await Promise.all([getPlan(ctx, sub.planId), getPlan(ctx, account.planId)]);
-  if (account.subscriptionId && plan.rank <= current.rank) {
+  if (account.subscriptionId === sub.id) return renew(p, billed);
+  const current = await getPlan(ctx, account.planId);
+  if (account.subscriptionId && billed.rank <= current.rank) {
     // Paid while a plan at least as high is paid for: this one is not used; it ends, its time credited.
     await ctx.d1.batch(closing(p, "0"));
-    await endSubscription(p, sub.id, "superseded");
+    await supersede(p, sub.id);
     return false;
   }
-  return upgrade(p, plan);
+  return upgrade(p, billed);
 };
 
 /** `invoice.payment_failed`: the plan ends when the provider has no retry left for the account's subscription. */

@@ -14,7 +14,9 @@ export interface CheckoutRequest {
   mode: "payment" | "subscription";
   /** The plan of a subscription (kept in the subscription's metadata, which its invoices carry). */
   planId?: string;
+  /** What it bills: a token pack's item, or a plan's price at the provider (`planPrice`) for a subscription. */
   item: PriceItem;
+  priceId?: string;
   successUrl: string;
   cancelUrl: string;
 }
@@ -42,8 +44,38 @@ export interface PaymentProvider {
    */
   cancelSubscription(subscriptionId: string, options: { prorate: boolean }): Promise<void>;
   /**
-   * What a subscription bills from its next period on: `next` (a plan's price; nothing is prorated now), or
-   * nothing (null: it ends at the end of the current period).
+   * What a subscription bills from its next period on: `next` (a plan's price at the provider; nothing is prorated
+   * now), or nothing (null: it ends at the end of the current period). A renewal invoice is drawn with the price the
+   * subscription has when its period ends.
    */
-  setNextPeriod(subscriptionId: string, next: (PriceItem & { planId: string }) | null): Promise<void>;
+  setNextPeriod(subscriptionId: string, next: { planId: string; priceId: string } | null): Promise<void>;
+  /**
+   * The id of the plan's recurring monthly price at the provider, made the first time it is asked for, with the
+   * plan's id in the metadata of the price and of its product (which is how an invoice's line names its plan).
+   */
+  planPrice(plan: PriceItem & { planId: string }): Promise<string>;
+  /** A price at the provider: the plan its metadata (or its product's) names, its amount. Null: no such price. */
+  readPrice(priceId: string): Promise<PriceFacts | null>;
+  /**
+   * Credits the customer's balance at the provider (its next invoices use it first). `key` makes a repeated call
+   * credit once.
+   */
+  creditCustomer(credit: CustomerCredit): Promise<void>;
+}
+
+export interface PriceFacts {
+  /** The plan named in the price's metadata, else in its product's; null: neither names one. */
+  planId: string | null;
+  amountCents: number | null;
+  currency: string;
+}
+
+export interface CustomerCredit {
+  customerId: string;
+  amountCents: number;
+  currency: string;
+  description: string;
+  /** The subscription it credits. */
+  subscriptionId: string;
+  key: string;
 }

@@ -10,13 +10,13 @@ import { payments } from "../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { iso } from "../lib/time.ts";
+import { CURRENCY, planItem, priceOfPlan } from "./plan-prices.ts";
 import type { PlanRow } from "./plans.ts";
 import { paymentProviderFor } from "./provider.ts";
 import type { Checkout, Payment } from "./schemas.ts";
 
 export const TOKENS_PER_PACK = 1000;
 const DEFAULT_PACK_PRICE_CENTS = 500;
-const CURRENCY = "usd";
 
 export const CheckoutBody = v.strictObject({
   tokens: v.pipe(
@@ -44,7 +44,14 @@ export const checkoutReturnUrls = (ctx: Ctx, paymentId: string) => {
 
 const startCheckout = async (
   ctx: CallerCtx,
-  p: { kind: "tokens" | "plan"; tokens?: number; plan?: PlanRow; name: string; amountCents: number },
+  p: {
+    kind: "tokens" | "plan";
+    tokens?: number;
+    plan?: PlanRow;
+    priceId?: string;
+    name: string;
+    amountCents: number;
+  },
 ): Promise<Checkout> => {
   const account = await getAccount(ctx, ctx.caller.userId);
   const paymentId = newId("pay");
@@ -57,6 +64,7 @@ const startCheckout = async (
     mode: p.kind === "plan" ? "subscription" : "payment",
     planId: p.plan?.id,
     item: { name: p.name, amountCents: p.amountCents, currency: CURRENCY },
+    priceId: p.priceId,
     ...checkoutReturnUrls(ctx, paymentId),
   });
   await ctx.db
@@ -93,14 +101,20 @@ export const buyTokens = (ctx: CallerCtx, input: { tokens: number }) =>
     amountCents: (input.tokens / TOKENS_PER_PACK) * packPrice(ctx),
   });
 
-/** A Checkout for a paid plan (an upgrade: a new subscription, applied when its first invoice is paid). */
-export const buyPlan = (ctx: CallerCtx, plan: PlanRow) =>
-  startCheckout(ctx, {
+/**
+ * A Checkout for a paid plan (an upgrade: a new subscription, applied when its first invoice is paid), at the plan's
+ * own price at the provider.
+ */
+export const buyPlan = async (ctx: CallerCtx, plan: PlanRow) => {
+  const item = planItem(plan);
+  return startCheckout(ctx, {
     kind: "plan",
     plan,
-    name: `${plan.displayName} plan (monthly)`,
-    amountCents: Math.round((plan.pricePerMonth ?? 0) * 100),
+    priceId: await priceOfPlan(ctx, plan),
+    name: item.name,
+    amountCents: item.amountCents,
   });
+};
 
 /** GET /api/v1/billing/payments/{id}: the caller's payment (also where Checkout returns to). */
 export const readPayment = async (ctx: CallerCtx, id: string): Promise<Payment> => {

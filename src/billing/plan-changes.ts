@@ -13,6 +13,7 @@ import type { PlanChangeRecord } from "./schemas.ts";
 export const REASON_TEXT: Record<PlanChangeReason | "scheduled_cancel", string> = {
   upgrade: "the new plan's first invoice was paid",
   requested: "you asked for it",
+  billed: "the renewal invoice was for this plan",
   scheduled_cancel: "the subscription is set to end at the end of the period at the payment provider",
   subscription_ended: "the subscription was ended at the payment provider",
   subscription_unpaid: "the payment provider marked the subscription unpaid",

@@ -4,7 +4,8 @@
  *
  * - `checkout.session.completed` / `async_payment_succeeded` / `expired`: a Checkout (token pack or plan);
  * - `invoice.paid` / `invoice.payment_succeeded` / `invoice.payment_failed`: a subscription's invoice, with the
- *   service period of its subscription lines and the subscription's metadata snapshot;
+ *   service period of its subscription lines, the prices they bill (which name the plan) and the subscription's
+ *   metadata snapshot;
  * - `invoice_payment.paid`: which payment paid an invoice (refunds and disputes name only the payment);
  * - `customer.subscription.updated` / `deleted`: a subscription's status;
  * - `charge.refunded`, `charge.dispute.created`: a payment reversed.
@@ -52,7 +53,24 @@ const Invoice = v.looseObject({
   lines: v.nullish(
     v.looseObject({
       data: v.array(
-        v.looseObject({ period: v.nullish(v.looseObject({ start: Seconds, end: Seconds }), null) }),
+        v.looseObject({
+          period: v.nullish(v.looseObject({ start: Seconds, end: Seconds }), null),
+          // What made the line: a subscription item (a proration or the period's price) or a one-off item.
+          parent: v.nullish(
+            v.looseObject({
+              type: v.string(),
+              subscription_item_details: v.nullish(
+                v.looseObject({ proration: v.nullish(v.boolean(), false) }),
+                null,
+              ),
+            }),
+            null,
+          ),
+          pricing: v.nullish(
+            v.looseObject({ price_details: v.nullish(v.looseObject({ price: Ref }), null) }),
+            null,
+          ),
+        }),
       ),
     }),
     null,
@@ -109,6 +127,8 @@ type EventBody =
       metadata: Record<string, string>;
       /** The service period of its subscription lines (null: no line has one). */
       period: { start: number; end: number } | null;
+      /** The prices its subscription items' lines bill for the period (prorations left out): they name its plan. */
+      priceIds: string[];
       amountPaid: number;
       /** When the provider retries a failed payment next; null: no retry left. */
       nextPaymentAttempt: number | null;
@@ -138,6 +158,18 @@ type EventBody =
 export type ProviderEvent = Base & EventBody;
 
 const ms = (seconds: number) => seconds * 1000;
+
+type Line = NonNullable<v.InferOutput<typeof Invoice>["lines"]>["data"][number];
+
+/** The prices of the lines a subscription item made for its period (not prorations, not one-off items). */
+const subscriptionPrices = (lines: Line[]) =>
+  lines.flatMap((l) =>
+    l.parent?.type === "subscription_item_details" &&
+    !l.parent.subscription_item_details?.proration &&
+    l.pricing?.price_details?.price
+      ? [l.pricing.price_details.price]
+      : [],
+  );
 
 /** The service period covered by an invoice's lines: earliest start to latest end. */
 const periodOf = (lines: { period: { start: number; end: number } | null }[]) => {
@@ -175,6 +207,7 @@ const readObject = (type: string, object: unknown): EventBody | null => {
       subscriptionId: details?.subscription ?? null,
       metadata: details?.metadata ?? {},
       period: periodOf(i.lines?.data ?? []),
+      priceIds: subscriptionPrices(i.lines?.data ?? []),
       amountPaid: i.amount_paid,
       nextPaymentAttempt: i.next_payment_attempt === null ? null : ms(i.next_payment_attempt),
       paymentIntentIds: (i.payments?.data ?? []).flatMap((p) =>

@@ -6,9 +6,10 @@
  * - A token pack: its tokens are taken back (ledger `revoke`), in proportion to the amount refunded (refunds add
  *   up; a dispute takes all that is left). Tokens already spent are owed: the account can start no work until a
  *   purchase or its next allowance repays them (src/ledger/ledger.ts).
- * - A plan invoice refunded in full, or disputed: the plan ends at once with its allowance taken back
- *   (src/billing/downgrade.ts, reason `refunded` / `disputed`) and the subscription is ended at the provider. A
- *   partial refund of a plan invoice is the operator's goodwill and changes nothing.
+ * - A plan invoice refunded in full, or disputed: the plan ends at once with its allowance taken back as a pack's
+ *   tokens are (what was spent of it is owed; src/billing/downgrade.ts, reason `refunded` / `disputed`) and the
+ *   subscription is ended at the provider. A partial refund of a plan invoice is the operator's goodwill and changes
+ *   nothing.
  * A payment we do not know, or whose account has another customer than the event names, changes nothing.
  */
 import { eq } from "drizzle-orm";

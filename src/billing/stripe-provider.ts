@@ -1,7 +1,9 @@
 /**
  * The payment provider in production: Stripe Checkout for token packs (payment mode) and plans (subscription
- * mode, the plan in the subscription's metadata), and the subscription changes a plan change needs. `fetcher`
- * replaces the network in tests.
+ * mode), and the subscription changes a plan change needs. A plan is billed at its own recurring price (one per
+ * plan and amount, found by its lookup key), whose metadata and product's metadata name the plan: an invoice's
+ * subscription line names that price, so the invoice says which plan it paid for. `fetcher` replaces the network in
+ * tests.
  */
 import Stripe from "stripe";
 import type { Env } from "../env.ts";
@@ -21,21 +23,24 @@ export const stripeProvider = (env: Env, fetcher?: typeof fetch): PaymentProvide
         userId: r.userId,
         ...(r.planId ? { planId: r.planId } : {}),
       };
+      if (r.mode === "subscription" && !r.priceId)
+        throw new Error("a plan's checkout needs the plan's price");
       try {
         const session = await stripe.checkout.sessions.create({
           mode: r.mode,
           client_reference_id: r.paymentId,
           ...(r.customerId ? { customer: r.customerId } : { customer_email: r.email }),
           line_items: [
-            {
-              quantity: 1,
-              price_data: {
-                currency: r.item.currency,
-                unit_amount: r.item.amountCents,
-                product_data: { name: r.item.name },
-                ...(r.mode === "subscription" ? { recurring: { interval: "month" as const } } : {}),
-              },
-            },
+            r.mode === "subscription"
+              ? { quantity: 1, price: r.priceId }
+              : {
+                  quantity: 1,
+                  price_data: {
+                    currency: r.item.currency,
+                    unit_amount: r.item.amountCents,
+                    product_data: { name: r.item.name },
+                  },
+                },
           ],
           metadata,
           // Its invoices carry this snapshot: the first one may arrive before the session's own event.
@@ -67,25 +72,68 @@ export const stripeProvider = (env: Env, fetcher?: typeof fetch): PaymentProvide
         const subscription = await stripe.subscriptions.retrieve(id);
         const item = subscription.items.data[0];
         if (!item) throw new Error(`subscription ${id} has no item`);
-        const product = typeof item.price.product === "string" ? item.price.product : item.price.product.id;
         await stripe.subscriptions.update(id, {
           cancel_at_period_end: false,
           proration_behavior: "none",
-          items: [
-            {
-              id: item.id,
-              price_data: {
-                currency: next.currency,
-                product,
-                unit_amount: next.amountCents,
-                recurring: { interval: "month" },
-              },
-            },
-          ],
+          items: [{ id: item.id, price: next.priceId }],
           metadata: { ...subscription.metadata, planId: next.planId },
         });
       } catch (e) {
         throw refused("to change the subscription", e);
+      }
+    },
+    async planPrice(plan) {
+      const lookupKey = `plan_${plan.planId}_${plan.amountCents}_${plan.currency}_monthly`;
+      try {
+        const found = await stripe.prices.list({ lookup_keys: [lookupKey], active: true, limit: 1 });
+        if (found.data[0]) return found.data[0].id;
+        const metadata = { planId: plan.planId };
+        const price = await stripe.prices.create(
+          {
+            currency: plan.currency,
+            unit_amount: plan.amountCents,
+            recurring: { interval: "month" },
+            lookup_key: lookupKey,
+            metadata,
+            product_data: { name: plan.name, metadata },
+          },
+          // Two first checkouts at once make one price.
+          { idempotencyKey: lookupKey },
+        );
+        return price.id;
+      } catch (e) {
+        throw refused("the plan's price", e);
+      }
+    },
+    async readPrice(id) {
+      try {
+        const price = await stripe.prices.retrieve(id, { expand: ["product"] });
+        const product = typeof price.product === "string" || price.product.deleted ? null : price.product;
+        return {
+          planId: price.metadata.planId ?? product?.metadata.planId ?? null,
+          amountCents: price.unit_amount,
+          currency: price.currency,
+        };
+      } catch (e) {
+        if ((e as { code?: string }).code === "resource_missing") return null;
+        throw refused("to read a price", e);
+      }
+    },
+    async creditCustomer(c) {
+      try {
+        await stripe.customers.createBalanceTransaction(
+          c.customerId,
+          {
+            // A negative amount is a credit the customer's next invoices use first.
+            amount: -c.amountCents,
+            currency: c.currency,
+            description: c.description,
+            metadata: { subscriptionId: c.subscriptionId },
+          },
+          { idempotencyKey: c.key },
+        );
+      } catch (e) {
+        throw refused("to credit the customer", e);
       }
     },
   };

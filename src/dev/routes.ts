@@ -17,6 +17,7 @@ import { isDevelopment } from "../env.ts";
 import { handlePaymentWebhook } from "../billing/webhook.ts";
 import { localCheckoutEvents, localInvoice, signedEvent } from "../billing/local-provider.ts";
 import { checkoutReturnUrls } from "../billing/payments.ts";
+import { planItem, priceOfPlan } from "../billing/plan-prices.ts";
 import { getPlan } from "../billing/plans.ts";
 import type { Ctx } from "../context.ts";
 import { ok } from "../lib/envelope.ts";
@@ -84,12 +85,18 @@ export const devRoutes = new Hono<AppEnv>()
     });
     const account = sub && (await ctx.db.query.users.findFirst({ where: eq(users.id, sub.userId) }));
     if (!sub || !account) throw new NotFound("Subscription");
-    const plan = await getPlan(ctx, account.subscriptionId === sub.id ? account.planId : sub.planId);
+    // What the subscription bills next, as Stripe would have it: the lower plan the owner asked for, else the plan.
+    const own = account.subscriptionId === sub.id;
+    const pending = own && account.pendingPlanId ? await getPlan(ctx, account.pendingPlanId) : null;
+    const plan = pending?.paid ? pending : await getPlan(ctx, own ? account.planId : sub.planId);
+    const item = planItem(plan);
     const invoice = localInvoice({
       subscriptionId: sub.id,
       customerId: account.paymentCustomerId ?? `cus_local_${account.id}`,
-      metadata: { paymentId: sub.paymentId, userId: sub.userId, planId: sub.planId },
-      amountCents: Math.round((plan.pricePerMonth ?? 0) * 100),
+      metadata: { paymentId: sub.paymentId, userId: sub.userId, planId: plan.id },
+      priceId: await priceOfPlan(ctx, plan),
+      amountCents: item.amountCents,
+      currency: item.currency,
       start: account.currentPeriodEnd,
       billingReason: "subscription_cycle",
     });

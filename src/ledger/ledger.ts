@@ -186,14 +186,11 @@ export const renewPeriod = (
 
 /**
  * Sets the monthly allowance, after the guard statement before it (which set the plan: a paid invoice's new period,
- * a forced move to the free plan), to the account's plan's allowance (`plan`) or to nothing (`nothing`: a refunded
- * or disputed plan keeps none of its allowance: what open jobs still hold from it is owed, so it cannot be spent
- * again when they give it back). One `grant` or `expire` row of the difference.
+ * a forced move to the free plan), to the account's plan's allowance. One `grant` or `expire` row of the difference.
  */
 export const resetAllowance = (
   d1: D1Database,
   m: { userId: string; at: number; refId?: string | null; note: string },
-  to: "plan" | "nothing",
 ): D1PreparedStatement[] => {
   const id = newId("txn");
   return [
@@ -201,21 +198,83 @@ export const resetAllowance = (
       d1,
       id,
       m,
-      to === "plan" ? "p.tokens_per_month" : "0",
+      "p.tokens_per_month",
       "?5",
       "JOIN plans p ON p.id = u.plan_id",
       " AND changes() = 1",
       m.note,
     ),
+    applyRow(d1, id, m.userId, m.at),
+  ];
+};
+
+/**
+ * Expires what is left of the monthly allowance once its period has ended (`current_period_end` <= `at`): a paid
+ * plan whose renewal is not paid yet keeps its features, not last period's tokens. One `expire` row, only when
+ * something is left (tokens open jobs give back later are left then, and expire on the next run).
+ */
+export const expireAllowance = (
+  d1: D1Database,
+  m: { userId: string; at: number; note: string },
+): D1PreparedStatement[] => {
+  const id = newId("txn");
+  return [
+    resetRow(d1, id, m, "0", "?5", "", ` AND u.current_period_end <= ?3 AND ${MONTHLY} > 0`, m.note),
+    applyRow(d1, id, m.userId, m.at),
+  ];
+};
+
+/**
+ * What a plan's reversed payment owes (SQL): what was spent of the plan's allowance (`allowance`) or is held by open
+ * jobs, i.e. all of it but what is left (`left`); never less than what open jobs hold.
+ */
+const spentOf = (allowance: string, left: string, reserves: string) =>
+  `max(${reserves}, ${allowance} - ${left})`;
+
+/**
+ * Takes back the monthly allowance of a plan whose payment was reversed (a refund or dispute), as `revoke` takes back
+ * a pack: what is left of it now (one `revoke` row), and what was already spent of it, or is held by open jobs, is
+ * owed (`users.token_debt`; `repayDebt` then takes it from the balance as far as it goes). The plan's allowance is
+ * that of the account's plan, so this runs before the plan changes, after the guard statement before it.
+ */
+export const revokeAllowance = (
+  d1: D1Database,
+  m: { userId: string; at: number; refId?: string | null; note: string },
+): D1PreparedStatement[] => {
+  const id = newId("txn");
+  const owed = spentOf("p.tokens_per_month", MONTHLY, OPEN_MONTHLY_RESERVES);
+  return [
+    d1
+      .prepare(
+        `INSERT INTO token_ledger (id, user_id, job_id, kind, amount, prepaid_amount, note, created_at)
+         SELECT ?1, u.id, ?3, 'revoke', -${MONTHLY}, 0,
+           ?4 || CASE WHEN ${owed} > 0 THEN '; ' || CAST(${owed} AS INTEGER) || ' already spent or held by running jobs, owed'
+             ELSE '' END, ?5
+         FROM users u JOIN plans p ON p.id = u.plan_id WHERE u.id = ?2 AND changes() = 1`,
+      )
+      .bind(id, m.userId, m.refId ?? null, m.note, m.at),
     applyRow(
       d1,
       id,
       m.userId,
       m.at,
-      to === "nothing" ? `, token_debt = token_debt + ${openMonthlyReserves("users.id")}` : "",
+      `, token_debt = token_debt + ${spentOf(
+        "(SELECT tokens_per_month FROM plans WHERE id = users.plan_id)",
+        "(0 - (SELECT amount FROM token_ledger WHERE id = ?1))",
+        openMonthlyReserves("users.id"),
+      )}`,
     ),
   ];
 };
+
+/**
+ * A read for a batch (it sees the account as the statements before it left it): the monthly allowance not yet
+ * spent, `unused`, counting what open jobs hold from it (they are charged to the period they end in).
+ */
+export const unusedAllowance = (d1: D1Database, userId: string): D1PreparedStatement =>
+  d1
+    .prepare(`SELECT ${MONTHLY} + ${OPEN_MONTHLY_RESERVES} AS unused FROM users u WHERE u.id = ?1`)
+    .bind(userId);
 
 /**
  * Takes back the `amount` tokens of a reversed purchase (a refund or dispute), prepaid first, as far as the balance

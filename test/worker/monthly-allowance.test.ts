@@ -88,12 +88,15 @@ describe("monthly allowance", () => {
 
   it("never renews a paid plan (its paid invoices do); one with none lapses to free 30 days after its period", async () => {
     const { userId } = await newAccount({ planId: "pro" });
-    await setState(userId, 700, Date.UTC(2027, 0, 1));
+    await setState(userId, 700, Date.UTC(2027, 0, 1), 50);
+    await cron(Date.UTC(2026, 11, 31, 23, 59));
+    expect(await account(userId)).toMatchObject({ balance: 750 });
+    // The period ends unpaid: what was left of it expires (prepaid tokens stay); nothing is granted.
     await cron(Date.UTC(2027, 0, 1, 0, 1));
     await cron(Date.UTC(2027, 0, 30));
-    expect(await account(userId)).toEqual({ balance: 700, periodEnd: Date.UTC(2027, 0, 1), ledger: 700 });
+    expect(await account(userId)).toEqual({ balance: 50, periodEnd: Date.UTC(2027, 0, 1), ledger: 50 });
     await cron(Date.UTC(2027, 1, 1));
-    expect(await account(userId)).toEqual({ balance: 500, periodEnd: Date.UTC(2027, 2, 1), ledger: 500 });
+    expect(await account(userId)).toEqual({ balance: 550, periodEnd: Date.UTC(2027, 2, 1), ledger: 550 });
     const change = await env.DB.prepare(
       "SELECT from_plan_id AS f, to_plan_id AS t, reason FROM plan_changes WHERE user_id = ?",
     )

@@ -96,11 +96,14 @@ export const payments = sqliteTable(
  * the period), subscription_ended (the provider ended the subscription), subscription_unpaid (the provider marked
  * it unpaid, canceled or expired), payment_failed (the provider's last retry of an invoice failed), refunded (the
  * plan's invoice was refunded in full), disputed (its payment was disputed), lapsed (no paid invoice within the
- * grace period after the paid period ended).
+ * grace period after the paid period ended), billed (a renewal invoice billed another plan than the account had and
+ * than the owner had asked for: the price of the subscription was changed outside this API, or after the invoice
+ * was drawn).
  */
 export const PLAN_CHANGE_REASONS = [
   "upgrade",
   "requested",
+  "billed",
   "subscription_ended",
   "subscription_unpaid",
   "payment_failed",
@@ -148,6 +151,11 @@ export const subscriptions = sqliteTable(
     status: text("status", { enum: ["active", "ended"] }).notNull(),
     /** A plan-change reason, or replaced (a newer subscription took over) / superseded (paid while a higher plan was). */
     endedReason: text("ended_reason"),
+    /**
+     * Replaced by an upgrade: what the customer was credited for its period (cents), no more than the unused share
+     * of both its time and its allowance (src/billing/unused-credit.ts). Null otherwise.
+     */
+    creditedCents: integer("credited_cents"),
     createdAt: createdAt(),
     endedAt: integer("ended_at"),
   },
@@ -172,6 +180,8 @@ export const subscriptionInvoices = sqliteTable(
     periodStart: integer("period_start").notNull(),
     periodEnd: integer("period_end").notNull(),
     amountPaid: integer("amount_paid").notNull(),
+    /** The plan its subscription line billed (its price's plan); null when the price names none of ours. */
+    planId: text("plan_id"),
     /** Whether this invoice renewed the account's plan and allowance (false: stale, ended or superseded). */
     granted: integer("granted", { mode: "boolean" }).notNull(),
     status: text("status", { enum: ["paid", "refunded", "disputed"] }).notNull(),
@@ -192,3 +202,29 @@ export const invoicePayments = sqliteTable("invoice_payments", {
   invoiceId: text("invoice_id").notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * The provider's prices of our plans (a recurring monthly price per plan, amount and currency), the plan's id also
+ * in the price's and its product's metadata at the provider. An invoice's subscription line names its price: this
+ * is how a paid invoice says which plan it paid for (src/billing/plan-prices.ts).
+ */
+export const planPrices = sqliteTable(
+  "plan_prices",
+  {
+    /** The provider's price id. */
+    priceId: text("price_id").primaryKey(),
+    planId: text("plan_id").notNull(),
+    amountCents: integer("amount_cents").notNull(),
+    currency: text("currency").notNull(),
+    /**
+     * `made`: the service made it for the plan (checkouts and plan changes bill it); `read`: a price an invoice
+     * named, whose plan was read from the provider (an older inline price, one made elsewhere): never billed anew.
+     */
+    origin: text("origin", { enum: ["made", "read"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // A checkout or a plan change finds the price made for a plan at its current amount.
+    index("plan_prices_plan_idx").on(t.planId, t.amountCents, t.currency, t.origin),
+  ],
+);

@@ -33,6 +33,8 @@ const buyPack = async (token: string, userId: string, tokens: number, pi = `pi_p
 const payment = async (token: string, id: string) =>
   v.parse(Payment, (await body(await call(`/api/v1/billing/payments/${id}`, bearer(token)))).data);
 
+const jobRow = (id: string) => testCtx().db.query.jobs.findFirst({ where: (j, { eq }) => eq(j.id, id) });
+
 const usage = async (token: string) =>
   v.parse(CurrentPlan, (await body(await call("/api/v1/billing/usage", bearer(token)))).data);
 
@@ -160,12 +162,61 @@ describe("a refunded or disputed plan payment", () => {
       owed: 2000,
       periodEnd: sub.end,
     });
-    expect((await ledgerRows(userId)).at(-1)).toEqual(["expire", -8000, 0]);
+    expect((await ledgerRows(userId)).at(-1)).toEqual(["revoke", -8000, 0]);
     expect((await planHistory(userId)).at(-1)).toEqual(["pro", "free", "refunded"]);
     expect((await usage(token)).lastPlanChange).toMatchObject({
       reason: "refunded",
       message: "the plan's payment was refunded",
     });
+    expect(await applied("charge.refunded", full)).toBe(false);
+  });
+
+  it("owes what was spent of a refunded plan's allowance, as for a pack: repaid from prepaid tokens first, the rest blocks work", async () => {
+    const { token, userId } = await signUp();
+    const key = await jobsKey(token);
+    const sub = await subscribe(token, userId, "pro");
+    await buyPack(token, userId, 1000);
+    // 6000 of Pro's 10000 spent and a job holding 1000 more: 3000 left, beside 1000 prepaid tokens.
+    const spent = await openPending(userId, 6000);
+    await finishJob(testCtx(), (await jobRow(spent))!, {
+      status: "COMPLETED",
+      outputFileId: "file_x",
+      cost: 6000,
+    });
+    const running = await openPending(userId, 1000);
+    expect(await accountRow(userId)).toMatchObject({ balance: 4000, prepaid: 1000, owed: 0 });
+    const full = charge({
+      paymentIntent: sub.paymentIntent,
+      customer: sub.customer,
+      amount: 2900,
+      amountRefunded: 2900,
+    });
+    expect(await applied("charge.refunded", full)).toBe(true);
+    // The 3000 left are taken back; the 7000 spent or held are owed, 1000 of them repaid at once from prepaid.
+    expect(await accountRow(userId)).toMatchObject({ plan: "free", balance: 0, prepaid: 0, owed: 6000 });
+    expect((await ledgerRows(userId)).slice(-2)).toEqual([
+      ["revoke", -3000, 0],
+      ["revoke", -1000, -1000],
+    ]);
+    const entries = await body<{ entries: { kind: string; amount: number; note: string }[] }>(
+      await call("/api/v1/billing/ledger", bearer(token)),
+    );
+    expect(entries.data!.entries.find((e) => e.amount === -3000)).toMatchObject({
+      kind: "revoke",
+      note: "monthly tokens taken back (plan payment refunded); 7000 already spent or held by running jobs, owed",
+    });
+    const refused = await createImageJob(key);
+    expect(refused.status).toBe(402);
+    expect(await refused.json()).toMatchObject({ details: { owed: 6000 } });
+    // The running job ends, charged 400: what it gives back stays owed until a purchase or an allowance repays it.
+    await finishJob(testCtx(), (await jobRow(running))!, {
+      status: "COMPLETED",
+      outputFileId: "file_x",
+      cost: 400,
+    });
+    expect(await accountRow(userId)).toMatchObject({ balance: 600, owed: 6000 });
+    await buyPack(token, userId, 6000);
+    expect(await accountRow(userId)).toMatchObject({ balance: 600, owed: 0 });
     expect(await applied("charge.refunded", full)).toBe(false);
   });
 

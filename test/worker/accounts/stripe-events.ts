@@ -7,6 +7,9 @@
 import { env } from "cloudflare:workers";
 import Stripe from "stripe";
 import { expect } from "vitest";
+import { localPriceId } from "../../../src/billing/local-provider.ts";
+import { handlePaymentWebhook } from "../../../src/billing/webhook.ts";
+import { createContext } from "../../../src/context.ts";
 import { call, json } from "../helpers.ts";
 import { bearer, body } from "./sign-up.ts";
 
@@ -15,8 +18,8 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 export const DAY = 24 * 3600_000;
 export const MONTH = 30 * DAY;
 
-/** Posts one signed event; `secret` other than the service's forges it. */
-export const deliver = async (
+/** An event as Stripe sends it: its payload and signature (the SDK's test helper; another `secret` forges it). */
+export const signed = async (
   type: string,
   object: Record<string, unknown>,
   opts: { secret?: string; id?: string } = {},
@@ -33,11 +36,79 @@ export const deliver = async (
     payload,
     secret: opts.secret ?? env.STRIPE_WEBHOOK_SECRET!,
   });
+  return { payload, signature };
+};
+
+/** Posts one signed event; `secret` other than the service's forges it. */
+export const deliver = async (
+  type: string,
+  object: Record<string, unknown>,
+  opts: { secret?: string; id?: string } = {},
+) => {
+  const { payload, signature } = await signed(type, object, opts);
   return call("/api/v1/billing/webhook", {
     method: "POST",
     headers: { "content-type": "application/json", "stripe-signature": signature },
     body: payload,
   });
+};
+
+/** One request the service sent to Stripe's API. */
+export interface StripeRequest {
+  method: string;
+  path: string;
+  form: Record<string, string>;
+}
+
+/**
+ * The webhook verb run with the Stripe provider (a test key) and the network replaced by a recorder that answers as
+ * Stripe's API does (`prices`: the prices it knows, by id): `deliverToStripe` hands it one signed event; `sent`
+ * lists the API requests the service made.
+ * (The Worker's own fetch path uses the local stand-in, which reaches no provider.)
+ */
+export const stripeRecorder = (prices: Record<string, Record<string, unknown>> = {}) => {
+  const sent: StripeRequest[] = [];
+  const recorder = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = new URL(typeof input === "string" || input instanceof URL ? input : input.url);
+    const method = init?.method ?? "GET";
+    const form = Object.fromEntries([
+      ...url.searchParams,
+      ...new URLSearchParams(typeof init?.body === "string" ? init.body : ""),
+    ]);
+    sent.push({ method, path: url.pathname, form });
+    const id = url.pathname.split("/").at(-1)!;
+    if (url.pathname.startsWith("/v1/prices/"))
+      return prices[id]
+        ? Response.json({ id, object: "price", ...prices[id] })
+        : Response.json(
+            {
+              error: {
+                type: "invalid_request_error",
+                code: "resource_missing",
+                message: `No such price: '${id}'`,
+              },
+            },
+            { status: 404 },
+          );
+    return Response.json(
+      url.pathname.includes("/balance_transactions")
+        ? { id: `cbtxn_${rid()}`, object: "customer_balance_transaction", amount: Number(form.amount) }
+        : { id, object: "subscription", status: "canceled" },
+    );
+  }) as typeof fetch;
+  const deliverToStripe = async (type: string, object: Record<string, unknown>) => {
+    const { payload, signature } = await signed(type, object);
+    const ctx = createContext({ ...env, STRIPE_SECRET_KEY: "sk_test_recorded" });
+    // The SDK's fetch client takes the global fetch when the provider is made (once per call of the verb).
+    const original = globalThis.fetch;
+    globalThis.fetch = recorder;
+    try {
+      return (await handlePaymentWebhook(ctx, payload, signature)).applied;
+    } finally {
+      globalThis.fetch = original;
+    }
+  };
+  return { sent, deliverToStripe };
 };
 
 /** Posts a signed event and answers its `applied` (the delivery itself must be accepted). */
@@ -47,6 +118,13 @@ export const applied = async (type: string, object: Record<string, unknown>, opt
   return (await body<{ applied: boolean }>(res)).data!.applied;
 };
 
+/** Monthly prices of the paid plans, in cents (the plans table). */
+export const PLAN_CENTS: Record<string, number> = { pro: 2900, business: 19900 };
+
+/** The provider's price of a plan: the local stand-in's, which the service made when a checkout or change needed it. */
+export const priceOf = (plan: string) =>
+  localPriceId({ planId: plan, amountCents: PLAN_CENTS[plan]!, currency: "usd" });
+
 export interface InvoiceSpec {
   id?: string;
   subscription: string;
@@ -55,40 +133,71 @@ export interface InvoiceSpec {
   /** Service period, ms. */
   start: number;
   end?: number;
+  /** The plan its subscription line bills (its price; default pro); `price` names another price instead. */
+  plan?: string;
+  price?: string;
   amount?: number;
   nextPaymentAttempt?: number | null;
   paymentIntent?: string;
 }
 
-/** A subscription invoice (paid unless the event says otherwise). */
-export const invoice = (s: InvoiceSpec) => ({
-  id: s.id ?? `in_${rid()}`,
-  object: "invoice",
-  customer: s.customer,
-  status: "paid",
-  billing_reason: "subscription_cycle",
-  amount_paid: s.amount ?? 2900,
-  attempt_count: 1,
-  next_payment_attempt: s.nextPaymentAttempt === undefined ? null : s.nextPaymentAttempt,
-  parent: {
-    type: "subscription_details",
-    subscription_details: { subscription: s.subscription, metadata: s.metadata ?? {} },
-  },
-  lines: {
-    object: "list",
-    data: [
-      { object: "line_item", period: { start: seconds(s.start), end: seconds(s.end ?? s.start + MONTH) } },
-    ],
-  },
-  ...(s.paymentIntent
-    ? {
-        payments: {
-          object: "list",
-          data: [{ payment: { type: "payment_intent", payment_intent: s.paymentIntent } }],
+/**
+ * A subscription invoice (paid unless the event says otherwise). Its one line is the subscription item's, billing
+ * the plan's price for the period, as Stripe draws it when the period starts.
+ */
+export const invoice = (s: InvoiceSpec) => {
+  const plan = s.plan ?? "pro";
+  const amount = s.amount ?? PLAN_CENTS[plan] ?? 0;
+  return {
+    id: s.id ?? `in_${rid()}`,
+    object: "invoice",
+    customer: s.customer,
+    status: "paid",
+    billing_reason: "subscription_cycle",
+    currency: "usd",
+    amount_paid: amount,
+    attempt_count: 1,
+    next_payment_attempt: s.nextPaymentAttempt === undefined ? null : s.nextPaymentAttempt,
+    parent: {
+      type: "subscription_details",
+      subscription_details: { subscription: s.subscription, metadata: s.metadata ?? {} },
+    },
+    lines: {
+      object: "list",
+      data: [
+        {
+          object: "line_item",
+          amount,
+          currency: "usd",
+          period: { start: seconds(s.start), end: seconds(s.end ?? s.start + MONTH) },
+          parent: {
+            type: "subscription_item_details",
+            subscription_item_details: {
+              subscription: s.subscription,
+              subscription_item: `si_${s.subscription}`,
+              proration: false,
+              proration_details: { credited_items: null },
+              invoice_item: null,
+            },
+          },
+          pricing: {
+            type: "price_details",
+            price_details: { price: s.price ?? priceOf(plan), product: `prod_${plan}` },
+            unit_amount_decimal: String(PLAN_CENTS[plan] ?? amount),
+          },
         },
-      }
-    : {}),
-});
+      ],
+    },
+    ...(s.paymentIntent
+      ? {
+          payments: {
+            object: "list",
+            data: [{ payment: { type: "payment_intent", payment_intent: s.paymentIntent } }],
+          },
+        }
+      : {}),
+  };
+};
 
 export const subscription = (s: {
   id: string;
@@ -128,6 +237,22 @@ export const dispute = (paymentIntent: string) => ({
   amount: 100,
   status: "needs_response",
 });
+
+/**
+ * Time passes: the account's paid period, and the invoice that paid it, ended `ago` ms before now (whole seconds,
+ * as the provider's periods are). Returns when it ended.
+ */
+export const endPaidPeriod = async (userId: string, ago = 3600_000) => {
+  const end = Math.floor((Date.now() - ago) / 1000) * 1000;
+  await env.DB.batch([
+    env.DB.prepare(
+      `UPDATE subscription_invoices SET period_start = period_start + (?2 - period_end), period_end = ?2
+       WHERE user_id = ?1 AND period_end = (SELECT current_period_end FROM users WHERE id = ?1)`,
+    ).bind(userId, end),
+    env.DB.prepare("UPDATE users SET current_period_end = ?2 WHERE id = ?1").bind(userId, end),
+  ]);
+  return end;
+};
 
 /** The account's billing columns as stored. */
 export const accountRow = (userId: string) =>
@@ -199,7 +324,7 @@ export const subscribe = async (
     customer,
     metadata,
     start: opts.start ?? Date.now(),
-    amount: planId === "pro" ? 2900 : 19900,
+    plan: planId,
   });
   const completion = () =>
     deliver("checkout.session.completed", {

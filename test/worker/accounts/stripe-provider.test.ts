@@ -10,6 +10,7 @@ interface Sent {
   method: string;
   path: string;
   form: Record<string, string>;
+  idempotencyKey?: string;
 }
 
 /** A provider whose API calls are recorded and answered with `reply(path)`. */
@@ -23,7 +24,8 @@ const recorded = (reply: (method: string, path: string) => Record<string, unknow
       ...url.searchParams,
       ...new URLSearchParams(typeof init?.body === "string" ? init.body : ""),
     ]);
-    sent.push({ method, path: url.pathname, form });
+    const key = new Headers(init?.headers).get("idempotency-key");
+    sent.push({ method, path: url.pathname, form, ...(key ? { idempotencyKey: key } : {}) });
     return Response.json(reply(method, url.pathname));
   }) as typeof fetch;
   const provider = stripeProvider({ ...env, STRIPE_SECRET_KEY: "sk_test_recorded" }, fetcher);
@@ -46,6 +48,7 @@ describe("the Stripe provider", () => {
       mode: "subscription",
       planId: "pro",
       item: { name: "Pro plan (monthly)", amountCents: 2900, currency: "usd" },
+      priceId: "price_pro",
       successUrl: "https://x/ok",
       cancelUrl: "https://x/no",
     });
@@ -62,9 +65,104 @@ describe("the Stripe provider", () => {
       "subscription_data[metadata][paymentId]": "pay_1",
       "subscription_data[metadata][userId]": "acc_1",
       "subscription_data[metadata][planId]": "pro",
-      "line_items[0][price_data][recurring][interval]": "month",
-      "line_items[0][price_data][unit_amount]": "2900",
+      // The plan's own price, which names the plan: its invoices say what they bill.
+      "line_items[0][price]": "price_pro",
     });
+    expect(Object.keys(sent[0]!.form).some((k) => k.includes("price_data"))).toBe(false);
+  });
+
+  it("makes a plan's price once, the plan named in its and its product's metadata, and finds it by its lookup key", async () => {
+    let exists = false;
+    const { provider, sent } = recorded((method, path) => {
+      if (method === "GET")
+        return {
+          object: "list",
+          data: exists ? [{ id: "price_made", object: "price" }] : [],
+          has_more: false,
+          url: path,
+        };
+      exists = true;
+      return { id: "price_made", object: "price" };
+    });
+    const plan = { planId: "pro", name: "Pro plan (monthly)", amountCents: 2900, currency: "usd" };
+    expect(await provider.planPrice(plan)).toBe("price_made");
+    expect(await provider.planPrice(plan)).toBe("price_made");
+    expect(sent.map((s) => [s.method, s.path])).toEqual([
+      ["GET", "/v1/prices"],
+      ["POST", "/v1/prices"],
+      ["GET", "/v1/prices"],
+    ]);
+    expect(sent[0]!.form).toMatchObject({ "lookup_keys[0]": "plan_pro_2900_usd_monthly", active: "true" });
+    // Two first checkouts at once make one price.
+    expect(sent[1]!.idempotencyKey).toBe("plan_pro_2900_usd_monthly");
+    expect(sent[1]!.form).toEqual({
+      currency: "usd",
+      unit_amount: "2900",
+      "recurring[interval]": "month",
+      lookup_key: "plan_pro_2900_usd_monthly",
+      "metadata[planId]": "pro",
+      "product_data[name]": "Pro plan (monthly)",
+      "product_data[metadata][planId]": "pro",
+    });
+  });
+
+  it("reads a price's plan from its metadata, else its product's; a price that is gone is none", async () => {
+    const prices: Record<string, Record<string, unknown>> = {
+      price_a: { metadata: { planId: "business" }, product: { id: "prod_a", metadata: {} } },
+      price_b: { metadata: {}, product: { id: "prod_b", metadata: { planId: "pro" } } },
+      price_c: { metadata: {}, product: { id: "prod_c", metadata: {} } },
+    };
+    const { provider, sent } = recorded((_method, path) => {
+      const id = path.split("/").at(-1)!;
+      return { id, object: "price", unit_amount: 2900, currency: "usd", ...prices[id] };
+    });
+    expect(await provider.readPrice("price_a")).toEqual({
+      planId: "business",
+      amountCents: 2900,
+      currency: "usd",
+    });
+    expect(await provider.readPrice("price_b")).toEqual({
+      planId: "pro",
+      amountCents: 2900,
+      currency: "usd",
+    });
+    expect(await provider.readPrice("price_c")).toEqual({ planId: null, amountCents: 2900, currency: "usd" });
+    expect(sent[0]).toMatchObject({
+      method: "GET",
+      path: "/v1/prices/price_a",
+      form: { "expand[0]": "product" },
+    });
+    const gone = stripeProvider({ ...env, STRIPE_SECRET_KEY: "sk_test_recorded" }, (async () =>
+      Response.json(
+        { error: { type: "invalid_request_error", code: "resource_missing", message: "No such price" } },
+        { status: 404 },
+      )) as typeof fetch);
+    expect(await gone.readPrice("price_x")).toBeNull();
+  });
+
+  it("credits a customer's balance once per key: a negative balance transaction in the plan's currency", async () => {
+    const { provider, sent } = recorded(() => ({ id: "cbtxn_1", object: "customer_balance_transaction" }));
+    await provider.creditCustomer({
+      customerId: "cus_1",
+      amountCents: 1740,
+      currency: "usd",
+      description: "Unused Pro plan",
+      subscriptionId: "sub_1",
+      key: "unused-credit-sub_1",
+    });
+    expect(sent).toEqual([
+      {
+        method: "POST",
+        path: "/v1/customers/cus_1/balance_transactions",
+        form: {
+          amount: "-1740",
+          currency: "usd",
+          description: "Unused Pro plan",
+          "metadata[subscriptionId]": "sub_1",
+        },
+        idempotencyKey: "unused-credit-sub_1",
+      },
+    ]);
   });
 
   it("ends a subscription now, crediting its unused time only when asked", async () => {
@@ -77,7 +175,7 @@ describe("the Stripe provider", () => {
     ]);
   });
 
-  it("sets what the next period bills: nothing (ends at the period's end) or a lower plan, unprorated", async () => {
+  it("sets what the next period bills: nothing (ends at the period's end) or a lower plan's price, unprorated", async () => {
     const { provider, sent } = recorded((method) =>
       method === "GET"
         ? {
@@ -89,12 +187,7 @@ describe("the Stripe provider", () => {
         : { id: "sub_1", object: "subscription" },
     );
     await provider.setNextPeriod("sub_1", null);
-    await provider.setNextPeriod("sub_1", {
-      planId: "pro",
-      name: "Pro plan (monthly)",
-      amountCents: 2900,
-      currency: "usd",
-    });
+    await provider.setNextPeriod("sub_1", { planId: "pro", priceId: "price_pro" });
     expect(sent.map((s) => [s.method, s.path])).toEqual([
       ["POST", "/v1/subscriptions/sub_1"],
       ["GET", "/v1/subscriptions/sub_1"],
@@ -105,9 +198,7 @@ describe("the Stripe provider", () => {
       cancel_at_period_end: "false",
       proration_behavior: "none",
       "items[0][id]": "si_1",
-      "items[0][price_data][product]": "prod_1",
-      "items[0][price_data][unit_amount]": "2900",
-      "items[0][price_data][recurring][interval]": "month",
+      "items[0][price]": "price_pro",
       "metadata[planId]": "pro",
       "metadata[paymentId]": "pay_1",
     });

@@ -33,6 +33,10 @@ const usage = async (token: string) =>
 const cron = (at: number) =>
   worker.scheduled(createScheduledController({ scheduledTime: at, cron: "*/5 * * * *" }), env);
 
+/** The monthly trigger: only the renewals (no sweep of stuck jobs, which would end a test's open job). */
+const renewalCron = (at: number) =>
+  worker.scheduled(createScheduledController({ scheduledTime: at, cron: "0 0 1 * *" }), env);
+
 const postPlan = (token: string, planId: string) =>
   call("/api/v1/billing/plan", bearer(token, json("POST", { planId })));
 
@@ -41,6 +45,22 @@ const spend = async (userId: string, reserve: number, cost: number) => {
   const id = await openPending(userId, reserve);
   const job = (await testCtx().db.query.jobs.findFirst({ where: (j, { eq }) => eq(j.id, id) }))!;
   await finishJob(testCtx(), job, { status: "COMPLETED", outputFileId: "file_x", cost });
+};
+
+/** A pack of `tokens` prepaid tokens bought and paid. */
+const buyPack = async (token: string, userId: string, tokens = 1000) => {
+  const res = await call("/api/v1/billing/checkout", bearer(token, json("POST", { tokens })));
+  const { sessionId } = (await body<{ sessionId: string }>(res)).data!;
+  const completed = {
+    id: sessionId,
+    object: "checkout.session",
+    mode: "payment",
+    payment_status: "paid",
+    customer: `cus_${userId}`,
+    payment_intent: `pi_pack_${sessionId}`,
+    metadata: {},
+  };
+  expect(await applied("checkout.session.completed", completed)).toBe(true);
 };
 
 const subscriptionStatus = async (id: string) =>
@@ -116,11 +136,49 @@ describe("a paid period's allowance comes with its paid invoice", () => {
     const sub = await subscribe(token, userId, "pro");
     await spend(userId, 1000, 1000);
     const rows = await ledgerRows(userId);
-    // The calendar month ends (the free plan's renewal), then the paid period itself ends with no paid invoice.
-    await cron(periodEnd(Date.now()) + 60_000);
-    await cron(sub.end + 60_000);
+    // The calendar month ends (the free plan's renewal): nothing moves.
+    await cron(Math.min(periodEnd(Date.now()), sub.end) - 60_000);
     expect(await accountRow(userId)).toMatchObject({ plan: "pro", balance: 9000, periodEnd: sub.end });
     expect(await ledgerRows(userId)).toEqual(rows);
+    // The paid period itself ends with no paid invoice: nothing is granted (what was left expires, below).
+    await cron(sub.end + 60_000);
+    expect(await accountRow(userId)).toMatchObject({ plan: "pro", balance: 0, periodEnd: sub.end });
+    expect((await ledgerRows(userId)).filter(([kind]) => kind === "grant")).toEqual(
+      rows.filter(([kind]) => kind === "grant"),
+    );
+  });
+
+  it("expires what is left of a paid period at its end while the renewal is unpaid; the paid renewal brings the new allowance", async () => {
+    const { token, userId } = await signUp();
+    const sub = await subscribe(token, userId, "pro");
+    await buyPack(token, userId);
+    await spend(userId, 1000, 1000);
+    // A job holds 500 of the period's allowance across its end.
+    const running = await openPending(userId, 500);
+    await renewalCron(sub.end - 60_000);
+    expect(await accountRow(userId)).toMatchObject({ plan: "pro", balance: 9500, prepaid: 1000 });
+    await renewalCron(sub.end + 60_000);
+    // The 8500 left expire; prepaid tokens stay; the plan stays while the provider collects the renewal.
+    expect(await accountRow(userId)).toMatchObject({
+      plan: "pro",
+      balance: 1000,
+      prepaid: 1000,
+      periodEnd: sub.end,
+    });
+    expect((await ledgerRows(userId)).at(-1)).toEqual(["expire", -8500, 0]);
+    await renewalCron(sub.end + 120_000);
+    expect((await ledgerRows(userId)).at(-1)).toEqual(["expire", -8500, 0]);
+    // The job ends after the period (charged 100): what it gives back of the old period expires too.
+    const job = (await testCtx().db.query.jobs.findFirst({ where: (j, { eq }) => eq(j.id, running) }))!;
+    await finishJob(testCtx(), job, { status: "COMPLETED", outputFileId: "file_x", cost: 100 });
+    expect(await accountRow(userId)).toMatchObject({ balance: 1400 });
+    await renewalCron(sub.end + 180_000);
+    expect(await accountRow(userId)).toMatchObject({ balance: 1000, prepaid: 1000 });
+    // The renewal is paid: the new period starts with the full allowance.
+    const next = invoice({ subscription: sub.subscriptionId, customer: sub.customer, start: sub.end });
+    expect(await applied("invoice.paid", next)).toBe(true);
+    expect(await accountRow(userId)).toMatchObject({ plan: "pro", balance: 11000, prepaid: 1000 });
+    expect((await ledgerRows(userId)).at(-1)).toEqual(["grant", 10000, 0]);
   });
 
   it("keeps the free plan's calendar renewal", async () => {
@@ -139,7 +197,7 @@ describe("a paid period's allowance comes with its paid invoice", () => {
     const { token, userId } = await signUp();
     const sub = await subscribe(token, userId, "pro");
     await cron(sub.end + 29 * DAY);
-    expect((await accountRow(userId))!.plan).toBe("pro");
+    expect(await accountRow(userId)).toMatchObject({ plan: "pro", balance: 0 });
     const at = sub.end + 31 * DAY;
     await cron(at);
     expect(await accountRow(userId)).toMatchObject({
@@ -148,7 +206,10 @@ describe("a paid period's allowance comes with its paid invoice", () => {
       balance: 500,
       periodEnd: periodEnd(at),
     });
-    expect((await ledgerRows(userId)).at(-1)).toEqual(["expire", -9500, 0]);
+    expect((await ledgerRows(userId)).slice(-2)).toEqual([
+      ["expire", -10000, 0],
+      ["grant", 500, 0],
+    ]);
     expect(await planHistory(userId)).toEqual([
       ["free", "pro", "upgrade"],
       ["pro", "free", "lapsed"],
