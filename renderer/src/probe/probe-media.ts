@@ -5,6 +5,7 @@
  */
 import { UnprocessableMedia } from "../lib/errors.ts";
 import { ProcessError, run } from "../lib/process.ts";
+import type { Identity } from "../lib/run-as.ts";
 import { buildFfprobeArgs } from "./ffprobe-args.ts";
 import { probeMp4, probeStill } from "./header-facts.ts";
 import type { MediaFacts } from "./media-facts.ts";
@@ -15,6 +16,8 @@ const PROBE_TIMEOUT_MS = 30_000;
 export interface ProbeOptions {
   ffprobePath: string;
   signal?: AbortSignal;
+  /** The task's tool user (lib/tool-users.ts), who can read `path`; absent: the renderer's own credentials. */
+  user?: Identity | null;
   /**
    * Every fact, the ones only ffprobe reports included (format name, audio codec, frame rate): what POST
    * /probe answers. The header readers know none of those, so this always runs ffprobe.
@@ -42,6 +45,7 @@ const ffprobeFacts = async (path: string, options: ProbeOptions): Promise<MediaF
     ({ stdout } = await run(options.ffprobePath, buildFfprobeArgs(path), {
       timeoutMs: PROBE_TIMEOUT_MS,
       signal: options.signal,
+      user: options.user,
     }));
   } catch (error) {
     if (error instanceof ProcessError && error.failure === "exited") {

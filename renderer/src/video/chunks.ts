@@ -12,6 +12,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run, type PipeUser } from "../lib/process.ts";
+import type { Identity } from "../lib/run-as.ts";
 import { encoderArgs, type FfmpegJob } from "./args.ts";
 import { audioOnlyGraph } from "./captions/audio-pass.ts";
 import type { CompiledGraph } from "./compile.ts";
@@ -108,6 +109,7 @@ export interface JoinJob {
   outPath: string;
   signal?: AbortSignal;
   onSpawn?: (pid: number) => void;
+  user?: Identity | null;
 }
 
 /** Renders the audio mix of the whole timeline in one pass and muxes it with the concatenated segments. */
@@ -136,7 +138,7 @@ export const joinSegments = async (j: JoinJob): Promise<void> => {
       ...["-t", String(j.duration), "-f", j.format === "mov" ? "mov" : j.format],
       j.outPath,
     ],
-    { signal: j.signal, onSpawn: j.onSpawn, timeoutMs: 30 * 60_000 },
+    { signal: j.signal, onSpawn: j.onSpawn, user: j.user, timeoutMs: 30 * 60_000 },
   );
 };
 

@@ -6,6 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run } from "../../lib/process.ts";
+import type { Identity } from "../../lib/run-as.ts";
 import { SPEECH_AUDIO_FILTER } from "../../transcribe/types.ts";
 import type { CompiledGraph } from "../compile.ts";
 
@@ -51,6 +52,7 @@ export const writeSpeechWav = async (
   workDir: string,
   ffmpegPath: string,
   signal?: AbortSignal,
+  user: Identity | null = null,
 ): Promise<string> => {
   const script = join(workDir, "audio-graph.txt");
   const wav = join(workDir, "speech.wav");
@@ -74,7 +76,7 @@ export const writeSpeechWav = async (
       "-y",
       wav,
     ],
-    { signal, timeoutMs: 10 * 60_000 },
+    { signal, user, timeoutMs: 10 * 60_000 },
   );
   return wav;
 };

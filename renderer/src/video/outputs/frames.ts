@@ -10,6 +10,7 @@ import { thumbnailTimes } from "@media-render/contract/config/outputs";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { evenDimension } from "@media-render/contract/geometry";
 import { run } from "../../lib/process.ts";
+import type { Identity } from "../../lib/run-as.ts";
 
 /** What the render produced, as frames.ts reads it. */
 export interface RenderedVideo {
@@ -69,6 +70,7 @@ export const writeFrames = async (
     spriteName?: string;
     signal?: AbortSignal;
     onSpawn?: (pid: number) => void;
+    user?: Identity | null;
   },
 ): Promise<FrameFiles> => {
   const { poster, thumbnails } = config;
@@ -129,7 +131,7 @@ export const writeFrames = async (
       ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", ...decoder, "-i", video.path],
       ...["-filter_complex", filters.join(";"), ...outputs],
     ],
-    { signal: o.signal, onSpawn: o.onSpawn, timeoutMs: 10 * 60_000 },
+    { signal: o.signal, onSpawn: o.onSpawn, user: o.user, timeoutMs: 10 * 60_000 },
   );
   return files;
 };

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Timeline } from "@media-render/contract/timeline";
 import { cpuTimes } from "../../lib/cpu-time.ts";
 import { run } from "../../lib/process.ts";
+import type { Identity } from "../../lib/run-as.ts";
 import { extraOutputsArgs, ffmpegArgs, filterThreadsFor } from "../args.ts";
 import { chunkArgs, chunkGraph, chunkPipes, chunkWindow, type ChunkPart } from "../chunks.ts";
 import { compileGraph, pipesLast, type CompiledGraph, type GraphInput } from "../compile.ts";
@@ -63,6 +64,8 @@ export interface EncodeOptions {
   chunk?: ChunkPart;
   signal?: AbortSignal;
   onSpawn?: (pid: number) => void;
+  /** The job's tool user (render.ts). */
+  user?: Identity | null;
   report: (percent: number, stage: Stage) => void;
   clock: Stopwatch;
 }
@@ -91,6 +94,7 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
           pipes: ordered.pipes,
           signal,
           onSpawn: o.onSpawn,
+          user: o.user,
           timeoutMs: 10 * 60_000,
         });
       }
@@ -130,6 +134,7 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
     pipes: window ? chunkPipes(graph.pipes) : graph.pipes,
     signal,
     onSpawn: o.onSpawn,
+    user: o.user,
     timeoutMs: 30 * 60_000,
     // A still's render stops at its frame: the pipes still feeding later frames find it gone.
     pipesMayClose: target.stillTime !== undefined,
@@ -163,6 +168,7 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
       workDir: o.workDir,
       signal,
       onSpawn: o.onSpawn,
+      user: o.user,
     });
   clock.record("ffmpegMs", start);
   const cpu1 = cpuTimes();

@@ -3,6 +3,7 @@
  * as video-only segments; the join mixes the whole timeline's audio once and muxes it with the segments, copied.
  */
 import type { Timeline } from "@media-render/contract/timeline";
+import type { Identity } from "../../lib/run-as.ts";
 import { joinSegments } from "../chunks.ts";
 import { compileGraph } from "../compile.ts";
 import type { GlLayerDrawer } from "../graph-context.ts";
@@ -33,6 +34,7 @@ export const joinChunks = async (
     mix: (timeline: Timeline) => VideoSpec;
     signal?: AbortSignal;
     onSpawn?: (pid: number) => void;
+    user?: Identity | null;
     report: (percent: number, stage: Stage) => void;
     clock: Stopwatch;
   },
@@ -62,6 +64,7 @@ export const joinChunks = async (
     outPath: o.outPath,
     signal: o.signal,
     onSpawn: o.onSpawn,
+    user: o.user,
   });
   o.clock.record("ffmpegMs", start);
   return timeline;
