@@ -3,7 +3,7 @@
  * (two pools stand for two renderers of one machine), and nothing of a task left running once it lets its uid go.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -64,6 +64,10 @@ describe("tool users", () => {
       const argv = asUser(first.user, ["sleep", "600"]);
       const left = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: "ignore", env: {} });
       const gone = new Promise((resolve) => left.once("exit", (code, signal) => resolve(signal)));
+      // Once setpriv has made it the task's (a process still switching is killed when the uid is next claimed).
+      const status = () => readFile(`/proc/${left.pid}/status`, "utf8").catch(() => "");
+      while (!new RegExp(`^Uid:\\s+${uid}\\s`, "m").test(await status()))
+        await new Promise((r) => setTimeout(r, 10));
       await first.release();
       expect(left.exitCode).toBeNull(); // the task still holds it
       await second.release();
@@ -72,6 +76,20 @@ describe("tool users", () => {
       const again = new ToolUsers({ first: uid, last: uid });
       const lease = await again.lease("job-b");
       expect(lease.user!.uid).toBe(uid);
+      await lease.release();
+    });
+
+    it("kill what a renderer that died left running with a uid when the uid is next claimed", async () => {
+      const uid = DEFAULT_TOOL_UIDS.last - 1;
+      const who = { name: `uid ${uid}`, uid, gid: uid };
+      const argv = asUser(who, ["sleep", "600"]);
+      const left = spawn(argv[0]!, argv.slice(1), { detached: true, stdio: "ignore", env: {} });
+      const gone = new Promise((resolve) => left.once("exit", (code, signal) => resolve(signal)));
+      const status = () => readFile(`/proc/${left.pid}/status`, "utf8").catch(() => "");
+      while (!new RegExp(`^Uid:\\s+${uid}\\s`, "m").test(await status()))
+        await new Promise((r) => setTimeout(r, 10));
+      const lease = await new ToolUsers({ first: uid, last: uid }).lease("job-after");
+      expect(await gone).toBe("SIGKILL");
       await lease.release();
     });
 

@@ -10,7 +10,8 @@
  * A uid is claimed by listening on an abstract unix socket named after it: the kernel lets one process of the machine
  * (its network namespace) hold a name, and frees it when that process dies. So renderers started side by side (local
  * runs start several, tests more) never hand out the same uid, and a renderer that was killed leaves no claim behind;
- * the processes its tasks left are killed when the uid is next claimed. Uids with a passwd or group entry are skipped.
+ * the processes its tasks left are killed when the uid is next claimed (so is a process that was still switching to
+ * the uid when its task ended). Uids with a passwd or group entry are skipped.
  *
  * A renderer that is not root cannot switch users: its leases carry no user, and tools run as the renderer itself
  * (with an environment of their own all the same: process.ts).
