@@ -25,8 +25,14 @@ export interface ProbeOptions {
   complete?: boolean;
 }
 
-/** Last meaningful stderr line, with the server's temp path replaced so it never reaches a client. */
+/**
+ * Last meaningful stderr line, with the server's temp path replaced so it never reaches a client; a file that only a
+ * demuxer outside demuxers.ts would read (a playlist) is named by that demuxer.
+ */
 export const probeErrorMessage = (stderrTail: string, inputPath: string): string => {
+  const refused = /\[(\w+) @ 0x[0-9a-f]+\] Format not on whitelist/.exec(stderrTail)?.[1];
+  if (refused)
+    return `Unreadable media: the file is ${refused}, not a picture, video or sound this service reads`;
   const lines = stderrTail
     .split("\n")
     .map((line) => line.replaceAll(`file:${inputPath}`, "input").replaceAll(inputPath, "input").trim())

@@ -58,7 +58,8 @@ export const workersAiSynthesizer = (
     await run(
       ffmpegPath,
       [
-        ...["-hide_banner", "-nostdin", "-v", "error", "-i", mp3],
+        ...["-hide_banner", "-nostdin", "-v", "error"],
+        ...["-f", "mp3", "-protocol_whitelist", "file", "-i", mp3],
         ...[
           "-af",
           `atempo=${rate}`,

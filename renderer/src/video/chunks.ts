@@ -13,6 +13,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run, type PipeUser } from "../lib/process.ts";
 import type { Identity } from "../lib/run-as.ts";
+import { demuxerOfOutput } from "../probe/demuxers.ts";
 import { encoderArgs, type FfmpegJob } from "./args.ts";
 import { audioOnlyGraph } from "./captions/audio-pass.ts";
 import type { CompiledGraph } from "./compile.ts";
@@ -132,7 +133,9 @@ export const joinSegments = async (j: JoinJob): Promise<void> => {
     [
       ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats"],
       ...(audio?.inputs.flat() ?? []),
-      ...["-f", "concat", "-safe", "0", "-i", list],
+      // The segments are other renderers' files: the list opens them from files only, as what a segment is.
+      ...["-f", "concat", "-safe", "0", "-protocol_whitelist", "file"],
+      ...["-format_whitelist", `concat,${demuxerOfOutput(segmentMuxer(j.format))}`, "-i", list],
       ...["-filter_complex_script", script, "-map", `${n}:v`, "-map", "[aout]", "-c:v", "copy"],
       ...audioArgs,
       ...["-t", String(j.duration), "-f", j.format === "mov" ? "mov" : j.format],

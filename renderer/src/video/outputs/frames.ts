@@ -10,6 +10,7 @@ import { thumbnailTimes } from "@media-render/contract/config/outputs";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { evenDimension } from "@media-render/contract/geometry";
 import { run } from "../../lib/process.ts";
+import { demuxerOfOutput } from "../../probe/demuxers.ts";
 import type { Identity } from "../../lib/run-as.ts";
 
 /** What the render produced, as frames.ts reads it. */
@@ -128,7 +129,8 @@ export const writeFrames = async (
   await run(
     o.ffmpegPath,
     [
-      ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", ...decoder, "-i", video.path],
+      ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", ...decoder],
+      ...["-f", demuxerOfOutput(video.format), "-protocol_whitelist", "file", "-i", video.path],
       ...["-filter_complex", filters.join(";"), ...outputs],
     ],
     { signal: o.signal, onSpawn: o.onSpawn, user: o.user, timeoutMs: 10 * 60_000 },

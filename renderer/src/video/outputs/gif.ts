@@ -28,10 +28,13 @@ export const gifArgs = (
   dither: OutputTarget["dither"],
 ): [string[], string[]] => {
   const quiet = ["-hide_banner", "-nostdin", "-y", "-loglevel", "error"];
+  // Our own files, each read by the demuxer that wrote it and from a file only.
+  const frames = ["-f", "matroska", "-protocol_whitelist", "file", "-i", intermediate];
+  const colours = ["-f", "png_pipe", "-protocol_whitelist", "file", "-i", palette];
   return [
-    [...quiet, "-i", intermediate, "-vf", "palettegen=stats_mode=full", "-frames:v", "1", palette],
+    [...quiet, ...frames, "-vf", "palettegen=stats_mode=full", "-frames:v", "1", palette],
     [
-      ...[...quiet, "-i", intermediate, "-i", palette],
+      ...[...quiet, ...frames, ...colours],
       ...["-lavfi", `[0:v][1:v]paletteuse=dither=${dither}`, "-loop", "0", "-f", "gif", outPath],
     ],
   ];
