@@ -91,7 +91,7 @@ export const transcribeCaptions = async (
   const timeline = timelineOf(spec, media);
   const file = spec.subtitles.file;
   const captions = file
-    ? await captionsFromFile(file, spec, timeline.duration)
+    ? await captionsFromFile(file, spec, timeline.duration, o.signal)
     : o.utterances.length > 0
       ? captionsFromWords(spokenWords(o.utterances, timeline), spec, timeline.duration, null)
       : await transcribeMix(spec, timeline, media, o);
