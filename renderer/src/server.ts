@@ -3,14 +3,14 @@
  * versions once, serves the app, and shuts down cleanly on SIGTERM/SIGINT (stop accepting, let in-flight
  * requests finish, abort long work through AppDeps.shutdownSignal).
  */
-import { chmod, mkdir } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { createApp } from "./app.ts";
 import { loadConfig, type Config } from "./config.ts";
 import { isRoot } from "./lib/run-as.ts";
-import { ToolUsers } from "./lib/tool-users.ts";
+import { openToTools, ToolUsers } from "./lib/tool-users.ts";
 import { readToolVersions, type ToolVersions } from "./tool-versions.ts";
 import { closeBrowser } from "./video/raster/browser.ts";
 import { RenderQueue } from "./video/render-queue.ts";
@@ -32,8 +32,8 @@ export const startServer = async (
   options: { tools?: ToolVersions } = {},
 ): Promise<RunningServer> => {
   await mkdir(config.tmpDir, { recursive: true });
-  // Each task's tools reach their own folder in it (0700, theirs) but may not list it.
-  if (isRoot()) await chmod(config.tmpDir, 0o711);
+  // Each task's tools reach their own folder in it (0700, theirs).
+  if (isRoot()) await openToTools(config.tmpDir);
   const toolUsers = new ToolUsers(config.toolUids);
   const tools = options.tools ?? (await readToolVersions(config, toolUsers));
   const shutdown = new AbortController();

@@ -3,13 +3,13 @@
  * (two pools stand for two renderers of one machine), and nothing of a task left running once it lets its uid go.
  */
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../src/lib/process.ts";
 import { asUser } from "../src/lib/run-as.ts";
-import { DEFAULT_TOOL_UIDS, ToolUsers } from "../src/lib/tool-users.ts";
+import { DEFAULT_TOOL_UIDS, openToTools, ToolUsers } from "../src/lib/tool-users.ts";
 
 const ROOT = process.getuid?.() === 0;
 let dir: string;
@@ -91,6 +91,19 @@ describe("tool users", () => {
       const lease = await new ToolUsers({ first: uid, last: uid }).lease("job-after");
       expect(await gone).toBe("SIGKILL");
       await lease.release();
+    });
+
+    it("reach TMP_DIR: it gains o+x and nothing else, and a closed folder above it stops the start", async () => {
+      await chmod(dir, 0o755);
+      const closed = await mkdtemp(join(dir, "closed-"));
+      const root = join(closed, "renderer");
+      await mkdir(root, { mode: 0o700 });
+      await chmod(root, 0o700);
+      await expect(openToTools(root)).rejects.toThrow(`which other users cannot enter`);
+      expect((await stat(root)).mode & 0o777).toBe(0o701);
+      await chmod(closed, 0o755);
+      await openToTools(root);
+      expect((await stat(root)).mode & 0o777).toBe(0o701);
     });
 
     it("refuse when every uid of the range is held", async () => {

@@ -17,8 +17,9 @@
  * (with an environment of their own all the same: process.ts).
  */
 import { readFileSync } from "node:fs";
-import { chmod, chown, readdir, readFile } from "node:fs/promises";
+import { chmod, chown, readdir, readFile, stat } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
+import { dirname, resolve } from "node:path";
 import { isRoot, type Identity } from "./run-as.ts";
 
 /** Uids tools may run as (TOOL_UIDS): none of them may belong to a user or group of the machine. */
@@ -29,6 +30,25 @@ export interface UidRange {
 
 /** Outside the ranges Debian gives users (1000-59999) and systemd's dynamic users (61184-65519), below 65536. */
 export const DEFAULT_TOOL_UIDS: UidRange = { first: 60000, last: 60999 };
+
+/**
+ * Makes `root` (TMP_DIR, where the tasks' folders are) enterable by the tool users, adding only the others' execute
+ * bit (a 0700 folder becomes 0701; /tmp stays as it is), and checks that every folder above it is enterable too:
+ * otherwise no tool could reach its task's folder, and the renderer says so at start-up rather than at every job.
+ */
+export const openToTools = async (root: string): Promise<void> => {
+  const dir = resolve(root);
+  const { mode } = await stat(dir);
+  if ((mode & 0o001) === 0) await chmod(dir, (mode & 0o7777) | 0o001);
+  for (let up = dirname(dir); ; up = dirname(up)) {
+    if (((await stat(up)).mode & 0o001) === 0)
+      throw new Error(
+        `TMP_DIR ${dir} is inside ${up}, which other users cannot enter: the tools' users could not reach their ` +
+          `tasks' folders (give it o+x, or choose another TMP_DIR)`,
+      );
+    if (up === dirname(up)) return;
+  }
+};
 
 /** One task's hold on its tool user. */
 export interface ToolLease {

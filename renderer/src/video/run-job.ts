@@ -162,11 +162,11 @@ const runVideoJob = async (
   // Every program of the job but Chromium runs as the job's tool user, whose folder this is (lib/tool-users.ts).
   let lease: ToolLease | null = null;
   try {
-    lease = await deps.toolUsers.lease(job.jobId);
-    const user = lease.user;
-    const own = lease;
+    const held = await deps.toolUsers.lease(job.jobId);
+    lease = held;
+    const user = held.user;
     const result = await withTempDir(deps.config.tmpDir, "video-", async (dir) => {
-      await own.own(dir);
+      await held.own(dir);
       const outPath = join(dir, `out.${job.output.format}`);
       const work = (async () => {
         signal.throwIfAborted(); // cancelled or shut down while it waited: start nothing (no browser launch)
