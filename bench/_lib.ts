@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
 import { cpuTimes } from "../renderer/src/lib/cpu-time.ts";
-import { GL_ENV } from "../renderer/src/video/gl/native-gl.ts";
+import { glEnv } from "../renderer/src/video/gl/native-gl.ts";
 
 const firstLine = (cmd: string, args: string[], env?: Record<string, string>): string => {
   try {
@@ -57,7 +57,7 @@ export const conditions = (name: string): string => {
     firstLine(DEFAULT_RENDER_TOOLS.chromiumPath, ["--version"]),
     // What draws gl-transitions: the native helper's GL (Mesa's llvmpipe and its version), or only the page.
     DEFAULT_RENDER_TOOLS.glTransitionPath
-      ? `transitions on ${firstLine(DEFAULT_RENDER_TOOLS.glTransitionPath, ["--version"], GL_ENV)}`
+      ? `transitions on ${firstLine(DEFAULT_RENDER_TOOLS.glTransitionPath, ["--version"], glEnv())}`
       : "transitions on the WebGL page (the native helper is not built)",
   ];
   return [

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
+import { DEFAULT_TOOL_UIDS, type UidRange } from "./lib/tool-users.ts";
 import { builtGlTransition } from "./video/gl/native-gl.ts";
 import chromiumIsolation from "./video/raster/chromium-isolation.json" with { type: "json" };
 import { CHROMIUM_SANDBOX, type ChromiumLaunch } from "./video/raster/launch-chromium.ts";
@@ -106,6 +107,17 @@ const unsignedInt = (name: string, max: number) =>
 
 const nonEmpty = (name: string) => v.pipe(v.string(), v.nonEmpty(`${name} must not be empty`));
 
+/** `first-last`: the uids tools run as (never 0, first <= last). */
+const uidRange = v.pipe(
+  v.string(),
+  v.regex(/^\d{1,10}-\d{1,10}$/, "TOOL_UIDS must be two uids, first-last"),
+  v.transform((s): UidRange => {
+    const [first, last] = s.split("-").map(Number) as [number, number];
+    return { first, last };
+  }),
+  v.check((r) => r.first >= 1 && r.first <= r.last, "TOOL_UIDS must go from a uid above 0 up to a uid"),
+);
+
 /** The environment variables the renderer reads; the output type is {@link Config}. */
 export const RendererEnv = v.object({
   HOST: v.optional(nonEmpty("HOST"), "127.0.0.1"),
@@ -159,6 +171,7 @@ export const RendererEnv = v.object({
     "native",
   ),
   GL_TRANSITION_PATH: v.optional(nonEmpty("GL_TRANSITION_PATH")),
+  TOOL_UIDS: v.optional(uidRange, `${DEFAULT_TOOL_UIDS.first}-${DEFAULT_TOOL_UIDS.last}`),
   GL_FRAME_SECONDS: v.optional(
     v.pipe(unsignedInt("GL_FRAME_SECONDS", 600), v.minValue(1, "GL_FRAME_SECONDS must be at least 1")),
     String(DEFAULT_RENDER_TOOLS.glFrameSeconds),
@@ -187,6 +200,11 @@ export interface Config extends RenderTools {
    * stopped as the job's fault (RENDER_JOB_MEMORY_MB, default 3/4 of the machine's memory split between the slots).
    */
   renderJobMemoryMb: number;
+  /**
+   * The uids external tools run as when the renderer is root (TOOL_UIDS, default 60000-60999): one per task at a
+   * time (lib/tool-users.ts). None may belong to a user or group of the machine.
+   */
+  toolUids: UidRange;
 }
 
 /** Reads and validates the configuration; throws one Error listing every problem. */
@@ -226,5 +244,6 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     glTransitionPath:
       e.GL_TRANSITIONS === "page" ? null : (e.GL_TRANSITION_PATH ?? DEFAULT_RENDER_TOOLS.glTransitionPath),
     glFrameSeconds: e.GL_FRAME_SECONDS,
+    toolUids: e.TOOL_UIDS,
   };
 };

@@ -1,6 +1,7 @@
 /** What the routes get from the server (a leaf module, so routes and the app do not import each other). */
 import type { Hono } from "hono";
 import type { Config } from "./config.ts";
+import type { ToolUsers } from "./lib/tool-users.ts";
 import type { ToolVersions } from "./tool-versions.ts";
 import type { RenderQueue } from "./video/render-queue.ts";
 
@@ -15,6 +16,8 @@ export interface AppDeps {
   shutdownSignal: AbortSignal;
   /** The bounded queue of video renders (admission control), shared by the render, cancel and health routes. */
   renders: RenderQueue;
+  /** The tool users tasks lease (lib/tool-users.ts): a job's or a probe's programs run as its own. */
+  toolUsers: ToolUsers;
 }
 
 /** A route module: returns a sub-app whose paths are absolute (it is mounted at "/"). */

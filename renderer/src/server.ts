@@ -9,6 +9,8 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { createApp } from "./app.ts";
 import { loadConfig, type Config } from "./config.ts";
+import { isRoot } from "./lib/run-as.ts";
+import { openToTools, ToolUsers } from "./lib/tool-users.ts";
 import { readToolVersions, type ToolVersions } from "./tool-versions.ts";
 import { closeBrowser } from "./video/raster/browser.ts";
 import { RenderQueue } from "./video/render-queue.ts";
@@ -30,14 +32,20 @@ export const startServer = async (
   options: { tools?: ToolVersions } = {},
 ): Promise<RunningServer> => {
   await mkdir(config.tmpDir, { recursive: true });
-  const tools = options.tools ?? (await readToolVersions(config));
+  // Each task's tools reach their own folder in it (0700, theirs).
+  if (isRoot()) await openToTools(config.tmpDir);
+  const toolUsers = new ToolUsers(config.toolUids);
+  const tools = options.tools ?? (await readToolVersions(config, toolUsers));
   const shutdown = new AbortController();
   const renders = new RenderQueue({
     slots: config.renderSlots,
     maxWaiting: config.renderQueueMax,
     perAccount: config.renderQueuePerAccount,
   });
-  const app = createApp({ config, tools, startedAt: Date.now(), shutdownSignal: shutdown.signal, renders });
+  const app = createApp({
+    ...{ config, tools, startedAt: Date.now(), shutdownSignal: shutdown.signal },
+    ...{ renders, toolUsers },
+  });
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
 
   await new Promise<void>((resolve, reject) => {

@@ -2,6 +2,8 @@
 import type { RendererHealth } from "@media-render/contract/wire";
 import { glTransitionVersion } from "./video/gl/native-gl.ts";
 import { run } from "./lib/process.ts";
+import type { Identity } from "./lib/run-as.ts";
+import type { ToolUsers } from "./lib/tool-users.ts";
 
 /** The `tools` of the contract's health answer: a version per binary, null when it is missing. */
 export type ToolVersions = RendererHealth["tools"];
@@ -15,9 +17,9 @@ export const parseToolVersion = (banner: string): string | null => {
   return firstLine.match(/\b(\d+\.\d+(?:\.\d+)*)/)?.[1] ?? null;
 };
 
-const versionOf = async (command: string, flag: string): Promise<string | null> => {
+const versionOf = async (command: string, flag: string, user: Identity | null): Promise<string | null> => {
   try {
-    const { stdout } = await run(command, [flag], { timeoutMs: 10_000 });
+    const { stdout } = await run(command, [flag], { timeoutMs: 10_000, user });
     return parseToolVersion(stdout.toString("utf8"));
   } catch {
     // A missing tool is reported as null so /health still answers and shows what is absent.
@@ -25,18 +27,30 @@ const versionOf = async (command: string, flag: string): Promise<string | null> 
   }
 };
 
-/** Asks each tool for its version, in parallel (about half a second, dominated by Chromium). */
-export const readToolVersions = async (paths: {
-  ffmpegPath: string;
-  ffprobePath: string;
-  chromiumPath: string;
-  glTransitionPath: string | null;
-}): Promise<ToolVersions> => {
-  const [ffmpeg, ffprobe, chromium, glTransitions] = await Promise.all([
-    versionOf(paths.ffmpegPath, "-version"),
-    versionOf(paths.ffprobePath, "-version"),
-    versionOf(paths.chromiumPath, "--version"),
-    glTransitionVersion(paths.glTransitionPath),
-  ]);
-  return { ffmpeg, ffprobe, chromium, glTransitions };
+/**
+ * Asks each tool for its version, in parallel (about half a second, dominated by Chromium), as a tool user of its
+ * own when `users` are given (as every run of them is: lib/tool-users.ts).
+ */
+export const readToolVersions = async (
+  paths: {
+    ffmpegPath: string;
+    ffprobePath: string;
+    chromiumPath: string;
+    glTransitionPath: string | null;
+  },
+  users?: ToolUsers,
+): Promise<ToolVersions> => {
+  const lease = await users?.lease(`versions-${crypto.randomUUID()}`);
+  const user = lease?.user ?? null;
+  try {
+    const [ffmpeg, ffprobe, chromium, glTransitions] = await Promise.all([
+      versionOf(paths.ffmpegPath, "-version", user),
+      versionOf(paths.ffprobePath, "-version", user),
+      versionOf(paths.chromiumPath, "--version", user),
+      glTransitionVersion(paths.glTransitionPath, user),
+    ]);
+    return { ffmpeg, ffprobe, chromium, glTransitions };
+  } finally {
+    await lease?.release();
+  }
 };

@@ -1,5 +1,5 @@
 /** The real server: unsigned health, the signature gate on every other route, and the error bodies. */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -52,6 +52,8 @@ describe("GET /health", () => {
 
   it("says what draws gl-transitions: null on the page only, the helper's error when it cannot start", async () => {
     const dir = await mkdtemp(join(tmpdir(), "fake-gl-"));
+    // Where the tools' user can run it, as it can the real ones.
+    await chmod(dir, 0o755);
     const broken = join(dir, "gl-transition");
     await writeFile(broken, "#!/bin/sh\necho 'gl-transition: eglInitialize failed' >&2\nexit 1\n", {
       mode: 0o755,
@@ -78,6 +80,7 @@ describe("GET /health", () => {
 
   it("reports the Chromium binary the configuration names (the one renders launch)", async () => {
     const dir = await mkdtemp(join(tmpdir(), "fake-chromium-"));
+    await chmod(dir, 0o755);
     const fake = join(dir, "chromium");
     await writeFile(fake, "#!/bin/sh\necho 'Chromium 999.1.2 built for this test'\n", { mode: 0o755 });
     const other = await startTestServer({ chromiumPath: fake });

@@ -17,11 +17,15 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
- * How every Chromium that shows users' pages runs: as this user (through setpriv, with these flags) when started by
- * root, and without a GPU where it needs none. The renderer reads the same file (renderer/src/video/raster/).
+ * How every Chromium that shows users' pages runs: as this user when started by root, and without a GPU where it
+ * needs none. The renderer reads the same file (renderer/src/video/raster/).
  */
 const ISOLATION = JSON.parse(
   readFileSync(new URL("../../renderer/src/video/raster/chromium-isolation.json", import.meta.url), "utf8"),
+);
+/** setpriv's flags when the renderer runs a program as another user (renderer/src/lib/run-as.ts reads them too). */
+const SETPRIV_FLAGS = JSON.parse(
+  readFileSync(new URL("../../renderer/src/lib/setpriv.json", import.meta.url), "utf8"),
 );
 /** The unprivileged user every Chromium runs as when started by root. */
 export const BROWSER_USER = ISOLATION.user;
@@ -144,9 +148,7 @@ export const CHROMIUM_SEALED_PREFERENCES = JSON.stringify({
 
 /** `setpriv` arguments that run a command as the browser user (root only), or none (not root: our own user). */
 const asBrowserUser = () =>
-  isRoot()
-    ? ["setpriv", `--reuid=${BROWSER_USER}`, `--regid=${BROWSER_USER}`, ...ISOLATION.setpriv, "--"]
-    : [];
+  isRoot() ? ["setpriv", `--reuid=${BROWSER_USER}`, `--regid=${BROWSER_USER}`, ...SETPRIV_FLAGS, "--"] : [];
 
 /**
  * Creates the browser user when root and it is missing: a system user with its own group, no home, no shell, no

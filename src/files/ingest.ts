@@ -1,8 +1,12 @@
 /**
  * Reads an incoming byte stream once: the first HEAD_BYTES are sniffed, then (when storing) everything streams
- * into R2 while being counted. Past `maxBytes` the read stops with 413 and nothing is left behind.
+ * into R2 while being counted. Past `maxBytes` the read stops with 413 and nothing is left behind. A captions file
+ * stops it sooner: past CAPTIONS_FILE_MAX_BYTES or CAPTIONS_FILE_MAX_CUES timing lines it is refused (400, naming
+ * `file`), so no renderer is ever handed one it would refuse to parse.
  */
-import { PayloadTooLarge } from "../lib/errors.ts";
+import { CAPTIONS_FILE_MAX_BYTES, CAPTIONS_FILE_MAX_CUES } from "@media-render/contract/config/limits";
+import { CueCounter } from "@media-render/contract/media/caption-cues";
+import { PayloadTooLarge, ValidationFailed } from "../lib/errors.ts";
 import { createR2Writer, type R2Writer } from "./r2-writer.ts";
 import { MoovTap, moovTracks } from "@media-render/contract/media/iso-tracks";
 import { isIsoBmff, isoSniffed, sniff, type Sniffed } from "./sniff.ts";
@@ -50,6 +54,26 @@ const moveObject = async (store: NonNullable<IngestOptions["store"]>, key: strin
   return next;
 };
 
+const refused = (message: string, code: string) =>
+  new ValidationFailed([{ field: "file", message, code }], "File validation failed");
+
+/** Holds a captions file to its limits as its bytes arrive (the head, then each chunk). */
+const captionsLimits = () => {
+  const cues = new CueCounter();
+  return (bytes: Uint8Array, size: number) => {
+    if (size > CAPTIONS_FILE_MAX_BYTES)
+      throw refused(
+        `A captions file may be at most ${CAPTIONS_FILE_MAX_BYTES} bytes (1 MiB); this one is larger`,
+        "CAPTIONS_FILE_TOO_LARGE",
+      );
+    if (cues.push(bytes) > CAPTIONS_FILE_MAX_CUES)
+      throw refused(
+        `A captions file may have at most ${CAPTIONS_FILE_MAX_CUES} cues (timing lines with -->); this one has more`,
+        "TOO_MANY_CUES",
+      );
+  };
+};
+
 /** Consumes `stream`; on any failure a partly written object is removed. */
 export const ingest = async (stream: ReadableStream<Uint8Array>, opts: IngestOptions): Promise<Ingested> => {
   const reader = stream.getReader();
@@ -59,6 +83,7 @@ export const ingest = async (stream: ReadableStream<Uint8Array>, opts: IngestOpt
   let writer: R2Writer | null = null;
   let key: string | null = null;
   let sniffed = false;
+  let captions: ((bytes: Uint8Array, size: number) => void) | null = null;
   const hasher = opts.digest ? new crypto.DigestStream("SHA-256") : null;
   const hashing = hasher?.getWriter();
   // ISO-BMFF is classified by its tracks, and ffmpeg writes `moov` after the media: follow the boxes.
@@ -67,6 +92,10 @@ export const ingest = async (stream: ReadableStream<Uint8Array>, opts: IngestOpt
   const decide = async () => {
     sniffed = true;
     kind = sniff(head);
+    if (kind?.category === "captions") {
+      captions = captionsLimits();
+      captions(head, size);
+    }
     if (kind && opts.store) {
       key = opts.store.keyFor(kind);
       writer = createR2Writer(opts.store.bucket, key, { httpMetadata: { contentType: kind.mimeType } });
@@ -90,7 +119,10 @@ export const ingest = async (stream: ReadableStream<Uint8Array>, opts: IngestOpt
           tapping = isIsoBmff(head);
           await decide();
         }
-      } else if (writer) await (writer as R2Writer).write(value);
+      } else {
+        (captions as ((bytes: Uint8Array, size: number) => void) | null)?.(value, size);
+        if (writer) await (writer as R2Writer).write(value);
+      }
     }
     if (!sniffed) await decide();
     if (writer) await (writer as R2Writer).close();

@@ -1,11 +1,19 @@
 /**
- * The one place the renderer spawns external programs (ffmpeg, ffprobe).
+ * The one place the renderer spawns external programs (ffmpeg, ffprobe, espeak-ng, pocketsphinx).
  * Arguments are always arrays (never a shell string), every run has a timeout,
  * and a failure carries the tail of stderr so the cause reaches the job's errorMessage.
+ * A program gets nothing of the renderer's environment (RENDERER_SECRET above all): only TOOL_ENV, or the
+ * environment its caller names; and it runs as its task's tool user when one is given (tool-users.ts).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { accessSync, constants } from "node:fs";
 import type { Socket } from "node:net";
+import { join } from "node:path";
 import type { Duplex } from "node:stream";
+import { asUser, type Identity } from "./run-as.ts";
+
+/** The environment of every external program unless its caller names another: where programs are found. */
+export const TOOL_ENV: Readonly<Record<string, string>> = { PATH: "/usr/local/bin:/usr/bin:/bin" };
 
 /** Why a run failed: could not start, killed at its timeout, killed by the caller's signal, or exited non-zero. */
 export type ProcessFailure = "spawn-failed" | "timed-out" | "aborted" | "exited";
@@ -56,8 +64,13 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Called with the process's pid once it has started (a job counts its processes' memory: process-memory.ts). */
   onSpawn?: (pid: number) => void;
-  /** The process's whole environment (default: this process's). */
+  /** The process's whole environment (default TOOL_ENV: nothing of the renderer's). */
   env?: Readonly<Record<string, string>>;
+  /**
+   * The credentials it runs with (setpriv): its task's tool user (tool-users.ts) or the browser user; absent or
+   * null, the renderer's own.
+   */
+  user?: Identity | null;
   /**
    * The process may stop reading its extra pipes before their writers are done (a still or a chunk: ffmpeg ends at
    * its last frame; a `trim` that has what it needs; a taps run once its pairs are out): a writer's broken-pipe
@@ -100,6 +113,31 @@ export const brokenPipe = (reason: unknown): boolean => {
   return CLOSED_PIPE.has(code) || signal === "SIGPIPE";
 };
 
+/**
+ * `command`'s absolute path as `PATH` finds it, or null when there is no such executable: a program started through
+ * setpriv is looked up before it starts, so a missing one still fails as "could not start", not as setpriv's exit.
+ */
+const resolveCommand = (command: string, path: string): string | null => {
+  const executable = (file: string) => {
+    try {
+      accessSync(file, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes("/")) return executable(command) ? command : null;
+  for (const dir of path.split(":").filter(Boolean)) {
+    const file = join(dir, command);
+    if (executable(file)) return file;
+  }
+  return null;
+};
+
+/** setpriv's own failure to run the program (exit 126 or 127, its message on stderr). */
+const setprivFailed = (code: number | null, stderr: string): boolean =>
+  (code === 126 || code === 127) && /^setpriv: /m.test(stderr);
+
 /** Runs `command args...` and resolves with its output, or rejects with a ProcessError. */
 export const run = (
   command: string,
@@ -130,12 +168,29 @@ const start = (
   shared: readonly ({ stream: Socket; done: Promise<void> } | null)[],
 ): Promise<RunResult> => {
   const timeoutMs = options.timeoutMs ?? 10 * 60_000;
+  const env = options.env ?? TOOL_ENV;
+  const user = options.user ?? null;
   return new Promise((resolve, reject) => {
+    let argv = [command, ...args];
+    if (user) {
+      const found = resolveCommand(command, env.PATH ?? "");
+      if (!found) {
+        for (const given of shared) {
+          given?.stream.destroy();
+          given?.done.catch(() => {});
+        }
+        reject(
+          new ProcessError(command, null, "", `could not start (no program ${command})`, "spawn-failed"),
+        );
+        return;
+      }
+      argv = asUser(user, [found, ...args]);
+    }
     // stdin, stdout and stderr are always this process's pipes.
-    const child = spawn(command, args, {
+    const child = spawn(argv[0]!, argv.slice(1), {
       stdio: ["pipe", "pipe", "pipe", ...shared.map((s) => s?.stream ?? ("pipe" as const))],
       signal: options.signal,
-      env: options.env,
+      env,
       // An aborted run (a deadline, a cancel) must stop now: ffmpeg finishes its output on SIGTERM first.
       killSignal: "SIGKILL",
     }) as ChildProcessWithoutNullStreams;
@@ -170,6 +225,8 @@ const start = (
         reject(new ProcessError(command, code, err, `timed out after ${timeoutMs} ms`, "timed-out"));
       else if (signal !== null)
         reject(new ProcessError(command, code, err, `was killed by ${signal}`, "exited", signal));
+      else if (user && setprivFailed(code, err))
+        reject(new ProcessError(command, code, err, "could not start", "spawn-failed"));
       else if (code !== 0) reject(new ProcessError(command, code, err, `exited with code ${code}`));
       else resolve({ stdout: Buffer.concat(out), stderr: err });
     });

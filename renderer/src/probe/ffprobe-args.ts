@@ -1,14 +1,19 @@
 /** Arguments for one ffprobe run over a local file. Pure, so the exact command line is unit-tested. */
+import { MEDIA_DEMUXERS } from "./demuxers.ts";
 
 /**
  * `ffprobe` arguments that print a file's format and streams as JSON.
- * - `-protocol_whitelist file`: an uploaded playlist (HLS, concat) must not make ffprobe open network URLs.
+ * - `-format_whitelist`: only the demuxers of the media the service accepts (demuxers.ts): a playlist (HLS, concat)
+ *   is refused before it is opened, whatever its name.
+ * - `-protocol_whitelist file`: nothing it opens may open a network URL, or anything but a local file.
  * - `file:` prefix: a path is never taken for another protocol or for an option.
  */
 export const buildFfprobeArgs = (inputPath: string): string[] => {
   return [
     "-v",
     "error",
+    "-format_whitelist",
+    MEDIA_DEMUXERS.join(","),
     "-protocol_whitelist",
     "file",
     "-print_format",

@@ -12,6 +12,7 @@ import {
   parseMoov,
   type Mp4Facts,
 } from "@media-render/contract/media/mp4-header";
+import { MP4_DEMUXER, STILL_DEMUXER } from "./demuxers.ts";
 import type { MediaFacts } from "./media-facts.ts";
 
 /** Bytes read for a still's header (JPEG metadata before the frame header can be long). */
@@ -35,6 +36,7 @@ export const probeStill = async (path: string): Promise<MediaFacts | null> => {
       hasAudio: false,
       hasAlpha: h.hasAlpha,
       orientation: h.orientation,
+      demuxer: STILL_DEMUXER,
       ffprobe: null,
     };
   } finally {
@@ -81,6 +83,7 @@ export const probeMp4 = async (path: string): Promise<MediaFacts | null> => {
     hasAudio: m.hasAudio,
     hasAlpha: false,
     orientation: 1,
+    demuxer: MP4_DEMUXER,
     ffprobe: null,
   };
 };

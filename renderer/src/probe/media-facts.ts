@@ -24,6 +24,8 @@ export interface MediaFacts {
    * stored one) and ffmpeg's autorotate ignores the mirrored ones, so the video graph applies it.
    */
   orientation: number;
+  /** The demuxer that read it (demuxers.ts), which a render names for it (`-f`). */
+  demuxer: string;
   /** What only ffprobe reports; null when an in-process header reader answered. */
   ffprobe: { formatName: string; audioCodec: string | null; fps: number | null } | null;
 }
@@ -58,6 +60,8 @@ export interface MediaInfo {
   rotation: number;
   videoCodec: string | null;
   orientation: number;
+  /** The demuxer its probe read it with: ffmpeg is told it (`-f`) and probes nothing (probe/demuxers.ts). */
+  demuxer: string;
 }
 
 /** The renderer's view of the facts. */
@@ -72,5 +76,6 @@ export const toMediaInfo = (facts: MediaFacts): MediaInfo => {
     rotation: facts.rotation,
     videoCodec: facts.videoCodec,
     orientation: facts.orientation,
+    demuxer: facts.demuxer,
   };
 };

@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import { UnprocessableMedia } from "../lib/errors.ts";
+import { demuxerOf, MEDIA_DEMUXERS } from "./demuxers.ts";
 import type { MediaFacts } from "./media-facts.ts";
 
 const FfprobeStream = v.looseObject({
@@ -104,6 +105,12 @@ export const parseProbeOutput = (raw: unknown): MediaFacts => {
   // ffprobe "finds" an mp3 stream with sample_rate 0 in a file of zeros named .mp3: not audio.
   const audio = streams.find((s) => s.codec_type === "audio" && Number(s.sample_rate) > 0);
   if (!picture && !audio) throw new UnprocessableMedia("No audio or video stream found");
+  // ffprobe opens no other (its -format_whitelist): this only keeps what a render names with -f to that list.
+  const demuxer = demuxerOf(format.format_name);
+  if (!MEDIA_DEMUXERS.includes(demuxer))
+    throw new UnprocessableMedia(
+      `Unreadable media: the file is ${demuxer}, not a picture, video or sound this service reads`,
+    );
 
   const still = isStillImageFormat(format.format_name);
   const rotation = picture ? streamRotation(picture) : 0;
@@ -119,6 +126,7 @@ export const parseProbeOutput = (raw: unknown): MediaFacts => {
     hasAlpha: streamAlpha(streams.find((s) => s.codec_type === "video")),
     // ffprobe 5.1 reports a JPEG's stored size and no EXIF orientation; only the header reader knows it.
     orientation: 1,
+    demuxer,
     ffprobe: {
       formatName: format.format_name,
       audioCodec: audio?.codec_name ?? null,

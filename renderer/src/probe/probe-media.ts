@@ -5,6 +5,7 @@
  */
 import { UnprocessableMedia } from "../lib/errors.ts";
 import { ProcessError, run } from "../lib/process.ts";
+import type { Identity } from "../lib/run-as.ts";
 import { buildFfprobeArgs } from "./ffprobe-args.ts";
 import { probeMp4, probeStill } from "./header-facts.ts";
 import type { MediaFacts } from "./media-facts.ts";
@@ -15,6 +16,8 @@ const PROBE_TIMEOUT_MS = 30_000;
 export interface ProbeOptions {
   ffprobePath: string;
   signal?: AbortSignal;
+  /** The task's tool user (lib/tool-users.ts), who can read `path`; absent: the renderer's own credentials. */
+  user?: Identity | null;
   /**
    * Every fact, the ones only ffprobe reports included (format name, audio codec, frame rate): what POST
    * /probe answers. The header readers know none of those, so this always runs ffprobe.
@@ -22,8 +25,14 @@ export interface ProbeOptions {
   complete?: boolean;
 }
 
-/** Last meaningful stderr line, with the server's temp path replaced so it never reaches a client. */
+/**
+ * Last meaningful stderr line, with the server's temp path replaced so it never reaches a client; a file that only a
+ * demuxer outside demuxers.ts would read (a playlist) is named by that demuxer.
+ */
 export const probeErrorMessage = (stderrTail: string, inputPath: string): string => {
+  const refused = /\[(\w+) @ 0x[0-9a-f]+\] Format not on whitelist/.exec(stderrTail)?.[1];
+  if (refused)
+    return `Unreadable media: the file is ${refused}, not a picture, video or sound this service reads`;
   const lines = stderrTail
     .split("\n")
     .map((line) => line.replaceAll(`file:${inputPath}`, "input").replaceAll(inputPath, "input").trim())
@@ -42,6 +51,7 @@ const ffprobeFacts = async (path: string, options: ProbeOptions): Promise<MediaF
     ({ stdout } = await run(options.ffprobePath, buildFfprobeArgs(path), {
       timeoutMs: PROBE_TIMEOUT_MS,
       signal: options.signal,
+      user: options.user,
     }));
   } catch (error) {
     if (error instanceof ProcessError && error.failure === "exited") {

@@ -14,18 +14,29 @@ import { probeInputName } from "../probe/ffprobe-args.ts";
 import { toProbeResult } from "../probe/media-facts.ts";
 import { probeMedia } from "../probe/probe-media.ts";
 
-/** Probes are short (<= 30 s), so shutdown lets them finish rather than aborting them. */
-export const probeRoutes = ({ config }: AppDeps): Hono =>
+/**
+ * Probes are short (<= 30 s), so shutdown lets them finish rather than aborting them. Each runs its ffprobe as a tool
+ * user of its own (lib/tool-users.ts), which owns the probe's folder.
+ */
+export const probeRoutes = ({ config, toolUsers }: AppDeps): Hono =>
   new Hono().post(RENDERER_PATHS.probe, async (c) => {
     // Refuse a declared oversize body before reading a byte; chunked bodies are capped while streaming.
     const declared = Number(c.req.header("content-length"));
     if (Number.isFinite(declared) && declared > config.probeMaxBytes)
       throw new PayloadTooLarge(config.probeMaxBytes);
 
-    const result: ProbeResult = await withTempDir(config.tmpDir, "probe-", async (dir) => {
-      const inputPath = join(dir, probeInputName(c.req.header("x-filename")));
-      await saveBody(c.req.raw.body, inputPath, config.probeMaxBytes);
-      return toProbeResult(await probeMedia(inputPath, { ffprobePath: config.ffprobePath, complete: true }));
-    });
+    const lease = await toolUsers.lease(`probe-${crypto.randomUUID()}`);
+    let result: ProbeResult;
+    try {
+      result = await withTempDir(config.tmpDir, "probe-", async (dir) => {
+        await lease.own(dir);
+        const inputPath = join(dir, probeInputName(c.req.header("x-filename")));
+        await saveBody(c.req.raw.body, inputPath, config.probeMaxBytes);
+        const options = { ffprobePath: config.ffprobePath, user: lease.user, complete: true };
+        return toProbeResult(await probeMedia(inputPath, options));
+      });
+    } finally {
+      await lease.release();
+    }
     return c.json(result);
   });

@@ -7,6 +7,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { ProcessError, run } from "../lib/process.ts";
+import type { Identity } from "../lib/run-as.ts";
 import type { TranscriptWord } from "../transcribe/types.ts";
 import { readWav, voicedRange, wavBytes, type Pcm } from "./pcm.ts";
 import { SpeechFailed, type Speech, type SpeechRequest, type Synthesizer } from "./types.ts";
@@ -77,8 +78,8 @@ export const joinWords = (
   return { samples, sampleRate, words };
 };
 
-/** The espeak-ng backend at `espeakPath`. */
-export const espeakSynthesizer = (espeakPath: string): Synthesizer => ({
+/** The espeak-ng backend at `espeakPath`, run as `user` (a job's tool user) when given. */
+export const espeakSynthesizer = (espeakPath: string, user: Identity | null = null): Synthesizer => ({
   backend: "espeak-ng",
   async synthesize(request: SpeechRequest, outPath: string, signal?: AbortSignal): Promise<Speech> {
     const rate = request.rate ?? 1;
@@ -87,7 +88,7 @@ export const espeakSynthesizer = (espeakPath: string): Synthesizer => ({
     const args = ["-v", voice, "-s", String(Math.round(NORMAL_WPM * rate)), "-z", "--stdin", "--stdout"];
     const clips = await mapLimit(tokens, PARALLEL, async (token) => {
       try {
-        const { stdout } = await run(espeakPath, args, { stdin: token, signal, timeoutMs: 30_000 });
+        const { stdout } = await run(espeakPath, args, { stdin: token, signal, user, timeoutMs: 30_000 });
         return readWav(stdout);
       } catch (e) {
         if (e instanceof ProcessError && e.failure === "exited")

@@ -10,6 +10,7 @@ import { sha256Hex } from "@media-render/contract/crypto";
 import { signCallback, speakSigningText, TRANSCRIBE_JOB_HEADER } from "@media-render/contract/signing";
 import { SpeakAnswer } from "@media-render/contract/wire";
 import { run } from "../lib/process.ts";
+import type { Identity } from "../lib/run-as.ts";
 import { normaliseWords } from "../transcribe/types.ts";
 import { readWav } from "./pcm.ts";
 import { SpeechFailed, type Speech, type SpeechRequest, type Synthesizer } from "./types.ts";
@@ -19,12 +20,16 @@ const Envelope = v.object({
   error: v.optional(v.pipe(v.string(), v.maxLength(300))),
 });
 
-/** Says text through the Worker at `url` for `jobId`; `ffmpegPath` turns the MP3 into the WAV. */
+/**
+ * Says text through the Worker at `url` for `jobId`; `ffmpegPath` turns the MP3 into the WAV, as `user` (the job's
+ * tool user) when given.
+ */
 export const workersAiSynthesizer = (
   url: string,
   jobId: string,
   secret: string,
   ffmpegPath: string,
+  user: Identity | null = null,
 ): Synthesizer => ({
   backend: "workers-ai",
   async synthesize(request: SpeechRequest, outPath: string, signal?: AbortSignal): Promise<Speech> {
@@ -53,7 +58,8 @@ export const workersAiSynthesizer = (
     await run(
       ffmpegPath,
       [
-        ...["-hide_banner", "-nostdin", "-v", "error", "-i", mp3],
+        ...["-hide_banner", "-nostdin", "-v", "error"],
+        ...["-f", "mp3", "-protocol_whitelist", "file", "-i", mp3],
         ...[
           "-af",
           `atempo=${rate}`,
@@ -69,7 +75,7 @@ export const workersAiSynthesizer = (
           outPath,
         ],
       ],
-      { signal, timeoutMs: 60_000 },
+      { signal, user, timeoutMs: 60_000 },
     );
     const { samples, sampleRate } = readWav(new Uint8Array(await readFile(outPath)));
     const duration = samples.length / sampleRate;

@@ -8,6 +8,7 @@
 import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { run, ProcessError } from "../lib/process.ts";
+import type { Identity } from "../lib/run-as.ts";
 import {
   normaliseWords,
   TranscriptionFailed,
@@ -38,13 +39,14 @@ const MIN_PART_SECONDS = 10;
 const recognise = async (
   binary: string,
   wavPath: string,
-  signal?: AbortSignal,
+  signal: AbortSignal | undefined,
+  user: Identity | null,
 ): Promise<TranscriptWord[]> => {
   try {
     const result = await run(
       binary,
       ["-infile", wavPath, "-time", "yes", "-remove_noise", "no", "-logfn", "/dev/null"],
-      { timeoutMs: 20 * 60_000, signal },
+      { timeoutMs: 20 * 60_000, signal, user },
     );
     return parsePocketsphinx(result.stdout.toString("utf8"));
   } catch (error) {
@@ -55,13 +57,14 @@ const recognise = async (
 };
 
 /**
- * Runs pocketsphinx at `binary` (default `pocketsphinx_continuous` on PATH). The recogniser uses one core, so
- * audio long enough is cut at quiet moments into up to `parallel` parts (default: the machine's cores) recognised
- * at once.
+ * Runs pocketsphinx at `binary` (default `pocketsphinx_continuous` on PATH), as `user` (a job's tool user) when
+ * given. The recogniser uses one core, so audio long enough is cut at quiet moments into up to `parallel` parts
+ * (default: the machine's cores) recognised at once.
  */
 export const pocketsphinxTranscriber = (
   binary = "pocketsphinx_continuous",
   parallel = availableParallelism(),
+  user: Identity | null = null,
 ): Transcriber => {
   return {
     backend: "pocketsphinx",
@@ -77,7 +80,7 @@ export const pocketsphinxTranscriber = (
       const runs = files ?? [{ path: wavPath, offset: 0 }];
       const words = await Promise.all(
         runs.map(async (part) =>
-          (await recognise(binary, part.path, options.signal)).map((w) => ({
+          (await recognise(binary, part.path, options.signal, user)).map((w) => ({
             ...w,
             start: w.start + part.offset,
             end: w.end + part.offset,

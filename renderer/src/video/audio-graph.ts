@@ -61,7 +61,7 @@ const trackStream = (ctx: GraphContext, track: AudioTrackSpec): string | null =>
   const cutTo = Math.min(track.cutTo ?? info.duration, info.duration);
   const length = cutTo - track.cutFrom;
   if (length <= 0) return null;
-  const i = ctx.addInput(["-ss", f(track.cutFrom), "-t", f(length)], track.path);
+  const i = ctx.addMedia(info, ["-ss", f(track.cutFrom), "-t", f(length)], track.path);
   const out = ctx.label("trk");
   ctx.chain(
     `[${i}:a]asetpts=PTS-STARTPTS,${NORMALISE},volume=${f(track.mixVolume)},${delayMs(track.start)}${ducked(ctx, track.duck)}[${out}]`,
@@ -93,7 +93,7 @@ export const finishAudio = (ctx: GraphContext, clipStreams: string[], tracks: Au
   }
   const bgInfo = spec.audioFilePath ? ctx.mediaInfo(spec.audioFilePath) : undefined;
   if (spec.audioFilePath && bgInfo?.hasAudio) {
-    const i = ctx.addInput(spec.loopAudio ? ["-stream_loop", "-1"] : [], spec.audioFilePath);
+    const i = ctx.addMedia(bgInfo, spec.loopAudio ? ["-stream_loop", "-1"] : [], spec.audioFilePath);
     const bg = ctx.label("bg");
     ctx.chain(`[${i}:a]${NORMALISE},volume=${f(spec.backgroundAudioVolume)}${ducked(ctx, true)}[${bg}]`);
     sources.push(bg);

@@ -2,10 +2,13 @@
  * The inputs of a split job, downloaded once per renderer and shared by every chunk of the job it renders and by
  * its join (docs/parallel-rendering.md): keyed by the signed URL's origin and path (each hand-over signs the same
  * stored file anew, so the query differs), each file fetched once even when two chunks ask at the same moment.
- * The job's files stay LINGER_MS after its last chunk here ends, for the next chunk or the join, then go.
+ * The job's files stay LINGER_MS after its last chunk here ends, for the next chunk or the join, then go. Its chunks'
+ * tools read them as the job's tool user (lib/tool-users.ts, one per job id), so the folders are that user's, and the
+ * files hold a lease on it until they go: no other task gets the uid while they are there.
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
+import type { ToolLease, ToolUsers } from "../lib/tool-users.ts";
 import { fetchInputs, type FetchOptions } from "./fetch-inputs.ts";
 
 const LINGER_MS = 120_000;
@@ -15,6 +18,8 @@ interface JobFiles {
   users: number;
   files: Map<string, Promise<string>>;
   timer?: NodeJS.Timeout;
+  /** The job's tool user, held while the files exist (none without `toolUsers`: tests). */
+  lease: Promise<ToolLease> | null;
 }
 
 const byJob = new Map<string, JobFiles>();
@@ -31,11 +36,20 @@ export type FetchInputs = (
   options?: FetchOptions,
 ) => Promise<Map<string, string>>;
 
-/** The job's shared inputs on this renderer; `release` when the render is done with them. */
-export const sharedInputs = (root: string, jobId: string): { fetch: FetchInputs; release: () => void } => {
+/**
+ * The job's shared inputs on this renderer; `release` when the render is done with them. `toolUsers`: the folders
+ * are given to the job's tool user.
+ */
+export const sharedInputs = (
+  root: string,
+  jobId: string,
+  toolUsers?: ToolUsers,
+): { fetch: FetchInputs; release: () => void } => {
   let job = byJob.get(jobId);
   if (!job) {
-    job = { dir: join(root, `inputs-${encodeURIComponent(jobId)}`), users: 0, files: new Map() };
+    const lease = toolUsers?.lease(jobId) ?? null;
+    lease?.catch(() => {}); // awaited by the first download
+    job = { dir: join(root, `inputs-${encodeURIComponent(jobId)}`), users: 0, files: new Map(), lease };
     byJob.set(jobId, job);
   }
   const own = job;
@@ -60,8 +74,11 @@ export const sharedInputs = (root: string, jobId: string): { fetch: FetchInputs;
           const mine = !file;
           if (!file) {
             file = (async () => {
+              const lease = await own.lease;
               await mkdir(own.dir, { recursive: true });
+              await lease?.own(own.dir);
               const dir = await mkdtemp(join(own.dir, "f"));
+              await lease?.own(dir);
               const got = await fetchInputs([ref], dir, { inputs: { [ref]: url }, signal: options.signal });
               return got.get(ref)!;
             })();
@@ -86,7 +103,10 @@ export const sharedInputs = (root: string, jobId: string): { fetch: FetchInputs;
     own.timer = setTimeout(() => {
       if (own.users > 0) return;
       byJob.delete(jobId);
-      void rm(own.dir, { recursive: true, force: true });
+      void rm(own.dir, { recursive: true, force: true })
+        .then(() => own.lease)
+        .then((lease) => lease?.release())
+        .catch(() => {});
     }, LINGER_MS);
     own.timer.unref();
   };

@@ -12,6 +12,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run } from "../lib/process.ts";
+import type { Identity } from "../lib/run-as.ts";
+import { demuxerOfOutput } from "../probe/demuxers.ts";
 import { encoderArgs, type FfmpegJob } from "./args.ts";
 import { audioOnlyGraph } from "./captions/audio-pass.ts";
 import type { CompiledGraph } from "./compile.ts";
@@ -92,6 +94,7 @@ export interface JoinJob {
   outPath: string;
   signal?: AbortSignal;
   onSpawn?: (pid: number) => void;
+  user?: Identity | null;
 }
 
 /** Renders the audio mix of the whole timeline in one pass and muxes it with the concatenated segments. */
@@ -114,13 +117,15 @@ export const joinSegments = async (j: JoinJob): Promise<void> => {
     [
       ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats"],
       ...(audio?.inputs.flat() ?? []),
-      ...["-f", "concat", "-safe", "0", "-i", list],
+      // The segments are other renderers' files: the list opens them from files only, as what a segment is.
+      ...["-f", "concat", "-safe", "0", "-protocol_whitelist", "file"],
+      ...["-format_whitelist", `concat,${demuxerOfOutput(segmentMuxer(j.format))}`, "-i", list],
       ...["-filter_complex_script", script, "-map", `${n}:v`, "-map", "[aout]", "-c:v", "copy"],
       ...audioArgs,
       ...["-t", f(j.duration), "-f", j.format === "mov" ? "mov" : j.format],
       j.outPath,
     ],
-    { signal: j.signal, onSpawn: j.onSpawn, timeoutMs: 30 * 60_000 },
+    { signal: j.signal, onSpawn: j.onSpawn, user: j.user, timeoutMs: 30 * 60_000 },
   );
 };
 

@@ -98,33 +98,48 @@ export class GraphContext {
     this.rasters = rasters;
   }
 
-  /** Adds `-i` with its input options; returns the input index. */
-  addInput(options: string[], path: string): number {
-    this.inputs.push([...options, "-i", path]);
+  /**
+   * Adds `-i path` with its input options, read by `demuxer` (`-f`: a user's file by the one its probe found,
+   * probe/demuxers.ts, so ffmpeg probes nothing) over its one protocol (`pipe` for `pipe:N`, else `file`: nothing it
+   * opens may open anything else); returns the input index.
+   */
+  addInput(demuxer: string, options: string[], path: string): number {
+    const protocol = path.startsWith("pipe:") ? "pipe" : "file";
+    this.inputs.push([...options, "-f", demuxer, "-protocol_whitelist", protocol, "-i", path]);
     return this.inputs.length - 1;
+  }
+
+  /** Adds a probed file (`mediaInfo(path)`) read by its probe's demuxer; returns the input index. */
+  addMedia(info: MediaInfo, options: string[], path: string): number {
+    return this.addInput(info.demuxer, options, path);
   }
 
   /**
    * The input index of a still image, added once however many chains draw from it: ffmpeg decodes it
    * once and hands the frame to every chain that names `[i:v]`.
    */
-  stillInput(path: string, options: string[] = []): number {
-    const key = `${options.join(" ")}|${path}`;
+  stillInput(demuxer: string, path: string, options: string[] = []): number {
+    const key = `${demuxer} ${options.join(" ")}|${path}`;
     const known = this.stills.get(key);
     if (known !== undefined) return known;
-    const i = this.addInput(options, path);
+    const i = this.addInput(demuxer, options, path);
     this.stills.set(key, i);
     return i;
   }
 
   /**
-   * Adds an input that ffmpeg reads from an extra pipe (`pipe:3`, `pipe:4`, ...) which `write` fills
-   * while ffmpeg runs; returns the input index.
+   * Adds an input that ffmpeg reads with `demuxer` from an extra pipe (`pipe:3`, `pipe:4`, ...) which `write`
+   * fills while ffmpeg runs; returns the input index.
    */
-  addPipe(options: string[], write: (out: Writable) => Promise<void>, replayable = false): number {
+  addPipe(
+    demuxer: string,
+    options: string[],
+    write: (out: Writable) => Promise<void>,
+    replayable = false,
+  ): number {
     if (!replayable) this.oneShotPipes++;
     this.pipes.push(write);
-    return this.addInput(options, `pipe:${2 + this.pipes.length}`);
+    return this.addInput(demuxer, options, `pipe:${2 + this.pipes.length}`);
   }
 
   /**

@@ -7,7 +7,9 @@
  * (chunks.ts): a chunk encodes only its window of the frames; a join draws nothing and joins the chunks' segments
  * with the audio mixed once (`stages/join.ts`).
  */
+import { join } from "node:path";
 import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../config.ts";
+import type { Identity } from "../lib/run-as.ts";
 import { espeakSynthesizer } from "../speech/espeak.ts";
 import type { Synthesizer } from "../speech/types.ts";
 import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
@@ -60,6 +62,11 @@ export interface RenderVideoOptions {
   signal?: AbortSignal;
   /** Told the pid of every ffmpeg run and GL helper of the render (run-job.ts counts their memory). */
   onSpawn?: (pid: number) => void;
+  /**
+   * The job's tool user (lib/tool-users.ts, its `workDir` given to it): every program of the render but Chromium
+   * runs as it. Absent: the renderer's own credentials (tests and the benchmark, with their own folders).
+   */
+  user?: Identity | null;
   /** Parallel rendering (chunks.ts): render only this chunk's frames, as a video-only segment at `outPath`. */
   chunk?: ChunkPart;
   /** Parallel rendering: join these segments (local files, in order) with the whole timeline's audio mix. */
@@ -86,6 +93,7 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
   const tools = o.tools ?? DEFAULT_RENDER_TOOLS;
   const clock = stopwatch();
   const { jobId, workDir, signal } = o;
+  const user = o.user ?? null;
   // The output decides the canvas (alpha or not) and the spec's shape (a GIF's caps, audio only): outputs/.
   const target = outputTarget(o.config, o.format);
   const planned = shapeSpec(applyFastMode(videoSpec(o.config, target.canvas)), target);
@@ -94,19 +102,19 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
   const downloaded = await downloadInputs(planned, { ...o, report, clock });
   const spoken = await synthesize(downloaded, {
     ...{ workDir, signal },
-    synthesizer: o.synthesizer ?? espeakSynthesizer(tools.espeakPath),
+    synthesizer: o.synthesizer ?? espeakSynthesizer(tools.espeakPath, user),
   });
-  const probes = startProbes(spoken, { ffprobePath: tools.ffprobePath, signal, clock });
+  const probes = startProbes(spoken, { ffprobePath: tools.ffprobePath, signal, user, clock });
   const { spec, captions, captionKeys } = await transcribeCaptions(spoken.spec, probes, {
-    ...{ jobId, workDir, ffmpegPath: tools.ffmpegPath, signal, report, clock },
-    transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath),
+    ...{ jobId, workDir, ffmpegPath: tools.ffmpegPath, signal, user, report, clock },
+    transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath, undefined, user),
     utterances: spoken.utterances,
     planned: o.timeline,
   });
   if (o.joinSegments) {
     const { duration } = await joinChunks(spec, probes, {
       ...{ jobId, workDir, ffmpegPath: tools.ffmpegPath, segments: o.joinSegments, outPath: o.outPath },
-      ...{ signal, onSpawn: o.onSpawn, report, clock },
+      ...{ signal, onSpawn: o.onSpawn, user, report, clock },
       mix: (timeline) => withDucking(spec, o.config.ducking, spoken.utterances, timeline),
       planned: o.timeline,
     });
@@ -114,7 +122,12 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
     const timings = clock.timings();
     return { outPath: o.outPath, width, height, fps, duration, transitions: [], captions: null, timings };
   }
-  const drawer = glDrawerFor(spec, tools, o.onSpawn);
+  // Under a tool user the helpers keep their compiled shaders in the job's folder (native-gl.ts).
+  const drawer = glDrawerFor(spec, tools, {
+    onSpawn: o.onSpawn,
+    user,
+    cacheDir: user ? join(workDir, "gl-cache") : undefined,
+  });
   let laidOut;
   let graph;
   try {
@@ -137,7 +150,7 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
     const passes = compilePasses(input, drawer, clock);
     graph = await encode(passes, {
       ...{ spec, timeline, target, stdin: rasters.stdin, ffmpegPath: tools.ffmpegPath, workDir },
-      ...{ outPath: o.outPath, chunk: o.chunk, signal, onSpawn: o.onSpawn, report, clock },
+      ...{ outPath: o.outPath, chunk: o.chunk, signal, onSpawn: o.onSpawn, user, report, clock },
     });
   } finally {
     // gl layers draw during the render itself: the page closes once ffmpeg is done.

@@ -15,7 +15,9 @@ import {
 import { isAudioFormat } from "@media-render/contract/config/outputs";
 import type { AppDeps } from "../deps.ts";
 import { MemoryWatch } from "../lib/process-memory.ts";
+import type { Identity } from "../lib/run-as.ts";
 import { withTempDir } from "../lib/temp-dir.ts";
+import type { ToolLease } from "../lib/tool-users.ts";
 import { pocketsphinxTranscriber } from "../transcribe/pocketsphinx.ts";
 import type { Transcriber } from "../transcribe/types.ts";
 import { workersAiTranscriber } from "../transcribe/workers-ai.ts";
@@ -89,19 +91,20 @@ class Reporter {
   }
 }
 
-/** The request's voice for speech layers (absent: the offline espeak-ng). */
-const synthesizerFor = (deps: AppDeps, job: RenderVideoRequest): Synthesizer => {
+/** The request's voice for speech layers (absent: the offline espeak-ng); its programs run as `user`. */
+const synthesizerFor = (deps: AppDeps, job: RenderVideoRequest, user: Identity | null): Synthesizer => {
   const s = job.speech;
+  const { rendererSecret, ffmpegPath, espeakPath } = deps.config;
   if (s?.backend === "workers-ai")
-    return workersAiSynthesizer(s.url, job.jobId, deps.config.rendererSecret, deps.config.ffmpegPath);
-  return espeakSynthesizer(deps.config.espeakPath);
+    return workersAiSynthesizer(s.url, job.jobId, rendererSecret, ffmpegPath, user);
+  return espeakSynthesizer(espeakPath, user);
 };
 
-/** The request's transcription backend (absent: the offline one). */
-const transcriberFor = (deps: AppDeps, job: RenderVideoRequest): Transcriber => {
+/** The request's transcription backend (absent: the offline one, run as `user`). */
+const transcriberFor = (deps: AppDeps, job: RenderVideoRequest, user: Identity | null): Transcriber => {
   const t = job.transcription;
   if (t?.backend === "workers-ai") return workersAiTranscriber(t.url, job.jobId, deps.config.rendererSecret);
-  return pocketsphinxTranscriber(deps.config.pocketsphinxPath);
+  return pocketsphinxTranscriber(deps.config.pocketsphinxPath, undefined, user);
 };
 
 /** Stores the transcript, WebVTT and SRT files at the request's caption URLs. */
@@ -156,13 +159,20 @@ const runVideoJob = async (
   const memory = new MemoryWatch(memoryMb * 2 ** 20, () => stop("memory"));
   const signal = control.signal;
   let final: StatusReport | null;
+  // Every program of the job but Chromium runs as the job's tool user, whose folder this is (lib/tool-users.ts).
+  let lease: ToolLease | null = null;
   try {
+    const held = await deps.toolUsers.lease(job.jobId);
+    lease = held;
+    const user = held.user;
     const result = await withTempDir(deps.config.tmpDir, "video-", async (dir) => {
+      await held.own(dir);
       const outPath = join(dir, `out.${job.output.format}`);
       const work = (async () => {
         signal.throwIfAborted(); // cancelled or shut down while it waited: start nothing (no browser launch)
         const segments = job.join && (await fetchSegments(job.join.segments, dir, signal));
-        const shared = job.chunk || job.join ? sharedInputs(deps.config.tmpDir, job.jobId) : null;
+        const shared =
+          job.chunk || job.join ? sharedInputs(deps.config.tmpDir, job.jobId, deps.toolUsers) : null;
         const r = await renderVideo({
           fetchInputs: shared?.fetch,
           jobId: job.jobId,
@@ -176,16 +186,17 @@ const runVideoJob = async (
           chunk: job.chunk,
           joinSegments: segments,
           tools: deps.config,
-          transcriber: job.config.autoSubtitles ? transcriberFor(deps, job) : undefined,
-          synthesizer: synthesizerFor(deps, job),
+          transcriber: job.config.autoSubtitles ? transcriberFor(deps, job, user) : undefined,
+          synthesizer: synthesizerFor(deps, job, user),
           signal,
           onSpawn: (pid) => memory.add(pid),
+          user,
         }).finally(() => shared?.release());
         reporter.progress(95, "uploading");
         const uploadStart = performance.now();
         if (r.captions) await uploadCaptions(job, r.captions, signal);
         const video = { path: outPath, format: job.output.format, ...r };
-        await deliverFrames(job, video, { ffmpegPath: deps.config.ffmpegPath, workDir: dir, signal });
+        await deliverFrames(job, video, { ffmpegPath: deps.config.ffmpegPath, workDir: dir, signal, user });
         const fileSize = await uploadFile(job.output.uploadUrl, outPath, job.output.format, signal);
         const uploadMs = Math.round(performance.now() - uploadStart);
         // One line per job, like the image path's "image rendered": where this render's time went.
@@ -266,6 +277,8 @@ const runVideoJob = async (
       };
     }
   } finally {
+    // Whatever of the job still runs as its user (a helper past its reap wait) is killed here.
+    await lease?.release();
     clearTimeout(timer);
     memory.stop();
     queueSignal.removeEventListener("abort", onQueueAbort);

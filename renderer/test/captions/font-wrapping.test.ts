@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FALLBACK_FONT_FILES, textMeasurer } from "../../src/fonts/measure.ts";
-import { parseCaptionsText, plainCueText } from "../../src/video/captions/caption-file.ts";
+import { parseCaptionsText, plainCueText } from "../../src/video/captions/caption-parse.ts";
 import { captionLayer, captionLayoutOptions } from "../../src/video/captions/caption-layers.ts";
 import { breakUnits, cueText, joinText, layoutCaptions, wrapWords } from "../../src/video/captions/layout.ts";
 import type { TranscriptWord } from "../../src/transcribe/types.ts";

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contentDigest, signRendererRequest } from "@media-render/contract/signing";
 import { DEFAULT_RENDER_TOOLS, type Config } from "../../src/config.ts";
+import { DEFAULT_TOOL_UIDS } from "../../src/lib/tool-users.ts";
 import type { ToolVersions } from "../../src/tool-versions.ts";
 import { startServer } from "../../src/server.ts";
 
@@ -64,6 +65,7 @@ export const startTestServer = async (
     renderQueueMax: 1,
     renderQueuePerAccount: 1,
     renderJobMemoryMb: 4096,
+    toolUids: DEFAULT_TOOL_UIDS,
     ...DEFAULT_RENDER_TOOLS,
     ...overrides,
   };

@@ -1,6 +1,6 @@
 /**
  * A loopback stand-in for the Worker as the renderer sees it: it serves input files (`GET /files/<fixture>`, from
- * the shared fixtures), keeps the PUTs of finished files and the signed status callbacks, and lets a test wait
+ * the shared fixtures, or bytes a test gave it with `serve`), counts every request it got, keeps the PUTs of finished files and the signed status callbacks, and lets a test wait
  * for a job's final report.
  */
 import { readFile } from "node:fs/promises";
@@ -34,6 +34,10 @@ export interface WorkerStandIn {
   final(jobId: string, attempt?: number): Promise<Report>;
   /** Resolves when a processing report of `jobId` names `stage`. */
   stage(jobId: string, stage: string): Promise<void>;
+  /** Serves `bytes` at `GET /files/<name>` (before the fixture of that name). */
+  serve(name: string, bytes: Uint8Array): void;
+  /** Every request's method and path, in order. */
+  requests: string[];
   close(): Promise<void>;
 }
 
@@ -42,15 +46,20 @@ export const startWorkerStandIn = async (extra: Record<string, string> = {}): Pr
   const reports: Report[] = [];
   const puts = new Map<string, Put>();
   const waiters: (() => void)[] = [];
+  const served = new Map<string, Uint8Array>(
+    Object.entries(extra).map(([name, text]) => [name, new TextEncoder().encode(text)]),
+  );
+  const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       const path = req.url!.split("?")[0]!;
+      requests.push(`${req.method} ${path}`);
       if (req.method === "GET" && path.startsWith("/files/")) {
         const name = path.slice("/files/".length);
         try {
-          res.end(extra[name] ?? (await readFile(join(FIXTURES, name))));
+          res.end(served.get(name) ?? (await readFile(join(FIXTURES, name))));
         } catch {
           res.statusCode = 404;
           res.end();
@@ -94,6 +103,8 @@ export const startWorkerStandIn = async (extra: Record<string, string> = {}): Pr
       until(() =>
         reports.some((r) => r.jobId === jobId && r.metadata?.stage === stage) ? true : undefined,
       ).then(() => {}),
+    serve: (name, bytes) => void served.set(name, bytes),
+    requests,
     close: () => new Promise((r) => server.close(() => r())),
   };
 };

@@ -41,8 +41,11 @@ const FILES: Record<string, string[]> = {
   ],
 };
 
-const ffprobeInfo = async (path: string) => {
-  const args = ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path];
+/** ffprobe's facts of `path`; `forced`: read with that demuxer (`-f`), as a render names it. */
+const ffprobeInfo = async (path: string, forced?: string) => {
+  const args = ["-v", "error", "-print_format", "json", "-show_format", "-show_streams"];
+  if (forced) args.push("-f", forced);
+  args.push(path);
   return parseProbeOutput(JSON.parse((await run("ffprobe", args)).stdout.toString("utf8")));
 };
 
@@ -72,8 +75,10 @@ describe("MP4 facts against ffprobe", () => {
       const path = name === "fixture" ? `${FIXTURES}/kohlipe3.mp4` : join(dir, name);
       const fromMoov = await probeMp4(path);
       expect(fromMoov).not.toBeNull();
-      // Everything but what only ffprobe reports (format name, audio codec, frame rate).
+      // Everything but what only ffprobe reports (format name, audio codec, frame rate), and ffmpeg reads it the
+      // same with the demuxer the reader names (a render's -f).
       expect(fromMoov).toEqual({ ...(await ffprobeInfo(path)), ffprobe: null });
+      expect(fromMoov).toEqual({ ...(await ffprobeInfo(path, fromMoov!.demuxer)), ffprobe: null });
     });
   }
 

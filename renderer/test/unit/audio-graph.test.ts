@@ -90,7 +90,9 @@ describe("finishAudio", () => {
     ]);
     const ctx = contextOf(spec, media);
     finishAudio(ctx, [], spec.audioTracks);
-    expect(ctx.inputs).toEqual([["-ss", "0.5", "-t", "2.5", "-i", "/m/voice.mp3"]]);
+    expect(ctx.inputs).toEqual([
+      ["-ss", "0.5", "-t", "2.5", "-f", "wav", "-protocol_whitelist", "file", "-i", "/m/voice.mp3"],
+    ]);
     expect(ctx.filters).toEqual([
       `[0:a]asetpts=PTS-STARTPTS,${NORMALISE},volume=0.5,adelay=1000:all=1[trk0]`,
       `[trk0]${NORMALISE},volume=1,apad,atrim=0:4,asetpts=PTS-STARTPTS[aout]`,
@@ -107,7 +109,9 @@ describe("finishAudio", () => {
     });
     const ctx = contextOf(spec, new Map([["/m/bg.mp3", audioFile(1)]]));
     finishAudio(ctx, ["c0"], []);
-    expect(ctx.inputs).toEqual([["-stream_loop", "-1", "-i", "/m/bg.mp3"]]);
+    expect(ctx.inputs).toEqual([
+      ["-stream_loop", "-1", "-f", "wav", "-protocol_whitelist", "file", "-i", "/m/bg.mp3"],
+    ]);
     expect(ctx.filters).toEqual([
       "[c0]volume=1[clips0]",
       `[0:a]${NORMALISE},volume=0.25[bg1]`,

@@ -24,6 +24,7 @@ export const audioFile = (duration: number, hasAudio = true): MediaInfo => ({
   rotation: 0,
   videoCodec: null,
   orientation: 1,
+  demuxer: "wav",
 });
 
 /** A clip of `duration` seconds filled with one colour. */

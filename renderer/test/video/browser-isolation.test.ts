@@ -25,7 +25,8 @@ import {
   getCaptureBrowser,
   launchOwnBrowser,
 } from "../../src/video/raster/browser.ts";
-import { launchChromium, lookupUser } from "../../src/video/raster/launch-chromium.ts";
+import { lookupUser } from "../../src/lib/run-as.ts";
+import { launchChromium } from "../../src/video/raster/launch-chromium.ts";
 import { chromiumProcessesUnder, type ChromiumProcess } from "../helpers/chromium-processes.ts";
 import { signedFetcher } from "../helpers/start-test-server.ts";
 import { startWorkerStandIn, type WorkerStandIn } from "../helpers/worker-stand-in.ts";

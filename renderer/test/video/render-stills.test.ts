@@ -202,6 +202,7 @@ describe("decoding cost", () => {
     rotation: 0,
     videoCodec: "mjpeg",
     orientation: 1,
+    demuxer: "image2",
   });
 
   it("decodes a JPEG at the smallest power-of-two reduction still at least the drawn size", () => {

@@ -42,13 +42,23 @@ import { arbitraryOf, type MediaChoices, type Schema } from "./config-arbitrary.
 const SEED = Number(process.env.FC_SEED ?? 40_2026);
 const RUNS = Number(process.env.FC_RUNS ?? 1500);
 
+/** The demuxer a probe names for a file of each kind (the renderer's inputs name it: `-f`). */
+const DEMUXER: Record<keyof MediaChoices, string> = {
+  image: "image2",
+  video: "mov",
+  audio: "mp3",
+  font: "",
+  captions: "",
+  shader: "",
+};
+
 /** What a probe says of a file of `kind`. */
 const info = (
   kind: keyof MediaChoices,
   facts: Partial<MediaInfo>,
 ): MediaInfo & { kind: keyof MediaChoices } => {
   const base = { width: 0, height: 0, duration: 0, hasVideo: true, hasAudio: false, hasAlpha: false };
-  return { kind, ...base, rotation: 0, videoCodec: null, orientation: 1, ...facts };
+  return { kind, ...base, rotation: 0, videoCodec: null, orientation: 1, demuxer: DEMUXER[kind], ...facts };
 };
 
 /** Uploaded files as a config names them (storage paths), with what probing found in each (../shared/fixtures). */

@@ -179,6 +179,14 @@ export const SPEECH_MAX_TEXT_LENGTH = 5000;
 /** `speech.rate`: a multiple of the voice's normal speed. */
 export const SPEECH_MIN_RATE = 0.5;
 export const SPEECH_MAX_RATE = 2;
+/**
+ * A captions file (`captionsFile`, SubRip or WebVTT): at most CAPTIONS_FILE_MAX_BYTES, and at most
+ * CAPTIONS_FILE_MAX_CUES timing lines (`-->`, media/caption-cues.ts), each a cue drawn as a text box. Checked at upload
+ * (src/files/ingest.ts, which stops reading there) and by the renderer before it reads the file; 2,000 cues is a
+ * feature film's subtitles, 1 MiB twenty times what they take.
+ */
+export const CAPTIONS_FILE_MAX_BYTES = 1024 * 1024;
+export const CAPTIONS_FILE_MAX_CUES = 2000;
 /** autoSubtitlesStyle.wordsPerLine and maxLines at most. */
 export const CAPTION_MAX_WORDS_PER_LINE = 20;
 export const CAPTION_MAX_LINES = 4;

@@ -6,6 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run } from "../../lib/process.ts";
+import type { Identity } from "../../lib/run-as.ts";
 import { SPEECH_AUDIO_FILTER } from "../../transcribe/types.ts";
 import { pipesLast, type CompiledGraph } from "../compile.ts";
 
@@ -52,6 +53,7 @@ export const writeSpeechWav = async (
   workDir: string,
   ffmpegPath: string,
   signal?: AbortSignal,
+  user: Identity | null = null,
 ): Promise<string> => {
   const script = join(workDir, "audio-graph.txt");
   const wav = join(workDir, "speech.wav");
@@ -75,7 +77,7 @@ export const writeSpeechWav = async (
       "-y",
       wav,
     ],
-    { signal, timeoutMs: 10 * 60_000 },
+    { signal, user, timeoutMs: 10 * 60_000 },
   );
   return wav;
 };

@@ -1,74 +1,58 @@
 /**
- * Captions from an uploaded SubRip or WebVTT file (`captionsFile`): parsed by `media-captions` (Vidstack's
- * parser, non-strict: a malformed cue is skipped, as players do), its markup dropped, and each cue drawn at its
- * own times with autoSubtitlesStyle. A cue keeps the file's line breaks; a line wider than the caption box is
- * wrapped like transcribed captions. Words get times spread over the cue by their length, so a word-by-word
- * style still has something to follow.
+ * Captions from an uploaded SubRip or WebVTT file (`captionsFile`): held to its limits, parsed on a worker thread
+ * (caption-parse.ts: `media-captions`, non-strict), and each cue drawn at its own times with autoSubtitlesStyle. A
+ * cue keeps the file's line breaks; a line wider than the caption box is wrapped like transcribed captions. Words get
+ * times spread over the cue by their length, so a word-by-word style still has something to follow.
  */
-import { readFile } from "node:fs/promises";
-import * as mediaCaptions from "media-captions";
+import { open } from "node:fs/promises";
+import { CAPTIONS_FILE_MAX_BYTES, CAPTIONS_FILE_MAX_CUES } from "@media-render/contract/config/limits";
+import { countCueTimings } from "@media-render/contract/media/caption-cues";
+import { runWorkerTask } from "../../lib/worker-task.ts";
 import type { TranscriptWord } from "../../transcribe/types.ts";
 import type { VideoSpec } from "../types.ts";
 import { captionLayoutOptions } from "./caption-layers.ts";
+import type { ParsedCue } from "./caption-parse.ts";
 import type { Captions } from "./captions.ts";
 import { wrapWords, type Cue } from "./layout.ts";
 
-interface ParsedCues {
-  cues: { startTime: number; endTime: number; text: string }[];
-}
-/**
- * media-captions' declaration files import each other without file extensions, which the renderer's NodeNext
- * resolution does not follow, so the one function used is typed here (its signature in 1.0.4).
- */
-const parseText = (
-  mediaCaptions as unknown as {
-    parseText: (text: string, o: { type: "srt" | "vtt"; strict: boolean }) => Promise<ParsedCues>;
-  }
-).parseText;
-
-/** Cues of a captions file drawn at most (each one a text box on the job's sheet). */
-export const CAPTIONS_FILE_MAX_CUES = 2000;
 export const NO_CUES_NOTE = "the captions file has no cues within the video, so no captions were drawn";
 
-const ENTITIES: Record<string, string> = {
-  amp: "&",
-  lt: "<",
-  gt: ">",
-  nbsp: "\u00a0",
-  lrm: "",
-  rlm: "",
-  quot: '"',
-};
+/**
+ * How long parsing one captions file may take on its worker thread, start-up included, and the heap it may use:
+ * a file at the limits (1 MiB, 2,000 cues) takes ~0.1 s and a few MB; the rest is room for a loaded machine.
+ */
+const PARSE_SECONDS = 10;
+const PARSE_HEAP_MB = 64;
 
-/** A cue's text without markup (`<b>`, `<v Bob>`, `<00:01.000>`, `{\an8}`), entities decoded (pure). */
-export const plainCueText = (text: string): string =>
-  text
-    .replace(/<[^>]*>/g, "")
-    .replace(/\{\\[^}]*\}/g, "")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
-      if (e[0] === "#") {
-        const code = e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
-        return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
-      }
-      return ENTITIES[e.toLowerCase()] ?? m;
-    });
-
-/** The cues of a SubRip or WebVTT text (the `WEBVTT` signature decides), in file order (pure but async). */
-export const parseCaptionsText = async (
-  text: string,
-): Promise<{ start: number; end: number; lines: string[] }[]> => {
-  const type = /^\uFEFF?WEBVTT/.test(text) ? "vtt" : "srt";
-  const { cues } = await parseText(text, { type, strict: false });
-  return cues
-    .map((c: ParsedCues["cues"][number]) => ({
-      start: c.startTime,
-      end: c.endTime,
-      lines: plainCueText(c.text)
-        .split(/\r?\n/)
-        .map((l) => l.trim())
-        .filter(Boolean),
-    }))
-    .filter((c) => c.lines.length > 0 && c.end > c.start);
+/**
+ * The cues of the captions file at `path`, in file order. Its size and its cue count (timing lines) are held to the
+ * contract's limits before it is parsed (the upload refused such a file already; this is the renderer's own check),
+ * and the parse runs on a worker thread under a time limit and a heap ceiling: the renderer's event loop, which sends
+ * every held job's heartbeat, is never the one parsing.
+ */
+export const readCaptionsFile = async (path: string, signal?: AbortSignal): Promise<ParsedCue[]> => {
+  const file = await open(path, "r");
+  let bytes: Buffer;
+  try {
+    const { size } = await file.stat();
+    if (size > CAPTIONS_FILE_MAX_BYTES)
+      throw new Error(
+        `captionsFile: the file is ${size} bytes; a captions file may be at most ${CAPTIONS_FILE_MAX_BYTES} bytes (1 MiB)`,
+      );
+    bytes = await file.readFile();
+  } finally {
+    await file.close();
+  }
+  const cues = countCueTimings(bytes);
+  if (cues > CAPTIONS_FILE_MAX_CUES)
+    throw new Error(
+      `captionsFile: the file has ${cues} cues; a captions file may have at most ${CAPTIONS_FILE_MAX_CUES}`,
+    );
+  return runWorkerTask<ParsedCue[]>(
+    new URL("./caption-parse-worker.ts", import.meta.url),
+    bytes.toString("utf8"),
+    { what: "captionsFile: reading the file", timeMs: PARSE_SECONDS * 1000, heapMb: PARSE_HEAP_MB, signal },
+  );
 };
 
 /** Words of one line with times spread over [start, end] by their length in characters (pure). */
@@ -86,12 +70,9 @@ export const captionsFromFile = async (
   path: string,
   spec: VideoSpec,
   duration: number,
+  signal?: AbortSignal,
 ): Promise<Captions> => {
-  const parsed = (await parseCaptionsText(await readFile(path, "utf8"))).filter((c) => c.start < duration);
-  if (parsed.length > CAPTIONS_FILE_MAX_CUES)
-    throw new Error(
-      `captionsFile: the file has ${parsed.length} cues within the video; at most ${CAPTIONS_FILE_MAX_CUES} are drawn`,
-    );
+  const parsed = (await readCaptionsFile(path, signal)).filter((c) => c.start < duration);
   const options = captionLayoutOptions(spec.subtitles?.style ?? {}, spec);
   const cues = parsed.map((c): Cue => {
     const end = Math.min(c.end, duration);

@@ -4,6 +4,7 @@
  * ordinary rasteriser and graph compiler then draw in the same ffmpeg pass as everything else.
  */
 import type { Timeline } from "@media-render/contract/timeline";
+import type { Identity } from "../../lib/run-as.ts";
 import {
   normaliseWords,
   type Transcriber,
@@ -47,12 +48,19 @@ export const transcribeMix = async (
   spec: VideoSpec,
   timeline: Timeline,
   media: ReadonlyMap<string, MediaInfo>,
-  o: { jobId: string; workDir: string; ffmpegPath: string; transcriber: Transcriber; signal?: AbortSignal },
+  o: {
+    jobId: string;
+    workDir: string;
+    ffmpegPath: string;
+    transcriber: Transcriber;
+    signal?: AbortSignal;
+    user?: Identity | null;
+  },
 ): Promise<Captions> => {
   const subtitles = spec.subtitles!;
   const audio = captionMixGraph(spec, timeline, o.jobId, media);
   if (!audio) return { backend: null, language: null, words: [], cues: [], note: NO_AUDIO_NOTE };
-  const wav = await writeSpeechWav(audio, o.workDir, o.ffmpegPath, o.signal);
+  const wav = await writeSpeechWav(audio, o.workDir, o.ffmpegPath, o.signal, o.user);
   const transcript = await o.transcriber.transcribe(wav, {
     language: subtitles.language,
     signal: o.signal,

@@ -17,6 +17,7 @@ import {
   PAGE_ONLY,
   helperMemoryCeiling,
   nativeArgs,
+  type HelperRuns,
   type NativeProgram,
 } from "./native-gl.ts";
 import { GL_SOURCES, uniformsFor } from "./transition-shaders.ts";
@@ -104,8 +105,8 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   /** The job's helpers alive at once (native-gl.ts). */
   private readonly helpers = new Gate(HELPERS_PER_JOB);
 
-  /** Told the pid of every helper started (the job counts its processes' memory). */
-  private readonly onSpawn?: (pid: number) => void;
+  /** How the job runs its helpers: told their pids (it counts their memory), as its tool user. */
+  private readonly helperRuns: HelperRuns;
   /** The longest one gl layer frame may take on the page (RenderTools' glFrameSeconds). */
   private readonly frameSeconds: number;
 
@@ -119,14 +120,14 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     height: number,
     native: string | null,
     frameSeconds: number,
-    onSpawn?: (pid: number) => void,
+    runs: HelperRuns = {},
   ) {
     this.openSession = open;
     this.width = width;
     this.height = height;
     this.native = native;
     this.frameSeconds = frameSeconds;
-    this.onSpawn = onSpawn;
+    this.helperRuns = runs;
   }
 
   /** Whether transition `name` (resolved) is drawn on the page rather than by the native helper. */
@@ -142,7 +143,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       d = new NativeDrawing(this.native, `transition ${t.name}`, {
         gate: this.helpers,
         ceiling: helperMemoryCeiling(this.width, this.height),
-        onSpawn: this.onSpawn,
+        ...this.helperRuns,
       });
       this.natives.set(t.key, d);
     }

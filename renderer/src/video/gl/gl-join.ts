@@ -88,8 +88,9 @@ export const glJoin = (
   // first (dropped by the trim), so the render starts at once instead of waiting for the taps (and,
   // with two transitions, forever: the second's frames need the render to have read the first's).
   const input = ctx.addPipe(
+    "rawvideo",
     [
-      ...["-nofind_stream_info", "-f", "rawvideo", "-pix_fmt", "rgba"],
+      ...["-nofind_stream_info", "-pix_fmt", "rgba"],
       ...["-video_size", `${W}x${H}`, "-framerate", String(fps)],
     ],
     drawer.writeDrawn(t),

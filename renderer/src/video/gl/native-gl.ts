@@ -9,11 +9,11 @@
  * per 0.5 s transition at 720p). A 1280x720 `cube` frame takes ~20 ms here against ~67 ms on the page.
  *
  * Only the package's shaders run here (their params are uniforms: numbers, checked by type in
- * transition-shaders.ts; the pairs are raw pixels ffmpeg decoded), so this process, started by the renderer
- * with its own credentials but an environment of GL settings only, runs no code of a job's. A `gl` layer's
- * shader is the job's own text: it runs on the job's WebGL page (gl-page.ts), in a Chromium started by
- * raster/launch-chromium.ts as the unprivileged browser user (with Chromium's sandbox where it starts), never
- * here.
+ * transition-shaders.ts; the pairs are raw pixels ffmpeg decoded), so this process runs no code of a job's. It is
+ * started with an environment of GL settings only and, under a root renderer, as the job's tool user
+ * (lib/tool-users.ts), with its shader cache in the job's folder. A `gl` layer's shader is the job's own text: it runs
+ * on the job's WebGL page (gl-page.ts), in a Chromium started by raster/launch-chromium.ts as the unprivileged browser
+ * user (with Chromium's sandbox where it starts), never here.
  */
 import { execFile, spawn, type ChildProcessByStdio } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import type { SharedPipe } from "../../lib/process.ts";
+import { asUser, type Identity } from "../../lib/run-as.ts";
 import { writeAll } from "./gl-session.ts";
 import { SPIRAL_MAP } from "./map.ts";
 import type { UniformValue } from "./transition-shaders.ts";
@@ -40,15 +41,18 @@ export const builtGlTransition = (): string | null =>
  */
 export const PAGE_ONLY: ReadonlySet<string> = new Set(["DoomScreenTransition"]);
 
-/** Mesa in software, whatever GPU the machine has: every renderer draws the same pixels. */
-export const GL_ENV: Readonly<Record<string, string>> = {
+/**
+ * The helper's whole environment: Mesa in software, whatever GPU the machine has (every renderer draws the same
+ * pixels), and llvmpipe's compiled shaders kept in `cacheDir` between helpers: compiling `cube` costs ~0.1 s of CPU,
+ * a cached one next to nothing. A job's helpers running as its tool user keep theirs in the job's folder (a cache
+ * shared between jobs would be a way from one job's helper to the next); the renderer's own, in one folder.
+ */
+export const glEnv = (cacheDir = join(tmpdir(), "gl-transition-cache")): Record<string, string> => ({
   LIBGL_ALWAYS_SOFTWARE: "1",
   GALLIUM_DRIVER: "llvmpipe",
-  // llvmpipe's compiled shaders, kept between helpers: compiling `cube` costs ~0.1 s of CPU, a cached one
-  // next to nothing. Only the package's shaders are compiled here (a job's params are uniforms, not code).
-  MESA_SHADER_CACHE_DIR: join(tmpdir(), "gl-transition-cache"),
+  MESA_SHADER_CACHE_DIR: cacheDir,
   MESA_SHADER_CACHE_MAX_SIZE: "64M",
-};
+});
 
 const STDERR_TAIL = 4096;
 
@@ -57,14 +61,19 @@ const STDERR_TAIL = 4096;
  * ES 3.2 Mesa 22.3.6"), for /health; null without a helper (transitions are drawn on the page), and "not
  * working: <its error>" when it cannot start its GL (renders with a drawn transition would then fail).
  */
-export const glTransitionVersion = (path: string | null): Promise<string | null> => {
+export const glTransitionVersion = (
+  path: string | null,
+  user: Identity | null = null,
+): Promise<string | null> => {
   if (path === null) return Promise.resolve(null);
   const firstLine = (text: string) => text.trim().split("\n", 1)[0] ?? "";
+  // --version compiles no shader: no cache, so nothing is left behind.
+  const [command, ...args] = asUser(user, [path, "--version"]);
   return new Promise((resolve) =>
     execFile(
-      path,
-      ["--version"],
-      { env: { ...process.env, ...GL_ENV }, timeout: 10_000 },
+      command!,
+      args,
+      { env: { ...glEnv(), MESA_SHADER_CACHE_DISABLE: "true" }, timeout: 10_000 },
       (error, stdout, stderr) =>
         resolve(error ? `not working: ${firstLine(stderr) || error.message}` : firstLine(stdout)),
     ),
@@ -111,6 +120,16 @@ export const HELPERS_PER_JOB = 2;
  */
 export const helperMemoryCeiling = (width: number, height: number): number =>
   128 * 2 ** 20 + 32 * width * height;
+
+/** How a job runs its helpers. */
+export interface HelperRuns {
+  /** Told each helper's pid (the job counts its processes' memory). */
+  onSpawn?: (pid: number) => void;
+  /** The job's tool user (lib/tool-users.ts); absent or null: the renderer's own credentials. */
+  user?: Identity | null;
+  /** Where the helpers keep llvmpipe's compiled shaders (glEnv); absent: the renderer's one folder. */
+  cacheDir?: string;
+}
 
 /** A helper that could not draw: its reason, and the signal that ended it when one did (render-failure.ts). */
 export class HelperFailed extends Error {
@@ -165,21 +184,17 @@ export class NativeDrawing {
   private readonly what: string;
   private readonly gate: Gate;
   private readonly ceiling: number;
-  private readonly onSpawn?: (pid: number) => void;
+  private readonly runs: HelperRuns;
   /**
    * `gate`: the job's helpers at once; `ceiling`: the helper's memory ceiling in bytes (helperMemoryCeiling);
-   * `onSpawn`: told the helper's pid (the job counts its processes' memory).
+   * the rest ({@link HelperRuns}): how the job runs its helpers.
    */
-  constructor(
-    bin: string,
-    what: string,
-    o: { gate: Gate; ceiling: number; onSpawn?: (pid: number) => void },
-  ) {
+  constructor(bin: string, what: string, o: { gate: Gate; ceiling: number } & HelperRuns) {
     this.bin = bin;
     this.what = what;
     this.gate = o.gate;
     this.ceiling = o.ceiling;
-    this.onSpawn = o.onSpawn;
+    this.runs = { onSpawn: o.onSpawn, user: o.user, cacheDir: o.cacheDir };
     this.started = new Promise((resolve, reject) => {
       this.start = resolve;
       this.never = reject;
@@ -210,18 +225,19 @@ export class NativeDrawing {
       throw new Error(`${this.what} was stopped`);
     }
     const direct = to instanceof Socket;
+    const [command, ...argv] = asUser(this.runs.user ?? null, [this.bin, ...args]);
     let child: Helper;
     try {
-      child = spawn(this.bin, args, {
+      child = spawn(command!, argv, {
         stdio: ["pipe", direct ? to : "pipe", "pipe", needsMap ? "pipe" : "ignore"],
-        env: { ...GL_ENV, GL_TRANSITION_MAX_BYTES: String(this.ceiling) },
+        env: { ...glEnv(this.runs.cacheDir), GL_TRANSITION_MAX_BYTES: String(this.ceiling) },
       }) as unknown as Helper;
     } catch (e) {
       leave();
       throw e;
     }
     this.child = child;
-    if (child.pid !== undefined) this.onSpawn?.(child.pid);
+    if (child.pid !== undefined) this.runs.onSpawn?.(child.pid);
     let stderr = "";
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (c: string) => void (stderr = (stderr + c).slice(-STDERR_TAIL)));

@@ -16,7 +16,7 @@ export const audioLayer = (layer: LayerOf<"audio">, win: LayerWindow, ctx: Graph
   const length = cutTo - cutFrom;
   const speed = explicitTo !== null ? length / win.duration : 1;
   if (speed < 0.5 || speed > 100) return null;
-  const input = ctx.addInput(["-ss", f(cutFrom), "-t", f(length)], layer.path);
+  const input = ctx.addMedia(info, ["-ss", f(cutFrom), "-t", f(length)], layer.path);
   const label = ctx.label("al");
   const tempo = speed !== 1 ? `,atempo=${f(speed)}` : "";
   ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo},volume=${f(layer.mixVolume ?? 1)}[${label}]`);

@@ -21,7 +21,8 @@ export const glLayer: LayerCompiler<LayerOf<"gl">> = (layer, win, ctx, key) => {
     speed: layer.speed ?? 1,
   });
   const input = ctx.addPipe(
-    ["-f", "rawvideo", "-pix_fmt", "rgba", "-video_size", `${W}x${H}`, "-framerate", String(fps)],
+    "rawvideo",
+    ["-pix_fmt", "rgba", "-video_size", `${W}x${H}`, "-framerate", String(fps)],
     write,
     true,
   );

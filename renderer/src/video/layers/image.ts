@@ -79,7 +79,7 @@ const still = (
     pan ?? (dir ? { w: evenDimension(box.w * OVERSAMPLE), h: evenDimension(box.h * OVERSAMPLE) } : box);
   // ffmpeg turns a JPEG by its EXIF rotation but ignores the mirrored orientations: the graph does all.
   const turn = info.orientation !== 1 ? ["-noautorotate"] : [];
-  const input = ctx.stillInput(path, [...turn, ...jpegLowres(info, need.w, need.h)]);
+  const input = ctx.stillInput(info.demuxer, path, [...turn, ...jpegLowres(info, need.w, need.h)]);
   const alpha = info.hasAlpha || mode === "contain";
   const fmt = alpha ? "yuva420p" : "yuv420p";
   const label = ctx.label("img");

@@ -4,7 +4,7 @@
  * (word-by-word / letter-by-letter) or a frame sequence (animated html), composited with overlay.
  */
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
-import { STDIN_PATH, type RasterFrame } from "../types.ts";
+import type { RasterFrame } from "../types.ts";
 import type { RasterLayer } from "./raster-types.ts";
 import { textMotion } from "./text-types.ts";
 
@@ -14,11 +14,12 @@ const fit = (frame: RasterFrame): string => {
   return frame.resize ? `scale=${frame.width}:${frame.height},` : "";
 };
 
-/** `[i:v]` of a still frame and the filters that fit it. */
-const stillSource = (ctx: GraphContext, frame: RasterFrame): string => {
-  const options = frame.path === STDIN_PATH ? ["-f", "png_pipe"] : [];
-  return `[${ctx.stillInput(frame.path, options)}:v]${fit(frame)}`;
-};
+/**
+ * `[i:v]` of a still frame and the filters that fit it: a PNG the browser drew (stdin or a file), read as nothing
+ * else whatever its bytes.
+ */
+const stillSource = (ctx: GraphContext, frame: RasterFrame): string =>
+  `[${ctx.stillInput("png_pipe", frame.path)}:v]${fit(frame)}`;
 
 export const rasterLayer = (
   layer: RasterLayer,
@@ -42,15 +43,16 @@ export const rasterLayer = (
   const tail = `${pre},${ctx.retime(win.startFrame)}${post}[${label}]`;
   if (asset.stream) {
     // A deep queue lets the capture run ahead of the encoder instead of in lockstep with it.
-    const i = ctx.addPipe(
-      ["-f", "png_pipe", "-framerate", String(fps), "-thread_queue_size", "64"],
-      asset.stream,
-    );
+    const i = ctx.addPipe("png_pipe", ["-framerate", String(fps), "-thread_queue_size", "64"], asset.stream);
     ctx.chain(
       `[${i}:v]${fit(first)}format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames}${tail}`,
     );
   } else if (asset.sequencePattern) {
-    const i = ctx.addInput(["-framerate", String(fps), "-start_number", "0"], asset.sequencePattern);
+    const i = ctx.addInput(
+      "image2",
+      ["-framerate", String(fps), "-start_number", "0"],
+      asset.sequencePattern,
+    );
     ctx.chain(
       `[${i}:v]${fit(first)}format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames}${tail}`,
     );

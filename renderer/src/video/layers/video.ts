@@ -47,7 +47,7 @@ export const video = (layer: LayerOf<"video">, win: LayerWindow, ctx: GraphConte
     info.hasAlpha && (info.videoCodec === "vp9" || info.videoCodec === "vp8")
       ? ["-c:v", `lib${info.videoCodec === "vp9" ? "vpx-vp9" : "vpx"}`]
       : [];
-  const input = ctx.addInput([...decoder, "-ss", f(seg.cutFrom), "-t", f(seg.length + 1 / fps)], path);
+  const input = ctx.addMedia(info, [...decoder, "-ss", f(seg.cutFrom), "-t", f(seg.length + 1 / fps)], path);
   const w = evenDimension(clamp(layer.width ?? 1, 0.01, 1) * W);
   const h = evenDimension(clamp(layer.height ?? 1, 0.01, 1) * H);
   const full = w === W && h === H;

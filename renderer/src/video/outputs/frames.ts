@@ -11,6 +11,8 @@ import { thumbnailTimes } from "@media-render/contract/config/outputs";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { evenDimension } from "@media-render/contract/geometry";
 import { run } from "../../lib/process.ts";
+import { demuxerOfOutput } from "../../probe/demuxers.ts";
+import type { Identity } from "../../lib/run-as.ts";
 
 /** What the render produced, as frames.ts reads it. */
 export interface RenderedVideo {
@@ -70,6 +72,7 @@ export const writeFrames = async (
     spriteName?: string;
     signal?: AbortSignal;
     onSpawn?: (pid: number) => void;
+    user?: Identity | null;
   },
 ): Promise<FrameFiles> => {
   const { poster, thumbnails } = config;
@@ -125,9 +128,13 @@ export const writeFrames = async (
     run(o.ffmpegPath, ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", ...args], {
       signal: o.signal,
       onSpawn: o.onSpawn,
+      user: o.user,
       timeoutMs: 10 * 60_000,
     });
-  await ffmpeg([...decoder, "-i", video.path, "-filter_complex", filters.join(";"), ...outputs]);
+  await ffmpeg([
+    ...[...decoder, "-f", demuxerOfOutput(video.format), "-protocol_whitelist", "file", "-i", video.path],
+    ...["-filter_complex", filters.join(";"), ...outputs],
+  ]);
   if (thumbs && files.thumbnails) {
     await Promise.all(files.thumbnails.frames.map((f, i) => copyFile(thumbs.frames[i]!, f.path)));
     if (thumbnails?.sprite) {
@@ -137,7 +144,8 @@ export const writeFrames = async (
       const cols = Math.min(SPRITE_COLUMNS, times.length);
       const path = join(o.workDir, `sprite.${ext}`);
       await ffmpeg([
-        ...["-framerate", "1", "-i", join(o.workDir, `thumb-%03d.${ext}`)],
+        ...["-f", "image2", "-protocol_whitelist", "file", "-framerate", "1"],
+        ...["-i", join(o.workDir, `thumb-%03d.${ext}`)],
         ...["-vf", `tile=${cols}x${rows}:nb_frames=${times.length}`, "-frames:v", "1"],
         ...(ext === "jpg" ? ["-q:v", "3"] : []),
         path,

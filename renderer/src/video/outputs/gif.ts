@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { run } from "../../lib/process.ts";
+import type { Identity } from "../../lib/run-as.ts";
 import type { OutputTarget } from "./target.ts";
 
 /** Where the render writes the frames a GIF is made from (ffv1 in Matroska, in the job's work dir). */
@@ -16,6 +17,7 @@ export interface GifRun {
   workDir: string;
   signal?: AbortSignal;
   onSpawn?: (pid: number) => void;
+  user?: Identity | null;
 }
 
 /** The two runs' argument lists (pure): palette from the intermediate, then the GIF at `outPath`. */
@@ -26,10 +28,13 @@ export const gifArgs = (
   dither: OutputTarget["dither"],
 ): [string[], string[]] => {
   const quiet = ["-hide_banner", "-nostdin", "-y", "-loglevel", "error"];
+  // Our own files, each read by the demuxer that wrote it and from a file only.
+  const frames = ["-f", "matroska", "-protocol_whitelist", "file", "-i", intermediate];
+  const colours = ["-f", "png_pipe", "-protocol_whitelist", "file", "-i", palette];
   return [
-    [...quiet, "-i", intermediate, "-vf", "palettegen=stats_mode=full", "-frames:v", "1", palette],
+    [...quiet, ...frames, "-vf", "palettegen=stats_mode=full", "-frames:v", "1", palette],
     [
-      ...[...quiet, "-i", intermediate, "-i", palette],
+      ...[...quiet, ...frames, ...colours],
       ...["-lavfi", `[0:v][1:v]paletteuse=dither=${dither}`, "-loop", "0", "-f", "gif", outPath],
     ],
   ];
@@ -39,7 +44,7 @@ export const gifArgs = (
 export const finishGif = async (target: OutputTarget, outPath: string, o: GifRun): Promise<void> => {
   const palette = join(o.workDir, "gif-palette.png");
   const [paletteRun, gifRun] = gifArgs(gifIntermediate(o.workDir), palette, outPath, target.dither);
-  const options = { signal: o.signal, onSpawn: o.onSpawn, timeoutMs: 10 * 60_000 };
+  const options = { signal: o.signal, onSpawn: o.onSpawn, user: o.user, timeoutMs: 10 * 60_000 };
   await run(o.ffmpegPath, paletteRun, options);
   await run(o.ffmpegPath, gifRun, options);
 };

@@ -4,6 +4,7 @@
  */
 import { basename } from "node:path";
 import type { RenderVideoRequest } from "@media-render/contract/wire";
+import type { Identity } from "../../lib/run-as.ts";
 import { uploadFile, uploadText } from "../delivery.ts";
 import { writeFrames, type RenderedVideo } from "./frames.ts";
 
@@ -11,7 +12,13 @@ import { writeFrames, type RenderedVideo } from "./frames.ts";
 export const deliverFrames = async (
   job: RenderVideoRequest,
   video: RenderedVideo,
-  o: { ffmpegPath: string; workDir: string; signal?: AbortSignal; onSpawn?: (pid: number) => void },
+  o: {
+    ffmpegPath: string;
+    workDir: string;
+    signal?: AbortSignal;
+    onSpawn?: (pid: number) => void;
+    user?: Identity | null;
+  },
 ): Promise<void> => {
   const urls = job.output;
   const config = {

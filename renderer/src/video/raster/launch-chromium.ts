@@ -3,8 +3,8 @@
  * scripts and shaders: never with the renderer's environment (RENDERER_SECRET) or its credentials.
  *
  * - As root (the image, local runs), the browser runs as the unprivileged `chromiumUser` (render-browser), through
- *   `setpriv` (chromium-isolation.json: no supplementary groups, no capabilities, an empty bounding set, no_new_privs,
- *   SIGKILL when the renderer dies). That user cannot read the renderer's /proc/<pid>/environ, PID 1's, the jobs'
+ *   `setpriv` (lib/run-as.ts: no supplementary groups, no capabilities, an empty bounding set, no_new_privs, SIGKILL
+ *   when the renderer dies). That user cannot read the renderer's /proc/<pid>/environ, PID 1's, the jobs'
  *   0700 temp directories or the local .dev.vars (0600); nothing of ours is in its environment.
  * - Its files live in a private 0700 directory of its own (HOME, TMPDIR, the profile), removed when it exits.
  * - On top, Chromium's own sandbox (user/PID namespaces and seccomp) wherever it starts: a container without
@@ -14,13 +14,13 @@
  *
  * DevTools is spoken over a pipe (fds 3 and 4), never a loopback port another local process could connect to.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { chown, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
 import { run } from "../../lib/process.ts";
-import isolation from "./chromium-isolation.json" with { type: "json" };
+import { asUser, isRoot, lookupUser, type Identity } from "../../lib/run-as.ts";
 
 /** Chromium's own sandbox: `auto` wherever it starts (required when the renderer is not root), or `off`. */
 export const CHROMIUM_SANDBOX = ["auto", "off"] as const;
@@ -35,8 +35,6 @@ export interface ChromiumLaunch {
   chromiumSandbox: (typeof CHROMIUM_SANDBOX)[number];
 }
 
-const SETPRIV = "/usr/bin/setpriv";
-
 /** What Chromium needs on these offline machines (platform notes), besides the sandbox decision made here. */
 export const OFFLINE_CHROMIUM_FLAGS = [
   "--disable-gpu",
@@ -45,24 +43,6 @@ export const OFFLINE_CHROMIUM_FLAGS = [
   "--disable-sync",
   "--no-first-run",
 ];
-
-interface Identity {
-  name: string;
-  uid: number;
-  gid: number;
-}
-
-const isRoot = (): boolean => process.getuid?.() === 0;
-
-/** `name`'s uid and gid from /etc/passwd (system users are local), or null when it has no entry. */
-export const lookupUser = (name: string, passwd = "/etc/passwd"): Identity | null => {
-  for (const line of readFileSync(passwd, "utf8").split("\n")) {
-    const [user, , uid, gid] = line.split(":");
-    if (user === name && uid !== undefined && gid !== undefined)
-      return { name, uid: Number(uid), gid: Number(gid) };
-  }
-  return null;
-};
 
 /** The credentials a browser of `c` runs with: the browser user under a root renderer, else null (our own). */
 const identityOf = (c: ChromiumLaunch): Identity | null => {
@@ -74,12 +54,6 @@ const identityOf = (c: ChromiumLaunch): Identity | null => {
         `create it (npm run setup does; the image does: useradd --system ${c.chromiumUser}) or set CHROMIUM_USER`,
     );
   return who;
-};
-
-/** The command that runs `argv` with `who`'s credentials (setpriv), or `argv` itself when `who` is null. */
-export const asUser = (who: Identity | null, argv: string[]): string[] => {
-  if (!who) return argv;
-  return [SETPRIV, `--reuid=${who.uid}`, `--regid=${who.gid}`, ...isolation.setpriv, "--", ...argv];
 };
 
 /** The environment of a browser: its own directory and nothing of ours. */
@@ -106,15 +80,14 @@ const probes = new Map<string, Promise<boolean>>();
 const sandboxStarts = async (c: ChromiumLaunch, who: Identity | null): Promise<boolean> => {
   const dir = await privateDir("probe", who);
   try {
-    const argv = asUser(who, [
-      c.chromiumPath,
+    const args = [
       "--headless",
       ...OFFLINE_CHROMIUM_FLAGS,
       `--user-data-dir=${join(dir, "profile")}`,
       "--dump-dom",
       "about:blank",
-    ]);
-    await run(argv[0]!, argv.slice(1), { timeoutMs: 30_000, env: browserEnv(dir) });
+    ];
+    await run(c.chromiumPath, args, { timeoutMs: 30_000, env: browserEnv(dir), user: who });
     return true;
   } catch {
     return false;

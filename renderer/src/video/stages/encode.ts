@@ -10,6 +10,7 @@ import { join } from "node:path";
 import type { Timeline } from "@media-render/contract/timeline";
 import { cpuTimes } from "../../lib/cpu-time.ts";
 import { run } from "../../lib/process.ts";
+import type { Identity } from "../../lib/run-as.ts";
 import { extraOutputsArgs, ffmpegArgs, filterThreadsFor } from "../args.ts";
 import { chunkArgs, chunkGraph, chunkWindow, type ChunkPart } from "../chunks.ts";
 import { compileGraph, pipesLast, type CompiledGraph, type GraphInput } from "../compile.ts";
@@ -63,6 +64,8 @@ export interface EncodeOptions {
   chunk?: ChunkPart;
   signal?: AbortSignal;
   onSpawn?: (pid: number) => void;
+  /** The job's tool user (render.ts). */
+  user?: Identity | null;
   report: (percent: number, stage: Stage) => void;
   clock: Stopwatch;
 }
@@ -91,6 +94,7 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
           pipes: ordered.pipes,
           signal,
           onSpawn: o.onSpawn,
+          user: o.user,
           timeoutMs: 10 * 60_000,
           // A taps run ends once its transition's pairs are out, while a gl layer of a clip beside it may still be
           // writing frames past them: its exit status says whether it had every frame it needed.
@@ -133,6 +137,7 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
     pipes: graph.pipes,
     signal,
     onSpawn: o.onSpawn,
+    user: o.user,
     timeoutMs: 30 * 60_000,
     // ffmpeg may stop reading a pipe before its writer is done: a still's or a chunk's render stops at its last
     // frame, a `trim` stops reading a layer whose frames past it are not shown (a clip's tail under a drawn
@@ -168,6 +173,7 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
       workDir: o.workDir,
       signal,
       onSpawn: o.onSpawn,
+      user: o.user,
     });
   clock.record("ffmpegMs", start);
   const cpu1 = cpuTimes();

@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { GL_SHADER_MAX_BYTES } from "@media-render/contract/config/video-layers";
 import type { RenderTools } from "../../config.ts";
+import type { Identity } from "../../lib/run-as.ts";
 import { toMediaInfo } from "../../probe/media-facts.ts";
 import { probeMedia } from "../../probe/probe-media.ts";
 import type { Synthesizer } from "../../speech/types.ts";
@@ -128,7 +129,7 @@ export interface Probes {
  */
 export const startProbes = (
   { spec, local, paths }: Spoken,
-  o: { ffprobePath: string; signal?: AbortSignal; clock: Stopwatch },
+  o: { ffprobePath: string; signal?: AbortSignal; user?: Identity | null; clock: Stopwatch },
 ): Probes => {
   const media = new Map<string, MediaInfo>();
   const fontPaths = new Set(keyedLayers(spec).map((k) => ("fontPath" in k.layer ? k.layer.fontPath : null)));
@@ -143,7 +144,10 @@ export const startProbes = (
   const start = o.clock.now();
   const probed = Promise.all(
     toProbe.map(async (p) =>
-      media.set(p, toMediaInfo(await probeMedia(p, { ffprobePath: o.ffprobePath, signal: o.signal }))),
+      media.set(
+        p,
+        toMediaInfo(await probeMedia(p, { ffprobePath: o.ffprobePath, signal: o.signal, user: o.user })),
+      ),
     ),
   ).then(() => o.clock.record("probeMs", start));
   void probed.catch(() => {}); // awaited by a later stage; this only stops an early throw leaving it unhandled

@@ -3,6 +3,7 @@
  * as video-only segments; the join mixes the whole timeline's audio once and muxes it with the segments, copied.
  */
 import type { Timeline } from "@media-render/contract/timeline";
+import type { Identity } from "../../lib/run-as.ts";
 import { joinSegments } from "../chunks.ts";
 import { compileGraph } from "../compile.ts";
 import { undrawnGl } from "../graph-context.ts";
@@ -30,6 +31,7 @@ export const joinChunks = async (
     planned?: Timeline;
     signal?: AbortSignal;
     onSpawn?: (pid: number) => void;
+    user?: Identity | null;
     report: (percent: number, stage: Stage) => void;
     clock: Stopwatch;
   },
@@ -59,6 +61,7 @@ export const joinChunks = async (
     outPath: o.outPath,
     signal: o.signal,
     onSpawn: o.onSpawn,
+    user: o.user,
   });
   o.clock.record("ffmpegMs", start);
   return timeline;

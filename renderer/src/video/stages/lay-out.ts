@@ -5,6 +5,7 @@
  */
 import { buildTimeline, playableLength, type Timeline } from "@media-render/contract/timeline";
 import type { RenderTools } from "../../config.ts";
+import type { Identity } from "../../lib/run-as.ts";
 import type { Transcriber } from "../../transcribe/types.ts";
 import { captionsFromFile } from "../captions/caption-file.ts";
 import { transcribeMix, withCaptionLayers, type Captions } from "../captions/captions.ts";
@@ -12,6 +13,7 @@ import { captionsFromWords } from "../captions/known-words.ts";
 import { layerWindow } from "../compile.ts";
 import { GlDrawer } from "../gl/gl-drawer.ts";
 import { GlSession } from "../gl/gl-session.ts";
+import type { HelperRuns } from "../gl/native-gl.ts";
 import { isRaster, keyedLayers, type KeyedLayer } from "../layers/index.ts";
 import { overallPercent, type Stage } from "../progress.ts";
 import { spokenWords, type Utterance } from "../speech.ts";
@@ -24,14 +26,14 @@ import type { Stopwatch } from "./stopwatch.ts";
  * The job's drawer of transitions by their GLSL and of gl layers: the native helper where it is built, and a
  * WebGL page of the job's own, opened when first needed (or warmed by `layOut`).
  */
-export const glDrawerFor = (spec: VideoSpec, tools: RenderTools, onSpawn?: (pid: number) => void): GlDrawer =>
+export const glDrawerFor = (spec: VideoSpec, tools: RenderTools, runs: HelperRuns = {}): GlDrawer =>
   new GlDrawer(
     () => GlSession.open(tools, spec.width, spec.height),
     spec.width,
     spec.height,
     tools.glTransitionPath,
     tools.glFrameSeconds,
-    onSpawn,
+    runs,
   );
 
 /** Draws a job's text and html layers (the rasteriser, or a test's stand-in). */
@@ -83,6 +85,8 @@ export const transcribeCaptions = async (
     jobId: string;
     workDir: string;
     ffmpegPath: string;
+    /** The job's tool user (render.ts). */
+    user?: Identity | null;
     transcriber: Transcriber;
     /** The synthesised speech (speech.ts); none: the mix is transcribed. */
     utterances: readonly Utterance[];
@@ -100,7 +104,7 @@ export const transcribeCaptions = async (
   const timeline = timelineOf(spec, media, o.planned);
   const file = spec.subtitles.file;
   const captions = file
-    ? await captionsFromFile(file, spec, timeline.duration)
+    ? await captionsFromFile(file, spec, timeline.duration, o.signal)
     : o.utterances.length > 0
       ? captionsFromWords(spokenWords(o.utterances, timeline), spec, timeline.duration, null)
       : await transcribeMix(spec, timeline, media, o);

@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import { buildFfprobeArgs, probeInputName } from "../../../src/probe/ffprobe-args.ts";
 
 describe("buildFfprobeArgs", () => {
-  it("asks for JSON format and streams at error verbosity, local files only", () => {
+  it("asks for JSON format and streams at error verbosity, local files only, read as media only", () => {
     expect(buildFfprobeArgs("/tmp/renderer/probe-1/input.mp4")).toEqual([
       "-v",
       "error",
+      "-format_whitelist",
+      "image2,png_pipe,apng,jpeg_pipe,webp_pipe,svg_pipe,gif,gif_pipe,mov,matroska,avi,mp3,aac,wav,ogg,flac",
       "-protocol_whitelist",
       "file",
       "-print_format",

@@ -141,6 +141,20 @@ describe("parseProbeOutput", () => {
     );
   });
 
+  it("names the demuxer a render reads the file with, and refuses one outside the media demuxers", () => {
+    const audio = [{ codec_type: "audio", codec_name: "aac", sample_rate: "44100" }];
+    const demuxer = (format_name: string) =>
+      parseProbeOutput({ streams: audio, format: { format_name } }).demuxer;
+    expect(demuxer(MP4)).toBe("mov");
+    expect(demuxer("matroska,webm")).toBe("matroska");
+    expect(demuxer("ogg")).toBe("ogg");
+    // ffprobe's -format_whitelist refuses these before they open; were one reported, no render would name it.
+    for (const playlist of ["hls", "concat", "hls,applehttp"])
+      expect(() => demuxer(playlist)).toThrow(
+        `Unreadable media: the file is ${playlist.split(",")[0]}, not a picture, video or sound this service reads`,
+      );
+  });
+
   it("rejects JSON that is not ffprobe's", () => {
     expect(() => parse({})).toThrow(UnprocessableMedia);
     expect(() => parse({ streams: "x", format: { format_name: "mp3" } })).toThrow(UnprocessableMedia);
