@@ -10,11 +10,12 @@
 // Every call goes to the `wrangler` first on PATH (npm puts the project's own first).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { parseArgs } from "node:util";
+import { mirrorCheckout } from "./lib/mirror.mjs";
 import { reexecOnProjectNode, root } from "./setup.mjs";
 
 /** The example address wrangler.toml ships with: a deploy that keeps it could not be reached by its renderer. */
@@ -125,9 +126,7 @@ const buildBundle = () => {
   // The bundle goes beside the mirror, not into it: a `dist` of the mirror would be the checkout's.
   const out = mkdtempSync(join(tmpdir(), "mrs-bundle-"));
   try {
-    for (const entry of readdirSync(root)) {
-      if (entry !== ".git" && entry !== ".wrangler") symlinkSync(join(root, entry), join(mirror, entry));
-    }
+    mirrorCheckout(root, mirror);
     const r = spawnSync(
       "wrangler",
       ["deploy", "--dry-run", "--outdir", out, "--containers-rollout=none", "--config", "wrangler.toml"],
