@@ -14,7 +14,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { parseArgs } from "node:util";
+import { parseCommandLine } from "./lib/command-line.mjs";
 import { mirrorCheckout } from "./lib/mirror.mjs";
 import { reexecOnProjectNode, root } from "./setup.mjs";
 
@@ -149,10 +149,32 @@ const secretValue = async (secret, prompt) => {
   return (await prompt.question(`[deploy] ${secret.name} (${secret.about}; empty to leave unset): `)).trim();
 };
 
+const { values } = parseCommandLine({
+  name: "deploy",
+  command: "npm run deploy",
+  args: "[--dry-run [--inspect]]",
+  about:
+    "Deploys the service to the Cloudflare account wrangler is logged in to, in one run that is safe to repeat\n" +
+    "(docs/deploying.md): account, settings, D1 and R2, queues, secrets, D1 migrations, the Worker.",
+  options: {
+    "dry-run": {
+      type: "boolean",
+      help: "print every step and build the bundle; change nothing, call Cloudflare not at all",
+      default: false,
+    },
+    inspect: {
+      type: "boolean",
+      help: "with --dry-run: read what the account already has (a real run always does)",
+      default: false,
+    },
+  },
+  env: {
+    PUBLIC_URL: "the Worker's public address (else wrangler.toml's)",
+    "STRIPE_SECRET_KEY, ...": "a secret's value when the account lacks it (else generated or asked for)",
+  },
+});
+
 const main = async () => {
-  const { values } = parseArgs({
-    options: { "dry-run": { type: "boolean", default: false }, inspect: { type: "boolean", default: false } },
-  });
   const dry = values["dry-run"];
   const plan = await readPlan();
   // A real run always reads the account first: that is what makes a second run change nothing.

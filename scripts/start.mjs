@@ -11,7 +11,26 @@
 // set, gets the renderers' current process ids as JSON (fault tests kill and freeze them).
 import { join, resolve } from "node:path";
 import { writeFileSync } from "node:fs";
+import { parseCommandLine } from "./lib/command-line.mjs";
 import { ensureNodeModules, reexecOnProjectNode, root, setup } from "./setup.mjs";
+
+parseCommandLine({
+  name: "start",
+  command: "npm start",
+  about:
+    "Installs what is missing, applies the local D1 migrations and runs the whole service locally: the API (wrangler\n" +
+    "dev) and the renderers beside it (docs/getting-started.md). Ctrl-C stops it all.",
+  env: {
+    PORT: "the API's port (default 8787)",
+    RENDERER_PORT: "the first renderer's port (default PORT + 1)",
+    RENDERERS: "how many renderers, on consecutive ports (default 1, at most 8)",
+    STATE_DIR: "the local D1, R2 and queue state, and everything else of the run (default .wrangler/state)",
+    IMAGE_BROWSERS: "local Chromiums for image jobs (default 2)",
+    PARALLEL_RENDER_MIN_WORK:
+      "a job's pixels x seconds from which it renders in chunks (default a minute of 720p)",
+    RENDERER_PIDS_FILE: "a file that gets the renderers' process ids as JSON",
+  },
+});
 
 ensureNodeModules();
 if (!reexecOnProjectNode()) {
