@@ -61,6 +61,9 @@ export const APT_PACKAGES = [
   ["libgl1-mesa-dri", "/usr/share/drirc.d/00-mesa-defaults.conf", "runtime"],
   // PID 1 of the image: forwards SIGTERM to node and reaps orphaned Chromium/ffmpeg helpers.
   ["tini", "/usr/bin/tini", "image"],
+  // The README's first render is curl and jq; the end-to-end suite runs it as written (test/e2e/readme.test.ts).
+  ["curl", "/usr/bin/curl", "local"],
+  ["jq", "/usr/bin/jq", "local"],
 ];
 
 const log = (msg) => console.log(`[setup] ${msg}`);
