@@ -30,6 +30,7 @@ import {
 } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { parseCommandLine } from "./lib/command-line.mjs";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
 
@@ -83,12 +84,25 @@ ensureNodeModules();
 if (!reexecOnProjectNode()) {
   const { ensurePrerequisites, bin } = await import("./lib/system.mjs");
   const { ensureDevVars } = await import("./lib/secrets.mjs");
-  const { ensureGenerator } = await import("./lib/client-types.mjs");
   ensurePrerequisites(root);
   // What the lanes would otherwise make in the checkout while the others read it: the local secrets (npm start makes
-  // them; the Worker suite's pool reads them) and the client generator's own install (the scripts' tests use it).
+  // them; the Worker suite's pool reads them) and the client generator's own install (npm ci in client/generator,
+  // ~3 s on a fresh clone: the scripts' tests use it, and the deploy test reads the checkout's listing). The install
+  // runs while the lanes start; the scripts' tests wait for it.
   ensureDevVars(root);
-  ensureGenerator(root);
+  const generatorReady = new Promise((resolve) =>
+    spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        "(await import(process.argv[1])).ensureGenerator(process.argv[2])",
+        pathToFileURL(join(root, "scripts", "lib", "client-types.mjs")).href,
+        root,
+      ],
+      { stdio: "inherit" },
+    ).on("close", resolve),
+  );
 
   /** Every file and folder of the checkout outside .git and node_modules, with its size and modification time. */
   const checkoutFiles = () => {
@@ -227,7 +241,14 @@ if (!reexecOnProjectNode()) {
     suites("unit", "worker"),
     suites("renderer"),
     suites("e2e"),
-    [...checks, ...suites("worker-render", "scripts")],
+    [
+      ...checks,
+      ...suites("worker-render"),
+      ...suites("scripts").map((task) => async () => {
+        await generatorReady;
+        await task();
+      }),
+    ],
   ];
   await Promise.all(
     lanes.map(async (lane) => {
@@ -235,6 +256,7 @@ if (!reexecOnProjectNode()) {
     }),
   );
   stopLoops();
+  await generatorReady;
   rmSync(out, { recursive: true, force: true, maxRetries: 5 });
 
   // The lanes share the checkout: a test that wrote into it (rather than into its own temporary folder) may have
