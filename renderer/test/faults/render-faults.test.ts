@@ -201,7 +201,8 @@ describe("renderer faults", () => {
     } finally {
       await wide.close();
     }
-  });
+    // 30 s of html capture: 30 s on one core of a loaded 2-core machine.
+  }, 120_000);
 
   it("reports an ffmpeg killed from outside as a retryable fault in plain words", async () => {
     expect((await offer(longJob("sigkill"))).status).toBe(202);
