@@ -9,6 +9,9 @@
  * modules and the D1 migrations are paid once per project instead of once per file. Files therefore share the
  * local D1, R2 and Durable Objects; every test makes its own accounts and keys (helpers.ts) and may not assume
  * an empty table.
+ * The plugin also reads the checkout's .dev.vars (wrangler's local secrets, beside wrangler.toml): the bindings below
+ * set every value a developer's `npm start` writes there (start.mjs), so a setting left from an earlier run (its
+ * ports, its parallel-rendering threshold) never reaches the tests.
  */
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
@@ -40,6 +43,8 @@ export default defineConfig(async () => {
             // Enough for the suite's sign-ups on loopback (production: 5 and 60 per hour).
             AUTH_EMAIL_LIMIT_PER_HOUR: "100",
             AUTH_IP_LIMIT_PER_HOUR: "1000",
+            // The default threshold (a minute of 720p): `npm start` may have left another in .dev.vars.
+            PARALLEL_RENDER_MIN_WORK: "",
           },
         },
       })),

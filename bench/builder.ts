@@ -105,7 +105,7 @@ const run = async () => {
     args: [...(process.getuid?.() === 0 ? ["--no-sandbox"] : []), "--disable-gpu"],
   });
   try {
-    const key = local.key({ email: EMAIL });
+    const key = await local.key({ email: EMAIL });
     const form = new FormData();
     form.set("file", new File([readFileSync(join(FIX, "img2.jpg"))], "img2.jpg", { type: "image/jpeg" }));
     const uploaded = (await (

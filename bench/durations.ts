@@ -267,7 +267,7 @@ if (!process.argv.includes("--parser-only")) {
   const local = await startLocalService(root, { timeoutMs: 150_000 });
   try {
     const base = local.base;
-    const key = local.key({ email: "bench@example.com" });
+    const key = await local.key({ email: "bench@example.com" });
     t = performance.now();
     const paths = await pool(files, 4, async (f) => {
       const form = new FormData();

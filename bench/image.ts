@@ -207,7 +207,7 @@ const serviceRenderer = async () => {
       logged.set(String(row.jobId), row);
     }
   });
-  const key = local.key({ email: "bench@example.com" });
+  const key = await local.key({ email: "bench@example.com" });
   const api = (path: string, init: RequestInit = {}) =>
     fetch(`${local.base}${path}`, { ...init, headers: { "x-api-key": key, ...init.headers } });
   const form = new FormData();

@@ -89,8 +89,9 @@ const main = async () => {
     // One key per client worker: the per-key rate limits (60 job creations a minute, 1,000 requests in 15 minutes)
     // would otherwise measure the limiter, not the renders.
     const newKey = () => local.key({ email: "bench-templates@example.com" });
-    const key = newKey();
-    const workerKeys = Array.from({ length: WINDOW }, newKey);
+    const key = await newKey();
+    const workerKeys: string[] = [];
+    for (let i = 0; i < WINDOW; i++) workerKeys.push(await newKey());
     const api = (path: string, init: RequestInit = {}, as = key) =>
       fetch(`${base}${path}`, { ...init, headers: { "x-api-key": as, ...init.headers } });
     const data = async <T>(res: Response) => {

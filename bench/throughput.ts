@@ -31,7 +31,7 @@ interface Service {
   base: string;
   /** Renders each renderer process has finished so far (its /health capacity report). */
   rendered: () => Promise<number[]>;
-  newKey: () => string;
+  newKey: () => Promise<string>;
   stop: () => Promise<void>;
 }
 
@@ -88,8 +88,8 @@ const apiOverhead = async (s: Service) => {
   const { times, ratios } = await interleave(
     "read",
     {
-      read: () => {
-        const key = s.newKey();
+      read: async () => {
+        const key = await s.newKey();
         return msPerRequest(() => fetch(`${s.base}/api/v1/jobs?limit=1`, { headers: { "x-api-key": key } }));
       },
       health: () => msPerRequest(health),
@@ -174,7 +174,7 @@ const IMAGE = {
 const images = async (s: Service) => {
   const rows: { c: number; perSecond: number; p50: number; p99: number }[] = [];
   for (const c of [1, 4, 16]) {
-    const api = apiFor(s, s.newKey());
+    const api = apiFor(s, await s.newKey());
     await runJob(api, "image", IMAGE); // warm the browser objects' sessions
     const total = Math.max(IMAGE_JOBS, 2 * c);
     let next = 0;
@@ -241,7 +241,7 @@ const VIDEOS = [
 const VIDEO_JOBS = Number(process.env.BENCH_VIDEO_JOBS ?? 9);
 
 const videos = async (s: Service) => {
-  const api = apiFor(s, s.newKey());
+  const api = apiFor(s, await s.newKey());
   await runJob(api, "video", VIDEOS[0]); // warm: the first render launches the text page's Chromium
   const t = performance.now();
   const times = await Promise.all(

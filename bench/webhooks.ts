@@ -52,7 +52,7 @@ const waitForBox = async (box: string, n: number, timeoutMs = 120_000) => {
 let failed = false;
 try {
   const base = local.base;
-  const key = local.key({ email: "hooks@example.com" });
+  const key = await local.key({ email: "hooks@example.com" });
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {
       method,

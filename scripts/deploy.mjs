@@ -10,11 +10,12 @@
 // Every call goes to the `wrangler` first on PATH (npm puts the project's own first).
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
-import { parseArgs } from "node:util";
+import { parseCommandLine } from "./lib/command-line.mjs";
+import { mirrorCheckout } from "./lib/mirror.mjs";
 import { reexecOnProjectNode, root } from "./setup.mjs";
 
 /** The example address wrangler.toml ships with: a deploy that keeps it could not be reached by its renderer. */
@@ -125,9 +126,7 @@ const buildBundle = () => {
   // The bundle goes beside the mirror, not into it: a `dist` of the mirror would be the checkout's.
   const out = mkdtempSync(join(tmpdir(), "mrs-bundle-"));
   try {
-    for (const entry of readdirSync(root)) {
-      if (entry !== ".git" && entry !== ".wrangler") symlinkSync(join(root, entry), join(mirror, entry));
-    }
+    mirrorCheckout(root, mirror);
     const r = spawnSync(
       "wrangler",
       ["deploy", "--dry-run", "--outdir", out, "--containers-rollout=none", "--config", "wrangler.toml"],
@@ -150,10 +149,32 @@ const secretValue = async (secret, prompt) => {
   return (await prompt.question(`[deploy] ${secret.name} (${secret.about}; empty to leave unset): `)).trim();
 };
 
+const { values } = parseCommandLine({
+  name: "deploy",
+  command: "npm run deploy",
+  args: "[--dry-run [--inspect]]",
+  about:
+    "Deploys the service to the Cloudflare account wrangler is logged in to, in one run that is safe to repeat\n" +
+    "(docs/deploying.md): account, settings, D1 and R2, queues, secrets, D1 migrations, the Worker.",
+  options: {
+    "dry-run": {
+      type: "boolean",
+      help: "print every step and build the bundle; change nothing, call Cloudflare not at all",
+      default: false,
+    },
+    inspect: {
+      type: "boolean",
+      help: "with --dry-run: read what the account already has (a real run always does)",
+      default: false,
+    },
+  },
+  env: {
+    PUBLIC_URL: "the Worker's public address (else wrangler.toml's)",
+    "STRIPE_SECRET_KEY, ...": "a secret's value when the account lacks it (else generated or asked for)",
+  },
+});
+
 const main = async () => {
-  const { values } = parseArgs({
-    options: { "dry-run": { type: "boolean", default: false }, inspect: { type: "boolean", default: false } },
-  });
   const dry = values["dry-run"];
   const plan = await readPlan();
   // A real run always reads the account first: that is what makes a second run change nothing.

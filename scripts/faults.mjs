@@ -7,7 +7,18 @@
 // Prints every `[faults] name: value` figure the tests report, once more at the end as a summary.
 import { spawnSync } from "node:child_process";
 import { stripVTControlCharacters } from "node:util";
+import { parseCommandLine } from "./lib/command-line.mjs";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
+
+parseCommandLine({
+  name: "faults",
+  command: "npm run faults",
+  about:
+    "The fault and abuse suite at full scale (FAULTS_SCALE=full): the Worker's, the renderer's and the whole\n" +
+    "service's fault tests and the sealed local browser; `npm test` runs them in their short form. Prints every\n" +
+    "figure the tests report, and a summary of them at the end.",
+  env: { FIXTURES_DIR: "the shared media fixtures (default: ../shared/fixtures beside the checkout)" },
+});
 
 ensureNodeModules();
 if (!reexecOnProjectNode()) {

@@ -6,7 +6,16 @@
 // types differ from a fresh generation.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseCommandLine } from "./lib/command-line.mjs";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
+
+parseCommandLine({
+  name: "client",
+  command: "npm run client:generate",
+  about:
+    "Writes client/openapi.json (the document the Worker serves) and client/src/schema.ts (its types) after a change\n" +
+    "of the API.",
+});
 
 ensureNodeModules();
 if (!reexecOnProjectNode()) {

@@ -29,7 +29,20 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, posix } from "node:path";
+import { parseCommandLine } from "./lib/command-line.mjs";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
+
+parseCommandLine({
+  name: "image:check",
+  command: "npm run image:check",
+  about:
+    "Builds the renderer's production image (renderer/Dockerfile) without a container engine, with debootstrap and\n" +
+    "chroot, then runs it and drives a smoke render through it. Needs root and Debian's archive (~6 minutes the\n" +
+    "first time; the base is kept for later runs).",
+  env: {
+    IMAGE_CHECK_DIR: "where the base and the downloaded packages are kept (default: $TMPDIR/mrs-image-check)",
+  },
+});
 
 const main = async () => {
   const { parseDockerfile, contextFiles, envPairs } = await import("./lib/dockerfile.mjs");

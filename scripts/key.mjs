@@ -8,27 +8,53 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
+import { parseCommandLine } from "./lib/command-line.mjs";
 import { ensureNodeModules, reexecOnProjectNode, root, setup } from "./setup.mjs";
+
+const { values } = parseCommandLine({
+  name: "key",
+  command: "npm run key",
+  args: "--email <address> [options]",
+  about:
+    "Creates (or reuses) a local account and prints a new API key (mrk_...) as the last line of output, through the\n" +
+    "API's own verbs on the local D1 that npm start serves (the service need not be running).",
+  options: {
+    email: { type: "string", value: "address", help: "the account's e-mail address (required)" },
+    permissions: {
+      type: "string",
+      value: "list",
+      help: "resource:action pairs, comma-separated",
+      default: "jobs:full,media:full",
+    },
+    scopes: { type: "string", value: "list", help: "extra scopes, comma-separated (e.g. templates:bulk)" },
+    plan: {
+      type: "string",
+      value: "plan",
+      help: "the account's plan: free, pro or business (a new account: free)",
+    },
+    name: { type: "string", value: "name", help: "the key's name", default: "local key" },
+    expires: {
+      type: "string",
+      value: "time",
+      help: "when the key expires (ISO 8601, e.g. 2027-01-01T00:00:00Z)",
+    },
+    "persist-to": {
+      type: "string",
+      value: "dir",
+      help: "the local state folder (default: STATE_DIR, else .wrangler/state)",
+    },
+  },
+  env: { STATE_DIR: "the local state npm start was started with (npm start's STATE_DIR)" },
+  check: (v) => (v.email ? undefined : "--email is required (an e-mail address)"),
+});
 
 ensureNodeModules();
 if (!reexecOnProjectNode()) {
-  const { values } = parseArgs({
-    options: {
-      email: { type: "string" },
-      permissions: { type: "string", default: "jobs:full,media:full" },
-      scopes: { type: "string", default: "" },
-      plan: { type: "string" },
-      name: { type: "string", default: "local key" },
-      expires: { type: "string" },
-      "persist-to": { type: "string" },
-    },
-  });
+  values.scopes ??= "";
   const fail = (msg) => {
     console.error(`[key] ${msg}`);
     process.exit(2);
   };
-  if (!values.email) fail("--email is required (an e-mail address)");
   const persistTo = values["persist-to"] ?? process.env.STATE_DIR;
   await setup({ persistTo, migrate: false });
 

@@ -69,6 +69,15 @@ export const setup = async ({ persistTo, migrate = true } = {}) => {
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { parseCommandLine } = await import("./lib/command-line.mjs");
+  parseCommandLine({
+    name: "setup",
+    command: "npm run setup",
+    about:
+      "Prepares a fresh clone: npm packages (with Node 24 from npm), Debian packages, local Chrome for Browser\n" +
+      "Rendering, local secrets (.dev.vars) and the local D1 schema. Safe to run again; npm start runs it first.",
+    env: { STATE_DIR: "the local state to migrate (default .wrangler/state)" },
+  });
   ensureNodeModules();
   if (!reexecOnProjectNode()) {
     await setup({ persistTo: process.env.STATE_DIR });

@@ -13,18 +13,121 @@
 // the two cores; the checks, one after another (half a minute in all), then the Worker suite's `worker-render`
 // project and the scripts' tests. The run is CPU-bound, so the lanes are laid out to end together.
 // Each task's output is held and printed whole when it ends, so the lanes' logs do not interleave.
-import { spawn } from "node:child_process";
-import { chmodSync, createWriteStream, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+//
+// No test may write into the checkout (the lanes share it): the run ends with a check that it is as it was before the
+// lanes started, every file and folder outside .git and node_modules. `--cpus N` runs everything on N cores (taskset)
+// and `--load N` beside N busy loops: the same suites on a machine as slow as CI may be (docs/testing.md).
+import { spawn, spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  createWriteStream,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+} from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseCommandLine } from "./lib/command-line.mjs";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
+
+const SUITE_NAMES = ["unit", "renderer", "worker", "worker-render", "e2e", "scripts"];
+const cores = availableParallelism();
+const count = (name, max) => (v) => {
+  const n = Number(v[name]);
+  return v[name] === undefined || (Number.isInteger(n) && n >= 1 && n <= max)
+    ? undefined
+    : `--${name} takes a whole number from 1 to ${max}`;
+};
+const { values: options, positionals: only } = parseCommandLine({
+  name: "test",
+  command: "npm test",
+  args: "[suite...] [--cpus N] [--load N]",
+  about:
+    "Every test: the static checks (lint, layers, knip, OpenAPI, types, formatting) beside the unit, renderer,\n" +
+    "Worker, end-to-end and scripts suites in four lanes, then one line: tests: N passed, N failed, N skipped.\n" +
+    "Named suites run alone, without the checks (CONTRIBUTING.md, docs/testing.md).",
+  positionals: `suites: ${SUITE_NAMES.join(", ")} (worker = both Worker projects)`,
+  options: {
+    cpus: {
+      type: "string",
+      value: "N",
+      help: `run everything on N of this machine's ${cores} cores (taskset)`,
+    },
+    load: {
+      type: "string",
+      value: "N",
+      help: "run N busy loops beside the tests, each taking a core while it can",
+    },
+  },
+  check: (v, given) => {
+    const unknown = given.filter((s) => !SUITE_NAMES.includes(s));
+    if (unknown.length) return `no suite named ${unknown.join(", ")} (there are ${SUITE_NAMES.join(", ")})`;
+    return count("cpus", cores)(v) ?? count("load", 16)(v);
+  },
+});
+
+// --cpus: the whole run again under taskset, every process it starts held to the first N cores.
+if (options.cpus && process.env.MRS_TEST_CPUS !== options.cpus) {
+  const r = spawnSync(
+    "taskset",
+    ["--cpu-list", `0-${Number(options.cpus) - 1}`, process.execPath, ...process.argv.slice(1)],
+    { stdio: "inherit", env: { ...process.env, MRS_TEST_CPUS: options.cpus } },
+  );
+  process.exit(r.status ?? 1);
+}
 
 ensureNodeModules();
 if (!reexecOnProjectNode()) {
   const { ensurePrerequisites, bin } = await import("./lib/system.mjs");
+  const { ensureDevVars } = await import("./lib/secrets.mjs");
   ensurePrerequisites(root);
+  // What the lanes would otherwise make in the checkout while the others read it: the local secrets (npm start makes
+  // them; the Worker suite's pool reads them) and the client generator's own install (npm ci in client/generator,
+  // ~3 s on a fresh clone: the scripts' tests use it, and the deploy test reads the checkout's listing). The install
+  // runs while the lanes start; the scripts' tests wait for it.
+  ensureDevVars(root);
+  const generatorReady = new Promise((resolve) =>
+    spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        "(await import(process.argv[1])).ensureGenerator(process.argv[2])",
+        pathToFileURL(join(root, "scripts", "lib", "client-types.mjs")).href,
+        root,
+      ],
+      { stdio: "inherit" },
+    ).on("close", resolve),
+  );
 
-  const only = process.argv.slice(2);
+  /** Every file and folder of the checkout outside .git and node_modules, with its size and modification time. */
+  const checkoutFiles = () => {
+    const files = new Map();
+    const walk = (dir) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.name === ".git" || entry.name === "node_modules") continue;
+        const path = join(dir, entry.name);
+        const s = lstatSync(path);
+        files.set(relative(root, path), entry.isDirectory() ? "dir" : `${s.size} ${s.mtimeMs}`);
+        if (entry.isDirectory()) walk(path);
+      }
+    };
+    walk(root);
+    return files;
+  };
+  const checkoutBefore = checkoutFiles();
+
+  // --load: busy loops at the tests' own priority for the whole run (a shared machine, another engineer's run).
+  const loops = Array.from({ length: Number(options.load ?? 0) }, () =>
+    spawn(process.execPath, ["-e", "for (;;);"], { stdio: "ignore" }),
+  );
+  const stopLoops = () => loops.forEach((loop) => loop.kill("SIGKILL"));
+  process.on("exit", stopLoops);
+
   const out = mkdtempSync(join(tmpdir(), "mrs-test-"));
   // Every task's temporary files (browser profiles, decoded frames, renders, local state) go under the run's own
   // folder, removed at the end: a run leaves nothing in the machine's temporary folder. It is made like /tmp, since
@@ -138,14 +241,41 @@ if (!reexecOnProjectNode()) {
     suites("unit", "worker"),
     suites("renderer"),
     suites("e2e"),
-    [...checks, ...suites("worker-render", "scripts")],
+    [
+      ...checks,
+      ...suites("worker-render"),
+      ...suites("scripts").map((task) => async () => {
+        await generatorReady;
+        await task();
+      }),
+    ],
   ];
   await Promise.all(
     lanes.map(async (lane) => {
       for (const task of lane) await task();
     }),
   );
+  stopLoops();
+  await generatorReady;
   rmSync(out, { recursive: true, force: true, maxRetries: 5 });
+
+  // The lanes share the checkout: a test that wrote into it (rather than into its own temporary folder) may have
+  // changed what another lane read, and leaves the clone dirty.
+  const checkoutAfter = checkoutFiles();
+  const changed = [
+    ...[...checkoutAfter].filter(([path, was]) => checkoutBefore.get(path) !== was).map(([path]) => path),
+    ...[...checkoutBefore.keys()]
+      .filter((path) => !checkoutAfter.has(path))
+      .map((path) => `${path} (removed)`),
+  ];
+  if (changed.length === 0) totals.passed += 1;
+  else {
+    totals.failed += 1;
+    exitCode = 1;
+    console.log(`\n--- check: the checkout ---\nwritten during the run (a test must use its own folders):`);
+    for (const path of changed.slice(0, 50)) console.log(`  ${path}`);
+  }
+  console.log(`[check] the checkout as it was before the run: ${changed.length === 0 ? "ok" : "FAILED"}`);
   console.log(`\n[test] wall ${seconds(started)}: ${timings.join(", ")}`);
   console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
   process.exit(exitCode);

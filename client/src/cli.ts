@@ -25,7 +25,55 @@ type JobRequest = operations["createJob"]["requestBody"]["content"]["application
 const FILE_FIELDS = new Set(["path", "fontPath", "audioFilePath"]);
 
 const usage = `usage: mrs render <job.json> [--out <file>] | validate <job.json> | files [list|upload <file>|delete <id>] | jobs [list|get <id>|cancel <id>] | key
+  (npm run cli -- <command> ...)
+
+commands:
+  render <job.json>        upload the local files the job names, create it, follow its progress, download the output
+  validate <job.json>      check a job without creating it (exit 1 when invalid)
+  files [list]             your files
+  files upload <file>      upload a file
+  files delete <fileId>    delete a file
+  jobs [list]              your jobs
+  jobs get <jobId>         one job
+  jobs cancel <jobId>      cancel a job
+  key                      the account, plan and balance behind the key
+
+options:
+  --out <file>             render: where the output goes (default: the job file's name with the output's extension)
+  --ttl <hours>            files upload: how long the file is kept
+  --status <status>        jobs list: only jobs in this status
+  -h, --help               this help
+
 environment: MRS_API_KEY (required), MRS_API_URL (default http://127.0.0.1:8787)`;
+
+/** What is wrong with a command and its arguments, if anything. */
+const commandProblem = (command: string, sub?: string, arg?: string): string | undefined => {
+  const needs = (what: string) => `${[command, sub].filter(Boolean).join(" ")} needs ${what}`;
+  switch (command) {
+    case "render":
+    case "validate":
+      return sub ? undefined : needs("a job file");
+    case "files":
+      if (sub === undefined || sub === "list") return undefined;
+      if (sub === "upload") return arg ? undefined : needs("a file");
+      if (sub === "delete") return arg ? undefined : needs("a file id");
+      return `unknown command files ${sub}`;
+    case "jobs":
+      if (sub === undefined || sub === "list") return undefined;
+      if (sub === "get" || sub === "cancel") return arg ? undefined : needs("a job id");
+      return `unknown command jobs ${sub}`;
+    case "key":
+      return undefined;
+    default:
+      return `unknown command ${command}`;
+  }
+};
+
+/** Says what is wrong with the command line in one line, and exits 2. */
+const usageError = (message: string): number => {
+  process.stderr.write(`mrs: ${message} (npm run cli -- --help lists the commands and options)\n`);
+  return 2;
+};
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 
@@ -99,26 +147,41 @@ const render = async (client: Client, file: string, out: string | undefined) => 
 const main = async (argv: string[]): Promise<number> => {
   // `npm run cli` runs in the project's folder; paths on the command line are the caller's (npm's INIT_CWD).
   if (process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      out: { type: "string" },
-      ttl: { type: "string" },
-      status: { type: "string" },
-      help: { type: "boolean" },
-    },
-  });
-  const [command, sub, arg] = positionals;
-  if (!command || values.help) {
-    process.stdout.write(`${usage}\n`);
-    return command ? 0 : 2;
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        out: { type: "string" },
+        ttl: { type: "string" },
+        status: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    const { code, message } = e as { code?: string; message: string };
+    return usageError(
+      code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+        ? `unknown option ${/'([^']+)'/.exec(message)?.[1]}`
+        : message.split(". ")[0]!,
+    );
   }
-  const apiKey = process.env.MRS_API_KEY;
-  if (!apiKey) {
-    process.stderr.write(`MRS_API_KEY is not set\n${usage}\n`);
+  const { positionals, values } = parsed;
+  const [command, sub, arg] = positionals;
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    return 0;
+  }
+  if (!command) {
+    process.stdout.write(`${usage}\n`);
     return 2;
   }
+  const problem = commandProblem(command, sub, arg);
+  if (problem) return usageError(problem);
+  const apiKey = process.env.MRS_API_KEY;
+  if (!apiKey)
+    return usageError("MRS_API_KEY is not set (an API key: npm run key -- --email you@example.com)");
   const client = createClient({ baseUrl: process.env.MRS_API_URL ?? "http://127.0.0.1:8787", apiKey });
   switch (command) {
     case "render":
@@ -172,8 +235,7 @@ const main = async (argv: string[]): Promise<number> => {
       return 0;
     }
   }
-  process.stderr.write(`${usage}\n`);
-  return 2;
+  return usageError(`unknown command ${command}`);
 };
 
 main(process.argv.slice(2)).then(

@@ -2,6 +2,7 @@
 import type { ChildProcess } from "node:child_process";
 
 export function freePort(): Promise<number>;
+export function freePorts(count?: number): Promise<number[]>;
 export function waitForUrl(url: string, timeoutMs?: number, child?: ChildProcess): Promise<void>;
 export function startProcess(
   name: string,
@@ -28,7 +29,7 @@ export interface LocalService {
   /** The renderers' ports (RENDERERS of them). */
   rendererPorts: number[];
   /** A new API key of a (new or reused) local account. */
-  key(options: { email: string; plan?: string; permissions?: string }): string;
+  key(options: { email: string; plan?: string; permissions?: string }): Promise<string>;
   stop(): Promise<void>;
 }
 /** A new API key of a (new or reused) local account of the service started with `env`, as `npm run key` makes it. */
@@ -36,7 +37,7 @@ export function mintKey(
   root: string,
   env: Record<string, string>,
   options: { email: string; plan?: string; permissions?: string },
-): string;
+): Promise<string>;
 export function startLocalService(
   root: string,
   options?: { env?: Record<string, string>; quiet?: boolean; timeoutMs?: number; renderers?: number },

@@ -1,21 +1,49 @@
 // Starting and stopping the local service's processes (renderer, wrangler dev) and waiting for them.
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 
-/** A free TCP port on 127.0.0.1. */
-export const freePort = () =>
-  new Promise((resolve, reject) => {
+/** Whether 127.0.0.1:port can be listened on now. */
+const canListen = (port) =>
+  new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
+
+/** The first port the kernel hands out by itself (Linux's ip_local_port_range; 32768 where it cannot be read). */
+const ephemeralLow = () => {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+  } catch {
+    return 32768;
+  }
+};
+
+/**
+ * `count` consecutive TCP ports on 127.0.0.1 that are free now, between 10000 and the kernel's ephemeral range. A
+ * port from that range (what a listen on port 0 answers) can be handed to any process's next outgoing connection
+ * between this check and the service's own listen, which then fails; one below it is taken only by a process that
+ * names it. Random, so two test lanes asking at once get different ports.
+ */
+export const freePorts = async (count = 1) => {
+  const low = 10_000;
+  const high = ephemeralLow() - count;
+  for (let tries = 0; high > low && tries < 100; tries++) {
+    const first = low + Math.floor(Math.random() * (high - low));
+    let free = true;
+    for (let i = 0; i < count && free; i++) free = await canListen(first + i);
+    if (free) return Array.from({ length: count }, (_, i) => first + i);
+  }
+  throw new Error(`no ${count} consecutive free ports between ${low} and ${high + count}`);
+};
+
+/** A free TCP port on 127.0.0.1 (freePorts). */
+export const freePort = async () => (await freePorts(1))[0];
 
 /** Polls `url` until it answers 2xx, or throws after `timeoutMs`. */
 export const waitForUrl = async (url, timeoutMs = 60_000, child) => {
@@ -100,17 +128,19 @@ export const startRenderer = (root, port, secret, { name = "renderer", ...opts }
 
 /**
  * A new API key of a (new or reused) local account, made the way `npm run key` makes it (scripts/key.mjs: the API's
- * own verbs on the local D1) for the service started with the settings `env` (its STATE_DIR).
+ * own verbs on the local D1) for the service started with the settings `env` (its STATE_DIR). Asynchronous on
+ * purpose: a caller blocked for the seconds the key takes keeps its idle keep-alive connections to the service in
+ * its pool after the service has closed them (wrangler dev closes one idle for 15 s), and its next request, sent
+ * before the close is read, fails with "other side closed".
  */
-export const mintKey = (root, env, { email, plan = "pro", permissions = "jobs:full,media:full" }) =>
-  execFileSync(
+export const mintKey = async (root, env, { email, plan = "pro", permissions = "jobs:full,media:full" }) => {
+  const { stdout } = await promisify(execFile)(
     join(root, "node_modules", ".bin", "node"),
     [join(root, "scripts", "key.mjs"), "--email", email, "--permissions", permissions, "--plan", plan],
     { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
-  )
-    .trim()
-    .split("\n")
-    .at(-1);
+  );
+  return stdout.trim().split("\n").at(-1);
+};
 
 /**
  * The whole service as `npm start` starts it (scripts/start.mjs), on free ports with a throw-away state directory,
@@ -126,10 +156,8 @@ export const startLocalService = async (
   const stateDir = mkdtempSync(join(tmpdir(), "mrs-service-"));
   // npm start writes the renderers' current pids here (fault tests kill and freeze them).
   const pidsFile = join(stateDir, "renderers.json");
-  const port = await freePort();
-  // RENDERERS=N listens on RENDERER_PORT .. RENDERER_PORT+N-1: keep the API's port out of that range.
-  let rendererPort = await freePort();
-  while (port >= rendererPort && port < rendererPort + renderers) rendererPort = await freePort();
+  // The API's port, then RENDERERS=N renderers on RENDERER_PORT .. RENDERER_PORT+N-1: all of them free.
+  const [port, rendererPort] = await freePorts(1 + renderers);
   const env = {
     PORT: String(port),
     RENDERER_PORT: String(rendererPort),

@@ -1,6 +1,6 @@
 // Local secrets for `wrangler dev` (.dev.vars): generated once, kept across runs, never committed.
 import { randomBytes } from "node:crypto";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const parse = (text) =>
@@ -16,8 +16,27 @@ const parse = (text) =>
 const RENAMED = { RUNNER_SECRET: "RENDERER_SECRET" };
 
 /**
- * Reads .dev.vars, renames the secrets of RENAMED, adds missing ones, applies `overrides`, writes it back and returns
- * the values.
+ * Writes `vars` as `dir`/.dev.vars, owner only (Chromium runs as another user, render-browser, that must not read
+ * them), when its content differs. The new file replaces the old one whole (a rename), and an unchanged one is not
+ * touched: wrangler dev and the Worker test pool read this file while other processes of the same checkout run
+ * (`npm run key`, `npm start`), and must never see it half written.
+ */
+export const writeDevVars = (dir, vars) => {
+  const file = join(dir, ".dev.vars");
+  const text =
+    Object.entries(vars)
+      .map(([k, v]) => `${k}="${v}"`)
+      .join("\n") + "\n";
+  if (existsSync(file) && readFileSync(file, "utf8") === text) return;
+  const next = `${file}.${process.pid}.tmp`;
+  writeFileSync(next, text, { mode: 0o600 });
+  chmodSync(next, 0o600);
+  renameSync(next, file);
+};
+
+/**
+ * Reads .dev.vars, renames the secrets of RENAMED, adds missing ones, applies `overrides`, writes it back when that
+ * changed it and returns the values.
  */
 export const ensureDevVars = (root, overrides = {}) => {
   const file = join(root, ".dev.vars");
@@ -31,14 +50,6 @@ export const ensureDevVars = (root, overrides = {}) => {
   // The local stand-in checkout signs its provider events with this, as Stripe signs real ones.
   vars.STRIPE_WEBHOOK_SECRET ||= `whsec_${randomBytes(24).toString("base64")}`;
   Object.assign(vars, overrides);
-  // Owner only: Chromium runs as another user (render-browser) that must not read these.
-  writeFileSync(
-    file,
-    Object.entries(vars)
-      .map(([k, v]) => `${k}="${v}"`)
-      .join("\n") + "\n",
-    { mode: 0o600 },
-  );
-  chmodSync(file, 0o600);
+  writeDevVars(root, vars);
   return vars;
 };

@@ -65,6 +65,9 @@ export const APT_PACKAGES = [
   ["libgl1-mesa-dri", "/usr/share/drirc.d/00-mesa-defaults.conf", "runtime"],
   // PID 1 of the image: forwards SIGTERM to node and reaps orphaned Chromium/ffmpeg helpers.
   ["tini", "/usr/bin/tini", "image"],
+  // The README's first render is curl and jq; the end-to-end suite runs it as written (test/e2e/readme.test.ts).
+  ["curl", "/usr/bin/curl", "local"],
+  ["jq", "/usr/bin/jq", "local"],
 ];
 
 const log = (msg) => console.log(`[setup] ${msg}`);
@@ -216,6 +219,19 @@ const chromiumSandboxWorks = () => {
 };
 
 /**
+ * chromiumSandboxWorks, asked once for a process and the processes it starts: the answer goes into their environment
+ * (MRS_CHROMIUM_SANDBOX, 1 or 0), so that `npm test`'s lanes and every `npm start` and `npm run key` they run do not
+ * each launch a Chromium to ask again (~2 s and half a CPU-second each).
+ */
+const sandboxWorks = () => {
+  const known = process.env.MRS_CHROMIUM_SANDBOX;
+  if (known === "1" || known === "0") return known === "1";
+  const works = chromiumSandboxWorks();
+  process.env.MRS_CHROMIUM_SANDBOX = works ? "1" : "0";
+  return works;
+};
+
+/**
  * Miniflare's local Browser Rendering downloads a pinned Chrome into the wrangler cache; offline that fails and
  * there is no setting for an executable path. Put a launcher at that path that runs Debian's Chromium instead,
  * sealed: as the browser user when started by root (its profile handed to that user), an environment holding
@@ -223,7 +239,7 @@ const chromiumSandboxWorks = () => {
  * page needs none; the renderer's flags, chromium-isolation.json), no network (CHROMIUM_SEALED_FLAGS, and the
  * WebRTC preference written into the profile miniflare creates for each launch).
  */
-export const localChromeLauncher = (sandbox = chromiumSandboxWorks()) => {
+export const localChromeLauncher = (sandbox = sandboxWorks()) => {
   const flags = [
     ...(sandbox ? [] : ["--no-sandbox"]),
     "--disable-gpu",

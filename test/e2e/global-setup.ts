@@ -32,7 +32,7 @@ export default async function setup(project: TestProject) {
     env: { PARALLEL_RENDER_MIN_WORK: String(5 * 1280 * 720) },
   });
   project.provide("baseUrl", local.base);
-  project.provide("apiKey", local.key({ email: "e2e@example.com", plan: "pro" }));
+  project.provide("apiKey", await local.key({ email: "e2e@example.com", plan: "pro" }));
   project.provide("stateDir", local.stateDir);
   project.provide("service", {
     env: local.env,

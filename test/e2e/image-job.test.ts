@@ -1,5 +1,4 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { decodeImage, distance, pngSize } from "./pixels.ts";
@@ -63,7 +62,8 @@ describe("a user's first image job, end to end", () => {
     expect(dl.status).toBe(200);
     expect(dl.headers.get("content-type")).toBe("image/png");
     const png = new Uint8Array(await dl.arrayBuffer());
-    writeFileSync(join(tmpdir(), "mrs-e2e-image.png"), png); // kept for a human look
+    // KEEP_RENDERS=<folder>: the image is written there for a human look.
+    if (process.env.KEEP_RENDERS) writeFileSync(join(process.env.KEEP_RENDERS, "e2e-image.png"), png);
     expect(pngSize(png)).toEqual({ width: 640, height: 360 });
     const px = decodeImage(png, 640, 360);
     // Background far from every layer.

@@ -159,16 +159,13 @@ describe("the local Browser Rendering launcher", () => {
   });
 
   it("(control) plain Debian Chromium does reach the canary, and the canary counts UDP", async () => {
-    const plain = await tryEscapes(
-      "/usr/bin/chromium",
-      ["--no-sandbox"],
-      10_000,
-      (h) => h.http > 0 && h.udp > 0,
-    );
+    // Up to 20 s for a browser to start and navigate on a slow, busy machine; it ends at the first request.
+    const plain = await tryEscapes("/usr/bin/chromium", ["--no-sandbox"], 20_000, (h) => h.http > 0);
     expect(plain.http).toBeGreaterThan(0); // navigations and form posts
     expect(plain.environ).toContain("launcher-test-secret");
     // Plain Chromium's STUN to a loopback server is not deterministic here (seen 0 packets in some runs even
-    // after 20 s), so the UDP side of the canary is proven with a datagram of our own; WebRTC's count is printed.
+    // after 20 s), so the UDP side of the canary is proven with a datagram of our own; WebRTC's count by the first
+    // request is printed.
     console.log(`[faults] plain Chromium WebRTC packets at the canary: ${plain.udp}`);
     const before = canary.hits().udp;
     const socket = createSocket("udp4");

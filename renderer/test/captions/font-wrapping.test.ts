@@ -3,6 +3,7 @@
  * than a narrow one, Chinese and Japanese break between characters, `wordsPerLine` and `allCaps` count, and SRT /
  * WebVTT text parses as players read it.
  */
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { FALLBACK_FONT_FILES, textMeasurer } from "../../src/fonts/measure.ts";
 import { parseCaptionsText, plainCueText } from "../../src/video/captions/caption-parse.ts";
@@ -12,8 +13,9 @@ import type { TranscriptWord } from "../../src/transcribe/types.ts";
 import type { AutoSubtitlesStyle, VideoSpec } from "../../src/video/types.ts";
 import { videoSpec } from "../../src/video/config.ts";
 import { videoConfig } from "../helpers/video-config.ts";
+import { FIXTURES } from "../video/media-helpers.ts";
 
-const PATUA = "/work/shared/fixtures/PatuaOne-Regular.ttf";
+const PATUA = join(FIXTURES, "PatuaOne-Regular.ttf");
 const said = (text: string, at = 1, dur = 0.3, gap = 0.05): TranscriptWord[] =>
   text.split(" ").map((t, i) => ({ text: t, start: at + i * (dur + gap), end: at + i * (dur + gap) + dur }));
 const spec = (style: AutoSubtitlesStyle = {}): VideoSpec =>

@@ -24,8 +24,8 @@ export const serviceUnderTest = (name: string) => {
   const state = { base: inject("baseUrl"), key: "", stateDir: inject("stateDir"), ...service };
 
   /** A Pro account of this suite's own, its key made as a user makes one (`npm run key`). */
-  const start = () => {
-    state.key = mintKey(process.cwd(), service.env, { email: `${name}@example.com` });
+  const start = async () => {
+    state.key = await mintKey(process.cwd(), service.env, { email: `${name}@example.com` });
   };
 
   const api = async <T = Record<string, unknown>>(path: string, init: RequestInit = {}) => {
@@ -50,11 +50,14 @@ export const serviceUnderTest = (name: string) => {
       timeoutMs,
     );
 
-  /** How many renders each renderer runs now (its /health capacity); 0 for one that does not answer. */
+  /**
+   * How many renders each renderer runs now (its /health capacity); 0 for one that does not answer within 5 s (a
+   * killed or frozen one; a rendering one answers in milliseconds, tens of them on a loaded machine).
+   */
   const running = async () =>
     Promise.all(
       state.rendererPorts.map(async (port) => {
-        const h = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(1000) })
+        const h = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5000) })
           .then((r) => r.json() as Promise<{ capacity: { running: number } }>)
           .catch(() => null);
         return h?.capacity.running ?? 0;

@@ -23,6 +23,18 @@ describe("ensureDevVars", () => {
     expect(ensureDevVars(root)).toEqual(first);
   });
 
+  it("leaves an unchanged file alone and replaces a changed one whole, so a reader never sees half of it", () => {
+    ensureDevVars(root);
+    const before = statSync(file());
+    ensureDevVars(root); // nothing to change: not written
+    expect(statSync(file()).mtimeMs).toBe(before.mtimeMs);
+    expect(statSync(file()).ino).toBe(before.ino);
+    const changed = ensureDevVars(root, { PUBLIC_URL: "http://127.0.0.1:1" });
+    expect(statSync(file()).ino).not.toBe(before.ino); // a new file renamed over the old one
+    expect(statSync(file()).mode & 0o777).toBe(0o600);
+    expect(ensureDevVars(root)).toEqual(changed);
+  });
+
   it("renames a RUNNER_SECRET written before the rename to RENDERER_SECRET, keeping its value", () => {
     writeFileSync(file(), 'RUNNER_SECRET="old-runner-secret"\nAUTH_SECRET="kept"\n');
     const vars = ensureDevVars(root);

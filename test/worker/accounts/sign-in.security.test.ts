@@ -1,7 +1,7 @@
 /** What an attacker can learn or do without an account's mail: nothing. */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { countIpAttempt } from "../../../src/accounts/attempt-limits.ts";
+import { countEmailAttempt, countIpAttempt } from "../../../src/accounts/attempt-limits.ts";
 import { call, json, newAccount, testCtx } from "../helpers.ts";
 import { bearer, body, freshEmail, latestCode, outbox, register, signUp, verify } from "./sign-up.ts";
 
@@ -35,12 +35,23 @@ describe("enumeration", () => {
 });
 
 describe("attempt limits", () => {
+  /** The counters' windows are fixed hours: a test that fills one starts at least a minute before the next. */
+  const awayFromTheHour = async () => {
+    const left = 3_600_000 - (Date.now() % 3_600_000);
+    if (left < 60_000) await new Promise((r) => setTimeout(r, left + 1_000));
+  };
+
   it("limits codes per address with 429 and Retry-After (configured per hour)", async () => {
     const email = freshEmail("flood");
+    // All but the last three of the hour's allowance (AUTH_EMAIL_LIMIT_PER_HOUR, vitest.config.ts) are spent by the
+    // counter the route itself calls, without a hundred round trips through the API that each mail a code.
+    const limit = Number(env.AUTH_EMAIL_LIMIT_PER_HOUR);
+    await awayFromTheHour();
+    for (let i = 0; i < limit - 3; i++) await countEmailAttempt(testCtx(), email);
     const statuses: number[] = [];
-    for (let i = 0; i < 101; i++)
+    for (let i = 0; i < 3; i++)
       statuses.push((await call("/api/v1/auth/login", json("POST", { email }))).status);
-    expect(statuses.slice(0, 100).every((s) => s === 202)).toBe(true);
+    expect(statuses).toEqual([202, 202, 202]);
     const last = await call("/api/v1/auth/login", json("POST", { email }));
     expect(last.status).toBe(429);
     expect(Number(last.headers.get("retry-after"))).toBeGreaterThan(0);
@@ -48,7 +59,7 @@ describe("attempt limits", () => {
       success: false,
       error: "Too many requests, please try again later",
     });
-  });
+  }, 120_000);
 
   it("limits sign-in requests per IP: the hour's last allowed request passes, the next is refused", async () => {
     const ip = `203.0.113.${Math.floor(Math.random() * 250)}`;
@@ -60,9 +71,7 @@ describe("attempt limits", () => {
     // All but the last three of the hour's allowance (AUTH_IP_LIMIT_PER_HOUR, vitest.config.ts) are spent by the
     // counter the route itself calls, without a thousand round trips through the API.
     const limit = Number(env.AUTH_IP_LIMIT_PER_HOUR);
-    // The counter's windows are fixed hours: start at least a minute before the next one.
-    const left = 3_600_000 - (Date.now() % 3_600_000);
-    if (left < 60_000) await new Promise((r) => setTimeout(r, left + 1_000));
+    await awayFromTheHour();
     for (let i = 0; i < limit - 3; i++) await countIpAttempt(testCtx(), ip);
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await from(freshEmail("ip"))).status);

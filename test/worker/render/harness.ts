@@ -33,6 +33,9 @@ export const FILES = {
   },
 } as const;
 
+/** The name the render tests' browser object is found by (browserFor): one of the IMAGE_BROWSERS objects. */
+export const RENDER_BROWSER = "render-tests";
+
 let stored: Promise<unknown> | undefined;
 const storeFixtures = () =>
   (stored ??= Promise.all(
@@ -58,7 +61,7 @@ export const renderWith = async (
     Object.values(FILES).flatMap((f) => (f.size ? [[f.url as string, f.size]] : [])),
   ) as Map<string, { width: number; height: number }>;
   const compiled = compileImage(parsed, sizes, hosted);
-  const shot = await browserFor(env, "render-tests").screenshot({
+  const shot = await browserFor(env, RENDER_BROWSER).screenshot({
     html: compiled.html,
     width: parsed.width,
     height: parsed.height,

@@ -5,11 +5,13 @@
  * a clean failure within the deadline), the next ordinary render is not held, and the loopback canary counts no
  * request and no packet.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, inject, it, vi } from "vitest";
 import { imageDeadlineSeconds } from "@media-render/contract/deadline";
+import { browserFor } from "../../../src/image-renderer/image-browser.ts";
 import { escapeAttempts } from "../../escape-attempts.ts";
-import { render } from "./harness.ts";
+import { RENDER_BROWSER, render } from "./harness.ts";
 import { decode } from "./pixels.ts";
 import { body, call, json, newAccount } from "../helpers.ts";
 import { FULL, figure } from "../faults/scale.ts";
@@ -34,6 +36,28 @@ const PAINT_RED = "document.body.style.background='rgb(255,0,0)'";
 /** The capture deadline these tests run under (IMAGE_CAPTURE_SECONDS of vitest.config.ts; production: 20 s). */
 const DEADLINE_MS = imageDeadlineSeconds(0, Number(env.IMAGE_CAPTURE_SECONDS)) * 1000;
 
+/** Renders the ordinary green page; resolves to the milliseconds it took. */
+const renderGreen = async () => {
+  const started = Date.now();
+  expect((await decode(await render(page(GREEN)))).at(32, 32)).toEqual([0, 255, 0, 255]);
+  return Date.now() - started;
+};
+
+/**
+ * An ordinary render on a browser launched for it, as the render after a page that was stopped is (its browser is
+ * closed with it): the render object's browser is closed first. Measured in the test itself, on this machine under
+ * its load now, it is what the render after a hostile page is held to.
+ */
+const coldRender = async () => {
+  await runInDurableObject(browserFor(env, RENDER_BROWSER), async (object) => {
+    const held = object as unknown as { browser?: { close(): Promise<void> }; page?: unknown };
+    await held.browser?.close().catch(() => undefined);
+    held.browser = undefined;
+    held.page = undefined;
+  });
+  return renderGreen();
+};
+
 /** Renders a hostile page: its outcome, how long it took, and how long the next ordinary render took. */
 const contain = async (html: string) => {
   const started = Date.now();
@@ -42,10 +66,17 @@ const contain = async (html: string) => {
     (e: unknown) => ({ error: String(e) }),
   );
   const tookMs = Date.now() - started;
-  const next = Date.now();
-  expect((await decode(await render(page(GREEN)))).at(32, 32)).toEqual([0, 255, 0, 255]);
-  return { outcome, tookMs, nextMs: Date.now() - next };
+  return { outcome, tookMs, nextMs: await renderGreen() };
 };
+
+/**
+ * How much slower than a cold render the render after a hostile page may be: after a page stopped at its deadline it
+ * launches a browser too, while the machine takes back what the page held (a few GB after "memory without end"):
+ * 1.1-1.2x here (a cold render 2.3 s, the machine loaded by other work); after a page that ended it reuses the
+ * browser, 0.4-0.7x. A render held behind the page would wait for the page's deadline and fail, or take it and more.
+ * (An absolute bound of 10 s failed at 12.5 s on a machine 2.7 times slower than this one.)
+ */
+const NEXT_RENDER_RATIO = 4;
 
 const HOSTILE: Record<string, string> = {
   "every way out": escapeAttempts(canary),
@@ -73,6 +104,8 @@ const HOSTILE: Record<string, string> = {
 describe("hostile html pages in image jobs", () => {
   it("are contained within the deadline, do not hold the next render, and reach nothing", async () => {
     const before = await hits();
+    await renderGreen(); // the fixtures stored and the object's session up: what a cold render need not pay again
+    const coldMs = await coldRender();
     let longest = 0;
     let slowestNext = 0;
     const outcomes: Record<string, string> = {};
@@ -89,8 +122,12 @@ describe("hostile html pages in image jobs", () => {
           : (outcome.error.match(/deadline|crash|closed|memory|Target/i)?.[0] ?? outcome.error);
       outcomes[name] = verdict;
       expect(verdict, name).toMatch(/^(image|deadline|crash|closed|memory|target)$/i);
-      expect(tookMs, name).toBeLessThan(DEADLINE_MS + 10_000);
-      expect(nextMs, `render after ${name}`).toBeLessThan(10_000);
+      // A browser launched when the last page closed one, the deadline, then closing the browser (2 s at most,
+      // image-browser.ts): the launch held to the cold render as the next render is.
+      expect(tookMs, name).toBeLessThan(NEXT_RENDER_RATIO * coldMs + DEADLINE_MS + 2000);
+      expect(nextMs, `render after ${name} (a cold render: ${coldMs} ms)`).toBeLessThan(
+        NEXT_RENDER_RATIO * coldMs,
+      );
     }
     await new Promise((r) => setTimeout(r, 2000)); // late packets and requests
     const after = await hits();
@@ -103,6 +140,7 @@ describe("hostile html pages in image jobs", () => {
     figure("hostile image page outcomes", JSON.stringify(outcomes));
     figure("hostile image pages: longest to contain (ms)", longest);
     figure("hostile image pages: slowest next render (ms)", slowestNext);
+    figure("hostile image pages: a cold render (ms)", coldMs);
     figure("hostile image pages: requests and packets reaching the canary", leaked.length);
   }, 300_000);
 });

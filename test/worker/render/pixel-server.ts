@@ -1,8 +1,9 @@
 /**
  * Global setup of the render tests: a loopback HTTP server the tests inside workerd call to decode images
  * with the real ffmpeg (as test/e2e/pixels.ts does) and to compare renders with the committed reference
- * PNGs (test/fixtures/reference). Every actual render is written to $TMPDIR/mrs-render/<name>.png for a
- * human look; `UPDATE_REFERENCES=1` writes it as the new reference instead of comparing.
+ * PNGs (test/fixtures/reference). `KEEP_RENDERS=<folder>` writes every actual render there as <name>.png for a
+ * human look (a folder of the caller's: two runs at once never share one); `UPDATE_REFERENCES=1` writes it as the
+ * new reference instead of comparing.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -18,7 +19,7 @@ declare module "vitest" {
 }
 
 const REFERENCES = join(process.cwd(), "test", "fixtures", "reference");
-const ACTUAL = join(tmpdir(), "mrs-render");
+const KEEP = process.env.KEEP_RENDERS;
 
 const decode = (bytes: Uint8Array) => {
   const dir = mkdtempSync(join(tmpdir(), "px-"));
@@ -60,7 +61,7 @@ const compare = (a: Buffer, b: Buffer) => {
 };
 
 export default async function setup(project: TestProject) {
-  mkdirSync(ACTUAL, { recursive: true });
+  if (KEEP) mkdirSync(KEEP, { recursive: true });
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -74,7 +75,7 @@ export default async function setup(project: TestProject) {
       }
       const name = /^\/compare\/([a-z0-9-]+)$/.exec(url.pathname)?.[1];
       if (!name) return void res.writeHead(404).end();
-      writeFileSync(join(ACTUAL, `${name}.png`), body);
+      if (KEEP) writeFileSync(join(KEEP, `${name}.png`), body);
       const ref = join(REFERENCES, `${name}.png`);
       if (process.env.UPDATE_REFERENCES === "1") writeFileSync(ref, body);
       if (!existsSync(ref)) return void res.writeHead(200).end(JSON.stringify({ missing: true }));
