@@ -48,11 +48,12 @@ const openWith = async (type: "image" | "video", config: unknown) => {
 /** The config in the JSON view. */
 const configNow = async () => JSON.parse(await page.locator("#config").inputValue());
 const layersNow = async () => (await configNow()).layers as Record<string, unknown>[];
-/** The verdict of live validation once it has answered for the current config. */
-const verdict = async () => {
-  await expect.poll(() => text(page.locator("#estimate"))).not.toMatch(/checking|Checking/);
-  return text(page.locator("#estimate"));
-};
+/**
+ * Waits for the builder's verdict to become `expected`: right after an edit the panel may still show the verdict of
+ * the config before it (validation is debounced), so the verdict is polled for, never read once.
+ */
+const verdictBecomes = (expected: RegExp) =>
+  expect.poll(() => text(page.locator("#estimate")), { timeout: 15_000 }).toMatch(expected);
 /** What the builder's live region last told a screen reader. */
 const announced = () => text(page.locator("#announcer"));
 const previewFrame = (): Frame => page.frames().find((f) => f.url().endsWith("/builder/preview"))!;
@@ -144,7 +145,7 @@ describe("an image", () => {
     expect(layers[2]).toMatchObject({ path: picture, fit: "cover" });
     expect(layers[3]).toMatchObject({ opacity: 0.8 });
     await expect.poll(() => page.locator(".overlay .box").count()).toBe(4);
-    expect(await verdict()).toMatch(/^Valid · 6 tokens estimated/);
+    await verdictBecomes(/^Valid · 6 tokens estimated/);
     // The list: reorder, hide (in the editor only), remove.
     await page.getByRole("button", { name: "Move layer 4 down (towards the bottom)" }).click();
     expect((await layersNow()).map((l) => l.type)).toEqual(["rectangle", "text", "circle", "image"]);
@@ -259,7 +260,7 @@ describe("an image", () => {
   it("shows a validation error at its field, in the panel and in the JSON view, until it is fixed", async () => {
     await page.locator(".overlay .box").nth(1).click();
     await page.locator("#p-config-layers-1--fontSize").fill("-5");
-    expect(await verdict()).toMatch(/^1 error/);
+    await verdictBecomes(/^1 error/);
     const field = page.locator("#p-config-layers-1--fontSize");
     await expect.poll(() => field.getAttribute("aria-invalid")).toBe("true");
     expect(await text(page.locator("#p-config-layers-1--fontSize-error"))).toBe("must be greater than 0");
@@ -274,7 +275,7 @@ describe("an image", () => {
     await page.getByLabel("Zoom").first().selectOption("fit");
     await shoot("image-error");
     await page.locator("#p-config-layers-1--fontSize").fill("48");
-    expect(await verdict()).toMatch(/^Valid/);
+    await verdictBecomes(/^Valid/);
     expect(await page.locator(".gutter .error").count()).toBe(0);
   });
 
@@ -404,7 +405,7 @@ describe("a video", () => {
     await expect
       .poll(() => page.getByRole("list", { name: "Audio tracks" }).getByRole("button").count())
       .toBe(1);
-    expect(await verdict()).toMatch(/^Valid/);
+    await verdictBecomes(/^Valid/);
     await shoot("video");
 
     // The frame at 1 s, drawn by the renderer.
