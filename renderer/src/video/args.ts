@@ -44,10 +44,8 @@ export interface FfmpegJob {
   format: OutputFormat;
   /** mov with `alpha: true`: ProRes 4444 (outputs/encode.ts). */
   alpha?: boolean;
-  /** A still's time (outputs/encode.ts). */
-  stillTime?: number;
-  /** A preview's range (outputs/encode.ts timingArgs). */
-  preview?: { from?: number; to?: number };
+  /** A still: the graph's one frame written as a picture (outputs/encode.ts). */
+  still?: boolean;
   fast: boolean;
   fps: number;
   /** Seconds. */

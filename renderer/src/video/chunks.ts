@@ -3,11 +3,12 @@
  * rendered on its own renderer as a video-only segment, then joined by one renderer without re-encoding while
  * the audio mix is made once for the whole timeline.
  *
- * A chunk runs the job's complete graph (the same timeline, the same transitions, html and text layers, the same
- * frame numbers) and keeps only its frames (`trim` on `[vout]`): every frame of a chunk is the frame of the single
- * render, whatever spans its boundaries. Each segment is its own closed GOP sequence (x264 starts it with an IDR
- * frame and never references across it, `open_gop` off), encoded with the job's encoder settings, so the join is a
- * concat by stream copy.
+ * A chunk renders the window of the job's timeline that is its frames (compile.ts RenderWindow: the same
+ * timeline, the clips and layers it reaches, each drawn from its frame at the window's start, inputs seeked, html
+ * captured from there), so a chunk costs its own frames and every frame of it is the frame of the single render,
+ * whatever spans its boundaries. Each segment is its own closed GOP sequence (x264 starts it with an IDR frame and
+ * never references across it, `open_gop` off), encoded with the job's encoder settings, so the join is a concat by
+ * stream copy.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,8 +16,8 @@ import { run } from "../lib/process.ts";
 import type { Identity } from "../lib/run-as.ts";
 import { demuxerOfOutput } from "../probe/demuxers.ts";
 import { encoderArgs, type FfmpegJob } from "./args.ts";
-import { audioOnlyGraph } from "./captions/audio-pass.ts";
-import type { CompiledGraph } from "./compile.ts";
+import { mixOnlyGraph } from "./captions/audio-pass.ts";
+import type { CompiledGraph, RenderWindow } from "./compile.ts";
 import { fetchInputs } from "./fetch-inputs.ts";
 import { f } from "./values.ts";
 
@@ -26,36 +27,15 @@ export interface ChunkPart {
   count: number;
 }
 
-/** The frames a chunk keeps: [start, end) of the timeline's frames. */
-export interface FrameWindow {
-  start: number;
-  end: number;
-}
-
 /**
  * Chunk `index` of `count` over `totalFrames` frames (pure): contiguous, as even as whole frames allow, every
  * frame in exactly one chunk. Every renderer computes it from the same frame-exact timeline, so the Worker only
  * says which chunk.
  */
-export const chunkWindow = (totalFrames: number, part: ChunkPart): FrameWindow => ({
+export const chunkWindow = (totalFrames: number, part: ChunkPart): RenderWindow => ({
   start: Math.floor((totalFrames * part.index) / part.count),
   end: Math.floor((totalFrames * (part.index + 1)) / part.count),
 });
-
-/**
- * The graph with `[vchunk]`: the window's frames of `[vout]`, renumbered from 0. The audio chains are left out (the
- * join mixes the audio once), so a chunk decodes no audio.
- */
-export const chunkGraph = (filterGraph: string, w: FrameWindow): string => {
-  const chains = filterGraph.split(";\n");
-  const audio = new Set(
-    audioOnlyGraph({ filterGraph, inputs: [], pipes: [], transitions: [] })?.filterGraph.split(";\n"),
-  );
-  const video = chains.filter((c) => !audio.has(c) && !/^anullsrc.*\[aout\]$/.test(c));
-  return [...video, `[vout]trim=start_frame=${w.start}:end_frame=${w.end},setpts=PTS-STARTPTS[vchunk]`].join(
-    ";\n",
-  );
-};
 
 /** The video half of the job's encoder arguments (audio options and mp4 flags belong to the join). */
 export const videoEncoderArgs = (format: FfmpegJob["format"], fast: boolean): string[] => {
@@ -69,12 +49,12 @@ export const videoEncoderArgs = (format: FfmpegJob["format"], fast: boolean): st
 /** The segment's container: mp4 for the H.264 formats, webm for VP9. */
 const segmentMuxer = (format: FfmpegJob["format"]) => (format === "webm" ? "webm" : "mp4");
 
-/** The command line that renders a chunk's segment (the graph script holds `chunkGraph`'s output). */
-export const chunkArgs = (job: FfmpegJob, w: FrameWindow): string[] => [
+/** The command line that renders a chunk's segment: `[vout]` of the window's graph, no sound. */
+export const chunkArgs = (job: FfmpegJob, w: RenderWindow): string[] => [
   ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats", "-progress", "pipe:2"],
   ...job.inputs.flat(),
   ...(job.filterThreads ? ["-filter_complex_threads", String(job.filterThreads)] : []),
-  ...["-filter_complex_script", job.graphScript, "-map", "[vchunk]", "-an"],
+  ...["-filter_complex_script", job.graphScript, "-map", "[vout]", "-an"],
   ...videoEncoderArgs(job.format, job.fast),
   ...["-r", String(job.fps), "-frames:v", String(w.end - w.start), "-f", segmentMuxer(job.format)],
   job.outPath,
@@ -102,11 +82,9 @@ export const joinSegments = async (j: JoinJob): Promise<void> => {
   const list = join(j.workDir, "segments.txt");
   // The concat demuxer reads the list; paths are the renderer's own temp files, quoted for its syntax.
   await writeFile(list, j.segments.map((s) => `file '${s.replaceAll("'", "'\\''")}'\n`).join(""));
-  const audio = audioOnlyGraph(j.graph);
-  // audioOnlyGraph ends with the transcriber's resampling chain; the mix itself is `[aout]`.
-  const mix = audio ? audio.filterGraph.split(";\n").slice(0, -1).join(";\n") : null;
+  const audio = mixOnlyGraph(j.graph);
   const script = join(j.workDir, "join-audio.txt");
-  await writeFile(script, mix ?? `anullsrc=r=48000:cl=stereo,atrim=0:${j.duration}[aout]`);
+  await writeFile(script, audio?.filterGraph ?? `anullsrc=r=48000:cl=stereo,atrim=0:${j.duration}[aout]`);
   const all = encoderArgs(j.format, j.fast);
   const audioArgs: string[] = [];
   for (let i = 0; i < all.length; i += 2)

@@ -34,31 +34,93 @@ export interface CompiledGraph {
   transitions: string[];
 }
 
-/** Frame window of a layer inside a span of `frames` frames (start/stop in seconds, clamped). */
-export const layerWindow = (layer: Layer, frames: number, fps: number): LayerWindow | null => {
+/** Frames `from` to `to - 1` of a span (a clip's frames, or the timeline's): what a graph composes of it. */
+export interface FrameRange {
+  from: number;
+  to: number;
+}
+
+/** A window of the timeline to render: its frames `start` to `end - 1` (a chunk, a still, a preview). */
+export interface RenderWindow {
+  start: number;
+  end: number;
+}
+
+/**
+ * Frame window of a layer inside a span of `frames` frames (start/stop in seconds, clamped), and which of its
+ * frames fall in the part of the span composed (`range`, default all of it); null when none do.
+ */
+export const layerWindow = (
+  layer: Layer,
+  frames: number,
+  fps: number,
+  range: FrameRange = { from: 0, to: frames },
+): LayerWindow | null => {
   const total = frames / fps;
   const start = Math.min(Math.max(0, layer.start ?? 0), total);
   const stop = Math.min(Math.max(start, layer.stop ?? total), total);
   const startFrame = Math.round(start * fps);
   const endFrame = Math.min(frames, Math.round(stop * fps));
-  if (endFrame <= startFrame) return null;
+  const first = Math.max(startFrame, range.from);
+  const last = Math.min(endFrame, range.to);
+  if (last <= first) return null;
   return {
     startFrame,
     frames: endFrame - startFrame,
     start: startFrame / fps,
     duration: (endFrame - startFrame) / fps,
+    skip: first - startFrame,
+    drawn: last - first,
   };
 };
 
-const composite = (ctx: GraphContext, layers: KeyedLayer[], frames: number, base: string | null): string => {
+/**
+ * The frames of the timeline a graph of `window` composes: the window, widened to whole transitions where it
+ * starts or ends inside one (a transition's mixers and drawings work on its whole overlap: at most one
+ * transition's frames of pre-roll, or of post-roll, are composed and dropped). No window: every frame.
+ */
+export const composedRange = (timeline: Timeline, window?: RenderWindow): FrameRange => {
+  if (!window) return { from: 0, to: timeline.totalFrames };
+  let { start: from, end: to } = window;
+  for (const c of timeline.clips) {
+    const overlapEnd = c.startFrame + c.inFrames;
+    if (c.inFrames > 0 && c.startFrame < from && from < overlapEnd) from = c.startFrame;
+    if (c.inFrames > 0 && c.startFrame < to && to < overlapEnd) to = overlapEnd;
+  }
+  return { from, to };
+};
+
+/** The part of clip `timing` inside the composed `range`, in the clip's own frames; null when none is. */
+export const clipRange = (
+  timing: { startFrame: number; frames: number },
+  range: FrameRange,
+): FrameRange | null => {
+  const from = Math.max(0, range.from - timing.startFrame);
+  const to = Math.min(timing.frames, range.to - timing.startFrame);
+  return to > from ? { from, to } : null;
+};
+
+const composite = (
+  ctx: GraphContext,
+  layers: KeyedLayer[],
+  frames: number,
+  base: string | null,
+  range: FrameRange = { from: 0, to: frames },
+): string => {
   const { width: W, height: H, fps, format } = ctx.spec;
   const fmt = format === "webm" ? "yuva420p" : "yuv420p";
+  const count = range.to - range.from;
   let current = base;
   for (const { layer, key } of layers) {
-    const win = layerWindow(layer, frames, fps);
+    const win = layerWindow(layer, frames, fps, range);
     const out = win ? compileLayer(layer, win, ctx, key) : null;
     if (!out || !win) continue;
-    if (current === null && out.coversFrame && win.frames === frames) {
+    if (
+      current === null &&
+      out.coversFrame &&
+      win.startFrame + win.skip === range.from &&
+      win.drawn === count
+    ) {
       current = out.label;
       continue;
     }
@@ -66,7 +128,7 @@ const composite = (ctx: GraphContext, layers: KeyedLayer[], frames: number, base
       current = ctx.label("base");
       const bg = format === "webm" ? "black@0" : "black";
       ctx.chain(
-        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${frames},${ctx.retime(0)}[${current}]`,
+        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${count},${ctx.retime(range.from)}[${current}]`,
       );
     }
     const next = ctx.label("ov");
@@ -113,6 +175,12 @@ export interface GraphInput {
   rasters: ReadonlyMap<string, RasterAsset>;
   /** Draws `gl` layers (gl/gl-drawer.ts); absent: a gl layer fails the compile. */
   glLayers?: GlLayerDrawer;
+  /**
+   * Render only these frames of the timeline, as `[vout]` from its frame 0, and no sound (a chunk, a still, a
+   * preview's picture): what lies before and after is not in the graph at all (composedRange). Absent: the whole
+   * timeline, with `[aout]`.
+   */
+  window?: RenderWindow;
 }
 
 /**
@@ -134,6 +202,9 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
   const { spec, timeline, jobId } = input;
   const ctx = new GraphContext(spec, timeline, jobId, input.media, input.rasters);
   ctx.glLayers = input.glLayers;
+  ctx.audio = input.window === undefined;
+  const range = composedRange(timeline, input.window);
+  const ranges = timeline.clips.map((timing) => clipRange(timing, range));
   const drawer = pass.kind === "plain" ? undefined : pass.drawer;
   const { width: W, height: H, fps, format } = spec;
   const fmt = format === "webm" ? "yuva420p" : "yuv420p";
@@ -147,10 +218,12 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
     const t = timing.transition;
     if (!t || c === timeline.clips.length - 1) return null;
     const r = resolveTransition(t.name, `${jobId}:${c}`, t.params);
-    // The taps pass draws only the transition it is tapping.
+    // The taps pass draws only the transition it is tapping; a window draws those it composes.
     const drawn =
       drawer !== undefined &&
       (pass.kind !== "taps" || c === pass.tapping) &&
+      ranges[c] !== null &&
+      ranges[c + 1] !== null &&
       drawnByGl(r.name, t.params, t.easing, format);
     return { t, r, drawn };
   });
@@ -158,21 +231,24 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
   const taps: { tail?: string; head?: string }[] = [];
   timeline.clips.forEach((timing, c) => {
     ctx.clipAudio = [];
-    // The taps pass composes only the clips on either side of a drawn transition, without sound.
-    if (tapping && !plans[c]?.drawn && !plans[c - 1]?.drawn) {
+    // The taps pass composes only the clips on either side of a drawn transition, without sound; a window only
+    // the clips it reaches, only as far as it does.
+    const part = ranges[c];
+    if (!part || (tapping && !plans[c]?.drawn && !plans[c - 1]?.drawn)) {
       taps.push({});
       clipLabels.push("");
       return;
     }
     const layers = all.filter((k) => k.clip === c);
-    for (const k of layers.filter(keyedOf("detached-audio")))
-      tracks.push(detachedTrack(k.layer, timing.start));
-    let v = composite(ctx, layers, timing.frames, null);
+    if (ctx.audio)
+      for (const k of layers.filter(keyedOf("detached-audio")))
+        tracks.push(detachedTrack(k.layer, timing.start));
+    let v = composite(ctx, layers, timing.frames, null, part);
     if (!v) {
       v = ctx.label("empty");
       const bg = format === "webm" ? "black@0" : "black";
       ctx.chain(
-        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${timing.frames},${ctx.retime(0)}[${v}]`,
+        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${part.to - part.from},${ctx.retime(0)}[${v}]`,
       );
     }
     const out = ctx.label("clip");
@@ -190,14 +266,15 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
       taps.push(tap);
       return;
     }
-    const a = clipAudioStream(ctx, c, ctx.clipAudio);
+    const a = ctx.audio ? clipAudioStream(ctx, c, ctx.clipAudio) : null;
     if (a) clipAudio.push(a);
   });
   if (tapping) {
     plans.forEach((plan, c) => {
       if (!plan?.drawn) return;
       const drawn = drawnAfter(c, plan, format);
-      const o = { aTap: taps[c]!.tail!, aFrames: timeline.clips[c]!.frames, bTap: taps[c + 1]!.head! };
+      const part = ranges[c]!;
+      const o = { aTap: taps[c]!.tail!, aFrames: part.to - part.from, bTap: taps[c + 1]!.head! };
       glTaps(ctx, o, drawn, drawer!);
     });
     return graphOf(
@@ -206,19 +283,22 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
     );
   }
   const used: string[] = [];
-  let acc = clipLabels[0]!;
-  for (let c = 1; c < clipLabels.length; c++) {
+  // The clips the graph composes, in order; `acc` starts at the composed range's first frame.
+  const composed = clipLabels.flatMap((label, c) => (label ? [c] : []));
+  let acc = clipLabels[composed[0]!]!;
+  for (const c of composed.slice(1)) {
     const next = ctx.label("join");
     const plan = plans[c - 1];
+    // Where clip c starts in `acc` (which starts at the range's first frame, never inside a transition).
+    const at = timeline.clips[c]!.startFrame - range.from;
     if (plan?.drawn && drawer) {
       used.push(plan.r.name);
       const drawn = drawnAfter(c - 1, plan, format);
-      const at = timeline.clips[c]!.startFrame;
       glJoin(ctx, { acc, bMain: clipLabels[c]!, at, out: next }, drawn, drawer);
     } else if (plan) {
       const { t, r } = plan;
       used.push(r.name);
-      const start = timeline.clips[c]!.startFrame;
+      const start = at;
       const mixer =
         format === "webm" ? undefined : (MIXERS[r.name] ?? (r.xfade === "fade" ? MIXERS.fade : undefined));
       if (mixer) {
@@ -235,11 +315,25 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
     acc = next;
   }
   ctx.clipAudio = [];
-  // The grammar keeps video and audio layers out of globalLayers.
+  // The grammar keeps video and audio layers out of globalLayers. They are laid over the composed range with
+  // timeline frame numbers as timestamps.
   const globals = all.filter((k) => k.clip === -1);
-  const top = globals.length > 0 ? composite(ctx, globals, timeline.totalFrames, acc) : acc;
-  ctx.chain(`[${top}]format=${fmt},trim=end_frame=${timeline.totalFrames}[vout]`);
-  finishAudio(ctx, clipAudio, tracks);
+  let top = acc;
+  if (globals.length > 0) {
+    let base = acc;
+    if (range.from > 0) {
+      base = ctx.label("timed");
+      ctx.chain(`[${acc}]${ctx.retime(range.from)}[${base}]`);
+    }
+    top = composite(ctx, globals, timeline.totalFrames, base, range);
+  }
+  // A window's frames out of the composed range (which may start or end with a transition's pre- or post-roll).
+  const window = input.window ?? { start: 0, end: timeline.totalFrames };
+  const skip = window.start - range.from;
+  const cut = `${skip > 0 ? `start_frame=${skip}:` : ""}end_frame=${window.end - range.from}`;
+  const restamp = range.from > 0 || skip > 0 ? ",setpts=PTS-STARTPTS" : "";
+  ctx.chain(`[${top}]format=${fmt},trim=${cut}${restamp}[vout]`);
+  if (ctx.audio) finishAudio(ctx, clipAudio, tracks);
   return graphOf(ctx, used);
 };
 

@@ -13,7 +13,9 @@ export interface GlLayerJob {
   fragment: string;
   /** The layer field the shader came from (`clips[0].layers[1].fragmentShader`), for error messages. */
   field: string;
+  /** Frames drawn, from the layer's frame `first` (its shader's `time` is that frame's). */
   frames: number;
+  first: number;
   fps: number;
   speed: number;
 }
@@ -31,13 +33,22 @@ export const undrawnGl: GlLayerDrawer = {
   layerWriter: () => () => Promise.reject(new Error("an audio-only graph draws no gl frames")),
 };
 
-/** Where a layer is visible, relative to its clip (or to the video start for global layers). */
+/**
+ * Where a layer is visible, relative to its clip (or to the video start for global layers), and which of its
+ * frames this graph draws: a graph of a window of the timeline (a chunk, a still, a preview) draws only the
+ * frames inside it, evaluated at the time they are at (frame `skip + i` of the layer, never its frame i).
+ */
 export interface LayerWindow {
   startFrame: number;
+  /** The layer's whole length in frames (its animations run over these). */
   frames: number;
   /** Seconds. */
   start: number;
   duration: number;
+  /** Frames of the layer before the first one drawn (0 unless the window starts inside the layer). */
+  skip: number;
+  /** Frames drawn: the layer's frames `skip` to `skip + drawn - 1`. */
+  drawn: number;
 }
 
 /** A layer compiled to a video stream whose frames carry pts = clip frame numbers (tb 1/fps). */
@@ -79,6 +90,11 @@ export class GraphContext {
   readonly layerPaths = new Map<string, string>();
   /** Audio produced by the layers of the clip being compiled (the clip compositor drains it). */
   clipAudio: LayerAudio[] = [];
+  /**
+   * Whether the graph makes sound: false for a window that only draws (a chunk, a still), where layers add no
+   * audio chain and no audio input at all.
+   */
+  audio = true;
   private readonly media: ReadonlyMap<string, MediaInfo>;
   private readonly rasters: ReadonlyMap<string, RasterAsset>;
   private counter = 0;
@@ -172,6 +188,11 @@ export class GraphContext {
   /** Filters that give a stream frame-exact timestamps starting at `startFrame` (tb = 1/fps). */
   retime(startFrame: number): string {
     return `settb=1/${this.spec.fps},setpts=N+${startFrame}`;
+  }
+
+  /** retime() of a layer's first drawn frame: the layer's start plus the frames it skips. */
+  retimeLayer(win: LayerWindow): string {
+    return this.retime(win.startFrame + win.skip);
   }
 }
 

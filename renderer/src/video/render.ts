@@ -20,13 +20,17 @@ import { renderedSeconds, type RenderFormat } from "@media-render/contract/confi
 import { timeReveals, type Captions } from "./captions/captions.ts";
 import type { FetchInputs } from "./chunk-inputs.ts";
 import type { ChunkPart } from "./chunks.ts";
+import type { RenderWindow } from "./compile.ts";
 import { applyFastMode, videoSpec } from "./config.ts";
 import { withDucking } from "./ducking.ts";
-import { outputTarget, shapeSpec } from "./outputs/target.ts";
+import { outputTarget, renderWindow, shapeSpec } from "./outputs/target.ts";
 import type { Stage } from "./progress.ts";
 import { prepareSparePage } from "./raster/browser.ts";
 import { rasterizeAll } from "./raster/rasterize.ts";
+import { compileGraph } from "./compile.ts";
+import { undrawnGl } from "./graph-context.ts";
 import { compilePasses, encode } from "./stages/encode.ts";
+import { withWindowMix } from "./window-mix.ts";
 import { downloadInputs, startProbes, synthesize, warmBrowsers } from "./stages/inputs.ts";
 import { joinChunks } from "./stages/join.ts";
 import { glDrawerFor, layOut, transcribeCaptions, usedTextPage, type Rasterize } from "./stages/lay-out.ts";
@@ -69,6 +73,11 @@ export interface RenderVideoOptions {
   user?: Identity | null;
   /** Parallel rendering (chunks.ts): render only this chunk's frames, as a video-only segment at `outPath`. */
   chunk?: ChunkPart;
+  /**
+   * Render only these frames of the timeline, as a video-only segment like a chunk's (tests and benchmarks cut a
+   * timeline where they please; a job's chunks are `chunk`).
+   */
+  segment?: RenderWindow;
   /** Parallel rendering: join these segments (local files, in order) with the whole timeline's audio mix. */
   joinSegments?: string[];
   /** Downloads the inputs (default fetchInputs; a split job's chunks share theirs: chunk-inputs.ts). */
@@ -133,9 +142,11 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
   try {
     laidOut = await layOut(spec, probes, {
       ...{ jobId, workDir, drawer, warmGl: !o.rasterize, planned: o.timeline, report, clock },
-      rasterize: o.rasterize ?? ((s, layers, dir) => rasterizeAll(s, layers, dir, tools, signal)),
+      rasterize: o.rasterize ?? ((s, layers, dir, how) => rasterizeAll(s, layers, dir, tools, signal, how)),
+      // A chunk, a still or a preview draws a window of the timeline, at the cost of its own frames.
+      window: (timeline) => o.segment ?? renderWindow(target, timeline, o.chunk),
     });
-    const { timeline, rasters } = laidOut;
+    const { timeline, rasters, window } = laidOut;
     if (captions) timeReveals(rasters.assets, captionKeys, captions.cues, spec);
     // Music ducks under the speech, whose times the timeline fixes (ducking.ts).
     const ducked = withDucking(spec, o.config.ducking, spoken.utterances, timeline);
@@ -146,12 +157,31 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
       media: probes.media,
       rasters: rasters.assets,
       glLayers: drawer,
+      window,
     };
     const passes = compilePasses(input, drawer, clock);
-    graph = await encode(passes, {
-      ...{ spec, timeline, target, stdin: rasters.stdin, ffmpegPath: tools.ffmpegPath, workDir },
-      ...{ outPath: o.outPath, chunk: o.chunk, signal, onSpawn: o.onSpawn, user, report, clock },
-    });
+    // A preview's range keeps its sound: the whole mix, cut to the window (window-mix.ts).
+    const whole = () =>
+      compileGraph({ ...input, window: undefined, rasters: new Map(), glLayers: undrawnGl });
+    const render =
+      window && !o.chunk && !o.segment && target.stillTime === undefined
+        ? withWindowMix(passes.render, whole(), window, spec.fps)
+        : passes.render;
+    graph = await encode(
+      { ...passes, render },
+      {
+        ...{ spec, timeline, target, stdin: rasters.stdin, ffmpegPath: tools.ffmpegPath, workDir, window },
+        ...{
+          outPath: o.outPath,
+          segment: !!(o.chunk ?? o.segment),
+          signal,
+          onSpawn: o.onSpawn,
+          user,
+          report,
+          clock,
+        },
+      },
+    );
   } finally {
     // gl layers draw during the render itself: the page closes once ffmpeg is done.
     await drawer.close();

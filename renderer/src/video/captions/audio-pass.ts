@@ -21,11 +21,12 @@ export interface AudioGraph {
 }
 
 /**
- * The chains of `graph` that make the audio (pure): those reading an input's audio (`[n:a]`), generating
- * audio, or reading a label another audio chain made. Inputs read from pipes (text sheets, html frames, gl
- * layers) carry no audio and are dropped, after pipesLast moved them to the end so that no input reference moves.
+ * The chains of `graph` that make the audio mix `[aout]` (pure): those reading an input's audio (`[n:a]`),
+ * generating audio, or reading a label another audio chain made. Inputs read from pipes (text sheets, html frames,
+ * gl layers) carry no audio and are dropped, after pipesLast moved them to the end so that no input reference
+ * moves. Null when the mix is silence made up (`anullsrc`): nothing to hear.
  */
-export const audioOnlyGraph = (compiled: CompiledGraph): AudioGraph | null => {
+export const mixOnlyGraph = (compiled: CompiledGraph): AudioGraph | null => {
   const graph = pipesLast(compiled);
   const chains = graph.filterGraph.split(";\n");
   const audioLabels = new Set<string>();
@@ -43,8 +44,14 @@ export const audioOnlyGraph = (compiled: CompiledGraph): AudioGraph | null => {
   if (!out || /^anullsrc/.test(out)) return null;
   return {
     inputs: graph.inputs.filter((args) => !args.at(-1)?.startsWith("pipe:")),
-    filterGraph: [...kept, `[aout]${SPEECH_AUDIO_FILTER}[speech]`].join(";\n"),
+    filterGraph: kept.join(";\n"),
   };
+};
+
+/** The mix of `graph` as the transcriber hears it: mixOnlyGraph, then `[speech]` (16 kHz mono); null: silence. */
+export const audioOnlyGraph = (compiled: CompiledGraph): AudioGraph | null => {
+  const mix = mixOnlyGraph(compiled);
+  return mix && { ...mix, filterGraph: `${mix.filterGraph};\n[aout]${SPEECH_AUDIO_FILTER}[speech]` };
 };
 
 /** Writes the mix of `graph` as `speech.wav` in `workDir` (16 kHz mono PCM) and returns its path. */

@@ -253,10 +253,12 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       );
       const drawing = s.page
         .evaluate(
-          (k, p, n, fps, speed) => (window as unknown as GlxWindow).glx.layer(k, p, n, fps, speed),
+          (k, p, n, first, fps, speed) =>
+            (window as unknown as GlxWindow).glx.layer(k, p, n, first, fps, speed),
           key,
           program,
           job.frames,
+          job.first,
           job.fps,
           job.speed,
         )
@@ -286,6 +288,6 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
 interface GlxWindow {
   glx: {
     transition(k: string, key: string, progress: number[], channels?: 3 | 4): Promise<void>;
-    layer(k: string, key: string, n: number, fps: number, speed: number): Promise<void>;
+    layer(k: string, key: string, n: number, first: number, fps: number, speed: number): Promise<void>;
   };
 }

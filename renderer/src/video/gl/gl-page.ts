@@ -164,13 +164,15 @@ function draw(p) {
 }
 window.glx = {
   /** Draws layer k with program key: n frames with editly's time (s x speed) and resolution, posted back. */
-  async layer(k, key, n, fps, speed) {
+  async layer(k, key, n, first, fps, speed) {
     const p = programs.get(key);
     gl.useProgram(p);
     gl.uniform2f(gl.getUniformLocation(p, "resolution"), W, H);
+    // Frame i of these is the layer's frame first + i: a shader is a function of its time, so a window starting
+    // inside the layer draws no frame before its own.
     for (let i = 0; i < n; i++) {
       await room(k);
-      gl.uniform1f(gl.getUniformLocation(p, "time"), (i / fps) * speed);
+      gl.uniform1f(gl.getUniformLocation(p, "time"), ((first + i) / fps) * speed);
       await post("out/" + k + "/" + i, draw(p));
     }
   },

@@ -2,7 +2,9 @@
  * Html layers in video jobs. Static: the page at virtual time `wait` captured once as a transparent
  * PNG of the layer's size. `animated: true`: frame n is the page at virtual time wait + n / fps
  * (never real time), for min(round(duration·fps), window frames) frames written as a PNG sequence
- * that the graph holds on its last frame when the layer window is longer (rasterLayer: tpad clone).
+ * that the graph holds on its last frame when the layer window is longer (rasterLayer: tpad clone). A render of
+ * a window of the timeline starting inside the layer (`skip` frames in) captures from there: the sequence's first
+ * frame is the layer's frame `skip`.
  */
 import { writeFile } from "node:fs/promises";
 import type { Writable } from "node:stream";
@@ -101,13 +103,16 @@ export const rasterizeHtmlLayer = async (
   const h = evenDimension(css.h * scale);
   const pos = placeBox(layer, spec.width, spec.height, w, h);
   const frames = htmlFrameCount(layer, spec.fps, k.window ?? spec.defaultDuration);
+  // A window starting inside the layer captures from its first frame drawn (the held last frame, past the
+  // animation): the clock still ticks through every frame before it, which is cheap without a capture.
+  const from = Math.min(k.skip ?? 0, frames - 1);
   const stepMs = 1000 / spec.fps;
   const waitMs = clamp(layer.wait ?? 0, 0, HTML_MAX_WAIT) * 1000;
   const doc = htmlLayerDocument(layer, EPOCH_MS);
   const method = tools.htmlCapture;
   // Several begin-frame processes share the frames (n mod workers); each still steps the clock through
   // EVERY frame, so frame-by-frame scripts see the same sequence of ticks in every process.
-  const workers = method === "beginframe" && frames >= 8 ? tools.htmlCaptureWorkers : 1;
+  const workers = method === "beginframe" && frames - from >= 8 ? tools.htmlCaptureWorkers : 1;
   const path = (n: number) => join(workDir, `${k.key}-${String(n).padStart(5, "0")}.png`);
   /** Captures every frame, handing frame n (in any order across workers) to `deliver`. */
   const captureAll = async (deliver: (n: number, png: Buffer) => Promise<void>): Promise<void> => {
@@ -137,12 +142,15 @@ export const rasterizeHtmlLayer = async (
         if (steps.length > 0) steps = await step(cp, steps, where);
         const t0 = performance.now();
         for (let n = 0; n < frames; n++) {
-          // The clock still ticks through the frames other workers capture, in the same call as this
-          // worker's next frame (nothing is drawn between them either way).
+          // The clock still ticks through the frames other workers capture (and those before the window), in
+          // the same call as this worker's next frame (nothing is drawn between them either way).
           steps.push(waitMs + n * stepMs);
-          if (n % workers !== worker) continue;
+          if (n < from || (n - from) % workers !== worker) {
+            if (steps.length === SETTLE_BATCH) steps = await step(cp, steps, where);
+            continue;
+          }
           steps = await step(cp, steps, where);
-          await deliver(n, await withTimeout(cp.frame(), `${where}: capturing a frame`));
+          await deliver(n - from, await withTimeout(cp.frame(), `${where}: capturing a frame`));
         }
         return performance.now() - t0;
       } finally {
@@ -151,10 +159,10 @@ export const rasterizeHtmlLayer = async (
       }
     };
     const times = await Promise.all(Array.from({ length: workers }, (_, i) => captureOne(i)));
-    options.stats?.({ frames, captureMs: Math.max(...times), method, workers });
+    options.stats?.({ frames: frames - from, captureMs: Math.max(...times), method, workers });
   };
   const first = { path: path(0), x: pos.x, y: pos.y, width: w, height: h, resize: scale !== 1 };
-  if (options.stream && frames > 1) {
+  if (options.stream && frames - from > 1) {
     // Captured while ffmpeg encodes: frames go to its pipe in order as they are drawn.
     const stream = async (out: Writable): Promise<void> => {
       const writer = orderedWriter(out);
@@ -172,7 +180,7 @@ export const rasterizeHtmlLayer = async (
     if (pending.size >= MAX_PENDING_WRITES) await Promise.race(pending);
   });
   await Promise.all(pending);
-  if (frames === 1) return { frames: [first], times: [0] };
+  if (frames - from === 1) return { frames: [first], times: [0] };
   return { frames: [first], times: [0], sequencePattern: join(workDir, `${k.key}-%05d.png`) };
 };
 

@@ -9,7 +9,7 @@ import { clamp, f } from "../values.ts";
 /** Compiles an `audio` layer into ctx.clipAudio. Returns nothing visual. */
 export const audioLayer = (layer: LayerOf<"audio">, win: LayerWindow, ctx: GraphContext): null => {
   const info = ctx.mediaInfo(layer.path);
-  if (!ctx.spec.keepSourceAudio || !info?.hasAudio) return null;
+  if (!ctx.audio || !ctx.spec.keepSourceAudio || !info?.hasAudio) return null;
   const cutFrom = clamp(layer.cutFrom ?? 0, 0, info.duration);
   const explicitTo = layer.cutTo ?? null;
   const cutTo = clamp(explicitTo ?? cutFrom + win.duration, cutFrom + 0.01, info.duration);

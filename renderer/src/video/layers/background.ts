@@ -36,7 +36,7 @@ const loopStill = (
   const label = ctx.label(prefix);
   const fmt = opaque ? "yuv420p" : "yuva420p";
   ctx.chain(
-    `${source},trim=end_frame=1,format=${fmt},loop=loop=${win.frames - 1}:size=1,${ctx.retime(win.startFrame)}[${label}]`,
+    `${source},trim=end_frame=1,format=${fmt},loop=loop=${win.drawn - 1}:size=1,${ctx.retimeLayer(win)}[${label}]`,
   );
   return { label, x: 0, y: 0, coversFrame: opaque };
 };
@@ -110,7 +110,7 @@ export const linearGradient = (
   const fmt = colors.opaque ? "yuv420p" : "yuva420p";
   const turn = `(t-${f(win.start)})/${f(Math.max(0.001, win.duration))}*PI/6`;
   ctx.chain(
-    `gradients=s=${2 * W}x${2 * H}:r=${fps}:${colors.options}:${line}:speed=0.00001,trim=end_frame=1,format=${fmt},loop=loop=${win.frames - 1}:size=1,${ctx.retime(win.startFrame)},rotate=a='${turn}':ow=${W}:oh=${H}:c=none[${label}]`,
+    `gradients=s=${2 * W}x${2 * H}:r=${fps}:${colors.options}:${line}:speed=0.00001,trim=end_frame=1,format=${fmt},loop=loop=${win.drawn - 1}:size=1,${ctx.retimeLayer(win)},rotate=a='${turn}':ow=${W}:oh=${H}:c=none[${label}]`,
   );
   return { label, x: 0, y: 0, coversFrame: colors.opaque };
 };
@@ -137,14 +137,23 @@ export const radialGradient = (
   const src = `gradients=s=${W}x${H}:r=${fps}:${colors.options}:type=radial:x0=${cx}:y0=${cy}:x1=${W - 1}:y1=${H - 1}:speed=0.00001`;
   const label = ctx.label("rgrad");
   const fmt = colors.opaque ? "yuv420p" : "yuva420p";
-  const z = `${f(ratio)}*(1+on/${win.frames})`;
+  // zoompan counts its output frames from 0: the layer's frame is that count plus the frames it skips.
+  const z = `${f(ratio)}*(1+(on+${win.skip})/${win.frames})`;
   ctx.chain(
-    `${src},trim=end_frame=1,format=${fmt},zoompan=z='${z}':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=${win.frames}:s=${W}x${H}:fps=${fps},${ctx.retime(win.startFrame)}[${label}]`,
+    `${src},trim=end_frame=1,format=${fmt},zoompan=z='${z}':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=${win.drawn}:s=${W}x${H}:fps=${fps},${ctx.retimeLayer(win)}[${label}]`,
   );
   return { label, x: 0, y: 0, coversFrame: colors.opaque };
 };
 
-/** `rainbow-colors`: a slowly rotating seven-colour gradient (editly draws it with a GL shader). */
+/** Radians a `rainbow-colors` gradient turns each frame (clockwise). */
+const RAINBOW_TURN_PER_FRAME = 0.02;
+
+/**
+ * `rainbow-colors`: a seven-colour gradient from the frame's top-left corner to its bottom-right, turning
+ * clockwise about the centre by 0.02 rad a frame (editly draws it with a GL shader). Drawn once on a square whose
+ * side is the frame's diagonal, so every turn still covers the frame; each frame is that picture rotated by the
+ * angle of its time, so any frame is drawn without the ones before it.
+ */
 export const rainbowColors = (
   _layer: LayerOf<"rainbow-colors">,
   win: LayerWindow,
@@ -155,8 +164,13 @@ export const rainbowColors = (
   const colors = ["red", "orange", "yellow", "green", "blue", "indigo", "violet"]
     .map((c, i) => `c${i}=${c}`)
     .join(":");
+  const side = 2 * Math.ceil(Math.hypot(W, H) / 2) + 2;
+  const [cx, cy] = [side / 2, side / 2];
+  const line = `x0=${Math.round(cx - W / 2)}:y0=${Math.round(cy - H / 2)}:x1=${Math.round(cx + W / 2)}:y1=${Math.round(cy + H / 2)}`;
+  // The turn of layer frame n: the layer starts turning at its own first frame.
+  const turn = `(t-${f(win.start)})*${f(RAINBOW_TURN_PER_FRAME * fps)}`;
   ctx.chain(
-    `gradients=s=${W}x${H}:r=${fps}:${colors}:n=7:x0=0:y0=0:x1=${W}:y1=${H}:speed=0.02,trim=end_frame=${win.frames},format=yuv420p,${ctx.retime(win.startFrame)}[${label}]`,
+    `gradients=s=${side}x${side}:r=${fps}:${colors}:n=7:${line}:speed=0.00001,trim=end_frame=1,format=yuv420p,loop=loop=${win.drawn - 1}:size=1,${ctx.retimeLayer(win)},rotate=a='${turn}':ow=${W}:oh=${H}[${label}]`,
   );
   return { label, x: 0, y: 0, coversFrame: true };
 };

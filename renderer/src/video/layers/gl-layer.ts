@@ -16,7 +16,8 @@ export const glLayer: LayerCompiler<LayerOf<"gl">> = (layer, win, ctx, key) => {
     key: `layer-${key}`,
     fragment: layer.fragmentShader,
     field: `${ctx.layerPaths.get(key) ?? key}.${layer.fragmentPath !== undefined ? "fragmentPath" : "fragmentShader"}`,
-    frames: win.frames,
+    frames: win.drawn,
+    first: win.skip,
     fps,
     speed: layer.speed ?? 1,
   });
@@ -28,6 +29,6 @@ export const glLayer: LayerCompiler<LayerOf<"gl">> = (layer, win, ctx, key) => {
   );
   const label = ctx.label("gl");
   const fmt = format === "webm" ? "yuva420p" : "yuv420p";
-  ctx.chain(`[${input}:v]format=${fmt},setsar=1,${ctx.retime(win.startFrame)}[${label}]`);
+  ctx.chain(`[${input}:v]format=${fmt},setsar=1,${ctx.retimeLayer(win)}[${label}]`);
   return { label, x: 0, y: 0, coversFrame: true };
 };

@@ -74,7 +74,7 @@ const still = (
   if (!info) return null;
   const dir = zoomDirection(layer.zoomDirection, zoomFallback);
   const amount = zoomAmount(layer.zoomAmount);
-  const pan = isPan(dir) ? panCrop(dir, amount, win.frames, box.w, box.h) : null;
+  const pan = isPan(dir) ? panCrop(dir, amount, win.frames, box.w, box.h, win.skip) : null;
   const need =
     pan ?? (dir ? { w: evenDimension(box.w * OVERSAMPLE), h: evenDimension(box.h * OVERSAMPLE) } : box);
   // ffmpeg turns a JPEG by its EXIF rotation but ignores the mirrored orientations: the graph does all.
@@ -93,11 +93,11 @@ const still = (
     info,
   );
   const motion = pan
-    ? `loop=loop=${win.frames - 1}:size=1,${pan.crop}`
+    ? `loop=loop=${win.drawn - 1}:size=1,${pan.crop}`
     : dir
-      ? `${zoompanFilter(dir, amount, win.frames, box.w, box.h, ctx.spec.fps)},format=${fmt}`
-      : `loop=loop=${win.frames - 1}:size=1`;
-  ctx.chain(`[${resized}]format=${fmt},${motion},${ctx.retime(win.startFrame)}[${label}]`);
+      ? `${zoompanFilter(dir, amount, win.frames, box.w, box.h, ctx.spec.fps, win)},format=${fmt}`
+      : `loop=loop=${win.drawn - 1}:size=1`;
+  ctx.chain(`[${resized}]format=${fmt},${motion},${ctx.retimeLayer(win)}[${label}]`);
   const full = box.w === ctx.spec.width && box.h === ctx.spec.height && box.x === 0 && box.y === 0;
   return { label, x: box.x, y: box.y, coversFrame: full && !alpha };
 };

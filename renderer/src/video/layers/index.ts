@@ -81,6 +81,8 @@ export interface KeyedLayer<L extends Layer = Layer> {
   clip: number;
   /** Seconds the layer is visible (filled in once the timeline is known). */
   window?: number;
+  /** Frames of the layer before the first one a window of the timeline draws (filled in with `window`). */
+  skip?: number;
 }
 
 /** Narrows a keyed layer by its layer's type. */

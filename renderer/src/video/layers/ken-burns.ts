@@ -29,7 +29,17 @@ export const zoomAmount = (value: number | undefined): number => {
 };
 
 /**
- * zoompan for `frames` output frames of w x h at `fps`, from a still that was pre-scaled to exactly
+ * Which frames of a layer a zoom draws (graph-context.ts LayerWindow): `drawn` of them from frame `skip`; a
+ * `moving` input (a video, a text's states) gives one frame each, a still (the default) all from one.
+ */
+export interface ZoomFrames {
+  skip: number;
+  drawn: number;
+  moving?: boolean;
+}
+
+/**
+ * zoompan over a layer of `frames` frames of w x h at `fps`, from a still that was pre-scaled to exactly
  * w·s x h·s (s = oversampling). zoompan crops at whole source pixels, and at even ones in yuv420p (its
  * chroma planes are halved), so the crop edges move in steps of up to 2/s output pixels: 1.33 at s = 1.5.
  */
@@ -40,17 +50,18 @@ export const zoompanFilter = (
   w: number,
   h: number,
   fps: number,
-  perInputFrame = false,
+  at: ZoomFrames = { skip: 0, drawn: frames },
 ): string => {
-  // A still yields all frames from one input frame (d=frames); a video maps 1:1 (d=1, counter `in`).
-  const p = `(${perInputFrame ? "in" : "on"}/${Math.max(1, frames - 1)})`;
+  // A still yields the drawn frames from one input frame (d=drawn, counter `on`); a moving input maps 1:1 (d=1,
+  // counter `in`). Either counter starts at 0 at the first frame drawn: the layer's frame is it plus `skip`.
+  const p = `((${at.moving ? "in" : "on"}+${at.skip})/${Math.max(1, frames - 1)})`;
   const a = f(amount);
   const z = dir === "in" ? `1+${a}*${p}` : dir === "out" ? `1+${a}*(1-${p})` : `1+${a}`;
   const cx = "(iw-iw/zoom)/2";
   const cy = "(ih-ih/zoom)/2";
   const x = dir === "left" ? `(iw-iw/zoom)*${p}` : dir === "right" ? `(iw-iw/zoom)*(1-${p})` : cx;
   const y = dir === "up" ? `(ih-ih/zoom)*${p}` : dir === "down" ? `(ih-ih/zoom)*(1-${p})` : cy;
-  return `zoompan=z='${z}':x='${x}':y='${y}':d=${perInputFrame ? 1 : frames}:s=${w}x${h}:fps=${fps}`;
+  return `zoompan=z='${z}':x='${x}':y='${y}':d=${at.moving ? 1 : at.drawn}:s=${w}x${h}:fps=${fps}`;
 };
 
 /**
@@ -66,9 +77,11 @@ export const panCrop = (
   frames: number,
   w: number,
   h: number,
+  /** Frames of the layer before the first one drawn (its crop counter `n` starts there). */
+  skip = 0,
 ): { w: number; h: number; crop: string } => {
   const size = { w: evenDimension(w * (1 + amount)), h: evenDimension(h * (1 + amount)) };
-  const p = `n/${Math.max(1, frames - 1)}`;
+  const p = `(n+${skip})/${Math.max(1, frames - 1)}`;
   const along = (margin: number, forward: boolean) => `floor(${margin}*${forward ? p : `(1-${p})`}+0.5)`;
   const [mx, my] = [size.w - w, size.h - h];
   const x = dir === "left" ? along(mx, true) : dir === "right" ? along(mx, false) : String(mx / 2);

@@ -40,12 +40,14 @@ export const rasterLayer = (
   const pre = motion.pre.map((p) => `,${p}`).join("");
   const post = motion.post.map((p) => `,${p}`).join("");
   const label = ctx.label("txt");
-  const tail = `${pre},${ctx.retime(win.startFrame)}${post}[${label}]`;
+  const tail = `${pre},${ctx.retimeLayer(win)}${post}[${label}]`;
+  // Captured frames (an animated html layer) start at the first one drawn: a window starting inside the layer
+  // captures from there (html/rasterize-html.ts).
   if (asset.stream) {
     // A deep queue lets the capture run ahead of the encoder instead of in lockstep with it.
     const i = ctx.addPipe("png_pipe", ["-framerate", String(fps), "-thread_queue_size", "64"], asset.stream);
     ctx.chain(
-      `[${i}:v]${fit(first)}format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames}${tail}`,
+      `[${i}:v]${fit(first)}format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.drawn}${tail}`,
     );
   } else if (asset.sequencePattern) {
     const i = ctx.addInput(
@@ -54,16 +56,18 @@ export const rasterLayer = (
       asset.sequencePattern,
     );
     ctx.chain(
-      `[${i}:v]${fit(first)}format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames}${tail}`,
+      `[${i}:v]${fit(first)}format=yuva420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.drawn}${tail}`,
     );
   } else if (asset.frames.length === 1) {
-    ctx.chain(`${stillSource(ctx, first)}format=yuva420p,loop=loop=${win.frames - 1}:size=1${tail}`);
+    ctx.chain(`${stillSource(ctx, first)}format=yuva420p,loop=loop=${win.drawn - 1}:size=1${tail}`);
   } else {
+    // The states shown over the drawn frames [skip, skip + drawn) of the layer, each for its part of them.
+    const end = win.skip + win.drawn;
     const parts: string[] = [];
     asset.frames.forEach((frame, n) => {
-      const from = Math.round((asset.times[n] ?? 0) * fps);
-      const to = n + 1 < asset.frames.length ? Math.round((asset.times[n + 1] ?? 0) * fps) : win.frames;
-      const count = Math.min(to, win.frames) - Math.min(from, win.frames);
+      const from = Math.max(win.skip, Math.round((asset.times[n] ?? 0) * fps));
+      const to = n + 1 < asset.frames.length ? Math.round((asset.times[n + 1] ?? 0) * fps) : end;
+      const count = Math.min(to, end) - Math.min(from, end);
       if (count <= 0) return;
       const part = ctx.label("st");
       ctx.chain(`${stillSource(ctx, frame)}format=yuva420p,loop=loop=${count - 1}:size=1,setpts=N[${part}]`);

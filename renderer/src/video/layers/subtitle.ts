@@ -21,7 +21,7 @@ export const subtitle: TextType<LayerOf<"subtitle">> = {
     const post = [
       `settb=AVTB,setpts='(${bannerEase(layer, win, 1, "T")})/TB'`,
       "fade=t=in:st=0:d=1:alpha=1",
-      `settb=1/${frame.fps},setpts=N+${win.startFrame}`,
+      `settb=1/${frame.fps},setpts=N+${win.startFrame + win.skip}`,
     ];
     return { pre: [], post, x: `${box.x}-${f(pad)}*(1-(${bannerEase(layer, win, 1, "t")}))`, y: box.y };
   },

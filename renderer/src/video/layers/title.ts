@@ -38,7 +38,12 @@ export const title: TextType<TitleLayer> = {
     // JC disables zoom for the word/letter styles.
     const dir = style === "fade-in" ? zoomDirection(layer.zoomDirection, "in") : null;
     if (dir)
-      pre.push(zoompanFilter(dir, zoomAmount(layer.zoomAmount), win.frames, box.w, box.h, frame.fps, true));
+      pre.push(
+        zoompanFilter(dir, zoomAmount(layer.zoomAmount), win.frames, box.w, box.h, frame.fps, {
+          ...win,
+          moving: true,
+        }),
+      );
     const post =
       style === "fade-in" ? [fadeIn(frame.fps, win.start, revealSeconds(layer, win.duration))] : [];
     return { pre, post, x: box.x, y: box.y };

@@ -47,30 +47,41 @@ export const video = (layer: LayerOf<"video">, win: LayerWindow, ctx: GraphConte
     info.hasAlpha && (info.videoCodec === "vp9" || info.videoCodec === "vp8")
       ? ["-c:v", `lib${info.videoCodec === "vp9" ? "vpx-vp9" : "vpx"}`]
       : [];
-  const input = ctx.addMedia(info, [...decoder, "-ss", f(seg.cutFrom), "-t", f(seg.length + 1 / fps)], path);
+  // A window starting inside the layer seeks past what it does not draw: ffmpeg decodes from the keyframe before
+  // (at most one GOP) and drops the rest, rather than decoding and filtering every frame before the window.
+  const ahead = Math.min(seg.length, (win.skip / fps) * seg.speed);
+  const input = ctx.addMedia(
+    info,
+    [...decoder, "-ss", f(seg.cutFrom + ahead), "-t", f(seg.length - ahead + 1 / fps)],
+    path,
+  );
   const w = evenDimension(clamp(layer.width ?? 1, 0.01, 1) * W);
   const h = evenDimension(clamp(layer.height ?? 1, 0.01, 1) * H);
   const full = w === W && h === H;
   const { x, y } = full ? { x: 0, y: 0 } : placeBox(layer, W, H, w, h);
   const mode = layer.resizeMode ?? "contain-blur";
-  const pre = `setpts=(PTS-STARTPTS)/${f(seg.speed)},fps=${fps}`;
+  // Timestamps as seconds from the cut (ffmpeg makes the seek point 0: the cut plus `ahead`), played at the
+  // segment's speed; `fps` takes the frame nearest each of the layer's frame times from the first one drawn, so a
+  // window draws the same source frame at a frame as the whole render does.
+  const first = win.skip / fps;
+  const pre = `setpts=PTS/${f(seg.speed)}+${f(first)}/TB,fps=${fps}:start_time=${f(first)}`;
   const dir = zoomDirection(layer.zoomDirection, null);
   const amount = zoomAmount(layer.zoomAmount);
   // A pan resizes each frame once, to the panned size, and crops it (ken-burns.ts); a zoom resizes twice.
-  const pan = isPan(dir) ? panCrop(dir, amount, win.frames, w, h) : null;
+  const pan = isPan(dir) ? panCrop(dir, amount, win.frames, w, h, win.skip) : null;
   const resized = resizeInto(ctx, `${input}:v`, pre, mode, pan?.w ?? w, pan?.h ?? h, info);
   const alpha = info.hasAlpha || mode === "contain";
   const fmt = alpha ? "yuva420p" : "yuv420p";
   const zoom = pan
     ? `,${pan.crop}`
     : dir
-      ? `,${zoompanFilter(dir, amount, win.frames, w, h, fps, true)}`
+      ? `,${zoompanFilter(dir, amount, win.frames, w, h, fps, { ...win, moving: true })}`
       : "";
   const label = ctx.label("vid");
   ctx.chain(
-    `[${resized}]format=${fmt}${zoom},tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.frames},${ctx.retime(win.startFrame)}[${label}]`,
+    `[${resized}]format=${fmt}${zoom},tpad=stop_mode=clone:stop=-1,trim=end_frame=${win.drawn},${ctx.retimeLayer(win)}[${label}]`,
   );
-  if (ctx.spec.keepSourceAudio && info.hasAudio && tempoOk(seg.speed)) {
+  if (ctx.audio && ctx.spec.keepSourceAudio && info.hasAudio && tempoOk(seg.speed)) {
     const a = ctx.label("va");
     const vol = layer.mixVolume ?? 1;
     const tempo = seg.speed !== 1 ? `,atempo=${f(seg.speed)}` : "";

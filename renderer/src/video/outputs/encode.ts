@@ -9,25 +9,21 @@ import { f } from "../values.ts";
 export interface OutputJob {
   format: RenderFormat;
   alpha?: boolean;
-  /** A still's time: the one frame written is the one shown then. */
-  stillTime?: number;
-  /** A preview's range of the video, in seconds (to defaults to the end). */
-  preview?: { from?: number; to?: number };
+  /**
+   * A still: the graph's one frame (its window, compile.ts RenderWindow) is written as a picture. A still's or a
+   * preview's graph holds only its frames: nothing before them is composed, nothing is seeked past here.
+   */
+  still?: boolean;
   fps: number;
+  /** Seconds the output holds: the timeline's, or its window's (a preview's range). */
   duration: number;
   outPath: string;
 }
 
-/**
- * How much of the video the output keeps: `-t` its length, or a preview's range by output seeking (the frames
- * before `from` are composed and dropped, not encoded).
- */
-export const timingArgs = (job: Pick<OutputJob, "duration" | "preview">): string[] => {
+/** How much of the graph's output the file keeps: `-t` its length. */
+export const timingArgs = (job: Pick<OutputJob, "duration">): string[] =>
   // Seconds as ffmpeg's time syntax reads them: no exponent (2e-7 is not a time to it), microseconds at most.
-  const from = Number(f(job.preview?.from ?? 0));
-  const to = Math.min(job.preview?.to ?? job.duration, job.duration);
-  return [...(from > 0 ? ["-ss", f(from)] : []), "-t", f(Math.max(0, to - from))];
-};
+  ["-t", f(Math.max(0, job.duration))];
 
 /** Audio encoders and muxers of the audio-only formats. */
 const AUDIO: Record<"mp3" | "wav" | "m4a", string[]> = {
@@ -53,28 +49,10 @@ export const formatArgs = (job: OutputJob): string[] | null => {
       return ["-map", "[aout]", ...AUDIO[job.format], "-t", f(job.duration), job.outPath, ...discard("vout")];
     case "png":
     case "jpeg": {
-      // Output seeking drops every frame before the still's (frame k is shown from k/fps; half a frame earlier
-      // keeps rounding out of it), and ffmpeg stops once it has one: nothing after it is composed.
-      const k = Math.floor((job.stillTime ?? 0) * job.fps + 1e-6);
+      // The graph of a still draws its one frame (and no sound): it is written as it is.
       const codec =
         job.format === "png" ? ["-c:v", "png"] : ["-c:v", "mjpeg", "-q:v", "2", "-pix_fmt", "yuvj420p"];
-      return [
-        ...["-map", "[vout]", "-ss", f(Math.max(0, (k - 0.5) / job.fps)), "-frames:v", "1", ...codec],
-        ...[
-          "-f",
-          "image2",
-          "-update",
-          "1",
-          job.outPath,
-          "-map",
-          "[aout]",
-          "-frames:a",
-          "1",
-          "-f",
-          "null",
-          "-",
-        ],
-      ];
+      return ["-map", "[vout]", "-frames:v", "1", ...codec, "-f", "image2", "-update", "1", job.outPath];
     }
     case "gif":
       // Lossless, so the palette and the dithering see the composed frames as they are.

@@ -7,6 +7,9 @@ import { GIF_MAX_FPS, GIF_MAX_SIDE } from "@media-render/contract/config/limits"
 import { isAudioFormat, type GIF_DITHERS, type RenderFormat } from "@media-render/contract/config/outputs";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { evenDimension } from "@media-render/contract/geometry";
+import type { Timeline } from "@media-render/contract/timeline";
+import { chunkWindow, type ChunkPart } from "../chunks.ts";
+import type { RenderWindow } from "../compile.ts";
 import { scaleLayerPixels } from "../config.ts";
 import type { ClipSpec, Layer, VideoSpec } from "../types.ts";
 
@@ -106,4 +109,28 @@ export const shapeSpec = (spec: VideoSpec, target: OutputTarget): VideoSpec => {
   const scaled = scale < 1 ? fitSpec(spec, Math.max(spec.width, spec.height) * scale, spec.fps) : spec;
   if (target.format === "gif") return fitSpec(scaled, GIF_MAX_SIDE, GIF_MAX_FPS);
   return scaled;
+};
+
+/**
+ * The frames of `timeline` a render draws (compile.ts RenderWindow), undefined for all of them: a chunk's
+ * (chunks.ts chunkWindow), a still's one frame (frame k is shown from k/fps; a hair of tolerance keeps a time
+ * written in decimal seconds on its frame), a preview's range (the frames shown from `from` until `to`).
+ */
+export const renderWindow = (
+  target: OutputTarget,
+  timeline: Timeline,
+  chunk?: ChunkPart,
+): RenderWindow | undefined => {
+  const { totalFrames: total, fps } = timeline;
+  if (chunk) return chunkWindow(total, chunk);
+  const frameAt = (t: number) => Math.min(total, Math.max(0, Math.ceil(t * fps - 1e-6)));
+  if (target.stillTime !== undefined) {
+    const k = Math.min(total - 1, Math.max(0, Math.floor(target.stillTime * fps + 1e-6)));
+    return { start: k, end: k + 1 };
+  }
+  const preview = target.preview;
+  if (!preview || ((preview.from ?? 0) <= 0 && (preview.to ?? Infinity) >= timeline.duration))
+    return undefined;
+  const start = Math.min(total - 1, frameAt(preview.from ?? 0));
+  return { start, end: Math.max(start + 1, frameAt(preview.to ?? timeline.duration)) };
 };

@@ -2,6 +2,7 @@
 import type { RenderTools } from "../../config.ts";
 import { rasterizeHtmlLayer } from "../html/rasterize-html.ts";
 import { keyedOf, type KeyedLayer } from "../layers/index.ts";
+import type { RasterizeOptions } from "../stages/lay-out.ts";
 import type { RasterAsset, Rasters, VideoSpec } from "../types.ts";
 import { rasterizeText } from "./rasterize-text.ts";
 
@@ -16,13 +17,14 @@ export const rasterizeAll = async (
   workDir: string,
   tools: RenderTools,
   signal?: AbortSignal,
+  options: RasterizeOptions = { streamHtml: true },
 ): Promise<Rasters> => {
   const html = layers.filter(keyedOf("html"));
-  // One animated layer is streamed into ffmpeg while it encodes. Several are captured to files first:
-  // ffmpeg needs the first frame of every input before it starts, so streams captured one after
-  // another would wait on each other.
+  // The job's one animated layer is streamed into ffmpeg while it encodes (options.streamHtml: the job's own
+  // decision, the same in all its windows). Several are captured to files first: ffmpeg needs the first frame of
+  // every input before it starts, so streams captured one after another would wait on each other.
   const animated = html.filter((k) => k.layer.animated === true);
-  const streamed = animated.length === 1 ? animated[0] : undefined;
+  const streamed = options.streamHtml && animated.length === 1 ? animated[0] : undefined;
   const htmlAssets = (async () => {
     const out = new Map<string, RasterAsset>();
     for (const k of html)

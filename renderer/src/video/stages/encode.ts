@@ -12,8 +12,14 @@ import { cpuTimes } from "../../lib/cpu-time.ts";
 import { run } from "../../lib/process.ts";
 import type { Identity } from "../../lib/run-as.ts";
 import { extraOutputsArgs, ffmpegArgs, filterThreadsFor } from "../args.ts";
-import { chunkArgs, chunkGraph, chunkWindow, type ChunkPart } from "../chunks.ts";
-import { compileGraph, pipesLast, type CompiledGraph, type GraphInput } from "../compile.ts";
+import { chunkArgs } from "../chunks.ts";
+import {
+  compileGraph,
+  pipesLast,
+  type CompiledGraph,
+  type GraphInput,
+  type RenderWindow,
+} from "../compile.ts";
 import type { GlDrawer } from "../gl/gl-drawer.ts";
 import { finishGif, gifIntermediate } from "../outputs/gif.ts";
 import type { OutputTarget } from "../outputs/target.ts";
@@ -60,8 +66,10 @@ export interface EncodeOptions {
   workDir: string;
   /** The file the job delivers (a GIF is encoded to an intermediate first, then finished into it). */
   outPath: string;
-  /** Parallel rendering (chunks.ts): encode only this chunk's frames, as a video-only segment at `outPath`. */
-  chunk?: ChunkPart;
+  /** The frames the graphs draw (a chunk's, a still's, a preview's: compile.ts RenderWindow); none: all. */
+  window?: RenderWindow;
+  /** Parallel rendering (chunks.ts): the window is a chunk, encoded as a video-only segment at `outPath`. */
+  segment?: boolean;
   signal?: AbortSignal;
   onSpawn?: (pid: number) => void;
   /** The job's tool user (render.ts). */
@@ -110,23 +118,23 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
   // while the text sheet's screenshot is still being taken and the first html frame drawn.
   const graph = pipesLast(render);
   const graphScript = join(o.workDir, "graph.txt");
-  const window = o.chunk ? chunkWindow(o.timeline.totalFrames, o.chunk) : null;
-  await writeFile(graphScript, window ? chunkGraph(graph.filterGraph, window) : graph.filterGraph);
+  // A window's graph holds only its frames (a chunk's, a still's, a preview's): it is encoded as it is.
+  const window = o.window;
+  await writeFile(graphScript, graph.filterGraph);
   const job = {
     inputs: graph.inputs,
     graphScript,
     filterThreads: filterThreadsFor(graph.filterGraph),
     format: target.format,
     alpha: target.alpha,
-    stillTime: target.stillTime,
-    preview: target.preview,
+    still: target.stillTime !== undefined,
     fast: o.spec.fast,
     fps: o.spec.fps,
-    duration: o.timeline.duration,
+    duration: window ? (window.end - window.start) / o.spec.fps : o.timeline.duration,
     outPath: target.format === "gif" ? gifIntermediate(o.workDir) : o.outPath,
   };
-  const args = window ? chunkArgs(job, window) : ffmpegArgs(job);
-  const encodeSeconds = window ? (window.end - window.start) / o.spec.fps : o.timeline.duration;
+  const args = o.segment && window ? chunkArgs(job, window) : ffmpegArgs(job);
+  const encodeSeconds = job.duration;
   const reader = new ProgressReader();
   o.report(overallPercent("encoding", 0), "encoding");
   clock.set("startMs", clock.total());
@@ -149,9 +157,9 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
     },
   });
   rendering.catch(() => both.abort());
-  // A chunk's ffmpeg ends at its last frame, before the taps run has written the pairs of later transitions:
-  // the taps are stopped then, and their "aborted" is no failure. A still's render ends at its frame too: the
-  // transitions still being drawn for later frames have nobody to read them.
+  // A window's ffmpeg ends at its last frame, which may come before the taps run has written every pair of a
+  // transition it composes but no longer shows (its pre- or post-roll): the taps are stopped then, and their
+  // "aborted" is no failure.
   let rendered = false;
   if (window)
     void rendering.then(
@@ -162,9 +170,7 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
     ? tapsRun.catch((e: unknown) => {
         if (!rendered) throw e;
       })
-    : target.stillTime === undefined
-      ? tapsRun
-      : rendering.then(() => {});
+    : tapsRun;
   // The first failure is the job's (a run stopped by the other's failure only reports "aborted").
   await firstFailure([tapsDone, rendering]);
   if (target.format === "gif")

@@ -10,7 +10,7 @@ import type { Transcriber } from "../../transcribe/types.ts";
 import { captionsFromFile } from "../captions/caption-file.ts";
 import { transcribeMix, withCaptionLayers, type Captions } from "../captions/captions.ts";
 import { captionsFromWords } from "../captions/known-words.ts";
-import { layerWindow } from "../compile.ts";
+import { clipRange, composedRange, layerWindow, type RenderWindow } from "../compile.ts";
 import { GlDrawer } from "../gl/gl-drawer.ts";
 import { GlSession } from "../gl/gl-session.ts";
 import type { HelperRuns } from "../gl/native-gl.ts";
@@ -37,7 +37,36 @@ export const glDrawerFor = (spec: VideoSpec, tools: RenderTools, runs: HelperRun
   );
 
 /** Draws a job's text and html layers (the rasteriser, or a test's stand-in). */
-export type Rasterize = (spec: VideoSpec, layers: KeyedLayer[], workDir: string) => Promise<Rasters>;
+export type Rasterize = (
+  spec: VideoSpec,
+  layers: KeyedLayer[],
+  workDir: string,
+  options?: RasterizeOptions,
+) => Promise<Rasters>;
+
+/** How the job's layers may be drawn, decided for the whole job (the same in every window of it). */
+export interface RasterizeOptions {
+  /**
+   * The job's one animated html layer may be captured into ffmpeg's pipe while it encodes: only when it is the
+   * only one and no transition is drawn by its GLSL (that takes a second run of the graph, and a capture cannot be
+   * run twice: html/rasterize-html.ts).
+   */
+  streamHtml: boolean;
+}
+
+/** Whether a transition of `timeline` is drawn by its GLSL (a second run of the graph writes its frame pairs). */
+const drawsGlTransitions = (spec: VideoSpec, timeline: Timeline, jobId: string): boolean =>
+  timeline.clips.some((c, i) => {
+    if (!c.transition) return false;
+    const { name } = resolveTransition(c.transition.name, `${jobId}:${i}`, c.transition.params);
+    return drawnByGl(name, c.transition.params, c.transition.easing, spec.format);
+  });
+
+/** The job's rasterising options (the whole job's, whatever window of it a render draws). */
+const rasterizeOptions = (spec: VideoSpec, timeline: Timeline, jobId: string): RasterizeOptions => {
+  const animated = keyedLayers(spec).filter((k) => k.layer.type === "html" && k.layer.animated === true);
+  return { streamHtml: animated.length === 1 && !drawsGlTransitions(spec, timeline, jobId) };
+};
 
 /** Whether the job's planned timeline (the request's) is the one this render draws: planned at the spec's rate. */
 const plannedFits = (spec: VideoSpec, planned: Timeline | undefined): planned is Timeline =>
@@ -136,16 +165,21 @@ const warmGlPage = (spec: VideoSpec, timeline: Timeline, jobId: string, drawer: 
 const rasterizeLayers = async (
   spec: VideoSpec,
   timeline: Timeline,
-  o: { rasterize: Rasterize; workDir: string; clock: Stopwatch },
+  o: { rasterize: Rasterize; workDir: string; clock: Stopwatch; window?: RenderWindow; jobId: string },
 ): Promise<Rasters> => {
-  const rasterKeys = keyedLayers(spec).filter((k) => isRaster(k.layer));
-  if (rasterKeys.length === 0) return { assets: new Map(), stdin: null };
-  const layers = rasterKeys.map((k) => {
-    const frames = k.clip < 0 ? timeline.totalFrames : timeline.clips[k.clip]!.frames;
-    return { ...k, window: layerWindow(k.layer, frames, spec.fps)?.duration ?? 0 };
+  // A window of the timeline draws only the layers it reaches, from their first frame in it (an animated html
+  // layer is captured from there: html/rasterize-html.ts).
+  const range = composedRange(timeline, o.window);
+  const layers = keyedLayers(spec).flatMap((k) => {
+    if (!isRaster(k.layer)) return [];
+    const timing = k.clip < 0 ? { startFrame: 0, frames: timeline.totalFrames } : timeline.clips[k.clip]!;
+    const part = clipRange(timing, range);
+    const win = part && layerWindow(k.layer, timing.frames, spec.fps, part);
+    return win || !o.window ? [{ ...k, window: win?.duration ?? 0, skip: win?.skip ?? 0 }] : [];
   });
+  if (layers.length === 0) return { assets: new Map(), stdin: null };
   const start = o.clock.now();
-  const rasters = await o.rasterize(spec, layers, o.workDir);
+  const rasters = await o.rasterize(spec, layers, o.workDir, rasterizeOptions(spec, timeline, o.jobId));
   o.clock.record("rasterizeMs", start);
   void rasters.stdin?.then(
     () => o.clock.record("sheetMs", start),
@@ -154,9 +188,11 @@ const rasterizeLayers = async (
   return rasters;
 };
 
-/** What is drawn, and when: the timeline and the rasterised layers. */
+/** What is drawn, and when: the timeline, the frames of it the render draws, and the rasterised layers. */
 export interface LaidOut {
   timeline: Timeline;
+  /** The frames drawn (a chunk, a still, a preview); undefined: all of them. */
+  window?: RenderWindow;
   rasters: Rasters;
 }
 
@@ -176,6 +212,8 @@ export const layOut = async (
     warmGl: boolean;
     /** The job's planned timeline (the request's), if any. */
     planned?: Timeline;
+    /** Which frames the render draws (a chunk, a still, a preview), given the timeline; none: all of them. */
+    window?: (timeline: Timeline) => RenderWindow | undefined;
     report: (percent: number, stage: Stage) => void;
     clock: Stopwatch;
   },
@@ -189,13 +227,15 @@ export const layOut = async (
     o.report(overallPercent("rendering", 0), "rendering");
     const timeline = timelineOf(spec, media);
     warm(timeline);
-    return { timeline, rasters: await rasterizeLayers(spec, timeline, o) };
+    const window = o.window?.(timeline);
+    return { timeline, window, rasters: await rasterizeLayers(spec, timeline, { ...o, window }) };
   }
   const timeline = timelineOf(spec, media, o.planned);
   warm(timeline);
   o.report(overallPercent("rendering", 0), "rendering");
-  const [, rasters] = await Promise.all([probed, rasterizeLayers(spec, timeline, o)]);
-  return { timeline, rasters };
+  const window = o.window?.(timeline);
+  const [, rasters] = await Promise.all([probed, rasterizeLayers(spec, timeline, { ...o, window })]);
+  return { timeline, window, rasters };
 };
 
 /** Whether the job drew text on a text page (the next job's is opened once this one is encoded). */

@@ -1,10 +1,10 @@
 /**
- * Parallel rendering's pure parts (src/video/chunks.ts): the frame windows, the chunk's graph, a chunk render's
- * pipes, the queue ids and the join's progress. The renders themselves: renderer/test/video/render-chunks.test.ts.
+ * Parallel rendering's pure parts (src/video/chunks.ts): the frame windows, a chunk render's pipes, the queue ids
+ * and the join's progress (a chunk's graph is a window's: compile-graph.test.ts). The renders themselves: renderer/test/video/render-chunks.test.ts.
  */
 import { brokenPipe } from "../../../src/lib/process.ts";
 import { describe, expect, it } from "vitest";
-import { cancelRenders, chunkGraph, chunkWindow, joinPercent, queueId } from "../../../src/video/chunks.ts";
+import { cancelRenders, chunkWindow, joinPercent, queueId } from "../../../src/video/chunks.ts";
 
 describe("chunkWindow", () => {
   it("puts every frame in exactly one chunk, in order", () => {
@@ -15,24 +15,6 @@ describe("chunkWindow", () => {
         expect(windows.at(-1)!.end).toBe(total);
         for (let i = 1; i < count; i++) expect(windows[i]!.start).toBe(windows[i - 1]!.end);
       }
-  });
-});
-
-describe("chunkGraph", () => {
-  it("keeps the window's frames of [vout] and leaves the audio chains out", () => {
-    const graph = [
-      "[0:v]scale=320:240[c0]",
-      "[c0]null[vout]",
-      "[1:a]atrim=0:8[a0]",
-      "[a0]apad,atrim=0:8[aout]",
-    ].join(";\n");
-    expect(chunkGraph(graph, { start: 50, end: 100 }).split(";\n")).toEqual([
-      "[0:v]scale=320:240[c0]",
-      "[c0]null[vout]",
-      "[vout]trim=start_frame=50:end_frame=100,setpts=PTS-STARTPTS[vchunk]",
-    ]);
-    const silent = "[0:v]null[vout];\nanullsrc=r=48000:cl=stereo,atrim=0:8[aout]";
-    expect(chunkGraph(silent, { start: 0, end: 1 })).not.toMatch(/aout|anullsrc/);
   });
 });
 
