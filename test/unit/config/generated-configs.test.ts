@@ -29,7 +29,7 @@ import { compileGraph, type GraphPass } from "../../../renderer/src/video/compil
 import { applyFastMode, videoSpec } from "../../../renderer/src/video/config.ts";
 import type { TransitionDrawer } from "../../../renderer/src/video/gl/gl-join.ts";
 import { isRaster, keyedLayers } from "../../../renderer/src/video/layers/index.ts";
-import { outputTarget, shapeSpec } from "../../../renderer/src/video/outputs/target.ts";
+import { outputTarget, renderWindow, shapeSpec } from "../../../renderer/src/video/outputs/target.ts";
 import { synthesizeSpeech } from "../../../renderer/src/video/speech.ts";
 import { timelineOf } from "../../../renderer/src/video/stages/lay-out.ts";
 import type { MediaInfo, RasterAsset, VideoSpec } from "../../../renderer/src/video/types.ts";
@@ -129,29 +129,44 @@ const compileAsRendered = async (config: VideoConfig, planned: ReturnType<typeof
     if (mix) expectInputsExist(mix);
   }
   const glLayers = { layerWriter: () => () => Promise.resolve() };
-  const input = { spec, timeline, jobId: "job_generated", media, rasters: rastersOf(spec), glLayers };
-  const passes: GraphPass[] = [
-    { kind: "plain" },
-    { kind: "splice", drawer },
-    ...timeline.clips.map((_, c): GraphPass => ({ kind: "taps", drawer, tapping: c })),
-  ];
-  for (const pass of passes) {
-    const graph = compileGraph(input, pass);
-    if (pass.kind !== "taps") expect(graph.filterGraph).toMatch(/\[vout\]/);
-    expectInputsExist(graph);
-    const args = ffmpegArgs({
-      inputs: graph.inputs,
-      graphScript: "/work/graph.txt",
-      format: target.format,
-      alpha: target.alpha,
-      stillTime: target.stillTime,
-      preview: target.preview,
-      fast: spec.fast,
-      fps: spec.fps,
-      duration: timeline.duration,
-      outPath: "/work/out",
-    });
-    expect(args.every((a) => typeof a === "string" && a.length > 0)).toBe(true);
+  // The render's own window (a still's, a preview's) and a window cut inside the timeline (a chunk's).
+  const own = renderWindow(target, timeline);
+  const cut = Math.floor(timeline.totalFrames / 3);
+  const windows = [own, { start: cut, end: Math.max(cut + 1, timeline.totalFrames - cut) }];
+  for (const window of windows) {
+    const input = {
+      spec,
+      timeline,
+      jobId: "job_generated",
+      media,
+      rasters: rastersOf(spec),
+      glLayers,
+      window,
+    };
+    const passes: GraphPass[] = [
+      { kind: "plain" },
+      { kind: "splice", drawer },
+      ...timeline.clips.map((_, c): GraphPass => ({ kind: "taps", drawer, tapping: c })),
+    ];
+    for (const pass of passes) {
+      const graph = compileGraph(input, pass);
+      if (pass.kind !== "taps") expect(graph.filterGraph).toMatch(/\[vout\]/);
+      // A window draws no sound (its mix is the whole graph's, window-mix.ts).
+      if (window && pass.kind !== "taps") expect(graph.filterGraph).not.toMatch(/\[aout\]/);
+      expectInputsExist(graph);
+      const args = ffmpegArgs({
+        inputs: graph.inputs,
+        graphScript: "/work/graph.txt",
+        format: target.format,
+        alpha: target.alpha,
+        still: target.stillTime !== undefined,
+        fast: spec.fast,
+        fps: spec.fps,
+        duration: window ? (window.end - window.start) / spec.fps : timeline.duration,
+        outPath: "/work/out",
+      });
+      expect(args.every((a) => typeof a === "string" && a.length > 0)).toBe(true);
+    }
   }
 };
 
