@@ -47,11 +47,28 @@ export const compilePasses = (input: GraphInput, drawer: GlDrawer, clock: Stopwa
   return { taps, render: taps.length > 0 ? compileGraph(input, { kind: "splice", drawer }) : plain };
 };
 
-/** Waits for every promise; rejects with the first rejection in time, once all have settled. */
-const firstFailure = async (runs: Promise<unknown>[]): Promise<void> => {
-  let first: { reason: unknown } | null = null;
-  await Promise.all(runs.map((p) => p.catch((reason: unknown) => void (first ??= { reason }))));
-  if (first) throw (first as { reason: unknown }).reason;
+/**
+ * Waits for the render and its taps; rejects with the first failure in time (a run stopped by the other's failure
+ * only reports "aborted"). `tapsMayFail`: a window's render may end before its taps are done (their pairs of a
+ * transition's pre- or post-roll nobody reads any more): then only the render's own outcome counts.
+ */
+const settle = async (
+  render: Promise<unknown>,
+  taps: Promise<unknown>,
+  tapsMayFail: boolean,
+): Promise<void> => {
+  let order = 0;
+  const stamp = (p: Promise<unknown>) =>
+    p.then(
+      () => null,
+      (reason: unknown) => ({ reason, order: order++ }),
+    );
+  const [renderFailed, tapsFailed] = await Promise.all([stamp(render), stamp(taps)]);
+  if (!renderFailed && (tapsMayFail || !tapsFailed)) return;
+  const first = [renderFailed, tapsFailed]
+    .filter((f): f is { reason: unknown; order: number } => f !== null)
+    .sort((a, b) => a.order - b.order)[0]!;
+  throw first.reason;
 };
 
 /** What the ffmpeg runs need besides their graphs. */
@@ -158,21 +175,13 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
   });
   rendering.catch(() => both.abort());
   // A window's ffmpeg ends at its last frame, which may come before the taps run has written every pair of a
-  // transition it composes but no longer shows (its pre- or post-roll): the taps are stopped then, and their
-  // "aborted" is no failure.
-  let rendered = false;
+  // transition it composes but no longer shows (its pre- or post-roll): the taps are stopped then.
   if (window)
     void rendering.then(
-      () => ((rendered = true), both.abort()),
-      () => {}, // a failed render is reported below
+      () => both.abort(),
+      () => {},
     );
-  const tapsDone = window
-    ? tapsRun.catch((e: unknown) => {
-        if (!rendered) throw e;
-      })
-    : tapsRun;
-  // The first failure is the job's (a run stopped by the other's failure only reports "aborted").
-  await firstFailure([tapsDone, rendering]);
+  await settle(rendering, tapsRun, window !== undefined);
   if (target.format === "gif")
     await finishGif(target, o.outPath, {
       ffmpegPath: o.ffmpegPath,
