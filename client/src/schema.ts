@@ -2092,7 +2092,7 @@ export interface components {
                  */
                 format?: "png" | "jpeg";
             };
-            /** @description Adds evenly spaced frames to the job's outputs: `count` frames at 0, D/count, 2D/count... or one every `interval` seconds from 0 (one of the two; at most 100), each `width` px wide; `sprite: true` adds one sheet of them (10 a row) and a WebVTT index for players. */
+            /** @description Adds evenly spaced frames to the job's outputs: `count` frames at 0, D/count, 2D/count... or one every `interval` seconds from 0 (one of the two; at most 100), each `width` px wide; `sprite: true` adds one sheet of them (10 a row, at most 4096x4096 pixels in all) and a WebVTT index for players. */
             thumbnails?: {
                 count?: number;
                 interval?: number;

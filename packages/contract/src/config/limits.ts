@@ -168,6 +168,12 @@ export const THUMBNAIL_MAX_WIDTH = 1280;
 export const THUMBNAIL_DEFAULT_WIDTH = 160;
 /** The sprite sheet's columns (rows follow from the count). */
 export const SPRITE_COLUMNS = 10;
+/**
+ * The sprite sheet's pixels at most: the largest image the service renders (IMAGE_MAX_SIZE squared, 16.8 million).
+ * Without it 100 thumbnails 1280 px wide of a 1280x4096 video made a 12800x40960 sheet (524 million pixels, about
+ * 2 GB decoded) for one token.
+ */
+export const SPRITE_MAX_PIXELS = IMAGE_MAX_SIZE * IMAGE_MAX_SIZE;
 /** A poster costs 1 token; thumbnails 1 per started 10 frames, and 1 more for the sprite sheet and its WebVTT. */
 export const TOKENS_POSTER = 1;
 export const TOKENS_THUMBNAILS_PER_10 = 1;

@@ -5,10 +5,9 @@
  * their width; the sprite sheet tiles them SPRITE_COLUMNS a row, and its WebVTT index gives each cue its tile.
  */
 import { join } from "node:path";
-import { SPRITE_COLUMNS, THUMBNAIL_DEFAULT_WIDTH } from "@media-render/contract/config/limits";
-import { thumbnailTimes } from "@media-render/contract/config/outputs";
+import { SPRITE_COLUMNS } from "@media-render/contract/config/limits";
+import { thumbnailSize, thumbnailTimes } from "@media-render/contract/config/outputs";
 import type { VideoConfig } from "@media-render/contract/config/video";
-import { evenDimension } from "@media-render/contract/geometry";
 import { run } from "../../lib/process.ts";
 
 /** What the render produced, as frames.ts reads it. */
@@ -89,8 +88,7 @@ export const writeFrames = async (
   if (thumbnails) {
     const ext = EXT[thumbnails.format ?? "jpeg"];
     const times = thumbnailTimes(thumbnails, video.duration);
-    const w = evenDimension(Math.min(thumbnails.width ?? THUMBNAIL_DEFAULT_WIDTH, video.width));
-    const h = Math.max(2, evenDimension((w * video.height) / video.width));
+    const { width: w, height: h } = thumbnailSize(thumbnails.width, video);
     const picks = times.map((t) => `eq(n\\,${frameAt(t, video.fps, total)})`).join("+");
     const quality = ext === "jpg" ? ["-q:v", "3"] : [];
     filters.push(
