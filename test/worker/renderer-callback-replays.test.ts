@@ -123,7 +123,7 @@ describe("renderer callback: reports that do not fit the job", () => {
 });
 
 describe("final video cost: 10 + 2 per started second", () => {
-  const job = { type: "VIDEO" as const, config: {}, tokensReserved: 999 };
+  const job = { type: "VIDEO" as const, config: { clips: [] }, tokensReserved: 999 };
   it.each([
     [0, 10],
     [0.001, 12],
