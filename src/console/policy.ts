@@ -4,6 +4,8 @@
  * no framing; the captcha vendor's widget (script, frame, style, requests) only where the captcha is on.
  */
 
+import { isCaptchaOn } from "../lib/captcha-on.ts";
+
 /** The captcha vendor's hosts, as its documentation lists them for a Content-Security-Policy. */
 const CAPTCHA_SOURCES = "https://hcaptcha.com https://*.hcaptcha.com";
 
@@ -12,10 +14,10 @@ const CAPTCHA_SOURCES = "https://hcaptcha.com https://*.hcaptcha.com";
  * `frames`: pages of this origin the page embeds (the builder's preview), none by default.
  */
 export const contentSecurityPolicy = (
-  env: { CAPTCHA_ENABLED?: string },
+  env: { ENVIRONMENT?: string; CAPTCHA_ENABLED?: string },
   { frames = [] }: { frames?: readonly string[] } = {},
 ): string => {
-  const captcha = env.CAPTCHA_ENABLED === "true" ? ` ${CAPTCHA_SOURCES}` : "";
+  const captcha = isCaptchaOn(env) ? ` ${CAPTCHA_SOURCES}` : "";
   const frameSources = [...frames, ...(captcha ? [CAPTCHA_SOURCES] : [])];
   return [
     "default-src 'none'",
