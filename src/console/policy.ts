@@ -10,14 +10,15 @@ import { isCaptchaOn } from "../lib/captcha-on.ts";
 const CAPTCHA_SOURCES = "https://hcaptcha.com https://*.hcaptcha.com";
 
 /**
- * The console's policy; the captcha widget (script, frame, style, requests) only where the captcha is on.
+ * The console's policy; the captcha widget (script, frame, style, requests) only where the captcha is on, and
+ * `captcha: false` leaves it out on a page that never shows it (the API docs).
  * `frames`: pages of this origin the page embeds (the builder's preview), none by default.
  */
 export const contentSecurityPolicy = (
   env: { ENVIRONMENT?: string; CAPTCHA_ENABLED?: string },
-  { frames = [] }: { frames?: readonly string[] } = {},
+  { frames = [], captcha: widget = isCaptchaOn(env) }: { frames?: readonly string[]; captcha?: boolean } = {},
 ): string => {
-  const captcha = isCaptchaOn(env) ? ` ${CAPTCHA_SOURCES}` : "";
+  const captcha = widget ? ` ${CAPTCHA_SOURCES}` : "";
   const frameSources = [...frames, ...(captcha ? [CAPTCHA_SOURCES] : [])];
   return [
     "default-src 'none'",
