@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run key -- --email you@example.com [--permissions jobs:full,media:full] [--scopes templates:bulk,...]
 //   [--plan free|pro|business] [--name "my key"] [--expires 2027-01-01T00:00:00Z]`
-// Creates (or reuses) a local account and prints a new API key as the LAST line of output. Goes through the same
+// Creates (or reuses) a local account and prints a new API key as the LAST line of output; `--email` given N times
+// makes N accounts' keys in one run, printed in order as the last N lines (the load bench's 50). Goes through the same
 // verbs and request schema as the API (src/accounts/provision-key.ts, bundled on the fly), on the local D1 of
 // `wrangler dev` (STATE_DIR or --persist-to selects another persisted state, as for npm start).
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,7 +16,7 @@ ensureNodeModules();
 if (!reexecOnProjectNode()) {
   const { values } = parseArgs({
     options: {
-      email: { type: "string" },
+      email: { type: "string", multiple: true },
       permissions: { type: "string", default: "jobs:full,media:full" },
       scopes: { type: "string", default: "" },
       plan: { type: "string" },
@@ -28,7 +29,7 @@ if (!reexecOnProjectNode()) {
     console.error(`[key] ${msg}`);
     process.exit(2);
   };
-  if (!values.email) fail("--email is required (an e-mail address)");
+  if (!values.email?.length) fail("--email is required (an e-mail address)");
   const persistTo = values["persist-to"] ?? process.env.STATE_DIR;
   await setup({ persistTo, migrate: false });
 
@@ -72,11 +73,15 @@ if (!reexecOnProjectNode()) {
       ...(values.expires ? { expiresAt: values.expires } : {}),
     };
     const ctx = createContext({ DB });
-    const made = await provisionKey(ctx, { email: values.email, planId: values.plan, key });
-    console.log(
-      `[key] ${made.created ? "created" : "existing"} account ${made.email} (plan ${made.planId}); permissions ${values.permissions}${values.scopes ? `; scopes ${values.scopes}` : ""}`,
-    );
-    console.log(made.key);
+    const keys = [];
+    for (const email of values.email) {
+      const made = await provisionKey(ctx, { email, planId: values.plan, key });
+      console.log(
+        `[key] ${made.created ? "created" : "existing"} account ${made.email} (plan ${made.planId}); permissions ${values.permissions}${values.scopes ? `; scopes ${values.scopes}` : ""}`,
+      );
+      keys.push(made.key);
+    }
+    for (const k of keys) console.log(k);
   } catch (e) {
     const errors = e?.errors?.map((x) => `${x.field ?? ""}: ${x.message}`).join("; ");
     fail(errors || e?.message || String(e));

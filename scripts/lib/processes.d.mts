@@ -29,6 +29,8 @@ export interface LocalService {
   rendererPorts: number[];
   /** A new API key of a (new or reused) local account. */
   key(options: { email: string; plan?: string; permissions?: string }): string;
+  /** New API keys of several accounts, one per address in order, made in one `npm run key` run. */
+  keys(options: { emails: string[]; plan?: string; permissions?: string }): string[];
   stop(): Promise<void>;
 }
 /** A new API key of a (new or reused) local account of the service started with `env`, as `npm run key` makes it. */
@@ -37,6 +39,12 @@ export function mintKey(
   env: Record<string, string>,
   options: { email: string; plan?: string; permissions?: string },
 ): string;
+/** mintKey for several addresses in one run: one key per address, in order. */
+export function mintKeys(
+  root: string,
+  env: Record<string, string>,
+  options: { emails: string[]; plan?: string; permissions?: string },
+): string[];
 export function startLocalService(
   root: string,
   options?: { env?: Record<string, string>; quiet?: boolean; timeoutMs?: number; renderers?: number },

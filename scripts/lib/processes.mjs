@@ -99,18 +99,27 @@ export const startRenderer = (root, port, secret, { name = "renderer", ...opts }
   );
 
 /**
- * A new API key of a (new or reused) local account, made the way `npm run key` makes it (scripts/key.mjs: the API's
- * own verbs on the local D1) for the service started with the settings `env` (its STATE_DIR).
+ * New API keys of (new or reused) local accounts, one per address of `emails`, in order, made the way `npm run key`
+ * makes them (scripts/key.mjs: the API's own verbs on the local D1, all in one run) for the service started with the
+ * settings `env` (its STATE_DIR).
  */
-export const mintKey = (root, env, { email, plan = "pro", permissions = "jobs:full,media:full" }) =>
+export const mintKeys = (root, env, { emails, plan = "pro", permissions = "jobs:full,media:full" }) =>
   execFileSync(
     join(root, "node_modules", ".bin", "node"),
-    [join(root, "scripts", "key.mjs"), "--email", email, "--permissions", permissions, "--plan", plan],
+    [
+      join(root, "scripts", "key.mjs"),
+      ...emails.flatMap((email) => ["--email", email]),
+      ...["--permissions", permissions, "--plan", plan],
+    ],
     { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
   )
     .trim()
     .split("\n")
-    .at(-1);
+    .slice(-emails.length);
+
+/** One new API key (mintKeys for one address). */
+export const mintKey = (root, env, { email, ...options }) =>
+  mintKeys(root, env, { emails: [email], ...options })[0];
 
 /**
  * The whole service as `npm start` starts it (scripts/start.mjs), on free ports with a throw-away state directory,
@@ -157,6 +166,7 @@ export const startLocalService = async (
     throw e;
   }
   const key = (options) => mintKey(root, env, options);
+  const keys = (options) => mintKeys(root, env, options);
   const rendererPorts = Array.from({ length: renderers }, (_, i) => rendererPort + i);
-  return { base, port, env, service, stateDir, pidsFile, rendererPorts, key, stop };
+  return { base, port, env, service, stateDir, pidsFile, rendererPorts, key, keys, stop };
 };
