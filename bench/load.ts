@@ -345,8 +345,9 @@ for (const [step, row] of rows.entries()) {
     );
   evidence[step] =
     `at ${row.rate} req/s the machine was ${cores(row.cpu.busy)} of 2 cores busy (other work ${cores(row.cpu.others)}, ` +
-    `load average ${row.load.toFixed(1)}); workerd ${cores(row.cpu.parts.workerd)} (busiest thread ` +
-    `${cores(row.cpu.workerdThread)}), the image browsers ${cores(row.cpu.parts.browsers)}; an image job waited ` +
+    `load average ${row.load.toFixed(1)}); workerd ran ${cores(row.cpu.parts.workerd)} cores (busiest thread ` +
+    `${cores(row.cpu.workerdThread)}) and waited ${cores(row.cpu.waited.workerd)} s/s for a core, the image browsers ` +
+    `ran ${cores(row.cpu.parts.browsers)} and waited ${cores(row.cpu.waited.browsers)} s/s; an image job waited ` +
     `${s1(quantile(queue, 0.5))} s (p50) for a browser object and rendered in ${s1(quantile(render, 0.5))} s; reads p99 ` +
     `${ms(p99Of("read"))} ms against /health p99 ${ms(p99Of("health"))} ms (no D1)`;
   const ok =
@@ -365,16 +366,18 @@ for (const [step, row] of rows.entries()) {
   );
 }
 console.log(
-  "\nCPU per step, in cores kept busy (the machine has 2): workerd (its busiest thread), browsers, renderer, " +
-    "wrangler, this load generator, other work on the machine; the machine's busy cores; load average",
+  "\nCPU per step, in cores kept busy (the machine has 2), with the seconds per second each part's threads waited " +
+    "for a core: workerd (its busiest thread), browsers, renderer, wrangler; this load generator, other work on the " +
+    "machine; the machine's busy cores; load average",
 );
 for (const row of rows)
   console.log(
-    `  ${String(row.rate).padStart(5)} req/s: workerd ${cores(row.cpu.parts.workerd)} (thread ${cores(row.cpu.workerdThread)}), ` +
+    `  ${String(row.rate).padStart(5)} req/s: workerd ${cores(row.cpu.parts.workerd)} (thread ${cores(row.cpu.workerdThread)}, ` +
+      `waited ${cores(row.cpu.waited.workerd)}), ` +
       PARTS.filter((p) => p !== "workerd")
-        .map((p) => `${p} ${cores(row.cpu.parts[p])}`)
+        .map((p) => `${p} ${cores(row.cpu.parts[p])} (waited ${cores(row.cpu.waited[p])})`)
         .join(", ") +
-      `, generator ${cores(row.cpu.self)}, others ${cores(row.cpu.others)}; busy ${cores(row.cpu.busy)}; load ${row.load.toFixed(1)}`,
+      `; generator ${cores(row.cpu.self)}, others ${cores(row.cpu.others)}; busy ${cores(row.cpu.busy)}; load ${row.load.toFixed(1)}`,
   );
 
 const lost = jobs.filter((j) => {
