@@ -5,10 +5,10 @@
  *
  * - LOAD_ACCOUNTS accounts (default 50, business plan), each with its own key from `npm run key` (one run for all):
  *   no one key's or account's rate limit bounds the figure (docs/api-guide.md#rate-limits).
- * - Open-loop arrivals at each rate of LOAD_RATES (requests per second, default 5,10,20,40,80) for LOAD_STEP_SECONDS
- *   (default 15) each: a request is sent when it is due whether or not earlier ones were answered, spread over the
- *   accounts in turn, at most LOAD_MAX_IN_FLIGHT (default 256) open at once (beyond it a due request is not sent:
- *   counted as shed, a sign of saturation).
+ * - Open-loop arrivals at each rate of LOAD_RATES (requests per second, default 10,20,40,80,120,160) for
+ *   LOAD_STEP_SECONDS (default 15) each: a request is sent when it is due whether or not earlier ones were answered,
+ *   spread over the accounts in turn, at most LOAD_MAX_IN_FLIGHT (default 256) open at once (beyond it a due request
+ *   is not sent: counted as shed, a sign of saturation).
  * - The mix, in every 20 requests: 9 authenticated reads (the account's job list, or one of its jobs), 4 validations
  *   of an image config, 3 image jobs (640x360 PNG: a gradient and two texts, rendered by the local browser objects),
  *   3 uploads (a 7 KB PNG) and 1 `/health` (no key, no D1: the Worker alone, against which the reads' latency tells
@@ -32,7 +32,7 @@ import { cpuBetween, PARTS, sampleCpu, type CpuUse } from "./_processes.ts";
 const root = join(import.meta.dirname, "..");
 const env = (name: string, fallback: string) => process.env[name] ?? fallback;
 const ACCOUNTS = Number(env("LOAD_ACCOUNTS", "50"));
-const RATES = env("LOAD_RATES", "5,10,20,40,80").split(",").map(Number);
+const RATES = env("LOAD_RATES", "10,20,40,80,120,160").split(",").map(Number);
 const STEP_SECONDS = Number(env("LOAD_STEP_SECONDS", "15"));
 const MAX_IN_FLIGHT = Number(env("LOAD_MAX_IN_FLIGHT", "256"));
 const IMAGE_P99_SECONDS = Number(env("LOAD_IMAGE_P99_SECONDS", "10"));
