@@ -8,12 +8,15 @@
 // `wrangler deploy --dry-run` from a mirror of the checkout in a temporary folder, so nothing in the checkout changes
 // (not even .wrangler/). Cloudflare is not called at all unless --inspect asks to read what the account already has.
 // Every call goes to the `wrangler` first on PATH (npm puts the project's own first).
+// No secret is ever printed (CI logs keep what a deploy prints) nor echoed as it is typed: a generated ADMIN_PASSWORD
+// goes to an owner-only file whose path is printed.
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline/promises";
+import { Writable } from "node:stream";
 import { parseCommandLine } from "./lib/command-line.mjs";
 import { mirrorCheckout } from "./lib/mirror.mjs";
 import { reexecOnProjectNode, root } from "./setup.mjs";
@@ -37,23 +40,60 @@ const SECRETS = [
     name: "ADMIN_USER",
     generate: () => "admin",
     how: 'set it to "admin"',
-    show: true,
     about: "basic auth of the operational routes",
   },
   {
     name: "ADMIN_PASSWORD",
     generate: () => randomBytes(24).toString("base64url"),
-    show: true,
+    how: "generate it into an owner-only file",
+    keep: true,
     about: "basic auth of the operational routes",
   },
   { name: "STRIPE_SECRET_KEY", about: "Stripe API key (sk_live_...): payments fail without it" },
   { name: "STRIPE_WEBHOOK_SECRET", about: "signing secret of Stripe's webhook endpoint (whsec_...)" },
   {
     name: "HCAPTCHA_SECRET",
-    about: "hCaptcha secret: sign-in fails without it while CAPTCHA_ENABLED is true",
-    needed: (vars) => vars.CAPTCHA_ENABLED === "true",
+    about: "hCaptcha secret: sign-in fails without it while the captcha is on",
+    needed: (vars, { isCaptchaOn }) => isCaptchaOn(vars),
   },
 ];
+
+/**
+ * Where a generated secret the operator needs (ADMIN_PASSWORD) is kept: an owner-only file in the user's
+ * configuration folder ($XDG_CONFIG_HOME, else ~/.config), never printed. Returns its path.
+ */
+const keepSecret = (worker, name, value) => {
+  const dir = join(process.env.XDG_CONFIG_HOME || join(homedir(), ".config"), "media-render");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, `${worker}.${name}`);
+  writeFileSync(file, `${value}\n`, { mode: 0o600 });
+  // The mode applies to a new file only: an older one of this name is made owner-only too.
+  chmodSync(file, 0o600);
+  return file;
+};
+
+/**
+ * Asks `question` on the terminal without echoing what is typed: readline reads the keys in raw mode and writes its
+ * echo to a stream that drops it. The interface is made (raw mode on) before the question is shown, so no key is
+ * echoed by the terminal itself either. Ctrl+C stops the deploy.
+ */
+const askHidden = async (question) => {
+  const silent = new Writable({ write: (_chunk, _encoding, done) => done() });
+  const rl = createInterface({ input: process.stdin, output: silent, terminal: true });
+  rl.on("SIGINT", () => {
+    rl.close();
+    process.stdout.write("\n");
+    log("stopped: interrupted");
+    process.exit(130);
+  });
+  try {
+    process.stdout.write(question);
+    return await rl.question("");
+  } finally {
+    rl.close();
+    process.stdout.write("\n");
+  }
+};
 
 const log = (line) => console.log(`[deploy] ${line}`);
 
@@ -142,11 +182,13 @@ const buildBundle = () => {
 };
 
 /** The value of a missing secret: generated, from the environment, or typed in (empty: left unset). */
-const secretValue = async (secret, prompt) => {
+const secretValue = async (secret, ask) => {
   if (process.env[secret.name]) return process.env[secret.name];
   if (secret.generate) return secret.generate();
-  if (!prompt) return "";
-  return (await prompt.question(`[deploy] ${secret.name} (${secret.about}; empty to leave unset): `)).trim();
+  if (!ask) return "";
+  return (
+    await ask(`[deploy] ${secret.name} (${secret.about}; empty to leave unset, not shown as typed): `)
+  ).trim();
 };
 
 const { values } = parseCommandLine({
@@ -177,6 +219,8 @@ const { values } = parseCommandLine({
 const main = async () => {
   const dry = values["dry-run"];
   const plan = await readPlan();
+  // The Worker's own rule for when the captcha is on (it fails closed), read here after the project's Node took over.
+  const rules = await import("../src/lib/captcha-on.ts");
   // A real run always reads the account first: that is what makes a second run change nothing.
   const inspect = !dry || values.inspect;
   const would = (text) => (dry ? `would ${text}` : text);
@@ -229,30 +273,26 @@ const main = async () => {
   if (!dry)
     for (const q of plan.queues.filter((name) => !have.queues.has(name))) wrangler(["queues", "create", q]);
 
-  const prompt =
-    !dry && process.stdin.isTTY ? createInterface({ input: process.stdin, output: process.stdout }) : null;
+  const askSecret = !dry && process.stdin.isTTY ? askHidden : null;
   const upload = {};
   const unset = [];
-  try {
-    for (const s of SECRETS) {
-      if (have?.secrets.has(s.name)) {
-        log(`step secrets: ${s.name}: set already, kept`);
-        continue;
-      }
-      const source = process.env[s.name]
-        ? `take it from $${s.name}`
-        : s.generate
-          ? (s.how ?? "generate it")
-          : `ask for it (or take $${s.name})`;
-      log(`step secrets: ${s.name}: ${found(false, would(source))} (${s.about})`);
-      if (dry) continue;
-      const value = await secretValue(s, prompt);
-      if (value) upload[s.name] = value;
-      else unset.push(s);
-      if (value && s.show && !process.env[s.name]) log(`  ${s.name} = ${value}  (shown once: keep it)`);
+  for (const s of SECRETS) {
+    if (have?.secrets.has(s.name)) {
+      log(`step secrets: ${s.name}: set already, kept`);
+      continue;
     }
-  } finally {
-    prompt?.close();
+    const source = process.env[s.name]
+      ? `take it from $${s.name}`
+      : s.generate
+        ? (s.how ?? "generate it")
+        : `ask for it (or take $${s.name})`;
+    log(`step secrets: ${s.name}: ${found(false, would(source))} (${s.about})`);
+    if (dry) continue;
+    const value = await secretValue(s, askSecret);
+    if (value) upload[s.name] = value;
+    else unset.push(s);
+    if (value && s.keep && !process.env[s.name])
+      log(`  ${s.name} written to ${keepSecret(plan.worker, s.name, value)} (owner-only; not printed)`);
   }
   if (have?.secrets.has("RUNNER_SECRET")) {
     log(
@@ -294,7 +334,7 @@ const main = async () => {
     if (!have.d1) wrangler(migrate);
   }
 
-  for (const s of unset.filter((x) => !x.needed || x.needed(plan.vars))) {
+  for (const s of unset.filter((x) => !x.needed || x.needed(plan.vars, rules))) {
     log(`not set: ${s.name} (${s.about}); set it with \`wrangler secret put ${s.name}\` or run this again`);
   }
   log(

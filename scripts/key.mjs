@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run key -- --email you@example.com [--permissions jobs:full,media:full] [--scopes templates:bulk,...]
 //   [--plan free|pro|business] [--name "my key"] [--expires 2027-01-01T00:00:00Z]`
-// Creates (or reuses) a local account and prints a new API key as the LAST line of output. Goes through the same
+// Creates (or reuses) a local account and prints a new API key as the LAST line of output; `--email` given N times
+// makes N accounts' keys in one run, printed in order as the last N lines (the load bench's 50). Goes through the same
 // verbs and request schema as the API (src/accounts/provision-key.ts, bundled on the fly), on the local D1 of
 // `wrangler dev` (STATE_DIR or --persist-to selects another persisted state, as for npm start).
 import { mkdtempSync, rmSync } from "node:fs";
@@ -19,7 +20,12 @@ const { values } = parseCommandLine({
     "Creates (or reuses) a local account and prints a new API key (mrk_...) as the last line of output, through the\n" +
     "API's own verbs on the local D1 that npm start serves (the service need not be running).",
   options: {
-    email: { type: "string", value: "address", help: "the account's e-mail address (required)" },
+    email: {
+      type: "string",
+      value: "address",
+      multiple: true,
+      help: "the account's e-mail address (required); given N times, N accounts' keys, printed in order",
+    },
     permissions: {
       type: "string",
       value: "list",
@@ -45,7 +51,7 @@ const { values } = parseCommandLine({
     },
   },
   env: { STATE_DIR: "the local state npm start was started with (npm start's STATE_DIR)" },
-  check: (v) => (v.email ? undefined : "--email is required (an e-mail address)"),
+  check: (v) => (v.email?.length ? undefined : "--email is required (an e-mail address)"),
 });
 
 ensureNodeModules();
@@ -98,11 +104,15 @@ if (!reexecOnProjectNode()) {
       ...(values.expires ? { expiresAt: values.expires } : {}),
     };
     const ctx = createContext({ DB });
-    const made = await provisionKey(ctx, { email: values.email, planId: values.plan, key });
-    console.log(
-      `[key] ${made.created ? "created" : "existing"} account ${made.email} (plan ${made.planId}); permissions ${values.permissions}${values.scopes ? `; scopes ${values.scopes}` : ""}`,
-    );
-    console.log(made.key);
+    const keys = [];
+    for (const email of values.email) {
+      const made = await provisionKey(ctx, { email, planId: values.plan, key });
+      console.log(
+        `[key] ${made.created ? "created" : "existing"} account ${made.email} (plan ${made.planId}); permissions ${values.permissions}${values.scopes ? `; scopes ${values.scopes}` : ""}`,
+      );
+      keys.push(made.key);
+    }
+    for (const k of keys) console.log(k);
   } catch (e) {
     const errors = e?.errors?.map((x) => `${x.field ?? ""}: ${x.message}`).join("; ");
     fail(errors || e?.message || String(e));

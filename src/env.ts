@@ -52,7 +52,10 @@ export interface Env {
 
   /** Sender of sign-in mail, e.g. "Media Render <noreply@example.com>". */
   MAIL_FROM?: string;
-  /** "true": register and login need a captcha token, checked with the vendor (HCAPTCHA_SECRET). */
+  /**
+   * "true": register and login need a captcha token, checked with the vendor (HCAPTCHA_SECRET). Outside development
+   * only "false" turns it off (lib/captcha-on.ts).
+   */
   CAPTCHA_ENABLED?: string;
   /** The captcha's public site key, for the widget on the console's sign-in pages (with CAPTCHA_ENABLED). */
   HCAPTCHA_SITE_KEY?: string;

@@ -2059,7 +2059,7 @@ export interface components {
             rotation?: number;
             blur?: number;
         });
-        /** @description Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; at most 5 html layers per job; the output (clip lengths minus transition overlaps) lasts at most 300 s; html/css sizes are UTF-8 bytes. */
+        /** @description Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; at most 5 html layers per job; at most 10000 characters of speech text per job; the output (clip lengths minus transition overlaps) lasts at most 300 s; html/css sizes are UTF-8 bytes. */
         VideoConfig: {
             /** @default 1280 */
             width?: number;
@@ -2092,7 +2092,7 @@ export interface components {
                  */
                 format?: "png" | "jpeg";
             };
-            /** @description Adds evenly spaced frames to the job's outputs: `count` frames at 0, D/count, 2D/count... or one every `interval` seconds from 0 (one of the two; at most 100), each `width` px wide; `sprite: true` adds one sheet of them (10 a row) and a WebVTT index for players. */
+            /** @description Adds evenly spaced frames to the job's outputs: `count` frames at 0, D/count, 2D/count... or one every `interval` seconds from 0 (one of the two; at most 100), each `width` px wide; `sprite: true` adds one sheet of them (10 a row, at most 4096x4096 pixels in all) and a WebVTT index for players. */
             thumbnails?: {
                 count?: number;
                 interval?: number;
@@ -2233,7 +2233,7 @@ export interface components {
                         stop?: number;
                     };
                     speech?: {
-                        /** @description What is said (at most 5000 characters). */
+                        /** @description What is said (at most 5000 characters; all the speech of a job together at most 10000). Costs 1 token per started 100 characters. */
                         text?: string;
                         /** @description The voice: an espeak-ng voice such as `en-us` or `en+f3` for the offline voice; production's Workers AI voice is chosen by `language`. Default: the language's voice. */
                         voice?: string;
@@ -2704,7 +2704,7 @@ export interface components {
         } | {
             /** @constant */
             type: "speech";
-            /** @description What is said (at most 5000 characters). */
+            /** @description What is said (at most 5000 characters; all the speech of a job together at most 10000). Costs 1 token per started 100 characters. */
             text: string;
             /** @description The voice: an espeak-ng voice such as `en-us` or `en+f3` for the offline voice; production's Workers AI voice is chosen by `language`. Default: the language's voice. */
             voice?: string;

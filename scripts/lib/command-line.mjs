@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 
 /**
- * @typedef {{ type: "string" | "boolean", value?: string, help: string, default?: string | boolean }} Option
+ * @typedef {{ type: "string" | "boolean", value?: string, help: string, default?: string | boolean, multiple?: boolean }} Option
  * @typedef {{
  *   name: string,
  *   command: string,
@@ -26,7 +26,7 @@ const column = (rows) => {
 /** The text `--help` prints. */
 export const helpText = (spec) => {
   const options = Object.entries(spec.options ?? {}).map(([name, o]) => [
-    `--${name}${o.type === "string" ? ` <${o.value ?? "value"}>` : ""}`,
+    `--${name}${o.type === "string" ? ` <${o.value ?? "value"}>` : ""}${o.multiple ? " (repeatable)" : ""}`,
     `${o.help}${o.default !== undefined && o.default !== false ? ` (default: ${o.default})` : ""}`,
   ]);
   options.push(["-h, --help", "this help"]);
@@ -65,7 +65,11 @@ export const usageError = (spec, message) => {
 export const parseCommandLine = (spec, argv = process.argv.slice(2)) => {
   const options = { help: { type: "boolean", short: "h" } };
   for (const [name, o] of Object.entries(spec.options ?? {}))
-    options[name] = { type: o.type, ...(o.default !== undefined ? { default: o.default } : {}) };
+    options[name] = {
+      type: o.type,
+      ...(o.multiple ? { multiple: true } : {}),
+      ...(o.default !== undefined ? { default: o.default } : {}),
+    };
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: Boolean(spec.positionals), strict: true });

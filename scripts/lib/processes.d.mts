@@ -30,6 +30,8 @@ export interface LocalService {
   rendererPorts: number[];
   /** A new API key of a (new or reused) local account. */
   key(options: { email: string; plan?: string; permissions?: string }): Promise<string>;
+  /** New API keys of several accounts, one per address in order, made in one `npm run key` run. */
+  keys(options: { emails: string[]; plan?: string; permissions?: string }): Promise<string[]>;
   stop(): Promise<void>;
 }
 /** A new API key of a (new or reused) local account of the service started with `env`, as `npm run key` makes it. */
@@ -38,6 +40,12 @@ export function mintKey(
   env: Record<string, string>,
   options: { email: string; plan?: string; permissions?: string },
 ): Promise<string>;
+/** mintKey for several addresses in one run: one key per address, in order. */
+export function mintKeys(
+  root: string,
+  env: Record<string, string>,
+  options: { emails: string[]; plan?: string; permissions?: string },
+): Promise<string[]>;
 export function startLocalService(
   root: string,
   options?: { env?: Record<string, string>; quiet?: boolean; timeoutMs?: number; renderers?: number },

@@ -127,20 +127,28 @@ export const startRenderer = (root, port, secret, { name = "renderer", ...opts }
   );
 
 /**
- * A new API key of a (new or reused) local account, made the way `npm run key` makes it (scripts/key.mjs: the API's
- * own verbs on the local D1) for the service started with the settings `env` (its STATE_DIR). Asynchronous on
- * purpose: a caller blocked for the seconds the key takes keeps its idle keep-alive connections to the service in
- * its pool after the service has closed them (wrangler dev closes one idle for 15 s), and its next request, sent
- * before the close is read, fails with "other side closed".
+ * New API keys of (new or reused) local accounts, one per address of `emails`, in order, made the way `npm run key`
+ * makes them (scripts/key.mjs: the API's own verbs on the local D1, all in one run) for the service started with the
+ * settings `env` (its STATE_DIR). Asynchronous on purpose: a caller blocked for the seconds the keys take keeps its
+ * idle keep-alive connections to the service in its pool after the service has closed them (wrangler dev closes one
+ * idle for 15 s), and its next request, sent before the close is read, fails with "other side closed".
  */
-export const mintKey = async (root, env, { email, plan = "pro", permissions = "jobs:full,media:full" }) => {
+export const mintKeys = async (root, env, { emails, plan = "pro", permissions = "jobs:full,media:full" }) => {
   const { stdout } = await promisify(execFile)(
     join(root, "node_modules", ".bin", "node"),
-    [join(root, "scripts", "key.mjs"), "--email", email, "--permissions", permissions, "--plan", plan],
+    [
+      join(root, "scripts", "key.mjs"),
+      ...emails.flatMap((email) => ["--email", email]),
+      ...["--permissions", permissions, "--plan", plan],
+    ],
     { cwd: root, env: { ...process.env, ...env }, encoding: "utf8" },
   );
-  return stdout.trim().split("\n").at(-1);
+  return stdout.trim().split("\n").slice(-emails.length);
 };
+
+/** One new API key (mintKeys for one address). */
+export const mintKey = async (root, env, { email, ...options }) =>
+  (await mintKeys(root, env, { emails: [email], ...options }))[0];
 
 /**
  * The whole service as `npm start` starts it (scripts/start.mjs), on free ports with a throw-away state directory,
@@ -185,6 +193,7 @@ export const startLocalService = async (
     throw e;
   }
   const key = (options) => mintKey(root, env, options);
+  const keys = (options) => mintKeys(root, env, options);
   const rendererPorts = Array.from({ length: renderers }, (_, i) => rendererPort + i);
-  return { base, port, env, service, stateDir, pidsFile, rendererPorts, key, stop };
+  return { base, port, env, service, stateDir, pidsFile, rendererPorts, key, keys, stop };
 };

@@ -19,6 +19,7 @@ import {
 import { describe } from "../lib/openapi-route.ts";
 import type { Env } from "../env.ts";
 import { isDevelopment } from "../env.ts";
+import { isCaptchaOn } from "../lib/captcha-on.ts";
 import { ok } from "../lib/envelope.ts";
 import { Forbidden, Unauthorized } from "../lib/errors.ts";
 import { jsonBody, NoQuery, queryParams } from "../lib/validate.ts";
@@ -31,8 +32,7 @@ import { BrowserSession, LoggedOut, SignInOptions, TERMS_VERSION, VerifyBody } f
 /** What the console's sign-in and sign-up pages need to know. */
 export const signInOptions = (env: Env): SignInOptions => ({
   termsVersion: TERMS_VERSION,
-  captcha:
-    env.CAPTCHA_ENABLED === "true" ? { provider: "hcaptcha", siteKey: env.HCAPTCHA_SITE_KEY ?? "" } : null,
+  captcha: isCaptchaOn(env) ? { provider: "hcaptcha", siteKey: env.HCAPTCHA_SITE_KEY ?? "" } : null,
   devOutbox: isDevelopment(env) ? "/dev/outbox" : null,
   codeTtlSeconds: CODE_TTL_MS / 1000,
 });

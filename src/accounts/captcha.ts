@@ -1,9 +1,11 @@
 /**
- * The captcha check of register and login, behind one interface: the vendor's siteverify call (hCaptcha) when
- * CAPTCHA_ENABLED is "true" (production), nothing otherwise (local runs and tests have no internet).
+ * The captcha check of register and login, behind one interface: the vendor's siteverify call (hCaptcha) when the
+ * captcha is on (isCaptchaOn: everywhere but development unless CAPTCHA_ENABLED is exactly "false"), nothing
+ * otherwise (local runs and tests have no internet).
  */
 import * as v from "valibot";
 import type { Env } from "../env.ts";
+import { isCaptchaOn } from "../lib/captcha-on.ts";
 import { UpstreamFailure, ValidationFailed } from "../lib/errors.ts";
 
 export interface CaptchaVerifier {
@@ -34,9 +36,11 @@ export const hcaptchaVerifier = (secret: string, send: typeof fetch = fetch): Ca
 });
 
 /** The verifier for this deployment, or null when the check is off. */
-export const captchaFor = (env: Pick<Env, "CAPTCHA_ENABLED" | "HCAPTCHA_SECRET">): CaptchaVerifier | null => {
-  if (env.CAPTCHA_ENABLED !== "true") return null;
-  if (!env.HCAPTCHA_SECRET) throw new UpstreamFailure("CAPTCHA_ENABLED is on but HCAPTCHA_SECRET is not set");
+export const captchaFor = (
+  env: Pick<Env, "ENVIRONMENT" | "CAPTCHA_ENABLED" | "HCAPTCHA_SECRET">,
+): CaptchaVerifier | null => {
+  if (!isCaptchaOn(env)) return null;
+  if (!env.HCAPTCHA_SECRET) throw new UpstreamFailure("The captcha is on but HCAPTCHA_SECRET is not set");
   return hcaptchaVerifier(env.HCAPTCHA_SECRET);
 };
 

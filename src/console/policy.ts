@@ -4,18 +4,21 @@
  * no framing; the captcha vendor's widget (script, frame, style, requests) only where the captcha is on.
  */
 
+import { isCaptchaOn } from "../lib/captcha-on.ts";
+
 /** The captcha vendor's hosts, as its documentation lists them for a Content-Security-Policy. */
 const CAPTCHA_SOURCES = "https://hcaptcha.com https://*.hcaptcha.com";
 
 /**
- * The console's policy; the captcha widget (script, frame, style, requests) only where the captcha is on.
+ * The console's policy; the captcha widget (script, frame, style, requests) only where the captcha is on, and
+ * `captcha: false` leaves it out on a page that never shows it (the API docs).
  * `frames`: pages of this origin the page embeds (the builder's preview), none by default.
  */
 export const contentSecurityPolicy = (
-  env: { CAPTCHA_ENABLED?: string },
-  { frames = [] }: { frames?: readonly string[] } = {},
+  env: { ENVIRONMENT?: string; CAPTCHA_ENABLED?: string },
+  { frames = [], captcha: widget = isCaptchaOn(env) }: { frames?: readonly string[]; captcha?: boolean } = {},
 ): string => {
-  const captcha = env.CAPTCHA_ENABLED === "true" ? ` ${CAPTCHA_SOURCES}` : "";
+  const captcha = widget ? ` ${CAPTCHA_SOURCES}` : "";
   const frameSources = [...frames, ...(captcha ? [CAPTCHA_SOURCES] : [])];
   return [
     "default-src 'none'",

@@ -1,9 +1,12 @@
 /**
  * /api/v1/user-api/docs: the OpenAPI document (no key: it describes, it grants nothing) and its UI, Swagger UI
- * from the swagger-ui-dist npm package served through the ASSETS binding (no CDN; works offline).
+ * from the swagger-ui-dist npm package served through the ASSETS binding (no CDN; works offline). The UI page is
+ * answered under the console's Content-Security-Policy (scripts, styles and requests of this origin only, no inline
+ * script, no framing), like every other page of this origin.
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
+import { contentSecurityPolicy } from "../console/policy.ts";
 import { NotFound } from "../lib/errors.ts";
 import { MOUNTS } from "../paths.ts";
 import { openApiDocument } from "./openapi.ts";
@@ -49,7 +52,10 @@ export const docsRoutes = (app: () => Hono<AppEnv>) => {
       c.header("cache-control", "public, max-age=300");
       return c.json(await cached.doc);
     })
-    .get("/ui", (c) => c.html(UI_PAGE))
+    .get("/ui", (c) => {
+      c.header("content-security-policy", contentSecurityPolicy(c.env, { captcha: false }));
+      return c.html(UI_PAGE);
+    })
     .get("/ui/init.js", (c) => c.body(UI_INIT, 200, { "content-type": "text/javascript; charset=utf-8" }))
     .get("/ui/:file", async (c) => {
       const file = c.req.param("file");

@@ -1,8 +1,9 @@
 /**
  * Final token cost of a completed job (spec: Events, token rules), by the same rules as the estimate
  * (packages/contract/src/config/estimate.ts): image 2 + 1 per layer; video 10 + 2 per started second of the rendered
- * duration (audio-only formats at their own rate; plus the autoSubtitles part when the audio was transcribed, and
- * posters and thumbnails), or the reserved estimate when the renderer reports none. The lifecycle caps the charge at the reserve.
+ * duration (audio-only formats at their own rate; plus the autoSubtitles part when the audio was transcribed, posters
+ * and thumbnails, and speech by its characters), or the reserved estimate when the renderer reports none. The
+ * lifecycle caps the charge at the reserve.
  */
 import { estimateTokens } from "@media-render/contract/config";
 import { videoJobTokens } from "@media-render/contract/config/estimate";

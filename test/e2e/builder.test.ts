@@ -10,7 +10,9 @@
  * - a video: the timeline edited (duration by keyboard, a transition picked by its thumbnail, a clip and an audio
  *   track added), a frame at the playhead and a low-resolution render of the whole video, both by the service;
  * - saving as a template with a {{variable}};
- * - the preview frame's isolation: a user's html layer reaches neither the network nor the builder's session.
+ * - the preview frame's isolation: a user's html layer reaches neither the network nor the builder's session;
+ * - a config from a link runs its html layers' scripts only once the user agrees; a typed config and the account's
+ *   own job (the console's "Open in builder") run at once.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -458,41 +460,65 @@ describe("a video", () => {
 });
 
 describe("the preview frame", () => {
-  it("runs a user's html layer without the network, the builder's page or its session", async () => {
+  /** The html layer `#r` in any frame of `p` once its document has loaded: its text and whether its script ran. */
+  const layerOf = async (p: Page) => {
+    for (const f of p.frames()) {
+      const found = await f
+        .evaluate(() => {
+          const r = document.getElementById("r");
+          return r && document.readyState === "complete"
+            ? { text: r.textContent, ran: r.dataset.ran === "1" }
+            : null;
+        })
+        .catch(() => null);
+      if (found) return found;
+    }
+    return null;
+  };
+  /** An image config whose html layer marks `#r` when its own script runs (`enableLibraries`). */
+  const scripted = (script = "") => ({
+    width: 400,
+    height: 200,
+    layers: [
+      {
+        type: "html",
+        enableLibraries: true,
+        html: `<p id="r">pending</p><script>document.getElementById("r").dataset.ran = "1";${script}</script>`,
+      },
+    ],
+  });
+  const withheld = (p: Page) => p.locator("#scripts-withheld");
+
+  it("draws a link's html without its scripts until the user agrees, then runs them without the network, the builder's page or its session", async () => {
     const probe = await h.context.newPage();
-    const config = {
-      width: 400,
-      height: 200,
-      layers: [
-        {
-          type: "html",
-          enableLibraries: true,
-          html:
-            '<p id="r">pending</p><script>const out = [];' +
-            'try { out.push(document.cookie ? "cookie:" + document.cookie : "no-cookie"); } catch { out.push("cookie-blocked"); }' +
-            'try { out.push(parent.parent.document.title ? "parent-readable" : "?"); } catch { out.push("parent-blocked"); }' +
-            'try { top.location.href = "https://example.com/"; } catch {}' +
-            'fetch("/api/v1/account").then(() => out.push("fetch-ok"), () => out.push("fetch-blocked"))' +
-            '.finally(() => { document.getElementById("r").textContent = out.join(","); });</script>',
-        },
-      ],
-    };
+    const config = scripted(
+      "const out = [];" +
+        'try { out.push(document.cookie ? "cookie:" + document.cookie : "no-cookie"); } catch { out.push("cookie-blocked"); }' +
+        'try { out.push(parent.parent.document.title ? "parent-readable" : "?"); } catch { out.push("parent-blocked"); }' +
+        'try { top.location.href = "https://example.com/"; } catch {}' +
+        'fetch("/api/v1/account").then(() => out.push("fetch-ok"), () => out.push("fetch-blocked"))' +
+        '.finally(() => { document.getElementById("r").textContent = out.join(","); });',
+    );
     const asked: string[] = [];
     probe.on("request", (r) => asked.push(r.url()));
     await probe.goto(
       `${base}/builder#config=${Buffer.from(JSON.stringify({ type: "image", config })).toString("base64url")}`,
     );
-    const layer = async () => {
-      for (const f of probe.frames()) {
-        const found = await f
-          .evaluate(() => document.getElementById("r")?.textContent ?? null)
-          .catch(() => null);
-        if (found) return found;
-      }
-      return "";
-    };
-    await expect.poll(layer, { timeout: 15_000 }).not.toMatch(/^(pending)?$/);
-    const result = (await layer()).split(",");
+    // Anyone can make such a link: the layer is drawn, its script has not run, and the builder asks first.
+    await withheld(probe).waitFor();
+    expect(await text(withheld(probe))).toMatch(/This config came from a link/);
+    await expect.poll(() => layerOf(probe), { timeout: 15_000 }).toEqual({ text: "pending", ran: false });
+    // Drawn again by an edit (the canvas's width), it still has not.
+    await probe.locator("#config").fill(JSON.stringify({ ...config, width: 420 }, null, 2));
+    await expect.poll(async () => (await probe.locator(".frame").boundingBox())?.width).toBe(420);
+    expect(await layerOf(probe)).toEqual({ text: "pending", ran: false });
+
+    await probe.getByRole("button", { name: "Run the scripts" }).click();
+    await expect.poll(() => withheld(probe).count()).toBe(0);
+    await expect
+      .poll(async () => (await layerOf(probe))?.text ?? "", { timeout: 15_000 })
+      .not.toMatch(/^(pending)?$/);
+    const result = (await layerOf(probe))!.text!.split(",");
     expect(result).toContain("parent-blocked");
     expect(result).toContain("fetch-blocked");
     expect(result.filter((r) => r.startsWith("cookie:"))).toEqual([]);
@@ -501,5 +527,39 @@ describe("the preview frame", () => {
       asked.filter((u) => u.endsWith("/api/v1/account") || (!u.startsWith(base) && !/^(data|blob):/.test(u))),
     ).toEqual([]);
     await probe.close();
+  });
+
+  it("runs the scripts of a config the user types at once, without asking", async () => {
+    const own = await h.context.newPage();
+    await own.goto(`${base}/builder`);
+    await own.getByRole("heading", { name: "Layers" }).waitFor();
+    await own.locator("#config").fill(JSON.stringify(scripted(), null, 2));
+    await expect.poll(() => layerOf(own), { timeout: 15_000 }).toEqual({ text: "pending", ran: true });
+    expect(await withheld(own).count()).toBe(0);
+    await own.close();
+  });
+
+  it("opens the account's own job from the console's 'Open in builder' and runs its scripts as before", async () => {
+    const created = await api<{ jobId: string }>("/api/v1/jobs", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "image", config: scripted() }),
+    });
+    expect(created.status).toBe(201);
+    const { jobId } = created.body.data;
+    const own = await h.context.newPage();
+    await own.goto(`${base}/console/jobs/${jobId}`);
+    await own.getByRole("link", { name: "Open in builder" }).click();
+    await own.waitForURL(`${base}/builder#job=${jobId}`);
+    await own.getByRole("heading", { name: "Layers" }).waitFor();
+    await expect.poll(() => layerOf(own), { timeout: 15_000 }).toEqual({ text: "pending", ran: true });
+    expect(await withheld(own).count()).toBe(0);
+    expect(JSON.parse(await own.locator("#config").inputValue())).toMatchObject(scripted());
+    // A job link to a job that is not the account's opens nothing.
+    await own.goto(`${base}/builder#job=job_notthisaccount0000000`);
+    await expect
+      .poll(() => text(own.locator(".notice.error")))
+      .toMatch(/^Job job_notthisaccount0000000 could not be opened: Job not found/);
+    await own.close();
   });
 });

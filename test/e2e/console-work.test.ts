@@ -80,9 +80,9 @@ describe("jobs", () => {
     // The same config, the same renderer: the committed picture is what the config makes today.
     expect(imageDifference(rendered, committed).mean).toBeLessThan(1.5);
     await audit(page, "job");
-    // "Open in builder" hands the job's config over in the link; the builder loads it.
+    // "Open in builder" names the job in the link; the builder reads its config through the API.
     await page.getByRole("link", { name: "Open in builder" }).click();
-    await page.waitForURL(/\/builder#config=/);
+    await page.waitForURL(/\/builder#job=job_/);
     await expect.poll(() => page.locator("#config").inputValue()).toContain("Summer sale");
     expect(await page.locator("#type").inputValue()).toBe("image");
     await page.goBack();

@@ -6,8 +6,8 @@
  * script's decisions (what it creates, uploads and migrates, in which order, and that a second run changes nothing),
  * not wrangler's or Cloudflare's behaviour.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,6 +34,8 @@ interface Account {
   r2: boolean;
   queues: string[];
   secrets: string[];
+  /** The values uploaded, by name (what the account would hold). */
+  values?: Record<string, string>;
   calls: string[][];
 }
 
@@ -64,7 +66,11 @@ if (a === "secret" && b === "list") done(s.worker ? 0 : 1, JSON.stringify(s.secr
 if (a === "d1" && b === "migrations" && args.includes("--remote")) done(s.d1 ? 0 : 1);
 if (a === "deploy") {
   const i = args.indexOf("--secrets-file");
-  if (i >= 0) s.secrets.push(...Object.keys(JSON.parse(readFileSync(args[i + 1], "utf8"))));
+  if (i >= 0) {
+    const uploaded = JSON.parse(readFileSync(args[i + 1], "utf8"));
+    s.secrets.push(...Object.keys(uploaded));
+    s.values = { ...s.values, ...uploaded };
+  }
   s.worker = s.d1 = s.r2 = true;
   done(0);
 }
@@ -98,18 +104,22 @@ const account = (init: Partial<Account> = {}): Account => {
 };
 const readAccount = (): Account => JSON.parse(readFileSync(join(dir, "account.json"), "utf8"));
 
+/** The environment the script runs in: the stand-in wrangler first on PATH, the config folder in the test's. */
+const deployEnv = (env: Record<string, string>) => ({
+  ...process.env,
+  PATH: [dir, join(root, "node_modules", ".bin"), process.env.PATH].join(delimiter),
+  FAKE_ACCOUNT: join(dir, "account.json"),
+  XDG_CONFIG_HOME: join(dir, "config"),
+  ...env,
+});
+
 /** Runs the script as `npm run deploy -- ...` does, the stand-in wrangler first on PATH. */
 const deploy = (args: string[], env: Record<string, string> = {}) => {
   const r = spawnSync(process.execPath, [join(root, "scripts", "deploy.mjs"), ...args], {
     cwd: root,
     encoding: "utf8",
     timeout: 240_000,
-    env: {
-      ...process.env,
-      PATH: [dir, join(root, "node_modules", ".bin"), process.env.PATH].join(delimiter),
-      FAKE_ACCOUNT: join(dir, "account.json"),
-      ...env,
-    },
+    env: deployEnv(env),
   });
   return {
     status: r.status,
@@ -117,6 +127,10 @@ const deploy = (args: string[], env: Record<string, string> = {}) => {
     lines: r.stdout.split("\n").filter((l) => l.startsWith("[deploy]")),
   };
 };
+/** The uploaded values that are secret (ADMIN_USER is "admin", named in the output on purpose). */
+const secretsOf = (values: Record<string, string>) =>
+  Object.entries(values).filter(([name]) => name !== "ADMIN_USER");
+
 const changing = (calls: string[][]) =>
   calls.filter(
     (c) =>
@@ -216,8 +230,15 @@ describe("npm run deploy", () => {
     ]);
     expect(after.queues.toSorted()).toEqual(QUEUES.toSorted());
     expect(after.secrets.toSorted()).toEqual(ALL_SECRETS.toSorted());
-    // The generated admin password is shown once; the secrets file is gone.
-    expect(first.out).toMatch(/ADMIN_PASSWORD = [\w-]{32}\s+\(shown once/);
+    // No secret reaches the output (CI logs keep it): the generated admin password is in an owner-only file.
+    for (const [name, value] of secretsOf(after.values!))
+      expect(first.out, `${name} printed`).not.toContain(value);
+    const kept = join(dir, "config", "media-render", "media-render.ADMIN_PASSWORD");
+    expect(first.out).toContain(`ADMIN_PASSWORD written to ${kept} (owner-only; not printed)`);
+    expect(readFileSync(kept, "utf8")).toBe(`${after.values!.ADMIN_PASSWORD}\n`);
+    expect(after.values!.ADMIN_PASSWORD).toMatch(/^[\w-]{32}$/);
+    expect(statSync(kept).mode & 0o777).toBe(0o600);
+    // The secrets file is gone.
     expect(existsSync(after.calls.find((c) => c[0] === "deploy")![2]!)).toBe(false);
 
     writeFileSync(join(dir, "account.json"), JSON.stringify({ ...after, calls: [] }));
@@ -228,7 +249,7 @@ describe("npm run deploy", () => {
       ["d1", "migrations", "apply", "DB", "--remote"],
       ["deploy"],
     ]);
-    expect(second.out).not.toContain("shown once");
+    expect(second.out).not.toContain("ADMIN_PASSWORD written");
   }, 240_000);
 
   it("refuses to deploy while PUBLIC_URL is the example, before changing anything", () => {
@@ -238,4 +259,45 @@ describe("npm run deploy", () => {
     expect(out).toContain("[deploy] stopped: PUBLIC_URL is still the example");
     expect(changing(readAccount().calls)).toEqual([]);
   }, 120_000);
+});
+
+describe("npm run deploy on a terminal", () => {
+  /** One word for sh -c. */
+  const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+
+  it("asks for each missing secret without echoing what is typed, and prints no secret", async () => {
+    account();
+    const typed = { STRIPE_SECRET_KEY: "sk_live_typed5J8qXw", STRIPE_WEBHOOK_SECRET: "whsec_typed9Zr2Lm" };
+    // util-linux's script(1) runs the deploy on a pseudo-terminal, as a person at a terminal runs it; what the
+    // terminal shows (prompts, and any echo of the keys) comes back on its stdout.
+    const command = [process.execPath, join(root, "scripts", "deploy.mjs")].map(quote).join(" ");
+    const child = spawn("script", ["-qefc", command, "/dev/null"], {
+      cwd: root,
+      env: deployEnv({ PUBLIC_URL: "https://media-render.test-account.workers.dev", HCAPTCHA_SECRET: "0x0" }),
+    });
+    let shown = "";
+    child.stdout.on("data", (chunk: Buffer) => (shown += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (shown += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    /** Types `value` and Enter once the question for `name` is on the terminal (keys typed one at a time). */
+    const answer = async (name: string, value: string) => {
+      await expect.poll(() => shown, { timeout: 120_000, interval: 100 }).toContain(`[deploy] ${name} (`);
+      for (const key of `${value}\r`) child.stdin.write(key);
+    };
+    try {
+      await answer("STRIPE_SECRET_KEY", typed.STRIPE_SECRET_KEY);
+      await answer("STRIPE_WEBHOOK_SECRET", typed.STRIPE_WEBHOOK_SECRET);
+      expect(await exited, shown).toBe(0);
+    } finally {
+      child.kill();
+    }
+    const { values } = readAccount();
+    expect(values).toMatchObject(typed);
+    // What was typed is not echoed; nor is any other secret printed.
+    for (const [name, value] of Object.entries(typed)) expect(shown, `${name} echoed`).not.toContain(value);
+    for (const [name, value] of secretsOf(values!))
+      expect(shown, `${name} shown on the terminal`).not.toContain(value);
+    expect(shown).toContain("not shown as typed");
+    expect(shown).toContain("ADMIN_PASSWORD written to");
+  }, 240_000);
 });

@@ -3,6 +3,7 @@
  * allowed, its preview page sandboxed under the image page's policy (no connection, no other host), and the bundled
  * fonts and html libraries that preview draws with, open to its opaque origin; nothing else of the assets folder.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { contentSecurityPolicy } from "../../src/console/policy.ts";
 import { call } from "./helpers.ts";
@@ -22,8 +23,8 @@ describe("GET /builder", () => {
     expect(res.headers.get("cache-control")).toBe("no-cache");
     const policy = res.headers.get("content-security-policy")!;
     expect(directives(policy).get("frame-src")).toMatch(/^https?:\/\/[^/\s]+\/builder\/preview$/);
-    // Everything else is the console's policy, word for word.
-    const consolePolicy = directives(contentSecurityPolicy({}));
+    // Everything else is the console's policy (with this deployment's settings), word for word.
+    const consolePolicy = directives(contentSecurityPolicy(env));
     const others = (p: Map<string, string>) => [...p].filter(([name]) => name !== "frame-src");
     expect(others(directives(policy))).toEqual(others(consolePolicy));
     expect(policy).not.toMatch(/unsafe-inline|unsafe-eval/);

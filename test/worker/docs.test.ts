@@ -4,8 +4,10 @@
  * bodies come from the validating schemas, every example fits its schema and the request examples are accepted by
  * the API. client/openapi.json is this document.
  */
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.ts";
+import { contentSecurityPolicy } from "../../src/console/policy.ts";
 import { EXAMPLES, GALLERY } from "../../src/lib/openapi-examples.ts";
 import { INTERNAL_ROUTES } from "../../src/docs/internal-routes.ts";
 import committed from "../../client/openapi.json";
@@ -249,5 +251,21 @@ describe("GET /api/v1/user-api/docs/ui", () => {
     }
     expect((await call("/api/v1/user-api/docs/ui/..%2f..%2fwrangler.toml")).status).toBe(404);
     expect((await call("/api/v1/user-api/docs/ui/index.html")).status).toBe(404);
+  });
+
+  it("answers the page under a strict Content-Security-Policy: this origin only, no inline script, no framing", async () => {
+    const policy = (await call("/api/v1/user-api/docs/ui")).headers.get("content-security-policy");
+    expect(policy).toBe(contentSecurityPolicy(env, { captcha: false }));
+    const directives = new Map(
+      policy!.split(";").map((d) => {
+        const [name, ...sources] = d.trim().split(/\s+/);
+        return [name!, sources.join(" ")];
+      }),
+    );
+    expect(directives.get("default-src")).toBe("'none'");
+    expect(directives.get("script-src")).toBe("'self'");
+    expect(directives.get("connect-src")).toBe("'self'");
+    expect(directives.get("frame-ancestors")).toBe("'none'");
+    expect(policy).not.toMatch(/unsafe-inline|unsafe-eval|hcaptcha/);
   });
 });

@@ -127,6 +127,31 @@ describe("output formats and their prices", () => {
     ]);
   });
 
+  it("refuses a sprite sheet larger than 4096x4096 at creation, naming the field, and reserves nothing", async () => {
+    const { key, userId } = await newAccount({ planId: "pro", tokens: 500 });
+    const config = {
+      width: 1280,
+      height: 4096,
+      clips,
+      thumbnails: { count: 100, width: 1280, sprite: true },
+    };
+    const res = await createJobCall(key, { type: "video", config });
+    expect(res.status).toBe(400);
+    const answer = await body(res);
+    expect(answer).toMatchObject({
+      success: false,
+      details: {
+        errors: [
+          {
+            field: "config.thumbnails.sprite",
+            message: expect.stringContaining("would be 12800x40960 px (524.3 million pixels)"),
+          },
+        ],
+      },
+    });
+    expect(await auditedBalance(userId)).toBe(500);
+  });
+
   it("prices a poster 1, thumbnails 1 per started 10 and the sprite 1", async () => {
     const { key } = await newAccount({ planId: "pro" });
     expect((await validate(key, framed)).data!.estimatedTokens).toBe(10 + 8 + 1 + 1 + 1);

@@ -4,6 +4,7 @@ import { signCallback } from "@media-render/contract/signing";
 import { body, call, newAccount } from "./helpers.ts";
 import {
   auditedBalance as balance,
+  createJobCall,
   jobOutputUrl,
   jobRow,
   openPending,
@@ -112,6 +113,35 @@ describe("renderer callback: transitions", () => {
     });
     expect(download.status).toBe(200);
     expect((await download.arrayBuffer()).byteLength).toBe(1234);
+  });
+
+  it("charges a job's speech as its estimate priced it: 1 token per started 100 characters of each text", async () => {
+    const { key, userId } = await newAccount({ planId: "pro", tokens: 500 });
+    const config = {
+      width: 64,
+      height: 36,
+      clips: [
+        {
+          duration: 2,
+          layers: [
+            { type: "fill-color", color: "#000000" },
+            { type: "speech", text: "a".repeat(250) },
+          ],
+        },
+      ],
+      audioTracks: [{ type: "speech", text: "Hello there" }],
+    };
+    const created = await createJobCall(key, { type: "video", config });
+    const answer = await body<{ jobId: string; estimatedTokens: number }>(created);
+    expect(created.status, JSON.stringify(answer)).toBe(201);
+    // 10 + 2 x 2 s for the video, 3 + 1 for the speech.
+    expect(answer.data!.estimatedTokens).toBe(14 + 4);
+    const { jobId } = answer.data!;
+    await send(
+      report(jobId, "completed", { resultUrl: await storeOutput(jobId), metadata: { videoDuration: 2 } }),
+    );
+    expect(await jobRow(jobId)).toMatchObject({ status: "COMPLETED", tokens_used: 18, tokens_reserved: 0 });
+    expect(await balance(userId)).toBe(500 - 18);
   });
 
   it("charges the reserve when no duration is reported", async () => {

@@ -7,6 +7,7 @@
  * the speeds measured here (a 720p25 second encodes in ~0.2 s on 2 cores), tight against a render that never ends.
  */
 import { GL_NANOSECONDS_PER_PIXEL, VIDEO_DEFAULTS, VIDEO_MAX_GL_PIXELS } from "./config/limits.ts";
+import { speechTexts } from "./config/speech.ts";
 import type { Timeline } from "./timeline.ts";
 import { XFADE_TWINS } from "./transition-map.ts";
 
@@ -21,6 +22,14 @@ const SECONDS_PER_FRAME = 0.02;
 const SECONDS_PER_720P_FRAME = 0.12;
 /** Every frame captured from an animated html layer (a capture step and its PNG), plus its pixels as above. */
 const SECONDS_PER_HTML_FRAME = 0.05;
+/**
+ * Each speech text is one synthesis (with Workers AI a request to the Worker, which has MeloTTS say it and Whisper
+ * time it: an allowance, not measured here, where there is no Workers AI), and each character is the offline
+ * espeak-ng voice's work (0.7-1.9 ms a character measured on the 2-core machine at load average 4.5, texts of
+ * one-letter words included: 0.01 s leaves five times that).
+ */
+const SECONDS_PER_SPEECH_TEXT = 2;
+const SECONDS_PER_SPEECH_CHARACTER = 0.01;
 /** The longest any render may run (the stuck-job sweep's backstop is the same hour). */
 export const MAX_DEADLINE_SECONDS = 3600;
 
@@ -40,6 +49,8 @@ export interface RenderWork {
   glPixels: number;
   /** autoSubtitles: the mix is transcribed. */
   captions: boolean;
+  /** Speech to synthesise: its texts (speech layers and tracks) and their characters. */
+  speech: { texts: number; characters: number };
 }
 
 interface LayerLike {
@@ -54,6 +65,7 @@ export interface WorkInput {
   autoSubtitles?: boolean;
   clips: readonly { layers: readonly LayerLike[] }[];
   globalLayers?: readonly LayerLike[];
+  audioTracks?: readonly object[];
 }
 
 /** Whether a resolved transition is drawn by its GLSL, at most (the renderer draws some of these with ffmpeg). */
@@ -84,6 +96,7 @@ export const renderWork = (config: WorkInput, timeline: Timeline): RenderWork =>
     if (timing.transition && mayDrawWithGl(timing.transition)) glFrames += timing.transition.frames;
   });
   for (const layer of config.globalLayers ?? []) count(layer, timeline.totalFrames);
+  const said = speechTexts(config);
   return {
     seconds: timeline.duration,
     frames: timeline.totalFrames,
@@ -92,13 +105,15 @@ export const renderWork = (config: WorkInput, timeline: Timeline): RenderWork =>
     htmlFrames,
     glPixels: glFrames * width * height,
     captions: config.autoSubtitles === true,
+    speech: { texts: said.length, characters: said.reduce((sum, { text }) => sum + text.length, 0) },
   };
 };
 
 /**
  * Wall-clock seconds a video render may run:
  * 60 s + frames x (0.02 s + 0.12 s x pixels / 1280x720) + html frames x (0.05 s + 0.12 s x pixels / 1280x720)
- * + GL pixels x GL_NANOSECONDS_PER_PIXEL + (with captions) 1 s per output second, rounded up, at most 1 h.
+ * + GL pixels x GL_NANOSECONDS_PER_PIXEL + (with captions) 1 s per output second + speech texts x 2 s + speech
+ * characters x 0.01 s, rounded up, at most 1 h.
  * The offline recogniser takes ~0.25 s per second of audio alone, about twice that on a loaded machine.
  */
 export const videoDeadlineSeconds = (w: RenderWork): number => {
@@ -108,7 +123,9 @@ export const videoDeadlineSeconds = (w: RenderWork): number => {
     w.frames * (SECONDS_PER_FRAME + SECONDS_PER_720P_FRAME * scale) +
     w.htmlFrames * (SECONDS_PER_HTML_FRAME + SECONDS_PER_720P_FRAME * scale) +
     (w.glPixels * GL_NANOSECONDS_PER_PIXEL) / 1e9 +
-    (w.captions ? w.seconds : 0);
+    (w.captions ? w.seconds : 0) +
+    w.speech.texts * SECONDS_PER_SPEECH_TEXT +
+    w.speech.characters * SECONDS_PER_SPEECH_CHARACTER;
   // Rounded up, but not for a float's last bit (2670.0000000001 s is 2670).
   return Math.min(MAX_DEADLINE_SECONDS, Math.ceil(seconds - 1e-6));
 };

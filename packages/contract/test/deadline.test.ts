@@ -53,4 +53,24 @@ describe("render deadline", () => {
     expect(deadline(html)).toBe(88 + Math.ceil(125 * 0.17));
     expect(deadline({ width: 1280, height: 720, fps: 25, autoSubtitles: true, clips: clip(8) })).toBe(96);
   });
+
+  it("adds 2 s per speech text and 0.01 s per character of speech (issue 42)", () => {
+    const deadline = (config: Parameters<typeof renderWork>[0] & { fps?: number }) =>
+      videoDeadlineSeconds(renderWork(config, buildTimeline(config)));
+    const layers = [
+      { type: "fill-color" },
+      { type: "speech", text: "a".repeat(4000) },
+      { type: "speech", text: "Hello" },
+    ];
+    const config = {
+      width: 1280,
+      height: 720,
+      fps: 25,
+      clips: [{ duration: 8, layers }],
+      audioTracks: [{ path: "/audio/a.mp3" }, { type: "speech", text: "a".repeat(995) }],
+    };
+    expect(renderWork(config, buildTimeline(config)).speech).toEqual({ texts: 3, characters: 5000 });
+    // 8 s of 720p25 earn 88 s; three texts 6 s, 5,000 characters 50 s.
+    expect(deadline(config)).toBe(88 + 6 + 50);
+  });
 });

@@ -1,8 +1,11 @@
 /** What an attacker can learn or do without an account's mail: nothing. */
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { countEmailAttempt, countIpAttempt } from "../../../src/accounts/attempt-limits.ts";
-import { call, json, newAccount, testCtx } from "../helpers.ts";
+import { createApp } from "../../../src/app.ts";
+import type { Env } from "../../../src/env.ts";
+import { BASE, call, json, newAccount, testCtx } from "../helpers.ts";
 import { bearer, body, freshEmail, latestCode, outbox, register, signUp, verify } from "./sign-up.ts";
 
 describe("enumeration", () => {
@@ -148,5 +151,62 @@ describe("sessions and credentials", () => {
     expect((await body(await call("/api/v1/account", bearer(a.token)))).data).toMatchObject({
       email: a.email,
     });
+  });
+});
+
+describe("the captcha fails closed", () => {
+  /** The real app with `overrides` (undefined removes a setting); a captcha secret so the check can run. */
+  const callWith = (overrides: Record<string, string | undefined>, path: string, init: RequestInit = {}) => {
+    const settings: Record<string, unknown> = { ...env, HCAPTCHA_SECRET: "0x-test-secret", ...overrides };
+    for (const [k, v] of Object.entries(overrides)) if (v === undefined) delete settings[k];
+    return createApp().fetch(
+      new Request(`${BASE}${path}`, init),
+      settings as unknown as Env,
+      createExecutionContext(),
+    );
+  };
+  const login = (overrides: Record<string, string | undefined>) =>
+    callWith(overrides, "/api/v1/auth/login", {
+      ...json("POST", { email: freshEmail("captcha") }),
+      headers: {
+        "content-type": "application/json",
+        "cf-connecting-ip": `198.51.100.${Math.floor(Math.random() * 250)}`,
+      },
+    });
+
+  it.each([["TRUE"], ["1"], ["yes"], [""], [" true"], [undefined]])(
+    "keeps it on outside development when CAPTCHA_ENABLED is %j: login, sign-in options and the pages' policy",
+    async (value) => {
+      const settings = { ENVIRONMENT: "production", CAPTCHA_ENABLED: value };
+      const res = await login(settings);
+      expect(res.status).toBe(400);
+      expect(await body(res)).toMatchObject({
+        success: false,
+        details: { errors: [{ field: "hcaptchaToken", code: "CAPTCHA_REQUIRED" }] },
+      });
+      const options = await body<{ captcha: { provider: string } | null }>(
+        await callWith(settings, "/api/v1/auth/options"),
+      );
+      expect(options.data!.captcha).toMatchObject({ provider: "hcaptcha" });
+      const page = await callWith(settings, "/sign-in");
+      expect(page.headers.get("content-security-policy")).toContain("https://hcaptcha.com");
+    },
+  );
+
+  it('is off outside development only when CAPTCHA_ENABLED is exactly "false"', async () => {
+    expect((await login({ ENVIRONMENT: "production", CAPTCHA_ENABLED: "false" })).status).toBe(202);
+    expect(
+      (
+        await body(
+          await callWith({ ENVIRONMENT: "staging", CAPTCHA_ENABLED: "false" }, "/api/v1/auth/options"),
+        )
+      ).data,
+    ).toMatchObject({ captcha: null });
+  });
+
+  it('in development (local runs, the tests) is on only with "true"', async () => {
+    expect((await login({ ENVIRONMENT: "development", CAPTCHA_ENABLED: undefined })).status).toBe(202);
+    expect((await login({ ENVIRONMENT: "development", CAPTCHA_ENABLED: "TRUE" })).status).toBe(202);
+    expect((await login({ ENVIRONMENT: "development", CAPTCHA_ENABLED: "true" })).status).toBe(400);
   });
 });

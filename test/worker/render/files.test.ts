@@ -171,7 +171,7 @@ describe("file download", () => {
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
   });
 
-  it("drops bidirectional overrides and other invisible format characters from the download name, and replaces controls", async () => {
+  it("drops bidirectional overrides, tag characters and other invisible format characters from the download name, and replaces controls", async () => {
     const { key } = await newAccount();
     // "invoice\u202Egnp.exe" shows as "invoiceexe.png" in a right-to-left override; a download must show what it is.
     const cases: [string, string][] = [
@@ -179,6 +179,8 @@ describe("file download", () => {
       ["a\u2066b\u2067c\u2068d\u2069e\u202A\u202B\u202C\u202D\u200E\u200F\u061C.png", "abcde.png"],
       ["tab\there\u0085\u009Bx\u007F.png", "tab_here_x_.png"],
       ["zero\u200Bwidth\uFEFF.png", "zerowidth.png"],
+      // Tag characters spell invisible text ("exe" here); only the recommended subdivision flags keep theirs.
+      ["report\u{E0001}\u{E0065}\u{E0078}\u{E0065}.png", "report.png"],
     ];
     for (const [name, shown] of cases) {
       const f = (await body<Uploaded>(await upload(key, name, fixture("emoji.png")))).data!;
@@ -188,9 +190,9 @@ describe("file download", () => {
     }
   });
 
-  it("keeps the rest of a Unicode name intact: accents, right-to-left script, emoji joined with ZWJ", async () => {
+  it("keeps the rest of a Unicode name intact: accents, right-to-left script, emoji joined with ZWJ, the Welsh flag", async () => {
     const { key } = await newAccount();
-    const name = "Café שלום 👩\u200D💻.png";
+    const name = "Café שלום 👩\u200D💻 \u{1F3F4}\u{E0067}\u{E0062}\u{E0077}\u{E006C}\u{E0073}\u{E007F}.png";
     const f = (await body<Uploaded>(await upload(key, name, fixture("emoji.png")))).data!;
     const res = await call(`/api/v1/files/${f.id}/download`, { headers: { "x-api-key": key } });
     const disposition = res.headers.get("content-disposition")!;

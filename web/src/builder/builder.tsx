@@ -2,11 +2,13 @@
  * The builder page: a toolbar (job type, examples, undo/redo, the live validation's verdict and estimate), the
  * editor of the job's kind (image: layers on a canvas; video: a timeline of clips), the JSON view in sync both
  * ways, rendering, and saving as a template. Every change is an action on one state (model/store.ts), so undo,
- * the JSON view and the preview all follow from it.
+ * the JSON view and the preview all follow from it. A config handed over in a link (`#config=`, anyone can make one)
+ * has its html layers drawn without their scripts until the user agrees; one of the account's own jobs (`#job=`) is
+ * read through the API and runs as before.
  */
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { api, data, explain } from "../shared/api.ts";
-import { readBuilderLink } from "../shared/builder-link.ts";
+import { readBuilderLink, readJobLink } from "../shared/builder-link.ts";
 import { useSession } from "../shared/session.tsx";
 import { Loading, Notice, useResource, useTitle } from "../shared/ui.tsx";
 import { ImageEditor } from "./image/image-editor.tsx";
@@ -29,7 +31,7 @@ import { VideoEditor } from "./video/video-editor.tsx";
 const examples = GALLERY.map((e) => ({ ...e, job: e.job as unknown as Doc }));
 const firstOf = (type: JobKind): Doc => structuredClone(examples.find((e) => e.job.type === type)!.job);
 
-/** The document a link hands over (the console's "Open in builder"), else the first example. */
+/** The document a config link hands over, else the first example (a job link's job replaces it once read). */
 const initialDoc = (): Doc => {
   const handed = readBuilderLink(location.hash);
   return handed ? { type: handed.type, config: handed.config as JsonObject } : firstOf("image");
@@ -84,6 +86,13 @@ export const Builder = () => {
   const signedIn = session.state.status === "signed-in";
   const [state, setState] = useState(() => initialState(initialDoc()));
   const current = useRef(state);
+  /** Whether html layers may run their scripts in the preview: not for a config from a link until agreed. */
+  const [scripts, setScripts] = useState(() => readBuilderLink(location.hash) === null);
+  /** The account's job a job link names, while it is read (or why it could not be). */
+  const [opening, setOpening] = useState<{ id: string; error?: unknown } | null>(() => {
+    const id = readJobLink(location.hash);
+    return id ? { id } : null;
+  });
   /** The live region's sentence: what the last change did, for changes a screen reader cannot see happen. */
   const [announcement, setAnnouncement] = useState("");
   /**
@@ -109,11 +118,37 @@ export const Builder = () => {
   const files = useFiles(signedIn);
   const issues = issuesOf("result" in validation ? validation.result : undefined);
 
+  // A job link: the job's config, read with the session, starts a fresh history (no undo back to what was before).
+  useEffect(() => {
+    if (!opening || opening.error) return;
+    let live = true;
+    data(api.GET("/api/v1/jobs/{jobId}", { params: { path: { jobId: opening.id } } })).then(
+      (job) => {
+        if (!live) return;
+        const type = job.type.toLowerCase() as JobKind;
+        current.current = initialState({ type, config: job.config as JsonObject });
+        setState(current.current);
+        setScripts(true);
+        setOpening(null);
+      },
+      (error: unknown) => live && setOpening({ id: opening.id, error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [opening]);
+
   // A link followed on this page (another "Open in builder") hands over its config without a reload.
   useEffect(() => {
     const onHash = () => {
+      const id = readJobLink(location.hash);
+      if (id) {
+        setOpening({ id });
+        return;
+      }
       const handed = readBuilderLink(location.hash);
       if (!handed) return;
+      setScripts(false);
       dispatch({ type: "replace", doc: { type: handed.type, config: handed.config as JsonObject } });
       dispatch({ type: "select", path: null });
     };
@@ -204,10 +239,25 @@ export const Builder = () => {
           <p>The config schemas could not be loaded: {explain(schemas.state.error)}</p>
         </Notice>
       )}
-      {!ctx ? (
+      {opening?.error !== undefined && (
+        <Notice kind="error">
+          <p>
+            Job {opening.id} could not be opened: {explain(opening.error)}
+          </p>
+        </Notice>
+      )}
+      {opening && opening.error === undefined ? (
+        <Loading what={`Opening job ${opening.id}`} />
+      ) : !ctx ? (
         <Loading what="Loading the config schemas" />
       ) : doc.type === "image" ? (
-        <ImageEditor state={state} ctx={ctx} files={files} />
+        <ImageEditor
+          state={state}
+          ctx={ctx}
+          files={files}
+          scripts={scripts}
+          onRunScripts={() => setScripts(true)}
+        />
       ) : (
         <VideoEditor state={state} ctx={ctx} files={files} signedIn={signedIn} />
       )}

@@ -1,13 +1,12 @@
 /**
- * How a page opens a config in the builder: `/builder#config=<base64url of the JSON>` (the fragment never reaches
- * a server and has no practical size limit in the browsers the console supports). The builder reads it on load.
+ * How a page opens a config in the builder. Two kinds of link, trusted differently:
+ * - `/builder#job=<jobId>`: one of the account's own jobs (the console's "Open in builder"). The builder reads its
+ *   config through the API with the session, so a link to another account's job opens nothing, and the config runs
+ *   as the user's own;
+ * - `/builder#config=<base64url of {type, config}>`: a config carried in the link itself (the fragment never reaches
+ *   a server and has no practical size limit in the browsers the console supports). Anyone can make one, so the
+ *   builder draws its html layers without their scripts until the user agrees to run them.
  */
-const toBase64Url = (text: string): string => {
-  const bytes = new TextEncoder().encode(text);
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-};
 
 export const BUILDER_PATH = "/builder";
 
@@ -31,6 +30,8 @@ export const readBuilderLink = (
   }
 };
 
-/** The builder with `type` and `config` loaded. */
-export const builderLink = (type: string, config: unknown): string =>
-  `${BUILDER_PATH}#config=${toBase64Url(JSON.stringify({ type: type.toLowerCase(), config }))}`;
+/** The builder with one of the account's jobs loaded (its config read through the API). */
+export const builderJobLink = (jobId: string): string => `${BUILDER_PATH}#job=${encodeURIComponent(jobId)}`;
+
+/** The job id a job link carries in `hash`, or null. */
+export const readJobLink = (hash: string): string | null => /^#job=([\w-]+)$/.exec(hash)?.[1] ?? null;

@@ -1,7 +1,7 @@
 /**
  * Token estimate reserved at job creation (spec "Events"): image 2 + 1 per layer; video 10 + 2 per
- * started second of output (audio-only formats: 3 + 1), plus 5 + 1 per started second with autoSubtitles. The final
- * video cost uses the rendered duration; this is the reserve.
+ * started second of output (audio-only formats: 3 + 1), plus 5 + 1 per started second with autoSubtitles, plus 1 per
+ * started 100 characters of each speech text. The final video cost uses the rendered duration; this is the reserve.
  */
 import type { ImageConfig } from "./image.ts";
 import type { JobType } from "./job-type.ts";
@@ -18,6 +18,7 @@ import {
   TOKENS_VIDEO_PER_SECOND,
 } from "./limits.ts";
 import { buildTimeline } from "../timeline.ts";
+import { speechTokens } from "./speech.ts";
 import type { VideoConfig } from "./video.ts";
 
 export function estimateTokens(type: "image", config: ImageConfig): number;
@@ -56,17 +57,26 @@ export const outputFormatOf = (type: JobType, config: ImageConfig | VideoConfig)
 };
 
 /**
- * A video job's tokens for `seconds` of rendered output (a preview's range: outputs.ts renderedSeconds): the render by its format, captions when `captioned` (default: the
- * config asks for them), posters and thumbnails (outputs.ts frameTokens). The estimate, the plan with real file
- * lengths and the final cost all use it.
+ * A video job's tokens for `seconds` of rendered output (a preview's range: outputs.ts renderedSeconds): the render by
+ * its format, captions when `captioned` (default: the config asks for them), posters and thumbnails (outputs.ts
+ * frameTokens), and its speech by the characters synthesised (speech.ts speechTokens: every text is said whatever
+ * part of the video renders). The estimate, the plan with real file lengths and the final cost all use it.
  */
 export const videoJobTokens = (
-  config: Pick<VideoConfig, "format" | "autoSubtitles" | "poster" | "thumbnails" | "still">,
+  config: Pick<
+    VideoConfig,
+    "format" | "autoSubtitles" | "poster" | "thumbnails" | "still" | "clips" | "audioTracks"
+  >,
   seconds: number,
   captioned = config.autoSubtitles === true,
 ): number => {
+  const speech = speechTokens(config);
   // A still renders one frame: the captions it may burn in are transcribed from the whole mix.
   if (config.still)
-    return TOKENS_STILL + (captioned ? estimateVideoTokens(seconds, true) - estimateVideoTokens(seconds) : 0);
-  return estimateVideoTokens(seconds, captioned, config.format) + frameTokens(config, seconds);
+    return (
+      TOKENS_STILL +
+      speech +
+      (captioned ? estimateVideoTokens(seconds, true) - estimateVideoTokens(seconds) : 0)
+    );
+  return estimateVideoTokens(seconds, captioned, config.format) + frameTokens(config, seconds) + speech;
 };

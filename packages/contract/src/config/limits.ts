@@ -168,6 +168,12 @@ export const THUMBNAIL_MAX_WIDTH = 1280;
 export const THUMBNAIL_DEFAULT_WIDTH = 160;
 /** The sprite sheet's columns (rows follow from the count). */
 export const SPRITE_COLUMNS = 10;
+/**
+ * The sprite sheet's pixels at most: the largest image the service renders (IMAGE_MAX_SIZE squared, 16.8 million).
+ * Without it 100 thumbnails 1280 px wide of a 1280x4096 video made a 12800x40960 sheet (524 million pixels, about
+ * 2 GB decoded) for one token.
+ */
+export const SPRITE_MAX_PIXELS = IMAGE_MAX_SIZE * IMAGE_MAX_SIZE;
 /** A poster costs 1 token; thumbnails 1 per started 10 frames, and 1 more for the sprite sheet and its WebVTT. */
 export const TOKENS_POSTER = 1;
 export const TOKENS_THUMBNAILS_PER_10 = 1;
@@ -176,6 +182,19 @@ export const TOKENS_SPRITE = 1;
 export const TOKENS_STILL = 2;
 /** A `speech` layer's or track's text (characters): about five minutes of speech at the default rate. */
 export const SPEECH_MAX_TEXT_LENGTH = 5000;
+/**
+ * All the speech text of one job together (its speech layers and speech tracks), in characters: about ten minutes of
+ * speech at the default rate, twice the longest video. Without it 2,000 speech layers (100 clips of 20) of 5,000
+ * characters each, ten million characters, were one job.
+ */
+export const SPEECH_MAX_JOB_CHARACTERS = 10_000;
+/**
+ * Speech synthesis: 1 token per started SPEECH_CHARACTERS_PER_TOKEN characters of each speech layer's or track's
+ * text (each text is one synthesis, so a text of one word costs a token too). 100 characters are about 7 s of speech:
+ * the espeak-ng voice spends ~0.1-0.2 s of CPU on them, a tenth of what 7 s of 720p cost to encode (14 tokens).
+ */
+export const TOKENS_SPEECH_PER_TEXT_PART = 1;
+export const SPEECH_CHARACTERS_PER_TOKEN = 100;
 /** `speech.rate`: a multiple of the voice's normal speed. */
 export const SPEECH_MIN_RATE = 0.5;
 export const SPEECH_MAX_RATE = 2;

@@ -4,6 +4,7 @@
  * `format` is absent. One module so the Worker (estimate, output row) and the renderer (encoder) read one truth.
  */
 import * as v from "valibot";
+import { evenDimension } from "../geometry.ts";
 import { bool, documentedDefault, integerIn, numberIn, oneOf, Seconds, strict } from "./common.ts";
 import * as L from "./limits.ts";
 import type { RuleIssue } from "./rules.ts";
@@ -89,7 +90,8 @@ export const frameEntries = {
       v.description(
         "Adds evenly spaced frames to the job's outputs: `count` frames at 0, D/count, 2D/count... or one every " +
           `\`interval\` seconds from 0 (one of the two; at most ${L.THUMBNAILS_MAX_COUNT}), each \`width\` px wide; ` +
-          `\`sprite: true\` adds one sheet of them (${L.SPRITE_COLUMNS} a row) and a WebVTT index for players.`,
+          `\`sprite: true\` adds one sheet of them (${L.SPRITE_COLUMNS} a row, at most ${L.IMAGE_MAX_SIZE}x${L.IMAGE_MAX_SIZE} ` +
+          "pixels in all) and a WebVTT index for players.",
       ),
     ),
   ),
@@ -158,6 +160,27 @@ export const thumbnailTimes = (thumbnails: Thumbnails, duration: number): number
   return Array.from({ length: Math.max(1, n) }, (_, i) => Math.round(i * step * 1000) / 1000);
 };
 
+/**
+ * The size of each thumbnail of a `frame` (the video's width x height): `width` (default THUMBNAIL_DEFAULT_WIDTH),
+ * no wider than the frame, the frame's aspect kept, both sides even. The renderer scales to it.
+ */
+export const thumbnailSize = (
+  width: number | undefined,
+  frame: { width: number; height: number },
+): { width: number; height: number } => {
+  const w = evenDimension(Math.min(width ?? L.THUMBNAIL_DEFAULT_WIDTH, frame.width));
+  return { width: w, height: Math.max(2, evenDimension((w * frame.height) / frame.width)) };
+};
+
+/** The sprite sheet of `count` thumbnails of `tile`: SPRITE_COLUMNS a row (fewer when there are fewer). */
+export const spriteSize = (
+  count: number,
+  tile: { width: number; height: number },
+): { width: number; height: number } => ({
+  width: Math.min(L.SPRITE_COLUMNS, count) * tile.width,
+  height: Math.ceil(count / L.SPRITE_COLUMNS) * tile.height,
+});
+
 /** Tokens of a job's posters and thumbnails (limits.ts TOKENS_POSTER...). */
 export const frameTokens = (
   config: { poster?: object; thumbnails?: Thumbnails & { sprite?: boolean } },
@@ -187,15 +210,23 @@ export const withOutPathFormat = <C extends { format?: VideoFormat; outPath?: st
   return format ? { ...config, format } : config;
 };
 
-/** Cross-field rules of the outputs: alpha needs mov or webm, a GIF's length cap. `duration` = output seconds. */
+/** A pixel count in millions, for messages ("524.3 million"). */
+const millions = (pixels: number) => `${Math.round(pixels / 1e5) / 10} million`;
+
+/**
+ * Cross-field rules of the outputs: alpha needs mov or webm, a GIF's length cap, the sprite sheet's size.
+ * `duration` = output seconds.
+ */
 export const outputIssues = (
   config: {
+    width?: number;
+    height?: number;
     format?: VideoFormat;
     outPath?: string;
     alpha?: boolean;
     gif?: object;
     poster?: { time: number };
-    thumbnails?: Thumbnails;
+    thumbnails?: Thumbnails & { width?: number; sprite?: boolean };
     still?: { time: number };
     preview?: { from?: number; to?: number };
   },
@@ -250,6 +281,25 @@ export const outputIssues = (
       path: ["thumbnails", "interval"],
       message: `one frame every ${t.interval} s of a ${Math.round(duration * 100) / 100} s video is more than ${L.THUMBNAILS_MAX_COUNT} frames`,
     });
+  else if (t?.sprite === true) {
+    // Sized from the config's frame: a GIF's frame is scaled down after, so its sheet is never larger than this.
+    const frame = {
+      width: evenDimension(config.width ?? L.VIDEO_DEFAULTS.width),
+      height: evenDimension(config.height ?? L.VIDEO_DEFAULTS.height),
+    };
+    const tile = thumbnailSize(t.width, frame);
+    const count = thumbnailTimes(t, duration).length;
+    const sheet = spriteSize(count, tile);
+    if (sheet.width * sheet.height > L.SPRITE_MAX_PIXELS)
+      out.push({
+        path: ["thumbnails", "sprite"],
+        message:
+          `the sprite sheet of ${count} thumbnails of ${tile.width}x${tile.height} px would be ` +
+          `${sheet.width}x${sheet.height} px (${millions(sheet.width * sheet.height)} pixels); at most ` +
+          `${millions(L.SPRITE_MAX_PIXELS)} (${L.IMAGE_MAX_SIZE}x${L.IMAGE_MAX_SIZE}): make the thumbnails narrower ` +
+          "(width) or fewer, or leave the sprite out",
+      });
+  }
   if (format === "gif" && duration > L.GIF_MAX_DURATION + 1e-9)
     out.push({
       path: ["clips"],

@@ -6,7 +6,15 @@
  */
 import * as v from "valibot";
 import { numberIn, PositiveSeconds, Seconds, strict, text, Volume } from "./common.ts";
-import { SPEECH_MAX_RATE, SPEECH_MAX_TEXT_LENGTH, SPEECH_MIN_RATE } from "./limits.ts";
+import {
+  SPEECH_CHARACTERS_PER_TOKEN,
+  SPEECH_MAX_JOB_CHARACTERS,
+  SPEECH_MAX_RATE,
+  SPEECH_MAX_TEXT_LENGTH,
+  SPEECH_MIN_RATE,
+  TOKENS_SPEECH_PER_TEXT_PART,
+} from "./limits.ts";
+import type { RuleIssue } from "./rules.ts";
 
 const o = v.optional;
 
@@ -15,7 +23,11 @@ export const speechEntries = {
   text: v.pipe(
     text(SPEECH_MAX_TEXT_LENGTH),
     v.regex(/\S/, "must contain something to say"),
-    v.description(`What is said (at most ${SPEECH_MAX_TEXT_LENGTH} characters).`),
+    v.description(
+      `What is said (at most ${SPEECH_MAX_TEXT_LENGTH} characters; all the speech of a job together at most ` +
+        `${SPEECH_MAX_JOB_CHARACTERS}). Costs ${TOKENS_SPEECH_PER_TEXT_PART} token per started ` +
+        `${SPEECH_CHARACTERS_PER_TOKEN} characters.`,
+    ),
   ),
   voice: o(
     v.pipe(
@@ -65,3 +77,48 @@ export const SpeechTrackSchema = strict("speech track", {
 });
 
 export type SpeechTrack = v.InferOutput<typeof SpeechTrackSchema>;
+
+/** The parts of a video config that say something: its clips' layers and its audio tracks. */
+export interface SpeechSource {
+  clips: readonly { layers: readonly { type: string }[] }[];
+  audioTracks?: readonly object[];
+}
+
+type Said = { path: (string | number)[]; text: string };
+
+/** Every text a config says, where it is: the clips' speech layers in order, then the speech tracks. */
+export const speechTexts = (config: SpeechSource): Said[] => {
+  const out: Said[] = [];
+  const take = (item: object, path: (string | number)[]) => {
+    const { type, text } = item as { type?: unknown; text?: unknown };
+    if (type === "speech" && typeof text === "string") out.push({ path: [...path, "text"], text });
+  };
+  config.clips.forEach((clip, c) => clip.layers.forEach((l, i) => take(l, ["clips", c, "layers", i])));
+  config.audioTracks?.forEach((t, i) => take(t, ["audioTracks", i]));
+  return out;
+};
+
+/** Tokens of a config's speech: TOKENS_SPEECH_PER_TEXT_PART per started SPEECH_CHARACTERS_PER_TOKEN of each text. */
+export const speechTokens = (config: SpeechSource): number =>
+  speechTexts(config).reduce(
+    (sum, { text }) =>
+      sum + TOKENS_SPEECH_PER_TEXT_PART * Math.ceil(text.length / SPEECH_CHARACTERS_PER_TOKEN),
+    0,
+  );
+
+/** The job's cap on speech: the text that takes the total past SPEECH_MAX_JOB_CHARACTERS is refused, with the total. */
+export const speechIssues = (config: SpeechSource): RuleIssue[] => {
+  const said = speechTexts(config);
+  const total = said.reduce((sum, { text }) => sum + text.length, 0);
+  if (total <= SPEECH_MAX_JOB_CHARACTERS) return [];
+  let running = 0;
+  const over = said.find(({ text }) => (running += text.length) > SPEECH_MAX_JOB_CHARACTERS)!;
+  return [
+    {
+      path: over.path,
+      message:
+        `the job's speech would say ${total} characters (its ${said.length} speech layers and tracks together); ` +
+        `at most ${SPEECH_MAX_JOB_CHARACTERS} are allowed per job`,
+    },
+  ];
+};

@@ -42,7 +42,7 @@ import {
   VIDEO_FORMATS,
   withOutPathFormat,
 } from "./outputs.ts";
-import { SpeechTrackSchema } from "./speech.ts";
+import { speechIssues, SpeechTrackSchema } from "./speech.ts";
 import { TransitionSchema } from "./transitions.ts";
 import { GLOBAL_LAYER_FORBIDDEN, VIDEO_LAYER_ENTRIES as E } from "./video-layers.ts";
 
@@ -304,7 +304,7 @@ export const videoConfigEntries = {
 
 type RawVideoConfig = v.InferOutput<ReturnType<typeof strict<typeof videoConfigEntries>>>;
 
-/** Rules over the whole config: defaults objects, audio cuts, the html layer cap, the output length. */
+/** Rules over the whole config: defaults objects, audio cuts, the html layer cap, speech, the output length. */
 export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
   const out: RuleIssue[] = [];
   const defaults = config.defaults;
@@ -332,6 +332,7 @@ export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
     });
   config.clips.forEach((clip, i) => countHtml(clip.layers, ["clips", i, "layers"]));
   countHtml(config.globalLayers ?? [], ["globalLayers"]);
+  out.push(...speechIssues(config));
 
   const total = buildTimeline(config).duration;
   out.push(...outputIssues(config, total));
@@ -353,7 +354,8 @@ export const VideoConfigSchema = v.pipe(
   v.transform((config) => withOutPathFormat(normaliseConfigAliases(config))),
   v.description(
     "Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; " +
-      `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers per job; the output (clip lengths minus transition ` +
+      `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers per job; at most ${L.SPEECH_MAX_JOB_CHARACTERS} characters ` +
+      "of speech text per job; the output (clip lengths minus transition " +
       `overlaps) lasts at most ${L.VIDEO_MAX_DURATION} s; html/css sizes are UTF-8 bytes.`,
   ),
 );

@@ -95,3 +95,32 @@ describe("stills and previews", () => {
     ]);
   });
 });
+
+describe("thumbnail sprites", () => {
+  const tall = (thumbnails: Record<string, unknown>) =>
+    fields({ width: 1280, height: 4096, thumbnails: { ...thumbnails }, clips: [clip(10)] });
+
+  it("refuses a sprite sheet of more pixels than the largest image, naming the field and the sizes", () => {
+    // Issue 42: 100 thumbnails 1280 px wide of a 1280x4096 video made a 12800x40960 sheet.
+    expect(tall({ count: 100, width: 1280, sprite: true })).toEqual([
+      [
+        "config.thumbnails.sprite",
+        "the sprite sheet of 100 thumbnails of 1280x4096 px would be 12800x40960 px (524.3 million pixels); at " +
+          "most 16.8 million (4096x4096): make the thumbnails narrower (width) or fewer, or leave the sprite out",
+      ],
+    ]);
+    // The same thumbnails without the sheet are frames of their own: allowed.
+    expect(tall({ count: 100, width: 1280 })).toEqual([]);
+  });
+
+  it("counts the frames an interval makes, and bounds the sheet at exactly 4096x4096", () => {
+    // One frame every 0.1 s of 10 s: 100 tiles of 408x408, a 4080x4080 sheet: within the bound.
+    const square = (thumbnails: Record<string, unknown>) =>
+      fields({ width: 1280, height: 1280, thumbnails, clips: [clip(10)] });
+    expect(square({ interval: 0.1, width: 408, sprite: true })).toEqual([]);
+    // 100 tiles of 410x410 = 4100x4100 px: just over.
+    expect(square({ interval: 0.1, width: 410, sprite: true })[0]?.[0]).toBe("config.thumbnails.sprite");
+    // A default 1280x720 video with 100 default 160 px thumbnails: a 1600x900 sheet.
+    expect(fields({ thumbnails: { count: 100, sprite: true }, clips: [clip(10)] })).toEqual([]);
+  });
+});

@@ -66,6 +66,57 @@ describe("video config: speech", () => {
     ]);
   });
 
+  it("caps a job's speech at 10,000 characters in all, naming the text that goes over and the total", () => {
+    // Issue 42: 100 clips of 20 speech layers of 5,000 characters each were one valid job (ten million characters).
+    const say = (n: number) => ({ type: "speech", text: "a".repeat(n) });
+    const clips = Array.from({ length: 100 }, () => ({
+      duration: 1,
+      layers: Array.from({ length: 20 }, () => say(5000)),
+    }));
+    expect(pairs({ clips })).toEqual([
+      [
+        "config.clips[0].layers[2].text",
+        "the job's speech would say 10000000 characters (its 2000 speech layers and tracks together); at most " +
+          "10000 are allowed per job",
+      ],
+    ]);
+    // Layers and tracks count together: 4,000 + 4,000 + 2,000 fit, one more character does not.
+    const fits = video({ audioTracks: [say(2000)] }, [say(4000), say(4000)]);
+    expect(validateJobConfig("video", fits).valid).toBe(true);
+    expect(pairs(video({ audioTracks: [say(2001)] }, [say(4000), say(4000)]))).toEqual([
+      [
+        "config.audioTracks[0].text",
+        "the job's speech would say 10001 characters (its 3 speech layers and tracks together); at most 10000 " +
+          "are allowed per job",
+      ],
+    ]);
+  });
+
+  it("prices speech at 1 token per started 100 characters of each text, on top of the video", () => {
+    const estimate = (config: unknown) => {
+      const r = validateJobConfig("video", config);
+      if (!r.valid) throw new Error(JSON.stringify(r.errors));
+      return r.estimatedTokens;
+    };
+    // A 2 s video: 10 + 2 x 2 = 14 tokens without speech.
+    expect(estimate(video({}))).toBe(14);
+    expect(estimate(video({}, [{ type: "speech", text: "Hi" }]))).toBe(14 + 1);
+    expect(estimate(video({}, [{ type: "speech", text: "a".repeat(100) }]))).toBe(14 + 1);
+    expect(estimate(video({}, [{ type: "speech", text: "a".repeat(101) }]))).toBe(14 + 2);
+    // Each text is a synthesis of its own: two of 50 characters cost 2, a track as much as a layer.
+    const two = video({ audioTracks: [{ type: "speech", text: "a".repeat(50) }] }, [
+      { type: "speech", text: "a".repeat(50) },
+    ]);
+    expect(estimate(two)).toBe(14 + 2);
+    // The whole of each text is said for a still or a preview too.
+    expect(estimate(video({ still: { time: 1 } }, [{ type: "speech", text: "a".repeat(5000) }]))).toBe(
+      2 + 50,
+    );
+    expect(estimate(video({ preview: { to: 1 } }, [{ type: "speech", text: "a".repeat(5000) }]))).toBe(
+      10 + 2 + 50,
+    );
+  });
+
   it("accepts ducking and the caption styles, and refuses values out of range", () => {
     const ok = video({
       ducking: { amount: 12, attack: 0.1, release: 0.5 },

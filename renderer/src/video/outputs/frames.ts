@@ -6,10 +6,9 @@
  */
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
-import { SPRITE_COLUMNS, THUMBNAIL_DEFAULT_WIDTH } from "@media-render/contract/config/limits";
-import { thumbnailTimes } from "@media-render/contract/config/outputs";
+import { SPRITE_COLUMNS } from "@media-render/contract/config/limits";
+import { thumbnailSize, thumbnailTimes } from "@media-render/contract/config/outputs";
 import type { VideoConfig } from "@media-render/contract/config/video";
-import { evenDimension } from "@media-render/contract/geometry";
 import { run } from "../../lib/process.ts";
 import { demuxerOfOutput } from "../../probe/demuxers.ts";
 import type { Identity } from "../../lib/run-as.ts";
@@ -96,8 +95,7 @@ export const writeFrames = async (
   if (thumbnails) {
     const ext = EXT[thumbnails.format ?? "jpeg"];
     const times = thumbnailTimes(thumbnails, video.duration);
-    const w = evenDimension(Math.min(thumbnails.width ?? THUMBNAIL_DEFAULT_WIDTH, video.width));
-    const h = Math.max(2, evenDimension((w * video.height) / video.width));
+    const { width: w, height: h } = thumbnailSize(thumbnails.width, video);
     const frames = times.map((t) => frameAt(t, video.fps, total));
     const distinct = [...new Set(frames)];
     const picks = distinct.map((n) => `eq(n\\,${n})`).join("+");

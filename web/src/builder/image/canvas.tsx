@@ -47,6 +47,7 @@ export const ImageCanvas = ({
   selected,
   hidden,
   dispatch,
+  onRunScripts,
 }: {
   config: JsonObject;
   preview: PreviewState;
@@ -54,6 +55,8 @@ export const ImageCanvas = ({
   selected: number | null;
   hidden: ReadonlySet<number>;
   dispatch: (action: Action) => void;
+  /** The user agrees to run the scripts of a config that came from a link. */
+  onRunScripts: () => void;
 }) => {
   const canvas: CanvasSize = {
     width: typeof config.width === "number" && config.width > 0 ? config.width : 1,
@@ -195,6 +198,18 @@ export const ImageCanvas = ({
         <p class="notice warning" role="status">
           The canvas settings are invalid: the preview shows the last valid version.
         </p>
+      )}
+      {preview.withheld && (
+        <div class="notice warning" role="status" id="scripts-withheld">
+          <p>
+            This config came from a link: its html layers are drawn without their scripts and libraries.
+            Scripts run in the preview frame (sandboxed, with no network); run them only if you trust whoever
+            sent the link.
+          </p>
+          <button type="button" class="secondary small" onClick={onRunScripts}>
+            Run the scripts
+          </button>
+        </div>
       )}
       {preview.skipped.length > 0 && !preview.stale && (
         <p class="notice warning" role="status">

@@ -31,14 +31,22 @@ const filesOf = (config: unknown): string[] => {
 
 const CANVAS_SKIP = ["layers", "defaults", "background"] as const;
 
+/**
+ * `scripts`: html layers run their own scripts in the preview; false for a config that came from a link until the
+ * user agrees (`onRunScripts`).
+ */
 export const ImageEditor = ({
   state,
   ctx,
   files,
+  scripts,
+  onRunScripts,
 }: {
   state: EditorState;
   ctx: PanelContext;
   files: Files;
+  scripts: boolean;
+  onRunScripts: () => void;
 }) => {
   const config = state.history.present.config;
   const { dispatch, schemas } = ctx;
@@ -54,7 +62,7 @@ export const ImageEditor = ({
     [paths, files],
   );
   const hidden = useMemo(() => [...state.hidden].sort((a, b) => a - b), [state.hidden]);
-  const preview = usePreview(config, sizes, hidden);
+  const preview = usePreview(config, sizes, hidden, scripts);
   useFileBytes(files, paths, preview.addFiles);
 
   const layers = Array.isArray(config.layers) ? config.layers : [];
@@ -91,6 +99,7 @@ export const ImageEditor = ({
           selected={selected}
           hidden={state.hidden}
           dispatch={dispatch}
+          onRunScripts={onRunScripts}
         />
       </section>
       <PropertiesPanel ctx={ctx} path={selected === null ? [] : ["layers", selected]} />

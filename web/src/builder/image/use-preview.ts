@@ -20,16 +20,26 @@ export interface PreviewState {
   boxes: (LayerBox | null)[];
   skipped: number[];
   stale: boolean;
+  /** html layers that would run their scripts are drawn without them (`scripts` false). */
+  withheld: boolean;
   ready: boolean;
 }
 
+/** `scripts`: html layers may run their own scripts in the frame (false for a config from a link, until agreed). */
 export const usePreview = (
   config: unknown,
   sizes: [string, { width: number; height: number }][],
   hidden: number[],
+  scripts: boolean,
 ) => {
   const frame = useRef<HTMLIFrameElement>(null);
-  const [state, setState] = useState<PreviewState>({ boxes: [], skipped: [], stale: false, ready: false });
+  const [state, setState] = useState<PreviewState>({
+    boxes: [],
+    skipped: [],
+    stale: false,
+    withheld: false,
+    ready: false,
+  });
   const seq = useRef(0);
   /** The draw a pending change mark belongs to: the first draw after the mark. */
   const markedSeq = useRef<number | null>(null);
@@ -56,7 +66,13 @@ export const usePreview = (
           performance.clearMarks(CHANGE_MARK);
         }
       }
-      setState((s) => ({ ...s, boxes: message.boxes, skipped: message.skipped, stale: message.stale }));
+      setState((s) => ({
+        ...s,
+        boxes: message.boxes,
+        skipped: message.skipped,
+        stale: message.stale,
+        withheld: message.withheld,
+      }));
     };
     addEventListener("message", listen);
     return () => removeEventListener("message", listen);
@@ -66,13 +82,13 @@ export const usePreview = (
     seq.current += 1;
     if (markedSeq.current === null && performance.getEntriesByName(CHANGE_MARK, "mark").length)
       markedSeq.current = seq.current;
-    post({ kind: "draw", seq: seq.current, config, sizes, hidden });
+    post({ kind: "draw", seq: seq.current, config, sizes, hidden, scripts });
   };
 
   useEffect(() => {
     if (state.ready) draw();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [state.ready, config, JSON.stringify(sizes), hidden.join()]);
+  }, [state.ready, config, JSON.stringify(sizes), hidden.join(), scripts]);
 
   /** Hands files (storage URL -> bytes) to the frame, and draws again with them. */
   const addFiles = useCallback(
@@ -85,7 +101,7 @@ export const usePreview = (
       draw();
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [state.ready, config, sizes, hidden],
+    [state.ready, config, sizes, hidden, scripts],
   );
 
   useEffect(() => {

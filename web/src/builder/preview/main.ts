@@ -19,6 +19,7 @@ let drawnIndexes: number[] = [];
 let lastSeq = 0;
 let skipped: number[] = [];
 let stale = false;
+let withheld = false;
 
 const send = (message: FromPreview) => parent.postMessage(message, "*");
 
@@ -49,7 +50,7 @@ const report = (seq: number) => {
         Math.max(0, ...drawnIndexes.map((i) => i + 1), ...skipped.map((i) => i + 1)),
       ).fill(null);
       drawnIndexes.forEach((layer, k) => (boxes[layer] = measured[k] ?? null));
-      send({ kind: "painted", seq, boxes, skipped, stale });
+      send({ kind: "painted", seq, boxes, skipped, stale, withheld });
     };
     channel.port2.postMessage(null);
   });
@@ -57,10 +58,12 @@ const report = (seq: number) => {
 
 const draw = (message: Extract<ToPreview, { kind: "draw" }>) => {
   lastSeq = message.seq;
-  const drawing = drawConfig(message.config, new Map(message.sizes), {
-    origin,
-    fileUrl: (path) => files.get(path) ?? "data:,",
-  });
+  const drawing = drawConfig(
+    message.config,
+    new Map(message.sizes),
+    { origin, fileUrl: (path) => files.get(path) ?? "data:," },
+    message.scripts === true,
+  );
   stale = drawing === null;
   if (drawing) {
     const { parts } = drawing;
@@ -70,6 +73,7 @@ const draw = (message: Extract<ToPreview, { kind: "draw" }>) => {
     current = applyLayers(document.body, current, parts.layers, (k) => hidden.has(drawing.drawn[k]!));
     drawnIndexes = drawing.drawn;
     skipped = drawing.skipped;
+    withheld = drawing.withheld;
   }
   report(message.seq);
 };

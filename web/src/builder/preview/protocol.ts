@@ -19,7 +19,9 @@ export type ToPreview =
   | { kind: "files"; files: [string, Blob][] }
   /**
    * Draw `config` (an image config as edited, valid or not). `sizes`: natural sizes of the pictures, by storage
-   * URL (as the service takes them from its file records); `hidden`: layer indexes hidden in the editor.
+   * URL (as the service takes them from its file records); `hidden`: layer indexes hidden in the editor;
+   * `scripts`: html layers may run their own scripts (`enableLibraries`); false draws them without (a config from a
+   * link, until the user agrees).
    */
   | {
       kind: "draw";
@@ -27,6 +29,7 @@ export type ToPreview =
       config: unknown;
       sizes: [string, { width: number; height: number }][];
       hidden: number[];
+      scripts: boolean;
     };
 
 /** Frame -> builder. */
@@ -35,9 +38,17 @@ export type FromPreview =
   /**
    * `seq` is drawn and painted (or the layout moved: fonts or pictures arrived, `seq` repeated). `boxes[i]` is
    * layer i's box (null where nothing is drawn); `skipped`: layers left out because they are invalid on their own;
-   * `stale`: the config is invalid as a whole, the last valid drawing stays.
+   * `stale`: the config is invalid as a whole, the last valid drawing stays; `withheld`: html layers that would run
+   * their scripts were drawn without them (`scripts: false`).
    */
-  | { kind: "painted"; seq: number; boxes: (LayerBox | null)[]; skipped: number[]; stale: boolean };
+  | {
+      kind: "painted";
+      seq: number;
+      boxes: (LayerBox | null)[];
+      skipped: number[];
+      stale: boolean;
+      withheld: boolean;
+    };
 
 const isNumber = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n);
 
@@ -60,7 +71,8 @@ export const readFromPreview = (data: unknown): FromPreview | null => {
     m.boxes.every((b) => b === null || isBox(b)) &&
     Array.isArray(m.skipped) &&
     m.skipped.every(isNumber) &&
-    typeof m.stale === "boolean"
+    typeof m.stale === "boolean" &&
+    typeof m.withheld === "boolean"
   )
     return {
       kind: "painted",
@@ -68,6 +80,7 @@ export const readFromPreview = (data: unknown): FromPreview | null => {
       boxes: m.boxes as (LayerBox | null)[],
       skipped: m.skipped as number[],
       stale: m.stale,
+      withheld: m.withheld,
     };
   return null;
 };

@@ -7,7 +7,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { api, data, downloadUrl, followJob } from "../../shared/api.ts";
 import type { Job } from "../../shared/api-types.ts";
-import { builderLink } from "../../shared/builder-link.ts";
+import { builderJobLink } from "../../shared/builder-link.ts";
 import { formatBytes, formatDate } from "../../shared/format.ts";
 import { PageHeader } from "../../shared/layout.tsx";
 import {
@@ -129,7 +129,7 @@ export const JobPage = ({ id }: { id: string }) => {
       <PageHeader title="Job">
         {job && (
           <>
-            <a class="button secondary" href={builderLink(job.type, job.config)}>
+            <a class="button secondary" href={builderJobLink(job.id)}>
               Open in builder
             </a>
             {job.status === "PENDING" && (
