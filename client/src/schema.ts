@@ -2059,7 +2059,7 @@ export interface components {
             rotation?: number;
             blur?: number;
         });
-        /** @description Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; at most 5 html layers per job; at most 10000 characters of speech text per job; the output (clip lengths minus transition overlaps) lasts at most 300 s; html/css sizes are UTF-8 bytes. */
+        /** @description Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; at most 5 html layers per job; at most 10000 characters of speech text per job; the output (clip lengths minus transition overlaps) lasts at most 3600 s; html/css sizes are UTF-8 bytes. */
         VideoConfig: {
             /** @default 1280 */
             width?: number;

@@ -4,31 +4,31 @@
  * chunk with its own hand-overs and lease; once every chunk's segment is stored, one join renders the audio and
  * writes the output, and completes the job as a single render would (the same cost, the same callback path).
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { VideoConfig } from "@media-render/contract/config";
-import { renderWork } from "@media-render/contract/deadline";
+import { chunksForDeadline, renderWork } from "@media-render/contract/deadline";
 import type { Timeline } from "@media-render/contract/timeline";
-import { MAX_CHUNKS } from "@media-render/contract/wire";
+import { MAX_CHUNKS, splittable } from "@media-render/contract/windows";
 import type { Ctx } from "../context.ts";
 import { jobChunks, type ChunkStatus } from "../db/schema.ts";
+import { keyOf } from "../storage/paths.ts";
 import { finishJob } from "./lifecycle.ts";
+import { outputStorageUrl } from "./output.ts";
 import { MAX_RENDER_ATTEMPTS } from "./retry-render.ts";
 
 /** Default threshold: a minute of 1280x720 (pixels x seconds); PARALLEL_RENDER_MIN_WORK overrides it. */
 export const DEFAULT_MIN_WORK = 60 * 1280 * 720;
 
-/** The outputs whose video is joined from H.264 segments by stream copy. */
-const SPLIT_FORMATS = new Set(["mp4", "mov"]);
-
 /** A chunk renders at least half the threshold's work: fewer, longer chunks keep each one's fixed cost small. */
 const CHUNK_WORK_FRACTION = 0.5;
 
 /**
- * How many chunks to split the job into; 1 = render it whole. Split when its planned work (length x pixels) is at
- * least `minWork` and at least two renderers can take a chunk; never a job with autoSubtitles (its captions come
- * from the whole mix before any frame is drawn), a preview (`fast` or `preview`) or a webm (VP9 segments are not
- * joined yet); and only H.264 outputs (mp4, mov without alpha): a GIF's palette, an audio-only file and a still are
- * one piece of work, and posters and thumbnails are taken from the finished file.
+ * How many chunks to split the job into; 1 = render it whole. Only a job whose output can be joined from segments
+ * (windows.ts splittable: mp4 or mov, whole timeline, no autoSubtitles). It splits into as many chunks as the
+ * longest render's deadline needs (deadline.ts chunksForDeadline: an hour of 1080p at least 8, one renderer or
+ * many), and into one chunk per renderer (`renderers`: the instances a job can get) when its planned work (length x
+ * pixels) is at least `minWork`, each chunk at least half of that and a second of frames: fewer, longer chunks keep
+ * each one's fixed cost (inputs fetched and probed, processes started, the segment stored) small. At most MAX_CHUNKS.
  */
 export const chunkCount = (
   config: VideoConfig,
@@ -37,15 +37,19 @@ export const chunkCount = (
   renderers: number,
   minWork = DEFAULT_MIN_WORK,
 ): number => {
-  if (renderers < 2 || config.autoSubtitles || config.fast || !SPLIT_FORMATS.has(format)) return 1;
-  if (config.alpha || config.still || config.preview || config.poster || config.thumbnails) return 1;
+  if (!splittable(config, format)) return 1;
+  const needed = chunksForDeadline(config, timeline);
   const work = renderWork(config, timeline);
   const pixelSeconds = work.seconds * work.width * work.height;
-  if (pixelSeconds < minWork) return 1;
-  const byWork = Math.floor(pixelSeconds / (minWork * CHUNK_WORK_FRACTION));
-  // Each chunk at least a second of frames.
-  const byFrames = Math.floor(timeline.totalFrames / timeline.fps);
-  return Math.max(1, Math.min(renderers, MAX_CHUNKS, byWork, byFrames));
+  const byInstances =
+    renderers < 2 || pixelSeconds < minWork
+      ? 1
+      : Math.min(
+          renderers,
+          Math.floor(pixelSeconds / (minWork * CHUNK_WORK_FRACTION)),
+          Math.floor(timeline.totalFrames / timeline.fps),
+        );
+  return Math.max(1, Math.min(MAX_CHUNKS, Math.max(needed, byInstances)));
 };
 
 /** The threshold from the environment (pixels x seconds), else the default. */
@@ -55,6 +59,9 @@ export const minWorkOf = (value: string | undefined): number => {
 };
 
 export type ChunkRow = typeof jobChunks.$inferSelect;
+
+/** What names a job's output (and so its segments' keys). */
+type OutputOf = Parameters<typeof outputStorageUrl>[0];
 
 export const chunksOf = (ctx: Ctx, jobId: string): Promise<ChunkRow[]> =>
   ctx.db.query.jobChunks.findMany({ where: eq(jobChunks.jobId, jobId), orderBy: jobChunks.idx });
@@ -82,7 +89,7 @@ export const moveChunk = async (
   key: { jobId: string; idx: number; attempts?: number },
   from: ChunkStatus,
   to: ChunkStatus,
-  set: Partial<Pick<ChunkRow, "instance" | "percent" | "renderMs" | "attempts">> = {},
+  set: Partial<Pick<ChunkRow, "instance" | "percent" | "renderMs" | "attempts" | "startedAt">> = {},
 ): Promise<boolean> => {
   const res = await ctx.db
     .update(jobChunks)
@@ -162,26 +169,70 @@ interface ChunkedJob {
   reservedPrepaid: number;
 }
 
+/** Renderer time a lost hand-over of a chunk held: what its render reported, else its wall time since accepted. */
+export const lostRenderMs = (ctx: Ctx, row: Pick<ChunkRow, "startedAt">, reported?: number): number =>
+  Math.max(0, Math.round(reported ?? (row.startedAt === null ? 0 : ctx.now() - row.startedAt)));
+
+/**
+ * Adds `usedMs` of renderer time to hand-over `attempts` of a rendering chunk, which ends here (the job is ending:
+ * its settlement counts every chunk's time, lifecycle.ts).
+ */
+export const recordChunkTime = async (
+  ctx: Ctx,
+  key: { jobId: string; idx: number; attempts: number },
+  usedMs: number,
+): Promise<void> => {
+  await ctx.db
+    .update(jobChunks)
+    .set({ renderMs: sql`${jobChunks.renderMs} + ${Math.max(0, Math.round(usedMs))}`, startedAt: null })
+    .where(
+      and(
+        eq(jobChunks.jobId, key.jobId),
+        eq(jobChunks.idx, key.idx),
+        eq(jobChunks.status, "RENDERING"),
+        eq(jobChunks.attempts, key.attempts),
+      ),
+    );
+};
+
 /**
  * The render of hand-over `row.attempts` of a chunk was lost (its renderer went silent or reported an infrastructure
- * fault): that chunk alone is offered again, up to MAX_RENDER_ATTEMPTS hand-overs; then the job fails, nothing
- * charged, and its other chunks are stopped. Guarded by the chunk's attempt, so two notices of one loss act once.
+ * fault): that chunk alone is offered again, up to MAX_RENDER_ATTEMPTS hand-overs, its time (`usedMs`: what the
+ * lost render reported, else lostRenderMs) counted on its row; then the job fails, nothing charged, every chunk's
+ * time in its render time, and its other chunks are stopped. Guarded by the chunk's attempt, so two notices of one loss act once.
  */
 export const handOverChunk = async (
   ctx: Ctx,
   job: ChunkedJob,
-  row: Pick<ChunkRow, "idx" | "attempts" | "instance">,
+  row: Pick<ChunkRow, "idx" | "attempts" | "instance" | "renderMs">,
   reason: string,
+  usedMs = 0,
 ): Promise<"requeued" | "failed" | "stale"> => {
   ctx.defer(ctx.renderer.cancel(job.id, row.attempts, row.instance ?? undefined, row.idx).catch(() => false));
+  const key = { jobId: job.id, idx: row.idx, attempts: row.attempts };
   if (row.attempts >= MAX_RENDER_ATTEMPTS) {
     const error = `Rendering failed after ${row.attempts} attempts of chunk ${row.idx + 1}: ${reason}; no tokens were charged`;
+    await recordChunkTime(ctx, key, usedMs);
     if (!(await finishJob(ctx, job, { status: "FAILED", error }))) return "stale";
     ctx.defer(ctx.renderer.cancel(job.id).catch(() => false));
     return "failed";
   }
-  const key = { jobId: job.id, idx: row.idx, attempts: row.attempts };
-  if (!(await moveChunk(ctx, key, "RENDERING", "PENDING", { percent: 0 }))) return "stale";
+  const set = { percent: 0, renderMs: row.renderMs + Math.max(0, Math.round(usedMs)), startedAt: null };
+  if (!(await moveChunk(ctx, key, "RENDERING", "PENDING", set))) return "stale";
   await ctx.env.VIDEO_QUEUE.send({ kind: "chunk", jobId: job.id, chunk: row.idx });
   return "requeued";
+};
+
+/** Deletes a split job's stored segments once its output is (or will never be) written. */
+export const dropSegments = async (ctx: Ctx, job: OutputOf): Promise<void> => {
+  const rows = await chunksOf(ctx, job.id);
+  if (rows.length === 0) return;
+  const outputKey = keyOf(outputStorageUrl(job));
+  await ctx.env.FILES.delete(rows.map((r) => segmentKey(outputKey, r.idx)));
+};
+
+/** A split job ended: its chunks still rendering are stopped and its stored segments dropped (both best effort). */
+export const stopChunks = (ctx: Ctx, job: OutputOf): void => {
+  ctx.defer(ctx.renderer.cancel(job.id).catch(() => false));
+  ctx.defer(dropSegments(ctx, job).catch(() => {}));
 };

@@ -14,7 +14,7 @@ import { newId } from "../lib/ids.ts";
 import { getJobById } from "./internal.ts";
 import type { JobCreated } from "./schemas.ts";
 import { plannedVideo } from "./planned-length.ts";
-import { assertPlanFeatures } from "./plan-features.ts";
+import { assertPlanFeatures, videoLengthCap } from "./plan-features.ts";
 import { assertCanOpen, finishJob, openJob } from "./lifecycle.ts";
 import {
   importRemoteInputs,
@@ -55,7 +55,9 @@ export const createJob = async (
   );
   // A video costs what it will render: its clips sized by the files' real lengths.
   const plan =
-    checked.type === "video" ? plannedVideo(checked.config, (ref) => fileOf(ref)?.duration ?? null) : null;
+    checked.type === "video"
+      ? plannedVideo(checked.config, (ref) => fileOf(ref)?.duration ?? null, await videoLengthCap(ctx))
+      : null;
   const reserve = plan?.estimatedTokens ?? checked.estimatedTokens;
   const at = ctx.now();
   const job = {

@@ -221,9 +221,10 @@ export const requeueJob = async (
 };
 
 /**
- * How a job ends. `renderMs`: renderer time its last render reported (added to the job's `render_ms`); a FAILED
- * job whose failure was its own (`jobsFault`: a renderer's permanent failure report) also records it as
- * `failed_render_ms`, which the account's failed-render quota counts (render-quota.ts).
+ * How a job ends. `renderMs`: renderer time its last render reported (added to the job's `render_ms`, with its
+ * chunks' times when it was split); a FAILED job whose failure was its own (`jobsFault`: a renderer's permanent
+ * failure report) also records that time as `failed_render_ms`, which the account's failed-render quota counts
+ * (render-quota.ts).
  */
 export type Outcome =
   | { status: "COMPLETED"; outputFileId: string; cost: number; renderMs?: number }
@@ -322,6 +323,13 @@ type SettledJob = {
   batchId?: string | null;
 };
 
+/**
+ * The renderer time of a split job's chunks (src/jobs/chunks.ts): each chunk's recorded hand-overs, and a chunk
+ * still rendering as the job ends (stopped now) from its hand-over until now (?6). Counted once, as the job ends.
+ */
+const CHUNKS_MS = `(SELECT coalesce(sum(render_ms + CASE WHEN status = 'RENDERING' AND started_at IS NOT NULL
+    THEN max(0, ?6 - started_at) ELSE 0 END), 0) FROM job_chunks WHERE job_id = ?1)`;
+
 /** The statements of a settlement; the first is the guard the others depend on through changes(). */
 const settlement = (
   d1: D1Database,
@@ -333,7 +341,7 @@ const settlement = (
 ): D1PreparedStatement[] => {
   const charge = outcome.status === "COMPLETED" ? Math.min(outcome.cost, job.tokensReserved) : 0;
   const renderMs = outcome.status === "CANCELLED" ? 0 : Math.max(0, Math.round(outcome.renderMs ?? 0));
-  const failedRenderMs = outcome.status === "FAILED" && outcome.jobsFault ? renderMs : 0;
+  const jobsFault = outcome.status === "FAILED" && outcome.jobsFault === true;
   return [
     d1
       .prepare(
@@ -341,7 +349,8 @@ const settlement = (
            output_file_id = coalesce((SELECT id FROM media_files WHERE storage_url = ?8), ?4),
            progress = CASE WHEN ?2 = 'COMPLETED' THEN 100 ELSE progress END,
            stage = CASE WHEN ?2 = 'COMPLETED' THEN 'completed' ELSE stage END, completed_at = ?6, updated_at = ?6,
-           render_ms = render_ms + ?9, failed_render_ms = ?10
+           render_ms = render_ms + ?9 + ${CHUNKS_MS},
+           failed_render_ms = CASE WHEN ?10 THEN ?9 + ${CHUNKS_MS} ELSE 0 END
          WHERE id = ?1 AND status IN (${inList(from)}) AND tokens_reserved = ?7`,
       )
       .bind(
@@ -354,7 +363,7 @@ const settlement = (
         job.tokensReserved,
         outputStorageUrl,
         renderMs,
-        failedRenderMs,
+        jobsFault ? 1 : 0,
       ),
     // The reserve comes back whole, then the final cost goes out: two ledger rows, each after the one before.
     ...ledger.release(d1, {

@@ -1,9 +1,10 @@
 /**
- * Features only paid plans include (plans.paid; docs/pricing.md "Plans"): autoSubtitles. A free-plan job asking for one
- * is refused before anything is reserved or imported: 402 naming the field, the plan and the plans that have it.
+ * Features only paid plans include (plans.paid; docs/pricing.md "Plans"): autoSubtitles, and videos longer than
+ * 300 s (up to an hour). A free-plan job asking for one is refused before anything is reserved or imported: 402
+ * naming the field, the plan and the plans that have it (the length: 400 at `config.clips`, from the plan).
  */
 import { asc, eq } from "drizzle-orm";
-import type { VideoConfig } from "@media-render/contract/config";
+import { limits, type VideoConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context.ts";
 import { planOf } from "../accounts/internal.ts";
 import { plans } from "../db/schema.ts";
@@ -31,4 +32,13 @@ export const assertPlanFeatures = async (ctx: CallerCtx, config: VideoConfig): P
     ],
     { plan: current.displayName, plans: paidPlans.map((p) => p.id) },
   );
+};
+
+/** The longest video the caller's plan renders (limits.ts: an hour on paid plans, 300 s on the free plan). */
+export const videoLengthCap = async (ctx: CallerCtx): Promise<{ seconds: number; plan: string }> => {
+  const plan = await planOf(ctx, ctx.caller.userId);
+  return {
+    seconds: plan.paid ? limits.VIDEO_MAX_DURATION : limits.VIDEO_MAX_DURATION_FREE,
+    plan: plan.displayName,
+  };
 };

@@ -1,18 +1,25 @@
 /**
- * The length a video job will render, from its config and the durations of its stored input files: what the 300 s
+ * The length a video job will render, from its config and the durations of its stored input files: what the length
  * cap, the token estimate and the renderer's hard limit (RenderVideoRequest.limits) all use. A clip without its
  * own `duration` lasts as long as its first video layer plays; without `cutTo` that is its file's length, which
  * the Worker knows for every stored file. A file whose length is unknown cannot size its clip: that is refused
  * at the field, never guessed (a guess let an hours-long upload render for the price of 4 s).
  */
 import * as v from "valibot";
-import { limits, type VideoConfig } from "@media-render/contract/config";
+import { limits, outputFormatOf, type VideoConfig } from "@media-render/contract/config";
 import { videoJobTokens } from "@media-render/contract/config/estimate";
 import { renderedSeconds } from "@media-render/contract/config/outputs";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
-import { glWorkFits, renderWork, videoDeadlineSeconds } from "@media-render/contract/deadline";
+import {
+  chunksForDeadline,
+  glWorkFits,
+  MAX_DEADLINE_SECONDS,
+  renderWork,
+  videoDeadlineSeconds,
+} from "@media-render/contract/deadline";
 import { buildTimeline, cutLength, playableLength, type Timeline } from "@media-render/contract/timeline";
 import { TimelineSchema } from "@media-render/contract/wire";
+import { MAX_CHUNKS, partWindow, splittable } from "@media-render/contract/windows";
 import { ValidationFailed, type FieldError } from "../lib/errors.ts";
 
 /**
@@ -78,17 +85,24 @@ export const VideoPlanSchema = v.object({
 export type VideoPlan = v.InferOutput<typeof VideoPlanSchema>;
 
 /**
- * The 300 s cap, the GL budget and the estimate of a video job, with real file lengths; and its render deadline
- * (packages/contract/src/deadline.ts): its plan.
+ * The length cap (an hour, 300 s on the free plan: `cap`), the GL budget and the estimate of a video job, with real
+ * file lengths; and its render deadline (packages/contract/src/deadline.ts), for the frames it composes: its plan.
  */
-export const plannedVideo = (config: VideoConfig, durationOf: DurationOf): VideoPlan => {
+export const plannedVideo = (
+  config: VideoConfig,
+  durationOf: DurationOf,
+  /** The longest output the account's plan allows (seconds) and the plan's name for the message. */
+  cap: { seconds: number; plan?: string } = { seconds: limits.VIDEO_MAX_DURATION },
+): VideoPlan => {
   const timeline = plannedTimeline(config, durationOf);
-  const work = renderWork(config, timeline);
-  if (timeline.duration > limits.VIDEO_MAX_DURATION + 1e-9)
+  // A still or a preview composes only its window of the timeline: its deadline and GL drawing are its frames'.
+  const window = partWindow(config, timeline);
+  const work = renderWork(config, timeline, window);
+  if (timeline.duration > cap.seconds + 1e-9)
     throw new ValidationFailed([
       {
         field: "config.clips",
-        message: `the video would last ${Math.round(timeline.duration * 100) / 100} s with its files' real lengths; at most ${limits.VIDEO_MAX_DURATION} s are allowed`,
+        message: `the video would last ${Math.round(timeline.duration * 100) / 100} s with its files' real lengths; at most ${cap.seconds} s are allowed${cap.plan ? ` on the ${cap.plan} plan (${limits.VIDEO_MAX_DURATION} s on paid plans)` : ""}`,
         code: "VALIDATION_ERROR",
       },
     ]);
@@ -100,10 +114,38 @@ export const plannedVideo = (config: VideoConfig, durationOf: DurationOf): Video
         code: "GL_WORK_TOO_LARGE",
       },
     ]);
+  if (!window) assertRenderable(config, timeline, work);
   return {
     timeline,
     seconds: timeline.duration,
     estimatedTokens: videoJobTokens(config, renderedSeconds(config, timeline.duration)),
     deadlineSeconds: videoDeadlineSeconds(work),
   };
+};
+
+/**
+ * A whole video longer to render than the longest render (MAX_DEADLINE_SECONDS) renders as chunks, each within it
+ * (src/jobs/chunks.ts): refused here when its output cannot be split or even MAX_CHUNKS chunks would not fit.
+ */
+const assertRenderable = (
+  config: VideoConfig,
+  timeline: Timeline,
+  size: { width: number; height: number },
+): void => {
+  const needed = chunksForDeadline(config, timeline);
+  if (needed === 1) return;
+  const format = outputFormatOf("video", config);
+  const why = !splittable(config, format)
+    ? `a ${config.autoSubtitles ? "video with autoSubtitles" : config.alpha ? "transparent video" : format} renders in one piece`
+    : needed > MAX_CHUNKS
+      ? `not even split into ${MAX_CHUNKS} parts`
+      : null;
+  if (why === null) return;
+  throw new ValidationFailed([
+    {
+      field: "config",
+      message: `the video is too long for its size to render within ${MAX_DEADLINE_SECONDS} s (${timeline.duration} s at ${size.width}x${size.height}, ${timeline.fps} fps), and ${why}: use mp4 or mov, a smaller size, a lower fps or a shorter video`,
+      code: "VALIDATION_ERROR",
+    },
+  ]);
 };

@@ -1,21 +1,22 @@
 /**
  * Cron: a renderer that died or never answered cannot leave a job open (and its tokens reserved) forever.
  * Open jobs past the limits below are failed through the lifecycle (reserve released, nothing charged):
- * - PROCESSING with no report for PROCESSING_SILENCE_MS (the renderer is gone);
- * - PROCESSING for longer than MAX_RUN_MS in total, even if it keeps reporting (a render stuck in a loop);
+ * - PROCESSING with no report for PROCESSING_SILENCE_MS (the renderer is gone; a split job's chunks have leases);
+ * - PROCESSING for longer than MAX_RUN_MS in total, even if it keeps reporting (a render stuck in a loop), or a
+ *   split job for MAX_RUN_MS per chunk and one more for its join;
  * - PENDING for longer than PENDING_TIMEOUT_MS (never picked up: queue retries and dead letter are long over).
  * A report that arrives after the sweep finds a finished job and changes nothing (lifecycle guard), and the
  * renderer is told to cancel a swept video render. (A renderer that dies is noticed much sooner, by the job's
  * lease: src/queues/watch-lease.ts. This sweep is the backstop.)
  */
-import { and, eq, isNotNull, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
 import { jobs, type JobStatus } from "../db/schema.ts";
 import { finishJob } from "./lifecycle.ts";
 
 /** Renderers report progress at least every few seconds; this much silence means the renderer is gone. */
 export const PROCESSING_SILENCE_MS = 15 * 60_000;
-/** The longest render allowed (300 s of 4K video takes well under this on the renderer). */
+/** The longest render allowed (deadline.ts MAX_DEADLINE_SECONDS: a longer video renders as chunks, each within it). */
 export const MAX_RUN_MS = 60 * 60_000;
 /** A PENDING job waits in its queue at most this long (queue retries included). */
 export const PENDING_TIMEOUT_MS = 60 * 60_000;
@@ -30,16 +31,26 @@ interface Rule {
   reason: string;
 }
 
+/** A split job's chunks (src/jobs/chunks.ts): 0 for a job rendered whole. */
+const chunkCount = sql<number>`(SELECT count(*) FROM job_chunks WHERE job_chunks.job_id = ${jobs.id})`;
+
 const RULES: Rule[] = [
   {
     status: "PROCESSING",
-    where: (at) => and(eq(jobs.status, "PROCESSING"), lt(jobs.updatedAt, at - PROCESSING_SILENCE_MS)),
+    // A split job's renderers are watched by its chunks' leases; its chunks may wait for a busy pool meanwhile.
+    where: (at) =>
+      and(eq(jobs.status, "PROCESSING"), lt(jobs.updatedAt, at - PROCESSING_SILENCE_MS), eq(chunkCount, 0)),
     reason: "The renderer stopped reporting progress",
   },
   {
     status: "PROCESSING",
-    where: (at) => and(eq(jobs.status, "PROCESSING"), lt(jobs.startedAt, at - MAX_RUN_MS)),
-    reason: `Rendering took longer than ${MAX_RUN_MS / 60_000} minutes`,
+    // A split job has an hour per chunk and one for its join: its chunks may render one after another.
+    where: (at) =>
+      and(
+        eq(jobs.status, "PROCESSING"),
+        lt(jobs.startedAt, sql`${at} - ${MAX_RUN_MS} * (1 + ${chunkCount})`),
+      ),
+    reason: `Rendering took longer than ${MAX_RUN_MS / 60_000} minutes (a split job: as long again per chunk)`,
   },
   {
     status: "PENDING",

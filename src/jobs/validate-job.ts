@@ -14,6 +14,7 @@ import type { CallerCtx } from "../context.ts";
 import type { FieldWarning } from "@media-render/contract/field-errors";
 import { ValidationFailed, type FieldError } from "../lib/errors.ts";
 import { remoteReferenceErrors } from "./import-inputs.ts";
+import { videoLengthCap } from "./plan-features.ts";
 import { plannedVideo } from "./planned-length.ts";
 import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs.ts";
 import type { JobValidation } from "./schemas.ts";
@@ -43,7 +44,7 @@ export const validateJob = async (
     const durationOf = (ref: string) =>
       isStoragePath(ref) ? (stored.get(ref)?.duration ?? null) : undefined;
     try {
-      estimatedTokens = plannedVideo(checked.config, durationOf).estimatedTokens;
+      estimatedTokens = plannedVideo(checked.config, durationOf, await videoLengthCap(ctx)).estimatedTokens;
     } catch (e) {
       if (e instanceof ValidationFailed) return invalid(e.errors, warnings);
       throw e;

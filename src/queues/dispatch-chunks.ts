@@ -5,22 +5,26 @@
  * (`join`) goes to one renderer as a hand-over of the job itself, watched by the job's own lease (watch-lease.ts).
  */
 import type { VideoConfig } from "@media-render/contract/config";
+import { joinDeadlineSeconds, renderWork, videoDeadlineSeconds } from "@media-render/contract/deadline";
 import type { Timeline } from "@media-render/contract/timeline";
 import type { RenderVideoRequestInput } from "@media-render/contract/wire";
+import { chunkWindow } from "@media-render/contract/windows";
 import type { Ctx } from "../context.ts";
 import {
   chunkCount,
   chunksOf,
   claimJoin,
   handOverChunk,
+  lostRenderMs,
   minWorkOf,
   moveChunk,
   openChunks,
   reopenJoin,
   segmentKey,
+  stopChunks,
 } from "../jobs/chunks.ts";
 import { getJobById } from "../jobs/internal.ts";
-import { markProcessing } from "../jobs/lifecycle.ts";
+import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { outputStorageUrl } from "../jobs/output.ts";
 import { renderInstances } from "../renderer/pool.ts";
 import { keyOf } from "../storage/paths.ts";
@@ -59,7 +63,8 @@ export const splitInto = (
 export const dispatchChunks = async (ctx: Ctx, job: Job, count: number): Promise<"done" | "skipped"> => {
   if (!(await markProcessing(ctx, job.id, { stage: "rendering", percent: 0, countAttempt: true })))
     return "skipped";
-  await openChunks(ctx, job.id, count);
+  // A job handed over again keeps the chunks it was split into (the pool may have changed size since).
+  if ((await chunksOf(ctx, job.id)).length === 0) await openChunks(ctx, job.id, count);
   await reopenJoin(ctx, job.id);
   const rows = await chunksOf(ctx, job.id);
   const pending = rows.filter((r) => r.status === "PENDING");
@@ -88,6 +93,15 @@ export const offerChunk = async (
   if (row?.status !== "PENDING") return "skipped";
   const built = await build(ctx, job);
   if (!built) return "skipped";
+  // The chunk's deadline is its own frames' (deadline.ts), less what its earlier hand-overs used of it.
+  const window = chunkWindow(built.timeline.totalFrames, { index: chunk, count: row.count });
+  const earned = videoDeadlineSeconds(renderWork(built.config, built.timeline, window));
+  const deadlineSeconds = earned - Math.ceil(row.renderMs / 1000);
+  if (deadlineSeconds < 1) {
+    const error = `Rendering chunk ${chunk + 1} used up its deadline of ${earned} s over ${row.attempts} attempts; no tokens were charged`;
+    if (await finishJob(ctx, job, { status: "FAILED", error })) stopChunks(ctx, job);
+    return "skipped";
+  }
   const attempt = row.attempts + 1;
   const key = segmentKey(keyOf(outputStorageUrl(job)), chunk);
   const uploadUrl = await signedStorageUrl({ ...signer(ctx), method: "PUT" }, key, URL_TTL_SECONDS);
@@ -96,11 +110,13 @@ export const offerChunk = async (
     attempt,
     chunk: { index: chunk, count: row.count },
     output: { uploadUrl, format: built.request.output.format },
+    limits: { maxDurationSeconds: built.timeline.duration, deadlineSeconds },
   });
   const moved = await moveChunk(ctx, { jobId, idx: chunk, attempts: row.attempts }, "PENDING", "RENDERING", {
     attempts: attempt,
     instance,
     percent: 0,
+    startedAt: ctx.now(),
   });
   if (!moved) {
     // Offered twice (a redelivered message): the other offer holds the chunk, this render must not run on.
@@ -124,7 +140,7 @@ export const watchChunk = async (
   const row = (await chunksOf(ctx, w.jobId)).find((r) => r.idx === w.chunk);
   if (row?.status !== "RENDERING" || row.attempts !== w.attempt) return;
   if (ctx.now() - row.updatedAt > LEASE_MS) {
-    await handOverChunk(ctx, job, row, "the renderer stopped responding");
+    await handOverChunk(ctx, job, row, "the renderer stopped responding", lostRenderMs(ctx, row));
     return;
   }
   await ctx.env.VIDEO_QUEUE.send({ ...w, kind: "watch-chunk" }, { delaySeconds: LEASE_CHECK_SECONDS });
@@ -148,8 +164,25 @@ export const dispatchJoin = async (
       signedStorageUrl({ ...signer(ctx), method: "GET" }, segmentKey(outputKey, r.idx), URL_TTL_SECONDS),
     ),
   );
+  // The join's deadline is its own work's (the mix, the copy, the frames taken from the joined file), less what
+  // earlier joins of the job used (a lost join's time is the job's render_ms).
+  const earned = joinDeadlineSeconds(
+    renderWork(built.config, built.timeline),
+    built.request.output.poster !== undefined || built.request.output.thumbnails !== undefined,
+  );
+  const deadlineSeconds = earned - Math.ceil(job.renderMs / 1000);
+  if (deadlineSeconds < 1) {
+    const error = `Joining the chunks used up its deadline of ${earned} s over ${job.attempts} attempts; no tokens were charged`;
+    if (await finishJob(ctx, job, { status: "FAILED", error })) stopChunks(ctx, job);
+    return "skipped";
+  }
   const attempt = job.attempts;
-  const instance = await ctx.renderer.renderVideo({ ...built.request, attempt, join: { segments } });
+  const instance = await ctx.renderer.renderVideo({
+    ...built.request,
+    attempt,
+    join: { segments },
+    limits: { maxDurationSeconds: built.timeline.duration, deadlineSeconds },
+  });
   // The join's reports renew the job's lease from now on; the watch notices when they stop.
   await ctx.env.VIDEO_QUEUE.send(
     { kind: "watch", jobId, attempt, instance },

@@ -27,7 +27,7 @@ import { keyOf } from "../storage/paths.ts";
 import { LEASE_CHECK_SECONDS } from "./watch-lease.ts";
 import { signedStorageUrl } from "../storage/signed-url.ts";
 
-/** Signed input/output URLs outlive the longest render (300 s of 4K video) with margin. */
+/** Signed input/output URLs outlive the longest render (an hour: deadline.ts) with margin; each offer signs afresh. */
 const URL_TTL_SECONDS = 3 * 3600;
 
 /** Whether a config says anything: a speech layer in a clip or a speech entry of audioTracks. */

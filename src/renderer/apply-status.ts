@@ -11,7 +11,8 @@ import { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { captionStorageUrl, outputStorageUrl, recordOutput } from "../jobs/output.ts";
 import { retryRender } from "../jobs/retry-render.ts";
-import { applyChunkReport, dropSegments } from "./chunk-status.ts";
+import { applyChunkReport } from "./chunk-status.ts";
+import { dropSegments } from "../jobs/chunks.ts";
 import { ValidationFailed } from "../lib/errors.ts";
 import { keyOf } from "../storage/paths.ts";
 

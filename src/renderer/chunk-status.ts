@@ -11,9 +11,12 @@ import {
   chunksPercent,
   claimJoin,
   handOverChunk,
+  lostRenderMs,
   moveChunk,
+  recordChunkTime,
   renewChunk,
   segmentKey,
+  stopChunks,
 } from "../jobs/chunks.ts";
 import type { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
@@ -46,8 +49,12 @@ export const applyChunkReport = async (
       return markProcessing(ctx, job.id, { percent, stage: "rendering" });
     }
     case "failed":
-      if (report.retryable)
-        return (await handOverChunk(ctx, job, row, publicError(report.error))) !== "stale";
+      if (report.retryable) {
+        const used = lostRenderMs(ctx, row, meta.processingTime);
+        return (await handOverChunk(ctx, job, row, publicError(report.error), used)) !== "stale";
+      }
+      // The job's own fault: its time (this chunk's and every other's, lifecycle.ts) counts against the account.
+      await recordChunkTime(ctx, key, lostRenderMs(ctx, row, meta.processingTime));
       if (
         !(await finishJob(ctx, job, {
           status: "FAILED",
@@ -56,15 +63,15 @@ export const applyChunkReport = async (
         }))
       )
         return false;
-      ctx.defer(ctx.renderer.cancel(job.id).catch(() => false));
-      ctx.defer(dropSegments(ctx, job).catch(() => {}));
+      stopChunks(ctx, job);
       return true;
     case "cancelled":
       return false;
     case "completed": {
+      const used = lostRenderMs(ctx, row, meta.processingTime);
       if (!(await ctx.env.FILES.head(segment)))
-        return (await handOverChunk(ctx, job, row, "the chunk's segment was not stored")) !== "stale";
-      const done = { percent: 100, renderMs: Math.round(meta.processingTime ?? 0) };
+        return (await handOverChunk(ctx, job, row, "the chunk's segment was not stored", used)) !== "stale";
+      const done = { percent: 100, renderMs: row.renderMs + used, startedAt: null };
       if (!(await moveChunk(ctx, key, "RENDERING", "DONE", done))) return false;
       const rows = await chunksOf(ctx, job.id);
       await markProcessing(ctx, job.id, {
@@ -76,12 +83,4 @@ export const applyChunkReport = async (
       return true;
     }
   }
-};
-
-/** Deletes a split job's stored segments once its output is (or will never be) written. */
-export const dropSegments = async (ctx: Ctx, job: Awaited<ReturnType<typeof getJobById>>): Promise<void> => {
-  const rows = await chunksOf(ctx, job.id);
-  if (rows.length === 0) return;
-  const outputKey = keyOf(outputStorageUrl(job));
-  await ctx.env.FILES.delete(rows.map((r) => segmentKey(outputKey, r.idx)));
 };

@@ -11,6 +11,7 @@ import { batches } from "../db/schema.ts";
 import { catalogueOnline } from "../fonts/online.ts";
 import { DEFAULT_PRIORITY } from "../jobs/create-job.ts";
 import { finishJobs, openBatchJobs, type NewJob } from "../jobs/lifecycle.ts";
+import { videoLengthCap } from "../jobs/plan-features.ts";
 import { plannedVideo, type VideoPlan } from "../jobs/planned-length.ts";
 import { failedRenderRefusal } from "../jobs/render-quota.ts";
 import {
@@ -121,13 +122,14 @@ export const createBatch = async (
     ctx,
     accepted.flatMap((a) => a.refs),
   );
+  const cap = await videoLengthCap(ctx);
   const good = accepted.filter((a) => {
     const missing = missingFileErrors(a.refs, stored);
     if (missing.length) rejected.push(rejectRow(a.row, a.name, missing));
     else if (a.video) {
       // A video row is sized by its files' real lengths, as a single job is: a row too long is refused alone.
       try {
-        a.plan = plannedVideo(a.video, (ref) => stored.get(ref)?.duration ?? null);
+        a.plan = plannedVideo(a.video, (ref) => stored.get(ref)?.duration ?? null, cap);
       } catch (e) {
         if (!(e instanceof ValidationFailed)) throw e;
         rejected.push(rejectRow(a.row, a.name, e.errors));

@@ -59,7 +59,7 @@ describe("GET /api/v1/schemas", () => {
     for (const n of ["CrossZoom", "crosszoom", "CROSSZOOM", "directionalWarp", "fade"])
       expect(n).toMatch(pattern);
     expect("crosszoomx").not.toMatch(pattern);
-    expect(schema.description).toContain("at most 300 s");
+    expect(schema.description).toContain("at most 3600 s");
   });
 
   it("answers an unknown schema name with the 404 envelope", async () => {

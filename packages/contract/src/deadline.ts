@@ -9,6 +9,14 @@
 import { GL_NANOSECONDS_PER_PIXEL, VIDEO_DEFAULTS, VIDEO_MAX_GL_PIXELS } from "./config/limits.ts";
 import { speechTexts } from "./config/speech.ts";
 import type { Timeline } from "./timeline.ts";
+import {
+  chunkWindow,
+  clipRange,
+  composedRange,
+  MAX_CHUNKS,
+  type FrameRange,
+  type FrameWindow,
+} from "./windows.ts";
 import { XFADE_TWINS } from "./transition-map.ts";
 
 /** Pixels of 1280x720: the unit the per-frame allowance scales with. */
@@ -76,30 +84,41 @@ const mayDrawWithGl = (t: NonNullable<Timeline["clips"][number]["transition"]>):
     Object.keys(t.params ?? {}).length === 0
   );
 
-/** The work of rendering `config` on `timeline` (its planned timeline: src/jobs/planned-length.ts). */
-export const renderWork = (config: WorkInput, timeline: Timeline): RenderWork => {
+/**
+ * The work of rendering `config` on `timeline` (its planned timeline: src/jobs/planned-length.ts), or the part of it
+ * a render of `window` composes (a chunk's, a still's, a preview's: windows.ts): only the frames, html captures and
+ * GL drawing of that range count (an upper bound: a layer counts over the whole part of its clip in range); the
+ * speech and the captions of the whole job count for every window, as every render of it makes them.
+ */
+export const renderWork = (config: WorkInput, timeline: Timeline, window?: FrameWindow): RenderWork => {
   const width = config.width ?? VIDEO_DEFAULTS.width;
   const height = config.height ?? VIDEO_DEFAULTS.height;
+  const range = composedRange(timeline, window);
   let htmlFrames = 0;
   let glFrames = 0;
-  const count = (layer: LayerLike, frames: number) => {
+  const count = (layer: LayerLike, part: FrameRange) => {
+    const frames = part.to - part.from;
     if (layer.type === "gl") glFrames += frames;
     if (layer.type === "html" && layer.animated) {
+      // Captured from the first frame in range to the end of its recording (at least its held last frame).
       const recorded = Math.round((layer.duration ?? VIDEO_DEFAULTS.htmlAnimatedDuration) * timeline.fps);
-      htmlFrames += Math.min(frames, recorded);
+      htmlFrames += Math.max(1, Math.min(part.to, recorded) - part.from);
     }
   };
   config.clips.forEach((clip, i) => {
     const timing = timeline.clips[i];
-    if (!timing) return;
-    for (const layer of clip.layers) count(layer, timing.frames);
-    if (timing.transition && mayDrawWithGl(timing.transition)) glFrames += timing.transition.frames;
+    const part = timing && clipRange(timing, range);
+    if (!timing || !part) return;
+    for (const layer of clip.layers) count(layer, part);
+    const next = timeline.clips[i + 1];
+    if (timing.transition && mayDrawWithGl(timing.transition) && next && clipRange(next, range))
+      glFrames += timing.transition.frames;
   });
-  for (const layer of config.globalLayers ?? []) count(layer, timeline.totalFrames);
+  for (const layer of config.globalLayers ?? []) count(layer, range);
   const said = speechTexts(config);
   return {
     seconds: timeline.duration,
-    frames: timeline.totalFrames,
+    frames: range.to - range.from,
     width,
     height,
     htmlFrames,
@@ -109,6 +128,23 @@ export const renderWork = (config: WorkInput, timeline: Timeline): RenderWork =>
   };
 };
 
+/** Wall-clock seconds a render of `w` needs by the allowances above, before the longest render's cap. */
+const allowanceSeconds = (w: RenderWork): number => {
+  const scale = (w.width * w.height) / UNIT_PIXELS;
+  return (
+    FIXED_SECONDS +
+    w.frames * (SECONDS_PER_FRAME + SECONDS_PER_720P_FRAME * scale) +
+    w.htmlFrames * (SECONDS_PER_HTML_FRAME + SECONDS_PER_720P_FRAME * scale) +
+    (w.glPixels * GL_NANOSECONDS_PER_PIXEL) / 1e9 +
+    (w.captions ? w.seconds : 0) +
+    w.speech.texts * SECONDS_PER_SPEECH_TEXT +
+    w.speech.characters * SECONDS_PER_SPEECH_CHARACTER
+  );
+};
+
+/** Rounded up, but not for a float's last bit (2670.0000000001 s is 2670). */
+const wholeSeconds = (seconds: number): number => Math.ceil(seconds - 1e-6);
+
 /**
  * Wall-clock seconds a video render may run:
  * 60 s + frames x (0.02 s + 0.12 s x pixels / 1280x720) + html frames x (0.05 s + 0.12 s x pixels / 1280x720)
@@ -116,19 +152,56 @@ export const renderWork = (config: WorkInput, timeline: Timeline): RenderWork =>
  * characters x 0.01 s, rounded up, at most 1 h.
  * The offline recogniser takes ~0.25 s per second of audio alone, about twice that on a loaded machine.
  */
-export const videoDeadlineSeconds = (w: RenderWork): number => {
-  const scale = (w.width * w.height) / UNIT_PIXELS;
-  const seconds =
-    FIXED_SECONDS +
-    w.frames * (SECONDS_PER_FRAME + SECONDS_PER_720P_FRAME * scale) +
-    w.htmlFrames * (SECONDS_PER_HTML_FRAME + SECONDS_PER_720P_FRAME * scale) +
-    (w.glPixels * GL_NANOSECONDS_PER_PIXEL) / 1e9 +
-    (w.captions ? w.seconds : 0) +
-    w.speech.texts * SECONDS_PER_SPEECH_TEXT +
-    w.speech.characters * SECONDS_PER_SPEECH_CHARACTER;
-  // Rounded up, but not for a float's last bit (2670.0000000001 s is 2670).
-  return Math.min(MAX_DEADLINE_SECONDS, Math.ceil(seconds - 1e-6));
+export const videoDeadlineSeconds = (w: RenderWork): number =>
+  Math.min(MAX_DEADLINE_SECONDS, wholeSeconds(allowanceSeconds(w)));
+
+/**
+ * The fewest chunks a job must render as so that no chunk needs longer than the longest render (an hour of 1080p
+ * earns ~26,000 s: at least 8 chunks); 1 when the whole fits. More than MAX_CHUNKS means no split fits: validation
+ * refuses such a job, as it refuses one that needs chunks but cannot be split (windows.ts splittable).
+ */
+export const chunksForDeadline = (config: WorkInput, timeline: Timeline): number => {
+  const fits = (count: number) => {
+    for (let index = 0; index < count; index++) {
+      const window = chunkWindow(timeline.totalFrames, { index, count });
+      if (allowanceSeconds(renderWork(config, timeline, window)) > MAX_DEADLINE_SECONDS) return false;
+    }
+    return true;
+  };
+  if (fits(1)) return 1;
+  // Each chunk's work shrinks as chunks are added (a chunk is never longer than 1/count of the frames, plus at most
+  // a transition's): the first count that fits is found by halving.
+  let low = 1;
+  let high = MAX_CHUNKS + 1;
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if (fits(mid)) high = mid;
+    else low = mid;
+  }
+  return high;
 };
+
+/** The join's allowance per second of output: the whole mix rendered once, segments fetched and copied. */
+const JOIN_SECONDS_PER_SECOND = 0.25;
+/** The join's allowance per output frame decoded for posters and thumbnails, at 1280x720, in proportion to pixels. */
+const JOIN_SECONDS_PER_720P_FRAME = 0.01;
+
+/**
+ * Wall-clock seconds the join of a split job may run: 60 s + 0.25 s per output second (the mix rendered once, as
+ * every render makes it: speech included; the segments fetched and concatenated by stream copy) + the frames decoded
+ * for posters and thumbnails (every frame, at 0.01 s per 1280x720 frame) + speech as above, at most 1 h.
+ */
+export const joinDeadlineSeconds = (w: RenderWork, framesOut: boolean): number =>
+  Math.min(
+    MAX_DEADLINE_SECONDS,
+    wholeSeconds(
+      FIXED_SECONDS +
+        w.seconds * JOIN_SECONDS_PER_SECOND +
+        (framesOut ? w.frames * JOIN_SECONDS_PER_720P_FRAME * ((w.width * w.height) / UNIT_PIXELS) : 0) +
+        w.speech.texts * SECONDS_PER_SPEECH_TEXT +
+        w.speech.characters * SECONDS_PER_SPEECH_CHARACTER,
+    ),
+  );
 
 /** Whether the GL drawing of `w` fits one render (VIDEO_MAX_GL_PIXELS); validation refuses it otherwise. */
 export const glWorkFits = (w: RenderWork): boolean => w.glPixels <= VIDEO_MAX_GL_PIXELS;

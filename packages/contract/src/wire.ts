@@ -68,8 +68,8 @@ const HttpUrl = v.pipe(
   v.regex(/^https?:\/\//i, "must be an http(s) URL"),
 );
 
-/** The most chunks one job is split into. */
-export const MAX_CHUNKS = 16;
+import { MAX_CHUNKS } from "./windows.ts";
+export { MAX_CHUNKS };
 
 /** Which chunk of a split job a request renders (or a report is about). */
 export const RenderChunk = v.pipe(

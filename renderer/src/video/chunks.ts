@@ -21,21 +21,7 @@ import type { CompiledGraph, RenderWindow } from "./compile.ts";
 import { fetchInputs } from "./fetch-inputs.ts";
 import { f } from "./values.ts";
 
-/** Which chunk of how many (the request's `chunk`). */
-export interface ChunkPart {
-  index: number;
-  count: number;
-}
-
-/**
- * Chunk `index` of `count` over `totalFrames` frames (pure): contiguous, as even as whole frames allow, every
- * frame in exactly one chunk. Every renderer computes it from the same frame-exact timeline, so the Worker only
- * says which chunk.
- */
-export const chunkWindow = (totalFrames: number, part: ChunkPart): RenderWindow => ({
-  start: Math.floor((totalFrames * part.index) / part.count),
-  end: Math.floor((totalFrames * (part.index + 1)) / part.count),
-});
+import type { ChunkPart } from "@media-render/contract/windows";
 
 /** The video half of the job's encoder arguments (audio options and mp4 flags belong to the join). */
 export const videoEncoderArgs = (format: FfmpegJob["format"], fast: boolean): string[] => {

@@ -13,6 +13,7 @@ import { MIXERS, overlapJoin } from "./joins.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
 import { compileLayer, keyedLayers, keyedOf, type KeyedLayer } from "./layers/index.ts";
 import type { Timeline } from "@media-render/contract/timeline";
+import { clipRange, composedRange, type FrameRange, type FrameWindow } from "@media-render/contract/windows";
 import { drawnByGl, resolveTransition } from "./transitions.ts";
 import type { AudioTrackSpec, Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
 import { f } from "./values.ts";
@@ -34,17 +35,8 @@ export interface CompiledGraph {
   transitions: string[];
 }
 
-/** Frames `from` to `to - 1` of a span (a clip's frames, or the timeline's): what a graph composes of it. */
-export interface FrameRange {
-  from: number;
-  to: number;
-}
-
-/** A window of the timeline to render: its frames `start` to `end - 1` (a chunk, a still, a preview). */
-export interface RenderWindow {
-  start: number;
-  end: number;
-}
+/** A window of the timeline to render (a chunk, a still, a preview): the contract's FrameWindow. */
+export type RenderWindow = FrameWindow;
 
 /**
  * Frame window of a layer inside a span of `frames` frames (start/stop in seconds, clamped), and which of its
@@ -72,32 +64,6 @@ export const layerWindow = (
     skip: first - startFrame,
     drawn: last - first,
   };
-};
-
-/**
- * The frames of the timeline a graph of `window` composes: the window, widened to whole transitions where it
- * starts or ends inside one (a transition's mixers and drawings work on its whole overlap: at most one
- * transition's frames of pre-roll, or of post-roll, are composed and dropped). No window: every frame.
- */
-export const composedRange = (timeline: Timeline, window?: RenderWindow): FrameRange => {
-  if (!window) return { from: 0, to: timeline.totalFrames };
-  let { start: from, end: to } = window;
-  for (const c of timeline.clips) {
-    const overlapEnd = c.startFrame + c.inFrames;
-    if (c.inFrames > 0 && c.startFrame < from && from < overlapEnd) from = c.startFrame;
-    if (c.inFrames > 0 && c.startFrame < to && to < overlapEnd) to = overlapEnd;
-  }
-  return { from, to };
-};
-
-/** The part of clip `timing` inside the composed `range`, in the clip's own frames; null when none is. */
-export const clipRange = (
-  timing: { startFrame: number; frames: number },
-  range: FrameRange,
-): FrameRange | null => {
-  const from = Math.max(0, range.from - timing.startFrame);
-  const to = Math.min(timing.frames, range.to - timing.startFrame);
-  return to > from ? { from, to } : null;
 };
 
 const composite = (

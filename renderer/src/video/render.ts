@@ -19,7 +19,7 @@ import type { Timeline } from "@media-render/contract/timeline";
 import { renderedSeconds, type RenderFormat } from "@media-render/contract/config/outputs";
 import { timeReveals, type Captions } from "./captions/captions.ts";
 import type { FetchInputs } from "./chunk-inputs.ts";
-import type { ChunkPart } from "./chunks.ts";
+import type { ChunkPart } from "@media-render/contract/windows";
 import type { RenderWindow } from "./compile.ts";
 import { applyFastMode, videoSpec } from "./config.ts";
 import { withDucking } from "./ducking.ts";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { run } from "../../src/lib/process.ts";
-import { chunkWindow } from "../../src/video/chunks.ts";
+import { chunkWindow } from "@media-render/contract/windows";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
 import { videoConfig } from "../helpers/video-config.ts";

@@ -22,8 +22,14 @@ export const jobChunks = sqliteTable(
     /** The pool instance holding the latest hand-over (told to cancel it when its lease lapses). */
     instance: text("instance"),
     percent: integer("percent").notNull().default(0),
-    /** Renderer time of the chunk's finished render. */
+    /**
+     * Renderer time of every hand-over of the chunk: each render's own report of it (finished, or failed by the
+     * infrastructure), a silent one's wall time from its hand-over to its lease lapsing. It counts in the job's
+     * `render_ms`, and in its `failed_render_ms` when the job fails by its own fault.
+     */
     renderMs: integer("render_ms").notNull().default(0),
+    /** When the latest hand-over was accepted (its time counts if it goes silent). */
+    startedAt: integer("started_at"),
     /** The chunk's lease: every report of its renderer moves it (src/queues/dispatch-chunks.ts watches it). */
     updatedAt: updatedAt(),
   },

@@ -35,7 +35,7 @@ describe("video length from stored files", () => {
     });
   });
 
-  it("caps the output at 300 s with the files' real lengths", async () => {
+  it("caps the output at 300 s with the files' real lengths on the free plan", async () => {
     const { key, userId } = await newAccount({ tokens: 5000 });
     const { storageUrl } = await uploadVideo(key);
     // Nine clips of 34.91 s: 314 s. The grammar alone would have counted 9 x 4 s.
@@ -46,7 +46,9 @@ describe("video length from stored files", () => {
     expect(res.status).toBe(400);
     expect((await body(res)).details!.errors![0]).toMatchObject({
       field: "config.clips",
-      message: expect.stringMatching(/would last 314\.\d+ s with its files' real lengths; at most 300 s/),
+      message: expect.stringMatching(
+        /would last 314\.\d+ s with its files' real lengths; at most 300 s are allowed on the Free plan \(3600 s on paid plans\)/,
+      ),
     });
     const validated = await body(await call("/api/v1/jobs/validate", json("POST", payload, key)));
     expect(validated.data).toMatchObject({ isValid: false, estimatedTokens: 0 });
@@ -54,6 +56,49 @@ describe("video length from stored files", () => {
       .bind(userId)
       .first<{ n: number }>();
     expect(open!.n).toBe(0);
+  });
+
+  it("allows paid plans an hour: 314 s of files, and 3600 s of 1080p25 that renders as 8 chunks or more", async () => {
+    const { key } = await newAccount({ tokens: 10_000, planId: "pro" });
+    const { storageUrl } = await uploadVideo(key);
+    const nine = videoConfig(
+      Array.from({ length: 9 }, () => ({ layers: [{ type: "video", path: storageUrl }] })),
+    );
+    expect((await body(await call("/api/v1/jobs/validate", json("POST", nine, key)))).data).toMatchObject({
+      isValid: true,
+      estimatedTokens: 10 + 2 * 315,
+    });
+    const hour = (format: string, width = 1920, height = 1080, fps = 25) => ({
+      type: "video",
+      config: {
+        width,
+        height,
+        fps,
+        outPath: `long.${format}`,
+        clips: [{ duration: 3600, layers: [{ type: "fill-color", color: "#123" }] }],
+      },
+    });
+    const validated = await body(await call("/api/v1/jobs/validate", json("POST", hour("mp4"), key)));
+    expect(validated.data).toMatchObject({ isValid: true, estimatedTokens: 10 + 2 * 3600 });
+    // A second more is past the grammar's hour, on every plan.
+    const over = hour("mp4");
+    over.config.clips[0]!.duration = 3601;
+    expect((await body(await call("/api/v1/jobs/validate", json("POST", over, key)))).data).toMatchObject({
+      isValid: false,
+    });
+    // An hour of 1080p needs more than the longest render: a webm renders in one piece, and an hour of 4K at
+    // 60 fps would not fit even 64 chunks. Both are refused at creation, nothing reserved.
+    for (const [payload, why] of [
+      [hour("webm"), /a webm renders in one piece/],
+      [hour("mp4", 3840, 2160, 60), /not even split into 64 parts/],
+    ] as const) {
+      const res = await call("/api/v1/jobs", json("POST", payload, key));
+      expect(res.status).toBe(400);
+      expect((await body(res)).details!.errors![0]).toMatchObject({
+        field: "config",
+        message: expect.stringMatching(why),
+      });
+    }
   });
 
   it("refuses a clip sized by a video whose length is unknown, at the field", async () => {

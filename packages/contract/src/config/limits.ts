@@ -37,8 +37,13 @@ export const VIDEO_MAX_LAYERS_PER_CLIP = 20;
 export const VIDEO_MAX_GLOBAL_LAYERS = 20;
 /** Entries of `audioTracks` (not published anywhere). */
 export const VIDEO_MAX_AUDIO_TRACKS = 20;
-/** Total output length after transition overlaps. */
-export const VIDEO_MAX_DURATION = 300;
+/**
+ * Total output length after transition overlaps, on a paid plan: an hour (a long video renders as a window of the
+ * timeline per renderer, windows.ts). The grammar allows this much; the free plan allows VIDEO_MAX_DURATION_FREE.
+ */
+export const VIDEO_MAX_DURATION = 3600;
+/** Total output length on the free plan (checked at creation, where the plan is known). */
+export const VIDEO_MAX_DURATION_FREE = 300;
 /** Shortest clip (own `duration` or `defaults.duration`). */
 export const VIDEO_MIN_CLIP_DURATION = 0.1;
 /** Font size of title, subtitle, news-title and title-background layers (px). */

@@ -123,15 +123,17 @@ describe("video config: rejected with field paths", () => {
     ]);
   });
 
-  it("rejects an output longer than 300 s after transition overlaps", () => {
+  it("rejects an output longer than an hour after transition overlaps (the free plan's 300 s is the Worker's)", () => {
     const long = (n: number, transition: unknown = null) =>
-      Array.from({ length: n }, () => clip([{ type: "pause" }], { duration: 10, transition }));
-    expect(validateJobConfig("video", videoConfig(long(30))).valid).toBe(true);
-    expect(pairs(videoConfig(long(31)))).toEqual([
-      ["config.clips", "the video would last 310 s; at most 300 s are allowed"],
+      Array.from({ length: n }, () => clip([{ type: "pause" }], { duration: 360, transition }));
+    expect(validateJobConfig("video", videoConfig(long(10))).valid).toBe(true);
+    expect(pairs(videoConfig(long(11)))).toEqual([
+      ["config.clips", "the video would last 3960 s; at most 3600 s are allowed"],
     ]);
-    // 31 clips of 10 s with 1 s transitions: 310 - 30 = 280 s.
-    expect(validateJobConfig("video", videoConfig(long(31, { name: "fade", duration: 1 }))).valid).toBe(true);
+    // 11 clips of 360 s with 36 s transitions: 3960 - 360 = 3600 s.
+    expect(validateJobConfig("video", videoConfig(long(11, { name: "fade", duration: 36 }))).valid).toBe(
+      true,
+    );
   });
 
   it("keeps title font sizes within 8..500 px", () => {

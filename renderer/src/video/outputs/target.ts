@@ -8,7 +8,7 @@ import { isAudioFormat, type GIF_DITHERS, type RenderFormat } from "@media-rende
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { evenDimension } from "@media-render/contract/geometry";
 import type { Timeline } from "@media-render/contract/timeline";
-import { chunkWindow, type ChunkPart } from "../chunks.ts";
+import { chunkWindow, partWindow, type ChunkPart } from "@media-render/contract/windows";
 import type { RenderWindow } from "../compile.ts";
 import { scaleLayerPixels } from "../config.ts";
 import type { ClipSpec, Layer, VideoSpec } from "../types.ts";
@@ -112,25 +112,20 @@ export const shapeSpec = (spec: VideoSpec, target: OutputTarget): VideoSpec => {
 };
 
 /**
- * The frames of `timeline` a render draws (compile.ts RenderWindow), undefined for all of them: a chunk's
- * (chunks.ts chunkWindow), a still's one frame (frame k is shown from k/fps; a hair of tolerance keeps a time
- * written in decimal seconds on its frame), a preview's range (the frames shown from `from` until `to`).
+ * The frames of `timeline` a render draws (compile.ts RenderWindow), undefined for all of them: a chunk's, a still's
+ * one frame, a preview's range (the contract's windows.ts, as the Worker sizes them).
  */
 export const renderWindow = (
   target: OutputTarget,
   timeline: Timeline,
   chunk?: ChunkPart,
-): RenderWindow | undefined => {
-  const { totalFrames: total, fps } = timeline;
-  if (chunk) return chunkWindow(total, chunk);
-  const frameAt = (t: number) => Math.min(total, Math.max(0, Math.ceil(t * fps - 1e-6)));
-  if (target.stillTime !== undefined) {
-    const k = Math.min(total - 1, Math.max(0, Math.floor(target.stillTime * fps + 1e-6)));
-    return { start: k, end: k + 1 };
-  }
-  const preview = target.preview;
-  if (!preview || ((preview.from ?? 0) <= 0 && (preview.to ?? Infinity) >= timeline.duration))
-    return undefined;
-  const start = Math.min(total - 1, frameAt(preview.from ?? 0));
-  return { start, end: Math.max(start + 1, frameAt(preview.to ?? timeline.duration)) };
-};
+): RenderWindow | undefined =>
+  chunk
+    ? chunkWindow(timeline.totalFrames, chunk)
+    : partWindow(
+        {
+          still: target.stillTime === undefined ? undefined : { time: target.stillTime },
+          preview: target.preview,
+        },
+        timeline,
+      );

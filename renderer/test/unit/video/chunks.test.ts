@@ -4,7 +4,8 @@
  */
 import { brokenPipe } from "../../../src/lib/process.ts";
 import { describe, expect, it } from "vitest";
-import { cancelRenders, chunkWindow, joinPercent, queueId } from "../../../src/video/chunks.ts";
+import { chunkWindow } from "@media-render/contract/windows";
+import { cancelRenders, joinPercent, queueId } from "../../../src/video/chunks.ts";
 
 describe("chunkWindow", () => {
   it("puts every frame in exactly one chunk, in order", () => {

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildTimeline } from "@media-render/contract/timeline";
-import { compileGraph, composedRange, layerWindow } from "../../../src/video/compile.ts";
+import { composedRange } from "@media-render/contract/windows";
+import { compileGraph, layerWindow } from "../../../src/video/compile.ts";
 import { videoSpec } from "../../../src/video/config.ts";
 import { outputTarget, renderWindow } from "../../../src/video/outputs/target.ts";
 import type { MediaInfo } from "../../../src/video/types.ts";

@@ -1,0 +1,1 @@
+ALTER TABLE `job_chunks` ADD `started_at` integer;

@@ -1,0 +1,114 @@
+/**
+ * Windows of a timeline (issue 41: frame-addressable rendering): which frames a render draws (a chunk of a split
+ * job, a still, a preview's range) and which it composes to draw them. The renderer compiles a window into a graph
+ * of those frames only; the Worker sizes its deadline and its chunks by them. One definition for both.
+ */
+import type { Timeline } from "./timeline.ts";
+
+/**
+ * The most chunks one job is split into: the instances a job can get (RENDERER_INSTANCES) count up to this many. An
+ * hour of 1080p needs at least 8 (each chunk's deadline within the longest render's, deadline.ts).
+ */
+export const MAX_CHUNKS = 64;
+
+/** The outputs whose video is joined from H.264 segments by stream copy. */
+const SPLIT_FORMATS: ReadonlySet<string> = new Set(["mp4", "mov"]);
+
+/** What of a config decides whether its job can be split into chunks. */
+export interface SplitInput extends PartOf {
+  alpha?: boolean;
+  fast?: boolean;
+  autoSubtitles?: boolean;
+}
+
+/**
+ * Whether a job can render as chunks joined by stream copy: H.264 outputs only (mp4, mov without alpha: a GIF's
+ * palette, a webm's VP9, ProRes 4444 and an audio-only file are one piece of work), the whole timeline (a still or a
+ * preview is one window already, `fast` is a preview), and no autoSubtitles (its captions come from the whole mix
+ * before any frame is drawn). Posters and thumbnails are taken from the joined file.
+ */
+export const splittable = (config: SplitInput, format: string): boolean =>
+  SPLIT_FORMATS.has(format) &&
+  !config.alpha &&
+  !config.fast &&
+  !config.autoSubtitles &&
+  !config.still &&
+  !config.preview;
+
+/** The frames `start` to `end - 1` of a timeline a render draws. */
+export interface FrameWindow {
+  start: number;
+  end: number;
+}
+
+/** Frames `from` to `to - 1` of a span (a clip's frames, or the timeline's): what a graph composes of it. */
+export interface FrameRange {
+  from: number;
+  to: number;
+}
+
+/** Which chunk of how many (a split job's). */
+export interface ChunkPart {
+  index: number;
+  count: number;
+}
+
+/**
+ * Chunk `index` of `count` over `totalFrames` frames: contiguous, as even as whole frames allow, every frame in
+ * exactly one chunk. Every renderer and the Worker compute it from the same frame-exact timeline.
+ */
+export const chunkWindow = (totalFrames: number, part: ChunkPart): FrameWindow => ({
+  start: Math.floor((totalFrames * part.index) / part.count),
+  end: Math.floor((totalFrames * (part.index + 1)) / part.count),
+});
+
+/**
+ * The frames a render of `window` composes: the window, widened to whole transitions where it starts or ends inside
+ * one (a transition's mixers and drawings work on its whole overlap: at most one transition's frames of pre-roll,
+ * or of post-roll, are composed and dropped). No window: every frame.
+ */
+export const composedRange = (timeline: Timeline, window?: FrameWindow): FrameRange => {
+  if (!window) return { from: 0, to: timeline.totalFrames };
+  let { start: from, end: to } = window;
+  for (const c of timeline.clips) {
+    const overlapEnd = c.startFrame + c.inFrames;
+    if (c.inFrames > 0 && c.startFrame < from && from < overlapEnd) from = c.startFrame;
+    if (c.inFrames > 0 && c.startFrame < to && to < overlapEnd) to = overlapEnd;
+  }
+  return { from, to };
+};
+
+/** The part of a clip (its first frame and length on the timeline) inside `range`, in its own frames; or null. */
+export const clipRange = (
+  timing: { startFrame: number; frames: number },
+  range: FrameRange,
+): FrameRange | null => {
+  const from = Math.max(0, range.from - timing.startFrame);
+  const to = Math.min(timing.frames, range.to - timing.startFrame);
+  return to > from ? { from, to } : null;
+};
+
+/** What of a config says a render draws part of its timeline (the grammar's `still` and `preview`). */
+export interface PartOf {
+  still?: { time: number };
+  preview?: { from?: number; to?: number };
+}
+
+/**
+ * The frames a still or a preview draws, undefined for all of them: a still's one frame (frame k is shown from
+ * k/fps; a hair of tolerance keeps a time written in decimal seconds on its frame), a preview's range (the frames
+ * shown from `from` until `to`).
+ */
+export const partWindow = (part: PartOf, timeline: Timeline): FrameWindow | undefined => {
+  const { totalFrames: total, fps } = timeline;
+  if (part.still) {
+    const k = Math.min(total - 1, Math.max(0, Math.floor(part.still.time * fps + 1e-6)));
+    return { start: k, end: k + 1 };
+  }
+  const preview = part.preview;
+  if (!preview || ((preview.from ?? 0) <= 0 && (preview.to ?? Infinity) >= timeline.duration))
+    return undefined;
+  const frameAt = (t: number) => Math.min(total, Math.max(0, Math.ceil(t * fps - 1e-6)));
+  const start = Math.min(total - 1, frameAt(preview.from ?? 0));
+  return { start, end: Math.max(start + 1, frameAt(preview.to ?? timeline.duration)) };
+};
