@@ -148,7 +148,12 @@ describe("POST /probe with input ffprobe cannot read", () => {
   it("answers 422 for random bytes, without leaking the server's temp path", async () => {
     const { status, body } = await probe(randomBytes(300_000), "upload.bin");
     expect(status).toBe(422);
-    expect(body).toEqual({ error: "Unreadable media: Invalid data found when processing input" });
+    // Random bytes are usually no format at all; now and then ffprobe's guess names one (once: lrc lyrics) that
+    // the service does not read. Either answer is a 422 that names no path of the server's.
+    expect(Object.keys(body)).toEqual(["error"]);
+    expect(body.error).toMatch(
+      /^Unreadable media: (Invalid data found when processing input|the file is \w+, not a picture, video or sound this service reads)$/,
+    );
   });
 
   it("answers 422 for text, even when its name would select ffprobe's tty demuxer", async () => {

@@ -75,11 +75,13 @@ log="${logs}/${name}.$$"
   tried="${logs}/tried-$(basename "$mine")"
   if [ "${name}" = ffmpeg ] && echo "$mine" | grep -q /video- && [ ! -e "$tried" ]; then
     : > "$tried"
-    other=""; n=0
-    while [ -z "$other" ] && [ $n -lt 200 ]; do
-      other=$(for c in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < "$c" 2>/dev/null; echo; done \\
-        | grep -oE '${root}/video-[A-Za-z0-9]{6}' | grep -v "^$mine\\$" | head -n 1)
-      [ -n "$other" ] || { sleep 0.1; n=$((n + 1)); }
+    # One grep over every process's command line (not a process per process: on a busy machine that took minutes),
+    # for at most 20 s of wall time.
+    other=""; until=$(($(date +%s) + 20))
+    while [ -z "$other" ] && [ "$(date +%s)" -lt "$until" ]; do
+      other=$(grep -ahoE '${root}/video-[A-Za-z0-9]{6}' /proc/[0-9]*/cmdline 2>/dev/null \\
+        | grep -v "^$mine\\$" | head -n 1)
+      [ -n "$other" ] || sleep 0.1
     done
     if [ -z "$other" ]; then echo "alone"
     elif ls "$other" > /dev/null 2>&1; then echo "read-other $other"
