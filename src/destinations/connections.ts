@@ -59,7 +59,11 @@ export const endpointRefusal = async (
   }
   if (url.pathname !== "/" || url.search || url.hash || row.endpoint.includes("?"))
     return "give the service's origin only (scheme, host and port), without a path or query";
-  return endpointUrlRefusal(ctx.env, bucketOrigin(row).href, send);
+  const origin = bucketOrigin(row);
+  // A URL keeps its host when the new one is not a host name (the bucket before an IP address).
+  if (row.addressing === "virtual" && origin.hostname !== `${row.bucket}.${url.hostname}`)
+    return "virtual-hosted addressing needs a host name, not an IP address: use path addressing";
+  return endpointUrlRefusal(ctx.env, origin.href, send);
 };
 
 export const createConnection = async (

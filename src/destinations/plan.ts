@@ -63,7 +63,7 @@ export const planDeliveries = async (
     if ("refusal" in key) {
       errors.push({
         field: destination.key === undefined ? `destinations[${i}].connectionId` : `destinations[${i}].key`,
-        message: `The object key ${destination.key === undefined ? "of the connection's template " : ""}${key.refusal}`,
+        message: `${destination.key === undefined ? "The connection's key template" : "The key"} ${key.refusal}`,
         code: "INVALID_KEY",
       });
       continue;
