@@ -136,15 +136,6 @@ const upload = async (ctx: Ctx, delivery: DeliveryRow, done: DeliveredFile[]) =>
   }
 };
 
-/** The statement that settles attempt `attempts` of `id`; it changes nothing if another attempt took over. */
-const settle = (ctx: Ctx, row: DeliveryRow, set: string, binds: unknown[]) =>
-  ctx.d1
-    .prepare(
-      `UPDATE job_deliveries SET ${set}, files = ?3, lease_until = NULL, updated_at = ?4
-       WHERE id = ?1 AND status = 'delivering' AND attempts = ?2`,
-    )
-    .bind(row.id, row.attempts, ...binds);
-
 /** One attempt at delivery `deliveryId`: takes it, uploads, settles (raising the job's event when it is the last). */
 export const attemptDelivery = async (ctx: Ctx, deliveryId: string): Promise<AttemptOutcome> => {
   const at = ctx.now();
@@ -169,31 +160,29 @@ export const attemptDelivery = async (ctx: Ctx, deliveryId: string): Promise<Att
     error = e;
   }
   const settledAt = ctx.now();
-  const files = JSON.stringify(done);
   const last = error !== null && (error.permanent || row.attempts >= MAX_ATTEMPTS);
   const delaySeconds = RETRY_DELAYS_SECONDS[row.attempts - 1] ?? 0;
-  const statement =
-    error === null
-      ? settle(ctx, row, "status = 'delivered', error = NULL, next_attempt_at = NULL, delivered_at = ?4", [
-          files,
-          settledAt,
-        ])
-      : last
-        ? settle(ctx, row, "status = 'failed', error = ?5, next_attempt_at = NULL", [
-            files,
-            settledAt,
-            error.message.slice(0, 2000),
-          ])
-        : settle(ctx, row, "status = 'pending', error = ?5, next_attempt_at = ?6", [
-            files,
-            settledAt,
-            error.message.slice(0, 2000),
-            settledAt + delaySeconds * 1000,
-          ]);
+  const status = error === null ? "delivered" : last ? "failed" : "pending";
+  // Guarded by this attempt: a settlement of an attempt another one took over from changes nothing.
+  const statement = ctx.d1
+    .prepare(
+      `UPDATE job_deliveries SET status = ?3, error = ?4, next_attempt_at = ?5, delivered_at = ?6, files = ?7,
+         lease_until = NULL, updated_at = ?8
+       WHERE id = ?1 AND status = 'delivering' AND attempts = ?2`,
+    )
+    .bind(
+      row.id,
+      row.attempts,
+      status,
+      error?.message.slice(0, 2000) ?? null,
+      status === "pending" ? settledAt + delaySeconds * 1000 : null,
+      status === "delivered" ? settledAt : null,
+      JSON.stringify(done),
+      settledAt,
+    );
   const results = await ctx.d1.batch([statement, ...raiseDeliveryEvent(ctx.d1, row.jobId, settledAt)]);
   await handOver(ctx, deliveriesOf(results));
-  if (error === null) return { outcome: "delivered" };
-  return last ? { outcome: "failed" } : { outcome: "retry", delaySeconds };
+  return status === "pending" ? { outcome: "retry", delaySeconds } : { outcome: status };
 };
 
 /** The deliver-outputs queue's consumer: one attempt per message, acknowledged or retried after its delay. */

@@ -334,6 +334,27 @@ describe("the deliver-outputs queue", () => {
     expect((await deliver({ kind: "nonsense" })).explicitAcks).toEqual(["d-1"]);
   });
 
+  it("runs one attempt when the same delivery's message arrives twice at once (a replay races the original)", async () => {
+    const { key } = await newAccount({ planId: "pro", tokens: 500 });
+    const connection = await createConnection(key);
+    const jobId = await createWithDestinations(key, [{ connectionId: connection.id }]);
+    await completeVideo(jobId, randomBytes(4096));
+    await settledDeliveries(key, jobId);
+    const [row] = await rowsOf(jobId);
+    await env.DB.prepare("UPDATE job_deliveries SET status = 'pending', files = '[]' WHERE id = ?")
+      .bind(row!.id)
+      .run();
+    const outcomes = await Promise.all([
+      attemptDelivery(testCtx(), row!.id),
+      attemptDelivery(testCtx(), row!.id),
+    ]);
+    expect(outcomes.map((o) => o.outcome).sort()).toEqual(["delivered", "not-due"]);
+    const [after] = await rowsOf(jobId);
+    expect([after!.status, after!.attempts]).toEqual(["delivered", 2]);
+    // A replay after it settled makes no attempt either.
+    expect(await attemptDelivery(testCtx(), row!.id)).toEqual({ outcome: "not-due" });
+  });
+
   it("hands the cron a delivery whose message was lost, and it lands", async () => {
     const { key } = await newAccount({ planId: "pro", tokens: 500 });
     const connection = await createConnection(key);
