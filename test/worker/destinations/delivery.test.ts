@@ -27,6 +27,7 @@ import {
   FRAME_SUFFIXES,
   firstAttempts,
   randomBytes,
+  requestsTo,
   s3,
   s3Endpoint,
   s3Object,
@@ -118,6 +119,18 @@ describe("a job with S3 destinations", () => {
       expect(await digest(file!.bytes), suffix).toBe(await digest(frames[suffix]!));
     }
     expect(await digest((await s3Object(`custom/${jobId}-final.mp4`))!.bytes)).toBe(await digest(output));
+    // Streamed from R2 with its length: one PUT with a Content-Length, never chunked (S3 refuses that).
+    const puts = (await requestsTo(`/${s3().bucket}/custom/${jobId}-final.mp4`)).filter(
+      (r) => r.method === "PUT",
+    );
+    expect(puts).toEqual([
+      {
+        method: "PUT",
+        path: `/${s3().bucket}/custom/${jobId}-final.mp4`,
+        contentLength: "300000",
+        transferEncoding: null,
+      },
+    ]);
     const poster = (await s3Object(`custom/${jobId}-final.poster.png`))!.bytes;
     expect(await digest(poster)).toBe(await digest(frames[".poster.png"]!));
 
@@ -185,6 +198,16 @@ describe("a job with S3 destinations", () => {
     expect(landed!.contentType).toBe("video/mp4");
     expect(landed!.bytes.byteLength).toBe(size);
     expect(await digest(landed!.bytes)).toBe(await digest(bytes));
+    // Three parts, each streamed from a ranged R2 read with its own Content-Length; then the completion.
+    const requests = await requestsTo(`/${s3().bucket}/${key}`);
+    expect(
+      requests.filter((r) => r.method === "PUT").map((r) => [r.contentLength, r.transferEncoding]),
+    ).toEqual([
+      [String(partBytes), null],
+      [String(partBytes), null],
+      [String(size - 2 * partBytes), null],
+    ]);
+    expect(requests.map((r) => r.method)).toEqual(["POST", "PUT", "PUT", "PUT", "POST", "GET"]);
   });
 
   it("answers no destinations for a job created without them", async () => {

@@ -9,6 +9,7 @@ import { expect, inject } from "vitest";
 import { captionStorageUrl } from "../../../src/jobs/output.ts";
 import { frameStorageUrl } from "../../../src/jobs/frame-outputs.ts";
 import { until } from "../../poll.ts";
+import type { SeenRequest } from "../../s3-server.ts";
 import { body, call, json } from "../helpers.ts";
 import { get, jobOutputUrl, jobRow, postStatusReport, statusReport } from "../jobs-seed.ts";
 
@@ -16,6 +17,12 @@ export const s3 = () => inject("s3");
 
 /** The server's address as a connection names it. */
 export const s3Endpoint = () => `http://127.0.0.1:${s3().port}`;
+
+/** How the requests to `path` reached the test server (method, Content-Length, Transfer-Encoding). */
+export const requestsTo = async (path: string) =>
+  ((await (await fetch(`${s3Endpoint()}/__requests`)).json()) as SeenRequest[]).filter(
+    (r) => r.path === path,
+  );
 
 /** A connection body for the test server; `overrides` change any field. */
 export const connectionBody = (overrides: Record<string, unknown> = {}) => ({
