@@ -35,7 +35,11 @@ const SECRETS = [
   { name: "RENDERER_SECRET", generate: hex, about: "HMAC key shared with the renderer" },
   { name: "STORAGE_SIGNING_SECRET", generate: hex, about: "HMAC key of signed storage URLs" },
   { name: "AUTH_SECRET", generate: hex, about: "HMAC key of the stored sign-in codes" },
-  { name: "DATA_ENCRYPTION_KEY", generate: hex, about: "seals the webhook signing secrets stored in D1" },
+  {
+    name: "DATA_ENCRYPTION_KEY",
+    generate: hex,
+    about: "seals the webhook signing secrets and storage connection keys stored in D1",
+  },
   {
     name: "ADMIN_USER",
     generate: () => "admin",

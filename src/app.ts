@@ -24,6 +24,7 @@ import { storageRoutes } from "./storage/routes.ts";
 import { batchRoutes, templateRoutes } from "./templates/routes.ts";
 import { toolRoutes } from "./tools/routes.ts";
 import { webhookRoutes } from "./webhooks/routes.ts";
+import { storageConnectionRoutes } from "./destinations/routes.ts";
 
 export const createApp = () => {
   const app = new Hono<AppEnv>();
@@ -41,6 +42,7 @@ export const createApp = () => {
   app.route(MOUNTS.apiKeys, apiKeyRoutes);
   app.route(MOUNTS.billing, billingRoutes);
   app.route(MOUNTS.webhooksV2, webhookRoutes);
+  app.route(MOUNTS.storageConnections, storageConnectionRoutes);
   app.route(MOUNTS.templates, templateRoutes);
   app.route(MOUNTS.batches, batchRoutes);
   app.route(MOUNTS.dev, devRoutes);

@@ -2,6 +2,7 @@
  * Bindings and variables of the Worker, as declared in wrangler.toml.
  * Secrets are documented there and in docs/configuration.md; locally they come from .dev.vars.
  */
+import type { DeliveryMessage } from "./destinations/messages.ts";
 import type { RenderMessage } from "./queues/messages.ts";
 
 export interface Env {
@@ -9,6 +10,8 @@ export interface Env {
   FILES: R2Bucket;
   IMAGE_QUEUE: Queue<RenderMessage>;
   VIDEO_QUEUE: Queue<RenderMessage>;
+  /** Uploads of completed jobs' outputs to their destinations (src/destinations/deliver.ts). */
+  DELIVERY_QUEUE: Queue<DeliveryMessage>;
   BROWSER: Fetcher;
   /** static/ (catalogue fonts, html-layer libraries), see scripts/build-render-assets.mjs. */
   ASSETS: Fetcher;
@@ -69,7 +72,10 @@ export interface Env {
   STORAGE_SIGNING_SECRET: string;
   /** HMAC key of the sign-in codes stored in D1. */
   AUTH_SECRET: string;
-  /** Key material (>= 32 characters) that seals secrets the service must read back, e.g. webhook signing secrets. */
+  /**
+   * Key material (>= 32 characters) that seals secrets the service must read back: webhook signing secrets, storage
+   * connections' secret access keys.
+   */
   DATA_ENCRYPTION_KEY: string;
   HCAPTCHA_SECRET?: string;
   /** The payment provider (Stripe): API key, and the secret its webhooks are signed with. */

@@ -34,6 +34,8 @@ export const MOUNTS = {
   mcp: "/mcp",
   /** v2 render webhooks (customer endpoints, deliveries). */
   webhooksV2: "/api/v2/webhooks",
+  /** v2 storage connections: the S3-compatible buckets jobs deliver their outputs to. */
+  storageConnections: "/api/v2/storage-connections",
   /** Local helpers (outbox, stand-in checkout), development only. */
   dev: "/dev",
 } as const;

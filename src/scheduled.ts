@@ -10,6 +10,7 @@ import { pruneIdempotencyKeys } from "./lib/idempotency.ts";
 import { pruneRateLimits } from "./lib/rate-limit.ts";
 import { handOverMissed, pruneWebhookLog } from "./webhooks/announce.ts";
 import { feedRunningBatches } from "./jobs/feed-batch.ts";
+import { handOverDueDeliveries } from "./destinations/deliver.ts";
 
 export const handleScheduled = async (controller: ScheduledController, env: Env): Promise<void> => {
   // The run's clock is the trigger's scheduled time, so a delayed run judges due items as of its slot.
@@ -25,6 +26,8 @@ export const handleScheduled = async (controller: ScheduledController, env: Env)
     const webhooks = { handedOver: await handOverMissed(ctx), pruned: await pruneWebhookLog(ctx) };
     if (webhooks.handedOver || webhooks.pruned)
       console.log(JSON.stringify({ level: "info", msg: "webhooks", ...webhooks }));
+    const deliveries = await handOverDueDeliveries(ctx);
+    if (deliveries) console.log(JSON.stringify({ level: "info", msg: "deliveries handed over", deliveries }));
     console.log(JSON.stringify({ level: "info", msg: "sweep", failedJobs: failed, prunedCounters }));
   }
   // Every trigger renews due allowances: the monthly cron does the bulk on the 1st, the 5-minute one catches

@@ -842,6 +842,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/storage-connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List your storage connections (scope renders:create) */
+        get: operations["listStorageConnections"];
+        put?: never;
+        /**
+         * Connect an S3-compatible bucket (scope renders:create)
+         * @description AWS S3, Cloudflare R2, Google Cloud Storage (its S3 API, HMAC keys), MinIO... The endpoint passes the SSRF guard (https; no private, loopback or metadata address) now and before every upload. The secret access key is stored sealed and never answered.
+         */
+        post: operations["createStorageConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/storage-connections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a storage connection (scope renders:create) */
+        get: operations["getStorageConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a storage connection (scope renders:create)
+         * @description Deliveries still due to it fail, saying it was deleted.
+         */
+        delete: operations["deleteStorageConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/templates": {
         parameters: {
             query?: never;
@@ -1052,6 +1094,8 @@ export interface components {
             priority: number;
             captions?: components["schemas"]["Captions"];
             frames?: components["schemas"]["Frames"];
+            /** @description Only for a job created with destinations: one entry per destination, in order */
+            destinations?: components["schemas"]["Delivery"][];
         };
         JobListItem: {
             id: string;
@@ -1599,7 +1643,7 @@ export interface components {
             id: string;
             name: string;
             url: string;
-            eventTypes: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed")[];
+            eventTypes: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed" | "render.delivered" | "render.delivery_failed")[];
             active: boolean;
             /** @description Why the service disabled it (after failing for days); null otherwise */
             disabledReason: string | null;
@@ -1613,7 +1657,7 @@ export interface components {
             id: string;
             name: string;
             url: string;
-            eventTypes: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed")[];
+            eventTypes: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed" | "render.delivered" | "render.delivery_failed")[];
             active: boolean;
             /** @description Why the service disabled it (after failing for days); null otherwise */
             disabledReason: string | null;
@@ -1691,6 +1735,48 @@ export interface components {
             replayed: boolean;
             /** @enum {string} */
             status: "pending" | "delivered" | "dead_letter";
+        };
+        StorageConnection: {
+            id: string;
+            name: string;
+            endpoint: string;
+            region: string;
+            bucket: string;
+            /** @enum {string} */
+            addressing: "path" | "virtual";
+            accessKeyId: string;
+            keyTemplate: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        StorageConnectionList: components["schemas"]["StorageConnection"][];
+        Delivery: {
+            /** @description Null once the connection was deleted */
+            connectionId: string | null;
+            bucket: string;
+            /** @description The output's object key */
+            key: string;
+            /**
+             * @description waiting (for the job), pending (an attempt is due), delivering, delivered, failed, skipped (the job did not complete)
+             * @enum {string}
+             */
+            status: "waiting" | "pending" | "delivering" | "delivered" | "failed" | "skipped";
+            attempts: number;
+            /** @description The last attempt's error */
+            error: string | null;
+            /** @description The files uploaded so far */
+            files: {
+                /** @description `output`, or the suffix of another file of the job (`.poster.png`, `.captions.vtt`) */
+                name: string;
+                key: string;
+                contentType: string;
+                size: number;
+                etag: string;
+            }[];
+            nextAttemptAt: string | null;
+            deliveredAt: string | null;
         };
         Template: {
             id: string;
@@ -3292,6 +3378,9 @@ export type WebhookAttempt = components['schemas']['WebhookAttempt'];
 export type WebhookDeliveryDetail = components['schemas']['WebhookDeliveryDetail'];
 export type QueuedTestEvent = components['schemas']['QueuedTestEvent'];
 export type ReplayResult = components['schemas']['ReplayResult'];
+export type StorageConnection = components['schemas']['StorageConnection'];
+export type StorageConnectionList = components['schemas']['StorageConnectionList'];
+export type Delivery = components['schemas']['Delivery'];
 export type Template = components['schemas']['Template'];
 export type TemplateList = components['schemas']['TemplateList'];
 export type BatchCreated = components['schemas']['BatchCreated'];
@@ -3452,10 +3541,24 @@ export interface operations {
                     /** @constant */
                     type: "image";
                     config: components["schemas"]["ImageConfig"];
+                    /** @description Upload the outputs (and posters, thumbnails, captions) to your S3-compatible storage once the job completes */
+                    destinations?: {
+                        /** @description A storage connection of yours (stc_...) */
+                        connectionId: string;
+                        /** @description This job's key template, instead of the connection's (same variables) */
+                        key?: string;
+                    }[];
                 } | {
                     /** @constant */
                     type: "video";
                     config: components["schemas"]["VideoConfig"];
+                    /** @description Upload the outputs (and posters, thumbnails, captions) to your S3-compatible storage once the job completes */
+                    destinations?: {
+                        /** @description A storage connection of yours (stc_...) */
+                        connectionId: string;
+                        /** @description This job's key template, instead of the connection's (same variables) */
+                        key?: string;
+                    }[];
                 };
             };
         };
@@ -3552,10 +3655,24 @@ export interface operations {
                     /** @constant */
                     type: "image";
                     config: components["schemas"]["ImageConfig"];
+                    /** @description Upload the outputs (and posters, thumbnails, captions) to your S3-compatible storage once the job completes */
+                    destinations?: {
+                        /** @description A storage connection of yours (stc_...) */
+                        connectionId: string;
+                        /** @description This job's key template, instead of the connection's (same variables) */
+                        key?: string;
+                    }[];
                 } | {
                     /** @constant */
                     type: "video";
                     config: components["schemas"]["VideoConfig"];
+                    /** @description Upload the outputs (and posters, thumbnails, captions) to your S3-compatible storage once the job completes */
+                    destinations?: {
+                        /** @description A storage connection of yours (stc_...) */
+                        connectionId: string;
+                        /** @description This job's key template, instead of the connection's (same variables) */
+                        key?: string;
+                    }[];
                 };
             };
         };
@@ -5223,7 +5340,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     url: string;
-                    eventTypes: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed")[];
+                    eventTypes: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed" | "render.delivered" | "render.delivery_failed")[];
                     /** @default true */
                     active?: boolean;
                 };
@@ -5301,7 +5418,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     url?: string;
-                    eventTypes?: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed")[];
+                    eventTypes?: ("render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed" | "render.delivered" | "render.delivery_failed")[];
                     active?: boolean;
                 };
             };
@@ -5348,7 +5465,7 @@ export interface operations {
                      * @default webhook.test
                      * @enum {string}
                      */
-                    eventType?: "webhook.test" | "render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed";
+                    eventType?: "webhook.test" | "render.started" | "render.completed" | "render.failed" | "render.cancelled" | "batch.completed" | "render.delivered" | "render.delivery_failed";
                     data?: {
                         [key: string]: unknown;
                     };
@@ -5522,6 +5639,174 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listStorageConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connections, without secrets */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["StorageConnectionList"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createStorageConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "renders bucket",
+                 *       "endpoint": "https://s3.eu-west-1.amazonaws.com",
+                 *       "region": "eu-west-1",
+                 *       "bucket": "my-renders",
+                 *       "accessKeyId": "AKIAIOSFODNN7EXAMPLE",
+                 *       "secretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+                 *       "keyTemplate": "renders/{date}/{jobId}.{ext}"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /** @description The service's origin, e.g. https://s3.eu-west-1.amazonaws.com, https://<account>.r2.cloudflarestorage.com, https://storage.googleapis.com (https only; no path) */
+                    endpoint: string;
+                    /**
+                     * @description The signing region: AWS's bucket region, `auto` for R2 (default us-east-1)
+                     * @default us-east-1
+                     */
+                    region?: string;
+                    bucket: string;
+                    /**
+                     * @description `path`: <endpoint>/<bucket>/<key> (default); `virtual`: <bucket>.<endpoint host>/<key>
+                     * @default path
+                     * @enum {string}
+                     */
+                    addressing?: "path" | "virtual";
+                    accessKeyId: string;
+                    /** @description Stored sealed, used only to sign uploads, never answered */
+                    secretAccessKey: string;
+                    /**
+                     * @description The object key of a job's output: {jobId}, {date}, {ext}, {type}, {metadata.<name>} (default {jobId}.{ext})
+                     * @default {jobId}.{ext}
+                     */
+                    keyTemplate?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The connection (never its secret) */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["StorageConnection"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getStorageConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The connection, without its secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["StorageConnection"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    deleteStorageConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `id`, `deleted` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Deleted"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

@@ -12,3 +12,4 @@ export * from "./tables/rate-limits.ts";
 export * from "./tables/webhooks.ts";
 export * from "./tables/templates.ts";
 export * from "./tables/job-chunks.ts";
+export * from "./tables/destinations.ts";

@@ -35,6 +35,7 @@ import {
   MediaFile,
   UploadedFile,
 } from "../files/serialize.ts";
+import { Delivery, StorageConnection, StorageConnectionList } from "../destinations/schemas.ts";
 import { Health } from "../health/schemas.ts";
 import { CallbackHealth } from "../renderer/schemas.ts";
 import {
@@ -139,6 +140,9 @@ export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = {
   WebhookDeliveryDetail,
   QueuedTestEvent,
   ReplayResult,
+  StorageConnection,
+  StorageConnectionList,
+  Delivery,
   Template,
   TemplateList,
   BatchCreated,

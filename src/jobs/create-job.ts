@@ -4,10 +4,12 @@
  * config as submitted (echoed to its owner), its normal form (what everything downstream reads:
  * stored-config.ts) and, for a video, its plan (timeline, seconds, reserve, deadline: planned-length.ts).
  * Renderers map the config's public URLs to the imported files through input-map.ts. The answer carries
- * validation's `warnings` (properties accepted with no effect).
+ * validation's `warnings` (properties accepted with no effect). A job's `destinations` (src/destinations) are
+ * checked before anything is reserved and written once the job is open.
  */
 import { validateJobConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context.ts";
+import { planDeliveries, recordDeliveries } from "../destinations/plan.ts";
 import { catalogueOnline } from "../fonts/online.ts";
 import { ValidationFailed } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
@@ -29,7 +31,7 @@ export const DEFAULT_PRIORITY = 5;
 
 export const createJob = async (
   ctx: CallerCtx,
-  input: { type: unknown; config: unknown },
+  input: { type: unknown; config: unknown; destinations?: unknown },
   /** Transport for public-URL inputs (tests); production uses the global fetch behind the SSRF guard. */
   fetcher?: Fetcher,
 ): Promise<JobCreated> => {
@@ -73,9 +75,16 @@ export const createJob = async (
     priority: DEFAULT_PRIORITY,
     createdAt: at,
   };
+  const deliveries = await planDeliveries(ctx, input.destinations, {
+    jobId: job.id,
+    createdAt: at,
+    ext: job.outputFormat,
+    type: job.type,
+  });
   await openJob(ctx, job);
   const queue = job.type === "IMAGE" ? env.IMAGE_QUEUE : env.VIDEO_QUEUE;
   try {
+    await recordDeliveries(ctx, deliveries);
     await queue.send({ kind: "render", jobId: job.id, userId });
   } catch (e) {
     // Nothing may be lost: a job that never reached the queue is failed and its reserve released.

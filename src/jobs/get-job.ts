@@ -1,5 +1,9 @@
-/** GET /api/v1/jobs/{id}: the owner's job, with its caption and frame outputs when it asked for them. */
+/**
+ * GET /api/v1/jobs/{id}: the owner's job, with its caption and frame outputs and its destinations' deliveries when it
+ * asked for them.
+ */
 import type { CallerCtx } from "../context.ts";
+import { deliveriesOfJob } from "../destinations/results.ts";
 import { captionsOfJob } from "./caption-outputs.ts";
 import { framesOfJob } from "./frame-outputs.ts";
 import { getOwnedJob } from "./internal.ts";
@@ -16,5 +20,11 @@ export const jobWithCaptions = async (
 ): Promise<Job> => {
   const captions = await captionsOfJob(ctx, row);
   const frames = await framesOfJob(ctx, row);
-  return { ...toJob(row), ...(captions && { captions }), ...(frames && { frames }) };
+  const destinations = await deliveriesOfJob(ctx, row);
+  return {
+    ...toJob(row),
+    ...(captions && { captions }),
+    ...(frames && { frames }),
+    ...(destinations && { destinations }),
+  };
 };

@@ -19,6 +19,7 @@
 import * as ledger from "../ledger/ledger.ts";
 import type { Ctx } from "../context.ts";
 import type { JobStatus, JobType } from "../db/schema.ts";
+import { jobCompleted } from "../destinations/deliver.ts";
 import { ConcurrencyLimit, InsufficientTokens } from "../lib/errors.ts";
 import { handOver } from "../webhooks/announce.ts";
 import { deliveriesOf, eventTypeOf, raiseEvent } from "../webhooks/events.ts";
@@ -248,7 +249,7 @@ export const finishJob = async (
     ...raiseEvent(ctx.d1, { jobId: job.id, type: eventTypeOf(outcome.status)!, at }),
   ]);
   await handOver(ctx, deliveriesOf(results));
-  return settled(ctx, job, results[0]?.meta.changes === 1);
+  return settled(ctx, job, results[0]?.meta.changes === 1, outcome.status);
 };
 
 /**
@@ -300,11 +301,16 @@ export const completeWithOutput = async (
     ...raiseEvent(ctx.d1, { jobId: job.id, type: "render.completed", at }),
   ]);
   await handOver(ctx, deliveriesOf(results));
-  return settled(ctx, job, results[1]?.meta.changes === 1);
+  return settled(ctx, job, results[1]?.meta.changes === 1, "COMPLETED");
 };
 
-/** After a job of a batch settles, the batch queues its next jobs and may end (src/jobs/feed-batch.ts). */
-const settled = async (ctx: Ctx, job: SettledJob, moved: boolean): Promise<boolean> => {
+/**
+ * After a job settles: a completed job's outputs go to its destinations (src/destinations: a queue message each,
+ * never failing the completion); a job of a batch lets the batch queue its next jobs and maybe end
+ * (src/jobs/feed-batch.ts).
+ */
+const settled = async (ctx: Ctx, job: SettledJob, moved: boolean, status: JobStatus): Promise<boolean> => {
+  if (moved && status === "COMPLETED") await jobCompleted(ctx, job.id);
   // The job's own settlement stands whatever happens here: a failed feed is retried by the cron.
   if (moved && job.batchId)
     await batchJobSettled(ctx, job.batchId).catch((e) =>

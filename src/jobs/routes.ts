@@ -13,7 +13,8 @@ import { answer, envelope, ok } from "../lib/envelope.ts";
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { idempotencyKeyOf, idempotent } from "../lib/idempotency.ts";
 import { jsonBody, queryParams, readJson } from "../lib/validate.ts";
-import { describe, type RouteDoc } from "../lib/openapi-route.ts";
+import { describe, PendingSchema, type RouteDoc } from "../lib/openapi-route.ts";
+import { Destinations } from "../destinations/schemas.ts";
 import { EXAMPLES } from "../lib/openapi-examples.ts";
 import { cancelJob } from "./cancel-job.ts";
 import { createJob } from "./create-job.ts";
@@ -44,6 +45,7 @@ const jobBody = {
     properties: {
       type: { const: type },
       config: { $ref: `#/components/schemas/${type === "image" ? "Image" : "Video"}Config` },
+      destinations: new PendingSchema(Destinations, "input"),
     },
   })),
 };

@@ -8,6 +8,7 @@ import type { DetectedResource as ReferencedFile } from "@media-render/contract/
 import { FILE_EXTENSIONS, type FileKind } from "@media-render/contract/config/file-ref";
 import { FieldError, FieldWarning } from "@media-render/contract/field-errors";
 import { JOB_STATUSES, JOB_TYPES } from "../db/schema.ts";
+import { DeliveryList, Destinations } from "../destinations/schemas.ts";
 import { Timestamp } from "../lib/envelope.ts";
 
 const Int = v.pipe(v.number(), v.integer());
@@ -24,6 +25,7 @@ export const JobRequest = v.object({
     v.metadata({ type: "object" }),
     v.description("The job config: its JSON Schema is GET /api/v1/schemas/{type} (MCP: get_schema)"),
   ),
+  destinations: v.optional(Destinations),
 });
 
 /** A job's id, as a path names it. */
@@ -107,6 +109,7 @@ export const Job = v.object({
   priority: Int,
   captions: v.optional(Captions),
   frames: v.optional(Frames),
+  destinations: v.optional(DeliveryList),
 });
 export type Job = v.InferOutput<typeof Job>;
 

@@ -21,6 +21,7 @@ export const TAGS = {
   "API keys": "The owner's API keys (session only)",
   Billing: "Plans, usage, the token ledger and payments",
   Webhooks: "v2 render webhooks: signed, retried and dead-lettered deliveries of render events",
+  Destinations: "v2 storage connections: the S3-compatible buckets jobs upload their outputs to",
   Templates: "v2: templates with variables, batches of rows, bulk ZIP output and manifests",
   Health: "Service health",
 } as const;

@@ -21,6 +21,7 @@ import {
   ValidationFailed,
 } from "../lib/errors.ts";
 import { renderImageJob } from "../image-renderer/render-image-job.ts";
+import { handleDeliveries } from "../destinations/deliver.ts";
 import { dispatchJoin, offerChunk, watchChunk } from "./dispatch-chunks.ts";
 import { dispatchVideoJob, videoRequest } from "./dispatch-video.ts";
 import { RenderMessage } from "./messages.ts";
@@ -72,6 +73,7 @@ export const handleQueue = async (
   execution?: ExecutionContext,
 ): Promise<void> => {
   const ctx = createContext(env, { defer: execution && ((work) => execution.waitUntil(work)) });
+  if (batch.queue.startsWith("deliver-outputs")) return handleDeliveries(ctx, batch.messages);
   for (const message of batch.messages) {
     const parsed = v.safeParse(RenderMessage, message.body);
     if (!parsed.success || parsed.output.kind === "ping") {

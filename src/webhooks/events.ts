@@ -20,8 +20,13 @@ export const RENDER_EVENT_TYPES = [
 export type RenderEventType = (typeof RENDER_EVENT_TYPES)[number];
 /** A template batch ended (all its jobs final, or cancelled): src/jobs/batch-ended.ts raises it. */
 export const BATCH_COMPLETED = "batch.completed";
+/**
+ * Every destination of a completed job has its result (src/destinations): `render.delivered` when each one
+ * delivered, `render.delivery_failed` when any failed; either lists every destination's result.
+ */
+export const DELIVERY_EVENT_TYPES = ["render.delivered", "render.delivery_failed"] as const;
 /** Every event type an endpoint may subscribe to. */
-export const EVENT_TYPES = [...RENDER_EVENT_TYPES, BATCH_COMPLETED] as const;
+export const EVENT_TYPES = [...RENDER_EVENT_TYPES, BATCH_COMPLETED, ...DELIVERY_EVENT_TYPES] as const;
 /** Sent by POST /api/v2/webhooks/{id}/test to that endpoint only, whatever it subscribes to. */
 export const TEST_EVENT_TYPE = "webhook.test";
 
@@ -97,6 +102,38 @@ export const raiseBatchEvent = (d1: D1Database, batchId: string, at: number): D1
            AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.user_id = b.user_id AND ${subscribes(`'${BATCH_COMPLETED}'`)})`,
       )
       .bind(id, batchId, at),
+    fanOut(d1, id, at),
+  ];
+};
+
+/**
+ * The statements that persist the delivery event of job `jobId` once none of its destinations is left to settle
+ * (so the batch that settles the last one raises it, and a later batch raises nothing: one event per job and type),
+ * with every destination's result, and its deliveries; only when its owner subscribes.
+ */
+export const raiseDeliveryEvent = (d1: D1Database, jobId: string, at: number): D1PreparedStatement[] => {
+  const id = newId("msg");
+  const [delivered, failed] = DELIVERY_EVENT_TYPES;
+  return [
+    d1
+      .prepare(
+        `INSERT OR IGNORE INTO webhook_events (id, user_id, job_id, type, data, created_at)
+         SELECT ?1, j.user_id, j.id, t.type, json_object('jobId', j.id, 'jobType', j.type, 'status', j.status,
+             'outputFileId', j.output_file_id, 'outputFormat', j.output_format, 'completedAt', j.completed_at,
+             'destinations', (SELECT json_group_array(json_object('connectionId', d.connection_id,
+                 'bucket', d.bucket, 'key', d.key, 'status', d.status, 'attempts', d.attempts, 'error', d.error,
+                 'files', json(d.files), 'deliveredAt', CASE WHEN d.delivered_at IS NULL THEN NULL
+                   ELSE strftime('%Y-%m-%dT%H:%M:%fZ', d.delivered_at / 1000.0, 'unixepoch') END))
+               FROM (SELECT * FROM job_deliveries WHERE job_id = j.id ORDER BY position) d)), ?3
+         FROM jobs j
+         JOIN (SELECT CASE WHEN EXISTS (SELECT 1 FROM job_deliveries WHERE job_id = ?2 AND status = 'failed')
+                 THEN '${failed}' ELSE '${delivered}' END AS type) t
+         WHERE j.id = ?2 AND EXISTS (SELECT 1 FROM job_deliveries WHERE job_id = ?2)
+           AND NOT EXISTS (SELECT 1 FROM job_deliveries WHERE job_id = ?2
+                           AND status NOT IN ('delivered', 'failed', 'skipped'))
+           AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.user_id = j.user_id AND ${subscribes("t.type")})`,
+      )
+      .bind(id, jobId, at),
     fanOut(d1, id, at),
   ];
 };

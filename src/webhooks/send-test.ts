@@ -7,7 +7,13 @@ import type { CallerCtx } from "../context.ts";
 import { InvalidState, ValidationFailed } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { handOver } from "./announce.ts";
-import { BATCH_COMPLETED, eventBody, TEST_EVENT_TYPE, type NewDelivery } from "./events.ts";
+import {
+  BATCH_COMPLETED,
+  DELIVERY_EVENT_TYPES,
+  eventBody,
+  TEST_EVENT_TYPE,
+  type NewDelivery,
+} from "./events.ts";
 import { getOwnedEndpoint } from "./internal.ts";
 import { MAX_PAYLOAD_BYTES } from "./limits.ts";
 import type { QueuedTestEvent, TestEventBody } from "./schemas.ts";
@@ -31,6 +37,40 @@ const example = (type: string, at: number): Record<string, unknown> => {
       endedAt: at,
       test: true,
     };
+  if ((DELIVERY_EVENT_TYPES as readonly string[]).includes(type)) {
+    const failed = type === "render.delivery_failed";
+    return {
+      jobId: "job_example",
+      jobType: "VIDEO",
+      status: "COMPLETED",
+      outputFileId: "example_output_file",
+      outputFormat: "mp4",
+      completedAt: at - 30_000,
+      destinations: [
+        {
+          connectionId: "stc_example",
+          bucket: "my-renders",
+          key: "renders/job_example.mp4",
+          status: failed ? "failed" : "delivered",
+          attempts: failed ? 5 : 1,
+          error: failed ? "PUT renders/job_example.mp4: 403 AccessDenied: Access Denied" : null,
+          files: failed
+            ? []
+            : [
+                {
+                  name: "output",
+                  key: "renders/job_example.mp4",
+                  contentType: "video/mp4",
+                  size: 1048576,
+                  etag: "9b2cf535f27731c974343645a3985328",
+                },
+              ],
+          deliveredAt: failed ? null : new Date(at).toISOString(),
+        },
+      ],
+      test: true,
+    };
+  }
   const status = {
     "render.started": "PROCESSING",
     "render.completed": "COMPLETED",

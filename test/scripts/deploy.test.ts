@@ -15,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const realWrangler = join(root, "node_modules", ".bin", "wrangler");
-const QUEUES = ["render-image", "render-video", "render-image-dlq", "render-video-dlq"];
+const QUEUES = ["render-image", "render-video", "deliver-outputs", "render-image-dlq", "render-video-dlq"];
 const GENERATED = ["RENDERER_SECRET", "STORAGE_SIGNING_SECRET", "AUTH_SECRET", "DATA_ENCRYPTION_KEY"];
 const ALL_SECRETS = [
   ...GENERATED,

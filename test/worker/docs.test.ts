@@ -117,7 +117,13 @@ describe("GET /api/v1/user-api/docs", () => {
       "GET /api/v1/auth/session getBrowserSession",
       "DELETE /api/v1/auth/session closeBrowserSession",
     ]);
-    expect(ids.length).toBe(65);
+    expect(ids.filter((i) => i.includes("/api/v2/storage-connections"))).toEqual([
+      "GET /api/v2/storage-connections listStorageConnections",
+      "POST /api/v2/storage-connections createStorageConnection",
+      "GET /api/v2/storage-connections/{id} getStorageConnection",
+      "DELETE /api/v2/storage-connections/{id} deleteStorageConnection",
+    ]);
+    expect(ids.length).toBe(69);
   });
 
   it("types every answer: JSON data by a named schema, errors by the shared envelope, other media by type", async () => {

@@ -1,5 +1,6 @@
 /**
- * Global setup of both Worker test projects: the loopback canary and webhook receiver, and the shared fixtures.
+ * Global setup of both Worker test projects: the loopback canary, webhook receiver and S3-protocol server, and the
+ * shared fixtures.
  * The renderer is started by renderer-setup.ts, for the `worker-render` project only.
  */
 import { readFileSync, readdirSync } from "node:fs";
@@ -7,6 +8,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { startCanary } from "../net-canary.ts";
 import { startReceiver } from "../webhook-receiver.ts";
+import { startS3Server, type S3Server } from "../s3-server.ts";
 
 declare module "vitest" {
   interface ProvidedContext {
@@ -18,6 +20,8 @@ declare module "vitest" {
     canary: { httpPort: number; udpPort: number };
     /** Port of the loopback webhook receiver (test/webhook-receiver.ts). */
     webhookReceiverPort: number;
+    /** The loopback S3-protocol server of the destination tests (test/s3-server.ts). */
+    s3: S3Server;
   }
 }
 
@@ -27,6 +31,9 @@ export default async function setup(project: TestProject) {
   project.provide("canary", { httpPort: canary.httpPort, udpPort: canary.udpPort });
   const receiver = await startReceiver();
   project.provide("webhookReceiverPort", receiver.port);
+  const s3 = await startS3Server();
+  const { close: closeS3, ...s3Server } = s3;
+  project.provide("s3", s3Server);
   // FIXTURES_DIR: a checkout that is not beside ../shared (a git worktree elsewhere) names the folder itself.
   const dir = process.env.FIXTURES_DIR ?? join(process.cwd(), "..", "shared", "fixtures");
   project.provide(
@@ -36,5 +43,6 @@ export default async function setup(project: TestProject) {
   return async () => {
     await canary.close();
     await receiver.close();
+    await closeS3();
   };
 }
