@@ -13,7 +13,7 @@ import { answer, envelope, ok } from "../lib/envelope.ts";
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { idempotencyKeyOf, idempotent } from "../lib/idempotency.ts";
 import { jsonBody, queryParams, readJson } from "../lib/validate.ts";
-import { describe, type RouteDoc } from "../lib/openapi-route.ts";
+import { describe, PendingSchema, type RouteDoc } from "../lib/openapi-route.ts";
 import { EXAMPLES } from "../lib/openapi-examples.ts";
 import { cancelJob } from "./cancel-job.ts";
 import { createJob } from "./create-job.ts";
@@ -23,6 +23,7 @@ import { jobStats, lastThirtyDays } from "./job-stats.ts";
 import { ListJobsQuery, listJobs } from "./list-jobs.ts";
 import { queueStatus } from "./queue-status.ts";
 import {
+  CallbackFields,
   DailyJobCounts,
   Job,
   JobCancelled,
@@ -36,6 +37,11 @@ import {
 } from "./schemas.ts";
 import { validateJob } from "./validate-job.ts";
 
+/** The optional `webhookUrl` and `metadata` of a job request (their valibot schemas, converted with the document). */
+const callbackProperties = Object.fromEntries(
+  Object.entries(CallbackFields.entries).map(([name, schema]) => [name, new PendingSchema(schema, "input")]),
+);
+
 /** Either job type with its config schema (the JSON Schemas of /api/v1/schemas, from the same valibot schemas). */
 const jobBody = {
   oneOf: (["image", "video"] as const).map((type) => ({
@@ -44,6 +50,7 @@ const jobBody = {
     properties: {
       type: { const: type },
       config: { $ref: `#/components/schemas/${type === "image" ? "Image" : "Video"}Config` },
+      ...callbackProperties,
     },
   })),
 };
