@@ -15,7 +15,6 @@ import {
 } from "../accounts/schemas.ts";
 import {
   Checkout,
-  CheckoutReturn,
   CurrentPlan,
   LedgerPage,
   Payment,
@@ -35,6 +34,7 @@ import {
   MediaFile,
   UploadedFile,
 } from "../files/serialize.ts";
+import { SupportedFileTypes } from "../files/supported-types.ts";
 import { Health } from "../health/schemas.ts";
 import { CallbackHealth } from "../renderer/schemas.ts";
 import {
@@ -59,6 +59,8 @@ import {
   Batch,
   BatchCreated,
   BatchJob,
+  BatchList,
+  BatchSummary,
   BatchManifest,
   ManifestEntry,
   Template,
@@ -67,6 +69,7 @@ import {
 import { BulkDurationResult, DurationResult } from "../tools/schemas.ts";
 import {
   QueuedTestEvent,
+  JobCallbacks,
   ReplayResult,
   RotatedSecret,
   WebhookAttempt,
@@ -102,6 +105,7 @@ export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = {
   FileMetadata,
   FileValidation,
   DownloadLink,
+  SupportedFileTypes,
   DurationResult,
   BulkDurationResult,
   SchemaList,
@@ -128,7 +132,6 @@ export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = {
   PlanChangeResult,
   Checkout,
   Payment,
-  CheckoutReturn,
   WebhookEndpoint,
   WebhookEndpointList,
   WebhookEndpointCreated,
@@ -139,11 +142,14 @@ export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = {
   WebhookDeliveryDetail,
   QueuedTestEvent,
   ReplayResult,
+  JobCallbacks,
   Template,
   TemplateList,
   BatchCreated,
   BatchJob,
   Batch,
+  BatchSummary,
+  BatchList,
   ManifestEntry,
   BatchManifest,
 };

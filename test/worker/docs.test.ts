@@ -99,6 +99,10 @@ describe("GET /api/v1/user-api/docs", () => {
       "GET /api/v1/jobs/{jobId}/events streamJobEvents",
       "POST /api/v1/files/upload uploadFile",
       "POST /api/v1/files/validate validateFile",
+      "POST /api/v1/files/validate/image validateImageFile",
+      "POST /api/v1/files/validate/video validateVideoFile",
+      "POST /api/v1/files/validate/audio validateAudioFile",
+      "GET /api/v1/files/supported-types getSupportedFileTypes",
       "GET /api/v1/files listFiles",
       "GET /api/v1/files/{fileId} getFile",
       "DELETE /api/v1/files/{fileId} deleteFile",
@@ -106,6 +110,7 @@ describe("GET /api/v1/user-api/docs", () => {
       "GET /api/v1/files/{fileId}/download downloadFile",
       "HEAD /api/v1/files/{fileId}/download headFile",
       "POST /api/v1/files/{fileId}/link createDownloadLink",
+      "POST /api/v1/files/{fileId}/public-link createPublicLink",
     ]);
     expect(
       ids.filter((i) => i.includes("/api/v1/auth/options") || i.includes("/api/v1/auth/session")),
@@ -115,7 +120,7 @@ describe("GET /api/v1/user-api/docs", () => {
       "GET /api/v1/auth/session getBrowserSession",
       "DELETE /api/v1/auth/session closeBrowserSession",
     ]);
-    expect(ids.length).toBe(65);
+    expect(ids.length).toBe(73);
   });
 
   it("types every answer: JSON data by a named schema, errors by the shared envelope, other media by type", async () => {
