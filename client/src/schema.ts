@@ -30,7 +30,7 @@ export interface paths {
         put?: never;
         /**
          * Create a render job
-         * @description Validates the config, imports public URL inputs, reserves the estimated tokens and queues the job. Send `Idempotency-Key` to make a retry safe: the same key and body within 24 h answer the first result.
+         * @description Validates the config, imports public URL inputs, reserves the estimated tokens and queues the job. `webhookUrl`: the job's render events are also posted there, signed with the account's job-callback secret (GET /api/v2/webhooks/job-callbacks) and retried like webhook deliveries. `metadata`: your own JSON object, echoed on the job and in every event. Send `Idempotency-Key` to make a retry safe: the same key and body within 24 h answer the first result.
          */
         post: operations["createJob"];
         delete?: never;

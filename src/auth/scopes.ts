@@ -11,7 +11,8 @@ import { documented } from "../lib/openapi-route.ts";
 
 /** Every scope, with what it allows. */
 export const SCOPES = {
-  "renders:create": "create renders and manage render webhooks (create, update, delete, rotate, test)",
+  "renders:create":
+    "create renders (jobs, template renders) and manage render webhooks (create, update, delete, rotate, test, the job-callback secret)",
   "renders:read": "read renders and their outputs",
   "operations:read": "read operations: webhook deliveries, batch status",
   "operations:cancel": "cancel operations: batches, replay dead-lettered deliveries",

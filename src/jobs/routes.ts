@@ -61,7 +61,10 @@ const CREATE_DOC = {
   summary: "Create a render job",
   description:
     "Validates the config, imports public URL inputs, reserves the estimated tokens and queues the job. " +
-    "Send `Idempotency-Key` to make a retry safe: the same key and body within 24 h answer the first result.",
+    "`webhookUrl`: the job's render events are also posted there, signed with the account's job-callback secret " +
+    "(GET /api/v2/webhooks/job-callbacks) and retried like webhook deliveries. `metadata`: your own JSON object, " +
+    "echoed on the job and in every event. Send `Idempotency-Key` to make a retry safe: the same key and body within " +
+    "24 h answer the first result.",
   body: { json: jobBody },
   bodyExample: EXAMPLES.imageJob,
   idempotent: true,
