@@ -6,10 +6,11 @@
  * and in its event stream.
  */
 import { env } from "cloudflare:workers";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "../../../src/keys/create-api-key.ts";
 import { createJob } from "../../../src/jobs/create-job.ts";
-import { callbackEndpoint } from "../../../src/webhooks/job-callbacks.ts";
+import { callbackEndpoint, callbackUrlErrors } from "../../../src/webhooks/job-callbacks.ts";
 import { withDns } from "../fake-internet.ts";
 import { asCaller, body, call, json, newAccount, testCtx } from "../helpers.ts";
 import { auditedBalance, jobOutputUrl, jobRow, postStatusReport, statusReport } from "../jobs-seed.ts";
@@ -305,6 +306,47 @@ describe("job callbacks: refusals and abuse", () => {
         send,
       ),
     ).rejects.toMatchObject({ errors: [{ field: "webhookUrl", code: "URL_NOT_ALLOWED" }] });
+  });
+
+  it("refuses generated private addresses in any spelling, directly or behind a name, and lets public ones through", async () => {
+    const { userId } = await newAccount();
+    const production = { ...asCaller(userId), env: { ...env, ENVIRONMENT: "production" } };
+    const RANGES: [number, number][] = [
+      [0x0a000000, 8],
+      [0x7f000000, 8],
+      [0xa9fe0000, 16],
+      [0xac100000, 12],
+      [0xc0a80000, 16],
+      [0x64400000, 10],
+    ];
+    const spell = (n: number, form: number) => {
+      const o = [n >>> 24, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
+      return [o.join("."), String(n), `0x${n.toString(16)}`, o.map((x) => `0${x.toString(8)}`).join(".")][
+        form
+      ]!;
+    };
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...RANGES),
+        fc.nat(),
+        fc.integer({ min: 0, max: 3 }),
+        fc.boolean(),
+        async ([base, bits], r, form, behindName) => {
+          const n = (base + (r % 2 ** (32 - bits))) >>> 0;
+          const dotted = spell(n, 0);
+          const host = behindName ? "hooks.example.net" : spell(n, form);
+          const send = withDns(async () => new Response("unused"), { "hooks.example.net": [dotted] });
+          const errors = await callbackUrlErrors(production, `https://${host}/hook`, send);
+          expect(errors, host).toEqual([
+            expect.objectContaining({ field: "webhookUrl", code: "URL_NOT_ALLOWED" }),
+          ]);
+        },
+      ),
+      { numRuns: 200, seed: 20261202 },
+    );
+    const send = withDns(async () => new Response("unused"));
+    expect(await callbackUrlErrors(production, "https://hooks.example.net/hook", send)).toEqual([]);
+    expect(await callbackUrlErrors(production, "https://93.184.215.14/hook", send)).toEqual([]);
   });
 
   it("refuses oversized or non-object metadata, with the config's own errors beside it", async () => {
