@@ -9,6 +9,7 @@ import { billingRoutes } from "./billing/routes.ts";
 import { builderRoutes, renderAssetRoutes } from "./builder/routes.ts";
 import { consoleRoutes } from "./console/routes.ts";
 import { devRoutes } from "./dev/routes.ts";
+import { llmsRoutes } from "./docs/llms-txt.ts";
 import { docsRoutes } from "./docs/routes.ts";
 import { fileRoutes } from "./files/routes.ts";
 import { healthRoutes } from "./health/routes.ts";
@@ -51,6 +52,7 @@ export const createApp = () => {
     docsRoutes(() => app),
   );
   app.route(MOUNTS.mcp, mcpRoutes);
+  app.route(MOUNTS.llms, llmsRoutes);
   app.route(MOUNTS.builder, builderRoutes);
   app.route(MOUNTS.render, renderAssetRoutes);
   app.route("/", consoleRoutes);

@@ -32,6 +32,8 @@ export const MOUNTS = {
   batches: "/api/v2/batches",
   /** The MCP endpoint (Streamable HTTP). */
   mcp: "/mcp",
+  /** The config-writing guide for agents (plain text, https://llmstxt.org). */
+  llms: "/llms.txt",
   /** v2 render webhooks (customer endpoints, deliveries). */
   webhooksV2: "/api/v2/webhooks",
   /** v2 storage connections: the S3-compatible buckets jobs deliver their outputs to. */

@@ -6,9 +6,16 @@
  *   mrs render <job.json> [--out <file>]   upload the local files the config names, create the job, show its
  *                                          progress (Server-Sent Events), download the output
  *   mrs validate <job.json>                check a job without creating it (exit 1 when invalid)
+ *   mrs templates [list | render <templateId> [--var name=value]... [--vars <vars.json>] [--out <file>] [--no-wait]]
+ *                                          render a saved template once (then as `render` does)
+ *   mrs batches [list [--template <id>] [--status S]]
  *   mrs files [list | upload <file> [--ttl <hours>] | delete <fileId>]
  *   mrs jobs [list [--status S] | get <jobId> | cancel <jobId>]
+ *   mrs callbacks                          the signing secret of job callbacks (and their log's id)
  *   mrs key                                the account, plan and balance behind the key
+ *
+ * `render` and `templates render` take `--webhook-url <url>` (the job's render events are posted there, signed with
+ * the callbacks secret) and `--metadata <json object>` (echoed on the job and in every event).
  *
  * MRS_API_KEY holds the key, MRS_API_URL the service (default http://127.0.0.1:8787). A job file is
  * `{ "type": "image" | "video", "config": {...} }`; a `path`, `fontPath` or `audioFilePath` in it that names an
@@ -24,27 +31,44 @@ type JobRequest = operations["createJob"]["requestBody"]["content"]["application
 
 const FILE_FIELDS = new Set(["path", "fontPath", "audioFilePath"]);
 
-const usage = `usage: mrs render <job.json> [--out <file>] | validate <job.json> | files [list|upload <file>|delete <id>] | jobs [list|get <id>|cancel <id>] | key
+const usage = `usage: mrs render <job.json> [--out <file>] [--webhook-url <url>] [--metadata <json>] | validate <job.json>
+       mrs templates [list | render <id> ...] | batches [list] | files [list|upload <file>|delete <id>]
+       mrs jobs [list|get <id>|cancel <id>] | callbacks | key
   (npm run cli -- <command> ...)
 
 commands:
   render <job.json>        upload the local files the job names, create it, follow its progress, download the output
   validate <job.json>      check a job without creating it (exit 1 when invalid)
+  templates [list]         your templates
+  templates render <id>    render a saved template once (then as render does)
+  batches [list]           your template batches
   files [list]             your files
   files upload <file>      upload a file
   files delete <fileId>    delete a file
   jobs [list]              your jobs
   jobs get <jobId>         one job
   jobs cancel <jobId>      cancel a job
+  callbacks                the signing secret of job callbacks (and their log's id)
   key                      the account, plan and balance behind the key
 
 options:
-  --out <file>             render: where the output goes (default: the job file's name with the output's extension)
+  --out <file>             render, templates render: where the output goes (default: the job file's or template's
+                           name with the output's extension)
+  --webhook-url <url>      render, templates render: the job's render events are posted there, signed with the
+                           callbacks secret
+  --metadata <json>        render, templates render: a JSON object echoed on the job and in every event
+  --var <name=value>       templates render: a variable (repeatable; over --vars)
+  --vars <file.json>       templates render: the variables as a JSON object
+  --no-wait                templates render: print the created job and exit
   --ttl <hours>            files upload: how long the file is kept
-  --status <status>        jobs list: only jobs in this status
+  --status <status>        jobs list, batches list: only those in this status
+  --template <id>          batches list: only this template's batches
   -h, --help               this help
 
 environment: MRS_API_KEY (required), MRS_API_URL (default http://127.0.0.1:8787)`;
+
+/** A usage mistake found while reading the options' values: said in one line, exit 2. */
+class UsageError extends Error {}
 
 /** What is wrong with a command and its arguments, if anything. */
 const commandProblem = (command: string, sub?: string, arg?: string): string | undefined => {
@@ -53,6 +77,12 @@ const commandProblem = (command: string, sub?: string, arg?: string): string | u
     case "render":
     case "validate":
       return sub ? undefined : needs("a job file");
+    case "templates":
+      if (sub === undefined || sub === "list") return undefined;
+      if (sub === "render") return arg ? undefined : needs("a template id");
+      return `unknown command templates ${sub}`;
+    case "batches":
+      return sub === undefined || sub === "list" ? undefined : `unknown command batches ${sub}`;
     case "files":
       if (sub === undefined || sub === "list") return undefined;
       if (sub === "upload") return arg ? undefined : needs("a file");
@@ -62,6 +92,7 @@ const commandProblem = (command: string, sub?: string, arg?: string): string | u
       if (sub === undefined || sub === "list") return undefined;
       if (sub === "get" || sub === "cancel") return arg ? undefined : needs("a job id");
       return `unknown command jobs ${sub}`;
+    case "callbacks":
     case "key":
       return undefined;
     default:
@@ -73,6 +104,35 @@ const commandProblem = (command: string, sub?: string, arg?: string): string | u
 const usageError = (message: string): number => {
   process.stderr.write(`mrs: ${message} (npm run cli -- --help lists the commands and options)\n`);
   return 2;
+};
+
+/** `--webhook-url` and `--metadata` (a JSON object) as the request fields they set. */
+const callbackFields = (values: { "webhook-url"?: string; metadata?: string }) => {
+  let metadata: Record<string, unknown> | undefined;
+  if (values.metadata !== undefined) {
+    try {
+      metadata = JSON.parse(values.metadata) as Record<string, unknown>;
+    } catch {
+      throw new UsageError(`--metadata is not JSON: ${values.metadata}`);
+    }
+  }
+  return {
+    ...(values["webhook-url"] !== undefined && { webhookUrl: values["webhook-url"] }),
+    ...(metadata !== undefined && { metadata }),
+  };
+};
+
+/** The variables of `templates render`: a JSON file's object, then each `--var name=value` over it. */
+const variablesOf = (vars: string | undefined, pairs: string[] = []) => {
+  const out: Record<string, unknown> = vars
+    ? (JSON.parse(readFileSync(vars, "utf8")) as Record<string, unknown>)
+    : {};
+  for (const pair of pairs) {
+    const at = pair.indexOf("=");
+    if (at < 1) throw new UsageError(`--var takes name=value, not ${JSON.stringify(pair)}`);
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
 };
 
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
@@ -122,10 +182,25 @@ const bar = (percent: number, stage: string | null | undefined, status: string) 
 /** The job file as written: the service validates it (and says what is wrong with it). */
 const readJob = (file: string) => JSON.parse(readFileSync(file, "utf8")) as JobRequest;
 
-const render = async (client: Client, file: string, out: string | undefined) => {
+const render = async (
+  client: Client,
+  file: string,
+  out: string | undefined,
+  extra: ReturnType<typeof callbackFields>,
+) => {
   const job = readJob(file);
   const config = (await uploadLocalFiles(client, job.config, dirname(resolve(file)))) as typeof job.config;
-  const created = await data(client.api.POST("/api/v1/jobs", { body: { ...job, config } as JobRequest }));
+  const created = await data(
+    client.api.POST("/api/v1/jobs", { body: { ...job, config, ...extra } as JobRequest }),
+  );
+  return follow(client, created, out ?? `${basename(file).replace(/\.json$/i, "")}`);
+};
+
+/**
+ * Shows a created job's progress (its event stream) and downloads its output to `out` (a name without an
+ * extension gets the output's); exit 1 when the job does not complete.
+ */
+const follow = async (client: Client, created: { jobId: string; estimatedTokens: number }, out: string) => {
   process.stderr.write(`job ${created.jobId} (${created.estimatedTokens} tokens reserved)\n`);
   let final: Job | undefined;
   for await (const e of client.events(created.jobId)) {
@@ -138,7 +213,7 @@ const render = async (client: Client, file: string, out: string | undefined) => 
     process.stderr.write(`job ${final?.status ?? "ended"}: ${final?.errorMessage ?? ""}\n`);
     return 1;
   }
-  const target = out ?? `${basename(file).replace(/\.json$/i, "")}.${final.outputFormat}`;
+  const target = /\.[a-z0-9]+$/i.test(basename(out)) ? out : `${out}.${final.outputFormat}`;
   writeFileSync(target, await client.download(final.outputFileId));
   process.stderr.write(`${target} (${final.tokensUsed} tokens)\n`);
   return 0;
@@ -156,6 +231,12 @@ const main = async (argv: string[]): Promise<number> => {
         out: { type: "string" },
         ttl: { type: "string" },
         status: { type: "string" },
+        template: { type: "string" },
+        var: { type: "string", multiple: true },
+        vars: { type: "string" },
+        "no-wait": { type: "boolean" },
+        "webhook-url": { type: "string" },
+        metadata: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -186,7 +267,7 @@ const main = async (argv: string[]): Promise<number> => {
   switch (command) {
     case "render":
       if (!sub) break;
-      return render(client, sub, values.out);
+      return render(client, sub, values.out, callbackFields(values));
     case "validate": {
       if (!sub) break;
       const result = await data(client.api.POST("/api/v1/jobs/validate", { body: readJob(sub) }));
@@ -227,6 +308,30 @@ const main = async (argv: string[]): Promise<number> => {
           0
         );
       break;
+    case "templates":
+      if (!sub || sub === "list") return (print(await data(client.api.GET("/api/v2/templates"))), 0);
+      if (sub === "render" && arg) {
+        const created = await data(
+          client.api.POST("/api/v2/templates/{id}/renders", {
+            params: { path: { id: arg } },
+            body: { variables: variablesOf(values.vars, values.var), ...callbackFields(values) },
+          }),
+        );
+        if (values["no-wait"]) return (print(created), 0);
+        return follow(client, created, values.out ?? arg);
+      }
+      break;
+    case "batches":
+      if (!sub || sub === "list") {
+        const query = {
+          ...(values.template && { templateId: values.template }),
+          ...(values.status && { status: values.status }),
+        };
+        return (print(await data(client.api.GET("/api/v2/batches", { params: { query } }))), 0);
+      }
+      break;
+    case "callbacks":
+      return (print(await data(client.api.GET("/api/v2/webhooks/job-callbacks"))), 0);
     case "key": {
       print({
         account: await data(client.api.GET("/api/v1/account")),
@@ -241,6 +346,7 @@ const main = async (argv: string[]): Promise<number> => {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e: unknown) => {
+    if (e instanceof UsageError) process.exit(usageError(e.message));
     if (e instanceof ApiError) {
       process.stderr.write(`error ${e.status}: ${e.message}\n`);
       for (const f of e.details?.errors ?? []) process.stderr.write(`  ${f.field ?? ""}: ${f.message}\n`);

@@ -30,7 +30,7 @@ export interface paths {
         put?: never;
         /**
          * Create a render job
-         * @description Validates the config, imports public URL inputs, reserves the estimated tokens and queues the job. Send `Idempotency-Key` to make a retry safe: the same key and body within 24 h answer the first result.
+         * @description Validates the config, imports public URL inputs, reserves the estimated tokens and queues the job. `webhookUrl`: the job's render events are also posted there, signed with the account's job-callback secret (GET /api/v2/webhooks/job-callbacks) and retried like webhook deliveries. `metadata`: your own JSON object, echoed on the job and in every event. Send `Idempotency-Key` to make a retry safe: the same key and body within 24 h answer the first result.
          */
         post: operations["createJob"];
         delete?: never;
@@ -174,6 +174,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/files/validate/image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an image file without storing it
+         * @description JsonCut's route: as POST /api/v1/files/validate, and the content must be image (an error in `validation.errors` otherwise).
+         */
+        post: operations["validateImageFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/validate/video": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a video file without storing it
+         * @description JsonCut's route: as POST /api/v1/files/validate, and the content must be video (an error in `validation.errors` otherwise).
+         */
+        post: operations["validateVideoFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/validate/audio": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check an audio file without storing it
+         * @description JsonCut's route: as POST /api/v1/files/validate, and the content must be audio (an error in `validation.errors` otherwise).
+         */
+        post: operations["validateAudioFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/supported-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The file types uploads may have
+         * @description Per category, the extensions a file may be named with and its MIME types (the content decides; the name and a declared category must agree with it), and the size limit.
+         */
+        get: operations["getSupportedFileTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/files": {
         parameters: {
             query?: never;
@@ -267,6 +347,26 @@ export interface paths {
          * @description Anyone holding the link can download the file until it expires (60 s to 7 days, default 1 hour; never past the file's own expiry). The body may be left out.
          */
         post: operations["createDownloadLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/files/{fileId}/public-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a public (signed) download link
+         * @description JsonCut's name for POST /api/v1/files/{fileId}/link: the same body (optional `expiresIn`, 60 s to 7 days, default 1 hour; never past the file's own expiry) and answer.
+         */
+        post: operations["createPublicLink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -698,23 +798,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/billing/return": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** Where checkout sends the browser back */
-        get: operations["checkoutReturn"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v2/webhooks": {
         parameters: {
             query?: never;
@@ -736,6 +819,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/webhooks/job-callbacks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signing secret and log id of job callbacks (scope renders:create)
+         * @description A job created with `webhookUrl` (POST /api/v1/jobs, POST /api/v2/templates/{id}/renders) gets its render events there, signed with this account-wide secret and retried like any delivery. Created on first use. Its `id` reads the log (GET /api/v2/webhooks/{id}/deliveries, replay) and rotates the secret (POST /api/v2/webhooks/{id}/rotate-secret).
+         */
+        get: operations["getJobCallbacks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/webhooks/{id}": {
         parameters: {
             query?: never;
@@ -743,7 +846,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Read an endpoint (scope renders:create) */
+        get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
         /** Delete an endpoint (scope renders:create) */
@@ -927,6 +1031,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/templates/{id}/renders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Render a template once
+         * @description `{ variables, webhookUrl?, metadata? }`: the variables are merged as a batch row's are (the same types, defaults, conditions and errors, fields `variables.<name>`), then one job is created as POST /api/v1/jobs creates it and answered the same way (402, 429 and `Idempotency-Key` included). Counts against job creation's rate limit.
+         */
+        post: operations["renderTemplate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/templates/{id}/batches": {
         parameters: {
             query?: never;
@@ -941,6 +1065,26 @@ export interface paths {
          * @description JSON `{ rows: [{column: value}], mode?, nameColumn? }` or a `text/csv` body (header row; `mode` and `nameColumn` in the query). Every row is merged and validated before anything is charged: `all-or-nothing` (default) refuses the batch if any row is bad, `valid-only` opens the good rows and lists the others. Errors carry `row` (1-based, header excluded) and `field`. Rows and bytes are bounded per plan (free 100 rows / 256 KiB, pro 1,000 / 2 MiB, business 5,000 / 8 MiB), columns to 200. A video batch is refused (429) while the account's failed renders are over their daily quota, like a video job. `Idempotency-Key` makes a retry safe.
          */
         post: operations["createBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your batches
+         * @description Newest first, `page` and `limit` (1-100, default 20), optionally `templateId` and `status` (RUNNING, COMPLETED, CANCELLED). Each batch without its jobs (GET /api/v2/batches/{id} has them).
+         */
+        get: operations["listBatches"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1092,6 +1236,12 @@ export interface components {
             };
             inputFileIds: string[];
             priority: number;
+            /** @description Where its render events are also delivered; null without */
+            webhookUrl: string | null;
+            /** @description The metadata the job was created with; null without */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
             captions?: components["schemas"]["Captions"];
             frames?: components["schemas"]["Frames"];
             /** @description Only for a job created with destinations: one entry per destination, in order */
@@ -1267,6 +1417,10 @@ export interface components {
                 /** @description The renderer's stage (e.g. `encoding`); `completed` once the job is */
                 stage: string | null;
             } | null;
+            /** @description The metadata the job was created with; null without */
+            metadata: {
+                [key: string]: unknown;
+            } | null;
             /** Format: date-time */
             updatedAt: string;
         };
@@ -1353,6 +1507,42 @@ export interface components {
             url: string;
             /** Format: date-time */
             expiresAt: string;
+        };
+        SupportedFileTypes: {
+            categories: {
+                image: {
+                    /** @description File name extensions, without the dot */
+                    extensions: string[];
+                    mimeTypes: string[];
+                };
+                video: {
+                    /** @description File name extensions, without the dot */
+                    extensions: string[];
+                    mimeTypes: string[];
+                };
+                audio: {
+                    /** @description File name extensions, without the dot */
+                    extensions: string[];
+                    mimeTypes: string[];
+                };
+                font: {
+                    /** @description File name extensions, without the dot */
+                    extensions: string[];
+                    mimeTypes: string[];
+                };
+                shader: {
+                    /** @description File name extensions, without the dot */
+                    extensions: string[];
+                    mimeTypes: string[];
+                };
+                captions: {
+                    /** @description File name extensions, without the dot */
+                    extensions: string[];
+                    mimeTypes: string[];
+                };
+            };
+            /** @description The largest upload, in bytes */
+            maxFileSize: number;
         };
         DurationResult: {
             durationMs: number;
@@ -1634,11 +1824,6 @@ export interface components {
             createdAt: string;
             paidAt: string | null;
         };
-        CheckoutReturn: {
-            /** @enum {string} */
-            checkout: "success" | "cancelled";
-            next: string;
-        };
         WebhookEndpoint: {
             id: string;
             name: string;
@@ -1778,6 +1963,20 @@ export interface components {
             nextAttemptAt: string | null;
             deliveredAt: string | null;
         };
+        JobCallbacks: {
+            /** @description The endpoint id of job callbacks: their log is GET /api/v2/webhooks/{id}/deliveries */
+            id: string;
+            /** @description whsec_...: every job callback is signed with it (Standard Webhooks) */
+            secret: string;
+            /** @description After a rotation, until when the previous secret also signs; null otherwise */
+            previousSecretExpiresAt: string | null;
+            /** @description What a job's webhookUrl receives: every render event of that job */
+            eventTypes: ("render.started" | "render.completed" | "render.failed" | "render.cancelled")[];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
         Template: {
             id: string;
             name: string;
@@ -1848,10 +2047,37 @@ export interface components {
                 CANCELLED: number;
             };
             progress: number;
-            jobs: components["schemas"]["BatchJob"][];
             /** Format: date-time */
             createdAt: string;
             endedAt: string | null;
+            jobs: components["schemas"]["BatchJob"][];
+        };
+        BatchSummary: {
+            id: string;
+            templateId: string;
+            /** @enum {string} */
+            status: "RUNNING" | "COMPLETED" | "CANCELLED";
+            /** @enum {string} */
+            mode: "valid-only" | "all-or-nothing";
+            nameColumn: string | null;
+            totalRows: number;
+            accepted: number;
+            rejected: number;
+            counts: {
+                PENDING: number;
+                PROCESSING: number;
+                COMPLETED: number;
+                FAILED: number;
+                CANCELLED: number;
+            };
+            progress: number;
+            /** Format: date-time */
+            createdAt: string;
+            endedAt: string | null;
+        };
+        BatchList: {
+            batches: components["schemas"]["BatchSummary"][];
+            pagination: components["schemas"]["Pagination"];
         };
         ManifestEntry: {
             row: number;
@@ -3341,6 +3567,7 @@ export type FileList = components['schemas']['FileList'];
 export type FileMetadata = components['schemas']['FileMetadata'];
 export type FileValidation = components['schemas']['FileValidation'];
 export type DownloadLink = components['schemas']['DownloadLink'];
+export type SupportedFileTypes = components['schemas']['SupportedFileTypes'];
 export type DurationResult = components['schemas']['DurationResult'];
 export type BulkDurationResult = components['schemas']['BulkDurationResult'];
 export type SchemaList = components['schemas']['SchemaList'];
@@ -3367,7 +3594,6 @@ export type LedgerPage = components['schemas']['LedgerPage'];
 export type PlanChangeResult = components['schemas']['PlanChangeResult'];
 export type Checkout = components['schemas']['Checkout'];
 export type Payment = components['schemas']['Payment'];
-export type CheckoutReturn = components['schemas']['CheckoutReturn'];
 export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 export type WebhookEndpointList = components['schemas']['WebhookEndpointList'];
 export type WebhookEndpointCreated = components['schemas']['WebhookEndpointCreated'];
@@ -3381,11 +3607,14 @@ export type ReplayResult = components['schemas']['ReplayResult'];
 export type StorageConnection = components['schemas']['StorageConnection'];
 export type StorageConnectionList = components['schemas']['StorageConnectionList'];
 export type Delivery = components['schemas']['Delivery'];
+export type JobCallbacks = components['schemas']['JobCallbacks'];
 export type Template = components['schemas']['Template'];
 export type TemplateList = components['schemas']['TemplateList'];
 export type BatchCreated = components['schemas']['BatchCreated'];
 export type BatchJob = components['schemas']['BatchJob'];
 export type Batch = components['schemas']['Batch'];
+export type BatchSummary = components['schemas']['BatchSummary'];
+export type BatchList = components['schemas']['BatchList'];
 export type ManifestEntry = components['schemas']['ManifestEntry'];
 export type BatchManifest = components['schemas']['BatchManifest'];
 export type ImageConfig = components['schemas']['ImageConfig'];
@@ -3541,6 +3770,15 @@ export interface operations {
                     /** @constant */
                     type: "image";
                     config: components["schemas"]["ImageConfig"];
+                    /**
+                     * Format: uri
+                     * @description Also deliver this job's render events here: signed with the account's job-callback secret (GET /api/v2/webhooks/job-callbacks), retried like webhook deliveries; https on a public address
+                     */
+                    webhookUrl?: string;
+                    /** @description Your own JSON object (at most 4096 bytes as JSON), echoed on the job, in its events and webhook payloads */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                     /** @description Upload the outputs (and posters, thumbnails, captions) to your S3-compatible storage once the job completes */
                     destinations?: {
                         /** @description A storage connection of yours (stc_...) */
@@ -3552,6 +3790,15 @@ export interface operations {
                     /** @constant */
                     type: "video";
                     config: components["schemas"]["VideoConfig"];
+                    /**
+                     * Format: uri
+                     * @description Also deliver this job's render events here: signed with the account's job-callback secret (GET /api/v2/webhooks/job-callbacks), retried like webhook deliveries; https on a public address
+                     */
+                    webhookUrl?: string;
+                    /** @description Your own JSON object (at most 4096 bytes as JSON), echoed on the job, in its events and webhook payloads */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                     /** @description Upload the outputs (and posters, thumbnails, captions) to your S3-compatible storage once the job completes */
                     destinations?: {
                         /** @description A storage connection of yours (stc_...) */
@@ -3655,6 +3902,15 @@ export interface operations {
                     /** @constant */
                     type: "image";
                     config: components["schemas"]["ImageConfig"];
+                    /**
+                     * Format: uri
+                     * @description Also deliver this job's render events here: signed with the account's job-callback secret (GET /api/v2/webhooks/job-callbacks), retried like webhook deliveries; https on a public address
+                     */
+                    webhookUrl?: string;
+                    /** @description Your own JSON object (at most 4096 bytes as JSON), echoed on the job, in its events and webhook payloads */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                     /** @description Upload the outputs (and posters, thumbnails, captions) to your S3-compatible storage once the job completes */
                     destinations?: {
                         /** @description A storage connection of yours (stc_...) */
@@ -3666,6 +3922,15 @@ export interface operations {
                     /** @constant */
                     type: "video";
                     config: components["schemas"]["VideoConfig"];
+                    /**
+                     * Format: uri
+                     * @description Also deliver this job's render events here: signed with the account's job-callback secret (GET /api/v2/webhooks/job-callbacks), retried like webhook deliveries; https on a public address
+                     */
+                    webhookUrl?: string;
+                    /** @description Your own JSON object (at most 4096 bytes as JSON), echoed on the job, in its events and webhook payloads */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
                     /** @description Upload the outputs (and posters, thumbnails, captions) to your S3-compatible storage once the job completes */
                     destinations?: {
                         /** @description A storage connection of yours (stc_...) */
@@ -3972,11 +4237,171 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    validateImageFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @default 24 */
+                    ttlHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description `validation` (isValid, the detected type, the reasons) and `uploadedFile` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FileValidation"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    validateVideoFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @default 24 */
+                    ttlHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description `validation` (isValid, the detected type, the reasons) and `uploadedFile` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FileValidation"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    validateAudioFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** Format: binary */
+                    file: string;
+                    /** @default 24 */
+                    ttlHours?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description `validation` (isValid, the detected type, the reasons) and `uploadedFile` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["FileValidation"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getSupportedFileTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `categories` and `maxFileSize` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["SupportedFileTypes"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     listFiles: {
         parameters: {
             query?: {
                 page?: string;
+                /** @description Files per page, 1 to 100 (default 20) */
                 per_page?: string;
+                /** @description The same as per_page (JsonCut's name for it) */
+                limit?: string;
                 category?: "image" | "video" | "audio" | "font" | "shader" | "captions" | "unknown";
             };
             header?: never;
@@ -4268,6 +4693,51 @@ export interface operations {
                      *       }
                      *     }
                      */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["DownloadLink"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    createPublicLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The file's id */
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @default 3600 */
+                    expiresIn?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description `url`, `expiresAt` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -5265,39 +5735,6 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
-    checkoutReturn: {
-        parameters: {
-            query?: {
-                /** @description The payment's id */
-                payment?: string;
-                /** @description `success` or `cancelled` */
-                checkout?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description `checkout` (success or cancelled) and what to do next */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        success: true;
-                        data: components["schemas"]["CheckoutReturn"];
-                        /** @description A sentence for people, where the answer has one */
-                        message?: string;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            500: components["responses"]["InternalError"];
-        };
-    };
     listWebhookEndpoints: {
         parameters: {
             query?: never;
@@ -5367,6 +5804,69 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getJobCallbacks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job-callback endpoint with its secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["JobCallbacks"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint, without its secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WebhookEndpoint"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
@@ -6022,6 +6522,69 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    renderTemplate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the same key and body within 24 h answer the first result */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description tpl_... */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Each variable's value, as a JSON batch row gives it; left out: its default
+                     * @default {}
+                     */
+                    variables?: {
+                        [key: string]: unknown;
+                    };
+                    /**
+                     * Format: uri
+                     * @description Also deliver this job's render events here: signed with the account's job-callback secret (GET /api/v2/webhooks/job-callbacks), retried like webhook deliveries; https on a public address
+                     */
+                    webhookUrl?: string;
+                    /** @description Your own JSON object (at most 4096 bytes as JSON), echoed on the job, in its events and webhook payloads */
+                    metadata?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description `jobId`, `status: PENDING`, `type`, `estimatedTokens`, `createdAt`, `warnings` */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["JobCreated"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            402: components["responses"]["PaymentRequired"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     createBatch: {
         parameters: {
             query?: {
@@ -6078,6 +6641,44 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listBatches: {
+        parameters: {
+            query?: {
+                page?: string;
+                limit?: string;
+                /** @description Only the batches of this template (tpl_...) */
+                templateId?: string;
+                /** @description RUNNING, COMPLETED, CANCELLED (any letter case) */
+                status?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `batches` and `pagination` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["BatchList"];
+                        /** @description A sentence for people, where the answer has one */
+                        message?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };

@@ -12,7 +12,7 @@ import { documented } from "../lib/openapi-route.ts";
 /** Every scope, with what it allows. */
 export const SCOPES = {
   "renders:create":
-    "create renders, manage render webhooks (create, update, delete, rotate, test) and storage connections",
+    "create renders (jobs, template renders), manage render webhooks (create, update, delete, rotate, test, the job-callback secret) and storage connections",
   "renders:read": "read renders and their outputs",
   "operations:read": "read operations: webhook deliveries, batch status",
   "operations:cancel": "cancel operations: batches, replay dead-lettered deliveries",

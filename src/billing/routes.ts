@@ -3,7 +3,6 @@
  * plan changes and token purchases (a session), payments, and the payment provider's signed webhook.
  */
 import { Hono } from "hono";
-import * as v from "valibot";
 import type { AppEnv } from "../app-env.ts";
 import { callerCtx, requireKeyOrSession, requireSession } from "../auth/api-key.ts";
 import { ok } from "../lib/envelope.ts";
@@ -14,23 +13,9 @@ import { LedgerQuery, listLedger } from "./ledger-history.ts";
 import { buyTokens, CheckoutBody, readPayment } from "./payments.ts";
 import { currentUsage } from "./plan-view.ts";
 import { listPlans } from "./plans.ts";
-import {
-  Checkout,
-  CheckoutReturn,
-  CurrentPlan,
-  LedgerPage,
-  Payment,
-  PlanChangeResult,
-  PlanList,
-} from "./schemas.ts";
+import { Checkout, CurrentPlan, LedgerPage, Payment, PlanChangeResult, PlanList } from "./schemas.ts";
 import { handlePaymentWebhook } from "./webhook.ts";
 import { describe } from "../lib/openapi-route.ts";
-
-/** What Checkout puts on the return URL (read leniently: anything but `success` reads as cancelled). */
-const ReturnQuery = v.object({
-  payment: v.optional(v.pipe(v.string(), v.description("The payment's id"))),
-  checkout: v.optional(v.pipe(v.string(), v.description("`success` or `cancelled`"))),
-});
 
 /** Provider events are a few KB; anything larger is not one. */
 const MAX_WEBHOOK_BYTES = 64 * 1024;
@@ -142,26 +127,6 @@ export const billingRoutes = new Hono<AppEnv>()
       },
     }),
     async (c) => ok(c, await readPayment(callerCtx(c), c.req.param("id"))),
-  )
-  .get(
-    "/return",
-    describe({
-      operationId: "checkoutReturn",
-      tag: "Billing",
-      summary: "Where checkout sends the browser back",
-      public: true,
-      query: ReturnQuery,
-      ok: {
-        status: 200,
-        description: "`checkout` (success or cancelled) and what to do next",
-        data: CheckoutReturn,
-      },
-    }),
-    (c) =>
-      ok(c, {
-        checkout: queryParams(c, ReturnQuery).checkout === "success" ? "success" : "cancelled",
-        next: "GET /api/v1/billing/usage shows the tokens once the payment is confirmed (seconds)",
-      } satisfies CheckoutReturn),
   )
   .post("/webhook", async (c) => {
     const raw = await readTextBounded(c.req.raw, MAX_WEBHOOK_BYTES);

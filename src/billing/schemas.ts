@@ -139,13 +139,6 @@ export const Payment = v.object({
 });
 export type Payment = v.InferOutput<typeof Payment>;
 
-/** Where Checkout sends the browser back. */
-export const CheckoutReturn = v.object({
-  checkout: v.picklist(["success", "cancelled"]),
-  next: v.string(),
-});
-export type CheckoutReturn = v.InferOutput<typeof CheckoutReturn>;
-
 /**
  * POST /api/v1/billing/webhook (the provider's, left out of the document): `applied` says whether the event changed
  * anything (false for replays).

@@ -15,7 +15,6 @@ import {
 } from "../accounts/schemas.ts";
 import {
   Checkout,
-  CheckoutReturn,
   CurrentPlan,
   LedgerPage,
   Payment,
@@ -36,6 +35,7 @@ import {
   UploadedFile,
 } from "../files/serialize.ts";
 import { Delivery, StorageConnection, StorageConnectionList } from "../destinations/schemas.ts";
+import { SupportedFileTypes } from "../files/supported-types.ts";
 import { Health } from "../health/schemas.ts";
 import { CallbackHealth } from "../renderer/schemas.ts";
 import {
@@ -60,6 +60,8 @@ import {
   Batch,
   BatchCreated,
   BatchJob,
+  BatchList,
+  BatchSummary,
   BatchManifest,
   ManifestEntry,
   Template,
@@ -68,6 +70,7 @@ import {
 import { BulkDurationResult, DurationResult } from "../tools/schemas.ts";
 import {
   QueuedTestEvent,
+  JobCallbacks,
   ReplayResult,
   RotatedSecret,
   WebhookAttempt,
@@ -103,6 +106,7 @@ export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = {
   FileMetadata,
   FileValidation,
   DownloadLink,
+  SupportedFileTypes,
   DurationResult,
   BulkDurationResult,
   SchemaList,
@@ -129,7 +133,6 @@ export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = {
   PlanChangeResult,
   Checkout,
   Payment,
-  CheckoutReturn,
   WebhookEndpoint,
   WebhookEndpointList,
   WebhookEndpointCreated,
@@ -143,11 +146,14 @@ export const SCHEMA_COMPONENTS: Record<string, v.GenericSchema> = {
   StorageConnection,
   StorageConnectionList,
   Delivery,
+  JobCallbacks,
   Template,
   TemplateList,
   BatchCreated,
   BatchJob,
   Batch,
+  BatchSummary,
+  BatchList,
   ManifestEntry,
   BatchManifest,
 };

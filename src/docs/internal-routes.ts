@@ -18,6 +18,7 @@ export const INTERNAL_ROUTES: readonly { prefix: string; why: string }[] = [
   { prefix: MOUNTS.builder, why: "the builder page (it uses the documented API)" },
   { prefix: MOUNTS.render, why: "the bundled fonts and html libraries the builder's preview draws with" },
   { prefix: MOUNTS.mcp, why: "the MCP endpoint (its tools are described by MCP itself)" },
+  { prefix: MOUNTS.llms, why: "the config-writing guide for agents (text, not an API)" },
   { prefix: MOUNTS.web, why: "the web front end's files" },
   ...CONSOLE_PAGES.map((prefix) => ({ prefix, why: "the console's pages (they use the documented API)" })),
 ];

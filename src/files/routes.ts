@@ -2,14 +2,14 @@
  * /api/v1/files (media permission: read for GET/HEAD, full for the rest). The download route also accepts
  * a signed link instead of an API key (see signed-link.ts).
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { callerCtx, requireKeyOrSession, requirePermission } from "../auth/api-key.ts";
 import { answer, Deleted, envelope, ok } from "../lib/envelope.ts";
 import { idempotencyKeyOf, idempotent } from "../lib/idempotency.ts";
 import { PayloadTooLarge, UnsupportedMediaType } from "../lib/errors.ts";
-import { jsonBody, queryParams } from "../lib/validate.ts";
+import { jsonBody, NoQuery, queryParams } from "../lib/validate.ts";
 import { deleteFile } from "./delete-file.ts";
 import { findFile, getOwnFile } from "./internal.ts";
 import { ListQuery, listFiles } from "./list-files.ts";
@@ -28,6 +28,7 @@ import {
   UploadedFile,
 } from "./serialize.ts";
 import { serveFile } from "./serve-file.ts";
+import { SupportedFileTypes, supportedFileTypes } from "./supported-types.ts";
 import { checkDownloadSignature, createDownloadLink, DEFAULT_LINK_SECONDS, LinkBody } from "./signed-link.ts";
 import { uploadFile, uploadFingerprint } from "./upload-file.ts";
 import { validateFile } from "./validate-file.ts";
@@ -113,6 +114,42 @@ const keyOrSignature = documented(
   { security: [{ apiKey: [] }, { session: [] }, { signedLink: [] }], errors: [] },
 );
 
+/** A signed download link of the caller's file (POST .../link and its JsonCut name .../public-link). */
+const downloadLink = async (c: Context<AppEnv>) => {
+  const ctx = callerCtx(c);
+  const row = await getOwnFile(ctx, c.req.param("fileId")!);
+  const hasBody = (c.req.header("content-length") ?? "0") !== "0" || c.req.header("content-type");
+  const { expiresIn } = hasBody ? await jsonBody(c, LinkBody) : { expiresIn: DEFAULT_LINK_SECONDS };
+  return ok(c, await createDownloadLink(ctx, { origin: new URL(c.req.url).origin, row, expiresIn }), 201);
+};
+
+/** The kinds JsonCut's file validation routes name (one fixed path each). */
+const FILE_KINDS = ["image", "video", "audio"] as const;
+
+/** POST /validate/{image|video|audio}: POST /validate that also requires the kind. */
+const validateKindRoutes = () => {
+  const routes = new Hono<AppEnv>();
+  for (const kind of FILE_KINDS)
+    routes.post(
+      `/validate/${kind}`,
+      ...auth,
+      describe({
+        operationId: `validate${kind[0]!.toUpperCase()}${kind.slice(1)}File`,
+        tag: "Files",
+        summary: `Check ${kind === "image" ? "an image" : `a${kind === "audio" ? "n" : ""} ${kind}`} file without storing it`,
+        description: `JsonCut's route: as POST /api/v1/files/validate, and the content must be ${kind} (an error in \`validation.errors\` otherwise).`,
+        body: { multipart: UPLOAD_FIELDS },
+        ok: {
+          status: 200,
+          description: "`validation` (isValid, the detected type, the reasons) and `uploadedFile`",
+          data: FileValidation,
+        },
+      }),
+      async (c) => ok(c, await validateFile({ ...multipartOf(c.req.raw), expected: kind })),
+    );
+  return routes;
+};
+
 export const fileRoutes = new Hono<AppEnv>()
   .post(
     "/upload",
@@ -165,6 +202,25 @@ export const fileRoutes = new Hono<AppEnv>()
       },
     }),
     async (c) => ok(c, await validateFile(multipartOf(c.req.raw))),
+  )
+  .route("/", validateKindRoutes())
+  .get(
+    "/supported-types",
+    ...auth,
+    describe({
+      operationId: "getSupportedFileTypes",
+      tag: "Files",
+      summary: "The file types uploads may have",
+      description:
+        "Per category, the extensions a file may be named with and its MIME types (the content decides; the " +
+        "name and a declared category must agree with it), and the size limit.",
+      query: NoQuery,
+      ok: { status: 200, description: "`categories` and `maxFileSize`", data: SupportedFileTypes },
+    }),
+    (c) => {
+      queryParams(c, NoQuery);
+      return ok(c, supportedFileTypes());
+    },
   )
   .get(
     "/",
@@ -240,13 +296,25 @@ export const fileRoutes = new Hono<AppEnv>()
       },
       errors: [410],
     }),
-    async (c) => {
-      const ctx = callerCtx(c);
-      const row = await getOwnFile(ctx, c.req.param("fileId"));
-      const hasBody = (c.req.header("content-length") ?? "0") !== "0" || c.req.header("content-type");
-      const { expiresIn } = hasBody ? await jsonBody(c, LinkBody) : { expiresIn: DEFAULT_LINK_SECONDS };
-      return ok(c, await createDownloadLink(ctx, { origin: new URL(c.req.url).origin, row, expiresIn }), 201);
-    },
+    (c) => downloadLink(c),
+  )
+  .post(
+    "/:fileId/public-link",
+    ...auth,
+    describe({
+      operationId: "createPublicLink",
+      tag: "Files",
+      summary: "Create a public (signed) download link",
+      description:
+        "JsonCut's name for POST /api/v1/files/{fileId}/link: the same body (optional `expiresIn`, 60 s to 7 days, " +
+        "default 1 hour; never past the file's own expiry) and answer.",
+      path,
+      body: LinkBody,
+      bodyOptional: true,
+      ok: { status: 201, description: "`url`, `expiresAt`", data: DownloadLink },
+      errors: [410],
+    }),
+    (c) => downloadLink(c),
   )
   .delete(
     "/:fileId",

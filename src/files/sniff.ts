@@ -73,6 +73,8 @@ const ISO_KINDS = { m4a: M4A, mov: MOV, mp4: MP4 };
 export const isoSniffed = (head: Uint8Array, tracks: IsoTracks | null): Sniffed =>
   ISO_KINDS[isoKind(head, tracks)];
 
+const SVG: Sniffed = { mimeType: "image/svg+xml", ext: "svg", category: "image" };
+
 /** SVG is text: accept an XML prolog or comments before the root `<svg` element. */
 const isSvg = (head: Uint8Array): boolean => {
   const text = new TextDecoder()
@@ -122,7 +124,7 @@ export const sniff = (head: Uint8Array): Sniffed | null => {
   for (const [test, kind] of kinds) {
     if (test(head)) return kind === M4A ? isoSniffed(head, isoTracksIn(head)) : kind;
   }
-  if (isSvg(head)) return { mimeType: "image/svg+xml", ext: "svg", category: "image" };
+  if (isSvg(head)) return SVG;
   if (isGlsl(head)) return GLSL;
   return captionsKind(head);
 };
@@ -140,10 +142,24 @@ const ALIASES: Record<string, string[]> = {
   glsl: ["glsl", "frag", "fs", "txt"],
 };
 
+/** The extensions a file of `kind` may be named with. */
+export const extensionsOf = (kind: Sniffed): string[] => ALIASES[kind.ext] ?? [kind.ext];
+
+/** Every type the content is recognised as (GET /api/v1/files/supported-types lists them). */
+export const SNIFFED_KINDS: readonly Sniffed[] = [
+  ...kinds.map(([, kind]) => kind),
+  MOV,
+  MP4,
+  SVG,
+  GLSL,
+  VTT,
+  SRT,
+];
+
 /** Whether a file name's extension agrees with the sniffed type (no extension: agrees). */
 export const nameAgrees = (name: string, kind: Sniffed): boolean => {
   const dot = name.lastIndexOf(".");
   if (dot < 0) return true;
   const ext = name.slice(dot + 1).toLowerCase();
-  return (ALIASES[kind.ext] ?? [kind.ext]).includes(ext);
+  return extensionsOf(kind).includes(ext);
 };

@@ -1,7 +1,9 @@
 /**
- * POST /api/v1/files/validate: the same checks as an upload, on the same multipart form, storing nothing.
+ * POST /api/v1/files/validate: the same checks as an upload, on the same multipart form, storing nothing;
+ * POST /api/v1/files/validate/{image|video|audio} also requires that category.
  * Answers the spec's "File validation result": `validation` and `uploadedFile`.
  */
+import type { FileCategory } from "../db/schema.ts";
 import { MAX_UPLOAD_BYTES } from "./retention.ts";
 import type { FileValidation } from "./serialize.ts";
 import { readUploadForm } from "./upload-form.ts";
@@ -10,9 +12,12 @@ import { validationOf } from "./validation.ts";
 export const validateFile = async ({
   body,
   boundary,
+  expected,
 }: {
   body: ReadableStream<Uint8Array>;
   boundary: string;
+  /** The category the file must be (POST /api/v1/files/validate/{image|video|audio}, JsonCut's routes). */
+  expected?: FileCategory;
 }): Promise<FileValidation> => {
   // The same bound as uploads: an oversized file is refused with 413 while streaming, like an upload.
   const form = await readUploadForm(body, boundary, { maxBytes: MAX_UPLOAD_BYTES });
@@ -22,6 +27,7 @@ export const validateFile = async ({
     size: ingested.size,
     kind: ingested.kind,
     declaredCategory: form.fields.category,
+    expected,
     maxBytes: MAX_UPLOAD_BYTES,
   });
   return {

@@ -4,8 +4,10 @@
  * config as submitted (echoed to its owner), its normal form (what everything downstream reads:
  * stored-config.ts) and, for a video, its plan (timeline, seconds, reserve, deadline: planned-length.ts).
  * Renderers map the config's public URLs to the imported files through input-map.ts. The answer carries
- * validation's `warnings` (properties accepted with no effect). A job's `destinations` (src/destinations) are
- * checked before anything is reserved and written once the job is open.
+ * validation's `warnings` (properties accepted with no effect). A `webhookUrl` (judged by the webhook endpoint policy)
+ * has the job's render events delivered there too (src/webhooks/job-callbacks.ts); `metadata` (metadata.ts) is
+ * stored with the job and echoed in them.
+ * A job's `destinations` (src/destinations) are checked before anything is reserved and written once the job is open.
  */
 import { validateJobConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context.ts";
@@ -25,20 +27,39 @@ import {
   type Fetcher,
 } from "./import-inputs.ts";
 import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs.ts";
+import { callbackEndpoint, callbackUrlErrors } from "../webhooks/job-callbacks.ts";
+import { metadataErrors } from "./metadata.ts";
 
 /** Every job gets this priority (spec: fixed at 5 for all users). */
 export const DEFAULT_PRIORITY = 5;
 
+/** What a job request carries: the spec's `type` and `config`, and optionally where to call back and metadata. */
+export interface JobInput {
+  type: unknown;
+  config: unknown;
+  webhookUrl?: unknown;
+  metadata?: unknown;
+  /** Where the outputs are delivered besides our storage (src/destinations). */
+  destinations?: unknown;
+}
+
 export const createJob = async (
   ctx: CallerCtx,
-  input: { type: unknown; config: unknown; destinations?: unknown },
-  /** Transport for public-URL inputs (tests); production uses the global fetch behind the SSRF guard. */
+  input: JobInput,
+  /**
+   * Transport for public-URL inputs and the webhookUrl's name lookups (tests); production uses the global fetch
+   * behind the SSRF guard.
+   */
   fetcher?: Fetcher,
 ): Promise<JobCreated> => {
   const { env } = ctx;
   const userId = ctx.caller.userId;
   const checked = validateJobConfig(input.type, input.config, { catalogueOnline: catalogueOnline(env) });
-  if (!checked.valid) throw new ValidationFailed(checked.errors);
+  const extra = metadataErrors(input.metadata);
+  if (!checked.valid || extra.length)
+    throw new ValidationFailed([...(checked.valid ? [] : checked.errors), ...extra]);
+  const urlErrors = await callbackUrlErrors(ctx, input.webhookUrl, fetcher);
+  if (urlErrors.length) throw new ValidationFailed(urlErrors);
   if (checked.type === "video") await assertPlanFeatures(ctx, checked.config);
   const refs = fileReferences(checked.type, checked.config);
   const stored = await lookupStoredFiles(ctx, refs);
@@ -61,6 +82,9 @@ export const createJob = async (
       ? plannedVideo(checked.config, (ref) => fileOf(ref)?.duration ?? null, await videoLengthCap(ctx))
       : null;
   const reserve = plan?.estimatedTokens ?? checked.estimatedTokens;
+  const webhookUrl = typeof input.webhookUrl === "string" ? input.webhookUrl : null;
+  // The endpoint its events go through exists before the job can raise one.
+  if (webhookUrl !== null) await callbackEndpoint(ctx, userId);
   const at = ctx.now();
   const job = {
     id: newId("job"),
@@ -74,12 +98,15 @@ export const createJob = async (
     reserve,
     priority: DEFAULT_PRIORITY,
     createdAt: at,
+    webhookUrl,
+    metadata: (input.metadata as Record<string, unknown> | undefined) ?? null,
   };
   const deliveries = await planDeliveries(ctx, input.destinations, {
     jobId: job.id,
     createdAt: at,
     ext: job.outputFormat,
     type: job.type,
+    metadata: job.metadata ?? undefined,
   });
   await openJob(ctx, job);
   const queue = job.type === "IMAGE" ? env.IMAGE_QUEUE : env.VIDEO_QUEUE;

@@ -2,7 +2,8 @@
  * GET /api/v1/jobs/{id}/events: a job's progress as Server-Sent Events, so a client need not poll. The stream
  * reads the job's row (the same data the renderer callback writes) and sends an event whenever it changes:
  *
- * - `progress`: `{ id, status, progress: { percent, stage } | null, updatedAt }`, first at once, then on change;
+ * - `progress`: `{ id, status, progress: { percent, stage } | null, metadata, updatedAt }`, first at once, then on
+ *   change;
  * - `done`: the whole job (as GET /api/v1/jobs/{id}) once it is COMPLETED, FAILED or CANCELLED; then it closes.
  *
  * The row is read every FAST_POLL_MS for the stream's first FAST_FOR_MS, then at intervals growing by half up to
@@ -58,6 +59,7 @@ export const jobEvents = async (c: Context<AppEnv>) => {
         id: job.id,
         status: job.status,
         progress: job.progress,
+        metadata: job.metadata,
         updatedAt: job.updatedAt,
       };
       const text = JSON.stringify(progress);

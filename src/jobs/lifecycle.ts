@@ -46,6 +46,10 @@ export interface NewJob {
   createdAt: number;
   /** A job of a template batch: waits unqueued until the batch feeder queues it. */
   batch?: { id: string; row: number; name: string | null };
+  /** Where its render events also go (src/webhooks/job-callbacks.ts). */
+  webhookUrl?: string | null;
+  /** The caller's object, echoed on the job and in its events (metadata.ts). */
+  metadata?: Record<string, unknown> | null;
 }
 
 /**
@@ -73,10 +77,10 @@ const openStatements = (d1: D1Database, job: NewJob, condition?: string): D1Prep
       .prepare(
         `INSERT INTO jobs (id, user_id, type, status, config, normalized_config, plan, input_file_ids, output_format,
            tokens_reserved, reserved_prepaid, tokens_used, priority, attempts, batch_id, batch_row, batch_name,
-           created_at, updated_at)
+           webhook_url, metadata, created_at, updated_at)
          SELECT ?1, ?2, ?3, 'PENDING', ?4, ?13, ?14, ?5, ?6, ?7,
            (SELECT -prepaid_amount FROM token_ledger WHERE job_id = ?1 AND kind = 'reserve'), 0, ?8, 0,
-           ?10, ?11, ?12, ?9, ?9
+           ?10, ?11, ?12, ?15, ?16, ?9, ?9
          WHERE changes() = 1`,
       )
       .bind(
@@ -94,6 +98,8 @@ const openStatements = (d1: D1Database, job: NewJob, condition?: string): D1Prep
         job.batch?.name ?? null,
         JSON.stringify(job.normalizedConfig),
         job.plan === null ? null : JSON.stringify(job.plan),
+        job.webhookUrl ?? null,
+        job.metadata == null ? null : JSON.stringify(job.metadata),
       ),
   ];
 };

@@ -22,7 +22,8 @@ const SORT_COLUMNS = {
   completedAt: jobs.completedAt,
 } as const;
 
-const integerParam = (name: string, min: number, max: number, fallback: number) =>
+/** A page number or size in a query string: a whole number from `min` to `max`, `fallback` when left out. */
+export const pageParam = (name: string, min: number, max: number, fallback: number) =>
   v.optional(
     v.pipe(
       v.string(),
@@ -46,8 +47,8 @@ const upperPicklist = <T extends string>(name: string, options: readonly T[]) =>
 
 /** The query string of the job list (all values arrive as strings). */
 export const ListJobsQuery = v.object({
-  page: integerParam("page", 1, 1_000_000, 1),
-  limit: integerParam("limit", 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
+  page: pageParam("page", 1, 1_000_000, 1),
+  limit: pageParam("limit", 1, MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE),
   status: upperPicklist("status", JOB_STATUSES),
   type: upperPicklist("type", JOB_TYPES),
   sortBy: v.optional(

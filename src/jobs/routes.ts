@@ -24,6 +24,7 @@ import { jobStats, lastThirtyDays } from "./job-stats.ts";
 import { ListJobsQuery, listJobs } from "./list-jobs.ts";
 import { queueStatus } from "./queue-status.ts";
 import {
+  CallbackFields,
   DailyJobCounts,
   Job,
   JobCancelled,
@@ -37,6 +38,11 @@ import {
 } from "./schemas.ts";
 import { validateJob } from "./validate-job.ts";
 
+/** The optional `webhookUrl` and `metadata` of a job request (their valibot schemas, converted with the document). */
+const callbackProperties = Object.fromEntries(
+  Object.entries(CallbackFields.entries).map(([name, schema]) => [name, new PendingSchema(schema, "input")]),
+);
+
 /** Either job type with its config schema (the JSON Schemas of /api/v1/schemas, from the same valibot schemas). */
 const jobBody = {
   oneOf: (["image", "video"] as const).map((type) => ({
@@ -45,6 +51,7 @@ const jobBody = {
     properties: {
       type: { const: type },
       config: { $ref: `#/components/schemas/${type === "image" ? "Image" : "Video"}Config` },
+      ...callbackProperties,
       destinations: new PendingSchema(Destinations, "input"),
     },
   })),
@@ -56,7 +63,10 @@ const CREATE_DOC = {
   summary: "Create a render job",
   description:
     "Validates the config, imports public URL inputs, reserves the estimated tokens and queues the job. " +
-    "Send `Idempotency-Key` to make a retry safe: the same key and body within 24 h answer the first result.",
+    "`webhookUrl`: the job's render events are also posted there, signed with the account's job-callback secret " +
+    "(GET /api/v2/webhooks/job-callbacks) and retried like webhook deliveries. `metadata`: your own JSON object, " +
+    "echoed on the job and in every event. Send `Idempotency-Key` to make a retry safe: the same key and body within " +
+    "24 h answer the first result.",
   body: { json: jobBody },
   bodyExample: EXAMPLES.imageJob,
   idempotent: true,

@@ -10,9 +10,34 @@ import { FieldError, FieldWarning } from "@media-render/contract/field-errors";
 import { JOB_STATUSES, JOB_TYPES } from "../db/schema.ts";
 import { DeliveryList, Destinations } from "../destinations/schemas.ts";
 import { Timestamp } from "../lib/envelope.ts";
+import { MAX_CALLBACK_URL_LENGTH } from "../webhooks/job-callbacks.ts";
+import { MAX_METADATA_BYTES } from "./metadata.ts";
 
 const Int = v.pipe(v.number(), v.integer());
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** The optional callback fields of a job request (a job, a template render), checked by createJob. */
+export const CallbackFields = v.object({
+  webhookUrl: v.optional(
+    v.pipe(
+      v.unknown(),
+      v.metadata({ type: "string", format: "uri", maxLength: MAX_CALLBACK_URL_LENGTH }),
+      v.description(
+        "Also deliver this job's render events here: signed with the account's job-callback secret (GET " +
+          "/api/v2/webhooks/job-callbacks), retried like webhook deliveries; https on a public address",
+      ),
+    ),
+  ),
+  metadata: v.optional(
+    v.pipe(
+      v.unknown(),
+      v.metadata({ type: "object", additionalProperties: true }),
+      v.description(
+        `Your own JSON object (at most ${MAX_METADATA_BYTES} bytes as JSON), echoed on the job, in its events and webhook payloads`,
+      ),
+    ),
+  ),
+});
 
 /**
  * A job request. `type` and `config` are checked by validateJobConfig, so its codes (INVALID_JOB_TYPE,
@@ -25,6 +50,7 @@ export const JobRequest = v.object({
     v.metadata({ type: "object" }),
     v.description("The job config: its JSON Schema is GET /api/v1/schemas/{type} (MCP: get_schema)"),
   ),
+  ...CallbackFields.entries,
   destinations: v.optional(Destinations),
 });
 
@@ -101,12 +127,23 @@ export const Frames = v.pipe(
 );
 export type Frames = v.InferOutput<typeof Frames>;
 
+/** A job's `metadata` as its owner gave it (null without). */
+const Metadata = v.pipe(
+  v.nullable(v.record(v.string(), v.unknown())),
+  v.description("The metadata the job was created with; null without"),
+);
+
 /** A job as GET /api/v1/jobs/{jobId} answers it (and the event stream's `done` event carries it). */
 export const Job = v.object({
   ...listItemEntries,
   config: v.pipe(v.record(v.string(), v.unknown()), v.description("The config as submitted")),
   inputFileIds: v.array(v.string()),
   priority: Int,
+  webhookUrl: v.pipe(
+    v.nullable(v.string()),
+    v.description("Where its render events are also delivered; null without"),
+  ),
+  metadata: Metadata,
   captions: v.optional(Captions),
   frames: v.optional(Frames),
   destinations: v.optional(DeliveryList),
@@ -189,6 +226,7 @@ export const JobProgressEvent = v.object({
   id: v.string(),
   status: v.picklist(JOB_STATUSES),
   progress: Progress,
+  metadata: Metadata,
   updatedAt: Timestamp,
 });
 export type JobProgressEvent = v.InferOutput<typeof JobProgressEvent>;

@@ -29,4 +29,6 @@ export const toJob = (row: JobRow): Job => ({
   config: row.config,
   inputFileIds: row.inputFileIds,
   priority: row.priority,
+  webhookUrl: row.webhookUrl,
+  metadata: row.metadata,
 });

@@ -6,7 +6,8 @@
  * estimate that creation would reserve and every referenced file with its size when it is one of the
  * caller's uploads. Invalid: 0 tokens, no resources. Either way `warnings` names the properties accepted with no
  * effect (an editly option such as `outPath`, code IGNORED_PROPERTY).
- * Public URLs are not fetched here (validation must be cheap and side-effect free), so they carry no size.
+ * Public URLs are not fetched here (validation must be cheap and side-effect free), so they carry no size. A
+ * `webhookUrl` and `metadata` given with the config are checked as creation checks them.
  */
 import { validateJobConfig } from "@media-render/contract/config";
 import { catalogueOnline } from "../fonts/online.ts";
@@ -18,6 +19,8 @@ import { videoLengthCap } from "./plan-features.ts";
 import { plannedVideo } from "./planned-length.ts";
 import { fileReferences, isStoragePath, lookupStoredFiles, missingFileErrors } from "./resolve-inputs.ts";
 import type { JobValidation } from "./schemas.ts";
+import { callbackUrlErrors } from "../webhooks/job-callbacks.ts";
+import { metadataErrors } from "./metadata.ts";
 
 const invalid = (errors: FieldError[], warnings: FieldWarning[]): JobValidation => ({
   isValid: false,
@@ -29,11 +32,14 @@ const invalid = (errors: FieldError[], warnings: FieldWarning[]): JobValidation 
 
 export const validateJob = async (
   ctx: CallerCtx,
-  input: { type?: unknown; config?: unknown },
+  input: { type?: unknown; config?: unknown; webhookUrl?: unknown; metadata?: unknown },
 ): Promise<JobValidation> => {
   const checked = validateJobConfig(input.type, input.config, { catalogueOnline: catalogueOnline(ctx.env) });
   const { warnings } = checked;
-  if (!checked.valid) return invalid(checked.errors, warnings);
+  // A job's webhookUrl and metadata are checked as creation checks them (the URL's name resolved, never fetched).
+  const extra = [...metadataErrors(input.metadata), ...(await callbackUrlErrors(ctx, input.webhookUrl))];
+  if (!checked.valid || extra.length)
+    return invalid([...(checked.valid ? [] : checked.errors), ...extra], warnings);
   const refs = fileReferences(checked.type, checked.config);
   const stored = await lookupStoredFiles(ctx, refs);
   const refused = [...missingFileErrors(refs, stored), ...remoteReferenceErrors(refs)];

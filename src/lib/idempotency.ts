@@ -17,7 +17,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** A claim older than this is taken to belong to a request that died, and may be claimed again. */
 const STALE_CLAIM_MS = 10 * 60_000;
 
-export type IdempotencyScope = "jobs.create" | "files.upload" | "batches.create";
+export type IdempotencyScope = "jobs.create" | "files.upload" | "batches.create" | "templates.render";
 
 export interface Answer {
   status: number;

@@ -3,7 +3,7 @@
  *
  * Three limits per API key or session, each counted again per account (below):
  * - every request under /api: 1,000 per 15 minutes (the reference service's published figure);
- * - job creation (POST /api/v1/jobs): 60 per minute. The reference publishes 10; an automation that
+ * - job creation (POST /api/v1/jobs, and a template render, POST /api/v2/templates/{id}/renders): 60 per minute. The reference publishes 10; an automation that
  *   fans a spreadsheet out into renders needs more, and creation is already bounded by the plan's
  *   concurrent-job limit and the token balance, so this limit only stops runaway loops;
  * - opening a job's event stream (GET /api/v1/jobs/{id}/events): 20 per minute (see JOB_EVENTS_LIMIT).
@@ -78,6 +78,9 @@ export const bucketOf = (limit: Limit, keyHash: string): string => `${limit.name
 /** The limits a request counts against. */
 export const limitsFor = (method: string, path: string): Limit[] => {
   if (method === "POST" && /^\/api\/v1\/jobs\/?$/.test(path)) return [API_LIMIT, JOB_CREATE_LIMIT];
+  // A template render creates a job like POST /api/v1/jobs, and counts as one.
+  if (method === "POST" && /^\/api\/v2\/templates\/[^/]+\/renders\/?$/.test(path))
+    return [API_LIMIT, JOB_CREATE_LIMIT];
   if (method === "GET" && /^\/api\/v1\/jobs\/[^/]+\/events\/?$/.test(path))
     return [API_LIMIT, JOB_EVENTS_LIMIT];
   return [API_LIMIT];

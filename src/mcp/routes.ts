@@ -7,7 +7,14 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
@@ -18,19 +25,33 @@ import { errorBody } from "../lib/envelope.ts";
 import { DomainError, ValidationFailed } from "../lib/errors.ts";
 import { tooDeep } from "../lib/json-depth.ts";
 import { isJsonType, MAX_JSON_BYTES, refuseTooDeep } from "../lib/validate.ts";
+import { MOUNTS } from "../paths.ts";
+import { readResource, resourceList } from "./resources.ts";
 import { runTool, toolList, toolRoute } from "./tools.ts";
 
 const serverFor = (ctx: CallerCtx, origin: string) => {
   const server = new Server(
     { name: "media-render-service", version: ctx.env.SERVICE_VERSION },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, resources: {} },
       instructions:
-        "Render images and videos from JSON configs. Read a config schema (get_schema), check a config " +
-        "(validate_config), create_job, poll get_job until COMPLETED, then get_download_link on outputFileId.",
+        "Render images and videos from JSON configs. Read a config schema (get_schema, or the resources " +
+        "schema://image and schema://video), check a config (validate_config), create_job (or render_template " +
+        "for a saved template), poll get_job until COMPLETED, then get_download_link on outputFileId. How to write " +
+        `configs (the grammar in brief, worked examples, limits, errors): ${origin}${MOUNTS.llms}`,
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList() }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: resourceList() }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      return readResource(request.params.uri);
+    } catch (e) {
+      if (!(e instanceof DomainError)) throw e;
+      // A protocol error (resources have no tool-error form): the API's message, and its envelope as data.
+      throw new McpError(ErrorCode.InvalidParams, e.message, errorBody(e.message, e.details));
+    }
+  });
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
     try {

@@ -1,12 +1,10 @@
 /**
- * The MCP tools: each one is a route of the HTTP API, with that route's schemas (its body, query or path as the
- * input, its answer as the output, both published to MCP clients as JSON Schema generated from them), the
- * permission the route needs and the route's rate limits (a tools/call counts as a request to `route`:
- * src/mcp/routes.ts), so a key can do through MCP exactly what it can do over HTTP and nothing more.
+ * The MCP tools: each one is a route of the HTTP API (tool.ts), ours and JsonCut's names for what it has
+ * (jsoncut-tools.ts).
  */
 import * as v from "valibot";
-import { allows, type Resource } from "../auth/caller.ts";
-import { holdsScope, type Scope } from "../auth/scopes.ts";
+import { allows } from "../auth/caller.ts";
+import { holdsScope } from "../auth/scopes.ts";
 import type { CallerCtx } from "../context.ts";
 import { jsonSchemaOf } from "../docs/json-schema.ts";
 import { importFromUrl } from "../files/import-url.ts";
@@ -25,7 +23,10 @@ import { ConfigSchema, configSchema, SchemaList, schemaList, SchemaNameParam } f
 import { getBatch } from "../templates/batch-status.ts";
 import { createBatch } from "../templates/create-batch.ts";
 import { batchLimitsOf } from "../templates/limits.ts";
+import { RenderBody, renderTemplate } from "../templates/render-template.ts";
 import { Batch, BatchBody, BatchCreated, BatchId, TemplateId } from "../templates/schemas.ts";
+import { JSONCUT_TOOLS } from "./jsoncut-tools.ts";
+import { tool, type Tool } from "./tool.ts";
 
 /** Importing a public URL has no route of its own (uploads are multipart): this tool's input is its own. */
 const UrlInput = v.strictObject({
@@ -40,22 +41,6 @@ const asQueryString = (args: unknown) =>
         Object.entries(args).map(([k, value]) => [k, typeof value === "number" ? String(value) : value]),
       )
     : args;
-
-interface Tool<S extends v.GenericSchema, O extends v.GenericSchema> {
-  description: string;
-  input: S;
-  /** The answer: the route's answer schema (`data` of its envelope). */
-  output: O;
-  /** The route this tool stands for (`METHOD /path`): its rate limits count the call. */
-  route: string;
-  /** The route's permission: its resource and method (v1), or its v2 scope. */
-  needs: { resource: Resource; method: "GET" | "POST" } | { scope: Scope } | null;
-  /** Turns the arguments into what `input` reads (list_jobs: numbers as query-string text). */
-  from?: (args: unknown) => unknown;
-  run: (ctx: CallerCtx, input: v.InferOutput<S>, origin: string) => Promise<v.InferOutput<O>>;
-}
-
-const tool = <S extends v.GenericSchema, O extends v.GenericSchema>(t: Tool<S, O>) => t;
 
 export const TOOLS = {
   list_schemas: tool({
@@ -88,7 +73,9 @@ export const TOOLS = {
   create_job: tool({
     description:
       "Create a render job (reserves its estimated tokens; warnings name properties accepted with no effect). " +
-      "Follow it with get_job until status is COMPLETED, then get_download_link on its outputFileId.",
+      "Follow it with get_job until status is COMPLETED, then get_download_link on its outputFileId. Optional " +
+      "webhookUrl: the job's render events are also posted there, signed; optional metadata: your own small JSON " +
+      "object, echoed on the job and in every event.",
     input: JobRequest,
     output: JobCreated,
     route: `POST ${MOUNTS.jobs}`,
@@ -133,6 +120,17 @@ export const TOOLS = {
     needs: { scope: "templates:bulk" },
     run: async (ctx, input) => createBatch(ctx, input, await batchLimitsOf(ctx)),
   }),
+  render_template: tool({
+    description:
+      "Render one of your saved templates once (POST /api/v2/templates/{id}/renders): variables by name (their " +
+      "types, defaults and conditions as in a batch row), optional webhookUrl and metadata as create_job. " +
+      "Answers like create_job; follow it with get_job.",
+    input: v.strictObject({ templateId: TemplateId, ...RenderBody.entries }),
+    output: JobCreated,
+    route: `POST ${MOUNTS.templates}/{id}/renders`,
+    needs: { scope: "renders:create" },
+    run: (ctx, input) => renderTemplate(ctx, input),
+  }),
   get_batch: tool({
     description: "Read a template batch: status, counts per job state, progress and its jobs.",
     input: v.strictObject({ batchId: BatchId }),
@@ -150,6 +148,7 @@ export const TOOLS = {
     run: async (ctx, { fileId, expiresIn }, origin) =>
       createDownloadLink(ctx, { origin, row: await getOwnFile(ctx, fileId), expiresIn }),
   }),
+  ...JSONCUT_TOOLS,
 };
 
 type AnyTool = Tool<v.GenericSchema, v.GenericSchema>;

@@ -20,12 +20,16 @@ import { cancelBatch } from "./cancel-batch.ts";
 import { createBatch } from "./create-batch.ts";
 import { getOwnedTemplate, toTemplate } from "./internal.ts";
 import { batchLimitsOf, type BatchLimits } from "./limits.ts";
+import { listBatches, ListBatchesQuery } from "./list-batches.ts";
+import { RenderBody, renderTemplate } from "./render-template.ts";
+import { JobCreated } from "../jobs/schemas.ts";
 import { parseCsvRows } from "./parse-csv.ts";
 import {
   Batch,
   BatchBody,
   BatchCreated,
   BatchId,
+  BatchList,
   BatchManifest,
   BatchOptions,
   ManifestQuery,
@@ -109,6 +113,43 @@ export const templateRoutes = new Hono<AppEnv>()
     async (c) => ok(c, await deleteTemplate(callerCtx(c), c.req.param("id"))),
   )
   .post(
+    "/:id/renders",
+    describe({
+      operationId: "renderTemplate",
+      path: { id: TemplateId },
+      tag: "Templates",
+      summary: "Render a template once",
+      description:
+        "`{ variables, webhookUrl?, metadata? }`: the variables are merged as a batch row's are (the same types, " +
+        "defaults, conditions and errors, fields `variables.<name>`), then one job is created as POST /api/v1/jobs " +
+        "creates it and answered the same way (402, 429 and `Idempotency-Key` included). Counts against job " +
+        "creation's rate limit.",
+      body: RenderBody,
+      idempotent: true,
+      ok: {
+        status: 201,
+        description: "`jobId`, `status: PENDING`, `type`, `estimatedTokens`, `createdAt`, `warnings`",
+        data: JobCreated,
+      },
+      errors: [402, 429],
+    }),
+    requireScope("renders:create"),
+    async (c) => {
+      const ctx = callerCtx(c);
+      const key = idempotencyKeyOf(c.req.header("idempotency-key"));
+      const templateId = c.req.param("id");
+      // Another account's template is a 404 whatever the body holds (the body is read after).
+      await getOwnedTemplate(ctx, templateId);
+      const body = await jsonBody(c, RenderBody);
+      const fingerprint = await sha256Hex(canonicalJson({ templateId, ...body }));
+      const run = async () => ({
+        answer: { status: 201, body: envelope(await renderTemplate(ctx, { templateId, ...body })) },
+        fingerprint,
+      });
+      return answer(c, await idempotent(ctx, "templates.render", key, run, async () => fingerprint));
+    },
+  )
+  .post(
     "/:id/batches",
     describe({
       operationId: "createBatch",
@@ -171,6 +212,21 @@ const readBatch = async (c: Context<AppEnv>, limits: BatchLimits) => {
 
 export const batchRoutes = new Hono<AppEnv>()
   .use(requireKeyOrSession)
+  .get(
+    "/",
+    describe({
+      operationId: "listBatches",
+      tag: "Templates",
+      summary: "List your batches",
+      description:
+        "Newest first, `page` and `limit` (1-100, default 20), optionally `templateId` and `status` (RUNNING, " +
+        "COMPLETED, CANCELLED). Each batch without its jobs (GET /api/v2/batches/{id} has them).",
+      query: ListBatchesQuery,
+      ok: { status: 200, description: "`batches` and `pagination`", data: BatchList },
+    }),
+    requireScope("operations:read"),
+    async (c) => ok(c, await listBatches(callerCtx(c), queryParams(c, ListBatchesQuery))),
+  )
   .get(
     "/:id",
     describe({

@@ -2,10 +2,12 @@
  * POST /api/v2/templates and PUT /api/v2/templates/{id}: a template is checked whole at save time. Its variables
  * (declared, or derived from the `{{name}}` placeholders) must match the placeholders, declared defaults must fit
  * their types, and the config must pass the same validator as a job, with every placeholder standing in for a
- * sample value of its type: only errors at a placeholder's own field are left for the rows to settle.
+ * sample value of its type and every conditional layer shown: only errors at a placeholder's own field are left for
+ * the rows to settle. Each layer's condition (`when`) must be one (INVALID_CONDITION otherwise).
  */
 import { and, desc, eq } from "drizzle-orm";
 import { validateJobConfig } from "@media-render/contract/config";
+import { withoutConditions } from "@media-render/contract/config/template-condition";
 import type { CallerCtx } from "../context.ts";
 import { templates } from "../db/schema.ts";
 import { catalogueOnline } from "../fonts/online.ts";
@@ -30,7 +32,8 @@ const checkTemplate = (ctx: CallerCtx, input: TemplateBody) => {
       code: "TOO_MANY_VARIABLES",
     });
   const placeholders = placeholdersOf(input.config);
-  const sample = substitute(input.config, sampleValues(variables));
+  // Every layer is checked as shown (conditions set aside): a row that hides some is checked when it is merged.
+  const sample = substitute(withoutConditions(input.config), sampleValues(variables));
   const checked = validateJobConfig(input.type, sample, { catalogueOnline: catalogueOnline(ctx.env) });
   if (!checked.valid) errors.push(...checked.errors.filter((e) => !atPlaceholder(e, placeholders)));
   if (errors.length) throw new ValidationFailed(errors, "The template is not valid");

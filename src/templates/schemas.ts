@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { FieldError } from "@media-render/contract/field-errors";
 import { BATCH_STATUSES, JOB_STATUSES } from "../db/schema.ts";
 import { Timestamp } from "../lib/envelope.ts";
+import { Pagination } from "../jobs/schemas.ts";
 import { MAX_TEMPLATE_VARIABLES } from "./limits.ts";
 import { VARIABLE_NAME, VARIABLE_TYPES } from "./variables.ts";
 
@@ -120,7 +121,7 @@ export const BatchJob = v.object({
 });
 export type BatchJob = v.InferOutput<typeof BatchJob>;
 
-export const Batch = v.object({
+const batchEntries = {
   id: v.string(),
   templateId: v.string(),
   status: v.picklist(BATCH_STATUSES),
@@ -135,11 +136,20 @@ export const Batch = v.object({
     },
   ),
   progress: v.pipe(Count, v.maxValue(100)),
-  jobs: v.array(BatchJob),
   createdAt: Timestamp,
   endedAt: v.nullable(Timestamp),
-});
+};
+
+/** A batch with its jobs (GET /api/v2/batches/{id}). */
+export const Batch = v.object({ ...batchEntries, jobs: v.array(BatchJob) });
 export type Batch = v.InferOutput<typeof Batch>;
+
+/** A batch as GET /api/v2/batches lists it: without its jobs. */
+export const BatchSummary = v.object(batchEntries);
+export type BatchSummary = v.InferOutput<typeof BatchSummary>;
+
+export const BatchList = v.object({ batches: v.array(BatchSummary), pagination: Pagination });
+export type BatchList = v.InferOutput<typeof BatchList>;
 
 /** row -> job -> file -> status, rejected rows included (their status `REJECTED`). */
 export const ManifestEntry = v.object({

@@ -3,9 +3,19 @@
  * the variable's typed value (a number stays a number); a placeholder inside longer text is replaced by the value
  * as text. Variables are declared (type, required, default) or derived from the placeholders: type `string`,
  * required, except where the key says what it holds (a colour key gives `colour`, a file key `file`).
- * Pure functions: no I/O, shared by saving a template and merging batch rows.
+ * A layer may carry a condition (`when`, packages/contract/src/config/template-condition.ts): merging keeps it only
+ * where the condition holds. A variable used only in conditions, or whose placeholders all sit in conditional
+ * layers, is derived optional (a row may leave it out).
+ * Pure functions: no I/O, shared by saving a template and merging batch rows and single renders.
  */
 import type { FieldError } from "@media-render/contract/field-errors";
+import {
+  applyConditions,
+  CONDITION_KEY,
+  conditionHolds,
+  conditionsOf,
+  type ConditionSite,
+} from "@media-render/contract/config/template-condition";
 import type { VariableDecl } from "../db/schema.ts";
 
 export type { VariableDecl };
@@ -67,17 +77,29 @@ export const coerce = (type: VariableType, raw: unknown): { value: string | numb
   return { value: text };
 };
 
+/** Whether `field` lies inside the layer of condition `site` (the layer's own field or under it). */
+const insideLayer = (field: string, site: ConditionSite) => {
+  const layer = site.field.slice(0, -`.${CONDITION_KEY}`.length);
+  return field.startsWith(`${layer}.`) || field.startsWith(`${layer}[`);
+};
+
 /**
- * The template's variable schema: the declared variables checked against the placeholders, plus a derived
- * declaration for each placeholder not declared. Errors name the field `variables[i]...`.
+ * The template's variable schema: the declared variables checked against the placeholders and conditions, plus a
+ * derived declaration for each one not declared, and every malformed condition (`INVALID_CONDITION` at its
+ * field). Errors name the field `variables[i]...`.
  */
 export const variableSchema = (
   config: Json,
   declared: readonly VariableDecl[] = [],
 ): { variables: VariableDecl[]; errors: FieldError[] } => {
   const errors: FieldError[] = [];
+  const sites = conditionsOf(config);
+  for (const site of sites)
+    if (!site.condition)
+      errors.push({ field: site.field, message: site.error ?? "not a condition", code: "INVALID_CONDITION" });
+  const conditionVars = sites.flatMap((s) => (s.condition ? [s.condition.var] : []));
   const used = placeholdersOf(config);
-  const names = new Set(used.map((p) => p.name));
+  const names = new Set([...used.map((p) => p.name), ...conditionVars]);
   const seen = new Set<string>();
   declared.forEach((d, i) => {
     const field = `variables[${i}]`;
@@ -91,7 +113,7 @@ export const variableSchema = (
     if (!names.has(d.name))
       errors.push({
         field: `${field}.name`,
-        message: `${d.name} is declared but no {{${d.name}}} appears in the config`,
+        message: `${d.name} is declared but no {{${d.name}}} or condition names it in the config`,
         code: "UNUSED_VARIABLE",
       });
     if (d.default !== undefined) {
@@ -101,10 +123,18 @@ export const variableSchema = (
     }
   });
   const variables = declared.map((d) => ({ ...d }));
+  // A placeholder in a conditional layer is needed only by the rows that show the layer.
+  const conditional = (p: Placeholder) => sites.some((site) => insideLayer(p.field, site));
   for (const p of used) {
     if (seen.has(p.name)) continue;
     seen.add(p.name);
-    variables.push({ name: p.name, type: derivedType(p.key), required: true });
+    const everywhere = used.filter((u) => u.name === p.name);
+    variables.push({ name: p.name, type: derivedType(p.key), required: !everywhere.every(conditional) });
+  }
+  for (const name of conditionVars) {
+    if (seen.has(name)) continue;
+    seen.add(name);
+    variables.push({ name, type: "string", required: false });
   }
   return { variables, errors };
 };
@@ -140,6 +170,7 @@ export type RowError = FieldError & { row: number };
 /**
  * One row merged into the template: each variable from its column (an empty cell counts as absent), else its
  * default; a missing required variable, a value of the wrong type or a column that is no variable is an error.
+ * Layers whose condition does not hold for the row are left out, and no layer keeps its `when`.
  * `extra` columns (the name column) may be present without being variables.
  */
 export const mergeRow = (
@@ -172,7 +203,11 @@ export const mergeRow = (
     if ("error" in c) errors.push({ field: v.name, message: `${v.name} ${c.error}`, code: "TYPE_MISMATCH" });
     else values.set(v.name, c.value);
   }
-  return errors.length ? { errors } : { config: substitute(config, values) };
+  if (errors.length) return { errors };
+  // Conditions are judged on the row's values (a default counts; an absent optional variable is not set), then
+  // the layers kept are filled in.
+  const shown = applyConditions(config, (c) => c === null || conditionHolds(c, values.get(c.var)));
+  return { config: substitute(shown, values) };
 };
 
 /** Whether a validation error lies at (or under) a placeholder's field: such errors depend on the row's value. */

@@ -12,7 +12,7 @@ export const listDeliveries = async (
   ctx: CallerCtx,
   input: { endpointId: string } & v.InferOutput<typeof DeliveriesQuery>,
 ): Promise<WebhookDeliveryList> => {
-  const endpoint = await getOwnedEndpoint(ctx, input.endpointId);
+  const endpoint = await getOwnedEndpoint(ctx, input.endpointId, { callbacks: true });
   const rows = await ctx.db.query.webhookDeliveries.findMany({
     where: and(
       eq(webhookDeliveries.endpointId, endpoint.id),
@@ -55,7 +55,7 @@ export const replayDelivery = async (
   ctx: CallerCtx,
   input: { endpointId: string; deliveryId: string },
 ): Promise<ReplayResult> => {
-  const endpoint = await getOwnedEndpoint(ctx, input.endpointId);
+  const endpoint = await getOwnedEndpoint(ctx, input.endpointId, { callbacks: true });
   const delivery = await getOwnedDelivery(ctx, endpoint.id, input.deliveryId);
   if (!endpoint.active)
     throw new InvalidState("The endpoint is disabled: enable it (PATCH active: true) before replaying");

@@ -1,7 +1,8 @@
 /**
  * One Durable Object per webhook endpoint (named by the endpoint id) sequences its deliveries: a SQLite queue of
- * deliveries with their due time, one alarm armed to the earliest, attempts made one at a time in due order (so a
- * receiver sees first attempts in the order its events happened). D1 keeps the log customers read: each run
+ * deliveries with their due time, one alarm armed to the earliest, attempts to one receiver made one at a time in
+ * due order (so a receiver sees first attempts in the order its events happened). The account's job-callback
+ * endpoint (job-callbacks.ts) is one such object for every URL its jobs name: each URL is its own lane. D1 keeps the log customers read: each run
  * writes its attempts and the deliveries' new states there in one batch before the queue forgets them, so a crash
  * between an attempt and its record repeats the attempt with the same `webhook-id` (at-least-once) and loses
  * nothing. The decisions (signature, next delay, hourly budget) are the pure functions of schedule.ts and
@@ -13,7 +14,7 @@ import type { Env } from "../env.ts";
 import { downloadPath } from "../paths.ts";
 import { signPath } from "../storage/signed-url.ts";
 import { eventBody, type StoredEvent } from "./events.ts";
-import { DOWNLOAD_LINK_SECONDS, MAX_ATTEMPTS_PER_HOUR } from "./limits.ts";
+import { DOWNLOAD_LINK_SECONDS, MAX_ATTEMPTS_PER_HOUR, MAX_CALLBACK_ATTEMPTS_PER_HOUR } from "./limits.ts";
 import { recordStatements, type AttemptResult, type EndpointRow } from "./record-attempts.ts";
 import { budget, nextAttemptAt } from "./schedule.ts";
 import { openEndpointSecret, webhookHeaders } from "./signature.ts";
@@ -37,6 +38,8 @@ interface QueueRow extends Record<string, SqlStorageValue> {
 interface DeliveryRow {
   id: string;
   status: string;
+  /** A job callback's own target; null: the endpoint's URL. */
+  url: string | null;
   eventId: string;
   type: string;
   data: string;
@@ -131,14 +134,14 @@ export class WebhookEndpoint extends DurableObject<Env> {
     const [endpointResult, deliveryResult] = await db.batch([
       db
         .prepare(
-          `SELECT id, url, active, secret, previous_secret AS previousSecret,
+          `SELECT id, kind, url, active, secret, previous_secret AS previousSecret,
              previous_secret_expires_at AS previousSecretExpiresAt, failing_since AS failingSince
            FROM webhook_endpoints WHERE id = ?1`,
         )
         .bind(endpointId),
       db
         .prepare(
-          `SELECT d.id, d.status, ev.id AS eventId, ev.type, ev.data, ev.created_at AS createdAt,
+          `SELECT d.id, d.status, d.url, ev.id AS eventId, ev.type, ev.data, ev.created_at AS createdAt,
              (SELECT m.expires_at FROM media_files m WHERE m.id = json_extract(ev.data, '$.outputFileId')) AS fileExpiresAt
            FROM webhook_deliveries d JOIN webhook_events ev ON ev.id = d.event_id
            WHERE d.endpoint_id = ?1 AND d.id IN (SELECT value FROM json_each(?2))`,
@@ -161,36 +164,56 @@ export class WebhookEndpoint extends DurableObject<Env> {
     const rows = (deliveryResult?.results ?? []) as DeliveryRow[];
     const byId = new Map(rows.map((r) => [r.id, r]));
     const results: AttemptResult[] = [];
-    let stopped = false;
-    const started = Date.now();
+    // Attempts to one receiver go one at a time, in due order; different receivers (the job-callback endpoint's
+    // deliveries each carry their job's URL) are attempted side by side, so a receiver that does not answer holds
+    // up only its own deliveries.
+    const lanes = new Map<string, { row: QueueRow; delivery: DeliveryRow }[]>();
     for (const row of due) {
-      if (Date.now() - started > BATCH_BUDGET_MS) break;
       const delivery = byId.get(row.delivery_id);
       if (!delivery || delivery.status !== "pending") {
         this.sql.exec("DELETE FROM queue WHERE delivery_id = ?", row.delivery_id);
         continue;
       }
-      const at = Date.now();
       if (!endpoint.active) {
-        results.push({ deliveryId: row.delivery_id, at, outcome: null, next: null, status: "dead_letter" });
+        results.push({
+          deliveryId: row.delivery_id,
+          at: Date.now(),
+          outcome: null,
+          next: null,
+          status: "dead_letter",
+        });
         continue;
       }
-      const allowed = this.takeBudget(at);
-      if (allowed !== true) {
-        this.sql.exec("UPDATE queue SET due_at = ? WHERE due_at < ?", allowed, allowed);
-        stopped = true;
-        break;
-      }
-      const outcome = await this.attempt(endpoint, secrets, delivery, at);
-      const next = outcome.ok ? null : nextAttemptAt(row.attempt + 1, Date.now(), outcome.retryAfterMs);
-      results.push({
-        deliveryId: row.delivery_id,
-        at,
-        outcome,
-        next,
-        status: outcome.ok ? "delivered" : next === null ? "dead_letter" : "pending",
-      });
+      const url = delivery.url ?? endpoint.url;
+      lanes.set(url, [...(lanes.get(url) ?? []), { row, delivery }]);
     }
+    let stopped = false;
+    const started = Date.now();
+    const budgetPerHour =
+      endpoint.kind === "callback" ? MAX_CALLBACK_ATTEMPTS_PER_HOUR : MAX_ATTEMPTS_PER_HOUR;
+    await Promise.all(
+      [...lanes].map(async ([url, items]) => {
+        for (const { row, delivery } of items) {
+          if (stopped || Date.now() - started > BATCH_BUDGET_MS) return;
+          const at = Date.now();
+          const allowed = this.takeBudget(at, budgetPerHour);
+          if (allowed !== true) {
+            this.sql.exec("UPDATE queue SET due_at = ? WHERE due_at < ?", allowed, allowed);
+            stopped = true;
+            return;
+          }
+          const outcome = await this.attempt(url, endpoint, secrets, delivery, at);
+          const next = outcome.ok ? null : nextAttemptAt(row.attempt + 1, Date.now(), outcome.retryAfterMs);
+          results.push({
+            deliveryId: row.delivery_id,
+            at,
+            outcome,
+            next,
+            status: outcome.ok ? "delivered" : next === null ? "dead_letter" : "pending",
+          });
+        }
+      }),
+    );
     if (results.length) await this.env.DB.batch(recordStatements(this.env.DB, endpoint, results, Date.now()));
     for (const r of results) {
       if (r.next === null) this.sql.exec("DELETE FROM queue WHERE delivery_id = ?", r.deliveryId);
@@ -205,14 +228,10 @@ export class WebhookEndpoint extends DurableObject<Env> {
   }
 
   /** Counts one attempt against the hourly budget: true, or the time the window reopens. */
-  private takeBudget(now: number): true | number {
+  private takeBudget(now: number, max: number): true | number {
     const get = (k: string) =>
       this.sql.exec<{ v: number }>("SELECT v FROM meta WHERE k = ?", k).toArray()[0]?.v ?? 0;
-    const decision = budget(
-      { start: get("window_start"), count: get("window_count") },
-      now,
-      MAX_ATTEMPTS_PER_HOUR,
-    );
+    const decision = budget({ start: get("window_start"), count: get("window_count") }, now, max);
     if (!decision.allowed) return decision.until;
     this.sql.exec(
       "INSERT OR REPLACE INTO meta (k, v) VALUES ('window_start', ?), ('window_count', ?)",
@@ -223,6 +242,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
   }
 
   private async attempt(
+    url: string,
     endpoint: EndpointRow,
     secrets: { current: string; previous: string | null },
     delivery: DeliveryRow,
@@ -238,7 +258,7 @@ export class WebhookEndpoint extends DurableObject<Env> {
     const signing = [secrets.current];
     if (secrets.previous && (endpoint.previousSecretExpiresAt ?? 0) > at) signing.push(secrets.previous);
     const headers = await webhookHeaders(signing, { id: event.id, timestamp: Math.floor(at / 1000), body });
-    return attemptDelivery(this.env, { url: endpoint.url, headers, body });
+    return attemptDelivery(this.env, { url, headers, body });
   }
 
   /** A render.completed body carries a signed link to the output, valid DOWNLOAD_LINK_SECONDS from this attempt. */

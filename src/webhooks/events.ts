@@ -2,7 +2,8 @@
  * Render lifecycle events: the statements that persist an event (and its deliveries) inside the job transition's
  * own D1 batch, and the body an attempt sends.
  *
- * An event is written only when the transition really happened and someone subscribes: the insert reads the job
+ * An event is written only when the transition really happened and someone listens (a subscribed endpoint, or the
+ * job-callback endpoint when the job named a `webhookUrl`): the insert reads the job
  * row as the batch left it (`status = <new status>`, stamped at this batch's time), and a unique (job, type) index makes a duplicate or late
  * transition raise nothing twice. Its deliveries, one per subscribed active endpoint, are inserted by the next
  * statement only for the event id this batch wrote, and come back through RETURNING for the hand-over to the
@@ -25,6 +26,8 @@ export const BATCH_COMPLETED = "batch.completed";
  * delivered, `render.delivery_failed` when any failed; either lists every destination's result.
  */
 export const DELIVERY_EVENT_TYPES = ["render.delivered", "render.delivery_failed"] as const;
+/** The events of one job: what a job's own `webhookUrl` receives. */
+const JOB_EVENT_TYPES = [...RENDER_EVENT_TYPES, ...DELIVERY_EVENT_TYPES];
 /** Every event type an endpoint may subscribe to. */
 export const EVENT_TYPES = [...RENDER_EVENT_TYPES, BATCH_COMPLETED, ...DELIVERY_EVENT_TYPES] as const;
 /** Sent by POST /api/v2/webhooks/{id}/test to that endpoint only, whatever it subscribes to. */
@@ -47,9 +50,12 @@ export interface NewDelivery {
   endpointId: string;
 }
 
-/** SQL: endpoint `e` is active and subscribes to the event type bound at `param`. */
+/** SQL: endpoint `e` is a registered one, active, and subscribes to the event type bound at `param`. */
 const subscribes = (param: string) =>
-  `e.active = 1 AND EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE json_each.value = ${param})`;
+  `e.kind = 'endpoint' AND e.active = 1 AND EXISTS (SELECT 1 FROM json_each(e.event_types) WHERE json_each.value = ${param})`;
+
+/** SQL: endpoint `e` is the active job-callback endpoint of the owner of job `j`, which named a `webhookUrl`. */
+const calledBack = `e.kind = 'callback' AND e.active = 1 AND j.webhook_url IS NOT NULL`;
 
 /**
  * The two statements that raise `type` for `jobId` at `at`; append them to the transition's batch. The job must
@@ -68,10 +74,11 @@ export const raiseEvent = (
          SELECT ?1, j.user_id, j.id, ?2, json_object('jobId', j.id, 'jobType', j.type, 'status', j.status,
              'outputFileId', j.output_file_id, 'outputFormat', j.output_format, 'tokensUsed', j.tokens_used,
              'errorMessage', j.error_message, 'createdAt', j.created_at, 'startedAt', j.started_at,
-             'completedAt', j.completed_at), ?4
+             'completedAt', j.completed_at, 'metadata', json(j.metadata)), ?4
          FROM jobs j
          WHERE j.id = ?3 AND j.status = ?5 AND j.${event.type === "render.started" ? "started_at" : "completed_at"} = ?4
-           AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.user_id = j.user_id AND ${subscribes("?2")})`,
+           AND EXISTS (SELECT 1 FROM webhook_endpoints e
+                       WHERE e.user_id = j.user_id AND (${subscribes("?2")} OR (${calledBack})))`,
       )
       .bind(id, event.type, event.jobId, event.at, STATUS_OF[event.type]),
     fanOut(d1, id, event.at),
@@ -109,7 +116,8 @@ export const raiseBatchEvent = (d1: D1Database, batchId: string, at: number): D1
 /**
  * The statements that persist the delivery event of job `jobId` once none of its destinations is left to settle
  * (so the batch that settles the last one raises it, and a later batch raises nothing: one event per job and type),
- * with every destination's result, and its deliveries; only when its owner subscribes.
+ * with every destination's result, and its deliveries; only when its owner subscribes or the job named a
+ * `webhookUrl`.
  */
 export const raiseDeliveryEvent = (d1: D1Database, jobId: string, at: number): D1PreparedStatement[] => {
   const id = newId("msg");
@@ -120,6 +128,7 @@ export const raiseDeliveryEvent = (d1: D1Database, jobId: string, at: number): D
         `INSERT OR IGNORE INTO webhook_events (id, user_id, job_id, type, data, created_at)
          SELECT ?1, j.user_id, j.id, t.type, json_object('jobId', j.id, 'jobType', j.type, 'status', j.status,
              'outputFileId', j.output_file_id, 'outputFormat', j.output_format, 'completedAt', j.completed_at,
+             'metadata', json(j.metadata),
              'destinations', (SELECT json_group_array(json_object('connectionId', d.connection_id,
                  'bucket', d.bucket, 'key', d.key, 'status', d.status, 'attempts', d.attempts, 'error', d.error,
                  'files', json(d.files), 'deliveredAt', CASE WHEN d.delivered_at IS NULL THEN NULL
@@ -131,22 +140,33 @@ export const raiseDeliveryEvent = (d1: D1Database, jobId: string, at: number): D
          WHERE j.id = ?2 AND EXISTS (SELECT 1 FROM job_deliveries WHERE job_id = ?2)
            AND NOT EXISTS (SELECT 1 FROM job_deliveries WHERE job_id = ?2
                            AND status NOT IN ('delivered', 'failed', 'skipped'))
-           AND EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.user_id = j.user_id AND ${subscribes("t.type")})`,
+           AND EXISTS (SELECT 1 FROM webhook_endpoints e
+                       WHERE e.user_id = j.user_id AND (${subscribes("t.type")} OR (${calledBack})))`,
       )
       .bind(id, jobId, at),
     fanOut(d1, id, at),
   ];
 };
 
-/** The deliveries of event `eventId` to every active endpoint of its owner that subscribes to its type. */
+/**
+ * The deliveries of event `eventId`: one to every active endpoint of its owner that subscribes to its type, and for
+ * a job that named a `webhookUrl`, one to the owner's job-callback endpoint carrying that URL.
+ */
 const fanOut = (d1: D1Database, eventId: string, at: number) =>
   d1
     .prepare(
       `INSERT OR IGNORE INTO webhook_deliveries
-         (id, user_id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
-       SELECT 'whd_' || lower(hex(randomblob(12))), e.user_id, e.id, ev.id, ev.type, 'pending', 0, ?2, ?2, ?2
+         (id, user_id, endpoint_id, event_id, event_type, url, status, attempts, next_attempt_at, created_at,
+          updated_at)
+       SELECT 'whd_' || lower(hex(randomblob(12))), e.user_id, e.id, ev.id, ev.type, NULL, 'pending', 0, ?2, ?2, ?2
        FROM webhook_events ev JOIN webhook_endpoints e ON e.user_id = ev.user_id
        WHERE ev.id = ?1 AND ${subscribes("ev.type")}
+       UNION ALL
+       SELECT 'whd_' || lower(hex(randomblob(12))), e.user_id, e.id, ev.id, ev.type, j.webhook_url, 'pending', 0,
+         ?2, ?2, ?2
+       FROM webhook_events ev JOIN jobs j ON j.id = ev.job_id AND j.user_id = ev.user_id
+         JOIN webhook_endpoints e ON e.user_id = ev.user_id
+       WHERE ev.id = ?1 AND ev.type IN (${JOB_EVENT_TYPES.map((t) => `'${t}'`).join(", ")}) AND ${calledBack}
        RETURNING id, endpoint_id AS endpointId`,
     )
     .bind(eventId, at);

@@ -6,9 +6,18 @@ import { NotFound, ValidationFailed } from "../lib/errors.ts";
 import type { WebhookEndpoint } from "./endpoint-object.ts";
 import { endpointUrlRefusal, type Send } from "./url-policy.ts";
 
-export const getOwnedEndpoint = async (ctx: CallerCtx, id: string) => {
+/**
+ * The caller's registered endpoint `id`. With `callbacks`, the account's job-callback endpoint too (job-callbacks.ts):
+ * its log and its secret are read and rotated by the same routes, but it is no registered endpoint (it is not
+ * listed, read, edited, tested or deleted as one: a 404 there).
+ */
+export const getOwnedEndpoint = async (ctx: CallerCtx, id: string, opts: { callbacks?: boolean } = {}) => {
   const row = await ctx.db.query.webhookEndpoints.findFirst({
-    where: and(eq(webhookEndpoints.id, id), eq(webhookEndpoints.userId, ctx.caller.userId)),
+    where: and(
+      eq(webhookEndpoints.id, id),
+      eq(webhookEndpoints.userId, ctx.caller.userId),
+      opts.callbacks ? undefined : eq(webhookEndpoints.kind, "endpoint"),
+    ),
   });
   if (!row) throw new NotFound("Webhook endpoint");
   return row;

@@ -6,6 +6,12 @@ export const MAX_ENDPOINTS_PER_ACCOUNT = 20;
 export const MAX_PAYLOAD_BYTES = 64 * 1024;
 /** Attempts one endpoint receives per hour; past it, deliveries wait for the next hour (nothing is dropped). */
 export const MAX_ATTEMPTS_PER_HOUR = 10_000;
+/**
+ * The same for an account's job-callback endpoint, whose deliveries go to as many URLs as its jobs name: room for
+ * every render event of the jobs an account can create in an hour (120 a minute, src/lib/rate-limit.ts) and their
+ * retries.
+ */
+export const MAX_CALLBACK_ATTEMPTS_PER_HOUR = 50_000;
 /** A receiver has this long to answer (headers and body) before the attempt fails. */
 export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** Bytes of a receiver's answer kept on the attempt (shown by GET .../deliveries/{id}). */

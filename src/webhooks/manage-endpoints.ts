@@ -33,7 +33,7 @@ export const createEndpoint = async (
   const [existing] = await ctx.db
     .select({ n: count() })
     .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.userId, userId));
+    .where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.kind, "endpoint")));
   if ((existing?.n ?? 0) >= MAX_ENDPOINTS_PER_ACCOUNT)
     throw new ValidationFailed(
       [
@@ -66,10 +66,14 @@ export const createEndpoint = async (
   return { ...toEndpoint(row!), secret: secret.plain };
 };
 
+/** One registered endpoint (GET /api/v2/webhooks/{id}), without its secret. */
+export const getEndpoint = async (ctx: CallerCtx, id: string): Promise<WebhookEndpoint> =>
+  toEndpoint(await getOwnedEndpoint(ctx, id));
+
 export const listEndpoints = async (ctx: CallerCtx): Promise<WebhookEndpoint[]> =>
   (
     await ctx.db.query.webhookEndpoints.findMany({
-      where: eq(webhookEndpoints.userId, ctx.caller.userId),
+      where: and(eq(webhookEndpoints.userId, ctx.caller.userId), eq(webhookEndpoints.kind, "endpoint")),
       orderBy: [asc(webhookEndpoints.createdAt), asc(webhookEndpoints.id)],
     })
   ).map(toEndpoint);
@@ -123,7 +127,7 @@ export const rotateSecret = async (
   ctx: CallerCtx,
   input: { id: string } & v.InferOutput<typeof RotateSecretBody>,
 ): Promise<RotatedSecret> => {
-  const current = await getOwnedEndpoint(ctx, input.id);
+  const current = await getOwnedEndpoint(ctx, input.id, { callbacks: true });
   const at = ctx.now();
   const grace = input.graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
   const expiresAt = grace > 0 ? at + grace * 1000 : null;

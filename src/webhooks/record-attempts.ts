@@ -1,14 +1,16 @@
 /**
  * What an endpoint object writes to D1 after a batch of attempts, as one batch: each attempt's row, each delivery's
- * new state (and its hand-over mark), and the endpoint's failure streak, which disables it after
+ * new state (and its hand-over mark), and a registered endpoint's failure streak, which disables it after
  * DISABLE_AFTER_FAILING_MS of nothing but failures (with the reason on its record).
  */
+import type { EndpointKind } from "../db/schema.ts";
 import { newId } from "../lib/ids.ts";
 import { DISABLE_AFTER_FAILING_MS } from "./limits.ts";
 import type { AttemptOutcome } from "./transport.ts";
 
 export interface EndpointRow {
   id: string;
+  kind: EndpointKind;
   url: string;
   active: number;
   secret: string;
@@ -79,7 +81,9 @@ export const recordStatements = (
         ),
     );
   }
-  if (results.some((r) => r.outcome)) {
+  // The failure streak is a registered endpoint's: the job-callback endpoint's deliveries each go to their own
+  // job's URL, so one failing receiver says nothing of the others and never disables it.
+  if (endpoint.kind === "endpoint" && results.some((r) => r.outcome)) {
     const disable = failingSince !== null && now - failingSince >= DISABLE_AFTER_FAILING_MS;
     const days = Math.round(DISABLE_AFTER_FAILING_MS / 86_400_000);
     statements.push(

@@ -10,9 +10,11 @@ import { requireScope } from "../auth/scopes.ts";
 import { Deleted, ok } from "../lib/envelope.ts";
 import { jsonBody, parseOrThrow, queryParams, readJson } from "../lib/validate.ts";
 import { getDelivery, listDeliveries, replayDelivery } from "./deliveries.ts";
+import { readJobCallbacks } from "./job-callbacks.ts";
 import {
   createEndpoint,
   deleteEndpoint,
+  getEndpoint,
   listEndpoints,
   rotateSecret,
   updateEndpoint,
@@ -20,6 +22,7 @@ import {
 import {
   CreateEndpointBody,
   DeliveriesQuery,
+  JobCallbacks,
   QueuedTestEvent,
   ReplayResult,
   RotatedSecret,
@@ -42,8 +45,12 @@ import { describe } from "../lib/openapi-route.ts";
  * The optional JSON body of a route on endpoint `:id`: none (no content type and no bytes) reads as `{}`. The
  * endpoint's owner is checked first, so another account's id is a 404 whatever the body holds.
  */
-const endpointBody = async <S extends v.GenericSchema>(c: Context<AppEnv>, schema: S) => {
-  await getOwnedEndpoint(callerCtx(c), c.req.param("id")!);
+const endpointBody = async <S extends v.GenericSchema>(
+  c: Context<AppEnv>,
+  schema: S,
+  opts: { callbacks?: boolean } = {},
+) => {
+  await getOwnedEndpoint(callerCtx(c), c.req.param("id")!, opts);
   const empty = !c.req.header("content-type") && (c.req.header("content-length") ?? "0") === "0";
   return parseOrThrow(schema, empty ? {} : await readJson(c));
 };
@@ -86,6 +93,34 @@ export const webhookRoutes = new Hono<AppEnv>()
         201,
         "Store the signing secret now: it is shown once",
       ),
+  )
+  // Before `/:id`: a fixed path.
+  .get(
+    "/job-callbacks",
+    manage,
+    describe({
+      operationId: "getJobCallbacks",
+      tag: "Webhooks",
+      summary: "The signing secret and log id of job callbacks (scope renders:create)",
+      description:
+        "A job created with `webhookUrl` (POST /api/v1/jobs, POST /api/v2/templates/{id}/renders) gets its render " +
+        "events there, signed with this account-wide secret and retried like any delivery. Created on first use. " +
+        "Its `id` reads the log (GET /api/v2/webhooks/{id}/deliveries, replay) and rotates the secret " +
+        "(POST /api/v2/webhooks/{id}/rotate-secret).",
+      ok: { status: 200, description: "The job-callback endpoint with its secret", data: JobCallbacks },
+    }),
+    async (c) => ok(c, await readJobCallbacks(callerCtx(c))),
+  )
+  .get(
+    "/:id",
+    manage,
+    describe({
+      operationId: "getWebhookEndpoint",
+      tag: "Webhooks",
+      summary: "Read an endpoint (scope renders:create)",
+      ok: { status: 200, description: "The endpoint, without its secret", data: WebhookEndpoint },
+    }),
+    async (c) => ok(c, await getEndpoint(callerCtx(c), c.req.param("id"))),
   )
   .patch(
     "/:id",
@@ -153,7 +188,7 @@ export const webhookRoutes = new Hono<AppEnv>()
         c,
         await rotateSecret(callerCtx(c), {
           id: c.req.param("id"),
-          ...(await endpointBody(c, RotateSecretBody)),
+          ...(await endpointBody(c, RotateSecretBody, { callbacks: true })),
         }),
         200,
         "Store the new signing secret now: it is shown once",

@@ -4,7 +4,7 @@
 import * as v from "valibot";
 import { DELIVERY_STATUSES } from "../db/schema.ts";
 import { Timestamp } from "../lib/envelope.ts";
-import { EVENT_TYPES, TEST_EVENT_TYPE } from "./events.ts";
+import { EVENT_TYPES, RENDER_EVENT_TYPES, TEST_EVENT_TYPE } from "./events.ts";
 import { MAX_ROTATION_GRACE_SECONDS } from "./limits.ts";
 
 const Name = v.pipe(
@@ -172,3 +172,26 @@ export type QueuedTestEvent = v.InferOutput<typeof QueuedTestEvent>;
 /** A replay: only a dead-lettered delivery starts again (`replayed: false` and its status otherwise). */
 export const ReplayResult = v.object({ replayed: v.boolean(), status: v.picklist(DELIVERY_STATUSES) });
 export type ReplayResult = v.InferOutput<typeof ReplayResult>;
+
+/** The account's job-callback endpoint: where the events of jobs created with a `webhookUrl` come from. */
+export const JobCallbacks = v.object({
+  id: v.pipe(
+    v.string(),
+    v.description("The endpoint id of job callbacks: their log is GET /api/v2/webhooks/{id}/deliveries"),
+  ),
+  secret: v.pipe(
+    v.string(),
+    v.description("whsec_...: every job callback is signed with it (Standard Webhooks)"),
+  ),
+  previousSecretExpiresAt: v.pipe(
+    v.nullable(Timestamp),
+    v.description("After a rotation, until when the previous secret also signs; null otherwise"),
+  ),
+  eventTypes: v.pipe(
+    v.array(v.picklist(RENDER_EVENT_TYPES)),
+    v.description("What a job's webhookUrl receives: every render event of that job"),
+  ),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+});
+export type JobCallbacks = v.InferOutput<typeof JobCallbacks>;

@@ -88,6 +88,7 @@ const example = (type: string, at: number): Record<string, unknown> => {
     createdAt: at - 60_000,
     startedAt: at - 30_000,
     completedAt: finished ? at : null,
+    metadata: { example: "the metadata the job was created with" },
     test: true,
   };
 };

@@ -9,7 +9,7 @@
  * - the render of the config compared with the preview's pixels;
  * - a video: the timeline edited (duration by keyboard, a transition picked by its thumbnail, a clip and an audio
  *   track added), a frame at the playhead and a low-resolution render of the whole video, both by the service;
- * - saving as a template with a {{variable}};
+ * - saving as a template with a {{variable}}, and a layer's template condition;
  * - the preview frame's isolation: a user's html layer reaches neither the network nor the builder's session;
  * - a config from a link runs its html layers' scripts only once the user agrees; a typed config and the account's
  *   own job (the console's "Open in builder") run at once.
@@ -340,6 +340,50 @@ describe("an image", () => {
       expect.objectContaining({ name: "headline", type: "string", required: true, default: "Summer sale" }),
     ]);
     await shoot("template");
+    expect(await h.problems()).toEqual([]);
+  });
+});
+
+describe("a template condition", () => {
+  it("is set in a layer's panel, shown in the layer list, set aside by checks and preview, and kept per render", async () => {
+    await page.locator(".overlay .box").nth(0).click();
+    const condition = page.getByRole("group", { name: "Template condition" });
+    await condition.getByLabel("Show").selectOption("equals");
+    await condition.getByLabel("Variable").fill("badge");
+    await condition.getByLabel("Value").fill("sale");
+    expect((await layersNow())[0]!.when).toEqual({ var: "badge", equals: "sale" });
+    await expect.poll(() => text(page.locator(".layers .layer-list"))).toContain("if badge = sale");
+    // The job grammar knows no `when`: the builder's own checks and preview show every layer.
+    await verdictBecomes(/^Valid/);
+    expect(await page.locator(".overlay .box").count()).toBe((await layersNow()).length);
+    await page.getByLabel("Template name").fill("Conditional card");
+    const badge = page.getByRole("group", { name: "Variable badge" });
+    await badge.waitFor();
+    await page.getByRole("button", { name: "Save as template" }).click();
+    await page.getByText(/Saved template “Conditional card” with 2 variables/).waitFor();
+    const id = /\/console\/templates\/([\w-]+)$/.exec(
+      (await page.getByRole("link", { name: "Open it in the console" }).getAttribute("href"))!,
+    )![1]!;
+    const stored = await api<{ variables: unknown[] }>(`/api/v2/templates/${id}`);
+    expect(stored.body.data.variables).toEqual(
+      expect.arrayContaining([{ name: "badge", type: "string", required: false }]),
+    );
+    const layers = (await layersNow()).length;
+    const render = async (variables: Record<string, string>) => {
+      const res = await api<{ jobId: string }>(`/api/v2/templates/${id}/renders`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ variables }),
+      });
+      expect(res.status).toBe(201);
+      const job = await api<{ config: { layers: unknown[] } }>(`/api/v1/jobs/${res.body.data.jobId}`);
+      return job.body.data.config.layers.length;
+    };
+    expect(await render({ badge: "sale" })).toBe(layers);
+    expect(await render({})).toBe(layers - 1);
+    // Back to always: the condition is gone from the layer.
+    await condition.getByLabel("Show").selectOption("always");
+    expect((await layersNow())[0]).not.toHaveProperty("when");
     expect(await h.problems()).toEqual([]);
   });
 });

@@ -70,6 +70,81 @@ describe("mrs CLI", () => {
     expect(mrs(["validate", "good.json"], dir).status).toBe(0);
   });
 
+  it("renders a saved template by id with variables and metadata, and lists the templates and batches", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "mrs-cli-"));
+    const template = {
+      name: `cli card ${Date.now()}`,
+      type: "image",
+      config: {
+        width: 200,
+        height: 100,
+        backgroundColor: "{{bg}}",
+        layers: [
+          { type: "text", text: "{{title}}", x: 4, y: 4 },
+          {
+            type: "rectangle",
+            x: 0,
+            y: 0,
+            width: 100,
+            height: 100,
+            fill: "#ff0000",
+            when: { var: "badge", equals: "sale" },
+          },
+        ],
+      },
+      variables: [{ name: "bg", type: "colour", default: "#0000ff" }],
+    };
+    const res = await fetch(`${base}/api/v2/templates`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify(template),
+    });
+    expect(res.status).toBe(201);
+    const { id } = ((await res.json()) as { data: { id: string } }).data;
+    writeFileSync(join(dir, "vars.json"), JSON.stringify({ title: "Hi" }));
+    const r = mrs(
+      [
+        "templates",
+        "render",
+        id,
+        "--vars",
+        "vars.json",
+        "--var",
+        "badge=sale",
+        "--metadata",
+        '{"sku":"A-1"}',
+        "--out",
+        "card",
+      ],
+      dir,
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain("100% COMPLETED");
+    const png = new Uint8Array(readFileSync(join(dir, "card.png")));
+    expect(pngSize(png)).toEqual({ width: 200, height: 100 });
+    const px = decodeImage(png, 200, 100);
+    expect(distance(px.at(50, 80), [255, 0, 0])).toBeLessThan(8); // the sale badge
+    expect(distance(px.at(150, 80), [0, 0, 255])).toBeLessThan(8); // the default background
+    const jobId = /job (job_\w+)/.exec(r.stderr)![1]!;
+    const job = mrs(["jobs", "get", jobId], dir);
+    expect(JSON.parse(job.stdout)).toMatchObject({ metadata: { sku: "A-1" } });
+    // Without the badge, and without waiting: the created job, printed.
+    const quick = mrs(["templates", "render", id, "--var", "title=Bye", "--no-wait"], dir);
+    expect(quick.status, quick.stderr).toBe(0);
+    expect(JSON.parse(quick.stdout)).toMatchObject({ status: "PENDING", type: "IMAGE" });
+    const listed = JSON.parse(mrs(["templates", "list"], dir).stdout) as { templates: { id: string }[] };
+    expect(listed.templates.map((t) => t.id)).toContain(id);
+    expect(JSON.parse(mrs(["batches", "list", "--template", id], dir).stdout)).toMatchObject({ batches: [] });
+    // A missing variable: the API's field error; a malformed --var or --metadata: usage, exit 2.
+    const missing = mrs(["templates", "render", id, "--no-wait"], dir);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain("variables.title: title is required");
+    expect(mrs(["templates", "render", id, "--var", "title"], dir).status).toBe(2);
+    expect(mrs(["templates", "render", id, "--var", "title=x", "--metadata", "{nope"], dir).status).toBe(2);
+    // The callbacks secret.
+    expect(JSON.parse(mrs(["callbacks"], dir).stdout).secret).toMatch(/^whsec_/);
+  });
+
   it("fails cleanly with the API's message for a wrong key, and shows usage without a command", () => {
     const wrong = mrs(["jobs", "list"], tmpdir(), "mrk_wrong");
     expect(wrong.status).toBe(1);

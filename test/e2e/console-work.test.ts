@@ -13,6 +13,7 @@ import { unzipSync } from "fflate";
 import type { Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { until } from "../poll.ts";
 import { startReceiver, type Received, type Receiver } from "../webhook-receiver.ts";
 import { audit, openBrowser, signIn, text, type Harness } from "./console/harness.ts";
 import { imageDifference } from "./pixels.ts";
@@ -345,6 +346,56 @@ describe("webhooks", () => {
     await page.waitForURL(`${base}/console/webhooks`);
     await expect.poll(() => page.getByRole("row", { name: /Local receiver/ }).count()).toBe(0);
   }, 150_000);
+
+  it("shows the job-callback secret on request, and logs the deliveries to a job's own webhookUrl with its metadata", async () => {
+    const box = `console-callback-${Date.now()}`;
+    const url = `http://127.0.0.1:${receiver.port}/hook/${box}`;
+    const created = await postJson<{ jobId: string }>("/api/v1/jobs", {
+      type: "image",
+      config: { width: 40, height: 20, backgroundColor: "#123456", layers: [{ type: "text", text: "cb" }] },
+      webhookUrl: url,
+      metadata: { order: "console-42" },
+    });
+    expect(created.status).toBe(201);
+    await page.goto(`${base}/console/webhooks`);
+    await page.getByRole("link", { name: "Secret and deliveries" }).click();
+    await page.waitForURL(`${base}/console/webhooks/job-callbacks`);
+    const secretBox = page.getByRole("textbox", { name: "Job-callback signing secret" });
+    expect(await secretBox.count()).toBe(0);
+    await page.getByRole("button", { name: "Show" }).click();
+    const secret = await secretBox.inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    const got = await until(
+      "two job callbacks",
+      async () => {
+        const list = (await (
+          await fetch(`http://127.0.0.1:${receiver.port}/__box/${box}`)
+        ).json()) as Received[];
+        return list.length >= 2 ? list : undefined;
+      },
+      30_000,
+    );
+    // The secret the page shows verifies them; the job's metadata rides in each.
+    const events = got.map(
+      (r) =>
+        new Webhook(secret).verify(r.body, {
+          "webhook-id": r.id,
+          "webhook-timestamp": r.timestamp,
+          "webhook-signature": r.signature,
+        }) as { type: string; data: { jobId: string; metadata: unknown } },
+    );
+    expect(events.map((e) => e.type)).toEqual(["render.started", "render.completed"]);
+    for (const e of events)
+      expect(e.data).toMatchObject({ jobId: created.body.data.jobId, metadata: { order: "console-42" } });
+    await page.getByRole("button", { name: "Reload" }).click();
+    const log = page.getByRole("region", { name: "Deliveries" });
+    await expect.poll(() => text(log.locator("tbody"))).toMatch(/render\.completed.*Delivered/s);
+    await audit(page, "job-callbacks");
+    // The job's page shows its callback and metadata.
+    await page.goto(`${base}/console/jobs/${created.body.data.jobId}`);
+    await expect.poll(() => text(page.locator(".facts"))).toContain("console-42");
+    expect(await h.problems()).toEqual([]);
+  }, 90_000);
 });
 
 describe("templates and batches", () => {

@@ -101,6 +101,10 @@ describe("GET /api/v1/user-api/docs", () => {
       "GET /api/v1/jobs/{jobId}/events streamJobEvents",
       "POST /api/v1/files/upload uploadFile",
       "POST /api/v1/files/validate validateFile",
+      "POST /api/v1/files/validate/image validateImageFile",
+      "POST /api/v1/files/validate/video validateVideoFile",
+      "POST /api/v1/files/validate/audio validateAudioFile",
+      "GET /api/v1/files/supported-types getSupportedFileTypes",
       "GET /api/v1/files listFiles",
       "GET /api/v1/files/{fileId} getFile",
       "DELETE /api/v1/files/{fileId} deleteFile",
@@ -108,6 +112,7 @@ describe("GET /api/v1/user-api/docs", () => {
       "GET /api/v1/files/{fileId}/download downloadFile",
       "HEAD /api/v1/files/{fileId}/download headFile",
       "POST /api/v1/files/{fileId}/link createDownloadLink",
+      "POST /api/v1/files/{fileId}/public-link createPublicLink",
     ]);
     expect(
       ids.filter((i) => i.includes("/api/v1/auth/options") || i.includes("/api/v1/auth/session")),
@@ -123,7 +128,7 @@ describe("GET /api/v1/user-api/docs", () => {
       "GET /api/v2/storage-connections/{id} getStorageConnection",
       "DELETE /api/v2/storage-connections/{id} deleteStorageConnection",
     ]);
-    expect(ids.length).toBe(69);
+    expect(ids.length).toBe(77);
   });
 
   it("types every answer: JSON data by a named schema, errors by the shared envelope, other media by type", async () => {

@@ -32,6 +32,13 @@ export const jobs = sqliteTable(
      */
     plan: text("plan", { mode: "json" }).$type<Record<string, unknown>>(),
     inputFileIds: text("input_file_ids", { mode: "json" }).notNull().$type<string[]>(),
+    /**
+     * Where the job's render events also go (`webhookUrl` at creation), through the account's job-callback endpoint
+     * (src/webhooks/job-callbacks.ts); null: only the account's subscribed endpoints.
+     */
+    webhookUrl: text("webhook_url"),
+    /** The caller's own JSON object (`metadata` at creation, bounded): echoed on the job and in its events. */
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, unknown>>(),
     outputFormat: text("output_format").notNull(),
     outputFileId: text("output_file_id"),
     /** Tokens held back from the balance while the job is open; 0 once settled. */

@@ -72,5 +72,7 @@ export const batches = sqliteTable(
   (t) => [
     // The cron re-feeds running batches.
     index("batches_status_idx").on(t.status),
+    // The batch list per owner, newest first (GET /api/v2/batches).
+    index("batches_user_created_idx").on(t.userId, t.createdAt),
   ],
 );

@@ -3,12 +3,21 @@
  * endpoint) and one row per delivery attempt. D1 holds the log customers read; the endpoint's Durable Object
  * (src/webhooks/endpoint-object.ts) holds the schedule.
  */
+import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { createdAt, updatedAt } from "./columns.ts";
 import { users } from "./accounts.ts";
 
 export const DELIVERY_STATUSES = ["pending", "delivered", "dead_letter"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/**
+ * `endpoint`: registered by its owner (POST /api/v2/webhooks). `callback`: the account's one job-callback endpoint
+ * (src/webhooks/job-callbacks.ts), created on first use, which sends each job's render events to the `webhookUrl`
+ * the job named (stored on each delivery), signed with its secret.
+ */
+export const ENDPOINT_KINDS = ["endpoint", "callback"] as const;
+export type EndpointKind = (typeof ENDPOINT_KINDS)[number];
 
 export const webhookEndpoints = sqliteTable(
   "webhook_endpoints",
@@ -17,7 +26,9 @@ export const webhookEndpoints = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ENDPOINT_KINDS }).notNull().default("endpoint"),
     name: text("name").notNull(),
+    /** Where deliveries go; empty for the job-callback endpoint, whose deliveries carry their own URL. */
     url: text("url").notNull(),
     /** The subscribed event types (JSON array); the event inserts match on it with json_each. */
     eventTypes: text("event_types", { mode: "json" }).notNull().$type<string[]>(),
@@ -34,8 +45,14 @@ export const webhookEndpoints = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  // The endpoint list per owner, and the fan-out of an owner's event to its active endpoints.
-  (t) => [index("webhook_endpoints_user_idx").on(t.userId, t.createdAt)],
+  (t) => [
+    // The endpoint list per owner, and the fan-out of an owner's event to its active endpoints.
+    index("webhook_endpoints_user_idx").on(t.userId, t.createdAt),
+    // At most one job-callback endpoint per account (created on first use, races included).
+    uniqueIndex("webhook_endpoints_callback_idx")
+      .on(t.userId)
+      .where(sql`${t.kind} = 'callback'`),
+  ],
 );
 
 export const webhookEvents = sqliteTable(
@@ -75,6 +92,8 @@ export const webhookDeliveries = sqliteTable(
       .notNull()
       .references(() => webhookEvents.id, { onDelete: "cascade" }),
     eventType: text("event_type").notNull(),
+    /** A job callback's target (the job's `webhookUrl`); null: the endpoint's own URL. */
+    url: text("url"),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull(),
     /** Attempts made, across replays. */
     attempts: integer("attempts").notNull().default(0),

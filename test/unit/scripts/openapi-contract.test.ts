@@ -107,6 +107,7 @@ describe("the OpenAPI contract checker", () => {
       id: "job_1",
       status: "PROCESSING",
       progress: { percent: 50, stage: "x" },
+      metadata: null,
       updatedAt: at,
     };
     const good = `event: progress\ndata: ${JSON.stringify(progress)}\nid: 0\nretry: 2000\n\n: keep-alive\n\nevent: done\ndata: ${JSON.stringify(job)}\nid: 1\n\n`;

@@ -17,4 +17,6 @@ export const job = {
   config: { width: 10 },
   inputFileIds: [],
   priority: 5,
+  webhookUrl: null,
+  metadata: { orderId: "A-1" },
 };

@@ -152,6 +152,38 @@ describe("a job with S3 destinations", () => {
     expect(events.results.map((e) => e.type)).toEqual(["render.delivered"]);
   });
 
+  it("tells the job's own webhookUrl how its delivery went, with its metadata, and keys objects by the metadata", async () => {
+    const { key } = await newAccount({ planId: "pro", tokens: 500 });
+    const box = newBox();
+    const connection = await createConnection(key, { keyTemplate: "orders/{metadata.orderId}.{ext}" });
+    const res = await createJobCall(key, {
+      type: "video",
+      config: video(),
+      destinations: [{ connectionId: connection.id }],
+      webhookUrl: box.url,
+      metadata: { orderId: "A-77" },
+    });
+    const created = await body<{ jobId: string }>(res);
+    expect(res.status, JSON.stringify(created)).toBe(201);
+    const jobId = created.data!.jobId;
+    const output = randomBytes(2000);
+    await completeVideo(jobId, output);
+    expect((await settledDeliveries(key, jobId)).map((d) => [d.status, d.key])).toEqual([
+      ["delivered", "orders/A-77.mp4"],
+    ]);
+    expect(await digest((await s3Object("orders/A-77.mp4"))!.bytes)).toBe(await digest(output));
+    // No endpoint is registered: the job's URL alone hears of it, render events and the delivery alike.
+    const events = await receivedAtLeast(box.box, 2);
+    const delivered = events
+      .map((e) => JSON.parse(e.body) as { type: string; data: Record<string, unknown> })
+      .find((e) => e.type === "render.delivered");
+    expect(delivered?.data).toMatchObject({
+      jobId,
+      metadata: { orderId: "A-77" },
+      destinations: [{ status: "delivered", key: "orders/A-77.mp4" }],
+    });
+  });
+
   it("delivers the caption files beside the output, with their text type", async () => {
     const { key } = await newAccount({ planId: "pro", tokens: 500 });
     const connection = await createConnection(key, { keyTemplate: "{jobId}" });

@@ -144,10 +144,12 @@ describe("cross-account probes", () => {
       "/api/v1/files/:fileId/metadata": a.ids.fileId,
       "/api/v1/files/:fileId/download": a.ids.fileId,
       "/api/v1/files/:fileId/link": a.ids.fileId,
+      "/api/v1/files/:fileId/public-link": a.ids.fileId,
       "/api/v1/api-keys/:id": a.ids.apiKeyId,
       "/api/v1/billing/payments/:id": a.ids.paymentId,
       "/api/v2/templates/:id": a.ids.templateId,
       "/api/v2/templates/:id/batches": a.ids.templateId,
+      "/api/v2/templates/:id/renders": a.ids.templateId,
       "/api/v2/batches/:id": a.ids.batchId,
       "/api/v2/batches/:id/output": a.ids.batchId,
       "/api/v2/batches/:id/manifest": a.ids.batchId,
@@ -191,6 +193,7 @@ describe("cross-account probes", () => {
       "/api/v1/jobs/stats",
       "/api/v2/webhooks",
       "/api/v2/templates",
+      "/api/v2/batches",
     ]) {
       const text = await (await call(list, { headers: { authorization: `Bearer ${b.token}` } })).text();
       probes++;

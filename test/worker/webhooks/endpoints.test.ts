@@ -1,7 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { body, call, json, newAccount } from "../helpers.ts";
+import { createApiKey } from "../../../src/keys/create-api-key.ts";
+import { body, call, json, newAccount, testCtx } from "../helpers.ts";
 import {
   createEndpoint,
   deliveriesWhere,
@@ -46,6 +47,41 @@ describe("webhook endpoints", () => {
     const record: Record<string, unknown> = { ...created.data };
     delete record.secret;
     expect(listed.data).toEqual([record]);
+  });
+
+  it("reads one endpoint by id without its secret; another account's, a deleted one or none is a 404", async () => {
+    const owner = await newAccount();
+    const other = await newAccount();
+    const created = await createEndpoint(owner.key, newBox().url, ["render.failed"]);
+    const res = await get(`/api/v2/webhooks/${created.id}`, owner.key);
+    expect(res.status).toBe(200);
+    const read = (await body<Record<string, unknown>>(res)).data!;
+    expect(read).toEqual({
+      id: created.id,
+      name: "test hook",
+      url: created.url,
+      eventTypes: ["render.failed"],
+      active: true,
+      disabledReason: null,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    expect(read).not.toHaveProperty("secret");
+    expect((await get(`/api/v2/webhooks/${created.id}`, other.key)).status).toBe(404);
+    expect((await get("/api/v2/webhooks/whe_nope", owner.key)).status).toBe(404);
+    await call(`/api/v2/webhooks/${created.id}`, { method: "DELETE", headers: { "x-api-key": owner.key } });
+    expect((await get(`/api/v2/webhooks/${created.id}`, owner.key)).status).toBe(404);
+    const theirs = await createEndpoint(owner.key, newBox().url);
+    const readOnly = (
+      await createApiKey(testCtx(), {
+        userId: owner.userId,
+        name: "reader",
+        permissions: [{ resource: "jobs", action: "read" }],
+      })
+    ).key;
+    const refused = await get(`/api/v2/webhooks/${theirs.id}`, readOnly);
+    expect(refused.status).toBe(403);
+    expect((await body(refused)).details).toMatchObject({ requiredScope: "renders:create" });
   });
 
   it("updates, disables and re-enables an endpoint", async () => {

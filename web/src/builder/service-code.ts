@@ -5,7 +5,8 @@
  * - the transition names (editly's aliases, gl-transitions 1.43 and later);
  * - the bundled font catalogue (the families `googleFont` may name offline);
  * - the gallery of ready-made jobs (each validated by test/worker/docs.test.ts);
- * - the named positions and origins of image layers, as the image page places them (src/image-renderer).
+ * - the named positions and origins of image layers, as the image page places them (src/image-renderer);
+ * - template conditions (`when` on layers) and the variables a template derives, as saving one derives them.
  * The preview frame takes the image compile step itself (preview/compile.ts), in its own bundle.
  */
 export { buildTimeline, type Timeline } from "@media-render/contract/timeline";
@@ -17,3 +18,10 @@ export {
 export { CATALOG_FAMILIES } from "@media-render/contract/fonts/catalog";
 export { GALLERY } from "../../../src/lib/openapi-examples.ts";
 export { NAMED, ORIGIN } from "../../../src/image-renderer/placement.ts";
+export {
+  CONDITION_KEY,
+  parseCondition,
+  withoutConditions,
+  type LayerCondition,
+} from "@media-render/contract/config/template-condition";
+export { variableSchema } from "../../../src/templates/variables.ts";

@@ -23,6 +23,7 @@ import { SignIn, SignUp } from "./pages/sign-in.tsx";
 import { TemplatePage } from "./pages/template.tsx";
 import { Templates } from "./pages/templates.tsx";
 import { Terms } from "./pages/terms.tsx";
+import { JobCallbacksPage } from "./pages/job-callbacks.tsx";
 import { WebhookPage } from "./pages/webhook.tsx";
 import { Webhooks } from "./pages/webhooks.tsx";
 
@@ -57,6 +58,8 @@ const CONSOLE_PAGES: [string, ComponentType<any>][] = [
   ["/console/templates/:id", TemplatePage],
   ["/console/batches/:id", BatchPage],
   ["/console/webhooks", Webhooks],
+  // Before `:id`: a fixed path.
+  ["/console/webhooks/job-callbacks", JobCallbacksPage],
   ["/console/webhooks/:id", WebhookPage],
   ["/console/keys", Keys],
   ["/console/billing", Billing],

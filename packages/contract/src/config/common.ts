@@ -6,6 +6,7 @@
  * tight patterns: that is what keeps a config from injecting CSS.
  */
 import * as v from "valibot";
+import { CONDITION_KEY } from "./template-condition.ts";
 import { catalogFontIssue } from "../fonts/catalog.ts";
 import { anyCase } from "./any-case.ts";
 import { COLOR_NAMES, parseColor } from "./color.ts";
@@ -228,6 +229,7 @@ const RENAMED: Record<string, string> = {
   // An editly JavaScript function (docs/compatibility.md, "editly compatibility"); editly's CLI options are accepted with a
   // warning instead (ignored.ts).
   func: '"func" is an editly JavaScript function, which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page) or a gl layer',
+  [CONDITION_KEY]: `"${CONDITION_KEY}" is a template condition: it is read when a saved template is rendered (POST /api/v2/templates/{id}/renders or batches), never in a job's config`,
 };
 
 export const unknownKeyMessage = (where: string, key: unknown): string => {

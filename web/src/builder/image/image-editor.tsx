@@ -9,8 +9,10 @@ import { messagesAt } from "../model/issues.ts";
 import { fieldName, getIn, isObject, within, type JsonObject, type Path } from "../model/paths.ts";
 import type { EditorState } from "../model/store.ts";
 import { ProblemLinks } from "../panels/problem-links.tsx";
+import { ConditionField } from "../panels/condition-input.tsx";
 import { Fields, type PanelContext } from "../panels/property-panel.tsx";
 import { deref, layerTypes, schemaAt, type Schema } from "../schema/fields.ts";
+import { withoutConditions } from "../service-code.ts";
 import { ImageCanvas } from "./canvas.tsx";
 import { LayerList, layerLabel, newImageLayer } from "./layer-list.tsx";
 import { usePreview } from "./use-preview.ts";
@@ -62,7 +64,9 @@ export const ImageEditor = ({
     [paths, files],
   );
   const hidden = useMemo(() => [...state.hidden].sort((a, b) => a - b), [state.hidden]);
-  const preview = usePreview(config, sizes, hidden, scripts);
+  // Every layer is drawn, conditional ones too (the job grammar knows no `when`).
+  const shown = useMemo(() => withoutConditions(config), [config]);
+  const preview = usePreview(shown, sizes, hidden, scripts);
   useFileBytes(files, paths, preview.addFiles);
 
   const layers = Array.isArray(config.layers) ? config.layers : [];
@@ -139,6 +143,7 @@ const PropertiesPanel = ({ ctx, path }: { ctx: PanelContext; path: Path }) => {
           Layer defaults (<code>defaults</code>) are edited in the JSON view.
         </p>
       )}
+      {path.length > 0 && <ConditionField ctx={ctx} path={path} />}
       {path.length > 0 && (
         <p class="hint">
           Type: <code>{String((value as JsonObject | undefined)?.type ?? "none")}</code> (a new layer of

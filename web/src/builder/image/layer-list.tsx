@@ -6,6 +6,7 @@ import { useState } from "preact/hooks";
 import { hasErrorAt, type Issues } from "../model/issues.ts";
 import { fieldName, isObject, type JsonObject } from "../model/paths.ts";
 import type { Action } from "../model/store.ts";
+import { conditionSummary } from "../panels/condition-input.tsx";
 
 /** A short name for a layer: its type and what it shows. */
 export const layerLabel = (layer: unknown): string => {
@@ -125,6 +126,7 @@ export const LayerList = ({
                 onClick={() => dispatch({ type: "select", path: ["layers", i] })}
               >
                 {label}
+                {conditionSummary(layers[i]) && <span class="badge">{conditionSummary(layers[i])}</span>}
                 {invalid && <span class="badge s-failed">error</span>}
                 {hidden.has(i) && <span class="badge s-cancelled">hidden</span>}
               </button>

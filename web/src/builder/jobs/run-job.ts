@@ -6,6 +6,7 @@
 import { api, data, downloadUrl, followJob } from "../../shared/api.ts";
 import type { CreateJobBody, Job } from "../../shared/api-types.ts";
 import type { Doc } from "../model/store.ts";
+import { withoutConditions } from "../service-code.ts";
 
 export interface JobProgress {
   jobId: string;
@@ -24,8 +25,11 @@ export const runJob = async (
   onProgress: (progress: JobProgress) => void,
   signal?: AbortSignal,
 ): Promise<FinishedJob> => {
+  // A job knows no template conditions: every layer renders (a template render keeps the ones that hold).
   const created = await data(
-    api.POST("/api/v1/jobs", { body: { type: doc.type, config: doc.config } as CreateJobBody }),
+    api.POST("/api/v1/jobs", {
+      body: { type: doc.type, config: withoutConditions(doc.config) } as CreateJobBody,
+    }),
   );
   const jobId = created.jobId;
   onProgress({ jobId, status: "PENDING", percent: 0, stage: null });

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { api, data } from "../../shared/api.ts";
 import type { CreateJobBody } from "../../shared/api-types.ts";
+import { withoutConditions } from "../service-code.ts";
 import type { Doc } from "./store.ts";
 
 export const DEBOUNCE_MS = 350;
@@ -18,8 +19,13 @@ export type ValidationState =
   | { status: "done"; result: Validation }
   | { status: "failed"; error: unknown; result?: Validation };
 
+/** The document as a job: its template conditions set aside (every layer checked as shown; fields unchanged). */
 const validate = (doc: Doc) =>
-  data(api.POST("/api/v1/jobs/validate", { body: { type: doc.type, config: doc.config } as CreateJobBody }));
+  data(
+    api.POST("/api/v1/jobs/validate", {
+      body: { type: doc.type, config: withoutConditions(doc.config) } as CreateJobBody,
+    }),
+  );
 
 export const useValidation = (doc: Doc, signedIn: boolean): ValidationState => {
   const [state, setState] = useState<ValidationState>({ status: signedIn ? "checking" : "signed-out" });

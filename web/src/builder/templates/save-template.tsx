@@ -9,20 +9,21 @@ import type { Template, TemplateVariable } from "../../shared/api-types.ts";
 import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
 import { VariableFields } from "../../shared/variable-fields.tsx";
 import type { Doc } from "../model/store.ts";
+import { variableSchema } from "../service-code.ts";
 
-const PLACEHOLDER = /\{\{\s*([A-Za-z_]\w{0,63})\s*\}\}/g;
-
-/** The variable names written in the config's strings, in order of first use. */
-export const placeholdersIn = (config: unknown): string[] => [
-  ...new Set([...JSON.stringify(config).matchAll(PLACEHOLDER)].map((m) => m[1]!)),
-];
+/**
+ * The variables the config uses (placeholders and conditions), in order of first use, each as saving the template
+ * derives it: a variable needed only by conditional layers, or named only by a condition, is optional.
+ */
+export const derivedVariables = (config: unknown): TemplateVariable[] => variableSchema(config).variables;
 
 export const SaveTemplate = ({ doc, signedIn }: { doc: Doc; signedIn: boolean }) => {
   const [name, setName] = useState("");
   const [declared, setDeclared] = useState<Record<string, TemplateVariable>>({});
   const [saved, setSaved] = useState<Template | null>(null);
-  const names = placeholdersIn(doc.config);
-  const variables = names.map((n) => declared[n] ?? { name: n, type: "string" as const, required: true });
+  const derived = derivedVariables(doc.config);
+  const names = derived.map((v) => v.name);
+  const variables = derived.map((v) => declared[v.name] ?? v);
   const change = (n: string, patch: Partial<TemplateVariable>) =>
     setDeclared({ ...declared, [n]: { ...variables.find((v) => v.name === n)!, ...patch } });
   const form = useForm(() => {
@@ -42,7 +43,8 @@ export const SaveTemplate = ({ doc, signedIn }: { doc: Doc; signedIn: boolean })
       <p class="hint">
         Write <code>{"{{name}}"}</code> in any text of the config (a layer's text, a colour, a file path) for
         a value each row of a batch fills in. A value that is only a placeholder takes the variable's type (a
-        number stays a number).
+        number stays a number). A layer's template condition (in its properties) shows it only for the rows
+        that set a variable, or give it a value; its variables are optional.
       </p>
       <Field form={form} name="name" label="Template name">
         {(p) => <input {...p} type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />}

@@ -7,6 +7,7 @@ import { useState } from "preact/hooks";
 import { messagesAt } from "../model/issues.ts";
 import { fieldName, getIn, isObject, within, type JsonObject, type Path } from "../model/paths.ts";
 import { ProblemLinks } from "../panels/problem-links.tsx";
+import { ConditionField, conditionSummary } from "../panels/condition-input.tsx";
 import { controlId, Fields, FieldRow, type PanelContext } from "../panels/property-panel.tsx";
 import { deref, fieldsOf, layerTypes, schemaAt, type Schema } from "../schema/fields.ts";
 import { TransitionPicker } from "./transitions.tsx";
@@ -133,6 +134,7 @@ const LayerRows = ({
                 onClick={() => ctx.dispatch({ type: "select", path: [...list, i] })}
               >
                 {label}
+                {conditionSummary(layer) && <span class="badge">{conditionSummary(layer)}</span>}
               </button>
               <span class="row-actions">
                 <button
@@ -349,6 +351,7 @@ export const VideoPanel = ({
           </button>
         )}
         {schema && <Fields ctx={ctx} path={path} schema={schema} />}
+        <ConditionField ctx={ctx} path={path} />
       </>
     );
   }

@@ -195,6 +195,24 @@ export const JobPage = ({ id }: { id: string }) => {
                 <dd>{formatDate(job.startedAt)}</dd>
                 <dt>Finished</dt>
                 <dd>{formatDate(job.completedAt)}</dd>
+                {job.webhookUrl && (
+                  <>
+                    <dt>Callback</dt>
+                    <dd class="wrap">
+                      <code>{job.webhookUrl}</code> (<a href="/console/webhooks/job-callbacks">deliveries</a>)
+                    </dd>
+                  </>
+                )}
+                {job.metadata && (
+                  <>
+                    <dt>Metadata</dt>
+                    <dd>
+                      <pre class="json" tabIndex={0} aria-label="The job's metadata">
+                        {JSON.stringify(job.metadata, null, 2)}
+                      </pre>
+                    </dd>
+                  </>
+                )}
               </dl>
             </section>
             <Output job={job} />

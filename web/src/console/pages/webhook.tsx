@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
-import { api, data } from "../../shared/api.ts";
+import { api, ApiError, data } from "../../shared/api.ts";
 import type { EventType, WebhookDelivery, WebhookEndpoint } from "../../shared/api-types.ts";
 import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
 import { formatDate } from "../../shared/format.ts";
@@ -69,7 +69,7 @@ const EditEndpoint = ({ endpoint, saved }: { endpoint: WebhookEndpoint; saved: (
   );
 };
 
-const Rotate = ({ id }: { id: string }) => {
+export const Rotate = ({ id }: { id: string }) => {
   const [grace, setGrace] = useState("86400");
   const [rotated, setRotated] = useState<{ secret: string; until: string | null } | null>(null);
   const form = useForm(
@@ -216,7 +216,7 @@ const Attempts = ({ endpointId, delivery }: { endpointId: string; delivery: Webh
   );
 };
 
-const Deliveries = ({ endpointId, version }: { endpointId: string; version: number }) => {
+export const Deliveries = ({ endpointId, version }: { endpointId: string; version: number }) => {
   const [status, setStatus] = useState<DeliveryStatus | "">("");
   const [open, setOpen] = useState<string | null>(null);
   const deliveries = useResource(
@@ -344,19 +344,25 @@ const Deliveries = ({ endpointId, version }: { endpointId: string; version: numb
   );
 };
 
+/** One endpoint (GET /api/v2/webhooks/{id}), or null when it does not exist (or was deleted). */
+const readEndpoint = (id: string) =>
+  data(api.GET("/api/v2/webhooks/{id}", { params: { path: { id } } })).catch((e: unknown) => {
+    if (e instanceof ApiError && e.status === 404) return null;
+    throw e;
+  });
+
 export const WebhookPage = ({ id }: { id: string }) => {
   useTitle("Webhook endpoint");
   const { route } = useLocation();
   const [version, setVersion] = useState(0);
-  const endpoints = useResource(() => data(api.GET("/api/v2/webhooks")), [id]);
+  const endpoints = useResource(() => readEndpoint(id), [id]);
   return (
     <>
       <p>
         <a href="/console/webhooks">All endpoints</a>
       </p>
       <Show resource={endpoints}>
-        {(list) => {
-          const endpoint = list.find((e) => e.id === id);
+        {(endpoint) => {
           if (!endpoint) return <Notice kind="error">This endpoint does not exist (or was deleted).</Notice>;
           return (
             <>

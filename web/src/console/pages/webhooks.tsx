@@ -109,6 +109,14 @@ export const Webhooks = () => {
       <p>
         Render events are posted to your endpoints, signed, and retried on a schedule until they are received.
       </p>
+      <section class="panel" aria-labelledby="job-callbacks-h">
+        <h2 id="job-callbacks-h">Job callbacks</h2>
+        <p>
+          A job can name its own <code>webhookUrl</code>: its render events go there, with its{" "}
+          <code>metadata</code>, signed with your account's job-callback secret.{" "}
+          <a href="/console/webhooks/job-callbacks">Secret and deliveries</a>
+        </p>
+      </section>
       <CreateEndpoint created={() => void endpoints.reload()} />
       <section aria-labelledby="endpoints-h">
         <h2 id="endpoints-h">Endpoints</h2>
