@@ -1042,7 +1042,7 @@ export interface paths {
         put?: never;
         /**
          * Render a template once
-         * @description `{ variables, webhookUrl?, metadata? }`: the variables are merged as a batch row's are (the same types, defaults, conditions and errors, fields `variables.<name>`), then one job is created as POST /api/v1/jobs creates it and answered the same way (402, 429 and `Idempotency-Key` included). Counts against job creation's rate limit.
+         * @description `{ variables, webhookUrl?, metadata?, destinations? }`: the variables are merged as a batch row's are (the same types, defaults, conditions and errors, fields `variables.<name>`), then one job is created as POST /api/v1/jobs creates it and answered the same way (402, 429 and `Idempotency-Key` included). Counts against job creation's rate limit.
          */
         post: operations["renderTemplate"];
         delete?: never;
@@ -6554,6 +6554,13 @@ export interface operations {
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description Upload the outputs (and posters, thumbnails, captions) to your S3-compatible storage once the job completes */
+                    destinations?: {
+                        /** @description A storage connection of yours (stc_...) */
+                        connectionId: string;
+                        /** @description This job's key template, instead of the connection's (same variables) */
+                        key?: string;
+                    }[];
                 };
             };
         };

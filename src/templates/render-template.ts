@@ -2,10 +2,11 @@
  * POST /api/v2/templates/{id}/renders: one job from a saved template. The variables are merged as a batch row's are
  * (the same types, defaults, conditions and errors: variables.ts), then the job is created exactly as
  * POST /api/v1/jobs creates one (createJob: the grammar, the caller's files, public URLs imported, the reserve, the
- * concurrent-job limit, `webhookUrl` and `metadata`), and answered the same way.
+ * concurrent-job limit, `webhookUrl`, `metadata` and `destinations`), and answered the same way.
  */
 import * as v from "valibot";
 import type { CallerCtx } from "../context.ts";
+import { Destinations } from "../destinations/schemas.ts";
 import { createJob } from "../jobs/create-job.ts";
 import type { Fetcher } from "../jobs/import-inputs.ts";
 import { CallbackFields, type JobCreated } from "../jobs/schemas.ts";
@@ -24,6 +25,7 @@ export const RenderBody = v.object({
     {},
   ),
   ...CallbackFields.entries,
+  destinations: v.optional(Destinations),
 });
 export type RenderBody = v.InferOutput<typeof RenderBody>;
 
@@ -61,6 +63,7 @@ export const renderTemplate = async (
       config: merged.config,
       webhookUrl: input.webhookUrl,
       metadata: input.metadata,
+      destinations: input.destinations,
     },
     fetcher,
   );

@@ -120,7 +120,7 @@ export const templateRoutes = new Hono<AppEnv>()
       tag: "Templates",
       summary: "Render a template once",
       description:
-        "`{ variables, webhookUrl?, metadata? }`: the variables are merged as a batch row's are (the same types, " +
+        "`{ variables, webhookUrl?, metadata?, destinations? }`: the variables are merged as a batch row's are (the same types, " +
         "defaults, conditions and errors, fields `variables.<name>`), then one job is created as POST /api/v1/jobs " +
         "creates it and answered the same way (402, 429 and `Idempotency-Key` included). Counts against job " +
         "creation's rate limit.",

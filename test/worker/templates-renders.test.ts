@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { createConnection, deliveriesOf } from "./destinations/support.ts";
 import { createApiKey } from "../../src/keys/create-api-key.ts";
 import { JOB_CREATE_LIMIT } from "../../src/lib/rate-limit.ts";
 import { body, call, json, newAccount, testCtx } from "./helpers.ts";
@@ -123,6 +124,32 @@ describe("templates: conditions", () => {
 });
 
 describe("POST /api/v2/templates/{id}/renders", () => {
+  it("passes destinations on: an unknown connection is refused at its field, a known one is planned on the job", async () => {
+    const { key, userId } = await newAccount({ planId: "pro" });
+    const t = await newTemplate(key);
+    const before = await auditedBalance(userId);
+    const refused = await render(key, t.id, {
+      variables: { title: "Mug" },
+      destinations: [{ connectionId: "conn_nope" }],
+    });
+    expect(refused.status).toBe(400);
+    expect((await body(refused)).details!.errors).toEqual([
+      expect.objectContaining({ field: "destinations[0].connectionId", code: "CONNECTION_NOT_FOUND" }),
+    ]);
+    expect(await auditedBalance(userId)).toBe(before);
+    const connection = await createConnection(key, { keyTemplate: "cards/{jobId}.{ext}" });
+    const res = await render(key, t.id, {
+      variables: { title: "Mug" },
+      destinations: [{ connectionId: connection.id }],
+    });
+    const created = await body<{ jobId: string }>(res);
+    expect(res.status, JSON.stringify(created)).toBe(201);
+    const jobId = created.data!.jobId;
+    expect((await deliveriesOf(key, jobId))!.map((d) => [d.status, d.key])).toEqual([
+      ["waiting", `cards/${jobId}.png`],
+    ]);
+  });
+
   it("renders one job, keeping only the layers whose condition holds, answered like POST /api/v1/jobs", async () => {
     const { key, userId } = await newAccount();
     const t = await newTemplate(key);
