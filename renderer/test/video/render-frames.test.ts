@@ -254,3 +254,75 @@ describe("a transparent webm's poster", () => {
     expect((await readFile(files.poster!.path)).length).toBeGreaterThan(100);
   });
 });
+
+describe("posters and thumbnails far into a long file", () => {
+  it("are found by seeking, each the frame decoded by its number, in a single render and one joined from chunks", async () => {
+    // 34 s of the fixture at 160x90, 25 fps: 850 frames, several GOPs; the picture changes every frame.
+    const config = videoConfig({
+      width: 160,
+      height: 90,
+      fps: 25,
+      clips: [{ layers: [{ type: "video", path: `${FIXTURES}/kohlipe3.mp4`, cutFrom: 0, cutTo: 34 }] }],
+      poster: { time: 31.3 },
+      thumbnails: { count: 3, format: "png" },
+    });
+    const single = join(dir, "long.mp4");
+    const r = await renderVideo({
+      jobId: "job_long",
+      config,
+      workDir: dir,
+      outPath: single,
+      allowLocalFiles: true,
+    });
+    const segments = [];
+    for (const index of [0, 1]) {
+      const path = join(dir, `long-seg${index}.mp4`);
+      await renderVideo({
+        jobId: "job_long",
+        config,
+        workDir: await mkdtemp(join(dir, "seg-")),
+        outPath: path,
+        allowLocalFiles: true,
+        chunk: { index, count: 2 },
+      });
+      segments.push(path);
+    }
+    const joined = join(dir, "long-joined.mp4");
+    await renderVideo({
+      jobId: "job_long",
+      config,
+      workDir: await mkdtemp(join(dir, "join-")),
+      outPath: joined,
+      allowLocalFiles: true,
+      joinSegments: segments,
+    });
+    for (const out of [single, joined]) {
+      const workDir = await mkdtemp(join(dir, "frames-"));
+      // Three thumbnails 283 frames apart: sparser than a GOP, so each is sought (and the poster always is).
+      const files = await writeFrames(
+        config,
+        { path: out, format: "mp4", ...r },
+        { ffmpegPath: "ffmpeg", workDir },
+      );
+      const k = frameAt(31.3, 25, 850);
+      expect(k).toBe(782);
+      const poster = await pixels(files.poster!.path, 160, 90);
+      const around = [];
+      for (const n of [k - 1, k, k + 1]) around.push(diff(poster, await pixels(out, 160, 90, n)));
+      // The same decoded picture, losslessly: no difference at all; its neighbours differ.
+      expect(around[1], `${out}: ${around.map((d) => d.toFixed(3)).join(" ")}`).toBeLessThan(0.01);
+      expect(Math.min(around[0]!, around[2]!)).toBeGreaterThan(around[1]! + 0.05);
+      const thumbs = files.thumbnails!.frames;
+      expect(thumbs.map((t) => frameAt(t.time, 25, 850))).toEqual([0, 283, 566]);
+      for (const t of thumbs) {
+        const n = frameAt(t.time, 25, 850);
+        // PNG thumbnails scaled by lanczos against the frame scaled the same way: equal but for rounding.
+        const { stdout: own } = await run("ffmpeg", [
+          ...["-v", "error", "-i", out, "-vf", `select='eq(n\\,${n})',scale=160:90:flags=lanczos,setsar=1`],
+          ...["-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+        ]);
+        expect(diff(await pixels(t.path, 160, 90), own), `${out} thumbnail at ${t.time}`).toBeLessThan(0.01);
+      }
+    }
+  });
+});

@@ -2,7 +2,8 @@
  * Parallel rendering through the whole service (docs/parallel-rendering.md), the end-to-end suite's (`npm start`
  * with two renderers, RENDERERS=2, and a threshold low enough that a 10 s 720p job splits in two; ./service.ts): both renderers render
  * a chunk at once, the join stores one video of every frame, charged as one render; a renderer killed while it
- * holds a chunk loses only that chunk, which is handed over alone, and the job completes.
+ * holds a chunk it has not finished loses only that chunk, which is handed over alone (rendered again: the renderers'
+ * count of finished renders shows it), and the job completes.
  */
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -16,7 +17,7 @@ import { serviceUnderTest, type Job } from "./service.ts";
 // The suite's service splits from 5 s of 720p (PARALLEL_RENDER_MIN_WORK, global-setup.ts): the 10 s job below
 // splits into two chunks.
 const svc = serviceUnderTest("chunks");
-const { api, running, pids } = svc;
+const { api, running, capacities, pids } = svc;
 
 beforeAll(svc.start);
 
@@ -102,10 +103,29 @@ describe("parallel rendering (npm start, RENDERERS=2)", () => {
       async () => ((await running()).every((n) => n > 0) ? true : undefined),
       60_000,
     );
+    // The kill lands mid-chunk: renderer 0 holds a chunk it has not finished, and the job is short of its join.
+    const before = await capacities();
     const killedAt = Date.now();
     process.kill(-pids()[0]!, "SIGKILL"); // the renderer's whole process group: node, ffmpeg, Chromium
+    expect(before[0]!.running).toBeGreaterThan(0);
+    expect((await svc.job(id)).progress?.percent ?? 0).toBeLessThan(90);
     const j = await finished(id);
     expect(j).toMatchObject({ status: "COMPLETED", errorMessage: null });
+    // And its chunk was handed over: three renders finished since the kill (the other chunk, the lost chunk rendered
+    // again, the join), where a chunk that had finished before the kill would leave two. Renderer 0 counts from its
+    // restart.
+    // (A renderer counts a render once its final report is sent: the count may trail the job's completion.)
+    await svc.renderersBack();
+    const since = async () => {
+      const after = await capacities();
+      return after[0]!.finished + after[1]!.finished - before[1]!.finished;
+    };
+    await until(
+      "three renders finished since the kill",
+      async () => ((await since()) >= 3 ? true : undefined),
+      30_000,
+    );
+    expect(await since()).toBe(3);
     expect(j.tokensUsed).toBe(estimateVideoTokens(SECONDS, false));
     expect(await framesOf(j)).toBe(SECONDS * FPS);
     figure("renderer holding a chunk killed: kill -> COMPLETED (ms)", Date.now() - killedAt);

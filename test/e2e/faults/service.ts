@@ -54,13 +54,19 @@ export const serviceUnderTest = (name: string) => {
    * How many renders each renderer runs now (its /health capacity); 0 for one that does not answer within 5 s (a
    * killed or frozen one; a rendering one answers in milliseconds, tens of them on a loaded machine).
    */
-  const running = async () =>
+  const running = async () => (await capacities()).map((c) => c.running);
+
+  /**
+   * Each renderer's /health capacity: renders running now and renders it finished since it started (zeros for one
+   * that does not answer within 5 s).
+   */
+  const capacities = async () =>
     Promise.all(
       state.rendererPorts.map(async (port) => {
         const h = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5000) })
-          .then((r) => r.json() as Promise<{ capacity: { running: number } }>)
+          .then((r) => r.json() as Promise<{ capacity: { running: number; finished: number } }>)
           .catch(() => null);
-        return h?.capacity.running ?? 0;
+        return { running: h?.capacity.running ?? 0, finished: h?.capacity.finished ?? 0 };
       }),
     );
 
@@ -73,5 +79,5 @@ export const serviceUnderTest = (name: string) => {
     for (const port of state.rendererPorts) await waitForUrl(`http://127.0.0.1:${port}/health`, 30_000);
   };
 
-  return { state, start, api, job, finished, running, pids, renderersBack };
+  return { state, start, api, job, finished, running, capacities, pids, renderersBack };
 };

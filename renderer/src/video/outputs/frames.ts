@@ -1,7 +1,7 @@
 /**
  * Posters and thumbnails (config `poster`, `thumbnails`): frames of the finished output, so each is exactly the
- * frame the file shows at its time, decoded once in one ffmpeg run after the render. A frame at `t` is frame
- * floor(t × fps) (shown from k/fps until (k+1)/fps), picked by number, not by seeking. Thumbnails are scaled to
+ * frame the file shows at its time, decoded after the render. A frame at `t` is frame floor(t × fps) (shown from
+ * k/fps until (k+1)/fps), found by seeking half a frame before it or picked by number in one pass (writeFrames). Thumbnails are scaled to
  * their width; the sprite sheet tiles them SPRITE_COLUMNS a row, and its WebVTT index gives each cue its tile.
  */
 import { copyFile } from "node:fs/promises";
@@ -61,7 +61,19 @@ export const spriteVtt = (sprite: string, times: number[], duration: number, w: 
     }),
   ].join("\n\n") + "\n";
 
-/** The frames a config asks for; `spriteName` is the sprite's stored file name, which its WebVTT points at. */
+/**
+ * Frames further apart than this decode faster by seeking to each (the decoder starts at the keyframe before it:
+ * x264's longest GOP is 250 frames) than by one pass over the whole file.
+ */
+const SEEK_BEYOND_FRAMES = 250;
+
+/**
+ * The frames a config asks for; `spriteName` is the sprite's stored file name, which its WebVTT points at. A frame
+ * far into the file is found by seeking (`-ss` half a frame before it: the decoder starts at the keyframe before and
+ * drops what precedes it, so frame k is the first kept), not by decoding every frame before it: a poster at the
+ * end costs what one at the start does. Thumbnails are sought one by one when they are sparser than a GOP, else taken
+ * in one pass (`select` by frame number). A GIF is always read in one pass.
+ */
 export const writeFrames = async (
   config: Pick<VideoConfig, "poster" | "thumbnails">,
   video: RenderedVideo,
@@ -72,56 +84,17 @@ export const writeFrames = async (
     signal?: AbortSignal;
     onSpawn?: (pid: number) => void;
     user?: Identity | null;
+    /** Tests: seek to frames further apart than this (default SEEK_BEYOND_FRAMES). */
+    seekBeyondFrames?: number;
   },
 ): Promise<FrameFiles> => {
   const { poster, thumbnails } = config;
   if (!poster && !thumbnails) return {};
   const total = Math.max(1, Math.round(video.duration * video.fps));
-  const filters: string[] = [];
-  const outputs: string[] = [];
   const files: FrameFiles = {};
-  const splits = [poster && "p", thumbnails && "t"].filter(Boolean) as string[];
-  filters.push(splits.length === 2 ? `[0:v]split=2[p][t]` : `[0:v]null[${splits[0]}]`);
-  if (poster) {
-    const ext = EXT[poster.format ?? "png"];
-    const path = join(o.workDir, `poster.${ext}`);
-    filters.push(`[p]select='eq(n\\,${frameAt(poster.time, video.fps, total)})'[po]`);
-    outputs.push("-map", "[po]", "-frames:v", "1", ...(ext === "jpg" ? ["-q:v", "2"] : []), path);
-    files.poster = { path, ext, time: poster.time };
-  }
-  // Thumbnails closer together than a frame show the same frame: `select` passes each frame once, so the distinct
-  // frames are written first and each thumbnail is then a copy of its frame's file.
-  let thumbs: { frames: string[]; ext: string; w: number; h: number; times: number[] } | null = null;
-  if (thumbnails) {
-    const ext = EXT[thumbnails.format ?? "jpeg"];
-    const times = thumbnailTimes(thumbnails, video.duration);
-    const { width: w, height: h } = thumbnailSize(thumbnails.width, video);
-    const frames = times.map((t) => frameAt(t, video.fps, total));
-    const distinct = [...new Set(frames)];
-    const picks = distinct.map((n) => `eq(n\\,${n})`).join("+");
-    filters.push(`[t]select='${picks}',scale=${w}:${h}:flags=lanczos,setsar=1[th]`);
-    const quality = ext === "jpg" ? ["-q:v", "3"] : [];
-    outputs.push(
-      "-map",
-      "[th]",
-      "-fps_mode",
-      "passthrough",
-      ...quality,
-      join(o.workDir, `frame-%03d.${ext}`),
-    );
-    const frameFile = (n: number) =>
-      join(o.workDir, `frame-${String(distinct.indexOf(n) + 1).padStart(3, "0")}.${ext}`);
-    thumbs = { frames: frames.map(frameFile), ext, w, h, times };
-    files.thumbnails = {
-      ext,
-      frames: times.map((time, i) => ({
-        time,
-        path: join(o.workDir, `thumb-${String(i + 1).padStart(3, "0")}.${ext}`),
-      })),
-    };
-  }
   // VP9's alpha plane is read only by libvpx's decoder; a transparent webm keeps it in PNG frames.
   const decoder = video.format === "webm" ? ["-c:v", "libvpx-vp9"] : [];
+  const seekable = video.format !== "gif";
   const ffmpeg = (args: string[]) =>
     run(o.ffmpegPath, ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", ...args], {
       signal: o.signal,
@@ -129,28 +102,69 @@ export const writeFrames = async (
       user: o.user,
       timeoutMs: 10 * 60_000,
     });
-  await ffmpeg([
+  const input = (k?: number) => [
+    ...(k ? ["-ss", ((k - 0.5) / video.fps).toFixed(6)] : []),
     ...[...decoder, "-f", demuxerOfOutput(video.format), "-protocol_whitelist", "file", "-i", video.path],
-    ...["-filter_complex", filters.join(";"), ...outputs],
-  ]);
-  if (thumbs && files.thumbnails) {
-    await Promise.all(files.thumbnails.frames.map((f, i) => copyFile(thumbs.frames[i]!, f.path)));
-    if (thumbnails?.sprite) {
-      // The sheet tiles every thumbnail, repeats included, in order: its WebVTT index counts on that.
-      const { ext, w, h, times } = thumbs;
-      const rows = Math.ceil(times.length / SPRITE_COLUMNS);
-      const cols = Math.min(SPRITE_COLUMNS, times.length);
-      const path = join(o.workDir, `sprite.${ext}`);
-      await ffmpeg([
-        ...["-f", "image2", "-protocol_whitelist", "file", "-framerate", "1"],
-        ...["-i", join(o.workDir, `thumb-%03d.${ext}`)],
-        ...["-vf", `tile=${cols}x${rows}:nb_frames=${times.length}`, "-frames:v", "1"],
-        ...(ext === "jpg" ? ["-q:v", "3"] : []),
-        path,
-      ]);
-      const vtt = spriteVtt(o.spriteName ?? `sprite.${ext}`, times, video.duration, w, h);
-      files.thumbnails.sprite = { path, vtt };
-    }
+  ];
+  /** Frame `k`, through `filter`, into `path`: sought to, or picked by number in a pass from the start. */
+  const oneFrame = (k: number, filter: string | null, path: string, quality: string[]) =>
+    ffmpeg([
+      ...input(seekable ? k : undefined),
+      ...["-vf", [seekable ? null : `select='eq(n\\,${k})'`, filter].filter(Boolean).join(",") || "null"],
+      ...["-frames:v", "1", ...quality, path],
+    ]);
+
+  if (poster) {
+    const ext = EXT[poster.format ?? "png"];
+    const path = join(o.workDir, `poster.${ext}`);
+    await oneFrame(frameAt(poster.time, video.fps, total), null, path, ext === "jpg" ? ["-q:v", "2"] : []);
+    files.poster = { path, ext, time: poster.time };
+  }
+  if (!thumbnails) return files;
+  const ext = EXT[thumbnails.format ?? "jpeg"];
+  const times = thumbnailTimes(thumbnails, video.duration);
+  const { width: w, height: h } = thumbnailSize(thumbnails.width, video);
+  const frames = times.map((t) => frameAt(t, video.fps, total));
+  // Thumbnails closer together than a frame show the same frame: each distinct frame is written once and each
+  // thumbnail is then a copy of its frame's file.
+  const distinct = [...new Set(frames)];
+  const scale = `scale=${w}:${h}:flags=lanczos,setsar=1`;
+  const quality = ext === "jpg" ? ["-q:v", "3"] : [];
+  const frameFile = (n: number) =>
+    join(o.workDir, `frame-${String(distinct.indexOf(n) + 1).padStart(3, "0")}.${ext}`);
+  const sparse = distinct.length * (o.seekBeyondFrames ?? SEEK_BEYOND_FRAMES) < total;
+  if (seekable && sparse) for (const n of distinct) await oneFrame(n, scale, frameFile(n), quality);
+  else {
+    // `select` passes each frame once, in order: the distinct frames come out as frame-001, frame-002...
+    const picks = distinct.map((n) => `eq(n\\,${n})`).join("+");
+    await ffmpeg([
+      ...input(),
+      ...["-vf", `select='${picks}',${scale}`, "-fps_mode", "passthrough", ...quality],
+      join(o.workDir, `frame-%03d.${ext}`),
+    ]);
+  }
+  files.thumbnails = {
+    ext,
+    frames: times.map((time, i) => ({
+      time,
+      path: join(o.workDir, `thumb-${String(i + 1).padStart(3, "0")}.${ext}`),
+    })),
+  };
+  await Promise.all(files.thumbnails.frames.map((f, i) => copyFile(frameFile(frames[i]!), f.path)));
+  if (thumbnails.sprite) {
+    // The sheet tiles every thumbnail, repeats included, in order: its WebVTT index counts on that.
+    const rows = Math.ceil(times.length / SPRITE_COLUMNS);
+    const cols = Math.min(SPRITE_COLUMNS, times.length);
+    const path = join(o.workDir, `sprite.${ext}`);
+    await ffmpeg([
+      ...["-f", "image2", "-protocol_whitelist", "file", "-framerate", "1"],
+      ...["-i", join(o.workDir, `thumb-%03d.${ext}`)],
+      ...["-vf", `tile=${cols}x${rows}:nb_frames=${times.length}`, "-frames:v", "1"],
+      ...quality,
+      path,
+    ]);
+    const vtt = spriteVtt(o.spriteName ?? `sprite.${ext}`, times, video.duration, w, h);
+    files.thumbnails.sprite = { path, vtt };
   }
   return files;
 };
