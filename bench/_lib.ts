@@ -7,7 +7,7 @@
  * ran back to back (each pair sees the same machine), never a best run.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -148,3 +148,41 @@ export const withCpu = async <T>(into: number[], fn: () => Promise<T>): Promise<
 
 /** Drops the warm-up rounds' entries that a variant's own bookkeeping recorded (`interleave` keeps the rest). */
 export const measured = <T>(xs: T[], rounds: number): T[] => xs.slice(xs.length - rounds);
+
+/**
+ * CPU ms of the processes under `roots` (browsers, themselves included) by Chromium process type: the
+ * `--utility-sub-type`'s last part, else `--type`, else `browser`. A zygote's children are renderers, so their time
+ * counts as `renderer` when they end before the second reading (each html layer's page does): what the zygote
+ * has reaped, and a child that has exited and not yet been reaped (its command line is empty by then).
+ */
+export const treeCpu = (roots: readonly number[]): Record<string, number> => {
+  const procs = new Map<number, { ppid: number; own: number; reaped: number; type: string | null }>();
+  for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
+    try {
+      const st = readFileSync(`/proc/${d}/stat`, "utf8");
+      const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
+      const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8");
+      const sub = /--utility-sub-type=([\w.]+)/.exec(cmd)?.[1]?.split(".").pop();
+      const type = cmd === "" ? null : (sub ?? /--type=([\w-]+)/.exec(cmd)?.[1] ?? "browser");
+      // utime, stime, cutime, cstime in ticks of 1/100 s
+      const [u, s, cu, cs] = [11, 12, 13, 14].map((i) => Number(f[i]) * 10);
+      procs.set(Number(d), { ppid: Number(f[1]), own: u! + s!, reaped: cu! + cs!, type });
+    } catch {
+      // the process ended while being read
+    }
+  }
+  const under = (pid: number): boolean => {
+    for (let p = pid, hops = 0; p > 1 && hops < 10; hops++, p = procs.get(p)?.ppid ?? 0)
+      if (roots.includes(p)) return true;
+    return false;
+  };
+  const out: Record<string, number> = {};
+  const add = (type: string, ms: number) => void (out[type] = (out[type] ?? 0) + ms);
+  for (const [pid, p] of procs) {
+    if (!under(pid)) continue;
+    const type = p.type ?? (procs.get(p.ppid)?.type === "zygote" ? "renderer" : "exited");
+    add(type, p.own);
+    add(type === "zygote" ? "renderer" : type, p.reaped);
+  }
+  return out;
+};

@@ -8,41 +8,15 @@
  * `fade` drawn by its GLSL (two texture reads a pixel, the cheapest real shader). `BENCH_TRANSITIONS=cube`
  * picks the names, `BENCH_FRAMES` the frames a round.
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
 import { GlDrawer, progressOf } from "../renderer/src/video/gl/gl-drawer.ts";
 import { GlSession } from "../renderer/src/video/gl/gl-session.ts";
 import { closeBrowser } from "../renderer/src/video/raster/browser.ts";
-import { conditions, interleave, loadNow, spread } from "./_lib.ts";
+import { conditions, interleave, loadNow, spread, treeCpu } from "./_lib.ts";
 
 const [W, H] = [1280, 720];
 const FRAMES = Number(process.env.BENCH_FRAMES ?? 15);
 const NAMES = (process.env.BENCH_TRANSITIONS ?? "cube,CrossZoom").split(",");
-
-/** CPU ms of the processes under `root` (the browser), by Chromium process type. */
-const treeCpu = (root: number): Record<string, number> => {
-  const procs = new Map<number, { ppid: number; ms: number; type: string }>();
-  for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
-    try {
-      const st = readFileSync(`/proc/${d}/stat`, "utf8");
-      const f = st.slice(st.lastIndexOf(")") + 2).split(" ");
-      const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8");
-      const sub = /--utility-sub-type=([\w.]+)/.exec(cmd)?.[1]?.split(".").pop();
-      const type = sub ?? /--type=([\w-]+)/.exec(cmd)?.[1] ?? "browser";
-      procs.set(Number(d), { ppid: Number(f[1]), ms: (Number(f[11]) + Number(f[12])) * 10, type });
-    } catch {
-      // the process ended while being read
-    }
-  }
-  const under = (pid: number): boolean => {
-    for (let p = pid, hops = 0; p > 1 && hops < 10; hops++, p = procs.get(p)?.ppid ?? 0)
-      if (p === root) return true;
-    return false;
-  };
-  const out: Record<string, number> = {};
-  for (const [pid, p] of procs) if (under(pid)) out[p.type] = (out[p.type] ?? 0) + p.ms;
-  return out;
-};
 
 const main = async () => {
   console.log(conditions("gl-frames"));
@@ -58,7 +32,7 @@ const main = async () => {
   const draw = (name: string) => async () => {
     const t = { key: `b${run++}`, field: "clips[0].transition", name, frames: FRAMES, channels: 3 as const };
     const program = await drawer.prepare(t);
-    const [c0, own0, t0] = [treeCpu(root), process.cpuUsage(), performance.now()];
+    const [c0, own0, t0] = [treeCpu([root]), process.cpuUsage(), performance.now()];
     const feeding = (async () => {
       for (let i = 0; i < FRAMES; i++) await session.offer(t.key, i, [pair]);
     })();
@@ -77,7 +51,7 @@ const main = async () => {
     for (let i = 0; i < FRAMES; i++) await session.drawn(t.key, i);
     await Promise.all([drawing, feeding]);
     const ms = (performance.now() - t0) / FRAMES;
-    const [c1, own] = [treeCpu(root), process.cpuUsage(own0)];
+    const [c1, own] = [treeCpu([root]), process.cpuUsage(own0)];
     const byType = {
       ...Object.fromEntries(Object.entries(c1).map(([k, v]) => [k, v - (c0[k] ?? 0)])),
       node: (own.user + own.system) / 1000,

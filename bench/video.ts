@@ -12,9 +12,10 @@
  * 2. The independent check of issue 15: a 3-clip 1280x720 config (title on a colour, Ken Burns photo with a
  *    subtitle, a cut of the HEVC fixture, 0.5 s fades), the render's own clock (RenderTimings.totalMs) against
  *    a bare `libx264 -preset veryfast -crf 20` encode of its decoded output (x264's defaults otherwise).
- * 3. Html animation capture at 1280x720: frames per second of the virtual-clock capture alone (beginFrame),
- *    and of a whole render of a 5 s animated html clip (capture + encode), each as a spread over rounds.
- * BENCH_ONLY=video|check|html runs one part; BENCH_MAX_ROUNDS caps the interleaved rounds.
+ * 3. Html animation capture at 1280x720 (bench/_html-capture.ts): frames per second of the virtual-clock
+ *    capture alone (beginFrame), and of a whole render of a 5 s animated html clip (capture + encode) by the job's
+ *    clock, with where its CPU goes a frame; 4. what the browsers' isolation costs that capture.
+ * BENCH_ONLY=video|check|html|isolation runs one part; BENCH_MAX_ROUNDS caps the interleaved rounds.
  * Reference (design/platform-notes.md): editly 0.14 takes ~6x the bare encode on config 1.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -22,16 +23,14 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { VideoConfigSchema, type VideoConfig } from "@media-render/contract/config/video";
-import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
 import { run } from "../renderer/src/lib/process.ts";
 import { encoderArgs } from "../renderer/src/video/args.ts";
-import { videoSpec } from "../renderer/src/video/config.ts";
 import { jpegLowres, OVERSAMPLE } from "../renderer/src/video/layers/image.ts";
 import { toMediaInfo } from "../renderer/src/probe/media-facts.ts";
 import { probeMedia } from "../renderer/src/probe/probe-media.ts";
-import { rasterizeHtmlLayer } from "../renderer/src/video/html/rasterize-html.ts";
 import { closeBrowser, sparePageReady } from "../renderer/src/video/raster/browser.ts";
 import { renderVideo, type RenderTimings } from "../renderer/src/video/render.ts";
+import { benchHtml, benchIsolation } from "./_html-capture.ts";
 import { conditions, cpuNow, interleave, loadNow, measured, median, spread, withCpu } from "./_lib.ts";
 
 const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
@@ -94,21 +93,6 @@ const CHECK = parse({
     { layers: [{ type: "video", path: VIDEO, cutFrom: 2, cutTo: 5 }] },
   ],
 });
-
-/** A busy html animation: CSS keyframes, a requestAnimationFrame counter and a GSAP timeline. */
-const HTML_LAYER = {
-  type: "html" as const,
-  animated: true,
-  duration: 5,
-  enableLibraries: true,
-  html: `<style>body{margin:0;font:700 48px sans-serif;color:#fff}
-.dot{position:absolute;width:80px;height:80px;border-radius:50%;background:linear-gradient(#f0a,#0af);animation:spin 2s linear infinite}
-@keyframes spin{from{transform:rotate(0) translateX(200px)}to{transform:rotate(360deg) translateX(200px)}}</style>
-<div class="dot" style="left:600px;top:320px"></div><div class="dot" style="left:600px;top:320px;animation-delay:-1s"></div>
-<div id="n" style="position:absolute;left:40px;top:40px"></div><div id="bar" style="position:absolute;left:40px;top:620px;height:40px;width:10px;background:#fc0"></div>
-<script>const n=document.getElementById("n");(function f(t){n.textContent="t = "+(t/1000).toFixed(2)+" s";requestAnimationFrame(f)})(0);
-gsap.timeline({repeat:-1,yoyo:true}).to("#bar",{width:1200,duration:2.5,ease:"power2.inOut"})</script>`,
-};
 
 /** Renders `cfg` in a fresh work dir; the next job's text page (opened when a render ends) is kept off the clock. */
 const render = async (dir: string, cfg: VideoConfig, outPath: string): Promise<RenderTimings> => {
@@ -242,51 +226,6 @@ const benchCheck = async (dir: string): Promise<string[]> => {
   ];
 };
 
-const benchHtml = async (dir: string): Promise<string[]> => {
-  const spec = videoSpec(parse({ width: 1280, height: 720, fps: 30, clips: [{ layers: [HTML_LAYER] }] }));
-  const captureFps: number[] = [];
-  const wholeFps: number[] = [];
-  const captureOnly = async () => {
-    const work = await mkdtemp(join(dir, "h-"));
-    await rasterizeHtmlLayer(
-      spec,
-      { key: "g0", path: "globalLayers[0]", clip: -1, layer: HTML_LAYER, window: 5 },
-      work,
-      DEFAULT_RENDER_TOOLS,
-      { stats: (s) => captureFps.push((s.frames / s.captureMs) * 1000) },
-    );
-    await rm(work, { recursive: true, force: true });
-  };
-  const whole = async () => {
-    const work = await mkdtemp(join(dir, "hr-"));
-    const t0 = performance.now();
-    await renderVideo({
-      jobId: "bench-html",
-      workDir: work,
-      outPath: join(work, "html.mp4"),
-      config: parse({
-        width: 1280,
-        height: 720,
-        fps: 30,
-        clips: [{ duration: 5, layers: [{ type: "fill-color", color: "#203040" }, HTML_LAYER] }],
-      }),
-    });
-    wholeFps.push(150 / ((performance.now() - t0) / 1000));
-    await rm(work, { recursive: true, force: true });
-  };
-  const r = await interleave<"capture" | "whole">(
-    "capture",
-    { capture: captureOnly, whole },
-    { ...ROUNDS, targetIqr: 1 },
-  );
-  const n = r.rounds;
-  return [
-    `Html animation @1280x720, 30 fps virtual clock, 150 frames, ${DEFAULT_RENDER_TOOLS.htmlCaptureWorkers} capture workers, ${n} rounds`,
-    `  capture alone (beginFrame)          ${spread(measured(captureFps, n), " fps", 1)}   target >= 60`,
-    `  whole 5 s html clip (capture+encode) ${spread(measured(wholeFps, n), " fps", 1)}   target >= 30`,
-  ];
-};
-
 const main = async () => {
   console.log(conditions("video"));
   const dir = await mkdtemp(join(tmpdir(), "bench-video-"));
@@ -301,7 +240,8 @@ const main = async () => {
       print(await benchSize(1920, 1080, dir));
     }
     if (part("check")) print(await benchCheck(dir));
-    if (part("html")) print(await benchHtml(dir));
+    if (part("html")) print(await benchHtml(dir, ROUNDS));
+    if (part("isolation")) print(await benchIsolation(ROUNDS));
     console.log(`\nload average after: ${loadNow()}`);
   } finally {
     await closeBrowser();

@@ -6,7 +6,7 @@
  * at 720p here), or page.screenshot on the ordinary browser as the fallback.
  */
 import { readFile } from "node:fs/promises";
-import type { BrowserContext, CDPSession, HTTPRequest, Page } from "puppeteer-core";
+import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page } from "puppeteer-core";
 import type { CaptureMethod } from "../../config.ts";
 import { closeHard, getBrowser, getCaptureBrowser, type ChromiumLaunch } from "../raster/browser.ts";
 import { librarySource } from "./libraries.ts";
@@ -74,18 +74,12 @@ const route = async (req: HTTPRequest, doc: string): Promise<void> => {
   }
 };
 
-const newPage = async (
-  chromium: ChromiumLaunch,
-  method: CaptureMethod,
+/** A target of its own context in begin-frame browser `browser`, drawing only when beginFrame asks. */
+const beginFrameTarget = async (
+  browser: Browser,
   w: number,
   h: number,
-  slot: number,
 ): Promise<{ ctx: BrowserContext; page: Page }> => {
-  if (method === "screenshot") {
-    const ctx = await (await getBrowser(chromium)).createBrowserContext();
-    return { ctx, page: await ctx.newPage() };
-  }
-  const browser = await getCaptureBrowser(chromium, slot);
   const ctx = await browser.createBrowserContext();
   const session = await browser.target().createCDPSession();
   try {
@@ -111,29 +105,34 @@ const newPage = async (
   }
 };
 
+const newPage = async (
+  chromium: ChromiumLaunch,
+  method: CaptureMethod,
+  w: number,
+  h: number,
+  slot: number,
+): Promise<{ ctx: BrowserContext; page: Page }> => {
+  if (method === "screenshot") {
+    const ctx = await (await getBrowser(chromium)).createBrowserContext();
+    return { ctx, page: await ctx.newPage() };
+  }
+  return beginFrameTarget(await getCaptureBrowser(chromium, slot), w, h);
+};
+
 /** puppeteer keeps the CDP target id private; `_targetId` is stable across its versions. */
 const targetIdOf = (t: unknown): string | undefined => {
   return (t as { _targetId?: string })._targetId;
 };
 
-/**
- * Opens a w x h page showing `doc` in Chromium `chromium`, loaded and not yet advanced by the clock.
- * `slot` picks the begin-frame browser process (parallel capture uses one process per worker). When `signal`
- * aborts (the job's deadline, a cancel), what this page holds is stopped at once, and nothing else: a page
- * stuck in a script holds its renderer process, so the begin-frame browser of its slot (leased to this page
- * alone) is killed, and a page of the shared browser (the screenshot method) has its context closed; the
- * other jobs' pages live on.
- */
-export const openCapturePage = async (
-  chromium: ChromiumLaunch,
+/** Loads `doc` into the new page `page` of its own context `ctx`: the CapturePage. */
+const loadPage = async (
+  { ctx, page }: { ctx: BrowserContext; page: Page },
   doc: string,
   w: number,
   h: number,
   method: CaptureMethod,
-  slot = 0,
   signal?: AbortSignal,
 ): Promise<CapturePage> => {
-  const { ctx, page } = await newPage(chromium, method, w, h, slot);
   const stop = () => void (method === "beginframe" ? closeHard(page.browser()) : ctx.close().catch(() => {}));
   signal?.addEventListener("abort", stop, { once: true });
   if (signal?.aborted) stop();
@@ -186,3 +185,32 @@ export const openCapturePage = async (
     throw e;
   }
 };
+
+/**
+ * Opens a w x h page showing `doc` in Chromium `chromium`, loaded and not yet advanced by the clock.
+ * `slot` picks the begin-frame browser process (parallel capture uses one process per worker). When `signal`
+ * aborts (the job's deadline, a cancel), what this page holds is stopped at once, and nothing else: a page
+ * stuck in a script holds its renderer process, so the begin-frame browser of its slot (leased to this page
+ * alone) is killed, and a page of the shared browser (the screenshot method) has its context closed; the
+ * other jobs' pages live on.
+ */
+export const openCapturePage = async (
+  chromium: ChromiumLaunch,
+  doc: string,
+  w: number,
+  h: number,
+  method: CaptureMethod,
+  slot = 0,
+  signal?: AbortSignal,
+): Promise<CapturePage> => loadPage(await newPage(chromium, method, w, h, slot), doc, w, h, method, signal);
+
+/**
+ * The same page in a begin-frame browser launched elsewhere: bench/_html-capture.ts measures what the isolation
+ * (launch-chromium.ts) costs the capture against a browser started without it.
+ */
+export const openCapturePageIn = async (
+  browser: Browser,
+  doc: string,
+  w: number,
+  h: number,
+): Promise<CapturePage> => loadPage(await beginFrameTarget(browser, w, h), doc, w, h, "beginframe");

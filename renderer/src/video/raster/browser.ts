@@ -31,10 +31,14 @@ export type { ChromiumLaunch };
  */
 const NO_GPU_FLAGS: string[] = isolation.noGpuFlags;
 
-const FLAGS = ["--font-render-hinting=none", "--hide-scrollbars"];
+/** Flags of every browser here besides the isolation's (launch-chromium.ts, NO_GPU_FLAGS). */
+export const BROWSER_FLAGS = ["--font-render-hinting=none", "--hide-scrollbars"];
 
-/** Flags of the begin-frame browser: every frame is produced on demand, fully drawn, on one thread. */
-const BEGIN_FRAME_FLAGS = [
+/**
+ * Flags of the begin-frame browser: every frame is produced on demand, fully drawn, on one thread. (Exported for
+ * bench/_html-capture.ts, which measures what the isolation costs against a browser started without it.)
+ */
+export const BEGIN_FRAME_FLAGS = [
   "--enable-begin-frame-control",
   "--run-all-compositor-stages-before-draw",
   "--disable-threaded-animation",
@@ -57,7 +61,7 @@ let launching: Launched | null = null;
 const launchingCapture: (Launched | null)[] = [];
 
 const launch = (c: ChromiumLaunch, role: string, extra: string[]): Launched => {
-  return { from: launchKey(c), browser: launchChromium(c, role, [...FLAGS, ...extra]) };
+  return { from: launchKey(c), browser: launchChromium(c, role, [...BROWSER_FLAGS, ...extra]) };
 };
 
 /**
