@@ -5,6 +5,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { fontsourceFamily, fontsourceFile, STAND_IN_FAMILIES } from "../fonts/fontsource.ts";
 import { startCanary } from "../net-canary.ts";
 import { startReceiver } from "../webhook-receiver.ts";
 
@@ -18,6 +19,11 @@ declare module "vitest" {
     canary: { httpPort: number; udpPort: number };
     /** Port of the loopback webhook receiver (test/webhook-receiver.ts). */
     webhookReceiverPort: number;
+    /** @fontsource families by id (../fonts/fontsource.ts), their woff2 files base64 by `<subset>-<weight>`. */
+    fontsource: Record<
+      string,
+      { family: string; weights: number[]; subsets: Record<string, string>; files: Record<string, string> }
+    >;
   }
 }
 
@@ -32,6 +38,24 @@ export default async function setup(project: TestProject) {
   project.provide(
     "fixtures",
     Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f)).toString("base64")])),
+  );
+  // The stand-in font catalogue's families (font-catalogue.ts), at the two weights the tests ask for.
+  project.provide(
+    "fontsource",
+    Object.fromEntries(
+      STAND_IN_FAMILIES.map((id) => {
+        const f = fontsourceFamily(id);
+        const files = Object.fromEntries(
+          Object.keys(f.subsets).flatMap((subset) =>
+            [400, 700].map((w) => [
+              `${subset}-${w}`,
+              readFileSync(fontsourceFile(id, subset, w)).toString("base64"),
+            ]),
+          ),
+        );
+        return [id, { family: f.family, weights: f.weights, subsets: f.subsets, files }];
+      }),
+    ),
   );
   return async () => {
     await canary.close();
