@@ -17,6 +17,6 @@ export const bundledFaces = (request: FontRequest): FontFaces | null => {
     name: catalogFaceName(font),
     weight: font.weight,
     css: catalogFontFaces(font, STATIC_ORIGIN),
-    assetKeys: [],
+    files: [],
   };
 };

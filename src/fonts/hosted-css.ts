@@ -5,17 +5,16 @@
  * host over https is refused, so a tampered or unexpected stylesheet cannot make the service fetch from
  * other hosts.
  */
+import { MAX_FONT_FACES, UNICODE_RANGE_PATTERN } from "@media-render/contract/fonts/hosted";
 
 /** One face of the hosted stylesheet. */
 export interface HostedFace {
   weight: number;
   /** Absolute https URL of the woff2 file on the font host. */
   url: string;
+  /** Kept only when it is a plain unicode-range (UNICODE_RANGE_PATTERN); absent, the face draws every character. */
   unicodeRange?: string;
 }
-
-/** Most faces one family/weight may have (CJK families split into ~120 subsets). */
-export const MAX_FACES = 256;
 
 const FACE = /@font-face\s*\{([^}]*)\}/g;
 const prop = (block: string, name: string) =>
@@ -23,7 +22,7 @@ const prop = (block: string, name: string) =>
 
 /**
  * The faces of `css` for `weight`. Throws an Error naming the reason when a face points outside
- * `https://<fontHost>/`, when a face is not woff2, or when there are more than MAX_FACES.
+ * `https://<fontHost>/`, when a face is not woff2, or when there are more than MAX_FONT_FACES.
  */
 export const parseHostedCss = (css: string, fontHost: string, weight: number): HostedFace[] => {
   const faces: HostedFace[] = [];
@@ -44,8 +43,14 @@ export const parseHostedCss = (css: string, fontHost: string, weight: number): H
       throw new Error(`the hosted stylesheet names a font outside https://${fontHost}/: ${parsed.host}`);
     if (!/\.woff2$/i.test(parsed.pathname) && !/format\(\s*['"]?woff2/i.test(src))
       throw new Error(`the hosted stylesheet names a font that is not woff2: ${parsed.pathname}`);
-    faces.push({ weight, url: parsed.toString(), unicodeRange: prop(block!, "unicode-range") });
-    if (faces.length > MAX_FACES) throw new Error(`the hosted stylesheet has more than ${MAX_FACES} faces`);
+    const range = prop(block!, "unicode-range");
+    faces.push({
+      weight,
+      url: parsed.toString(),
+      ...(range !== undefined && UNICODE_RANGE_PATTERN.test(range) ? { unicodeRange: range } : {}),
+    });
+    if (faces.length > MAX_FONT_FACES)
+      throw new Error(`the hosted stylesheet has more than ${MAX_FONT_FACES} faces`);
   }
   return faces;
 };
@@ -63,7 +68,7 @@ export const pageCss = (faces: HostedFace[], name: string, urlOf: (key: string) 
       (f) =>
         `@font-face{font-family:"${name}";font-style:normal;font-weight:${f.weight};font-display:block;` +
         `src:url(${urlOf(hostedFileKey(f.url))}) format("woff2")` +
-        (f.unicodeRange && /^[U+0-9A-Fa-f?,\s-]+$/.test(f.unicodeRange)
+        (f.unicodeRange && UNICODE_RANGE_PATTERN.test(f.unicodeRange)
           ? `;unicode-range:${f.unicodeRange}}`
           : "}"),
     )

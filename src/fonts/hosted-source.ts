@@ -118,7 +118,10 @@ export const hostedFontSource = (opts: HostedSourceOptions): FontSource => {
         name: faceName(request.family),
         weight,
         css: pageCss(faces, faceName(request.family), toUrl),
-        assetKeys: faces.map((f) => hostedFileKey(f.url)),
+        files: faces.map((f) => ({
+          key: hostedFileKey(f.url),
+          ...(f.unicodeRange === undefined ? {} : { unicodeRange: f.unicodeRange }),
+        })),
       };
     },
   };

@@ -18,8 +18,18 @@ export interface FontFaces {
   weight: number;
   /** `@font-face` rules whose URLs are on the image page's origins (static.local, assets.local). */
   css: string;
-  /** R2 keys the page loads (the image browser serves only allowed keys). */
-  assetKeys: string[];
+  /**
+   * The files behind the rules (hosted fonts; none for the bundle's): their R2 keys, which the image browser serves
+   * only when allowed and a video's render request signs, and the characters each draws.
+   */
+  files: FontFile[];
+}
+
+/** One woff2 file of a font (a unicode subset) in R2. */
+export interface FontFile {
+  key: string;
+  /** CSS unicode-range; absent: every character. */
+  unicodeRange?: string;
 }
 
 export interface FontSource {
@@ -46,3 +56,7 @@ export const familySlug = (family: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
+
+/** A job's message when the hosted catalogue lacks the font `value` (the family, or that weight of it) of `field`. */
+export const noSuchFont = (field: string, value: string): string =>
+  `${field}: the hosted font catalogue has no "${value}" (check the family's spelling and casing, and its weights)`;

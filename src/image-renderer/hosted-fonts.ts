@@ -5,7 +5,7 @@
  */
 import { applyLayerDefaults, type ImageConfig } from "@media-render/contract/config";
 import { bundledFaces } from "../fonts/bundled-source.ts";
-import { fontKey, parseFontRequest, type FontFaces, type FontSource } from "../fonts/source.ts";
+import { fontKey, noSuchFont, parseFontRequest, type FontFaces, type FontSource } from "../fonts/source.ts";
 import { UnprocessableMedia } from "../lib/errors.ts";
 
 /** Hosted faces by fontKey(googleFont), for compileImage. */
@@ -25,10 +25,7 @@ export const loadHostedFonts = async (
   });
   for (const [key, { value, index }] of wanted) {
     const faces = await hosted.faces(parseFontRequest(value));
-    if (!faces)
-      throw new UnprocessableMedia(
-        `layers[${index}].googleFont: the hosted font catalogue has no "${value}" (check the family's spelling and casing, and its weights)`,
-      );
+    if (!faces) throw new UnprocessableMedia(noSuchFont(`layers[${index}].googleFont`, value));
     found.set(key, faces);
   }
   return found;
@@ -36,4 +33,4 @@ export const loadHostedFonts = async (
 
 /** R2 keys of the hosted font files, for the image browser's allow list. */
 export const hostedFontKeys = (fonts: HostedFonts): string[] =>
-  [...fonts.values()].flatMap((f) => f.assetKeys);
+  [...fonts.values()].flatMap((f) => f.files.map((file) => file.key));

@@ -16,6 +16,10 @@ import {
   type RenderVideoRequestInput,
 } from "@media-render/contract/wire";
 import { mediaFiles } from "../db/schema.ts";
+import { hostedFontSource } from "../fonts/hosted-source.ts";
+import { catalogueOnline } from "../fonts/online.ts";
+import type { FontSource } from "../fonts/source.ts";
+import { hostedVideoFonts } from "../fonts/video-fonts.ts";
 import { referenceTargets } from "../jobs/input-map.ts";
 import { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
@@ -38,8 +42,17 @@ const hasSpeech = (config: VideoConfig): boolean =>
 /**
  * The render request of a job (without `attempt`), and its planned timeline; null when its earlier renders used up
  * its deadline (the job is failed here). Chunks and joins of a split job are this request with `chunk` or `join`.
+ * Fonts of the hosted catalogue come from `hosted` (default: the catalogue through R2's font cache when
+ * FONT_CATALOGUE_ONLINE is on; tests pass a stand-in).
  */
-export const videoRequest: BuildRequest = async (ctx, job) => {
+export const videoRequest: BuildRequest = (ctx, job) =>
+  buildVideoRequest(ctx, job, catalogueOnline(ctx.env) ? hostedFontSource({ bucket: ctx.env.FILES }) : null);
+
+export const buildVideoRequest = async (
+  ctx: Ctx,
+  job: Parameters<BuildRequest>[1],
+  hosted: FontSource | null,
+): ReturnType<BuildRequest> => {
   const { env } = ctx;
   const files = job.inputFileIds.length
     ? await ctx.db.query.mediaFiles.findMany({ where: inArray(mediaFiles.id, job.inputFileIds) })
@@ -60,6 +73,12 @@ export const videoRequest: BuildRequest = async (ctx, job) => {
   const inputs: Record<string, string> = {};
   for (const [reference, f] of byReference)
     inputs[reference] = await signedStorageUrl({ ...sign, method: "GET" }, f.storageKey, URL_TTL_SECONDS);
+  // Hosted catalogue fonts: each file by its R2 key (a reference no config can write: those are storage paths
+  // starting with "/" or URLs), downloaded by the renderer like the job's own files.
+  const fonts = await hostedVideoFonts(config, hosted);
+  for (const font of Object.values(fonts ?? {}))
+    for (const { ref } of font.faces)
+      inputs[ref] ??= await signedStorageUrl({ ...sign, method: "GET" }, ref, URL_TTL_SECONDS);
   const putUrl = (storageUrl: string) =>
     signedStorageUrl({ ...sign, method: "PUT" }, keyOf(storageUrl), URL_TTL_SECONDS);
   const base = env.PUBLIC_URL.replace(/\/+$/, "");
@@ -97,6 +116,7 @@ export const videoRequest: BuildRequest = async (ctx, job) => {
     config,
     timeline: planned.timeline,
     inputs,
+    ...(fonts && { fonts }),
     output: {
       uploadUrl: await signedStorageUrl(
         { ...sign, method: "PUT" },

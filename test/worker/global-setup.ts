@@ -6,6 +6,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { fontsourceFamily, fontsourceFile, STAND_IN_FAMILIES } from "../fonts/fontsource.ts";
 import { startCanary } from "../net-canary.ts";
 import { startReceiver } from "../webhook-receiver.ts";
 import { startS3Server, type S3Server } from "../s3-server.ts";
@@ -22,6 +23,11 @@ declare module "vitest" {
     webhookReceiverPort: number;
     /** The loopback S3-protocol server of the destination tests (test/s3-server.ts). */
     s3: S3Server;
+    /** @fontsource families by id (../fonts/fontsource.ts), their woff2 files base64 by `<subset>-<weight>`. */
+    fontsource: Record<
+      string,
+      { family: string; weights: number[]; subsets: Record<string, string>; files: Record<string, string> }
+    >;
   }
 }
 
@@ -39,6 +45,24 @@ export default async function setup(project: TestProject) {
   project.provide(
     "fixtures",
     Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f)).toString("base64")])),
+  );
+  // The stand-in font catalogue's families (font-catalogue.ts), at the two weights the tests ask for.
+  project.provide(
+    "fontsource",
+    Object.fromEntries(
+      STAND_IN_FAMILIES.map((id) => {
+        const f = fontsourceFamily(id);
+        const files = Object.fromEntries(
+          Object.keys(f.subsets).flatMap((subset) =>
+            [400, 700].map((w) => [
+              `${subset}-${w}`,
+              readFileSync(fontsourceFile(id, subset, w)).toString("base64"),
+            ]),
+          ),
+        );
+        return [id, { family: f.family, weights: f.weights, subsets: f.subsets, files }];
+      }),
+    ),
   );
   return async () => {
     await canary.close();

@@ -35,8 +35,11 @@ export const FieldWarning = v.object({
 export type FieldWarning = v.InferOutput<typeof FieldWarning>;
 
 /** Turns a valibot issue path into `config.layers[2].width` (`prefix` goes in front). */
-export const issuePath = (issue: v.BaseIssue<unknown>, prefix?: string): string | undefined => {
-  const keys = issue.path?.map((p) => p.key) ?? [];
+export const issuePath = (issue: v.BaseIssue<unknown>, prefix?: string): string | undefined =>
+  fieldPath(issue.path?.map((p) => p.key) ?? [], prefix);
+
+/** Keys from a root (`["layers", 2, "width"]`) as a field name, `layers[2].width`, `prefix` in front. */
+export const fieldPath = (keys: readonly unknown[], prefix?: string): string | undefined => {
   let out = prefix ?? "";
   for (const key of keys) {
     if (typeof key === "number") out += `[${key}]`;

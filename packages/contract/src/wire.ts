@@ -5,11 +5,13 @@
  * spells a route the other does not serve.
  */
 import * as v from "valibot";
+import { HostedCatalogFont } from "./config/common.ts";
 import { THUMBNAILS_MAX_COUNT } from "./config/limits.ts";
 import { normalForm } from "./config/normal-form.ts";
 import { RENDER_FORMATS } from "./config/outputs.ts";
 import { AUDIO_CURVES, TRANSITION_NAMES, TransitionSchema } from "./config/transitions.ts";
 import { VideoConfigSchema } from "./config/video.ts";
+import { MAX_FONT_FACES, MAX_HOSTED_FONTS_PER_JOB, UNICODE_RANGE_PATTERN } from "./fonts/hosted.ts";
 import type { Timeline } from "./timeline.ts";
 
 /** The renderer's routes. `health` is public; the others need a Worker signature (signing.ts). */
@@ -130,6 +132,35 @@ export const TimelineSchema = v.pipe(
   }, "totalFrames must be where the last clip ends"),
 ) satisfies v.GenericSchema<unknown, Timeline>;
 
+/** One face (a unicode subset) of a hosted catalogue font: its file, a key of the request's `inputs`. */
+const HostedFontFace = v.object({
+  ref: v.pipe(v.string(), v.minLength(1), v.maxLength(4096)),
+  /** The characters it draws (CSS unicode-range); absent: all. */
+  unicodeRange: v.optional(
+    v.pipe(v.string(), v.maxLength(16_384), v.regex(UNICODE_RANGE_PATTERN, "must be a CSS unicode-range")),
+  ),
+});
+
+/**
+ * The hosted catalogue fonts of a job (`googleFont` values the bundle lacks, FONT_CATALOGUE_ONLINE), by value as the
+ * config writes it: the weight and the woff2 faces the Worker's font cache holds, whose files the renderer downloads
+ * like the job's other inputs and draws as it draws the bundled families.
+ */
+export const HostedFonts = v.pipe(
+  v.record(
+    HostedCatalogFont,
+    v.object({
+      weight: v.pipe(v.number(), v.integer(), v.minValue(100), v.maxValue(900)),
+      faces: v.pipe(v.array(HostedFontFace), v.minLength(1), v.maxLength(MAX_FONT_FACES)),
+    }),
+  ),
+  v.check(
+    (fonts) => Object.keys(fonts).length <= MAX_HOSTED_FONTS_PER_JOB,
+    `at most ${MAX_HOSTED_FONTS_PER_JOB} fonts`,
+  ),
+);
+export type HostedFonts = v.InferOutput<typeof HostedFonts>;
+
 /**
  * POST /render/video. `config` is the job's config in the grammar's normal form, as the Worker stored it at
  * creation (NormalisedVideoConfig); `timeline` its planned timeline; `inputs` maps every file reference of the
@@ -144,6 +175,8 @@ export const RenderVideoRequest = v.object({
    */
   timeline: v.optional(TimelineSchema),
   inputs: v.record(v.pipe(v.string(), v.maxLength(4096)), HttpUrl),
+  /** The hosted catalogue fonts the config names (HostedFonts); absent: it names bundled families only. */
+  fonts: v.optional(HostedFonts),
   output: v.object({
     uploadUrl: HttpUrl,
     /** The job's output: a VIDEO_FORMATS entry, or png/jpeg for a still (config `still`). */

@@ -7,7 +7,8 @@
  */
 import { Hono } from "hono";
 import * as v from "valibot";
-import { toFieldErrors } from "@media-render/contract/field-errors";
+import { fieldPath, toFieldErrors } from "@media-render/contract/field-errors";
+import { catalogFontFields, hostedFontFields } from "@media-render/contract/fonts/hosted";
 import {
   CancelRender,
   RENDERER_PATHS,
@@ -20,7 +21,7 @@ import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import type { AppDeps } from "../deps.ts";
 import { BadRequest } from "../lib/errors.ts";
 import { cancelRenders } from "../video/chunks.ts";
-import { videoSpec } from "../video/config.ts";
+import { videoSpec, withJobFonts } from "../video/config.ts";
 import { missingInput } from "../video/fetch-inputs.ts";
 import { videoJobTask } from "../video/run-job.ts";
 
@@ -50,8 +51,16 @@ export const renderVideoRoutes = (deps: AppDeps): Hono =>
         throw new BadRequest(
           `timeline: planned at ${job.timeline.fps} fps with ${job.timeline.clips.length} clips; the config has ${fps} fps and ${job.config.clips.length} clips`,
         );
-      // Every file the job draws needs its signed URL: refuse now rather than fail after the 202.
-      const missing = missingInput(videoSpec(job.config), job.inputs);
+      // Every font outside the bundle needs its faces, and every file the job draws (those faces' too) its signed
+      // URL: refuse now rather than fail after the 202.
+      const unfetched = hostedFontFields(catalogFontFields(job.config)).find(
+        (f) => !Object.hasOwn(job.fonts ?? {}, f.value),
+      );
+      if (unfetched)
+        throw new BadRequest(
+          `fonts: no faces for "${unfetched.value}" (${fieldPath(unfetched.path, "config")}), which the bundled fonts do not have`,
+        );
+      const missing = missingInput(withJobFonts(videoSpec(job.config), job.fonts), job.inputs);
       if (missing !== null) throw new BadRequest(`inputs: no signed URL for the file reference "${missing}"`);
       const offer = deps.renders.offer(videoJobTask(deps, job), { startNow: job.startNow });
       if (!offer.accepted) {

@@ -9,11 +9,24 @@ import type { VideoConfig } from "@media-render/contract/config/video";
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
 import { evenDimension } from "@media-render/contract/geometry";
+import type { HostedFonts } from "@media-render/contract/wire";
+import { jobFonts } from "../fonts/hosted.ts";
 import { overlayFractions } from "./layers/image.ts";
 import { isText } from "./layers/raster-types.ts";
 import { textTypeOf } from "./layers/text-types.ts";
 import { mixWeights } from "./mix-weights.ts";
 import type { AudioTrackSpec, Layer, VideoFormat, VideoSpec } from "./types.ts";
+
+/**
+ * `spec` with the request's hosted fonts (fonts/hosted.ts): the faces its text layers' text reaches, or every face
+ * when it has captions (their words come later). Unchanged without fonts.
+ */
+export const withJobFonts = (spec: VideoSpec, fonts: HostedFonts | undefined): VideoSpec => {
+  if (!fonts || Object.keys(fonts).length === 0) return spec;
+  const layers = [...spec.clips.flatMap((c) => c.layers), ...spec.globalLayers];
+  const text = layers.map((l) => ("text" in l && typeof l.text === "string" ? l.text : "")).join("");
+  return { ...spec, fonts: jobFonts(fonts, spec.subtitles ? null : text) };
+};
 
 /** The spec of a parsed config; `format` (the request's output format) wins over the config's. */
 export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec => {

@@ -25,6 +25,7 @@ export const fileRefs = (spec: VideoSpec): string[] => {
   if (spec.audioFilePath) refs.add(spec.audioFilePath);
   if (spec.subtitles?.style.fontPath !== undefined) refs.add(spec.subtitles.style.fontPath);
   if (spec.subtitles?.file !== undefined) refs.add(spec.subtitles.file);
+  for (const font of Object.values(spec.fonts ?? {})) for (const face of font.faces) refs.add(face.path);
   return [...refs];
 };
 
@@ -59,6 +60,14 @@ export const rewriteRefs = (spec: VideoSpec, map: ReadonlyMap<string, string>): 
           spec.subtitles.style.fontPath === undefined ? undefined : local(spec.subtitles.style.fontPath),
       },
     },
+    ...(spec.fonts && {
+      fonts: Object.fromEntries(
+        Object.entries(spec.fonts).map(([value, font]) => [
+          value,
+          { ...font, faces: font.faces.map((f) => ({ ...f, path: local(f.path) })) },
+        ]),
+      ),
+    }),
   };
 };
 

@@ -20,8 +20,9 @@ import { renderedSeconds, type RenderFormat } from "@media-render/contract/confi
 import { timeReveals, type Captions } from "./captions/captions.ts";
 import type { FetchInputs } from "./chunk-inputs.ts";
 import type { ChunkPart } from "@media-render/contract/windows";
+import type { HostedFonts } from "@media-render/contract/wire";
 import type { RenderWindow } from "./compile.ts";
-import { applyFastMode, videoSpec } from "./config.ts";
+import { applyFastMode, videoSpec, withJobFonts } from "./config.ts";
 import { withDucking } from "./ducking.ts";
 import { outputTarget, renderWindow, shapeSpec } from "./outputs/target.ts";
 import type { Stage } from "./progress.ts";
@@ -49,6 +50,8 @@ export interface RenderVideoOptions {
   timeline?: Timeline;
   /** Reference in the config -> signed URL to download it from (the request's `inputs`). */
   inputs?: Readonly<Record<string, string>>;
+  /** The hosted catalogue fonts the config names (the request's `fonts`), their faces among `inputs`. */
+  fonts?: HostedFonts;
   /** The request's output format (wins over the config's `format`; png/jpeg for a still). */
   format?: RenderFormat;
   workDir: string;
@@ -105,7 +108,7 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
   const user = o.user ?? null;
   // The output decides the canvas (alpha or not) and the spec's shape (a GIF's caps, audio only): outputs/.
   const target = outputTarget(o.config, o.format);
-  const planned = shapeSpec(applyFastMode(videoSpec(o.config, target.canvas)), target);
+  const planned = withJobFonts(shapeSpec(applyFastMode(videoSpec(o.config, target.canvas)), target), o.fonts);
   report(0, "downloading");
   if (!o.rasterize && !o.joinSegments) warmBrowsers(planned, tools);
   const downloaded = await downloadInputs(planned, { ...o, report, clock });

@@ -179,6 +179,7 @@ const runVideoJob = async (
           config: job.config,
           timeline: job.timeline,
           inputs: job.inputs,
+          fonts: job.fonts,
           format: job.output.format,
           workDir: dir,
           outPath,

@@ -8,6 +8,7 @@ import type { Writable } from "node:stream";
 import type { AutoSubtitlesStyle, VIDEO_FORMATS, VideoLayer } from "@media-render/contract/config/video";
 import type { Transition } from "@media-render/contract/config/transitions";
 import type { SpeechTrack } from "@media-render/contract/config/speech";
+import type { JobFonts } from "../fonts/hosted.ts";
 
 export type { AutoSubtitlesStyle };
 
@@ -86,6 +87,11 @@ export interface VideoSpec {
    * hint, and the captions file (its cues are drawn, nothing is transcribed).
    */
   subtitles: { style: AutoSubtitlesStyle; language?: string; file?: string } | null;
+  /**
+   * The hosted catalogue fonts the request carries (`googleFont` values the bundle lacks), with the faces the job's
+   * text reaches: references until the inputs download, then local paths (fonts/hosted.ts). Absent: none.
+   */
+  fonts?: JobFonts;
 }
 
 /** What the compiler reads about a downloaded input (probe/media-facts.ts, the probe's renderer view). */

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StatusReport } from "@media-render/contract/wire";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { startTestServer, TEST_SECRET, type TestServer } from "../helpers/start-test-server.ts";
+import { fontsourceFamily, fontsourceFile } from "../../../test/fonts/fontsource.ts";
 import { FIXTURES, probeOut } from "./media-helpers.ts";
 
 interface Callback {
@@ -39,7 +40,13 @@ beforeAll(async () => {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", async () => {
       const body = Buffer.concat(chunks);
-      if (req.method === "GET" && req.url?.startsWith("/files/")) {
+      if (req.method === "GET" && req.url?.startsWith("/fontsource/")) {
+        // /fontsource/<id>/<subset>/<weight>: a hosted font's face, as the Worker's font cache serves it.
+        const path = req.url.split("?")[0]!;
+        downloads.set(path, (downloads.get(path) ?? 0) + 1);
+        const [id, subset, weight] = path.split("/").slice(2) as [string, string, string];
+        res.end(await readFile(fontsourceFile(id, subset, Number(weight))));
+      } else if (req.method === "GET" && req.url?.startsWith("/files/")) {
         const path = req.url.split("?")[0]!;
         downloads.set(path, (downloads.get(path) ?? 0) + 1);
         res.end(await readFile(join(FIXTURES, req.url.slice(7).split("?")[0]!)));
@@ -201,5 +208,67 @@ describe("POST /render/video", () => {
     expect(await res.json()).toEqual({
       error: 'inputs: no signed URL for the file reference "/font/2026-01-15/u1/brand.ttf"',
     });
+  });
+
+  it("draws a hosted font from the request's faces, downloaded like inputs; 400 for a font without faces or a face without its URL", async () => {
+    const subsets = Object.entries(fontsourceFamily("noto-sans-hebrew").subsets);
+    const faces = subsets.map(([subset, unicodeRange]) => ({
+      ref: `fonts/files/s/notosanshebrew/v1/${subset}-700.woff2`,
+      unicodeRange,
+    }));
+    const inputs = Object.fromEntries(
+      subsets.map(([subset], i) => [
+        faces[i]!.ref,
+        `${base}/fontsource/noto-sans-hebrew/${subset}/700?sig=f`,
+      ]),
+    );
+    const body = (extra: object) => ({
+      jobId: "job_hosted_font",
+      config: {
+        width: 160,
+        height: 90,
+        fps: 10,
+        clips: [
+          {
+            duration: 1,
+            layers: [
+              { type: "fill-color", color: "#000000" },
+              { type: "title", text: "שלום", googleFont: "Noto Sans Hebrew:700" },
+            ],
+          },
+        ],
+      },
+      inputs,
+      output: { uploadUrl: `${base}/upload/font.mp4`, format: "mp4" },
+      callbackUrl: `${base}/callback`,
+      ...extra,
+    });
+    const fonts = { "Noto Sans Hebrew:700": { weight: 700, faces } };
+    const unfetched = await post(body({}));
+    expect(unfetched.status).toBe(400);
+    expect(await unfetched.json()).toEqual({
+      error:
+        'fonts: no faces for "Noto Sans Hebrew:700" (config.clips[0].layers[1].googleFont), which the bundled fonts do not have',
+    });
+    const hebrewRef = faces.find((f) => f.ref.includes("/hebrew-"))!.ref;
+    const unsigned = await post(body({ fonts, inputs: { ...inputs, [hebrewRef]: undefined } }));
+    expect(unsigned.status).toBe(400);
+    expect(await unsigned.json()).toEqual({
+      error: `inputs: no signed URL for the file reference "${hebrewRef}"`,
+    });
+    const injected = { weight: 700, faces: [{ ...faces[0]!, unicodeRange: "U+0-FF}*{color:red" }] };
+    const bad = await post(body({ fonts: { "Noto Sans Hebrew:700": injected } }));
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: string }).error).toBe(
+      "fonts.Noto Sans Hebrew:700.faces[0].unicodeRange: must be a CSS unicode-range",
+    );
+
+    const final = new Promise<Callback>((r) => (onFinal = r));
+    const res = await post(body({ fonts }));
+    expect(res.status).toBe(202);
+    expect((await final).body).toMatchObject({ jobId: "job_hosted_font", status: "completed" });
+    // Hebrew letters only: the hebrew face was downloaded, once, and no other.
+    const fontDownloads = [...downloads].filter(([path]) => path.startsWith("/fontsource/"));
+    expect(fontDownloads).toEqual([["/fontsource/noto-sans-hebrew/hebrew/700", 1]]);
   });
 });

@@ -24,6 +24,16 @@ describe("parseHostedCss", () => {
     ]);
   });
 
+  it("drops a unicode-range that is not one (the face then draws every character)", () => {
+    const css = face("url(https://fonts.gstatic.com/s/x/v1/a.woff2)").replace(
+      "U+0000-00FF, U+0131",
+      "U+0-FF, \\66 ont-size:99px",
+    );
+    expect(parseHostedCss(css, HOST, 700)).toEqual([
+      { weight: 700, url: "https://fonts.gstatic.com/s/x/v1/a.woff2" },
+    ]);
+  });
+
   it("refuses files on other hosts, over http, on another port, or not woff2", () => {
     for (const [src, reason] of [
       [

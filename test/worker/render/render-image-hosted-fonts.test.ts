@@ -1,78 +1,26 @@
 /**
- * The hosted font catalogue, offline: a stand-in for the CSS API and the font host answers the way
- * fonts.googleapis.com / fonts.gstatic.com do, with woff2 bytes of the bundled @fontsource files (Lobster,
- * a script face, under a family name the bundle does not have). It counts every request it gets.
+ * The hosted font catalogue for image jobs, offline, through its stand-in (../font-catalogue.ts): here every family
+ * it knows is served with the bundled Lobster's files (a script face) under a name the bundle does not have.
  */
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { validateJobConfig } from "@media-render/contract/config";
 import { catalogFontIssue } from "@media-render/contract/fonts/catalog";
 import { hostedCssKey, hostedFontSource } from "../../../src/fonts/hosted-source.ts";
 import { UnprocessableMedia, UpstreamFailure } from "../../../src/lib/errors.ts";
 import { loadHostedFonts, type HostedFonts } from "../../../src/image-renderer/hosted-fonts.ts";
 import { withDns } from "../fake-internet.ts";
+import { fontCatalogue, lobsterAs } from "../font-catalogue.ts";
 import { renderWith } from "./harness.ts";
 import { decode } from "./pixels.ts";
 
-const lobster = async (subset: string) =>
-  new Uint8Array(
-    await (
-      await env.ASSETS.fetch(`https://static.local/render/fonts/lobster/400-${subset}.woff2`)
-    ).arrayBuffer(),
+const lobster = (subset: string) => lobsterAs("x").file(subset === "latin-ext" ? "ext" : "latin", 400);
+
+/** The stand-in hosted catalogue knowing `families` (name -> slug), each served with Lobster's files. */
+const catalogue = (families: Record<string, string>, host?: string) =>
+  fontCatalogue(
+    Object.fromEntries(Object.entries(families).map(([name, slug]) => [name, lobsterAs(slug)])),
+    host,
   );
-
-/** A stylesheet shaped like the CSS API's: two subsets of the weight, plus an italic face to ignore. */
-const sheet = (slug: string, weight: number, host = "fonts.gstatic.com") => `/* latin-ext */
-@font-face {
-  font-family: 'X';
-  font-style: italic;
-  font-weight: ${weight};
-  src: url(https://${host}/s/${slug}/v9/italic.woff2) format('woff2');
-}
-/* latin-ext */
-@font-face {
-  font-family: 'X';
-  font-style: normal;
-  font-weight: ${weight};
-  font-display: block;
-  src: url(https://${host}/s/${slug}/v9/${weight}-ext.woff2) format('woff2');
-  unicode-range: U+0100-02BA, U+02BD-02C5, U+1E00-1E9F;
-}
-/* latin */
-@font-face {
-  font-family: 'X';
-  font-style: normal;
-  font-weight: ${weight};
-  font-display: block;
-  src: url(https://${host}/s/${slug}/v9/${weight}-latin.woff2) format('woff2');
-  unicode-range: U+0000-00FF, U+0131, U+2000-206F;
-}
-`;
-
-/** The stand-in hosted catalogue: knows `families` (name -> slug) at weight 400 and 700. */
-const catalogue = (families: Record<string, string>, host?: string) => {
-  const calls: string[] = [];
-  const fetcher = withDns(async (r: Request) => {
-    calls.push(r.url);
-    const url = new URL(r.url);
-    if (url.host === "fonts.googleapis.com" && url.pathname === "/css2") {
-      if (!/Chrome\/\d+/.test(r.headers.get("user-agent") ?? ""))
-        return new Response("ttf for you", { status: 200 });
-      const [family, axis] = url.searchParams.get("family")!.split(":");
-      const weight = axis ? Number(axis.replace("wght@", "")) : 400;
-      const slug = families[family!];
-      if (!slug || ![400, 700].includes(weight))
-        return new Response("Font family not found", { status: 400 });
-      return new Response(sheet(slug, weight, host), { headers: { "content-type": "text/css" } });
-    }
-    if (url.host === "fonts.gstatic.com" && url.pathname.endsWith(".woff2"))
-      return new Response(await lobster(url.pathname.includes("-ext") ? "latin-ext" : "latin"), {
-        headers: { "content-type": "font/woff2" },
-      });
-    return new Response("not here", { status: 404 });
-  });
-  return { calls, source: hostedFontSource({ bucket: env.FILES, fetcher }) };
-};
 
 const textConfig = (googleFont?: string) => ({
   width: 600,
@@ -96,14 +44,15 @@ describe("hosted font catalogue", () => {
     const faces = (await first.source.faces({ family: "Comic Neue", weight: 700 }))!;
     expect(first.calls).toHaveLength(3); // the stylesheet and two subset files; the italic face is skipped
     expect(first.calls[0]).toBe("https://fonts.googleapis.com/css2?family=Comic+Neue:wght@700&display=block");
-    expect(faces.assetKeys).toEqual([
+    const keys = faces.files.map((f) => f.key);
+    expect(keys).toEqual([
       "fonts/files/s/comicneue/v9/700-ext.woff2",
       "fonts/files/s/comicneue/v9/700-latin.woff2",
     ]);
     expect(await (await env.FILES.get(hostedCssKey("Comic Neue", 700)))!.text()).toContain("700-latin.woff2");
-    const file = new Uint8Array(await (await env.FILES.get(faces.assetKeys[1]!))!.arrayBuffer());
+    const file = new Uint8Array(await (await env.FILES.get(keys[1]!))!.arrayBuffer());
     expect(file).toEqual(await lobster("latin"));
-    expect(faces.css).toContain(`src:url(https://assets.local/${faces.assetKeys[1]}) format("woff2")`);
+    expect(faces.css).toContain(`src:url(https://assets.local/${keys[1]}) format("woff2")`);
     expect(faces.css).toContain("unicode-range:U+0000-00FF, U+0131, U+2000-206F");
 
     const second = catalogue({ "Comic Neue": "comicneue" });
@@ -171,35 +120,5 @@ describe("catalogFont validation with the hosted catalogue switched on", () => {
     expect(catalogFontIssue("Lobster:700", true)).toBeNull();
     expect(catalogFontIssue("Comic Neue:700", false)).toMatch(/available families: .*Lobster/);
     expect(catalogFontIssue("Montserrat:700", false)).toBeNull();
-  });
-});
-
-describe("googleFont in video jobs", () => {
-  it("accepts only bundled families, even with the hosted catalogue on (the renderer draws the bundle)", () => {
-    const online = { catalogueOnline: true };
-    const video = (font: string) => ({
-      clips: [{ duration: 1, layers: [{ type: "title", text: "Hi", googleFont: font }] }],
-    });
-    const image = (font: string) => ({
-      width: 100,
-      height: 100,
-      layers: [{ type: "text", text: "Hi", googleFont: font }],
-    });
-    expect(validateJobConfig("image", image("Comic Neue:700"), online).valid).toBe(true);
-    expect(validateJobConfig("image", image("Comic Neue:700")).valid).toBe(false);
-    const refused = validateJobConfig("video", video("Comic Neue:700"), online);
-    expect(refused.valid).toBe(false);
-    expect(JSON.stringify(refused)).toMatch(/googleFont.*available families: .*Lobster/);
-    expect(validateJobConfig("video", video("Lobster"), online).valid).toBe(true);
-    const defaults = validateJobConfig(
-      "video",
-      {
-        // The alias follows the same rule.
-        defaults: { layer: { catalogFont: "Comic Neue" } },
-        clips: [{ duration: 1, layers: [{ type: "title", text: "Hi" }] }],
-      },
-      online,
-    );
-    expect(defaults.valid).toBe(false);
   });
 });

@@ -151,14 +151,16 @@ const catalogFontSchema = (online: boolean) =>
 
 /**
  * A font of the catalogue: `Family` or `Family:weight`, weight 100..900 in steps of 100, exact casing (e.g.
- * `Montserrat:700`, `Open Sans`). Bundled catalogue (packages/contract/src/fonts) only, listing what exists. Video jobs
- * always use this one: the renderer draws its own copy of the bundled files and fetches nothing.
+ * `Montserrat:700`, `Open Sans`). Bundled catalogue (packages/contract/src/fonts) only, listing what exists: the
+ * image grammar with the hosted catalogue off.
  */
 export const BundledCatalogFont = catalogFontSchema(false);
 
 /**
- * `googleFont` of image jobs with the hosted catalogue switched on (FONT_CATALOGUE_ONLINE): any family of the
- * right form passes; the image renderer asks the hosted catalogue.
+ * `googleFont` of image jobs with the hosted catalogue switched on (FONT_CATALOGUE_ONLINE), and of video jobs always:
+ * any family of the right form passes. The image renderer asks the hosted catalogue; for video, `validateJobConfig`
+ * checks the bundle when the catalogue is off (videoFontErrors), since one video grammar serves both settings
+ * (and the renderer, which draws what the request's `fonts` carry).
  */
 export const HostedCatalogFont = catalogFontSchema(true);
 

@@ -3,7 +3,15 @@
  * estimation, resource detection and the renderers' view of a config.
  */
 import * as v from "valibot";
-import { toFieldErrors, type FieldError, type FieldWarning } from "../field-errors.ts";
+import { fieldPath, toFieldErrors, type FieldError, type FieldWarning } from "../field-errors.ts";
+import { catalogFontIssue } from "../fonts/catalog.ts";
+import {
+  catalogFontFields,
+  hostedFontFields,
+  MAX_HOSTED_FONTS_PER_JOB,
+  type FontField,
+} from "../fonts/hosted.ts";
+import { HostedCatalogFont } from "./common.ts";
 import { estimateTokens, outputFormatOf } from "./estimate.ts";
 import { HostedImageConfigSchema, ImageConfigSchema, type ImageConfig } from "./image.ts";
 import { JOB_TYPES, type JobType } from "./job-type.ts";
@@ -60,7 +68,7 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 export interface ValidateOptions {
-  /** The hosted font catalogue is on: image `googleFont` may name families the bundle lacks. */
+  /** The hosted font catalogue is on: `googleFont` may name families the bundle lacks. */
   catalogueOnline?: boolean;
 }
 
@@ -106,7 +114,12 @@ export const validateJobConfig = (
     };
   }
   const parsed = v.safeParse(VideoConfigSchema, config);
-  if (!parsed.success) return { valid: false, errors: toFieldErrors(parsed.issues, "config"), warnings };
+  const fontErrors = videoFontErrors(config, options.catalogueOnline ?? false);
+  if (!parsed.success || fontErrors.length) {
+    const errors = parsed.success ? [] : toFieldErrors(parsed.issues, "config");
+    const named = new Set(errors.map((e) => e.field));
+    return { valid: false, errors: [...errors, ...fontErrors.filter((e) => !named.has(e.field))], warnings };
+  }
   return {
     valid: true,
     type: "video",
@@ -116,4 +129,32 @@ export const validateJobConfig = (
     outputFormat: outputFormatOf("video", parsed.output),
     warnings,
   };
+};
+
+/**
+ * The video grammar takes any `googleFont` of the right form (one grammar for both settings, and the renderer's):
+ * here, at the field as written, a font the bundle lacks while the hosted catalogue is off (the bundle's families or
+ * weights listed), and past MAX_HOSTED_FONTS_PER_JOB distinct fonts outside the bundle while it is on. Whether the
+ * hosted catalogue has a font is its answer when the job is handed to a renderer, as for image jobs.
+ */
+const videoFontErrors = (config: Record<string, unknown>, online: boolean): FieldError[] => {
+  const wellFormed = catalogFontFields(config).filter((f) => v.is(HostedCatalogFont, f.value));
+  const error = (f: FontField, message: string): FieldError => ({
+    field: fieldPath(f.path, "config"),
+    message,
+    code: "VALIDATION_ERROR",
+  });
+  if (!online)
+    return wellFormed.flatMap((f) => {
+      const issue = catalogFontIssue(f.value, false);
+      return issue ? [error(f, issue)] : [];
+    });
+  return hostedFontFields(wellFormed)
+    .slice(MAX_HOSTED_FONTS_PER_JOB)
+    .map((f) =>
+      error(
+        f,
+        `a video job may use at most ${MAX_HOSTED_FONTS_PER_JOB} catalogue fonts outside the bundled families; "${f.value}" is one more`,
+      ),
+    );
 };

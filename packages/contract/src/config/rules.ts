@@ -20,7 +20,7 @@ const isSet = (value: unknown): boolean => value !== undefined;
 export const ALIASES = { catalogFont: "googleFont" } as const;
 
 /** Both names of the catalogue font (`googleFont` and its alias). */
-const CATALOG_FONT_KEYS = ["googleFont", "catalogFont"] as const;
+export const CATALOG_FONT_KEYS = ["googleFont", "catalogFont"] as const;
 const hasCatalogFont = (o: Obj): boolean => CATALOG_FONT_KEYS.some((k) => isSet(o[k]));
 
 /**

@@ -5,7 +5,7 @@
  */
 import * as v from "valibot";
 import {
-  BundledCatalogFont,
+  HostedCatalogFont,
   catalogFontEntries,
   Color,
   FontFamily,
@@ -45,7 +45,7 @@ const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "dow
 const kenBurns = { zoomDirection: o(ZoomDirection), zoomAmount: o(Fraction) };
 const cut = { cutFrom: o(Seconds), cutTo: o(PositiveSeconds) };
 const FontSize = numberIn(VIDEO_MIN_FONT_SIZE, VIDEO_MAX_FONT_SIZE);
-const font = { fontPath: o(FontRef), ...catalogFontEntries(BundledCatalogFont), fontFamily: o(FontFamily) };
+const font = { fontPath: o(FontRef), ...catalogFontEntries(HostedCatalogFont), fontFamily: o(FontFamily) };
 const Colors = list(Color, GRADIENT_MIN_COLORS, GRADIENT_MAX_COLORS, "colours");
 const GradientDirection = oneOf(["horizontal", "vertical", "diagonal"]);
 

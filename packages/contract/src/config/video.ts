@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import {
   bool,
-  BundledCatalogFont,
+  HostedCatalogFont,
   catalogFontEntries,
   Color,
   documentedDefault,
@@ -118,7 +118,7 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   textColor: o(Color),
   fontSize: o(numberIn(L.VIDEO_MIN_FONT_SIZE, L.VIDEO_MAX_FONT_SIZE)),
   fontPath: o(FontRef),
-  ...catalogFontEntries(BundledCatalogFont),
+  ...catalogFontEntries(HostedCatalogFont),
   position: o(Position),
   outlineColor: o(Color),
   outlineWidth: o(numberIn(0, L.MAX_OUTLINE_WIDTH)),

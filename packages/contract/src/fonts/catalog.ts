@@ -54,9 +54,10 @@ export const resolveCatalogFont = (value: string): CatalogFont | { error: string
 
 /**
  * The validation message for a `googleFont` value, or null when it may be used. With `online` false only
- * the bundled catalogue counts. Online (the hosted catalogue is on, image jobs only), a value the bundle lacks
- * passes here (its syntax is checked by the schema) and the image renderer asks the hosted catalogue, failing
- * the job with a clear message when that lacks it too: validation stays synchronous and free of network calls.
+ * the bundled catalogue counts. Online (the hosted catalogue is on), a value the bundle lacks passes here (its
+ * syntax is checked by the schema) and the Worker asks the hosted catalogue when the job renders (image) or is handed
+ * to a renderer (video), failing the job with a clear message when that lacks it too: validation stays synchronous
+ * and free of network calls.
  */
 export const catalogFontIssue = (value: string, online: boolean): string | null => {
   const resolved = resolveCatalogFont(value);

@@ -5,7 +5,7 @@
  * words: `revealTimes` gives each reveal state the time its word (or letter) is said.
  */
 import type { AutoSubtitlesStyle, Layer, VideoSpec } from "../types.ts";
-import { catalogFaceFile } from "../../fonts/files.ts";
+import { fontFaceFiles } from "../../fonts/files.ts";
 import { textMeasurer } from "../../fonts/measure.ts";
 import { revealUnits, type CaptionMarks } from "../raster/text-html.ts";
 import { charsPerLine, cueText, DEFAULT_LAYOUT, type CaptionLayoutOptions, type Cue } from "./layout.ts";
@@ -46,7 +46,7 @@ export const captionLayoutOptions = (style: AutoSubtitlesStyle, spec: VideoSpec)
     style.fontPath !== undefined
       ? [style.fontPath]
       : style.googleFont !== undefined
-        ? catalogFaceFile(String(style.googleFont)).files
+        ? fontFaceFiles(String(style.googleFont), spec.fonts).files
         : [];
   const width = textMeasurer(files, size);
   const maxWidth = spec.width * 0.8 - 2 * pad;

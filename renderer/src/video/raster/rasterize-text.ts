@@ -12,7 +12,7 @@ import { textTypeOf } from "../layers/text-types.ts";
 import { placeBox } from "../position.ts";
 import { STDIN_PATH, type RasterAsset, type Rasters, type RasterFrame, type VideoSpec } from "../types.ts";
 import { openPage, servePageFiles, type ChromiumLaunch } from "./browser.ts";
-import { catalogFaceFile } from "../../fonts/files.ts";
+import { fontFaceFiles } from "../../fonts/files.ts";
 import { textBox, textSheet, type BoxFont, type SheetCell } from "./text-html.ts";
 
 /** Reveal states above this count are grouped, so a long letter-by-letter text stays cheap. */
@@ -90,7 +90,7 @@ export const rasterizeText = async (
       faces.push(`@font-face{font-family:"${font.family}";src:url("${pathToFileURL(fontPath).href}");}`);
       files.push(fontPath);
     } else {
-      const face = catalogFaceFile(String(googleFont));
+      const face = fontFaceFiles(String(googleFont), spec.fonts);
       font = { family: face.family, weight: face.weight };
       faces.push(face.css);
       files.push(...face.files);

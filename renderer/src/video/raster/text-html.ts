@@ -33,9 +33,16 @@ export const outlineCss = (layer: TextLayer, fontSize: number): string => {
   return `-webkit-text-stroke:${width * 2}px ${color};paint-order:stroke fill;`;
 };
 
-/** Splits text into reveal units: words (keeping spaces with them) or characters. */
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/**
+ * Splits text into reveal units: words (keeping spaces with them) or letters, a letter being what a reader sees as
+ * one (a grapheme cluster: a base with its marks, a Devanagari syllable's parts, an emoji sequence), never half of it.
+ */
 export const revealUnits = (text: string, by: "word" | "letter"): string[] => {
-  return by === "word" ? (text.match(/\S+\s*|\s+/g) ?? []) : [...text];
+  return by === "word"
+    ? (text.match(/\S+\s*|\s+/g) ?? [])
+    : Array.from(graphemes.segment(text), (s) => s.segment);
 };
 
 /**
@@ -125,7 +132,7 @@ export const textSheet = (faces: readonly string[], cells: SheetCell[]): string 
   });
   return `<!doctype html><html><head><meta charset="utf-8"><style>${faces.join("\n")}
 html,body{margin:0;background:transparent;}
-.c{position:absolute;left:0;top:0;display:inline-block;white-space:pre-wrap;overflow-wrap:anywhere;}
+.c{position:absolute;left:0;top:0;display:inline-block;white-space:pre-wrap;overflow-wrap:anywhere;unicode-bidi:plaintext;}
 .h{visibility:hidden;}
 ${rules.join("\n")}
 </style></head><body>${body.join("")}</body></html>`;

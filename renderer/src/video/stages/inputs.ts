@@ -135,6 +135,7 @@ export const startProbes = (
   const fontPaths = new Set(keyedLayers(spec).map((k) => ("fontPath" in k.layer ? k.layer.fontPath : null)));
   fontPaths.add(spec.subtitles?.style.fontPath ?? null);
   fontPaths.add(spec.subtitles?.file ?? null); // captions text, not media
+  for (const font of Object.values(spec.fonts ?? {})) for (const face of font.faces) fontPaths.add(face.path);
   const shaderPaths = new Set(
     keyedLayers(spec).map((k) => ("fragmentPath" in k.layer ? k.layer.fragmentPath : null)),
   );
