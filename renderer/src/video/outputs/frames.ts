@@ -7,11 +7,13 @@
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SPRITE_COLUMNS } from "@media-render/contract/config/limits";
-import { thumbnailSize, thumbnailTimes } from "@media-render/contract/config/outputs";
+import { FRAME_DEFAULTS, thumbnailSize, thumbnailTimes } from "@media-render/contract/config/outputs";
+import { fileExtension, type FormatFor } from "@media-render/contract/output-formats";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { run } from "../../lib/process.ts";
 import { demuxerOfOutput } from "../../probe/demuxers.ts";
 import type { Identity } from "../../lib/run-as.ts";
+import { encoderOf } from "./encoders.ts";
 
 /** What the render produced, as frames.ts reads it. */
 export interface RenderedVideo {
@@ -33,7 +35,11 @@ export interface FrameFiles {
   };
 }
 
-const EXT = { png: "png", jpeg: "jpg" } as const;
+/** The file extension and the quality options (encoders.ts) of a poster's or thumbnails' `format`. */
+const picture = (format: FormatFor<"frame">) => ({
+  ext: fileExtension(format),
+  quality: encoderOf(format)?.quality,
+});
 
 /** The frame number shown at `t` s, within the video's `frames`. */
 export const frameAt = (t: number, fps: number, frames: number): number =>
@@ -83,24 +89,31 @@ export const writeFrames = async (
   const splits = [poster && "p", thumbnails && "t"].filter(Boolean) as string[];
   filters.push(splits.length === 2 ? `[0:v]split=2[p][t]` : `[0:v]null[${splits[0]}]`);
   if (poster) {
-    const ext = EXT[poster.format ?? "png"];
+    const { ext, quality } = picture(poster.format ?? FRAME_DEFAULTS.poster);
     const path = join(o.workDir, `poster.${ext}`);
     filters.push(`[p]select='eq(n\\,${frameAt(poster.time, video.fps, total)})'[po]`);
-    outputs.push("-map", "[po]", "-frames:v", "1", ...(ext === "jpg" ? ["-q:v", "2"] : []), path);
+    outputs.push("-map", "[po]", "-frames:v", "1", ...(quality?.full ?? []), path);
     files.poster = { path, ext, time: poster.time };
   }
   // Thumbnails closer together than a frame show the same frame: `select` passes each frame once, so the distinct
   // frames are written first and each thumbnail is then a copy of its frame's file.
-  let thumbs: { frames: string[]; ext: string; w: number; h: number; times: number[] } | null = null;
+  let thumbs: {
+    frames: string[];
+    ext: string;
+    quality: string[];
+    w: number;
+    h: number;
+    times: number[];
+  } | null = null;
   if (thumbnails) {
-    const ext = EXT[thumbnails.format ?? "jpeg"];
+    const { ext, quality: options } = picture(thumbnails.format ?? FRAME_DEFAULTS.thumbnails);
+    const quality = options?.thumbnail ?? [];
     const times = thumbnailTimes(thumbnails, video.duration);
     const { width: w, height: h } = thumbnailSize(thumbnails.width, video);
     const frames = times.map((t) => frameAt(t, video.fps, total));
     const distinct = [...new Set(frames)];
     const picks = distinct.map((n) => `eq(n\\,${n})`).join("+");
     filters.push(`[t]select='${picks}',scale=${w}:${h}:flags=lanczos,setsar=1[th]`);
-    const quality = ext === "jpg" ? ["-q:v", "3"] : [];
     outputs.push(
       "-map",
       "[th]",
@@ -111,7 +124,7 @@ export const writeFrames = async (
     );
     const frameFile = (n: number) =>
       join(o.workDir, `frame-${String(distinct.indexOf(n) + 1).padStart(3, "0")}.${ext}`);
-    thumbs = { frames: frames.map(frameFile), ext, w, h, times };
+    thumbs = { frames: frames.map(frameFile), ext, quality, w, h, times };
     files.thumbnails = {
       ext,
       frames: times.map((time, i) => ({
@@ -120,8 +133,8 @@ export const writeFrames = async (
       })),
     };
   }
-  // VP9's alpha plane is read only by libvpx's decoder; a transparent webm keeps it in PNG frames.
-  const decoder = video.format === "webm" ? ["-c:v", "libvpx-vp9"] : [];
+  // A transparent webm keeps its alpha in PNG frames: VP9's alpha plane is read only by libvpx's decoder.
+  const decoder = encoderOf(video.format)?.decoder ?? [];
   const ffmpeg = (args: string[]) =>
     run(o.ffmpegPath, ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", ...args], {
       signal: o.signal,
@@ -137,7 +150,7 @@ export const writeFrames = async (
     await Promise.all(files.thumbnails.frames.map((f, i) => copyFile(thumbs.frames[i]!, f.path)));
     if (thumbnails?.sprite) {
       // The sheet tiles every thumbnail, repeats included, in order: its WebVTT index counts on that.
-      const { ext, w, h, times } = thumbs;
+      const { ext, quality, w, h, times } = thumbs;
       const rows = Math.ceil(times.length / SPRITE_COLUMNS);
       const cols = Math.min(SPRITE_COLUMNS, times.length);
       const path = join(o.workDir, `sprite.${ext}`);
@@ -145,7 +158,7 @@ export const writeFrames = async (
         ...["-f", "image2", "-protocol_whitelist", "file", "-framerate", "1"],
         ...["-i", join(o.workDir, `thumb-%03d.${ext}`)],
         ...["-vf", `tile=${cols}x${rows}:nb_frames=${times.length}`, "-frames:v", "1"],
-        ...(ext === "jpg" ? ["-q:v", "3"] : []),
+        ...quality,
         path,
       ]);
       const vtt = spriteVtt(o.spriteName ?? `sprite.${ext}`, times, video.duration, w, h);

@@ -56,7 +56,6 @@ export const joinChunks = async (
     }),
     segments: o.segments,
     format: spec.format,
-    fast: spec.fast,
     duration: timeline.duration,
     outPath: o.outPath,
     signal: o.signal,
