@@ -3,6 +3,7 @@
  * for every format we accept.
  */
 import { isoKind, isoTracksIn, type IsoTracks } from "@media-render/contract/media/iso-tracks";
+import { mimeOf } from "@media-render/contract/mime";
 import type { FileCategory } from "../db/schema.ts";
 
 export interface Sniffed {
@@ -11,57 +12,36 @@ export interface Sniffed {
   category: FileCategory;
 }
 
+/** A detected type: its MIME type is the one table's (contract mime.ts, where output formats bring their own). */
+const sniffed = (ext: string, category: FileCategory): Sniffed => ({ mimeType: mimeOf(ext), ext, category });
+
 const ascii = (b: Uint8Array, at: number, len: number) => String.fromCharCode(...b.subarray(at, at + len));
 const startsWith = (b: Uint8Array, bytes: number[], at = 0) => bytes.every((x, i) => b[at + i] === x);
 
-const M4A: Sniffed = { mimeType: "audio/mp4", ext: "m4a", category: "audio" };
-const MOV: Sniffed = { mimeType: "video/quicktime", ext: "mov", category: "video" };
-const MP4: Sniffed = { mimeType: "video/mp4", ext: "mp4", category: "video" };
+const M4A: Sniffed = sniffed("m4a", "audio");
+const MOV: Sniffed = sniffed("mov", "video");
+const MP4: Sniffed = sniffed("mp4", "video");
 
 const kinds: Array<[(b: Uint8Array) => boolean, Sniffed]> = [
-  [
-    (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    { mimeType: "image/png", ext: "png", category: "image" },
-  ],
-  [(b) => startsWith(b, [0xff, 0xd8, 0xff]), { mimeType: "image/jpeg", ext: "jpg", category: "image" }],
-  [
-    (b) => ascii(b, 0, 6) === "GIF87a" || ascii(b, 0, 6) === "GIF89a",
-    { mimeType: "image/gif", ext: "gif", category: "image" },
-  ],
-  [
-    (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "WEBP",
-    { mimeType: "image/webp", ext: "webp", category: "image" },
-  ],
-  [
-    (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "WAVE",
-    { mimeType: "audio/wav", ext: "wav", category: "audio" },
-  ],
-  [
-    (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "AVI ",
-    { mimeType: "video/x-msvideo", ext: "avi", category: "video" },
-  ],
+  [(b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), sniffed("png", "image")],
+  [(b) => startsWith(b, [0xff, 0xd8, 0xff]), sniffed("jpg", "image")],
+  [(b) => ascii(b, 0, 6) === "GIF87a" || ascii(b, 0, 6) === "GIF89a", sniffed("gif", "image")],
+  [(b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "WEBP", sniffed("webp", "image")],
+  [(b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "WAVE", sniffed("wav", "audio")],
+  [(b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 4) === "AVI ", sniffed("avi", "video")],
   [(b) => isIsoBmff(b), M4A],
-  [
-    (b) => startsWith(b, [0x1a, 0x45, 0xdf, 0xa3]),
-    { mimeType: "video/webm", ext: "webm", category: "video" },
-  ],
+  [(b) => startsWith(b, [0x1a, 0x45, 0xdf, 0xa3]), sniffed("webm", "video")],
   [
     (b) => ascii(b, 0, 3) === "ID3" || (b[0] === 0xff && ((b[1] ?? 0) & 0xe6) === 0xe2),
-    { mimeType: "audio/mpeg", ext: "mp3", category: "audio" },
+    sniffed("mp3", "audio"),
   ],
-  [
-    (b) => b[0] === 0xff && ((b[1] ?? 0) & 0xf6) === 0xf0,
-    { mimeType: "audio/aac", ext: "aac", category: "audio" },
-  ],
-  [(b) => ascii(b, 0, 4) === "OggS", { mimeType: "audio/ogg", ext: "ogg", category: "audio" }],
-  [(b) => ascii(b, 0, 4) === "fLaC", { mimeType: "audio/flac", ext: "flac", category: "audio" }],
-  [
-    (b) => startsWith(b, [0x00, 0x01, 0x00, 0x00, 0x00]) || ascii(b, 0, 4) === "true",
-    { mimeType: "font/ttf", ext: "ttf", category: "font" },
-  ],
-  [(b) => ascii(b, 0, 4) === "OTTO", { mimeType: "font/otf", ext: "otf", category: "font" }],
-  [(b) => ascii(b, 0, 4) === "wOFF", { mimeType: "font/woff", ext: "woff", category: "font" }],
-  [(b) => ascii(b, 0, 4) === "wOF2", { mimeType: "font/woff2", ext: "woff2", category: "font" }],
+  [(b) => b[0] === 0xff && ((b[1] ?? 0) & 0xf6) === 0xf0, sniffed("aac", "audio")],
+  [(b) => ascii(b, 0, 4) === "OggS", sniffed("ogg", "audio")],
+  [(b) => ascii(b, 0, 4) === "fLaC", sniffed("flac", "audio")],
+  [(b) => startsWith(b, [0x00, 0x01, 0x00, 0x00, 0x00]) || ascii(b, 0, 4) === "true", sniffed("ttf", "font")],
+  [(b) => ascii(b, 0, 4) === "OTTO", sniffed("otf", "font")],
+  [(b) => ascii(b, 0, 4) === "wOFF", sniffed("woff", "font")],
+  [(b) => ascii(b, 0, 4) === "wOF2", sniffed("woff2", "font")],
 ];
 
 /** Whether the bytes start an ISO-BMFF file (mp4, m4a, mov, 3gp). */
@@ -73,7 +53,7 @@ const ISO_KINDS = { m4a: M4A, mov: MOV, mp4: MP4 };
 export const isoSniffed = (head: Uint8Array, tracks: IsoTracks | null): Sniffed =>
   ISO_KINDS[isoKind(head, tracks)];
 
-const SVG: Sniffed = { mimeType: "image/svg+xml", ext: "svg", category: "image" };
+const SVG: Sniffed = sniffed("svg", "image");
 
 /** SVG is text: accept an XML prolog or comments before the root `<svg` element. */
 const isSvg = (head: Uint8Array): boolean => {
@@ -102,14 +82,14 @@ const isGlsl = (head: Uint8Array): boolean => {
   return GLSL_START.test(code);
 };
 
-const GLSL: Sniffed = { mimeType: "text/x-glsl", ext: "glsl", category: "shader" };
+const GLSL: Sniffed = sniffed("glsl", "shader");
 
 /**
  * Captions are text too: WebVTT starts with its `WEBVTT` signature (after an optional BOM); SubRip with a cue
  * number line and then a `00:00:01,000 --> 00:00:02,000` timing line (blank lines before it allowed).
  */
-const VTT: Sniffed = { mimeType: "text/vtt", ext: "vtt", category: "captions" };
-const SRT: Sniffed = { mimeType: "application/x-subrip", ext: "srt", category: "captions" };
+const VTT: Sniffed = sniffed("vtt", "captions");
+const SRT: Sniffed = sniffed("srt", "captions");
 const captionsKind = (head: Uint8Array): Sniffed | null => {
   if (head.some((b) => b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d)) return null;
   const text = new TextDecoder().decode(head).replace(/^\uFEFF/, "");

@@ -7,8 +7,11 @@
  */
 import { Buffer } from "node:buffer";
 import type { CDPSession, Page } from "@cloudflare/puppeteer";
+import { IMAGE_DEFAULTS } from "@media-render/contract/config/limits";
+import { OUTPUT_FORMATS, type FormatFor } from "@media-render/contract/output-formats";
 
-export type ImageFormat = "png" | "jpeg" | "webp";
+/** An image job's formats (output-formats.ts): Chromium encodes each. */
+export type ImageFormat = FormatFor<"image">;
 
 export class PageCapture {
   /** Whether the page's default background is transparent right now (unknown before the first capture). */
@@ -25,7 +28,8 @@ export class PageCapture {
 
   /** Encodes the viewport. JPEG has no alpha: a transparent canvas comes out white, not black. */
   async shoot(format: ImageFormat, quality?: number): Promise<Uint8Array> {
-    const transparent = format !== "jpeg";
+    const { alpha, lossy } = OUTPUT_FORMATS[format];
+    const transparent = alpha !== "none";
     if (this.transparent !== transparent) {
       await this.session.send(
         "Emulation.setDefaultBackgroundColorOverride",
@@ -35,7 +39,7 @@ export class PageCapture {
     }
     const { data } = await this.session.send("Page.captureScreenshot", {
       format,
-      ...(format === "png" ? {} : { quality: Math.round(quality ?? 90) }),
+      ...(lossy ? { quality: Math.round(quality ?? IMAGE_DEFAULTS.quality) } : {}),
       optimizeForSpeed: true,
     });
     const bytes = Buffer.from(data, "base64");

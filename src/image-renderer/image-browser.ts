@@ -12,7 +12,7 @@ import puppeteer, { type Browser, type HTTPRequest, type Page } from "@cloudflar
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env.ts";
 import { AssetCache, type CachedAsset } from "./asset-cache.ts";
-import { PageCapture } from "./capture.ts";
+import { PageCapture, type ImageFormat } from "./capture.ts";
 import { imageDeadlineSeconds } from "@media-render/contract/deadline";
 import { SANDBOX_PRELUDE } from "@media-render/contract/html-sandbox";
 import { RenderDeadlineExceeded } from "../lib/errors.ts";
@@ -22,7 +22,7 @@ export interface ScreenshotRequest {
   html: string;
   width: number;
   height: number;
-  format: "png" | "jpeg" | "webp";
+  format: ImageFormat;
   quality?: number;
   /** R2 keys the page may load (the job's own inputs); any other asset request is refused. */
   assetKeys: string[];

@@ -6,6 +6,7 @@ import { inArray } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
 import type { ImageConfig } from "@media-render/contract/config";
 import { mimeOf } from "@media-render/contract/mime";
+import { canonicalFormat, type FormatFor } from "@media-render/contract/output-formats";
 import { mediaFiles } from "../db/schema.ts";
 import { catalogueOnline } from "../fonts/online.ts";
 import { finalCost } from "../jobs/cost.ts";
@@ -91,7 +92,7 @@ export const renderImageJob = async (ctx: Ctx, jobId: string): Promise<"done" | 
   clock.lap("fontsMs");
   const compiled = compileImage(config, sizes, hosted);
   clock.lap("compileMs");
-  const format = (job.outputFormat === "jpg" ? "jpeg" : job.outputFormat) as "png" | "jpeg" | "webp";
+  const format = canonicalFormat(job.outputFormat) as FormatFor<"image">;
   const shot = await browserFor(env, job.id).screenshot({
     html: compiled.html,
     width: config.width,

@@ -6,7 +6,8 @@
  */
 import { and, gt, lt } from "drizzle-orm";
 import { THUMBNAILS_MAX_COUNT } from "@media-render/contract/config/limits";
-import { thumbnailTimes } from "@media-render/contract/config/outputs";
+import { FRAME_DEFAULTS, thumbnailTimes } from "@media-render/contract/config/outputs";
+import { fileExtension, type FormatFor } from "@media-render/contract/output-formats";
 import type { Ctx } from "../context.ts";
 import { mediaFiles, type jobs } from "../db/schema.ts";
 import { downloadPath } from "../paths.ts";
@@ -29,23 +30,20 @@ export interface FrameFile {
 }
 
 interface FramesConfig {
-  poster?: { time: number; format?: string };
-  thumbnails?: { count?: number; interval?: number; format?: string; sprite?: boolean };
+  poster?: { time: number; format?: FormatFor<"frame"> };
+  thumbnails?: { count?: number; interval?: number; format?: FormatFor<"frame">; sprite?: boolean };
 }
-
-const extOf = (format: string | undefined, fallback: "png" | "jpg") =>
-  format === undefined ? fallback : format === "png" ? "png" : "jpg";
 
 /** The files of `config`'s poster and thumbnails for a video of `duration` s, in listing order. */
 export const frameFiles = (config: FramesConfig, duration: number): FrameFile[] => {
   const out: FrameFile[] = [];
   const { poster, thumbnails } = config;
   if (poster) {
-    const ext = extOf(poster.format, "png");
+    const ext = fileExtension(poster.format ?? FRAME_DEFAULTS.poster);
     out.push({ kind: "poster", suffix: `.poster.${ext}`, ext, time: poster.time });
   }
   if (thumbnails) {
-    const ext = extOf(thumbnails.format, "jpg");
+    const ext = fileExtension(thumbnails.format ?? FRAME_DEFAULTS.thumbnails);
     thumbnailTimes(thumbnails, duration).forEach((time, i) =>
       out.push({ kind: "thumbnail", suffix: `.thumb-${String(i + 1).padStart(3, "0")}.${ext}`, ext, time }),
     );

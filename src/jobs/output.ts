@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
 import { mimeOf } from "@media-render/contract/mime";
 import type { CAPTION_OUTPUTS } from "@media-render/contract/wire";
-import { isAudioFormat } from "@media-render/contract/config/outputs";
+import { categoryOfKind, outputFormat } from "@media-render/contract/output-formats";
 import { mediaFiles, type FileCategory, type jobs } from "../db/schema.ts";
 import { expiryAt, OUTPUT_TTL_HOURS } from "../files/retention.ts";
 import { newId } from "../lib/ids.ts";
@@ -44,10 +44,11 @@ interface OutputFile {
   metadata?: Record<string, unknown>;
 }
 
-/** A video job's render is a video, a GIF or a still (images) or an audio-only file, by its format. */
+/** A video job's render is a video, a GIF or a still (images) or an audio-only file, by its format's kind. */
 const renderCategory = (job: JobRow): FileCategory => {
-  if (job.type === "IMAGE" || ["gif", "png", "jpeg"].includes(job.outputFormat)) return "image";
-  return isAudioFormat(job.outputFormat) ? "audio" : "video";
+  if (job.type === "IMAGE") return "image";
+  const kind = outputFormat(job.outputFormat)?.kind;
+  return kind ? categoryOfKind(kind) : "video";
 };
 
 const renderFile = (job: JobRow): OutputFile => ({

@@ -9,6 +9,7 @@
  */
 import { validateJobConfig } from "@media-render/contract/config";
 import { FieldError, FieldWarning } from "@media-render/contract/field-errors";
+import { spellingsFor } from "@media-render/contract/output-formats";
 import * as v from "valibot";
 import type { CallerCtx } from "../context.ts";
 import { catalogueOnline } from "../fonts/online.ts";
@@ -49,7 +50,7 @@ const ImageConfigInput = v.looseObject({
   width: Num("Canvas width in pixels (default 1920)"),
   height: Num("Canvas height in pixels (default 1080)"),
   backgroundColor: Str("Canvas colour (hex, rgb(), hsl() or a CSS name); transparent when left out"),
-  format: v.optional(v.pipe(v.picklist(["png", "jpeg", "jpg", "webp"]), v.description("Output format"))),
+  format: v.optional(v.pipe(v.picklist(spellingsFor("image")), v.description("Output format"))),
   quality: Num("JPEG/WebP quality, 1-100"),
   defaults: v.optional(
     v.pipe(

@@ -1,21 +1,14 @@
 /**
  * MIME types by file extension: the one table behind upload sniffing, job outputs (`outputFormat`), what the
- * renderer declares when it uploads a render, and downloads.
+ * renderer declares when it uploads a render, and downloads. The formats the service writes bring their own
+ * (output-formats.ts); the rest are what it only reads.
  */
-export const MIME_TYPES = {
-  png: "image/png",
-  jpg: "image/jpeg",
-  jpeg: "image/jpeg",
-  gif: "image/gif",
-  webp: "image/webp",
+import { OUTPUT_MIME_TYPES } from "./output-formats.ts";
+
+export const MIME_TYPES: Readonly<Record<string, string>> = {
+  ...OUTPUT_MIME_TYPES,
   svg: "image/svg+xml",
-  mp4: "video/mp4",
-  mov: "video/quicktime",
-  webm: "video/webm",
   avi: "video/x-msvideo",
-  m4a: "audio/mp4",
-  mp3: "audio/mpeg",
-  wav: "audio/wav",
   aac: "audio/aac",
   ogg: "audio/ogg",
   flac: "audio/flac",
@@ -29,8 +22,9 @@ export const MIME_TYPES = {
   vtt: "text/vtt",
   srt: "application/x-subrip",
   json: "application/json",
-} as const;
+};
 
 /** The MIME type of an extension or output format (any case); `application/octet-stream` when unknown. */
 export const mimeOf = (ext: string): string =>
-  (MIME_TYPES as Record<string, string>)[ext.toLowerCase()] ?? "application/octet-stream";
+  (Object.hasOwn(MIME_TYPES, ext.toLowerCase()) ? MIME_TYPES[ext.toLowerCase()] : undefined) ??
+  "application/octet-stream";

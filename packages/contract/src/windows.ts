@@ -3,6 +3,7 @@
  * job, a still, a preview's range) and which it composes to draw them. The renderer compiles a window into a graph
  * of those frames only; the Worker sizes its deadline and its chunks by them. One definition for both.
  */
+import { outputFormat } from "./output-formats.ts";
 import type { Timeline } from "./timeline.ts";
 
 /**
@@ -10,9 +11,6 @@ import type { Timeline } from "./timeline.ts";
  * hour of 1080p needs at least 8 (each chunk's deadline within the longest render's, deadline.ts).
  */
 export const MAX_CHUNKS = 64;
-
-/** The outputs whose video is joined from H.264 segments by stream copy. */
-const SPLIT_FORMATS: ReadonlySet<string> = new Set(["mp4", "mov"]);
 
 /** What of a config decides whether its job can be split into chunks. */
 export interface SplitInput extends PartOf {
@@ -28,7 +26,7 @@ export interface SplitInput extends PartOf {
  * before any frame is drawn). Posters and thumbnails are taken from the joined file.
  */
 export const splittable = (config: SplitInput, format: string): boolean =>
-  SPLIT_FORMATS.has(format) &&
+  outputFormat(format)?.splittable === true &&
   !config.alpha &&
   !config.fast &&
   !config.autoSubtitles &&

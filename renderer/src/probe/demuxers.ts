@@ -5,6 +5,7 @@
  * its name and whatever precedes it (an ID3 tag): ffmpeg skips one before probing. Each render input then names the
  * demuxer its probe found (`-f`, video/graph-context.ts), so ffmpeg reads it as the probe did and probes nothing.
  */
+import { outputFormat } from "@media-render/contract/output-formats";
 
 export const MEDIA_DEMUXERS: readonly string[] = [
   ...["image2", "png_pipe", "apng", "jpeg_pipe", "webp_pipe", "svg_pipe", "gif", "gif_pipe"],
@@ -19,7 +20,10 @@ export const STILL_DEMUXER = "image2";
 /** An MP4 or QuickTime file's when the header reader read its `moov`. */
 export const MP4_DEMUXER = "mov";
 
+/** The demuxer that reads what ffmpeg's `muxer` wrote: the ISO family's is `mov`, WebM's `matroska`. */
+export const demuxerOfMuxer = (muxer: string): string =>
+  ({ mp4: "mov", mov: "mov", ipod: "mov", webm: "matroska" })[muxer] ?? muxer;
+
 /** The demuxer of a file the renderer wrote in `format` (a render's output, read again for its frames). */
 export const demuxerOfOutput = (format: string): string =>
-  ({ mp4: "mov", mov: "mov", m4a: "mov", webm: "matroska", gif: "gif", mp3: "mp3", wav: "wav" })[format] ??
-  "image2";
+  demuxerOfMuxer(outputFormat(format)?.muxer ?? STILL_DEMUXER);

@@ -1,28 +1,20 @@
 /**
- * ffmpeg argument builders (pure). Encoder settings live here once, so the benchmark's
- * baseline encode uses exactly the settings of a real render.
+ * ffmpeg argument builders (pure). The encoder settings are outputs/encoders.ts's, so the benchmark's baseline
+ * encode uses exactly the settings of a real render.
  */
 
-import { formatArgs, timingArgs } from "./outputs/encode.ts";
+import { formatArgs } from "./outputs/encode.ts";
+import { audioAndContainerArgs, encoderOf, videoCodecArgs } from "./outputs/encoders.ts";
 import type { RenderFormat } from "@media-render/contract/config/outputs";
 
 /** The grammar's output formats (a still's png/jpeg included). */
 export type OutputFormat = RenderFormat;
 
-/** Video/audio encoder arguments for a container format; `fast` = preview quality. */
+/** The encoder arguments of a format (its picture's, then its sound's and the muxer's flags); `fast` = preview quality. */
 export const encoderArgs = (format: OutputFormat, fast: boolean): string[] => {
-  if (format === "webm") {
-    // VP9 keeps the alpha channel (yuva420p) so transparent backgrounds survive.
-    return [
-      ...["-c:v", "libvpx-vp9", "-pix_fmt", "yuva420p", "-b:v", "0", "-crf", fast ? "40" : "32"],
-      ...["-deadline", "realtime", "-cpu-used", fast ? "8" : "6", "-row-mt", "1", "-auto-alt-ref", "0"],
-      ...["-c:a", "libopus", "-b:a", "128k"],
-    ];
-  }
-  return [
-    ...["-c:v", "libx264", "-preset", fast ? "ultrafast" : "veryfast", "-crf", fast ? "28" : "20"],
-    ...["-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "160k", "-movflags", "+faststart"],
-  ];
+  const settings = encoderOf(format);
+  if (!settings) throw new Error(`the renderer writes no ${format}`);
+  return [...videoCodecArgs(settings, fast), ...audioAndContainerArgs(settings)];
 };
 
 /**
@@ -42,7 +34,7 @@ export interface FfmpegJob {
   /** `-filter_complex_threads` (see filterThreadsFor); 0 or absent = ffmpeg's default. */
   filterThreads?: number;
   format: OutputFormat;
-  /** mov with `alpha: true`: ProRes 4444 (outputs/encode.ts). */
+  /** Whether the output keeps alpha (outputs/target.ts): mov's `alpha: true` is ProRes 4444 (outputs/encoders.ts). */
   alpha?: boolean;
   /** A still: the graph's one frame written as a picture (outputs/encode.ts). */
   still?: boolean;
@@ -62,11 +54,8 @@ export const ffmpegArgs = (job: FfmpegJob): string[] => {
     ...job.inputs.flat(),
     ...(job.filterThreads ? ["-filter_complex_threads", String(job.filterThreads)] : []),
     ...["-filter_complex_script", job.graphScript],
-    // GIF, audio-only and alpha mov outputs: outputs/encode.ts.
-    ...(formatArgs(job) ?? [
-      ...["-map", "[vout]", "-map", "[aout]", ...encoderArgs(job.format, job.fast)],
-      ...["-r", String(job.fps), ...timingArgs(job), "-f", job.format, job.outPath],
-    ]),
+    // The main output, as its format keeps the graph's picture and sound: outputs/encode.ts.
+    ...formatArgs(job),
     ...(job.outputs ?? []).flatMap((o) => ["-map", `[${o.label}]`, ...o.args, o.pipe]),
   ];
 };

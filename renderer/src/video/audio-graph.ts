@@ -8,6 +8,7 @@ import type { GraphContext, LayerAudio } from "./graph-context.ts";
 import type { AudioTrackSpec } from "./types.ts";
 import { f } from "./values.ts";
 import { duckFilter } from "./ducking.ts";
+import { encoderOf } from "./outputs/encoders.ts";
 
 const NORMALISE = "aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo";
 
@@ -100,7 +101,9 @@ export const finishAudio = (ctx: GraphContext, clipStreams: string[], tracks: Au
   }
   // Opus takes frames of 960 samples (20 ms at 48 kHz); ffmpeg 5.1 hands a webm's encoder the graph's own frames
   // when the picture runs at a few frames a second, and libopus then refuses them ("more samples than frame size").
-  const opusFrames = spec.format === "webm" ? ",asetnsamples=n=960:p=0" : "";
+  // Keyed by the spec's format, the canvas: an alpha mov's PCM is cut so too, which changes none of its samples.
+  const frameSamples = encoderOf(spec.format)?.audioFrameSamples;
+  const opusFrames = frameSamples ? `,asetnsamples=n=${frameSamples}:p=0` : "";
   if (sources.length === 0) {
     ctx.chain(`anullsrc=r=48000:cl=stereo,atrim=0:${total}${opusFrames}[aout]`);
     return;

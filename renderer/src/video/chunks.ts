@@ -8,32 +8,39 @@
  * captured from there), so a chunk costs its own frames and every frame of it is the frame of the single render,
  * whatever spans its boundaries. Each segment is its own closed GOP sequence (x264 starts it with an IDR frame and
  * never references across it, `open_gop` off), encoded with the job's encoder settings, so the join is a concat by
- * stream copy.
+ * stream copy. Which formats split is the contract's output-formats.ts (`splittable`); a segment's container is its
+ * encoder's (outputs/encoders.ts `segmentMuxer`).
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { run } from "../lib/process.ts";
 import type { Identity } from "../lib/run-as.ts";
-import { demuxerOfOutput } from "../probe/demuxers.ts";
-import { encoderArgs, type FfmpegJob } from "./args.ts";
+import { OUTPUT_FORMATS } from "@media-render/contract/output-formats";
+import { demuxerOfMuxer } from "../probe/demuxers.ts";
+import type { FfmpegJob } from "./args.ts";
 import { mixOnlyGraph } from "./captions/audio-pass.ts";
 import type { CompiledGraph, RenderWindow } from "./compile.ts";
 import { fetchInputs } from "./fetch-inputs.ts";
+import {
+  audioAndContainerArgs,
+  encoderOf,
+  videoCodecArgs,
+  type EncoderSettings,
+} from "./outputs/encoders.ts";
 import { f } from "./values.ts";
 
 import type { ChunkPart } from "@media-render/contract/windows";
 
-/** The video half of the job's encoder arguments (audio options and mp4 flags belong to the join). */
-export const videoEncoderArgs = (format: FfmpegJob["format"], fast: boolean): string[] => {
-  const all = encoderArgs(format, fast);
-  const kept: string[] = [];
-  for (let i = 0; i < all.length; i += 2)
-    if (!/^-(c:a|b:a|movflags)$/.test(all[i]!)) kept.push(all[i]!, all[i + 1]!);
-  return kept;
+/** The encoder settings of a format's segments; a format whose video is not joined from segments throws. */
+const segmentEncoder = (format: FfmpegJob["format"]): EncoderSettings & { segmentMuxer: string } => {
+  const settings = encoderOf(format);
+  if (!settings?.segmentMuxer) throw new Error(`a ${format} output is not rendered as chunks`);
+  return settings as EncoderSettings & { segmentMuxer: string };
 };
 
-/** The segment's container: mp4 for the H.264 formats, webm for VP9. */
-const segmentMuxer = (format: FfmpegJob["format"]) => (format === "webm" ? "webm" : "mp4");
+/** The video half of the job's encoder arguments (audio options and mp4 flags belong to the join). */
+export const videoEncoderArgs = (format: FfmpegJob["format"], fast: boolean): string[] =>
+  videoCodecArgs(segmentEncoder(format), fast);
 
 /** The command line that renders a chunk's segment: `[vout]` of the window's graph, no sound. */
 export const chunkArgs = (job: FfmpegJob, w: RenderWindow): string[] => [
@@ -42,8 +49,8 @@ export const chunkArgs = (job: FfmpegJob, w: RenderWindow): string[] => [
   ...(job.filterThreads ? ["-filter_complex_threads", String(job.filterThreads)] : []),
   ...["-filter_complex_script", job.graphScript, "-map", "[vout]", "-an"],
   ...videoEncoderArgs(job.format, job.fast),
-  ...["-r", String(job.fps), "-frames:v", String(w.end - w.start), "-f", segmentMuxer(job.format)],
-  job.outPath,
+  ...["-r", String(job.fps), "-frames:v", String(w.end - w.start)],
+  ...["-f", segmentEncoder(job.format).segmentMuxer, job.outPath],
 ];
 
 export interface JoinJob {
@@ -53,8 +60,8 @@ export interface JoinJob {
   graph: CompiledGraph;
   /** The chunks' segments, in order (local files). */
   segments: string[];
+  /** The job's output format (the request's, not the canvas the spec composes on). */
   format: FfmpegJob["format"];
-  fast: boolean;
   /** The timeline's length in seconds. */
   duration: number;
   outPath: string;
@@ -62,6 +69,29 @@ export interface JoinJob {
   onSpawn?: (pid: number) => void;
   user?: Identity | null;
 }
+
+/**
+ * The join's command line (pure): the mix's inputs, then the segments' list (`list`) read by the concat demuxer, the
+ * mix's graph (`script`, its `[aout]`) and the segments' video copied, muxed as the job's format.
+ */
+export const joinArgs = (
+  j: Pick<JoinJob, "format" | "duration" | "outPath">,
+  list: string,
+  script: string,
+  audioInputs: string[][] = [],
+): string[] => {
+  const settings = segmentEncoder(j.format);
+  return [
+    ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats"],
+    ...audioInputs.flat(),
+    // The segments are other renderers' files: the list opens them from files only, as what a segment is.
+    ...["-f", "concat", "-safe", "0", "-protocol_whitelist", "file"],
+    ...["-format_whitelist", `concat,${demuxerOfMuxer(settings.segmentMuxer)}`, "-i", list],
+    ...["-filter_complex_script", script, "-map", `${audioInputs.length}:v`],
+    ...["-map", "[aout]", "-c:v", "copy", ...audioAndContainerArgs(settings)],
+    ...["-t", f(j.duration), "-f", OUTPUT_FORMATS[j.format].muxer, j.outPath],
+  ];
+};
 
 /** Renders the audio mix of the whole timeline in one pass and muxes it with the concatenated segments. */
 export const joinSegments = async (j: JoinJob): Promise<void> => {
@@ -71,26 +101,12 @@ export const joinSegments = async (j: JoinJob): Promise<void> => {
   const audio = mixOnlyGraph(j.graph);
   const script = join(j.workDir, "join-audio.txt");
   await writeFile(script, audio?.filterGraph ?? `anullsrc=r=48000:cl=stereo,atrim=0:${j.duration}[aout]`);
-  const all = encoderArgs(j.format, j.fast);
-  const audioArgs: string[] = [];
-  for (let i = 0; i < all.length; i += 2)
-    if (/^-(c:a|b:a|movflags)$/.test(all[i]!)) audioArgs.push(all[i]!, all[i + 1]!);
-  const n = audio?.inputs.length ?? 0;
-  await run(
-    j.ffmpegPath,
-    [
-      ...["-hide_banner", "-nostdin", "-y", "-loglevel", "error", "-nostats"],
-      ...(audio?.inputs.flat() ?? []),
-      // The segments are other renderers' files: the list opens them from files only, as what a segment is.
-      ...["-f", "concat", "-safe", "0", "-protocol_whitelist", "file"],
-      ...["-format_whitelist", `concat,${demuxerOfOutput(segmentMuxer(j.format))}`, "-i", list],
-      ...["-filter_complex_script", script, "-map", `${n}:v`, "-map", "[aout]", "-c:v", "copy"],
-      ...audioArgs,
-      ...["-t", f(j.duration), "-f", j.format === "mov" ? "mov" : j.format],
-      j.outPath,
-    ],
-    { signal: j.signal, onSpawn: j.onSpawn, user: j.user, timeoutMs: 30 * 60_000 },
-  );
+  await run(j.ffmpegPath, joinArgs(j, list, script, audio?.inputs), {
+    signal: j.signal,
+    onSpawn: j.onSpawn,
+    user: j.user,
+    timeoutMs: 30 * 60_000,
+  });
 };
 
 /** Downloads the join's segments (signed URLs, in order) into `workDir/segments`; their local paths, in order. */

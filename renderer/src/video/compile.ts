@@ -8,8 +8,9 @@
 import { clipAudioStream, finishAudio } from "./audio-graph.ts";
 import { GraphContext, type GlLayerDrawer, type LayerWindow } from "./graph-context.ts";
 import type { PipeUser } from "../lib/process.ts";
-import { glJoin, glTaps, withAlpha, type DrawnTransition, type TransitionDrawer } from "./gl/gl-join.ts";
+import { glJoin, glTaps, type DrawnTransition, type TransitionDrawer } from "./gl/gl-join.ts";
 import { MIXERS, overlapJoin } from "./joins.ts";
+import { canvasHasAlpha } from "./outputs/encoders.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
 import { compileLayer, keyedLayers, keyedOf, type KeyedLayer } from "./layers/index.ts";
 import type { Timeline } from "@media-render/contract/timeline";
@@ -74,7 +75,8 @@ const composite = (
   range: FrameRange = { from: 0, to: frames },
 ): string => {
   const { width: W, height: H, fps, format } = ctx.spec;
-  const fmt = format === "webm" ? "yuva420p" : "yuv420p";
+  const alpha = canvasHasAlpha(format);
+  const fmt = alpha ? "yuva420p" : "yuv420p";
   const count = range.to - range.from;
   let current = base;
   for (const { layer, key } of layers) {
@@ -92,7 +94,7 @@ const composite = (
     }
     if (current === null) {
       current = ctx.label("base");
-      const bg = format === "webm" ? "black@0" : "black";
+      const bg = alpha ? "black@0" : "black";
       ctx.chain(
         `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${count},${ctx.retime(range.from)}[${current}]`,
       );
@@ -102,7 +104,7 @@ const composite = (
     const y = typeof out.y === "number" ? out.y : `'${out.y}'`;
     // An opaque base stays yuv420p: format=auto would negotiate yuva420p for the whole frame and add
     // two full-frame conversions per layer per frame (~0.5 ms each at 720p).
-    const ovFmt = format === "webm" ? "auto" : "yuv420";
+    const ovFmt = alpha ? "auto" : "yuv420";
     ctx.chain(`[${current}][${out.label}]overlay=x=${x}:y=${y}:eof_action=pass:format=${ovFmt}[${next}]`);
     current = next;
   }
@@ -126,7 +128,7 @@ const drawnAfter = (
     frames: t.frames,
     params: t.params,
     easing: t.easing,
-    channels: withAlpha(format) ? 4 : 3,
+    channels: canvasHasAlpha(format) ? 4 : 3,
   };
 };
 
@@ -173,7 +175,8 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
   const ranges = timeline.clips.map((timing) => clipRange(timing, range));
   const drawer = pass.kind === "plain" ? undefined : pass.drawer;
   const { width: W, height: H, fps, format } = spec;
-  const fmt = format === "webm" ? "yuva420p" : "yuv420p";
+  const alpha = canvasHasAlpha(format);
+  const fmt = alpha ? "yuva420p" : "yuv420p";
   const all = keyedLayers(spec);
   for (const k of all) ctx.layerPaths.set(k.key, k.path);
   const clipLabels: string[] = [];
@@ -212,7 +215,7 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
     let v = composite(ctx, layers, timing.frames, null, part);
     if (!v) {
       v = ctx.label("empty");
-      const bg = format === "webm" ? "black@0" : "black";
+      const bg = alpha ? "black@0" : "black";
       ctx.chain(
         `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${part.to - part.from},${ctx.retime(0)}[${v}]`,
       );
@@ -265,8 +268,7 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
       const { t, r } = plan;
       used.push(r.name);
       const start = at;
-      const mixer =
-        format === "webm" ? undefined : (MIXERS[r.name] ?? (r.xfade === "fade" ? MIXERS.fade : undefined));
+      const mixer = alpha ? undefined : (MIXERS[r.name] ?? (r.xfade === "fade" ? MIXERS.fade : undefined));
       if (mixer) {
         overlapJoin(ctx, acc, clipLabels[c]!, start, t.frames, next, mixer);
       } else {

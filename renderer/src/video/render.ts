@@ -126,6 +126,8 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
   if (o.joinSegments) {
     const { duration } = await joinChunks(spec, probes, {
       ...{ jobId, workDir, ffmpegPath: tools.ffmpegPath, segments: o.joinSegments, outPath: o.outPath },
+      // The output's own container: the spec's format is the canvas, mp4 for every format split into chunks.
+      format: target.format,
       ...{ signal, onSpawn: o.onSpawn, user, report, clock },
       mix: (timeline) => withDucking(spec, o.config.ducking, spoken.utterances, timeline),
       planned: o.timeline,

@@ -4,6 +4,7 @@
  */
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { TRANSITIONS, XFADE_TWINS, type TransitionMapping } from "@media-render/contract/transition-map";
+import { canvasHasAlpha } from "./outputs/encoders.ts";
 
 const BY_LOWER = new Map(Object.entries(TRANSITIONS).map(([k, v]) => [k.toLowerCase(), { name: k, ...v }]));
 /** Names `random` chooses from: every gl name plus the directional aliases (not `dummy`). */
@@ -79,5 +80,5 @@ export const drawnByGl = (
   const custom =
     (params !== undefined && Object.keys(params).length > 0) || (easing ?? "linear") !== "linear";
   if (custom) return true;
-  return !XFADE_TWINS.has(name) && !(format !== "webm" && FFMPEG_EXACT.has(name));
+  return !XFADE_TWINS.has(name) && !(!canvasHasAlpha(format) && FFMPEG_EXACT.has(name));
 };

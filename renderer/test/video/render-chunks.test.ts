@@ -23,8 +23,8 @@ let pattern: string;
 let sweep: string;
 
 /** Renders `config` whole, and as `count` chunks joined; the two output paths. */
-const renderBoth = async (name: string, config: VideoConfig, count: number) => {
-  const single = join(dir, `${name}-single.mp4`);
+const renderBoth = async (name: string, config: VideoConfig, count: number, ext = "mp4") => {
+  const single = join(dir, `${name}-single.${ext}`);
   const base = { jobId: `job_${name}`, config, allowLocalFiles: true };
   await renderVideo({ ...base, workDir: await mkdtemp(join(dir, "w-")), outPath: single });
   const segments = await Promise.all(
@@ -35,7 +35,7 @@ const renderBoth = async (name: string, config: VideoConfig, count: number) => {
       return outPath;
     }),
   );
-  const joined = join(dir, `${name}-joined.mp4`);
+  const joined = join(dir, `${name}-joined.${ext}`);
   const workDir = await mkdtemp(join(dir, "w-"));
   await renderVideo({ ...base, workDir, outPath: joined, joinSegments: segments });
   return { single, joined, segments };
@@ -297,5 +297,26 @@ describe("a gl layer in a video rendered as chunks", () => {
     for (let f = 0; f < single.length; f++)
       expect(Math.abs(mean(joined[f]!) - mean(single[f]!))).toBeLessThan(3);
     expect(mean(single.at(-1)!)).toBeGreaterThan(mean(single[0]!) + 100);
+  }, 240_000);
+});
+
+describe("a mov rendered as chunks", () => {
+  it("is a QuickTime file as its single render is: the join muxes the job's format, not the canvas' mp4", async () => {
+    const config = videoConfig({
+      ...{ width: 160, height: 120, fps: FPS, format: "mov" },
+      clips: [{ duration: 1, layers: [{ type: "fill-color", color: "#336699" }] }],
+    });
+    const out = await renderBoth("mov", config, 2, "mov");
+    const brand = async (path: string) => {
+      const { stdout } = await run("ffprobe", [
+        ...["-v", "error", "-show_entries", "format_tags=major_brand", "-of", "csv=p=0", path],
+      ]);
+      return stdout.toString().trim();
+    };
+    expect(await brand(out.single)).toBe("qt");
+    expect(await brand(out.joined)).toBe("qt");
+    expect((await streams(out.joined)).map((s) => [s.codec_type, s.nb_frames])).toEqual(
+      (await streams(out.single)).map((s) => [s.codec_type, s.nb_frames]),
+    );
   }, 240_000);
 });

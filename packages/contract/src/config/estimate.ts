@@ -5,7 +5,8 @@
  */
 import type { ImageConfig } from "./image.ts";
 import type { JobType } from "./job-type.ts";
-import { frameTokens, isAudioFormat, renderedSeconds } from "./outputs.ts";
+import { canonicalFormat, outputFormat } from "../output-formats.ts";
+import { frameTokens, renderedSeconds, renderFormatOf } from "./outputs.ts";
 import {
   TOKENS_AUDIO_BASE,
   TOKENS_AUDIO_PER_SECOND,
@@ -16,6 +17,8 @@ import {
   TOKENS_SUBTITLES_PER_SECOND,
   TOKENS_VIDEO_BASE,
   TOKENS_VIDEO_PER_SECOND,
+  IMAGE_DEFAULTS,
+  VIDEO_DEFAULTS,
 } from "./limits.ts";
 import { buildTimeline } from "../timeline.ts";
 import { speechTokens } from "./speech.ts";
@@ -31,30 +34,34 @@ export function estimateTokens(type: JobType, config: ImageConfig | VideoConfig)
   return videoJobTokens(video, renderedSeconds(video, buildTimeline(video).duration));
 }
 
+/** The per-second price rules of output-formats.ts (`price`): tokens for the render, then per started second. */
+const PER_SECOND = {
+  video: { base: TOKENS_VIDEO_BASE, perSecond: TOKENS_VIDEO_PER_SECOND },
+  audio: { base: TOKENS_AUDIO_BASE, perSecond: TOKENS_AUDIO_PER_SECOND },
+};
+
 /**
  * Video: 10 + 2 per started second of `seconds` of output, and with `autoSubtitles` 5 + 1 more per started
- * second (the final cost uses the same rule). An audio-only `format` (mp3, wav, m4a) costs 3 + 1 per started second
- * instead of 10 + 2: nothing is composed or encoded but the mix.
+ * second (the final cost uses the same rule). A format priced as `audio` (output-formats.ts: mp3, wav, m4a) costs
+ * 3 + 1 per started second instead of 10 + 2: nothing is composed or encoded but the mix.
  */
-export const estimateVideoTokens = (seconds: number, autoSubtitles = false, format = "mp4"): number => {
+export const estimateVideoTokens = (
+  seconds: number,
+  autoSubtitles = false,
+  format: string = VIDEO_DEFAULTS.format,
+): number => {
   // Round to the millisecond first so 2.1 + 0.9 (= 3.0000000000000004) is not charged as 4 s.
   const started = Math.ceil(Math.round(seconds * 1000) / 1000);
   const captions = autoSubtitles ? TOKENS_SUBTITLES_BASE + TOKENS_SUBTITLES_PER_SECOND * started : 0;
-  const render = isAudioFormat(format)
-    ? TOKENS_AUDIO_BASE + TOKENS_AUDIO_PER_SECOND * started
-    : TOKENS_VIDEO_BASE + TOKENS_VIDEO_PER_SECOND * started;
-  return render + captions;
+  const rule = PER_SECOND[outputFormat(format)?.price === "audio" ? "audio" : "video"];
+  return rule.base + rule.perSecond * started + captions;
 };
 
 /** The output file format: png/jpeg/webp for images (default png), a VIDEO_FORMATS entry for videos (default mp4). */
-export const outputFormatOf = (type: JobType, config: ImageConfig | VideoConfig): string => {
-  if (type === "image") {
-    const format = (config as ImageConfig).format ?? "png";
-    return format === "jpg" ? "jpeg" : format;
-  }
-  const video = config as VideoConfig;
-  return video.still ? (video.still.format ?? "png") : (video.format ?? "mp4");
-};
+export const outputFormatOf = (type: JobType, config: ImageConfig | VideoConfig): string =>
+  type === "image"
+    ? canonicalFormat((config as ImageConfig).format ?? IMAGE_DEFAULTS.format)
+    : renderFormatOf(config as VideoConfig);
 
 /**
  * A video job's tokens for `seconds` of rendered output (a preview's range: outputs.ts renderedSeconds): the render by

@@ -5,16 +5,30 @@
  * carries exactly the same `pattern`.
  */
 import * as v from "valibot";
+import { categoryOfKind, OUTPUT_FORMAT_NAMES, OUTPUT_FORMATS } from "../output-formats.ts";
 import { anyCase } from "./any-case.ts";
 import { MAX_FILE_REFERENCE_LENGTH } from "./limits.ts";
 
 export type FileKind = "image" | "video" | "audio" | "font" | "shader" | "captions";
 
+/**
+ * `listed`, then every extension of the formats the service writes that fit `kind`'s slot and are not listed: a
+ * job's output can be the input of the next (output-formats.ts). The listed order is the messages' order.
+ */
+const withOutputs = (kind: FileKind, listed: readonly string[]): readonly string[] => [
+  ...new Set([
+    ...listed,
+    ...OUTPUT_FORMAT_NAMES.filter((f) => categoryOfKind(OUTPUT_FORMATS[f].kind) === kind).flatMap(
+      (f) => OUTPUT_FORMATS[f].extensions,
+    ),
+  ]),
+];
+
 /** Extensions accepted per kind of slot (lower case; matching ignores case). */
 export const FILE_EXTENSIONS: Record<FileKind, readonly string[]> = {
-  image: ["png", "jpg", "jpeg", "gif", "webp", "svg"],
-  video: ["mp4", "webm", "mov", "avi"],
-  audio: ["mp3", "wav", "m4a", "aac"],
+  image: withOutputs("image", ["png", "jpg", "jpeg", "gif", "webp", "svg"]),
+  video: withOutputs("video", ["mp4", "webm", "mov", "avi"]),
+  audio: withOutputs("audio", ["mp3", "wav", "m4a", "aac"]),
   font: ["ttf", "otf", "woff", "woff2"],
   /** GLSL fragment shader text (a `gl` layer's `fragmentPath`). */
   shader: ["glsl", "frag", "fs"],

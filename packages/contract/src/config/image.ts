@@ -3,6 +3,7 @@
  * order (index 0 at the bottom). Unknown top-level keys and layer keys are rejected with their name.
  */
 import * as v from "valibot";
+import { spellingsFor } from "../output-formats.ts";
 import {
   BundledCatalogFont,
   catalogFontEntries,
@@ -44,8 +45,8 @@ import {
   type RuleIssue,
 } from "./rules.ts";
 
-/** Output formats; `jpg` is accepted as another spelling of `jpeg`. */
-export const IMAGE_FORMATS = ["png", "jpeg", "jpg", "webp"] as const;
+/** Output formats (output-formats.ts), each followed by its other spellings: `jpg` is another spelling of `jpeg`. */
+export const IMAGE_FORMATS = spellingsFor("image");
 
 /**
  * The image grammar for one `googleFont` rule: bundled families only (the default, and the JSON Schema), or

@@ -1,22 +1,32 @@
 /**
  * What a video job writes (config reference, "Outputs"): the container `format` (video, GIF or audio only),
  * `alpha` for ProRes 4444 in mov, GIF's dithering, and editly's `outPath` whose extension names the format when
- * `format` is absent. One module so the Worker (estimate, output row) and the renderer (encoder) read one truth.
+ * `format` is absent. One module so the Worker (estimate, output row) and the renderer (encoder) read one truth; the
+ * formats themselves are the table of output-formats.ts.
  */
 import * as v from "valibot";
 import { evenDimension } from "../geometry.ts";
+import {
+  formatsFor,
+  formatsOfKind,
+  keepsAlpha,
+  OUTPUT_FORMATS,
+  outputFormat,
+  type FormatFor,
+  type OutputFormatEntry,
+} from "../output-formats.ts";
 import { bool, documentedDefault, integerIn, numberIn, oneOf, Seconds, strict } from "./common.ts";
 import * as L from "./limits.ts";
 import type { RuleIssue } from "./rules.ts";
 
 /** Output formats of a video job: video containers, an animated GIF, and audio-only files. */
-export const VIDEO_FORMATS = ["mp4", "mov", "webm", "gif", "mp3", "wav", "m4a"] as const;
-export type VideoFormat = (typeof VIDEO_FORMATS)[number];
+export const VIDEO_FORMATS = formatsFor("video");
+export type VideoFormat = FormatFor<"video">;
 
 /** Formats that carry only the config's audio mix: no picture is composed or encoded. */
-export const AUDIO_FORMATS = ["mp3", "wav", "m4a"] as const;
+export const AUDIO_FORMATS = formatsOfKind("audio");
 export const isAudioFormat = (format: string): format is (typeof AUDIO_FORMATS)[number] =>
-  (AUDIO_FORMATS as readonly string[]).includes(format);
+  outputFormat(format)?.kind === "audio";
 
 /** ffmpeg's paletteuse dithering modes offered for GIF (default sierra2_4a, ffmpeg's own). */
 export const GIF_DITHERS = ["sierra2_4a", "floyd_steinberg", "bayer", "none"] as const;
@@ -53,8 +63,13 @@ export const outputEntries = {
   ),
 };
 
-/** Image formats of posters and thumbnails. */
-export const FRAME_FORMATS = ["png", "jpeg"] as const;
+/** Image formats of stills, posters and thumbnails. */
+export const FRAME_FORMATS = formatsFor("frame");
+/** The formats of a still, a poster and thumbnails when the config names none. */
+export const FRAME_DEFAULTS = { still: "png", poster: "png", thumbnails: "jpeg" } as const satisfies Record<
+  string,
+  FormatFor<"frame">
+>;
 
 /** The shortest thumbnail interval: one frame at 25 fps. */
 const MIN_INTERVAL = 0.04;
@@ -66,7 +81,7 @@ export const frameEntries = {
       strict("poster", {
         /** Seconds into the output; the frame the video shows then. */
         time: Seconds,
-        format: o(documentedDefault(oneOf(FRAME_FORMATS), "png")),
+        format: o(documentedDefault(oneOf(FRAME_FORMATS), FRAME_DEFAULTS.poster)),
       }),
       v.description(
         "Adds one image of the frame the video shows at `time` (seconds, before its end) to the job's outputs.",
@@ -84,7 +99,7 @@ export const frameEntries = {
             L.THUMBNAIL_DEFAULT_WIDTH,
           ),
         ),
-        format: o(documentedDefault(oneOf(FRAME_FORMATS), "jpeg")),
+        format: o(documentedDefault(oneOf(FRAME_FORMATS), FRAME_DEFAULTS.thumbnails)),
         sprite: o(bool()),
       }),
       v.description(
@@ -106,7 +121,7 @@ export const stillEntries = {
     v.pipe(
       strict("still", {
         time: Seconds,
-        format: o(documentedDefault(oneOf(FRAME_FORMATS), "png")),
+        format: o(documentedDefault(oneOf(FRAME_FORMATS), FRAME_DEFAULTS.still)),
       }),
       v.description(
         "Render only the frame the video shows at `time` (seconds, before its end), as a PNG or JPEG image: the " +
@@ -148,6 +163,13 @@ export const renderedSeconds = (
 /** Every output format a render request may name: the video formats and a still's image formats. */
 export const RENDER_FORMATS = [...VIDEO_FORMATS, ...FRAME_FORMATS] as const;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
+
+/** The format a video job writes: its still's (default png), else its `format` (default mp4). */
+export const renderFormatOf = (config: {
+  format?: VideoFormat;
+  still?: { format?: FormatFor<"frame"> };
+}): RenderFormat =>
+  config.still ? (config.still.format ?? FRAME_DEFAULTS.still) : (config.format ?? L.VIDEO_DEFAULTS.format);
 
 type Thumbnails = { count?: number; interval?: number };
 
@@ -196,18 +218,30 @@ export const frameTokens = (
 /** The format an `outPath` names by its extension (`./out.gif` → gif), or undefined. */
 export const formatOfPath = (path: string | undefined): VideoFormat | undefined => {
   const ext = path?.match(/\.([a-z0-9]+)$/i)?.[1]?.toLowerCase();
-  return (VIDEO_FORMATS as readonly string[]).includes(ext ?? "") ? (ext as VideoFormat) : undefined;
+  return ext === undefined
+    ? undefined
+    : VIDEO_FORMATS.find((f) => (OUTPUT_FORMATS[f].extensions as readonly string[]).includes(ext));
 };
 
 /** The job's output format: `format`, else the extension of editly's `outPath`, else mp4. */
 export const effectiveFormat = (config: { format?: VideoFormat; outPath?: string }): VideoFormat =>
-  config.format ?? formatOfPath(config.outPath) ?? "mp4";
+  config.format ?? formatOfPath(config.outPath) ?? L.VIDEO_DEFAULTS.format;
 
 /** A config with `format` filled from `outPath` when only that names it (so both runtimes read `format`). */
 export const withOutPathFormat = <C extends { format?: VideoFormat; outPath?: string }>(config: C): C => {
   if (config.format !== undefined) return config;
   const format = formatOfPath(config.outPath);
   return format ? { ...config, format } : config;
+};
+
+/** The formats that can keep alpha, as the refusal names them: `"mov" (ProRes 4444) or "webm"`. */
+const alphaFormats = (): string => {
+  const names = VIDEO_FORMATS.flatMap((f) => {
+    const entry: OutputFormatEntry = OUTPUT_FORMATS[f];
+    if (entry.alpha === "none") return [];
+    return [entry.alphaCodec ? `"${f}" (${entry.alphaCodec})` : `"${f}"`];
+  });
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names.join("");
 };
 
 /** A pixel count in millions, for messages ("524.3 million"). */
@@ -233,13 +267,11 @@ export const outputIssues = (
   duration: number,
 ): RuleIssue[] => {
   const format = effectiveFormat(config);
+  const entry: OutputFormatEntry = OUTPUT_FORMATS[format];
   const out: RuleIssue[] = [];
-  if (config.alpha === true && format !== "mov" && format !== "webm")
-    out.push({
-      path: ["alpha"],
-      message: `alpha needs format "mov" (ProRes 4444) or "webm"; the format is ${format}`,
-    });
-  const audio = isAudioFormat(format);
+  if (config.alpha === true && !keepsAlpha(format, true))
+    out.push({ path: ["alpha"], message: `alpha needs format ${alphaFormats()}; the format is ${format}` });
+  const audio = entry.kind === "audio";
   const p = config.preview;
   if (p && (config.still || config.poster || config.thumbnails))
     out.push({ path: ["preview"], message: "a preview takes no still, poster or thumbnails" });
@@ -249,7 +281,8 @@ export const outputIssues = (
       message: `from must be before to and before the end of the video (${Math.round(duration * 1000) / 1000} s)`,
     });
   if (config.still) {
-    if (audio || format === "gif" || config.poster || config.thumbnails || config.alpha)
+    // A still is one frame of a video: an audio or animated image format has none to give.
+    if (entry.kind !== "video" || config.poster || config.thumbnails || config.alpha)
       out.push({
         path: ["still"],
         message: "a still is one image: it takes no audio or gif format, alpha, poster or thumbnails",
@@ -300,10 +333,11 @@ export const outputIssues = (
           "(width) or fewer, or leave the sprite out",
       });
   }
-  if (format === "gif" && duration > L.GIF_MAX_DURATION + 1e-9)
+  const { caps } = entry;
+  if (caps && duration > caps.maxDuration + 1e-9)
     out.push({
       path: ["clips"],
-      message: `a GIF lasts at most ${L.GIF_MAX_DURATION} s; this one would last ${Math.round(duration * 100) / 100} s`,
+      message: `a ${format.toUpperCase()} lasts at most ${caps.maxDuration} s; this one would last ${Math.round(duration * 100) / 100} s`,
     });
   return out;
 };

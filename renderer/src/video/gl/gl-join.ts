@@ -15,6 +15,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { SharedPipe } from "../../lib/process.ts";
 import type { GraphContext } from "../graph-context.ts";
+import { canvasHasAlpha } from "../outputs/encoders.ts";
 
 /**
  * One transition to draw: the drawing key, the gl name and its uniforms, its length in frames, and the
@@ -44,9 +45,6 @@ export interface TransitionDrawer {
    */
   writeDrawn(t: DrawnTransition): (to: Writable) => Promise<void>;
 }
-
-/** Whether the clips of a video in `format` carry alpha (webm's yuva420p). */
-export const withAlpha = (format: string | undefined): boolean => format === "webm";
 
 /**
  * Taps pass: writes A's last and B's first `frames` frames side by side to the drawer. `[aTap]` and
@@ -82,7 +80,7 @@ export const glJoin = (
   const { width: W, height: H, fps, format } = ctx.spec;
   const n = t.frames;
   const [drawn, a0, b1] = [ctx.label("gdrawn"), ctx.label("ga0"), ctx.label("gb1")];
-  const fmt = withAlpha(format) ? "yuva420p" : "yuv420p";
+  const fmt = canvasHasAlpha(format) ? "yuva420p" : "yuv420p";
   // ffmpeg 5.1 reads an input's first frame to open it (stream probing; off here, see pipesLast) and
   // sets its filter graph up only once every input has delivered one: the drawer writes a blank frame
   // first (dropped by the trim), so the render starts at once instead of waiting for the taps (and,

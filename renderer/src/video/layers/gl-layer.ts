@@ -4,6 +4,7 @@
  * pipe may be written again by a second run of the graph (transition taps).
  */
 import type { LayerCompiler } from "../graph-context.ts";
+import { canvasHasAlpha } from "../outputs/encoders.ts";
 import type { LayerOf } from "../types.ts";
 import { Defect } from "@media-render/contract/faults";
 
@@ -28,7 +29,7 @@ export const glLayer: LayerCompiler<LayerOf<"gl">> = (layer, win, ctx, key) => {
     true,
   );
   const label = ctx.label("gl");
-  const fmt = format === "webm" ? "yuva420p" : "yuv420p";
+  const fmt = canvasHasAlpha(format) ? "yuva420p" : "yuv420p";
   ctx.chain(`[${input}:v]format=${fmt},setsar=1,${ctx.retimeLayer(win)}[${label}]`);
   return { label, x: 0, y: 0, coversFrame: true };
 };

@@ -1,19 +1,25 @@
 /**
- * ffmpeg arguments of the outputs beyond H.264 mp4/mov and VP9 webm (args.ts): ProRes 4444 with alpha, audio-only
- * files, and the lossless intermediate a GIF is made from (gif.ts). Pure, like args.ts.
+ * ffmpeg arguments of a render's main output (pure, like args.ts), by the kind of its format (the contract's
+ * output-formats.ts) with the settings of its encoder (encoders.ts): a video's picture and sound, an audio-only
+ * file, a still's one frame, and the lossless intermediate an animated image is made from (gif.ts).
  */
 import type { RenderFormat } from "@media-render/contract/config/outputs";
+import { OUTPUT_FORMATS } from "@media-render/contract/output-formats";
 import { f } from "../values.ts";
+import { audioAndContainerArgs, encoderOf, videoCodecArgs } from "./encoders.ts";
 
 /** What the main output needs to know; `outPath` of a GIF is its intermediate (gif.ts `gifIntermediate`). */
 export interface OutputJob {
   format: RenderFormat;
+  /** Whether the output keeps alpha (outputs/target.ts): mov's ProRes 4444. */
   alpha?: boolean;
   /**
    * A still: the graph's one frame (its window, compile.ts RenderWindow) is written as a picture. A still's or a
    * preview's graph holds only its frames: nothing before them is composed, nothing is seeked past here.
    */
   still?: boolean;
+  /** A preview's encoder settings (quicker, coarser). */
+  fast?: boolean;
   fps: number;
   /** Seconds the output holds: the timeline's, or its window's (a preview's range). */
   duration: number;
@@ -25,61 +31,40 @@ export const timingArgs = (job: Pick<OutputJob, "duration">): string[] =>
   // Seconds as ffmpeg's time syntax reads them: no exponent (2e-7 is not a time to it), microseconds at most.
   ["-t", f(Math.max(0, job.duration))];
 
-/** Audio encoders and muxers of the audio-only formats. */
-const AUDIO: Record<"mp3" | "wav" | "m4a", string[]> = {
-  // libmp3lame writes a LAME/Xing header with its delay and padding, so players and ffprobe get the exact length.
-  mp3: ["-c:a", "libmp3lame", "-b:a", "192k", "-f", "mp3"],
-  wav: ["-c:a", "pcm_s16le", "-f", "wav"],
-  m4a: ["-c:a", "aac", "-b:a", "160k", "-movflags", "+faststart", "-f", "ipod"],
-};
-
 /** The picture nobody keeps (an audio-only render's, a GIF's sound) goes to ffmpeg's null muxer. */
 const discard = (label: string): string[] => ["-map", `[${label}]`, "-f", "null", "-"];
 
-/**
- * The main output's maps, encoder and muxer for the formats args.ts does not encode itself; null for mp4, webm
- * and plain mov.
- */
-export const formatArgs = (job: OutputJob): string[] | null => {
+/** The main output's maps, encoders, muxer and path: the graph's `[vout]` and `[aout]` as the format keeps them. */
+export const formatArgs = (job: OutputJob): string[] => {
+  const entry = OUTPUT_FORMATS[job.format];
+  const settings = encoderOf(job.format, job.alpha);
+  if (!settings) throw new Error(`the renderer writes no ${job.format}`);
+  const fast = job.fast ?? false;
   const timing = ["-r", String(job.fps), ...timingArgs(job)];
-  switch (job.format) {
-    case "mp3":
-    case "wav":
-    case "m4a":
-      return ["-map", "[aout]", ...AUDIO[job.format], "-t", f(job.duration), job.outPath, ...discard("vout")];
-    case "png":
-    case "jpeg": {
-      // The graph of a still draws its one frame (and no sound): it is written as it is.
-      const codec =
-        job.format === "png" ? ["-c:v", "png"] : ["-c:v", "mjpeg", "-q:v", "2", "-pix_fmt", "yuvj420p"];
-      return ["-map", "[vout]", "-frames:v", "1", ...codec, "-f", "image2", "-update", "1", job.outPath];
-    }
-    case "gif":
-      // Lossless, so the palette and the dithering see the composed frames as they are.
+  switch (entry.kind) {
+    case "audio":
       return [
-        ...[
-          "-map",
-          "[vout]",
-          "-c:v",
-          "ffv1",
-          "-pix_fmt",
-          "yuv420p",
-          ...timing,
-          "-f",
-          "matroska",
-          job.outPath,
-        ],
+        ...["-map", "[aout]", ...audioAndContainerArgs(settings), "-f", entry.muxer],
+        ...["-t", f(job.duration), job.outPath, ...discard("vout")],
+      ];
+    case "image":
+      // The graph of a still draws its one frame (and no sound): it is written as it is.
+      return [
+        ...["-map", "[vout]", "-frames:v", "1", ...videoCodecArgs(settings, fast)],
+        ...["-f", entry.muxer, "-update", "1", job.outPath],
+      ];
+    case "animated image": {
+      // The frames go to the intermediate; its finishing step (gif.ts) writes the file.
+      const muxer = settings.intermediate?.muxer ?? entry.muxer;
+      return [
+        ...["-map", "[vout]", ...videoCodecArgs(settings, fast), ...timing, "-f", muxer, job.outPath],
         ...discard("aout"),
       ];
-    case "mov":
-      if (!job.alpha) return null;
-      // ProRes 4444 (profile 4) keeps the canvas' alpha plane; PCM sound, as ProRes editors expect.
+    }
+    case "video":
       return [
-        ...["-map", "[vout]", "-map", "[aout]", "-c:v", "prores_ks", "-profile:v", "4", "-vendor", "apl0"],
-        ...["-pix_fmt", "yuva444p10le", "-alpha_bits", "16", "-c:a", "pcm_s16le", ...timing, "-f", "mov"],
-        job.outPath,
+        ...["-map", "[vout]", "-map", "[aout]", ...videoCodecArgs(settings, fast)],
+        ...[...audioAndContainerArgs(settings), ...timing, "-f", entry.muxer, job.outPath],
       ];
-    default:
-      return null;
   }
 };

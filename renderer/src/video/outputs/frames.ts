@@ -7,11 +7,13 @@
 import { copyFile } from "node:fs/promises";
 import { join } from "node:path";
 import { SPRITE_COLUMNS } from "@media-render/contract/config/limits";
-import { thumbnailSize, thumbnailTimes } from "@media-render/contract/config/outputs";
+import { FRAME_DEFAULTS, thumbnailSize, thumbnailTimes } from "@media-render/contract/config/outputs";
+import { fileExtension, outputFormat, type FormatFor } from "@media-render/contract/output-formats";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { run } from "../../lib/process.ts";
 import { demuxerOfOutput } from "../../probe/demuxers.ts";
 import type { Identity } from "../../lib/run-as.ts";
+import { encoderOf } from "./encoders.ts";
 
 /** What the render produced, as frames.ts reads it. */
 export interface RenderedVideo {
@@ -33,7 +35,11 @@ export interface FrameFiles {
   };
 }
 
-const EXT = { png: "png", jpeg: "jpg" } as const;
+/** The file extension and the quality options (encoders.ts) of a poster's or thumbnails' `format`. */
+const picture = (format: FormatFor<"frame">) => ({
+  ext: fileExtension(format),
+  quality: encoderOf(format)?.quality,
+});
 
 /** The frame number shown at `t` s, within the video's `frames`. */
 export const frameAt = (t: number, fps: number, frames: number): number =>
@@ -92,9 +98,10 @@ export const writeFrames = async (
   if (!poster && !thumbnails) return {};
   const total = Math.max(1, Math.round(video.duration * video.fps));
   const files: FrameFiles = {};
-  // VP9's alpha plane is read only by libvpx's decoder; a transparent webm keeps it in PNG frames.
-  const decoder = video.format === "webm" ? ["-c:v", "libvpx-vp9"] : [];
-  const seekable = video.format !== "gif";
+  // A transparent webm keeps its alpha in PNG frames: VP9's alpha plane is read only by libvpx's decoder.
+  const decoder = encoderOf(video.format)?.decoder ?? [];
+  // An animated image is read in one pass (its demuxer does not seek by time).
+  const seekable = outputFormat(video.format)?.kind !== "animated image";
   const ffmpeg = (args: string[]) =>
     run(o.ffmpegPath, ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", ...args], {
       signal: o.signal,
@@ -115,13 +122,13 @@ export const writeFrames = async (
     ]);
 
   if (poster) {
-    const ext = EXT[poster.format ?? "png"];
+    const { ext, quality } = picture(poster.format ?? FRAME_DEFAULTS.poster);
     const path = join(o.workDir, `poster.${ext}`);
-    await oneFrame(frameAt(poster.time, video.fps, total), null, path, ext === "jpg" ? ["-q:v", "2"] : []);
+    await oneFrame(frameAt(poster.time, video.fps, total), null, path, quality?.full ?? []);
     files.poster = { path, ext, time: poster.time };
   }
   if (!thumbnails) return files;
-  const ext = EXT[thumbnails.format ?? "jpeg"];
+  const { ext, quality: options } = picture(thumbnails.format ?? FRAME_DEFAULTS.thumbnails);
   const times = thumbnailTimes(thumbnails, video.duration);
   const { width: w, height: h } = thumbnailSize(thumbnails.width, video);
   const frames = times.map((t) => frameAt(t, video.fps, total));
@@ -129,7 +136,7 @@ export const writeFrames = async (
   // thumbnail is then a copy of its frame's file.
   const distinct = [...new Set(frames)];
   const scale = `scale=${w}:${h}:flags=lanczos,setsar=1`;
-  const quality = ext === "jpg" ? ["-q:v", "3"] : [];
+  const quality = options?.thumbnail ?? [];
   const frameFile = (n: number) =>
     join(o.workDir, `frame-${String(distinct.indexOf(n) + 1).padStart(3, "0")}.${ext}`);
   const sparse = distinct.length * (o.seekBeyondFrames ?? SEEK_BEYOND_FRAMES) < total;

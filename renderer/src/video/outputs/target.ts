@@ -3,8 +3,8 @@
  * format, whether it keeps alpha, the canvas the graph is composed on, and the spec shaped for it (a GIF scaled
  * to its caps, an audio-only render stripped of everything that only draws).
  */
-import { GIF_MAX_FPS, GIF_MAX_SIDE } from "@media-render/contract/config/limits";
-import { isAudioFormat, type GIF_DITHERS, type RenderFormat } from "@media-render/contract/config/outputs";
+import { renderFormatOf, type GIF_DITHERS, type RenderFormat } from "@media-render/contract/config/outputs";
+import { keepsAlpha, OUTPUT_FORMATS, type OutputFormatEntry } from "@media-render/contract/output-formats";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { evenDimension } from "@media-render/contract/geometry";
 import type { Timeline } from "@media-render/contract/timeline";
@@ -30,13 +30,15 @@ export interface OutputTarget {
 
 /** The target of a render; the request's `format` wins over the config's (as the Worker stored it). */
 export const outputTarget = (config: VideoConfig, requestFormat?: RenderFormat): OutputTarget => {
-  const format = requestFormat ?? (config.still ? (config.still.format ?? "png") : (config.format ?? "mp4"));
-  const alpha = format === "webm" || (format === "mov" && config.alpha === true);
+  const format = requestFormat ?? renderFormatOf(config);
+  const entry: OutputFormatEntry = OUTPUT_FORMATS[format];
+  // A still is a picture of the video's frame, composed as the video is (opaque), whatever its format could hold.
+  const alpha = entry.kind !== "image" && keepsAlpha(format, config.alpha);
   return {
     format,
     alpha,
     canvas: alpha ? "webm" : "mp4",
-    audioOnly: isAudioFormat(format),
+    audioOnly: entry.kind === "audio",
     dither: config.gif?.dither ?? "sierra2_4a",
     stillTime: config.still?.time,
     preview: config.preview && { ...config.preview, scale: config.preview.scale ?? 1 },
@@ -107,8 +109,8 @@ export const shapeSpec = (spec: VideoSpec, target: OutputTarget): VideoSpec => {
   // A preview's scale is of the config's size; a GIF's caps then apply to what is left.
   const scale = target.preview?.scale ?? 1;
   const scaled = scale < 1 ? fitSpec(spec, Math.max(spec.width, spec.height) * scale, spec.fps) : spec;
-  if (target.format === "gif") return fitSpec(scaled, GIF_MAX_SIDE, GIF_MAX_FPS);
-  return scaled;
+  const caps = (OUTPUT_FORMATS[target.format] as OutputFormatEntry).caps;
+  return caps ? fitSpec(scaled, caps.maxSide, caps.maxFps) : scaled;
 };
 
 /**

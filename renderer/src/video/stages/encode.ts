@@ -21,6 +21,7 @@ import {
   type RenderWindow,
 } from "../compile.ts";
 import type { GlDrawer } from "../gl/gl-drawer.ts";
+import { encoderOf } from "../outputs/encoders.ts";
 import { finishGif, gifIntermediate } from "../outputs/gif.ts";
 import type { OutputTarget } from "../outputs/target.ts";
 import { overallPercent, ProgressReader, type Stage } from "../progress.ts";
@@ -137,6 +138,8 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
   const graphScript = join(o.workDir, "graph.txt");
   // A window's graph holds only its frames (a chunk's, a still's, a preview's): it is encoded as it is.
   const window = o.window;
+  // An animated image is written as a lossless intermediate first, then finished (a GIF's palette: gif.ts).
+  const intermediate = encoderOf(target.format)?.intermediate;
   await writeFile(graphScript, graph.filterGraph);
   const job = {
     inputs: graph.inputs,
@@ -148,7 +151,7 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
     fast: o.spec.fast,
     fps: o.spec.fps,
     duration: window ? (window.end - window.start) / o.spec.fps : o.timeline.duration,
-    outPath: target.format === "gif" ? gifIntermediate(o.workDir) : o.outPath,
+    outPath: intermediate ? gifIntermediate(o.workDir) : o.outPath,
   };
   const args = o.segment && window ? chunkArgs(job, window) : ffmpegArgs(job);
   const encodeSeconds = job.duration;
@@ -182,7 +185,7 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
       () => {},
     );
   await settle(rendering, tapsRun, window !== undefined);
-  if (target.format === "gif")
+  if (intermediate?.finish === "palette")
     await finishGif(target, o.outPath, {
       ffmpegPath: o.ffmpegPath,
       workDir: o.workDir,

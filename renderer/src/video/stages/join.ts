@@ -2,6 +2,7 @@
  * Parallel rendering's last stage (chunks.ts, docs/parallel-rendering.md): the job's chunks have drawn every frame
  * as video-only segments; the join mixes the whole timeline's audio once and muxes it with the segments, copied.
  */
+import type { RenderFormat } from "@media-render/contract/config/outputs";
 import type { Timeline } from "@media-render/contract/timeline";
 import type { Identity } from "../../lib/run-as.ts";
 import { joinSegments } from "../chunks.ts";
@@ -25,6 +26,8 @@ export const joinChunks = async (
     workDir: string;
     ffmpegPath: string;
     segments: string[];
+    /** The job's output format: the segments are joined into its container. */
+    format: RenderFormat;
     outPath: string;
     mix: (timeline: Timeline) => VideoSpec;
     /** The job's planned timeline (the request's), if any. */
@@ -55,8 +58,7 @@ export const joinChunks = async (
       glLayers: undrawnGl,
     }),
     segments: o.segments,
-    format: spec.format,
-    fast: spec.fast,
+    format: o.format,
     duration: timeline.duration,
     outPath: o.outPath,
     signal: o.signal,

@@ -5,6 +5,7 @@
  */
 import { useRef, useState } from "preact/hooks";
 import { explain } from "../../shared/api.ts";
+import { showsAsPicture } from "../../shared/output-view.ts";
 import { Notice, Progress } from "../../shared/ui.tsx";
 import type { Doc } from "../model/store.ts";
 import { runJob, type FinishedJob, type JobProgress } from "./run-job.ts";
@@ -91,7 +92,7 @@ export const RenderPanel = ({ doc, signedIn }: { doc: Doc; signedIn: boolean }) 
               </a>{" "}
               · <a href={`/console/jobs/${run.finished.job.id}`}>Job in the console</a>
             </p>
-            {run.finished.job.type === "IMAGE" ? (
+            {showsAsPicture(run.finished.job) ? (
               <img
                 id="rendered"
                 class="preview"

@@ -8,6 +8,7 @@ import { useEffect, useState } from "preact/hooks";
 import { api, data, downloadUrl, followJob } from "../../shared/api.ts";
 import type { Job } from "../../shared/api-types.ts";
 import { builderJobLink } from "../../shared/builder-link.ts";
+import { showsAsPicture } from "../../shared/output-view.ts";
 import { formatBytes, formatDate } from "../../shared/format.ts";
 import { PageHeader } from "../../shared/layout.tsx";
 import {
@@ -21,7 +22,6 @@ import {
   useTitle,
 } from "../../shared/ui.tsx";
 
-const IMAGE_FORMATS = new Set(["png", "jpeg", "jpg", "webp", "gif"]);
 const OPEN = new Set(["PENDING", "PROCESSING"]);
 
 type Captions = NonNullable<Job["captions"]>;
@@ -33,7 +33,7 @@ const Output = ({ job }: { job: Job }) => {
   return (
     <section class="panel" aria-labelledby="output-h">
       <h2 id="output-h">Output</h2>
-      {IMAGE_FORMATS.has(job.outputFormat) ? (
+      {showsAsPicture(job) ? (
         <img class="preview" src={src} alt={`The output of job ${job.id}`} />
       ) : (
         <video
