@@ -20,7 +20,7 @@ import {
   withTinyCanvas,
   type MediaChoices,
   type Schema,
-} from "../../../test/unit/config/config-arbitrary.ts";
+} from "../../../test/config-arbitrary.ts";
 import { run } from "../../src/lib/process.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
