@@ -56,7 +56,6 @@ export const LAYER_MEDIA: Record<string, MediaInfo> = {
 };
 
 const seconds = (max: number) => fc.integer({ min: 0, max: max * 10 }).map((n) => n / 10);
-const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 /** Drops the undefined entries of a record, and a `stop` not after `start` (the grammar refuses it). */
 const defined = (record: Record<string, unknown>) =>
   Object.fromEntries(
@@ -71,10 +70,7 @@ const layer = (
   required: Record<string, fc.Arbitrary<unknown>> = {},
 ) =>
   fc
-    .tuple(
-      fc.record({ type: fc.constant(type), ...required }),
-      fc.record(entries, { requiredKeys: [] }),
-    )
+    .tuple(fc.record({ type: fc.constant(type), ...required }), fc.record(entries, { requiredKeys: [] }))
     .map(([always, maybe]) => defined({ ...always, ...maybe }));
 
 const timing = { start: seconds(1), stop: fc.integer({ min: 2, max: 20 }).map((n) => n / 10) };
