@@ -12,15 +12,19 @@ import { clamp, f } from "../values.ts";
 import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter } from "./ken-burns.ts";
 import { resizeInto } from "./resize.ts";
 
-/** Source segment of a video layer: where to cut and how fast to play it (pure). */
+/**
+ * Source segment of a video layer: where to cut and how fast to play it (pure). A file of unknown length
+ * (`fileDuration` 0: a webm written to a stream has none) is cut where asked; where it runs out, the last frame holds.
+ */
 export const videoSegment = (
   layer: LayerOf<"video">,
   fileDuration: number,
   windowSeconds: number,
 ): { cutFrom: number; length: number; speed: number } => {
-  const cutFrom = clamp(layer.cutFrom ?? 0, 0, Math.max(0, fileDuration - 0.01));
+  const end = fileDuration > 0 ? fileDuration : Number.POSITIVE_INFINITY;
+  const cutFrom = clamp(layer.cutFrom ?? 0, 0, Math.max(0, end - 0.01));
   const explicitTo = layer.cutTo ?? null;
-  const cutTo = clamp(explicitTo ?? fileDuration, cutFrom + 0.01, fileDuration);
+  const cutTo = clamp(explicitTo ?? end, cutFrom + 0.01, end);
   const available = cutTo - cutFrom;
   if (explicitTo !== null && Math.abs(available - windowSeconds) > 1e-3) {
     return { cutFrom, length: available, speed: available / windowSeconds };

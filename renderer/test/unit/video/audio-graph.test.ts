@@ -99,6 +99,22 @@ describe("finishAudio", () => {
     ]);
   });
 
+  it("plays a track of unknown length (no duration: a webm written to a stream) from its cut to its cutTo or its end", () => {
+    const spec = specOf({
+      clips: [colourClip(4)],
+      audioTracks: [
+        { path: "/m/recorded.webm", cutFrom: 1 },
+        { path: "/m/recorded.webm", cutTo: 2 },
+      ],
+    });
+    const ctx = contextOf(spec, new Map([["/m/recorded.webm", audioFile(0)]]));
+    finishAudio(ctx, [], spec.audioTracks);
+    expect(ctx.inputs).toEqual([
+      ["-ss", "1", "-f", "wav", "-protocol_whitelist", "file", "-i", "/m/recorded.webm"],
+      ["-ss", "0", "-t", "2", "-f", "wav", "-protocol_whitelist", "file", "-i", "/m/recorded.webm"],
+    ]);
+  });
+
   it("loops the background track when asked, weighs it, and normalises with an odd gauss size and a gain of at least 1", () => {
     const spec = specOf({
       clips: [colourClip(3)],

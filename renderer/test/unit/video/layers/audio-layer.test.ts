@@ -31,6 +31,13 @@ describe("audio", () => {
     expect(ctx.clipAudio).toEqual([{ label: "al0", offset: 0.52, duration: 1.48 }]);
   });
 
+  it("cuts a file of unknown length (no duration in its header) where asked (before: nothing was heard)", () => {
+    const media = { "/in/recorded.webm": { ...audioFile(0), demuxer: "matroska" } };
+    const { ctx } = compileOne({ type: "audio", path: "/in/recorded.webm", cutFrom: 2 }, { ...KEEP, media });
+    expect(ctx.inputs[0]!.slice(0, 4)).toEqual(["-ss", "2", "-t", "1"]);
+    expect(ctx.clipAudio).toHaveLength(1);
+  });
+
   it("adds nothing without keepSourceAudio, for a file without sound, past atempo's range, or in a window", () => {
     const nothing = (c: ReturnType<typeof compileOne>) => [
       c.out,

@@ -44,6 +44,16 @@ describe("videoSegment", () => {
     expect(videoSegment(layer({ cutFrom: 1, cutTo: 2 }), 4, 1)).toEqual({ cutFrom: 1, length: 1, speed: 1 });
   });
 
+  it("cuts a file of unknown length (0: no duration in its header) where asked, and stretches only an explicit cut", () => {
+    expect(videoSegment(layer({ cutFrom: 1 }), 0, 2)).toEqual({ cutFrom: 1, length: 2, speed: 1 });
+    expect(videoSegment(layer({ cutFrom: 1, cutTo: 2 }), 0, 2)).toEqual({
+      cutFrom: 1,
+      length: 1,
+      speed: 0.5,
+    });
+    expect(videoSegment(layer(), 0, 3)).toEqual({ cutFrom: 0, length: 3, speed: 1 });
+  });
+
   it("keeps the cut inside the file", () => {
     expect(videoSegment(layer({ cutFrom: 9 }), 4, 1).cutFrom).toBeCloseTo(3.99, 9);
     expect(videoSegment(layer({ cutFrom: 3, cutTo: 9 }), 4, 1)).toEqual({ cutFrom: 3, length: 1, speed: 1 });
@@ -96,6 +106,21 @@ describe("video", () => {
     const { ctx } = video({ cutFrom: 3.5 }, { duration: 2 });
     expect(ctx.inputs[0]!.slice(0, 4)).toEqual(["-ss", "3.5", "-t", "0.54"]);
     expect(ctx.filters.at(-1)).toContain("tpad=stop_mode=clone:stop=-1,trim=end_frame=50,");
+  });
+
+  it("plays a file of unknown length from its cut, and a window of it decodes from the cut (no end to stay clear of)", () => {
+    const media = { "/in/recorded.webm": probed({ duration: 0, videoCodec: "vp8", demuxer: "matroska" }) };
+    const whole = compileOne(
+      { type: "video", path: "/in/recorded.webm", cutFrom: 1 },
+      { media, duration: 2 },
+    );
+    expect(whole.ctx.inputs[0]!.slice(0, 4)).toEqual(["-ss", "1", "-t", "2.04"]);
+    const window = compileOne(
+      { type: "video", path: "/in/recorded.webm", cutFrom: 1 },
+      { media, duration: 2, range: { from: 30, to: 40 } },
+    );
+    expect(window.ctx.inputs[0]!.slice(0, 4)).toEqual(["-ss", "1", "-t", "2.04"]);
+    expect(window.ctx.filters.at(-1)).toContain("trim=start_frame=30:end_frame=40,");
   });
 
   it("draws nothing for a file without a picture, or a cut at or past the file's end", () => {
