@@ -106,7 +106,8 @@ export default defineConfig(async () => {
           test: {
             name: "worker",
             include: ["test/worker/**/*.test.ts"],
-            exclude: ["test/worker/render/**"],
+            // unit/: the Worker's pure modules, run in Node by the unit tier (vitest.unit.config.ts).
+            exclude: ["test/worker/render/**", "test/worker/unit/**"],
             globalSetup: [...SHARED_SETUP, "test/worker/memory-probe.ts"],
           },
         },

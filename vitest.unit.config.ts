@@ -5,17 +5,21 @@
  * isolation (these tests share no state), so the tier runs in seconds. A test that needs ffmpeg, Chromium, a server
  * or workerd belongs to the renderer, Worker or end-to-end suite instead.
  */
-import { configDefaults, defineConfig } from "vitest/config";
+import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Each unit tree mirrors the source it tests (CONTRIBUTING.md, "Where a test goes"); the top of test/ holds the
+    // tests of the repository as a whole and of the helpers the suites share.
     include: [
-      "packages/contract/test/**/*.test.ts",
+      "packages/contract/test/unit/**/*.test.ts",
       "renderer/test/unit/**/*.test.ts",
-      "test/unit/**/*.test.ts",
+      "web/test/unit/**/*.test.ts",
+      "client/test/unit/**/*.test.ts",
+      "test/worker/unit/**/*.test.ts",
+      "test/scripts/unit/**/*.test.ts",
+      "test/*.test.ts",
     ],
-    // Writes real MP4 files with ffmpeg: runs in the renderer suite (renderer/vitest.config.ts).
-    exclude: [...configDefaults.exclude, "packages/contract/test/iso-tracks.test.ts"],
     environment: "node",
     pool: "threads",
     isolate: false,

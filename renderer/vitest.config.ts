@@ -1,8 +1,8 @@
 /**
  * Renderer and render-contract tests, run from the repo root: `npx vitest run --config renderer/vitest.config.ts`
  * (`npm run test:renderer`). Plain Node environment: the tests start the real server and the real tools. The
- * renderer's pure tests (renderer/test/unit) and the contract package's (packages/contract/test) run in the unit
- * tier (vitest.unit.config.ts), except the contract's one that writes files with ffmpeg.
+ * renderer's pure tests (renderer/test/unit) and the contract package's (packages/contract/test/unit) run in the unit
+ * tier (vitest.unit.config.ts); the contract's one that writes files with ffmpeg runs here.
  */
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";

@@ -7,7 +7,6 @@ import { ProcessError, run } from "../src/lib/process.ts";
 import { Writable } from "node:stream";
 import { spawn } from "node:child_process";
 import type { Socket } from "node:net";
-import { pipesLast } from "../src/video/compile.ts";
 import { orderedWriter } from "../src/video/html/rasterize-html.ts";
 
 const later = <T>(value: T, ms: number) => new Promise<T>((resolve) => setTimeout(() => resolve(value), ms));
@@ -29,33 +28,6 @@ describe("run", () => {
     await expect(run("false", [], { stdin: later(new Uint8Array(10), 50) })).rejects.toBeInstanceOf(
       ProcessError,
     );
-  });
-});
-
-describe("pipesLast", () => {
-  it("moves the inputs read from pipes to the end, in order, and renumbers the graph's references", () => {
-    const graph = {
-      inputs: [
-        ["-f", "png_pipe", "-i", "pipe:0"],
-        ["-i", "a.jpg"],
-        ["-f", "png_pipe", "-i", "pipe:3"],
-        ["-ss", "5", "-i", "b.mp4"],
-      ],
-      pipes: [],
-      filterGraph: "[0:v]crop=10:10:0:0[t];[1:v]scale=4:4[i];[2:v]null[h];[3:v]null[v];[3:a]anull[a]",
-      transitions: [],
-    };
-    expect(pipesLast(graph)).toMatchObject({
-      inputs: [
-        ["-i", "a.jpg"],
-        ["-ss", "5", "-i", "b.mp4"],
-        ["-f", "png_pipe", "-i", "pipe:0"],
-        ["-f", "png_pipe", "-i", "pipe:3"],
-      ],
-      filterGraph: "[2:v]crop=10:10:0:0[t];[0:v]scale=4:4[i];[3:v]null[h];[1:v]null[v];[1:a]anull[a]",
-    });
-    const filesOnly = { ...graph, inputs: [["-i", "a.jpg"]], filterGraph: "[0:v]null[v]" };
-    expect(pipesLast(filesOnly)).toBe(filesOnly);
   });
 });
 

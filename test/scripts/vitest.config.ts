@@ -5,12 +5,14 @@
  * processes, no renderer server. `npm test` runs them in the checks' lane, beside the suites.
  */
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL("../..", import.meta.url)),
     include: ["test/scripts/**/*.test.ts"],
+    // unit/: the scripts' pure helpers, run by the unit tier (vitest.unit.config.ts).
+    exclude: [...configDefaults.exclude, "test/scripts/unit/**"],
     environment: "node",
     isolate: false,
     // They start wrangler, Chromium and node processes: a busy 2-core machine needs more than the 5 s default.

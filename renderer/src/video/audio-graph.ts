@@ -59,10 +59,16 @@ const ducked = (ctx: GraphContext, duck: boolean | undefined): string =>
 const trackStream = (ctx: GraphContext, track: AudioTrackSpec): string | null => {
   const info = ctx.mediaInfo(track.path);
   if (!info?.hasAudio) return null;
-  const cutTo = Math.min(track.cutTo ?? info.duration, info.duration);
+  // A file of unknown length (0: a webm written to a stream) plays from its cut to its cutTo or its end.
+  const end = info.duration > 0 ? info.duration : Number.POSITIVE_INFINITY;
+  const cutTo = Math.min(track.cutTo ?? end, end);
   const length = cutTo - track.cutFrom;
   if (length <= 0) return null;
-  const i = ctx.addMedia(info, ["-ss", f(track.cutFrom), "-t", f(length)], track.path);
+  const i = ctx.addMedia(
+    info,
+    ["-ss", f(track.cutFrom), ...(Number.isFinite(length) ? ["-t", f(length)] : [])],
+    track.path,
+  );
   const out = ctx.label("trk");
   ctx.chain(
     `[${i}:a]asetpts=PTS-STARTPTS,${NORMALISE},volume=${f(track.mixVolume)},${delayMs(track.start)}${ducked(ctx, track.duck)}[${out}]`,

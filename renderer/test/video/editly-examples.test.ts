@@ -2,7 +2,7 @@
  * editly's example specs and JsonCut's documented values, rendered for real (small where the assertions
  * allow): ignored options change nothing, editly's volumes mix as weights, its banner draws, an overlay sized
  * in pixels, JsonCut's 120 fps and 1-pixel frames. The examples themselves are validated one by one in
- * packages/contract/test/editly-compat.test.ts.
+ * packages/contract/test/unit/config/index.editly.test.ts.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/lib/process.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
-import { editlyExamples } from "../../../packages/contract/test/editly-examples.ts";
+import { editlyExamples } from "../../../packages/contract/test/helpers/editly-examples.ts";
 import { videoConfig } from "../helpers/video-config.ts";
 import { colorAt, FIXTURES, meanVolume, near, probeOut } from "./media-helpers.ts";
 

@@ -1,10 +1,10 @@
 /**
  * Generated configs rendered for real (issue 40): configs drawn from the published JSON Schema at tiny sizes
- * (test/unit/config/config-arbitrary.ts: at most 96 px, 5 fps, 2 s a clip) with the shared fixtures as their files,
+ * (test/config-arbitrary.ts: at most 96 px, 5 fps, 2 s a clip) with the shared fixtures as their files,
  * accepted and planned as the Worker does at creation, then posted to the real renderer in normal form with their
  * planned timeline. Every one must end: completed with its file stored, or failed as the job's fault with a message
  * a user can act on; never a defect ("internal error"), never an infrastructure fault, never silence. The property
- * over thousands of configs without rendering is in the unit tier (test/unit/config/generated-configs.test.ts).
+ * over thousands of configs without rendering is in the unit tier (test/generated-configs.test.ts).
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,7 +18,7 @@ import {
   withTinyCanvas,
   type MediaChoices,
   type Schema,
-} from "../../../test/unit/config/config-arbitrary.ts";
+} from "../../../test/config-arbitrary.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/start-test-server.ts";
 import { startWorkerStandIn, type WorkerStandIn } from "../helpers/worker-stand-in.ts";

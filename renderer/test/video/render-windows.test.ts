@@ -20,7 +20,7 @@ import {
   withTinyCanvas,
   type MediaChoices,
   type Schema,
-} from "../../../test/unit/config/config-arbitrary.ts";
+} from "../../../test/config-arbitrary.ts";
 import { run } from "../../src/lib/process.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
@@ -210,6 +210,32 @@ describe("a window of the timeline draws the single render's frames, at every ki
     const frames = await framesOf(preview);
     expect(frames).toHaveLength(15);
     frames.forEach((f, i) => expect(difference(f, single[32 + i]!), `frame ${32 + i}`).toBeLessThan(NOISE));
+  }, 120_000);
+});
+
+describe("a window where a video layer holds its last frame (the file ran out before the layer)", () => {
+  // 0.41 s of the 34.91 s file over a 2 s clip: the single render holds the file's last frame from frame 5 on.
+  const config = videoConfig({
+    width: W,
+    height: H,
+    fps: FPS,
+    clips: [{ duration: 2, layers: [{ type: "video", path: `${FIXTURES}/kohlipe3.mp4`, cutFrom: 34.5 }] }],
+  });
+  let single: Buffer[];
+  beforeAll(async () => {
+    single = await framesOf(await render("held.mp4", config));
+  }, 120_000);
+
+  it("a still and a chunk inside the hold draw the held frame (before: a seek past the file's end drew none)", async () => {
+    expect(single).toHaveLength(20);
+    const still = await render("held-15.png", videoConfig({ ...config, still: { time: 1.5 } }), {
+      format: "png",
+    });
+    const [frame] = await framesOf(still);
+    expect(difference(frame!, single[15]!)).toBeLessThan(NOISE);
+    const chunk = await framesOf(await render("held-seg.mp4", config, { segment: { start: 12, end: 20 } }));
+    expect(chunk).toHaveLength(8);
+    chunk.forEach((f, k) => expect(difference(f, single[12 + k]!), `frame ${12 + k}`).toBeLessThan(NOISE));
   }, 120_000);
 });
 

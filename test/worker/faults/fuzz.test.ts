@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app.ts";
-import { imageConfig, videoConfig } from "../../../packages/contract/test/config/examples.ts";
+import { imageConfig, videoConfig } from "../../../packages/contract/test/helpers/examples.ts";
 import { CONSOLE_PAGES } from "../../../src/paths.ts";
 import { BASE, call, newAccount } from "../helpers.ts";
 import { signUp } from "../accounts/sign-up.ts";

@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { RenderVideoRequest } from "@media-render/contract/wire";
-import { editlyExamples } from "../../../packages/contract/test/editly-examples.ts";
+import { editlyExamples } from "../../../packages/contract/test/helpers/editly-examples.ts";
 import { createContext, withCaller } from "../../../src/context.ts";
 import type { Env } from "../../../src/env.ts";
 import { createJob } from "../../../src/jobs/create-job.ts";

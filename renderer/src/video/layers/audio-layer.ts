@@ -10,9 +10,11 @@ import { clamp, f } from "../values.ts";
 export const audioLayer = (layer: LayerOf<"audio">, win: LayerWindow, ctx: GraphContext): null => {
   const info = ctx.mediaInfo(layer.path);
   if (!ctx.audio || !ctx.spec.keepSourceAudio || !info?.hasAudio) return null;
-  const cutFrom = clamp(layer.cutFrom ?? 0, 0, info.duration);
+  // A file of unknown length (0: a webm written to a stream) is cut where asked.
+  const end = info.duration > 0 ? info.duration : Number.POSITIVE_INFINITY;
+  const cutFrom = clamp(layer.cutFrom ?? 0, 0, end);
   const explicitTo = layer.cutTo ?? null;
-  const cutTo = clamp(explicitTo ?? cutFrom + win.duration, cutFrom + 0.01, info.duration);
+  const cutTo = clamp(explicitTo ?? cutFrom + win.duration, cutFrom + 0.01, end);
   const length = cutTo - cutFrom;
   const speed = explicitTo !== null ? length / win.duration : 1;
   if (speed < 0.5 || speed > 100) return null;

@@ -1,6 +1,6 @@
 /**
  * Parallel rendering's pure parts (src/video/chunks.ts): the frame windows, a chunk render's pipes, the queue ids
- * and the join's progress (a chunk's graph is a window's: compile-graph.test.ts). The renders themselves: renderer/test/video/render-chunks.test.ts.
+ * and the join's progress (a chunk's graph is a window's: compile.window.test.ts). The renders themselves: renderer/test/video/render-chunks.test.ts.
  */
 import { brokenPipe } from "../../../src/lib/process.ts";
 import { describe, expect, it } from "vitest";

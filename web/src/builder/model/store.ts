@@ -78,6 +78,26 @@ const shiftHidden = (hidden: ReadonlySet<number>, from: number, to: number) =>
       .filter((i) => i >= 0),
   );
 
+/** An image document's layers (none for a video). */
+const imageLayers = (doc: Doc): unknown[] =>
+  doc.type === "image" && Array.isArray(doc.config.layers) ? doc.config.layers : [];
+
+/**
+ * `hidden` (indexes of `before`'s image layers) carried to `after`, a document of the history (undo, redo): each to
+ * where the very same layer object is (history keeps objects, so an undone removal brings the layer back), else to
+ * its own index when the count of layers is unchanged (an undone edit of that layer).
+ */
+const followHidden = (before: Doc, after: Doc, hidden: ReadonlySet<number>): ReadonlySet<number> => {
+  const [from, to] = [imageLayers(before), imageLayers(after)];
+  const next = new Set<number>();
+  for (const i of hidden) {
+    const at = to.indexOf(from[i]);
+    if (at >= 0) next.add(at);
+    else if (from.length === to.length && i < to.length) next.add(i);
+  }
+  return next;
+};
+
 const withConfig = (doc: Doc, config: Json): Doc => ({ ...doc, config: config as JsonObject });
 
 /** Whether the selection still names an object of the config (after undo or a JSON edit it may not). */
@@ -138,7 +158,13 @@ export const reduce = (state: EditorState, action: Action): EditorState => {
     case "undo":
     case "redo": {
       const h = action.type === "undo" ? undo(history) : redo(history);
-      return { ...state, history: h, selection: valid(h.present, state.selection) ? state.selection : null };
+      if (h === history) return state;
+      return {
+        ...state,
+        history: h,
+        selection: valid(h.present, state.selection) ? state.selection : null,
+        hidden: followHidden(doc, h.present, state.hidden),
+      };
     }
     case "select":
       return { ...state, selection: action.path };

@@ -12,13 +12,21 @@ import { controlId, Fields, FieldRow, type PanelContext } from "../panels/proper
 import { deref, fieldsOf, layerTypes, schemaAt, type Schema } from "../schema/fields.ts";
 import { TransitionPicker } from "./transitions.tsx";
 
-/** A new video layer of `type`: the text layers with a text, backgrounds with colours, files with the first of theirs. */
+/** A colour ramp turning over time: what a new `gl` layer draws until its shader is written. */
+const STARTER_SHADER =
+  "uniform float time;\nuniform vec2 resolution;\nvoid main() {\n  vec2 p = gl_FragCoord.xy / resolution;\n  gl_FragColor = vec4(p, 0.5 + 0.5 * sin(time), 1.0);\n}";
+
+/**
+ * A new video layer of `type`: the text layers (speech too) with a text, backgrounds with colours, a gl layer with a
+ * shader, files with the first of theirs.
+ */
 export const newVideoLayer = (
   type: string,
   fileFor: (category: string) => string | undefined,
 ): JsonObject => {
-  if (["title", "subtitle", "news-title", "title-background", "slide-in-text"].includes(type))
+  if (["title", "subtitle", "news-title", "title-background", "slide-in-text", "speech"].includes(type))
     return { type, text: "Your text" };
+  if (type === "gl") return { type, fragmentShader: STARTER_SHADER };
   if (type === "fill-color") return { type, color: "#1d4ed8" };
   if (type === "linear-gradient" || type === "radial-gradient")
     return { type, colors: ["#0f172a", "#1d4ed8"] };
