@@ -21,7 +21,7 @@ export const MAX_BODY_BYTES = 64 * MiB;
 export const MIN_PART_BYTES = 5 * MiB;
 
 /** The part size when the uploader names none: the largest, so the fewest requests. */
-export const DEFAULT_PART_BYTES = MAX_BODY_BYTES;
+const DEFAULT_PART_BYTES = MAX_BODY_BYTES;
 
 /**
  * Parts of one upload (R2 allows 10,000): each is a request, the largest output takes 320 default parts, and parts
