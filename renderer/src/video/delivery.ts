@@ -1,15 +1,14 @@
 /**
- * Talking back to the Worker: a finished file is PUT to its signed upload URL (streamed, with Content-Length), or
- * sent in parts through the same URL when it is larger than one request may be (upload-parts.ts); and status
- * callbacks are signed with the shared secret. Progress callbacks are best effort; the final one is retried 1 s,
+ * Talking back to the Worker: a finished file is PUT to its signed upload URL (streamed with backpressure and its
+ * Content-Length, put-file.ts), or sent in parts through the same URL when it is larger than one request may be
+ * (upload-parts.ts); and status callbacks are signed with the shared secret. Progress callbacks are best effort; the final one is retried 1 s,
  * 2 s, 4 s, 8 s on network errors and 5xx (contract).
  */
-import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { Readable } from "node:stream";
 import { mimeOf } from "@media-render/contract/mime";
 import { signCallback } from "@media-render/contract/signing";
 import type { StatusReport } from "@media-render/contract/wire";
+import { putFile } from "./put-file.ts";
 import {
   httpFailure,
   SINGLE_PUT_MAX_BYTES,
@@ -34,14 +33,8 @@ export const uploadFile = async (
   const { size } = await stat(path);
   if (size > (parts.partBytes ?? SINGLE_PUT_MAX_BYTES))
     return uploadInParts(url, path, size, mimeOf(format), signal, parts);
-  const put = () =>
-    fetch(url, {
-      method: "PUT",
-      headers: { "content-type": mimeOf(format), "content-length": String(size) },
-      body: Readable.toWeb(createReadStream(path)) as ReadableStream,
-      duplex: "half",
-      signal,
-    } as RequestInit);
+  const whole = { start: 0, end: size - 1 };
+  const put = () => putFile(url, path, whole, { "content-type": mimeOf(format) }, signal);
   const res = await withRetries(put, parts.retryDelaysMs ?? UPLOAD_RETRY_DELAYS_MS, signal);
   if (!res.ok) throw await httpFailure(res, "upload");
   await res.body?.cancel();

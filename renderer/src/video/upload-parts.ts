@@ -1,14 +1,13 @@
 /**
  * A file too large for one request goes to storage in parts, through the same signed PUT URL (the Worker's
  * src/storage/README.md, "Uploads in parts"): `POST ?uploads&size=` starts the upload and answers its layout, each
- * part is `PUT ?uploadId=&partNumber=` streamed from the file with its own Content-Length, and `POST ?uploadId=` with
+ * part is `PUT ?uploadId=&partNumber=` streamed from the file with its own Content-Length (put-file.ts), and `POST ?uploadId=` with
  * every part's etag completes it. Parts go a few at a time, each request retried on network errors and 5xx; when the
  * upload fails or is cancelled, it is aborted (`DELETE ?uploadId=`) so no part is left behind.
  */
-import { createReadStream } from "node:fs";
-import { Readable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as v from "valibot";
+import { putFile } from "./put-file.ts";
 
 /**
  * The largest body the Worker takes in one request (its MAX_BODY_BYTES, src/storage/parts.ts, below the platform's
@@ -127,14 +126,8 @@ export const uploadInParts = async (
     const sendParts = async () => {
       while (next < ranges.length && !inFlight.aborted) {
         const { partNumber, start, end } = ranges[next++]!;
-        const put = () =>
-          fetch(withQuery(url, { uploadId, partNumber: String(partNumber) }), {
-            method: "PUT",
-            headers: { "content-length": String(end - start + 1) },
-            body: Readable.toWeb(createReadStream(path, { start, end })) as ReadableStream,
-            duplex: "half",
-            signal: inFlight,
-          } as RequestInit);
+        const partUrl = withQuery(url, { uploadId, partNumber: String(partNumber) });
+        const put = () => putFile(partUrl, path, { start, end }, {}, inFlight);
         const stored = await withRetries(put, delays, inFlight);
         if (!stored.ok) throw await httpFailure(stored, `upload of part ${partNumber} of ${parts}`);
         etags[partNumber - 1] = v.parse(Part, await stored.json()).data.etag;

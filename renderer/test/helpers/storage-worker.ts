@@ -69,7 +69,7 @@ export const startStorageWorker = async (): Promise<StorageWorker> => {
     }),
   );
   const cfFetch = process.env.CLOUDFLARE_CF_FETCH_ENABLED;
-  process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false"; // offline: no Request.cf download
+  process.env.CLOUDFLARE_CF_FETCH_ENABLED = "false"; // offline: no Request.cf download (read as workerd starts)
   const worker = await unstable_startWorker({
     config: join(dir, "wrangler.json"),
     dev: {
@@ -79,12 +79,15 @@ export const startStorageWorker = async (): Promise<StorageWorker> => {
       watch: false,
       logLevel: "error",
     },
-  }).finally(() => {
+  });
+  let base: string;
+  try {
+    await worker.ready;
+    base = (await worker.url).origin;
+  } finally {
     if (cfFetch === undefined) delete process.env.CLOUDFLARE_CF_FETCH_ENABLED;
     else process.env.CLOUDFLARE_CF_FETCH_ENABLED = cfFetch;
-  });
-  await worker.ready;
-  const base = (await worker.url).origin;
+  }
   return {
     base,
     sign: async (method, key, opts = {}) => {
