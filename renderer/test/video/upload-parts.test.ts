@@ -10,9 +10,12 @@ import { createServer, request, type IncomingMessage, type Server, type ServerRe
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { uploadFile } from "../../src/video/delivery.ts";
+import { putFile } from "../../src/video/put-file.ts";
 import { describeFailure } from "../../src/video/render-failure.ts";
 import { startStorageWorker, type StorageWorker } from "../helpers/storage-worker.ts";
 
@@ -255,5 +258,44 @@ describe("uploadFile in parts, to the Worker's storage route", () => {
     ).rejects.toThrow("upload failed with HTTP 403: Link expired");
     expect(kinds()).toEqual(["start", "put"]);
     expect(await worker.object(f.key)).toBeNull();
+  });
+});
+
+/** V8's collector, to tell buffers still held from garbage not yet collected. */
+const collectGarbage = (): void => {
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+};
+
+describe("putFile", () => {
+  it("holds no more of the file than the socket takes: what was sent is let go (fetch kept it all)", async () => {
+    const size = 48 * 2 ** 20;
+    const f = await file(size);
+    let received = 0;
+    let paused!: () => void;
+    const stalled = new Promise<void>((r) => (paused = r));
+    const sink = createServer((req, res) => {
+      req.on("data", (chunk: Buffer) => {
+        received += chunk.length;
+        if (received < (size * 3) / 4) return;
+        req.pause(); // three quarters received, then a receiver that stops reading
+        paused();
+      });
+      req.on("end", () => res.end("ok"));
+    });
+    await new Promise<void>((r) => sink.listen(0, "127.0.0.1", r));
+    try {
+      collectGarbage();
+      const before = process.memoryUsage().arrayBuffers;
+      const port = (sink.address() as AddressInfo).port;
+      const put = putFile(`http://127.0.0.1:${port}/`, f.path, { start: 0, end: size - 1 }, {});
+      await stalled;
+      collectGarbage();
+      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(size / 4);
+      sink.closeAllConnections();
+      await put.catch(() => {});
+    } finally {
+      sink.close();
+    }
   });
 });
