@@ -1,31 +1,43 @@
 /**
- * Talking back to the Worker: the finished file is PUT to its signed upload URL (streamed, with
- * Content-Length), and status callbacks are signed with the shared secret. Progress callbacks are
- * best effort; the final one is retried 1 s, 2 s, 4 s, 8 s on network errors and 5xx (contract).
+ * Talking back to the Worker: a finished file is PUT to its signed upload URL (streamed with backpressure and its
+ * Content-Length, put-file.ts), or sent in parts through the same URL when it is larger than one request may be
+ * (upload-parts.ts); and status callbacks are signed with the shared secret. Progress callbacks are best effort; the final one is retried 1 s,
+ * 2 s, 4 s, 8 s on network errors and 5xx (contract).
  */
-import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { Readable } from "node:stream";
 import { mimeOf } from "@media-render/contract/mime";
 import { signCallback } from "@media-render/contract/signing";
 import type { StatusReport } from "@media-render/contract/wire";
+import { putFile } from "./put-file.ts";
+import {
+  httpFailure,
+  SINGLE_PUT_MAX_BYTES,
+  UPLOAD_RETRY_DELAYS_MS,
+  uploadInParts,
+  withRetries,
+  type PartOptions,
+} from "./upload-parts.ts";
 
-/** Uploads `path` with the contract's MIME type of its format (or extension); returns its size in bytes. */
+/**
+ * Uploads `path` with the contract's MIME type of its format (or extension); returns its size in bytes. A file over
+ * one request's limit (`parts.partBytes`, default SINGLE_PUT_MAX_BYTES) goes in parts; a smaller one in one PUT.
+ * Either is retried on network errors and 5xx; an upload in parts that fails or is cancelled is aborted.
+ */
 export const uploadFile = async (
   url: string,
   path: string,
   format: string,
   signal?: AbortSignal,
+  parts: PartOptions = {},
 ): Promise<number> => {
   const { size } = await stat(path);
-  const res = await fetch(url, {
-    method: "PUT",
-    headers: { "content-type": mimeOf(format), "content-length": String(size) },
-    body: Readable.toWeb(createReadStream(path)) as ReadableStream,
-    duplex: "half",
-    signal,
-  } as RequestInit);
-  if (!res.ok) throw new Error(`upload failed with HTTP ${res.status}`);
+  if (size > (parts.partBytes ?? SINGLE_PUT_MAX_BYTES))
+    return uploadInParts(url, path, size, mimeOf(format), signal, parts);
+  const whole = { start: 0, end: size - 1 };
+  const put = () => putFile(url, path, whole, { "content-type": mimeOf(format) }, signal);
+  const res = await withRetries(put, parts.retryDelaysMs ?? UPLOAD_RETRY_DELAYS_MS, signal);
+  if (!res.ok) throw await httpFailure(res, "upload");
+  await res.body?.cancel();
   return size;
 };
 
