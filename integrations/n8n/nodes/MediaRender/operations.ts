@@ -154,20 +154,23 @@ const downloadOutput = async (ctx: IExecuteFunctions, itemIndex: number): Promis
   return { json: job as IDataObject, binary: { [property]: data } };
 };
 
-/** Pages through GET /api/v1/jobs (100 a page) until the limit or the last page. */
+/**
+ * Pages through GET /api/v1/jobs until the limit or the last page. Every page has the same size (a page is an
+ * offset of `(page - 1) * limit`): the limit when it is under 100, else 100, the most the service gives a page.
+ */
 const listJobs = async (ctx: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> => {
   const returnAll = ctx.getNodeParameter("returnAll", itemIndex) as boolean;
   const limit = returnAll ? Infinity : (ctx.getNodeParameter("limit", itemIndex) as number);
   const filters = ctx.getNodeParameter("filters", itemIndex, {}) as IDataObject;
+  const size = Math.min(100, limit);
   const jobs: IDataObject[] = [];
   for (let page = 1; jobs.length < limit; page++) {
-    const size = Math.min(100, limit - jobs.length);
     const answer = await call<{ jobs: IDataObject[]; pagination: { hasNextPage: boolean } }>(
       ctx,
       itemIndex,
       "GET",
       "/api/v1/jobs",
-      { qs: { ...filters, page, limit: returnAll ? 100 : size } },
+      { qs: { ...filters, page, limit: size } },
     );
     jobs.push(...answer.jobs);
     if (!answer.pagination.hasNextPage || answer.jobs.length === 0) break;
