@@ -105,6 +105,70 @@ describe("render image", () => {
   });
 });
 
+describe("render image, without waiting or failing", () => {
+  it("answers the job as created when told not to wait", async () => {
+    const flow = await webhookWorkflow(
+      [
+        {
+          name: "Render",
+          parameters: {
+            resource: "render",
+            operation: "renderImage",
+            waitForCompletion: false,
+            config: JSON.stringify({
+              width: 64,
+              height: 64,
+              layers: [{ type: "text", text: "n8n", x: 4, y: 30 }],
+            }),
+          },
+        },
+      ],
+      credential,
+      "json",
+    );
+    const res = await flow.call("{}", "application/json");
+    expect(res.status).toBe(200);
+    const [created] = (await res.json()) as { jobId: string; status: string; type: string }[];
+    expect(created).toMatchObject({
+      status: "PENDING",
+      type: "IMAGE",
+      jobId: expect.stringMatching(/^job_/),
+    });
+    // The job exists for this account, and no file came with the item.
+    expect((await api(`/api/v1/jobs/${created!.jobId}`)).status).toBe(200);
+    const execution = await executionOf(flow.workflowId);
+    expect(execution.data.resultData.runData.Render![0]!.data!.main[0]![0]!.binary).toBeUndefined();
+  });
+
+  it("with n8n's Continue setting, passes the field errors on as the item's JSON", async () => {
+    const flow = await webhookWorkflow(
+      [
+        {
+          name: "Render",
+          onError: "continueRegularOutput",
+          parameters: {
+            resource: "render",
+            operation: "renderImage",
+            config: JSON.stringify({
+              width: 64,
+              height: -1,
+              layers: [{ type: "text", text: "x", x: 0, y: 0 }],
+            }),
+          },
+        },
+      ],
+      credential,
+      "json",
+    );
+    const res = await flow.call("{}", "application/json");
+    expect(res.status).toBe(200);
+    const [item] = (await res.json()) as { error: string; description: string }[];
+    expect(item!.error).toMatch(/^Validation failed: config\.height: /);
+    expect(item!.description).toMatch(/^config\.height: .+ \(VALIDATION_ERROR\)$/m);
+    expect((await executionOf(flow.workflowId)).status).toBe("success");
+  });
+});
+
 describe("render video", () => {
   it("follows the job to the end and answers an mp4 that ffprobe reads", async () => {
     const flow = await webhookWorkflow(

@@ -39,6 +39,8 @@ export const createCredential = async (data: { baseUrl: string; apiKey: string }
 export interface Step {
   name: string;
   parameters: Record<string, unknown>;
+  /** n8n's node setting "On Error" (`continueRegularOutput` is the editor's "Continue"). */
+  onError?: "stopWorkflow" | "continueRegularOutput";
 }
 
 export interface Webhook {
@@ -79,6 +81,7 @@ export const webhookWorkflow = async (
     typeVersion: 1,
     position: [240 * (i + 1), 0],
     parameters: step.parameters,
+    ...(step.onError ? { onError: step.onError } : {}),
     credentials: { [CREDENTIAL_TYPE]: credential },
   }));
   const chain = [webhook, ...nodes];
