@@ -6,7 +6,8 @@
 // with import-cycle detection, domain folders layered one way, knip for
 // unused files, exports and dependencies, Redocly on the OpenAPI document), types (Worker, renderer, benchmarks and
 // e2e) and formatting running beside them rather than before them. It prints one summary line (each check counts as
-// one test). `node scripts/test.mjs worker e2e` runs only the named suites (no checks).
+// one test). `node scripts/test.mjs worker e2e` runs only the named suites (no checks). The n8n tier runs only when
+// named (`npm test n8n`: it installs n8n, minutes and gigabytes the first time; .ci/run runs it after `npm test`).
 //
 // Four lanes run side by side: the unit tier and the Worker suite's `worker` project; the renderer suite; the
 // end-to-end suite, whose fault files spend most of their time waiting on leases and outages while the other lanes use
@@ -216,9 +217,14 @@ if (!reexecOnProjectNode()) {
     "worker-render": ["vitest.config.ts", "worker-render"],
     e2e: ["test/e2e/vitest.config.ts"],
     scripts: ["test/scripts/vitest.config.ts"],
+    // Only when named (`npm test n8n`, CI's second step): it installs n8n (minutes, gigabytes; docs/testing.md).
+    n8n: ["test/n8n/vitest.config.ts"],
   };
+  const ON_REQUEST = new Set(["n8n"]);
   const wanted = (name) =>
-    only.length === 0 || only.includes(name) || (name === "worker-render" && only.includes("worker"));
+    only.includes(name) ||
+    (only.length === 0 && !ON_REQUEST.has(name)) ||
+    (name === "worker-render" && only.includes("worker"));
   const suites = (...names) => names.filter(wanted).map((name) => suite(name, ...SUITES[name]));
   // The whole run (no suite named) also runs the static checks: main stays green only if they pass.
   const checks =
@@ -249,6 +255,7 @@ if (!reexecOnProjectNode()) {
         await task();
       }),
     ],
+    suites("n8n"),
   ];
   await Promise.all(
     lanes.map(async (lane) => {
