@@ -94,7 +94,7 @@ export const offerChunk = async (
   const built = await build(ctx, job);
   if (!built) return "skipped";
   // The chunk's deadline is its own frames' (deadline.ts), less what its earlier hand-overs used of it.
-  const window = chunkWindow(built.timeline.totalFrames, { index: chunk, count: row.count });
+  const window = chunkWindow(built.config, built.timeline, { index: chunk, count: row.count });
   const earned = videoDeadlineSeconds(renderWork(built.config, built.timeline, window));
   const deadlineSeconds = earned - Math.ceil(row.renderMs / 1000);
   if (deadlineSeconds < 1) {

@@ -79,7 +79,7 @@ describe("when a job splits", () => {
     expect(chunkCount(hour.config, hour.timeline, "mp4", 16)).toBe(16);
     expect(chunkCount(hour.config, hour.timeline, "mp4", 200)).toBe(MAX_CHUNKS);
     for (let index = 0; index < 8; index++) {
-      const window = chunkWindow(hour.timeline.totalFrames, { index, count: 8 });
+      const window = chunkWindow(hour.config, hour.timeline, { index, count: 8 });
       const work = renderWork(hour.config, hour.timeline, window);
       expect(work.frames).toBe(11_250);
       expect(videoDeadlineSeconds(work)).toBe(3323); // 60 + 11,250 x 0.29, under the hour

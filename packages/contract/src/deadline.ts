@@ -10,7 +10,7 @@ import { GL_NANOSECONDS_PER_PIXEL, VIDEO_DEFAULTS, VIDEO_MAX_GL_PIXELS } from ".
 import { speechTexts } from "./config/speech.ts";
 import type { Timeline } from "./timeline.ts";
 import {
-  chunkWindow,
+  chunkWindows,
   clipRange,
   composedRange,
   MAX_CHUNKS,
@@ -65,6 +65,8 @@ interface LayerLike {
   type: string;
   animated?: boolean;
   duration?: number;
+  start?: number;
+  stop?: number;
 }
 /** The parts of a video config the work depends on (the grammar's VideoConfig has them). */
 export interface WorkInput {
@@ -162,10 +164,8 @@ export const videoDeadlineSeconds = (w: RenderWork): number =>
  */
 export const chunksForDeadline = (config: WorkInput, timeline: Timeline): number => {
   const fits = (count: number) => {
-    for (let index = 0; index < count; index++) {
-      const window = chunkWindow(timeline.totalFrames, { index, count });
+    for (const window of chunkWindows(config, timeline, count))
       if (allowanceSeconds(renderWork(config, timeline, window)) > MAX_DEADLINE_SECONDS) return false;
-    }
     return true;
   };
   if (fits(1)) return 1;

@@ -149,7 +149,8 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
       ...{ jobId, workDir, drawer, warmGl: !o.rasterize, planned: o.timeline, report, clock },
       rasterize: o.rasterize ?? ((s, layers, dir, how) => rasterizeAll(s, layers, dir, tools, signal, how)),
       // A chunk, a still or a preview draws a window of the timeline, at the cost of its own frames.
-      window: (timeline) => o.segment ?? renderWindow(target, timeline, o.chunk),
+      window: (timeline) =>
+        o.segment ?? renderWindow(target, timeline, o.chunk && { part: o.chunk, config: o.config }),
     });
     const { timeline, rasters, window } = laidOut;
     if (captions) timeReveals(rasters.assets, captionKeys, captions.cues, spec);
