@@ -24,7 +24,7 @@ const CHUNK_WORK_FRACTION = 0.5;
 
 /**
  * How many chunks to split the job into; 1 = render it whole. Only a job whose output can be joined from segments
- * (windows.ts splittable: mp4 or mov, whole timeline, no autoSubtitles). It splits into as many chunks as the
+ * (windows.ts splittable: mp4 or mov, the whole timeline). It splits into as many chunks as the
  * longest render's deadline needs (deadline.ts chunksForDeadline: an hour of 1080p at least 8, one renderer or
  * many), and into one chunk per renderer (`renderers`: the instances a job can get) when its planned work (length x
  * pixels) is at least `minWork`, each chunk at least half of that and a second of frames: fewer, longer chunks keep
@@ -161,6 +161,13 @@ export const chunksPercent = (rows: readonly ChunkRow[], upTo: number): number =
 /** Where chunk `idx`'s segment is stored: beside the job's output, removed once the job ends. */
 export const segmentKey = (outputKey: string, idx: number): string => `${outputKey}.chunk${idx}`;
 
+/**
+ * Where chunk `idx` of an autoSubtitles job stores the words of the transcription parts it owns (a small JSON file the
+ * join merges into the caption files): beside its segment, removed with it.
+ */
+export const wordsKey = (outputKey: string, idx: number): string =>
+  `${segmentKey(outputKey, idx)}.words.json`;
+
 interface ChunkedJob {
   id: string;
   userId: string;
@@ -223,12 +230,12 @@ export const handOverChunk = async (
   return "requeued";
 };
 
-/** Deletes a split job's stored segments once its output is (or will never be) written. */
+/** Deletes a split job's stored segments (and words files) once its output is (or will never be) written. */
 export const dropSegments = async (ctx: Ctx, job: OutputOf): Promise<void> => {
   const rows = await chunksOf(ctx, job.id);
   if (rows.length === 0) return;
   const outputKey = keyOf(outputStorageUrl(job));
-  await ctx.env.FILES.delete(rows.map((r) => segmentKey(outputKey, r.idx)));
+  await ctx.env.FILES.delete(rows.flatMap((r) => [segmentKey(outputKey, r.idx), wordsKey(outputKey, r.idx)]));
 };
 
 /** A split job ended: its chunks still rendering are stopped and its stored segments dropped (both best effort). */
