@@ -97,8 +97,10 @@ export const transcribeParts = async (
 ): Promise<PartWords[]> => {
   const heard: PartWords[] = [];
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < parts.length) {
+    // After one part fails (the render fails with it), no other part is started.
+    while (next < parts.length && !failed) {
       const i = next++;
       const p = parts[i]!;
       const path = join(o.workDir, `speech.part${p.index}.wav`);
@@ -114,7 +116,14 @@ export const transcribeParts = async (
     }
   };
   const at = Math.max(1, Math.min(parts.length, o.transcriber.concurrency ?? 1));
-  await Promise.all(Array.from({ length: at }, worker));
+  await Promise.all(
+    Array.from({ length: at }, () =>
+      worker().catch((error: unknown) => {
+        failed = true;
+        throw error;
+      }),
+    ),
+  );
   return heard;
 };
 
