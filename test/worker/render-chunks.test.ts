@@ -56,8 +56,10 @@ describe("when a job splits", () => {
     expect(count(video(120), 8)).toBe(4);
     // Ten minutes of 1080p on 64 renderers: 45 chunks of 30 s of 720p's work each.
     expect(count(video(600, 1920, 1080), 64)).toBe(45);
-    // Never captions (made from the whole mix first), previews or webm.
+    // Captions split like the video, in chunks of at least five minutes (each chunk transcribes its parts:
+    // render-chunks-captions.test.ts); never previews or webm.
     expect(count(video(300, 1280, 720, { autoSubtitles: true }))).toBe(1);
+    expect(count(video(1200, 1280, 720, { autoSubtitles: true }))).toBe(4);
     expect(count(video(300, 1280, 720, { fast: true }))).toBe(1);
     expect(count(video(300), 4, "webm")).toBe(1);
     // Only H.264 video is joined from segments: not a GIF, audio only, ProRes with alpha, a still or a preview.

@@ -16,20 +16,18 @@ export const MAX_CHUNKS = 64;
 export interface SplitInput extends PartOf {
   alpha?: boolean;
   fast?: boolean;
-  autoSubtitles?: boolean;
 }
 
 /**
  * Whether a job can render as chunks joined by stream copy: H.264 outputs only (mp4, mov without alpha: a GIF's
- * palette, a webm's VP9, ProRes 4444 and an audio-only file are one piece of work), the whole timeline (a still or a
- * preview is one window already, `fast` is a preview), and no autoSubtitles (its captions come from the whole mix
- * before any frame is drawn). Posters and thumbnails are taken from the joined file.
+ * palette, a webm's VP9, ProRes 4444 and an audio-only file are one piece of work) and the whole timeline (a still or
+ * a preview is one window already, `fast` is a preview). Posters and thumbnails are taken from the joined file;
+ * autoSubtitles are transcribed in parts, each chunk the parts its frames reach (caption-parts.ts).
  */
 export const splittable = (config: SplitInput, format: string): boolean =>
   outputFormat(format)?.splittable === true &&
   !config.alpha &&
   !config.fast &&
-  !config.autoSubtitles &&
   !config.still &&
   !config.preview;
 

@@ -45,7 +45,7 @@ describe("chunkWindows", () => {
         expect(windows.at(-1)!.end).toBe(timeline.totalFrames);
         for (let i = 0; i < count; i++) {
           expect(windows[i]!.end).toBeGreaterThan(windows[i]!.start);
-          if (i > 0) expect(windows[i]!.start).toBe(windows[i - 1]!.end);
+          expect(windows[i]!.start).toBe(i === 0 ? 0 : windows[i - 1]!.end);
           expect(chunkWindow(c as BalanceInput, timeline, { index: i, count })).toEqual(windows[i]);
         }
       }),
