@@ -7,7 +7,10 @@
 import type * as v from "valibot";
 import type { CallerCtx } from "../context.ts";
 
-export interface RouteTool<S extends v.GenericSchema = v.GenericSchema, O extends v.GenericSchema = v.GenericSchema> {
+export interface RouteTool<
+  S extends v.GenericSchema = v.GenericSchema,
+  O extends v.GenericSchema = v.GenericSchema,
+> {
   /** What the tool does and when to call it, for an agent. */
   description: string;
   /** Its arguments: the route's body, query or path (an id named as the route's other tools name it). */

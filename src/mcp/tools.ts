@@ -39,13 +39,16 @@ export const toolsOf = (app: Hono<AppEnv>): ReadonlyMap<string, McpTool> => {
     const needs = before.map(needOf).filter((need) => need !== undefined);
     // Fail closed: a tool must never run where its route would have checked a permission this walk did not find.
     if (!doc.public && needs.length === 0)
-      throw new Error(`${method} ${path}: no permission middleware found in front of the route its tools stand for`);
+      throw new Error(
+        `${method} ${path}: no permission middleware found in front of the route its tools stand for`,
+      );
     for (const [name, declared] of Object.entries(doc.mcp)) {
       const seen = tools.get(name);
       if (seen?.declared === declared) continue; // one description serving two methods (GET and HEAD)
       if (seen) throw new Error(`The MCP tool ${name} is declared by two routes`);
       const output = declared.output ?? doc.ok.data;
-      if (!output) throw new Error(`The MCP tool ${name}: its route answers no JSON, so it must declare its output`);
+      if (!output)
+        throw new Error(`The MCP tool ${name}: its route answers no JSON, so it must declare its output`);
       tools.set(name, {
         description: declared.description,
         input: declared.input,

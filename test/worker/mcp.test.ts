@@ -10,6 +10,7 @@ import { credentialGate, counterKey } from "../../src/auth/credential-gate.ts";
 import type { Permission } from "../../src/auth/caller.ts";
 import { sha256Hex } from "@media-render/contract/crypto";
 import { SCHEMA_COMPONENTS } from "../../src/docs/components.ts";
+import { declaredRoutes } from "../../src/lib/declared-routes.ts";
 import { JOB_CREATE_LIMIT, windowStart } from "../../src/lib/rate-limit.ts";
 import { createApiKey } from "../../src/keys/create-api-key.ts";
 import { toolsOf } from "../../src/mcp/tools.ts";
@@ -77,6 +78,18 @@ describe("MCP tools", () => {
     });
   });
 
+  it("hears from every described route whether an agent may call it: false, or its tools", () => {
+    const declared = declaredRoutes(createApp());
+    for (const { method, path, doc } of declared)
+      expect(
+        doc.mcp === false || (typeof doc.mcp === "object" && Object.keys(doc.mcp).length > 0),
+        `${method} ${path}`,
+      ).toBe(true);
+    // And every tool a route declares is offered.
+    const declaredTools = declared.flatMap((r) => Object.keys(r.doc.mcp || {}));
+    expect(new Set(declaredTools)).toEqual(new Set(TOOLS.keys()));
+  });
+
   it("refuses a tool to exactly the keys its route refuses over HTTP", { timeout: 120_000 }, async () => {
     const credentials: { permissions: Permission[]; scopes?: string[] }[] = [
       { permissions: [] },
@@ -102,9 +115,10 @@ describe("MCP tools", () => {
         const mcp = await mcpCall(client, name, {});
         const refusedOverMcp = mcp.isError && /^This (API )?key (cannot|lacks)/.test(String(mcp.body.error));
         verdicts.push(`${name} key ${i}: http ${http.status === 403} mcp ${refusedOverMcp}`);
-        expect(refusedOverMcp, `${name}, key ${i}: HTTP ${http.status}, MCP ${JSON.stringify(mcp.body)}`).toBe(
-          http.status === 403,
-        );
+        expect(
+          refusedOverMcp,
+          `${name}, key ${i}: HTTP ${http.status}, MCP ${JSON.stringify(mcp.body)}`,
+        ).toBe(http.status === 403);
       }
       await client.close();
     }

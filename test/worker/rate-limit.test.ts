@@ -74,7 +74,9 @@ describe("rate limiting: pure rules", () => {
     ]);
     // Every route says it: public (no credential, nothing counted) or its limits.
     for (const r of declared)
-      expect(r.doc.public === true || r.doc.rateLimit in ROUTE_RATE_LIMITS, `${r.method} ${r.path}`).toBe(true);
+      expect(r.doc.public === true || r.doc.rateLimit in ROUTE_RATE_LIMITS, `${r.method} ${r.path}`).toBe(
+        true,
+      );
     expect(declared.length).toBeGreaterThan(70);
   });
 
