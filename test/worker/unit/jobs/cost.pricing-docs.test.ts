@@ -14,14 +14,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { validateJobConfig } from "@media-render/contract/config";
 import { describe, expect, it } from "vitest";
-import { finalCost } from "../src/jobs/cost.ts";
-import { plannedVideo } from "../src/jobs/planned-length.ts";
+import { finalCost } from "../../../../src/jobs/cost.ts";
+import { plannedVideo } from "../../../../src/jobs/planned-length.ts";
 
-const page = readFileSync(join(import.meta.dirname, "..", "docs", "pricing.md"), "utf8");
+const page = readFileSync(join(import.meta.dirname, "..", "..", "..", "..", "docs", "pricing.md"), "utf8");
 
 interface Example {
   title: string;
-  job: { type: string; config: unknown };
+  job: { type: string; config: Record<string, unknown> };
   rows: { when: string; tokens: string }[];
 }
 
