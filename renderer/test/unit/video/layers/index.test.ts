@@ -3,7 +3,7 @@
  * editly-banner into the layers they are made of, and the keys and config paths every layer is known by.
  */
 import { describe, expect, it } from "vitest";
-import { VIDEO_LAYER_ENTRIES } from "@media-render/contract/config/video-layers";
+import { VIDEO_LAYER_TYPES } from "@media-render/contract/config/video-layer-types";
 import {
   COMPILERS,
   compileLayer,
@@ -18,7 +18,7 @@ import { contextOf, specOf } from "../../../helpers/graph-spec.ts";
 
 describe("COMPILERS", () => {
   it("has a compiler for every layer type of the grammar but those that become audio tracks", () => {
-    const types = Object.keys(VIDEO_LAYER_ENTRIES).sort();
+    const types = Object.keys(VIDEO_LAYER_TYPES).sort();
     const compiled = Object.keys(COMPILERS).sort();
     expect(types.filter((t) => !compiled.includes(t))).toEqual(["detached-audio", "editly-banner", "speech"]);
     expect(compiled.filter((t) => !types.includes(t))).toEqual([]);
