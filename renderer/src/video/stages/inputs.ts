@@ -12,7 +12,7 @@ import { probeMedia } from "../../probe/probe-media.ts";
 import type { Synthesizer } from "../../speech/types.ts";
 import type { FetchInputs } from "../chunk-inputs.ts";
 import { fetchInputs, fileRefs, rewriteRefs } from "../fetch-inputs.ts";
-import { isRaster, keyedLayers } from "../layers/index.ts";
+import { isRaster, isText, keyedLayers } from "../layers/index.ts";
 import { overallPercent, type Stage } from "../progress.ts";
 import { getCaptureBrowser, prepareSparePage } from "../raster/browser.ts";
 import { synthesizeSpeech, type Voiced } from "../speech.ts";
@@ -25,8 +25,8 @@ import type { Stopwatch } from "./stopwatch.ts";
  */
 export const warmBrowsers = (spec: VideoSpec, tools: RenderTools): void => {
   const raster = keyedLayers(spec).filter((k) => isRaster(k.layer));
-  const html = raster.some((k) => k.layer.type === "html");
-  if (raster.some((k) => k.layer.type !== "html") || (html && tools.htmlCapture === "screenshot"))
+  const html = raster.some((k) => !isText(k.layer));
+  if (raster.some((k) => isText(k.layer)) || (html && tools.htmlCapture === "screenshot"))
     prepareSparePage(tools);
   if (html && tools.htmlCapture === "beginframe")
     for (let slot = 0; slot < tools.htmlCaptureWorkers; slot++)
