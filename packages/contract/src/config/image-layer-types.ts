@@ -1,12 +1,14 @@
 /**
  * Every layer type of an image job, one entry each: its properties (`entries`, image-layers.ts), its cap per job,
- * and what the builder starts a new one with; the files it references (`files`) are read off its properties. Every
- * list of image layer types is derived from this table: the grammar's layer union and `defaults.layerType`, the caps,
- * the file references of a config (resources.ts), the warnings' lookups, the served schema's description and the
- * builder's new layers. The image page's HTML of each type is a second table keyed by the same names
- * (src/image-renderer/compile-html.ts), which the Worker's typecheck holds complete. CONTRIBUTING.md, "Adding a
- * layer type", says what else a new type needs.
+ * its rules (across its properties, and over it as rendered), and what the builder starts a new one with; the files
+ * it references (`files`) are read off its properties. Every list of image layer types is derived from this table:
+ * the grammar's layer union and `defaults.layerType`, the caps and rules, the file references of a config
+ * (resources.ts), the warnings' lookups, the served schema's description and the builder's new layers
+ * (`newImageLayer`). The image page's HTML of each type is a second table keyed by the same names
+ * (src/image-renderer/compile-html.ts `LAYER_HTML`), which the Worker's typecheck holds complete. CONTRIBUTING.md,
+ * "Adding a layer type", says what else a new type needs.
  */
+import { HTML_JSON_RULE, htmlLayerIssues } from "./html-layer.ts";
 import { HTML_MAX_LAYERS_PER_JOB } from "./limits.ts";
 import {
   circleLayerEntries,
@@ -15,8 +17,10 @@ import {
   imageLayerEntries,
   rectangleLayerEntries,
   textLayerEntries,
+  textWrapIssues,
 } from "./image-layers.ts";
-import { layerTable, type LayerTypeFacts } from "./layer-set.ts";
+import { entryOf, layerTable, starterFiles, type LayerTypeFacts, type LayerTypeOf } from "./layer-set.ts";
+import type { FileKind } from "./file-ref.ts";
 
 /** A canvas of the builder, in pixels. */
 export interface Canvas {
@@ -51,6 +55,7 @@ export const IMAGE_LAYER_TYPES = layerTable<ImageLayerTypeFacts>()({
   },
   text: {
     entries: textLayerEntries,
+    renderedRules: textWrapIssues,
     starter: (canvas) => ({
       text: "Your text",
       x: Math.round(canvas.width / 2),
@@ -78,6 +83,8 @@ export const IMAGE_LAYER_TYPES = layerTable<ImageLayerTypeFacts>()({
   html: {
     entries: imageHtmlLayerEntries,
     perJob: HTML_MAX_LAYERS_PER_JOB,
+    rules: htmlLayerIssues,
+    jsonRule: HTML_JSON_RULE,
     starter: (canvas) => ({
       html: '<div style="font: 700 40px sans-serif; color: #0f172a; padding: 24px">Hello from HTML</div>',
       ...box(canvas, side(canvas) * 2, side(canvas)),
@@ -86,3 +93,17 @@ export const IMAGE_LAYER_TYPES = layerTable<ImageLayerTypeFacts>()({
 });
 
 export type ImageLayerType = keyof typeof IMAGE_LAYER_TYPES;
+
+/**
+ * A layer of `type` as the builder adds it on `canvas`: for each required file property the file `fileFor` picks of
+ * its kind (none: left for the user to pick), then its type's `starter`. A name the grammar lacks gets only its
+ * `type`.
+ */
+export const newImageLayer = (
+  type: string,
+  canvas: Canvas,
+  fileFor: (kind: FileKind) => string | undefined,
+): Record<string, unknown> => {
+  const entry = entryOf<LayerTypeOf<ImageLayerTypeFacts>>(IMAGE_LAYER_TYPES, type);
+  return entry ? { type, ...starterFiles(entry, fileFor), ...entry.starter?.(canvas) } : { type };
+};

@@ -35,6 +35,7 @@ import {
   MAX_STROKE_WIDTH,
   MAX_TEXT_LENGTH,
 } from "./limits.ts";
+import type { RuleIssue } from "./rules.ts";
 
 const o = v.optional;
 
@@ -53,6 +54,17 @@ export const imageLayerEntries = {
   blur: o(Blur),
   borderRadius: o(BorderRadius),
 };
+
+/** A text that wraps needs a width, its own or from the defaults (a rule over the layer as rendered). */
+export const textWrapIssues = (layer: Record<string, unknown>): RuleIssue[] =>
+  layer.wrap === true && layer.width === undefined
+    ? [
+        {
+          path: ["width"],
+          message: '"width" is required when "wrap" is true (set it on the layer or in defaults)',
+        },
+      ]
+    : [];
 
 export const textLayerEntries = {
   type: v.literal("text"),

@@ -17,7 +17,14 @@ import {
 } from "./common.ts";
 import { IMAGE_LAYER_TYPES } from "./image-layer-types.ts";
 import { textLayerEntries } from "./image-layers.ts";
-import { layerDefaultsEntries, layerObjects, layerVariant, perJobCaps } from "./layer-set.ts";
+import {
+  entryOf,
+  layerDefaultsEntries,
+  layerObjects,
+  layerVariant,
+  perJobCaps,
+  type LayerTypeFacts,
+} from "./layer-set.ts";
 import {
   HTML_MAX_LAYERS_PER_JOB,
   IMAGE_DEFAULTS,
@@ -30,7 +37,6 @@ import {
 } from "./limits.ts";
 import {
   applyLayerDefaults,
-  effectiveLayerIssues,
   defaultsIssues,
   normaliseConfigAliases,
   prefix,
@@ -50,7 +56,7 @@ const imageGrammar = (catalogFont: typeof BundledCatalogFont | typeof HostedCata
     ...IMAGE_LAYER_TYPES,
     text: { ...IMAGE_LAYER_TYPES.text, entries: { ...textLayerEntries, ...catalogFontEntries(catalogFont) } },
   };
-  const layer = layerVariant("an image job", Object.values(layerObjects(types)));
+  const layer = layerVariant("an image job", Object.values(layerObjects(types)), types);
   const defaults = strict("defaults", layerDefaultsEntries(types));
   const imageConfigEntries = {
     width: integerIn(IMAGE_MIN_SIZE, IMAGE_MAX_SIZE),
@@ -100,7 +106,8 @@ export const imageConfigIssues = (config: ImageConfig): RuleIssue[] => {
   out.push(...defaultsIssues(defaults));
   const capped = perJobCaps(IMAGE_LAYER_TYPES);
   config.layers.forEach((layer, i) => {
-    out.push(...prefix(["layers", i], effectiveLayerIssues(applyLayerDefaults(defaults, layer))));
+    const rules = entryOf<LayerTypeFacts>(IMAGE_LAYER_TYPES, layer.type)?.renderedRules;
+    if (rules) out.push(...prefix(["layers", i], rules(applyLayerDefaults(defaults, layer))));
     out.push(...capped(layer, ["layers", i]));
   });
   return out;

@@ -14,6 +14,15 @@ export interface LayerTypeFacts {
   entries: v.ObjectEntries;
   /** At most this many layers of the type per job: the grammar refuses the next one. */
   perJob?: number;
+  /**
+   * Rules across the type's own properties (html: exactly one of `html` and `src`), run after the font rules every
+   * layer has (rules.ts `layerIssues`).
+   */
+  rules?: (layer: Record<string, unknown>) => RuleIssue[];
+  /** Rules over the layer as rendered, its defaults applied (rules.ts `applyLayerDefaults`): a text's wrap. */
+  renderedRules?: (layer: Record<string, unknown>) => RuleIssue[];
+  /** `rules` as far as JSON Schema draft-07 can state them: the `then` of the type's `if`, served only. */
+  jsonRule?: Readonly<Record<string, unknown>>;
 }
 
 /** A table's entry with what is read off its properties: the kind of file each file property references. */
@@ -88,25 +97,20 @@ const typeName = (input: unknown): string =>
   input === null ? "null" : Array.isArray(input) ? "array" : typeof input;
 
 /**
- * The cross-field rules of `layerIssues` as far as JSON Schema draft-07 can state them; served in the
- * JSON Schema only (valibot runs the real rules).
+ * The cross-field rules of a layer (rules.ts `layerIssues`, each type's `rules`) as far as JSON Schema draft-07 can
+ * state them; served in the JSON Schema only (valibot runs the real rules).
  */
-const JSON_LAYER_RULES = {
+const jsonLayerRules = (table: Readonly<Record<string, LayerTypeFacts>>) => ({
   allOf: [
     { not: { required: ["fontPath", "googleFont"] } },
     { not: { required: ["fontPath", "catalogFont"] } },
     { not: { required: ["googleFont", "catalogFont"] } },
-    {
-      if: { properties: { type: { const: "html" } }, required: ["type"] },
-      then: { oneOf: [{ required: ["html"] }, { required: ["src"] }] },
-    },
+    ...Object.entries(table).flatMap(([type, { jsonRule }]) =>
+      jsonRule ? [{ if: { properties: { type: { const: type } }, required: ["type"] }, then: jsonRule }] : [],
+    ),
   ],
-};
+});
 
-/**
- * A layer: one of `options`, chosen by `type`. `forbidden` names types that exist elsewhere but not
- * here, with the reason (e.g. audio layers in `globalLayers`).
- */
 /** editly layer types that are JavaScript functions (canvas, fabric.js): why a JSON job cannot have them. */
 const EDITLY_JS_LAYERS: Record<string, string> = Object.fromEntries(
   ["canvas", "fabric"].map((t) => [
@@ -115,9 +119,14 @@ const EDITLY_JS_LAYERS: Record<string, string> = Object.fromEntries(
   ]),
 );
 
+/**
+ * A layer: one of `options` (objects of types of `table`), chosen by `type`, with its type's rules. `forbidden`
+ * names types that exist elsewhere but not here, with the reason (e.g. audio layers in `globalLayers`).
+ */
 export const layerVariant = <const T extends v.VariantOptions<"type">>(
   where: string,
   options: T,
+  table: Readonly<Record<string, LayerTypeFacts>>,
   forbidden: Record<string, string> = {},
 ) => {
   const names = options
@@ -135,9 +144,11 @@ export const layerVariant = <const T extends v.VariantOptions<"type">>(
       return `Unknown layer type ${JSON.stringify(issue.input)} in ${where}: expected one of ${names}`;
     }),
     v.rawCheck(({ dataset, addIssue }) => {
-      if (dataset.typed) report(addIssue, layerIssues(dataset.value as Record<string, unknown>));
+      if (!dataset.typed) return;
+      const layer = dataset.value as Record<string, unknown>;
+      report(addIssue, layerIssues(layer, entryOf(table, String(layer.type))?.rules));
     }),
-    v.metadata(JSON_LAYER_RULES),
+    v.metadata(jsonLayerRules(table)),
   );
 };
 

@@ -37,6 +37,7 @@ import {
   VIDEO_MAX_SIZE,
   VIDEO_MIN_FONT_SIZE,
 } from "./limits.ts";
+import type { RuleIssue } from "./rules.ts";
 
 const o = v.optional;
 
@@ -218,6 +219,21 @@ export const GL_SHADER_MAX_BYTES = 64 * 1024;
  * given inline (`fragmentShader`) or, like editly's `fragmentPath`, as a file: an uploaded GLSL text file
  * (its storage path, category `shader`) or a public URL ending in .glsl/.frag/.fs. One of the two.
  */
+/** Exactly one of `fragmentShader` (GLSL text) and `fragmentPath` (an uploaded file). */
+export const glLayerIssues = (layer: Record<string, unknown>): RuleIssue[] => {
+  const count = Number(layer.fragmentShader !== undefined) + Number(layer.fragmentPath !== undefined);
+  if (count === 0)
+    return [
+      {
+        path: ["fragmentShader"],
+        message: 'a gl layer needs "fragmentShader" (GLSL text) or "fragmentPath" (an uploaded .glsl file)',
+      },
+    ];
+  return count === 2
+    ? [{ path: ["fragmentPath"], message: '"fragmentShader" and "fragmentPath" cannot be combined: use one' }]
+    : [];
+};
+
 export const glLayerEntries = {
   type: v.literal("gl"),
   fragmentShader: o(

@@ -61,7 +61,7 @@ const GLOBAL_REFUSALS: Record<string, string> = Object.fromEntries(
   }),
 );
 
-export const VideoLayerSchema = layerVariant("a video clip", Object.values(LAYER_OBJECTS));
+export const VideoLayerSchema = layerVariant("a video clip", Object.values(LAYER_OBJECTS), VIDEO_LAYER_TYPES);
 export type VideoLayer = v.InferOutput<typeof VideoLayerSchema>;
 
 /** Layers over the whole timeline: no video or audio layers; `start`/`stop` are absolute seconds. */
@@ -70,6 +70,7 @@ export const GlobalLayerSchema = layerVariant(
   layerTypeNames(VIDEO_LAYER_TYPES)
     .filter((t) => VIDEO_LAYER_TYPES[t].global === true)
     .map((t) => LAYER_OBJECTS[t]) as (typeof LAYER_OBJECTS)[GlobalType][],
+  VIDEO_LAYER_TYPES,
   GLOBAL_REFUSALS,
 );
 

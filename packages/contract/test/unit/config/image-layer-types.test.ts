@@ -5,7 +5,11 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { ImageLayerSchema } from "../../../src/config/image.ts";
-import { IMAGE_LAYER_TYPES, type ImageLayerType } from "../../../src/config/image-layer-types.ts";
+import {
+  IMAGE_LAYER_TYPES,
+  newImageLayer,
+  type ImageLayerType,
+} from "../../../src/config/image-layer-types.ts";
 import { validateJobConfig } from "../../../src/config/index.ts";
 import { starterFiles } from "../../../src/config/layer-set.ts";
 import { HTML_MAX_LAYERS_PER_JOB } from "../../../src/config/limits.ts";
@@ -65,5 +69,34 @@ describe("IMAGE_LAYER_TYPES", () => {
       height: 200,
       fill: "#1d4ed8",
     });
+  });
+
+  it("gives the builder a new layer of each type: a required picture, its starter, in the middle of the canvas", () => {
+    const photo = "/image/2026-01-01/u/photo.png";
+    const fileFor = (kind: string) => (kind === "image" ? photo : undefined);
+    expect(newImageLayer("circle", { width: 1280, height: 720 }, fileFor)).toEqual({
+      type: "circle",
+      x: 520,
+      y: 240,
+      width: 240,
+      height: 240,
+      fill: "#f59e0b",
+    });
+    expect(newImageLayer("text", { width: 1280, height: 720 }, fileFor)).toMatchObject({
+      x: 640,
+      align: "center",
+    });
+    expect(newImageLayer("image", { width: 1, height: 1 }, fileFor)).toEqual({
+      type: "image",
+      path: photo,
+      x: 0,
+      y: 0,
+      width: 1,
+      height: 1,
+      fit: "cover",
+    });
+    // No picture to point at: left for the user to pick; a name the grammar lacks: only its type.
+    expect(newImageLayer("image", { width: 1, height: 1 }, () => undefined)).not.toHaveProperty("path");
+    expect(newImageLayer("toString", { width: 1, height: 1 }, fileFor)).toEqual({ type: "toString" });
   });
 });

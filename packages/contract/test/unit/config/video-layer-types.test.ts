@@ -9,6 +9,9 @@ import { layerTable, starterFiles } from "../../../src/config/layer-set.ts";
 import { HTML_MAX_LAYERS_PER_JOB } from "../../../src/config/limits.ts";
 import { GlobalLayerSchema, VideoLayerSchema } from "../../../src/config/video.ts";
 import {
+  DEFAULT_FRAME_COST,
+  layerFrameCost,
+  newVideoLayer,
   VIDEO_LAYER_TYPES,
   type VideoLayerType,
   type VideoLayerTypeFacts,
@@ -97,5 +100,39 @@ describe("VIDEO_LAYER_TYPES", () => {
     // Optional files are left to the user; no file of the kind, no property.
     expect(starterFiles(VIDEO_LAYER_TYPES.gl, fileFor)).toEqual({});
     expect(starterFiles(VIDEO_LAYER_TYPES.audio, () => undefined)).toEqual({});
+  });
+
+  it("gives the builder a new layer of each type: its starter and the first file of a required kind", () => {
+    const files: Record<string, string> = {
+      video: "/video/2026-01-01/u/clip.mp4",
+      audio: "/audio/2026-01-01/u/song.mp3",
+      image: "/image/2026-01-01/u/photo.png",
+    };
+    const fileFor = (kind: string) => files[kind];
+    expect(newVideoLayer("image-overlay", fileFor)).toEqual({ type: "image-overlay", path: files.image });
+    expect(newVideoLayer("detached-audio", fileFor)).toEqual({ type: "detached-audio", path: files.audio });
+    expect(newVideoLayer("video", () => undefined)).toEqual({ type: "video" });
+    expect(newVideoLayer("title", fileFor)).toEqual({ type: "title", text: "Your text" });
+    expect(newVideoLayer("speech", fileFor)).toEqual({ type: "speech", text: "Your text" });
+    expect(newVideoLayer("constructor", fileFor)).toEqual({ type: "constructor" });
+    for (const type of TYPES)
+      expect(errorsOf(videoConfig([{ duration: 2, layers: [newVideoLayer(type, fileFor)] }])), type).toEqual(
+        [],
+      );
+  });
+
+  it("states what a frame of each type costs the chunks' balance, a title's where it states nothing", () => {
+    expect(
+      TYPES.map((type) => [type, layerFrameCost({ type })]).filter(([, c]) => c !== DEFAULT_FRAME_COST),
+    ).toEqual([
+      ["video", 2],
+      ["image", 2.3],
+      ["gl", 3],
+    ]);
+    expect(layerFrameCost({ type: "html", animated: true })).toBe(5);
+    expect(layerFrameCost({ type: "html", animated: false })).toBe(DEFAULT_FRAME_COST);
+    // Only html is recorded over time: `animated` on another type changes nothing.
+    expect(layerFrameCost({ type: "video", animated: true })).toBe(2);
+    expect(layerFrameCost({ type: "no such type" })).toBe(DEFAULT_FRAME_COST);
   });
 });
