@@ -86,7 +86,7 @@ interface Page {
  * The element of each layer type (one module per family, layers/), keyed by `type` like the contract's
  * image-layer-types.ts and complete by type: a type of the grammar without an entry fails the typecheck.
  */
-const LAYER_HTML: {
+export const LAYER_HTML: {
   readonly [T in ImageLayer["type"]]: (layer: Extract<ImageLayer, { type: T }>, page: Page) => string;
 } = {
   image: (layer, page) =>
