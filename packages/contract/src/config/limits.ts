@@ -148,7 +148,7 @@ export const TOKENS_SUBTITLES_PER_SECOND = 1;
  * whole video when global) and of each transition that may be drawn by its GLSL, times the frame's width x height
  * (packages/contract/src/deadline.ts `renderWork`). The render's deadline allows GL_NANOSECONDS_PER_PIXEL for each (the
  * native helper's `cube` ~50 ns at 1280x720, `fade` ~22, a gl layer's draw and read-back on the page ~40-60;
- * renderer/src/video/README.md), so past VIDEO_MAX_GL_PIXELS (3000 s of it) a job could never finish within the
+ * docs/benchmarks.md, "Drawn transitions"), so past VIDEO_MAX_GL_PIXELS (3000 s of it) a job could never finish within the
  * longest render: validation refuses it (GL_WORK_TOO_LARGE). 50e9 pixels is ~54,000 frames at 1280x720 (a 300 s,
  * 25 fps video with 7 full-length gl layers), ~24,100 at 1920x1080, ~2,980 at 4096x4096.
  */
