@@ -74,30 +74,42 @@ const readyScript = (count: number) =>
 
 type Canvas = { width: number; height: number };
 
-const layerHtml = (
-  layer: ImageLayer,
-  canvas: Canvas,
-  fonts: FontRegistry,
-  sizes: NaturalSizes,
-  origins: PageOrigins,
-): string => {
-  switch (layer.type) {
-    case "image":
-      return imageLayerHtml(layer as ImageLayerInput, canvas, sizes.get(layer.path), origins.asset);
-    case "text":
-      return textLayerHtml(layer as TextLayerInput, canvas, fonts);
-    case "rectangle":
-    case "circle":
-      return shapeLayerHtml(layer as ShapeLayerInput, canvas);
-    case "gradient":
-      return gradientLayerHtml(layer as GradientLayerInput, canvas);
-    case "html": {
-      const faces = (layer.googleFonts ?? []).map((f) => pageFontFaces(f, origins.static)).join("\n");
-      return htmlLayerHtml(layer as HtmlLayerInput, canvas, faces, origins.static);
-    }
-    default:
-      return "";
-  }
+/** What a layer's element is made with: the canvas, the page's fonts, the pictures' natural sizes, the origins. */
+interface Page {
+  canvas: Canvas;
+  fonts: FontRegistry;
+  sizes: NaturalSizes;
+  origins: PageOrigins;
+}
+
+/**
+ * The element of each layer type (one module per family, layers/), keyed by `type` like the contract's
+ * image-layer-types.ts and complete by type: a type of the grammar without an entry fails the typecheck.
+ */
+export const LAYER_HTML: {
+  readonly [T in ImageLayer["type"]]: (layer: Extract<ImageLayer, { type: T }>, page: Page) => string;
+} = {
+  image: (layer, page) =>
+    imageLayerHtml(layer as ImageLayerInput, page.canvas, page.sizes.get(layer.path), page.origins.asset),
+  text: (layer, page) => textLayerHtml(layer as TextLayerInput, page.canvas, page.fonts),
+  rectangle: (layer, page) => shapeLayerHtml(layer as ShapeLayerInput, page.canvas),
+  circle: (layer, page) => shapeLayerHtml(layer as ShapeLayerInput, page.canvas),
+  gradient: (layer, page) => gradientLayerHtml(layer as GradientLayerInput, page.canvas),
+  html: (layer, page) => {
+    const faces = (layer.googleFonts ?? []).map((f) => pageFontFaces(f, page.origins.static)).join("\n");
+    return htmlLayerHtml(layer as HtmlLayerInput, page.canvas, faces, page.origins.static);
+  },
+};
+
+/**
+ * The element of `layer`, by its type's entry. LAYER_HTML pairs each type with the function of that type; TypeScript
+ * cannot follow the pairing through an index by a union, hence the widening.
+ */
+const layerHtml = (layer: ImageLayer, page: Page): string => {
+  const draw = Object.hasOwn(LAYER_HTML, layer.type)
+    ? (LAYER_HTML[layer.type] as (layer: ImageLayer, page: Page) => string)
+    : undefined;
+  return draw ? draw(layer, page) : "";
 };
 
 /**
@@ -113,7 +125,7 @@ export const compileImageParts = (
   const canvas = { width: config.width, height: config.height };
   const fonts = new FontRegistry(hosted, origins);
   const merged = config.layers.map((l) => applyLayerDefaults(config.defaults, l));
-  const layers = merged.map((l) => layerHtml(l, canvas, fonts, sizes, origins));
+  const layers = merged.map((l) => layerHtml(l, { canvas, fonts, sizes, origins }));
   const html = merged.filter((l) => l.type === "html") as HtmlLayerInput[];
   const background = config.backgroundColor ?? config.background ?? "transparent";
   return {

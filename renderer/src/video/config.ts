@@ -12,8 +12,7 @@ import { evenDimension } from "@media-render/contract/geometry";
 import type { HostedFonts } from "@media-render/contract/wire";
 import { jobFonts } from "../fonts/hosted.ts";
 import { overlayFractions } from "./layers/image.ts";
-import { isText } from "./layers/raster-types.ts";
-import { textTypeOf } from "./layers/text-types.ts";
+import { isText, textTypeOf } from "./layers/index.ts";
 import { mixWeights } from "./mix-weights.ts";
 import type { AudioTrackSpec, Layer, VideoFormat, VideoSpec } from "./types.ts";
 

@@ -22,7 +22,7 @@ import {
 } from "./common.ts";
 import { AudioRef, CaptionsRef, FontRef } from "./file-ref.ts";
 import { ignored } from "./ignored.ts";
-import { layerDefaultsEntries, layerObject, layerVariant } from "./layer-set.ts";
+import { layerDefaultsEntries, layerObjects, layerTypeNames, layerVariant, perJobCaps } from "./layer-set.ts";
 import * as L from "./limits.ts";
 import {
   defaultsIssues,
@@ -44,39 +44,35 @@ import {
 } from "./outputs.ts";
 import { speechIssues, SpeechTrackSchema } from "./speech.ts";
 import { TransitionSchema } from "./transitions.ts";
-import { GLOBAL_LAYER_FORBIDDEN, VIDEO_LAYER_ENTRIES as E } from "./video-layers.ts";
+import { VIDEO_LAYER_TYPES, type VideoLayerType } from "./video-layer-types.ts";
 
 const o = v.optional;
 
-const visualOptions = [
-  layerObject(E.image),
-  layerObject(E["image-overlay"]),
-  layerObject(E.title),
-  layerObject(E.subtitle),
-  layerObject(E["news-title"]),
-  layerObject(E["title-background"]),
-  layerObject(E["slide-in-text"]),
-  layerObject(E["fill-color"]),
-  layerObject(E["linear-gradient"]),
-  layerObject(E["radial-gradient"]),
-  layerObject(E["rainbow-colors"]),
-  layerObject(E.pause),
-  layerObject(E["editly-banner"]),
-  layerObject(E.html),
-  layerObject(E.gl),
-] as const;
+const LAYER_OBJECTS = layerObjects(VIDEO_LAYER_TYPES);
+type GlobalType = {
+  [T in VideoLayerType]: (typeof VIDEO_LAYER_TYPES)[T]["global"] extends true ? T : never;
+}[VideoLayerType];
 
-export const VideoLayerSchema = layerVariant("a video clip", [
-  layerObject(E.video),
-  layerObject(E.audio),
-  layerObject(E["detached-audio"]),
-  layerObject(E.speech),
-  ...visualOptions,
-]);
+/** Why `globalLayers` refuses a type, by type. */
+const GLOBAL_REFUSALS: Record<string, string> = Object.fromEntries(
+  layerTypeNames(VIDEO_LAYER_TYPES).flatMap((t) => {
+    const global = VIDEO_LAYER_TYPES[t].global;
+    return global === true ? [] : [[t, global]];
+  }),
+);
+
+export const VideoLayerSchema = layerVariant("a video clip", Object.values(LAYER_OBJECTS), VIDEO_LAYER_TYPES);
 export type VideoLayer = v.InferOutput<typeof VideoLayerSchema>;
 
 /** Layers over the whole timeline: no video or audio layers; `start`/`stop` are absolute seconds. */
-export const GlobalLayerSchema = layerVariant("globalLayers", visualOptions, GLOBAL_LAYER_FORBIDDEN);
+export const GlobalLayerSchema = layerVariant(
+  "globalLayers",
+  layerTypeNames(VIDEO_LAYER_TYPES)
+    .filter((t) => VIDEO_LAYER_TYPES[t].global === true)
+    .map((t) => LAYER_OBJECTS[t]) as (typeof LAYER_OBJECTS)[GlobalType][],
+  VIDEO_LAYER_TYPES,
+  GLOBAL_REFUSALS,
+);
 
 const LayerList = list(VideoLayerSchema, L.VIDEO_MIN_LAYERS_PER_CLIP, L.VIDEO_MAX_LAYERS_PER_CLIP, "layers");
 const SingleLayer = v.pipe(
@@ -165,7 +161,7 @@ export type AutoSubtitlesStyle = v.InferOutput<typeof AutoSubtitlesStyleSchema>;
 export const VideoDefaultsSchema = strict("defaults", {
   duration: o(ClipDuration),
   transition: o(v.nullable(TransitionSchema)),
-  ...layerDefaultsEntries(E),
+  ...layerDefaultsEntries(VIDEO_LAYER_TYPES),
 });
 
 /** Warning text of editly's options that only its CLI or local ffmpeg use. */
@@ -304,7 +300,7 @@ export const videoConfigEntries = {
 
 type RawVideoConfig = v.InferOutput<ReturnType<typeof strict<typeof videoConfigEntries>>>;
 
-/** Rules over the whole config: defaults objects, audio cuts, the html layer cap, speech, the output length. */
+/** Rules over the whole config: defaults objects, audio cuts, the layer caps (html), speech, the output length. */
 export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
   const out: RuleIssue[] = [];
   const defaults = config.defaults;
@@ -320,18 +316,11 @@ export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
     out.push(...prefix(["audioTracks", i], layerIssues({ ...track }))),
   );
 
-  let html = 0;
-  const countHtml = (layers: readonly { type: string }[], base: (string | number)[]) =>
-    layers.forEach((layer, i) => {
-      if (layer.type === "html" && ++html === L.HTML_MAX_LAYERS_PER_JOB + 1) {
-        out.push({
-          path: [...base, i],
-          message: `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers are allowed per job`,
-        });
-      }
-    });
-  config.clips.forEach((clip, i) => countHtml(clip.layers, ["clips", i, "layers"]));
-  countHtml(config.globalLayers ?? [], ["globalLayers"]);
+  const capped = perJobCaps(VIDEO_LAYER_TYPES);
+  const count = (layers: readonly { type: string }[], base: (string | number)[]) =>
+    layers.forEach((layer, i) => out.push(...capped(layer, [...base, i])));
+  config.clips.forEach((clip, i) => count(clip.layers, ["clips", i, "layers"]));
+  count(config.globalLayers ?? [], ["globalLayers"]);
   out.push(...speechIssues(config));
 
   const total = buildTimeline(config).duration;

@@ -5,9 +5,7 @@
  */
 import type { LayerOf } from "../types.ts";
 import { clamp } from "../values.ts";
-import { bannerEase } from "./text-motion.ts";
-import { scaled, type TextType } from "./text-type.ts";
-import { cssColor } from "./text-css.ts";
+import { bannerEase, cssColor, scaled, type TextType } from "./text-type.ts";
 
 export const newsTitle: TextType<LayerOf<"news-title">> = {
   fontSize: (layer, W, H) => clamp(layer.fontSize ?? Math.min(W, H) * 0.05, 4, 500),

@@ -7,8 +7,7 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { KeyedLayer, TextLayer } from "../layers/index.ts";
-import { textTypeOf } from "../layers/text-types.ts";
+import { isText, textTypeOf, type KeyedLayer, type TextLayer } from "../layers/index.ts";
 import { placeBox } from "../position.ts";
 import { STDIN_PATH, type RasterAsset, type Rasters, type RasterFrame, type VideoSpec } from "../types.ts";
 import { openPage, servePageFiles, type ChromiumLaunch } from "./browser.ts";
@@ -69,7 +68,7 @@ export const rasterizeText = async (
   chromium: ChromiumLaunch,
 ): Promise<Rasters> => {
   const out = new Map<string, RasterAsset>();
-  const todo = layers.filter((k): k is KeyedLayer<TextLayer> => k.layer.type !== "html");
+  const todo = layers.filter((k): k is KeyedLayer<TextLayer> => isText(k.layer));
   if (todo.length === 0) return { assets: out, stdin: null };
   const { width: W, height: H } = spec;
   const faces: string[] = [];

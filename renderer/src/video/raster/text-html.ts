@@ -4,10 +4,8 @@
  * loads one page and takes one screenshot per job instead of one per layer. Outline styles: `outline`
  * paints the stroke beneath the fill (paint-order), `shadow` offsets a soft copy, `glow` blurs around.
  */
-import type { TextLayer } from "../layers/index.ts";
-import { cssColor } from "../layers/text-css.ts";
-import { textTypeOf } from "../layers/text-types.ts";
-import { isTitle } from "../layers/title.ts";
+import { isTitle, textTypeOf, type TextLayer } from "../layers/index.ts";
+import { cssColor } from "../layers/text-type.ts";
 
 const DEFAULT_FONTS = `"DejaVu Sans", "Liberation Sans", sans-serif`;
 

@@ -1,6 +1,6 @@
-/** cssColor (text-css.ts): the second fence keeping anything but a colour out of the text sheet's CSS. */
+/** cssColor (text-type.ts): the second fence keeping anything but a colour out of the text sheet's CSS. */
 import { describe, expect, it } from "vitest";
-import { cssColor } from "../../../../src/video/layers/text-css.ts";
+import { cssColor } from "../../../../src/video/layers/text-type.ts";
 
 describe("cssColor", () => {
   it("passes colours through and falls back for none or for anything that could end the declaration", () => {
