@@ -78,7 +78,8 @@ export const captionLayer = (cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpe
       ? { ...presetMarks(style), backgroundColor: style.backgroundColor }
       : { highlightColor: highlight, backgroundColor: style.backgroundColor, showAll: animation === "none" };
   const position =
-    style.position ?? (style.preset === "one-word" ? PRESET_DEFAULTS.oneWordPosition : CAPTION_DEFAULTS.position);
+    style.position ??
+    (style.preset === "one-word" ? PRESET_DEFAULTS.oneWordPosition : CAPTION_DEFAULTS.position);
   return {
     type: "title",
     text: drawn(style, cueText(cue)),

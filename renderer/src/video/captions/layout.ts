@@ -184,7 +184,11 @@ export const oneWordCues = (
 ): Cue[] => {
   const units = breakUnits(words);
   return units
-    .map((w, i) => ({ start: w.start, end: Math.min(w.end + hold, units[i + 1]?.start ?? until), lines: [[w]] }))
+    .map((w, i) => ({
+      start: w.start,
+      end: Math.min(w.end + hold, units[i + 1]?.start ?? until),
+      lines: [[w]],
+    }))
     .filter((c) => c.end > c.start);
 };
 

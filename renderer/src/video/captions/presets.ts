@@ -14,8 +14,6 @@ import type { AutoSubtitlesStyle } from "../types.ts";
 import type { CaptionMarks } from "../raster/text-html.ts";
 import { oneWordCues, type Cue } from "./layout.ts";
 
-export type CaptionPreset = NonNullable<AutoSubtitlesStyle["preset"]>;
-
 /** Documented defaults of the presets (docs/voice-and-captions.md). */
 export const PRESET_DEFAULTS = {
   /** karaoke's fill and box's box when highlightColor is absent. */
@@ -30,7 +28,11 @@ export const PRESET_DEFAULTS = {
 export const presetMarks = (style: AutoSubtitlesStyle): CaptionMarks => {
   switch (style.preset) {
     case "karaoke":
-      return { wordMotion: "wipe", fillColor: style.highlightColor ?? PRESET_DEFAULTS.karaokeColor, showAll: true };
+      return {
+        wordMotion: "wipe",
+        fillColor: style.highlightColor ?? PRESET_DEFAULTS.karaokeColor,
+        showAll: true,
+      };
     case "pop":
       return { wordMotion: "pop" };
     case "box":
@@ -45,7 +47,9 @@ export const presetMarks = (style: AutoSubtitlesStyle): CaptionMarks => {
  * its cue ends), else the cues themselves.
  */
 export const drawnCues = (cues: readonly Cue[], style: AutoSubtitlesStyle): readonly Cue[] =>
-  style.preset === "one-word" ? cues.flatMap((c) => oneWordCues(c.lines.flat(), c.end - c.start, c.end)) : cues;
+  style.preset === "one-word"
+    ? cues.flatMap((c) => oneWordCues(c.lines.flat(), c.end - c.start, c.end))
+    : cues;
 
 /**
  * When each word of `cue` is said, in seconds from the cue's start, for `units` drawn units (the rasteriser's words:

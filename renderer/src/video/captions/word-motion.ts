@@ -51,7 +51,9 @@ export const wordMotionLayers = (motion: WordMotion, win: LayerWindow, ctx: Grap
     // The word beside a transparent copy of its width; a window of its width slides over both, and is placed so
     // the word stays put: the window at c shows the word's left c pixels at their place.
     const c = wipeWidth(start, win.start + word.end, w);
-    ctx.chain(`${source},pad=w=${2 * w}:h=${h}:x=${w}:y=0:color=black@0,crop=w=${w}:h=${h}:x='${c}':y=0[${label}]`);
+    ctx.chain(
+      `${source},pad=w=${2 * w}:h=${h}:x=${w}:y=0:color=black@0,crop=w=${w}:h=${h}:x='${c}':y=0[${label}]`,
+    );
     return [{ label, x: `${x - w}+${c}`, y, coversFrame: false }];
   });
 };

@@ -159,7 +159,8 @@ const unitHtml = (c: SheetCell, u: string, n: number): string => {
  * has the same size. `faces` are the @font-face rules of the fonts the boxes use.
  */
 export const textSheet = (faces: readonly string[], cells: SheetCell[]): string => {
-  const rules = cells.map((c, i) => `#c${i}{${c.box.css}}`);
+  // A word on its own is drawn over its caption's box: without a box of its own, which would darken it twice.
+  const rules = cells.map((c, i) => `#c${i}{${c.box.css}${c.only === undefined ? "" : "background:none;"}}`);
   const body = cells.map((c, i) => {
     const inner = c.box.units ? c.box.units.map((u, n) => unitHtml(c, u, n)).join("") : esc(c.box.text);
     return `<div class="c" id="c${i}">${inner}</div>`;

@@ -1,6 +1,11 @@
 /** Caption presets (presets.ts): what each asks the rasteriser for, the one-word cues, and the words' times. */
 import { describe, expect, it } from "vitest";
-import { drawnCues, presetMarks, PRESET_DEFAULTS, wordTimes } from "../../../../src/video/captions/presets.ts";
+import {
+  drawnCues,
+  presetMarks,
+  PRESET_DEFAULTS,
+  wordTimes,
+} from "../../../../src/video/captions/presets.ts";
 import type { Cue } from "../../../../src/video/captions/layout.ts";
 
 const cue: Cue = {
@@ -30,7 +35,16 @@ describe("caption presets", () => {
 
   it("one-word: a cue per word, each until the next starts, the last until its cue ends; other presets keep cues", () => {
     const drawn = drawnCues([cue], { preset: "one-word" });
-    expect(drawn.map((c) => [c.lines.flat().map((w) => w.text).join(" "), c.start, c.end])).toEqual([
+    expect(
+      drawn.map((c) => [
+        c.lines
+          .flat()
+          .map((w) => w.text)
+          .join(" "),
+        c.start,
+        c.end,
+      ]),
+    ).toEqual([
       ["go", 1, 1.5],
       ["all", 1.5, 2.2],
       ["together", 2.2, 3],

@@ -9,13 +9,12 @@ import { compileOne } from "../../../helpers/graph-spec.ts";
 
 /** ffmpeg's expression functions used here, in JavaScript, to evaluate the expressions at chosen times. */
 const evaluate = (expr: string, t: number): number =>
-  new Function(
-    "t",
-    "clip",
-    "pow",
-    "floor",
-    `return ${expr};`,
-  )(t, (v: number, a: number, b: number) => Math.min(b, Math.max(a, v)), Math.pow, Math.floor) as number;
+  new Function("t", "clip", "pow", "floor", `return ${expr};`)(
+    t,
+    (v: number, a: number, b: number) => Math.min(b, Math.max(a, v)),
+    Math.pow,
+    Math.floor,
+  ) as number;
 
 const word = (x: number, start: number, end: number): { frame: RasterFrame; start: number; end: number } => ({
   frame: { path: "pipe:0", crop: { x, y: 40 }, x: 10 + x, y: 20, width: 30, height: 20 },
@@ -53,7 +52,9 @@ describe("a caption's moving words in the graph", () => {
     // The second word is said 0.5 s into the layer (output 0.7 s): from frame 0.5 x 25 = 12.5 -> 13 of the layer,
     // output frame 5 + 13 = 18, for the layer's 25 - 13 = 12 frames left.
     const second = ctx.filters.find((f) => f.includes("crop=30:20:40:40"))!;
-    expect(second).toContain("loop=loop=11:size=1,settb=1/25,setpts=N+18,pad=w=60:h=20:x=30:y=0:color=black@0");
+    expect(second).toContain(
+      "loop=loop=11:size=1,settb=1/25,setpts=N+18,pad=w=60:h=20:x=30:y=0:color=black@0",
+    );
     expect(second).toContain(`crop=w=30:h=20:x='${wipeWidth(0.7, 1.1, 30)}':y=0`);
     expect(out!.more![1]).toMatchObject({ x: `20+${wipeWidth(0.7, 1.1, 30)}`, y: 20 });
   });
@@ -68,8 +69,16 @@ describe("a caption's moving words in the graph", () => {
 
   it("a window starting inside a word draws it from there with the same expression; a word after it is left out", () => {
     const whole = compileOne(caption, { duration: 2, rasters: { c0l0: asset("wipe") } });
-    const part = compileOne(caption, { duration: 2, rasters: { c0l0: asset("wipe") }, range: { from: 20, to: 21 } });
-    const early = compileOne(caption, { duration: 2, rasters: { c0l0: asset("wipe") }, range: { from: 6, to: 8 } });
+    const part = compileOne(caption, {
+      duration: 2,
+      rasters: { c0l0: asset("wipe") },
+      range: { from: 20, to: 21 },
+    });
+    const early = compileOne(caption, {
+      duration: 2,
+      rasters: { c0l0: asset("wipe") },
+      range: { from: 6, to: 8 },
+    });
     const pick = (c: typeof whole) => c.ctx.filters.find((f) => f.includes("crop=30:20:40:40"))!;
     expect(pick(part)).toContain("loop=loop=0:size=1,settb=1/25,setpts=N+20,");
     expect(pick(part).split("setpts=N+20")[1]).toBe(pick(whole).split("setpts=N+18")[1]);

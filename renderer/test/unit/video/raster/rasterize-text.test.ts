@@ -4,7 +4,12 @@ import { stackCells, wordRegion } from "../../../../src/video/raster/rasterize-t
 
 describe("wordRegion", () => {
   it("grows the word's box by the padding, on even pixels, inside the cell", () => {
-    expect(wordRegion({ x: 20.4, y: 9.2, w: 33.3, h: 30 }, 200, 60, 8)).toEqual({ x: 12, y: 0, w: 50, h: 48 });
+    expect(wordRegion({ x: 20.4, y: 9.2, w: 33.3, h: 30 }, 200, 60, 8)).toEqual({
+      x: 12,
+      y: 0,
+      w: 50,
+      h: 48,
+    });
     const r = wordRegion({ x: 150, y: 10, w: 45, h: 30 }, 200, 60, 8);
     expect(r.x + r.w).toBe(200);
     for (const v of Object.values(r)) expect(v % 2).toBe(0);
