@@ -2,6 +2,7 @@
  * The moving words of the karaoke and pop presets (word-motion.ts): one overlay per word from the frame it is said,
  * driven by an expression of the frame's time, so a window starting inside a word draws the same value there.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { popScale, POP_FROM, wipeWidth } from "../../../../src/video/captions/word-motion.ts";
 import type { RasterAsset, RasterFrame, WordMotion } from "../../../../src/video/types.ts";
@@ -84,5 +85,59 @@ describe("a caption's moving words in the graph", () => {
     expect(pick(part).split("setpts=N+20")[1]).toBe(pick(whole).split("setpts=N+18")[1]);
     expect(part.out!.more![1]!.x).toBe(whole.out!.more![1]!.x);
     expect(early.out!.more).toHaveLength(1);
+  });
+
+  it("any window draws each word on the frames the whole render draws it, with the same motion (generated)", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<WordMotion["motion"]>("wipe", "pop"),
+        fc.array(
+          fc.tuple(
+            fc.double({ min: 0, max: 0.95, noNaN: true }),
+            fc.double({ min: 0, max: 0.5, noNaN: true }),
+          ),
+          {
+            minLength: 1,
+            maxLength: 4,
+          },
+        ),
+        // The caption is on output frames 5-29 (0.2-1.2 s at 25 fps).
+        fc.integer({ min: 5, max: 29 }),
+        fc.integer({ min: 1, max: 25 }),
+        (motion, said, from, length) => {
+          const words = said.map(([start, d], i) => word(40 * i, start, start + d));
+          const rasters = { c0l0: { ...asset(motion), words: { motion, words } } };
+          const to = Math.min(30, from + length);
+          const whole = compileOne(caption, { duration: 2, rasters });
+          const part = compileOne(caption, { duration: 2, rasters, range: { from, to } });
+          /** Each word's chain: the output frames it covers and the filters after its timestamps. */
+          const chains = (c: typeof whole) =>
+            new Map(
+              c.ctx.filters
+                .filter((f) => /crop=30:20:\d+:40/.test(f))
+                .map((f) => {
+                  const [, x, loop, first, rest] = f.match(
+                    /crop=30:20:(\d+):40.*loop=loop=(\d+).*setpts=N\+(\d+)(.*)$/,
+                  )!;
+                  // Labels are numbered in compile order: the motion is the text before the chain's label.
+                  const motionOf = rest!.replace(/\[\w+\]$/, "");
+                  return [
+                    x,
+                    { from: Number(first), to: Number(first) + Number(loop) + 1, rest: motionOf },
+                  ] as const;
+                }),
+            );
+          const all = chains(whole);
+          for (const [x, chain] of chains(part)) {
+            const w = all.get(x)!;
+            expect(chain.rest).toBe(w.rest);
+            expect(chain.from).toBe(Math.max(w.from, from));
+            expect(chain.to).toBe(Math.min(w.to, to));
+          }
+          // A word left out of the window is one the whole render does not draw there.
+          for (const [x, w] of all) if (!chains(part).has(x)) expect(w.from >= to || w.to <= from).toBe(true);
+        },
+      ),
+    );
   });
 });
