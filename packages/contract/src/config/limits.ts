@@ -214,6 +214,11 @@ export const CAPTIONS_FILE_MAX_CUES = 2000;
 /** autoSubtitlesStyle.wordsPerLine and maxLines at most. */
 export const CAPTION_MAX_WORDS_PER_LINE = 20;
 export const CAPTION_MAX_LINES = 4;
+/** autoSubtitlesStyle.maxCharsPerLine bounds (characters, spaces included). */
+export const CAPTION_MIN_CHARS_PER_LINE = 4;
+export const CAPTION_MAX_CHARS_PER_LINE = 80;
+/** autoSubtitlesStyle.preset values (issue 45): how the spoken words are drawn (renderer/src/video/captions/presets.ts). */
+export const CAPTION_PRESETS = ["karaoke", "pop", "box", "one-word"] as const;
 /** `ducking`: how far the music goes down under speech (dB), and its attack and release (seconds). */
 export const DUCKING_MAX_DB = 60;
 export const DUCKING_MAX_SECONDS = 5;

@@ -111,6 +111,17 @@ export const AudioTrackSchema = strict("audio track", {
 export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   /** Default `word-by-word` for autoSubtitles and speech, `none` (each cue whole) for `captionsFile`. */
   animation: o(oneOf(["word-by-word", "letter-by-letter", "none"])),
+  /** Our addition (issue 45): short-form caption styles drawn from the word timings; not with `animation`. */
+  preset: o(
+    v.pipe(
+      oneOf(L.CAPTION_PRESETS),
+      v.description(
+        "How the spoken words are drawn, at the frame each word is said: karaoke (each word fills with highlightColor, " +
+          "left to right, as it is said), pop (each word scales in as it is said), box (a rounded box of " +
+          "highlightColor behind the word being said), one-word (one word at a time, large). Not with animation.",
+      ),
+    ),
+  ),
   textColor: o(Color),
   fontSize: o(numberIn(L.VIDEO_MIN_FONT_SIZE, L.VIDEO_MAX_FONT_SIZE)),
   fontPath: o(FontRef),
@@ -124,7 +135,8 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
     v.pipe(
       Color,
       v.description(
-        "The word being said is drawn in this colour (the others in textColor); with animation none every word of the cue shows and the highlight moves from word to word.",
+        "The word being said is drawn in this colour (the others in textColor); with animation none every word of the cue shows and the highlight moves from word to word. " +
+          "With preset karaoke the colour words fill with (default #ffd400), with box the colour of the box (default #7c3aed).",
       ),
     ),
   ),
@@ -137,7 +149,18 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   maxLines: o(
     v.pipe(
       integerIn(1, L.CAPTION_MAX_LINES),
-      v.description(`Lines a caption shows at most (default 2, at most ${L.CAPTION_MAX_LINES}).`),
+      v.description(
+        `Lines a caption page shows at most (default 2, at most ${L.CAPTION_MAX_LINES}; one-word shows one).`,
+      ),
+    ),
+  ),
+  maxCharsPerLine: o(
+    v.pipe(
+      integerIn(L.CAPTION_MIN_CHARS_PER_LINE, L.CAPTION_MAX_CHARS_PER_LINE),
+      v.description(
+        `Characters on a caption line at most, spaces included (${L.CAPTION_MIN_CHARS_PER_LINE}-${L.CAPTION_MAX_CHARS_PER_LINE}; ` +
+          "default: as many as fit the width); a longer word gets a line of its own.",
+      ),
     ),
   ),
   allCaps: o(v.pipe(bool(), v.description("Draw the captions in capital letters (default false)."))),
@@ -305,8 +328,14 @@ export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
   const out: RuleIssue[] = [];
   const defaults = config.defaults;
   out.push(...defaultsIssues(defaults));
-  if (config.autoSubtitlesStyle)
+  if (config.autoSubtitlesStyle) {
     out.push(...prefix(["autoSubtitlesStyle"], layerIssues(config.autoSubtitlesStyle)));
+    if (config.autoSubtitlesStyle.preset !== undefined && config.autoSubtitlesStyle.animation !== undefined)
+      out.push({
+        path: ["autoSubtitlesStyle", "animation"],
+        message: `preset ${config.autoSubtitlesStyle.preset} draws the words its own way: leave out animation, or the preset`,
+      });
+  }
   if (config.captionsFile !== undefined && config.autoSubtitles === true)
     out.push({
       path: ["captionsFile"],

@@ -5,6 +5,7 @@
  */
 import type { GraphContext, LayerCompiler, LayerVideo, LayerWindow } from "../graph-context.ts";
 import type { Layer, RasterFrame } from "../types.ts";
+import { wordMotionLayers } from "../captions/word-motion.ts";
 import type { TextType } from "./text-type.ts";
 
 /** Filters that bring a frame to its drawn size: cut out of its sheet, or scaled down for a preview. */
@@ -82,5 +83,7 @@ export const rasterLayer =
       if (parts.length === 0) return null;
       ctx.chain(`${parts.join("")}concat=n=${parts.length}:v=1:a=0${tail}`);
     }
-    return { label, x: motion.x, y: motion.y, coversFrame: false };
+    // A caption preset's words move over the caption, each from the frame it is said (captions/word-motion.ts).
+    const more = asset.words ? wordMotionLayers(asset.words, win, ctx) : [];
+    return { label, x: motion.x, y: motion.y, coversFrame: false, ...(more.length > 0 ? { more } : {}) };
   };

@@ -51,6 +51,14 @@ export interface CaptionMarks {
   highlightColor?: string;
   backgroundColor?: string;
   showAll?: boolean;
+  /** The `box` preset: a rounded box of this colour behind the unit being said. */
+  wordBox?: string;
+  /**
+   * The `karaoke` and `pop` presets: besides the whole caption (every unit, or none for `pop`), each unit is drawn on
+   * its own (in `fillColor` when given) for the graph to move (captions/word-motion.ts).
+   */
+  wordMotion?: "wipe" | "pop";
+  fillColor?: string;
 }
 
 const captionMarks = (layer: TextLayer): CaptionMarks | undefined =>
@@ -66,6 +74,15 @@ export interface TextBox {
   highlight?: string;
   /** Every unit shows in every state (a caption with animation `none` and a highlight). */
   showAll?: boolean;
+  /** A caption's box colour behind the unit being said (the `box` preset). */
+  wordBox?: string;
+  /** A caption preset whose units the graph moves one by one, and the colour they are drawn in. */
+  wordMotion?: "wipe" | "pop";
+  fill?: string;
+  /** A caption: each unit's word is wrapped in its own span (measured, boxed). */
+  caption?: boolean;
+  /** Padding around the text, px (room for its outline). */
+  pad: number;
 }
 
 /** The font a box is drawn in: an @font-face family of the sheet (uploaded or catalogue font). */
@@ -97,18 +114,42 @@ export const textBox = (layer: TextLayer, W: number, H: number, font: BoxFont | 
     css,
     units: style ? revealUnits(text, style) : null,
     text,
+    pad,
     ...(marks?.highlightColor === undefined ? {} : { highlight: cssColor(marks.highlightColor, color) }),
     ...(marks?.showAll ? { showAll: true } : {}),
+    ...(marks?.wordBox === undefined ? {} : { wordBox: cssColor(marks.wordBox, color) }),
+    ...(marks?.wordMotion === undefined ? {} : { wordMotion: marks.wordMotion }),
+    ...(marks?.fillColor === undefined ? {} : { fill: cssColor(marks.fillColor, color) }),
+    ...(marks?.wordBox !== undefined || marks?.wordMotion !== undefined ? { caption: true } : {}),
   };
 };
+
+/** The box behind a word of the `box` preset: rounded, a little larger than the word (no change to the layout). */
+const wordBoxCss = (color: string): string =>
+  `background:${color};border-radius:0.22em;box-shadow:0 0 0 0.12em ${color};`;
 
 /** One drawing of a box in the sheet: the whole text, or the first `visible` reveal units. */
 export interface SheetCell {
   box: TextBox;
   visible: number;
-  /** The unit drawn in the box's highlight colour, if any. */
+  /** The unit drawn in the box's highlight colour (or on its word box), if any. */
   highlight?: number;
+  /** Only this unit is drawn (in the box's `fill` colour when it has one): a caption preset's word on its own. */
+  only?: number;
 }
+
+/** One unit's span in a cell: hidden, lit, boxed or filled as the cell says; a caption's word in a span of its own. */
+const unitHtml = (c: SheetCell, u: string, n: number): string => {
+  const shown = c.only === undefined ? n < c.visible : n === c.only;
+  const lit = n === c.highlight && c.box.highlight ? `color:${c.box.highlight};` : "";
+  const fill = n === c.only && c.box.fill ? `color:${c.box.fill};` : "";
+  const style = lit || fill ? ` style="${lit}${fill}"` : "";
+  const hidden = shown ? "" : ' class="h"';
+  if (!c.box.caption) return `<span${hidden}${style}>${esc(u)}</span>`;
+  const word = u.trimEnd();
+  const boxed = n === c.highlight && c.box.wordBox ? ` style="${wordBoxCss(c.box.wordBox)}"` : "";
+  return `<span${hidden}${style}><span class="w"${boxed}>${esc(word)}</span>${esc(u.slice(word.length))}</span>`;
+};
 
 /**
  * One document with every cell of a job (element ids c0..cn-1), all at the top-left corner until the
@@ -116,16 +157,10 @@ export interface SheetCell {
  * has the same size. `faces` are the @font-face rules of the fonts the boxes use.
  */
 export const textSheet = (faces: readonly string[], cells: SheetCell[]): string => {
-  const rules = cells.map((c, i) => `#c${i}{${c.box.css}}`);
+  // A word on its own is drawn over its caption's box: without a box of its own, which would darken it twice.
+  const rules = cells.map((c, i) => `#c${i}{${c.box.css}${c.only === undefined ? "" : "background:none;"}}`);
   const body = cells.map((c, i) => {
-    const inner = c.box.units
-      ? c.box.units
-          .map((u, n) => {
-            const lit = n === c.highlight && c.box.highlight ? ` style="color:${c.box.highlight}"` : "";
-            return `<span${n < c.visible ? "" : ' class="h"'}${lit}>${esc(u)}</span>`;
-          })
-          .join("")
-      : esc(c.box.text);
+    const inner = c.box.units ? c.box.units.map((u, n) => unitHtml(c, u, n)).join("") : esc(c.box.text);
     return `<div class="c" id="c${i}">${inner}</div>`;
   });
   return `<!doctype html><html><head><meta charset="utf-8"><style>${faces.join("\n")}
