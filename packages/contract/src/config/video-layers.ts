@@ -5,6 +5,7 @@
  */
 import * as v from "valibot";
 import {
+  bool,
   HostedCatalogFont,
   catalogFontEntries,
   Color,
@@ -33,6 +34,8 @@ import {
   MAX_ANIMATION_SPEED,
   MAX_OUTLINE_WIDTH,
   MAX_TEXT_LENGTH,
+  MAX_VIDEO_SPEED,
+  MIN_VIDEO_SPEED,
   VIDEO_MAX_FONT_SIZE,
   VIDEO_MAX_SIZE,
   VIDEO_MIN_FONT_SIZE,
@@ -44,6 +47,11 @@ const timing = { start: o(Seconds), stop: o(PositiveSeconds) };
 const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "down"]));
 const kenBurns = { zoomDirection: o(ZoomDirection), zoomAmount: o(Fraction) };
 const cut = { cutFrom: o(Seconds), cutTo: o(PositiveSeconds) };
+/**
+ * An animated picture (GIF, WebP) plays at its own frame timing from the layer's start: `loop` (default true)
+ * repeats it for as long as the layer lasts, `false` plays it once and holds its last frame. A still ignores it.
+ */
+const animation = { loop: o(bool()) };
 const FontSize = numberIn(VIDEO_MIN_FONT_SIZE, VIDEO_MAX_FONT_SIZE);
 const font = { fontPath: o(FontRef), ...catalogFontEntries(HostedCatalogFont), fontFamily: o(FontFamily) };
 const Colors = list(Color, GRADIENT_MIN_COLORS, GRADIENT_MAX_COLORS, "colours");
@@ -55,6 +63,13 @@ export const videoLayerEntries = {
   /** Default `contain-blur`. */
   resizeMode: o(oneOf(["contain", "contain-blur", "cover", "stretch"])),
   ...cut,
+  /**
+   * Plays the cut this many times as fast (0.25-4); the layer's length follows: a clip without `duration` lasts the
+   * cut divided by it. Its sound keeps its pitch. Given, the cut is never stretched to the clip.
+   */
+  speed: o(numberIn(MIN_VIDEO_SPEED, MAX_VIDEO_SPEED)),
+  /** Repeats the cut (at `speed`) for as long as the layer lasts, instead of holding its last frame. */
+  loop: o(bool()),
   width: o(PositiveFraction),
   height: o(PositiveFraction),
   /** editly placement (prefer `position`). */
@@ -90,6 +105,7 @@ export const videoImageLayerEntries = {
   position: o(Position),
   width: o(PositiveFraction),
   height: o(PositiveFraction),
+  ...animation,
   ...timing,
   /** In editly's types, never read by its renderer (its examples carry it): the clip decides the length. */
   duration: ignored(
@@ -113,6 +129,7 @@ export const imageOverlayLayerEntries = {
   /** A fraction of the frame height, or pixels above 1. */
   height: o(OverlaySize),
   ...kenBurns,
+  ...animation,
   ...timing,
 };
 

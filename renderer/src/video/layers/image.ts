@@ -9,6 +9,7 @@ import type { Layer, LayerOf, MediaInfo } from "../types.ts";
 import { evenDimension } from "@media-render/contract/geometry";
 import { clamp } from "../values.ts";
 import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
+import { playSegment } from "./playback.ts";
 import { resizeInto, type ResizeMode } from "./resize.ts";
 
 /**
@@ -74,6 +75,7 @@ const still = (
   if (!info) return null;
   const dir = zoomDirection(layer.zoomDirection, zoomFallback);
   const amount = zoomAmount(layer.zoomAmount);
+  if (isAnimated(info)) return animated(ctx, layer, win, box, mode, { dir, amount }, info);
   const pan = isPan(dir) ? panCrop(dir, amount, win.frames, box.w, box.h, win.skip) : null;
   const need =
     pan ?? (dir ? { w: evenDimension(box.w * OVERSAMPLE), h: evenDimension(box.h * OVERSAMPLE) } : box);
@@ -100,6 +102,44 @@ const still = (
   ctx.chain(`[${resized}]format=${fmt},${motion},${ctx.retimeLayer(win)}[${label}]`);
   const full = box.w === ctx.spec.width && box.h === ctx.spec.height && box.x === 0 && box.y === 0;
   return { label, x: box.x, y: box.y, coversFrame: full && !alpha };
+};
+
+/** An animated picture (GIF; WebP once made readable, animated-webp.ts): frames that last, a length. */
+export const isAnimated = (info: MediaInfo): boolean => info.hasVideo && info.duration > 0;
+
+/**
+ * An animated picture plays from the layer's start at its own frame timing (each frame for its delay), looping
+ * unless `loop` is false (then its last frame holds), resized once per frame of the file (playback.ts).
+ */
+const animated = (
+  ctx: GraphContext,
+  layer: LayerOf<"image" | "image-overlay">,
+  win: LayerWindow,
+  box: { w: number; h: number; x: number; y: number },
+  mode: ResizeMode,
+  zoom: { dir: ZoomDirection | null; amount: number },
+  info: MediaInfo,
+): LayerVideo => {
+  const seg = { cutFrom: 0, length: info.duration, speed: 1, loop: layer.loop ?? true };
+  const alpha = info.hasAlpha || mode === "contain";
+  const played = playSegment(
+    ctx,
+    {
+      path: layer.path,
+      info,
+      seg,
+      decoder: [],
+      seek: false,
+      box,
+      mode,
+      zoom,
+      fmt: alpha ? "yuva420p" : "yuv420p",
+      prefix: "img",
+    },
+    win,
+  );
+  const full = box.w === ctx.spec.width && box.h === ctx.spec.height && box.x === 0 && box.y === 0;
+  return { label: played.label, x: box.x, y: box.y, coversFrame: full && !alpha };
 };
 
 /** `image`: JC default resizeMode cover, Ken Burns `in` unless zoomDirection is null. */
