@@ -2,13 +2,16 @@
  * How a video layer plays its cut and an image layer its animated picture (issue 45 §5), by the pixels and the sound
  * of real renders: `loop` repeats a cut shorter than its layer (frame k is the cut's frame k mod its length), `speed`
  * plays it faster or slower (the clip's length follows, the sound keeps its pitch), an animated GIF plays at its own
- * frame delays and loops or holds its last frame. A still and the chunks of a split drawn from inside a loop, a
- * speed change or a GIF's frame draw the single render's frames there. Fixtures are made here with ffmpeg: a clip
- * whose every frame is one flat colour of its own (so a frame is told by its colour), with a 440 Hz tone.
+ * frame delays and loops or holds its last frame, and so does an animated WebP (decoded by sharp into an animated
+ * PNG, animated-webp.ts); `frameTime` draws one frame of a video, GIF or WebP as a still. A still and the chunks of a
+ * split drawn from inside a loop, a speed change or an animation's frame draw the single render's frames there.
+ * Fixtures are made here with ffmpeg (and the WebP with sharp): a clip whose every frame is one flat colour of its own
+ * (so a frame is told by its colour), with a 440 Hz tone.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VideoConfig } from "@media-render/contract/config";
 import { run } from "../../src/lib/process.ts";
@@ -29,6 +32,15 @@ let gif: string;
 let gifColours: number[][];
 const GIF_STARTS = [0, 0.2, 0.5, 0.7, 0.8];
 const GIF_LENGTH = 2.8;
+/** The animated WebP: five frames of these colours on the GIF's timing (delays 0.2, 0.3, 0.2, 0.1 and 2 s). */
+let webp: string;
+const WEBP_COLOURS = [
+  [230, 40, 40],
+  [40, 200, 60],
+  [50, 70, 220],
+  [240, 220, 30],
+  [200, 50, 210],
+];
 
 /** The mean colour of every frame of `path` (RGB). */
 const coloursOf = async (path: string): Promise<number[][]> => {
@@ -127,7 +139,15 @@ beforeAll(async () => {
     ...["-final_delay", String(Math.round((GIF_LENGTH - GIF_STARTS.at(-1)!) * 100)), gif],
   ]);
   gifColours = await coloursOf(gif);
-  expect(gifColours).toHaveLength(5);
+  if (gifColours.length !== 5) throw new Error(`the GIF fixture has ${gifColours.length} frames, not 5`);
+  webp = join(dir, "steps.webp");
+  const side = 32;
+  const roll = Buffer.concat(
+    WEBP_COLOURS.map(([r, g, b]) => Buffer.alloc(side * side * 4).fill(Buffer.of(r!, g!, b!, 255))),
+  );
+  await sharp(roll, { raw: { width: side, height: side * 5, channels: 4, pageHeight: side } })
+    .webp({ lossless: true, loop: 0, delay: [200, 300, 200, 100, 2000] })
+    .toFile(webp);
 }, 60_000);
 
 afterAll(async () => {
@@ -423,4 +443,207 @@ describe("an animated GIF as an image-overlay", () => {
     },
     180_000,
   );
+});
+
+describe("an animated WebP as an image-overlay (ffmpeg 5.1 reads none: decoded by sharp into an animated PNG)", () => {
+  /** The WebP frame on screen at `t` seconds (its timing is the GIF's). */
+  const webpFrameAt = (t: number, loop = true) => {
+    const at = loop ? t % GIF_LENGTH : Math.min(t, GIF_LENGTH);
+    return GIF_STARTS.findLastIndex((s) => s <= at + 1e-9);
+  };
+  const overlay = (extra: Record<string, unknown> = {}, layers: Record<string, unknown>[] = []) =>
+    videoConfig({
+      width: W,
+      height: H,
+      fps: FPS,
+      clips: [
+        {
+          duration: 4,
+          layers: [
+            { type: "fill-color", color: "#000000" },
+            { type: "image-overlay", path: webp, width: 1, height: 1, ...extra },
+            ...layers,
+          ],
+        },
+      ],
+    });
+  let single: number[];
+
+  beforeAll(async () => {
+    single = await framesShown(await render("webp.mp4", overlay()), WEBP_COLOURS);
+  }, 120_000);
+
+  it("is an animated WebP, which ffmpeg here cannot decode", async () => {
+    const head = await readFile(webp);
+    expect(head.subarray(12, 16).toString("latin1")).toBe("VP8X");
+    expect(head[20]! & 0x02).toBe(0x02); // the animation flag
+    await expect(run("ffmpeg", ["-v", "error", "-i", webp, "-f", "null", "-"])).rejects.toMatchObject({
+      stderrTail: expect.stringContaining("image data not found"),
+    });
+  });
+
+  it("plays each frame for its own delay and starts again when it ends", () => {
+    expect(single).toEqual(Array.from({ length: 40 }, (_, k) => webpFrameAt(k / FPS)));
+  });
+
+  it("with loop false plays once and holds its last frame", async () => {
+    const once = await framesShown(await render("webp-once.mp4", overlay({ loop: false })), WEBP_COLOURS);
+    expect(once).toEqual(Array.from({ length: 40 }, (_, k) => webpFrameAt(k / FPS, false)));
+  }, 120_000);
+
+  it("a still and chunks starting inside a WebP frame draw the single render's", async () => {
+    const still = await framesShown(
+      await render("webp-still.png", videoConfig({ ...overlay(), still: { time: 3.4 } }), { format: "png" }),
+      WEBP_COLOURS,
+    );
+    expect(still).toEqual([single[34]]);
+    const joined: number[] = [];
+    for (const [start, end] of [
+      [0, 6],
+      [6, 34],
+      [34, 40],
+    ] as const)
+      joined.push(
+        ...(await framesShown(
+          await render(`webp-seg-${start}.mp4`, overlay(), { segment: { start, end } }),
+          WEBP_COLOURS,
+        )),
+      );
+    expect(joined).toEqual(single);
+  }, 180_000);
+
+  it("keeps its transparency: a half-transparent WebP over white is drawn half way to its colour", async () => {
+    const half = join(dir, "half.webp");
+    const side = 16;
+    const roll = Buffer.concat(
+      [
+        [0, 0, 255, 128],
+        [255, 0, 0, 128],
+      ].map((c) => Buffer.alloc(side * side * 4).fill(Buffer.from(c))),
+    );
+    await sharp(roll, { raw: { width: side, height: side * 2, channels: 4, pageHeight: side } })
+      .webp({ lossless: true, loop: 0, delay: [500, 500] })
+      .toFile(half);
+    const colours = await coloursOf(
+      await render(
+        "webp-alpha.mp4",
+        videoConfig({
+          width: W,
+          height: H,
+          fps: FPS,
+          clips: [
+            {
+              duration: 1,
+              layers: [
+                { type: "fill-color", color: "#ffffff" },
+                { type: "image-overlay", path: half, width: 1, height: 1 },
+              ],
+            },
+          ],
+        }),
+      ),
+    );
+    expect(distance(colours[2]!, [127, 127, 255])).toBeLessThanOrEqual(10);
+    expect(distance(colours[7]!, [255, 127, 127])).toBeLessThanOrEqual(10);
+  }, 120_000);
+
+  it("a broken animated WebP fails the job, naming it, without a path", async () => {
+    const broken = join(dir, "broken.webp");
+    const bytes = await readFile(webp);
+    await writeFile(broken, bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    const failed = render(
+      "webp-broken.mp4",
+      videoConfig({
+        width: W,
+        height: H,
+        fps: FPS,
+        clips: [{ duration: 1, layers: [{ type: "image-overlay", path: broken }] }],
+      }),
+    );
+    await expect(failed).rejects.toThrow(/^Unreadable media: an animated WebP: (?!.*\/tmp)/);
+  }, 60_000);
+});
+
+describe("frameTime: one frame of a moving picture as an image layer", () => {
+  const still = (layer: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    videoConfig({
+      width: W,
+      height: H,
+      fps: FPS,
+      clips: [
+        {
+          duration: 1,
+          layers: [
+            { type: "fill-color", color: "#000000" },
+            { type: "image-overlay", width: 1, height: 1, ...layer },
+          ],
+        },
+      ],
+      ...extra,
+    });
+
+  it("of a video: the first frame at or after it, the one a video layer cut from there shows first", async () => {
+    const cut = await framesShown(
+      await render(
+        "cut-075.mp4",
+        config([{ type: "video", path: clip, cutFrom: 0.75, cutTo: 1.75, resizeMode: "stretch" }]),
+      ),
+      clipColours,
+    );
+    expect(cut[0]).toBe(8);
+    for (const [t, frame] of [
+      [0, 0],
+      [0.75, 8],
+      [1, 10],
+      [1.9, 19],
+    ] as const) {
+      const frames = await framesShown(
+        await render(`frame-${t}.mp4`, still({ path: clip, frameTime: t })),
+        clipColours,
+      );
+      expect(frames, `frameTime ${t}`).toEqual(Array(10).fill(frame));
+    }
+  }, 180_000);
+
+  it("in an image layer with Ken Burns, and in a still and a chunk of the timeline", async () => {
+    const base = videoConfig({
+      width: W,
+      height: H,
+      fps: FPS,
+      clips: [{ duration: 2, layers: [{ type: "image", path: clip, frameTime: 1.3 }] }],
+    });
+    const single = await framesShown(await render("frame-image.mp4", base), clipColours);
+    expect(single).toEqual(Array(20).fill(13));
+    const shot = await framesShown(
+      await render("frame-image.png", videoConfig({ ...base, still: { time: 1.2 } }), { format: "png" }),
+      clipColours,
+    );
+    expect(shot).toEqual([13]);
+    const chunk = await framesShown(
+      await render("frame-image-seg.mp4", base, { segment: { start: 7, end: 20 } }),
+      clipColours,
+    );
+    expect(chunk).toEqual(single.slice(7));
+  }, 180_000);
+
+  it("of an animated GIF or WebP: the frame it plays at that time", async () => {
+    for (const [path, palette, t, frame] of [
+      [() => gif, () => gifColours, 0.6, 2],
+      [() => gif, () => gifColours, 0.3, 1],
+      [() => webp, () => WEBP_COLOURS, 0.72, 3],
+      [() => webp, () => WEBP_COLOURS, 2.5, 4],
+    ] as const) {
+      const frames = await framesShown(
+        await render(`frame-anim-${t}.mp4`, still({ path: path(), frameTime: t })),
+        palette(),
+      );
+      expect(frames, `frameTime ${t}`).toEqual(Array(10).fill(frame));
+    }
+  }, 180_000);
+
+  it("at or after the file's end draws nothing", async () => {
+    const colours = await coloursOf(await render("frame-past.mp4", still({ path: clip, frameTime: 2.5 })));
+    expect(colours).toHaveLength(10);
+    for (const c of colours) expect(distance(c, [0, 0, 0])).toBeLessThanOrEqual(4);
+  }, 60_000);
 });
