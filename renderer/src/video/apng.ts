@@ -12,6 +12,9 @@ export interface ApngFrame {
   delayMs: number;
 }
 
+/** zlib's fastest level: the file lives for one render, and its frames inflate as fast at any level. */
+const DEFLATE_LEVEL = 1;
+
 const SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
 const chunk = (type: string, data: Uint8Array): Buffer => {
@@ -37,11 +40,14 @@ const imageData = (rgba: Uint8Array, width: number, height: number): Buffer => {
   const rows = Buffer.alloc((stride + 1) * height);
   for (let y = 0; y < height; y++)
     rows.set(rgba.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
-  return deflateSync(rows, { level: 3 });
+  return deflateSync(rows, { level: DEFLATE_LEVEL });
 };
 
-/** The APNG file of `frames` (at least one), each `width x height`, played in a loop. */
-export const encodeApng = (width: number, height: number, frames: readonly ApngFrame[]): Buffer => {
+/**
+ * The APNG file of `frames` (at least one), each `width x height`, played in a loop, chunk by chunk: a writer holds
+ * one frame's compressed rows at a time, not the whole file.
+ */
+export function* apngParts(width: number, height: number, frames: readonly ApngFrame[]): Generator<Buffer> {
   if (frames.length === 0) throw new Error("an animated PNG needs a frame");
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
@@ -49,9 +55,11 @@ export const encodeApng = (width: number, height: number, frames: readonly ApngF
   ihdr.set([8, 6, 0, 0, 0], 8); // 8 bits, RGBA, deflate, adaptive filtering, not interlaced
   const actl = Buffer.alloc(8);
   actl.writeUInt32BE(frames.length, 0); // num_plays 0: forever
-  const parts = [Buffer.from(SIGNATURE), chunk("IHDR", ihdr), chunk("acTL", actl)];
+  yield Buffer.from(SIGNATURE);
+  yield chunk("IHDR", ihdr);
+  yield chunk("acTL", actl);
   let sequence = 0;
-  frames.forEach((frame, i) => {
+  for (const [i, frame] of frames.entries()) {
     if (frame.rgba.length !== width * height * 4)
       throw new Error(`frame ${i} is not ${width}x${height} RGBA`);
     const fctl = Buffer.alloc(26);
@@ -62,16 +70,19 @@ export const encodeApng = (width: number, height: number, frames: readonly ApngF
     fctl.writeUInt16BE(num, 20);
     fctl.writeUInt16BE(den, 22);
     // x/y offsets 0, dispose_op 0 (none) and blend_op 0 (source): the frame replaces the canvas.
-    parts.push(chunk("fcTL", fctl));
+    yield chunk("fcTL", fctl);
     const data = imageData(frame.rgba, width, height);
-    if (i === 0) parts.push(chunk("IDAT", data));
+    if (i === 0) yield chunk("IDAT", data);
     else {
       const fdat = Buffer.alloc(4 + data.length);
       fdat.writeUInt32BE(sequence++, 0);
       fdat.set(data, 4);
-      parts.push(chunk("fdAT", fdat));
+      yield chunk("fdAT", fdat);
     }
-  });
-  parts.push(chunk("IEND", new Uint8Array(0)));
-  return Buffer.concat(parts);
-};
+  }
+  yield chunk("IEND", new Uint8Array(0));
+}
+
+/** The whole APNG file of `frames` in memory (apngParts). */
+export const encodeApng = (width: number, height: number, frames: readonly ApngFrame[]): Buffer =>
+  Buffer.concat([...apngParts(width, height, frames)]);

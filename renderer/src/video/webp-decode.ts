@@ -5,9 +5,9 @@
  * a user's file, so it holds nothing of the renderer's (renderer/README.md, "Tools"). Failures go to stderr, one
  * line without paths, and exit 1.
  */
-import { writeFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import sharp from "sharp";
-import { encodeApng } from "./apng.ts";
+import { apngParts } from "./apng.ts";
 
 /** Decoded frames a file may take (RGBA): 256 MiB, e.g. 180 frames of 640x480 or 45 of 1280x720. */
 const MAX_FRAME_BYTES = 256 * 1024 * 1024;
@@ -41,7 +41,12 @@ const decode = async (input: string, output: string): Promise<void> => {
     rgba: data.subarray(i * size, (i + 1) * size),
     delayMs: shownMs(meta.delay?.[i]),
   }));
-  await writeFile(output, encodeApng(width, height, frames));
+  const file = await open(output, "w");
+  try {
+    for (const part of apngParts(width, height, frames)) await file.write(part);
+  } finally {
+    await file.close();
+  }
 };
 
 const [input, output] = process.argv.slice(2);
