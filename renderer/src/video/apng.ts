@@ -47,7 +47,11 @@ const imageData = (rgba: Uint8Array, width: number, height: number): Buffer => {
  * The APNG file of `frames` (at least one), each `width x height`, played in a loop, chunk by chunk: a writer holds
  * one frame's compressed rows at a time, not the whole file.
  */
-export function* apngParts(width: number, height: number, frames: readonly ApngFrame[]): Generator<Buffer> {
+export const apngParts = function* (
+  width: number,
+  height: number,
+  frames: readonly ApngFrame[],
+): Generator<Buffer> {
   if (frames.length === 0) throw new Error("an animated PNG needs a frame");
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
@@ -81,7 +85,7 @@ export function* apngParts(width: number, height: number, frames: readonly ApngF
     }
   }
   yield chunk("IEND", new Uint8Array(0));
-}
+};
 
 /** The whole APNG file of `frames` in memory (apngParts). */
 export const encodeApng = (width: number, height: number, frames: readonly ApngFrame[]): Buffer =>
