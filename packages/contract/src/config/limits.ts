@@ -99,6 +99,12 @@ export const MAX_OUTLINE_WIDTH = 100;
 export const MAX_ANIMATION_DURATION = 3600;
 /** Speed factor of subtitle/news-title animations. */
 export const MAX_ANIMATION_SPEED = 100;
+/**
+ * A video layer's `speed`: a quarter to four times as fast. Its sound keeps its pitch through ffmpeg's `atempo`,
+ * whose steps are best within 0.5-2x, so at most two of them.
+ */
+export const MIN_VIDEO_SPEED = 0.25;
+export const MAX_VIDEO_SPEED = 4;
 
 /** Defaults the renderers apply when a property is absent (the schemas leave absent values absent). */
 export const IMAGE_DEFAULTS = {

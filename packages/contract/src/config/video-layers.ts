@@ -6,6 +6,7 @@
  */
 import * as v from "valibot";
 import {
+  bool,
   HostedCatalogFont,
   catalogFontEntries,
   Color,
@@ -33,6 +34,8 @@ import {
   MAX_ANIMATION_SPEED,
   MAX_OUTLINE_WIDTH,
   MAX_TEXT_LENGTH,
+  MAX_VIDEO_SPEED,
+  MIN_VIDEO_SPEED,
   VIDEO_MAX_FONT_SIZE,
   VIDEO_MAX_SIZE,
   VIDEO_MIN_FONT_SIZE,
@@ -45,6 +48,35 @@ const timing = { start: o(Seconds), stop: o(PositiveSeconds) };
 const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "down"]));
 const kenBurns = { zoomDirection: o(ZoomDirection), zoomAmount: o(Fraction) };
 const cut = { cutFrom: o(Seconds), cutTo: o(PositiveSeconds) };
+/**
+ * An animated picture (GIF, WebP) plays at its own frame timing from the layer's start: `loop` (default true)
+ * repeats it for as long as the layer lasts, `false` plays it once and holds its last frame. A still ignores it.
+ */
+const animation = {
+  loop: o(
+    v.pipe(
+      bool(),
+      v.description(
+        "An animated GIF or WebP plays at its own frame timing from the layer's start; true (default) repeats it for as long as the layer lasts, false plays it once and holds its last frame. A still ignores it.",
+      ),
+    ),
+  ),
+};
+/**
+ * A moving picture (a video by its storage path, an animated GIF or WebP) drawn as a still: the frame a video layer
+ * cut from this second shows first (a video: the first frame at or after it; an animated picture: the frame on screen
+ * then). A still picture ignores it; at or after the file's end it draws nothing (refused for stored files).
+ */
+const frame = {
+  frameTime: o(
+    v.pipe(
+      Seconds,
+      v.description(
+        "Draws one frame of a moving picture as a still: of a video (by its storage path: an upload or an imported file) the first frame at or after this second, the frame a video layer cut from here shows first; of an animated GIF or WebP the frame on screen then. A still picture ignores it; at or after the file's end the layer draws nothing (refused for stored videos of known length).",
+      ),
+    ),
+  ),
+};
 const FontSize = numberIn(VIDEO_MIN_FONT_SIZE, VIDEO_MAX_FONT_SIZE);
 const font = { fontPath: o(FontRef), ...catalogFontEntries(HostedCatalogFont), fontFamily: o(FontFamily) };
 const Colors = list(Color, GRADIENT_MIN_COLORS, GRADIENT_MAX_COLORS, "colours");
@@ -56,6 +88,27 @@ export const videoLayerEntries = {
   /** Default `contain-blur`. */
   resizeMode: o(oneOf(["contain", "contain-blur", "cover", "stretch"])),
   ...cut,
+  /**
+   * Plays the cut this many times as fast (0.25-4); the layer's length follows: a clip without `duration` lasts the
+   * cut divided by it. Its sound keeps its pitch. Given, the cut is never stretched to the clip.
+   */
+  speed: o(
+    v.pipe(
+      numberIn(MIN_VIDEO_SPEED, MAX_VIDEO_SPEED),
+      v.description(
+        `Plays the cut this many times as fast (${MIN_VIDEO_SPEED}-${MAX_VIDEO_SPEED}); a clip without duration lasts the cut divided by it. The sound keeps its pitch. Given, the cut is never stretched to the clip.`,
+      ),
+    ),
+  ),
+  /** Repeats the cut (at `speed`) for as long as the layer lasts, instead of holding its last frame. */
+  loop: o(
+    v.pipe(
+      bool(),
+      v.description(
+        "Repeats the cut (at its speed) for as long as the layer lasts, instead of holding its last frame; its sound repeats with it. Does not lengthen a clip without duration.",
+      ),
+    ),
+  ),
   width: o(PositiveFraction),
   height: o(PositiveFraction),
   /** editly placement (prefer `position`). */
@@ -91,6 +144,8 @@ export const videoImageLayerEntries = {
   position: o(Position),
   width: o(PositiveFraction),
   height: o(PositiveFraction),
+  ...animation,
+  ...frame,
   ...timing,
   /** In editly's types, never read by its renderer (its examples carry it): the clip decides the length. */
   duration: ignored(
@@ -114,6 +169,8 @@ export const imageOverlayLayerEntries = {
   /** A fraction of the frame height, or pixels above 1. */
   height: o(OverlaySize),
   ...kenBurns,
+  ...animation,
+  ...frame,
   ...timing,
 };
 

@@ -11,6 +11,7 @@ import type { Identity } from "../../lib/run-as.ts";
 import { toMediaInfo } from "../../probe/media-facts.ts";
 import { probeMedia } from "../../probe/probe-media.ts";
 import type { Synthesizer } from "../../speech/types.ts";
+import { readableAnimations } from "../animated-webp.ts";
 import type { FetchInputs } from "../chunk-inputs.ts";
 import { fetchInputs, fileRefs, layerFileRefs, rewriteRefs } from "../fetch-inputs.ts";
 import { isRaster, isText, keyedLayers } from "../layers/index.ts";
@@ -85,18 +86,22 @@ export const downloadInputs = async (
     signal?: AbortSignal;
     /** Downloads the files (default fetchInputs; a split job's chunks share theirs: chunk-inputs.ts). */
     fetchInputs?: FetchInputs;
+    /** The task's tool user, who decodes animated WebPs (animated-webp.ts). */
+    user?: Identity | null;
     report: (percent: number, stage: Stage) => void;
     clock: Stopwatch;
   },
 ): Promise<Downloaded> => {
   const refs = fileRefs(spec);
   const start = o.clock.now();
-  const local = await (o.fetchInputs ?? fetchInputs)(refs, o.workDir, {
+  const fetched = await (o.fetchInputs ?? fetchInputs)(refs, o.workDir, {
     inputs: o.inputs,
     allowLocalFiles: o.allowLocalFiles,
     signal: o.signal,
     onFile: (n) => o.report(overallPercent("downloading", n / Math.max(1, refs.length)), "downloading"),
   });
+  // An animated WebP is read as the animated PNG decoded from it, which ffmpeg 5.1 can play.
+  const local = await readableAnimations(fetched, o);
   o.clock.record("downloadMs", start);
   return { spec: await withShaderText(rewriteRefs(spec, local)), local };
 };

@@ -66,6 +66,18 @@ const valid: [string, "image" | "video", unknown][] = [
   ["catalogFont, googleFont's alias", "image", imageConfig([text({ catalogFont: "Roboto" })])],
   ["fps 120 at 1 px", "video", videoConfig(undefined, { fps: 120, width: 1, height: 1 })],
   [
+    "video speed and loop, animated overlay, a frame of a video",
+    "video",
+    videoConfig([
+      clip([
+        { type: "video", path: "/v.mp4", speed: 0.25, loop: true },
+        { type: "image-overlay", path: "/a.webp", loop: false },
+        { type: "image", path: "/v.mp4", frameTime: 0 },
+      ]),
+      clip([{ type: "video", path: "/v.mp4", speed: 4, loop: false }]),
+    ]),
+  ],
+  [
     "audio curve linear",
     "video",
     videoConfig([clip([{ type: "pause" }], { transition: { audioInCurve: "linear" } })]),
@@ -157,8 +169,30 @@ const invalid: [string, "image" | "video", unknown][] = [
     videoConfig([clip([{ type: "html", html: "x", animated: true, duration: 31 }])]),
   ],
   ["volume 1001", "video", videoConfig(undefined, { outputVolume: 1001 })],
+  ["speed 0.2", "video", videoConfig([clip([{ type: "video", path: "/v.mp4", speed: 0.2 }])])],
+  ["speed 4.5", "video", videoConfig([clip([{ type: "video", path: "/v.mp4", speed: 4.5 }])])],
+  ["loop as text", "video", videoConfig([clip([{ type: "video", path: "/v.mp4", loop: "yes" }])])],
+  ["negative frameTime", "video", videoConfig([clip([{ type: "image", path: "/v.mp4", frameTime: -1 }])])],
+  [
+    "frameTime on a video layer",
+    "video",
+    videoConfig([clip([{ type: "video", path: "/v.mp4", frameTime: 1 }])]),
+  ],
   ["volume in bels", "video", videoConfig(undefined, { outputVolume: "-1B" })],
 ];
+
+describe("the video schema documents playback", () => {
+  it("describes speed, loop and frameTime where they apply", () => {
+    const schema = JSON.stringify(configJsonSchema("video"));
+    for (const phrase of [
+      "Plays the cut this many times as fast (0.25-4)",
+      "Repeats the cut (at its speed) for as long as the layer lasts",
+      "An animated GIF or WebP plays at its own frame timing",
+      "Draws one frame of a moving picture as a still",
+    ])
+      expect(schema).toContain(phrase);
+  });
+});
 
 describe("served JSON Schema agrees with validateJobConfig", () => {
   it.each(valid)("both accept: %s", (_, type, config) => {
