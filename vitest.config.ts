@@ -45,6 +45,7 @@ export default defineConfig(async () => {
             AUTH_IP_LIMIT_PER_HOUR: "1000",
             // The default threshold (a minute of 720p): `npm start` may have left another in .dev.vars.
             PARALLEL_RENDER_MIN_WORK: "",
+            PARALLEL_CAPTIONED_CHUNK_SECONDS: "",
           },
         },
       })),
