@@ -25,7 +25,9 @@ import { ignored } from "./ignored.ts";
 import { layerDefaultsEntries, layerObject, layerVariant } from "./layer-set.ts";
 import * as L from "./limits.ts";
 import {
+  applyLayerDefaults,
   defaultsIssues,
+  effectiveLayerIssues,
   layerIssues,
   normaliseConfigAliases,
   prefix,
@@ -304,7 +306,10 @@ export const videoConfigEntries = {
 
 type RawVideoConfig = v.InferOutput<ReturnType<typeof strict<typeof videoConfigEntries>>>;
 
-/** Rules over the whole config: defaults objects, audio cuts, the html layer cap, speech, the output length. */
+/**
+ * Rules over the whole config: defaults objects, layers as rendered (their defaults merged), audio cuts, the html
+ * layer cap, speech, the output length.
+ */
 export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
   const out: RuleIssue[] = [];
   const defaults = config.defaults;
@@ -323,6 +328,7 @@ export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
   let html = 0;
   const countHtml = (layers: readonly { type: string }[], base: (string | number)[]) =>
     layers.forEach((layer, i) => {
+      out.push(...prefix([...base, i], effectiveLayerIssues(applyLayerDefaults(defaults, layer))));
       if (layer.type === "html" && ++html === L.HTML_MAX_LAYERS_PER_JOB + 1) {
         out.push({
           path: [...base, i],
@@ -354,6 +360,8 @@ export const VideoConfigSchema = v.pipe(
   v.transform((config) => withOutPathFormat(normaliseConfigAliases(config))),
   v.description(
     "Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; " +
+      '"minFontSize" and "maxFontSize" go together (minimum at most the maximum) and replace "fontSize" (not both on ' +
+      "one object); " +
       `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers per job; at most ${L.SPEECH_MAX_JOB_CHARACTERS} characters ` +
       "of speech text per job; the output (clip lengths minus transition " +
       `overlaps) lasts at most ${L.VIDEO_MAX_DURATION} s; html/css sizes are UTF-8 bytes.`,
