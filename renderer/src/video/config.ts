@@ -6,6 +6,7 @@
  * Clip lengths and transitions are not decided here: packages/contract/src/timeline.ts does that from `defaults`.
  */
 import type { VideoConfig } from "@media-render/contract/config/video";
+import { fitRange } from "@media-render/contract/fit-text";
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
 import { evenDimension } from "@media-render/contract/geometry";
@@ -88,11 +89,14 @@ export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec 
 };
 
 /**
- * A layer's pixel-valued properties multiplied by `s` (a preview): its text type's (`TextType.scalePixels`),
- * other layers unchanged.
+ * A layer's pixel-valued properties multiplied by `s` (a preview): its text type's (`TextType.scalePixels`), and the
+ * range a fitted text is sized in; other layers unchanged.
  */
 export const scaleLayerPixels = (layer: Layer, s: number): Layer => {
-  return isText(layer) ? textTypeOf(layer).scalePixels(layer, s) : layer;
+  if (!isText(layer)) return layer;
+  const scaled = textTypeOf(layer).scalePixels(layer, s);
+  const fit = fitRange(scaled);
+  return fit ? ({ ...scaled, minFontSize: fit.min * s, maxFontSize: fit.max * s } as Layer) : scaled;
 };
 
 /** Side of the square whose area a preview keeps (aspect ratio kept). */
