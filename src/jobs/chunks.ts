@@ -23,11 +23,19 @@ export const DEFAULT_MIN_WORK = 60 * 1280 * 720;
 const CHUNK_WORK_FRACTION = 0.5;
 
 /**
+ * A captioned chunk is at least this long: the caption part straddling each of its edges (CAPTION_PART_SECONDS, 30 s)
+ * is transcribed by both chunks beside it, so shorter chunks would pay for their captions twice (2 minutes in 4
+ * chunks: 2x the whole render's transcription, measured); at 5 minutes the repeat stays near a fifth.
+ */
+export const CAPTIONED_CHUNK_SECONDS = 300;
+
+/**
  * How many chunks to split the job into; 1 = render it whole. Only a job whose output can be joined from segments
- * (windows.ts splittable: mp4 or mov, whole timeline, no autoSubtitles). It splits into as many chunks as the
+ * (windows.ts splittable: mp4 or mov, the whole timeline). It splits into as many chunks as the
  * longest render's deadline needs (deadline.ts chunksForDeadline: an hour of 1080p at least 8, one renderer or
  * many), and into one chunk per renderer (`renderers`: the instances a job can get) when its planned work (length x
- * pixels) is at least `minWork`, each chunk at least half of that and a second of frames: fewer, longer chunks keep
+ * pixels) is at least `minWork`, each chunk at least half of that and a second of frames (five minutes with
+ * autoSubtitles: CAPTIONED_CHUNK_SECONDS): fewer, longer chunks keep
  * each one's fixed cost (inputs fetched and probed, processes started, the segment stored) small. At most MAX_CHUNKS.
  */
 export const chunkCount = (
@@ -47,7 +55,7 @@ export const chunkCount = (
       : Math.min(
           renderers,
           Math.floor(pixelSeconds / (minWork * CHUNK_WORK_FRACTION)),
-          Math.floor(timeline.totalFrames / timeline.fps),
+          Math.floor(timeline.duration / (config.autoSubtitles ? CAPTIONED_CHUNK_SECONDS : 1)),
         );
   return Math.max(1, Math.min(MAX_CHUNKS, Math.max(needed, byInstances)));
 };
@@ -161,6 +169,13 @@ export const chunksPercent = (rows: readonly ChunkRow[], upTo: number): number =
 /** Where chunk `idx`'s segment is stored: beside the job's output, removed once the job ends. */
 export const segmentKey = (outputKey: string, idx: number): string => `${outputKey}.chunk${idx}`;
 
+/**
+ * Where chunk `idx` of an autoSubtitles job stores the words of the transcription parts it owns (a small JSON file the
+ * join merges into the caption files): beside its segment, removed with it.
+ */
+export const wordsKey = (outputKey: string, idx: number): string =>
+  `${segmentKey(outputKey, idx)}.words.json`;
+
 interface ChunkedJob {
   id: string;
   userId: string;
@@ -223,12 +238,12 @@ export const handOverChunk = async (
   return "requeued";
 };
 
-/** Deletes a split job's stored segments once its output is (or will never be) written. */
+/** Deletes a split job's stored segments (and words files) once its output is (or will never be) written. */
 export const dropSegments = async (ctx: Ctx, job: OutputOf): Promise<void> => {
   const rows = await chunksOf(ctx, job.id);
   if (rows.length === 0) return;
   const outputKey = keyOf(outputStorageUrl(job));
-  await ctx.env.FILES.delete(rows.map((r) => segmentKey(outputKey, r.idx)));
+  await ctx.env.FILES.delete(rows.flatMap((r) => [segmentKey(outputKey, r.idx), wordsKey(outputKey, r.idx)]));
 };
 
 /** A split job ended: its chunks still rendering are stopped and its stored segments dropped (both best effort). */

@@ -136,7 +136,7 @@ const assertRenderable = (
   if (needed === 1) return;
   const format = outputFormatOf("video", config);
   const why = !splittable(config, format)
-    ? `a ${config.autoSubtitles ? "video with autoSubtitles" : config.alpha ? "transparent video" : format} renders in one piece`
+    ? `a ${config.alpha ? "transparent video" : format} renders in one piece`
     : needed > MAX_CHUNKS
       ? `not even split into ${MAX_CHUNKS} parts`
       : null;

@@ -5,7 +5,12 @@
  * (`join`) goes to one renderer as a hand-over of the job itself, watched by the job's own lease (watch-lease.ts).
  */
 import type { VideoConfig } from "@media-render/contract/config";
-import { joinDeadlineSeconds, renderWork, videoDeadlineSeconds } from "@media-render/contract/deadline";
+import {
+  chunkWork,
+  joinDeadlineSeconds,
+  renderWork,
+  videoDeadlineSeconds,
+} from "@media-render/contract/deadline";
 import type { Timeline } from "@media-render/contract/timeline";
 import type { RenderVideoRequestInput } from "@media-render/contract/wire";
 import { chunkWindow } from "@media-render/contract/windows";
@@ -22,6 +27,7 @@ import {
   reopenJoin,
   segmentKey,
   stopChunks,
+  wordsKey,
 } from "../jobs/chunks.ts";
 import { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
@@ -93,9 +99,10 @@ export const offerChunk = async (
   if (row?.status !== "PENDING") return "skipped";
   const built = await build(ctx, job);
   if (!built) return "skipped";
-  // The chunk's deadline is its own frames' (deadline.ts), less what its earlier hand-overs used of it.
-  const window = chunkWindow(built.timeline.totalFrames, { index: chunk, count: row.count });
-  const earned = videoDeadlineSeconds(renderWork(built.config, built.timeline, window));
+  // The chunk's deadline is its own frames' and its own captions' (deadline.ts chunkWork), less what its earlier
+  // hand-overs used of it.
+  const window = chunkWindow(built.config, built.timeline, { index: chunk, count: row.count });
+  const earned = videoDeadlineSeconds(chunkWork(built.config, built.timeline, window));
   const deadlineSeconds = earned - Math.ceil(row.renderMs / 1000);
   if (deadlineSeconds < 1) {
     const error = `Rendering chunk ${chunk + 1} used up its deadline of ${earned} s over ${row.attempts} attempts; no tokens were charged`;
@@ -103,13 +110,16 @@ export const offerChunk = async (
     return "skipped";
   }
   const attempt = row.attempts + 1;
-  const key = segmentKey(keyOf(outputStorageUrl(job)), chunk);
-  const uploadUrl = await signedStorageUrl({ ...signer(ctx), method: "PUT" }, key, URL_TTL_SECONDS);
+  const outputKey = keyOf(outputStorageUrl(job));
+  const put = (key: string) => signedStorageUrl({ ...signer(ctx), method: "PUT" }, key, URL_TTL_SECONDS);
+  const uploadUrl = await put(segmentKey(outputKey, chunk));
+  // autoSubtitles: the chunk stores the words of the transcription parts it owns, for the join.
+  const words = built.config.autoSubtitles ? await put(wordsKey(outputKey, chunk)) : undefined;
   const instance = await ctx.renderer.renderVideo({
     ...built.request,
     attempt,
     chunk: { index: chunk, count: row.count },
-    output: { uploadUrl, format: built.request.output.format },
+    output: { uploadUrl, format: built.request.output.format, ...(words && { words }) },
     limits: { maxDurationSeconds: built.timeline.duration, deadlineSeconds },
   });
   const moved = await moveChunk(ctx, { jobId, idx: chunk, attempts: row.attempts }, "PENDING", "RENDERING", {
@@ -159,13 +169,14 @@ export const dispatchJoin = async (
   const built = await build(ctx, job);
   if (!built) return "skipped";
   const outputKey = keyOf(outputStorageUrl(job));
-  const segments = await Promise.all(
-    rows.map((r) =>
-      signedStorageUrl({ ...signer(ctx), method: "GET" }, segmentKey(outputKey, r.idx), URL_TTL_SECONDS),
-    ),
-  );
-  // The join's deadline is its own work's (the mix, the copy, the frames taken from the joined file), less what
-  // earlier joins of the job used (a lost join's time is the job's render_ms).
+  const get = (key: string) => signedStorageUrl({ ...signer(ctx), method: "GET" }, key, URL_TTL_SECONDS);
+  const segments = await Promise.all(rows.map((r) => get(segmentKey(outputKey, r.idx))));
+  // autoSubtitles: the chunks' words files, merged by the join into the caption files (it transcribes nothing).
+  const words = built.config.autoSubtitles
+    ? await Promise.all(rows.map((r) => get(wordsKey(outputKey, r.idx))))
+    : undefined;
+  // The join's deadline is its own work's (the mix, the copy, the frames taken from the joined file; no
+  // transcription), less what earlier joins of the job used (a lost join's time is the job's render_ms).
   const earned = joinDeadlineSeconds(
     renderWork(built.config, built.timeline),
     built.request.output.poster !== undefined || built.request.output.thumbnails !== undefined,
@@ -180,7 +191,7 @@ export const dispatchJoin = async (
   const instance = await ctx.renderer.renderVideo({
     ...built.request,
     attempt,
-    join: { segments },
+    join: { segments, ...(words && { words }) },
     limits: { maxDurationSeconds: built.timeline.duration, deadlineSeconds },
   });
   // The join's reports renew the job's lease from now on; the watch notices when they stop.

@@ -1,7 +1,7 @@
 /**
  * A renderer's report about one chunk of a split job (docs/parallel-rendering.md): progress renews the chunk's
- * lease and moves the job's progress (the chunks' mean, up to JOIN_FROM_PERCENT); a stored segment completes the
- * chunk and, with the last one, queues the join; an infrastructure fault hands that chunk alone over; the job's own
+ * lease and moves the job's progress (the chunks' mean, up to JOIN_FROM_PERCENT); a stored segment (and, with
+ * autoSubtitles, words file) completes the chunk and, with the last one, queues the join; an infrastructure fault hands that chunk alone over; the job's own
  * fault fails the job and stops its other chunks. Reports of a chunk's lost hand-over change nothing.
  */
 import type { StatusReport } from "@media-render/contract/wire";
@@ -17,10 +17,12 @@ import {
   renewChunk,
   segmentKey,
   stopChunks,
+  wordsKey,
 } from "../jobs/chunks.ts";
 import type { getJobById } from "../jobs/internal.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { outputStorageUrl } from "../jobs/output.ts";
+import { storedVideoConfig } from "../jobs/stored-config.ts";
 import { keyOf } from "../storage/paths.ts";
 
 /** The job's progress when every chunk is stored; the join reports the rest (the renderer's joinPercent). */
@@ -32,10 +34,12 @@ export const applyChunkReport = async (
   report: StatusReport & { chunk: number },
   publicError: (text: string | undefined) => string,
 ): Promise<boolean> => {
-  const segment = segmentKey(keyOf(outputStorageUrl(job)), report.chunk);
+  const outputKey = keyOf(outputStorageUrl(job));
+  const segment = segmentKey(outputKey, report.chunk);
+  const words = wordsKey(outputKey, report.chunk);
   if (job.status !== "PROCESSING") {
-    // A chunk finished after its job ended: its segment is nobody's.
-    if (report.status === "completed") await ctx.env.FILES.delete(segment);
+    // A chunk finished after its job ended: its segment (and words file) are nobody's.
+    if (report.status === "completed") await ctx.env.FILES.delete([segment, words]);
     return false;
   }
   const row = (await chunksOf(ctx, job.id)).find((r) => r.idx === report.chunk);
@@ -71,6 +75,9 @@ export const applyChunkReport = async (
       const used = lostRenderMs(ctx, row, meta.processingTime);
       if (!(await ctx.env.FILES.head(segment)))
         return (await handOverChunk(ctx, job, row, "the chunk's segment was not stored", used)) !== "stale";
+      // autoSubtitles: the words of the parts it owns are the join's too (renderer captions/words-file.ts).
+      if (storedVideoConfig(job).autoSubtitles && !(await ctx.env.FILES.head(words)))
+        return (await handOverChunk(ctx, job, row, "the chunk's words were not stored", used)) !== "stale";
       const done = { percent: 100, renderMs: row.renderMs + used, startedAt: null };
       if (!(await moveChunk(ctx, key, "RENDERING", "DONE", done))) return false;
       const rows = await chunksOf(ctx, job.id);

@@ -27,7 +27,10 @@ import { speakForJob } from "./speak.ts";
 
 /** A status report is a few hundred bytes; 64 KiB leaves room for any error text. */
 const MAX_CALLBACK_BYTES = 64 * 1024;
-/** 300 s (the longest video) of 16 kHz mono 16-bit PCM is 9.6 MB; Whisper's own limit is near 25 MB. */
+/**
+ * A render posts one transcription part of the mix at a time (contract caption-parts.ts: at most ~47 s, 1.5 MB of
+ * 16 kHz mono 16-bit PCM), never a whole hour (115 MB); 12 MiB is room for 6 minutes. Whisper's own limit is near 25 MB.
+ */
 const MAX_TRANSCRIBE_BYTES = 12 * 1024 * 1024;
 /** A speech request: at most 5000 characters of text (up to 4 bytes each in UTF-8) and a language. */
 const MAX_SPEAK_BYTES = 24 * 1024;

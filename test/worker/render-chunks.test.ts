@@ -56,8 +56,10 @@ describe("when a job splits", () => {
     expect(count(video(120), 8)).toBe(4);
     // Ten minutes of 1080p on 64 renderers: 45 chunks of 30 s of 720p's work each.
     expect(count(video(600, 1920, 1080), 64)).toBe(45);
-    // Never captions (made from the whole mix first), previews or webm.
+    // Captions split like the video, in chunks of at least five minutes (each chunk transcribes its parts:
+    // render-chunks-captions.test.ts); never previews or webm.
     expect(count(video(300, 1280, 720, { autoSubtitles: true }))).toBe(1);
+    expect(count(video(1200, 1280, 720, { autoSubtitles: true }))).toBe(4);
     expect(count(video(300, 1280, 720, { fast: true }))).toBe(1);
     expect(count(video(300), 4, "webm")).toBe(1);
     // Only H.264 video is joined from segments: not a GIF, audio only, ProRes with alpha, a still or a preview.
@@ -79,7 +81,7 @@ describe("when a job splits", () => {
     expect(chunkCount(hour.config, hour.timeline, "mp4", 16)).toBe(16);
     expect(chunkCount(hour.config, hour.timeline, "mp4", 200)).toBe(MAX_CHUNKS);
     for (let index = 0; index < 8; index++) {
-      const window = chunkWindow(hour.timeline.totalFrames, { index, count: 8 });
+      const window = chunkWindow(hour.config, hour.timeline, { index, count: 8 });
       const work = renderWork(hour.config, hour.timeline, window);
       expect(work.frames).toBe(11_250);
       expect(videoDeadlineSeconds(work)).toBe(3323); // 60 + 11,250 x 0.29, under the hour

@@ -7,10 +7,11 @@
  * the speeds measured here (a 720p25 second encodes in ~0.2 s on 2 cores), tight against a render that never ends.
  */
 import { GL_NANOSECONDS_PER_PIXEL, VIDEO_DEFAULTS, VIDEO_MAX_GL_PIXELS } from "./config/limits.ts";
+import { transcribedSeconds } from "./caption-parts.ts";
 import { speechTexts } from "./config/speech.ts";
 import type { Timeline } from "./timeline.ts";
 import {
-  chunkWindow,
+  chunkWindows,
   clipRange,
   composedRange,
   MAX_CHUNKS,
@@ -55,8 +56,10 @@ export interface RenderWork {
    * transition that may be drawn by its GLSL (any but a plain `fade` or `dummy`: an upper bound), times the frame.
    */
   glPixels: number;
-  /** autoSubtitles: the mix is transcribed. */
-  captions: boolean;
+  /**
+   * autoSubtitles: the seconds of the mix transcribed (caption-parts.ts): all of it, or a chunk's parts; 0 without.
+   */
+  captionSeconds: number;
   /** Speech to synthesise: its texts (speech layers and tracks) and their characters. */
   speech: { texts: number; characters: number };
 }
@@ -65,6 +68,8 @@ interface LayerLike {
   type: string;
   animated?: boolean;
   duration?: number;
+  start?: number;
+  stop?: number;
 }
 /** The parts of a video config the work depends on (the grammar's VideoConfig has them). */
 export interface WorkInput {
@@ -86,9 +91,10 @@ const mayDrawWithGl = (t: NonNullable<Timeline["clips"][number]["transition"]>):
 
 /**
  * The work of rendering `config` on `timeline` (its planned timeline: src/jobs/planned-length.ts), or the part of it
- * a render of `window` composes (a chunk's, a still's, a preview's: windows.ts): only the frames, html captures and
- * GL drawing of that range count (an upper bound: a layer counts over the whole part of its clip in range); the
- * speech and the captions of the whole job count for every window, as every render of it makes them.
+ * a render of `window` composes (a still's, a preview's: windows.ts; a chunk's: chunkWork): only the frames, html
+ * captures and GL drawing of that range count (an upper bound: a layer counts over the whole part of its clip in
+ * range); the speech of the whole job counts for every window, as every render of it makes it, and so do the
+ * captions of the whole mix (a still or a preview writes the whole job's caption files).
  */
 export const renderWork = (config: WorkInput, timeline: Timeline, window?: FrameWindow): RenderWork => {
   const width = config.width ?? VIDEO_DEFAULTS.width;
@@ -123,8 +129,22 @@ export const renderWork = (config: WorkInput, timeline: Timeline, window?: Frame
     height,
     htmlFrames,
     glPixels: glFrames * width * height,
-    captions: config.autoSubtitles === true,
+    captionSeconds: config.autoSubtitles === true ? timeline.duration : 0,
     speech: { texts: said.length, characters: said.reduce((sum, { text }) => sum + text.length, 0) },
+  };
+};
+
+/**
+ * The work of a chunk of a split job (its `window`: chunkWindows): its window's frames (renderWork), and of the captions only the parts its
+ * frames reach (caption-parts.ts: a chunk transcribes those, the join none).
+ */
+export const chunkWork = (config: WorkInput, timeline: Timeline, window: FrameWindow): RenderWork => {
+  const work = renderWork(config, timeline, window);
+  const range = composedRange(timeline, window);
+  return {
+    ...work,
+    captionSeconds:
+      config.autoSubtitles === true ? transcribedSeconds(timeline.duration, timeline.fps, range) : 0,
   };
 };
 
@@ -136,7 +156,7 @@ const allowanceSeconds = (w: RenderWork): number => {
     w.frames * (SECONDS_PER_FRAME + SECONDS_PER_720P_FRAME * scale) +
     w.htmlFrames * (SECONDS_PER_HTML_FRAME + SECONDS_PER_720P_FRAME * scale) +
     (w.glPixels * GL_NANOSECONDS_PER_PIXEL) / 1e9 +
-    (w.captions ? w.seconds : 0) +
+    w.captionSeconds +
     w.speech.texts * SECONDS_PER_SPEECH_TEXT +
     w.speech.characters * SECONDS_PER_SPEECH_CHARACTER
   );
@@ -148,8 +168,8 @@ const wholeSeconds = (seconds: number): number => Math.ceil(seconds - 1e-6);
 /**
  * Wall-clock seconds a video render may run:
  * 60 s + frames x (0.02 s + 0.12 s x pixels / 1280x720) + html frames x (0.05 s + 0.12 s x pixels / 1280x720)
- * + GL pixels x GL_NANOSECONDS_PER_PIXEL + (with captions) 1 s per output second + speech texts x 2 s + speech
- * characters x 0.01 s, rounded up, at most 1 h.
+ * + GL pixels x GL_NANOSECONDS_PER_PIXEL + (with captions) 1 s per second of audio transcribed (a chunk's parts, or
+ * the whole output) + speech texts x 2 s + speech characters x 0.01 s, rounded up, at most 1 h.
  * The offline recogniser takes ~0.25 s per second of audio alone, about twice that on a loaded machine.
  */
 export const videoDeadlineSeconds = (w: RenderWork): number =>
@@ -162,10 +182,8 @@ export const videoDeadlineSeconds = (w: RenderWork): number =>
  */
 export const chunksForDeadline = (config: WorkInput, timeline: Timeline): number => {
   const fits = (count: number) => {
-    for (let index = 0; index < count; index++) {
-      const window = chunkWindow(timeline.totalFrames, { index, count });
-      if (allowanceSeconds(renderWork(config, timeline, window)) > MAX_DEADLINE_SECONDS) return false;
-    }
+    for (const window of chunkWindows(config, timeline, count))
+      if (allowanceSeconds(chunkWork(config, timeline, window)) > MAX_DEADLINE_SECONDS) return false;
     return true;
   };
   if (fits(1)) return 1;

@@ -16,20 +16,18 @@ export const MAX_CHUNKS = 64;
 export interface SplitInput extends PartOf {
   alpha?: boolean;
   fast?: boolean;
-  autoSubtitles?: boolean;
 }
 
 /**
  * Whether a job can render as chunks joined by stream copy: H.264 outputs only (mp4, mov without alpha: a GIF's
- * palette, a webm's VP9, ProRes 4444 and an audio-only file are one piece of work), the whole timeline (a still or a
- * preview is one window already, `fast` is a preview), and no autoSubtitles (its captions come from the whole mix
- * before any frame is drawn). Posters and thumbnails are taken from the joined file.
+ * palette, a webm's VP9, ProRes 4444 and an audio-only file are one piece of work) and the whole timeline (a still or
+ * a preview is one window already, `fast` is a preview). Posters and thumbnails are taken from the joined file;
+ * autoSubtitles are transcribed in parts, each chunk the parts its frames reach (caption-parts.ts).
  */
 export const splittable = (config: SplitInput, format: string): boolean =>
   outputFormat(format)?.splittable === true &&
   !config.alpha &&
   !config.fast &&
-  !config.autoSubtitles &&
   !config.still &&
   !config.preview;
 
@@ -51,14 +49,99 @@ export interface ChunkPart {
   count: number;
 }
 
+/** A layer as the chunks' balance reads it: its type, whether it animates, when it shows. */
+interface CostedLayer {
+  type: string;
+  animated?: boolean;
+  start?: number;
+  stop?: number;
+}
+
+/** What of a config the chunks' balance reads (the grammar's VideoConfig has it). */
+export interface BalanceInput {
+  clips: readonly { layers: readonly CostedLayer[] }[];
+  globalLayers?: readonly CostedLayer[];
+}
+
 /**
- * Chunk `index` of `count` over `totalFrames` frames: contiguous, as even as whole frames allow, every frame in
- * exactly one chunk. Every renderer and the Worker compute it from the same frame-exact timeline.
+ * The CPU a frame of a layer adds, as a share of the frame's own composing and encoding (1), measured on the 2-core
+ * machine at 1280x720 and 1920x1080 (a frame of a colour: 5.4 and 11.3 ms; a Ken Burns photo adds 2.3 of that, a
+ * video cut 2.0, a title 0.25; docs/parallel-rendering.md): the heavy kinds by type, an animated html layer's capture
+ * and a `gl` layer's drawing as estimated from their benchmarks, any other layer as a title.
  */
-export const chunkWindow = (totalFrames: number, part: ChunkPart): FrameWindow => ({
-  start: Math.floor((totalFrames * part.index) / part.count),
-  end: Math.floor((totalFrames * (part.index + 1)) / part.count),
-});
+const layerCost = (layer: CostedLayer): number => {
+  if (layer.type === "image") return 2.3;
+  if (layer.type === "video") return 2;
+  if (layer.type === "gl") return 3;
+  if (layer.type === "html" && layer.animated) return 5;
+  return 0.25;
+};
+
+/**
+ * The estimated CPU of every frame's composing and encoding, summed from the start: `cost[f]` is frames `0..f-1`'s.
+ * A frame costs 1, plus each layer shown on it (a clip's layers over its frames, transitions' overlaps holding both
+ * clips' layers; `start`/`stop` honoured).
+ */
+const cumulativeCost = (config: BalanceInput, timeline: Timeline): Float64Array => {
+  const total = timeline.totalFrames;
+  const step = new Float64Array(total + 1);
+  const add = (from: number, to: number, cost: number) => {
+    const a = Math.max(0, Math.min(total, from));
+    const b = Math.max(a, Math.min(total, to));
+    step[a]! += cost;
+    step[b]! -= cost;
+  };
+  const frameOf = (seconds: number) => Math.round(seconds * timeline.fps);
+  add(0, total, 1);
+  config.clips.forEach((clip, i) => {
+    const t = timeline.clips[i];
+    if (!t) return;
+    for (const layer of clip.layers) {
+      const from = t.startFrame + (layer.start === undefined ? 0 : frameOf(layer.start));
+      const to = layer.stop === undefined ? t.startFrame + t.frames : t.startFrame + frameOf(layer.stop);
+      add(from, Math.min(to, t.startFrame + t.frames), layerCost(layer));
+    }
+  });
+  for (const layer of config.globalLayers ?? [])
+    add(
+      layer.start === undefined ? 0 : frameOf(layer.start),
+      layer.stop === undefined ? total : frameOf(layer.stop),
+      layerCost(layer),
+    );
+  const cumulative = new Float64Array(total + 1);
+  let rate = 0;
+  for (let f = 0; f < total; f++) {
+    rate += step[f]!;
+    cumulative[f + 1] = cumulative[f]! + rate;
+  }
+  return cumulative;
+};
+
+/**
+ * The `count` chunks of a split job: contiguous windows of the timeline, every frame in exactly one, each at least
+ * one frame, cut where the estimated work (cumulativeCost) is shared evenly, so no chunk is the slow one because it
+ * holds the photos while another holds the titles. Every renderer and the Worker compute them from the same normal
+ * form and frame-exact timeline.
+ */
+export const chunkWindows = (config: BalanceInput, timeline: Timeline, count: number): FrameWindow[] => {
+  const total = timeline.totalFrames;
+  const cost = cumulativeCost(config, timeline);
+  const all = cost[total]!;
+  const cuts = [0];
+  let f = 0;
+  for (let i = 1; i < count; i++) {
+    const share = (all * i) / count;
+    while (f < total && cost[f]! < share) f++;
+    // Each chunk keeps at least one frame, and leaves one to each chunk after it.
+    cuts.push(Math.min(Math.max(f, cuts[i - 1]! + 1), total - (count - i)));
+  }
+  cuts.push(total);
+  return Array.from({ length: count }, (_, i) => ({ start: cuts[i]!, end: cuts[i + 1]! }));
+};
+
+/** Chunk `part.index` of `part.count` (chunkWindows). */
+export const chunkWindow = (config: BalanceInput, timeline: Timeline, part: ChunkPart): FrameWindow =>
+  chunkWindows(config, timeline, part.count)[part.index]!;
 
 /**
  * The frames a render of `window` composes: the window, widened to whole transitions where it starts or ends inside

@@ -183,6 +183,11 @@ export const RenderVideoRequest = v.object({
     format: v.picklist(RENDER_FORMATS),
     /** autoSubtitles: where the transcript (JSON), WebVTT and SRT files go. */
     captions: v.optional(v.object({ transcript: HttpUrl, vtt: HttpUrl, srt: HttpUrl })),
+    /**
+     * autoSubtitles, a chunk of a split job: where the words of the transcription parts it owns go (a small JSON file
+     * beside its segment, which the join reads back: `join.words`).
+     */
+    words: v.optional(HttpUrl),
     /** The config's `poster`: where its image goes. */
     poster: v.optional(HttpUrl),
     /**
@@ -243,8 +248,20 @@ export const RenderVideoRequest = v.object({
    * split evenly) as a video-only segment, uploaded to `output.uploadUrl`. Its reports echo `chunk`.
    */
   chunk: v.optional(RenderChunk),
-  /** Parallel rendering: join these segments (in order, by stream copy) with the audio mix of the whole timeline. */
-  join: v.optional(v.object({ segments: v.pipe(v.array(HttpUrl), v.minLength(2), v.maxLength(MAX_CHUNKS)) })),
+  /**
+   * Parallel rendering: join these segments (in order, by stream copy) with the audio mix of the whole timeline;
+   * autoSubtitles: `words` has each chunk's words file (`output.words`), in the same order, merged into the caption
+   * files.
+   */
+  join: v.optional(
+    v.pipe(
+      v.object({
+        segments: v.pipe(v.array(HttpUrl), v.minLength(2), v.maxLength(MAX_CHUNKS)),
+        words: v.optional(v.array(HttpUrl)),
+      }),
+      v.check((j) => !j.words || j.words.length === j.segments.length, "one words file per segment"),
+    ),
+  ),
 });
 export type RenderVideoRequest = v.InferOutput<typeof RenderVideoRequest>;
 /** The request as the Worker builds it. */

@@ -5,7 +5,6 @@
  * their suffix. `-remove_noise no`: its spectral noise removal ate most words of clean synthetic speech
  * (fixture: "well when you" with it, "welcome to ... every word you hear ..." without).
  */
-import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { run, ProcessError } from "../lib/process.ts";
 import type { Identity } from "../lib/run-as.ts";
@@ -17,7 +16,6 @@ import {
   type Transcript,
   type TranscriptWord,
 } from "./types.ts";
-import { splitWav } from "./wav-chunks.ts";
 
 /** Parses `pocketsphinx_continuous -time yes` output into words (pure). */
 export const parsePocketsphinx = (stdout: string): TranscriptWord[] => {
@@ -31,9 +29,6 @@ export const parsePocketsphinx = (stdout: string): TranscriptWord[] => {
   }
   return words;
 };
-
-/** Parts shorter than this are not worth a process of their own (and recognise worse without context). */
-const MIN_PART_SECONDS = 10;
 
 /** One recogniser run over one WAV file: its words, times from the file's start. */
 const recognise = async (
@@ -58,39 +53,26 @@ const recognise = async (
 
 /**
  * Runs pocketsphinx at `binary` (default `pocketsphinx_continuous` on PATH), as `user` (a job's tool user) when
- * given. The recogniser uses one core, so audio long enough is cut at quiet moments into up to `parallel` parts
- * (default: the machine's cores) recognised at once.
+ * given: one recogniser run per file. The recogniser uses one core, so a render hands it as many parts of the mix at
+ * once as the machine has cores (`concurrency`; the parts are cut by captions/parts.ts, the same on every machine).
  */
 export const pocketsphinxTranscriber = (
   binary = "pocketsphinx_continuous",
-  parallel = availableParallelism(),
   user: Identity | null = null,
 ): Transcriber => {
   return {
     backend: "pocketsphinx",
+    concurrency: availableParallelism(),
     async transcribe(wavPath: string, options: TranscribeOptions = {}): Promise<Transcript> {
       if (options.language !== undefined && !/^en\b/i.test(options.language))
         throw new TranscriptionFailed(
           `the offline transcriber only knows English; language "${options.language}" needs the Workers AI backend`,
         );
-      // 16 kHz mono 16-bit: 32,000 bytes a second.
-      const seconds = (await stat(wavPath)).size / 32_000;
-      const parts = Math.max(1, Math.min(parallel, Math.floor(seconds / MIN_PART_SECONDS)));
-      const files = parts > 1 ? await splitWav(wavPath, parts) : null;
-      const runs = files ?? [{ path: wavPath, offset: 0 }];
-      const words = await Promise.all(
-        runs.map(async (part) =>
-          (await recognise(binary, part.path, options.signal, user)).map((w) => ({
-            ...w,
-            start: w.start + part.offset,
-            end: w.end + part.offset,
-          })),
-        ),
-      );
+      const words = await recognise(binary, wavPath, options.signal, user);
       return {
         backend: "pocketsphinx",
         language: "en",
-        words: normaliseWords(words.flat(), Number.POSITIVE_INFINITY),
+        words: normaliseWords(words, Number.POSITIVE_INFINITY),
       };
     },
   };

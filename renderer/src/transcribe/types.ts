@@ -33,6 +33,8 @@ export interface TranscribeOptions {
 /** A speech-to-text backend: reads a 16 kHz mono 16-bit PCM WAV file and returns its words with times. */
 export interface Transcriber {
   readonly backend: TranscriptionBackend;
+  /** How many files (parts of one mix) it transcribes at once; default 1. */
+  readonly concurrency?: number;
   transcribe(wavPath: string, options?: TranscribeOptions): Promise<Transcript>;
 }
 

@@ -22,10 +22,14 @@ const Envelope = v.object({
   error: v.optional(v.pipe(v.string(), v.maxLength(300))),
 });
 
+/** Requests in flight at once for one render: its parts of the mix, one request each. */
+const PARTS_AT_ONCE = 4;
+
 /** Transcribes through the Worker at `url` for `jobId`. */
 export const workersAiTranscriber = (url: string, jobId: string, secret: string): Transcriber => {
   return {
     backend: "workers-ai",
+    concurrency: PARTS_AT_ONCE,
     async transcribe(wavPath: string, options: TranscribeOptions = {}): Promise<Transcript> {
       const body = new Uint8Array(await readFile(wavPath));
       const signed = await signCallback(secret, transcribeSigningText(jobId, await sha256Hex(body)));

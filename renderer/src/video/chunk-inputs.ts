@@ -45,12 +45,17 @@ export const sharedInputs = (
   jobId: string,
   toolUsers?: ToolUsers,
 ): { fetch: FetchInputs; release: () => void } => {
-  let job = byJob.get(jobId);
+  // One folder per renderer (its TMP_DIR and process): renderers started side by side share the machine's TMP_DIR,
+  // and each gives its folder to its own tool user of the job (a shared one, given to both in turn, let one of them
+  // read nothing: "Permission denied"); tests run several renderers in one process, each with its own TMP_DIR.
+  const key = `${root}\0${jobId}`;
+  let job = byJob.get(key);
   if (!job) {
     const lease = toolUsers?.lease(jobId) ?? null;
     lease?.catch(() => {}); // awaited by the first download
-    job = { dir: join(root, `inputs-${encodeURIComponent(jobId)}`), users: 0, files: new Map(), lease };
-    byJob.set(jobId, job);
+    const dir = join(root, `inputs-${process.pid}-${encodeURIComponent(jobId)}`);
+    job = { dir, users: 0, files: new Map(), lease };
+    byJob.set(key, job);
   }
   const own = job;
   clearTimeout(own.timer);
@@ -102,7 +107,7 @@ export const sharedInputs = (
     if (--own.users > 0) return;
     own.timer = setTimeout(() => {
       if (own.users > 0) return;
-      byJob.delete(jobId);
+      byJob.delete(key);
       void rm(own.dir, { recursive: true, force: true })
         .then(() => own.lease)
         .then((lease) => lease?.release())

@@ -18,8 +18,10 @@ import type { VideoConfig } from "@media-render/contract/config/video";
 import type { Timeline } from "@media-render/contract/timeline";
 import { renderedSeconds, type RenderFormat } from "@media-render/contract/config/outputs";
 import { timeReveals, type Captions } from "./captions/captions.ts";
+import { ownedParts } from "./captions/parts.ts";
+import type { WordsFile } from "./captions/words-file.ts";
 import type { FetchInputs } from "./chunk-inputs.ts";
-import type { ChunkPart } from "@media-render/contract/windows";
+import { composedRange, type ChunkPart } from "@media-render/contract/windows";
 import type { HostedFonts } from "@media-render/contract/wire";
 import type { RenderWindow } from "./compile.ts";
 import { applyFastMode, videoSpec, withJobFonts } from "./config.ts";
@@ -83,6 +85,8 @@ export interface RenderVideoOptions {
   segment?: RenderWindow;
   /** Parallel rendering: join these segments (local files, in order) with the whole timeline's audio mix. */
   joinSegments?: string[];
+  /** Parallel rendering, autoSubtitles: the chunks' words files, in order, merged into the join's captions. */
+  joinWords?: WordsFile[];
   /** Downloads the inputs (default fetchInputs; a split job's chunks share theirs: chunk-inputs.ts). */
   fetchInputs?: FetchInputs;
 }
@@ -94,8 +98,10 @@ export interface RenderVideoResult {
   fps: number;
   duration: number;
   transitions: string[];
-  /** autoSubtitles' transcript and cues; null when the config did not ask for captions. */
+  /** autoSubtitles' transcript and cues (a chunk's: those it draws); null when the config did not ask for captions. */
   captions: Captions | null;
+  /** A chunk (or segment) of an autoSubtitles job: its words file, the transcription parts it owns (words-file.ts). */
+  words?: WordsFile;
   timings: RenderTimings;
 }
 
@@ -117,11 +123,17 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
     synthesizer: o.synthesizer ?? espeakSynthesizer(tools.espeakPath, user),
   });
   const probes = startProbes(spoken, { ffprobePath: tools.ffprobePath, signal, user, clock });
-  const { spec, captions, captionKeys } = await transcribeCaptions(spoken.spec, probes, {
+  // A chunk transcribes the parts of the mix its frames reach; the join merges the chunks' (captions/parts.ts).
+  const windowOf = (timeline: Timeline) =>
+    o.segment ?? renderWindow(target, timeline, o.chunk && { part: o.chunk, config: o.config });
+  const split = o.chunk !== undefined || o.segment !== undefined;
+  const { spec, captions, captionKeys, parts } = await transcribeCaptions(spoken.spec, probes, {
     ...{ jobId, workDir, ffmpegPath: tools.ffmpegPath, signal, user, report, clock },
-    transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath, undefined, user),
+    transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath, user),
     utterances: spoken.utterances,
     planned: o.timeline,
+    range: split ? (timeline) => composedRange(timeline, windowOf(timeline)) : undefined,
+    chunkWords: o.joinWords,
   });
   if (o.joinSegments) {
     const { duration } = await joinChunks(spec, probes, {
@@ -134,7 +146,7 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
     });
     const { width, height, fps } = spec;
     const timings = clock.timings();
-    return { outPath: o.outPath, width, height, fps, duration, transitions: [], captions: null, timings };
+    return { outPath: o.outPath, width, height, fps, duration, transitions: [], captions, timings };
   }
   // Under a tool user the helpers keep their compiled shaders in the job's folder (native-gl.ts).
   const drawer = glDrawerFor(spec, tools, {
@@ -149,7 +161,7 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
       ...{ jobId, workDir, drawer, warmGl: !o.rasterize, planned: o.timeline, report, clock },
       rasterize: o.rasterize ?? ((s, layers, dir, how) => rasterizeAll(s, layers, dir, tools, signal, how)),
       // A chunk, a still or a preview draws a window of the timeline, at the cost of its own frames.
-      window: (timeline) => o.segment ?? renderWindow(target, timeline, o.chunk),
+      window: windowOf,
     });
     const { timeline, rasters, window } = laidOut;
     if (captions) timeReveals(rasters.assets, captionKeys, captions.cues, spec);
@@ -196,8 +208,14 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
   const { width, height, fps } = spec;
   // What the file holds: a preview's range of the timeline.
   const duration = renderedSeconds(o.config, laidOut.timeline.duration);
+  // A chunk's words file: the parts that start in its window (each part is one chunk's), for the join.
+  const words =
+    split && o.config.autoSubtitles && laidOut.window
+      ? { backend: captions?.backend ?? null, parts: ownedParts(parts, laidOut.window, fps) }
+      : undefined;
   return {
     ...{ outPath: o.outPath, width, height, fps, duration, transitions: graph.transitions, captions },
+    ...(words && { words }),
     timings: clock.timings(),
   };
 };

@@ -24,9 +24,9 @@ import { workersAiTranscriber } from "../transcribe/workers-ai.ts";
 import { espeakSynthesizer } from "../speech/espeak.ts";
 import type { Synthesizer } from "../speech/types.ts";
 import { workersAiSynthesizer } from "../speech/workers-ai.ts";
-import { toSrt, toTranscriptJson, toWebVtt } from "./captions/caption-files.ts";
-import type { Captions } from "./captions/captions.ts";
-import { sendCallback, uploadFile, uploadText } from "./delivery.ts";
+import { uploadCaptionOutputs } from "./captions/upload-captions.ts";
+import { fetchWordsFiles } from "./captions/words-file.ts";
+import { sendCallback, uploadFile } from "./delivery.ts";
 import { describeFailure } from "./render-failure.ts";
 import type { AbortReason, QueuedJob } from "./render-queue.ts";
 import { deliverFrames } from "./outputs/upload-frames.ts";
@@ -104,22 +104,7 @@ const synthesizerFor = (deps: AppDeps, job: RenderVideoRequest, user: Identity |
 const transcriberFor = (deps: AppDeps, job: RenderVideoRequest, user: Identity | null): Transcriber => {
   const t = job.transcription;
   if (t?.backend === "workers-ai") return workersAiTranscriber(t.url, job.jobId, deps.config.rendererSecret);
-  return pocketsphinxTranscriber(deps.config.pocketsphinxPath, undefined, user);
-};
-
-/** Stores the transcript, WebVTT and SRT files at the request's caption URLs. */
-const uploadCaptions = async (
-  job: RenderVideoRequest,
-  captions: Captions,
-  signal?: AbortSignal,
-): Promise<void> => {
-  const urls = job.output.captions;
-  if (!urls) return;
-  await Promise.all([
-    uploadText(urls.transcript, toTranscriptJson(captions), "json", signal),
-    uploadText(urls.vtt, toWebVtt(captions), "vtt", signal),
-    uploadText(urls.srt, toSrt(captions), "srt", signal),
-  ]);
+  return pocketsphinxTranscriber(deps.config.pocketsphinxPath, user);
 };
 
 /** Resolves never; rejects when `signal` aborts. */
@@ -171,6 +156,7 @@ const runVideoJob = async (
       const work = (async () => {
         signal.throwIfAborted(); // cancelled or shut down while it waited: start nothing (no browser launch)
         const segments = job.join && (await fetchSegments(job.join.segments, dir, signal));
+        const words = job.join?.words && (await fetchWordsFiles(job.join.words, dir, signal));
         const shared =
           job.chunk || job.join ? sharedInputs(deps.config.tmpDir, job.jobId, deps.toolUsers) : null;
         const r = await renderVideo({
@@ -186,6 +172,7 @@ const runVideoJob = async (
           onProgress: (p, s) => reporter.progress(p, s),
           chunk: job.chunk,
           joinSegments: segments,
+          joinWords: words,
           tools: deps.config,
           transcriber: job.config.autoSubtitles ? transcriberFor(deps, job, user) : undefined,
           synthesizer: synthesizerFor(deps, job, user),
@@ -195,7 +182,7 @@ const runVideoJob = async (
         }).finally(() => shared?.release());
         reporter.progress(95, "uploading");
         const uploadStart = performance.now();
-        if (r.captions) await uploadCaptions(job, r.captions, signal);
+        await uploadCaptionOutputs(job, r, signal);
         const video = { path: outPath, format: job.output.format, ...r };
         await deliverFrames(job, video, { ffmpegPath: deps.config.ffmpegPath, workDir: dir, signal, user });
         const fileSize = await uploadFile(job.output.uploadUrl, outPath, job.output.format, signal);
@@ -239,15 +226,17 @@ const runVideoJob = async (
         ...(!isAudioFormat(job.output.format) && { outputWidth: result.width, outputHeight: result.height }),
         progress: 100,
         stage: "uploading",
-        ...(result.captions && {
-          captions: {
-            backend: result.captions.backend,
-            language: result.captions.language,
-            words: result.captions.words.length,
-            cues: result.captions.cues.length,
-            note: result.captions.note,
-          },
-        }),
+        // A chunk's captions are only those its frames draw: the join reports the job's.
+        ...(result.captions &&
+          !job.chunk && {
+            captions: {
+              backend: result.captions.backend,
+              language: result.captions.language,
+              words: result.captions.words.length,
+              cues: result.captions.cues.length,
+              note: result.captions.note,
+            },
+          }),
       },
     };
   } catch (error) {

@@ -13,6 +13,8 @@ export interface Report {
   jobId: string;
   status: string;
   attempt?: number;
+  /** A chunk's report: its index. */
+  chunk?: number;
   error?: string;
   retryable?: boolean;
   fault?: string;
@@ -32,6 +34,8 @@ export interface WorkerStandIn {
   puts: Map<string, Put>;
   /** The first non-processing report of `jobId` (optionally of one attempt). */
   final(jobId: string, attempt?: number): Promise<Report>;
+  /** The first report `find` accepts, once it arrives. */
+  report(find: (r: Report) => boolean): Promise<Report>;
   /** Resolves when a processing report of `jobId` names `stage`. */
   stage(jobId: string, stage: string): Promise<void>;
   /** Serves `bytes` at `GET /files/<name>` (before the fixture of that name). */
@@ -99,6 +103,7 @@ export const startWorkerStandIn = async (extra: Record<string, string> = {}): Pr
             (attempt === undefined || r.attempt === attempt),
         ),
       ),
+    report: (find) => until(() => reports.find(find)),
     stage: (jobId, stage) =>
       until(() =>
         reports.some((r) => r.jobId === jobId && r.metadata?.stage === stage) ? true : undefined,

@@ -1,12 +1,15 @@
 /**
  * A split job's inputs on one renderer (src/video/chunk-inputs.ts): fetched once for all its chunks, whatever the
- * signature of each hand-over's URL, even when two chunks ask at once; a failed download is fetched again.
+ * signature of each hand-over's URL, even when two chunks ask at once; a failed download is fetched again. Two
+ * renderers of one machine holding chunks of one job keep folders of their own, each readable by its own tool user.
  */
 import { createServer, type Server } from "node:http";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { run } from "../../src/lib/process.ts";
+import { openToTools, ToolUsers } from "../../src/lib/tool-users.ts";
 import { sharedInputs } from "../../src/video/chunk-inputs.ts";
 
 let server: Server;
@@ -61,4 +64,37 @@ describe("a split job's shared inputs", () => {
     expect(hits.get("/broken.png")).toBe(2);
     s.release();
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "keeps one folder per renderer of a machine, each read by that renderer's tool user of the job",
+    async () => {
+      // Two renderers (their own tool users, their own TMP_DIR here; renderers started side by side share one, and
+      // their folders are named by process) each hold a chunk of the same job.
+      await openToTools(dir);
+      const [rootA, rootB] = [await mkdtemp(join(dir, "a-")), await mkdtemp(join(dir, "b-"))];
+      for (const root of [rootA, rootB]) await openToTools(root);
+      const [usersA, usersB] = [new ToolUsers(), new ToolUsers()];
+      const [leaseA, leaseB] = await Promise.all([usersA.lease("job_c"), usersB.lease("job_c")]);
+      const a = sharedInputs(rootA, "job_c", usersA);
+      const b = sharedInputs(rootB, "job_c", usersB);
+      const inputs = { "/x/audio.wav": `${base}/audio.wav?sig=1` };
+      const [fileA, fileB] = [
+        (await a.fetch(["/x/audio.wav"], dir, { inputs })).get("/x/audio.wav")!,
+        (await b.fetch(["/x/audio.wav"], dir, { inputs })).get("/x/audio.wav")!,
+      ];
+      expect(fileA.startsWith(join(rootA, `inputs-${process.pid}-job_c`))).toBe(true);
+      expect(fileB.startsWith(join(rootB, `inputs-${process.pid}-job_c`))).toBe(true);
+      // Each renderer's tools (as its own tool user of the job) read its copy.
+      for (const [file, lease] of [
+        [fileA, leaseA],
+        [fileB, leaseB],
+      ] as const)
+        expect((await run("cat", [file], { user: lease.user })).stdout.toString()).toBe(
+          "bytes of /audio.wav",
+        );
+      a.release();
+      b.release();
+      await Promise.all([leaseA.release(), leaseB.release()]);
+    },
+  );
 });

@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { run } from "../../src/lib/process.ts";
-import { chunkWindow } from "@media-render/contract/windows";
+import { buildTimeline } from "@media-render/contract/timeline";
+import { chunkWindows } from "@media-render/contract/windows";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
 import { videoConfig } from "../helpers/video-config.ts";
@@ -112,8 +113,9 @@ afterAll(async () => {
 
 describe("a video rendered as chunks and joined", () => {
   let out: { single: string; joined: string; segments: string[] };
+  let config: VideoConfig;
   beforeAll(async () => {
-    const config = videoConfig({
+    config = videoConfig({
       width: W,
       height: H,
       fps: FPS,
@@ -150,7 +152,7 @@ describe("a video rendered as chunks and joined", () => {
       ],
     ]);
     const flags = stdout.toString().trim().split("\n");
-    const starts = out.segments.map((_, index) => chunkWindow(8 * FPS, { index, count: 3 }).start);
+    const starts = chunkWindows(config, buildTimeline(config), 3).map((w) => w.start);
     for (const s of starts) expect(flags[s]).toMatch(/^K/);
     for (const segment of out.segments)
       expect((await streams(segment)).map((s) => s.codec_type)).toEqual(["video"]);

@@ -3,8 +3,9 @@
  * and the renderer enforces, and the GL drawing validation bounds (issue 29).
  */
 import { describe, expect, it } from "vitest";
-import { renderWork, videoDeadlineSeconds } from "../../src/deadline.ts";
+import { chunkWork, renderWork, videoDeadlineSeconds } from "../../src/deadline.ts";
 import { buildTimeline } from "../../src/timeline.ts";
+import { chunkWindow } from "../../src/windows.ts";
 
 describe("render work", () => {
   it("counts every gl layer and each transition drawn by its shader, not a plain fade", () => {
@@ -72,5 +73,25 @@ describe("render deadline", () => {
     expect(renderWork(config, buildTimeline(config)).speech).toEqual({ texts: 3, characters: 5000 });
     // 8 s of 720p25 earn 88 s; three texts 6 s, 5,000 characters 50 s.
     expect(deadline(config)).toBe(88 + 6 + 50);
+  });
+});
+
+describe("a chunk's deadline", () => {
+  it("counts its own frames, and of autoSubtitles only the parts of the mix its frames reach", () => {
+    const clip = (duration: number) => [{ duration, layers: [{ type: "fill-color" }] }];
+    const plain = { width: 640, height: 360, fps: 25, clips: clip(120) };
+    const captioned = { ...plain, autoSubtitles: true };
+    const timeline = buildTimeline(plain);
+    // Each quarter's 750 frames earn 60 + 750 x 0.05 = 97.5 s.
+    const quarter = (config: typeof plain) => chunkWindow(config, timeline, { index: 0, count: 4 });
+    expect(videoDeadlineSeconds(chunkWork(plain, timeline, quarter(plain)))).toBe(98);
+    // With captions, chunk 0 (0-30 s) reaches the parts cut near 30 and 60 s: at most 66 s of audio (not 120).
+    const first = chunkWork(captioned, timeline, quarter(captioned));
+    expect(first.captionSeconds).toBe(66);
+    expect(videoDeadlineSeconds(first)).toBe(164);
+    // The whole render transcribes all of it: 60 + 3000 x 0.05 + 120.
+    expect(videoDeadlineSeconds(renderWork(captioned, timeline))).toBe(330);
+    // A single chunk is the whole render.
+    expect(chunkWork(captioned, timeline, { start: 0, end: timeline.totalFrames }).captionSeconds).toBe(120);
   });
 });

@@ -9,6 +9,7 @@ import { run } from "../../lib/process.ts";
 import type { Identity } from "../../lib/run-as.ts";
 import { SPEECH_AUDIO_FILTER } from "../../transcribe/types.ts";
 import { pipesLast, type CompiledGraph } from "../compile.ts";
+import { f } from "../values.ts";
 
 const LABELS_AT_START = /^((?:\[[^\]]+\])+)/;
 const LABELS_AT_END = /((?:\[[^\]]+\])+)$/;
@@ -54,13 +55,17 @@ export const audioOnlyGraph = (compiled: CompiledGraph): AudioGraph | null => {
   return mix && { ...mix, filterGraph: `${mix.filterGraph};\n[aout]${SPEECH_AUDIO_FILTER}[speech]` };
 };
 
-/** Writes the mix of `graph` as `speech.wav` in `workDir` (16 kHz mono PCM) and returns its path. */
+/**
+ * Writes the mix of `graph` as `speech.wav` in `workDir` (16 kHz mono PCM) and returns its path; `seconds`: only its
+ * first seconds (the same samples as the whole mix's first seconds: ffmpeg stops, nothing before changes).
+ */
 export const writeSpeechWav = async (
   graph: AudioGraph,
   workDir: string,
   ffmpegPath: string,
   signal?: AbortSignal,
   user: Identity | null = null,
+  seconds?: number,
 ): Promise<string> => {
   const script = join(workDir, "audio-graph.txt");
   const wav = join(workDir, "speech.wav");
@@ -77,6 +82,7 @@ export const writeSpeechWav = async (
       script,
       "-map",
       "[speech]",
+      ...(seconds === undefined ? [] : ["-t", f(seconds)]),
       "-c:a",
       "pcm_s16le",
       "-f",

@@ -1,16 +1,15 @@
 /**
- * autoSubtitles in a render: the mix is transcribed once (audio-pass.ts + a Transcriber), the words are laid
- * out as cues (layout.ts) and the cues join the spec as global title layers (caption-layers.ts), which the
- * ordinary rasteriser and graph compiler then draw in the same ffmpeg pass as everything else.
+ * autoSubtitles in a render: the mix (audio-pass.ts) is transcribed in parts (parts.ts: cut at pauses near a fixed
+ * grid, each recognised and laid out on its own, layout.ts), and the cues join the spec as global title layers
+ * (caption-layers.ts), which the ordinary rasteriser and graph compiler then draw in the same ffmpeg pass as
+ * everything else. A chunk of a split job transcribes only the parts its frames reach; the join merges the parts the
+ * chunks heard (words-file.ts) without transcribing anything.
  */
 import type { Timeline } from "@media-render/contract/timeline";
+import type { FrameRange } from "@media-render/contract/windows";
 import type { Identity } from "../../lib/run-as.ts";
-import {
-  normaliseWords,
-  type Transcriber,
-  type TranscriptionBackend,
-  type TranscriptWord,
-} from "../../transcribe/types.ts";
+import type { Transcriber, TranscriptionBackend, TranscriptWord } from "../../transcribe/types.ts";
+import { openWav } from "../../transcribe/wav-chunks.ts";
 import { compileGraph } from "../compile.ts";
 import { undrawnGl } from "../graph-context.ts";
 import { keyedLayers } from "../layers/index.ts";
@@ -18,6 +17,7 @@ import type { MediaInfo, RasterAsset, VideoSpec } from "../types.ts";
 import { audioOnlyGraph, writeSpeechWav } from "./audio-pass.ts";
 import { captionAnimation, captionLayer, captionLayoutOptions, revealTimes } from "./caption-layers.ts";
 import { layoutCaptions, type Cue } from "./layout.ts";
+import { cutParts, mixNeeded, partsReached, transcribeParts, type PartWords } from "./parts.ts";
 
 /** What autoSubtitles produced: the words heard, the cues drawn, and why there are none when there are none. */
 export interface Captions {
@@ -43,7 +43,46 @@ export const captionMixGraph = (
   media: ReadonlyMap<string, MediaInfo>,
 ) => audioOnlyGraph(compileGraph({ spec, timeline, jobId, media, rasters: new Map(), glLayers: undrawnGl }));
 
-/** Transcribes the spec's final audio mix and lays out its cues. */
+/** Captions when the mix is silence: nothing to hear, nothing drawn. */
+export const noAudioCaptions = (): Captions => ({
+  backend: null,
+  language: null,
+  words: [],
+  cues: [],
+  note: NO_AUDIO_NOTE,
+});
+
+/**
+ * The captions of transcribed `parts` (in order): their words, each part's cues laid out on their own (none held past
+ * its part's end), and the language of the first part that has words (else the first part's). The single render's
+ * parts, a chunk's or the merged parts of every chunk: the same parts give the same captions.
+ */
+export const captionsOfParts = (
+  parts: readonly PartWords[],
+  backend: TranscriptionBackend,
+  spec: VideoSpec,
+): Captions => {
+  const options = captionLayoutOptions(spec.subtitles?.style ?? {}, spec);
+  const words = parts.flatMap((p) => p.words);
+  return {
+    backend,
+    language: (parts.find((p) => p.words.length > 0) ?? parts[0])?.language ?? null,
+    words,
+    cues: parts.flatMap((p) => layoutCaptions(p.words, options, p.end)),
+    note: words.length === 0 ? NO_SPEECH_NOTE : null,
+  };
+};
+
+/** Captions of the mix and the parts transcribed for them (a chunk's words file carries those it owns). */
+export interface Transcribed {
+  captions: Captions;
+  parts: PartWords[];
+}
+
+/**
+ * Transcribes the spec's final audio mix in parts and lays out their cues: every part, or only those the frames
+ * `range` reach (a chunk's composed frames), making the mix only as far as those parts need.
+ */
 export const transcribeMix = async (
   spec: VideoSpec,
   timeline: Timeline,
@@ -53,27 +92,29 @@ export const transcribeMix = async (
     workDir: string;
     ffmpegPath: string;
     transcriber: Transcriber;
+    range?: FrameRange;
     signal?: AbortSignal;
     user?: Identity | null;
   },
-): Promise<Captions> => {
+): Promise<Transcribed> => {
   const subtitles = spec.subtitles!;
   const audio = captionMixGraph(spec, timeline, o.jobId, media);
-  if (!audio) return { backend: null, language: null, words: [], cues: [], note: NO_AUDIO_NOTE };
-  const wav = await writeSpeechWav(audio, o.workDir, o.ffmpegPath, o.signal, o.user);
-  const transcript = await o.transcriber.transcribe(wav, {
-    language: subtitles.language,
-    signal: o.signal,
-  });
-  const words = normaliseWords(transcript.words, timeline.duration);
-  const cues = layoutCaptions(words, captionLayoutOptions(subtitles.style, spec));
-  return {
-    backend: transcript.backend,
-    language: transcript.language,
-    words,
-    cues,
-    note: words.length === 0 ? NO_SPEECH_NOTE : null,
-  };
+  if (!audio) return { captions: noAudioCaptions(), parts: [] };
+  const { duration, fps } = timeline;
+  const needed = mixNeeded(duration, fps, o.range);
+  const path = await writeSpeechWav(audio, o.workDir, o.ffmpegPath, o.signal, o.user, needed.seconds);
+  const wav = await openWav(path);
+  let parts: PartWords[];
+  try {
+    const cut = await cutParts(wav, needed.grid, duration, needed.seconds === undefined);
+    parts = await transcribeParts(wav, partsReached(cut, fps, o.range), {
+      ...{ workDir: o.workDir, transcriber: o.transcriber, signal: o.signal },
+      language: subtitles.language,
+    });
+  } finally {
+    await wav.close();
+  }
+  return { captions: captionsOfParts(parts, o.transcriber.backend, spec), parts };
 };
 
 /** The spec with one global title layer per cue, and the layer key of each cue. */

@@ -128,8 +128,15 @@ export const wordGroups = (words: readonly TranscriptWord[], maxGap: number): Tr
   return groups;
 };
 
-/** Lays `words` (in time order) out as cues (pure). */
-export const layoutCaptions = (words: readonly TranscriptWord[], o: CaptionLayoutOptions): Cue[] => {
+/**
+ * Lays `words` (in time order) out as cues (pure); no cue is held past `until` (a transcription part's end: the next
+ * part's cues are laid out on their own).
+ */
+export const layoutCaptions = (
+  words: readonly TranscriptWord[],
+  o: CaptionLayoutOptions,
+  until = Number.POSITIVE_INFINITY,
+): Cue[] => {
   const cues: { lines: TranscriptWord[][] }[] = [];
   let lines: TranscriptWord[][] = [];
   const close = () => {
@@ -157,7 +164,7 @@ export const layoutCaptions = (words: readonly TranscriptWord[], o: CaptionLayou
   return cues.map((cue, i) => {
     const start = cue.lines[0]![0]!.start;
     const lastEnd = cue.lines.at(-1)!.at(-1)!.end;
-    const nextStart = cues[i + 1]?.lines[0]![0]!.start ?? Number.POSITIVE_INFINITY;
+    const nextStart = cues[i + 1]?.lines[0]![0]!.start ?? until;
     return { start, end: Math.max(lastEnd, Math.min(lastEnd + o.hold, nextStart)), lines: cue.lines };
   });
 };

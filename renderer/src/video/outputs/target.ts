@@ -8,7 +8,7 @@ import { keepsAlpha, OUTPUT_FORMATS, type OutputFormatEntry } from "@media-rende
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { evenDimension } from "@media-render/contract/geometry";
 import type { Timeline } from "@media-render/contract/timeline";
-import { chunkWindow, partWindow, type ChunkPart } from "@media-render/contract/windows";
+import { chunkWindow, partWindow, type BalanceInput, type ChunkPart } from "@media-render/contract/windows";
 import type { RenderWindow } from "../compile.ts";
 import { scaleLayerPixels } from "../config.ts";
 import type { ClipSpec, Layer, VideoSpec } from "../types.ts";
@@ -120,10 +120,10 @@ export const shapeSpec = (spec: VideoSpec, target: OutputTarget): VideoSpec => {
 export const renderWindow = (
   target: OutputTarget,
   timeline: Timeline,
-  chunk?: ChunkPart,
+  chunk?: { part: ChunkPart; config: BalanceInput },
 ): RenderWindow | undefined =>
   chunk
-    ? chunkWindow(timeline.totalFrames, chunk)
+    ? chunkWindow(chunk.config, timeline, chunk.part)
     : partWindow(
         {
           still: target.stillTime === undefined ? undefined : { time: target.stillTime },

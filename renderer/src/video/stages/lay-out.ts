@@ -8,9 +8,17 @@ import type { RenderTools } from "../../config.ts";
 import type { Identity } from "../../lib/run-as.ts";
 import type { Transcriber } from "../../transcribe/types.ts";
 import { captionsFromFile } from "../captions/caption-file.ts";
-import { transcribeMix, withCaptionLayers, type Captions } from "../captions/captions.ts";
+import {
+  captionsOfParts,
+  noAudioCaptions,
+  transcribeMix,
+  withCaptionLayers,
+  type Captions,
+} from "../captions/captions.ts";
 import { captionsFromWords } from "../captions/known-words.ts";
-import { clipRange, composedRange } from "@media-render/contract/windows";
+import { mergeParts, type PartWords } from "../captions/parts.ts";
+import type { WordsFile } from "../captions/words-file.ts";
+import { clipRange, composedRange, type FrameRange } from "@media-render/contract/windows";
 import { layerWindow, type RenderWindow } from "../compile.ts";
 import { GlDrawer } from "../gl/gl-drawer.ts";
 import { GlSession } from "../gl/gl-session.ts";
@@ -96,17 +104,34 @@ export const timelineOf = (
   return timeline;
 };
 
-/** The spec with its captions as layers, the captions, and the layer key of each cue. */
+/**
+ * The spec with its captions as layers, the captions, the layer key of each cue, and the transcription parts heard
+ * (none unless the mix was transcribed: a chunk's words file takes those it owns).
+ */
 export interface Captioned {
   spec: VideoSpec;
   captions: Captions | null;
   captionKeys: string[];
+  parts: PartWords[];
 }
+
+/** The captions of a split job's chunks (their words files, in order), merged: nothing is transcribed. */
+const mergedCaptions = (files: readonly WordsFile[], spec: VideoSpec, timeline: Timeline): Captions => {
+  const backend = files.find((f) => f.backend !== null)?.backend;
+  if (!backend) return noAudioCaptions();
+  const parts = mergeParts(
+    files.map((f) => f.parts),
+    timeline.duration,
+  );
+  return captionsOfParts(parts, backend, spec);
+};
 
 /**
  * The captions of `autoSubtitles` or a `captionsFile`, once every input is probed (span `transcribeMs`), their cues
  * joined to the spec as layers: a captions file's cues; else the words the job's speech says (`utterances`,
- * nothing transcribed); else the mix transcribed (it needs every probe). A spec without `subtitles` passes through.
+ * nothing transcribed); else the chunks' words files merged (a join: `chunkWords`); else the mix transcribed (it
+ * needs every probe), in the parts the frames `range` gives reach (a chunk's) or all of them. A spec without
+ * `subtitles` passes through.
  */
 export const transcribeCaptions = async (
   spec: VideoSpec,
@@ -122,26 +147,33 @@ export const transcribeCaptions = async (
     utterances: readonly Utterance[];
     /** The job's planned timeline (the request's), if any. */
     planned?: Timeline;
+    /** The frames whose captions the render draws (a chunk's composed frames); none: all of them. */
+    range?: (timeline: Timeline) => FrameRange | undefined;
+    /** A join: the chunks' words files, in order. */
+    chunkWords?: readonly WordsFile[];
     signal?: AbortSignal;
     report: (percent: number, stage: Stage) => void;
     clock: Stopwatch;
   },
 ): Promise<Captioned> => {
-  if (!spec.subtitles) return { spec, captions: null, captionKeys: [] };
+  if (!spec.subtitles) return { spec, captions: null, captionKeys: [], parts: [] };
   await probed;
   o.report(overallPercent("transcribing", 0), "transcribing");
   const start = o.clock.now();
   const timeline = timelineOf(spec, media, o.planned);
   const file = spec.subtitles.file;
-  const captions = file
-    ? await captionsFromFile(file, spec, timeline.duration, o.signal)
-    : o.utterances.length > 0
-      ? captionsFromWords(spokenWords(o.utterances, timeline), spec, timeline.duration, null)
-      : await transcribeMix(spec, timeline, media, o);
+  let parts: PartWords[] = [];
+  let captions: Captions;
+  if (file) captions = await captionsFromFile(file, spec, timeline.duration, o.signal);
+  else if (o.utterances.length > 0)
+    captions = captionsFromWords(spokenWords(o.utterances, timeline), spec, timeline.duration, null);
+  else if (o.chunkWords) captions = mergedCaptions(o.chunkWords, spec, timeline);
+  else
+    ({ captions, parts } = await transcribeMix(spec, timeline, media, { ...o, range: o.range?.(timeline) }));
   o.clock.record("transcribeMs", start);
-  if (captions.cues.length === 0) return { spec, captions, captionKeys: [] };
+  if (captions.cues.length === 0) return { spec, captions, captionKeys: [], parts };
   const { spec: withCaptions, keys } = withCaptionLayers(spec, captions.cues);
-  return { spec: withCaptions, captions, captionKeys: keys };
+  return { spec: withCaptions, captions, captionKeys: keys, parts };
 };
 
 /**

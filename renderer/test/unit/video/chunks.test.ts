@@ -1,23 +1,11 @@
 /**
- * Parallel rendering's pure parts (src/video/chunks.ts): the frame windows, a chunk render's pipes, the queue ids
+ * Parallel rendering's pure parts (src/video/chunks.ts): a chunk render's pipes (its windows: the contract's
+ * windows.test.ts), the queue ids
  * and the join's progress (a chunk's graph is a window's: compile.window.test.ts). The renders themselves: renderer/test/video/render-chunks.test.ts.
  */
 import { brokenPipe } from "../../../src/lib/process.ts";
 import { describe, expect, it } from "vitest";
-import { chunkWindow } from "@media-render/contract/windows";
 import { cancelRenders, joinPercent, queueId } from "../../../src/video/chunks.ts";
-
-describe("chunkWindow", () => {
-  it("puts every frame in exactly one chunk, in order", () => {
-    for (const total of [1, 7, 200, 1501])
-      for (const count of [1, 2, 3, 8]) {
-        const windows = Array.from({ length: count }, (_, index) => chunkWindow(total, { index, count }));
-        expect(windows[0]!.start).toBe(0);
-        expect(windows.at(-1)!.end).toBe(total);
-        for (let i = 1; i < count; i++) expect(windows[i]!.start).toBe(windows[i - 1]!.end);
-      }
-  });
-});
 
 describe("brokenPipe: a writer whose reader stopped reading is not a failure", () => {
   const closed = (code: string) => Object.assign(new Error(`write ${code}`), { code });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildTimeline } from "@media-render/contract/timeline";
-import { composedRange } from "@media-render/contract/windows";
+import { chunkWindows, composedRange } from "@media-render/contract/windows";
 import { compileGraph, layerWindow } from "../../../src/video/compile.ts";
 import { videoSpec } from "../../../src/video/config.ts";
 import { outputTarget, renderWindow } from "../../../src/video/outputs/target.ts";
@@ -88,7 +88,13 @@ describe("renderWindow: the frames a chunk, a still and a preview draw", () => {
       end: 30,
     });
     expect(renderWindow(target({ preview: { from: 0, to: 99 } }), timeline)).toBeUndefined();
-    expect(renderWindow(target({}), timeline, { index: 1, count: 2 })).toEqual({ start: 25, end: 50 });
+    const part = { part: { index: 1, count: 2 }, config: videoConfig(config) };
+    // A chunk's window is the contract's balanced one: the photo and video clips weigh more than the colour, so the
+    // second half of the work starts before the middle frame.
+    const chunk = renderWindow(target({}), timeline, part);
+    expect(chunk).toEqual(chunkWindows(config, timeline, 2)[1]);
+    expect(chunk!.start).toBeLessThan(timeline.totalFrames / 2);
+    expect(chunk!.end).toBe(timeline.totalFrames);
   });
 });
 

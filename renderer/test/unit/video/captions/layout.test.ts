@@ -38,6 +38,15 @@ describe("caption layout", () => {
     expect(last.end).toBeCloseTo(1 + 11 * 0.35 + 0.3 + DEFAULT_LAYOUT.hold, 9);
   });
 
+  it("holds no cue past `until` (its transcription part's end), and the last one its full hold without it", () => {
+    const words = said("one two three");
+    const lastEnd = words.at(-1)!.end;
+    expect(layoutCaptions(words, opts).at(-1)!.end).toBeCloseTo(lastEnd + DEFAULT_LAYOUT.hold, 9);
+    expect(layoutCaptions(words, opts, lastEnd + 0.1).at(-1)!.end).toBeCloseTo(lastEnd + 0.1, 9);
+    // Never shorter than its words.
+    expect(layoutCaptions(words, opts, lastEnd).at(-1)!.end).toBe(lastEnd);
+  });
+
   it("gives silence no caption: a pause longer than maxGap closes the cue", () => {
     const words = [...said("hello there", 0.5), ...said("after the pause", 4)];
     const cues = layoutCaptions(words, opts);
