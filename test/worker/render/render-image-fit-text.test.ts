@@ -1,14 +1,14 @@
 /**
  * Text fitted into its box (minFontSize/maxFontSize) in image jobs, measured on the pixels: a template batch whose CSV
  * rows carry short and long names (the real batch path: rows merged, jobs queued, rendered by the image consumer in
- * Browser Rendering, downloaded as a ZIP), and single renders of the cases around it (wrapping and line height, a
- * height bound, a rotated or centred box, an uploaded font, the range's ends).
+ * Browser Rendering, downloaded as a ZIP), on one line and wrapped under a height bound with a line height; and a
+ * single render that shows the size found is the largest: the same text one pixel larger no longer fits its box.
  */
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { body, call, json, newAccount } from "../helpers.ts";
 import { FILES, render } from "./harness.ts";
-import { decode, type Decoded } from "./pixels.ts";
+import { compareWithReference, decode, type Decoded } from "./pixels.ts";
 
 type Box = { left: number; top: number; right: number; bottom: number };
 
@@ -34,6 +34,14 @@ const inkOf = (px: Decoded, rgb: number[], within: Box = { left: 0, top: 0, righ
   return box;
 };
 const width = (b: Box) => b.right - b.left + 1;
+/** The render matches its committed reference (test/fixtures/reference/<name>.png; KEEP_RENDERS keeps it for a look). */
+const expectReference = async (name: string, png: Uint8Array) => {
+  const result = await compareWithReference(name, png);
+  expect(result.missing, `no reference ${name}.png (UPDATE_REFERENCES=1 writes it)`).toBe(false);
+  expect(result.sameSize).toBe(true);
+  expect(result.meanDiff).toBeLessThan(1.5);
+  expect(result.badShare).toBeLessThan(0.005);
+};
 const height = (b: Box) => b.bottom - b.top + 1;
 
 /**
@@ -139,6 +147,39 @@ describe("a template batch of name badges with short and long names", () => {
       expect(longWrapped.top).toBeGreaterThanOrEqual(170);
       expect(longWrapped.bottom).toBeLessThanOrEqual(280);
       expect(height(longWrapped)).toBeGreaterThan(height(longFitted) * 2);
+      await expectReference("fit-text-short", files["short.png"]!);
+      await expectReference("fit-text-long", files["long.png"]!);
     },
   );
+});
+
+describe("the size a text is fitted to", () => {
+  it("is the largest that fits: the same text one pixel larger, wrapped in the same width, takes two lines", async () => {
+    // Row 0: the long name fitted on one line into 560 px. Rows 1..: the same name at fixed sizes, wrapping in the same
+    // 560 px, one band of BAND px each; the band whose ink is the fitted text's gives the size it was fitted to.
+    const SIZES = Array.from({ length: 13 }, (_, i) => 20 + i);
+    const BAND = 90;
+    const layer = { type: "text", text: LONG, x: 20, width: 560, color: "#000000" };
+    const png = await render({
+      width: 600,
+      height: BAND * (SIZES.length + 1),
+      backgroundColor: "#ffffff",
+      layers: [
+        { ...layer, y: 10, minFontSize: 8, maxFontSize: 80 },
+        ...SIZES.map((size, i) => ({ ...layer, y: 10 + BAND * (i + 1), fontSize: size, wrap: true })),
+      ],
+    });
+    const px = await decode(png);
+    const band = (i: number) => inkOf(px, [0, 0, 0], { left: 0, top: BAND * i, right: 599, bottom: BAND * (i + 1) - 1 })!;
+    const fitted = band(0);
+    expect(fitted.right).toBeLessThanOrEqual(580);
+    const rows = SIZES.map((_, i) => band(i + 1));
+    const at = rows.findIndex((r) => width(r) === width(fitted) && height(r) === height(fitted));
+    expect(at, `no fixed size draws the fitted text's ink (${JSON.stringify(fitted)})`).toBeGreaterThan(0);
+    expect(at).toBeLessThan(SIZES.length - 1);
+    // At the fitted size the text is on one line; one pixel larger it wraps onto a second.
+    expect(height(rows[at]!)).toBeLessThan(SIZES[at]! * 1.2);
+    expect(height(rows[at + 1]!)).toBeGreaterThan(SIZES[at + 1]! * 1.5);
+    await expectReference("fit-text-largest", png);
+  });
 });
