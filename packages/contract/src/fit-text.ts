@@ -18,7 +18,9 @@
  *
  * An element to fit carries its range in attributes, its font size starting at the maximum:
  * - `data-fit-min`, `data-fit-max`: the range, in px;
- * - `data-fit-height` (optional): the most its border box may be tall, in px.
+ * - `data-fit-height` (optional): the most its border box may be tall, in px;
+ * - `data-fit-width` (optional): the most its border box may be wide, in px (a box whose width is not set, which
+ *   would otherwise grow to hold a word too long for it).
  * Its width is its own (CSS `width` or `max-width`): every line must stay inside its content box, with no word
  * broken to make it fit (`overflow-wrap` is `normal` while measuring) and whitespace hanging at a wrap not counted.
  *
@@ -121,7 +123,12 @@ export const fitIssues = (layer: Obj): RuleIssue[] => {
 };
 
 /** The attributes of an element to fit. */
-export const FIT_ATTRIBUTES = { min: "data-fit-min", max: "data-fit-max", height: "data-fit-height" } as const;
+export const FIT_ATTRIBUTES = {
+  min: "data-fit-min",
+  max: "data-fit-max",
+  height: "data-fit-height",
+  width: "data-fit-width",
+} as const;
 
 /** The CSS selector of the elements to fit. */
 export const FIT_SELECTOR = `[${FIT_ATTRIBUTES.max}]`;
@@ -133,9 +140,10 @@ export const FIT_SELECTOR = `[${FIT_ATTRIBUTES.max}]`;
 export const FIT_TEXT_FUNCTION = `(function (elements) {
   var EPS = 0.02;
   var px = function (value) { return parseFloat(value) || 0; };
-  var fits = function (el, height) {
+  var fits = function (el, width, height) {
     var box = el.getBoundingClientRect();
     if (height > 0 && box.height > height + EPS) return false;
+    if (width > 0 && box.width > width + EPS) return false;
     var cs = getComputedStyle(el);
     var left = box.left + px(cs.borderLeftWidth) + px(cs.paddingLeft);
     var right = box.right - px(cs.borderRightWidth) - px(cs.paddingRight);
@@ -158,13 +166,14 @@ export const FIT_TEXT_FUNCTION = `(function (elements) {
     var min = px(el.getAttribute("${FIT_ATTRIBUTES.min}"));
     var max = px(el.getAttribute("${FIT_ATTRIBUTES.max}"));
     var height = px(el.getAttribute("${FIT_ATTRIBUTES.height}"));
+    var width = px(el.getAttribute("${FIT_ATTRIBUTES.width}"));
     var transform = el.style.transform;
     var wrap = el.style.overflowWrap;
     el.style.transform = "none";
     el.style.overflowWrap = "normal";
     var at = function (size) {
       el.style.fontSize = size + "px";
-      return fits(el, height);
+      return fits(el, width, height);
     };
     var size = max;
     if (!at(max)) {

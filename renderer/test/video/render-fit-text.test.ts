@@ -172,6 +172,7 @@ describe("fitted text in a video job", () => {
           clip({ type: "title", text: LONG, minFontSize: 8, maxFontSize: 90, ...still }),
           clip({ type: "title", text: LONG, fontSize: 90, ...still }),
           clip({ type: "subtitle", text: LONG, minFontSize: 8, maxFontSize: 90, backgroundColor: "#000000" }),
+          clip({ type: "news-title", text: LONG, minFontSize: 8, maxFontSize: 90 }),
         ],
       }),
     });
@@ -191,12 +192,18 @@ describe("fitted text in a video job", () => {
     expect(w(long)).toBeLessThanOrEqual(W * 0.8);
     expect(w(long)).toBeGreaterThan(W * 0.8 * 0.85);
     expect(h(long)).toBeLessThan(h(short) * 0.5);
+    // Whole and centred: a box drawn narrower than its text would lose its last letter to a second, clipped line.
+    expect(Math.abs(long.left - (W - 1 - long.right))).toBeLessThanOrEqual(4);
   });
 
-  it("fits a subtitle into the frame's width", async () => {
+  it("fits a subtitle and a news title into the frame's width, padding included", async () => {
+    for (const t of [3.9, 4.9]) {
+      const band = inkBox(await frameAt(out, t, W, H))!;
+      expect(band.left).toBeGreaterThan(0);
+      expect(band.right).toBeLessThan(W - 1);
+      expect(band.right - band.left + 1).toBeGreaterThan(W * 0.6);
+    }
     const sub = inkBox(await frameAt(out, 3.9, W, H))!;
-    expect(sub.left).toBeGreaterThanOrEqual(0);
-    expect(sub.right - sub.left + 1).toBeLessThanOrEqual(W);
-    expect(sub.right - sub.left + 1).toBeGreaterThan(W * 0.7);
+    expect(Math.abs(sub.left - (W - 1 - sub.right))).toBeLessThanOrEqual(4);
   });
 });

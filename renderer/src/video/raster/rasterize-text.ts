@@ -173,7 +173,8 @@ export const rasterizeText = async (
     const cellSize = (c: number) => sizes[owner[c]!]!;
     const slots = stackCells(cells.map((_, c) => cellSize(c).ch));
     const pages = Math.max(...slots.map((s) => s.page)) + 1;
-    // Widths are frozen at their measured value so moving a box never re-wraps its text.
+    // Widths are frozen at their measured value so moving a box never re-wraps its text: border-box, as measured, and
+    // no max-width (a title's applies to its content box when measured, and would squeeze a border box by its padding).
     const placement = cells.map((_, c) => {
       const z = cellSize(c);
       const size = fittedSize.get(c);
@@ -196,7 +197,7 @@ export const rasterizeText = async (
         (place: typeof placement, current: number) =>
           place.forEach((at, c) => {
             const el = document.getElementById(`c${c}`)!;
-            el.style.cssText = `display:${at.page === current ? "inline-block" : "none"};left:${at.left}px;top:${at.top}px;width:${at.width}px;box-sizing:border-box;${at.font}`;
+            el.style.cssText = `display:${at.page === current ? "inline-block" : "none"};left:${at.left}px;top:${at.top}px;width:${at.width}px;max-width:none;box-sizing:border-box;${at.font}`;
           }),
         placement,
         p,

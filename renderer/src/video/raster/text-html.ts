@@ -75,10 +75,11 @@ export interface TextBox {
   /** Every unit shows in every state (a caption with animation `none` and a highlight). */
   showAll?: boolean;
   /**
-   * Fitted into its box (minFontSize/maxFontSize): the range, and the frame's height as the box's other bound. Its
-   * CSS starts at the maximum; the sheet's fitting script sets the size (rasterize-text.ts).
+   * Fitted into its box (minFontSize/maxFontSize): the range, and the frame's size as the box's outer bounds (a box
+   * without a width of its own would grow to hold a word too long for it). Its CSS starts at the maximum; the sheet's
+   * fitting script sets the size (rasterize-text.ts).
    */
-  fit?: { min: number; max: number; height: number };
+  fit?: { min: number; max: number; width: number; height: number };
 }
 
 /** The font a box is drawn in: an @font-face family of the sheet (uploaded or catalogue font). */
@@ -113,7 +114,7 @@ export const textBox = (layer: TextLayer, W: number, H: number, font: BoxFont | 
     text,
     ...(marks?.highlightColor === undefined ? {} : { highlight: cssColor(marks.highlightColor, color) }),
     ...(marks?.showAll ? { showAll: true } : {}),
-    ...(fit ? { fit: { ...fit, height: H } } : {}),
+    ...(fit ? { fit: { ...fit, width: W, height: H } } : {}),
   };
 };
 
@@ -146,7 +147,7 @@ export const textSheet = (faces: readonly string[], cells: SheetCell[]): string 
       : esc(c.box.text);
     const fit = c.fits ? c.box.fit : undefined;
     const range = fit
-      ? ` ${FIT_ATTRIBUTES.min}="${fit.min}" ${FIT_ATTRIBUTES.max}="${fit.max}" ${FIT_ATTRIBUTES.height}="${fit.height}"`
+      ? ` ${FIT_ATTRIBUTES.min}="${fit.min}" ${FIT_ATTRIBUTES.max}="${fit.max}" ${FIT_ATTRIBUTES.width}="${fit.width}" ${FIT_ATTRIBUTES.height}="${fit.height}"`
       : "";
     return `<div class="c" id="c${i}"${range}>${inner}</div>`;
   });
