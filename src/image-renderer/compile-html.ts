@@ -5,8 +5,7 @@
  * (web/src/builder/preview), which draws `compileImageParts` with its own origins (`PageOrigins`).
  */
 import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "@media-render/contract/config";
-import { fitRange } from "@media-render/contract/fit-text";
-import { FIT_SELECTOR, FIT_TEXT_FUNCTION } from "@media-render/contract/fit-text";
+import { FIT_SELECTOR, FIT_TEXT_FUNCTION, fitRange } from "@media-render/contract/fit-text";
 import { pageFontFaces } from "../fonts/catalog.ts";
 import { FontRegistry } from "./fonts.ts";
 import type { HostedFonts } from "./hosted-fonts.ts";

@@ -108,15 +108,13 @@ describe("the fitting function in Chromium", () => {
           const { size, fits, fitsOneMore } = await judge(page, c);
           expect(size).toBeGreaterThanOrEqual(c.min);
           expect(size).toBeLessThanOrEqual(c.max);
-          if (size === c.max) {
-            // The maximum is answered only when the text fits at it (or it is the minimum too).
-            if (c.min < c.max) expect(fits).toBe(true);
-          } else {
-            // Below the maximum: one pixel more does not fit; above the minimum, the size found fits.
-            expect(fitsOneMore).toBe(false);
-            if (size > c.min) expect(fits).toBe(true);
-            expect(Number.isInteger(size)).toBe(true);
-          }
+          // The maximum only when the text fits at it (or it is the minimum too); below it, a whole size one pixel under
+          // one that does not fit, and one that fits unless it is the minimum (nothing fits).
+          const verdict =
+            size === c.max
+              ? c.min === c.max || fits
+              : Number.isInteger(size) && !fitsOneMore && (size === c.min || fits);
+          expect(verdict, JSON.stringify({ size, fits, fitsOneMore })).toBe(true);
         }),
         { numRuns: 150 },
       );
@@ -179,11 +177,12 @@ describe("fitted text in a video job", () => {
   }, 120_000);
 
   it("draws a short title at maxFontSize and a long one smaller, inside the title's box (80 % of the width)", async () => {
-    const [short, long, fixed] = await Promise.all(
+    type Box = NonNullable<ReturnType<typeof inkBox>>;
+    const [short, long, fixed] = (await Promise.all(
       [0.5, 1.5, 2.5].map(async (t) => inkBox(await frameAt(out, t, W, H))!),
-    );
-    const h = (b: typeof short) => b.bottom - b.top + 1;
-    const w = (b: typeof short) => b.right - b.left + 1;
+    )) as [Box, Box, Box];
+    const h = (b: Box) => b.bottom - b.top + 1;
+    const w = (b: Box) => b.right - b.left + 1;
     // The short title is as tall as a title at 90 px would draw it ("Hi" has no descender; cap height ~0.7 em).
     expect(h(short)).toBeGreaterThan(90 * 0.55);
     // The long word at 90 px does not fit the title's box (the title breaks it over lines); fitted, it is on one line

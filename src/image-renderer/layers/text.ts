@@ -8,9 +8,8 @@
  * carries its range (and `height`, its other bound) for the page's fitting script (compile-html.ts), which sets
  * the size it fits at.
  */
-import { fitRange } from "@media-render/contract/fit-text";
 import { IMAGE_DEFAULTS } from "@media-render/contract/config/limits";
-import { FIT_ATTRIBUTES } from "@media-render/contract/fit-text";
+import { FIT_ATTRIBUTES, fitRange } from "@media-render/contract/fit-text";
 import type { FontRegistry } from "../fonts.ts";
 import { placement, type Placeable } from "../placement.ts";
 import { css, effects, esc } from "../style.ts";

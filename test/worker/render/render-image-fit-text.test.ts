@@ -7,7 +7,7 @@
 import { unzipSync } from "fflate";
 import { describe, expect, it } from "vitest";
 import { body, call, json, newAccount } from "../helpers.ts";
-import { FILES, render } from "./harness.ts";
+import { render } from "./harness.ts";
 import { compareWithReference, decode, type Decoded } from "./pixels.ts";
 
 type Box = { left: number; top: number; right: number; bottom: number };
@@ -104,16 +104,16 @@ describe("a template batch of name badges with short and long names", () => {
       });
       expect(created.status).toBe(201);
       const { batchId } = (await body<{ batchId: string }>(created)).data!;
-      for (;;) {
-        const b = (await body<{ status: string; counts: Record<string, number> }>(
-          await call(`/api/v2/batches/${batchId}`, { headers: { "x-api-key": key } }),
-        )).data!;
-        if (b.status !== "RUNNING") {
-          expect(b).toMatchObject({ status: "COMPLETED", counts: { COMPLETED: 2 } });
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 250));
-      }
+      const batch = async () =>
+        (
+          await body<{ status: string; counts: Record<string, number> }>(
+            await call(`/api/v2/batches/${batchId}`, { headers: { "x-api-key": key } }),
+          )
+        ).data!;
+      await expect
+        .poll(async () => (await batch()).status, { timeout: 90_000, interval: 250 })
+        .not.toBe("RUNNING");
+      expect(await batch()).toMatchObject({ status: "COMPLETED", counts: { COMPLETED: 2 } });
       const zip = await call(`/api/v2/batches/${batchId}/output`, { headers: { "x-api-key": key } });
       const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
       const short = await decode(files["short.png"]!);
@@ -170,7 +170,8 @@ describe("the size a text is fitted to", () => {
       ],
     });
     const px = await decode(png);
-    const band = (i: number) => inkOf(px, [0, 0, 0], { left: 0, top: BAND * i, right: 599, bottom: BAND * (i + 1) - 1 })!;
+    const band = (i: number) =>
+      inkOf(px, [0, 0, 0], { left: 0, top: BAND * i, right: 599, bottom: BAND * (i + 1) - 1 })!;
     const fitted = band(0);
     expect(fitted.right).toBeLessThanOrEqual(580);
     const rows = SIZES.map((_, i) => band(i + 1));

@@ -67,7 +67,10 @@ export const textLayerEntries = {
   /** Only sizes the blur area; layout ignores it. */
   height: o(PositivePx),
   fontSize: o(numberAbove(0, IMAGE_MAX_FONT_SIZE)),
-  ...fitFontSizeEntries(numberAbove(0, IMAGE_MAX_FONT_SIZE), "its width (required), and its height when given"),
+  ...fitFontSizeEntries(
+    numberAbove(0, IMAGE_MAX_FONT_SIZE),
+    "its width (required), and its height when given",
+  ),
   color: o(Color),
   fontFamily: o(FontFamily),
   fontPath: o(FontRef),

@@ -4,8 +4,7 @@
  * loads one page and takes one screenshot per job instead of one per layer. Outline styles: `outline`
  * paints the stroke beneath the fill (paint-order), `shadow` offsets a soft copy, `glow` blurs around.
  */
-import { fitRange } from "@media-render/contract/fit-text";
-import { FIT_ATTRIBUTES } from "@media-render/contract/fit-text";
+import { FIT_ATTRIBUTES, fitRange } from "@media-render/contract/fit-text";
 import type { TextLayer } from "../layers/index.ts";
 import { cssColor, sizedLength } from "../layers/text-css.ts";
 import { textTypeOf } from "../layers/text-types.ts";
