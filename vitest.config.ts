@@ -75,9 +75,12 @@ export default defineConfig(async () => {
               "hono/factory",
               "hono/http-exception",
               "hono/request-id",
+              // With hono's own chunk: matchedRoutes reads the request through a symbol of hono's (one copy).
+              "hono/route",
               "hono/secure-headers",
               "hono/streaming",
               "hono/utils/cookie",
+              "hono/utils/handler",
               "hono/utils/http-status",
               "hono-openapi",
               "@cloudflare/containers",

@@ -26,6 +26,7 @@ import { VideoConfigSchema, type VideoConfig } from "@media-render/contract/conf
 import { buildTimeline } from "@media-render/contract/timeline";
 import { closeBrowser } from "../renderer/src/video/raster/browser.ts";
 import { renderVideo, type RenderVideoOptions } from "../renderer/src/video/render.ts";
+import { editConfig } from "./_edit.ts";
 import { conditions, loadNow, median, spread, treeCpu } from "./_lib.ts";
 
 /** CPU seconds this process's tree (Node, ffmpeg, Chromium) has used so far. */
@@ -41,60 +42,20 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const PART_ROUNDS = Number(process.env.BENCH_PART_ROUNDS ?? 3);
 const FPS = 25;
 
-/**
- * Bookends, then three kinds of clip repeated: 4 s each, 0.5 s fades, the video cut at a different place each time
- * round. The first and the last clip are the same (a Ken Burns photo with a title, 6 % of the length and at least
- * 8 s), so a part at the start and the same part at the end draw the same content: a still at 2 % and at 95 %, a 5 s
- * preview at each end.
- */
-const edit = (width: number, height: number, extra: Partial<VideoConfig> = {}): VideoConfig => {
-  const seconds = MINUTES * 60;
-  const bookend = Math.max(8, Math.ceil(seconds * 0.06));
-  const ends = {
-    duration: bookend,
-    layers: [
-      { type: "image", path: `${FIX}/img2.jpg`, zoomDirection: "in" },
-      { type: "title", text: "Bookend", position: "bottom" },
-    ],
-  };
-  // Two bookends and n clips of 4 s with 0.5 s fades between all of them last 2 x bookend + 4 n - 0.5 (n + 1).
-  const count = Math.max(1, Math.round((seconds - 2 * bookend + 0.5) / 3.5));
-  const clips = Array.from({ length: count }, (_, i) => {
-    const kind = i % 3;
-    if (kind === 0)
-      return {
-        duration: 4,
-        layers: [
-          { type: "fill-color", color: ["#1d3557", "#2a9d8f", "#6d597a"][((i / 3) % 3) | 0] },
-          { type: "title", text: `Chapter ${i / 3 + 1}` },
-        ],
-      };
-    if (kind === 1)
-      return {
-        duration: 4,
-        layers: [
-          { type: "image", path: `${FIX}/img2.jpg`, zoomDirection: i % 2 ? "in" : "out" },
-          { type: "title", text: `Photo ${i}`, position: "bottom" },
-        ],
-      };
-    const from = (i * 7) % 28;
-    return {
-      duration: 4,
-      layers: [{ type: "video", path: `${FIX}/kohlipe3.mp4`, cutFrom: from, cutTo: from + 4 }],
-    };
-  });
-  return v.parse(VideoConfigSchema, {
-    width,
-    height,
-    fps: FPS,
-    defaults: {
-      transition: { name: "fade", duration: 0.5 },
-      layer: { fontPath: `${FIX}/PatuaOne-Regular.ttf` },
-    },
-    clips: [ends, ...clips, ends],
+/** The edit (bench/_edit.ts) at `width` x `height`, with the fixtures' files and font, parsed as the renderer gets it. */
+const edit = (width: number, height: number, extra: Partial<VideoConfig> = {}): VideoConfig =>
+  v.parse(VideoConfigSchema, {
+    ...editConfig({
+      seconds: MINUTES * 60,
+      width,
+      height,
+      fps: FPS,
+      photo: `${FIX}/img2.jpg`,
+      video: `${FIX}/kohlipe3.mp4`,
+      font: `${FIX}/PatuaOne-Regular.ttf`,
+    }),
     ...extra,
   });
-};
 
 let dir = "";
 let n = 0;

@@ -2751,6 +2751,11 @@ export interface components {
             autoSubtitlesStyle?: {
                 /** @enum {string} */
                 animation?: "word-by-word" | "letter-by-letter" | "none";
+                /**
+                 * @description How the spoken words are drawn, at the frame each word is said: karaoke (each word fills with highlightColor, left to right, as it is said), pop (each word scales in as it is said), box (a rounded box of highlightColor behind the word being said), one-word (one word at a time, large). Not with animation.
+                 * @enum {string}
+                 */
+                preset?: "karaoke" | "pop" | "box" | "one-word";
                 textColor?: components["schemas"]["VideoConfig.Color"];
                 fontSize?: number;
                 fontPath?: components["schemas"]["VideoConfig.FontRef"];
@@ -2761,12 +2766,14 @@ export interface components {
                 outlineWidth?: number;
                 /** @enum {string} */
                 outlineStyle?: "outline" | "shadow" | "glow";
-                /** @description The word being said is drawn in this colour (the others in textColor); with animation none every word of the cue shows and the highlight moves from word to word. */
+                /** @description The word being said is drawn in this colour (the others in textColor); with animation none every word of the cue shows and the highlight moves from word to word. With preset karaoke the colour words fill with (default #ffd400), with box the colour of the box (default #7c3aed). */
                 highlightColor?: string;
                 /** @description Words on a caption line at most (default: as many as fit the width). */
                 wordsPerLine?: number;
-                /** @description Lines a caption shows at most (default 2, at most 4). */
+                /** @description Lines a caption page shows at most (default 2, at most 4; one-word shows one). */
                 maxLines?: number;
+                /** @description Characters on a caption line at most, spaces included (4-80; default: as many as fit the width); a longer word gets a line of its own. */
+                maxCharsPerLine?: number;
                 /** @description Draw the captions in capital letters (default false). */
                 allCaps?: boolean;
                 /** @description A box of this colour behind each caption (with alpha, e.g. #000000b3); default none. */

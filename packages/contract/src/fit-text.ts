@@ -61,25 +61,15 @@ export const fitFontSizeEntries = <S extends v.GenericSchema<number>>(size: S, b
 const isSet = (value: unknown): boolean => value !== undefined;
 
 /**
- * The layer types that have the two properties (image `text`; video `title`, `title-background`, `subtitle`,
- * `news-title`). `defaults.layer` may carry them too, and hands them to every layer: the others ignore them, as a
- * rectangle ignores a default `fontSize`.
+ * The range a layer as rendered (defaults merged) is fitted in, or null: drawn at its `fontSize`. Only for a layer of a
+ * type whose grammar has the two properties (each type's table entry runs `fitIssues`): `defaults.layer` may hand them
+ * to every layer, and the others ignore them, as a rectangle ignores a default `fontSize`.
  */
-export const FITTED_LAYER_TYPES: ReadonlySet<string> = new Set([
-  "text",
-  "title",
-  "title-background",
-  "subtitle",
-  "news-title",
-]);
-
-/** The range a layer as rendered (defaults merged) is fitted in, or null: drawn at its `fontSize`. */
 export const fitRange = (layer: {
-  type: string;
   minFontSize?: number;
   maxFontSize?: number;
 }): { min: number; max: number } | null =>
-  FITTED_LAYER_TYPES.has(layer.type) && layer.minFontSize !== undefined && layer.maxFontSize !== undefined
+  layer.minFontSize !== undefined && layer.maxFontSize !== undefined
     ? { min: layer.minFontSize, max: layer.maxFontSize }
     : null;
 
@@ -95,9 +85,12 @@ export const fitConflictIssues = (layer: Obj): RuleIssue[] =>
       ]
     : [];
 
-/** The fitting rules on a layer as rendered (its defaults merged): both bounds, in order, and a box to fit. */
-export const fitIssues = (layer: Obj): RuleIssue[] => {
-  if (!FITTED_LAYER_TYPES.has(String(layer.type))) return [];
+/**
+ * The fitting rules on a layer as rendered (its defaults merged), run by the types that have the two properties (their
+ * `renderedRules`, config/image-layer-types.ts and config/video-layer-types.ts): both bounds, in order, and, where
+ * the type has no box of its own (`needsWidth`: an image text), a width to fit into.
+ */
+export const fitIssues = (layer: Obj, needsWidth = false): RuleIssue[] => {
   const min = layer.minFontSize;
   const max = layer.maxFontSize;
   if (!isSet(min) && !isSet(max)) return [];
@@ -113,7 +106,7 @@ export const fitIssues = (layer: Obj): RuleIssue[] => {
   const out: RuleIssue[] = [];
   if (typeof min === "number" && typeof max === "number" && min > max)
     out.push({ path: ["maxFontSize"], message: `must be at least minFontSize (${min})` });
-  if (layer.type === "text" && !isSet(layer.width))
+  if (needsWidth && !isSet(layer.width))
     out.push({
       path: ["width"],
       message:

@@ -6,15 +6,14 @@
  * Clip lengths and transitions are not decided here: packages/contract/src/timeline.ts does that from `defaults`.
  */
 import type { VideoConfig } from "@media-render/contract/config/video";
-import { fitRange } from "@media-render/contract/fit-text";
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
 import { evenDimension } from "@media-render/contract/geometry";
 import type { HostedFonts } from "@media-render/contract/wire";
 import { jobFonts } from "../fonts/hosted.ts";
 import { overlayFractions } from "./layers/image.ts";
-import { isText } from "./layers/raster-types.ts";
-import { textTypeOf } from "./layers/text-types.ts";
+import { isText, textTypeOf } from "./layers/index.ts";
+import { fitRangeOf } from "./layers/text-type.ts";
 import { mixWeights } from "./mix-weights.ts";
 import type { AudioTrackSpec, Layer, VideoFormat, VideoSpec } from "./types.ts";
 
@@ -95,7 +94,7 @@ export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec 
 export const scaleLayerPixels = (layer: Layer, s: number): Layer => {
   if (!isText(layer)) return layer;
   const scaled = textTypeOf(layer).scalePixels(layer, s);
-  const fit = fitRange(scaled);
+  const fit = fitRangeOf(textTypeOf(layer), scaled);
   return fit ? ({ ...scaled, minFontSize: fit.min * s, maxFontSize: fit.max * s } as Layer) : scaled;
 };
 

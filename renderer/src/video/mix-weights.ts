@@ -8,6 +8,7 @@
  * Two mixes: one per clip (its `video` and `audio` layers), and the final one (the clips' audio as one
  * source, audio tracks, `detached-audio` layers, the background track). `outputVolume` stays a gain.
  */
+import { soundOf } from "./layers/index.ts";
 import type { ClipSpec, Layer } from "./types.ts";
 
 /** `weights` divided by the largest of them when that exceeds 1; otherwise unchanged. */
@@ -15,8 +16,6 @@ export const relativeWeights = (weights: readonly number[]): number[] => {
   const largest = Math.max(0, ...weights);
   return largest > 1 ? weights.map((w) => w / largest) : [...weights];
 };
-
-const CLIP_AUDIO = new Set<Layer["type"]>(["video", "audio"]);
 
 const weightOf = (layer: Layer): number => ("mixVolume" in layer ? (layer.mixVolume ?? 1) : 1);
 
@@ -33,13 +32,11 @@ interface Mix {
 export const mixWeights = <M extends Mix>(mix: M): M => {
   const weights = new Map<Layer, number>();
   for (const clip of mix.clips) {
-    const voiced = clip.layers.filter((l) => CLIP_AUDIO.has(l.type));
+    const voiced = clip.layers.filter((l) => soundOf(l) === "clip" || soundOf(l) === "source");
     relativeWeights(voiced.map(weightOf)).forEach((w, i) => weights.set(voiced[i]!, w));
   }
   // A speech layer becomes a detached-audio layer once it is synthesised (speech.ts).
-  const detached = mix.clips.flatMap((c) =>
-    c.layers.filter((l) => l.type === "detached-audio" || l.type === "speech"),
-  );
+  const detached = mix.clips.flatMap((c) => c.layers.filter((l) => soundOf(l) === "track"));
   const hasBackground = mix.audioFilePath !== null;
   const [clipsAudioVolume, background, ...rest] = relativeWeights([
     mix.clipsAudioVolume,

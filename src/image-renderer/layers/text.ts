@@ -49,7 +49,7 @@ export const textLayerHtml = (
   const wrap = layer.wrap === true && layer.width !== undefined;
   const singleLine = !content.includes("\n") && !wrap;
   const font = fonts.use(layer);
-  const fit = fitRange({ ...layer, type: "text" });
+  const fit = fitRange(layer);
   const style = css({
     ...placement(layer, canvas, ALIGN_X[align]),
     width: layer.width,

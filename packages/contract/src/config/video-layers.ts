@@ -1,5 +1,6 @@
 /**
- * Layers of video jobs (config reference §2.3-2.4, §4). Sizes of media layers are fractions of the frame
+ * The properties of each layer type of video jobs (config reference §2.3-2.4, §4); the table of the types is
+ * video-layer-types.ts. Sizes of media layers are fractions of the frame
  * (0..1); text sizes are pixels except `slide-in-text`, whose `fontSize` is a fraction of the frame width.
  * `start`/`stop` are seconds relative to the clip (absolute in `globalLayers`); default: the whole clip.
  */
@@ -26,7 +27,6 @@ import { AudioRef, FontRef, ImageRef, ShaderRef, VideoRef } from "./file-ref.ts"
 import { fitFontSizeEntries } from "../fit-text.ts";
 import { htmlCommonEntries, htmlVideoEntries } from "./html-layer.ts";
 import { ignored } from "./ignored.ts";
-import { speechLayerEntries } from "./speech.ts";
 import {
   GRADIENT_MAX_COLORS,
   GRADIENT_MIN_COLORS,
@@ -38,6 +38,7 @@ import {
   VIDEO_MAX_SIZE,
   VIDEO_MIN_FONT_SIZE,
 } from "./limits.ts";
+import type { RuleIssue } from "./rules.ts";
 
 const o = v.optional;
 
@@ -226,6 +227,21 @@ export const GL_SHADER_MAX_BYTES = 64 * 1024;
  * given inline (`fragmentShader`) or, like editly's `fragmentPath`, as a file: an uploaded GLSL text file
  * (its storage path, category `shader`) or a public URL ending in .glsl/.frag/.fs. One of the two.
  */
+/** Exactly one of `fragmentShader` (GLSL text) and `fragmentPath` (an uploaded file). */
+export const glLayerIssues = (layer: Record<string, unknown>): RuleIssue[] => {
+  const count = Number(layer.fragmentShader !== undefined) + Number(layer.fragmentPath !== undefined);
+  if (count === 0)
+    return [
+      {
+        path: ["fragmentShader"],
+        message: 'a gl layer needs "fragmentShader" (GLSL text) or "fragmentPath" (an uploaded .glsl file)',
+      },
+    ];
+  return count === 2
+    ? [{ path: ["fragmentPath"], message: '"fragmentShader" and "fragmentPath" cannot be combined: use one' }]
+    : [];
+};
+
 export const glLayerEntries = {
   type: v.literal("gl"),
   fragmentShader: o(
@@ -239,35 +255,4 @@ export const glLayerEntries = {
   /** Multiplies `time` (default 1). */
   speed: o(numberAbove(0, 100)),
   ...timing,
-};
-
-/** Every video layer type with its entries. */
-export const VIDEO_LAYER_ENTRIES = {
-  video: videoLayerEntries,
-  audio: audioLayerEntries,
-  "detached-audio": detachedAudioLayerEntries,
-  speech: speechLayerEntries,
-  image: videoImageLayerEntries,
-  "image-overlay": imageOverlayLayerEntries,
-  title: titleLayerEntries,
-  subtitle: subtitleLayerEntries,
-  "news-title": newsTitleLayerEntries,
-  "title-background": titleBackgroundLayerEntries,
-  "slide-in-text": slideInTextLayerEntries,
-  "fill-color": fillColorLayerEntries,
-  "linear-gradient": linearGradientLayerEntries,
-  "radial-gradient": radialGradientLayerEntries,
-  "rainbow-colors": rainbowColorsLayerEntries,
-  pause: pauseLayerEntries,
-  "editly-banner": editlyBannerLayerEntries,
-  html: videoHtmlLayerEntries,
-  gl: glLayerEntries,
-};
-
-/** Types `globalLayers` refuses, with the reason given to the user. */
-export const GLOBAL_LAYER_FORBIDDEN: Record<string, string> = {
-  video: '"video" layers are not allowed in globalLayers: put them in a clip',
-  audio: '"audio" layers are not allowed in globalLayers: use audioTracks',
-  "detached-audio": '"detached-audio" layers are not allowed in globalLayers: use audioTracks',
-  speech: '"speech" layers are not allowed in globalLayers: use audioTracks (an entry with "type": "speech")',
 };

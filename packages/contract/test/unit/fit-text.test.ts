@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { FITTED_LAYER_TYPES, fitRange } from "../../src/fit-text.ts";
-import { IMAGE_LAYER_ENTRIES } from "../../src/config/image-layers.ts";
+import { fitRange } from "../../src/fit-text.ts";
+import { IMAGE_LAYER_TYPES } from "../../src/config/image-layer-types.ts";
 import { applyLayerDefaults, validateJobConfig, type ImageConfig } from "../../src/config/index.ts";
-import { VIDEO_LAYER_ENTRIES } from "../../src/config/video-layers.ts";
+import { VIDEO_LAYER_TYPES } from "../../src/config/video-layer-types.ts";
 import { imageConfig, videoConfig } from "../helpers/examples.ts";
 
 const pairs = (type: string, config: unknown) => {
@@ -35,16 +35,19 @@ describe("minFontSize and maxFontSize", () => {
       expect(layer).toMatchObject({ minFontSize: 20, maxFontSize: 120 });
   });
 
-  it("are the two properties of exactly the types FITTED_LAYER_TYPES names", () => {
-    const withThem = (entries: Record<string, object>) =>
-      Object.entries(entries)
-        .filter(([, e]) => "minFontSize" in e && "maxFontSize" in e)
+  it("are the two properties of image text and video title, subtitle and news-title layers, each with its rules", () => {
+    const withThem = (table: Record<string, { entries: object }>) =>
+      Object.entries(table)
+        .filter(([, t]) => "minFontSize" in t.entries && "maxFontSize" in t.entries)
         .map(([type]) => type);
-    expect([...withThem(IMAGE_LAYER_ENTRIES), ...withThem(VIDEO_LAYER_ENTRIES)].sort()).toEqual(
-      [...FITTED_LAYER_TYPES].sort(),
-    );
-    for (const entries of [...Object.values(IMAGE_LAYER_ENTRIES), ...Object.values(VIDEO_LAYER_ENTRIES)])
-      expect("minFontSize" in entries).toBe("maxFontSize" in entries);
+    expect(withThem(IMAGE_LAYER_TYPES)).toEqual(["text"]);
+    expect(withThem(VIDEO_LAYER_TYPES)).toEqual(["title", "subtitle", "news-title", "title-background"]);
+    for (const t of [...Object.values(IMAGE_LAYER_TYPES), ...Object.values(VIDEO_LAYER_TYPES)]) {
+      expect("minFontSize" in t.entries).toBe("maxFontSize" in t.entries);
+      // A type with them checks them on the layer as rendered (both bounds, in order).
+      const rendered = (t as { renderedRules?: (l: object) => unknown[] }).renderedRules;
+      expect(rendered?.({ minFontSize: 10 }).length ?? 0).toBe("minFontSize" in t.entries ? 1 : 0);
+    }
   });
 
   it("need each other, on the layer or from defaults", () => {
@@ -139,13 +142,12 @@ describe("minFontSize and maxFontSize", () => {
     expect(fixed).not.toHaveProperty("maxFontSize");
   });
 
-  it("from defaults.layer reach only the types that have them: other layers ignore them", () => {
+  it("from defaults.layer are checked only on the types that have them: other layers ignore them", () => {
     const defaults = { layer: { minFontSize: 10 } };
-    const config = imageConfig([{ type: "rectangle", width: 10, height: 10 }], { defaults });
-    valid("image", config);
-    expect(fitRange({ type: "rectangle", minFontSize: 10, maxFontSize: 20 })).toBeNull();
-    expect(fitRange({ type: "slide-in-text", minFontSize: 10, maxFontSize: 20 })).toBeNull();
-    expect(fitRange({ type: "title", minFontSize: 10, maxFontSize: 20 })).toEqual({ min: 10, max: 20 });
-    expect(fitRange({ type: "title", minFontSize: 10 })).toBeNull();
+    valid("image", imageConfig([{ type: "rectangle", width: 10, height: 10 }], { defaults }));
+    valid("video", { ...video({ type: "slide-in-text", text: "a" }), defaults });
+    expect(fitRange({ minFontSize: 10, maxFontSize: 20 })).toEqual({ min: 10, max: 20 });
+    expect(fitRange({ minFontSize: 10 })).toBeNull();
+    expect(fitRange({})).toBeNull();
   });
 });

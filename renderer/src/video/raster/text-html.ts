@@ -4,11 +4,9 @@
  * loads one page and takes one screenshot per job instead of one per layer. Outline styles: `outline`
  * paints the stroke beneath the fill (paint-order), `shadow` offsets a soft copy, `glow` blurs around.
  */
-import { FIT_ATTRIBUTES, fitRange } from "@media-render/contract/fit-text";
-import type { TextLayer } from "../layers/index.ts";
-import { cssColor, sizedLength } from "../layers/text-css.ts";
-import { textTypeOf } from "../layers/text-types.ts";
-import { isTitle } from "../layers/title.ts";
+import { FIT_ATTRIBUTES } from "@media-render/contract/fit-text";
+import { isTitle, textTypeOf, type TextLayer } from "../layers/index.ts";
+import { cssColor, fitRangeOf, sizedLength } from "../layers/text-type.ts";
 
 const DEFAULT_FONTS = `"DejaVu Sans", "Liberation Sans", sans-serif`;
 
@@ -30,7 +28,7 @@ export const outlineCss = (layer: TextLayer, fontSize: number): string => {
   const explicit = layer.outlineWidth;
   const width = explicit ?? (layer.outlineColor !== undefined ? Math.max(2, fontSize * 0.05) : 0);
   if (width <= 0) return "";
-  const follows = explicit === undefined && fitRange(layer) !== null;
+  const follows = explicit === undefined && fitRangeOf(textTypeOf(layer), layer) !== null;
   const w = (n: number) => (follows ? `calc(${n} * max(2px, 0.05em))` : `${width * n}px`);
   const color = cssColor(layer.outlineColor, "#000000");
   if (layer.outlineStyle === "shadow") return `text-shadow:${w(1)} ${w(1)} ${w(1)} ${color};`;
@@ -58,6 +56,14 @@ export interface CaptionMarks {
   highlightColor?: string;
   backgroundColor?: string;
   showAll?: boolean;
+  /** The `box` preset: a rounded box of this colour behind the unit being said. */
+  wordBox?: string;
+  /**
+   * The `karaoke` and `pop` presets: besides the whole caption (every unit, or none for `pop`), each unit is drawn on
+   * its own (in `fillColor` when given) for the graph to move (captions/word-motion.ts).
+   */
+  wordMotion?: "wipe" | "pop";
+  fillColor?: string;
 }
 
 const captionMarks = (layer: TextLayer): CaptionMarks | undefined =>
@@ -73,6 +79,15 @@ export interface TextBox {
   highlight?: string;
   /** Every unit shows in every state (a caption with animation `none` and a highlight). */
   showAll?: boolean;
+  /** A caption's box colour behind the unit being said (the `box` preset). */
+  wordBox?: string;
+  /** A caption preset whose units the graph moves one by one, and the colour they are drawn in. */
+  wordMotion?: "wipe" | "pop";
+  fill?: string;
+  /** A caption: each unit's word is wrapped in its own span (measured, boxed). */
+  caption?: boolean;
+  /** Padding around the text, px (room for its outline); a fitted box's at its maximum (captions are never fitted). */
+  pad: number;
   /**
    * Fitted into its box (minFontSize/maxFontSize): the range, and the frame's size as the box's outer bounds (a box
    * without a width of its own would grow to hold a word too long for it). Its CSS starts at the maximum; the sheet's
@@ -89,7 +104,7 @@ export interface BoxFont {
 
 /** The box of one layer; `font` is the sheet's face for its `fontPath` or `googleFont`, if any. */
 export const textBox = (layer: TextLayer, W: number, H: number, font: BoxFont | null): TextBox => {
-  const fit = fitRange(layer);
+  const fit = fitRangeOf(textTypeOf(layer), layer);
   const size = fit ? fit.max : fontSizePx(layer, W, H);
   const text = layer.text;
   const family = font
@@ -100,8 +115,8 @@ export const textBox = (layer: TextLayer, W: number, H: number, font: BoxFont | 
   const title = isTitle(layer) ? layer : null;
   const style =
     title?.style === "word-by-word" ? "word" : title?.style === "letter-by-letter" ? "letter" : null;
-  const pad = sizedLength(fit !== null, size, 0.25, (title?.outlineWidth ?? 0) * 4, "up");
-  let boxCss = `padding:${pad};`;
+  const pad = Math.ceil(size * 0.25 + (title?.outlineWidth ?? 0) * 4);
+  let boxCss = `padding:${sizedLength(fit !== null, size, 0.25, (title?.outlineWidth ?? 0) * 4, "up")};`;
   boxCss += textTypeOf(layer).boxCss(layer, size, W);
   const marks = captionMarks(layer);
   if (marks?.backgroundColor !== undefined)
@@ -111,21 +126,45 @@ export const textBox = (layer: TextLayer, W: number, H: number, font: BoxFont | 
     css,
     units: style ? revealUnits(text, style) : null,
     text,
+    pad,
     ...(marks?.highlightColor === undefined ? {} : { highlight: cssColor(marks.highlightColor, color) }),
     ...(marks?.showAll ? { showAll: true } : {}),
+    ...(marks?.wordBox === undefined ? {} : { wordBox: cssColor(marks.wordBox, color) }),
+    ...(marks?.wordMotion === undefined ? {} : { wordMotion: marks.wordMotion }),
+    ...(marks?.fillColor === undefined ? {} : { fill: cssColor(marks.fillColor, color) }),
+    ...(marks?.wordBox !== undefined || marks?.wordMotion !== undefined ? { caption: true } : {}),
     ...(fit ? { fit: { ...fit, width: W, height: H } } : {}),
   };
 };
+
+/** The box behind a word of the `box` preset: rounded, a little larger than the word (no change to the layout). */
+const wordBoxCss = (color: string): string =>
+  `background:${color};border-radius:0.22em;box-shadow:0 0 0 0.12em ${color};`;
 
 /** One drawing of a box in the sheet: the whole text, or the first `visible` reveal units. */
 export interface SheetCell {
   box: TextBox;
   visible: number;
-  /** The unit drawn in the box's highlight colour, if any. */
+  /** The unit drawn in the box's highlight colour (or on its word box), if any. */
   highlight?: number;
+  /** Only this unit is drawn (in the box's `fill` colour when it has one): a caption preset's word on its own. */
+  only?: number;
   /** The cell the page fits (the first of a fitted box's cells), marked with the box's range. */
   fits?: boolean;
 }
+
+/** One unit's span in a cell: hidden, lit, boxed or filled as the cell says; a caption's word in a span of its own. */
+const unitHtml = (c: SheetCell, u: string, n: number): string => {
+  const shown = c.only === undefined ? n < c.visible : n === c.only;
+  const lit = n === c.highlight && c.box.highlight ? `color:${c.box.highlight};` : "";
+  const fill = n === c.only && c.box.fill ? `color:${c.box.fill};` : "";
+  const style = lit || fill ? ` style="${lit}${fill}"` : "";
+  const hidden = shown ? "" : ' class="h"';
+  if (!c.box.caption) return `<span${hidden}${style}>${esc(u)}</span>`;
+  const word = u.trimEnd();
+  const boxed = n === c.highlight && c.box.wordBox ? ` style="${wordBoxCss(c.box.wordBox)}"` : "";
+  return `<span${hidden}${style}><span class="w"${boxed}>${esc(word)}</span>${esc(u.slice(word.length))}</span>`;
+};
 
 /**
  * One document with every cell of a job (element ids c0..cn-1), all at the top-left corner until the
@@ -134,16 +173,10 @@ export interface SheetCell {
  * its range for the page's fitting script (packages/contract/src/fit-text.ts).
  */
 export const textSheet = (faces: readonly string[], cells: SheetCell[]): string => {
-  const rules = cells.map((c, i) => `#c${i}{${c.box.css}}`);
+  // A word on its own is drawn over its caption's box: without a box of its own, which would darken it twice.
+  const rules = cells.map((c, i) => `#c${i}{${c.box.css}${c.only === undefined ? "" : "background:none;"}}`);
   const body = cells.map((c, i) => {
-    const inner = c.box.units
-      ? c.box.units
-          .map((u, n) => {
-            const lit = n === c.highlight && c.box.highlight ? ` style="color:${c.box.highlight}"` : "";
-            return `<span${n < c.visible ? "" : ' class="h"'}${lit}>${esc(u)}</span>`;
-          })
-          .join("")
-      : esc(c.box.text);
+    const inner = c.box.units ? c.box.units.map((u, n) => unitHtml(c, u, n)).join("") : esc(c.box.text);
     const fit = c.fits ? c.box.fit : undefined;
     const range = fit
       ? ` ${FIT_ATTRIBUTES.min}="${fit.min}" ${FIT_ATTRIBUTES.max}="${fit.max}" ${FIT_ATTRIBUTES.width}="${fit.width}" ${FIT_ATTRIBUTES.height}="${fit.height}"`

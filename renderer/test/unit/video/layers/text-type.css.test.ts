@@ -1,9 +1,9 @@
 /**
- * text-css.ts: cssColor, the second fence keeping anything but a colour out of the text sheet's CSS; sizedLength, a
- * length in px, or in CSS that follows a fitted box's font size to the same pixel.
+ * text-type.ts's CSS: cssColor, the second fence keeping anything but a colour out of the text sheet's CSS; sizedLength,
+ * a length in px, or in CSS that follows a fitted box's font size to the same pixel.
  */
 import { describe, expect, it } from "vitest";
-import { cssColor, sizedLength } from "../../../../src/video/layers/text-css.ts";
+import { cssColor, sizedLength } from "../../../../src/video/layers/text-type.ts";
 
 describe("cssColor", () => {
   it("passes colours through and falls back for none or for anything that could end the declaration", () => {
