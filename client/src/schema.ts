@@ -2098,7 +2098,7 @@ export interface components {
             createdAt: string;
             entries: components["schemas"]["ManifestEntry"][];
         };
-        /** @description Image job config. Cross-field rules beyond this schema: a text layer with "wrap": true needs "width" (its own or from defaults); at most 5 html layers per job; html/css sizes are UTF-8 bytes. */
+        /** @description Image job config. Cross-field rules beyond this schema: a text layer with "wrap": true needs "width" (its own or from defaults); "minFontSize" and "maxFontSize" go together (minimum at most the maximum), need "width" on a text layer and replace "fontSize" (not both on one object); at most 5 html layers per job; html/css sizes are UTF-8 bytes. */
         ImageConfig: {
             width: number;
             height: number;
@@ -2131,6 +2131,10 @@ export interface components {
                     wrap?: boolean;
                     lineHeight?: number;
                     fontSize?: number;
+                    /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+                    minFontSize?: number;
+                    /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its width (required), and its height when given, wrapping and line height honoured, no word broken; replaces fontSize. */
+                    maxFontSize?: number;
                     color?: components["schemas"]["ImageConfig.Color"];
                     fontFamily?: string;
                     fontPath?: components["schemas"]["ImageConfig.FontRef"];
@@ -2182,6 +2186,10 @@ export interface components {
                         lineHeight?: number;
                         height?: number;
                         fontSize?: number;
+                        /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+                        minFontSize?: number;
+                        /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its width (required), and its height when given, wrapping and line height honoured, no word broken; replaces fontSize. */
+                        maxFontSize?: number;
                         color?: components["schemas"]["ImageConfig.Color"];
                         fontFamily?: string;
                         fontPath?: components["schemas"]["ImageConfig.FontRef"];
@@ -2297,6 +2305,10 @@ export interface components {
             lineHeight?: number;
             height?: number;
             fontSize?: number;
+            /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+            minFontSize?: number;
+            /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its width (required), and its height when given, wrapping and line height honoured, no word broken; replaces fontSize. */
+            maxFontSize?: number;
             color?: components["schemas"]["ImageConfig.Color"];
             fontFamily?: string;
             fontPath?: components["schemas"]["ImageConfig.FontRef"];
@@ -2371,7 +2383,7 @@ export interface components {
             rotation?: number;
             blur?: number;
         });
-        /** @description Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; at most 5 html layers per job; at most 10000 characters of speech text per job; the output (clip lengths minus transition overlaps) lasts at most 3600 s; html/css sizes are UTF-8 bytes. */
+        /** @description Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; "minFontSize" and "maxFontSize" go together (minimum at most the maximum) and replace "fontSize" (not both on one object); at most 5 html layers per job; at most 10000 characters of speech text per job; the output (clip lengths minus transition overlaps) lasts at most 3600 s; html/css sizes are UTF-8 bytes. */
         VideoConfig: {
             /** @default 1280 */
             width?: number;
@@ -2468,6 +2480,10 @@ export interface components {
                     duration?: number;
                     textColor?: components["schemas"]["VideoConfig.Color"];
                     fontSize?: number;
+                    /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+                    minFontSize?: number;
+                    /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+                    maxFontSize?: number;
                     fontPath?: components["schemas"]["VideoConfig.FontRef"];
                     googleFont?: string;
                     catalogFont?: string;
@@ -2586,6 +2602,10 @@ export interface components {
                         text?: string;
                         textColor?: components["schemas"]["VideoConfig.Color"];
                         fontSize?: number;
+                        /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+                        minFontSize?: number;
+                        /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+                        maxFontSize?: number;
                         fontPath?: components["schemas"]["VideoConfig.FontRef"];
                         googleFont?: string;
                         catalogFont?: string;
@@ -2607,6 +2627,10 @@ export interface components {
                         text?: string;
                         textColor?: components["schemas"]["VideoConfig.Color"];
                         fontSize?: number;
+                        /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+                        minFontSize?: number;
+                        /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+                        maxFontSize?: number;
                         fontPath?: components["schemas"]["VideoConfig.FontRef"];
                         googleFont?: string;
                         catalogFont?: string;
@@ -2622,6 +2646,10 @@ export interface components {
                         text?: string;
                         textColor?: components["schemas"]["VideoConfig.Color"];
                         fontSize?: number;
+                        /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+                        minFontSize?: number;
+                        /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+                        maxFontSize?: number;
                         fontPath?: components["schemas"]["VideoConfig.FontRef"];
                         googleFont?: string;
                         catalogFont?: string;
@@ -2637,6 +2665,10 @@ export interface components {
                         text?: string;
                         textColor?: components["schemas"]["VideoConfig.Color"];
                         fontSize?: number;
+                        /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+                        minFontSize?: number;
+                        /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+                        maxFontSize?: number;
                         fontPath?: components["schemas"]["VideoConfig.FontRef"];
                         googleFont?: string;
                         catalogFont?: string;
@@ -3067,6 +3099,10 @@ export interface components {
             text: string;
             textColor?: components["schemas"]["VideoConfig.Color"];
             fontSize?: number;
+            /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+            minFontSize?: number;
+            /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+            maxFontSize?: number;
             fontPath?: components["schemas"]["VideoConfig.FontRef"];
             googleFont?: string;
             catalogFont?: string;
@@ -3089,6 +3125,10 @@ export interface components {
             text: string;
             textColor?: components["schemas"]["VideoConfig.Color"];
             fontSize?: number;
+            /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+            minFontSize?: number;
+            /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+            maxFontSize?: number;
             fontPath?: components["schemas"]["VideoConfig.FontRef"];
             googleFont?: string;
             catalogFont?: string;
@@ -3105,6 +3145,10 @@ export interface components {
             text: string;
             textColor?: components["schemas"]["VideoConfig.Color"];
             fontSize?: number;
+            /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+            minFontSize?: number;
+            /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+            maxFontSize?: number;
             fontPath?: components["schemas"]["VideoConfig.FontRef"];
             googleFont?: string;
             catalogFont?: string;
@@ -3121,6 +3165,10 @@ export interface components {
             text: string;
             textColor?: components["schemas"]["VideoConfig.Color"];
             fontSize?: number;
+            /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+            minFontSize?: number;
+            /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+            maxFontSize?: number;
             fontPath?: components["schemas"]["VideoConfig.FontRef"];
             googleFont?: string;
             catalogFont?: string;
@@ -3257,6 +3305,10 @@ export interface components {
             text: string;
             textColor?: components["schemas"]["VideoConfig.Color"];
             fontSize?: number;
+            /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+            minFontSize?: number;
+            /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+            maxFontSize?: number;
             fontPath?: components["schemas"]["VideoConfig.FontRef"];
             googleFont?: string;
             catalogFont?: string;
@@ -3279,6 +3331,10 @@ export interface components {
             text: string;
             textColor?: components["schemas"]["VideoConfig.Color"];
             fontSize?: number;
+            /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+            minFontSize?: number;
+            /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+            maxFontSize?: number;
             fontPath?: components["schemas"]["VideoConfig.FontRef"];
             googleFont?: string;
             catalogFont?: string;
@@ -3295,6 +3351,10 @@ export interface components {
             text: string;
             textColor?: components["schemas"]["VideoConfig.Color"];
             fontSize?: number;
+            /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+            minFontSize?: number;
+            /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+            maxFontSize?: number;
             fontPath?: components["schemas"]["VideoConfig.FontRef"];
             googleFont?: string;
             catalogFont?: string;
@@ -3311,6 +3371,10 @@ export interface components {
             text: string;
             textColor?: components["schemas"]["VideoConfig.Color"];
             fontSize?: number;
+            /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
+            minFontSize?: number;
+            /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
+            maxFontSize?: number;
             fontPath?: components["schemas"]["VideoConfig.FontRef"];
             googleFont?: string;
             catalogFont?: string;

@@ -5,6 +5,7 @@
  * (web/src/builder/preview), which draws `compileImageParts` with its own origins (`PageOrigins`).
  */
 import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "@media-render/contract/config";
+import { FIT_ATTRIBUTES, FIT_SELECTOR, FIT_TEXT_FUNCTION } from "@media-render/contract/fit-text";
 import { pageFontFaces } from "../fonts/catalog.ts";
 import { FontRegistry } from "./fonts.ts";
 import type { HostedFonts } from "./hosted-fonts.ts";
@@ -36,6 +37,11 @@ export interface CompiledParts {
   htmlLayers: number;
   /** An html layer runs the user's scripts (enableLibraries): the page is not reused after it. */
   scripted: boolean;
+  /**
+   * Text layers fitted into their box (minFontSize/maxFontSize, layers/text.ts marks them): the page sizes them once
+   * its fonts are in. (Every other attribute value on the page is escaped, so the mark is only ever one of theirs.)
+   */
+  fitted: number;
 }
 
 export interface CompiledImage {
@@ -67,6 +73,15 @@ export const pagePolicy = (origins: PageOrigins): string =>
 
 /** The policy of the service's renders. */
 export const PAGE_POLICY = pagePolicy(RENDER_ORIGINS);
+
+/**
+ * Fits the text layers that carry a range (packages/contract/src/fit-text.ts) once the fonts their text needs are in
+ * (laying the page out first starts those loads); the browser awaits `window.__mrsFitted` before the capture. The
+ * builder's preview runs the same function on the same elements (web/src/builder/preview/main.ts).
+ */
+const fitScript = () =>
+  `<script>window.__mrsFitted=(async()=>{document.body.offsetWidth;await document.fonts.ready;` +
+  `${FIT_TEXT_FUNCTION}(document.querySelectorAll(${JSON.stringify(FIT_SELECTOR)}))})()</script>`;
 
 /** Collects `mrs-html-ready` messages of the html layers; the browser awaits `window.__mrsReady`. */
 const readyScript = (count: number) =>
@@ -137,6 +152,7 @@ export const compileImageParts = (
     waitSeconds: Math.max(0, ...html.map((l) => l.wait ?? 0)),
     htmlLayers: html.length,
     scripted: html.some((l) => l.enableLibraries === true),
+    fitted: layers.filter((l) => l.includes(` ${FIT_ATTRIBUTES.max}="`)).length,
   };
 };
 
@@ -146,7 +162,7 @@ export const compileImage = (
   sizes: NaturalSizes = new Map(),
   hosted: HostedFonts = new Map(),
 ): CompiledImage => {
-  const { fontCss, pageCss, layers, waitSeconds, htmlLayers, scripted } = compileImageParts(
+  const { fontCss, pageCss, layers, waitSeconds, htmlLayers, scripted, fitted } = compileImageParts(
     config,
     sizes,
     hosted,
@@ -155,6 +171,8 @@ export const compileImage = (
     `<!doctype html><html><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${PAGE_POLICY}">` +
     (htmlLayers ? readyScript(htmlLayers) : "") +
-    `<style>${fontCss}\n${pageCss}</style></head><body>${layers.join("\n")}</body></html>`;
+    `<style>${fontCss}\n${pageCss}</style></head><body>${layers.join("\n")}` +
+    (fitted ? fitScript() : "") +
+    `</body></html>`;
   return { html, waitSeconds, htmlLayers, scripted };
 };

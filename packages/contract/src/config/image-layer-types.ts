@@ -8,6 +8,7 @@
  * (src/image-renderer/compile-html.ts `LAYER_HTML`), which the Worker's typecheck holds complete. CONTRIBUTING.md,
  * "Adding a layer type", says what else a new type needs.
  */
+import { fitIssues } from "../fit-text.ts";
 import { HTML_JSON_RULE, htmlLayerIssues } from "./html-layer.ts";
 import { HTML_MAX_LAYERS_PER_JOB } from "./limits.ts";
 import {
@@ -55,7 +56,7 @@ export const IMAGE_LAYER_TYPES = layerTable<ImageLayerTypeFacts>()({
   },
   text: {
     entries: textLayerEntries,
-    renderedRules: textWrapIssues,
+    renderedRules: (layer) => [...textWrapIssues(layer), ...fitIssues(layer, true)],
     starter: (canvas) => ({
       text: "Your text",
       x: Math.round(canvas.width / 2),

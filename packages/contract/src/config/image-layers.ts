@@ -26,6 +26,7 @@ import {
   text,
 } from "./common.ts";
 import { FontRef, ImageRef } from "./file-ref.ts";
+import { fitFontSizeEntries } from "../fit-text.ts";
 import { htmlCommonEntries } from "./html-layer.ts";
 import {
   GRADIENT_MAX_COLORS,
@@ -79,6 +80,10 @@ export const textLayerEntries = {
   /** Only sizes the blur area; layout ignores it. */
   height: o(PositivePx),
   fontSize: o(numberAbove(0, IMAGE_MAX_FONT_SIZE)),
+  ...fitFontSizeEntries(
+    numberAbove(0, IMAGE_MAX_FONT_SIZE),
+    "its width (required), and its height when given",
+  ),
   color: o(Color),
   fontFamily: o(FontFamily),
   fontPath: o(FontRef),

@@ -82,7 +82,9 @@ const imageGrammar = (catalogFont: typeof BundledCatalogFont | typeof HostedCata
     v.transform(normaliseConfigAliases),
     v.description(
       'Image job config. Cross-field rules beyond this schema: a text layer with "wrap": true needs "width" ' +
-        `(its own or from defaults); at most ${HTML_MAX_LAYERS_PER_JOB} html layers per job; html/css sizes are UTF-8 bytes.`,
+        '(its own or from defaults); "minFontSize" and "maxFontSize" go together (minimum at most the maximum), need ' +
+        '"width" on a text layer and replace "fontSize" (not both on one object); ' +
+        `at most ${HTML_MAX_LAYERS_PER_JOB} html layers per job; html/css sizes are UTF-8 bytes.`,
     ),
   );
   return { layer, defaults, config };

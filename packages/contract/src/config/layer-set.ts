@@ -19,7 +19,10 @@ export interface LayerTypeFacts {
    * layer has (rules.ts `layerIssues`).
    */
   rules?: (layer: Record<string, unknown>) => RuleIssue[];
-  /** Rules over the layer as rendered, its defaults applied (rules.ts `applyLayerDefaults`): a text's wrap. */
+  /**
+   * Rules over the layer as rendered, its defaults applied (rules.ts `applyLayerDefaults`): a text's wrap, a fitted
+   * text's range.
+   */
   renderedRules?: (layer: Record<string, unknown>) => RuleIssue[];
   /** `rules` as far as JSON Schema draft-07 can state them: the `then` of the type's `if`, served only. */
   jsonRule?: Readonly<Record<string, unknown>>;

@@ -4,6 +4,7 @@
  * the way the rules (and users) see it.
  */
 import type * as v from "valibot";
+import { fitConflictIssues } from "../fit-text.ts";
 
 type Obj = Record<string, unknown>;
 type Key = string | number;
@@ -103,6 +104,7 @@ export const layerIssues = (layer: Obj, typeRules?: (layer: Obj) => RuleIssue[])
   if (typeof layer.start === "number" && typeof layer.stop === "number" && layer.stop <= layer.start) {
     out.push({ path: ["stop"], message: `must be greater than start (${layer.start})` });
   }
+  out.push(...fitConflictIssues(layer));
   return out;
 };
 
@@ -112,9 +114,17 @@ export interface LayerDefaults {
   layerType?: Record<string, Obj | undefined>;
 }
 
-/** `top` over `base`; a font choice of one kind in `top` drops a default of the other kind. */
+/** The properties that size text fitted into its box (../fit-text.ts), which replace `fontSize`. */
+const FIT_KEYS = ["minFontSize", "maxFontSize"] as const;
+
+/**
+ * `top` over `base`; a font choice of one kind in `top` drops a default of the other kind, and so does a size of
+ * one kind (`fontSize`, or the fitting range).
+ */
 const over = (base: Obj, top: Obj): Obj => {
   const merged = { ...base, ...top };
+  if (isSet(top.fontSize)) for (const k of FIT_KEYS) if (!isSet(top[k])) delete merged[k];
+  if (FIT_KEYS.some((k) => isSet(top[k])) && !isSet(top.fontSize)) delete merged.fontSize;
   if (isSet(top.fontPath) && !hasCatalogFont(top)) for (const k of CATALOG_FONT_KEYS) delete merged[k];
   if (hasCatalogFont(top)) {
     if (!isSet(top.fontPath)) delete merged.fontPath;
@@ -127,7 +137,7 @@ const over = (base: Obj, top: Obj): Obj => {
 /**
  * The layer as rendered: explicit property > `defaults.layerType.<type>` > `defaults.layer`. When a more
  * specific level picks `fontPath` or `googleFont` (or its alias `catalogFont`), a less specific choice of the
- * other kind is dropped.
+ * other kind is dropped; likewise `fontSize` and the fitting range `minFontSize`/`maxFontSize`.
  */
 export const applyLayerDefaults = <L extends { type: string }>(
   defaults: LayerDefaults | undefined,

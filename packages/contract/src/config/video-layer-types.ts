@@ -9,6 +9,7 @@
  * same names (renderer/src/video/layers/index.ts), which the renderer's typecheck holds complete. CONTRIBUTING.md,
  * "Adding a layer type", says what else a new type needs.
  */
+import { fitIssues } from "../fit-text.ts";
 import { HTML_JSON_RULE, htmlLayerIssues } from "./html-layer.ts";
 import { HTML_MAX_LAYERS_PER_JOB } from "./limits.ts";
 import { entryOf, layerTable, starterFiles, type LayerTypeFacts, type LayerTypeOf } from "./layer-set.ts";
@@ -61,6 +62,8 @@ export const DEFAULT_FRAME_COST = 0.25;
 
 /** What a new text layer says in the builder. */
 const TEXT = { text: "Your text" };
+/** The rules of the text types with minFontSize/maxFontSize, over the layer as rendered (their box is their own). */
+const fitted = (layer: Record<string, unknown>) => fitIssues(layer);
 
 /** A colour ramp turning over time: what a new `gl` layer draws until its shader is written. */
 const STARTER_SHADER =
@@ -91,10 +94,15 @@ export const VIDEO_LAYER_TYPES = layerTable<VideoLayerTypeFacts>()({
   },
   image: { entries: videoImageLayerEntries, global: true, frameCost: 2.3 },
   "image-overlay": { entries: imageOverlayLayerEntries, global: true },
-  title: { entries: titleLayerEntries, global: true, starter: TEXT },
-  subtitle: { entries: subtitleLayerEntries, global: true, starter: TEXT },
-  "news-title": { entries: newsTitleLayerEntries, global: true, starter: TEXT },
-  "title-background": { entries: titleBackgroundLayerEntries, global: true, starter: TEXT },
+  title: { entries: titleLayerEntries, global: true, starter: TEXT, renderedRules: fitted },
+  subtitle: { entries: subtitleLayerEntries, global: true, starter: TEXT, renderedRules: fitted },
+  "news-title": { entries: newsTitleLayerEntries, global: true, starter: TEXT, renderedRules: fitted },
+  "title-background": {
+    entries: titleBackgroundLayerEntries,
+    global: true,
+    starter: TEXT,
+    renderedRules: fitted,
+  },
   "slide-in-text": { entries: slideInTextLayerEntries, global: true, starter: TEXT },
   "fill-color": { entries: fillColorLayerEntries, global: true, starter: { color: "#1d4ed8" } },
   "linear-gradient": { entries: linearGradientLayerEntries, global: true, starter: GRADIENT },

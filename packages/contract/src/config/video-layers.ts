@@ -25,6 +25,7 @@ import {
   Volume,
 } from "./common.ts";
 import { AudioRef, FontRef, ImageRef, ShaderRef, VideoRef } from "./file-ref.ts";
+import { fitFontSizeEntries } from "../fit-text.ts";
 import { htmlCommonEntries, htmlVideoEntries } from "./html-layer.ts";
 import { ignored } from "./ignored.ts";
 import {
@@ -78,6 +79,11 @@ const frame = {
   ),
 };
 const FontSize = numberIn(VIDEO_MIN_FONT_SIZE, VIDEO_MAX_FONT_SIZE);
+/** One pair of schemas for every type, so `defaults.layer` reads one schema per key (layer-set.ts). */
+const fitEntries = fitFontSizeEntries(
+  FontSize,
+  "its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height",
+);
 const font = { fontPath: o(FontRef), ...catalogFontEntries(HostedCatalogFont), fontFamily: o(FontFamily) };
 const Colors = list(Color, GRADIENT_MIN_COLORS, GRADIENT_MAX_COLORS, "colours");
 const GradientDirection = oneOf(["horizontal", "vertical", "diagonal"]);
@@ -178,6 +184,7 @@ const titleProps = {
   text: text(MAX_TEXT_LENGTH),
   textColor: o(Color),
   fontSize: o(FontSize),
+  ...fitEntries,
   ...font,
   position: o(Position),
   /** Default `fade-in`. */
@@ -204,6 +211,7 @@ export const subtitleLayerEntries = {
   text: text(MAX_TEXT_LENGTH),
   textColor: o(Color),
   fontSize: o(FontSize),
+  ...fitEntries,
   ...font,
   position: o(Position),
   backgroundColor: o(Color),

@@ -22,9 +22,18 @@ import {
 } from "./common.ts";
 import { AudioRef, CaptionsRef, FontRef } from "./file-ref.ts";
 import { ignored } from "./ignored.ts";
-import { layerDefaultsEntries, layerObjects, layerTypeNames, layerVariant, perJobCaps } from "./layer-set.ts";
+import {
+  entryOf,
+  layerDefaultsEntries,
+  layerObjects,
+  layerTypeNames,
+  layerVariant,
+  perJobCaps,
+  type LayerTypeFacts,
+} from "./layer-set.ts";
 import * as L from "./limits.ts";
 import {
+  applyLayerDefaults,
   defaultsIssues,
   layerIssues,
   normaliseConfigAliases,
@@ -323,7 +332,10 @@ export const videoConfigEntries = {
 
 type RawVideoConfig = v.InferOutput<ReturnType<typeof strict<typeof videoConfigEntries>>>;
 
-/** Rules over the whole config: defaults objects, audio cuts, the layer caps (html), speech, the output length. */
+/**
+ * Rules over the whole config: defaults objects, layers as rendered (their defaults merged: their type's
+ * `renderedRules`), audio cuts, the layer caps (html), speech, the output length.
+ */
 export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
   const out: RuleIssue[] = [];
   const defaults = config.defaults;
@@ -347,7 +359,11 @@ export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
 
   const capped = perJobCaps(VIDEO_LAYER_TYPES);
   const count = (layers: readonly { type: string }[], base: (string | number)[]) =>
-    layers.forEach((layer, i) => out.push(...capped(layer, [...base, i])));
+    layers.forEach((layer, i) => {
+      const rules = entryOf<LayerTypeFacts>(VIDEO_LAYER_TYPES, layer.type)?.renderedRules;
+      if (rules) out.push(...prefix([...base, i], rules(applyLayerDefaults(defaults, layer))));
+      out.push(...capped(layer, [...base, i]));
+    });
   config.clips.forEach((clip, i) => count(clip.layers, ["clips", i, "layers"]));
   count(config.globalLayers ?? [], ["globalLayers"]);
   out.push(...speechIssues(config));
@@ -372,6 +388,8 @@ export const VideoConfigSchema = v.pipe(
   v.transform((config) => withOutPathFormat(normaliseConfigAliases(config))),
   v.description(
     "Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; " +
+      '"minFontSize" and "maxFontSize" go together (minimum at most the maximum) and replace "fontSize" (not both on ' +
+      "one object); " +
       `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers per job; at most ${L.SPEECH_MAX_JOB_CHARACTERS} characters ` +
       "of speech text per job; the output (clip lengths minus transition " +
       `overlaps) lasts at most ${L.VIDEO_MAX_DURATION} s; html/css sizes are UTF-8 bytes.`,

@@ -26,4 +26,5 @@ export const subtitle: TextType<LayerOf<"subtitle">> = {
   revealSeconds: () => 0,
   zoomMargin: () => 0,
   scalePixels: (layer, s) => ({ ...layer, fontSize: scaled(layer.fontSize, s) }),
+  fits: true,
 };

@@ -5,6 +5,7 @@
  * a preview scales; and what they build it from: CSS colours, alpha fades, editly's eased banner clock (pure, in
  * ffmpeg terms; values follow editly's sources where known).
  */
+import { fitRange } from "@media-render/contract/fit-text";
 import type { Placement } from "../position.ts";
 import type { LayerWindow } from "../graph-context.ts";
 import type { Layer } from "../types.ts";
@@ -51,7 +52,19 @@ export interface TextType<L extends Layer = Layer> {
   zoomMargin: (layer: L) => number;
   /** The layer with its pixel-valued properties multiplied by `s` (a preview), or the layer itself. */
   scalePixels: <T extends L>(layer: T, s: number) => T;
+  /**
+   * The type's grammar has `minFontSize` and `maxFontSize`: a layer with both is fitted into its box
+   * (packages/contract/src/fit-text.ts). A type without them ignores a range `defaults.layer` hands it.
+   */
+  fits?: true;
 }
+
+/** The range a layer of `type` is fitted in (minFontSize/maxFontSize), or null: drawn at its type's font size. */
+export const fitRangeOf = <L extends Layer>(
+  type: TextType<L>,
+  layer: L,
+): { min: number; max: number } | null =>
+  type.fits ? fitRange(layer as { minFontSize?: number; maxFontSize?: number }) : null;
 
 /** `value * s`, or undefined. */
 export const scaled = (value: number | undefined, s: number): number | undefined =>
@@ -61,6 +74,22 @@ export const scaled = (value: number | undefined, s: number): number | undefined
 export const cssColor = (value: string | undefined, fallback: string): string => {
   const s = (value ?? fallback).trim();
   return /^[#\w(),.\s%-]+$/.test(s) ? s : fallback;
+};
+
+/**
+ * A length of `k` font sizes plus `extra` px, rounded `up` or to the `nearest` pixel: in px for a layer drawn at
+ * `size`, or, for a layer fitted into its box (`fitted`: the page decides its size, raster/rasterize-text.ts), as CSS
+ * that follows the font size to the same pixel (`round()`), so its box is the one that size would give it.
+ */
+export const sizedLength = (
+  fitted: boolean,
+  size: number,
+  k: number,
+  extra: number,
+  rounding: "up" | "nearest",
+): string => {
+  if (fitted) return `round(${rounding}, ${k}em + ${extra}px, 1px)`;
+  return `${rounding === "up" ? Math.ceil(k * size + extra) : Math.round(k * size + extra)}px`;
 };
 
 /** An alpha fade-in over `dur` seconds from `at` (at least one frame). */

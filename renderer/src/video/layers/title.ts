@@ -57,4 +57,5 @@ export const title: TextType<TitleLayer> = {
     fontSize: scaled(layer.fontSize, s),
     outlineWidth: scaled(layer.outlineWidth, s),
   }),
+  fits: true,
 };

@@ -11,6 +11,7 @@ import { isText, textTypeOf, type KeyedLayer, type TextLayer } from "../layers/i
 import { placeBox } from "../position.ts";
 import { STDIN_PATH, type RasterAsset, type Rasters, type RasterFrame, type VideoSpec } from "../types.ts";
 import { openPage, servePageFiles, type ChromiumLaunch } from "./browser.ts";
+import { FIT_SELECTOR, FIT_TEXT_FUNCTION } from "@media-render/contract/fit-text";
 import { fontFaceFiles } from "../../fonts/files.ts";
 import { textBox, textSheet, type BoxFont, type SheetCell, type TextBox } from "./text-html.ts";
 
@@ -146,7 +147,12 @@ export const rasterizeText = async (
       const upTo = units === 0 ? 0 : Math.round(((s + 1) * units) / states);
       const visible = box.showAll ? units : upTo;
       const lit = (box.highlight || box.wordBox) && upTo > 0;
-      cells.push({ box, visible, ...(lit ? { highlight: upTo - 1 } : {}) });
+      cells.push({
+        box,
+        visible,
+        ...(lit ? { highlight: upTo - 1 } : {}),
+        ...(box.fit && s === 0 ? { fits: true } : {}),
+      });
       owner.push(i);
     }
     return { k, first, states, units, box };
@@ -157,14 +163,29 @@ export const rasterizeText = async (
   try {
     // Written into the page's empty file: document (no navigation); fonts load before measuring.
     // Boxes are measured in a W-wide viewport at the top-left corner, exactly where a lone box wraps.
-    const { rects, words } = await page.evaluate(
-      async (html: string, ids: number[], wordIds: [number, number][]) => {
+    // Fitted boxes (minFontSize/maxFontSize) are sized first, by the script every page that fits text runs
+    // (packages/contract/src/fit-text.ts), on each one's first cell; its other cells (reveal states) take that size.
+    const fitted = sheetLayers.filter((l) => cells[l.first]!.fits);
+    const { rects, words, fontSizes } = await page.evaluate(
+      async (
+        html: string,
+        ids: number[],
+        wordIds: [number, number][],
+        fit: { source: string; selector: string; cells: number[][] },
+      ) => {
         document.open();
         document.write(html);
         document.close();
         await Promise.all([...document.fonts].map((face) => face.load()));
         await document.fonts.ready;
+        const sizes: number[] = fit.cells.length
+          ? new Function(`return ${fit.source}`)()(document.querySelectorAll(fit.selector))
+          : [];
+        fit.cells.forEach((others, n) =>
+          others.forEach((c) => (document.getElementById(`c${c}`)!.style.fontSize = `${sizes[n]}px`)),
+        );
         return {
+          fontSizes: sizes,
           rects: ids.map((i) => {
             const r = document.getElementById(`c${i}`)!.getBoundingClientRect();
             return { w: r.width, h: r.height };
@@ -181,7 +202,17 @@ export const rasterizeText = async (
       textSheet(faces, cells),
       sheetLayers.map((l) => l.first),
       wordCells,
+      {
+        source: FIT_TEXT_FUNCTION,
+        selector: FIT_SELECTOR,
+        cells: fitted.map((l) => Array.from({ length: l.states - 1 }, (_, s) => l.first + 1 + s)),
+      },
     );
+    /** The fitted font size of each fitted layer's cells, by cell. */
+    const fittedSize = new Map<number, number>();
+    fitted.forEach((l, n) => {
+      for (let s = 0; s < l.states; s++) fittedSize.set(l.first + s, fontSizes[n]!);
+    });
     const wordRect = new Map(wordCells.map(([c], i) => [c, words[i]!]));
     const sizes = sheetLayers.map((l, i) => {
       const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
@@ -194,10 +225,18 @@ export const rasterizeText = async (
     const cellSize = (c: number) => sizes[owner[c]!]!;
     const slots = stackCells(cells.map((_, c) => cellSize(c).ch));
     const pages = Math.max(...slots.map((s) => s.page)) + 1;
-    // Widths are frozen at their measured value so moving a box never re-wraps its text.
+    // Widths are frozen at their measured value so moving a box never re-wraps its text: border-box, as measured, and
+    // no max-width (a title's applies to its content box when measured, and would squeeze a border box by its padding).
     const placement = cells.map((_, c) => {
       const z = cellSize(c);
-      return { page: slots[c]!.page, left: z.ex, top: slots[c]!.top + z.ey, width: rects[owner[c]!]!.w };
+      const size = fittedSize.get(c);
+      return {
+        page: slots[c]!.page,
+        left: z.ex,
+        top: slots[c]!.top + z.ey,
+        width: rects[owner[c]!]!.w,
+        font: size === undefined ? "" : `font-size:${size}px;`,
+      };
     });
     const paths: string[] = [];
     // Pages after the first are written to files; the first (usually the only one) is captured last and
@@ -210,7 +249,7 @@ export const rasterizeText = async (
         (place: typeof placement, current: number) =>
           place.forEach((at, c) => {
             const el = document.getElementById(`c${c}`)!;
-            el.style.cssText = `display:${at.page === current ? "inline-block" : "none"};left:${at.left}px;top:${at.top}px;width:${at.width}px;box-sizing:border-box;`;
+            el.style.cssText = `display:${at.page === current ? "inline-block" : "none"};left:${at.left}px;top:${at.top}px;width:${at.width}px;max-width:none;box-sizing:border-box;${at.font}`;
           }),
         placement,
         p,

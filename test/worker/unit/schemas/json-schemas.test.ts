@@ -64,6 +64,21 @@ const valid: [string, "image" | "video", unknown][] = [
   ["editly single layer object", "video", { clips: [{ layers: { type: "fill-color", color: "red" } }] }],
   ["googleFont", "image", imageConfig([text({ googleFont: "Roboto" })])],
   ["catalogFont, googleFont's alias", "image", imageConfig([text({ catalogFont: "Roboto" })])],
+  ["fitted image text", "image", imageConfig([text({ width: 300, minFontSize: 10, maxFontSize: 64 })])],
+  [
+    "fitted video titles",
+    "video",
+    videoConfig([
+      clip(
+        ["title", "subtitle", "news-title", "title-background"].map((type) => ({
+          type,
+          text: "a",
+          minFontSize: 8,
+          maxFontSize: 500,
+        })),
+      ),
+    ]),
+  ],
   ["fps 120 at 1 px", "video", videoConfig(undefined, { fps: 120, width: 1, height: 1 })],
   [
     "video speed and loop, animated overlay, a frame of a video",
@@ -145,6 +160,27 @@ const invalid: [string, "image" | "video", unknown][] = [
   ["21 layers", "video", videoConfig([clip(Array.from({ length: 21 }, () => ({ type: "pause" })))])],
   ["clip of 0.05 s", "video", videoConfig([clip([{ type: "pause" }], { duration: 0.05 })])],
   ["title font 7 px", "video", videoConfig([clip([{ type: "title", text: "a", fontSize: 7 }])])],
+  ["fitted image text from 0 px", "image", imageConfig([text({ width: 9, minFontSize: 0, maxFontSize: 9 })])],
+  [
+    "fitted image text up to 4097 px",
+    "image",
+    imageConfig([text({ width: 9, minFontSize: 9, maxFontSize: 4097 })]),
+  ],
+  [
+    "fitted title from 7 px",
+    "video",
+    videoConfig([clip([{ type: "title", text: "a", minFontSize: 7, maxFontSize: 20 }])]),
+  ],
+  [
+    "fitted subtitle up to 501 px",
+    "video",
+    videoConfig([clip([{ type: "subtitle", text: "a", minFontSize: 8, maxFontSize: 501 }])]),
+  ],
+  [
+    "minFontSize on a slide-in-text",
+    "video",
+    videoConfig([clip([{ type: "slide-in-text", text: "a", minFontSize: 8, maxFontSize: 20 }])]),
+  ],
   [
     "unknown transition",
     "video",
