@@ -5,7 +5,7 @@
  * (src/billing/paid-invoice.ts), whichever event comes first. An expired session can no longer be paid.
  */
 import { and, eq } from "drizzle-orm";
-import { getAccount } from "../accounts/internal.ts";
+import { getAccount } from "../accounts/lookup.ts";
 import type { Ctx } from "../context.ts";
 import { payments } from "../db/schema.ts";
 import * as ledger from "../ledger/ledger.ts";

@@ -17,7 +17,7 @@
  * changes, and no allowance comes until an invoice is paid.
  */
 import { eq } from "drizzle-orm";
-import type { AccountRow } from "../accounts/internal.ts";
+import type { AccountRow } from "../accounts/lookup.ts";
 import type { Ctx } from "../context.ts";
 import { subscriptions } from "../db/schema.ts";
 import * as ledger from "../ledger/ledger.ts";

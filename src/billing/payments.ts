@@ -4,7 +4,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
-import { getAccount } from "../accounts/internal.ts";
+import { getAccount } from "../accounts/lookup.ts";
 import type { CallerCtx, Ctx } from "../context.ts";
 import { payments } from "../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";

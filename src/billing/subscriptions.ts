@@ -12,7 +12,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
 import { payments, subscriptions, users } from "../db/schema.ts";
-import type { AccountRow } from "../accounts/internal.ts";
+import type { AccountRow } from "../accounts/lookup.ts";
 import { forceDowngrade } from "./downgrade.ts";
 import { FREE_PLAN } from "./plans.ts";
 import type { ProviderEvent } from "./provider-events.ts";

@@ -7,7 +7,7 @@
  * An upgrade after the old period ended (its renewal unpaid) credits nothing: its time is over.
  */
 import { and, desc, eq } from "drizzle-orm";
-import type { AccountRow } from "../accounts/internal.ts";
+import type { AccountRow } from "../accounts/lookup.ts";
 import type { Ctx } from "../context.ts";
 import { subscriptionInvoices } from "../db/schema.ts";
 import { iso } from "../lib/time.ts";

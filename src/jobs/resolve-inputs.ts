@@ -5,7 +5,7 @@
  */
 import { forEachFileReference, type FileReference, type JobType } from "@media-render/contract/config";
 import type { CallerCtx } from "../context.ts";
-import { filesByStoragePath } from "../files/internal.ts";
+import { filesByStoragePath } from "../files/lookup.ts";
 import type { FileRow } from "../files/store-file.ts";
 import type { FieldError } from "../lib/errors.ts";
 

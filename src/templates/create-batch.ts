@@ -4,7 +4,7 @@
  * row is bad; `valid-only` opens jobs for the good rows and reports the others. Jobs are opened through the
  * lifecycle (each reserved through the ledger like a single job), then the feeder queues them fairly.
  */
-import { getAccount } from "../accounts/internal.ts";
+import { getAccount } from "../accounts/lookup.ts";
 import { validateJobConfig, type ImageConfig, type VideoConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context.ts";
 import { batches } from "../db/schema.ts";
@@ -24,7 +24,7 @@ import { InsufficientTokens, ValidationFailed, type FieldError } from "../lib/er
 import { newId } from "../lib/ids.ts";
 import { iso } from "../lib/time.ts";
 import { feedBatch } from "../jobs/feed-batch.ts";
-import { getOwnedTemplate } from "./internal.ts";
+import { getOwnedTemplate } from "./lookup.ts";
 import { MAX_BATCH_COLUMNS, type BatchLimits } from "./limits.ts";
 import { rejectedRows, rejectRow, refusalErrors, type RowErrors } from "./row-errors.ts";
 import type { BatchCreated, BatchMode } from "./schemas.ts";
