@@ -5,7 +5,7 @@
  * API by test/worker/llms-txt.test.ts (the jobs validated, the template saved and rendered), so the guide cannot
  * drift from what the service accepts.
  */
-import { limits } from "@media-render/contract/config";
+import { limits, prices } from "@media-render/contract/config";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { MAX_UPLOAD_BYTES } from "../files/retention.ts";
@@ -209,7 +209,7 @@ ${json(GUIDE_EXAMPLES.render)}
 | metadata | ${MAX_METADATA_BYTES} bytes of JSON |
 | template variables | ${MAX_TEMPLATE_VARIABLES} |
 | requests | ${API_LIMIT.limit} per ${API_LIMIT.windowMs / 60_000} minutes and ${JOB_CREATE_LIMIT.limit} job creations a minute per key (429 with \`Retry-After\`) |
-| cost | image ${L.TOKENS_IMAGE_BASE} tokens + ${L.TOKENS_IMAGE_PER_LAYER} a layer; video ${L.TOKENS_VIDEO_BASE} + ${L.TOKENS_VIDEO_PER_SECOND} a started second (reserved at creation, failed jobs free) |
+| cost | image ${prices.TOKENS_IMAGE_BASE} tokens + ${prices.TOKENS_IMAGE_PER_LAYER} a layer; video ${prices.TOKENS_VIDEO_BASE} + ${prices.TOKENS_VIDEO_PER_SECOND} a started second (reserved at creation, failed jobs free) |
 
 Concurrent jobs and the monthly tokens depend on the plan: GET ${MOUNTS.billing}/usage.
 

@@ -17,6 +17,7 @@ import {
 } from "../output-formats.ts";
 import { bool, documentedDefault, integerIn, numberIn, oneOf, Seconds, strict } from "./common.ts";
 import * as L from "./limits.ts";
+import { TOKENS_POSTER, TOKENS_SPRITE, TOKENS_THUMBNAILS_PER_10 } from "./prices.ts";
 import type { RuleIssue } from "./rules.ts";
 
 /** Output formats of a video job: video containers, an animated GIF, and audio-only files. */
@@ -203,16 +204,16 @@ export const spriteSize = (
   height: Math.ceil(count / L.SPRITE_COLUMNS) * tile.height,
 });
 
-/** Tokens of a job's posters and thumbnails (limits.ts TOKENS_POSTER...). */
+/** Tokens of a job's posters and thumbnails (prices.ts TOKENS_POSTER...). */
 export const frameTokens = (
   config: { poster?: object; thumbnails?: Thumbnails & { sprite?: boolean } },
   duration: number,
 ): number => {
-  const poster = config.poster ? L.TOKENS_POSTER : 0;
+  const poster = config.poster ? TOKENS_POSTER : 0;
   const t = config.thumbnails;
   if (!t) return poster;
   const n = thumbnailTimes(t, duration).length;
-  return poster + L.TOKENS_THUMBNAILS_PER_10 * Math.ceil(n / 10) + (t.sprite ? L.TOKENS_SPRITE : 0);
+  return poster + TOKENS_THUMBNAILS_PER_10 * Math.ceil(n / 10) + (t.sprite ? TOKENS_SPRITE : 0);
 };
 
 /** The format an `outPath` names by its extension (`./out.gif` → gif), or undefined. */

@@ -7,13 +7,12 @@
 import * as v from "valibot";
 import { numberIn, PositiveSeconds, Seconds, strict, text, Volume } from "./common.ts";
 import {
-  SPEECH_CHARACTERS_PER_TOKEN,
   SPEECH_MAX_JOB_CHARACTERS,
   SPEECH_MAX_RATE,
   SPEECH_MAX_TEXT_LENGTH,
   SPEECH_MIN_RATE,
-  TOKENS_SPEECH_PER_TEXT_PART,
 } from "./limits.ts";
+import { SPEECH_CHARACTERS_PER_TOKEN, TOKENS_SPEECH_PER_TEXT_PART } from "./prices.ts";
 import type { RuleIssue } from "./rules.ts";
 
 const o = v.optional;
