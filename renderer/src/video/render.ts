@@ -8,7 +8,7 @@
  * with the audio mixed once (`stages/join.ts`).
  */
 import { join } from "node:path";
-import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../config.ts";
+import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../settings.ts";
 import type { Identity } from "../lib/run-as.ts";
 import { espeakSynthesizer } from "../speech/espeak.ts";
 import type { Synthesizer } from "../speech/types.ts";
@@ -24,7 +24,7 @@ import type { FetchInputs } from "./chunk-inputs.ts";
 import { composedRange, type ChunkPart } from "@media-render/contract/windows";
 import type { HostedFonts } from "@media-render/contract/wire";
 import type { RenderWindow } from "./compile.ts";
-import { applyFastMode, videoSpec, withJobFonts } from "./config.ts";
+import { applyFastMode, videoSpec, withJobFonts } from "./spec.ts";
 import { withDucking } from "./ducking.ts";
 import { outputTarget, renderWindow, shapeSpec } from "./outputs/target.ts";
 import type { Stage } from "./progress.ts";

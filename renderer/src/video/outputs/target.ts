@@ -10,7 +10,7 @@ import { evenDimension } from "@media-render/contract/geometry";
 import type { Timeline } from "@media-render/contract/timeline";
 import { chunkWindow, partWindow, type BalanceInput, type ChunkPart } from "@media-render/contract/windows";
 import type { RenderWindow } from "../compile.ts";
-import { scaleLayerPixels } from "../config.ts";
+import { scaleLayerPixels } from "../spec.ts";
 import { soundOf } from "../layers/index.ts";
 import type { ClipSpec, Layer, VideoSpec } from "../types.ts";
 
