@@ -1,15 +1,15 @@
 /**
  * Compiles a VideoSpec (+ probed media and rasterised text) into ONE ffmpeg filter graph:
  * per clip, layers overlaid on a base (or the first full-frame opaque layer AS the base), clips
- * joined by the cheap mixers of joins.ts, else xfade (or concat for cuts), global layers on top,
+ * joined by the cheap mixers of mixed-transitions.ts, else xfade (or concat for cuts), global layers on top,
  * audio mixed to the exact length.
  * Pure apart from the label counter: same inputs → same graph.
  */
 import { clipAudioStream, finishAudio } from "./audio-graph.ts";
 import { GraphContext, type GlLayerDrawer, type LayerWindow } from "./graph-context.ts";
 import type { PipeUser } from "../lib/process.ts";
-import { glJoin, glTaps, type DrawnTransition, type TransitionDrawer } from "./gl/gl-join.ts";
-import { MIXERS, overlapJoin } from "./joins.ts";
+import { glJoin, glTaps, type DrawnTransition, type TransitionDrawer } from "./gl/drawn-transitions.ts";
+import { MIXERS, overlapJoin } from "./mixed-transitions.ts";
 import { canvasHasAlpha } from "./outputs/encoders.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
 import { compileLayer, keyedLayers, keyedOf, type KeyedLayer } from "./layers/index.ts";
@@ -27,7 +27,7 @@ export interface CompiledGraph {
    * transitions, readers of the frames transitions are drawn from.
    */
   pipes: PipeUser[];
-  /** How many pipes cannot be written twice (html captures); 0 lets the graph run twice (gl-join.ts). */
+  /** How many pipes cannot be written twice (html captures); 0 lets the graph run twice (drawn-transitions.ts). */
   oneShotPipes?: number;
   /** Extra outputs (label, output options, pipe) after the main one. */
   outputs?: { label: string; args: string[]; pipe: string }[];
@@ -154,8 +154,8 @@ export interface GraphInput {
 }
 
 /**
- * Which graph to build. "plain": every transition by its xfade mapping (or the mixers of joins.ts). With a
- * drawer (gl/gl-join.ts), every transition but the exact ffmpeg twins (XFADE_TWINS) is drawn by its GLSL:
+ * Which graph to build. "plain": every transition by its xfade mapping (or the mixers of mixed-transitions.ts). With a
+ * drawer (gl/drawn-transitions.ts), every transition but the exact ffmpeg twins (XFADE_TWINS) is drawn by its GLSL:
  * "taps" builds the run that writes the pairs of the transition after clip `tapping` (one run per
  * transition: a run writing two transitions' pairs interleaves them, and then waits on the second's reader
  * while the render waits for the first's frames); "splice" builds the render, reading the drawn frames.

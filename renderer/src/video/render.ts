@@ -5,7 +5,7 @@
  * music under the speech → compile the graphs → encode with ffmpeg. Reports progress through `onProgress`
  * (percent + stage); each stage records its span on the job's stopwatch (`timings`). Parallel rendering
  * (chunks.ts): a chunk encodes only its window of the frames; a join draws nothing and joins the chunks' segments
- * with the audio mixed once (`stages/join.ts`).
+ * with the audio mixed once (`stages/join-chunks.ts`).
  */
 import { join } from "node:path";
 import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../settings.ts";
@@ -35,7 +35,7 @@ import { undrawnGl } from "./graph-context.ts";
 import { compilePasses, encode } from "./stages/encode.ts";
 import { withWindowMix } from "./window-mix.ts";
 import { downloadInputs, startProbes, synthesize, warmBrowsers } from "./stages/inputs.ts";
-import { joinChunks } from "./stages/join.ts";
+import { joinChunks } from "./stages/join-chunks.ts";
 import { glDrawerFor, layOut, transcribeCaptions, usedTextPage, type Rasterize } from "./stages/lay-out.ts";
 import { stopwatch, type RenderTimings } from "./stages/stopwatch.ts";
 

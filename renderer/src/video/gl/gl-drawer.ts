@@ -7,7 +7,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { SharedPipe } from "../../lib/process.ts";
 import type { GlLayerDrawer, GlLayerJob } from "../graph-context.ts";
-import type { DrawnTransition, TransitionDrawer } from "./gl-join.ts";
+import type { DrawnTransition, TransitionDrawer } from "./drawn-transitions.ts";
 import { extraSamplers, transitionFragment } from "./gl-page.ts";
 import { readFrames, writeAll, writeBlank, type GlSession } from "./gl-session.ts";
 import {

@@ -80,7 +80,7 @@ export const writeAll = (to: Writable, parts: Frame): Promise<void> => {
 const ZEROS = Buffer.alloc(1 << 20);
 
 /**
- * Writes `size` zero bytes (the blank primer frame a render's input pipe opens with, gl-join.ts) and resolves once
+ * Writes `size` zero bytes (the blank primer frame a render's input pipe opens with, drawn-transitions.ts) and resolves once
  * they have left this process: whatever writes into the pipe next (a helper given its fd) comes after them.
  */
 export const writeBlank = (to: Writable, size: number): Promise<void> => {

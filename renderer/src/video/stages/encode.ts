@@ -2,7 +2,7 @@
  * The last stages: the graphs of the render's ffmpeg runs are compiled, then run. Transitions other than the
  * exact ffmpeg twins are drawn by their GLSL (gl/): a second ffmpeg run, alongside the render, writes their
  * frame pairs (one taps graph per transition, run one after the other); the drawer draws them and the render
- * reads the drawn frames through a pipe (gl-join.ts). Jobs whose html layers stream frames keep the xfade
+ * reads the drawn frames through a pipe (drawn-transitions.ts). Jobs whose html layers stream frames keep the xfade
  * drawings (a stream cannot be captured twice).
  */
 import { writeFile } from "node:fs/promises";
