@@ -17,7 +17,7 @@ import type { Timeline } from "@media-render/contract/timeline";
 import { clipRange, composedRange, type FrameRange, type FrameWindow } from "@media-render/contract/windows";
 import { drawnByGl, resolveTransition } from "./transitions.ts";
 import type { AudioTrackSpec, Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
-import { f } from "./values.ts";
+import { ffNumber } from "./values.ts";
 
 export interface CompiledGraph {
   /** Per input: its options followed by `-i path`. */
@@ -245,8 +245,8 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
       if (!plan?.drawn) return;
       const drawn = drawnAfter(c, plan, format);
       const part = ranges[c]!;
-      const o = { aTap: taps[c]!.tail!, aFrames: part.to - part.from, bTap: taps[c + 1]!.head! };
-      glTaps(ctx, o, drawn, drawer!);
+      const pair = { aTap: taps[c]!.tail!, aFrames: part.to - part.from, bTap: taps[c + 1]!.head! };
+      glTaps(ctx, pair, drawn, drawer!);
     });
     return graphOf(
       ctx,
@@ -276,7 +276,7 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
       } else {
         const expr = r.expr ? `:expr='${r.expr}'` : "";
         ctx.chain(
-          `[${acc}][${clipLabels[c]}]xfade=transition=${r.xfade}:duration=${f(t.frames / fps)}:offset=${f(start / fps)}${expr}[${next}]`,
+          `[${acc}][${clipLabels[c]}]xfade=transition=${r.xfade}:duration=${ffNumber(t.frames / fps)}:offset=${ffNumber(start / fps)}${expr}[${next}]`,
         );
       }
     } else {

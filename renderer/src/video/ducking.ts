@@ -10,7 +10,7 @@ import { DUCKING_DEFAULTS } from "@media-render/contract/config/limits";
 import type { Timeline } from "@media-render/contract/timeline";
 import { spokenWords, type Utterance } from "./speech.ts";
 import type { Ducking, VideoSpec } from "./types.ts";
-import { f } from "./values.ts";
+import { ffNumber } from "./values.ts";
 
 /** Intervals of `words` with gaps up to `bridge` s merged (pure). */
 export const speechIntervals = (words: readonly { start: number; end: number }[], bridge: number) => {
@@ -45,10 +45,10 @@ export const duckFilter = (d: Ducking): string => {
   const a = Math.max(d.attack, 0.001);
   const r = Math.max(d.release, 0.001);
   const envelopes = d.intervals.map(
-    ([s, e]) => `min(clip((t-${f(s - a)})/${f(a)},0,1),clip((${f(e + r)}-t)/${f(r)},0,1))`,
+    ([s, e]) => `min(clip((t-${ffNumber(s - a)})/${ffNumber(a)},0,1),clip((${ffNumber(e + r)}-t)/${ffNumber(r)},0,1))`,
   );
   const env = envelopes.reduce((acc, x) => `max(${acc},${x})`);
-  return `volume='pow(10,${f(-d.amount / 20)}*${env})':eval=frame`;
+  return `volume='pow(10,${ffNumber(-d.amount / 20)}*${env})':eval=frame`;
 };
 
 /** The spec with its ducking worked out (render.ts calls this once the timeline is known). */

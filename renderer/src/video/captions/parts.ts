@@ -93,7 +93,7 @@ export const partsReached = <P extends { start: number; end: number }>(
 export const transcribeParts = async (
   wav: WavFile,
   parts: readonly MixPart[],
-  o: { workDir: string; transcriber: Transcriber; language?: string; signal?: AbortSignal },
+  options: { workDir: string; transcriber: Transcriber; language?: string; signal?: AbortSignal },
 ): Promise<PartWords[]> => {
   const heard: PartWords[] = [];
   let next = 0;
@@ -103,9 +103,9 @@ export const transcribeParts = async (
     while (next < parts.length && !failed) {
       const i = next++;
       const p = parts[i]!;
-      const path = join(o.workDir, `speech.part${p.index}.wav`);
+      const path = join(options.workDir, `speech.part${p.index}.wav`);
       await wav.writePart(p.from, p.to, path);
-      const t = await o.transcriber.transcribe(path, { language: o.language, signal: o.signal });
+      const t = await options.transcriber.transcribe(path, { language: options.language, signal: options.signal });
       await rm(path, { force: true });
       const shifted = t.words.map((w) => ({
         text: w.text,
@@ -115,7 +115,7 @@ export const transcribeParts = async (
       heard[i] = { ...pick(p), language: t.language, words: normaliseWords(shifted, p.end) };
     }
   };
-  const at = Math.max(1, Math.min(parts.length, o.transcriber.concurrency ?? 1));
+  const at = Math.max(1, Math.min(parts.length, options.transcriber.concurrency ?? 1));
   await Promise.all(
     Array.from({ length: at }, () =>
       worker().catch((error: unknown) => {

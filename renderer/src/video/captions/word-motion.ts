@@ -10,7 +10,7 @@
  */
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import type { WordMotion, WordOverlay } from "../types.ts";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 
 /** Seconds a popping word takes to reach its size, and the fraction of it it starts at. */
 export const POP_SECONDS = 0.15;
@@ -18,13 +18,13 @@ export const POP_FROM = 0.4;
 
 /** The scale of a popping word said at `start` (seconds), as an expression of the time variable `t`. */
 export const popScale = (start: number): string => {
-  const p = `clip((t-${f(start)})/${f(POP_SECONDS)},0,1)`;
-  return `(${f(POP_FROM)}+${f(1 - POP_FROM)}*(1-pow(1-${p},3)))`;
+  const p = `clip((t-${ffNumber(start)})/${ffNumber(POP_SECONDS)},0,1)`;
+  return `(${ffNumber(POP_FROM)}+${ffNumber(1 - POP_FROM)}*(1-pow(1-${p},3)))`;
 };
 
 /** The filled width (even pixels) of a `width`-wide word said over [start, end], as an expression of `t`. */
 export const wipeWidth = (start: number, end: number, width: number): string =>
-  `2*floor(clip((t-${f(start)})/${f(Math.max(1e-3, end - start))},0,1)*${width / 2})`;
+  `2*floor(clip((t-${ffNumber(start)})/${ffNumber(Math.max(1e-3, end - start))},0,1)*${width / 2})`;
 
 /**
  * The overlays of a caption's moving words over the layer window `win` (times in the words are seconds from the

@@ -52,7 +52,7 @@ export interface TransitionDrawer {
  */
 export const glTaps = (
   ctx: GraphContext,
-  o: { aTap: string; aFrames: number; bTap: string },
+  options: { aTap: string; aFrames: number; bTap: string },
   t: DrawnTransition,
   drawer: TransitionDrawer,
 ): void => {
@@ -61,8 +61,8 @@ export const glTaps = (
   // Clips are opaque outside webm: rgb24 pairs are a quarter fewer bytes to carry to the page (which
   // samples them as alpha 1, what the opaque rgba pairs held).
   const pix = t.channels === 4 ? "rgba" : "rgb24";
-  ctx.chain(`[${o.aTap}]trim=start_frame=${o.aFrames - n},setpts=PTS-STARTPTS[${tailA}]`);
-  ctx.chain(`[${o.bTap}]trim=end_frame=${n},setpts=PTS-STARTPTS[${headB}]`);
+  ctx.chain(`[${options.aTap}]trim=start_frame=${options.aFrames - n},setpts=PTS-STARTPTS[${tailA}]`);
+  ctx.chain(`[${options.bTap}]trim=end_frame=${n},setpts=PTS-STARTPTS[${headB}]`);
   ctx.chain(`[${tailA}][${headB}]hstack=inputs=2,format=${pix}[${pairs}]`);
   ctx.addOutputPipe(pairs, ["-c:v", "rawvideo", "-pix_fmt", pix, "-f", "rawvideo"], drawer.readPairs(t));
 };
@@ -73,7 +73,7 @@ export const glTaps = (
  */
 export const glJoin = (
   ctx: GraphContext,
-  o: { acc: string; bMain: string; at: number; out: string },
+  options: { acc: string; bMain: string; at: number; out: string },
   t: DrawnTransition,
   drawer: TransitionDrawer,
 ): void => {
@@ -95,7 +95,7 @@ export const glJoin = (
     true,
   );
   ctx.chain(`[${input}:v]trim=start_frame=1,format=${fmt},setsar=1,settb=1/${fps},setpts=N[${drawn}]`);
-  ctx.chain(`[${o.acc}]trim=end_frame=${o.at}[${a0}]`);
-  ctx.chain(`[${o.bMain}]trim=start_frame=${n},setpts=PTS-STARTPTS[${b1}]`);
-  ctx.chain(`[${a0}][${drawn}][${b1}]concat=n=3:v=1:a=0,settb=1/${fps},setpts=N[${o.out}]`);
+  ctx.chain(`[${options.acc}]trim=end_frame=${options.at}[${a0}]`);
+  ctx.chain(`[${options.bMain}]trim=start_frame=${n},setpts=PTS-STARTPTS[${b1}]`);
+  ctx.chain(`[${a0}][${drawn}][${b1}]concat=n=3:v=1:a=0,settb=1/${fps},setpts=N[${options.out}]`);
 };

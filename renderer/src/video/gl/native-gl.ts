@@ -189,12 +189,12 @@ export class NativeDrawing {
    * `gate`: the job's helpers at once; `ceiling`: the helper's memory ceiling in bytes (helperMemoryCeiling);
    * the rest ({@link HelperRuns}): how the job runs its helpers.
    */
-  constructor(bin: string, what: string, o: { gate: Gate; ceiling: number } & HelperRuns) {
+  constructor(bin: string, what: string, options: { gate: Gate; ceiling: number } & HelperRuns) {
     this.bin = bin;
     this.what = what;
-    this.gate = o.gate;
-    this.ceiling = o.ceiling;
-    this.runs = { onSpawn: o.onSpawn, user: o.user, cacheDir: o.cacheDir };
+    this.gate = options.gate;
+    this.ceiling = options.ceiling;
+    this.runs = { onSpawn: options.onSpawn, user: options.user, cacheDir: options.cacheDir };
     this.started = new Promise((resolve, reject) => {
       this.start = resolve;
       this.never = reject;

@@ -4,7 +4,7 @@
  */
 import type { GraphContext, LayerWindow } from "../graph-context.ts";
 import type { AudioTrackSpec, LayerOf } from "../types.ts";
-import { clamp, f } from "../values.ts";
+import { clamp, ffNumber } from "../values.ts";
 
 /** Compiles an `audio` layer into ctx.clipAudio. Returns nothing visual. */
 export const audioLayer = (layer: LayerOf<"audio">, win: LayerWindow, ctx: GraphContext): null => {
@@ -18,10 +18,10 @@ export const audioLayer = (layer: LayerOf<"audio">, win: LayerWindow, ctx: Graph
   const length = cutTo - cutFrom;
   const speed = explicitTo !== null ? length / win.duration : 1;
   if (speed < 0.5 || speed > 100) return null;
-  const input = ctx.addMedia(info, ["-ss", f(cutFrom), "-t", f(length)], layer.path);
+  const input = ctx.addMedia(info, ["-ss", ffNumber(cutFrom), "-t", ffNumber(length)], layer.path);
   const label = ctx.label("al");
-  const tempo = speed !== 1 ? `,atempo=${f(speed)}` : "";
-  ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo},volume=${f(layer.mixVolume ?? 1)}[${label}]`);
+  const tempo = speed !== 1 ? `,atempo=${ffNumber(speed)}` : "";
+  ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo},volume=${ffNumber(layer.mixVolume ?? 1)}[${label}]`);
   ctx.clipAudio.push({ label, offset: win.start, duration: win.duration });
   return null;
 };

@@ -6,7 +6,7 @@
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { evenDimension } from "@media-render/contract/geometry";
 import type { LayerOf } from "../types.ts";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 
 export type ZoomDirection = NonNullable<LayerOf<"image">["zoomDirection"]>;
 type PanDirection = Exclude<ZoomDirection, "in" | "out">;
@@ -55,7 +55,7 @@ export const zoompanFilter = (
   // A still yields the drawn frames from one input frame (d=drawn, counter `on`); a moving input maps 1:1 (d=1,
   // counter `in`). Either counter starts at 0 at the first frame drawn: the layer's frame is it plus `skip`.
   const p = `((${at.moving ? "in" : "on"}+${at.skip})/${Math.max(1, frames - 1)})`;
-  const a = f(amount);
+  const a = ffNumber(amount);
   const z = dir === "in" ? `1+${a}*${p}` : dir === "out" ? `1+${a}*(1-${p})` : `1+${a}`;
   const cx = "(iw-iw/zoom)/2";
   const cy = "(ih-ih/zoom)/2";

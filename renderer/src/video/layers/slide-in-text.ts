@@ -3,7 +3,7 @@
  * revealed between 10 % and 30 % of its window with an ease-out-expo slide, held, faded out from 80 % to 90 %.
  */
 import type { LayerOf } from "../types.ts";
-import { clamp, f } from "../values.ts";
+import { clamp, ffNumber } from "../values.ts";
 import { easeOutExpo, fadeIn, fadeOut, type TextType } from "./text-type.ts";
 
 export const slideInText: TextType<LayerOf<"slide-in-text">> = {
@@ -15,11 +15,11 @@ export const slideInText: TextType<LayerOf<"slide-in-text">> = {
     const s = win.start;
     const d = win.duration;
     const dx = frame.W * 0.1;
-    const p = `min(1,max(0,(t-${f(s + d * 0.1)})/${f(Math.max(0.001, d * 0.2))}))`;
+    const p = `min(1,max(0,(t-${ffNumber(s + d * 0.1)})/${ffNumber(Math.max(0.001, d * 0.2))}))`;
     return {
       pre: [],
       post: [fadeIn(frame.fps, s + d * 0.1, d * 0.2), fadeOut(frame.fps, s + d * 0.8, d * 0.1)],
-      x: `${box.x}-${f(dx)}*(1-${easeOutExpo(p)})`,
+      x: `${box.x}-${ffNumber(dx)}*(1-${easeOutExpo(p)})`,
       y: box.y,
     };
   },
