@@ -43,7 +43,8 @@ export default defineConfig({
         // rolldown names those chunks `shared~console~builder`; the Worker serves only `[\w.-]` names
         // (src/console/routes.ts), so the pages' names are joined by `-` instead.
         chunkFileNames: (chunk) => `assets/${servedName(chunk.name)}-[hash].js`,
-        assetFileNames: (asset) => `assets/${servedName(asset.names[0]?.replace(/\.\w+$/, "") ?? "asset")}-[hash][extname]`,
+        assetFileNames: (asset) =>
+          `assets/${servedName(asset.names[0]?.replace(/\.\w+$/, "") ?? "asset")}-[hash][extname]`,
       },
     },
   },

@@ -27,7 +27,10 @@ export const runWorkerTask = <T>(url: URL, input: unknown, options: WorkerTaskOp
   new Promise((resolve, reject) => {
     const worker = new Worker(url, {
       workerData: input,
-      resourceLimits: { maxOldGenerationSizeMb: options.heapMb, maxYoungGenerationSizeMb: Math.min(16, options.heapMb) },
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.heapMb,
+        maxYoungGenerationSizeMb: Math.min(16, options.heapMb),
+      },
     });
     let settled = false;
     const finish = (settle: () => void) => {
@@ -42,7 +45,8 @@ export const runWorkerTask = <T>(url: URL, input: unknown, options: WorkerTaskOp
       () => finish(() => reject(new Error(`${options.what} took longer than ${options.timeMs / 1000} s`))),
       options.timeMs,
     );
-    const onAbort = () => finish(() => reject(options.signal!.reason ?? new Error(`${options.what} was stopped`)));
+    const onAbort = () =>
+      finish(() => reject(options.signal!.reason ?? new Error(`${options.what} was stopped`)));
     if (options.signal?.aborted) onAbort();
     options.signal?.addEventListener("abort", onAbort, { once: true });
     worker.once("message", (answer: WorkerAnswer<T>) =>
@@ -61,5 +65,7 @@ export const runWorkerTask = <T>(url: URL, input: unknown, options: WorkerTaskOp
         ),
       ),
     );
-    worker.once("exit", (code) => finish(() => reject(new Error(`${options.what} stopped (exit code ${code})`))));
+    worker.once("exit", (code) =>
+      finish(() => reject(new Error(`${options.what} stopped (exit code ${code})`))),
+    );
   });

@@ -102,7 +102,9 @@ export const finishAudio = (ctx: GraphContext, clipStreams: string[], tracks: Au
   if (spec.audioFilePath && bgInfo?.hasAudio) {
     const i = ctx.addMedia(bgInfo, spec.loopAudio ? ["-stream_loop", "-1"] : [], spec.audioFilePath);
     const bg = ctx.label("bg");
-    ctx.chain(`[${i}:a]${NORMALISE},volume=${ffNumber(spec.backgroundAudioVolume)}${ducked(ctx, true)}[${bg}]`);
+    ctx.chain(
+      `[${i}:a]${NORMALISE},volume=${ffNumber(spec.backgroundAudioVolume)}${ducked(ctx, true)}[${bg}]`,
+    );
     sources.push(bg);
   }
   // Opus takes frames of 960 samples (20 ms at 48 kHz); ffmpeg 5.1 hands a webm's encoder the graph's own frames

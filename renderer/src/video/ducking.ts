@@ -45,7 +45,8 @@ export const duckFilter = (d: Ducking): string => {
   const a = Math.max(d.attack, 0.001);
   const r = Math.max(d.release, 0.001);
   const envelopes = d.intervals.map(
-    ([s, e]) => `min(clip((t-${ffNumber(s - a)})/${ffNumber(a)},0,1),clip((${ffNumber(e + r)}-t)/${ffNumber(r)},0,1))`,
+    ([s, e]) =>
+      `min(clip((t-${ffNumber(s - a)})/${ffNumber(a)},0,1),clip((${ffNumber(e + r)}-t)/${ffNumber(r)},0,1))`,
   );
   const env = envelopes.reduce((acc, x) => `max(${acc},${x})`);
   return `volume='pow(10,${ffNumber(-d.amount / 20)}*${env})':eval=frame`;

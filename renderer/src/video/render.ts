@@ -114,7 +114,10 @@ export const renderVideo = async (options: RenderVideoOptions): Promise<RenderVi
   const user = options.user ?? null;
   // The output decides the canvas (alpha or not) and the spec's shape (a GIF's caps, audio only): outputs/.
   const target = outputTarget(options.config, options.format);
-  const planned = withJobFonts(shapeSpec(applyFastMode(videoSpec(options.config, target.canvas)), target), options.fonts);
+  const planned = withJobFonts(
+    shapeSpec(applyFastMode(videoSpec(options.config, target.canvas)), target),
+    options.fonts,
+  );
   report(0, "downloading");
   if (!options.rasterize && !options.joinSegments) warmBrowsers(planned, tools);
   const downloaded = await downloadInputs(planned, { ...options, report, clock });
@@ -125,7 +128,8 @@ export const renderVideo = async (options: RenderVideoOptions): Promise<RenderVi
   const probes = startProbes(spoken, { ffprobePath: tools.ffprobePath, signal, user, clock });
   // A chunk transcribes the parts of the mix its frames reach; the join merges the chunks' (captions/parts.ts).
   const windowOf = (timeline: Timeline) =>
-    options.segment ?? renderWindow(target, timeline, options.chunk && { part: options.chunk, config: options.config });
+    options.segment ??
+    renderWindow(target, timeline, options.chunk && { part: options.chunk, config: options.config });
   const split = options.chunk !== undefined || options.segment !== undefined;
   const { spec, captions, captionKeys, parts } = await transcribeCaptions(spoken.spec, probes, {
     ...{ jobId, workDir, ffmpegPath: tools.ffmpegPath, signal, user, report, clock },
@@ -137,7 +141,13 @@ export const renderVideo = async (options: RenderVideoOptions): Promise<RenderVi
   });
   if (options.joinSegments) {
     const { duration } = await joinChunks(spec, probes, {
-      ...{ jobId, workDir, ffmpegPath: tools.ffmpegPath, segments: options.joinSegments, outPath: options.outPath },
+      ...{
+        jobId,
+        workDir,
+        ffmpegPath: tools.ffmpegPath,
+        segments: options.joinSegments,
+        outPath: options.outPath,
+      },
       // The output's own container: the spec's format is the canvas, mp4 for every format split into chunks.
       format: target.format,
       ...{ signal, onSpawn: options.onSpawn, user, report, clock },
@@ -159,7 +169,8 @@ export const renderVideo = async (options: RenderVideoOptions): Promise<RenderVi
   try {
     laidOut = await layOut(spec, probes, {
       ...{ jobId, workDir, drawer, warmGl: !options.rasterize, planned: options.timeline, report, clock },
-      rasterize: options.rasterize ?? ((s, layers, dir, how) => rasterizeAll(s, layers, dir, tools, signal, how)),
+      rasterize:
+        options.rasterize ?? ((s, layers, dir, how) => rasterizeAll(s, layers, dir, tools, signal, how)),
       // A chunk, a still or a preview draws a window of the timeline, at the cost of its own frames.
       window: windowOf,
     });

@@ -7,10 +7,7 @@ import type { ImageConfig } from "./image.ts";
 import type { JobType } from "./job-type.ts";
 import { canonicalFormat, outputFormat } from "../output-formats.ts";
 import { frameTokens, renderedSeconds, renderFormatOf } from "./outputs.ts";
-import {
-  IMAGE_DEFAULTS,
-  VIDEO_DEFAULTS,
-} from "./limits.ts";
+import { IMAGE_DEFAULTS, VIDEO_DEFAULTS } from "./limits.ts";
 import {
   TOKENS_AUDIO_BASE,
   TOKENS_AUDIO_PER_SECOND,

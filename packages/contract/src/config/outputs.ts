@@ -170,7 +170,9 @@ export const renderFormatOf = (config: {
   format?: VideoFormat;
   still?: { format?: FormatFor<"frame"> };
 }): RenderFormat =>
-  config.still ? (config.still.format ?? FRAME_DEFAULTS.still) : (config.format ?? limits.VIDEO_DEFAULTS.format);
+  config.still
+    ? (config.still.format ?? FRAME_DEFAULTS.still)
+    : (config.format ?? limits.VIDEO_DEFAULTS.format);
 
 type Thumbnails = { count?: number; interval?: number };
 

@@ -72,7 +72,9 @@ export const speechLayerEntries = {
 export const SpeechTrackSchema = strict("speech track", {
   type: v.literal("speech"),
   ...speechEntries,
-  start: optional(v.pipe(Seconds, v.description("Seconds into the output where the speech starts (default 0)."))),
+  start: optional(
+    v.pipe(Seconds, v.description("Seconds into the output where the speech starts (default 0).")),
+  ),
 });
 
 export type SpeechTrack = v.InferOutput<typeof SpeechTrackSchema>;

@@ -84,7 +84,11 @@ const fitEntries = fitFontSizeEntries(
   FontSize,
   "its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height",
 );
-const font = { fontPath: optional(FontRef), ...catalogFontEntries(HostedCatalogFont), fontFamily: optional(FontFamily) };
+const font = {
+  fontPath: optional(FontRef),
+  ...catalogFontEntries(HostedCatalogFont),
+  fontFamily: optional(FontFamily),
+};
 const Colors = list(Color, GRADIENT_MIN_COLORS, GRADIENT_MAX_COLORS, "colours");
 const GradientDirection = oneOf(["horizontal", "vertical", "diagonal"]);
 

@@ -83,7 +83,12 @@ export const GlobalLayerSchema = layerVariant(
   GLOBAL_REFUSALS,
 );
 
-const LayerList = list(VideoLayerSchema, limits.VIDEO_MIN_LAYERS_PER_CLIP, limits.VIDEO_MAX_LAYERS_PER_CLIP, "layers");
+const LayerList = list(
+  VideoLayerSchema,
+  limits.VIDEO_MIN_LAYERS_PER_CLIP,
+  limits.VIDEO_MAX_LAYERS_PER_CLIP,
+  "layers",
+);
 const SingleLayer = v.pipe(
   VideoLayerSchema,
   v.transform((layer) => [layer]),
@@ -226,11 +231,17 @@ export { VIDEO_FORMATS };
 
 export const videoConfigEntries = {
   /** Default 1280; rounded down to an even number when rendering (geometry.ts evenDimension). */
-  width: optional(documentedDefault(integerIn(limits.VIDEO_MIN_SIZE, limits.VIDEO_MAX_SIZE), limits.VIDEO_DEFAULTS.width)),
+  width: optional(
+    documentedDefault(integerIn(limits.VIDEO_MIN_SIZE, limits.VIDEO_MAX_SIZE), limits.VIDEO_DEFAULTS.width),
+  ),
   /** Default 720; rounded down to an even number when rendering. */
-  height: optional(documentedDefault(integerIn(limits.VIDEO_MIN_SIZE, limits.VIDEO_MAX_SIZE), limits.VIDEO_DEFAULTS.height)),
+  height: optional(
+    documentedDefault(integerIn(limits.VIDEO_MIN_SIZE, limits.VIDEO_MAX_SIZE), limits.VIDEO_DEFAULTS.height),
+  ),
   /** Default 25. */
-  fps: optional(documentedDefault(integerIn(limits.VIDEO_MIN_FPS, limits.VIDEO_MAX_FPS), limits.VIDEO_DEFAULTS.fps)),
+  fps: optional(
+    documentedDefault(integerIn(limits.VIDEO_MIN_FPS, limits.VIDEO_MAX_FPS), limits.VIDEO_DEFAULTS.fps),
+  ),
   /**
    * Default mp4 (or the extension of editly's `outPath`). gif: palette per video, scaled to fit 640 px and at
    * most 20 fps; mp3/wav/m4a: the audio mix only.

@@ -103,7 +103,14 @@ export const transcribeMix = async (
   if (!audio) return { captions: noAudioCaptions(), parts: [] };
   const { duration, fps } = timeline;
   const needed = mixNeeded(duration, fps, options.range);
-  const path = await writeSpeechWav(audio, options.workDir, options.ffmpegPath, options.signal, options.user, needed.seconds);
+  const path = await writeSpeechWav(
+    audio,
+    options.workDir,
+    options.ffmpegPath,
+    options.signal,
+    options.user,
+    needed.seconds,
+  );
   const wav = await openWav(path);
   let parts: PartWords[];
   try {

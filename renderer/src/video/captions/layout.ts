@@ -90,12 +90,16 @@ export const breakUnits = (words: readonly TranscriptWord[]): TranscriptWord[] =
 const fits = (words: readonly TranscriptWord[], options: CaptionLayoutOptions): boolean => {
   if (options.maxWordsPerLine !== undefined && words.length > options.maxWordsPerLine) return false;
   if (options.charLimit !== undefined && length(words) > options.charLimit) return false;
-  if (options.measure && options.maxWidth !== undefined) return options.measure(joinText(words)) <= options.maxWidth;
+  if (options.measure && options.maxWidth !== undefined)
+    return options.measure(joinText(words)) <= options.maxWidth;
   return length(words) <= options.maxCharsPerLine;
 };
 
 /** One line's words wrapped into lines that fit (a word wider than a line gets a line of its own) (pure). */
-export const wrapWords = (words: readonly TranscriptWord[], options: CaptionLayoutOptions): TranscriptWord[][] => {
+export const wrapWords = (
+  words: readonly TranscriptWord[],
+  options: CaptionLayoutOptions,
+): TranscriptWord[][] => {
   const lines: TranscriptWord[][] = [];
   for (const word of breakUnits(words)) {
     const line = lines.at(-1);

@@ -105,7 +105,10 @@ export const transcribeParts = async (
       const p = parts[i]!;
       const path = join(options.workDir, `speech.part${p.index}.wav`);
       await wav.writePart(p.from, p.to, path);
-      const t = await options.transcriber.transcribe(path, { language: options.language, signal: options.signal });
+      const t = await options.transcriber.transcribe(path, {
+        language: options.language,
+        signal: options.signal,
+      });
       await rm(path, { force: true });
       const shifted = t.words.map((w) => ({
         text: w.text,

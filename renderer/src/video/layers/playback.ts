@@ -98,7 +98,12 @@ const openAt = (ctx: GraphContext, options: PlayOptions, frame: number) => {
   const read = Number.isFinite(seg.length) ? seg.length - ahead + 1 / fps : Number.POSITIVE_INFINITY;
   const input = ctx.addMedia(
     info,
-    [...options.decoder, "-ss", ffNumber(seg.cutFrom + ahead), ...(Number.isFinite(read) ? ["-t", ffNumber(read)] : [])],
+    [
+      ...options.decoder,
+      "-ss",
+      ffNumber(seg.cutFrom + ahead),
+      ...(Number.isFinite(read) ? ["-t", ffNumber(read)] : []),
+    ],
     options.path,
   );
   // Timestamps as seconds from the cut (ffmpeg makes the seek point 0: the cut plus `ahead`), played at the
@@ -130,7 +135,8 @@ export const playSegment = (ctx: GraphContext, options: PlayOptions, win: LayerW
   // A loop that never comes round inside the layer plays as the segment alone.
   if (period >= win.frames) return playOnce(ctx, options, win);
   const { w, h } = options.box;
-  if (period * w * h * bytesPerPixel(options.fmt) <= loopMemory.bytes) return playLooped(ctx, options, win, period);
+  if (period * w * h * bytesPerPixel(options.fmt) <= loopMemory.bytes)
+    return playLooped(ctx, options, win, period);
   return playIterations(ctx, options, win, period);
 };
 
@@ -140,7 +146,15 @@ const playOnce = (ctx: GraphContext, options: PlayOptions, win: LayerWindow): Pl
   const pan = isPan(options.zoom.dir)
     ? panCrop(options.zoom.dir, options.zoom.amount, win.frames, options.box.w, options.box.h, from)
     : null;
-  const resized = resizeInto(ctx, `${input}:v`, pre, options.mode, pan?.w ?? options.box.w, pan?.h ?? options.box.h, options.info);
+  const resized = resizeInto(
+    ctx,
+    `${input}:v`,
+    pre,
+    options.mode,
+    pan?.w ?? options.box.w,
+    pan?.h ?? options.box.h,
+    options.info,
+  );
   const label = ctx.label(options.prefix);
   const lead = win.skip - from;
   const cut = `${lead > 0 ? `start_frame=${lead}:` : ""}end_frame=${lead + win.drawn}`;
@@ -159,7 +173,15 @@ const playLooped = (ctx: GraphContext, options: PlayOptions, win: LayerWindow, p
   const pan = isPan(options.zoom.dir)
     ? panCrop(options.zoom.dir, options.zoom.amount, win.frames, options.box.w, options.box.h, win.skip)
     : null;
-  const resized = resizeInto(ctx, `${input}:v`, pre, options.mode, pan?.w ?? options.box.w, pan?.h ?? options.box.h, options.info);
+  const resized = resizeInto(
+    ctx,
+    `${input}:v`,
+    pre,
+    options.mode,
+    pan?.w ?? options.box.w,
+    pan?.h ?? options.box.h,
+    options.info,
+  );
   const label = ctx.label(options.prefix);
   const phase = win.skip % period;
   const cut = `${phase > 0 ? `start_frame=${phase}:` : ""}end_frame=${phase + win.drawn}`;
@@ -173,7 +195,12 @@ const playLooped = (ctx: GraphContext, options: PlayOptions, win: LayerWindow, p
  * A long loop (its period too large to hold): each iteration the window reaches is an input of its own, seeked
  * to where the window needs it, and the iterations are joined before the resize.
  */
-const playIterations = (ctx: GraphContext, options: PlayOptions, win: LayerWindow, period: number): Played => {
+const playIterations = (
+  ctx: GraphContext,
+  options: PlayOptions,
+  win: LayerWindow,
+  period: number,
+): Played => {
   const end = win.skip + win.drawn;
   const parts: string[] = [];
   let first: number | null = null;
@@ -194,7 +221,15 @@ const playIterations = (ctx: GraphContext, options: PlayOptions, win: LayerWindo
   const pan = isPan(options.zoom.dir)
     ? panCrop(options.zoom.dir, options.zoom.amount, win.frames, options.box.w, options.box.h, win.skip)
     : null;
-  const resized = resizeInto(ctx, joined, "", options.mode, pan?.w ?? options.box.w, pan?.h ?? options.box.h, options.info);
+  const resized = resizeInto(
+    ctx,
+    joined,
+    "",
+    options.mode,
+    pan?.w ?? options.box.w,
+    pan?.h ?? options.box.h,
+    options.info,
+  );
   const label = ctx.label(options.prefix);
   ctx.chain(
     `[${resized}]format=${options.fmt}${zoomFilters(ctx, options, win, win.skip, pan)},${ctx.retimeLayer(win)}[${label}]`,

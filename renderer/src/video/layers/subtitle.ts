@@ -21,7 +21,12 @@ export const subtitle: TextType<LayerOf<"subtitle">> = {
       "fade=t=in:st=0:d=1:alpha=1",
       `settb=1/${frame.fps},setpts=N+${win.startFrame + win.skip}`,
     ];
-    return { pre: [], post, x: `${box.x}-${ffNumber(pad)}*(1-(${bannerEase(layer, win, 1, "t")}))`, y: box.y };
+    return {
+      pre: [],
+      post,
+      x: `${box.x}-${ffNumber(pad)}*(1-(${bannerEase(layer, win, 1, "t")}))`,
+      y: box.y,
+    };
   },
   revealSeconds: () => 0,
   zoomMargin: () => 0,

@@ -164,7 +164,13 @@ export const startProbes = (
     toProbe.map(async (p) =>
       media.set(
         p,
-        toMediaInfo(await probeMedia(p, { ffprobePath: options.ffprobePath, signal: options.signal, user: options.user })),
+        toMediaInfo(
+          await probeMedia(p, {
+            ffprobePath: options.ffprobePath,
+            signal: options.signal,
+            user: options.user,
+          }),
+        ),
       ),
     ),
   ).then(() => options.clock.record("probeMs", start));

@@ -169,7 +169,10 @@ export const transcribeCaptions = async (
     captions = captionsFromWords(spokenWords(options.utterances, timeline), spec, timeline.duration, null);
   else if (options.chunkWords) captions = mergedCaptions(options.chunkWords, spec, timeline);
   else
-    ({ captions, parts } = await transcribeMix(spec, timeline, media, { ...options, range: options.range?.(timeline) }));
+    ({ captions, parts } = await transcribeMix(spec, timeline, media, {
+      ...options,
+      range: options.range?.(timeline),
+    }));
   options.clock.record("transcribeMs", start);
   if (captions.cues.length === 0) return { spec, captions, captionKeys: [], parts };
   const { spec: withCaptions, keys } = withCaptionLayers(spec, captions.cues);
@@ -212,7 +215,12 @@ const rasterizeLayers = async (
   });
   if (layers.length === 0) return { assets: new Map(), stdin: null };
   const start = options.clock.now();
-  const rasters = await options.rasterize(spec, layers, options.workDir, rasterizeOptions(spec, timeline, options.jobId));
+  const rasters = await options.rasterize(
+    spec,
+    layers,
+    options.workDir,
+    rasterizeOptions(spec, timeline, options.jobId),
+  );
   options.clock.record("rasterizeMs", start);
   void rasters.stdin?.then(
     () => options.clock.record("sheetMs", start),
@@ -254,7 +262,8 @@ export const layOut = async (
   const needsMedia =
     !plannedFits(spec, options.planned) &&
     spec.clips.some((c) => c.duration === undefined && c.layers.some((l) => l.type === "video"));
-  const warm = (timeline: Timeline) => options.warmGl && warmGlPage(spec, timeline, options.jobId, options.drawer);
+  const warm = (timeline: Timeline) =>
+    options.warmGl && warmGlPage(spec, timeline, options.jobId, options.drawer);
   if (needsMedia) {
     await probed;
     options.report(overallPercent("rendering", 0), "rendering");

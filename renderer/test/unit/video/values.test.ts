@@ -5,16 +5,16 @@ import { clamp, ffNumber } from "../../../src/video/values.ts";
 
 describe("f: a number as an ffmpeg filter argument", () => {
   it("writes at most 6 decimals, no exponent and no negative zero", () => {
-    expect([ffNumber(1), ffNumber(0.5), ffNumber(1 / 3), ffNumber(2 / 3), ffNumber(1e-7), ffNumber(-1e-7), ffNumber(-0), ffNumber(1234.5678901)]).toEqual([
-      "1",
-      "0.5",
-      "0.333333",
-      "0.666667",
-      "0",
-      "0",
-      "0",
-      "1234.56789",
-    ]);
+    expect([
+      ffNumber(1),
+      ffNumber(0.5),
+      ffNumber(1 / 3),
+      ffNumber(2 / 3),
+      ffNumber(1e-7),
+      ffNumber(-1e-7),
+      ffNumber(-0),
+      ffNumber(1234.5678901),
+    ]).toEqual(["1", "0.5", "0.333333", "0.666667", "0", "0", "0", "1234.56789"]);
   });
 
   it("never writes an exponent or more than 6 decimals, for any number a graph holds", () => {
