@@ -291,22 +291,24 @@ const described = (schema: v.GenericSchema) => {
   return description ? { description } : {};
 };
 
-const response = (a: Answer) => ({
-  description: a.description,
-  ...(a.headers ? { headers: a.headers } : {}),
-  ...(a.data || a.content
+const response = (answer: Answer) => ({
+  description: answer.description,
+  ...(answer.headers ? { headers: answer.headers } : {}),
+  ...(answer.data || answer.content
     ? {
         content: {
-          ...(a.data
+          ...(answer.data
             ? {
                 "application/json": {
-                  schema: new PendingSchema(a.data, "output", true),
-                  ...(a.example === undefined ? {} : { example: { success: true, data: a.example } }),
+                  schema: new PendingSchema(answer.data, "output", true),
+                  ...(answer.example === undefined
+                    ? {}
+                    : { example: { success: true, data: answer.example } }),
                 },
               }
             : {}),
           ...Object.fromEntries(
-            Object.entries(a.content ?? {}).map(([type, media]) => [
+            Object.entries(answer.content ?? {}).map(([type, media]) => [
               type,
               { schema: isValibot(media.schema) ? new PendingSchema(media.schema, "output") : media.schema },
             ]),

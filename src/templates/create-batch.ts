@@ -123,16 +123,16 @@ export const createBatch = async (
     accepted.flatMap((a) => a.refs),
   );
   const cap = await videoLengthCap(ctx);
-  const good = accepted.filter((a) => {
-    const missing = missingFileErrors(a.refs, stored);
-    if (missing.length) rejected.push(rejectRow(a.row, a.name, missing));
-    else if (a.video) {
+  const good = accepted.filter((entry) => {
+    const missing = missingFileErrors(entry.refs, stored);
+    if (missing.length) rejected.push(rejectRow(entry.row, entry.name, missing));
+    else if (entry.video) {
       // A video row is sized by its files' real lengths, as a single job is: a row too long is refused alone.
       try {
-        a.plan = plannedVideo(a.video, (ref) => stored.get(ref)?.duration ?? null, cap);
+        entry.plan = plannedVideo(entry.video, (ref) => stored.get(ref)?.duration ?? null, cap);
       } catch (e) {
         if (!(e instanceof ValidationFailed)) throw e;
-        rejected.push(rejectRow(a.row, a.name, e.errors));
+        rejected.push(rejectRow(entry.row, entry.name, e.errors));
         return false;
       }
     }
@@ -212,23 +212,23 @@ const planJobs = (
 ): NewJob[] => {
   const batchId = newId("bat");
   const at = ctx.now();
-  return good.map((a) => {
-    const inputFileIds = [...new Set(a.refs.map((r) => stored.get(r.url)?.id))].filter(
+  return good.map((entry) => {
+    const inputFileIds = [...new Set(entry.refs.map((r) => stored.get(r.url)?.id))].filter(
       (id): id is string => id !== undefined,
     );
     return {
       id: newId("job"),
       userId: ctx.caller.userId,
       type,
-      config: a.config,
-      normalizedConfig: a.parsed,
-      plan: a.plan ?? null,
+      config: entry.config,
+      normalizedConfig: entry.parsed,
+      plan: entry.plan ?? null,
       inputFileIds,
-      outputFormat: a.outputFormat,
-      reserve: a.plan?.estimatedTokens ?? a.reserve,
+      outputFormat: entry.outputFormat,
+      reserve: entry.plan?.estimatedTokens ?? entry.reserve,
       priority: DEFAULT_PRIORITY,
       createdAt: at,
-      batch: { id: batchId, row: a.row, name: a.name },
+      batch: { id: batchId, row: entry.row, name: entry.name },
     };
   });
 };

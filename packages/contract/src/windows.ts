@@ -115,12 +115,12 @@ export const chunkWindows = (config: BalanceInput, timeline: Timeline, count: nu
   const cost = cumulativeCost(config, timeline);
   const all = cost[total]!;
   const cuts = [0];
-  let f = 0;
+  let frame = 0;
   for (let i = 1; i < count; i++) {
     const share = (all * i) / count;
-    while (f < total && cost[f]! < share) f++;
+    while (frame < total && cost[frame]! < share) frame++;
     // Each chunk keeps at least one frame, and leaves one to each chunk after it.
-    cuts.push(Math.min(Math.max(f, cuts[i - 1]! + 1), total - (count - i)));
+    cuts.push(Math.min(Math.max(frame, cuts[i - 1]! + 1), total - (count - i)));
   }
   cuts.push(total);
   return Array.from({ length: count }, (_, i) => ({ start: cuts[i]!, end: cuts[i + 1]! }));

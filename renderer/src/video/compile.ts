@@ -237,8 +237,8 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
       taps.push(tap);
       return;
     }
-    const a = ctx.audio ? clipAudioStream(ctx, c, ctx.clipAudio) : null;
-    if (a) clipAudio.push(a);
+    const sound = ctx.audio ? clipAudioStream(ctx, c, ctx.clipAudio) : null;
+    if (sound) clipAudio.push(sound);
   });
   if (tapping) {
     plans.forEach((plan, c) => {

@@ -49,11 +49,11 @@ class FrameQueue {
     return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
   take(i: number): Promise<Frame> {
-    const f = this.frames.get(i);
-    if (f) {
+    const frame = this.frames.get(i);
+    if (frame) {
       this.frames.delete(i);
       if (this.frames.size < AHEAD) for (const r of this.roomWaiters.splice(0)) r();
-      return Promise.resolve(f);
+      return Promise.resolve(frame);
     }
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => this.waiters.set(i, { resolve, reject }));

@@ -114,6 +114,6 @@ export const bannerEase = (
   k: number,
   time: string,
 ): string => {
-  const x = `clip(((${time}-${ffNumber(win.start)})/${ffNumber(Math.max(0.001, win.duration))}-${ffNumber(layer.delay ?? 0)})*${ffNumber((layer.speed ?? 1) * k)},0,1)`;
-  return `if(gte(${x},1),1,1-pow(2,-10*${x}))`;
+  const progress = `clip(((${time}-${ffNumber(win.start)})/${ffNumber(Math.max(0.001, win.duration))}-${ffNumber(layer.delay ?? 0)})*${ffNumber((layer.speed ?? 1) * k)},0,1)`;
+  return `if(gte(${progress},1),1,1-pow(2,-10*${progress}))`;
 };

@@ -194,17 +194,17 @@ const Attempts = ({ endpointId, delivery }: { endpointId: string; delivery: Webh
               </tr>
             </thead>
             <tbody>
-              {d.attemptLog.map((a) => (
-                <tr key={a.attempt}>
-                  <td>{a.attempt}</td>
+              {d.attemptLog.map((entry) => (
+                <tr key={entry.attempt}>
+                  <td>{entry.attempt}</td>
                   <td>
-                    <StatusBadge status={a.status} />
+                    <StatusBadge status={entry.status} />
                   </td>
-                  <td>{a.responseStatus ?? "none"}</td>
-                  <td class="num">{a.durationMs} ms</td>
-                  <td>{formatDate(a.attemptedAt)}</td>
+                  <td>{entry.responseStatus ?? "none"}</td>
+                  <td class="num">{entry.durationMs} ms</td>
+                  <td>{formatDate(entry.attemptedAt)}</td>
                   <td class="wrap">
-                    <code>{a.error ?? a.responseBody ?? ""}</code>
+                    <code>{entry.error ?? entry.responseBody ?? ""}</code>
                   </td>
                 </tr>
               ))}
