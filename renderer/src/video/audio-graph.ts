@@ -40,10 +40,12 @@ export const clipAudioStream = (ctx: GraphContext, clipIndex: number, parts: Lay
   if (timing.inFrames > 0 && prev) {
     fades.push(`afade=t=in:st=0:d=${ffNumber(timing.inFrames / ctx.spec.fps)}:curve=${prev.audioInCurve}`);
   }
-  const t = timing.transition;
-  if (t) {
-    const d = t.frames / ctx.spec.fps;
-    fades.push(`afade=t=out:st=${ffNumber(timing.duration - d)}:d=${ffNumber(d)}:curve=${t.audioOutCurve}`);
+  const transition = timing.transition;
+  if (transition) {
+    const seconds = transition.frames / ctx.spec.fps;
+    fades.push(
+      `afade=t=out:st=${ffNumber(timing.duration - seconds)}:d=${ffNumber(seconds)}:curve=${transition.audioOutCurve}`,
+    );
   }
   const out = ctx.label("clipa");
   ctx.chain(
@@ -95,8 +97,8 @@ export const finishAudio = (ctx: GraphContext, clipStreams: string[], tracks: Au
     sources.push(clips);
   }
   for (const t of tracks) {
-    const s = trackStream(ctx, t);
-    if (s) sources.push(s);
+    const stream = trackStream(ctx, t);
+    if (stream) sources.push(stream);
   }
   const bgInfo = spec.audioFilePath ? ctx.mediaInfo(spec.audioFilePath) : undefined;
   if (spec.audioFilePath && bgInfo?.hasAudio) {

@@ -186,17 +186,17 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
   const tracks: AudioTrackSpec[] = [...spec.audioTracks];
   // Transitions resolved first: a drawn one taps the streams of the clips on both sides.
   const plans = timeline.clips.map((timing, c) => {
-    const t = timing.transition;
-    if (!t || c === timeline.clips.length - 1) return null;
-    const r = resolveTransition(t.name, `${jobId}:${c}`, t.params);
+    const transition = timing.transition;
+    if (!transition || c === timeline.clips.length - 1) return null;
+    const resolved = resolveTransition(transition.name, `${jobId}:${c}`, transition.params);
     // The taps pass draws only the transition it is tapping; a window draws those it composes.
     const drawn =
       drawer !== undefined &&
       (pass.kind !== "taps" || c === pass.tapping) &&
       ranges[c] !== null &&
       ranges[c + 1] !== null &&
-      drawnByGl(r.name, t.params, t.easing, format);
-    return { t, r, drawn };
+      drawnByGl(resolved.name, transition.params, transition.easing, format);
+    return { t: transition, r: resolved, drawn };
   });
   const tapping = pass.kind === "taps";
   const taps: { tail?: string; head?: string }[] = [];
@@ -214,16 +214,16 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
     if (ctx.audio)
       for (const k of layers.filter(keyedOf("detached-audio")))
         tracks.push(detachedTrack(k.layer, timing.start));
-    let v = composite(ctx, layers, timing.frames, null, part);
-    if (!v) {
-      v = ctx.label("empty");
+    let video = composite(ctx, layers, timing.frames, null, part);
+    if (!video) {
+      video = ctx.label("empty");
       const bg = alpha ? "black@0" : "black";
       ctx.chain(
-        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${part.to - part.from},${ctx.retime(0)}[${v}]`,
+        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${part.to - part.from},${ctx.retime(0)}[${video}]`,
       );
     }
     const out = ctx.label("clip");
-    ctx.chain(`[${v}]format=${fmt},setsar=1,${ctx.retime(0)}[${out}]`);
+    ctx.chain(`[${video}]format=${fmt},setsar=1,${ctx.retime(0)}[${out}]`);
     clipLabels.push(out);
     if (tapping) {
       for (const a of ctx.clipAudio) ctx.chain(`[${a.label}]anullsink`);

@@ -156,9 +156,9 @@ export const renderedSeconds = (
   config: { preview?: { from?: number; to?: number }; still?: object },
   duration: number,
 ): number => {
-  const p = config.preview;
-  if (!p) return duration;
-  return Math.max(0, Math.min(p.to ?? duration, duration) - (p.from ?? 0));
+  const preview = config.preview;
+  if (!preview) return duration;
+  return Math.max(0, Math.min(preview.to ?? duration, duration) - (preview.from ?? 0));
 };
 
 /** Every output format a render request may name: the video formats and a still's image formats. */
@@ -212,10 +212,10 @@ export const frameTokens = (
   duration: number,
 ): number => {
   const poster = config.poster ? TOKENS_POSTER : 0;
-  const t = config.thumbnails;
-  if (!t) return poster;
-  const n = thumbnailTimes(t, duration).length;
-  return poster + TOKENS_THUMBNAILS_PER_10 * Math.ceil(n / 10) + (t.sprite ? TOKENS_SPRITE : 0);
+  const thumbnails = config.thumbnails;
+  if (!thumbnails) return poster;
+  const n = thumbnailTimes(thumbnails, duration).length;
+  return poster + TOKENS_THUMBNAILS_PER_10 * Math.ceil(n / 10) + (thumbnails.sprite ? TOKENS_SPRITE : 0);
 };
 
 /** The format an `outPath` names by its extension (`./out.gif` → gif), or undefined. */
@@ -275,10 +275,10 @@ export const outputIssues = (
   if (config.alpha === true && !keepsAlpha(format, true))
     out.push({ path: ["alpha"], message: `alpha needs format ${alphaFormats()}; the format is ${format}` });
   const audio = entry.kind === "audio";
-  const p = config.preview;
-  if (p && (config.still || config.poster || config.thumbnails))
+  const preview = config.preview;
+  if (preview && (config.still || config.poster || config.thumbnails))
     out.push({ path: ["preview"], message: "a preview takes no still, poster or thumbnails" });
-  else if (p && (p.from ?? 0) >= Math.min(p.to ?? duration, duration) - 1e-9)
+  else if (preview && (preview.from ?? 0) >= Math.min(preview.to ?? duration, duration) - 1e-9)
     out.push({
       path: ["preview"],
       message: `from must be before to and before the end of the video (${Math.round(duration * 1000) / 1000} s)`,
@@ -303,28 +303,28 @@ export const outputIssues = (
       path: ["poster", "time"],
       message: `must be before the end of the video (${Math.round(duration * 1000) / 1000} s)`,
     });
-  const t = config.thumbnails;
-  if (t && audio)
+  const thumbnails = config.thumbnails;
+  if (thumbnails && audio)
     out.push({ path: ["thumbnails"], message: `a ${format} output has no picture to take thumbnails from` });
-  else if (t && (t.count === undefined) === (t.interval === undefined))
+  else if (thumbnails && (thumbnails.count === undefined) === (thumbnails.interval === undefined))
     out.push({ path: ["thumbnails"], message: "set either count or interval" });
   else if (
-    t?.interval !== undefined &&
-    t.interval >= MIN_INTERVAL &&
-    duration / t.interval > limits.THUMBNAILS_MAX_COUNT + 1e-9
+    thumbnails?.interval !== undefined &&
+    thumbnails.interval >= MIN_INTERVAL &&
+    duration / thumbnails.interval > limits.THUMBNAILS_MAX_COUNT + 1e-9
   )
     out.push({
       path: ["thumbnails", "interval"],
-      message: `one frame every ${t.interval} s of a ${Math.round(duration * 100) / 100} s video is more than ${limits.THUMBNAILS_MAX_COUNT} frames`,
+      message: `one frame every ${thumbnails.interval} s of a ${Math.round(duration * 100) / 100} s video is more than ${limits.THUMBNAILS_MAX_COUNT} frames`,
     });
-  else if (t?.sprite === true) {
+  else if (thumbnails?.sprite === true) {
     // Sized from the config's frame: a GIF's frame is scaled down after, so its sheet is never larger than this.
     const frame = {
       width: evenDimension(config.width ?? limits.VIDEO_DEFAULTS.width),
       height: evenDimension(config.height ?? limits.VIDEO_DEFAULTS.height),
     };
-    const tile = thumbnailSize(t.width, frame);
-    const count = thumbnailTimes(t, duration).length;
+    const tile = thumbnailSize(thumbnails.width, frame);
+    const count = thumbnailTimes(thumbnails, duration).length;
     const sheet = spriteSize(count, tile);
     if (sheet.width * sheet.height > limits.SPRITE_MAX_PIXELS)
       out.push({

@@ -53,18 +53,22 @@ export interface TransitionDrawer {
 export const glTaps = (
   ctx: GraphContext,
   options: { aTap: string; aFrames: number; bTap: string },
-  t: DrawnTransition,
+  transition: DrawnTransition,
   drawer: TransitionDrawer,
 ): void => {
-  const n = t.frames;
+  const n = transition.frames;
   const [tailA, headB, pairs] = [ctx.label("gta"), ctx.label("gtb"), ctx.label("gpair")];
   // Clips are opaque outside webm: rgb24 pairs are a quarter fewer bytes to carry to the page (which
   // samples them as alpha 1, what the opaque rgba pairs held).
-  const pix = t.channels === 4 ? "rgba" : "rgb24";
+  const pix = transition.channels === 4 ? "rgba" : "rgb24";
   ctx.chain(`[${options.aTap}]trim=start_frame=${options.aFrames - n},setpts=PTS-STARTPTS[${tailA}]`);
   ctx.chain(`[${options.bTap}]trim=end_frame=${n},setpts=PTS-STARTPTS[${headB}]`);
   ctx.chain(`[${tailA}][${headB}]hstack=inputs=2,format=${pix}[${pairs}]`);
-  ctx.addOutputPipe(pairs, ["-c:v", "rawvideo", "-pix_fmt", pix, "-f", "rawvideo"], drawer.readPairs(t));
+  ctx.addOutputPipe(
+    pairs,
+    ["-c:v", "rawvideo", "-pix_fmt", pix, "-f", "rawvideo"],
+    drawer.readPairs(transition),
+  );
 };
 
 /**
@@ -74,11 +78,11 @@ export const glTaps = (
 export const glJoin = (
   ctx: GraphContext,
   options: { acc: string; bMain: string; at: number; out: string },
-  t: DrawnTransition,
+  transition: DrawnTransition,
   drawer: TransitionDrawer,
 ): void => {
   const { width: W, height: H, fps, format } = ctx.spec;
-  const n = t.frames;
+  const n = transition.frames;
   const [drawn, a0, b1] = [ctx.label("gdrawn"), ctx.label("ga0"), ctx.label("gb1")];
   const fmt = canvasHasAlpha(format) ? "yuva420p" : "yuv420p";
   // ffmpeg 5.1 reads an input's first frame to open it (stream probing; off here, see pipesLast) and
@@ -91,7 +95,7 @@ export const glJoin = (
       ...["-nofind_stream_info", "-pix_fmt", "rgba"],
       ...["-video_size", `${W}x${H}`, "-framerate", String(fps)],
     ],
-    drawer.writeDrawn(t),
+    drawer.writeDrawn(transition),
     true,
   );
   ctx.chain(`[${input}:v]trim=start_frame=1,format=${fmt},setsar=1,settb=1/${fps},setpts=N[${drawn}]`);

@@ -49,16 +49,16 @@ const framePosition = (
  * 4:2:0 overlays place it where the whole caption is placed.
  */
 export const wordRegion = (
-  r: { x: number; y: number; w: number; h: number },
+  rect: { x: number; y: number; w: number; h: number },
   w: number,
   h: number,
   pad: number,
 ): { x: number; y: number; w: number; h: number } => {
   const even = (v: number) => 2 * Math.floor(v / 2);
-  const x0 = Math.max(0, even(r.x - pad));
-  const y0 = Math.max(0, even(r.y - pad));
-  const x1 = Math.min(w, even(r.x + r.w + pad + 1));
-  const y1 = Math.min(h, even(r.y + r.h + pad + 1));
+  const x0 = Math.max(0, even(rect.x - pad));
+  const y0 = Math.max(0, even(rect.y - pad));
+  const x1 = Math.min(w, even(rect.x + rect.w + pad + 1));
+  const y1 = Math.min(h, even(rect.y + rect.h + pad + 1));
   return { x: x0, y: y0, w: Math.max(2, x1 - x0), h: Math.max(2, y1 - y0) };
 };
 
@@ -214,12 +214,12 @@ export const rasterizeText = async (
       for (let s = 0; s < l.states; s++) fittedSize.set(l.first + s, fontSizes[n]!);
     });
     const wordRect = new Map(wordCells.map(([c], i) => [c, words[i]!]));
-    const sizes = sheetLayers.map((l, i) => {
+    const sizes = sheetLayers.map((sheetLayer, i) => {
       const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
       const h = Math.ceil(rects[i]!.h) + (Math.ceil(rects[i]!.h) % 2);
-      const m = textTypeOf(l.k.layer).zoomMargin(l.k.layer);
-      const ex = Math.round((w * m) / 2);
-      const ey = Math.round((h * m) / 2);
+      const margin = textTypeOf(sheetLayer.k.layer).zoomMargin(sheetLayer.k.layer);
+      const ex = Math.round((w * margin) / 2);
+      const ey = Math.round((h * margin) / 2);
       return { w, h, ex, ey, cw: w + 2 * ex, ch: h + 2 * ey };
     });
     const cellSize = (c: number) => sizes[owner[c]!]!;
@@ -228,12 +228,12 @@ export const rasterizeText = async (
     // Widths are frozen at their measured value so moving a box never re-wraps its text: border-box, as measured, and
     // no max-width (a title's applies to its content box when measured, and would squeeze a border box by its padding).
     const placement = cells.map((_, c) => {
-      const z = cellSize(c);
+      const cellBox = cellSize(c);
       const size = fittedSize.get(c);
       return {
         page: slots[c]!.page,
-        left: z.ex,
-        top: slots[c]!.top + z.ey,
+        left: cellBox.ex,
+        top: slots[c]!.top + cellBox.ey,
         width: rects[owner[c]!]!.w,
         font: size === undefined ? "" : `font-size:${size}px;`,
       };
@@ -271,33 +271,36 @@ export const rasterizeText = async (
         await page.screenshot({ ...shot, path: paths[p] });
       }
     }
-    sheetLayers.forEach((l, i) => {
-      const z = sizes[i]!;
-      const origin = framePosition(l.k.layer, W, H, z.w, z.h);
-      const reveal = textTypeOf(l.k.layer).revealSeconds(l.k.layer, l.k.window ?? spec.defaultDuration);
+    sheetLayers.forEach((sheetLayer, i) => {
+      const cellBox = sizes[i]!;
+      const origin = framePosition(sheetLayer.k.layer, W, H, cellBox.w, cellBox.h);
+      const reveal = textTypeOf(sheetLayer.k.layer).revealSeconds(
+        sheetLayer.k.layer,
+        sheetLayer.k.window ?? spec.defaultDuration,
+      );
       const frames: RasterFrame[] = [];
       const times: number[] = [];
-      for (let s = 0; s < l.states; s++) {
-        const slot = slots[l.first + s]!;
+      for (let s = 0; s < sheetLayer.states; s++) {
+        const slot = slots[sheetLayer.first + s]!;
         frames.push({
           path: paths[slot.page]!,
           crop: { x: 0, y: slot.top },
-          x: origin.x - z.ex,
-          y: origin.y - z.ey,
-          width: z.cw,
-          height: z.ch,
+          x: origin.x - cellBox.ex,
+          y: origin.y - cellBox.ey,
+          width: cellBox.cw,
+          height: cellBox.ch,
         });
-        times.push(l.units === 0 ? 0 : (s * reveal) / l.states);
+        times.push(sheetLayer.units === 0 ? 0 : (s * reveal) / sheetLayer.states);
       }
-      const words = l.words
-        ? Array.from({ length: l.words }, (_, n) => {
-            const c = l.first + 1 + n;
-            const r = wordRegion(wordRect.get(c)!, z.w, z.h, l.box.pad);
+      const words = sheetLayer.words
+        ? Array.from({ length: sheetLayer.words }, (_, n) => {
+            const c = sheetLayer.first + 1 + n;
+            const region = wordRegion(wordRect.get(c)!, cellBox.w, cellBox.h, sheetLayer.box.pad);
             return {
               frame: {
                 path: paths[slots[c]!.page]!,
-                crop: { x: r.x, y: slots[c]!.top + r.y },
-                ...{ x: origin.x + r.x, y: origin.y + r.y, width: r.w, height: r.h },
+                crop: { x: region.x, y: slots[c]!.top + region.y },
+                ...{ x: origin.x + region.x, y: origin.y + region.y, width: region.w, height: region.h },
               },
               // The captions module times the words (captions.ts timeReveals).
               start: 0,
@@ -305,10 +308,12 @@ export const rasterizeText = async (
             };
           })
         : null;
-      out.set(l.k.key, {
+      out.set(sheetLayer.k.key, {
         frames,
         times,
-        ...(words && l.box.wordMotion ? { words: { motion: l.box.wordMotion, words } } : {}),
+        ...(words && sheetLayer.box.wordMotion
+          ? { words: { motion: sheetLayer.box.wordMotion, words } }
+          : {}),
       });
     });
   } finally {
