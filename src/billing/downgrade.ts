@@ -32,7 +32,7 @@ export interface ForcedDowngrade {
   cancelAtProvider: boolean;
 }
 
-/** Applies `d`; true when it changed the account or the subscription (false for replays and stale events). */
+/** Applies `downgrade`; true when it changed the account or the subscription (false for replays and stale events). */
 export const forceDowngrade = async (ctx: Ctx, downgrade: ForcedDowngrade): Promise<boolean> => {
   const at = ctx.now();
   const { d1 } = ctx;

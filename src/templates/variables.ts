@@ -117,9 +117,13 @@ export const variableSchema = (
         code: "UNUSED_VARIABLE",
       });
     if (d.default !== undefined) {
-      const c = coerce(d.type, d.default);
-      if ("error" in c)
-        errors.push({ field: `${field}.default`, message: `default ${c.error}`, code: "TYPE_MISMATCH" });
+      const coerced = coerce(d.type, d.default);
+      if ("error" in coerced)
+        errors.push({
+          field: `${field}.default`,
+          message: `default ${coerced.error}`,
+          code: "TYPE_MISMATCH",
+        });
     }
   });
   const variables = declared.map((d) => ({ ...d }));
@@ -199,9 +203,10 @@ export const mergeRow = (
       else values.set(v.name, "");
       continue;
     }
-    const c = coerce(v.type, raw);
-    if ("error" in c) errors.push({ field: v.name, message: `${v.name} ${c.error}`, code: "TYPE_MISMATCH" });
-    else values.set(v.name, c.value);
+    const coerced = coerce(v.type, raw);
+    if ("error" in coerced)
+      errors.push({ field: v.name, message: `${v.name} ${coerced.error}`, code: "TYPE_MISMATCH" });
+    else values.set(v.name, coerced.value);
   }
   if (errors.length) return { errors };
   // Conditions are judged on the row's values (a default counts; an absent optional variable is not set), then

@@ -29,7 +29,7 @@ export const pauseAfter = (word: string): number =>
       ? PAUSES.clause
       : PAUSES.word;
 
-/** Runs `f` over `items`, at most `limit` at a time, keeping their order. */
+/** Runs `work` over `items`, at most `limit` at a time, keeping their order. */
 const mapLimit = async <T, R>(
   items: readonly T[],
   limit: number,

@@ -113,9 +113,9 @@ const composite = (
   return current ?? "";
 };
 
-/** The drawn transition after clip `c` (its key is the same in the taps and the splice pass). */
+/** The drawn transition after clip `clipIndex` (its key is the same in the taps and the splice pass). */
 const drawnAfter = (
-  c: number,
+  clipIndex: number,
   plan: {
     r: { name: string };
     t: { frames: number; params?: Record<string, unknown>; easing?: string | null };
@@ -124,8 +124,8 @@ const drawnAfter = (
 ): DrawnTransition => {
   const { r, t } = plan;
   return {
-    key: `t${c}`,
-    field: `clips[${c}].transition`,
+    key: `t${clipIndex}`,
+    field: `clips[${clipIndex}].transition`,
     name: r.name,
     frames: t.frames,
     params: t.params,
@@ -185,32 +185,32 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
   const clipAudio: string[] = [];
   const tracks: AudioTrackSpec[] = [...spec.audioTracks];
   // Transitions resolved first: a drawn one taps the streams of the clips on both sides.
-  const plans = timeline.clips.map((timing, c) => {
+  const plans = timeline.clips.map((timing, clipIndex) => {
     const transition = timing.transition;
-    if (!transition || c === timeline.clips.length - 1) return null;
-    const resolved = resolveTransition(transition.name, `${jobId}:${c}`, transition.params);
+    if (!transition || clipIndex === timeline.clips.length - 1) return null;
+    const resolved = resolveTransition(transition.name, `${jobId}:${clipIndex}`, transition.params);
     // The taps pass draws only the transition it is tapping; a window draws those it composes.
     const drawn =
       drawer !== undefined &&
-      (pass.kind !== "taps" || c === pass.tapping) &&
-      ranges[c] !== null &&
-      ranges[c + 1] !== null &&
+      (pass.kind !== "taps" || clipIndex === pass.tapping) &&
+      ranges[clipIndex] !== null &&
+      ranges[clipIndex + 1] !== null &&
       drawnByGl(resolved.name, transition.params, transition.easing, format);
     return { t: transition, r: resolved, drawn };
   });
   const tapping = pass.kind === "taps";
   const taps: { tail?: string; head?: string }[] = [];
-  timeline.clips.forEach((timing, c) => {
+  timeline.clips.forEach((timing, clipIndex) => {
     ctx.clipAudio = [];
     // The taps pass composes only the clips on either side of a drawn transition, without sound; a window only
     // the clips it reaches, only as far as it does.
-    const part = ranges[c];
-    if (!part || (tapping && !plans[c]?.drawn && !plans[c - 1]?.drawn)) {
+    const part = ranges[clipIndex];
+    if (!part || (tapping && !plans[clipIndex]?.drawn && !plans[clipIndex - 1]?.drawn)) {
       taps.push({});
       clipLabels.push("");
       return;
     }
-    const layers = all.filter((k) => k.clip === c);
+    const layers = all.filter((k) => k.clip === clipIndex);
     if (ctx.audio)
       for (const k of layers.filter(keyedOf("detached-audio")))
         tracks.push(detachedTrack(k.layer, timing.start));
@@ -228,8 +228,8 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
     if (tapping) {
       for (const a of ctx.clipAudio) ctx.chain(`[${a.label}]anullsink`);
       const tap: { tail?: string; head?: string } = {};
-      if (plans[c]?.drawn) tap.tail = ctx.label("tail");
-      if (plans[c - 1]?.drawn) tap.head = ctx.label("head");
+      if (plans[clipIndex]?.drawn) tap.tail = ctx.label("tail");
+      if (plans[clipIndex - 1]?.drawn) tap.head = ctx.label("head");
       const both = tap.tail !== undefined && tap.head !== undefined;
       if (both) ctx.chain(`[${out}]split=2[${tap.tail}][${tap.head}]`);
       else if (tap.tail) tap.tail = out;
@@ -237,15 +237,19 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
       taps.push(tap);
       return;
     }
-    const sound = ctx.audio ? clipAudioStream(ctx, c, ctx.clipAudio) : null;
+    const sound = ctx.audio ? clipAudioStream(ctx, clipIndex, ctx.clipAudio) : null;
     if (sound) clipAudio.push(sound);
   });
   if (tapping) {
-    plans.forEach((plan, c) => {
+    plans.forEach((plan, clipIndex) => {
       if (!plan?.drawn) return;
-      const drawn = drawnAfter(c, plan, format);
-      const part = ranges[c]!;
-      const pair = { aTap: taps[c]!.tail!, aFrames: part.to - part.from, bTap: taps[c + 1]!.head! };
+      const drawn = drawnAfter(clipIndex, plan, format);
+      const part = ranges[clipIndex]!;
+      const pair = {
+        aTap: taps[clipIndex]!.tail!,
+        aFrames: part.to - part.from,
+        bTap: taps[clipIndex + 1]!.head!,
+      };
       glTaps(ctx, pair, drawn, drawer!);
     });
     return graphOf(

@@ -86,7 +86,7 @@ export const breakUnits = (words: readonly TranscriptWord[]): TranscriptWord[] =
     });
   });
 
-/** Whether `words` fit on one line under `o` (pure). */
+/** Whether `words` fit on one line under `options` (pure). */
 const fits = (words: readonly TranscriptWord[], options: CaptionLayoutOptions): boolean => {
   if (options.maxWordsPerLine !== undefined && words.length > options.maxWordsPerLine) return false;
   if (options.charLimit !== undefined && length(words) > options.charLimit) return false;

@@ -49,12 +49,12 @@ export const wordMotionLayers = (motion: WordMotion, win: LayerWindow, ctx: Grap
       return [{ label, x: `${x + w / 2}-overlay_w/2`, y: `${y + h / 2}-overlay_h/2`, coversFrame: false }];
     }
     // The word beside a transparent copy of its width; a window of its width slides over both, and is placed so
-    // the word stays put: the window at c shows the word's left c pixels at their place.
-    const c = wipeWidth(start, win.start + word.end, w);
+    // the word stays put: the window at wipeAt shows the word's left wipeAt pixels at their place.
+    const wipeAt = wipeWidth(start, win.start + word.end, w);
     ctx.chain(
-      `${source},pad=w=${2 * w}:h=${h}:x=${w}:y=0:color=black@0,crop=w=${w}:h=${h}:x='${c}':y=0[${label}]`,
+      `${source},pad=w=${2 * w}:h=${h}:x=${w}:y=0:color=black@0,crop=w=${w}:h=${h}:x='${wipeAt}':y=0[${label}]`,
     );
-    return [{ label, x: `${x - w}+${c}`, y, coversFrame: false }];
+    return [{ label, x: `${x - w}+${wipeAt}`, y, coversFrame: false }];
   });
 };
 

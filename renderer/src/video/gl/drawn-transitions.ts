@@ -38,12 +38,12 @@ export interface TransitionDrawer {
    * Drains the side-by-side pairs ffmpeg writes (taps pass), `t.channels` bytes a pixel (rgb24 or rgba),
    * or hands ffmpeg the pipe of what draws them.
    */
-  readPairs(t: DrawnTransition): ((from: Readable) => Promise<void>) | SharedPipe;
+  readPairs(transition: DrawnTransition): ((from: Readable) => Promise<void>) | SharedPipe;
   /**
-   * Writes a blank frame, then the drawn frames of `t` (raw rgba, in order), into the render's input
+   * Writes a blank frame, then the drawn frames of `transition` (raw rgba, in order), into the render's input
    * pipe (splice pass).
    */
-  writeDrawn(t: DrawnTransition): (to: Writable) => Promise<void>;
+  writeDrawn(transition: DrawnTransition): (to: Writable) => Promise<void>;
 }
 
 /**

@@ -57,7 +57,7 @@ export const progressOf = (frames: number, easing?: string | null): number[] => 
   return Array.from({ length: frames }, (_, k) => ease(k / frames));
 };
 
-/** The fragment source, uniforms, map samplers and progress `t` is drawn with. */
+/** The fragment source, uniforms, map samplers and progress `transition` is drawn with. */
 const programOf = (transition: DrawnTransition): NativeProgram => {
   const { name, params } = glProgramOf(transition);
   const src = GL_SOURCES.get(name);
@@ -135,7 +135,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     return this.native === null || PAGE_ONLY.has(glProgramOf({ name }).name);
   }
 
-  /** The native drawing of `t`, or null when `t` is drawn on the page. */
+  /** The native drawing of `transition`, or null when it is drawn on the page. */
   private nativeOf(transition: DrawnTransition): NativeDrawing | null {
     if (this.native === null || this.drawsOnPage(transition.name)) return null;
     let drawing = this.natives.get(transition.key);
@@ -167,7 +167,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     await s?.close();
   }
 
-  /** Compiles the program of `t` on the page (once per page for the same GLSL and params); its key. */
+  /** Compiles the program of `transition` on the page (once per page for the same GLSL and params); its key. */
   prepare(transition: DrawnTransition): Promise<string> {
     let done = this.compiled.get(transition.key);
     if (!done) {
@@ -182,7 +182,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
   }
 
   /**
-   * Where ffmpeg writes the pairs `t` is drawn from: the native helper's stdin, or this process, which
+   * Where ffmpeg writes the pairs `transition` is drawn from: the native helper's stdin, or this process, which
    * feeds them to the page as they arrive.
    */
   readPairs(transition: DrawnTransition): ((from: Readable) => Promise<void>) | SharedPipe {
@@ -218,7 +218,7 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     };
   }
 
-  /** Draws `t` on the page from the pairs as they arrive; the frames wait in the session's outbox. */
+  /** Draws `transition` on the page from the pairs as they arrive; the frames wait in the session's outbox. */
   private async draw(transition: DrawnTransition, session: GlSession, channels: 3 | 4): Promise<void> {
     try {
       const program = await this.prepare(transition);

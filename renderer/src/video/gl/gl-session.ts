@@ -106,12 +106,12 @@ export const readFrames = async (
   let have = 0;
   let i = 0;
   for await (const chunk of from as AsyncIterable<Buffer>) {
-    let c = chunk;
-    while (c.length > 0 && i < count) {
-      const take = Math.min(size - have, c.length);
-      parts.push(c.subarray(0, take));
+    let rest = chunk;
+    while (rest.length > 0 && i < count) {
+      const take = Math.min(size - have, rest.length);
+      parts.push(rest.subarray(0, take));
       have += take;
-      c = c.subarray(take);
+      rest = rest.subarray(take);
       if (have === size) {
         await each(i++, parts);
         parts = [];

@@ -227,14 +227,14 @@ export const rasterizeText = async (
     const pages = Math.max(...slots.map((s) => s.page)) + 1;
     // Widths are frozen at their measured value so moving a box never re-wraps its text: border-box, as measured, and
     // no max-width (a title's applies to its content box when measured, and would squeeze a border box by its padding).
-    const placement = cells.map((_, c) => {
-      const cellBox = cellSize(c);
-      const size = fittedSize.get(c);
+    const placement = cells.map((_, cellIndex) => {
+      const cellBox = cellSize(cellIndex);
+      const size = fittedSize.get(cellIndex);
       return {
-        page: slots[c]!.page,
+        page: slots[cellIndex]!.page,
         left: cellBox.ex,
-        top: slots[c]!.top + cellBox.ey,
-        width: rects[owner[c]!]!.w,
+        top: slots[cellIndex]!.top + cellBox.ey,
+        width: rects[owner[cellIndex]!]!.w,
         font: size === undefined ? "" : `font-size:${size}px;`,
       };
     });
@@ -294,12 +294,12 @@ export const rasterizeText = async (
       }
       const words = sheetLayer.words
         ? Array.from({ length: sheetLayer.words }, (_, n) => {
-            const c = sheetLayer.first + 1 + n;
-            const region = wordRegion(wordRect.get(c)!, cellBox.w, cellBox.h, sheetLayer.box.pad);
+            const cellIndex = sheetLayer.first + 1 + n;
+            const region = wordRegion(wordRect.get(cellIndex)!, cellBox.w, cellBox.h, sheetLayer.box.pad);
             return {
               frame: {
-                path: paths[slots[c]!.page]!,
-                crop: { x: region.x, y: slots[c]!.top + region.y },
+                path: paths[slots[cellIndex]!.page]!,
+                crop: { x: region.x, y: slots[cellIndex]!.top + region.y },
                 ...{ x: origin.x + region.x, y: origin.y + region.y, width: region.w, height: region.h },
               },
               // The captions module times the words (captions.ts timeReveals).
