@@ -35,7 +35,7 @@ export interface DrawnTransition {
 /** What the renderer gives the compiler to draw transitions with (gl-drawer.ts); absent: xfade only. */
 export interface TransitionDrawer {
   /**
-   * Drains the side-by-side pairs ffmpeg writes (taps pass), `t.channels` bytes a pixel (rgb24 or rgba),
+   * Drains the side-by-side pairs ffmpeg writes (taps pass), `transition.channels` bytes a pixel (rgb24 or rgba),
    * or hands ffmpeg the pipe of what draws them.
    */
   readPairs(transition: DrawnTransition): ((from: Readable) => Promise<void>) | SharedPipe;
