@@ -29,6 +29,12 @@ import {
 } from "@media-render/contract/config/transitions";
 import { ClipLayers, ClipSchema, GlobalLayerSchema } from "@media-render/contract/config/video";
 import {
+  ANIMATED_DESCRIPTION,
+  ANIMATED_FORMS,
+  AnimatedPosition,
+  AnimatedPositionObject,
+} from "@media-render/contract/config/keyframes";
+import {
   MAX_VOLUME,
   VIDEO_MAX_LAYERS_PER_CLIP,
   VIDEO_MIN_LAYERS_PER_CLIP,
@@ -80,16 +86,29 @@ const cache = new Map<SchemaName, JsonSchema>();
 export const configJsonSchema = (name: SchemaName): JsonSchema => {
   let schema = cache.get(name);
   if (!schema) {
-    schema = toJsonSchema(ROOTS[name], {
+    // The parts a keyframed property is made of are converted on their own, without the `$defs`.
+    const parts: Parameters<typeof toJsonSchema>[1] = {
       target: "draft-07",
-      definitions: DEFINITIONS[name],
       // Function checks (byte sizes, URL parsing, cross-field rules) have no JSON Schema form; transforms
       // (transition names normalised to their spelling) do not change what is accepted.
       ignoreActions: ["check", "raw_check", "transform"],
       // `Position` picks its schema by the input's type (v.lazy); in JSON Schema that is an anyOf.
       // Transition names match in any casing (normalised by the grammar): a pattern, the spellings as examples.
-      overrideSchema: ({ valibotSchema }) =>
-        valibotSchema === Position
+      // A keyframed property (v.lazy too) is its plain value or its list of keyframes.
+      overrideSchema: ({ valibotSchema }) => {
+        const animated = ANIMATED_FORMS.get(valibotSchema);
+        if (animated)
+          return {
+            description: ANIMATED_DESCRIPTION,
+            anyOf: [toJsonSchema(animated.value, parts), toJsonSchema(animated.keyframes, parts)].map(
+              ({ $schema: _, ...rest }) => rest,
+            ),
+          };
+        if (valibotSchema === AnimatedPosition) {
+          const { $schema: _, ...object } = toJsonSchema(AnimatedPositionObject, parts);
+          return { anyOf: [{ type: "string", enum: [...POSITION_NAMES] }, object] };
+        }
+        return valibotSchema === Position
           ? { anyOf: [{ type: "string", enum: [...POSITION_NAMES] }, { $ref: "#/$defs/PositionObject" }] }
           : valibotSchema === TransitionNameString
             ? { type: "string", pattern: TRANSITION_NAME_PATTERN, examples: [...TRANSITION_NAMES] }
@@ -115,8 +134,10 @@ export const configJsonSchema = (name: SchemaName): JsonSchema => {
                       { $ref: "#/$defs/VideoLayer" },
                     ],
                   }
-                : undefined,
-    });
+                : undefined;
+      },
+    };
+    schema = toJsonSchema(ROOTS[name], { ...parts, definitions: DEFINITIONS[name] });
     cache.set(name, schema);
   }
   return schema;

@@ -14,7 +14,6 @@ import {
   numberAbove,
   numberIn,
   oneOf,
-  Position,
   PositiveFraction,
   PositiveSeconds,
   Seconds,
@@ -25,6 +24,7 @@ import {
 import { AudioRef, FontRef, ImageRef, ShaderRef, VideoRef } from "./file-ref.ts";
 import { htmlCommonEntries, htmlVideoEntries } from "./html-layer.ts";
 import { ignored } from "./ignored.ts";
+import { AnimatedPosition, AnimatedVolume, motionEntries } from "./keyframes.ts";
 import { speechLayerEntries } from "./speech.ts";
 import {
   GRADIENT_MAX_COLORS,
@@ -41,6 +41,8 @@ import {
 const o = v.optional;
 
 const timing = { start: o(Seconds), stop: o(PositiveSeconds) };
+/** Keyframable `opacity`, `rotation` and `scale` of every visual layer (keyframes.ts). */
+const motion = motionEntries;
 const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "down"]));
 const kenBurns = { zoomDirection: o(ZoomDirection), zoomAmount: o(Fraction) };
 const cut = { cutFrom: o(Seconds), cutTo: o(PositiveSeconds) };
@@ -62,10 +64,11 @@ export const videoLayerEntries = {
   top: o(Fraction),
   originX: o(oneOf(["left", "center", "right"])),
   originY: o(oneOf(["top", "center", "bottom"])),
-  position: o(Position),
+  position: o(AnimatedPosition),
   /** Heard only with `keepSourceAudio: true`. */
   mixVolume: o(Volume),
   ...kenBurns,
+  ...motion,
   ...timing,
 };
 
@@ -73,12 +76,17 @@ export const audioLayerEntries = {
   type: v.literal("audio"),
   path: AudioRef,
   ...cut,
-  mixVolume: o(Volume),
+  /** A volume, or keyframes of volume factors over the layer (keyframes.ts). */
+  mixVolume: o(AnimatedVolume),
   ...timing,
 };
 
 /** Audio placed at `start` seconds after its clip starts; it may run past the clip. */
-export const detachedAudioLayerEntries = { ...audioLayerEntries, type: v.literal("detached-audio") };
+export const detachedAudioLayerEntries = {
+  ...audioLayerEntries,
+  type: v.literal("detached-audio"),
+  mixVolume: o(Volume),
+};
 
 export const videoImageLayerEntries = {
   type: v.literal("image"),
@@ -87,9 +95,10 @@ export const videoImageLayerEntries = {
   resizeMode: o(oneOf(["contain", "contain-blur", "cover", "stretch"])),
   /** Default `in` (Ken Burns on); `null` disables. */
   ...kenBurns,
-  position: o(Position),
+  position: o(AnimatedPosition),
   width: o(PositiveFraction),
   height: o(PositiveFraction),
+  ...motion,
   ...timing,
   /** In editly's types, never read by its renderer (its examples carry it): the clip decides the length. */
   duration: ignored(
@@ -107,12 +116,13 @@ const OverlaySize = numberAbove(0, VIDEO_MAX_SIZE);
 export const imageOverlayLayerEntries = {
   type: v.literal("image-overlay"),
   path: ImageRef,
-  position: o(Position),
+  position: o(AnimatedPosition),
   /** A fraction of the frame width, or pixels above 1. Default: from `height` and the picture, else the frame. */
   width: o(OverlaySize),
   /** A fraction of the frame height, or pixels above 1. */
   height: o(OverlaySize),
   ...kenBurns,
+  ...motion,
   ...timing,
 };
 
@@ -121,7 +131,7 @@ const titleProps = {
   textColor: o(Color),
   fontSize: o(FontSize),
   ...font,
-  position: o(Position),
+  position: o(AnimatedPosition),
   /** Default `fade-in`. */
   style: o(oneOf(["fade-in", "word-by-word", "letter-by-letter"])),
   /** Seconds the word/letter reveal takes. */
@@ -130,6 +140,7 @@ const titleProps = {
   outlineColor: o(Color),
   outlineWidth: o(numberIn(0, MAX_OUTLINE_WIDTH)),
   outlineStyle: o(oneOf(["outline", "shadow", "glow"])),
+  ...motion,
   ...timing,
 };
 
@@ -147,9 +158,10 @@ export const subtitleLayerEntries = {
   textColor: o(Color),
   fontSize: o(FontSize),
   ...font,
-  position: o(Position),
+  position: o(AnimatedPosition),
   backgroundColor: o(Color),
   ...bannerAnimation,
+  ...motion,
   ...timing,
 };
 
@@ -177,11 +189,12 @@ export const slideInTextLayerEntries = {
   charSpacing: o(numberIn(0, 1)),
   textColor: o(Color),
   ...font,
-  position: o(Position),
+  position: o(AnimatedPosition),
+  ...motion,
   ...timing,
 };
 
-export const fillColorLayerEntries = { type: v.literal("fill-color"), color: o(Color), ...timing };
+export const fillColorLayerEntries = { type: v.literal("fill-color"), color: o(Color), ...motion, ...timing };
 export const linearGradientLayerEntries = {
   type: v.literal("linear-gradient"),
   colors: o(Colors),
@@ -190,24 +203,26 @@ export const linearGradientLayerEntries = {
    * either way the gradient turns 30 degrees clockwise over the layer, like editly's.
    */
   direction: o(GradientDirection),
+  ...motion,
   ...timing,
 };
 export const radialGradientLayerEntries = {
   type: v.literal("radial-gradient"),
   colors: o(Colors),
+  ...motion,
   ...timing,
 };
-export const rainbowColorsLayerEntries = { type: v.literal("rainbow-colors"), ...timing };
+export const rainbowColorsLayerEntries = { type: v.literal("rainbow-colors"), ...motion, ...timing };
 /** A still colour screen (black unless `color` is given). */
-export const pauseLayerEntries = { type: v.literal("pause"), color: o(Color), ...timing };
+export const pauseLayerEntries = { type: v.literal("pause"), color: o(Color), ...motion, ...timing };
 
 /**
  * editly's closing banner: its linear gradient (seeded colours, as without `colors`) under a title reading
  * "Made with / EDITLY / mifi.no", in the layer's font.
  */
-export const editlyBannerLayerEntries = { type: v.literal("editly-banner"), ...font, ...timing };
+export const editlyBannerLayerEntries = { type: v.literal("editly-banner"), ...font, ...motion, ...timing };
 
-export const videoHtmlLayerEntries = { ...htmlCommonEntries, ...htmlVideoEntries, ...timing };
+export const videoHtmlLayerEntries = { ...htmlCommonEntries, ...htmlVideoEntries, ...motion, ...timing };
 
 /** The largest inline fragment shader (UTF-8 bytes). */
 export const GL_SHADER_MAX_BYTES = 64 * 1024;
@@ -230,6 +245,7 @@ export const glLayerEntries = {
   fragmentPath: o(ShaderRef),
   /** Multiplies `time` (default 1). */
   speed: o(numberAbove(0, 100)),
+  ...motion,
   ...timing,
 };
 
