@@ -99,7 +99,7 @@ const still = (
       : `loop=loop=${win.drawn - 1}:size=1`;
   ctx.chain(`[${resized}]format=${fmt},${motion},${ctx.retimeLayer(win)}[${label}]`);
   const full = box.w === ctx.spec.width && box.h === ctx.spec.height && box.x === 0 && box.y === 0;
-  return { label, x: box.x, y: box.y, coversFrame: full && !alpha };
+  return { label, x: box.x, y: box.y, w: box.w, h: box.h, coversFrame: full && !alpha };
 };
 
 /** `image`: JC default resizeMode cover, Ken Burns `in` unless zoomDirection is null. */

@@ -9,6 +9,7 @@ import { audioLayer } from "./audio-layer.ts";
 import { fillColor, linearGradient, radialGradient, rainbowColors } from "./background.ts";
 import { glLayer } from "./gl-layer.ts";
 import { image, imageOverlay } from "./image.ts";
+import { hasMotion, withMotion } from "./motion.ts";
 import { rasterLayer } from "./raster-layer.ts";
 import { video } from "./video.ts";
 
@@ -39,7 +40,9 @@ export const compileLayer = (
   // COMPILERS pairs each type with the compiler of that type; TypeScript cannot follow the pairing
   // through an index by a union, hence the widening.
   const compiler = COMPILERS[layer.type] as LayerCompiler<Layer> | undefined;
-  return compiler ? compiler(layer, win, ctx, key) : null;
+  const out = compiler ? compiler(layer, win, ctx, key) : null;
+  // Every type's opacity, rotation, scale and keyframed position are applied to its stream here (motion.ts).
+  return out && hasMotion(layer) ? withMotion(layer, win, ctx, out) : out;
 };
 
 /** What editly's banner says (its three lines, as editly draws them). */

@@ -76,5 +76,5 @@ export const rasterLayer = (
     if (parts.length === 0) return null;
     ctx.chain(`${parts.join("")}concat=n=${parts.length}:v=1:a=0${tail}`);
   }
-  return { label, x: motion.x, y: motion.y, coversFrame: false };
+  return { label, x: motion.x, y: motion.y, w: first.width, h: first.height, coversFrame: false };
 };

@@ -102,5 +102,5 @@ export const video = (layer: LayerOf<"video">, win: LayerWindow, ctx: GraphConte
     ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo},volume=${f(vol)}[${a}]`);
     ctx.clipAudio.push({ label: a, offset: win.start, duration: win.duration });
   }
-  return { label, x, y, coversFrame: full && !alpha };
+  return { label, x, y, w, h, coversFrame: full && !alpha };
 };
