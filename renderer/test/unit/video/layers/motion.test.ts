@@ -46,17 +46,17 @@ describe("withMotion", () => {
     expect(chain).toContain(
       ":eval=frame,settb=AVTB,setpts='clip(0.5,0,1)/TB',fade=t=in:st=0:d=1:alpha=1,settb=1/25,setpts=N+0[mo",
     );
-    expect(out.x).toMatch(/^\(120\)\+40-\(max\(2,2\*round\(90\*clip\(/);
+    expect(out!.x).toMatch(/^\(120\)\+40-\(max\(2,2\*round\(90\*clip\(/);
     expect(out).toMatchObject({ w: 90, h: 90, coversFrame: false });
   });
 
   it("moves the anchor along keyframed x and y, less its origin's share of the box", () => {
     const { out } = overlay({ position: { x: ramp(0, 1), y: 0.5, originX: "left" } });
     // Frame width 320: the box's centre is 320 * x + (0.5 - 0) * 80.
-    expect(out.x).toBe(
+    expect(out!.x).toBe(
       "320*(if(lte(((round(t*25)-0)/25),0),0,if(lt(((round(t*25)-0)/25),1),0+1*((((round(t*25)-0)/25)-0)/1),1)))+40-(80)/2",
     );
-    expect(out.y).toBe("(70)+20-(40)/2");
+    expect(out!.y).toBe("(70)+20-(40)/2");
   });
 
   it("counts a window's time from the layer's first frame, not the window's", () => {
