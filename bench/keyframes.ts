@@ -16,6 +16,9 @@ import { conditions, interleave, loadNow, measured, spread, withCpu } from "./_l
 
 const FIX = process.env.FIXTURES_DIR ?? join(import.meta.dirname, "..", "..", "shared", "fixtures");
 
+/** Frames of each render (4 s at 25 fps). */
+const FRAMES = 100;
+
 const curve = (from: number, to: number) => [
   { time: 0, value: from, easing: "ease-in-out" },
   { time: 1, value: to, easing: "cubic-bezier(0.2, 0.8, 0.4, 1.2)" },
@@ -92,14 +95,21 @@ const main = async () => {
     const base = measured(cpu.static!, r.rounds);
     for (const name of Object.keys(VARIANTS)) {
       const used = measured(cpu[name]!, r.rounds);
+      const wall = spread(
+        r.times[name]!.map((t) => t / 1000),
+        " s",
+      );
+      const own = spread(
+        used.map((t) => t / 1000),
+        " s",
+      );
+      const ratio = spread(used.map((c, i) => c / base[i]!));
+      const perFrame = spread(
+        used.map((c, i) => (c - base[i]!) / FRAMES),
+        " ms",
+      );
       console.log(
-        `${name.padEnd(34)} wall ${spread(
-          r.times[name]!.map((t) => t / 1000),
-          " s",
-        )}; CPU ${spread(
-          used.map((t) => t / 1000),
-          " s",
-        )}; ` + `CPU / static ${spread(used.map((c, i) => c / base[i]!))}`,
+        `${name.padEnd(34)} wall ${wall}; CPU ${own}; CPU / static ${ratio}; CPU a frame over static ${perFrame}`,
       );
     }
     console.log(`load average after: ${loadNow()}`);
