@@ -71,6 +71,8 @@ const DEFINITIONS: Record<SchemaName, Record<string, v.GenericSchema>> = {
   image: { ...SHARED, ImageLayer: ImageLayerSchema },
   video: {
     ...SHARED,
+    // A video layer's position may be keyframed (keyframes.ts): its own definition, named like the image one.
+    VideoPosition: AnimatedPosition,
     Transition: TransitionSchema,
     Clip: ClipSchema,
     VideoLayer: VideoLayerSchema,
