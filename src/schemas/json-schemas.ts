@@ -84,6 +84,13 @@ const ROOTS: Record<SchemaName, v.GenericSchema> = { image: ImageConfigSchema, v
 
 const cache = new Map<SchemaName, JsonSchema>();
 
+/** A part converted on its own, without the `$schema` a document starts with. */
+const withoutDialect = (schema: JsonSchema): JsonSchema => {
+  const part = { ...schema };
+  delete part.$schema;
+  return part;
+};
+
 /** The JSON Schema (draft-07) of a job config. */
 export const configJsonSchema = (name: SchemaName): JsonSchema => {
   let schema = cache.get(name);
@@ -103,11 +110,11 @@ export const configJsonSchema = (name: SchemaName): JsonSchema => {
           return {
             description: ANIMATED_DESCRIPTION,
             anyOf: [toJsonSchema(animated.value, parts), toJsonSchema(animated.keyframes, parts)].map(
-              ({ $schema: _, ...rest }) => rest,
+              withoutDialect,
             ),
           };
         if (valibotSchema === AnimatedPosition) {
-          const { $schema: _, ...object } = toJsonSchema(AnimatedPositionObject, parts);
+          const object = withoutDialect(toJsonSchema(AnimatedPositionObject, parts));
           return { anyOf: [{ type: "string", enum: [...POSITION_NAMES] }, object] };
         }
         return valibotSchema === Position

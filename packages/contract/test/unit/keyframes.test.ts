@@ -78,12 +78,11 @@ describe("valueAt", () => {
         const values = frames.map((k) => k.value);
         expect(v).toBeGreaterThanOrEqual(Math.min(...values) - 1e-9);
         expect(v).toBeLessThanOrEqual(Math.max(...values) + 1e-9);
+        // Inside a segment, within its two keyframes' values (outside any, the held value is one of them).
         const next = frames.findIndex((k) => k.time > t);
-        if (next > 0) {
-          const [a, b] = [frames[next - 1]!.value, frames[next]!.value];
-          expect(v).toBeGreaterThanOrEqual(Math.min(a, b) - 1e-9);
-          expect(v).toBeLessThanOrEqual(Math.max(a, b) + 1e-9);
-        }
+        const [a, b] = next > 0 ? [frames[next - 1]!.value, frames[next]!.value] : [v, v];
+        expect(v).toBeGreaterThanOrEqual(Math.min(a, b) - 1e-9);
+        expect(v).toBeLessThanOrEqual(Math.max(a, b) + 1e-9);
       }),
     );
   });
@@ -113,11 +112,16 @@ describe("valueAt", () => {
         fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }),
         (frames, p) => {
           const stepped = frames.map((k) => ({ ...k, easing: "step" }));
-          stepped.slice(0, -1).forEach((k, i) => {
-            const t = k.time + p * (stepped[i + 1]!.time - k.time);
-            // (p just below 1 may round onto the next keyframe's time, where its value begins.)
-            if (t < stepped[i + 1]!.time) expect(valueAt(stepped, t)).toBe(k.value);
-          });
+          // (p just below 1 may round onto the next keyframe's time, where its value begins: left out.)
+          const inside = stepped
+            .slice(0, -1)
+            .map((k, i) => ({
+              k,
+              t: k.time + p * (stepped[i + 1]!.time - k.time),
+              end: stepped[i + 1]!.time,
+            }))
+            .filter(({ t, end }) => t < end);
+          expect(inside.map(({ t }) => valueAt(stepped, t))).toEqual(inside.map(({ k }) => k.value));
         },
       ),
     );

@@ -30,9 +30,8 @@ describe("keyframed layer properties", () => {
       position: { x: ramp(0, 1), y: 0.5, originX: "center" },
     });
     const result = validateJobConfig("video", config(layer));
-    expect(result.valid).toBe(true);
     // The normal form keeps the keyframes as written.
-    if (result.valid) expect(result.config).toMatchObject({ clips: [{ layers: [{}, layer] }] });
+    expect(result).toMatchObject({ valid: true, config: { clips: [{ layers: [{}, layer] }] } });
   });
 
   it("accepts them on global layers, and mixVolume keyframes on audio layers", () => {
