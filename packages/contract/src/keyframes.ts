@@ -47,6 +47,14 @@ const NUMBER = "\\s*(-?(?:\\d+(?:\\.\\d*)?|\\.\\d+))\\s*";
 /** `cubic-bezier(x1, y1, x2, y2)`; the grammar also holds x1 and x2 to 0..1 and y to ±BEZIER_MAX_Y. */
 export const CUBIC_BEZIER_PATTERN = new RegExp(`^cubic-bezier\\(${NUMBER},${NUMBER},${NUMBER},${NUMBER}\\)$`);
 
+const X = "\\s*(?:0(?:\\.\\d*)?|1(?:\\.0*)?|\\.\\d+)\\s*";
+const Y = "\\s*-?(?:\\d(?:\\.\\d*)?|10(?:\\.0*)?|\\.\\d+)\\s*";
+/**
+ * Every easing the grammar accepts, as one pattern (the served JSON Schema states it): the names, and
+ * `cubic-bezier()` with x1 and x2 from 0 to 1 and y1 and y2 from -BEZIER_MAX_Y to BEZIER_MAX_Y.
+ */
+export const EASING_PATTERN = `^(?:${EASING_NAMES.join("|")})$|^cubic-bezier\\(${X},${Y},${X},${Y}\\)$`;
+
 /** The easing a keyframe's `easing` names, or null when it names none (the grammar refuses it). */
 export const parseEasing = (easing: string | undefined): Easing | null => {
   if (easing === undefined || easing === "linear") return { kind: "linear" };

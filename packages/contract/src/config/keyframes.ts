@@ -5,7 +5,7 @@
  * `anyOf` (`ANIMATED_FORMS`, src/schemas/json-schemas.ts).
  */
 import * as v from "valibot";
-import { CUBIC_BEZIER_PATTERN, EASING_NAMES, isKeyframed, parseEasing, type Animated } from "../keyframes.ts";
+import { EASING_NAMES, EASING_PATTERN, isKeyframed, parseEasing, type Animated } from "../keyframes.ts";
 import {
   Fraction,
   list,
@@ -27,7 +27,7 @@ const EASING_MESSAGE = `must be one of ${EASING_NAMES.map((n) => `"${n}"`).join(
 export const EasingSchema = v.pipe(
   v.string(EASING_MESSAGE),
   // The form, which the JSON Schema states too; then the ranges of the curve's points.
-  v.regex(new RegExp(`^(?:${EASING_NAMES.join("|")})$|${CUBIC_BEZIER_PATTERN.source}`), EASING_MESSAGE),
+  v.regex(new RegExp(EASING_PATTERN), EASING_MESSAGE),
   v.rawCheck(({ dataset, addIssue }) => {
     if (dataset.typed && !dataset.issues && parseEasing(dataset.value) === null)
       addIssue({ message: EASING_MESSAGE });

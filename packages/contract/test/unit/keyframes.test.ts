@@ -121,7 +121,8 @@ describe("valueAt", () => {
               end: stepped[i + 1]!.time,
             }))
             .filter(({ t, end }) => t < end);
-          expect(inside.map(({ t }) => valueAt(stepped, t))).toEqual(inside.map(({ k }) => k.value));
+          // (+ 0: -0 and 0 are the same value.)
+          expect(inside.map(({ t }) => valueAt(stepped, t) + 0)).toEqual(inside.map(({ k }) => k.value + 0));
         },
       ),
     );
