@@ -98,6 +98,17 @@ const runWidth = (frame: Buffer, y: number): number => {
   return r - l + 1;
 };
 
+/** Height of the run of white pixels through the middle of column x (0 when the middle is dark). */
+const columnHeight = (frame: Buffer, x: number): number => {
+  const white = (y: number) => frame[y * W + x]! > 128;
+  if (!white(H / 2)) return 0;
+  let t = H / 2;
+  let b = H / 2;
+  while (t > 0 && white(t - 1)) t--;
+  while (b < H - 1 && white(b + 1)) b++;
+  return b - t + 1;
+};
+
 /** 0 to 1 from 0.2 s to 1.6 s with `easing`. */
 const curve = (from: number, to: number, easing: string): Keyframe[] => [
   { time: 0.2, value: from, easing },
@@ -303,6 +314,53 @@ describe("keyframed rotation and scale", () => {
       });
     }
   });
+});
+
+describe("keyframed width and height", () => {
+  it("resizes an image-overlay by its width (its aspect kept) and an image by its width alone, about their centres", async () => {
+    const width: Keyframe[] = [
+      { time: 0, value: 0.1, easing: "ease-in-out" },
+      { time: 1.9, value: 0.6 },
+    ];
+    const config = videoConfig({
+      width: W,
+      height: H,
+      fps: FPS,
+      clips: [
+        { duration: 2, layers: [{ type: "pause" }, { type: "image-overlay", path: white, width }] },
+        {
+          duration: 2,
+          layers: [
+            { type: "pause" },
+            { type: "image", path: white, zoomDirection: null, width, height: 0.5 },
+          ],
+        },
+      ],
+    });
+    const frames = await framesOf(await render("sizes.mp4", config));
+    const rows = [0, 5, 10, 15, 19].map((k) => {
+      const expected = W * valueAt(width, k / FPS);
+      const overlay = frames[k]!;
+      const image = frames[CLIP + k]!;
+      return {
+        k,
+        overlayWidth: Math.abs(runWidth(overlay, H / 2) - expected) <= 2.5,
+        // The overlay keeps the picture's 16:9; the image keeps its height, half the frame's.
+        overlayHeight: Math.abs(columnHeight(overlay, W / 2) - (expected * 18) / 32) <= 2.5,
+        imageWidth: Math.abs(runWidth(image, H / 2) - expected) <= 2.5,
+        imageHeight: Math.abs(columnHeight(image, W / 2) - H / 2) <= 2,
+      };
+    });
+    expect(rows).toEqual(
+      [0, 5, 10, 15, 19].map((k) => ({
+        k,
+        overlayWidth: true,
+        overlayHeight: true,
+        imageWidth: true,
+        imageHeight: true,
+      })),
+    );
+  }, 60_000);
 });
 
 describe("keyframed mixVolume", () => {

@@ -24,7 +24,7 @@ import {
 import { AudioRef, FontRef, ImageRef, ShaderRef, VideoRef } from "./file-ref.ts";
 import { htmlCommonEntries, htmlVideoEntries } from "./html-layer.ts";
 import { ignored } from "./ignored.ts";
-import { AnimatedPosition, AnimatedVolume, motionEntries } from "./keyframes.ts";
+import { animated, AnimatedPosition, AnimatedVolume, motionEntries } from "./keyframes.ts";
 import { speechLayerEntries } from "./speech.ts";
 import {
   GRADIENT_MAX_COLORS,
@@ -41,6 +41,8 @@ import {
 const o = v.optional;
 
 const timing = { start: o(Seconds), stop: o(PositiveSeconds) };
+/** A size of a video or image layer, as a fraction of the frame: a number or keyframes (keyframes.ts). */
+const AnimatedPositiveFraction = animated(PositiveFraction);
 /** Keyframable `opacity`, `rotation` and `scale` of every visual layer (keyframes.ts). */
 const motion = motionEntries;
 const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "down"]));
@@ -57,8 +59,8 @@ export const videoLayerEntries = {
   /** Default `contain-blur`. */
   resizeMode: o(oneOf(["contain", "contain-blur", "cover", "stretch"])),
   ...cut,
-  width: o(PositiveFraction),
-  height: o(PositiveFraction),
+  width: o(AnimatedPositiveFraction),
+  height: o(AnimatedPositiveFraction),
   /** editly placement (prefer `position`). */
   left: o(Fraction),
   top: o(Fraction),
@@ -96,8 +98,8 @@ export const videoImageLayerEntries = {
   /** Default `in` (Ken Burns on); `null` disables. */
   ...kenBurns,
   position: o(AnimatedPosition),
-  width: o(PositiveFraction),
-  height: o(PositiveFraction),
+  width: o(AnimatedPositiveFraction),
+  height: o(AnimatedPositiveFraction),
   ...motion,
   ...timing,
   /** In editly's types, never read by its renderer (its examples carry it): the clip decides the length. */
@@ -118,9 +120,9 @@ export const imageOverlayLayerEntries = {
   path: ImageRef,
   position: o(AnimatedPosition),
   /** A fraction of the frame width, or pixels above 1. Default: from `height` and the picture, else the frame. */
-  width: o(OverlaySize),
+  width: o(animated(OverlaySize)),
   /** A fraction of the frame height, or pixels above 1. */
-  height: o(OverlaySize),
+  height: o(animated(OverlaySize)),
   ...kenBurns,
   ...motion,
   ...timing,

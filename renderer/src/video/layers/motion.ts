@@ -16,6 +16,7 @@ import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts"
 import type { Layer } from "../types.ts";
 import { f } from "../values.ts";
 import { clipped, keyframeExpr, layerTime } from "./keyframe-expr.ts";
+import { sizeFactors } from "./sizes.ts";
 
 interface Motion {
   opacity?: Animated;
@@ -47,7 +48,8 @@ export const hasMotion = (layer: Layer): boolean => {
     (m.rotation !== undefined && m.rotation !== 0) ||
     (m.scale !== undefined && m.scale !== 1) ||
     axes.x !== undefined ||
-    axes.y !== undefined
+    axes.y !== undefined ||
+    sizeFactors(layer) !== null
   );
 };
 
@@ -79,16 +81,22 @@ export const withMotion = (
     );
     [bw, bh] = [side, side];
   }
-  // Drawn size per axis, as an expression of the filter's time variable (`t` in scale and in overlay alike).
+  // Drawn size per axis, as an expression of the filter's time variable (`t` in scale and in overlay alike): the
+  // box times `scale` and times a keyframed width's or height's value over its first (sizes.ts).
   let sizeW = (_t: string): string => String(bw);
   let sizeH = (_t: string): string => String(bh);
-  if (m.scale !== undefined && m.scale !== 1) {
-    const scale = m.scale;
-    const side = (n: number) => (t: string) =>
-      `max(2,2*round(${n}*${clipped(keyframeExpr(scale, t), 0, 1e3)}/2))`;
-    sizeW = side(bw);
-    sizeH = side(bh);
-    const eval_ = isKeyframed(scale) ? ":eval=frame" : "";
+  const scale = m.scale !== undefined && m.scale !== 1 ? m.scale : undefined;
+  const resize = sizeFactors(layer);
+  if (scale !== undefined || resize) {
+    const factor = (own: ((t: string) => string) | undefined) => (t: string) =>
+      [
+        scale === undefined ? "" : `*${clipped(keyframeExpr(scale, t), 0, 1e3)}`,
+        own ? `*${own(t)}` : "",
+      ].join("");
+    const side = (n: number, by: (t: string) => string) => (t: string) => `max(2,2*round(${n}${by(t)}/2))`;
+    sizeW = side(bw, factor(resize?.x));
+    sizeH = side(bh, factor(resize?.y));
+    const eval_ = isKeyframed(scale) || resize ? ":eval=frame" : "";
     filters.push(`scale=w='${sizeW(filterTime)}':h='${sizeH(filterTime)}'${eval_}`);
   }
   if (m.opacity !== undefined && m.opacity !== 1) {

@@ -11,6 +11,7 @@ import { evenDimension } from "@media-render/contract/geometry";
 import { clamp, f } from "../values.ts";
 import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter } from "./ken-burns.ts";
 import { resizeInto } from "./resize.ts";
+import { laidOut } from "./sizes.ts";
 
 /**
  * Source segment of a video layer: where to cut and how fast to play it (pure). A file of unknown length
@@ -67,8 +68,9 @@ export const video = (layer: LayerOf<"video">, win: LayerWindow, ctx: GraphConte
     [...decoder, "-ss", f(seg.cutFrom + ahead), "-t", f(seg.length - ahead + 1 / fps)],
     path,
   );
-  const w = evenDimension(clamp(layer.width ?? 1, 0.01, 1) * W);
-  const h = evenDimension(clamp(layer.height ?? 1, 0.01, 1) * H);
+  // A keyframed size is laid out at the largest it reaches; layers/motion.ts resizes it along its keyframes.
+  const w = evenDimension(clamp(laidOut(layer.width ?? 1), 0.01, 1) * W);
+  const h = evenDimension(clamp(laidOut(layer.height ?? 1), 0.01, 1) * H);
   const full = w === W && h === H;
   const { x, y } = full ? { x: 0, y: 0 } : placeBox(layer, W, H, w, h);
   const mode = layer.resizeMode ?? "contain-blur";

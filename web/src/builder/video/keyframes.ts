@@ -23,6 +23,12 @@ const POSITION: Animatable[] = [
   { key: "position.x", path: ["position", "x"], rest: 0.5 },
   { key: "position.y", path: ["position", "y"], rest: 0.5 },
 ];
+/** A keyframed size starts from the whole frame's (the default of image and video layers). */
+const SIZE: Animatable[] = [
+  { key: "width", path: ["width"], rest: 1 },
+  { key: "height", path: ["height"], rest: 1 },
+];
+const WITH_SIZE = ["video", "image", "image-overlay"];
 const WITH_POSITION = [
   "video",
   "image",
@@ -43,7 +49,11 @@ export const animatables = (layer: JsonObject): Animatable[] => {
   const type = String(layer.type ?? "");
   if (type === "audio") return [{ key: "mixVolume", path: ["mixVolume"], rest: 1 }];
   if (NOT_VISUAL.includes(type)) return [];
-  return [...VISUAL, ...(WITH_POSITION.includes(type) ? POSITION : [])];
+  return [
+    ...VISUAL,
+    ...(WITH_POSITION.includes(type) ? POSITION : []),
+    ...(WITH_SIZE.includes(type) ? SIZE : []),
+  ];
 };
 
 /** The property's keyframes, or null when it is a plain number or absent. */

@@ -34,6 +34,21 @@ describe("keyframed layer properties", () => {
     expect(result).toMatchObject({ valid: true, config: { clips: [{ layers: [{}, layer] }] } });
   });
 
+  it("accepts width and height keyframes on video, image and image-overlay layers, pixels on an overlay", () => {
+    const video = {
+      type: "video",
+      path: "https://example.com/a.mp4",
+      width: ramp(1, 0.5),
+      height: ramp(0.5, 1),
+    };
+    const overlay = { type: "image-overlay", path: "https://example.com/a.png", width: ramp(200, 0.5) };
+    expect(validateJobConfig("video", config(video)).valid).toBe(true);
+    expect(validateJobConfig("video", config(overlay)).valid).toBe(true);
+    expect(
+      errorsOf(config({ type: "image", path: "https://example.com/a.png", height: ramp(0.5, 2) })),
+    ).toEqual([["config.clips[0].layers[1].height[1].value", "must be at most 1"]]);
+  });
+
   it("accepts them on global layers, and mixVolume keyframes on audio layers", () => {
     const c = {
       clips: [

@@ -40,7 +40,7 @@ const config: JsonObject = {
 const layout = buildTimeline(config as never);
 
 describe("what a layer animates and where it starts", () => {
-  it("offers opacity, rotation and scale on visual layers, position where the layer has one, mixVolume on audio", () => {
+  it("offers opacity, rotation and scale on visual layers, position and size where the layer has them, mixVolume on audio", () => {
     expect(animatables({ type: "fill-color" }).map((a) => a.key)).toEqual(["opacity", "rotation", "scale"]);
     expect(animatables({ type: "title" }).map((a) => a.key)).toEqual([
       "opacity",
@@ -48,6 +48,15 @@ describe("what a layer animates and where it starts", () => {
       "scale",
       "position.x",
       "position.y",
+    ]);
+    expect(animatables({ type: "image-overlay" }).map((a) => a.key)).toEqual([
+      "opacity",
+      "rotation",
+      "scale",
+      "position.x",
+      "position.y",
+      "width",
+      "height",
     ]);
     expect(animatables({ type: "audio" }).map((a) => a.key)).toEqual(["mixVolume"]);
     expect(animatables({ type: "detached-audio" })).toEqual([]);
