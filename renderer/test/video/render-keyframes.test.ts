@@ -80,6 +80,19 @@ const centreX = (frame: Buffer, y0: number, y1: number): number => {
 
 const clamp01 = (v: number) => Math.min(1, Math.max(0, v));
 
+/** Centre row of the white pixels (> 128) in columns [x0, x1) of the frame's lower half; NaN when there are none. */
+const centreY = (frame: Buffer, x0: number, x1: number): number => {
+  let sum = 0;
+  let n = 0;
+  for (let y = H / 2; y < H; y++)
+    for (let x = x0; x < x1; x++)
+      if (frame[y * W + x]! > 128) {
+        sum += y + 0.5;
+        n++;
+      }
+  return n ? sum / n : Number.NaN;
+};
+
 /** Mean gray of the rectangle [x0, x1) x [y0, y1). */
 const meanOf = (frame: Buffer, x0: number, x1: number, y0: number, y1: number): number => {
   let sum = 0;
@@ -115,12 +128,22 @@ const curve = (from: number, to: number, easing: string): Keyframe[] => [
   { time: 1.6, value: to },
 ];
 
-/** One clip per easing: a box moving along the top half, a box fading in on the bottom half. */
+/** A global layer's keyframes over the whole timeline: a small box sliding down the bottom left corner. */
+const globalY: Keyframe[] = [
+  { time: 0, value: 0.6, easing: "ease-out" },
+  { time: 11, value: 0.9 },
+];
+
+/**
+ * One clip per easing: a box moving along the top half, a box fading in on the bottom half; and a global layer moving
+ * down the bottom left corner across all of them.
+ */
 const easingsConfig = () =>
   videoConfig({
     width: W,
     height: H,
     fps: FPS,
+    globalLayers: [{ type: "image-overlay", path: white, width: 0.1, position: { x: 0.1, y: globalY } }],
     clips: EASINGS.map((easing) => ({
       duration: CLIP / FPS,
       layers: [
@@ -237,6 +260,15 @@ describe("keyframed position and opacity, every easing", () => {
     },
   );
 
+  it("moves a global layer by its keyframes over the whole timeline, counted from the video's start", () => {
+    const ks = [0, 17, 45, 66, 93, 119];
+    const rows = ks.map((k) => ({
+      k,
+      y: Math.abs(centreY(single[k]!, 0, 30) - valueAt(globalY, k / FPS) * H) <= 2.5,
+    }));
+    expect(rows).toEqual(ks.map((k) => ({ k, y: true })));
+  });
+
   it("a still mid-animation draws the single render's frame and the keyframes' values there", async () => {
     // Clip 1 (ease-in) frame 9: 0.9 s, half way through its animation.
     const k = CLIP + 9;
@@ -267,6 +299,19 @@ describe("keyframed position and opacity, every easing", () => {
     expect(frames.length).toBe(CLIP + 4);
     const worst = Math.max(...frames.map((frame, i) => difference(frame, single[2 * CLIP + 7 + i]!)));
     expect(worst).toBeLessThan(3);
+    // Each moving box where its keyframes put it at the frame's own time (a small box moves the mean little).
+    const at = [0, 6, 13, 23].map((i) => {
+      const k = 2 * CLIP + 7 + i;
+      const easing = EASINGS[Math.floor(k / CLIP)]!;
+      return {
+        i,
+        x:
+          Math.abs(centreX(frames[i]!, 0, H / 2) - valueAt(curve(0.2, 0.8, easing), (k % CLIP) / FPS) * W) <=
+          2.5,
+        y: Math.abs(centreY(frames[i]!, 0, 30) - valueAt(globalY, k / FPS) * H) <= 2.5,
+      };
+    });
+    expect(at).toEqual([0, 6, 13, 23].map((i) => ({ i, x: true, y: true })));
   }, 60_000);
 });
 
