@@ -336,6 +336,20 @@ describe("keyframed rotation and scale", () => {
           layers: [{ type: "pause" }, { type: "fill-color", color: "white", scale: 0.5, rotation }],
         },
         { duration: 2, layers: [{ type: "pause" }, { type: "fill-color", color: "white", scale }] },
+        {
+          duration: 1,
+          layers: [
+            { type: "pause" },
+            {
+              type: "fill-color",
+              color: "white",
+              scale: [
+                { time: 0, value: 0 },
+                { time: 0.9, value: 0.5 },
+              ],
+            },
+          ],
+        },
       ],
     });
     frames = await framesOf(await render("turns.mp4", config));
@@ -348,6 +362,11 @@ describe("keyframed rotation and scale", () => {
       const expected = Math.min(80 / Math.abs(Math.cos(a)), 44 / Math.abs(Math.sin(a)));
       expect({ k, width: runWidth(frames[k]!, H / 2) }).toEqual({ k, width: expect.closeTo(expected, -0.8) });
     }
+  });
+
+  it("draws nothing while the scale is 0 (not a speck of the 2 px the scaled stream keeps)", () => {
+    expect(Math.max(...frames[2 * CLIP]!)).toBeLessThan(40);
+    expect(runWidth(frames[2 * CLIP + 9]!, H / 2)).toBe(80);
   });
 
   it("scales the box about the frame's centre by the keyframes' factor", () => {

@@ -5,7 +5,8 @@
  * the filter that uses it, at the frame's time from the layer's start, so a window of the timeline that starts
  * inside the layer draws the value of its first frame:
  * - rotation: `rotate` by the angle about the box's centre, onto a transparent square of the box's diagonal;
- * - scale: `scale` with `eval=frame` to the size at that frame (even, at least 2 px), about the box's centre;
+ * - scale: `scale` with `eval=frame` to the size at that frame (even, at least 2 px; under a pixel, overlay draws it
+ *   off the frame), about the box's centre;
  * - opacity: the alpha plane multiplied by the value with `fade` over warped timestamps (pts = the value in
  *   seconds: fade-in from 0 over 1 s gives it), then the frame times put back, as subtitle.ts eases its band;
  * - position x/y: overlay's x and y, the anchor's keyframed fraction of the frame minus its origin's share of the box.
@@ -85,6 +86,9 @@ export const withMotion = (
   // box times `scale` and times a keyframed width's or height's value over its first (sizes.ts).
   let sizeW = (_t: string): string => String(bw);
   let sizeH = (_t: string): string => String(bh);
+  // Below a pixel on either axis (a scale or size keyframed to 0) the layer is drawn nowhere: overlay's x is put off
+  // the frame, where the 2 px the scaled stream keeps would otherwise show as a speck.
+  let hidden: ((t: string) => string) | null = null;
   const scale = m.scale !== undefined && m.scale !== 1 ? m.scale : undefined;
   const resize = sizeFactors(layer);
   if (scale !== undefined || resize) {
@@ -96,6 +100,8 @@ export const withMotion = (
     const side = (n: number, by: (t: string) => string) => (t: string) => `max(2,2*round(${n}${by(t)}/2))`;
     sizeW = side(bw, factor(resize?.x));
     sizeH = side(bh, factor(resize?.y));
+    const [byX, byY] = [factor(resize?.x), factor(resize?.y)];
+    hidden = (t) => `lt(min(${bw}${byX(t)},${bh}${byY(t)}),1)`;
     const eval_ = isKeyframed(scale) || resize ? ":eval=frame" : "";
     filters.push(`scale=w='${sizeW(filterTime)}':h='${sizeH(filterTime)}'${eval_}`);
   }
@@ -115,7 +121,8 @@ export const withMotion = (
     axis
       ? `${frame}*(${keyframeExpr(axis.value, overlayTime)})+${f((0.5 - axis.origin) * size)}`
       : `(${placed})+${f(size / 2)}`;
-  const x = `${centre(axes.x, out.x, w, W)}-(${sizeW(overlayTime)})/2`;
+  const placedX = `${centre(axes.x, out.x, w, W)}-(${sizeW(overlayTime)})/2`;
+  const x = hidden ? `if(${hidden(overlayTime)},${-4 * (W + bw)},${placedX})` : placedX;
   const y = `${centre(axes.y, out.y, h, H)}-(${sizeH(overlayTime)})/2`;
   return { label, x, y, w: bw, h: bh, coversFrame: false };
 };
