@@ -45,6 +45,7 @@ export default defineConfig(async () => {
             AUTH_IP_LIMIT_PER_HOUR: "1000",
             // The default threshold (a minute of 720p): `npm start` may have left another in .dev.vars.
             PARALLEL_RENDER_MIN_WORK: "",
+            PARALLEL_CAPTIONED_CHUNK_SECONDS: "",
           },
         },
       })),
@@ -75,9 +76,12 @@ export default defineConfig(async () => {
               "hono/factory",
               "hono/http-exception",
               "hono/request-id",
+              // With hono's own chunk: matchedRoutes reads the request through a symbol of hono's (one copy).
+              "hono/route",
               "hono/secure-headers",
               "hono/streaming",
               "hono/utils/cookie",
+              "hono/utils/handler",
               "hono/utils/http-status",
               "hono-openapi",
               "@cloudflare/containers",

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the web front end (web/: the console, and any other page beside it) with Vite into static/web, which the
 // Worker serves (src/console/routes.ts). Skipped when nothing it reads changed since the last build (a hash of
-// web/ and the lock file, kept in static/web/.build-hash). Then checks what a browser loads: the console's first
+// web/, the contract's and the Worker's sources it bundles from, and the lock file, kept in
+// static/web/.build-hash). Then checks what a browser loads: the console's first
 // load stays under FIRST_LOAD_BUDGET bytes of gzip-compressed JavaScript, and no page has an inline script or a
 // reference to another host (the pages' Content-Security-Policy would refuse them anyway).
 // Runs from scripts/setup.mjs (npm start, npm test, npm run setup); `--force` rebuilds, `--check` only checks.
@@ -27,7 +28,10 @@ const files = (dir) =>
 
 const inputsHash = () => {
   const hash = createHash("sha256");
-  for (const file of [...files(web), join(root, "package-lock.json")].sort()) {
+  // The pages bundle more than web/: the contract and the Worker's modules they import (the builder's preview is the
+  // image compile step of src/image-renderer, sizing fitted text by packages/contract/src/fit-text.ts).
+  const read = [web, join(root, "packages", "contract", "src"), join(root, "src")].flatMap(files);
+  for (const file of [...read, join(root, "package-lock.json")].sort()) {
     hash.update(relative(root, file));
     hash.update(readFileSync(file));
   }

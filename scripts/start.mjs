@@ -28,6 +28,7 @@ parseCommandLine({
     IMAGE_BROWSERS: "local Chromiums for image jobs (default 2)",
     PARALLEL_RENDER_MIN_WORK:
       "a job's pixels x seconds from which it renders in chunks (default a minute of 720p)",
+    PARALLEL_CAPTIONED_CHUNK_SECONDS: "the shortest chunk of a captioned job, in seconds (default 300)",
     RENDERER_PIDS_FILE: "a file that gets the renderers' process ids as JSON",
   },
 });
@@ -55,6 +56,7 @@ if (!reexecOnProjectNode()) {
     IMAGE_BROWSERS: process.env.IMAGE_BROWSERS || "2",
     // Parallel rendering's threshold (docs/parallel-rendering.md); empty = the default, a minute of 720p.
     PARALLEL_RENDER_MIN_WORK: process.env.PARALLEL_RENDER_MIN_WORK || "",
+    PARALLEL_CAPTIONED_CHUNK_SECONDS: process.env.PARALLEL_CAPTIONED_CHUNK_SECONDS || "",
     // Sign-in limits for one developer on loopback (production: 5 and 60 per hour).
     AUTH_EMAIL_LIMIT_PER_HOUR: "100",
     AUTH_IP_LIMIT_PER_HOUR: "1000",

@@ -2,6 +2,7 @@
 import type { Caller } from "./auth/caller.ts";
 import type { Ctx } from "./context.ts";
 import type { Env } from "./env.ts";
+import type { RouteRateLimit } from "./lib/rate-limit.ts";
 
 export interface AppEnv {
   Bindings: Env;
@@ -12,10 +13,10 @@ export interface AppEnv {
     /** Set by the authentication middleware. */
     caller: Caller;
     /**
-     * The route whose rate limits this request counts against when not its own: an MCP tools/call counts as a
-     * request to the route its tool stands for (src/mcp/routes.ts).
+     * The rate limits this request counts against when not its own route's: an MCP tools/call counts as a request
+     * to the route its tool stands for (src/mcp/routes.ts).
      */
-    rateLimitAs?: { method: string; path: string };
+    rateLimitAs?: RouteRateLimit;
     /** The MCP request's JSON-RPC message, read before authentication to find its tool (src/mcp/routes.ts). */
     mcpMessage?: string;
   };

@@ -51,7 +51,10 @@ export const createApp = () => {
     MOUNTS.docs,
     docsRoutes(() => app),
   );
-  app.route(MOUNTS.mcp, mcpRoutes);
+  app.route(
+    MOUNTS.mcp,
+    mcpRoutes(() => app),
+  );
   app.route(MOUNTS.llms, llmsRoutes);
   app.route(MOUNTS.builder, builderRoutes);
   app.route(MOUNTS.render, renderAssetRoutes);

@@ -46,6 +46,11 @@ export interface Env {
    * renders as chunks on several renderers (docs/parallel-rendering.md). Default: a minute of 1280x720.
    */
   PARALLEL_RENDER_MIN_WORK?: string;
+  /**
+   * The shortest chunk of a captioned job, in seconds (default 300: each boundary makes both chunks beside it
+   * transcribe the caption part across it; docs/parallel-rendering.md).
+   */
+  PARALLEL_CAPTIONED_CHUNK_SECONDS?: string;
   /** "true": googleFont may name any family of the hosted catalogue (fetched once, cached in R2). */
   FONT_CATALOGUE_ONLINE?: string;
   /** Base URL at which the renderer reaches this Worker (signed storage URLs, callbacks). */

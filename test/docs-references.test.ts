@@ -9,6 +9,10 @@
  *   the spec lives outside the repository) and a path followed by "(new)", a file a how-to says to write;
  * - `path#symbol`, and "`symbol` in `path`": the file must exist and contain the symbol as a word;
  * - a Markdown link to a local file, and its `#anchor` when it points into a Markdown file: the heading must exist.
+ *
+ * docs/architecture.md's "Layout" is held closer: every path it names must exist as written, from the repository's
+ * root (unless git ignores it), and it must name every top-level folder of the trees it lays out (and every file
+ * of bench/ and scripts/, which are flat), so a folder added without a line there fails here.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -133,6 +137,53 @@ const problems = (doc: string, markdown = readFileSync(join(root, doc), "utf8"))
   return found;
 };
 
+/** The trees docs/architecture.md's layout lists folder by folder; the flat ones (bench/, scripts/) file by file too. */
+const LAYOUT_TREES: Record<string, "folders" | "entries"> = {
+  src: "folders",
+  "renderer/src": "folders",
+  "packages/contract/src": "folders",
+  "web/src": "folders",
+  client: "folders",
+  integrations: "folders",
+  bench: "entries",
+  scripts: "entries",
+  test: "folders",
+};
+
+/** The "## Layout" section of a Markdown text, up to the next "## " heading. */
+const layoutSection = (markdown: string) =>
+  prose(markdown)
+    .split(/^## /m)
+    .find((s) => s.startsWith("Layout\n")) ?? "";
+
+/** What `tree`'s layout must name: its top-level folders (`src/jobs/`), and for a flat tree its files too. */
+const layoutEntries = (tree: string): string[] =>
+  readdirSync(join(root, tree), { withFileTypes: true })
+    .filter((e) => !SKIP.has(e.name) && !e.name.startsWith(".") && !e.name.endsWith(".md"))
+    .filter((e) => e.isDirectory() || LAYOUT_TREES[tree] === "entries")
+    .map((e) => `${tree}/${e.name}${e.isDirectory() ? "/" : ""}`)
+    .filter((path) => !isIgnored(path));
+
+/** What architecture.md's layout (`markdown`) gets wrong: a path that is not there, a folder or file it leaves out. */
+const layoutProblems = (markdown: string): string[] => {
+  const section = layoutSection(markdown);
+  if (!section) return ["no ## Layout section"];
+  const spans = [...section.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!);
+  const named = new Set(spans);
+  const found: string[] = [];
+  for (const span of spans) {
+    if (!/^[\w.@/-]+$/.test(span) || !TOP.has(span.split("/")[0]!) || !span.includes("/")) {
+      if (EXTENSIONS.test(span)) found.push(`\`${span}\`: name it by its path from the repository's root`);
+      continue;
+    }
+    if (!existsSync(join(root, span)) && !isIgnored(span)) found.push(`\`${span}\`: no such path`);
+  }
+  for (const tree of Object.keys(LAYOUT_TREES))
+    for (const entry of layoutEntries(tree))
+      if (!named.has(entry)) found.push(`\`${entry}\`: not in the layout`);
+  return found;
+};
+
 describe("docs name only what exists", () => {
   it("scans the README, the contributor guide, docs/ and the folder READMEs", () => {
     expect(docs).toContain("README.md");
@@ -149,6 +200,12 @@ describe("docs name only what exists", () => {
 
   it.each(docs)("%s", (doc) => {
     expect(problems(doc)).toEqual([]);
+  });
+
+  it("architecture.md's layout names every top-level folder of the code's trees, each path as it is", () => {
+    expect(layoutEntries("src")).toContain("src/jobs/");
+    expect(layoutEntries("bench")).toContain("bench/video.ts");
+    expect(layoutProblems(readFileSync(join(root, "docs/architecture.md"), "utf8"))).toEqual([]);
   });
 
   it("catches a missing file, a missing symbol, a broken link and a broken anchor, and lets other code spans be", () => {
@@ -176,5 +233,19 @@ describe("docs name only what exists", () => {
       "`/api/v1/jobs`, `text/csv`, `@media-render/contract/wire`, `../shared/spec/x.md`, `static/web`, `src/new.ts` (new)";
     expect(problems(doc, `${others}\n\n\`\`\`sh\ncat src/gone.ts \`src/gone.ts\`\n\`\`\``)).toEqual([]);
     expect(slug("Files (`/api/v1/files`, permission `media`)")).toBe("files-apiv1files-permission-media");
+  });
+
+  it("catches a layout path that is not there, a bare file name, and a folder or bench the layout leaves out", () => {
+    const layout = readFileSync(join(root, "docs/architecture.md"), "utf8");
+    expect(layoutProblems("# Architecture\n")).toEqual(["no ## Layout section"]);
+    const broken = layout
+      .replace("- `src/jobs/`:", "- `src/job/`:")
+      .replace("- `bench/video.ts`:", "- `video.ts`:");
+    expect(layoutProblems(broken)).toEqual([
+      "`src/job/`: no such path",
+      "`video.ts`: name it by its path from the repository's root",
+      "`src/jobs/`: not in the layout",
+      "`bench/video.ts`: not in the layout",
+    ]);
   });
 });

@@ -19,6 +19,9 @@ const INPUT_SIDE: Record<string, string> = {
     "the extensions a reference may end in (outputs' added from the table)",
   "src/files/sniff.ts": "the file names an upload's detected type agrees with",
   "renderer/src/probe/ffprobe-args.ts": "the extensions passed to ffprobe as a hint",
+  "renderer/src/probe/header-facts.ts": "an input's codec by its header (an animated PNG's length)",
+  "renderer/src/video/animated-webp.ts": "an input that is an animated WebP, by its header",
+  "renderer/src/video/webp-decode.ts": "the input sharp must find a WebP",
 };
 
 /** The recipe's section of CONTRIBUTING.md, and the file each numbered step touches (its first code span). */

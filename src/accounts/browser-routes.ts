@@ -58,6 +58,7 @@ export const browserAuthRoutes = new Hono<AppEnv>()
         description: "`termsVersion`, `captcha` (null when off), `devOutbox`",
         data: SignInOptions,
       },
+      mcp: false,
     }),
     (c) => {
       queryParams(c, NoQuery);
@@ -78,6 +79,7 @@ export const browserAuthRoutes = new Hono<AppEnv>()
       body: VerifyBody,
       ok: { status: 200, description: "The account, `csrfToken`, `expiresAt`", data: BrowserSession },
       errors: [400, 401, 403, 429],
+      mcp: false,
     }),
     async (c) => {
       // A page of another site must not sign this browser in to an account of its choosing (login CSRF).
@@ -97,6 +99,8 @@ export const browserAuthRoutes = new Hono<AppEnv>()
       tag: "Account",
       summary: "The browser's session: the account and the CSRF token",
       ok: { status: 200, description: "The account, `csrfToken`, `expiresAt`", data: BrowserSession },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await readBrowserSession(callerCtx(c), cookieSession(c))),
   )
@@ -108,6 +112,8 @@ export const browserAuthRoutes = new Hono<AppEnv>()
       tag: "Account",
       summary: "Sign a browser out: the session is revoked and the cookie dropped",
       ok: { status: 200, description: "`loggedOut`", data: LoggedOut },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => {
       cookieSession(c);

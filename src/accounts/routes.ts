@@ -43,6 +43,7 @@ export const authRoutes = new Hono<AppEnv>()
         data: CodeSent,
       },
       errors: [429],
+      mcp: false,
     }),
     async (c) =>
       ok(
@@ -66,6 +67,7 @@ export const authRoutes = new Hono<AppEnv>()
         data: CodeSent,
       },
       errors: [429],
+      mcp: false,
     }),
     async (c) =>
       ok(
@@ -85,6 +87,7 @@ export const authRoutes = new Hono<AppEnv>()
       body: VerifyBody,
       ok: { status: 200, description: "`session` (`token`, `expiresAt`) and the account", data: SignedIn },
       errors: [401, 429],
+      mcp: false,
     }),
     async (c) => ok(c, await verifyCode(c.var.ctx, await jsonBody(c, VerifyBody), clientOf(c))),
   )
@@ -96,6 +99,8 @@ export const authRoutes = new Hono<AppEnv>()
       tag: "Account",
       summary: "End this session",
       ok: { status: 200, description: "`loggedOut`", data: LoggedOut },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await logout(callerCtx(c))),
   );
@@ -109,6 +114,8 @@ export const accountRoutes = new Hono<AppEnv>()
       tag: "Account",
       summary: "Read your account",
       ok: { status: 200, description: "The account", data: Account },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await readAccount(callerCtx(c))),
   )
@@ -129,6 +136,8 @@ export const accountRoutes = new Hono<AppEnv>()
         data: AccountUpdated,
       },
       errors: [409, 429],
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await updateAccount(callerCtx(c), await jsonBody(c, UpdateAccountBody), clientOf(c))),
   )
@@ -142,6 +151,8 @@ export const accountRoutes = new Hono<AppEnv>()
       body: ConfirmEmailBody,
       ok: { status: 200, description: "The account with its new address", data: AccountUpdated },
       errors: [401, 409],
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await confirmEmailChange(callerCtx(c), await jsonBody(c, ConfirmEmailBody))),
   );

@@ -11,6 +11,8 @@ import { Forbidden, Unauthorized } from "../lib/errors.ts";
 import { enforce, limiterUnavailable, limitsFor, type Outcome } from "../lib/rate-limit.ts";
 import { credentialGate, liveKey, selectKeyRow, type Admission } from "./credential-gate.ts";
 import { documented } from "../lib/openapi-route.ts";
+import { answeringRouteDoc } from "../lib/declared-routes.ts";
+import { requiring } from "./scopes.ts";
 import { authenticateSession } from "./sessions.ts";
 import { allows, type Caller, type Permission, type Resource } from "./caller.ts";
 import { checkCsrf, sessionCookieOf } from "./session-cookie.ts";
@@ -46,11 +48,11 @@ const lookUpAndCount = async (c: Context<AppEnv>, presented: string): Promise<Ca
   };
 };
 
-/** The limits a request counts against: its route's, or those of the route it stands for (`rateLimitAs`). */
-const limitsOf = (c: Context<AppEnv>) => {
-  const { method, path } = c.var.rateLimitAs ?? { method: c.req.method, path: c.req.path };
-  return limitsFor(method, path);
-};
+/**
+ * The limits a request counts against: those its route declares, or those of the route it stands for
+ * (`rateLimitAs`: an MCP tools/call).
+ */
+const limitsOf = (c: Context<AppEnv>) => limitsFor(c.var.rateLimitAs ?? answeringRouteDoc(c)?.rateLimit);
 
 /**
  * Counts one request of an authenticated session in the session's gate (and, through it, the account's); throws
@@ -160,12 +162,15 @@ export const requireKeyOrSession = documented(authenticate(keyCaller, sessionCal
 
 /** Requires the authenticated key to hold a permission for `resource` that covers the request's method. */
 export const requirePermission = (resource: Resource) =>
-  documented(
-    createMiddleware<AppEnv>(async (c, next) => {
-      if (!allows(c.var.caller.permissions, resource, c.req.method)) throw new Forbidden();
-      await next();
-    }),
-    { errors: [403] },
+  requiring(
+    documented(
+      createMiddleware<AppEnv>(async (c, next) => {
+        if (!allows(c.var.caller.permissions, resource, c.req.method)) throw new Forbidden();
+        await next();
+      }),
+      { errors: [403] },
+    ),
+    { resource },
   );
 
 /** The MCP endpoint: an API key in `x-api-key` or `Authorization: Bearer`, or a session. */

@@ -4,9 +4,10 @@
  * being re-issued; scopes only ever add. The table is the one docs/api-guide.md publishes.
  */
 import { createMiddleware } from "hono/factory";
+import { findTargetHandler } from "hono/utils/handler";
 import type { AppEnv } from "../app-env.ts";
 import { Forbidden } from "../lib/errors.ts";
-import type { Action, Caller, Resource } from "./caller.ts";
+import { allows, type Action, type Caller, type Resource } from "./caller.ts";
 import { documented } from "../lib/openapi-route.ts";
 
 /** Every scope, with what it allows. */
@@ -49,12 +50,36 @@ export const holdsScope = (caller: Caller, scope: Scope): boolean =>
   caller.scopes.includes(scope) ||
   caller.permissions.some((p) => IMPLIED[`${p.resource}:${p.action}`].includes(scope));
 
+/**
+ * What a permission middleware requires of the caller: a v1 permission on a resource (read for GET/HEAD, full for
+ * the rest) or a v2 scope. Each such middleware carries it, so what else acts for a route (its MCP tools,
+ * src/mcp/tools.ts) requires exactly what the route does.
+ */
+export type Need = { resource: Resource } | { scope: Scope };
+
+const NEED = Symbol("need");
+
+/** Marks `middleware` as requiring `need`. */
+export const requiring = <M extends object>(middleware: M, need: Need): M =>
+  Object.assign(middleware, { [NEED]: need });
+
+/** What `handler` requires, if it is a permission middleware. */
+export const needOf = (handler: unknown): Need | undefined =>
+  typeof handler === "function" ? (findTargetHandler(handler) as { [NEED]?: Need })[NEED] : undefined;
+
+/** Whether `caller` meets `need` for a request of `method`. */
+export const meets = (caller: Caller, need: Need, method: string): boolean =>
+  "scope" in need ? holdsScope(caller, need.scope) : allows(caller.permissions, need.resource, method);
+
 /** Requires the authenticated caller to hold `scope` (spec, Authentication rule 8): 403 otherwise. */
 export const requireScope = (scope: Scope) =>
-  documented(
-    createMiddleware<AppEnv>(async (c, next) => {
-      if (!holdsScope(c.var.caller, scope)) throw new Forbidden(undefined, { requiredScope: scope });
-      await next();
-    }),
-    { errors: [403] },
+  requiring(
+    documented(
+      createMiddleware<AppEnv>(async (c, next) => {
+        if (!holdsScope(c.var.caller, scope)) throw new Forbidden(undefined, { requiredScope: scope });
+        await next();
+      }),
+      { errors: [403] },
+    ),
+    { scope },
   );

@@ -34,6 +34,7 @@ export const billingRoutes = new Hono<AppEnv>()
         description: "`plans`: id, name, price, monthly tokens, concurrent jobs",
         data: PlanList,
       },
+      mcp: false,
     }),
     async (c) => {
       queryParams(c, NoQuery);
@@ -58,6 +59,8 @@ export const billingRoutes = new Hono<AppEnv>()
           "Plan, monthly allowance left, prepaid tokens, owed tokens, period end, pending and last change",
         data: CurrentPlan,
       },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await currentUsage(callerCtx(c))),
   )
@@ -70,6 +73,8 @@ export const billingRoutes = new Hono<AppEnv>()
       summary: "Your token ledger, newest first",
       query: LedgerQuery,
       ok: { status: 200, description: "`entries` (every token movement) and `pagination`", data: LedgerPage },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await listLedger(callerCtx(c), queryParams(c, LedgerQuery))),
   )
@@ -92,6 +97,8 @@ export const billingRoutes = new Hono<AppEnv>()
         data: PlanChangeResult,
       },
       errors: [404, 409, 502],
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await changePlan(callerCtx(c), await jsonBody(c, ChangePlanBody))),
   )
@@ -109,6 +116,8 @@ export const billingRoutes = new Hono<AppEnv>()
         data: Checkout,
       },
       errors: [502],
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await buyTokens(callerCtx(c), await jsonBody(c, CheckoutBody)), 201),
   )
@@ -125,6 +134,8 @@ export const billingRoutes = new Hono<AppEnv>()
           "Status (`pending`, `paid`, `expired`, `refunded`, `disputed`), amount, what it buys, `tokensRevoked`",
         data: Payment,
       },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await readPayment(callerCtx(c), c.req.param("id"))),
   )

@@ -22,6 +22,8 @@ export const storageConnectionRoutes = new Hono<AppEnv>()
       tag: "Destinations",
       summary: "List your storage connections (scope renders:create)",
       ok: { status: 200, description: "The connections, without secrets", data: StorageConnectionList },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await listConnections(callerCtx(c))),
   )
@@ -44,6 +46,8 @@ export const storageConnectionRoutes = new Hono<AppEnv>()
         keyTemplate: "renders/{date}/{jobId}.{ext}",
       },
       ok: { status: 201, description: "The connection (never its secret)", data: StorageConnection },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await createConnection(callerCtx(c), await jsonBody(c, CreateConnectionBody)), 201),
   )
@@ -54,6 +58,8 @@ export const storageConnectionRoutes = new Hono<AppEnv>()
       tag: "Destinations",
       summary: "Read a storage connection (scope renders:create)",
       ok: { status: 200, description: "The connection, without its secret", data: StorageConnection },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await getConnection(callerCtx(c), c.req.param("id"))),
   )
@@ -65,6 +71,8 @@ export const storageConnectionRoutes = new Hono<AppEnv>()
       summary: "Delete a storage connection (scope renders:create)",
       description: "Deliveries still due to it fail, saying it was deleted.",
       ok: { status: 200, description: "`id`, `deleted`", data: Deleted },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await deleteConnection(callerCtx(c), c.req.param("id"))),
   );

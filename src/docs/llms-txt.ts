@@ -153,7 +153,8 @@ export const guideText = (origin: string): string => `# Media rendering service
 - Video config: \`width\`, \`height\` (default ${L.VIDEO_DEFAULTS.width}x${L.VIDEO_DEFAULTS.height}), \`fps\` (default
   ${L.VIDEO_DEFAULTS.fps}), \`format\` (mp4, mov, webm, gif; audio mp3, wav, m4a), and \`clips\` played in order, each
   with \`duration\` (default ${L.VIDEO_DEFAULTS.clipDuration}) and \`layers\`: \`video\` (\`path\`, \`cutFrom\`,
-  \`cutTo\`), \`image\`, \`image-overlay\`, \`title\`, \`subtitle\`, \`news-title\`, \`title-background\`,
+  \`cutTo\`, \`speed\` 0.25-4, \`loop\`), \`image\` and \`image-overlay\` (animated GIF/WebP play; \`frameTime\`: one frame
+  of a video), \`title\`, \`subtitle\`, \`news-title\`, \`title-background\`,
   \`slide-in-text\`, \`fill-color\`, \`linear-gradient\`, \`radial-gradient\`, \`html\`, \`audio\`... Transitions:
   \`defaults.transition\` or a clip's \`transition\` (\`{ name, duration }\`: fade, wipe directions, and every
   gl-transitions name). Sound: \`audioFilePath\`, \`audioTracks\`, \`keepSourceAudio\`. \`globalLayers\` lie over the

@@ -4,6 +4,7 @@
  */
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import * as v from "valibot";
 import type { AppEnv } from "../app-env.ts";
 import { callerCtx, requireKeyOrSession, requirePermission } from "../auth/api-key.ts";
 import { answer, Deleted, envelope, ok } from "../lib/envelope.ts";
@@ -11,6 +12,7 @@ import { idempotencyKeyOf, idempotent } from "../lib/idempotency.ts";
 import { PayloadTooLarge, UnsupportedMediaType } from "../lib/errors.ts";
 import { jsonBody, NoQuery, queryParams } from "../lib/validate.ts";
 import { deleteFile } from "./delete-file.ts";
+import { importFromUrl } from "./import-url.ts";
 import { findFile, getOwnFile } from "./internal.ts";
 import { ListQuery, listFiles } from "./list-files.ts";
 import { boundaryOf } from "./multipart.ts";
@@ -34,6 +36,7 @@ import { uploadFile, uploadFingerprint } from "./upload-file.ts";
 import { validateFile } from "./validate-file.ts";
 import { describe, documented, type RouteDoc } from "../lib/openapi-route.ts";
 import { EXAMPLES } from "../lib/openapi-examples.ts";
+import { tool } from "../lib/route-tool.ts";
 
 /** Multipart overhead allowed above the file itself when a Content-Length is declared. */
 const FORM_OVERHEAD = 64 * 1024;
@@ -58,6 +61,12 @@ const UPLOAD_FIELDS = {
 };
 
 const path = { fileId: FileId };
+
+/** upload_from_url's arguments: a public URL stands for the multipart upload an agent cannot send. */
+const UrlInput = v.strictObject({
+  url: v.pipe(v.string("url must be a string"), v.url("url must be an http(s) URL"), v.maxLength(2048)),
+  ttlHours: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(720))),
+});
 
 /** A file's bytes, whatever its type (the file's own Content-Type is sent). */
 const BYTES = { "*/*": { schema: { type: "string", contentMediaType: "application/octet-stream" } } };
@@ -94,6 +103,8 @@ const DOWNLOAD_DOC = {
     304: { description: "Not modified (`If-None-Match` matched the ETag)", headers: FILE_HEADERS },
   },
   errors: [401, 403, 410, 416, 429],
+  rateLimit: "general",
+  mcp: false,
 } satisfies RouteDoc;
 
 const keyOrSignature = documented(
@@ -144,6 +155,8 @@ const validateKindRoutes = () => {
           description: "`validation` (isValid, the detected type, the reasons) and `uploadedFile`",
           data: FileValidation,
         },
+        rateLimit: "general",
+        mcp: false,
       }),
       async (c) => ok(c, await validateFile({ ...multipartOf(c.req.raw), expected: kind })),
     );
@@ -169,6 +182,17 @@ export const fileRoutes = new Hono<AppEnv>()
         data: UploadedFile,
       },
       errors: [422, 502],
+      rateLimit: "general",
+      mcp: {
+        upload_from_url: tool({
+          description:
+            "Store a public http(s) file (image, video, audio, font) for use in configs: answers its storageUrl. " +
+            "Private addresses are refused.",
+          input: UrlInput,
+          run: async (ctx, { url, ttlHours }) =>
+            toUploadResponse(await importFromUrl(ctx, { userId: ctx.caller.userId, url, ttlHours })),
+        }),
+      },
     }),
     async (c) => {
       const ctx = callerCtx(c);
@@ -200,6 +224,8 @@ export const fileRoutes = new Hono<AppEnv>()
         description: "`validation` (isValid, the detected type, the reasons) and `uploadedFile`",
         data: FileValidation,
       },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await validateFile(multipartOf(c.req.raw))),
   )
@@ -216,6 +242,8 @@ export const fileRoutes = new Hono<AppEnv>()
         "name and a declared category must agree with it), and the size limit.",
       query: NoQuery,
       ok: { status: 200, description: "`categories` and `maxFileSize`", data: SupportedFileTypes },
+      rateLimit: "general",
+      mcp: false,
     }),
     (c) => {
       queryParams(c, NoQuery);
@@ -235,6 +263,8 @@ export const fileRoutes = new Hono<AppEnv>()
         description: "`files`, newest first, with `total`, `page`, `per_page`",
         data: FileList,
       },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await listFiles(callerCtx(c), queryParams(c, ListQuery))),
   )
@@ -248,6 +278,8 @@ export const fileRoutes = new Hono<AppEnv>()
       path,
       ok: { status: 200, description: "The file", data: MediaFile },
       errors: [410],
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, toMediaFile(await getOwnFile(callerCtx(c), c.req.param("fileId")))),
   )
@@ -265,6 +297,8 @@ export const fileRoutes = new Hono<AppEnv>()
         data: FileMetadata,
       },
       errors: [410],
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, toMetadataView(await getOwnFile(callerCtx(c), c.req.param("fileId")))),
   )
@@ -295,6 +329,16 @@ export const fileRoutes = new Hono<AppEnv>()
         example: EXAMPLES.downloadLink,
       },
       errors: [410],
+      rateLimit: "general",
+      mcp: {
+        get_download_link: tool({
+          description:
+            "A signed link that downloads a file (a job's output) without a key, for expiresIn seconds.",
+          input: v.strictObject({ fileId: FileId, ...LinkBody.entries }),
+          run: async (ctx, { fileId, expiresIn }, origin) =>
+            createDownloadLink(ctx, { origin, row: await getOwnFile(ctx, fileId), expiresIn }),
+        }),
+      },
     }),
     (c) => downloadLink(c),
   )
@@ -313,6 +357,8 @@ export const fileRoutes = new Hono<AppEnv>()
       bodyOptional: true,
       ok: { status: 201, description: "`url`, `expiresAt`", data: DownloadLink },
       errors: [410],
+      rateLimit: "general",
+      mcp: false,
     }),
     (c) => downloadLink(c),
   )
@@ -327,6 +373,8 @@ export const fileRoutes = new Hono<AppEnv>()
       path,
       ok: { status: 200, description: "`id`, `deleted`", data: Deleted },
       errors: [400, 410],
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await deleteFile(callerCtx(c), c.req.param("fileId"))),
   );

@@ -18,6 +18,7 @@ export const healthRoutes = new Hono<AppEnv>()
       public: true,
       query: NoQuery,
       ok: { status: 200, description: "`status: healthy`, service name, version, environment", data: Health },
+      mcp: false,
     }),
     (c) => {
       queryParams(c, NoQuery);

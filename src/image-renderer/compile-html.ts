@@ -5,6 +5,7 @@
  * (web/src/builder/preview), which draws `compileImageParts` with its own origins (`PageOrigins`).
  */
 import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "@media-render/contract/config";
+import { FIT_ATTRIBUTES, FIT_SELECTOR, FIT_TEXT_FUNCTION } from "@media-render/contract/fit-text";
 import { pageFontFaces } from "../fonts/catalog.ts";
 import { FontRegistry } from "./fonts.ts";
 import type { HostedFonts } from "./hosted-fonts.ts";
@@ -36,6 +37,11 @@ export interface CompiledParts {
   htmlLayers: number;
   /** An html layer runs the user's scripts (enableLibraries): the page is not reused after it. */
   scripted: boolean;
+  /**
+   * Text layers fitted into their box (minFontSize/maxFontSize, layers/text.ts marks them): the page sizes them once
+   * its fonts are in. (Every other attribute value on the page is escaped, so the mark is only ever one of theirs.)
+   */
+  fitted: number;
 }
 
 export interface CompiledImage {
@@ -68,36 +74,57 @@ export const pagePolicy = (origins: PageOrigins): string =>
 /** The policy of the service's renders. */
 export const PAGE_POLICY = pagePolicy(RENDER_ORIGINS);
 
+/**
+ * Fits the text layers that carry a range (packages/contract/src/fit-text.ts) once the fonts their text needs are in
+ * (laying the page out first starts those loads); the browser awaits `window.__mrsFitted` before the capture. The
+ * builder's preview runs the same function on the same elements (web/src/builder/preview/main.ts).
+ */
+const fitScript = () =>
+  `<script>window.__mrsFitted=(async()=>{document.body.offsetWidth;await document.fonts.ready;` +
+  `${FIT_TEXT_FUNCTION}(document.querySelectorAll(${JSON.stringify(FIT_SELECTOR)}))})()</script>`;
+
 /** Collects `mrs-html-ready` messages of the html layers; the browser awaits `window.__mrsReady`. */
 const readyScript = (count: number) =>
   `<script>window.__mrsReady=new Promise(r=>{let n=${count};addEventListener("message",e=>{if(e.data==="mrs-html-ready"&&--n<=0)r()})})</script>`;
 
 type Canvas = { width: number; height: number };
 
-const layerHtml = (
-  layer: ImageLayer,
-  canvas: Canvas,
-  fonts: FontRegistry,
-  sizes: NaturalSizes,
-  origins: PageOrigins,
-): string => {
-  switch (layer.type) {
-    case "image":
-      return imageLayerHtml(layer as ImageLayerInput, canvas, sizes.get(layer.path), origins.asset);
-    case "text":
-      return textLayerHtml(layer as TextLayerInput, canvas, fonts);
-    case "rectangle":
-    case "circle":
-      return shapeLayerHtml(layer as ShapeLayerInput, canvas);
-    case "gradient":
-      return gradientLayerHtml(layer as GradientLayerInput, canvas);
-    case "html": {
-      const faces = (layer.googleFonts ?? []).map((f) => pageFontFaces(f, origins.static)).join("\n");
-      return htmlLayerHtml(layer as HtmlLayerInput, canvas, faces, origins.static);
-    }
-    default:
-      return "";
-  }
+/** What a layer's element is made with: the canvas, the page's fonts, the pictures' natural sizes, the origins. */
+interface Page {
+  canvas: Canvas;
+  fonts: FontRegistry;
+  sizes: NaturalSizes;
+  origins: PageOrigins;
+}
+
+/**
+ * The element of each layer type (one module per family, layers/), keyed by `type` like the contract's
+ * image-layer-types.ts and complete by type: a type of the grammar without an entry fails the typecheck.
+ */
+export const LAYER_HTML: {
+  readonly [T in ImageLayer["type"]]: (layer: Extract<ImageLayer, { type: T }>, page: Page) => string;
+} = {
+  image: (layer, page) =>
+    imageLayerHtml(layer as ImageLayerInput, page.canvas, page.sizes.get(layer.path), page.origins.asset),
+  text: (layer, page) => textLayerHtml(layer as TextLayerInput, page.canvas, page.fonts),
+  rectangle: (layer, page) => shapeLayerHtml(layer as ShapeLayerInput, page.canvas),
+  circle: (layer, page) => shapeLayerHtml(layer as ShapeLayerInput, page.canvas),
+  gradient: (layer, page) => gradientLayerHtml(layer as GradientLayerInput, page.canvas),
+  html: (layer, page) => {
+    const faces = (layer.googleFonts ?? []).map((f) => pageFontFaces(f, page.origins.static)).join("\n");
+    return htmlLayerHtml(layer as HtmlLayerInput, page.canvas, faces, page.origins.static);
+  },
+};
+
+/**
+ * The element of `layer`, by its type's entry. LAYER_HTML pairs each type with the function of that type; TypeScript
+ * cannot follow the pairing through an index by a union, hence the widening.
+ */
+const layerHtml = (layer: ImageLayer, page: Page): string => {
+  const draw = Object.hasOwn(LAYER_HTML, layer.type)
+    ? (LAYER_HTML[layer.type] as (layer: ImageLayer, page: Page) => string)
+    : undefined;
+  return draw ? draw(layer, page) : "";
 };
 
 /**
@@ -113,7 +140,7 @@ export const compileImageParts = (
   const canvas = { width: config.width, height: config.height };
   const fonts = new FontRegistry(hosted, origins);
   const merged = config.layers.map((l) => applyLayerDefaults(config.defaults, l));
-  const layers = merged.map((l) => layerHtml(l, canvas, fonts, sizes, origins));
+  const layers = merged.map((l) => layerHtml(l, { canvas, fonts, sizes, origins }));
   const html = merged.filter((l) => l.type === "html") as HtmlLayerInput[];
   const background = config.backgroundColor ?? config.background ?? "transparent";
   return {
@@ -125,6 +152,7 @@ export const compileImageParts = (
     waitSeconds: Math.max(0, ...html.map((l) => l.wait ?? 0)),
     htmlLayers: html.length,
     scripted: html.some((l) => l.enableLibraries === true),
+    fitted: layers.filter((l) => l.includes(` ${FIT_ATTRIBUTES.max}="`)).length,
   };
 };
 
@@ -134,7 +162,7 @@ export const compileImage = (
   sizes: NaturalSizes = new Map(),
   hosted: HostedFonts = new Map(),
 ): CompiledImage => {
-  const { fontCss, pageCss, layers, waitSeconds, htmlLayers, scripted } = compileImageParts(
+  const { fontCss, pageCss, layers, waitSeconds, htmlLayers, scripted, fitted } = compileImageParts(
     config,
     sizes,
     hosted,
@@ -143,6 +171,8 @@ export const compileImage = (
     `<!doctype html><html><head><meta charset="utf-8">` +
     `<meta http-equiv="Content-Security-Policy" content="${PAGE_POLICY}">` +
     (htmlLayers ? readyScript(htmlLayers) : "") +
-    `<style>${fontCss}\n${pageCss}</style></head><body>${layers.join("\n")}</body></html>`;
+    `<style>${fontCss}\n${pageCss}</style></head><body>${layers.join("\n")}` +
+    (fitted ? fitScript() : "") +
+    `</body></html>`;
   return { html, waitSeconds, htmlLayers, scripted };
 };

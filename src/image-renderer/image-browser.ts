@@ -236,10 +236,11 @@ export class ImageBrowser extends DurableObject<Env> {
     await page.setContent(request.html, { waitUntil: "load", timeout: SETTLE_TIMEOUT_MS });
     lap("loadMs");
     const waitMs = Math.round((request.waitSeconds ?? 0) * 1000);
-    // Runs in the page: fonts of the image page, then the html layers' own readiness, then `wait`.
+    // Runs in the page: fonts of the image page, the html layers' own readiness and the fitted text's sizes
+    // (compile-html.ts; a page without them leaves both undefined or as an earlier job left them, settled), then `wait`.
     await page.evaluate(`(async () => {
       document.body.offsetWidth;
-      const settle = Promise.all([document.fonts.ready, window.__mrsReady]);
+      const settle = Promise.all([document.fonts.ready, window.__mrsReady, window.__mrsFitted]);
       await Promise.race([settle, new Promise((_, no) => setTimeout(() => no(new Error("page did not settle")), ${SETTLE_TIMEOUT_MS}))]);
       if (${waitMs} > 0) await new Promise((r) => setTimeout(r, ${waitMs}));
     })()`);

@@ -26,6 +26,7 @@ const CHUNK_WORK_FRACTION = 0.5;
  * A captioned chunk is at least this long: the caption part straddling each of its edges (CAPTION_PART_SECONDS, 30 s)
  * is transcribed by both chunks beside it, so shorter chunks would pay for their captions twice (2 minutes in 4
  * chunks: 2x the whole render's transcription, measured); at 5 minutes the repeat stays near a fifth.
+ * PARALLEL_CAPTIONED_CHUNK_SECONDS overrides it.
  */
 export const CAPTIONED_CHUNK_SECONDS = 300;
 
@@ -35,7 +36,7 @@ export const CAPTIONED_CHUNK_SECONDS = 300;
  * longest render's deadline needs (deadline.ts chunksForDeadline: an hour of 1080p at least 8, one renderer or
  * many), and into one chunk per renderer (`renderers`: the instances a job can get) when its planned work (length x
  * pixels) is at least `minWork`, each chunk at least half of that and a second of frames (five minutes with
- * autoSubtitles: CAPTIONED_CHUNK_SECONDS): fewer, longer chunks keep
+ * autoSubtitles: `captionedSeconds`): fewer, longer chunks keep
  * each one's fixed cost (inputs fetched and probed, processes started, the segment stored) small. At most MAX_CHUNKS.
  */
 export const chunkCount = (
@@ -44,6 +45,7 @@ export const chunkCount = (
   format: string,
   renderers: number,
   minWork = DEFAULT_MIN_WORK,
+  captionedSeconds = CAPTIONED_CHUNK_SECONDS,
 ): number => {
   if (!splittable(config, format)) return 1;
   const needed = chunksForDeadline(config, timeline);
@@ -55,16 +57,23 @@ export const chunkCount = (
       : Math.min(
           renderers,
           Math.floor(pixelSeconds / (minWork * CHUNK_WORK_FRACTION)),
-          Math.floor(timeline.duration / (config.autoSubtitles ? CAPTIONED_CHUNK_SECONDS : 1)),
+          Math.floor(timeline.duration / (config.autoSubtitles ? captionedSeconds : 1)),
         );
   return Math.max(1, Math.min(MAX_CHUNKS, Math.max(needed, byInstances)));
 };
 
-/** The threshold from the environment (pixels x seconds), else the default. */
-export const minWorkOf = (value: string | undefined): number => {
+/** A positive number from the environment, else `fallback`. */
+const positiveOr = (value: string | undefined, fallback: number): number => {
   const n = Number(value);
-  return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : DEFAULT_MIN_WORK;
+  return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
 };
+
+/** The threshold from the environment (pixels x seconds), else the default. */
+export const minWorkOf = (value: string | undefined): number => positiveOr(value, DEFAULT_MIN_WORK);
+
+/** A captioned job's shortest chunk from the environment (seconds), else the default. */
+export const captionedSecondsOf = (value: string | undefined): number =>
+  positiveOr(value, CAPTIONED_CHUNK_SECONDS);
 
 export type ChunkRow = typeof jobChunks.$inferSelect;
 

@@ -34,6 +34,18 @@ export const plannedTimeline = (config: VideoConfig, durationOf: DurationOf): Ti
   const refused: FieldError[] = [];
   config.clips.forEach((clip, c) => {
     clip.layers.forEach((raw, i) => {
+      if (raw.type === "image" || raw.type === "image-overlay") {
+        // A frame of a stored video past its end: no frame to show.
+        const layer = applyLayerDefaults(config.defaults, raw);
+        const length = layer.frameTime === undefined ? null : durationOf(layer.path);
+        if (length && layer.frameTime! >= length)
+          refused.push({
+            field: `config.clips[${c}].layers[${i}].frameTime`,
+            message: `is ${layer.frameTime} s, at or after the end of this video (${Math.round(length * 100) / 100} s long)`,
+            code: "CUT_OUTSIDE_FILE",
+          });
+        return;
+      }
       if (raw.type !== "video") return;
       const layer = applyLayerDefaults(config.defaults, raw);
       const length = durationOf(layer.path);

@@ -16,11 +16,13 @@ import { jsonBody, queryParams, readJson } from "../lib/validate.ts";
 import { describe, PendingSchema, type RouteDoc } from "../lib/openapi-route.ts";
 import { Destinations } from "../destinations/schemas.ts";
 import { EXAMPLES } from "../lib/openapi-examples.ts";
+import { asQueryString, tool } from "../lib/route-tool.ts";
 import { cancelJob } from "./cancel-job.ts";
 import { createJob } from "./create-job.ts";
 import { getJob } from "./get-job.ts";
 import { jobEvents } from "./job-events.ts";
 import { jobStats, lastThirtyDays } from "./job-stats.ts";
+import { JSONCUT_CONFIG_TOOLS } from "./jsoncut-configs.ts";
 import { ListJobsQuery, listJobs } from "./list-jobs.ts";
 import { queueStatus } from "./queue-status.ts";
 import {
@@ -78,6 +80,18 @@ const CREATE_DOC = {
     example: EXAMPLES.jobCreated,
   },
   errors: [402, 429],
+  rateLimit: "job creation",
+  mcp: {
+    create_job: tool({
+      description:
+        "Create a render job (reserves its estimated tokens; warnings name properties accepted with no effect). " +
+        "Follow it with get_job until status is COMPLETED, then get_download_link on its outputFileId. Optional " +
+        "webhookUrl: the job's render events are also posted there, signed; optional metadata: your own small JSON " +
+        "object, echoed on the job and in every event.",
+      input: JobRequest,
+      run: (ctx, input) => createJob(ctx, input),
+    }),
+  },
 } satisfies RouteDoc;
 
 const VALIDATE_DOC = {
@@ -93,6 +107,18 @@ const VALIDATE_DOC = {
     description: "The validation result",
     data: JobValidation,
     example: EXAMPLES.invalidJob,
+  },
+  rateLimit: "general",
+  mcp: {
+    validate_config: tool({
+      description:
+        "Check a job config without creating a job: isValid, field errors, warnings (properties accepted with no " +
+        "effect), estimatedTokens, the stored files it uses. Text layers take catalogue fonts as googleFont " +
+        '("Family" or "Family:weight"; catalogFont is an alias).',
+      input: JobRequest,
+      run: (ctx, input) => validateJob(ctx, input),
+    }),
+    ...JSONCUT_CONFIG_TOOLS,
   },
 } satisfies RouteDoc;
 
@@ -127,6 +153,15 @@ export const jobRoutes = new Hono<AppEnv>()
         description: "`jobs` (list items, newest first by default) and `pagination`",
         data: JobList,
       },
+      rateLimit: "general",
+      mcp: {
+        list_jobs: tool({
+          description: "List your jobs, newest first, optionally by status or type.",
+          input: ListJobsQuery,
+          from: asQueryString,
+          run: (ctx, query) => listJobs(ctx, query),
+        }),
+      },
     }),
     async (c) => ok(c, await listJobs(callerCtx(c), queryParams(c, ListJobsQuery))),
   )
@@ -142,6 +177,8 @@ export const jobRoutes = new Hono<AppEnv>()
       tag: "Jobs",
       summary: "Job counts and tokens used",
       ok: { status: 200, description: "`total`, `totalTokensUsed`, `byStatus`, `byType`", data: JobStats },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await jobStats(callerCtx(c))),
   )
@@ -156,6 +193,8 @@ export const jobRoutes = new Hono<AppEnv>()
         description: "30 entries, oldest first: `date`, `success`, `failed`",
         data: DailyJobCounts,
       },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await lastThirtyDays(callerCtx(c))),
   )
@@ -169,6 +208,14 @@ export const jobRoutes = new Hono<AppEnv>()
         "Status, config, output file, tokens, error, and `progress` (`percent`, `stage`) while it runs.",
       path,
       ok: { status: 200, description: "The job", data: Job },
+      rateLimit: "general",
+      mcp: {
+        get_job: tool({
+          description: "Read a job: status, progress, outputFileId, tokensUsed, errorMessage.",
+          input: v.strictObject({ jobId: JobId }),
+          run: (ctx, { jobId }) => getJob(ctx, jobId),
+        }),
+      },
     }),
     async (c) => ok(c, await getJob(callerCtx(c), c.req.param("jobId"))),
   )
@@ -198,6 +245,8 @@ export const jobRoutes = new Hono<AppEnv>()
           },
         },
       },
+      rateLimit: "event stream",
+      mcp: false,
     }),
     jobEvents,
   )
@@ -211,6 +260,8 @@ export const jobRoutes = new Hono<AppEnv>()
       path,
       ok: { status: 200, description: "`id`, `status: CANCELLED`, `updatedAt`", data: JobCancelled },
       errors: [400],
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await cancelJob(callerCtx(c), c.req.param("jobId"))),
   );

@@ -22,6 +22,8 @@ export const apiKeyRoutes = new Hono<AppEnv>()
         description: "Each key's id, name, prefix, permissions, scopes, dates (never the key)",
         data: ApiKeyList,
       },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await listApiKeys(callerCtx(c))),
   )
@@ -34,6 +36,8 @@ export const apiKeyRoutes = new Hono<AppEnv>()
       description: "The key (`mrk_...`) is in the answer once; only its hash is stored. At most 50 keys.",
       body: CreateApiKeyBody,
       ok: { status: 201, description: "`key` (shown once) and the key's record", data: CreatedApiKey },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => {
       const ctx = callerCtx(c);
@@ -53,6 +57,8 @@ export const apiKeyRoutes = new Hono<AppEnv>()
       tag: "API keys",
       summary: "Revoke an API key",
       ok: { status: 200, description: "`id`, `deleted`", data: Deleted },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await deleteApiKey(callerCtx(c), c.req.param("id"))),
   );

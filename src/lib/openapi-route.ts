@@ -1,5 +1,7 @@
 /**
- * How a route describes itself for the OpenAPI document (`GET /api/v1/user-api/docs`): `describe` next to the
+ * How a route describes itself: for the OpenAPI document (`GET /api/v1/user-api/docs`), for the rate limiter (the
+ * limits its requests count against) and for the MCP server (the tools it is exposed as), so everything about a
+ * route is said in its file (src/lib/declared-routes.ts reads it back). `describe` next to the
  * handler, with the same valibot schemas that validate the request and that type the answer (the serializer's or
  * verb's output schema), and `documented` on the authentication middlewares, so every route behind them carries
  * its security scheme and its 401/403/429 answers without repeating them. JSON answers are the spec's envelope
@@ -8,8 +10,11 @@
  * builds the document, so a route costs nothing at start-up.
  */
 import { describeRoute, uniqueSymbol } from "hono-openapi";
+import { findTargetHandler } from "hono/utils/handler";
 import type { MiddlewareHandler } from "hono";
 import * as v from "valibot";
+import type { RouteRateLimit } from "./rate-limit.ts";
+import type { RouteTool } from "./route-tool.ts";
 
 /** Tags, in the order the docs UI shows them. */
 export const TAGS = {
@@ -123,7 +128,8 @@ export interface Answer {
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
 }
 
-export interface RouteDoc {
+/** What the OpenAPI document says of a route. */
+interface Operation {
   /**
    * Unique, stable and readable: the method name a generated client gives the operation. A route answering
    * several methods (GET and HEAD of a download) names each method's operation.
@@ -156,13 +162,43 @@ export interface RouteDoc {
   also?: Partial<Record<SuccessStatus, Answer>>;
   /** Errors beyond those of the authentication middleware, of a body or query, of a path id (404) and 500. */
   errors?: ErrorStatus[];
-  /** No credential at all (public routes). */
-  public?: boolean;
 }
+
+/** Whether the route reads a credential, and then the rate limits its requests count against: one of the two. */
+type Access =
+  | {
+      /** No credential at all (public routes): nothing is counted. */
+      public: true;
+      rateLimit?: never;
+    }
+  | {
+      public?: never;
+      /** The limits each request counts against (src/lib/rate-limit.ts, ROUTE_RATE_LIMITS). */
+      rateLimit: RouteRateLimit;
+    };
+
+/** Everything a route says of itself (every field but the OpenAPI ones is left out of the document). */
+export type RouteDoc = Operation &
+  Access & {
+    /**
+     * The MCP tools that do what this route does, by tool name (src/mcp/tools.ts lists them), or false: an agent
+     * cannot call this route.
+     */
+    mcp: false | Record<string, RouteTool>;
+  };
+
+const ROUTE_DOC = Symbol("route-doc");
 
 /** Describes one route. */
 export const describe = (d: RouteDoc): MiddlewareHandler =>
-  describeRoute(operation(d) as DescribeRouteOptions);
+  Object.assign(describeRoute(operation(d) as DescribeRouteOptions), { [ROUTE_DOC]: d });
+
+/** What the route of `handler` says of itself, if `handler` is a describe() middleware. */
+export const routeDocOf = (handler: unknown): RouteDoc | undefined =>
+  // A sub-app with an error handler of its own is mounted with its handlers wrapped.
+  typeof handler === "function"
+    ? (findTargetHandler(handler) as { [ROUTE_DOC]?: RouteDoc })[ROUTE_DOC]
+    : undefined;
 
 type DescribeRouteOptions = Parameters<typeof describeRoute>[0];
 

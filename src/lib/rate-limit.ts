@@ -3,10 +3,15 @@
  *
  * Three limits per API key or session, each counted again per account (below):
  * - every request under /api: 1,000 per 15 minutes (the reference service's published figure);
- * - job creation (POST /api/v1/jobs, and a template render, POST /api/v2/templates/{id}/renders): 60 per minute. The reference publishes 10; an automation that
- *   fans a spreadsheet out into renders needs more, and creation is already bounded by the plan's
- *   concurrent-job limit and the token balance, so this limit only stops runaway loops;
- * - opening a job's event stream (GET /api/v1/jobs/{id}/events): 20 per minute (see JOB_EVENTS_LIMIT).
+ * - job creation (the routes that say `rateLimit: "job creation"`: POST /api/v1/jobs, a template render): 60 per
+ *   minute. The reference publishes 10; an automation that fans a spreadsheet out into renders needs more, and
+ *   creation is already bounded by the plan's concurrent-job limit and the token balance, so this limit only stops
+ *   runaway loops;
+ * - opening a job's event stream (`rateLimit: "event stream"`): 20 per minute (see JOB_EVENTS_LIMIT).
+ *
+ * Which limits a route counts against is said by the route itself, in its describe() (`rateLimit`,
+ * src/lib/openapi-route.ts): the credential's gate counts a request against the limits of the route that answers it
+ * (src/lib/declared-routes.ts), and an MCP tools/call against those of its tool's route.
  *
  * An account may hold 50 keys and any number of sessions, so each limit is also counted per account, across all
  * its credentials, at twice one credential's figure: one key can use its whole allowance and the account's other
@@ -24,7 +29,6 @@
  * counted response, plus Retry-After (seconds) on a 429.
  */
 import type { Context } from "hono";
-import type { AppEnv } from "../app-env.ts";
 import type { Ctx } from "../context.ts";
 import { RateLimited } from "./errors.ts";
 
@@ -75,16 +79,25 @@ export const windowStart = (at: number, windowMs: number): number => Math.floor(
 /** Counter row key of `limit` for a key hash. */
 export const bucketOf = (limit: Limit, keyHash: string): string => `${limit.name}:${keyHash}`;
 
-/** The limits a request counts against. */
-export const limitsFor = (method: string, path: string): Limit[] => {
-  if (method === "POST" && /^\/api\/v1\/jobs\/?$/.test(path)) return [API_LIMIT, JOB_CREATE_LIMIT];
-  // A template render creates a job like POST /api/v1/jobs, and counts as one.
-  if (method === "POST" && /^\/api\/v2\/templates\/[^/]+\/renders\/?$/.test(path))
-    return [API_LIMIT, JOB_CREATE_LIMIT];
-  if (method === "GET" && /^\/api\/v1\/jobs\/[^/]+\/events\/?$/.test(path))
-    return [API_LIMIT, JOB_EVENTS_LIMIT];
-  return [API_LIMIT];
-};
+/**
+ * What a route may say of its rate limits (`rateLimit` in its describe()), and the limits each means: every request
+ * a credential makes counts against the general limit; one that creates a job, or opens a job's event stream, also
+ * against that limit. A public route says nothing: it reads no credential, so nothing is counted.
+ */
+export const ROUTE_RATE_LIMITS = {
+  general: [API_LIMIT],
+  "job creation": [API_LIMIT, JOB_CREATE_LIMIT],
+  "event stream": [API_LIMIT, JOB_EVENTS_LIMIT],
+} as const satisfies Record<string, readonly Limit[]>;
+
+export type RouteRateLimit = keyof typeof ROUTE_RATE_LIMITS;
+
+/**
+ * The limits a request counts against: those its route declares, the general one for a request no described route
+ * answers (a 404 under /api, the MCP endpoint itself).
+ */
+export const limitsFor = (rateLimit: RouteRateLimit | undefined): readonly Limit[] =>
+  ROUTE_RATE_LIMITS[rateLimit ?? "general"];
 
 export interface Outcome {
   limit: Limit;
@@ -129,7 +142,7 @@ export const decisive = (outcomes: Outcome[]): Outcome =>
   });
 
 /** Sends the X-RateLimit headers of a counted request; throws RateLimited past a limit. */
-export const enforce = (c: Context<AppEnv>, outcomes: Outcome[], at: number): void => {
+export const enforce = (c: Context, outcomes: Outcome[], at: number): void => {
   const shown = decisive(outcomes);
   c.header("X-RateLimit-Limit", String(shown.limit.limit));
   c.header("X-RateLimit-Remaining", String(Math.max(0, shown.limit.limit - shown.count)));

@@ -1,7 +1,7 @@
 /**
  * /mcp: a remote MCP server over Streamable HTTP (stateless: every request carries the caller's API key, in
- * `x-api-key` or `Authorization: Bearer`), whose tools are the API's own routes (tools.ts). A tools/call counts
- * against the rate limits of its tool's route, in the same credential gate as the route itself (create_job as
+ * `x-api-key` or `Authorization: Bearer`), whose tools are those the API's routes declare (tools.ts). A tools/call
+ * counts against the rate limits of its tool's route, in the same credential gate as the route itself (create_job as
  * POST /api/v1/jobs), so MCP is no way around them; one tools/call per request. A tool's failure is answered as an
  * MCP tool error carrying the API's error envelope, so an agent reads the same message a developer would.
  */
@@ -15,7 +15,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../app-env.ts";
 import { callerCtx, requireMcpCaller } from "../auth/api-key.ts";
@@ -27,9 +27,11 @@ import { tooDeep } from "../lib/json-depth.ts";
 import { isJsonType, MAX_JSON_BYTES, refuseTooDeep } from "../lib/validate.ts";
 import { MOUNTS } from "../paths.ts";
 import { readResource, resourceList } from "./resources.ts";
-import { runTool, toolList, toolRoute } from "./tools.ts";
+import { runTool, toolList, toolsOf, type McpTool } from "./tools.ts";
 
-const serverFor = (ctx: CallerCtx, origin: string) => {
+type Tools = ReadonlyMap<string, McpTool>;
+
+const serverFor = (tools: Tools, ctx: CallerCtx, origin: string) => {
   const server = new Server(
     { name: "media-render-service", version: ctx.env.SERVICE_VERSION },
     {
@@ -41,7 +43,7 @@ const serverFor = (ctx: CallerCtx, origin: string) => {
         `configs (the grammar in brief, worked examples, limits, errors): ${origin}${MOUNTS.llms}`,
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList() }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList(tools) }));
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: resourceList() }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
@@ -55,7 +57,7 @@ const serverFor = (ctx: CallerCtx, origin: string) => {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: args } = request.params;
     try {
-      const result = await runTool(ctx, name, args, origin);
+      const result = await runTool(tools, ctx, name, args, origin);
       if (result === undefined)
         return {
           isError: true,
@@ -76,8 +78,8 @@ const serverFor = (ctx: CallerCtx, origin: string) => {
   return server;
 };
 
-/** The route of the one tool a JSON-RPC message (or batch) calls, if it calls one. */
-const calledRoute = (text: string) => {
+/** The rate limits of the one tool a JSON-RPC message (or batch) calls, if it calls one. */
+const calledRateLimit = (tools: Tools, text: string) => {
   let message: unknown;
   try {
     message = JSON.parse(text);
@@ -92,22 +94,24 @@ const calledRoute = (text: string) => {
       { field: "body", message: "Send one tools/call per request", code: "ONE_TOOL_CALL_PER_REQUEST" },
     ]);
   const name = calls[0]?.params?.name;
-  return typeof name === "string" ? toolRoute(name) : undefined;
+  return typeof name === "string" ? tools.get(name)?.rateLimit : undefined;
 };
 
 /** Reads the message before authentication, so the credential's gate counts a tools/call as its tool's route. */
-const countAsTheTool = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.req.method === "POST") {
-    const text = await readTextBounded(c.req.raw, MAX_JSON_BYTES);
-    c.set("mcpMessage", text);
-    // A body nested too deep is not parsed here: it is refused once the caller is known (below).
-    const route = tooDeep(text) ? undefined : calledRoute(text);
-    if (route) c.set("rateLimitAs", route);
-  }
-  await next();
-});
+const countAsTheTool = (tools: () => Tools) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.method === "POST") {
+      const text = await readTextBounded(c.req.raw, MAX_JSON_BYTES);
+      c.set("mcpMessage", text);
+      // A body nested too deep is not parsed here: it is refused once the caller is known (below).
+      const rateLimit = tooDeep(text) ? undefined : calledRateLimit(tools(), text);
+      if (rateLimit) c.set("rateLimitAs", rateLimit);
+    }
+    await next();
+  });
 
-export const mcpRoutes = new Hono<AppEnv>().all("/", countAsTheTool, requireMcpCaller, async (c) => {
+/** Answers one MCP request of the authenticated caller. */
+const answer = async (c: Context<AppEnv>, tools: Tools) => {
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
@@ -117,7 +121,7 @@ export const mcpRoutes = new Hono<AppEnv>().all("/", countAsTheTool, requireMcpC
   // The body's nesting is checked before the SDK parses and walks it (the same bound as every other JSON route's);
   // the transport then reads the very text read above.
   if (message !== undefined && isJsonType(c.req.header("content-type"))) refuseTooDeep(message);
-  const server = serverFor(callerCtx(c), new URL(c.req.url).origin);
+  const server = serverFor(tools, callerCtx(c), new URL(c.req.url).origin);
   await server.connect(transport);
   const request =
     message === undefined
@@ -128,4 +132,11 @@ export const mcpRoutes = new Hono<AppEnv>().all("/", countAsTheTool, requireMcpC
   } finally {
     c.executionCtx.waitUntil(server.close());
   }
-});
+};
+
+/** /mcp; `app` is the whole API, whose routes declare the tools (read once per isolate, on first use). */
+export const mcpRoutes = (app: () => Hono<AppEnv>) => {
+  let cached: Tools | undefined;
+  const tools = () => (cached ??= toolsOf(app()));
+  return new Hono<AppEnv>().all("/", countAsTheTool(tools), requireMcpCaller, (c) => answer(c, tools()));
+};

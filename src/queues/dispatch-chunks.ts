@@ -21,6 +21,7 @@ import {
   claimJoin,
   handOverChunk,
   lostRenderMs,
+  captionedSecondsOf,
   minWorkOf,
   moveChunk,
   openChunks,
@@ -60,6 +61,7 @@ export const splitInto = (
     job.outputFormat,
     renderInstances(ctx.env).length,
     minWorkOf(ctx.env.PARALLEL_RENDER_MIN_WORK),
+    captionedSecondsOf(ctx.env.PARALLEL_CAPTIONED_CHUNK_SECONDS),
   );
 
 /**

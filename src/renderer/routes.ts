@@ -92,6 +92,7 @@ export const rendererRoutes = new Hono<AppEnv>()
         description: "`status`, `timestamp`, `webhookEndpoint` (the callback's path)",
         data: CallbackHealth,
       },
+      mcp: false,
     }),
     (c) => {
       queryParams(c, NoQuery);

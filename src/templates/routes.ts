@@ -3,11 +3,13 @@
  * API key or a session and then the v2 scope the spec gives it (src/auth/scopes.ts).
  */
 import { Hono, type Context } from "hono";
+import * as v from "valibot";
 import type { AppEnv } from "../app-env.ts";
 import { callerCtx, requireKeyOrSession } from "../auth/api-key.ts";
 import { requireScope } from "../auth/scopes.ts";
 import { sha256Hex } from "@media-render/contract/crypto";
 import { describe } from "../lib/openapi-route.ts";
+import { tool } from "../lib/route-tool.ts";
 import { readTextBounded } from "../lib/body.ts";
 import { canonicalJson } from "../lib/canonical-json.ts";
 import { answer, Deleted, envelope, ok } from "../lib/envelope.ts";
@@ -49,6 +51,8 @@ export const templateRoutes = new Hono<AppEnv>()
       tag: "Templates",
       summary: "List your templates",
       ok: { status: 200, description: "`templates`, newest first", data: TemplateList },
+      rateLimit: "general",
+      mcp: false,
     }),
     requireScope("templates:read"),
     async (c) => ok(c, await listTemplates(callerCtx(c))),
@@ -65,6 +69,8 @@ export const templateRoutes = new Hono<AppEnv>()
         "(string, required). The template is validated now, with sample values standing in for the variables.",
       body: TemplateBody,
       ok: { status: 201, description: "The template with its variable schema", data: Template },
+      rateLimit: "general",
+      mcp: false,
     }),
     requireScope("templates:write"),
     async (c) => ok(c, await createTemplate(callerCtx(c), await jsonBody(c, TemplateBody)), 201),
@@ -77,6 +83,8 @@ export const templateRoutes = new Hono<AppEnv>()
       tag: "Templates",
       summary: "Read a template",
       ok: { status: 200, description: "The template", data: Template },
+      rateLimit: "general",
+      mcp: false,
     }),
     requireScope("templates:read"),
     async (c) => ok(c, toTemplate(await getOwnedTemplate(callerCtx(c), c.req.param("id")))),
@@ -91,6 +99,8 @@ export const templateRoutes = new Hono<AppEnv>()
       description: "Validated like a new one; batches already submitted keep their jobs' configs.",
       body: TemplateBody,
       ok: { status: 200, description: "The template", data: Template },
+      rateLimit: "general",
+      mcp: false,
     }),
     requireScope("templates:write"),
     async (c) => {
@@ -108,6 +118,8 @@ export const templateRoutes = new Hono<AppEnv>()
       tag: "Templates",
       summary: "Delete a template",
       ok: { status: 200, description: "`id`, `deleted`", data: Deleted },
+      rateLimit: "general",
+      mcp: false,
     }),
     requireScope("templates:write"),
     async (c) => ok(c, await deleteTemplate(callerCtx(c), c.req.param("id"))),
@@ -132,6 +144,18 @@ export const templateRoutes = new Hono<AppEnv>()
         data: JobCreated,
       },
       errors: [402, 429],
+      // It creates a job as POST /api/v1/jobs does, and counts as one.
+      rateLimit: "job creation",
+      mcp: {
+        render_template: tool({
+          description:
+            "Render one of your saved templates once (POST /api/v2/templates/{id}/renders): variables by name (their " +
+            "types, defaults and conditions as in a batch row), optional webhookUrl and metadata as create_job. " +
+            "Answers like create_job; follow it with get_job.",
+          input: v.strictObject({ templateId: TemplateId, ...RenderBody.entries }),
+          run: (ctx, input) => renderTemplate(ctx, input),
+        }),
+      },
     }),
     requireScope("renders:create"),
     async (c) => {
@@ -178,6 +202,16 @@ export const templateRoutes = new Hono<AppEnv>()
         data: BatchCreated,
       },
       errors: [402, 429],
+      rateLimit: "general",
+      mcp: {
+        run_template_batch: tool({
+          description:
+            "Render one of your templates once per row (POST /api/v2/templates/{id}/batches): every row is validated " +
+            "before anything is charged. Follow it with get_batch; the ZIP is at /api/v2/batches/{batchId}/output.",
+          input: v.strictObject({ templateId: TemplateId, ...BatchBody.entries }),
+          run: async (ctx, input) => createBatch(ctx, input, await batchLimitsOf(ctx)),
+        }),
+      },
     }),
     requireScope("templates:bulk"),
     async (c) => {
@@ -223,6 +257,8 @@ export const batchRoutes = new Hono<AppEnv>()
         "COMPLETED, CANCELLED). Each batch without its jobs (GET /api/v2/batches/{id} has them).",
       query: ListBatchesQuery,
       ok: { status: 200, description: "`batches` and `pagination`", data: BatchList },
+      rateLimit: "general",
+      mcp: false,
     }),
     requireScope("operations:read"),
     async (c) => ok(c, await listBatches(callerCtx(c), queryParams(c, ListBatchesQuery))),
@@ -236,6 +272,14 @@ export const batchRoutes = new Hono<AppEnv>()
       summary: "Read a batch",
       description: "Status, job counts per state, `progress` (0-100) and the jobs in row order.",
       ok: { status: 200, description: "The batch", data: Batch },
+      rateLimit: "general",
+      mcp: {
+        get_batch: tool({
+          description: "Read a template batch: status, counts per job state, progress and its jobs.",
+          input: v.strictObject({ batchId: BatchId }),
+          run: (ctx, { batchId }) => getBatch(ctx, batchId),
+        }),
+      },
     }),
     requireScope("operations:read"),
     async (c) => ok(c, await getBatch(callerCtx(c), c.req.param("id"))),
@@ -250,6 +294,8 @@ export const batchRoutes = new Hono<AppEnv>()
       description: "Jobs not yet started are cancelled and their reserves released; started ones finish.",
       ok: { status: 200, description: "The batch", data: Batch },
       errors: [400],
+      rateLimit: "general",
+      mcp: false,
     }),
     requireScope("operations:cancel"),
     async (c) => ok(c, await cancelBatch(callerCtx(c), c.req.param("id"))),
@@ -270,6 +316,8 @@ export const batchRoutes = new Hono<AppEnv>()
         content: { "application/zip": { schema: { type: "string", contentMediaType: "application/zip" } } },
       },
       errors: [409, 410],
+      rateLimit: "general",
+      mcp: false,
     }),
     requireScope("templates:bulk"),
     (c) => batchZip(callerCtx(c), c.req.param("id")),
@@ -297,6 +345,8 @@ export const batchRoutes = new Hono<AppEnv>()
           },
         },
       },
+      rateLimit: "general",
+      mcp: false,
     }),
     requireScope("templates:bulk"),
     async (c) => {

@@ -45,6 +45,8 @@ for (const kind of ["video", "audio"] as const) {
         data: DurationResult,
       },
       errors: [403, 404, 422, 502],
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => {
       const target = await jsonBody(c, Target);
@@ -67,6 +69,8 @@ for (const kind of ["video", "audio"] as const) {
         data: BulkDurationResult,
       },
       errors: [402, 403],
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => {
       const { files } = await jsonBody(c, BulkBody);

@@ -67,6 +67,8 @@ export const webhookRoutes = new Hono<AppEnv>()
       tag: "Webhooks",
       summary: "List your webhook endpoints (scope renders:create)",
       ok: { status: 200, description: "The endpoints, without secrets", data: WebhookEndpointList },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await listEndpoints(callerCtx(c))),
   )
@@ -85,6 +87,8 @@ export const webhookRoutes = new Hono<AppEnv>()
         description: "The endpoint and its `secret` (shown once)",
         data: WebhookEndpointCreated,
       },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) =>
       ok(
@@ -108,6 +112,8 @@ export const webhookRoutes = new Hono<AppEnv>()
         "Its `id` reads the log (GET /api/v2/webhooks/{id}/deliveries, replay) and rotates the secret " +
         "(POST /api/v2/webhooks/{id}/rotate-secret).",
       ok: { status: 200, description: "The job-callback endpoint with its secret", data: JobCallbacks },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await readJobCallbacks(callerCtx(c))),
   )
@@ -119,6 +125,8 @@ export const webhookRoutes = new Hono<AppEnv>()
       tag: "Webhooks",
       summary: "Read an endpoint (scope renders:create)",
       ok: { status: 200, description: "The endpoint, without its secret", data: WebhookEndpoint },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await getEndpoint(callerCtx(c), c.req.param("id"))),
   )
@@ -131,6 +139,8 @@ export const webhookRoutes = new Hono<AppEnv>()
       summary: "Update or disable an endpoint (scope renders:create)",
       body: UpdateEndpointBody,
       ok: { status: 200, description: "The endpoint", data: WebhookEndpoint },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) =>
       ok(c, await updateEndpoint(callerCtx(c), { id: c.req.param("id"), body: () => readJson(c) })),
@@ -143,6 +153,8 @@ export const webhookRoutes = new Hono<AppEnv>()
       tag: "Webhooks",
       summary: "Delete an endpoint (scope renders:create)",
       ok: { status: 200, description: "`id`, `deleted`", data: Deleted },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) => ok(c, await deleteEndpoint(callerCtx(c), c.req.param("id"))),
   )
@@ -156,6 +168,8 @@ export const webhookRoutes = new Hono<AppEnv>()
       body: TestEventBody,
       bodyOptional: true,
       ok: { status: 202, description: "The queued delivery", data: QueuedTestEvent },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) =>
       ok(
@@ -182,6 +196,8 @@ export const webhookRoutes = new Hono<AppEnv>()
         description: "The new `secret` (shown once) and when the old one stops",
         data: RotatedSecret,
       },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) =>
       ok(
@@ -203,6 +219,8 @@ export const webhookRoutes = new Hono<AppEnv>()
       summary: "List an endpoint's deliveries, without bodies (scope operations:read)",
       query: DeliveriesQuery,
       ok: { status: 200, description: "The deliveries, newest first", data: WebhookDeliveryList },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) =>
       ok(
@@ -225,6 +243,8 @@ export const webhookRoutes = new Hono<AppEnv>()
         description: "The delivery: status, attempts (responseStatus, duration, error, time)",
         data: WebhookDeliveryDetail,
       },
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) =>
       ok(
@@ -244,6 +264,8 @@ export const webhookRoutes = new Hono<AppEnv>()
       summary: "Replay a dead-lettered delivery (scope operations:cancel)",
       ok: { status: 200, description: "`replayed` and the delivery's status", data: ReplayResult },
       errors: [400],
+      rateLimit: "general",
+      mcp: false,
     }),
     async (c) =>
       ok(

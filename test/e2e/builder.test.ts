@@ -6,7 +6,8 @@
  * - an image built by adding layers from the list and editing them in the panels;
  * - the canvas: drag to move (snapping to the centre), a handle to resize, arrow keys to nudge and resize;
  * - the JSON view both ways, undo and redo, a validation error at its field in the panel and in the JSON view;
- * - the render of the config compared with the preview's pixels;
+ * - the render of the config compared with the preview's pixels, and so text fitted into its box (minFontSize and
+ *   maxFontSize): the preview sizes it as the service does;
  * - a video: the timeline edited (duration by keyboard, a transition picked by its thumbnail, a clip and an audio
  *   track added), a frame at the playhead and a low-resolution render of the whole video, both by the service;
  * - saving as a template with a {{variable}}, and a layer's template condition;
@@ -87,6 +88,42 @@ const onCanvas = async (n: number) => {
   const frame = (await page.locator(".frame").boundingBox())!;
   const box = await boxOf(n);
   return { x: Math.round(box.x - frame.x), y: Math.round(box.y - frame.y) };
+};
+
+/**
+ * The preview at 100 % (nothing focused or hovered) as a PNG, and the service's render of the same config through the
+ * builder's Render button.
+ */
+const previewAndRender = async (width: number, height: number) => {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.getByLabel("Zoom").first().selectOption("1");
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.mouse.move(1, 1);
+  await previewSettled();
+  const frame = (await page.locator(".frame iframe").boundingBox())!;
+  const preview = await page.screenshot({
+    clip: { x: Math.round(frame.x), y: Math.round(frame.y), width, height },
+  });
+  await page.locator("#render").click();
+  const output = page.locator("img#rendered");
+  await expect
+    .poll(() => output.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 60_000 })
+    .toBe(width);
+  const rendered = Uint8Array.from(
+    Buffer.from(
+      await page.evaluate(
+        async (src) => {
+          const bytes = new Uint8Array(await (await fetch(src!)).arrayBuffer());
+          let s = "";
+          for (const b of bytes) s += String.fromCharCode(b);
+          return btoa(s);
+        },
+        await output.getAttribute("src"),
+      ),
+      "base64",
+    ),
+  );
+  return { preview, rendered };
 };
 
 beforeAll(async () => {
@@ -286,34 +323,7 @@ describe("an image", () => {
     await page.locator(".overlay .box").nth(1).focus();
     await page.keyboard.press("Escape");
     await expect.poll(() => text(page.locator("#properties-title"))).toBe("Canvas");
-    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-    await page.getByLabel("Zoom").first().selectOption("1");
-    await page.evaluate(() => scrollTo(0, 0));
-    await page.mouse.move(1, 1);
-    await previewSettled();
-    const frame = (await page.locator(".frame iframe").boundingBox())!;
-    const preview = await page.screenshot({
-      clip: { x: Math.round(frame.x), y: Math.round(frame.y), width: 600, height: 340 },
-    });
-    await page.locator("#render").click();
-    const output = page.locator("img#rendered");
-    await expect
-      .poll(() => output.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 60_000 })
-      .toBe(600);
-    const rendered = Uint8Array.from(
-      Buffer.from(
-        await page.evaluate(
-          async (src) => {
-            const bytes = new Uint8Array(await (await fetch(src!)).arrayBuffer());
-            let s = "";
-            for (const b of bytes) s += String.fromCharCode(b);
-            return btoa(s);
-          },
-          await output.getAttribute("src"),
-        ),
-        "base64",
-      ),
-    );
+    const { preview, rendered } = await previewAndRender(600, 340);
     const { mean, over } = imageDifference(preview, rendered);
     // The same compile step and fonts on both sides: only the odd antialiased edge may differ.
     expect(mean).toBeLessThan(1);
@@ -701,5 +711,37 @@ describe("the preview frame", () => {
       .poll(() => text(own.locator(".notice.error")))
       .toMatch(/^Job job_notthisaccount0000000 could not be opened: Job not found/);
     await own.close();
+  });
+});
+
+describe("text fitted into its box", () => {
+  it("is sized in the preview as the service sizes it: short values at maxFontSize, long ones smaller, the same picture", async () => {
+    const LONG = "Bartholomew Featherstonehaugh-Worthington";
+    const fitted = { type: "text", x: 20, width: 560, minFontSize: 12, maxFontSize: 80, color: "#fde68a" };
+    await openWith("image", {
+      width: 600,
+      height: 340,
+      backgroundColor: "#0f172a",
+      layers: [
+        { ...fitted, text: "Ann", y: 10, height: 100 },
+        { ...fitted, text: LONG, y: 120, height: 100, googleFont: "Poppins:700" },
+        { ...fitted, text: LONG, x: 340, y: 200, width: 240, height: 130, wrap: true, lineHeight: 1.1 },
+      ],
+    });
+    await expect.poll(() => page.locator(".overlay .box").count()).toBe(3);
+    await previewSettled();
+    // The sizes the preview's fitting gave (fonts loaded: fitted again when they arrived).
+    const sizes = await previewFrame().evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("[data-fit-max]")].map((e) => parseFloat(e.style.fontSize)),
+    );
+    expect(sizes[0]).toBe(80);
+    expect(sizes[1]).toBeLessThan(40);
+    expect(sizes[2]).toBeGreaterThan(sizes[1]!);
+    expect(sizes[2]).toBeLessThan(80);
+    const { preview, rendered } = await previewAndRender(600, 340);
+    const { mean, over } = imageDifference(preview, rendered);
+    // A size one pixel apart moves whole words; only the odd antialiased edge may differ.
+    expect(mean).toBeLessThan(1);
+    expect(over).toBeLessThan(0.005);
   });
 });

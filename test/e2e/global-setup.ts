@@ -29,7 +29,8 @@ export default async function setup(project: TestProject) {
     quiet: !process.env.E2E_VERBOSE,
     timeoutMs: 150_000,
     renderers: 2,
-    env: { PARALLEL_RENDER_MIN_WORK: String(5 * 1280 * 720) },
+    // Split from 5 s of 720p, captioned jobs too (production: a minute, and five minutes a captioned chunk).
+    env: { PARALLEL_RENDER_MIN_WORK: String(5 * 1280 * 720), PARALLEL_CAPTIONED_CHUNK_SECONDS: "1" },
   });
   project.provide("baseUrl", local.base);
   project.provide("apiKey", await local.key({ email: "e2e@example.com", plan: "pro" }));

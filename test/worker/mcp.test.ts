@@ -5,12 +5,16 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.ts";
 import { credentialGate, counterKey } from "../../src/auth/credential-gate.ts";
+import type { Permission } from "../../src/auth/caller.ts";
 import { sha256Hex } from "@media-render/contract/crypto";
 import { SCHEMA_COMPONENTS } from "../../src/docs/components.ts";
+import { declaredRoutes } from "../../src/lib/declared-routes.ts";
 import { JOB_CREATE_LIMIT, windowStart } from "../../src/lib/rate-limit.ts";
-import { TOOLS } from "../../src/mcp/tools.ts";
-import { BASE, body, call, json, newAccount, send } from "./helpers.ts";
+import { createApiKey } from "../../src/keys/create-api-key.ts";
+import { toolsOf } from "../../src/mcp/tools.ts";
+import { BASE, body, call, json, newAccount, send, testCtx } from "./helpers.ts";
 import { connect, mcpCall } from "./mcp-client.ts";
 import { openPending } from "./jobs-seed.ts";
 
@@ -24,6 +28,9 @@ const imageJob = {
   },
 };
 
+/** The tools as the routes of the app declare them. */
+const TOOLS = toolsOf(createApp());
+
 describe("MCP tools", () => {
   it("takes each tool's input and output schemas from the route it stands for", async () => {
     type Envelope = { schema: { properties: { data: { $ref: string } } } };
@@ -34,16 +41,90 @@ describe("MCP tools", () => {
       >;
     };
     const named = new Map(Object.entries(SCHEMA_COMPONENTS).map(([name, schema]) => [schema, name]));
-    for (const [name, tool] of Object.entries(TOOLS)) {
-      const [method, path] = tool.route.split(" ") as [string, string];
+    for (const [name, tool] of TOOLS) {
+      const { method, path } = tool.route;
       const op = doc.paths[path]?.[method.toLowerCase()];
-      expect(op, `${name}: ${tool.route}`).toBeDefined();
-      // JsonCut's names answer JsonCut's shapes (src/mcp/jsoncut-tools.ts); they only stand for the route.
-      if ("jsoncut" in tool) continue;
+      expect(op, `${name}: ${method} ${path}`).toBeDefined();
+      // JsonCut's names answer JsonCut's shapes (their own output); they only stand for the route.
+      if (tool.declared.output) continue;
       const ok = Object.entries(op!.responses).find(([status]) => status.startsWith("2"))![1];
       const data = ok.content["application/json"]!.schema.properties.data.$ref;
       expect(data, name).toBe(`#/components/schemas/${named.get(tool.output)}`);
     }
+  });
+
+  it("stands each tool for the route that declares it, with that route's permission and rate limits", () => {
+    const table = Object.fromEntries(
+      [...TOOLS].map(([name, t]) => [name, [`${t.route.method} ${t.route.path}`, t.rateLimit, t.needs]]),
+    );
+    const jobs = { resource: "jobs" };
+    const media = { resource: "media" };
+    expect(table).toEqual({
+      list_schemas: ["GET /api/v1/schemas", "general", []],
+      get_schema: ["GET /api/v1/schemas/{name}", "general", []],
+      get_image_schema: ["GET /api/v1/schemas/{name}", "general", []],
+      get_video_schema: ["GET /api/v1/schemas/{name}", "general", []],
+      validate_config: ["POST /api/v1/jobs/validate", "general", [jobs]],
+      create_image_config: ["POST /api/v1/jobs/validate", "general", [jobs]],
+      create_video_config: ["POST /api/v1/jobs/validate", "general", [jobs]],
+      create_job: ["POST /api/v1/jobs", "job creation", [jobs]],
+      get_job: ["GET /api/v1/jobs/{jobId}", "general", [jobs]],
+      list_jobs: ["GET /api/v1/jobs", "general", [jobs]],
+      upload_from_url: ["POST /api/v1/files/upload", "general", [media]],
+      get_download_link: ["POST /api/v1/files/{fileId}/link", "general", [media]],
+      render_template: ["POST /api/v2/templates/{id}/renders", "job creation", [{ scope: "renders:create" }]],
+      run_template_batch: ["POST /api/v2/templates/{id}/batches", "general", [{ scope: "templates:bulk" }]],
+      get_batch: ["GET /api/v2/batches/{id}", "general", [{ scope: "operations:read" }]],
+    });
+  });
+
+  it("hears from every described route whether an agent may call it: false, or its tools", () => {
+    const declared = declaredRoutes(createApp());
+    for (const { method, path, doc } of declared)
+      expect(
+        doc.mcp === false || (typeof doc.mcp === "object" && Object.keys(doc.mcp).length > 0),
+        `${method} ${path}`,
+      ).toBe(true);
+    // And every tool a route declares is offered.
+    const declaredTools = declared.flatMap((r) => Object.keys(r.doc.mcp || {}));
+    expect(new Set(declaredTools)).toEqual(new Set(TOOLS.keys()));
+  });
+
+  it("refuses a tool to exactly the keys its route refuses over HTTP", { timeout: 120_000 }, async () => {
+    const credentials: { permissions: Permission[]; scopes?: string[] }[] = [
+      { permissions: [] },
+      { permissions: [{ resource: "media", action: "read" }] },
+      { permissions: [{ resource: "media", action: "full" }] },
+      { permissions: [{ resource: "jobs", action: "read" }] },
+      { permissions: [{ resource: "jobs", action: "full" }] },
+      { permissions: [], scopes: ["renders:create", "operations:read"] },
+      { permissions: [], scopes: ["templates:bulk"] },
+    ];
+    const { userId } = await newAccount();
+    const verdicts: string[] = [];
+    for (const [i, { permissions, scopes }] of credentials.entries()) {
+      const { key } = await createApiKey(testCtx(), { userId, name: `k${i}`, permissions, scopes });
+      const client = await connect({ "x-api-key": key });
+      for (const [name, tool] of TOOLS) {
+        const path = tool.route.path.replace("{name}", "image").replace(/\{\w+\}/g, "x");
+        const http = await call(path, {
+          method: tool.route.method,
+          headers: { "x-api-key": key, "content-type": "application/json" },
+          ...(tool.route.method === "GET" ? {} : { body: "{}" }),
+        });
+        const mcp = await mcpCall(client, name, {});
+        const refusedOverMcp = mcp.isError && /^This (API )?key (cannot|lacks)/.test(String(mcp.body.error));
+        verdicts.push(`${name} key ${i}: http ${http.status === 403} mcp ${refusedOverMcp}`);
+        expect(
+          refusedOverMcp,
+          `${name}, key ${i}: HTTP ${http.status}, MCP ${JSON.stringify(mcp.body)}`,
+        ).toBe(http.status === 403);
+      }
+      await client.close();
+    }
+    // Both verdicts occur: the comparison is not vacuous.
+    expect(verdicts.some((v) => v.endsWith("http true mcp true"))).toBe(true);
+    expect(verdicts.some((v) => v.endsWith("http false mcp false"))).toBe(true);
   });
 
   it("lists the tools with input schemas generated from the validating schemas", async () => {

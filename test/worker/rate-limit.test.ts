@@ -1,6 +1,8 @@
 import { createScheduledController, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index.ts";
+import { createApp } from "../../src/app.ts";
+import { declaredRoutes } from "../../src/lib/declared-routes.ts";
 import { describe, expect, it, vi } from "vitest";
 import {
   accountGate,
@@ -19,6 +21,7 @@ import {
   JOB_CREATE_LIMIT,
   JOB_EVENTS_LIMIT,
   limitsFor,
+  ROUTE_RATE_LIMITS,
   windowStart,
   type Limit,
 } from "../../src/lib/rate-limit.ts";
@@ -52,12 +55,29 @@ describe("rate limiting: pure rules", () => {
   });
 
   it("counts job creation against both limits, everything else against the general one", () => {
-    expect(limitsFor("POST", "/api/v1/jobs")).toEqual([API_LIMIT, JOB_CREATE_LIMIT]);
-    expect(limitsFor("POST", "/api/v1/jobs/")).toEqual([API_LIMIT, JOB_CREATE_LIMIT]);
-    expect(limitsFor("POST", "/api/v1/jobs/validate")).toEqual([API_LIMIT]);
-    expect(limitsFor("GET", "/api/v1/jobs")).toEqual([API_LIMIT]);
-    expect(limitsFor("GET", "/api/v1/jobs/abc/events")).toEqual([API_LIMIT, JOB_EVENTS_LIMIT]);
-    expect(limitsFor("GET", "/api/v1/jobs/abc")).toEqual([API_LIMIT]);
+    expect(limitsFor("job creation")).toEqual([API_LIMIT, JOB_CREATE_LIMIT]);
+    expect(limitsFor("event stream")).toEqual([API_LIMIT, JOB_EVENTS_LIMIT]);
+    expect(limitsFor("general")).toEqual([API_LIMIT]);
+    // A request no described route answers (a 404, the MCP endpoint itself).
+    expect(limitsFor(undefined)).toEqual([API_LIMIT]);
+  });
+
+  it("takes each route's limits from its own description: job creations and event streams, the rest general", () => {
+    const declared = declaredRoutes(createApp());
+    const special = declared
+      .filter((r) => r.doc.rateLimit !== "general" && !r.doc.public)
+      .map((r) => `${r.method} ${r.path}: ${r.doc.rateLimit}`);
+    expect(special).toEqual([
+      "POST /api/v1/jobs: job creation",
+      "GET /api/v1/jobs/{jobId}/events: event stream",
+      "POST /api/v2/templates/{id}/renders: job creation",
+    ]);
+    // Every route says it: public (no credential, nothing counted) or its limits.
+    for (const r of declared)
+      expect(r.doc.public === true || r.doc.rateLimit in ROUTE_RATE_LIMITS, `${r.method} ${r.path}`).toBe(
+        true,
+      );
+    expect(declared.length).toBeGreaterThan(70);
   });
 
   it("reports the exceeded limit, else the one closest to exhaustion", () => {

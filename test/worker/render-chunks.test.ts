@@ -13,6 +13,8 @@ import {
   chunkCount,
   chunksOf,
   DEFAULT_MIN_WORK,
+  captionedSecondsOf,
+  CAPTIONED_CHUNK_SECONDS,
   minWorkOf,
   moveChunk,
   openChunks,
@@ -97,6 +99,13 @@ describe("when a job splits", () => {
     expect(minWorkOf("1000")).toBe(1000);
     const v = video(10);
     expect(chunkCount(v.config, v.timeline, "mp4", 2, 5 * 1280 * 720)).toBe(2);
+    // A captioned job's shortest chunk, likewise (the end-to-end suite splits a 6 s captioned job).
+    expect(captionedSecondsOf(undefined)).toBe(CAPTIONED_CHUNK_SECONDS);
+    for (const bad of ["", "0", "-5", "abc"]) expect(captionedSecondsOf(bad)).toBe(CAPTIONED_CHUNK_SECONDS);
+    const captioned = video(10, 1280, 720, { autoSubtitles: true });
+    expect(chunkCount(captioned.config, captioned.timeline, "mp4", 2, 5 * 1280 * 720)).toBe(1);
+    const short = captionedSecondsOf("1");
+    expect(chunkCount(captioned.config, captioned.timeline, "mp4", 2, 5 * 1280 * 720, short)).toBe(2);
   });
 });
 

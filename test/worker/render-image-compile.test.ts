@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { ImageConfigSchema } from "@media-render/contract/config";
+import { FIT_SELECTOR, FIT_TEXT_FUNCTION } from "@media-render/contract/fit-text";
 import { compileImage, compileImageParts, PAGE_POLICY } from "../../src/image-renderer/compile-html.ts";
 
 const config = v.parse(ImageConfigSchema, {
@@ -61,5 +62,34 @@ describe("compileImageParts", () => {
     expect(parts.layers[3]).toContain(`src=&#34;${origin}/render/lib/gsap.js&#34;`);
     expect(parts.layers[3]).toContain(`${origin}/render/fonts/inter/400-latin.woff2`);
     expect(parts.layers[3]).toContain(`font-src data: ${origin}`);
+  });
+
+  it("hands text with a range to the page's fitting script: drawn at the maximum, its range and box in attributes", () => {
+    const fitted = v.parse(ImageConfigSchema, {
+      width: 300,
+      height: 200,
+      defaults: { layer: { fontSize: 30 } },
+      layers: [
+        { type: "text", text: "Ann", width: 200, height: 60, minFontSize: 10, maxFontSize: 48 },
+        { type: "text", text: "Bob", width: 200, minFontSize: 10, maxFontSize: 48, rotation: 5 },
+        { type: "text", text: "Cy" },
+      ],
+    });
+    const parts = compileImageParts(fitted);
+    expect(parts.fitted).toBe(2);
+    expect(parts.layers[0]).toMatch(
+      /^<div class="l" data-fit-min="10" data-fit-max="48" data-fit-height="60" style="[^"]*font-size:48px/,
+    );
+    expect(parts.layers[1]).toMatch(
+      /^<div class="l" data-fit-min="10" data-fit-max="48" style="[^"]*font-size:48px/,
+    );
+    expect(parts.layers[2]).toMatch(/^<div class="l" style="[^"]*font-size:30px/);
+    // The page runs the contract's function on them once its fonts are in; a page without fitted text has no script.
+    const page = compileImage(fitted).html;
+    expect(page).toContain(
+      `<script>window.__mrsFitted=(async()=>{document.body.offsetWidth;await document.fonts.ready;` +
+        `${FIT_TEXT_FUNCTION}(document.querySelectorAll(${JSON.stringify(FIT_SELECTOR)}))})()</script></body>`,
+    );
+    expect(compileImage(config, sizes).html).not.toContain("__mrsFitted");
   });
 });

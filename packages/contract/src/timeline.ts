@@ -6,7 +6,8 @@
  *
  * A clip without its own `duration` takes the playable length of its first video layer; how long that is
  * depends on who asks: `cutTo − cutFrom` when both ends are in the config, a stored file's duration when the
- * caller knows it (`videoLength`), else `defaults.duration`, else 4 s.
+ * caller knows it (`videoLength`), else `defaults.duration`, else 4 s. A layer's `speed` divides it (the cut played
+ * twice as fast lasts half as long); `loop` does not lengthen it.
  */
 import { VIDEO_DEFAULTS } from "./config/limits.ts";
 import { applyLayerDefaults, type LayerDefaults } from "./config/rules.ts";
@@ -17,6 +18,8 @@ interface LayerLike {
   path?: string;
   cutFrom?: number;
   cutTo?: number;
+  /** A video layer's playback speed (default 1). */
+  speed?: number;
 }
 interface ClipLike {
   duration?: number;
@@ -30,7 +33,7 @@ export interface TimelineInput {
   clips: readonly ClipLike[];
 }
 
-/** Playable seconds of a video layer, or null when only its file could tell. */
+/** Seconds of file a video layer plays (its cut, at any speed), or null when only its file could tell. */
 export type VideoLength = (layer: LayerLike) => number | null;
 
 /** A transition as it will be rendered: name and curves resolved, length clamped and quantised. */
@@ -82,7 +85,8 @@ export const playableLength = (layer: LayerLike, fileDuration: number): number =
 
 /**
  * A clip's length in seconds: its own `duration`, else the length of its first video layer (with the layer
- * defaults applied) when known and positive, else `defaults.duration`, else {@link VIDEO_DEFAULTS.clipDuration}.
+ * defaults applied: its cut divided by its `speed`) when known and positive, else `defaults.duration`, else
+ * {@link VIDEO_DEFAULTS.clipDuration}.
  */
 export const clipDuration = (
   clip: ClipLike,
@@ -94,7 +98,7 @@ export const clipDuration = (
   // As rendered: a cut given in `defaults.layer` or `defaults.layerType.video` counts.
   const video = found && applyLayerDefaults(defaults, found);
   const length = video ? videoLength(video) : null;
-  if (length !== null && length > 0) return length;
+  if (length !== null && length > 0) return length / (video?.speed ?? 1);
   return defaults?.duration ?? VIDEO_DEFAULTS.clipDuration;
 };
 

@@ -3,6 +3,7 @@
  * job, a still, a preview's range) and which it composes to draw them. The renderer compiles a window into a graph
  * of those frames only; the Worker sizes its deadline and its chunks by them. One definition for both.
  */
+import { layerFrameCost } from "./config/video-layer-types.ts";
 import { outputFormat } from "./output-formats.ts";
 import type { Timeline } from "./timeline.ts";
 
@@ -64,23 +65,9 @@ export interface BalanceInput {
 }
 
 /**
- * The CPU a frame of a layer adds, as a share of the frame's own composing and encoding (1), measured on the 2-core
- * machine at 1280x720 and 1920x1080 (a frame of a colour: 5.4 and 11.3 ms; a Ken Burns photo adds 2.3 of that, a
- * video cut 2.0, a title 0.25; docs/parallel-rendering.md): the heavy kinds by type, an animated html layer's capture
- * and a `gl` layer's drawing as estimated from their benchmarks, any other layer as a title.
- */
-const layerCost = (layer: CostedLayer): number => {
-  if (layer.type === "image") return 2.3;
-  if (layer.type === "video") return 2;
-  if (layer.type === "gl") return 3;
-  if (layer.type === "html" && layer.animated) return 5;
-  return 0.25;
-};
-
-/**
  * The estimated CPU of every frame's composing and encoding, summed from the start: `cost[f]` is frames `0..f-1`'s.
- * A frame costs 1, plus each layer shown on it (a clip's layers over its frames, transitions' overlaps holding both
- * clips' layers; `start`/`stop` honoured).
+ * A frame costs 1, plus what each layer shown on it adds (its type's frame cost, video-layer-types.ts: a clip's
+ * layers over its frames, transitions' overlaps holding both clips' layers; `start`/`stop` honoured).
  */
 const cumulativeCost = (config: BalanceInput, timeline: Timeline): Float64Array => {
   const total = timeline.totalFrames;
@@ -99,14 +86,14 @@ const cumulativeCost = (config: BalanceInput, timeline: Timeline): Float64Array 
     for (const layer of clip.layers) {
       const from = t.startFrame + (layer.start === undefined ? 0 : frameOf(layer.start));
       const to = layer.stop === undefined ? t.startFrame + t.frames : t.startFrame + frameOf(layer.stop);
-      add(from, Math.min(to, t.startFrame + t.frames), layerCost(layer));
+      add(from, Math.min(to, t.startFrame + t.frames), layerFrameCost(layer));
     }
   });
   for (const layer of config.globalLayers ?? [])
     add(
       layer.start === undefined ? 0 : frameOf(layer.start),
       layer.stop === undefined ? total : frameOf(layer.stop),
-      layerCost(layer),
+      layerFrameCost(layer),
     );
   const cumulative = new Float64Array(total + 1);
   let rate = 0;

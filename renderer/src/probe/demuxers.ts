@@ -7,10 +7,18 @@
  */
 import { outputFormat } from "@media-render/contract/output-formats";
 
-export const MEDIA_DEMUXERS: readonly string[] = [
+/** Those of pictures, still or animated (GIF, animated PNG: read from their start, never seeked into). */
+const PICTURE_DEMUXERS: readonly string[] = [
   ...["image2", "png_pipe", "apng", "jpeg_pipe", "webp_pipe", "svg_pipe", "gif", "gif_pipe"],
+];
+
+export const MEDIA_DEMUXERS: readonly string[] = [
+  ...PICTURE_DEMUXERS,
   ...["mov", "matroska", "avi", "mp3", "aac", "wav", "ogg", "flac"],
 ];
+
+/** Whether a file read by `demuxer` is a picture (an animated one has frames that last, and is small). */
+export const isPictureDemuxer = (demuxer: string): boolean => PICTURE_DEMUXERS.includes(demuxer);
 
 /** The demuxer `-f` names for a file ffprobe read as `formatName` ("mov,mp4,m4a,3gp,3g2,mj2" is "mov"). */
 export const demuxerOf = (formatName: string): string => formatName.split(",")[0] ?? formatName;

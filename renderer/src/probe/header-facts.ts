@@ -44,6 +44,64 @@ export const probeStill = async (path: string): Promise<MediaFacts | null> => {
   }
 };
 
+/** Chunks an animated PNG's reader walks at most (two per frame, and a few more). */
+const MAX_PNG_CHUNKS = 100_000;
+
+/**
+ * Seconds an animated PNG's frame shows, as ffmpeg's APNG demuxer times it: `num/den`, a zero `den` read as 100 and
+ * a zero `num` as a fifteenth of a second (its default rate).
+ */
+export const apngDelay = (num: number, den: number): number => (num === 0 ? 1 / 15 : num / (den || 100));
+
+/**
+ * Facts of an animated PNG (more than one frame) from its chunks, its length the sum of its frames' delays: ffprobe
+ * reports none for APNG, without which a render would take it for a still. Null for anything else.
+ */
+export const probeApng = async (path: string): Promise<MediaFacts | null> => {
+  const file = await open(path, "r");
+  try {
+    const { size } = await file.stat();
+    const head = new Uint8Array(33);
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    const h = readImageHeader(head.subarray(0, bytesRead));
+    if (h?.codec !== "png" || bytesRead < head.length) return null;
+    const colorType = head[25]!;
+    let hasAlpha = colorType === 4 || colorType === 6 || colorType === 3;
+    let frames = 0;
+    let duration = 0;
+    const chunk = new Uint8Array(34);
+    const cv = new DataView(chunk.buffer);
+    for (let at = 8, n = 0; at + 8 <= size && n < MAX_PNG_CHUNKS; n++) {
+      await file.read(chunk, 0, 34, at);
+      const length = cv.getUint32(0);
+      const type = String.fromCharCode(...chunk.subarray(4, 8));
+      if (type === "IEND") break;
+      if (type === "tRNS") hasAlpha = true;
+      if (type === "fcTL" && length >= 26) {
+        frames++;
+        duration += apngDelay(cv.getUint16(8 + 20), cv.getUint16(8 + 22));
+      }
+      at += 12 + length;
+    }
+    if (frames < 2) return null;
+    return {
+      width: h.width,
+      height: h.height,
+      duration,
+      rotation: 0,
+      videoCodec: "apng",
+      hasVideo: true,
+      hasAudio: false,
+      hasAlpha,
+      orientation: 1,
+      demuxer: "apng",
+      ffprobe: null,
+    };
+  } finally {
+    await file.close();
+  }
+};
+
 /** Finds `moov` among the top-level boxes of a file (before or after `mdat`) and parses it. */
 const readMp4Facts = async (path: string): Promise<Mp4Facts | null> => {
   const file = await open(path, "r");

@@ -7,7 +7,7 @@ import { UnprocessableMedia } from "../lib/errors.ts";
 import { ProcessError, run } from "../lib/process.ts";
 import type { Identity } from "../lib/run-as.ts";
 import { buildFfprobeArgs } from "./ffprobe-args.ts";
-import { probeMp4, probeStill } from "./header-facts.ts";
+import { probeApng, probeMp4, probeStill } from "./header-facts.ts";
 import type { MediaFacts } from "./media-facts.ts";
 import { parseProbeJson } from "./parse-probe.ts";
 
@@ -68,7 +68,7 @@ const ffprobeFacts = async (path: string, options: ProbeOptions): Promise<MediaF
 /** Probes `path`: a still's header or an MP4's `moov` when they tell everything asked for, else ffprobe. */
 export const probeMedia = async (path: string, options: ProbeOptions): Promise<MediaFacts> => {
   if (!options.complete) {
-    const known = (await probeStill(path)) ?? (await probeMp4(path));
+    const known = (await probeStill(path)) ?? (await probeApng(path)) ?? (await probeMp4(path));
     if (known) return known;
   }
   return ffprobeFacts(path, options);

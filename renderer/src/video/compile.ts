@@ -99,14 +99,16 @@ const composite = (
         `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${count},${ctx.retime(range.from)}[${current}]`,
       );
     }
-    const next = ctx.label("ov");
-    const x = typeof out.x === "number" ? out.x : `'${out.x}'`;
-    const y = typeof out.y === "number" ? out.y : `'${out.y}'`;
-    // An opaque base stays yuv420p: format=auto would negotiate yuva420p for the whole frame and add
-    // two full-frame conversions per layer per frame (~0.5 ms each at 720p).
-    const ovFmt = alpha ? "auto" : "yuv420";
-    ctx.chain(`[${current}][${out.label}]overlay=x=${x}:y=${y}:eof_action=pass:format=${ovFmt}[${next}]`);
-    current = next;
+    for (const o of [out, ...(out.more ?? [])]) {
+      const next = ctx.label("ov");
+      const x = typeof o.x === "number" ? o.x : `'${o.x}'`;
+      const y = typeof o.y === "number" ? o.y : `'${o.y}'`;
+      // An opaque base stays yuv420p: format=auto would negotiate yuva420p for the whole frame and add
+      // two full-frame conversions per layer per frame (~0.5 ms each at 720p).
+      const ovFmt = alpha ? "auto" : "yuv420";
+      ctx.chain(`[${current}][${o.label}]overlay=x=${x}:y=${y}:eof_action=pass:format=${ovFmt}[${next}]`);
+      current = next;
+    }
   }
   return current ?? "";
 };

@@ -12,8 +12,8 @@ import { evenDimension } from "@media-render/contract/geometry";
 import type { HostedFonts } from "@media-render/contract/wire";
 import { jobFonts } from "../fonts/hosted.ts";
 import { overlayFractions } from "./layers/image.ts";
-import { isText } from "./layers/raster-types.ts";
-import { textTypeOf } from "./layers/text-types.ts";
+import { isText, textTypeOf } from "./layers/index.ts";
+import { fitRangeOf } from "./layers/text-type.ts";
 import { mixWeights } from "./mix-weights.ts";
 import type { AudioTrackSpec, Layer, VideoFormat, VideoSpec } from "./types.ts";
 
@@ -88,11 +88,14 @@ export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec 
 };
 
 /**
- * A layer's pixel-valued properties multiplied by `s` (a preview): its text type's (`TextType.scalePixels`),
- * other layers unchanged.
+ * A layer's pixel-valued properties multiplied by `s` (a preview): its text type's (`TextType.scalePixels`), and the
+ * range a fitted text is sized in; other layers unchanged.
  */
 export const scaleLayerPixels = (layer: Layer, s: number): Layer => {
-  return isText(layer) ? textTypeOf(layer).scalePixels(layer, s) : layer;
+  if (!isText(layer)) return layer;
+  const scaled = textTypeOf(layer).scalePixels(layer, s);
+  const fit = fitRangeOf(textTypeOf(layer), scaled);
+  return fit ? ({ ...scaled, minFontSize: fit.min * s, maxFontSize: fit.max * s } as Layer) : scaled;
 };
 
 /** Side of the square whose area a preview keeps (aspect ratio kept). */

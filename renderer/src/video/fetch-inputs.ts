@@ -9,15 +9,21 @@ import { createWriteStream } from "node:fs";
 import { extname, join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { VIDEO_LAYER_FILE_PROPERTIES } from "@media-render/contract/config/video-layer-types";
 import type { Layer, VideoSpec } from "./types.ts";
+
+/** The file references `layer` holds: its properties that reference a file in any layer type, with their values. */
+export const layerFileRefs = (layer: Layer): [key: string, ref: string][] =>
+  [...VIDEO_LAYER_FILE_PROPERTIES.keys()].flatMap((key) => {
+    const ref = (layer as Record<string, unknown>)[key];
+    return typeof ref === "string" ? [[key, ref] as [string, string]] : [];
+  });
 
 /** Every distinct file reference the spec draws or plays (pure). */
 export const fileRefs = (spec: VideoSpec): string[] => {
   const refs = new Set<string>();
   const fromLayer = (l: Layer) => {
-    if ("path" in l) refs.add(l.path);
-    if ("fontPath" in l && l.fontPath !== undefined) refs.add(l.fontPath);
-    if ("fragmentPath" in l && l.fragmentPath !== undefined) refs.add(l.fragmentPath);
+    for (const [, ref] of layerFileRefs(l)) refs.add(ref);
   };
   spec.clips.forEach((c) => c.layers.forEach(fromLayer));
   spec.globalLayers.forEach(fromLayer);
@@ -38,12 +44,10 @@ export const missingInput = (spec: VideoSpec, inputs: Readonly<Record<string, st
 export const rewriteRefs = (spec: VideoSpec, map: ReadonlyMap<string, string>): VideoSpec => {
   const local = (ref: string) => map.get(ref) ?? ref;
   const fix = (l: Layer): Layer => {
-    let copy = l;
-    if ("path" in copy) copy = { ...copy, path: local(copy.path) };
-    if ("fontPath" in copy && copy.fontPath !== undefined) copy = { ...copy, fontPath: local(copy.fontPath) };
-    if ("fragmentPath" in copy && copy.fragmentPath !== undefined)
-      copy = { ...copy, fragmentPath: local(copy.fragmentPath) };
-    return copy;
+    const refs = layerFileRefs(l);
+    return refs.length === 0
+      ? l
+      : ({ ...l, ...Object.fromEntries(refs.map(([key, ref]) => [key, local(ref)])) } as Layer);
   };
   return {
     ...spec,

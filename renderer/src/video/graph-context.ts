@@ -62,6 +62,8 @@ export interface LayerVideo {
   h?: number;
   /** Opaque and covering the whole frame for the whole clip: may replace the clip's base. */
   coversFrame: boolean;
+  /** Streams overlaid after this one, in order (a caption preset's moving words). */
+  more?: LayerVideo[];
 }
 
 /** A layer's audio, already trimmed to its window, starting at `offset` seconds into the clip. */

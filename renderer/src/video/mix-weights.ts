@@ -9,6 +9,7 @@
  * source, audio tracks, `detached-audio` layers, the background track). `outputVolume` stays a gain.
  */
 import { scaleAnimated, valueRange, type Animated } from "@media-render/contract/keyframes";
+import { soundOf } from "./layers/index.ts";
 import type { ClipSpec, Layer } from "./types.ts";
 
 /** `weights` divided by the largest of them when that exceeds 1; otherwise unchanged. */
@@ -16,8 +17,6 @@ export const relativeWeights = (weights: readonly number[]): number[] => {
   const largest = Math.max(0, ...weights);
   return largest > 1 ? weights.map((w) => w / largest) : [...weights];
 };
-
-const CLIP_AUDIO = new Set<Layer["type"]>(["video", "audio"]);
 
 /** A layer's weight in its mix: its volume, or the loudest its keyframes reach. */
 const weightOf = (layer: Layer): number =>
@@ -36,13 +35,11 @@ interface Mix {
 export const mixWeights = <M extends Mix>(mix: M): M => {
   const weights = new Map<Layer, number>();
   for (const clip of mix.clips) {
-    const voiced = clip.layers.filter((l) => CLIP_AUDIO.has(l.type));
+    const voiced = clip.layers.filter((l) => soundOf(l) === "clip" || soundOf(l) === "source");
     relativeWeights(voiced.map(weightOf)).forEach((w, i) => weights.set(voiced[i]!, w));
   }
   // A speech layer becomes a detached-audio layer once it is synthesised (speech.ts).
-  const detached = mix.clips.flatMap((c) =>
-    c.layers.filter((l) => l.type === "detached-audio" || l.type === "speech"),
-  );
+  const detached = mix.clips.flatMap((c) => c.layers.filter((l) => soundOf(l) === "track"));
   const hasBackground = mix.audioFilePath !== null;
   const [clipsAudioVolume, background, ...rest] = relativeWeights([
     mix.clipsAudioVolume,

@@ -133,4 +133,19 @@ export interface RasterAsset {
   sequencePattern?: string;
   /** Frames are PNGs written into ffmpeg's input pipe while they are captured (one animated html layer). */
   stream?: (out: Writable) => Promise<void>;
+  /** A caption preset's words, each drawn over the frames by the graph (captions/word-motion.ts). */
+  words?: WordMotion;
+}
+
+/** How a caption preset moves its words: `wipe` fills each left to right while it is said (karaoke), `pop` scales it in. */
+export interface WordMotion {
+  motion: "wipe" | "pop";
+  words: WordOverlay[];
+}
+
+/** One word of a caption drawn on its own: its region of the sheet, and when it is said (seconds from the layer's start). */
+export interface WordOverlay {
+  frame: RasterFrame;
+  start: number;
+  end: number;
 }

@@ -35,3 +35,17 @@ export const countNear = (
     }
   return n;
 };
+
+/** Every frame of the video at `path`, in order (frame n is the output's frame n), decoded once. */
+export const allFrames = async (path: string, width: number, height: number): Promise<Frame[]> => {
+  const { stdout } = await run("ffmpeg", [
+    ...["-v", "error", "-threads", "1", "-i", path],
+    ...["-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+  ]);
+  const size = width * height * 3;
+  return Array.from({ length: stdout.length / size }, (_, n) => ({
+    width,
+    height,
+    data: stdout.subarray(n * size, (n + 1) * size),
+  }));
+};

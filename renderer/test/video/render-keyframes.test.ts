@@ -427,6 +427,56 @@ describe("keyframed width and height", () => {
   }, 60_000);
 });
 
+describe("keyframes on moving media (a looped, sped-up video; an animated GIF)", () => {
+  it("moves each by its keyframes at the layer's time, whatever the file's own timing", async () => {
+    // A white 1 s video and a two-frame GIF of near-whites (each frame 0.3 s): both read as the white box.
+    const clip = join(dir, "white.mp4");
+    await run("ffmpeg", [
+      ...["-v", "error", "-f", "lavfi", "-i", "color=white:s=64x36:r=10:d=1"],
+      ...["-c:v", "libx264", "-pix_fmt", "yuv420p", clip],
+    ]);
+    const gif = join(dir, "whites.gif");
+    await run("ffmpeg", [
+      ...["-v", "error", "-f", "lavfi", "-i"],
+      "nullsrc=s=32x18:r=10:d=0.2,format=gray,geq=lum='240+15*mod(N,2)',setpts=N*3",
+      ...["-fps_mode", "passthrough", "-loop", "0", gif],
+    ]);
+    const x = curve(0.2, 0.8, "ease-in-out");
+    const scale = curve(0.5, 1.5, "ease-out");
+    const config = videoConfig({
+      width: W,
+      height: H,
+      fps: FPS,
+      clips: [
+        {
+          duration: 2,
+          layers: [
+            { type: "pause", color: "black" },
+            {
+              type: "video",
+              path: clip,
+              speed: 2,
+              loop: true,
+              width: 0.2,
+              height: 0.2,
+              position: { x, y: 0.25 },
+            },
+            { type: "image-overlay", path: gif, width: 0.2, position: { x: 0.5, y: 0.75 }, scale },
+          ],
+        },
+      ],
+    });
+    const frames = await framesOf(await render("moving-media.mp4", config));
+    const rows = SAMPLES.map((k) => ({
+      k,
+      video: Math.abs(centreX(frames[k]!, 0, H / 2) - valueAt(x, k / FPS) * W) <= 2.5,
+      // The GIF scaled about its own box's centre (the animated path reports its box as the still one does).
+      gif: Math.abs(runWidth(frames[k]!, 67) - 32 * valueAt(scale, k / FPS)) <= 2.5,
+    }));
+    expect(rows).toEqual(SAMPLES.map((k) => ({ k, video: true, gif: true })));
+  }, 60_000);
+});
+
 describe("keyframed mixVolume", () => {
   it("is silent where the keyframes say 0 and loud where they say 1, with a step and a ramp between", async () => {
     const mixVolume: Keyframe[] = [

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../../src/app.ts";
 import { bearer, body, signUp } from "../accounts/sign-up.ts";
 import { call, fixture, json, upload } from "../helpers.ts";
+import { createConnection } from "../destinations/support.ts";
 import { newBox } from "../webhooks/support.ts";
 import { figure } from "./scale.ts";
 
@@ -98,10 +99,12 @@ const accountA = async () => {
       await call(`/api/v2/templates/${template.id}/batches`, json("POST", { rows: [{ label: "x" }] }, key)),
     )
   ).data!;
+  const connection = await createConnection(key);
   return {
     ...a,
     key,
     ids: {
+      connectionId: connection.id,
       templateId: template.id,
       batchId: batch.batchId,
       webhookId: webhook.id,
@@ -159,6 +162,7 @@ describe("cross-account probes", () => {
       "/api/v2/webhooks/:id/deliveries": a.ids.webhookId,
       "/api/v2/webhooks/:id/deliveries/:deliveryId": [a.ids.webhookId, a.ids.deliveryId],
       "/api/v2/webhooks/:id/deliveries/:deliveryId/replay": [a.ids.webhookId, a.ids.deliveryId],
+      "/api/v2/storage-connections/:id": a.ids.connectionId,
     };
     const unmapped = routes.filter((r) => !(r.split(" ")[1]! in idFor));
     expect(unmapped, "routes naming a resource that this test does not probe yet").toEqual([]);
@@ -194,6 +198,7 @@ describe("cross-account probes", () => {
       "/api/v2/webhooks",
       "/api/v2/templates",
       "/api/v2/batches",
+      "/api/v2/storage-connections",
     ]) {
       const text = await (await call(list, { headers: { authorization: `Bearer ${b.token}` } })).text();
       probes++;
@@ -212,6 +217,10 @@ describe("cross-account probes", () => {
       headers: { "x-api-key": a.key },
     });
     expect(hook.status).toBe(200);
+    const connection = await call(`/api/v2/storage-connections/${a.ids.connectionId}`, {
+      headers: { "x-api-key": a.key },
+    });
+    expect(connection.status).toBe(200);
     // A few hundred requests: 13 s on a loaded 2-core machine, over 30 s on one core of it.
   }, 120_000);
 });

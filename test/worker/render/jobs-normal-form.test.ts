@@ -135,4 +135,33 @@ describe("a job's config is parsed once, at creation", () => {
       },
     ]);
   });
+
+  it("takes a frame of a stored video in an image layer, and refuses one past its end, naming the field", async () => {
+    const { key } = await newAccount({ tokens: 1000 });
+    const media = await uploadMedia(key);
+    const create = (frameTime: number) =>
+      call("/api/v1/jobs", {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify({
+          type: "video",
+          config: {
+            width: 64,
+            height: 64,
+            clips: [{ duration: 1, layers: [{ type: "image-overlay", path: media.video, frameTime }] }],
+          },
+        }),
+      });
+    const inside = await create(34.5);
+    expect(inside.status, JSON.stringify(await body(inside.clone()))).toBe(201);
+    const past = await create(34.91);
+    expect(past.status).toBe(400);
+    expect((await body(past)).details!.errors).toEqual([
+      {
+        field: "config.clips[0].layers[0].frameTime",
+        message: "is 34.91 s, at or after the end of this video (34.91 s long)",
+        code: "CUT_OUTSIDE_FILE",
+      },
+    ]);
+  });
 });

@@ -99,7 +99,7 @@ const VolumeString = v.pipe(
  * A volume, as editly takes it: a factor 0..1000 (1 = unchanged), a number string (`"50"`) or decibels
  * (`"-10dB"`, at most +60 dB), normalised to the factor. Chosen by the input's type so each form reports its
  * own error (the served JSON Schema states it as `anyOf`, see src/schemas/json-schemas.ts). How the renderer
- * mixes with it (gains, and weights relative to each other above 1) is renderer/src/video/README.md's.
+ * mixes with it (gains, and weights relative to each other above 1) is docs/video-rendering.md's.
  */
 export const Volume = v.lazy((input: unknown) => (typeof input === "string" ? VolumeString : VolumeNumber));
 const VolumeNumber = numberIn(0, MAX_VOLUME);

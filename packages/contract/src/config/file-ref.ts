@@ -59,13 +59,28 @@ const parsesAsUrl = (s: string): boolean => {
 const describe = (kind: FileKind): string =>
   `must be a storage path starting with "/" or an http(s) URL ending in ${FILE_EXTENSIONS[kind].map((e) => `.${e}`).join(", ")}`;
 
+/** The kind of every file reference slot made by `fileRef`, by its schema. */
+const SLOT_KINDS = new WeakMap<object, FileKind>();
+
 /** The schema of a file reference slot of the given kind. */
-export const fileRef = (kind: FileKind) =>
-  v.pipe(
+export const fileRef = (kind: FileKind) => {
+  const slot = v.pipe(
     v.string(describe(kind)),
     v.maxLength(MAX_FILE_REFERENCE_LENGTH, `must be at most ${MAX_FILE_REFERENCE_LENGTH} characters`),
     v.regex(patternFor(kind), describe(kind)),
     v.check(parsesAsUrl, "must be a valid URL"),
+  );
+  SLOT_KINDS.set(slot, kind);
+  return slot;
+};
+
+/**
+ * The kind of file a property's schema references (`path: VideoRef` is a video), optional or not; undefined for a
+ * property that is no file reference. How a layer type's files are read off its entries (layer-set.ts).
+ */
+export const slotKind = (schema: v.GenericSchema): FileKind | undefined =>
+  SLOT_KINDS.get(
+    schema.type === "optional" ? (schema as v.OptionalSchema<v.GenericSchema, unknown>).wrapped : schema,
   );
 
 export const ImageRef = fileRef("image");

@@ -1,7 +1,7 @@
 /**
  * The `html` layer, shared by image and video jobs (config reference §4). Image jobs add placement and
  * effects (`x`, `y`, `opacity`, `rotation`, `blur`); video jobs add `animated`, `duration`, `start`, `stop`.
- * "Exactly one of html/src" is a cross-field rule, checked in `rules.ts`.
+ * "Exactly one of html/src" is a cross-field rule (`htmlLayerIssues`), run by both jobs' tables of layer types.
  */
 import * as v from "valibot";
 import { bool, FontFamilySpec, list, numberAbove, numberIn, PositivePx, Position } from "./common.ts";
@@ -13,6 +13,7 @@ import {
   HTML_MAX_WAIT,
   HTML_SRC_MAX_LENGTH,
 } from "./limits.ts";
+import type { RuleIssue } from "./rules.ts";
 
 const utf8Length = (s: string): number => new TextEncoder().encode(s).length;
 
@@ -66,3 +67,14 @@ export const htmlVideoEntries = {
   /** Recording length of an animated layer (default 5 s). */
   duration: v.optional(numberAbove(0, HTML_MAX_ANIMATED_DURATION)),
 };
+
+/** Exactly one of `html` (markup) and `src` (a page to capture). */
+export const htmlLayerIssues = (layer: Record<string, unknown>): RuleIssue[] => {
+  const count = Number(layer.html !== undefined) + Number(layer.src !== undefined);
+  if (count === 0)
+    return [{ path: ["html"], message: 'an html layer needs "html" (markup) or "src" (an https URL)' }];
+  return count === 2 ? [{ path: ["src"], message: '"html" and "src" cannot be combined: use one' }] : [];
+};
+
+/** `htmlLayerIssues` as JSON Schema states it (served only). */
+export const HTML_JSON_RULE = { oneOf: [{ required: ["html"] }, { required: ["src"] }] };

@@ -1,5 +1,6 @@
 /**
- * Layers of image jobs (config reference §1.2-1.6). Positions are pixels from the top-left unless a
+ * The properties of each layer type of image jobs (config reference §1.2-1.6); the table of the types is
+ * image-layer-types.ts. Positions are pixels from the top-left unless a
  * `position` preset or object is given (which then wins). Absent properties keep their documented
  * defaults (`IMAGE_DEFAULTS`); the schema does not fill them in, so a stored config stays as submitted.
  */
@@ -25,6 +26,7 @@ import {
   text,
 } from "./common.ts";
 import { FontRef, ImageRef } from "./file-ref.ts";
+import { fitFontSizeEntries } from "../fit-text.ts";
 import { htmlCommonEntries } from "./html-layer.ts";
 import {
   GRADIENT_MAX_COLORS,
@@ -34,6 +36,7 @@ import {
   MAX_STROKE_WIDTH,
   MAX_TEXT_LENGTH,
 } from "./limits.ts";
+import type { RuleIssue } from "./rules.ts";
 
 const o = v.optional;
 
@@ -53,6 +56,17 @@ export const imageLayerEntries = {
   borderRadius: o(BorderRadius),
 };
 
+/** A text that wraps needs a width, its own or from the defaults (a rule over the layer as rendered). */
+export const textWrapIssues = (layer: Record<string, unknown>): RuleIssue[] =>
+  layer.wrap === true && layer.width === undefined
+    ? [
+        {
+          path: ["width"],
+          message: '"width" is required when "wrap" is true (set it on the layer or in defaults)',
+        },
+      ]
+    : [];
+
 export const textLayerEntries = {
   type: v.literal("text"),
   text: text(MAX_TEXT_LENGTH),
@@ -66,6 +80,10 @@ export const textLayerEntries = {
   /** Only sizes the blur area; layout ignores it. */
   height: o(PositivePx),
   fontSize: o(numberAbove(0, IMAGE_MAX_FONT_SIZE)),
+  ...fitFontSizeEntries(
+    numberAbove(0, IMAGE_MAX_FONT_SIZE),
+    "its width (required), and its height when given",
+  ),
   color: o(Color),
   fontFamily: o(FontFamily),
   fontPath: o(FontRef),
@@ -121,14 +139,4 @@ export const imageHtmlLayerEntries = {
   opacity: o(Opacity),
   rotation: o(Rotation),
   blur: o(Blur),
-};
-
-/** Every image layer type with its entries, in the order the docs list them. */
-export const IMAGE_LAYER_ENTRIES = {
-  image: imageLayerEntries,
-  text: textLayerEntries,
-  rectangle: rectangleLayerEntries,
-  circle: circleLayerEntries,
-  gradient: gradientLayerEntries,
-  html: imageHtmlLayerEntries,
 };

@@ -15,16 +15,16 @@ import {
   oneOf,
   strict,
 } from "./common.ts";
+import { IMAGE_LAYER_TYPES } from "./image-layer-types.ts";
+import { textLayerEntries } from "./image-layers.ts";
 import {
-  circleLayerEntries,
-  gradientLayerEntries,
-  IMAGE_LAYER_ENTRIES,
-  imageHtmlLayerEntries,
-  imageLayerEntries,
-  rectangleLayerEntries,
-  textLayerEntries,
-} from "./image-layers.ts";
-import { layerDefaultsEntries, layerObject, layerVariant } from "./layer-set.ts";
+  entryOf,
+  layerDefaultsEntries,
+  layerObjects,
+  layerVariant,
+  perJobCaps,
+  type LayerTypeFacts,
+} from "./layer-set.ts";
 import {
   HTML_MAX_LAYERS_PER_JOB,
   IMAGE_DEFAULTS,
@@ -37,7 +37,6 @@ import {
 } from "./limits.ts";
 import {
   applyLayerDefaults,
-  effectiveLayerIssues,
   defaultsIssues,
   normaliseConfigAliases,
   prefix,
@@ -53,19 +52,12 @@ export const IMAGE_FORMATS = spellingsFor("image");
  * any family when the hosted catalogue is on. Everything else is the same object graph.
  */
 const imageGrammar = (catalogFont: typeof BundledCatalogFont | typeof HostedCatalogFont) => {
-  const entries = {
-    ...IMAGE_LAYER_ENTRIES,
-    text: { ...textLayerEntries, ...catalogFontEntries(catalogFont) },
+  const types = {
+    ...IMAGE_LAYER_TYPES,
+    text: { ...IMAGE_LAYER_TYPES.text, entries: { ...textLayerEntries, ...catalogFontEntries(catalogFont) } },
   };
-  const layer = layerVariant("an image job", [
-    layerObject(imageLayerEntries),
-    layerObject(entries.text),
-    layerObject(rectangleLayerEntries),
-    layerObject(circleLayerEntries),
-    layerObject(gradientLayerEntries),
-    layerObject(imageHtmlLayerEntries),
-  ]);
-  const defaults = strict("defaults", layerDefaultsEntries(entries));
+  const layer = layerVariant("an image job", Object.values(layerObjects(types)), types);
+  const defaults = strict("defaults", layerDefaultsEntries(types));
   const imageConfigEntries = {
     width: integerIn(IMAGE_MIN_SIZE, IMAGE_MAX_SIZE),
     height: integerIn(IMAGE_MIN_SIZE, IMAGE_MAX_SIZE),
@@ -90,7 +82,9 @@ const imageGrammar = (catalogFont: typeof BundledCatalogFont | typeof HostedCata
     v.transform(normaliseConfigAliases),
     v.description(
       'Image job config. Cross-field rules beyond this schema: a text layer with "wrap": true needs "width" ' +
-        `(its own or from defaults); at most ${HTML_MAX_LAYERS_PER_JOB} html layers per job; html/css sizes are UTF-8 bytes.`,
+        '(its own or from defaults); "minFontSize" and "maxFontSize" go together (minimum at most the maximum), need ' +
+        '"width" on a text layer and replace "fontSize" (not both on one object); ' +
+        `at most ${HTML_MAX_LAYERS_PER_JOB} html layers per job; html/css sizes are UTF-8 bytes.`,
     ),
   );
   return { layer, defaults, config };
@@ -107,20 +101,16 @@ export const ImageConfigSchema = bundled.config;
 export const HostedImageConfigSchema = hosted.config;
 export type ImageConfig = v.InferOutput<typeof ImageConfigSchema>;
 
-/** Rules over the whole config: merged layer views, defaults objects, the html layer cap. */
+/** Rules over the whole config: merged layer views, defaults objects, the layer caps (html). */
 export const imageConfigIssues = (config: ImageConfig): RuleIssue[] => {
   const out: RuleIssue[] = [];
   const defaults = config.defaults;
   out.push(...defaultsIssues(defaults));
-  let html = 0;
+  const capped = perJobCaps(IMAGE_LAYER_TYPES);
   config.layers.forEach((layer, i) => {
-    out.push(...prefix(["layers", i], effectiveLayerIssues(applyLayerDefaults(defaults, layer))));
-    if (layer.type === "html" && ++html === HTML_MAX_LAYERS_PER_JOB + 1) {
-      out.push({
-        path: ["layers", i],
-        message: `at most ${HTML_MAX_LAYERS_PER_JOB} html layers are allowed per job`,
-      });
-    }
+    const rules = entryOf<LayerTypeFacts>(IMAGE_LAYER_TYPES, layer.type)?.renderedRules;
+    if (rules) out.push(...prefix(["layers", i], rules(applyLayerDefaults(defaults, layer))));
+    out.push(...capped(layer, ["layers", i]));
   });
   return out;
 };

@@ -125,6 +125,34 @@ export const motionEntries = {
   scale: v.optional(AnimatedScale),
 };
 
+/** Every keyframable property, by its path under the layer, in the order the builder offers them. */
+const ANIMATABLE_PATHS: readonly (readonly string[])[] = [
+  ["opacity"],
+  ["rotation"],
+  ["scale"],
+  ["position", "x"],
+  ["position", "y"],
+  ["width"],
+  ["height"],
+  ["mixVolume"],
+];
+
+/**
+ * The keyframable properties of a layer type, read off its entries (video-layer-types.ts): those whose schema is
+ * `animated`, and a position's x and y where it is `AnimatedPosition`.
+ */
+export const animatablePaths = (entries: Readonly<Record<string, unknown>>): (readonly string[])[] => {
+  const schemaOf = (key: string): unknown => {
+    const entry = entries[key];
+    // An optional property's schema is its wrapped one.
+    return entry !== null && typeof entry === "object" && "wrapped" in entry ? entry.wrapped : entry;
+  };
+  return ANIMATABLE_PATHS.filter(([key, axis]) => {
+    const schema = schemaOf(key!);
+    return axis ? schema === AnimatedPosition : ANIMATED_FORMS.has(schema as v.GenericSchema);
+  });
+};
+
 /** The keyframed properties of a layer: `[path under the layer, keyframes]`. */
 export const layerKeyframes = (layer: Record<string, unknown>): [string[], readonly { time: number }[]][] => {
   const out: [string[], readonly { time: number }[]][] = [];

@@ -103,6 +103,12 @@ export const MAX_ANIMATION_SPEED = 100;
 export const MAX_KEYFRAMES = 100;
 /** Largest `scale` of a video layer (1 = as laid out): 10x a layer's box is past any frame. */
 export const MAX_LAYER_SCALE = 10;
+/**
+ * A video layer's `speed`: a quarter to four times as fast. Its sound keeps its pitch through ffmpeg's `atempo`,
+ * whose steps are best within 0.5-2x, so at most two of them.
+ */
+export const MIN_VIDEO_SPEED = 0.25;
+export const MAX_VIDEO_SPEED = 4;
 
 /** Defaults the renderers apply when a property is absent (the schemas leave absent values absent). */
 export const IMAGE_DEFAULTS = {
@@ -152,7 +158,7 @@ export const TOKENS_SUBTITLES_PER_SECOND = 1;
  * whole video when global) and of each transition that may be drawn by its GLSL, times the frame's width x height
  * (packages/contract/src/deadline.ts `renderWork`). The render's deadline allows GL_NANOSECONDS_PER_PIXEL for each (the
  * native helper's `cube` ~50 ns at 1280x720, `fade` ~22, a gl layer's draw and read-back on the page ~40-60;
- * renderer/src/video/README.md), so past VIDEO_MAX_GL_PIXELS (3000 s of it) a job could never finish within the
+ * docs/benchmarks.md, "Drawn transitions"), so past VIDEO_MAX_GL_PIXELS (3000 s of it) a job could never finish within the
  * longest render: validation refuses it (GL_WORK_TOO_LARGE). 50e9 pixels is ~54,000 frames at 1280x720 (a 300 s,
  * 25 fps video with 7 full-length gl layers), ~24,100 at 1920x1080, ~2,980 at 4096x4096.
  */
@@ -218,6 +224,11 @@ export const CAPTIONS_FILE_MAX_CUES = 2000;
 /** autoSubtitlesStyle.wordsPerLine and maxLines at most. */
 export const CAPTION_MAX_WORDS_PER_LINE = 20;
 export const CAPTION_MAX_LINES = 4;
+/** autoSubtitlesStyle.maxCharsPerLine bounds (characters, spaces included). */
+export const CAPTION_MIN_CHARS_PER_LINE = 4;
+export const CAPTION_MAX_CHARS_PER_LINE = 80;
+/** autoSubtitlesStyle.preset values (issue 45): how the spoken words are drawn (renderer/src/video/captions/presets.ts). */
+export const CAPTION_PRESETS = ["karaoke", "pop", "box", "one-word"] as const;
 /** `ducking`: how far the music goes down under speech (dB), and its attack and release (seconds). */
 export const DUCKING_MAX_DB = 60;
 export const DUCKING_MAX_SECONDS = 5;

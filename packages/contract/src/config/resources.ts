@@ -3,7 +3,10 @@
  * to rewrite them (e.g. a downloaded public URL to its storage path) without knowing the grammar.
  */
 import { kindOfReference, type FileKind } from "./file-ref.ts";
+import { IMAGE_LAYER_TYPES } from "./image-layer-types.ts";
 import type { JobType } from "./job-type.ts";
+import { entryOf } from "./layer-set.ts";
+import { VIDEO_LAYER_TYPES } from "./video-layer-types.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -24,13 +27,26 @@ export interface DetectedResource {
   size?: number;
 }
 
-const PATH_KIND: Record<string, FileKind> = {
-  image: "image",
-  "image-overlay": "image",
-  video: "video",
-  audio: "audio",
-  "detached-audio": "audio",
+type Slot = FileKind | "unknown";
+
+/** The files each layer type references, by job type (video-layer-types.ts, image-layer-types.ts). */
+const LAYER_FILES: Record<
+  JobType,
+  Readonly<Record<string, { files: Readonly<Record<string, FileKind>> }>>
+> = {
+  image: IMAGE_LAYER_TYPES,
+  video: VIDEO_LAYER_TYPES,
 };
+
+/**
+ * Every file property of any layer type, with the kind every type that has it agrees on (`fontPath`: a font), else
+ * `unknown` (`path`): the slot of the property where the layer's type does not say (`defaults.layer`).
+ */
+const FILE_PROPERTIES = new Map<string, Slot>();
+for (const table of Object.values(LAYER_FILES))
+  for (const { files } of Object.values(table))
+    for (const [key, kind] of Object.entries(files))
+      FILE_PROPERTIES.set(key, (FILE_PROPERTIES.get(key) ?? kind) === kind ? kind : "unknown");
 
 const isObj = (value: unknown): value is Obj =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -47,7 +63,7 @@ export const forEachFileReference = (
   visit: (ref: FileReference) => string | void,
 ): void => {
   if (!isObj(config)) return;
-  const at = (holder: Obj, key: string, field: string, slot: FileKind | "unknown") => {
+  const at = (holder: Obj, key: string, field: string, slot: Slot) => {
     const url = holder[key];
     if (typeof url !== "string") return;
     const next = visit({ field: `${field}.${key}`, slot, url });
@@ -56,9 +72,8 @@ export const forEachFileReference = (
   const layer = (value: unknown, field: string, layerType?: string) => {
     if (!isObj(value)) return;
     const t = layerType ?? (typeof value.type === "string" ? value.type : undefined);
-    at(value, "path", field, (t && PATH_KIND[t]) || "unknown");
-    at(value, "fontPath", field, "font");
-    at(value, "fragmentPath", field, "shader");
+    const files = t ? entryOf(LAYER_FILES[type], t)?.files : undefined;
+    for (const [key, slot] of FILE_PROPERTIES) at(value, key, field, files?.[key] ?? slot);
   };
   const layers = (value: unknown, field: string) => {
     if (Array.isArray(value)) value.forEach((item, i) => layer(item, `${field}[${i}]`));

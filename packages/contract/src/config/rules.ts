@@ -4,6 +4,7 @@
  * the way the rules (and users) see it.
  */
 import type * as v from "valibot";
+import { fitConflictIssues } from "../fit-text.ts";
 
 type Obj = Record<string, unknown>;
 type Key = string | number;
@@ -76,8 +77,11 @@ export const normaliseConfigAliases = <C extends ParsedConfig>(config: C): C => 
 const dropUndefined = <T extends object>(o: T): T =>
   Object.fromEntries(Object.entries(o).filter(([, value]) => value !== undefined)) as T;
 
-/** Rules on one layer object as written (a layer, or a defaults object). */
-export const layerIssues = (layer: Obj): RuleIssue[] => {
+/**
+ * Rules on one layer object as written (a layer, or a defaults object): those every layer has, with `typeRules` (its
+ * type's own, from its table entry: layer-set.ts `layerVariant`) after the font rules.
+ */
+export const layerIssues = (layer: Obj, typeRules?: (layer: Obj) => RuleIssue[]): RuleIssue[] => {
   const out: RuleIssue[] = [];
   if (isSet(layer.googleFont) && isSet(layer.catalogFont)) {
     out.push({
@@ -93,31 +97,14 @@ export const layerIssues = (layer: Obj): RuleIssue[] => {
       });
     }
   }
-  if (layer.type === "html") {
-    const count = Number(isSet(layer.html)) + Number(isSet(layer.src));
-    if (count === 0)
-      out.push({ path: ["html"], message: 'an html layer needs "html" (markup) or "src" (an https URL)' });
-    if (count === 2) out.push({ path: ["src"], message: '"html" and "src" cannot be combined: use one' });
-  }
-  if (layer.type === "gl") {
-    const count = Number(isSet(layer.fragmentShader)) + Number(isSet(layer.fragmentPath));
-    if (count === 0)
-      out.push({
-        path: ["fragmentShader"],
-        message: 'a gl layer needs "fragmentShader" (GLSL text) or "fragmentPath" (an uploaded .glsl file)',
-      });
-    if (count === 2)
-      out.push({
-        path: ["fragmentPath"],
-        message: '"fragmentShader" and "fragmentPath" cannot be combined: use one',
-      });
-  }
+  if (typeRules) out.push(...typeRules(layer));
   if (typeof layer.cutFrom === "number" && typeof layer.cutTo === "number" && layer.cutTo <= layer.cutFrom) {
     out.push({ path: ["cutTo"], message: `must be greater than cutFrom (${layer.cutFrom})` });
   }
   if (typeof layer.start === "number" && typeof layer.stop === "number" && layer.stop <= layer.start) {
     out.push({ path: ["stop"], message: `must be greater than start (${layer.start})` });
   }
+  out.push(...fitConflictIssues(layer));
   return out;
 };
 
@@ -127,9 +114,17 @@ export interface LayerDefaults {
   layerType?: Record<string, Obj | undefined>;
 }
 
-/** `top` over `base`; a font choice of one kind in `top` drops a default of the other kind. */
+/** The properties that size text fitted into its box (../fit-text.ts), which replace `fontSize`. */
+const FIT_KEYS = ["minFontSize", "maxFontSize"] as const;
+
+/**
+ * `top` over `base`; a font choice of one kind in `top` drops a default of the other kind, and so does a size of
+ * one kind (`fontSize`, or the fitting range).
+ */
 const over = (base: Obj, top: Obj): Obj => {
   const merged = { ...base, ...top };
+  if (isSet(top.fontSize)) for (const k of FIT_KEYS) if (!isSet(top[k])) delete merged[k];
+  if (FIT_KEYS.some((k) => isSet(top[k])) && !isSet(top.fontSize)) delete merged.fontSize;
   if (isSet(top.fontPath) && !hasCatalogFont(top)) for (const k of CATALOG_FONT_KEYS) delete merged[k];
   if (hasCatalogFont(top)) {
     if (!isSet(top.fontPath)) delete merged.fontPath;
@@ -142,7 +137,7 @@ const over = (base: Obj, top: Obj): Obj => {
 /**
  * The layer as rendered: explicit property > `defaults.layerType.<type>` > `defaults.layer`. When a more
  * specific level picks `fontPath` or `googleFont` (or its alias `catalogFont`), a less specific choice of the
- * other kind is dropped.
+ * other kind is dropped; likewise `fontSize` and the fitting range `minFontSize`/`maxFontSize`.
  */
 export const applyLayerDefaults = <L extends { type: string }>(
   defaults: LayerDefaults | undefined,
@@ -150,19 +145,6 @@ export const applyLayerDefaults = <L extends { type: string }>(
 ): L => {
   const base = over(defaults?.layer ?? {}, defaults?.layerType?.[layer.type] ?? {});
   return over(base, layer) as L;
-};
-
-/** Rules that need the merged view of a layer. */
-export const effectiveLayerIssues = (layer: Obj): RuleIssue[] => {
-  if (layer.type === "text" && layer.wrap === true && !isSet(layer.width)) {
-    return [
-      {
-        path: ["width"],
-        message: '"width" is required when "wrap" is true (set it on the layer or in defaults)',
-      },
-    ];
-  }
-  return [];
 };
 
 /** `issues` moved under `base`. */

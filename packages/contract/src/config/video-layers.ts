@@ -1,10 +1,12 @@
 /**
- * Layers of video jobs (config reference §2.3-2.4, §4). Sizes of media layers are fractions of the frame
+ * The properties of each layer type of video jobs (config reference §2.3-2.4, §4); the table of the types is
+ * video-layer-types.ts. Sizes of media layers are fractions of the frame
  * (0..1); text sizes are pixels except `slide-in-text`, whose `fontSize` is a fraction of the frame width.
  * `start`/`stop` are seconds relative to the clip (absolute in `globalLayers`); default: the whole clip.
  */
 import * as v from "valibot";
 import {
+  bool,
   HostedCatalogFont,
   catalogFontEntries,
   Color,
@@ -22,10 +24,10 @@ import {
   Volume,
 } from "./common.ts";
 import { AudioRef, FontRef, ImageRef, ShaderRef, VideoRef } from "./file-ref.ts";
+import { fitFontSizeEntries } from "../fit-text.ts";
 import { htmlCommonEntries, htmlVideoEntries } from "./html-layer.ts";
 import { ignored } from "./ignored.ts";
 import { animated, AnimatedPosition, AnimatedVolume, motionEntries } from "./keyframes.ts";
-import { speechLayerEntries } from "./speech.ts";
 import {
   GRADIENT_MAX_COLORS,
   GRADIENT_MIN_COLORS,
@@ -33,10 +35,13 @@ import {
   MAX_ANIMATION_SPEED,
   MAX_OUTLINE_WIDTH,
   MAX_TEXT_LENGTH,
+  MAX_VIDEO_SPEED,
+  MIN_VIDEO_SPEED,
   VIDEO_MAX_FONT_SIZE,
   VIDEO_MAX_SIZE,
   VIDEO_MIN_FONT_SIZE,
 } from "./limits.ts";
+import type { RuleIssue } from "./rules.ts";
 
 const o = v.optional;
 
@@ -48,7 +53,41 @@ const motion = motionEntries;
 const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "down"]));
 const kenBurns = { zoomDirection: o(ZoomDirection), zoomAmount: o(Fraction) };
 const cut = { cutFrom: o(Seconds), cutTo: o(PositiveSeconds) };
+/**
+ * An animated picture (GIF, WebP) plays at its own frame timing from the layer's start: `loop` (default true)
+ * repeats it for as long as the layer lasts, `false` plays it once and holds its last frame. A still ignores it.
+ */
+const animation = {
+  loop: o(
+    v.pipe(
+      bool(),
+      v.description(
+        "An animated GIF or WebP plays at its own frame timing from the layer's start; true (default) repeats it for as long as the layer lasts, false plays it once and holds its last frame. A still ignores it.",
+      ),
+    ),
+  ),
+};
+/**
+ * A moving picture (a video by its storage path, an animated GIF or WebP) drawn as a still: the frame a video layer
+ * cut from this second shows first (a video: the first frame at or after it; an animated picture: the frame on screen
+ * then). A still picture ignores it; at or after the file's end it draws nothing (refused for stored files).
+ */
+const frame = {
+  frameTime: o(
+    v.pipe(
+      Seconds,
+      v.description(
+        "Draws one frame of a moving picture as a still: of a video (by its storage path: an upload or an imported file) the first frame at or after this second, the frame a video layer cut from here shows first; of an animated GIF or WebP the frame on screen then. A still picture ignores it; at or after the file's end the layer draws nothing (refused for stored videos of known length).",
+      ),
+    ),
+  ),
+};
 const FontSize = numberIn(VIDEO_MIN_FONT_SIZE, VIDEO_MAX_FONT_SIZE);
+/** One pair of schemas for every type, so `defaults.layer` reads one schema per key (layer-set.ts). */
+const fitEntries = fitFontSizeEntries(
+  FontSize,
+  "its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height",
+);
 const font = { fontPath: o(FontRef), ...catalogFontEntries(HostedCatalogFont), fontFamily: o(FontFamily) };
 const Colors = list(Color, GRADIENT_MIN_COLORS, GRADIENT_MAX_COLORS, "colours");
 const GradientDirection = oneOf(["horizontal", "vertical", "diagonal"]);
@@ -59,6 +98,27 @@ export const videoLayerEntries = {
   /** Default `contain-blur`. */
   resizeMode: o(oneOf(["contain", "contain-blur", "cover", "stretch"])),
   ...cut,
+  /**
+   * Plays the cut this many times as fast (0.25-4); the layer's length follows: a clip without `duration` lasts the
+   * cut divided by it. Its sound keeps its pitch. Given, the cut is never stretched to the clip.
+   */
+  speed: o(
+    v.pipe(
+      numberIn(MIN_VIDEO_SPEED, MAX_VIDEO_SPEED),
+      v.description(
+        `Plays the cut this many times as fast (${MIN_VIDEO_SPEED}-${MAX_VIDEO_SPEED}); a clip without duration lasts the cut divided by it. The sound keeps its pitch. Given, the cut is never stretched to the clip.`,
+      ),
+    ),
+  ),
+  /** Repeats the cut (at `speed`) for as long as the layer lasts, instead of holding its last frame. */
+  loop: o(
+    v.pipe(
+      bool(),
+      v.description(
+        "Repeats the cut (at its speed) for as long as the layer lasts, instead of holding its last frame; its sound repeats with it. Does not lengthen a clip without duration.",
+      ),
+    ),
+  ),
   width: o(AnimatedPositiveFraction),
   height: o(AnimatedPositiveFraction),
   /** editly placement (prefer `position`). */
@@ -101,6 +161,8 @@ export const videoImageLayerEntries = {
   width: o(AnimatedPositiveFraction),
   height: o(AnimatedPositiveFraction),
   ...motion,
+  ...animation,
+  ...frame,
   ...timing,
   /** In editly's types, never read by its renderer (its examples carry it): the clip decides the length. */
   duration: ignored(
@@ -125,6 +187,8 @@ export const imageOverlayLayerEntries = {
   height: o(animated(OverlaySize)),
   ...kenBurns,
   ...motion,
+  ...animation,
+  ...frame,
   ...timing,
 };
 
@@ -132,6 +196,7 @@ const titleProps = {
   text: text(MAX_TEXT_LENGTH),
   textColor: o(Color),
   fontSize: o(FontSize),
+  ...fitEntries,
   ...font,
   position: o(AnimatedPosition),
   /** Default `fade-in`. */
@@ -159,6 +224,7 @@ export const subtitleLayerEntries = {
   text: text(MAX_TEXT_LENGTH),
   textColor: o(Color),
   fontSize: o(FontSize),
+  ...fitEntries,
   ...font,
   position: o(AnimatedPosition),
   backgroundColor: o(Color),
@@ -235,6 +301,21 @@ export const GL_SHADER_MAX_BYTES = 64 * 1024;
  * given inline (`fragmentShader`) or, like editly's `fragmentPath`, as a file: an uploaded GLSL text file
  * (its storage path, category `shader`) or a public URL ending in .glsl/.frag/.fs. One of the two.
  */
+/** Exactly one of `fragmentShader` (GLSL text) and `fragmentPath` (an uploaded file). */
+export const glLayerIssues = (layer: Record<string, unknown>): RuleIssue[] => {
+  const count = Number(layer.fragmentShader !== undefined) + Number(layer.fragmentPath !== undefined);
+  if (count === 0)
+    return [
+      {
+        path: ["fragmentShader"],
+        message: 'a gl layer needs "fragmentShader" (GLSL text) or "fragmentPath" (an uploaded .glsl file)',
+      },
+    ];
+  return count === 2
+    ? [{ path: ["fragmentPath"], message: '"fragmentShader" and "fragmentPath" cannot be combined: use one' }]
+    : [];
+};
+
 export const glLayerEntries = {
   type: v.literal("gl"),
   fragmentShader: o(
@@ -249,35 +330,4 @@ export const glLayerEntries = {
   speed: o(numberAbove(0, 100)),
   ...motion,
   ...timing,
-};
-
-/** Every video layer type with its entries. */
-export const VIDEO_LAYER_ENTRIES = {
-  video: videoLayerEntries,
-  audio: audioLayerEntries,
-  "detached-audio": detachedAudioLayerEntries,
-  speech: speechLayerEntries,
-  image: videoImageLayerEntries,
-  "image-overlay": imageOverlayLayerEntries,
-  title: titleLayerEntries,
-  subtitle: subtitleLayerEntries,
-  "news-title": newsTitleLayerEntries,
-  "title-background": titleBackgroundLayerEntries,
-  "slide-in-text": slideInTextLayerEntries,
-  "fill-color": fillColorLayerEntries,
-  "linear-gradient": linearGradientLayerEntries,
-  "radial-gradient": radialGradientLayerEntries,
-  "rainbow-colors": rainbowColorsLayerEntries,
-  pause: pauseLayerEntries,
-  "editly-banner": editlyBannerLayerEntries,
-  html: videoHtmlLayerEntries,
-  gl: glLayerEntries,
-};
-
-/** Types `globalLayers` refuses, with the reason given to the user. */
-export const GLOBAL_LAYER_FORBIDDEN: Record<string, string> = {
-  video: '"video" layers are not allowed in globalLayers: put them in a clip',
-  audio: '"audio" layers are not allowed in globalLayers: use audioTracks',
-  "detached-audio": '"detached-audio" layers are not allowed in globalLayers: use audioTracks',
-  speech: '"speech" layers are not allowed in globalLayers: use audioTracks (an entry with "type": "speech")',
 };

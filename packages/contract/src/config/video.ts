@@ -23,9 +23,18 @@ import {
 import { AudioRef, CaptionsRef, FontRef } from "./file-ref.ts";
 import { ignored } from "./ignored.ts";
 import { keyframeIssues } from "./keyframes.ts";
-import { layerDefaultsEntries, layerObject, layerVariant } from "./layer-set.ts";
+import {
+  entryOf,
+  layerDefaultsEntries,
+  layerObjects,
+  layerTypeNames,
+  layerVariant,
+  perJobCaps,
+  type LayerTypeFacts,
+} from "./layer-set.ts";
 import * as L from "./limits.ts";
 import {
+  applyLayerDefaults,
   defaultsIssues,
   layerIssues,
   normaliseConfigAliases,
@@ -45,39 +54,35 @@ import {
 } from "./outputs.ts";
 import { speechIssues, SpeechTrackSchema } from "./speech.ts";
 import { TransitionSchema } from "./transitions.ts";
-import { GLOBAL_LAYER_FORBIDDEN, VIDEO_LAYER_ENTRIES as E } from "./video-layers.ts";
+import { VIDEO_LAYER_TYPES, type VideoLayerType } from "./video-layer-types.ts";
 
 const o = v.optional;
 
-const visualOptions = [
-  layerObject(E.image),
-  layerObject(E["image-overlay"]),
-  layerObject(E.title),
-  layerObject(E.subtitle),
-  layerObject(E["news-title"]),
-  layerObject(E["title-background"]),
-  layerObject(E["slide-in-text"]),
-  layerObject(E["fill-color"]),
-  layerObject(E["linear-gradient"]),
-  layerObject(E["radial-gradient"]),
-  layerObject(E["rainbow-colors"]),
-  layerObject(E.pause),
-  layerObject(E["editly-banner"]),
-  layerObject(E.html),
-  layerObject(E.gl),
-] as const;
+const LAYER_OBJECTS = layerObjects(VIDEO_LAYER_TYPES);
+type GlobalType = {
+  [T in VideoLayerType]: (typeof VIDEO_LAYER_TYPES)[T]["global"] extends true ? T : never;
+}[VideoLayerType];
 
-export const VideoLayerSchema = layerVariant("a video clip", [
-  layerObject(E.video),
-  layerObject(E.audio),
-  layerObject(E["detached-audio"]),
-  layerObject(E.speech),
-  ...visualOptions,
-]);
+/** Why `globalLayers` refuses a type, by type. */
+const GLOBAL_REFUSALS: Record<string, string> = Object.fromEntries(
+  layerTypeNames(VIDEO_LAYER_TYPES).flatMap((t) => {
+    const global = VIDEO_LAYER_TYPES[t].global;
+    return global === true ? [] : [[t, global]];
+  }),
+);
+
+export const VideoLayerSchema = layerVariant("a video clip", Object.values(LAYER_OBJECTS), VIDEO_LAYER_TYPES);
 export type VideoLayer = v.InferOutput<typeof VideoLayerSchema>;
 
 /** Layers over the whole timeline: no video or audio layers; `start`/`stop` are absolute seconds. */
-export const GlobalLayerSchema = layerVariant("globalLayers", visualOptions, GLOBAL_LAYER_FORBIDDEN);
+export const GlobalLayerSchema = layerVariant(
+  "globalLayers",
+  layerTypeNames(VIDEO_LAYER_TYPES)
+    .filter((t) => VIDEO_LAYER_TYPES[t].global === true)
+    .map((t) => LAYER_OBJECTS[t]) as (typeof LAYER_OBJECTS)[GlobalType][],
+  VIDEO_LAYER_TYPES,
+  GLOBAL_REFUSALS,
+);
 
 const LayerList = list(VideoLayerSchema, L.VIDEO_MIN_LAYERS_PER_CLIP, L.VIDEO_MAX_LAYERS_PER_CLIP, "layers");
 const SingleLayer = v.pipe(
@@ -116,6 +121,17 @@ export const AudioTrackSchema = strict("audio track", {
 export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   /** Default `word-by-word` for autoSubtitles and speech, `none` (each cue whole) for `captionsFile`. */
   animation: o(oneOf(["word-by-word", "letter-by-letter", "none"])),
+  /** Our addition (issue 45): short-form caption styles drawn from the word timings; not with `animation`. */
+  preset: o(
+    v.pipe(
+      oneOf(L.CAPTION_PRESETS),
+      v.description(
+        "How the spoken words are drawn, at the frame each word is said: karaoke (each word fills with highlightColor, " +
+          "left to right, as it is said), pop (each word scales in as it is said), box (a rounded box of " +
+          "highlightColor behind the word being said), one-word (one word at a time, large). Not with animation.",
+      ),
+    ),
+  ),
   textColor: o(Color),
   fontSize: o(numberIn(L.VIDEO_MIN_FONT_SIZE, L.VIDEO_MAX_FONT_SIZE)),
   fontPath: o(FontRef),
@@ -129,7 +145,8 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
     v.pipe(
       Color,
       v.description(
-        "The word being said is drawn in this colour (the others in textColor); with animation none every word of the cue shows and the highlight moves from word to word.",
+        "The word being said is drawn in this colour (the others in textColor); with animation none every word of the cue shows and the highlight moves from word to word. " +
+          "With preset karaoke the colour words fill with (default #ffd400), with box the colour of the box (default #7c3aed).",
       ),
     ),
   ),
@@ -142,7 +159,18 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   maxLines: o(
     v.pipe(
       integerIn(1, L.CAPTION_MAX_LINES),
-      v.description(`Lines a caption shows at most (default 2, at most ${L.CAPTION_MAX_LINES}).`),
+      v.description(
+        `Lines a caption page shows at most (default 2, at most ${L.CAPTION_MAX_LINES}; one-word shows one).`,
+      ),
+    ),
+  ),
+  maxCharsPerLine: o(
+    v.pipe(
+      integerIn(L.CAPTION_MIN_CHARS_PER_LINE, L.CAPTION_MAX_CHARS_PER_LINE),
+      v.description(
+        `Characters on a caption line at most, spaces included (${L.CAPTION_MIN_CHARS_PER_LINE}-${L.CAPTION_MAX_CHARS_PER_LINE}; ` +
+          "default: as many as fit the width); a longer word gets a line of its own.",
+      ),
     ),
   ),
   allCaps: o(v.pipe(bool(), v.description("Draw the captions in capital letters (default false)."))),
@@ -166,7 +194,7 @@ export type AutoSubtitlesStyle = v.InferOutput<typeof AutoSubtitlesStyleSchema>;
 export const VideoDefaultsSchema = strict("defaults", {
   duration: o(ClipDuration),
   transition: o(v.nullable(TransitionSchema)),
-  ...layerDefaultsEntries(E),
+  ...layerDefaultsEntries(VIDEO_LAYER_TYPES),
 });
 
 /** Warning text of editly's options that only its CLI or local ffmpeg use. */
@@ -305,13 +333,22 @@ export const videoConfigEntries = {
 
 type RawVideoConfig = v.InferOutput<ReturnType<typeof strict<typeof videoConfigEntries>>>;
 
-/** Rules over the whole config: defaults objects, audio cuts, the html layer cap, speech, the output length. */
+/**
+ * Rules over the whole config: defaults objects, layers as rendered (their defaults merged: their type's
+ * `renderedRules`), audio cuts, the layer caps (html), speech, the output length.
+ */
 export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
   const out: RuleIssue[] = [];
   const defaults = config.defaults;
   out.push(...defaultsIssues(defaults));
-  if (config.autoSubtitlesStyle)
+  if (config.autoSubtitlesStyle) {
     out.push(...prefix(["autoSubtitlesStyle"], layerIssues(config.autoSubtitlesStyle)));
+    if (config.autoSubtitlesStyle.preset !== undefined && config.autoSubtitlesStyle.animation !== undefined)
+      out.push({
+        path: ["autoSubtitlesStyle", "animation"],
+        message: `preset ${config.autoSubtitlesStyle.preset} draws the words its own way: leave out animation, or the preset`,
+      });
+  }
   if (config.captionsFile !== undefined && config.autoSubtitles === true)
     out.push({
       path: ["captionsFile"],
@@ -321,18 +358,15 @@ export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
     out.push(...prefix(["audioTracks", i], layerIssues({ ...track }))),
   );
 
-  let html = 0;
-  const countHtml = (layers: readonly { type: string }[], base: (string | number)[]) =>
+  const capped = perJobCaps(VIDEO_LAYER_TYPES);
+  const count = (layers: readonly { type: string }[], base: (string | number)[]) =>
     layers.forEach((layer, i) => {
-      if (layer.type === "html" && ++html === L.HTML_MAX_LAYERS_PER_JOB + 1) {
-        out.push({
-          path: [...base, i],
-          message: `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers are allowed per job`,
-        });
-      }
+      const rules = entryOf<LayerTypeFacts>(VIDEO_LAYER_TYPES, layer.type)?.renderedRules;
+      if (rules) out.push(...prefix([...base, i], rules(applyLayerDefaults(defaults, layer))));
+      out.push(...capped(layer, [...base, i]));
     });
-  config.clips.forEach((clip, i) => countHtml(clip.layers, ["clips", i, "layers"]));
-  countHtml(config.globalLayers ?? [], ["globalLayers"]);
+  config.clips.forEach((clip, i) => count(clip.layers, ["clips", i, "layers"]));
+  count(config.globalLayers ?? [], ["globalLayers"]);
   out.push(...speechIssues(config));
 
   const total = buildTimeline(config).duration;
@@ -377,6 +411,8 @@ export const VideoConfigSchema = v.pipe(
   v.transform((config) => withOutPathFormat(normaliseConfigAliases(config))),
   v.description(
     "Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; " +
+      '"minFontSize" and "maxFontSize" go together (minimum at most the maximum) and replace "fontSize" (not both on ' +
+      "one object); " +
       `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers per job; at most ${L.SPEECH_MAX_JOB_CHARACTERS} characters ` +
       "of speech text per job; the output (clip lengths minus transition " +
       `overlaps) lasts at most ${L.VIDEO_MAX_DURATION} s; html/css sizes are UTF-8 bytes.`,

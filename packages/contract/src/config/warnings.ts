@@ -6,10 +6,11 @@
 import type * as v from "valibot";
 import type { FieldWarning } from "../field-errors.ts";
 import { ignoredMessage } from "./ignored.ts";
-import { IMAGE_LAYER_ENTRIES } from "./image-layers.ts";
+import { entryOf } from "./layer-set.ts";
+import { IMAGE_LAYER_TYPES } from "./image-layer-types.ts";
 import type { JobType } from "./job-type.ts";
 import { videoConfigEntries } from "./video.ts";
-import { VIDEO_LAYER_ENTRIES } from "./video-layers.ts";
+import { VIDEO_LAYER_TYPES } from "./video-layer-types.ts";
 
 type Obj = Record<string, unknown>;
 type Entries = Readonly<Record<string, v.GenericSchema>>;
@@ -31,10 +32,12 @@ const ignoredIn = (object: unknown, entries: Entries | undefined, field: string)
 /** Every `IGNORED_PROPERTY` warning of a config, defaults first, then top level, then layers in order. */
 export const configWarnings = (type: JobType, config: unknown): FieldWarning[] => {
   if (!isObj(config)) return [];
-  const byType: Readonly<Record<string, Entries>> =
-    type === "image" ? IMAGE_LAYER_ENTRIES : VIDEO_LAYER_ENTRIES;
+  const table: Readonly<Record<string, { entries: Entries }>> =
+    type === "image" ? IMAGE_LAYER_TYPES : VIDEO_LAYER_TYPES;
   const layer = (value: unknown, field: string) =>
-    isObj(value) && typeof value.type === "string" ? ignoredIn(value, byType[value.type], field) : [];
+    isObj(value) && typeof value.type === "string"
+      ? ignoredIn(value, entryOf(table, value.type)?.entries, field)
+      : [];
   const layers = (value: unknown, field: string) =>
     Array.isArray(value) ? value.flatMap((item, i) => layer(item, `${field}[${i}]`)) : layer(value, field);
 
@@ -42,7 +45,7 @@ export const configWarnings = (type: JobType, config: unknown): FieldWarning[] =
   const defaults = config.defaults;
   if (isObj(defaults) && isObj(defaults.layerType)) {
     for (const [t, entries] of Object.entries(defaults.layerType))
-      out.push(...ignoredIn(entries, byType[t], `config.defaults.layerType.${t}`));
+      out.push(...ignoredIn(entries, entryOf(table, t)?.entries, `config.defaults.layerType.${t}`));
   }
   if (type === "image") return [...out, ...layers(config.layers, "config.layers")];
   out.push(...ignoredIn(config, videoConfigEntries, "config"));

@@ -88,6 +88,22 @@ describe("clipDuration", () => {
     expect(clipDuration({ layers: [{ ...video, cutFrom: 2 }] }, { duration: 3 })).toBe(3);
   });
 
+  it("divides the cut by the layer's speed (its own or from the defaults); loop does not lengthen it", () => {
+    expect(clipDuration({ layers: [{ ...video, speed: 2 }] }, undefined, () => 9)).toBe(4.5);
+    expect(clipDuration({ layers: [{ ...video, cutFrom: 1, cutTo: 2, speed: 0.25 }] }, undefined)).toBe(4);
+    expect(clipDuration({ layers: [video] }, { layerType: { video: { speed: 4 } } } as never, () => 10)).toBe(
+      2.5,
+    );
+    expect(clipDuration({ layers: [{ ...video, loop: true } as never] }, undefined, () => 3)).toBe(3);
+    // A clip's own duration wins over the cut at any speed.
+    expect(clipDuration({ duration: 1, layers: [{ ...video, speed: 0.5 }] }, undefined, () => 9)).toBe(1);
+    const t = buildTimeline(
+      { fps: 10, clips: [{ layers: [{ ...video, speed: 2 }] }, { layers: [{ ...video, speed: 0.5 }] }] },
+      { videoLength: () => 3 },
+    );
+    expect(t.clips.map((c) => c.frames)).toEqual([15, 60]);
+  });
+
   it("clamps a cut into the file for the playable length", () => {
     expect(playableLength({ type: "video", cutFrom: 2 }, 10)).toBe(8);
     expect(playableLength({ type: "video", cutFrom: 2, cutTo: 30 }, 10)).toBe(8);

@@ -8,6 +8,7 @@ import type { AutoSubtitlesStyle, Layer, VideoSpec } from "../types.ts";
 import { fontFaceFiles } from "../../fonts/files.ts";
 import { textMeasurer } from "../../fonts/measure.ts";
 import { revealUnits, type CaptionMarks } from "../raster/text-html.ts";
+import { PRESET_DEFAULTS, presetMarks } from "./presets.ts";
 import { charsPerLine, cueText, DEFAULT_LAYOUT, type CaptionLayoutOptions, type Cue } from "./layout.ts";
 
 /** Documented defaults of autoSubtitlesStyle (the reference leaves them open; docs/auto-subtitles.md states these). */
@@ -24,7 +25,9 @@ export const CAPTION_DEFAULTS = {
 /** Caption font size in output pixels. */
 export const captionFontSize = (style: AutoSubtitlesStyle, spec: VideoSpec): number => {
   if (style.fontSize !== undefined) return style.fontSize * spec.pixelScale;
-  return Math.round(Math.min(spec.width, spec.height) * CAPTION_DEFAULTS.fontSizeFraction);
+  const fraction =
+    style.preset === "one-word" ? PRESET_DEFAULTS.oneWordFontFraction : CAPTION_DEFAULTS.fontSizeFraction;
+  return Math.round(Math.min(spec.width, spec.height) * fraction);
 };
 
 /** The caption text as drawn: in capitals with `allCaps`. */
@@ -32,7 +35,9 @@ const drawn = (style: AutoSubtitlesStyle, text: string) => (style.allCaps ? text
 
 /** The animation captions get: the style's, else `none` for a captions file and `word-by-word` otherwise. */
 export const captionAnimation = (style: AutoSubtitlesStyle, spec: VideoSpec) =>
-  style.animation ?? (spec.subtitles?.file !== undefined ? "none" : CAPTION_DEFAULTS.animation);
+  style.preset !== undefined
+    ? "word-by-word"
+    : (style.animation ?? (spec.subtitles?.file !== undefined ? "none" : CAPTION_DEFAULTS.animation));
 
 /**
  * The layout options for captions in `spec`: a title box is at most 80 % of the frame wide, less padding; a
@@ -55,6 +60,7 @@ export const captionLayoutOptions = (style: AutoSubtitlesStyle, spec: VideoSpec)
     maxLines: style.maxLines ?? DEFAULT_LAYOUT.maxLines,
     maxWordsPerLine: style.wordsPerLine,
     maxCharsPerLine: charsPerLine(maxWidth, size),
+    charLimit: style.maxCharsPerLine,
     measure: (text) => width(drawn(style, text)),
     maxWidth,
   };
@@ -64,13 +70,16 @@ export const captionLayoutOptions = (style: AutoSubtitlesStyle, spec: VideoSpec)
 export const captionLayer = (cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpec): Layer => {
   const animation = captionAnimation(style, spec);
   const highlight = style.highlightColor;
-  // `none`: the whole cue at once; with a highlight it is a word-by-word title whose states all show every word.
+  // `none`: the whole cue at once; with a highlight it is a word-by-word title whose states all show every word. A
+  // preset is a word-by-word title drawn its way (presets.ts).
   const whole = animation === "none" && highlight === undefined;
-  const caption: CaptionMarks = {
-    highlightColor: highlight,
-    backgroundColor: style.backgroundColor,
-    showAll: animation === "none",
-  };
+  const caption: CaptionMarks =
+    style.preset !== undefined
+      ? { ...presetMarks(style), backgroundColor: style.backgroundColor }
+      : { highlightColor: highlight, backgroundColor: style.backgroundColor, showAll: animation === "none" };
+  const position =
+    style.position ??
+    (style.preset === "one-word" ? PRESET_DEFAULTS.oneWordPosition : CAPTION_DEFAULTS.position);
   return {
     type: "title",
     text: drawn(style, cueText(cue)),
@@ -84,7 +93,7 @@ export const captionLayer = (cue: Cue, style: AutoSubtitlesStyle, spec: VideoSpe
     fontSize: captionFontSize(style, spec),
     fontPath: style.fontPath,
     googleFont: style.googleFont,
-    position: style.position ?? CAPTION_DEFAULTS.position,
+    position,
     outlineColor: style.outlineColor ?? CAPTION_DEFAULTS.outlineColor,
     outlineWidth: style.outlineWidth === undefined ? undefined : style.outlineWidth * spec.pixelScale,
     outlineStyle: style.outlineStyle ?? CAPTION_DEFAULTS.outlineStyle,

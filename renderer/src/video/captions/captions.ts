@@ -17,6 +17,7 @@ import type { MediaInfo, RasterAsset, VideoSpec } from "../types.ts";
 import { audioOnlyGraph, writeSpeechWav } from "./audio-pass.ts";
 import { captionAnimation, captionLayer, captionLayoutOptions, revealTimes } from "./caption-layers.ts";
 import { layoutCaptions, type Cue } from "./layout.ts";
+import { drawnCues, wordTimes } from "./presets.ts";
 import { cutParts, mixNeeded, partsReached, transcribeParts, type PartWords } from "./parts.ts";
 
 /** What autoSubtitles produced: the words heard, the cues drawn, and why there are none when there are none. */
@@ -123,24 +124,34 @@ export const withCaptionLayers = (
   cues: readonly Cue[],
 ): { spec: VideoSpec; keys: string[] } => {
   const style = spec.subtitles?.style ?? {};
+  const drawn = drawnCues(cues, style);
   const next = {
     ...spec,
-    globalLayers: [...spec.globalLayers, ...cues.map((c) => captionLayer(c, style, spec))],
+    globalLayers: [...spec.globalLayers, ...drawn.map((c) => captionLayer(c, style, spec))],
   };
   const keyed = keyedLayers(next);
-  return { spec: next, keys: keyed.slice(keyed.length - cues.length).map((k) => k.key) };
+  return { spec: next, keys: keyed.slice(keyed.length - drawn.length).map((k) => k.key) };
 };
 
-/** Retimes each caption's reveal states to the spoken words (the rasteriser spreads them evenly). */
+/**
+ * Retimes each caption's reveal states to the spoken words (the rasteriser spreads them evenly), and times a preset's
+ * moving words. `cues` are the captions' cues (withCaptionLayers draws them as presets.ts drawnCues says).
+ */
 export const timeReveals = (
   assets: Map<string, RasterAsset>,
   keys: readonly string[],
   cues: readonly Cue[],
   spec: VideoSpec,
 ): void => {
-  const by = captionAnimation(spec.subtitles?.style ?? {}, spec) === "letter-by-letter" ? "letter" : "word";
+  const style = spec.subtitles?.style ?? {};
+  const by = captionAnimation(style, spec) === "letter-by-letter" ? "letter" : "word";
+  const drawn = drawnCues(cues, style);
   keys.forEach((key, i) => {
     const asset = assets.get(key);
-    if (asset && asset.frames.length > 1) asset.times = revealTimes(cues[i]!, by, asset.frames.length);
+    if (asset && asset.frames.length > 1) asset.times = revealTimes(drawn[i]!, by, asset.frames.length);
+    if (asset?.words) {
+      const times = wordTimes(drawn[i]!, asset.words.words.length);
+      asset.words.words.forEach((w, n) => Object.assign(w, times[n]));
+    }
   });
 };

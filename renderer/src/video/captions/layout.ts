@@ -24,6 +24,8 @@ export interface CaptionLayoutOptions {
    */
   measure?: (text: string) => number;
   maxWidth?: number;
+  /** Characters on one line at most, spaces included (the style's `maxCharsPerLine`), besides fitting the width. */
+  charLimit?: number;
 }
 
 /** One caption on screen: its lines of words, shown from `start` to `end` (seconds of the output). */
@@ -87,6 +89,7 @@ export const breakUnits = (words: readonly TranscriptWord[]): TranscriptWord[] =
 /** Whether `words` fit on one line under `o` (pure). */
 const fits = (words: readonly TranscriptWord[], o: CaptionLayoutOptions): boolean => {
   if (o.maxWordsPerLine !== undefined && words.length > o.maxWordsPerLine) return false;
+  if (o.charLimit !== undefined && length(words) > o.charLimit) return false;
   if (o.measure && o.maxWidth !== undefined) return o.measure(joinText(words)) <= o.maxWidth;
   return length(words) <= o.maxCharsPerLine;
 };
@@ -167,6 +170,26 @@ export const layoutCaptions = (
     const nextStart = cues[i + 1]?.lines[0]![0]!.start ?? until;
     return { start, end: Math.max(lastEnd, Math.min(lastEnd + o.hold, nextStart)), lines: cue.lines };
   });
+};
+
+/**
+ * One cue per word (the `one-word` preset, pure): each word on screen from its start until the next word starts, or
+ * `hold` seconds after it ends when the next is later (never past `until`), so exactly one word shows at a time.
+ * Unspaced scripts are split into characters first (breakUnits), as lines are.
+ */
+export const oneWordCues = (
+  words: readonly TranscriptWord[],
+  hold: number,
+  until = Number.POSITIVE_INFINITY,
+): Cue[] => {
+  const units = breakUnits(words);
+  return units
+    .map((w, i) => ({
+      start: w.start,
+      end: Math.min(w.end + hold, units[i + 1]?.start ?? until),
+      lines: [[w]],
+    }))
+    .filter((c) => c.end > c.start);
 };
 
 /** The cue's text as drawn: words joined by spaces, lines by newlines. */

@@ -9,7 +9,7 @@
  *    taps run and the page draws.
  * Why not one run with pipes both ways: ffmpeg 5.1 serves its outputs by their last muxed timestamp and
  * stalls while the oldest one waits for an input (choose_output), and the main output trails its filters
- * by the encoder's delay, so a pipe loop through the page deadlocks (tried; see src/video/README.md). Two processes
+ * by the encoder's delay, so a pipe loop through the page deadlocks (tried; see docs/video-rendering.md). Two processes
  * have no loop: the taps never wait for the render.
  */
 import type { Readable, Writable } from "node:stream";

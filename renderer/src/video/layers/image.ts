@@ -8,8 +8,10 @@ import { placeBox } from "../position.ts";
 import type { Layer, LayerOf, MediaInfo } from "../types.ts";
 import { evenDimension } from "@media-render/contract/geometry";
 import { isKeyframed, type Keyframe } from "@media-render/contract/keyframes";
-import { clamp } from "../values.ts";
+import { isPictureDemuxer } from "../../probe/demuxers.ts";
+import { clamp, f } from "../values.ts";
 import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
+import { playSegment } from "./playback.ts";
 import { resizeInto, type ResizeMode } from "./resize.ts";
 import { laidOut } from "./sizes.ts";
 
@@ -82,19 +84,28 @@ const still = (
   if (!info) return null;
   const dir = zoomDirection(layer.zoomDirection, zoomFallback);
   const amount = zoomAmount(layer.zoomAmount);
+  const frameTime = "frameTime" in layer ? layer.frameTime : undefined;
+  const moving = isAnimated(info);
+  if (moving && frameTime === undefined) return animated(ctx, layer, win, box, mode, { dir, amount }, info);
+  // A frame past the end of the file: nothing to show (like a video layer's cut there).
+  if (moving && frameTime !== undefined && frameTime >= info.duration) return null;
+  const frame = moving && frameTime !== undefined ? frameOf(info, frameTime, ctx.spec.fps) : null;
   const pan = isPan(dir) ? panCrop(dir, amount, win.frames, box.w, box.h, win.skip) : null;
   const need =
     pan ?? (dir ? { w: evenDimension(box.w * OVERSAMPLE), h: evenDimension(box.h * OVERSAMPLE) } : box);
   // ffmpeg turns a JPEG by its EXIF rotation but ignores the mirrored orientations: the graph does all.
   const turn = info.orientation !== 1 ? ["-noautorotate"] : [];
-  const input = ctx.stillInput(info.demuxer, path, [...turn, ...jpegLowres(info, need.w, need.h)]);
+  const input = ctx.stillInput(info.demuxer, path, [
+    ...turn,
+    ...(frame?.options ?? jpegLowres(info, need.w, need.h)),
+  ]);
   const alpha = info.hasAlpha || mode === "contain";
   const fmt = alpha ? "yuva420p" : "yuv420p";
   const label = ctx.label("img");
   const resized = resizeInto(
     ctx,
     `${input}:v`,
-    orientationFilter(info.orientation),
+    frame?.pre ?? orientationFilter(info.orientation),
     mode,
     need.w,
     need.h,
@@ -108,6 +119,63 @@ const still = (
   ctx.chain(`[${resized}]format=${fmt},${motion},${ctx.retimeLayer(win)}[${label}]`);
   const full = box.w === ctx.spec.width && box.h === ctx.spec.height && box.x === 0 && box.y === 0;
   return { label, x: box.x, y: box.y, w: box.w, h: box.h, coversFrame: full && !alpha };
+};
+
+/**
+ * A moving picture: an animated GIF, PNG or WebP (made an animated PNG on download, animated-webp.ts), or a video
+ * (by its storage path): frames that last, a length.
+ */
+export const isAnimated = (info: MediaInfo): boolean => info.hasVideo && info.duration > 0;
+
+/**
+ * The one frame of a moving picture that `frameTime` names, as input options and the filters before the resize: of
+ * a video, the first frame a video layer cut from `t` draws (an exact seek there, its frames on the render's grid);
+ * of an animated picture, the frame it draws at the layer's frame nearest `t` (read from its start: ffmpeg's exact
+ * seek would drop the frame on screen at `t`), its last frame where rounding passes its end.
+ */
+export const frameOf = (info: MediaInfo, t: number, fps: number): { options: string[]; pre: string } => {
+  if (!isPictureDemuxer(info.demuxer))
+    return { options: ["-ss", f(t)], pre: `fps=${fps}:start_time=0,trim=end_frame=1` };
+  const k = Math.round(t * fps);
+  return {
+    options: [],
+    pre: `fps=${fps}:start_time=0,tpad=stop_mode=clone:stop=-1,trim=start_frame=${k}:end_frame=${k + 1}`,
+  };
+};
+
+/**
+ * An animated picture plays from the layer's start at its own frame timing (each frame for its delay), looping
+ * unless `loop` is false (then its last frame holds), resized once per frame of the file (playback.ts).
+ */
+const animated = (
+  ctx: GraphContext,
+  layer: LayerOf<"image" | "image-overlay">,
+  win: LayerWindow,
+  box: { w: number; h: number; x: number; y: number },
+  mode: ResizeMode,
+  zoom: { dir: ZoomDirection | null; amount: number },
+  info: MediaInfo,
+): LayerVideo => {
+  const seg = { cutFrom: 0, length: info.duration, speed: 1, loop: layer.loop ?? true };
+  const alpha = info.hasAlpha || mode === "contain";
+  const played = playSegment(
+    ctx,
+    {
+      path: layer.path,
+      info,
+      seg,
+      decoder: [],
+      seek: !isPictureDemuxer(info.demuxer),
+      box,
+      mode,
+      zoom,
+      fmt: alpha ? "yuva420p" : "yuv420p",
+      prefix: "img",
+    },
+    win,
+  );
+  const full = box.w === ctx.spec.width && box.h === ctx.spec.height && box.x === 0 && box.y === 0;
+  return { label: played.label, x: box.x, y: box.y, w: box.w, h: box.h, coversFrame: full && !alpha };
 };
 
 /** `image`: JC default resizeMode cover, Ken Burns `in` unless zoomDirection is null. */

@@ -124,5 +124,6 @@ export const withMotion = (
   const placedX = `${centre(axes.x, out.x, w, W)}-(${sizeW(overlayTime)})/2`;
   const x = hidden ? `if(${hidden(overlayTime)},${-4 * (W + bw)},${placedX})` : placedX;
   const y = `${centre(axes.y, out.y, h, H)}-(${sizeH(overlayTime)})/2`;
-  return { label, x, y, w: bw, h: bh, coversFrame: false };
+  // A caption preset's moving words (captions/word-motion.ts) are drawn after it as they were: captions take no motion.
+  return { label, x, y, w: bw, h: bh, coversFrame: false, ...(out.more ? { more: out.more } : {}) };
 };

@@ -5,14 +5,15 @@
  */
 import type { LayerOf } from "../types.ts";
 import { clamp } from "../values.ts";
-import { bannerEase } from "./text-motion.ts";
-import { scaled, type TextType } from "./text-type.ts";
-import { cssColor } from "./text-css.ts";
+import { bannerEase, cssColor, fitRangeOf, scaled, sizedLength, type TextType } from "./text-type.ts";
 
 export const newsTitle: TextType<LayerOf<"news-title">> = {
   fontSize: (layer, W, H) => clamp(layer.fontSize ?? Math.min(W, H) * 0.05, 4, 500),
-  boxCss: (layer, size) =>
-    `background:${cssColor(layer.backgroundColor, "#d02a42")};padding:${Math.round(size * 0.4)}px ${Math.round(size * 0.8)}px;`,
+  boxCss: (layer, size) => {
+    const fitted = fitRangeOf(newsTitle, layer) !== null;
+    const pad = (k: number) => sizedLength(fitted, size, k, 0, "nearest");
+    return `background:${cssColor(layer.backgroundColor, "#d02a42")};padding:${pad(0.4)} ${pad(0.8)};`;
+  },
   placement: (layer) =>
     layer.position !== undefined
       ? layer
@@ -27,4 +28,5 @@ export const newsTitle: TextType<LayerOf<"news-title">> = {
   revealSeconds: () => 0,
   zoomMargin: () => 0,
   scalePixels: (layer, s) => ({ ...layer, fontSize: scaled(layer.fontSize, s) }),
+  fits: true,
 };

@@ -4,8 +4,7 @@
  */
 import type { LayerOf } from "../types.ts";
 import { clamp, f } from "../values.ts";
-import { easeOutExpo, fadeIn, fadeOut } from "./text-motion.ts";
-import type { TextType } from "./text-type.ts";
+import { easeOutExpo, fadeIn, fadeOut, type TextType } from "./text-type.ts";
 
 export const slideInText: TextType<LayerOf<"slide-in-text">> = {
   // editly: a fraction of the frame width (JC-vid says height; we follow the engine).

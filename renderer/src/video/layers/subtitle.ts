@@ -4,9 +4,7 @@
  */
 import type { LayerOf } from "../types.ts";
 import { clamp, f } from "../values.ts";
-import { bannerEase } from "./text-motion.ts";
-import { scaled, type TextType } from "./text-type.ts";
-import { cssColor } from "./text-css.ts";
+import { bannerEase, cssColor, scaled, type TextType } from "./text-type.ts";
 
 export const subtitle: TextType<LayerOf<"subtitle">> = {
   fontSize: (layer, W, H) => clamp(layer.fontSize ?? Math.min(W, H) / 20, 4, 500),
@@ -28,4 +26,5 @@ export const subtitle: TextType<LayerOf<"subtitle">> = {
   revealSeconds: () => 0,
   zoomMargin: () => 0,
   scalePixels: (layer, s) => ({ ...layer, fontSize: scaled(layer.fontSize, s) }),
+  fits: true,
 };

@@ -3,16 +3,15 @@
  * of the shorter side, zooming in and fading in (`fade-in`, the default), or revealed word by word or letter by
  * letter; optional outline, shadow or glow (raster/text-html.ts).
  */
-import type { LayerOf } from "../types.ts";
+import type { LayerOf, LayerType } from "../types.ts";
 import { clamp } from "../values.ts";
 import { zoomAmount, zoomDirection, zoompanFilter } from "./ken-burns.ts";
-import { fadeIn } from "./text-motion.ts";
-import { scaled, type TextType } from "./text-type.ts";
+import { fadeIn, scaled, type TextType } from "./text-type.ts";
 
-/** The layers with a `style` (and `animationDuration`). */
-export type TitleLayer = LayerOf<"title" | "title-background">;
-export const isTitle = (layer: { type: string }): layer is TitleLayer =>
-  layer.type === "title" || layer.type === "title-background";
+/** The layers a title draws: those with a `style` (and `animationDuration`, an outline). */
+export type TitleLayer = {
+  [T in LayerType]: "style" extends keyof LayerOf<T> ? LayerOf<T> : never;
+}[LayerType];
 
 /** Title styles (reference §2.4): fade-in (default), word-by-word, letter-by-letter. */
 export const titleStyle = (layer: TitleLayer): "fade-in" | "word-by-word" | "letter-by-letter" =>
@@ -58,4 +57,5 @@ export const title: TextType<TitleLayer> = {
     fontSize: scaled(layer.fontSize, s),
     outlineWidth: scaled(layer.outlineWidth, s),
   }),
+  fits: true,
 };

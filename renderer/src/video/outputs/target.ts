@@ -11,6 +11,7 @@ import type { Timeline } from "@media-render/contract/timeline";
 import { chunkWindow, partWindow, type BalanceInput, type ChunkPart } from "@media-render/contract/windows";
 import type { RenderWindow } from "../compile.ts";
 import { scaleLayerPixels } from "../config.ts";
+import { soundOf } from "../layers/index.ts";
 import type { ClipSpec, Layer, VideoSpec } from "../types.ts";
 
 export interface OutputTarget {
@@ -73,20 +74,17 @@ const plainFade = <T extends ClipSpec["transition"]>(t: T): T =>
   t ? ({ ...t, name: "fade", params: undefined, easing: undefined } as T) : t;
 
 /**
- * The spec of an audio-only render: only what sounds (audio, detached-audio and speech layers, video layers whose sound
- * is kept, and the video layer a clip without a duration takes its length from), on a tiny opaque canvas, every
- * transition a plain fade of the same length (the audio curves stay). The timeline is the video's.
+ * The spec of an audio-only render: only what sounds (the layers with a `sound`, layers/index.ts; a picture's own
+ * sound only when it is kept, and the video layer a clip without a duration takes its length from), on a tiny opaque
+ * canvas, every transition a plain fade of the same length (the audio curves stay). The timeline is the video's.
  */
 export const audioOnlySpec = (spec: VideoSpec): VideoSpec => {
   const sounding = (clip: ClipSpec) => {
     const timing = clip.duration === undefined ? clip.layers.find((l) => l.type === "video") : undefined;
-    return clip.layers.filter(
-      (l) =>
-        l.type === "audio" ||
-        l.type === "detached-audio" ||
-        l.type === "speech" ||
-        (l.type === "video" && (spec.keepSourceAudio || l === timing)),
-    );
+    return clip.layers.filter((l) => {
+      const sound = soundOf(l);
+      return sound === "source" ? spec.keepSourceAudio || l === timing : sound !== undefined;
+    });
   };
   return {
     ...spec,

@@ -7,13 +7,13 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { KeyedLayer, TextLayer } from "../layers/index.ts";
-import { textTypeOf } from "../layers/text-types.ts";
+import { isText, textTypeOf, type KeyedLayer, type TextLayer } from "../layers/index.ts";
 import { placeBox } from "../position.ts";
 import { STDIN_PATH, type RasterAsset, type Rasters, type RasterFrame, type VideoSpec } from "../types.ts";
 import { openPage, servePageFiles, type ChromiumLaunch } from "./browser.ts";
+import { FIT_SELECTOR, FIT_TEXT_FUNCTION } from "@media-render/contract/fit-text";
 import { fontFaceFiles } from "../../fonts/files.ts";
-import { textBox, textSheet, type BoxFont, type SheetCell } from "./text-html.ts";
+import { textBox, textSheet, type BoxFont, type SheetCell, type TextBox } from "./text-html.ts";
 
 /** Reveal states above this count are grouped, so a long letter-by-letter text stays cheap. */
 const MAX_STATES = 60;
@@ -27,6 +27,9 @@ interface SheetLayer {
   first: number;
   states: number;
   units: number;
+  /** A caption preset's word cells, after its base cell. */
+  words?: number;
+  box: TextBox;
 }
 
 /** Where a text layer's box lands in the frame, from the measured box size (w, h: even pixels). */
@@ -38,6 +41,25 @@ const framePosition = (
   h: number,
 ): { x: number; y: number } => {
   return placeBox(textTypeOf(layer).placement(layer), W, H, w, h);
+};
+
+/**
+ * The region a preset's word is cut from its cell (pure): the word's box grown by the cell's padding (room for the
+ * outline, shadow or glow; the cell draws nothing else), inside the w x h cell, on even pixels so the graph's
+ * 4:2:0 overlays place it where the whole caption is placed.
+ */
+export const wordRegion = (
+  r: { x: number; y: number; w: number; h: number },
+  w: number,
+  h: number,
+  pad: number,
+): { x: number; y: number; w: number; h: number } => {
+  const even = (v: number) => 2 * Math.floor(v / 2);
+  const x0 = Math.max(0, even(r.x - pad));
+  const y0 = Math.max(0, even(r.y - pad));
+  const x1 = Math.min(w, even(r.x + r.w + pad + 1));
+  const y1 = Math.min(h, even(r.y + r.h + pad + 1));
+  return { x: x0, y: y0, w: Math.max(2, x1 - x0), h: Math.max(2, y1 - y0) };
 };
 
 /**
@@ -69,7 +91,7 @@ export const rasterizeText = async (
   chromium: ChromiumLaunch,
 ): Promise<Rasters> => {
   const out = new Map<string, RasterAsset>();
-  const todo = layers.filter((k): k is KeyedLayer<TextLayer> => k.layer.type !== "html");
+  const todo = layers.filter((k): k is KeyedLayer<TextLayer> => isText(k.layer));
   if (todo.length === 0) return { assets: out, stdin: null };
   const { width: W, height: H } = spec;
   const faces: string[] = [];
@@ -101,19 +123,39 @@ export const rasterizeText = async (
   const cells: SheetCell[] = [];
   /** Index into sheetLayers of each cell. */
   const owner: number[] = [];
+  /** The word cells of caption presets: [cell, unit] pairs whose unit's word the page measures. */
+  const wordCells: [number, number][] = [];
   const sheetLayers: SheetLayer[] = todo.map((k, i) => {
     const box = textBox(k.layer, W, H, fontOf(k.layer));
     const units = box.units?.length ?? 0;
+    if (box.wordMotion && units > 0) {
+      // One base cell (every unit for karaoke, none for pop) and one cell per unit drawn on its own.
+      const first = cells.length;
+      cells.push({ box, visible: box.wordMotion === "wipe" ? units : 0 });
+      owner.push(i);
+      for (let n = 0; n < units; n++) {
+        wordCells.push([cells.length, n]);
+        cells.push({ box, visible: 0, only: n });
+        owner.push(i);
+      }
+      return { k, first, states: 1, units: 0, words: units, box };
+    }
     const states = units === 0 ? 1 : Math.min(units, MAX_STATES);
     const first = cells.length;
     for (let s = 0; s < states; s++) {
-      // A caption highlights the last unit of the state (the word being said); showAll keeps every unit drawn.
+      // A caption highlights (or boxes) the last unit of the state, the word being said; showAll keeps every unit drawn.
       const upTo = units === 0 ? 0 : Math.round(((s + 1) * units) / states);
       const visible = box.showAll ? units : upTo;
-      cells.push({ box, visible, ...(box.highlight && upTo > 0 ? { highlight: upTo - 1 } : {}) });
+      const lit = (box.highlight || box.wordBox) && upTo > 0;
+      cells.push({
+        box,
+        visible,
+        ...(lit ? { highlight: upTo - 1 } : {}),
+        ...(box.fit && s === 0 ? { fits: true } : {}),
+      });
       owner.push(i);
     }
-    return { k, first, states, units };
+    return { k, first, states, units, box };
   });
   const page = await openPage(chromium, W, H);
   servePageFiles(page, files);
@@ -121,21 +163,57 @@ export const rasterizeText = async (
   try {
     // Written into the page's empty file: document (no navigation); fonts load before measuring.
     // Boxes are measured in a W-wide viewport at the top-left corner, exactly where a lone box wraps.
-    const rects = await page.evaluate(
-      async (html: string, ids: number[]) => {
+    // Fitted boxes (minFontSize/maxFontSize) are sized first, by the script every page that fits text runs
+    // (packages/contract/src/fit-text.ts), on each one's first cell; its other cells (reveal states) take that size.
+    const fitted = sheetLayers.filter((l) => cells[l.first]!.fits);
+    const { rects, words, fontSizes } = await page.evaluate(
+      async (
+        html: string,
+        ids: number[],
+        wordIds: [number, number][],
+        fit: { source: string; selector: string; cells: number[][] },
+      ) => {
         document.open();
         document.write(html);
         document.close();
         await Promise.all([...document.fonts].map((face) => face.load()));
         await document.fonts.ready;
-        return ids.map((i) => {
-          const r = document.getElementById(`c${i}`)!.getBoundingClientRect();
-          return { w: r.width, h: r.height };
-        });
+        const sizes: number[] = fit.cells.length
+          ? new Function(`return ${fit.source}`)()(document.querySelectorAll(fit.selector))
+          : [];
+        fit.cells.forEach((others, n) =>
+          others.forEach((c) => (document.getElementById(`c${c}`)!.style.fontSize = `${sizes[n]}px`)),
+        );
+        return {
+          fontSizes: sizes,
+          rects: ids.map((i) => {
+            const r = document.getElementById(`c${i}`)!.getBoundingClientRect();
+            return { w: r.width, h: r.height };
+          }),
+          // A preset's word, relative to its cell (every cell of a layer is at the top-left corner).
+          words: wordIds.map(([i, n]) => {
+            const cell = document.getElementById(`c${i}`)!;
+            const r = cell.children[n]!.firstElementChild!.getBoundingClientRect();
+            const c = cell.getBoundingClientRect();
+            return { x: r.left - c.left, y: r.top - c.top, w: r.width, h: r.height };
+          }),
+        };
       },
       textSheet(faces, cells),
       sheetLayers.map((l) => l.first),
+      wordCells,
+      {
+        source: FIT_TEXT_FUNCTION,
+        selector: FIT_SELECTOR,
+        cells: fitted.map((l) => Array.from({ length: l.states - 1 }, (_, s) => l.first + 1 + s)),
+      },
     );
+    /** The fitted font size of each fitted layer's cells, by cell. */
+    const fittedSize = new Map<number, number>();
+    fitted.forEach((l, n) => {
+      for (let s = 0; s < l.states; s++) fittedSize.set(l.first + s, fontSizes[n]!);
+    });
+    const wordRect = new Map(wordCells.map(([c], i) => [c, words[i]!]));
     const sizes = sheetLayers.map((l, i) => {
       const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
       const h = Math.ceil(rects[i]!.h) + (Math.ceil(rects[i]!.h) % 2);
@@ -147,10 +225,18 @@ export const rasterizeText = async (
     const cellSize = (c: number) => sizes[owner[c]!]!;
     const slots = stackCells(cells.map((_, c) => cellSize(c).ch));
     const pages = Math.max(...slots.map((s) => s.page)) + 1;
-    // Widths are frozen at their measured value so moving a box never re-wraps its text.
+    // Widths are frozen at their measured value so moving a box never re-wraps its text: border-box, as measured, and
+    // no max-width (a title's applies to its content box when measured, and would squeeze a border box by its padding).
     const placement = cells.map((_, c) => {
       const z = cellSize(c);
-      return { page: slots[c]!.page, left: z.ex, top: slots[c]!.top + z.ey, width: rects[owner[c]!]!.w };
+      const size = fittedSize.get(c);
+      return {
+        page: slots[c]!.page,
+        left: z.ex,
+        top: slots[c]!.top + z.ey,
+        width: rects[owner[c]!]!.w,
+        font: size === undefined ? "" : `font-size:${size}px;`,
+      };
     });
     const paths: string[] = [];
     // Pages after the first are written to files; the first (usually the only one) is captured last and
@@ -163,7 +249,7 @@ export const rasterizeText = async (
         (place: typeof placement, current: number) =>
           place.forEach((at, c) => {
             const el = document.getElementById(`c${c}`)!;
-            el.style.cssText = `display:${at.page === current ? "inline-block" : "none"};left:${at.left}px;top:${at.top}px;width:${at.width}px;box-sizing:border-box;`;
+            el.style.cssText = `display:${at.page === current ? "inline-block" : "none"};left:${at.left}px;top:${at.top}px;width:${at.width}px;max-width:none;box-sizing:border-box;${at.font}`;
           }),
         placement,
         p,
@@ -203,7 +289,27 @@ export const rasterizeText = async (
         });
         times.push(l.units === 0 ? 0 : (s * reveal) / l.states);
       }
-      out.set(l.k.key, { frames, times });
+      const words = l.words
+        ? Array.from({ length: l.words }, (_, n) => {
+            const c = l.first + 1 + n;
+            const r = wordRegion(wordRect.get(c)!, z.w, z.h, l.box.pad);
+            return {
+              frame: {
+                path: paths[slots[c]!.page]!,
+                crop: { x: r.x, y: slots[c]!.top + r.y },
+                ...{ x: origin.x + r.x, y: origin.y + r.y, width: r.w, height: r.h },
+              },
+              // The captions module times the words (captions.ts timeReveals).
+              start: 0,
+              end: 0,
+            };
+          })
+        : null;
+      out.set(l.k.key, {
+        frames,
+        times,
+        ...(words && l.box.wordMotion ? { words: { motion: l.box.wordMotion, words } } : {}),
+      });
     });
   } finally {
     // The page stays open until its last screenshot is taken.

@@ -4,15 +4,17 @@
  * the next stages run.
  */
 import { readFile } from "node:fs/promises";
+import { VIDEO_LAYER_FILE_PROPERTIES } from "@media-render/contract/config/video-layer-types";
 import { GL_SHADER_MAX_BYTES } from "@media-render/contract/config/video-layers";
 import type { RenderTools } from "../../config.ts";
 import type { Identity } from "../../lib/run-as.ts";
 import { toMediaInfo } from "../../probe/media-facts.ts";
 import { probeMedia } from "../../probe/probe-media.ts";
 import type { Synthesizer } from "../../speech/types.ts";
+import { readableAnimations } from "../animated-webp.ts";
 import type { FetchInputs } from "../chunk-inputs.ts";
-import { fetchInputs, fileRefs, rewriteRefs } from "../fetch-inputs.ts";
-import { isRaster, keyedLayers } from "../layers/index.ts";
+import { fetchInputs, fileRefs, layerFileRefs, rewriteRefs } from "../fetch-inputs.ts";
+import { isRaster, isText, keyedLayers } from "../layers/index.ts";
 import { overallPercent, type Stage } from "../progress.ts";
 import { getCaptureBrowser, prepareSparePage } from "../raster/browser.ts";
 import { synthesizeSpeech, type Voiced } from "../speech.ts";
@@ -25,8 +27,8 @@ import type { Stopwatch } from "./stopwatch.ts";
  */
 export const warmBrowsers = (spec: VideoSpec, tools: RenderTools): void => {
   const raster = keyedLayers(spec).filter((k) => isRaster(k.layer));
-  const html = raster.some((k) => k.layer.type === "html");
-  if (raster.some((k) => k.layer.type !== "html") || (html && tools.htmlCapture === "screenshot"))
+  const html = raster.some((k) => !isText(k.layer));
+  if (raster.some((k) => isText(k.layer)) || (html && tools.htmlCapture === "screenshot"))
     prepareSparePage(tools);
   if (html && tools.htmlCapture === "beginframe")
     for (let slot = 0; slot < tools.htmlCaptureWorkers; slot++)
@@ -84,18 +86,22 @@ export const downloadInputs = async (
     signal?: AbortSignal;
     /** Downloads the files (default fetchInputs; a split job's chunks share theirs: chunk-inputs.ts). */
     fetchInputs?: FetchInputs;
+    /** The task's tool user, who decodes animated WebPs (animated-webp.ts). */
+    user?: Identity | null;
     report: (percent: number, stage: Stage) => void;
     clock: Stopwatch;
   },
 ): Promise<Downloaded> => {
   const refs = fileRefs(spec);
   const start = o.clock.now();
-  const local = await (o.fetchInputs ?? fetchInputs)(refs, o.workDir, {
+  const fetched = await (o.fetchInputs ?? fetchInputs)(refs, o.workDir, {
     inputs: o.inputs,
     allowLocalFiles: o.allowLocalFiles,
     signal: o.signal,
     onFile: (n) => o.report(overallPercent("downloading", n / Math.max(1, refs.length)), "downloading"),
   });
+  // An animated WebP is read as the animated PNG decoded from it, which ffmpeg 5.1 can play.
+  const local = await readableAnimations(fetched, o);
   o.clock.record("downloadMs", start);
   return { spec: await withShaderText(rewriteRefs(spec, local)), local };
 };
@@ -123,6 +129,13 @@ export interface Probes {
   probed: Promise<void>;
 }
 
+/** The layer properties whose files are media in every type that has them (`path`): the ones probed. */
+const MEDIA_PROPERTIES = new Set(
+  [...VIDEO_LAYER_FILE_PROPERTIES].flatMap(([key, kinds]) =>
+    [...kinds].every((kind) => kind === "video" || kind === "audio" || kind === "image") ? [key] : [],
+  ),
+);
+
 /**
  * Starts probing every downloaded media file (not fonts, shaders or a captions file) and the synthesised speech;
  * the caller awaits `probed`.
@@ -132,15 +145,19 @@ export const startProbes = (
   o: { ffprobePath: string; signal?: AbortSignal; user?: Identity | null; clock: Stopwatch },
 ): Probes => {
   const media = new Map<string, MediaInfo>();
-  const fontPaths = new Set(keyedLayers(spec).map((k) => ("fontPath" in k.layer ? k.layer.fontPath : null)));
-  fontPaths.add(spec.subtitles?.style.fontPath ?? null);
-  fontPaths.add(spec.subtitles?.file ?? null); // captions text, not media
-  for (const font of Object.values(spec.fonts ?? {})) for (const face of font.faces) fontPaths.add(face.path);
-  const shaderPaths = new Set(
-    keyedLayers(spec).map((k) => ("fragmentPath" in k.layer ? k.layer.fragmentPath : null)),
+  // Layers' files of the kinds that are not media (fonts, shaders: video-layer-types.ts), and the job's own.
+  const notMedia = new Set<string | null>(
+    keyedLayers(spec).flatMap((k) =>
+      layerFileRefs(k.layer)
+        .filter(([key]) => !MEDIA_PROPERTIES.has(key))
+        .map(([, ref]) => ref),
+    ),
   );
+  notMedia.add(spec.subtitles?.style.fontPath ?? null);
+  notMedia.add(spec.subtitles?.file ?? null); // captions text, not media
+  for (const font of Object.values(spec.fonts ?? {})) for (const face of font.faces) notMedia.add(face.path);
   const toProbe = [...new Set([...local.values(), ...paths])].filter(
-    (p) => !fontPaths.has(p) && !shaderPaths.has(p) && !FONT_EXT.test(p),
+    (p) => !notMedia.has(p) && !FONT_EXT.test(p),
   );
   const start = o.clock.now();
   const probed = Promise.all(

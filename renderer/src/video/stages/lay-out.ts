@@ -23,7 +23,7 @@ import { layerWindow, type RenderWindow } from "../compile.ts";
 import { GlDrawer } from "../gl/gl-drawer.ts";
 import { GlSession } from "../gl/gl-session.ts";
 import type { HelperRuns } from "../gl/native-gl.ts";
-import { isRaster, keyedLayers, type KeyedLayer } from "../layers/index.ts";
+import { isRaster, isText, keyedLayers, type KeyedLayer } from "../layers/index.ts";
 import { overallPercent, type Stage } from "../progress.ts";
 import { spokenWords, type Utterance } from "../speech.ts";
 import { drawnByGl, resolveTransition } from "../transitions.ts";
@@ -272,5 +272,4 @@ export const layOut = async (
 };
 
 /** Whether the job drew text on a text page (the next job's is opened once this one is encoded). */
-export const usedTextPage = (spec: VideoSpec): boolean =>
-  keyedLayers(spec).some((k) => isRaster(k.layer) && k.layer.type !== "html");
+export const usedTextPage = (spec: VideoSpec): boolean => keyedLayers(spec).some((k) => isText(k.layer));

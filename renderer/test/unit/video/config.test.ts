@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { buildTimeline } from "@media-render/contract/timeline";
-import { applyFastMode, videoSpec } from "../../../src/video/config.ts";
+import { applyFastMode, scaleLayerPixels, videoSpec } from "../../../src/video/config.ts";
 import { keyedLayers } from "../../../src/video/layers/index.ts";
 import { videoConfig } from "../../helpers/video-config.ts";
 
@@ -81,6 +81,15 @@ describe("video spec", () => {
     expect(s.width * s.height).toBeLessThan(70_000);
     expect((s.width % 2) + (s.height % 2)).toBe(0);
     expect(s.fps).toBe(15);
+  });
+
+  it("scales a fitted text's range with its other pixels in a preview, and leaves other layers alone", () => {
+    const title = { type: "title", text: "a", minFontSize: 20, maxFontSize: 100 } as const;
+    expect(scaleLayerPixels(title, 0.25)).toMatchObject({ minFontSize: 5, maxFontSize: 25 });
+    expect(scaleLayerPixels({ type: "title", text: "a", fontSize: 40 }, 0.25)).toMatchObject({
+      fontSize: 10,
+    });
+    expect(scaleLayerPixels({ ...colour, type: "fill-color" }, 0.25)).toEqual(colour);
   });
 
   it("expands title-background into its background and title, sharing the layer's window", () => {

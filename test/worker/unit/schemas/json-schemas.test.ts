@@ -91,7 +91,34 @@ const valid: [string, "image" | "video", unknown][] = [
   ],
   ["googleFont", "image", imageConfig([text({ googleFont: "Roboto" })])],
   ["catalogFont, googleFont's alias", "image", imageConfig([text({ catalogFont: "Roboto" })])],
+  ["fitted image text", "image", imageConfig([text({ width: 300, minFontSize: 10, maxFontSize: 64 })])],
+  [
+    "fitted video titles",
+    "video",
+    videoConfig([
+      clip(
+        ["title", "subtitle", "news-title", "title-background"].map((type) => ({
+          type,
+          text: "a",
+          minFontSize: 8,
+          maxFontSize: 500,
+        })),
+      ),
+    ]),
+  ],
   ["fps 120 at 1 px", "video", videoConfig(undefined, { fps: 120, width: 1, height: 1 })],
+  [
+    "video speed and loop, animated overlay, a frame of a video",
+    "video",
+    videoConfig([
+      clip([
+        { type: "video", path: "/v.mp4", speed: 0.25, loop: true },
+        { type: "image-overlay", path: "/a.webp", loop: false },
+        { type: "image", path: "/v.mp4", frameTime: 0 },
+      ]),
+      clip([{ type: "video", path: "/v.mp4", speed: 4, loop: false }]),
+    ]),
+  ],
   [
     "audio curve linear",
     "video",
@@ -172,6 +199,27 @@ const invalid: [string, "image" | "video", unknown][] = [
   ["21 layers", "video", videoConfig([clip(Array.from({ length: 21 }, () => ({ type: "pause" })))])],
   ["clip of 0.05 s", "video", videoConfig([clip([{ type: "pause" }], { duration: 0.05 })])],
   ["title font 7 px", "video", videoConfig([clip([{ type: "title", text: "a", fontSize: 7 }])])],
+  ["fitted image text from 0 px", "image", imageConfig([text({ width: 9, minFontSize: 0, maxFontSize: 9 })])],
+  [
+    "fitted image text up to 4097 px",
+    "image",
+    imageConfig([text({ width: 9, minFontSize: 9, maxFontSize: 4097 })]),
+  ],
+  [
+    "fitted title from 7 px",
+    "video",
+    videoConfig([clip([{ type: "title", text: "a", minFontSize: 7, maxFontSize: 20 }])]),
+  ],
+  [
+    "fitted subtitle up to 501 px",
+    "video",
+    videoConfig([clip([{ type: "subtitle", text: "a", minFontSize: 8, maxFontSize: 501 }])]),
+  ],
+  [
+    "minFontSize on a slide-in-text",
+    "video",
+    videoConfig([clip([{ type: "slide-in-text", text: "a", minFontSize: 8, maxFontSize: 20 }])]),
+  ],
   [
     "unknown transition",
     "video",
@@ -196,8 +244,30 @@ const invalid: [string, "image" | "video", unknown][] = [
     videoConfig([clip([{ type: "html", html: "x", animated: true, duration: 31 }])]),
   ],
   ["volume 1001", "video", videoConfig(undefined, { outputVolume: 1001 })],
+  ["speed 0.2", "video", videoConfig([clip([{ type: "video", path: "/v.mp4", speed: 0.2 }])])],
+  ["speed 4.5", "video", videoConfig([clip([{ type: "video", path: "/v.mp4", speed: 4.5 }])])],
+  ["loop as text", "video", videoConfig([clip([{ type: "video", path: "/v.mp4", loop: "yes" }])])],
+  ["negative frameTime", "video", videoConfig([clip([{ type: "image", path: "/v.mp4", frameTime: -1 }])])],
+  [
+    "frameTime on a video layer",
+    "video",
+    videoConfig([clip([{ type: "video", path: "/v.mp4", frameTime: 1 }])]),
+  ],
   ["volume in bels", "video", videoConfig(undefined, { outputVolume: "-1B" })],
 ];
+
+describe("the video schema documents playback", () => {
+  it("describes speed, loop and frameTime where they apply", () => {
+    const schema = JSON.stringify(configJsonSchema("video"));
+    for (const phrase of [
+      "Plays the cut this many times as fast (0.25-4)",
+      "Repeats the cut (at its speed) for as long as the layer lasts",
+      "An animated GIF or WebP plays at its own frame timing",
+      "Draws one frame of a moving picture as a still",
+    ])
+      expect(schema).toContain(phrase);
+  });
+});
 
 describe("served JSON Schema agrees with validateJobConfig", () => {
   it.each(valid)("both accept: %s", (_, type, config) => {

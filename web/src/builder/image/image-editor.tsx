@@ -3,6 +3,7 @@
  * selected layer, or of the canvas itself when no layer is selected.
  */
 import { useMemo } from "preact/hooks";
+import { newImageLayer } from "@media-render/contract/config/image-layer-types";
 import type { Files } from "../model/files.ts";
 import { useFileBytes } from "../model/files.ts";
 import { messagesAt } from "../model/issues.ts";
@@ -14,7 +15,7 @@ import { Fields, type PanelContext } from "../panels/property-panel.tsx";
 import { deref, layerTypes, schemaAt, type Schema } from "../schema/fields.ts";
 import { withoutConditions } from "../service-code.ts";
 import { ImageCanvas } from "./canvas.tsx";
-import { LayerList, layerLabel, newImageLayer } from "./layer-list.tsx";
+import { LayerList, layerLabel } from "./layer-list.tsx";
 import { usePreview } from "./use-preview.ts";
 
 /** The storage URLs of the files an image config draws (pictures, uploaded fonts), defaults included. */
@@ -81,7 +82,10 @@ export const ImageEditor = ({
     const firstImage = files.list.find((f) => f.mimeType.startsWith("image/"))?.storageUrl;
     const w = typeof config.width === "number" ? config.width : 1080;
     const h = typeof config.height === "number" ? config.height : 1080;
-    dispatch({ type: "insert", list: ["layers"], item: newImageLayer(type, w, h, firstImage) });
+    const item = newImageLayer(type, { width: w, height: h }, (kind) =>
+      kind === "image" ? firstImage : undefined,
+    );
+    dispatch({ type: "insert", list: ["layers"], item: item as JsonObject });
   };
 
   return (

@@ -4,7 +4,7 @@
  */
 import { useState } from "preact/hooks";
 import { hasErrorAt, type Issues } from "../model/issues.ts";
-import { fieldName, isObject, type JsonObject } from "../model/paths.ts";
+import { fieldName, isObject } from "../model/paths.ts";
 import type { Action } from "../model/store.ts";
 import { conditionSummary } from "../panels/condition-input.tsx";
 
@@ -23,54 +23,6 @@ export const layerLabel = (layer: unknown): string => {
             ? layer.color
             : "";
   return what ? `${type} ${what}` : type;
-};
-
-/** A new layer of `type`, sized and placed in the middle of a width x height canvas. */
-export const newImageLayer = (
-  type: string,
-  width: number,
-  height: number,
-  imagePath?: string,
-): JsonObject => {
-  const box = (w: number, h: number) => ({
-    x: Math.round((width - w) / 2),
-    y: Math.round((height - h) / 2),
-    width: w,
-    height: h,
-  });
-  const side = Math.round(Math.min(width, height) / 3) || 1;
-  switch (type) {
-    case "text":
-      return {
-        type,
-        text: "Your text",
-        x: Math.round(width / 2),
-        y: Math.round(height / 2 - 24),
-        align: "center",
-        fontSize: 40,
-        color: "#111827",
-      };
-    case "image":
-      return { type, ...(imagePath ? { path: imagePath } : {}), ...box(side, side), fit: "cover" };
-    case "rectangle":
-      return { type, ...box(side * 1.5, side), fill: "#1d4ed8" };
-    case "circle":
-      return { type, ...box(side, side), fill: "#f59e0b" };
-    case "gradient":
-      return {
-        type,
-        ...box(width, height),
-        gradient: { type: "linear", colors: ["#4f46e5", "#ec4899"], direction: "diagonal" },
-      };
-    case "html":
-      return {
-        type,
-        html: '<div style="font: 700 40px sans-serif; color: #0f172a; padding: 24px">Hello from HTML</div>',
-        ...box(side * 2, side),
-      };
-    default:
-      return { type };
-  }
 };
 
 export const LayerList = ({

@@ -4,6 +4,7 @@
  * builder where each layer's box ended up. It runs sandboxed with the image page's policy: no network, an opaque
  * origin. Only the changed layers are replaced, so an edit costs one element, not a page load.
  */
+import { FIT_SELECTOR, FIT_TEXT_FUNCTION } from "@media-render/contract/fit-text";
 import { drawConfig } from "./compile.ts";
 import { applyLayers, measure, type Drawn } from "./morph.ts";
 import type { FromPreview, ToPreview } from "./protocol.ts";
@@ -22,6 +23,14 @@ let stale = false;
 let withheld = false;
 
 const send = (message: FromPreview) => parent.postMessage(message, "*");
+
+/**
+ * The image page's fitting of text layers (minFontSize/maxFontSize), from the same source the service's page runs
+ * (src/image-renderer/compile-html.ts): fitted again after every drawing and whenever fonts arrive, since a font
+ * still loading is measured in its fallback.
+ */
+const fitText = new Function(`return ${FIT_TEXT_FUNCTION}`)() as (elements: ArrayLike<Element>) => number[];
+const fit = () => fitText(document.querySelectorAll(FIT_SELECTOR));
 
 /**
  * Runs `fn` at the next animation frame, or after FRAME_FALLBACK_MS: a frame scrolled out of view gets no animation
@@ -71,6 +80,7 @@ const draw = (message: Extract<ToPreview, { kind: "draw" }>) => {
     if (pageStyle.textContent !== parts.pageCss) pageStyle.textContent = parts.pageCss;
     const hidden = new Set(message.hidden);
     current = applyLayers(document.body, current, parts.layers, (k) => hidden.has(drawing.drawn[k]!));
+    fit();
     drawnIndexes = drawing.drawn;
     skipped = drawing.skipped;
     withheld = drawing.withheld;
@@ -109,8 +119,11 @@ addEventListener("message", (event: MessageEvent) => {
   } else if (message?.kind === "draw") drawSoon(message);
 });
 
-// Fonts and pictures arriving move text and picture boxes: report them again.
-document.fonts.addEventListener("loadingdone", () => report(lastSeq));
+// Fonts and pictures arriving move text and picture boxes (and change what fits): report them again.
+document.fonts.addEventListener("loadingdone", () => {
+  fit();
+  report(lastSeq);
+});
 addEventListener("load", () => report(lastSeq), true);
 
 send({ kind: "ready" });

@@ -5,8 +5,9 @@
  * going back to a frame already drawn costs nothing.
  *
  * What the frame leaves out: the audio (nothing to see, and speech or music would only cost time) and captions
- * transcribed by autoSubtitles (a transcription per frame would be slow and charged); captions from a file stay. The
- * outputs a still cannot have (another format, alpha, posters, thumbnails, a preview range) are dropped.
+ * transcribed by autoSubtitles (a transcription per frame would be slow and charged); captions from a file stay, drawn
+ * in their `autoSubtitlesStyle` (a preset such as karaoke shows the frame's state of it). The outputs a still cannot
+ * have (another format, alpha, posters, thumbnails, a preview range) are dropped.
  */
 import type { JsonObject } from "../model/paths.ts";
 import type { Doc } from "../model/store.ts";
@@ -35,7 +36,8 @@ export const stillConfig = (config: JsonObject, time: number): JsonObject => {
   const duration = buildTimeline(config as never).duration;
   const at = Math.max(0, Math.min(time, duration - 0.05));
   const rest = { ...config };
-  for (const key of LEFT_OUT) delete rest[key];
+  for (const key of LEFT_OUT)
+    if (key !== "autoSubtitlesStyle" || config.captionsFile === undefined) delete rest[key];
   return { ...rest, keepSourceAudio: false, fast: true, still: { time: Math.round(at * 1000) / 1000 } };
 };
 

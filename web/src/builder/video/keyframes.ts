@@ -4,6 +4,8 @@
  * delete, change the easing or the value). Values between keyframes are the contract's `valueAt`, the maths the
  * renderer compiles into its graph, so the value the lane shows at the playhead is the one the frame draws.
  */
+import { animatablePaths } from "@media-render/contract/config/keyframes";
+import { videoLayerType } from "@media-render/contract/config/video-layer-types";
 import { isObject, type JsonObject, type Path } from "../model/paths.ts";
 import { EASING_NAMES, valueAt, type Animated, type Keyframe, type Timeline } from "../service-code.ts";
 
@@ -14,46 +16,31 @@ export interface Animatable {
   rest: number;
 }
 
-const VISUAL: Animatable[] = [
-  { key: "opacity", path: ["opacity"], rest: 1 },
-  { key: "rotation", path: ["rotation"], rest: 0 },
-  { key: "scale", path: ["scale"], rest: 1 },
-];
-const POSITION: Animatable[] = [
-  { key: "position.x", path: ["position", "x"], rest: 0.5 },
-  { key: "position.y", path: ["position", "y"], rest: 0.5 },
-];
-/** A keyframed size starts from the whole frame's (the default of image and video layers). */
-const SIZE: Animatable[] = [
-  { key: "width", path: ["width"], rest: 1 },
-  { key: "height", path: ["height"], rest: 1 },
-];
-const WITH_SIZE = ["video", "image", "image-overlay"];
-const WITH_POSITION = [
-  "video",
-  "image",
-  "image-overlay",
-  "title",
-  "subtitle",
-  "news-title",
-  "title-background",
-  "slide-in-text",
-];
-const NOT_VISUAL = ["audio", "detached-audio", "speech"];
+/** A property's value where the layer leaves it out (a keyframed size starts from the whole frame's). */
+const REST: Readonly<Record<string, number>> = {
+  opacity: 1,
+  rotation: 0,
+  scale: 1,
+  "position.x": 0.5,
+  "position.y": 0.5,
+  width: 1,
+  height: 1,
+  mixVolume: 1,
+};
 
 /** The easings a keyframe may take (the contract's names; `cubic-bezier(...)` is typed in the JSON view). */
 export const EASINGS: readonly string[] = EASING_NAMES;
 
-/** What `layer` can animate, by its type (the grammar's: motion on every visual layer, mixVolume on audio). */
+/**
+ * What `layer` can animate: the properties its type's entries take as keyframes (the contract's table: motion on
+ * every visual layer, position and size where the type has them, mixVolume on audio).
+ */
 export const animatables = (layer: JsonObject): Animatable[] => {
-  const type = String(layer.type ?? "");
-  if (type === "audio") return [{ key: "mixVolume", path: ["mixVolume"], rest: 1 }];
-  if (NOT_VISUAL.includes(type)) return [];
-  return [
-    ...VISUAL,
-    ...(WITH_POSITION.includes(type) ? POSITION : []),
-    ...(WITH_SIZE.includes(type) ? SIZE : []),
-  ];
+  const entries = videoLayerType(String(layer.type ?? ""))?.entries;
+  return (entries ? animatablePaths(entries) : []).map((path) => {
+    const key = path.join(".");
+    return { key, path: [...path], rest: REST[key] ?? 0 };
+  });
 };
 
 /** The property's keyframes, or null when it is a plain number or absent. */

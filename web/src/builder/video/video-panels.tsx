@@ -4,6 +4,7 @@
  * track, each generated from the video schema.
  */
 import { useState } from "preact/hooks";
+import { newVideoLayer } from "@media-render/contract/config/video-layer-types";
 import { messagesAt } from "../model/issues.ts";
 import { fieldName, getIn, isObject, within, type JsonObject, type Path } from "../model/paths.ts";
 import { ProblemLinks } from "../panels/problem-links.tsx";
@@ -11,34 +12,6 @@ import { ConditionField, conditionSummary } from "../panels/condition-input.tsx"
 import { controlId, Fields, FieldRow, type PanelContext } from "../panels/property-panel.tsx";
 import { deref, fieldsOf, layerTypes, schemaAt, type Schema } from "../schema/fields.ts";
 import { TransitionPicker } from "./transitions.tsx";
-
-/** A colour ramp turning over time: what a new `gl` layer draws until its shader is written. */
-const STARTER_SHADER =
-  "uniform float time;\nuniform vec2 resolution;\nvoid main() {\n  vec2 p = gl_FragCoord.xy / resolution;\n  gl_FragColor = vec4(p, 0.5 + 0.5 * sin(time), 1.0);\n}";
-
-/**
- * A new video layer of `type`: the text layers (speech too) with a text, backgrounds with colours, a gl layer with a
- * shader, files with the first of theirs.
- */
-export const newVideoLayer = (
-  type: string,
-  fileFor: (category: string) => string | undefined,
-): JsonObject => {
-  if (["title", "subtitle", "news-title", "title-background", "slide-in-text", "speech"].includes(type))
-    return { type, text: "Your text" };
-  if (type === "gl") return { type, fragmentShader: STARTER_SHADER };
-  if (type === "fill-color") return { type, color: "#1d4ed8" };
-  if (type === "linear-gradient" || type === "radial-gradient")
-    return { type, colors: ["#0f172a", "#1d4ed8"] };
-  if (type === "html")
-    return { type, html: '<h1 style="color: white; font: 700 64px sans-serif">Hello</h1>' };
-  const category = type === "video" ? "video" : type.includes("audio") ? "audio" : "image";
-  if (["video", "audio", "detached-audio", "image", "image-overlay"].includes(type)) {
-    const path = fileFor(category);
-    return path ? { type, path } : { type };
-  }
-  return { type };
-};
 
 /** The transition into the next clip (`at`: a clip's `transition` or `defaults.transition`). */
 const TransitionFields = ({ ctx, at, inherit }: { ctx: PanelContext; at: Path; inherit: boolean }) => {
@@ -180,7 +153,7 @@ const LayerRows = ({
         class="add-layer"
         onSubmit={(e) => {
           e.preventDefault();
-          ctx.dispatch({ type: "insert", list, item: newVideoLayer(type, fileFor) });
+          ctx.dispatch({ type: "insert", list, item: newVideoLayer(type, fileFor) as JsonObject });
         }}
       >
         <label for={id}>New layer</label>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateJobConfig } from "../../../src/config/index.ts";
-import { layerKeyframes } from "../../../src/config/keyframes.ts";
+import { animatablePaths, layerKeyframes } from "../../../src/config/keyframes.ts";
+import { newVideoLayer, VIDEO_LAYER_TYPES } from "../../../src/config/video-layer-types.ts";
 
 const config = (layer: Record<string, unknown>, clip: Record<string, unknown> = { duration: 4 }) => ({
   clips: [{ ...clip, layers: [{ type: "fill-color", color: "red" }, layer] }],
@@ -156,5 +157,40 @@ describe("keyframed layer properties", () => {
     expect(
       layerKeyframes({ opacity: 1, scale: ramp(1, 2), position: { x: ramp(0, 1), y: 0.2 } }).map(([p]) => p),
     ).toEqual([["scale"], ["position", "x"]]);
+  });
+});
+
+describe("animatablePaths", () => {
+  const keys = (type: keyof typeof VIDEO_LAYER_TYPES) =>
+    animatablePaths(VIDEO_LAYER_TYPES[type].entries).map((path) => path.join("."));
+
+  it("reads a type's keyframable properties off its table entry, in the builder's order", () => {
+    expect(keys("video")).toEqual([
+      "opacity",
+      "rotation",
+      "scale",
+      "position.x",
+      "position.y",
+      "width",
+      "height",
+    ]);
+    expect(keys("title")).toEqual(["opacity", "rotation", "scale", "position.x", "position.y"]);
+    expect(keys("gl")).toEqual(["opacity", "rotation", "scale"]);
+    expect(keys("audio")).toEqual(["mixVolume"]);
+    expect(keys("detached-audio")).toEqual([]);
+  });
+
+  it("offers only what the grammar accepts as keyframes, for every type of the table", () => {
+    const refused = Object.keys(VIDEO_LAYER_TYPES).flatMap((type) =>
+      keys(type as keyof typeof VIDEO_LAYER_TYPES).flatMap((key) => {
+        const [name, axis] = key.split(".");
+        const frames = ramp(0.2, 0.4);
+        const value = axis ? { [name!]: { x: 0.5, y: 0.5, [axis]: frames } } : { [name!]: frames };
+        const layer = { ...newVideoLayer(type, () => "/image/2026-01-01/u/a.png"), ...value };
+        const result = validateJobConfig("video", { clips: [{ duration: 2, layers: [layer] }] });
+        return result.valid ? [] : [`${type}.${key}: ${result.errors.map((e) => e.message).join("; ")}`];
+      }),
+    );
+    expect(refused).toEqual([]);
   });
 });

@@ -27,6 +27,39 @@ describe("video config: autoSubtitles", () => {
   });
 });
 
+describe("video config: caption presets", () => {
+  it.each(limits.CAPTION_PRESETS)(
+    "accepts preset %s with position, characters and lines per page",
+    (preset) => {
+      const style = { preset, position: { x: 0.5, y: 0.7 }, maxCharsPerLine: 16, maxLines: 1 };
+      expect(
+        validateJobConfig("video", videoConfig(undefined, { autoSubtitles: true, autoSubtitlesStyle: style }))
+          .valid,
+      ).toBe(true);
+    },
+  );
+
+  it("refuses an unknown preset, characters per line out of bounds, a position off the frame and preset with animation", () => {
+    const style = (s: Record<string, unknown>) =>
+      videoConfig(undefined, { autoSubtitles: true, autoSubtitlesStyle: s });
+    expect(pairs(style({ preset: "bounce" }))).toEqual([
+      ["config.autoSubtitlesStyle.preset", 'must be one of "karaoke", "pop", "box", "one-word"'],
+    ]);
+    expect(pairs(style({ maxCharsPerLine: 3 }))[0]![0]).toBe("config.autoSubtitlesStyle.maxCharsPerLine");
+    expect(pairs(style({ maxCharsPerLine: 81 }))[0]![0]).toBe("config.autoSubtitlesStyle.maxCharsPerLine");
+    expect(pairs(style({ maxCharsPerLine: 10.5 }))[0]![0]).toBe("config.autoSubtitlesStyle.maxCharsPerLine");
+    expect(pairs(style({ position: { x: 1.2, y: 0.5 } }))[0]![0]).toBe(
+      "config.autoSubtitlesStyle.position.x",
+    );
+    expect(pairs(style({ preset: "pop", animation: "none" }))).toEqual([
+      [
+        "config.autoSubtitlesStyle.animation",
+        "preset pop draws the words its own way: leave out animation, or the preset",
+      ],
+    ]);
+  });
+});
+
 describe("video config: accepted", () => {
   it("accepts the smallest config: one clip, one layer, every top-level default left out", () => {
     expect(validateJobConfig("video", { clips: [{ layers: [{ type: "pause" }] }] })).toMatchObject({

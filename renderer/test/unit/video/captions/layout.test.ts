@@ -6,6 +6,7 @@ import {
   cueText,
   DEFAULT_LAYOUT,
   layoutCaptions,
+  oneWordCues,
   wordGroups,
 } from "../../../../src/video/captions/layout.ts";
 import type { TranscriptWord } from "../../../../src/transcribe/types.ts";
@@ -74,6 +75,21 @@ describe("caption layout", () => {
       maxCharsPerLine: 16,
     });
     for (const line of cues.flatMap((c) => c.lines)) expect(["to", "the"]).not.toContain(line.at(-1)!.text);
+  });
+
+  it("holds a line to maxCharsPerLine (spaces included) as well as to the width; a longer word gets a line of its own", () => {
+    const words = said("one two three four five six extraordinarily");
+    const cues = layoutCaptions(words, { ...opts, maxLines: 4, charLimit: 8 });
+    expect(cues.map(cueText)).toEqual(["one two\nthree\nfour\nfive six", "extraordinarily"]);
+  });
+
+  it("one word per cue: each until the next word starts or its hold ends, never past `until`", () => {
+    const cues = oneWordCues(said("alpha beta", 1, 0.3, 1), 0.2, 2.5);
+    expect(cues.map((c) => [cueText(c), c.start, c.end])).toEqual([
+      ["alpha", 1, 1.5],
+      ["beta", 2.3, 2.5],
+    ]);
+    expect(oneWordCues(said("a b"), 5).map((c) => Math.round(c.end * 100) / 100)).toEqual([1.35, 6.65]);
   });
 
   it("estimates characters per line from the box width and font size", () => {

@@ -4,15 +4,30 @@
  * oversampled copy) per frame. Exact chains for each branch; a window starts each motion at its own frame.
  */
 import { describe, expect, it } from "vitest";
-import { jpegLowres, orientationFilter, overlayFractions } from "../../../../src/video/layers/image.ts";
+import {
+  frameOf,
+  isAnimated,
+  jpegLowres,
+  orientationFilter,
+  overlayFractions,
+} from "../../../../src/video/layers/image.ts";
 import type { Layer } from "../../../../src/video/types.ts";
-import { compileOne, LOGO, PHOTO } from "../../../helpers/graph-spec.ts";
+import { compileOne, LOGO, PHOTO, probed } from "../../../helpers/graph-spec.ts";
 
 const MEDIA = {
   "/in/photo.jpg": PHOTO,
   "/in/logo.png": LOGO,
   "/in/wide.png": { ...LOGO, width: 320, height: 180 },
   "/in/turned.jpg": { ...PHOTO, width: 3000, height: 4000, orientation: 6 },
+  "/in/clip.mp4": probed(),
+  "/in/steps.gif": probed({
+    width: 32,
+    height: 32,
+    duration: 2.8,
+    hasAudio: false,
+    videoCodec: "gif",
+    demuxer: "gif",
+  }),
 };
 const image = (extra: Record<string, unknown> = {}, options: Parameters<typeof compileOne>[1] = {}) =>
   compileOne({ type: "image", path: "/in/photo.jpg", ...extra }, { media: MEDIA, ...options });
@@ -189,5 +204,56 @@ describe("the still's decoding", () => {
     expect(overlayFractions(layer, 1280, 720)).toEqual({ ...layer, width: 0.5, height: 0.5 });
     const other = { type: "image", path: "/in/photo.jpg", width: 0.5 } as Layer;
     expect(overlayFractions(other, 1280, 720)).toBe(other);
+  });
+});
+
+describe("frameTime: one frame of a moving picture as a still", () => {
+  it("seeks a video exactly to it and takes the first frame on the render's grid, then holds it like a still", () => {
+    const { ctx, out } = overlay({ path: "/in/clip.mp4", width: 0.5, frameTime: 1.25 });
+    expect(ctx.inputs).toEqual([
+      ["-ss", "1.25", "-f", "mov", "-protocol_whitelist", "file", "-i", "/in/clip.mp4"],
+    ]);
+    expect(ctx.filters).toEqual([
+      "[0:v]fps=25:start_time=0,trim=end_frame=1,scale=160:90,setsar=1[rs1]",
+      `[rs1]format=yuv420p,loop=loop=24:size=1,${TAIL}[img0]`,
+    ]);
+    expect(out).toMatchObject({ x: 80, y: 45 });
+  });
+
+  it("reads an animated picture from its start and takes the frame it plays at the nearest frame of the layer", () => {
+    expect(frameOf(MEDIA["/in/steps.gif"]!, 0.62, 25)).toEqual({
+      options: [],
+      pre: "fps=25:start_time=0,tpad=stop_mode=clone:stop=-1,trim=start_frame=16:end_frame=17",
+    });
+    expect(frameOf(MEDIA["/in/clip.mp4"]!, 0, 30)).toEqual({
+      options: ["-ss", "0"],
+      pre: "fps=30:start_time=0,trim=end_frame=1",
+    });
+  });
+
+  it("draws nothing at or after the file's end; a still picture ignores it", () => {
+    expect(overlay({ path: "/in/clip.mp4", frameTime: 4 }).out).toBeNull();
+    expect(overlay({ path: "/in/clip.mp4", frameTime: 3.99 }).out).not.toBeNull();
+    expect(overlay({ frameTime: 3 }).ctx.inputs).toEqual(overlay().ctx.inputs);
+    expect(overlay({ frameTime: 3 }).ctx.filters).toEqual(overlay().ctx.filters);
+  });
+
+  it("plays a moving picture without frameTime: a video seeks (windows), an animated picture does not", () => {
+    expect([PHOTO, LOGO, MEDIA["/in/steps.gif"]!, MEDIA["/in/clip.mp4"]!].map(isAnimated)).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
+    const gif = compileOne(
+      { type: "image-overlay", path: "/in/steps.gif" },
+      { media: MEDIA, duration: 4, range: { from: 50, to: 100 } },
+    );
+    expect(gif.ctx.inputs[0]!.slice(0, 2)).toEqual(["-ss", "0"]);
+    const video = compileOne(
+      { type: "image-overlay", path: "/in/clip.mp4" },
+      { media: MEDIA, duration: 4, range: { from: 50, to: 100 } },
+    );
+    expect(video.ctx.inputs[0]!.slice(0, 2)).toEqual(["-ss", "2"]);
   });
 });

@@ -1,28 +1,49 @@
 /**
- * The layer registry (layers/index.ts): a compiler for every type that draws, the expansion of title-background and
- * editly-banner into the layers they are made of, and the keys and config paths every layer is known by.
+ * The layer registry (layers/index.ts): an entry for every type of the grammar (complete by type), a compiler for
+ * every type that draws, which types are rasterised (text on the sheet, with their text type, or html pages), what
+ * each sounds like, the expansion of title-background and editly-banner into the layers they are made of, and the
+ * keys and config paths every layer is known by.
  */
 import { describe, expect, it } from "vitest";
-import { VIDEO_LAYER_ENTRIES } from "@media-render/contract/config/video-layers";
+import { VIDEO_LAYER_TYPES } from "@media-render/contract/config/video-layer-types";
 import {
-  COMPILERS,
   compileLayer,
   EDITLY_BANNER_TEXT,
   expandLayers,
+  isRaster,
+  isText,
+  isTitle,
   keyedLayers,
   keyedOf,
+  LAYER_TYPES,
+  soundOf,
+  textTypeOf,
+  type LayerTypeEntry,
+  type TextLayer,
 } from "../../../../src/video/layers/index.ts";
-import { RASTER_TYPES } from "../../../../src/video/layers/raster-types.ts";
-import type { Layer } from "../../../../src/video/types.ts";
+import { newsTitle } from "../../../../src/video/layers/news-title.ts";
+import { slideInText } from "../../../../src/video/layers/slide-in-text.ts";
+import { subtitle } from "../../../../src/video/layers/subtitle.ts";
+import { title } from "../../../../src/video/layers/title.ts";
+import type { Layer, LayerOf, LayerType } from "../../../../src/video/types.ts";
 import { contextOf, specOf } from "../../../helpers/graph-spec.ts";
 
-describe("COMPILERS", () => {
-  it("has a compiler for every layer type of the grammar but those that become audio tracks", () => {
-    const types = Object.keys(VIDEO_LAYER_ENTRIES).sort();
-    const compiled = Object.keys(COMPILERS).sort();
-    expect(types.filter((t) => !compiled.includes(t))).toEqual(["detached-audio", "editly-banner", "speech"]);
-    expect(compiled.filter((t) => !types.includes(t))).toEqual([]);
-    for (const t of RASTER_TYPES) expect(COMPILERS[t]).toBe(COMPILERS.title);
+const TYPES = Object.keys(VIDEO_LAYER_TYPES) as LayerType[];
+const of = (type: string) => ({ type, text: "x" }) as Layer;
+
+describe("LAYER_TYPES", () => {
+  it("has an entry for every type of the grammar, in its order, and the typecheck holds it complete", () => {
+    expect(Object.keys(LAYER_TYPES)).toEqual(TYPES);
+    const { gl: _gl, ...withoutGl } = LAYER_TYPES;
+    // @ts-expect-error: a type of the grammar without an entry
+    const incomplete: { readonly [T in LayerType]: LayerTypeEntry<LayerOf<T>> } = withoutGl;
+    expect(Object.keys(incomplete)).not.toContain("gl");
+  });
+
+  it("compiles every type but those expanded or made tracks before compiling", () => {
+    const compiled = TYPES.filter((t) => "compile" in LAYER_TYPES[t]);
+    expect(TYPES.filter((t) => !compiled.includes(t))).toEqual(["detached-audio", "speech", "editly-banner"]);
+    expect(TYPES.filter((t) => "expand" in LAYER_TYPES[t])).toEqual(["title-background", "editly-banner"]);
   });
 
   it("compiles a type without a compiler to nothing", () => {
@@ -32,6 +53,38 @@ describe("COMPILERS", () => {
     const detached = { type: "detached-audio", path: "/in/a.mp3" } as Layer;
     expect(compileLayer(detached, win, ctx, "c0l0")).toBeNull();
     expect(ctx.filters).toEqual([]);
+  });
+
+  it("rasterises the text types and html; html alone is captured page by page rather than drawn on the sheet", () => {
+    expect(TYPES.filter((t) => isText(of(t)))).toEqual([
+      "title",
+      "subtitle",
+      "news-title",
+      "title-background",
+      "slide-in-text",
+    ]);
+    expect(TYPES.filter((t) => isRaster(of(t)) && !isText(of(t)))).toEqual(["html"]);
+  });
+
+  it("gives each text type its module, title-background's title the title's", () => {
+    const text = (type: string) => textTypeOf(of(type) as TextLayer);
+    expect(["title", "title-background", "subtitle", "news-title", "slide-in-text"].map(text)).toEqual([
+      title,
+      title,
+      subtitle,
+      newsTitle,
+      slideInText,
+    ]);
+    expect(TYPES.filter((t) => isTitle(of(t)))).toEqual(["title", "title-background"]);
+  });
+
+  it("says what each type sounds like", () => {
+    expect(Object.fromEntries(TYPES.flatMap((t) => (soundOf(of(t)) ? [[t, soundOf(of(t))]] : [])))).toEqual({
+      video: "source",
+      audio: "clip",
+      "detached-audio": "track",
+      speech: "track",
+    });
   });
 });
 

@@ -4,7 +4,8 @@
  * from the layer's first frame.
  */
 import { describe, expect, it } from "vitest";
-import { hasMotion } from "../../../../src/video/layers/motion.ts";
+import type { LayerVideo } from "../../../../src/video/graph-context.ts";
+import { hasMotion, withMotion } from "../../../../src/video/layers/motion.ts";
 import type { Layer } from "../../../../src/video/types.ts";
 import { compileOne, LOGO } from "../../../helpers/graph-spec.ts";
 
@@ -60,6 +61,22 @@ describe("withMotion", () => {
       "320*(if(lte(((round(t*25)-0)/25),0),0,if(lt(((round(t*25)-0)/25),1),0+1*((((round(t*25)-0)/25)-0)/1),1)))+40-(80)/2",
     );
     expect(out!.y).toBe("(70)+20-(40)/2");
+  });
+
+  it("keeps the streams drawn after the layer's own (a caption preset's words)", () => {
+    const { ctx, win } = overlay({});
+    const word: LayerVideo = { label: "w0", x: 1, y: 2, coversFrame: false };
+    const out = withMotion({ type: "pause", opacity: 0.5 } as Layer, win, ctx, {
+      label: "txt0",
+      x: 0,
+      y: 0,
+      w: 40,
+      h: 20,
+      coversFrame: false,
+      more: [word],
+    });
+    expect(out.more).toEqual([word]);
+    expect(out.label).not.toBe("txt0");
   });
 
   it("counts a window's time from the layer's first frame, not the window's", () => {

@@ -15,6 +15,12 @@ describe("news-title", () => {
     );
   });
 
+  it("pads a fitted band (minFontSize/maxFontSize) by the size the page fits it to", () => {
+    expect(newsTitle.boxCss(layer({ minFontSize: 8, maxFontSize: 40 }), 40, 320)).toBe(
+      "background:#d02a42;padding:round(nearest, 0.4em + 0px, 1px) round(nearest, 0.8em + 0px, 1px);",
+    );
+  });
+
   it("sits at the left edge, 8 % down, unless it names a position", () => {
     expect(newsTitle.placement(layer()).position).toEqual({ x: 0, y: 0.08, originX: "left", originY: "top" });
     expect(newsTitle.placement(layer({ position: "bottom" })).position).toBe("bottom");

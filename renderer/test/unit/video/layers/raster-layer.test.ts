@@ -5,7 +5,8 @@
  * render shows at each of its frames.
  */
 import { describe, expect, it } from "vitest";
-import type { RasterAsset, RasterFrame } from "../../../../src/video/types.ts";
+import { inPlace } from "../../../../src/video/layers/raster-layer.ts";
+import type { Layer, RasterAsset, RasterFrame } from "../../../../src/video/types.ts";
 import { compileOne } from "../../../helpers/graph-spec.ts";
 
 /** A 100 x 40 box at (10, 20), the `n`th on the text sheet read from stdin. */
@@ -139,6 +140,17 @@ describe("an animated html layer's frames", () => {
 });
 
 describe("the motion of each text type around the raster", () => {
+  it("leaves an html page where it was captured, unmoved", () => {
+    const win = { startFrame: 0, frames: 25, start: 0, duration: 1, skip: 0, drawn: 25 };
+    const html = { type: "html", html: "<p>x</p>" } as Layer;
+    expect(inPlace(html, win, { x: 3, y: 4, w: 10, h: 10 }, { W: 320, H: 180, fps: 25 })).toEqual({
+      pre: [],
+      post: [],
+      x: 3,
+      y: 4,
+    });
+  });
+
   it("zooms and fades a title in (zoompan before the retiming, fade after it)", () => {
     const { ctx } = compileOne({ type: "title", text: "Hi" }, { rasters: { c0l0: still } });
     expect(ctx.filters).toEqual([

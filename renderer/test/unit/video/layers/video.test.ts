@@ -29,34 +29,61 @@ describe("videoSegment", () => {
     ({ type: "video", path: "/in/clip.mp4", ...extra }) as LayerOf<"video">;
 
   it("plays from cutFrom at 1x, as much of the file as the layer lasts", () => {
-    expect(videoSegment(layer(), 4, 1)).toEqual({ cutFrom: 0, length: 1, speed: 1 });
-    expect(videoSegment(layer({ cutFrom: 3.5 }), 4, 2)).toEqual({ cutFrom: 3.5, length: 0.5, speed: 1 });
+    expect(videoSegment(layer(), 4, 1)).toEqual({ cutFrom: 0, length: 1, speed: 1, loop: false });
+    expect(videoSegment(layer({ cutFrom: 3.5 }), 4, 2)).toEqual({
+      cutFrom: 3.5,
+      length: 0.5,
+      speed: 1,
+      loop: false,
+    });
   });
 
   it("stretches an explicit cutFrom..cutTo to the layer's length", () => {
-    expect(videoSegment(layer({ cutFrom: 1, cutTo: 3 }), 4, 1)).toEqual({ cutFrom: 1, length: 2, speed: 2 });
+    expect(videoSegment(layer({ cutFrom: 1, cutTo: 3 }), 4, 1)).toEqual({
+      cutFrom: 1,
+      length: 2,
+      speed: 2,
+      loop: false,
+    });
     expect(videoSegment(layer({ cutFrom: 1, cutTo: 1.5 }), 4, 2)).toEqual({
       cutFrom: 1,
       length: 0.5,
       speed: 0.25,
+      loop: false,
     });
     // A cut of the layer's own length plays at 1x.
-    expect(videoSegment(layer({ cutFrom: 1, cutTo: 2 }), 4, 1)).toEqual({ cutFrom: 1, length: 1, speed: 1 });
+    expect(videoSegment(layer({ cutFrom: 1, cutTo: 2 }), 4, 1)).toEqual({
+      cutFrom: 1,
+      length: 1,
+      speed: 1,
+      loop: false,
+    });
   });
 
   it("cuts a file of unknown length (0: no duration in its header) where asked, and stretches only an explicit cut", () => {
-    expect(videoSegment(layer({ cutFrom: 1 }), 0, 2)).toEqual({ cutFrom: 1, length: 2, speed: 1 });
+    expect(videoSegment(layer({ cutFrom: 1 }), 0, 2)).toEqual({
+      cutFrom: 1,
+      length: 2,
+      speed: 1,
+      loop: false,
+    });
     expect(videoSegment(layer({ cutFrom: 1, cutTo: 2 }), 0, 2)).toEqual({
       cutFrom: 1,
       length: 1,
       speed: 0.5,
+      loop: false,
     });
-    expect(videoSegment(layer(), 0, 3)).toEqual({ cutFrom: 0, length: 3, speed: 1 });
+    expect(videoSegment(layer(), 0, 3)).toEqual({ cutFrom: 0, length: 3, speed: 1, loop: false });
   });
 
   it("keeps the cut inside the file", () => {
     expect(videoSegment(layer({ cutFrom: 9 }), 4, 1).cutFrom).toBeCloseTo(3.99, 9);
-    expect(videoSegment(layer({ cutFrom: 3, cutTo: 9 }), 4, 1)).toEqual({ cutFrom: 3, length: 1, speed: 1 });
+    expect(videoSegment(layer({ cutFrom: 3, cutTo: 9 }), 4, 1)).toEqual({
+      cutFrom: 3,
+      length: 1,
+      speed: 1,
+      loop: false,
+    });
   });
 });
 

@@ -44,6 +44,15 @@ describe("stillConfig", () => {
     });
   });
 
+  it("keeps the caption style with a captions file (the frame shows its preset), drops it without one", () => {
+    const autoSubtitlesStyle = { preset: "karaoke", highlightColor: "#00ff00" };
+    expect(stillConfig({ ...config, autoSubtitlesStyle }, 1).autoSubtitlesStyle).toEqual(autoSubtitlesStyle);
+    const { captionsFile: _, ...transcribed } = config;
+    expect(stillConfig({ ...transcribed, autoSubtitlesStyle }, 1).autoSubtitlesStyle).toBeUndefined();
+    const result = validateJobConfig("video", stillConfig({ ...config, autoSubtitlesStyle }, 1));
+    expect(result.valid ? [] : result.errors).toEqual([]);
+  });
+
   it("keeps the time inside the video", () => {
     expect(stillConfig(config, -1).still).toEqual({ time: 0 });
     expect(stillConfig(config, 99).still).toEqual({ time: 2.95 });

@@ -1,6 +1,6 @@
-/** The pieces text types animate with (text-motion.ts), as ffmpeg expressions and filters. */
+/** The pieces text types animate with (text-type.ts), as ffmpeg expressions and filters. */
 import { describe, expect, it } from "vitest";
-import { bannerEase, easeOutExpo, fadeIn, fadeOut } from "../../../../src/video/layers/text-motion.ts";
+import { bannerEase, easeOutExpo, fadeIn, fadeOut } from "../../../../src/video/layers/text-type.ts";
 
 describe("fades", () => {
   it("fades alpha in or out over `dur` seconds from `at`, never shorter than a frame", () => {

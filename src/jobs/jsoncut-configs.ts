@@ -1,11 +1,11 @@
 /**
- * JsonCut's MCP tool names beside ours, so an agent configured for JsonCut's MCP server finds the tools it knows
- * (jsoncut/jsoncut-mcp-server): `get_image_schema` and `get_video_schema` answer the config's JSON Schema itself,
- * as theirs do; `create_image_config` and `create_video_config` assemble `{ type, config }` from the properties
- * given, with JsonCut's defaults for the size (and a video's fps and format), and check it against the grammar
- * (not the files: a config written before its files are uploaded names placeholders), with their descriptions
- * carrying the config-writing guidance. (`validate_config` is one of our own tools already, under the same name.)
- * Each stands for a route like every tool: the schemas route, or job validation.
+ * JsonCut's config-writing MCP tools beside ours, so an agent configured for JsonCut's MCP server finds the tools it
+ * knows (jsoncut/jsoncut-mcp-server): `create_image_config` and `create_video_config` assemble `{ type, config }`
+ * from the properties given, with JsonCut's defaults for the size (and a video's fps and format), and check it
+ * against the grammar (not the files: a config written before its files are uploaded names placeholders), with their
+ * descriptions carrying the config-writing guidance. They stand for job validation (POST /api/v1/jobs/validate,
+ * src/jobs/routes.ts): its permission and rate limits. (`validate_config` is one of our own tools already, under the
+ * same name; JsonCut's schema tools are the schemas route's, src/schemas/routes.ts.)
  */
 import { validateJobConfig } from "@media-render/contract/config";
 import { FieldError, FieldWarning } from "@media-render/contract/field-errors";
@@ -13,30 +13,7 @@ import { spellingsFor } from "@media-render/contract/output-formats";
 import * as v from "valibot";
 import type { CallerCtx } from "../context.ts";
 import { catalogueOnline } from "../fonts/online.ts";
-import { MOUNTS } from "../paths.ts";
-import { configJsonSchema, type SchemaName } from "../schemas/json-schemas.ts";
-import { tool } from "./tool.ts";
-
-const NoArguments = v.strictObject({}, "This tool takes no arguments");
-
-/** A JSON Schema document, as the tool answers it. */
-const JsonSchemaDocument = v.pipe(
-  v.record(v.string(), v.unknown()),
-  v.description("The JSON Schema (draft-07) of the config"),
-);
-
-const schemaTool = (name: SchemaName) =>
-  tool({
-    description:
-      `The complete JSON Schema of a${name === "image" ? "n image" : " video"} job config (also the MCP resource ` +
-      `schema://${name}): every property, its bounds and defaults. Read it before writing a ${name} config.`,
-    input: NoArguments,
-    output: JsonSchemaDocument,
-    route: `GET ${MOUNTS.schemas}/{name}`,
-    needs: null,
-    jsoncut: true,
-    run: async () => configJsonSchema(name) as Record<string, unknown>,
-  });
+import { tool } from "../lib/route-tool.ts";
 
 const Layers = v.pipe(
   v.array(v.record(v.string(), v.unknown())),
@@ -114,11 +91,8 @@ const withDefaults = (defaults: Record<string, unknown>, input: Record<string, u
   ...Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined)),
 });
 
-const validation = { resource: "jobs", method: "POST" } as const;
-
-export const JSONCUT_TOOLS = {
-  get_image_schema: schemaTool("image"),
-  get_video_schema: schemaTool("video"),
+/** `create_image_config` and `create_video_config`, declared by POST /api/v1/jobs/validate. */
+export const JSONCUT_CONFIG_TOOLS = {
   create_image_config: tool({
     description:
       "Write an image job config: answers { type: 'image', config } to pass to validate_config or create_job, " +
@@ -132,9 +106,6 @@ export const JSONCUT_TOOLS = {
       "defaults.layerType.<type>. Guide with examples and limits: see the server's /llms.txt.",
     input: ImageConfigInput,
     output: createdConfig("image"),
-    route: `POST ${MOUNTS.jobs}/validate`,
-    needs: validation,
-    jsoncut: true,
     run: async (ctx, input) => checked(ctx, "image", withDefaults({ width: 1920, height: 1080 }, input)),
   }),
   create_video_config: tool({
@@ -150,9 +121,6 @@ export const JSONCUT_TOOLS = {
       "examples and limits: the server's /llms.txt.",
     input: VideoConfigInput,
     output: createdConfig("video"),
-    route: `POST ${MOUNTS.jobs}/validate`,
-    needs: validation,
-    jsoncut: true,
     run: async (ctx, input) =>
       checked(ctx, "video", withDefaults({ width: 1280, height: 720, fps: 25, format: "mp4" }, input)),
   }),
