@@ -12,9 +12,8 @@ import type { VideoConfig } from "@media-render/contract/config";
 import { valueAt, type Keyframe } from "@media-render/contract/keyframes";
 import { run } from "../../src/lib/process.ts";
 import { keyframeExpr, layerTime } from "../../src/video/layers/keyframe-expr.ts";
-import { renderVideo } from "../../src/video/render.ts";
 import { videoConfig } from "../helpers/video-config.ts";
-import { FIXTURES, meanVolume } from "./media-helpers.ts";
+import { FIXTURES, greyFrames, meanVolume, renderInto } from "./media-helpers.ts";
 
 const W = 160;
 const H = 90;
@@ -27,36 +26,10 @@ let dir: string;
 let white: string;
 
 /** Every frame of `path` as gray bytes (Y of the decoded frame, full range). */
-const framesOf = async (path: string): Promise<Buffer[]> => {
-  const { stdout } = await run("ffmpeg", [
-    "-v",
-    "error",
-    "-threads",
-    "1",
-    "-i",
-    path,
-    "-f",
-    "rawvideo",
-    "-pix_fmt",
-    "gray",
-    "-",
-  ]);
-  const size = W * H;
-  return Array.from({ length: stdout.length / size }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
-};
+const framesOf = (path: string): Promise<Buffer[]> => greyFrames(path, W, H);
 
-const render = async (name: string, config: VideoConfig, extra: Record<string, unknown> = {}) => {
-  const outPath = join(dir, name);
-  await renderVideo({
-    jobId: "job_keyframes",
-    config,
-    workDir: await mkdtemp(join(dir, "w-")),
-    outPath,
-    allowLocalFiles: true,
-    ...extra,
-  });
-  return outPath;
-};
+const render = (name: string, config: VideoConfig, extra: Record<string, unknown> = {}) =>
+  renderInto(dir, name, "job_keyframes", config, extra);
 
 /** Mean absolute difference of two gray frames. */
 const difference = (a: Buffer, b: Buffer): number => {
