@@ -16,7 +16,6 @@ import {
   numberAbove,
   numberIn,
   oneOf,
-  Position,
   PositiveFraction,
   PositiveSeconds,
   Seconds,
@@ -28,6 +27,7 @@ import { AudioRef, FontRef, ImageRef, ShaderRef, VideoRef } from "./file-ref.ts"
 import { fitFontSizeEntries } from "../fit-text.ts";
 import { htmlCommonEntries, htmlVideoEntries } from "./html-layer.ts";
 import { ignored } from "./ignored.ts";
+import { animated, AnimatedPosition, AnimatedVolume, motionEntries } from "./keyframes.ts";
 import {
   GRADIENT_MAX_COLORS,
   GRADIENT_MIN_COLORS,
@@ -46,6 +46,10 @@ import type { RuleIssue } from "./rules.ts";
 const optional = v.optional;
 
 const timing = { start: optional(Seconds), stop: optional(PositiveSeconds) };
+/** A size of a video or image layer, as a fraction of the frame: a number or keyframes (keyframes.ts). */
+const AnimatedPositiveFraction = animated(PositiveFraction);
+/** Keyframable `opacity`, `rotation` and `scale` of every visual layer (keyframes.ts). */
+const motion = motionEntries;
 const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "down"]));
 const kenBurns = { zoomDirection: optional(ZoomDirection), zoomAmount: optional(Fraction) };
 const cut = { cutFrom: optional(Seconds), cutTo: optional(PositiveSeconds) };
@@ -119,17 +123,18 @@ export const videoLayerEntries = {
       ),
     ),
   ),
-  width: optional(PositiveFraction),
-  height: optional(PositiveFraction),
+  width: optional(AnimatedPositiveFraction),
+  height: optional(AnimatedPositiveFraction),
   /** editly placement (prefer `position`). */
   left: optional(Fraction),
   top: optional(Fraction),
   originX: optional(oneOf(["left", "center", "right"])),
   originY: optional(oneOf(["top", "center", "bottom"])),
-  position: optional(Position),
+  position: optional(AnimatedPosition),
   /** Heard only with `keepSourceAudio: true`. */
   mixVolume: optional(Volume),
   ...kenBurns,
+  ...motion,
   ...timing,
 };
 
@@ -137,12 +142,17 @@ export const audioLayerEntries = {
   type: v.literal("audio"),
   path: AudioRef,
   ...cut,
-  mixVolume: optional(Volume),
+  /** A volume, or keyframes of volume factors over the layer (keyframes.ts). */
+  mixVolume: optional(AnimatedVolume),
   ...timing,
 };
 
 /** Audio placed at `start` seconds after its clip starts; it may run past the clip. */
-export const detachedAudioLayerEntries = { ...audioLayerEntries, type: v.literal("detached-audio") };
+export const detachedAudioLayerEntries = {
+  ...audioLayerEntries,
+  type: v.literal("detached-audio"),
+  mixVolume: optional(Volume),
+};
 
 export const videoImageLayerEntries = {
   type: v.literal("image"),
@@ -151,9 +161,10 @@ export const videoImageLayerEntries = {
   resizeMode: optional(oneOf(["contain", "contain-blur", "cover", "stretch"])),
   /** Default `in` (Ken Burns on); `null` disables. */
   ...kenBurns,
-  position: optional(Position),
-  width: optional(PositiveFraction),
-  height: optional(PositiveFraction),
+  position: optional(AnimatedPosition),
+  width: optional(AnimatedPositiveFraction),
+  height: optional(AnimatedPositiveFraction),
+  ...motion,
   ...animation,
   ...frame,
   ...timing,
@@ -173,12 +184,13 @@ const OverlaySize = numberAbove(0, VIDEO_MAX_SIZE);
 export const imageOverlayLayerEntries = {
   type: v.literal("image-overlay"),
   path: ImageRef,
-  position: optional(Position),
+  position: optional(AnimatedPosition),
   /** A fraction of the frame width, or pixels above 1. Default: from `height` and the picture, else the frame. */
-  width: optional(OverlaySize),
+  width: optional(animated(OverlaySize)),
   /** A fraction of the frame height, or pixels above 1. */
-  height: optional(OverlaySize),
+  height: optional(animated(OverlaySize)),
   ...kenBurns,
+  ...motion,
   ...animation,
   ...frame,
   ...timing,
@@ -190,7 +202,7 @@ const titleProps = {
   fontSize: optional(FontSize),
   ...fitEntries,
   ...font,
-  position: optional(Position),
+  position: optional(AnimatedPosition),
   /** Default `fade-in`. */
   style: optional(oneOf(["fade-in", "word-by-word", "letter-by-letter"])),
   /** Seconds the word/letter reveal takes. */
@@ -199,6 +211,7 @@ const titleProps = {
   outlineColor: optional(Color),
   outlineWidth: optional(numberIn(0, MAX_OUTLINE_WIDTH)),
   outlineStyle: optional(oneOf(["outline", "shadow", "glow"])),
+  ...motion,
   ...timing,
 };
 
@@ -217,9 +230,10 @@ export const subtitleLayerEntries = {
   fontSize: optional(FontSize),
   ...fitEntries,
   ...font,
-  position: optional(Position),
+  position: optional(AnimatedPosition),
   backgroundColor: optional(Color),
   ...bannerAnimation,
+  ...motion,
   ...timing,
 };
 
@@ -247,11 +261,17 @@ export const slideInTextLayerEntries = {
   charSpacing: optional(numberIn(0, 1)),
   textColor: optional(Color),
   ...font,
-  position: optional(Position),
+  position: optional(AnimatedPosition),
+  ...motion,
   ...timing,
 };
 
-export const fillColorLayerEntries = { type: v.literal("fill-color"), color: optional(Color), ...timing };
+export const fillColorLayerEntries = {
+  type: v.literal("fill-color"),
+  color: optional(Color),
+  ...motion,
+  ...timing,
+};
 export const linearGradientLayerEntries = {
   type: v.literal("linear-gradient"),
   colors: optional(Colors),
@@ -260,24 +280,26 @@ export const linearGradientLayerEntries = {
    * either way the gradient turns 30 degrees clockwise over the layer, like editly's.
    */
   direction: optional(GradientDirection),
+  ...motion,
   ...timing,
 };
 export const radialGradientLayerEntries = {
   type: v.literal("radial-gradient"),
   colors: optional(Colors),
+  ...motion,
   ...timing,
 };
-export const rainbowColorsLayerEntries = { type: v.literal("rainbow-colors"), ...timing };
+export const rainbowColorsLayerEntries = { type: v.literal("rainbow-colors"), ...motion, ...timing };
 /** A still colour screen (black unless `color` is given). */
-export const pauseLayerEntries = { type: v.literal("pause"), color: optional(Color), ...timing };
+export const pauseLayerEntries = { type: v.literal("pause"), color: optional(Color), ...motion, ...timing };
 
 /**
  * editly's closing banner: its linear gradient (seeded colours, as without `colors`) under a title reading
  * "Made with / EDITLY / mifi.no", in the layer's font.
  */
-export const editlyBannerLayerEntries = { type: v.literal("editly-banner"), ...font, ...timing };
+export const editlyBannerLayerEntries = { type: v.literal("editly-banner"), ...font, ...motion, ...timing };
 
-export const videoHtmlLayerEntries = { ...htmlCommonEntries, ...htmlVideoEntries, ...timing };
+export const videoHtmlLayerEntries = { ...htmlCommonEntries, ...htmlVideoEntries, ...motion, ...timing };
 
 /** The largest inline fragment shader (UTF-8 bytes). */
 export const GL_SHADER_MAX_BYTES = 64 * 1024;
@@ -315,5 +337,6 @@ export const glLayerEntries = {
   fragmentPath: optional(ShaderRef),
   /** Multiplies `time` (default 1). */
   speed: optional(numberAbove(0, 100)),
+  ...motion,
   ...timing,
 };

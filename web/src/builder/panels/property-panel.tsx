@@ -120,146 +120,158 @@ export const FieldRow = ({ ctx, path, spec }: { ctx: PanelContext; path: Path; s
   const placeholder = shown(spec.defaultValue);
   const label = spec.key;
   let input: ComponentChildren;
-  switch (control.kind) {
-    case "select":
-      input = (
-        <SelectInput
-          ids={ids}
-          value={value}
-          onChange={set}
-          options={control.options}
-          nullable={control.nullable}
-          placeholder={placeholder}
-        />
-      );
-      break;
-    case "color":
-      input = <ColorInput ids={ids} value={value} onChange={set} placeholder={placeholder} label={label} />;
-      break;
-    case "range":
-      input = (
-        <RangeInput
-          ids={ids}
-          value={value}
-          onChange={set}
-          min={control.min}
-          max={control.max}
-          step={control.step}
-          label={label}
-          placeholder={placeholder}
-        />
-      );
-      break;
-    case "number":
-      input = (
-        <NumberInput
-          ids={ids}
-          value={value}
-          onChange={set}
-          min={control.min}
-          max={control.max}
-          step={control.step}
-          placeholder={placeholder}
-        />
-      );
-      break;
-    case "boolean":
-      input = <BooleanInput ids={ids} value={value} onChange={set} label={label} />;
-      break;
-    case "text":
-      input = (
-        <TextInput
-          ids={ids}
-          value={value}
-          onChange={set}
-          multiline={control.multiline}
-          maxLength={control.maxLength}
-          suggestions={control.suggestions}
-          placeholder={placeholder}
-        />
-      );
-      break;
-    case "file":
-      input = (
-        <FileInput
-          ids={ids}
-          value={value}
-          onChange={set}
-          categories={control.categories}
-          files={ctx.files}
-          label={label}
-        />
-      );
-      break;
-    case "position":
-      input = <PositionInput ids={ids} value={value} onChange={set} label={label} />;
-      break;
-    case "colors":
-      input = (
-        <ListInput
-          ids={ids}
-          value={value}
-          onChange={set}
-          max={control.max}
-          min={control.min}
-          label="colors"
-          fresh="#ffffff"
-          item={(itemIds, v, setItem, n) => (
-            <ColorInput
-              ids={itemIds}
-              value={v}
-              onChange={(c) => setItem(c ?? "#000000")}
-              label={`${label} ${n + 1}`}
-            />
-          )}
-        />
-      );
-      break;
-    case "strings":
-      input = (
-        <ListInput
-          ids={ids}
-          value={value}
-          onChange={set}
-          max={control.max}
-          label={label}
-          fresh=""
-          item={(itemIds, v, setItem, n) => (
-            <input
-              {...itemIds}
-              type="text"
-              aria-label={`${label} ${n + 1}`}
-              value={typeof v === "string" ? v : ""}
-              onInput={(e) => setItem(e.currentTarget.value)}
-            />
-          )}
-        />
-      );
-      break;
-    case "object":
-      return (
-        <fieldset class="field-group">
-          <legend>{label}</legend>
-          {control.nullable && (
-            <label class="check">
+  // A keyframed number (issue 45 §1) is edited on the timeline's keyframe lane; here it can go back to one number.
+  const keyframed = Array.isArray(value) && (control.kind === "range" || control.kind === "number");
+  if (keyframed)
+    input = (
+      <span id={id} class="keyframed">
+        {(value as unknown[]).length} keyframes, edited on the timeline{" "}
+        <button type="button" class="small" onClick={() => set((value as { value?: unknown }[])[0]?.value)}>
+          Use one value
+        </button>
+      </span>
+    );
+  else
+    switch (control.kind) {
+      case "select":
+        input = (
+          <SelectInput
+            ids={ids}
+            value={value}
+            onChange={set}
+            options={control.options}
+            nullable={control.nullable}
+            placeholder={placeholder}
+          />
+        );
+        break;
+      case "color":
+        input = <ColorInput ids={ids} value={value} onChange={set} placeholder={placeholder} label={label} />;
+        break;
+      case "range":
+        input = (
+          <RangeInput
+            ids={ids}
+            value={value}
+            onChange={set}
+            min={control.min}
+            max={control.max}
+            step={control.step}
+            label={label}
+            placeholder={placeholder}
+          />
+        );
+        break;
+      case "number":
+        input = (
+          <NumberInput
+            ids={ids}
+            value={value}
+            onChange={set}
+            min={control.min}
+            max={control.max}
+            step={control.step}
+            placeholder={placeholder}
+          />
+        );
+        break;
+      case "boolean":
+        input = <BooleanInput ids={ids} value={value} onChange={set} label={label} />;
+        break;
+      case "text":
+        input = (
+          <TextInput
+            ids={ids}
+            value={value}
+            onChange={set}
+            multiline={control.multiline}
+            maxLength={control.maxLength}
+            suggestions={control.suggestions}
+            placeholder={placeholder}
+          />
+        );
+        break;
+      case "file":
+        input = (
+          <FileInput
+            ids={ids}
+            value={value}
+            onChange={set}
+            categories={control.categories}
+            files={ctx.files}
+            label={label}
+          />
+        );
+        break;
+      case "position":
+        input = <PositionInput ids={ids} value={value} onChange={set} label={label} />;
+        break;
+      case "colors":
+        input = (
+          <ListInput
+            ids={ids}
+            value={value}
+            onChange={set}
+            max={control.max}
+            min={control.min}
+            label="colors"
+            fresh="#ffffff"
+            item={(itemIds, v, setItem, n) => (
+              <ColorInput
+                ids={itemIds}
+                value={v}
+                onChange={(c) => setItem(c ?? "#000000")}
+                label={`${label} ${n + 1}`}
+              />
+            )}
+          />
+        );
+        break;
+      case "strings":
+        input = (
+          <ListInput
+            ids={ids}
+            value={value}
+            onChange={set}
+            max={control.max}
+            label={label}
+            fresh=""
+            item={(itemIds, v, setItem, n) => (
               <input
-                type="checkbox"
-                checked={value !== null && value !== undefined}
-                onChange={(e) => set(e.currentTarget.checked ? {} : undefined)}
-              />{" "}
-              set
-            </label>
-          )}
-          {spec.description && <p class="hint">{spec.description}</p>}
-          {errors.length > 0 && <p class="field-error">{errors.join("; ")}</p>}
-          {(value !== undefined || !control.nullable) && (
-            <Fields ctx={ctx} path={here} schema={control.schema} />
-          )}
-        </fieldset>
-      );
-    default:
-      input = <JsonInput ids={ids} value={value} onChange={set} />;
-  }
+                {...itemIds}
+                type="text"
+                aria-label={`${label} ${n + 1}`}
+                value={typeof v === "string" ? v : ""}
+                onInput={(e) => setItem(e.currentTarget.value)}
+              />
+            )}
+          />
+        );
+        break;
+      case "object":
+        return (
+          <fieldset class="field-group">
+            <legend>{label}</legend>
+            {control.nullable && (
+              <label class="check">
+                <input
+                  type="checkbox"
+                  checked={value !== null && value !== undefined}
+                  onChange={(e) => set(e.currentTarget.checked ? {} : undefined)}
+                />{" "}
+                set
+              </label>
+            )}
+            {spec.description && <p class="hint">{spec.description}</p>}
+            {errors.length > 0 && <p class="field-error">{errors.join("; ")}</p>}
+            {(value !== undefined || !control.nullable) && (
+              <Fields ctx={ctx} path={here} schema={control.schema} />
+            )}
+          </fieldset>
+        );
+      default:
+        input = <JsonInput ids={ids} value={value} onChange={set} />;
+    }
   return (
     <div class={`field${errors.length ? " invalid" : ""}`}>
       {control.kind !== "boolean" && (

@@ -2,8 +2,8 @@
  * The video's timeline, laid out by the service's own timeline code (packages/contract/src/timeline.ts: clip starts,
  * transitions clamped to half of each neighbour, whole frames): clips on two alternating lanes so a transition's
  * overlap shows, each transition's thumbnail at its clip's end, the global layers and the audio tracks on their
- * own rows, and the playhead. A clip's right edge drags its duration; a focused clip takes Alt+arrow keys (0.1 s,
- * Shift 1 s). Everything is also reachable from the panels.
+ * own rows, the selected layer's keyframes (keyframe-lane.tsx), and the playhead. A clip's right edge drags its
+ * duration; a focused clip takes Alt+arrow keys (0.1 s, Shift 1 s). Everything is also reachable from the panels.
  */
 import type { CSSProperties } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -11,6 +11,7 @@ import { hasErrorAt, type Issues } from "../model/issues.ts";
 import { fieldName, isObject, type JsonObject, type Path } from "../model/paths.ts";
 import type { Action } from "../model/store.ts";
 import type { Timeline as Layout } from "../service-code.ts";
+import { KeyframeLane } from "./keyframe-lane.tsx";
 import { TransitionThumb } from "./transitions.tsx";
 import { ZoomSelect, type Zoom } from "../panels/zoom-select.tsx";
 
@@ -259,6 +260,14 @@ export const Timeline = ({
               );
             })}
           </ol>
+          <KeyframeLane
+            config={config}
+            layout={layout}
+            selection={selection}
+            playhead={playhead}
+            pps={pps}
+            dispatch={dispatch}
+          />
           <span class="playhead-line" aria-hidden="true" style={{ left: `${playhead * pps}px` }} />
         </div>
       </div>
