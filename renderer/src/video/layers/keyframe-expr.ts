@@ -23,13 +23,13 @@ const segment = (a: Keyframe, b: Keyframe, time: string): string => {
   const easing = parseEasing(a.easing) ?? { kind: "linear" as const };
   const from = ffNumber(a.value);
   const delta = ffNumber(b.value - a.value);
-  const p = `(${time}-${ffNumber(a.time)})/${ffNumber(b.time - a.time)}`;
+  const progress = `(${time}-${ffNumber(a.time)})/${ffNumber(b.time - a.time)}`;
   if (easing.kind === "step") return from;
-  if (easing.kind === "linear") return `${from}+${delta}*(${p})`;
+  if (easing.kind === "linear") return `${from}+${delta}*(${progress})`;
   // st(0) progress, st(1)/st(2) the bracket, st(3) the step count, st(4) the midpoint: bezierEase's loop.
   const mid = "ld(4)";
   const loop =
-    `st(0,${p});st(1,0);st(2,1);st(3,0);` +
+    `st(0,${progress});st(1,0);st(2,1);st(3,0);` +
     `while(lt(ld(3),${BEZIER_STEPS}),st(4,(ld(1)+ld(2))/2);` +
     `if(lt(${bezierAt(easing.x1, easing.x2, mid)},ld(0)),st(1,${mid}),st(2,${mid}));st(3,ld(3)+1));` +
     `st(4,(ld(1)+ld(2))/2);`;
