@@ -101,23 +101,23 @@ export const variableSchema = (
   const used = placeholdersOf(config);
   const names = new Set([...used.map((p) => p.name), ...conditionVars]);
   const seen = new Set<string>();
-  declared.forEach((d, i) => {
+  declared.forEach((declaration, i) => {
     const field = `variables[${i}]`;
-    if (seen.has(d.name))
+    if (seen.has(declaration.name))
       errors.push({
         field: `${field}.name`,
-        message: `${d.name} is declared twice`,
+        message: `${declaration.name} is declared twice`,
         code: "DUPLICATE_VARIABLE",
       });
-    seen.add(d.name);
-    if (!names.has(d.name))
+    seen.add(declaration.name);
+    if (!names.has(declaration.name))
       errors.push({
         field: `${field}.name`,
-        message: `${d.name} is declared but no {{${d.name}}} or condition names it in the config`,
+        message: `${declaration.name} is declared but no {{${declaration.name}}} or condition names it in the config`,
         code: "UNUSED_VARIABLE",
       });
-    if (d.default !== undefined) {
-      const coerced = coerce(d.type, d.default);
+    if (declaration.default !== undefined) {
+      const coerced = coerce(declaration.type, declaration.default);
       if ("error" in coerced)
         errors.push({
           field: `${field}.default`,

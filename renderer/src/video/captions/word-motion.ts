@@ -42,9 +42,9 @@ export const wordMotionLayers = (motion: WordMotion, win: LayerWindow, ctx: Grap
     const label = ctx.label("word");
     const { x, y, width: w, height: h } = word.frame;
     if (motion.motion === "pop") {
-      const s = popScale(start);
+      const scale = popScale(start);
       ctx.chain(
-        `${source},scale=w='max(2,2*trunc(iw*${s}/2))':h='max(2,2*trunc(ih*${s}/2))':eval=frame[${label}]`,
+        `${source},scale=w='max(2,2*trunc(iw*${scale}/2))':h='max(2,2*trunc(ih*${scale}/2))':eval=frame[${label}]`,
       );
       return [{ label, x: `${x + w / 2}-overlay_w/2`, y: `${y + h / 2}-overlay_h/2`, coversFrame: false }];
     }

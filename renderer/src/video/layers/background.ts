@@ -138,9 +138,9 @@ export const radialGradient = (
   const label = ctx.label("rgrad");
   const fmt = colors.opaque ? "yuv420p" : "yuva420p";
   // zoompan counts its output frames from 0: the layer's frame is that count plus the frames it skips.
-  const z = `${ffNumber(ratio)}*(1+(on+${win.skip})/${win.frames})`;
+  const zoom = `${ffNumber(ratio)}*(1+(on+${win.skip})/${win.frames})`;
   ctx.chain(
-    `${src},trim=end_frame=1,format=${fmt},zoompan=z='${z}':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=${win.drawn}:s=${W}x${H}:fps=${fps},${ctx.retimeLayer(win)}[${label}]`,
+    `${src},trim=end_frame=1,format=${fmt},zoompan=z='${zoom}':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=${win.drawn}:s=${W}x${H}:fps=${fps},${ctx.retimeLayer(win)}[${label}]`,
   );
   return { label, x: 0, y: 0, coversFrame: colors.opaque };
 };

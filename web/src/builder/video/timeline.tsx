@@ -214,9 +214,9 @@ export const Timeline = ({
           <div class="lane-label">Global layers</div>
           <ol class="row" aria-label="Global layers">
             {globals.map((layer, i) => {
-              const l = isObject(layer) ? layer : {};
-              const start = typeof l.start === "number" ? l.start : 0;
-              const stop = typeof l.stop === "number" ? l.stop : layout.duration;
+              const layerObject = isObject(layer) ? layer : {};
+              const start = typeof layerObject.start === "number" ? layerObject.start : 0;
+              const stop = typeof layerObject.stop === "number" ? layerObject.stop : layout.duration;
               const path = ["globalLayers", i];
               return (
                 <li key={i} class="t-bar global" style={at(start, stop - start)}>
@@ -226,7 +226,8 @@ export const Timeline = ({
                     aria-pressed={selected(path)}
                     onClick={() => dispatch({ type: "select", path })}
                   >
-                    {String(l.type ?? "?")} {typeof l.text === "string" ? `“${l.text}”` : ""}
+                    {String(layerObject.type ?? "?")}{" "}
+                    {typeof layerObject.text === "string" ? `“${layerObject.text}”` : ""}
                   </button>
                 </li>
               );
@@ -242,9 +243,9 @@ export const Timeline = ({
               </li>
             )}
             {tracks.map((track, i) => {
-              const t = isObject(track) ? track : {};
-              const start = typeof t.start === "number" ? t.start : 0;
-              const length = audioLength(t) ?? layout.duration - start;
+              const trackObject = isObject(track) ? track : {};
+              const start = typeof trackObject.start === "number" ? trackObject.start : 0;
+              const length = audioLength(trackObject) ?? layout.duration - start;
               const path = ["audioTracks", i];
               return (
                 <li key={i} class="t-bar audio" style={at(start, length)}>
@@ -254,7 +255,8 @@ export const Timeline = ({
                     aria-pressed={selected(path)}
                     onClick={() => dispatch({ type: "select", path })}
                   >
-                    track {i + 1}: {typeof t.path === "string" ? t.path.split("/").pop() : "no file"}
+                    track {i + 1}:{" "}
+                    {typeof trackObject.path === "string" ? trackObject.path.split("/").pop() : "no file"}
                   </button>
                 </li>
               );

@@ -167,19 +167,20 @@ const Attempts = ({ endpointId, delivery }: { endpointId: string; delivery: Webh
   );
   return (
     <Show resource={detail} what="Loading the attempts">
-      {(d) =>
-        d.attemptLog.length === 0 ? (
+      {(delivery) =>
+        delivery.attemptLog.length === 0 ? (
           <p class="muted">
-            No attempt yet{d.nextAttemptAt ? `; the next at ${formatDate(d.nextAttemptAt)}` : ""}.
+            No attempt yet
+            {delivery.nextAttemptAt ? `; the next at ${formatDate(delivery.nextAttemptAt)}` : ""}.
           </p>
         ) : (
           <table>
             <caption class="muted">
-              Event <code>{d.eventId}</code>
-              {d.event?.jobId ? (
+              Event <code>{delivery.eventId}</code>
+              {delivery.event?.jobId ? (
                 <>
                   {" "}
-                  of job <a href={`/console/jobs/${d.event.jobId}`}>{d.event.jobId}</a>
+                  of job <a href={`/console/jobs/${delivery.event.jobId}`}>{delivery.event.jobId}</a>
                 </>
               ) : null}
             </caption>
@@ -194,7 +195,7 @@ const Attempts = ({ endpointId, delivery }: { endpointId: string; delivery: Webh
               </tr>
             </thead>
             <tbody>
-              {d.attemptLog.map((entry) => (
+              {delivery.attemptLog.map((entry) => (
                 <tr key={entry.attempt}>
                   <td>{entry.attempt}</td>
                   <td>
@@ -284,37 +285,37 @@ export const Deliveries = ({ endpointId, version }: { endpointId: string; versio
                   </tr>
                 </thead>
                 <tbody>
-                  {list.map((d) => [
-                    <tr key={d.id}>
+                  {list.map((delivery) => [
+                    <tr key={delivery.id}>
                       <td>
-                        <code>{d.eventType}</code>
-                        <p class="hint">{d.id}</p>
+                        <code>{delivery.eventType}</code>
+                        <p class="hint">{delivery.id}</p>
                       </td>
                       <td>
-                        <StatusBadge status={d.status} />
-                        {d.lastError && <p class="hint">{d.lastError}</p>}
+                        <StatusBadge status={delivery.status} />
+                        {delivery.lastError && <p class="hint">{delivery.lastError}</p>}
                       </td>
-                      <td class="num">{d.attempts}</td>
-                      <td>{d.responseStatus ?? "—"}</td>
-                      <td>{formatDate(d.createdAt)}</td>
+                      <td class="num">{delivery.attempts}</td>
+                      <td>{delivery.responseStatus ?? "—"}</td>
+                      <td>{formatDate(delivery.createdAt)}</td>
                       <td>
                         <div class="row-actions">
                           <button
                             type="button"
                             class="secondary small"
-                            aria-expanded={open === d.id}
-                            onClick={() => setOpen(open === d.id ? null : d.id)}
+                            aria-expanded={open === delivery.id}
+                            onClick={() => setOpen(open === delivery.id ? null : delivery.id)}
                           >
-                            {open === d.id ? "Hide attempts" : "Attempts"}
+                            {open === delivery.id ? "Hide attempts" : "Attempts"}
                           </button>
-                          {d.status === "dead_letter" && (
+                          {delivery.status === "dead_letter" && (
                             <ConfirmButton
                               class="secondary"
                               question="Send it again?"
                               onConfirm={async () => {
                                 await data(
                                   api.POST("/api/v2/webhooks/{id}/deliveries/{deliveryId}/replay", {
-                                    params: { path: { id: endpointId, deliveryId: d.id } },
+                                    params: { path: { id: endpointId, deliveryId: delivery.id } },
                                   }),
                                 );
                                 await deliveries.reload();
@@ -326,10 +327,10 @@ export const Deliveries = ({ endpointId, version }: { endpointId: string; versio
                         </div>
                       </td>
                     </tr>,
-                    open === d.id ? (
-                      <tr key={`${d.id}-attempts`}>
+                    open === delivery.id ? (
+                      <tr key={`${delivery.id}-attempts`}>
                         <td colSpan={6}>
-                          <Attempts endpointId={endpointId} delivery={d} />
+                          <Attempts endpointId={endpointId} delivery={delivery} />
                         </td>
                       </tr>
                     ) : null,
