@@ -81,12 +81,15 @@ const cumulativeCost = (config: BalanceInput, timeline: Timeline): Float64Array 
   const frameOf = (seconds: number) => Math.round(seconds * timeline.fps);
   add(0, total, 1);
   config.clips.forEach((clip, i) => {
-    const t = timeline.clips[i];
-    if (!t) return;
+    const timing = timeline.clips[i];
+    if (!timing) return;
     for (const layer of clip.layers) {
-      const from = t.startFrame + (layer.start === undefined ? 0 : frameOf(layer.start));
-      const to = layer.stop === undefined ? t.startFrame + t.frames : t.startFrame + frameOf(layer.stop);
-      add(from, Math.min(to, t.startFrame + t.frames), layerFrameCost(layer));
+      const from = timing.startFrame + (layer.start === undefined ? 0 : frameOf(layer.start));
+      const to =
+        layer.stop === undefined
+          ? timing.startFrame + timing.frames
+          : timing.startFrame + frameOf(layer.stop);
+      add(from, Math.min(to, timing.startFrame + timing.frames), layerFrameCost(layer));
     }
   });
   for (const layer of config.globalLayers ?? [])

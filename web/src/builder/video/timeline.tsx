@@ -184,12 +184,12 @@ export const Timeline = ({
                       dispatch({ type: "select", path });
                     }}
                     onPointerMove={(e) => {
-                      const d = drag.current;
-                      if (!d || d.pointer !== e.pointerId) return;
+                      const dragging = drag.current;
+                      if (!dragging || dragging.pointer !== e.pointerId) return;
                       setDuration(
-                        d.clip,
-                        d.duration + (e.clientX - d.startX) / pps,
-                        `duration-drag-${d.pointer}-${d.startX}`,
+                        dragging.clip,
+                        dragging.duration + (e.clientX - dragging.startX) / pps,
+                        `duration-drag-${dragging.pointer}-${dragging.startX}`,
                       );
                     }}
                     onPointerUp={() => (drag.current = null)}
