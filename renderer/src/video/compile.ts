@@ -99,14 +99,16 @@ const composite = (
         `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${count},${ctx.retime(range.from)}[${current}]`,
       );
     }
-    for (const o of [out, ...(out.more ?? [])]) {
+    for (const overlay of [out, ...(out.more ?? [])]) {
       const next = ctx.label("ov");
-      const x = typeof o.x === "number" ? o.x : `'${o.x}'`;
-      const y = typeof o.y === "number" ? o.y : `'${o.y}'`;
+      const x = typeof overlay.x === "number" ? overlay.x : `'${overlay.x}'`;
+      const y = typeof overlay.y === "number" ? overlay.y : `'${overlay.y}'`;
       // An opaque base stays yuv420p: format=auto would negotiate yuva420p for the whole frame and add
       // two full-frame conversions per layer per frame (~0.5 ms each at 720p).
       const ovFmt = alpha ? "auto" : "yuv420";
-      ctx.chain(`[${current}][${o.label}]overlay=x=${x}:y=${y}:eof_action=pass:format=${ovFmt}[${next}]`);
+      ctx.chain(
+        `[${current}][${overlay.label}]overlay=x=${x}:y=${y}:eof_action=pass:format=${ovFmt}[${next}]`,
+      );
       current = next;
     }
   }
