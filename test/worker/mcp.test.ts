@@ -342,10 +342,20 @@ const preloadJobCreations = async (key: string, count: number) => {
   });
 };
 
+/**
+ * Waits, if the current window of `limit` ends within 10 s, until the next one starts: counts compared across two
+ * requests must fall in one window (they are fixed windows aligned to the epoch).
+ */
+const awayFromWindowEdge = async (limit: { windowMs: number }) => {
+  const left = windowStart(Date.now(), limit.windowMs) + limit.windowMs - Date.now();
+  if (left < 10_000) await new Promise((r) => setTimeout(r, left + 50));
+};
+
 describe("MCP rate limits", () => {
   it("counts create_job against job creation's limit, in the key's own gate, as POST /api/v1/jobs", async () => {
     const { key } = await newAccount();
     const client = await connect({ "x-api-key": key });
+    await awayFromWindowEdge(JOB_CREATE_LIMIT);
     expect((await mcpCall(client, "create_job", imageJob)).isError).toBe(false);
     // A read through MCP counts only against the general limit.
     await mcpCall(client, "list_jobs", {});

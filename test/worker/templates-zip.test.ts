@@ -116,9 +116,10 @@ describe("the batch ZIP", () => {
         }),
       );
       expect(total).toBeGreaterThan(N * 8 * MiB);
-      // RSS follows the garbage collector's pace, so it grows while bytes flow (the raw reads too); but a ZIP
-      // held in memory would grow it by the archive's size at least. It stays under half of it.
-      expect(grew).toBeLessThan(total / MiB / 2);
+      // RSS follows the garbage collector's pace, so it grows while bytes flow (the raw reads too: a collector
+      // that falls behind on a loaded machine let it grow 259 MiB once); but a ZIP held in memory would grow it by
+      // the archive's size at least. It stays well under that.
+      expect(grew).toBeLessThan((total / MiB) * 0.8);
       // The end-of-central-directory record counts every entry.
       const view = new DataView(tail.buffer);
       let eocd = -1;

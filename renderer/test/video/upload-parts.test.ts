@@ -300,8 +300,15 @@ describe("putFile", () => {
       const port = (sink.address() as AddressInfo).port;
       const put = putFile(`http://127.0.0.1:${port}/`, f.path, { start: 0, end: size - 1 }, {});
       await stalled;
-      collectGarbage();
-      expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(size / 4);
+      // The process is shared with other files' work, whose buffers a collection may find still in use: look again
+      // for up to 3 s. A sender that kept what it sent would hold three quarters of the file all along.
+      let held = Infinity;
+      for (let look = 0; look < 30 && held >= size / 4; look++) {
+        if (look > 0) await new Promise((r) => setTimeout(r, 100));
+        collectGarbage();
+        held = process.memoryUsage().arrayBuffers - before;
+      }
+      expect(held).toBeLessThan(size / 4);
       sink.closeAllConnections();
       await put.catch(() => {});
     } finally {
