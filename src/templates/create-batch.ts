@@ -28,7 +28,7 @@ import { getOwnedTemplate } from "./internal.ts";
 import { MAX_BATCH_COLUMNS, type BatchLimits } from "./limits.ts";
 import { rejectedRows, rejectRow, refusalErrors, type RowErrors } from "./row-errors.ts";
 import type { BatchCreated, BatchMode } from "./schemas.ts";
-import { mergeRow } from "./variables.ts";
+import { mergeRow } from "@media-render/contract/config/template-variables";
 
 /** Jobs opened per D1 batch (each job is three statements). */
 const OPEN_CHUNK = 50;

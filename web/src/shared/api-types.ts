@@ -4,7 +4,7 @@
  * `npm run client:generate`): `paths` (every operation: path, parameters, body, answer) and the schemas' names.
  * A change of the API that breaks a page fails `npm run typecheck` here.
  */
-import type { components, operations } from "../../../client/src/schema.ts";
+import type { components, operations } from "@media-render/client/schema";
 
 export type {
   Account,
@@ -23,7 +23,7 @@ export type {
   WebhookDelivery,
   WebhookEndpoint,
   paths,
-} from "../../../client/src/schema.ts";
+} from "@media-render/client/schema";
 
 type Schemas = components["schemas"];
 
