@@ -6,18 +6,27 @@
 // - every workspace's sources import other workspaces by name and only their own files by path (web/src may not
 //   reach into src/ or client/src/: the code both need is a package, packages/image-page, packages/contract);
 // - the floors import nothing above them: the Worker's lib/ imports only lib/ and db/, and the request context
-//   (context.ts, app-env.ts) for its types alone, so a helper takes `ctx` as an argument and never builds one.
+//   (context.ts, app-env.ts) for its types alone, so a helper takes `ctx` as an argument and never builds one;
+// - the renderer's root files wire (server.ts, app.ts, config.ts, deps.ts): they import the folders, and a folder takes
+//   from them only the type of the bag they pass down (deps.ts's AppDeps), so settings flow one way (config.ts reads
+//   the environment over video/render-tools.ts's defaults; video/ never imports config.ts).
 // Usage: node scripts/check-layers.mjs [root...]   (default: every source root below); exits 1 naming the imports.
-import { escapeProblems, floorProblems, layerProblems } from "./lib/layers.mjs";
+import { escapeProblems, floorProblems, layerProblems, wiringProblems } from "./lib/layers.mjs";
 
 const LAYERED = ["src", "renderer/src", "web/src"];
 const CONFINED = [...LAYERED, "client/src", "packages/contract/src", "packages/image-page/src"];
 const FLOORS = [{ root: "src", floor: "lib", below: ["db"], types: ["context.ts", "app-env.ts"] }];
+const WIRING = [{ root: "renderer/src", types: ["deps.ts"] }];
 
 const roots = process.argv.slice(2);
 const problems = roots.length
   ? [...layerProblems(roots), ...escapeProblems(roots)]
-  : [...layerProblems(LAYERED), ...escapeProblems(CONFINED), ...floorProblems(FLOORS)];
+  : [
+      ...layerProblems(LAYERED),
+      ...escapeProblems(CONFINED),
+      ...floorProblems(FLOORS),
+      ...wiringProblems(WIRING),
+    ];
 if (problems.length) {
   console.error(problems.join("\n"));
   console.error(
@@ -28,5 +37,5 @@ if (problems.length) {
 }
 console.log(
   `[layers] ${(roots.length ? roots : CONFINED).join(", ")}: folders import one way, workspaces by name` +
-    (roots.length ? "" : ", floors stay down"),
+    (roots.length ? "" : ", floors stay down, the renderer's wiring stays up"),
 );

@@ -6,3 +6,4 @@ export function escapeProblems(roots: string[]): string[];
 export function floorProblems(
   rules: { root: string; floor: string; below?: string[]; types?: string[] }[],
 ): string[];
+export function wiringProblems(rules: { root: string; types?: string[] }[]): string[];

@@ -151,3 +151,26 @@ export const floorProblems = (rules) =>
       }),
     );
   });
+
+/**
+ * Imports from a root's folders into its files at the root (the wiring: app.ts, config.ts...) beyond `{ root, types }`:
+ * a folder may take only the types of the root files `types` (the bag of dependencies the root passes down), so
+ * values flow from the root into the folders and never back.
+ */
+export const wiringProblems = (rules) =>
+  rules.flatMap(({ root, types = [] }) => {
+    const base = resolve(root);
+    return sourceFiles(base)
+      .filter((file) => relative(base, file).includes(sep))
+      .flatMap((file) =>
+        relativeImportsOf(file).flatMap(({ spec, typeOnly }) => {
+          const target = relative(base, resolve(dirname(file), spec));
+          if (target.includes(sep) || target.startsWith("..")) return [];
+          if (typeOnly && types.includes(target)) return [];
+          return [
+            `${root}: ${relative(process.cwd(), file)} ("${spec}") imports the wiring at the root` +
+              (types.length ? ` (a folder takes only the types of ${types.join(", ")})` : ""),
+          ];
+        }),
+      );
+  });

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { escapeProblems, floorProblems, layerProblems } from "../../scripts/lib/layers.mjs";
+import { escapeProblems, floorProblems, layerProblems, wiringProblems } from "../../scripts/lib/layers.mjs";
 
 describe("the layer check", () => {
   let root: string;
@@ -95,5 +95,21 @@ describe("the layer check", () => {
     expect(problems).toMatch(/builds\.ts \("\.\.\/context\.ts"\) imports beyond lib\/, db\//);
     expect(problems).toMatch(/up\.ts \("\.\.\/renderer\/client\.ts"\)/);
     expect(floorProblems([rule])).toHaveLength(2);
+  });
+
+  it("lets a folder take only the listed types from the root's wiring files", () => {
+    const rule = { root, types: ["deps.ts"] };
+    write({
+      "config.ts": 'import { DEFAULTS } from "./video/tools.ts";\nexport const config = DEFAULTS;\n',
+      "deps.ts":
+        'import type { config } from "./config.ts";\nexport type Deps = { config: typeof config };\n',
+      "video/tools.ts": "export const DEFAULTS = {};\n",
+      "video/run.ts": 'import type { Deps } from "../deps.ts";\nexport const run = (d: Deps) => d;\n',
+    });
+    expect(wiringProblems([rule])).toEqual([]);
+    write({ "video/render.ts": 'import { config } from "../config.ts";\nexport const r = config;\n' });
+    const problems = wiringProblems([rule]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/render\.ts \("\.\.\/config\.ts"\) imports the wiring at the root/);
   });
 });
