@@ -79,7 +79,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "web/src/console/pages/jobs.tsx#Jobs": "split: the filters from the list",
   "web/src/console/pages/files.tsx#Files": "split: the upload form from the list",
   "renderer/src/video/compile.ts#compileGraph": "split: per-clip compilation from the transitions' joining",
-  "src/templates/create-batch.ts#createBatch": "split: the rows' validation from the charge and the enqueue",
   "web/src/console/pages/template-editor.tsx#TemplateEditor": "split: the variables table into a component",
   "scripts/deploy.mjs#main": "split: one function per deploy step",
   "src/queues/consumer.ts#handleQueue": "split: one handler per queue's message kind",
