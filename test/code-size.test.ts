@@ -75,7 +75,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "web/src/builder/video/video-panels.tsx#VideoPanel": "split: one component per section",
   "web/src/console/pages/account.tsx#Account": "split: the plan, the balance and the account's forms",
   "web/src/builder/video/video-editor.tsx#VideoEditor": "split: the preview player from the editor's state",
-  "renderer/src/video/run-job.ts#runVideoJob": "split: acquiring inputs, rendering and reporting as steps",
   "web/src/console/pages/jobs.tsx#Jobs": "split: the filters from the list",
   "web/src/console/pages/files.tsx#Files": "split: the upload form from the list",
   "renderer/src/video/compile.ts#compileGraph": "split: per-clip compilation from the transitions' joining",

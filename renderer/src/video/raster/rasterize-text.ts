@@ -81,24 +81,14 @@ export const stackCells = (heights: number[]): { page: number; top: number }[] =
 };
 
 /**
- * Rasterises every non-html layer in `layers` in Chromium `chromium` (one page load, one screenshot per
- * sheet page). The first sheet page is not awaited: its frames name STDIN_PATH and `stdin` resolves to its PNG.
+ * The sheet's `@font-face` rules and the font files it may load, gathered as `fontOf` gives each layer its face: an
+ * uploaded font or a catalogue font, added once per file / font.
  */
-export const rasterizeText = async (
-  spec: VideoSpec,
-  layers: KeyedLayer[],
-  workDir: string,
-  chromium: ChromiumLaunch,
-): Promise<Rasters> => {
-  const out = new Map<string, RasterAsset>();
-  const todo = layers.filter((k): k is KeyedLayer<TextLayer> => isText(k.layer));
-  if (todo.length === 0) return { assets: out, stdin: null };
-  const { width: W, height: H } = spec;
+const sheetFonts = (spec: VideoSpec) => {
   const faces: string[] = [];
   /** The font files the sheet loads (the page is given these and nothing else). */
   const files: string[] = [];
   const known = new Map<string, BoxFont>();
-  /** The sheet's face for a layer's uploaded font or catalogue font (added once per file / font). */
   const fontOf = (layer: TextLayer): BoxFont | null => {
     const { fontPath, googleFont } = layer;
     const key =
@@ -120,6 +110,19 @@ export const rasterizeText = async (
     known.set(key, font);
     return font;
   };
+  return { faces, files, fontOf };
+};
+
+/**
+ * The sheet's cells (pure): one per layer, one per reveal state of a layer revealed unit by unit (at most MAX_STATES),
+ * or a caption preset's base cell and one cell per word.
+ */
+const sheetCells = (
+  todo: KeyedLayer<TextLayer>[],
+  W: number,
+  H: number,
+  fontOf: (layer: TextLayer) => BoxFont | null,
+) => {
   const cells: SheetCell[] = [];
   /** Index into sheetLayers of each cell. */
   const owner: number[] = [];
@@ -157,6 +160,75 @@ export const rasterizeText = async (
     }
     return { k, first, states, units, box };
   });
+  return { cells, owner, wordCells, sheetLayers };
+};
+
+/** Where each sheet cell was captured: the screenshot's path and the cell's top edge in it. */
+type CellAt = (cell: number) => { path: string; top: number };
+
+/** A layer's raster: a frame per reveal state (and its time), and a preset's words cut from their cells. */
+const layerAsset = (
+  l: SheetLayer,
+  z: { w: number; h: number; ex: number; ey: number; cw: number; ch: number },
+  spec: VideoSpec,
+  cellAt: CellAt,
+  wordRect: Map<number, { x: number; y: number; w: number; h: number }>,
+): RasterAsset => {
+  const origin = framePosition(l.k.layer, spec.width, spec.height, z.w, z.h);
+  const reveal = textTypeOf(l.k.layer).revealSeconds(l.k.layer, l.k.window ?? spec.defaultDuration);
+  const frames: RasterFrame[] = [];
+  const times: number[] = [];
+  for (let s = 0; s < l.states; s++) {
+    const slot = cellAt(l.first + s);
+    frames.push({
+      path: slot.path,
+      crop: { x: 0, y: slot.top },
+      x: origin.x - z.ex,
+      y: origin.y - z.ey,
+      width: z.cw,
+      height: z.ch,
+    });
+    times.push(l.units === 0 ? 0 : (s * reveal) / l.states);
+  }
+  const words = l.words
+    ? Array.from({ length: l.words }, (_, n) => {
+        const c = l.first + 1 + n;
+        const r = wordRegion(wordRect.get(c)!, z.w, z.h, l.box.pad);
+        return {
+          frame: {
+            path: cellAt(c).path,
+            crop: { x: r.x, y: cellAt(c).top + r.y },
+            ...{ x: origin.x + r.x, y: origin.y + r.y, width: r.w, height: r.h },
+          },
+          // The captions module times the words (captions.ts timeReveals).
+          start: 0,
+          end: 0,
+        };
+      })
+    : null;
+  return {
+    frames,
+    times,
+    ...(words && l.box.wordMotion ? { words: { motion: l.box.wordMotion, words } } : {}),
+  };
+};
+
+/**
+ * Rasterises every non-html layer in `layers` in Chromium `chromium` (one page load, one screenshot per
+ * sheet page). The first sheet page is not awaited: its frames name STDIN_PATH and `stdin` resolves to its PNG.
+ */
+export const rasterizeText = async (
+  spec: VideoSpec,
+  layers: KeyedLayer[],
+  workDir: string,
+  chromium: ChromiumLaunch,
+): Promise<Rasters> => {
+  const out = new Map<string, RasterAsset>();
+  const todo = layers.filter((k): k is KeyedLayer<TextLayer> => isText(k.layer));
+  if (todo.length === 0) return { assets: out, stdin: null };
+  const { width: W, height: H } = spec;
+  const { faces, files, fontOf } = sheetFonts(spec);
+  const { cells, owner, wordCells, sheetLayers } = sheetCells(todo, W, H, fontOf);
   const page = await openPage(chromium, W, H);
   servePageFiles(page, files);
   let firstPage: Promise<Uint8Array> | null = null;
@@ -271,46 +343,18 @@ export const rasterizeText = async (
         await page.screenshot({ ...shot, path: paths[p] });
       }
     }
-    sheetLayers.forEach((l, i) => {
-      const z = sizes[i]!;
-      const origin = framePosition(l.k.layer, W, H, z.w, z.h);
-      const reveal = textTypeOf(l.k.layer).revealSeconds(l.k.layer, l.k.window ?? spec.defaultDuration);
-      const frames: RasterFrame[] = [];
-      const times: number[] = [];
-      for (let s = 0; s < l.states; s++) {
-        const slot = slots[l.first + s]!;
-        frames.push({
-          path: paths[slot.page]!,
-          crop: { x: 0, y: slot.top },
-          x: origin.x - z.ex,
-          y: origin.y - z.ey,
-          width: z.cw,
-          height: z.ch,
-        });
-        times.push(l.units === 0 ? 0 : (s * reveal) / l.states);
-      }
-      const words = l.words
-        ? Array.from({ length: l.words }, (_, n) => {
-            const c = l.first + 1 + n;
-            const r = wordRegion(wordRect.get(c)!, z.w, z.h, l.box.pad);
-            return {
-              frame: {
-                path: paths[slots[c]!.page]!,
-                crop: { x: r.x, y: slots[c]!.top + r.y },
-                ...{ x: origin.x + r.x, y: origin.y + r.y, width: r.w, height: r.h },
-              },
-              // The captions module times the words (captions.ts timeReveals).
-              start: 0,
-              end: 0,
-            };
-          })
-        : null;
-      out.set(l.k.key, {
-        frames,
-        times,
-        ...(words && l.box.wordMotion ? { words: { motion: l.box.wordMotion, words } } : {}),
-      });
-    });
+    sheetLayers.forEach((l, i) =>
+      out.set(
+        l.k.key,
+        layerAsset(
+          l,
+          sizes[i]!,
+          spec,
+          (c) => ({ path: paths[slots[c]!.page]!, top: slots[c]!.top }),
+          wordRect,
+        ),
+      ),
+    );
   } finally {
     // The page stays open until its last screenshot is taken.
     const pending: Promise<unknown> = firstPage ?? Promise.resolve();
