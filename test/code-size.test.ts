@@ -47,7 +47,6 @@ const LONG_FILES: Record<string, string> = {
     "split: one module per command group (jobs, files, templates) behind the argument parser",
   "web/src/console/pages/webhook.tsx": "split: the deliveries list (Deliveries) into its own module",
   "web/src/builder/video/video-panels.tsx": "split: VideoPanel's sections (clip, layer, audio) into modules",
-  "web/src/builder/panels/property-panel.tsx": "split: FieldRow's editors (one per field kind) into a module",
   "web/src/console/pages/files.tsx": "split: the upload form from the files list",
   "src/jobs/lifecycle.ts":
     "every status change of a job and its token movement in one place, so no transition is written twice",
@@ -71,7 +70,8 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "renderer/src/video/raster/rasterize-text.ts#rasterizeText": "split: layout (lines, fitting) from drawing",
   "scripts/image-check.mjs#smoke": "split: one function per check",
   "web/src/builder/builder.tsx#Builder": "split: the gallery and the save flow out of the page's state",
-  "web/src/builder/panels/property-panel.tsx#FieldRow": "split: one editor component per field kind",
+  "web/src/builder/panels/field-control.tsx#FieldControl":
+    "one case per control kind, each a few lines: the switch is the table of kinds, and the typecheck holds it whole",
   "web/src/builder/video/video-panels.tsx#VideoPanel": "split: one component per section",
   "web/src/console/pages/account.tsx#Account": "split: the plan, the balance and the account's forms",
   "web/src/builder/video/video-editor.tsx#VideoEditor": "split: the preview player from the editor's state",
