@@ -64,7 +64,6 @@ const LONG_FILES: Record<string, string> = {
 
 /** Functions over 100 lines, by `path#name` (a method or a named arrow by its key; every function of that name). */
 const LONG_FUNCTIONS: Record<string, string> = {
-  "web/src/builder/video/timeline.tsx#Timeline": "split: the ruler, the clip strip and the drag handling",
   "renderer/src/video/raster/rasterize-text.ts#rasterizeText": "split: layout (lines, fitting) from drawing",
   "scripts/image-check.mjs#smoke": "split: one function per check",
   "web/src/builder/builder.tsx#Builder": "split: the gallery and the save flow out of the page's state",

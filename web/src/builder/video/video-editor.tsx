@@ -14,7 +14,8 @@ import type { EditorState } from "../model/store.ts";
 import type { PanelContext } from "../panels/property-panel.tsx";
 import { buildTimeline, type Timeline as Layout } from "../service-code.ts";
 import { renderFrame, stillConfig, type FramePreview } from "./frame-preview.ts";
-import { seconds, Timeline } from "./timeline.tsx";
+import { Timeline } from "./timeline.tsx";
+import { seconds } from "./timeline-lanes.tsx";
 import { VideoPanel } from "./video-panels.tsx";
 
 const AUTO_DELAY_MS = 1200;
