@@ -57,14 +57,14 @@ const LONG_FILES: Record<string, string> = {
     "split: one handler module per provider event family (checkout, subscription)",
   "renderer/src/video/compile.ts":
     "split: compileGraph's clip and transition steps out of the graph's assembly",
-  "renderer/src/video/raster/rasterize-text.ts": "split: rasterizeText's layout and drawing steps",
+  "renderer/src/video/raster/rasterize-text.ts":
+    "split: the text sheet's steps are functions of one module now (fonts, cells, measuring, sizes, each layer's raster); the pure ones (cells, sizes, wordRegion, stackCells) could be a module of their own",
   "renderer/src/video/gl/native-gl.ts":
     "the native GL helper's whole protocol (spawn, frames in, frames out, errors) around one child process",
 };
 
 /** Functions over 100 lines, by `path#name` (a method or a named arrow by its key; every function of that name). */
 const LONG_FUNCTIONS: Record<string, string> = {
-  "renderer/src/video/raster/rasterize-text.ts#rasterizeText": "split: layout (lines, fitting) from drawing",
   "scripts/image-check.mjs#smoke": "split: one function per check",
   "web/src/builder/builder.tsx#Builder": "split: the gallery and the save flow out of the page's state",
   "web/src/builder/panels/field-control.tsx#FieldControl":

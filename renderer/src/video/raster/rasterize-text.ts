@@ -163,6 +163,9 @@ const sheetCells = (
   return { cells, owner, wordCells, sheetLayers };
 };
 
+/** The page a sheet is drawn in. */
+type SheetPage = Awaited<ReturnType<typeof openPage>>;
+
 /** Where each sheet cell was captured: the screenshot's path and the cell's top edge in it. */
 type CellAt = (cell: number) => { path: string; top: number };
 
@@ -214,6 +217,81 @@ const layerAsset = (
 };
 
 /**
+ * Each layer's box in even pixels, grown by its zoom margin (a zooming title needs room to grow): `w`, `h` the box,
+ * `ex`, `ey` the margin on each side, `cw`, `ch` the cell it is drawn in.
+ */
+const boxSizes = (sheetLayers: SheetLayer[], rects: { w: number; h: number }[]) =>
+  sheetLayers.map((l, i) => {
+    const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
+    const h = Math.ceil(rects[i]!.h) + (Math.ceil(rects[i]!.h) % 2);
+    const m = textTypeOf(l.k.layer).zoomMargin(l.k.layer);
+    const ex = Math.round((w * m) / 2);
+    const ey = Math.round((h * m) / 2);
+    return { w, h, ex, ey, cw: w + 2 * ex, ch: h + 2 * ey };
+  });
+
+/**
+ * Measures the sheet's cells in `page`: each layer's box, each preset word's region in its cell, and the font size of
+ * each fitted layer (`fitted`, in that order).
+ * Written into the page's empty file: document (no navigation); fonts load before measuring.
+ * Boxes are measured in a W-wide viewport at the top-left corner, exactly where a lone box wraps.
+ * Fitted boxes (minFontSize/maxFontSize) are sized first, by the script every page that fits text runs
+ * (packages/contract/src/fit-text.ts), on each one's first cell; its other cells (reveal states) take that size.
+ */
+const measureSheet = async (
+  page: SheetPage,
+  faces: string[],
+  cells: SheetCell[],
+  sheetLayers: SheetLayer[],
+  wordCells: [number, number][],
+) => {
+  const fitted = sheetLayers.filter((l) => cells[l.first]!.fits);
+  const measured = await page.evaluate(
+    async (
+      html: string,
+      ids: number[],
+      wordIds: [number, number][],
+      fit: { source: string; selector: string; cells: number[][] },
+    ) => {
+      document.open();
+      document.write(html);
+      document.close();
+      await Promise.all([...document.fonts].map((face) => face.load()));
+      await document.fonts.ready;
+      const sizes: number[] = fit.cells.length
+        ? new Function(`return ${fit.source}`)()(document.querySelectorAll(fit.selector))
+        : [];
+      fit.cells.forEach((others, n) =>
+        others.forEach((c) => (document.getElementById(`c${c}`)!.style.fontSize = `${sizes[n]}px`)),
+      );
+      return {
+        fontSizes: sizes,
+        rects: ids.map((i) => {
+          const r = document.getElementById(`c${i}`)!.getBoundingClientRect();
+          return { w: r.width, h: r.height };
+        }),
+        // A preset's word, relative to its cell (every cell of a layer is at the top-left corner).
+        words: wordIds.map(([i, n]) => {
+          const cell = document.getElementById(`c${i}`)!;
+          const r = cell.children[n]!.firstElementChild!.getBoundingClientRect();
+          const c = cell.getBoundingClientRect();
+          return { x: r.left - c.left, y: r.top - c.top, w: r.width, h: r.height };
+        }),
+      };
+    },
+    textSheet(faces, cells),
+    sheetLayers.map((l) => l.first),
+    wordCells,
+    {
+      source: FIT_TEXT_FUNCTION,
+      selector: FIT_SELECTOR,
+      cells: fitted.map((l) => Array.from({ length: l.states - 1 }, (_, s) => l.first + 1 + s)),
+    },
+  );
+  return { ...measured, fitted };
+};
+
+/**
  * Rasterises every non-html layer in `layers` in Chromium `chromium` (one page load, one screenshot per
  * sheet page). The first sheet page is not awaited: its frames name STDIN_PATH and `stdin` resolves to its PNG.
  */
@@ -233,52 +311,12 @@ export const rasterizeText = async (
   servePageFiles(page, files);
   let firstPage: Promise<Uint8Array> | null = null;
   try {
-    // Written into the page's empty file: document (no navigation); fonts load before measuring.
-    // Boxes are measured in a W-wide viewport at the top-left corner, exactly where a lone box wraps.
-    // Fitted boxes (minFontSize/maxFontSize) are sized first, by the script every page that fits text runs
-    // (packages/contract/src/fit-text.ts), on each one's first cell; its other cells (reveal states) take that size.
-    const fitted = sheetLayers.filter((l) => cells[l.first]!.fits);
-    const { rects, words, fontSizes } = await page.evaluate(
-      async (
-        html: string,
-        ids: number[],
-        wordIds: [number, number][],
-        fit: { source: string; selector: string; cells: number[][] },
-      ) => {
-        document.open();
-        document.write(html);
-        document.close();
-        await Promise.all([...document.fonts].map((face) => face.load()));
-        await document.fonts.ready;
-        const sizes: number[] = fit.cells.length
-          ? new Function(`return ${fit.source}`)()(document.querySelectorAll(fit.selector))
-          : [];
-        fit.cells.forEach((others, n) =>
-          others.forEach((c) => (document.getElementById(`c${c}`)!.style.fontSize = `${sizes[n]}px`)),
-        );
-        return {
-          fontSizes: sizes,
-          rects: ids.map((i) => {
-            const r = document.getElementById(`c${i}`)!.getBoundingClientRect();
-            return { w: r.width, h: r.height };
-          }),
-          // A preset's word, relative to its cell (every cell of a layer is at the top-left corner).
-          words: wordIds.map(([i, n]) => {
-            const cell = document.getElementById(`c${i}`)!;
-            const r = cell.children[n]!.firstElementChild!.getBoundingClientRect();
-            const c = cell.getBoundingClientRect();
-            return { x: r.left - c.left, y: r.top - c.top, w: r.width, h: r.height };
-          }),
-        };
-      },
-      textSheet(faces, cells),
-      sheetLayers.map((l) => l.first),
+    const { rects, words, fontSizes, fitted } = await measureSheet(
+      page,
+      faces,
+      cells,
+      sheetLayers,
       wordCells,
-      {
-        source: FIT_TEXT_FUNCTION,
-        selector: FIT_SELECTOR,
-        cells: fitted.map((l) => Array.from({ length: l.states - 1 }, (_, s) => l.first + 1 + s)),
-      },
     );
     /** The fitted font size of each fitted layer's cells, by cell. */
     const fittedSize = new Map<number, number>();
@@ -286,14 +324,7 @@ export const rasterizeText = async (
       for (let s = 0; s < l.states; s++) fittedSize.set(l.first + s, fontSizes[n]!);
     });
     const wordRect = new Map(wordCells.map(([c], i) => [c, words[i]!]));
-    const sizes = sheetLayers.map((l, i) => {
-      const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
-      const h = Math.ceil(rects[i]!.h) + (Math.ceil(rects[i]!.h) % 2);
-      const m = textTypeOf(l.k.layer).zoomMargin(l.k.layer);
-      const ex = Math.round((w * m) / 2);
-      const ey = Math.round((h * m) / 2);
-      return { w, h, ex, ey, cw: w + 2 * ex, ch: h + 2 * ey };
-    });
+    const sizes = boxSizes(sheetLayers, rects);
     const cellSize = (c: number) => sizes[owner[c]!]!;
     const slots = stackCells(cells.map((_, c) => cellSize(c).ch));
     const pages = Math.max(...slots.map((s) => s.page)) + 1;
