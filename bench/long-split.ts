@@ -20,12 +20,12 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import * as v from "valibot";
 import { VideoConfigSchema } from "@media-render/contract/config/video";
 import { buildTimeline } from "@media-render/contract/timeline";
 import { chunkWindows } from "@media-render/contract/windows";
 import { startLocalService } from "../scripts/lib/processes.mjs";
+import { serviceApi } from "./_api.ts";
 import { conditions, loadNow } from "./_lib.ts";
 
 const root = join(import.meta.dirname, "..");
@@ -87,21 +87,8 @@ const main = async () => {
   local.service.stdout?.on("data", collect);
   try {
     const key = await local.key({ email: "bench-long-split@example.com", plan: "business" });
-    const api = async (path: string, init: RequestInit = {}) => {
-      const res = await fetch(`${local.base}${path}`, {
-        ...init,
-        headers: { "x-api-key": key, ...init.headers },
-      });
-      if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
-      return res;
-    };
-    const form = new FormData();
-    form.set("file", new File([readFileSync(tone)], "tone.m4a"));
-    const toneUrl = (
-      (await (await api("/api/v1/files/upload", { method: "POST", body: form })).json()) as {
-        data: { storageUrl: string };
-      }
-    ).data.storageUrl;
+    const api = serviceApi(local.base, () => key);
+    const toneUrl = await api.upload(tone);
     const clips = Array.from({ length: Math.round(seconds / CLIP_SECONDS) }, (_, i) => ({
       duration: CLIP_SECONDS,
       layers: [
@@ -112,31 +99,10 @@ const main = async () => {
     const config = { width: W, height: H, fps: FPS, audioFilePath: toneUrl, clips };
     /** Runs a job to COMPLETED; its output in `dir` and its wall seconds. */
     const runJob = async (jobConfig: object, name: string) => {
-      const t0 = performance.now();
-      const created = await api("/api/v1/jobs", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ type: "video", config: jobConfig }),
-      });
-      const { jobId } = ((await created.json()) as { data: { jobId: string } }).data;
-      for (;;) {
-        const job = (
-          (await (await api(`/api/v1/jobs/${jobId}`)).json()) as {
-            data: { status: string; outputFileId?: string; errorMessage?: string };
-          }
-        ).data;
-        if (job.status === "FAILED") throw new Error(`${name} failed: ${job.errorMessage}`);
-        if (job.status === "COMPLETED") {
-          const wall = (performance.now() - t0) / 1000;
-          const file = join(dir, name);
-          const bytes = new Uint8Array(
-            await (await api(`/api/v1/files/${job.outputFileId}/download`)).arrayBuffer(),
-          );
-          writeFileSync(file, bytes);
-          return { jobId, wall, file, bytes: bytes.byteLength };
-        }
-        await new Promise((r) => setTimeout(r, 1000));
-      }
+      const { jobId, seconds: wall, output } = await api.render(jobConfig, 1000);
+      const file = join(dir, name);
+      writeFileSync(file, output);
+      return { jobId, wall, file, bytes: output.byteLength };
     };
     const long = await runJob(config, "long.mp4");
     console.log(

@@ -9,10 +9,9 @@
  * and 99 % of each, BENCH_ROUNDS rounds (default 3), interleaved. Frame-addressable rendering's claim is that the
  * long timeline's frame costs what the short one's does, wherever the playhead is; the goal is under 1 s warm.
  */
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
 import { startLocalService } from "../scripts/lib/processes.mjs";
+import { serviceApi } from "./_api.ts";
 import { editConfig } from "./_edit.ts";
 import { conditions, loadNow, median, quantile, spread } from "./_lib.ts";
 
@@ -30,20 +29,7 @@ const main = async () => {
   try {
     let accounts = 0;
     let key = "";
-    const api = async (path: string, init: RequestInit = {}) => {
-      const res = await fetch(`${local.base}${path}`, {
-        ...init,
-        headers: { "x-api-key": key, ...init.headers },
-      });
-      if (!res.ok) throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
-      return res;
-    };
-    const upload = async (name: string) => {
-      const form = new FormData();
-      form.set("file", new File([readFileSync(join(FIX, name))], name));
-      const res = await api("/api/v1/files/upload", { method: "POST", body: form });
-      return ((await res.json()) as { data: { storageUrl: string } }).data.storageUrl;
-    };
+    const api = serviceApi(local.base, () => key);
     const size = { width: 1920, height: 1080, fps: 25 };
     const timelinesOf = (photo: string, video: string) => ({
       long: editConfig({ ...size, seconds: MINUTES * 60, clipSeconds: 7, photo, video }),
@@ -54,7 +40,10 @@ const main = async () => {
     // polls.
     const newAccount = async () => {
       key = await local.key({ email: `bench-playhead-${++accounts}@example.com`, plan: "business" });
-      timelines = timelinesOf(await upload("img2.jpg"), await upload("kohlipe3.mp4"));
+      timelines = timelinesOf(
+        await api.upload(join(FIX, "img2.jpg")),
+        await api.upload(join(FIX, "kohlipe3.mp4")),
+      );
     };
     await newAccount();
     // The edit's length: two bookends and its clips with 0.5 s fades between all of them.
@@ -63,28 +52,10 @@ const main = async () => {
 
     /** Seconds from the still job's creation to its PNG in hand. */
     const frameAt = async (config: ReturnType<typeof editConfig>, time: number) => {
-      const t0 = performance.now();
       const still = { ...config, keepSourceAudio: false, fast: true, still: { time } };
-      const created = await api("/api/v1/jobs", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ type: "video", config: still }),
-      });
-      const { jobId } = ((await created.json()) as { data: { jobId: string } }).data;
-      for (;;) {
-        const job = (
-          (await (await api(`/api/v1/jobs/${jobId}`)).json()) as {
-            data: { status: string; outputFileId?: string; errorMessage?: string };
-          }
-        ).data;
-        if (job.status === "FAILED") throw new Error(`frame at ${time} s failed: ${job.errorMessage}`);
-        if (job.status === "COMPLETED") {
-          const png = await (await api(`/api/v1/files/${job.outputFileId}/download`)).arrayBuffer();
-          if (png.byteLength < 100) throw new Error(`frame at ${time} s: ${png.byteLength} bytes`);
-          return (performance.now() - t0) / 1000;
-        }
-        await new Promise((r) => setTimeout(r, POLL_MS));
-      }
+      const { seconds, output } = await api.render(still, POLL_MS);
+      if (output.byteLength < 100) throw new Error(`frame at ${time} s: ${output.byteLength} bytes`);
+      return seconds;
     };
 
     // Warm: the renderer's modules, Chromium's text page, this account's inputs in its cache.

@@ -35,7 +35,20 @@ import { pathToFileURL } from "node:url";
 import { parseCommandLine } from "./lib/command-line.mjs";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
 
-const SUITE_NAMES = ["unit", "renderer", "worker", "worker-render", "e2e", "scripts"];
+// Each suite's config, and its project where a config has two: the Worker suite's projects run as two tasks, in
+// different lanes (`npm test worker` names both).
+const SUITES = {
+  unit: ["vitest.unit.config.ts"],
+  renderer: ["renderer/vitest.config.ts"],
+  worker: ["vitest.config.ts", "worker"],
+  "worker-render": ["vitest.config.ts", "worker-render"],
+  e2e: ["test/e2e/vitest.config.ts"],
+  scripts: ["test/scripts/vitest.config.ts"],
+  // Only when named (`npm test n8n`, CI's second step): it installs n8n (minutes, gigabytes; docs/testing.md).
+  n8n: ["test/n8n/vitest.config.ts"],
+};
+const ON_REQUEST = new Set(["n8n"]);
+const SUITE_NAMES = Object.keys(SUITES);
 const cores = availableParallelism();
 const count = (name, max) => (v) => {
   const n = Number(v[name]);
@@ -51,7 +64,7 @@ const { values: options, positionals: only } = parseCommandLine({
     "Every test: the static checks (lint, layers, knip, OpenAPI, types, formatting) beside the unit, renderer,\n" +
     "Worker, end-to-end and scripts suites in four lanes, then one line: tests: N passed, N failed, N skipped.\n" +
     "Named suites run alone, without the checks (CONTRIBUTING.md, docs/testing.md).",
-  positionals: `suites: ${SUITE_NAMES.join(", ")} (worker = both Worker projects)`,
+  positionals: `suites: ${SUITE_NAMES.join(", ")} (worker = both Worker projects; n8n only when named)`,
   options: {
     cpus: {
       type: "string",
@@ -208,19 +221,6 @@ if (!reexecOnProjectNode()) {
     }
   };
 
-  // Each suite's config, and its project where a config has two: the Worker suite's projects run as two tasks, in
-  // different lanes (`npm test worker` names both).
-  const SUITES = {
-    unit: ["vitest.unit.config.ts"],
-    renderer: ["renderer/vitest.config.ts"],
-    worker: ["vitest.config.ts", "worker"],
-    "worker-render": ["vitest.config.ts", "worker-render"],
-    e2e: ["test/e2e/vitest.config.ts"],
-    scripts: ["test/scripts/vitest.config.ts"],
-    // Only when named (`npm test n8n`, CI's second step): it installs n8n (minutes, gigabytes; docs/testing.md).
-    n8n: ["test/n8n/vitest.config.ts"],
-  };
-  const ON_REQUEST = new Set(["n8n"]);
   const wanted = (name) =>
     only.includes(name) ||
     (only.length === 0 && !ON_REQUEST.has(name)) ||

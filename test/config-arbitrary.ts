@@ -197,7 +197,15 @@ export const arbitraryOf = (
       case "array": {
         const minLength = schema.minItems ?? 0;
         const maxLength = Math.max(minLength, Math.min(schema.maxItems ?? sizes.maxItems, sizes.maxItems));
-        return fc.array(schema.items ? of(schema.items) : fc.jsonValue(), { minLength, maxLength });
+        const list = fc.array(schema.items ? of(schema.items) : fc.jsonValue(), { minLength, maxLength });
+        // Keyframes (items with a `time`) come in time order, each time once, as the grammar asks: random times
+        // would be out of order in most lists of three, and the generator would rarely reach a render.
+        if (!schema.items?.properties?.time) return list;
+        return list.map((items) =>
+          (items as { time: number }[])
+            .sort((a, b) => a.time - b.time)
+            .filter((k, i, all) => i === 0 || k.time > all[i - 1]!.time),
+        );
       }
       case "object":
       case undefined: {

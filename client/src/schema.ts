@@ -2456,18 +2456,66 @@ export interface components {
                     resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
                     cutFrom?: number;
                     cutTo?: number;
-                    width?: number;
-                    height?: number;
-                    left?: number;
-                    top?: number;
+                    speed?: number;
+                    loop?: boolean;
+                    width?: (number | {
+                        time: number;
+                        value: number;
+                        /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                        easing?: string;
+                    }[]) | (number | {
+                        time: number;
+                        value: number;
+                        /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                        easing?: string;
+                    }[]) | number;
+                    height?: (number | {
+                        time: number;
+                        value: number;
+                        /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                        easing?: string;
+                    }[]) | (number | {
+                        time: number;
+                        value: number;
+                        /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                        easing?: string;
+                    }[]) | number;
+                    left?: components["schemas"]["VideoConfig.1"];
+                    top?: components["schemas"]["VideoConfig.1"];
                     /** @enum {string} */
                     originX?: "left" | "center" | "right";
                     /** @enum {string} */
                     originY?: "top" | "center" | "bottom";
-                    position?: components["schemas"]["VideoConfig.Position"];
-                    mixVolume?: number | string;
+                    position?: components["schemas"]["VideoConfig.VideoPosition"] | components["schemas"]["VideoConfig.Position"];
+                    mixVolume?: components["schemas"]["VideoConfig.8"] | ((number | string) | {
+                        time: number;
+                        value: number;
+                        /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                        easing?: string;
+                    }[]);
                     zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-                    zoomAmount?: number;
+                    zoomAmount?: components["schemas"]["VideoConfig.1"];
+                    /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                    opacity?: number | {
+                        time: number;
+                        value: number;
+                        /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                        easing?: string;
+                    }[];
+                    /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                    rotation?: number | {
+                        time: number;
+                        value: number;
+                        /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                        easing?: string;
+                    }[];
+                    /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                    scale?: number | {
+                        time: number;
+                        value: number;
+                        /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                        easing?: string;
+                    }[];
                     start?: number;
                     stop?: number;
                     text?: string;
@@ -2477,9 +2525,11 @@ export interface components {
                     language?: string;
                     /** @description Speed as a multiple of the voice's normal pace (0.5-2, default 1). */
                     rate?: number;
+                    /** @description Draws one frame of a moving picture as a still: of a video (by its storage path: an upload or an imported file) the first frame at or after this second, the frame a video layer cut from here shows first; of an animated GIF or WebP the frame on screen then. A still picture ignores it; at or after the file's end the layer draws nothing (refused for stored videos of known length). */
+                    frameTime?: number;
                     duration?: number;
                     textColor?: components["schemas"]["VideoConfig.Color"];
-                    fontSize?: number;
+                    fontSize?: number | components["schemas"]["VideoConfig.3"];
                     /** @description With maxFontSize: the smallest size (px) the text may be fitted to; a text too long even at it overflows. */
                     minFontSize?: number;
                     /** @description With minFontSize: the text is drawn at the largest size (px) up to this one at which it fits its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height, wrapping and line height honoured, no word broken; replaces fontSize. */
@@ -2497,7 +2547,6 @@ export interface components {
                     outlineStyle?: "outline" | "shadow" | "glow";
                     backgroundColor?: components["schemas"]["VideoConfig.Color"];
                     delay?: number;
-                    speed?: number;
                     background?: {
                         /** @enum {string} */
                         type: "fill-color" | "linear-gradient" | "radial-gradient";
@@ -2529,18 +2578,55 @@ export interface components {
                         resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
                         cutFrom?: number;
                         cutTo?: number;
-                        width?: number;
-                        height?: number;
-                        left?: number;
-                        top?: number;
+                        /** @description Plays the cut this many times as fast (0.25-4); a clip without duration lasts the cut divided by it. The sound keeps its pitch. Given, the cut is never stretched to the clip. */
+                        speed?: number;
+                        /** @description Repeats the cut (at its speed) for as long as the layer lasts, instead of holding its last frame; its sound repeats with it. Does not lengthen a clip without duration. */
+                        loop?: boolean;
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        width?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        height?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        left?: components["schemas"]["VideoConfig.1"];
+                        top?: components["schemas"]["VideoConfig.1"];
                         /** @enum {string} */
                         originX?: "left" | "center" | "right";
                         /** @enum {string} */
                         originY?: "top" | "center" | "bottom";
-                        position?: components["schemas"]["VideoConfig.Position"];
-                        mixVolume?: number | string;
+                        position?: components["schemas"]["VideoConfig.VideoPosition"];
+                        mixVolume?: components["schemas"]["VideoConfig.8"];
                         zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-                        zoomAmount?: number;
+                        zoomAmount?: components["schemas"]["VideoConfig.1"];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
@@ -2548,7 +2634,13 @@ export interface components {
                         path?: components["schemas"]["VideoConfig.AudioRef"];
                         cutFrom?: number;
                         cutTo?: number;
-                        mixVolume?: number | string;
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        mixVolume?: (number | string) | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
@@ -2556,7 +2648,7 @@ export interface components {
                         path?: components["schemas"]["VideoConfig.AudioRef"];
                         cutFrom?: number;
                         cutTo?: number;
-                        mixVolume?: number | string;
+                        mixVolume?: components["schemas"]["VideoConfig.8"];
                         start?: number;
                         stop?: number;
                     };
@@ -2569,7 +2661,7 @@ export interface components {
                         language?: string;
                         /** @description Speed as a multiple of the voice's normal pace (0.5-2, default 1). */
                         rate?: number;
-                        mixVolume?: number | string;
+                        mixVolume?: components["schemas"]["VideoConfig.8"];
                         start?: number;
                         /** @description Seconds after the clip starts where the speech is cut off. */
                         stop?: number;
@@ -2579,10 +2671,47 @@ export interface components {
                         /** @enum {string} */
                         resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
                         zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-                        zoomAmount?: number;
-                        position?: components["schemas"]["VideoConfig.Position"];
-                        width?: number;
-                        height?: number;
+                        zoomAmount?: components["schemas"]["VideoConfig.1"];
+                        position?: components["schemas"]["VideoConfig.VideoPosition"];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        width?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        height?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description An animated GIF or WebP plays at its own frame timing from the layer's start; true (default) repeats it for as long as the layer lasts, false plays it once and holds its last frame. A still ignores it. */
+                        loop?: boolean;
+                        /** @description Draws one frame of a moving picture as a still: of a video (by its storage path: an upload or an imported file) the first frame at or after this second, the frame a video layer cut from here shows first; of an animated GIF or WebP the frame on screen then. A still picture ignores it; at or after the file's end the layer draws nothing (refused for stored videos of known length). */
+                        frameTime?: number;
                         start?: number;
                         stop?: number;
                         /** @description an image layer's duration has no effect (editly ignores it too): the layer lasts its clip, or start/stop */
@@ -2590,11 +2719,48 @@ export interface components {
                     };
                     "image-overlay"?: {
                         path?: components["schemas"]["VideoConfig.ImageRef"];
-                        position?: components["schemas"]["VideoConfig.Position"];
-                        width?: number;
-                        height?: number;
+                        position?: components["schemas"]["VideoConfig.VideoPosition"];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        width?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        height?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-                        zoomAmount?: number;
+                        zoomAmount?: components["schemas"]["VideoConfig.1"];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description An animated GIF or WebP plays at its own frame timing from the layer's start; true (default) repeats it for as long as the layer lasts, false plays it once and holds its last frame. A still ignores it. */
+                        loop?: boolean;
+                        /** @description Draws one frame of a moving picture as a still: of a video (by its storage path: an upload or an imported file) the first frame at or after this second, the frame a video layer cut from here shows first; of an animated GIF or WebP the frame on screen then. A still picture ignores it; at or after the file's end the layer draws nothing (refused for stored videos of known length). */
+                        frameTime?: number;
                         start?: number;
                         stop?: number;
                     };
@@ -2610,16 +2776,37 @@ export interface components {
                         googleFont?: string;
                         catalogFont?: string;
                         fontFamily?: string;
-                        position?: components["schemas"]["VideoConfig.Position"];
+                        position?: components["schemas"]["VideoConfig.VideoPosition"];
                         /** @enum {string} */
                         style?: "fade-in" | "word-by-word" | "letter-by-letter";
                         animationDuration?: number;
                         zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-                        zoomAmount?: number;
+                        zoomAmount?: components["schemas"]["VideoConfig.1"];
                         outlineColor?: components["schemas"]["VideoConfig.Color"];
                         outlineWidth?: number;
                         /** @enum {string} */
                         outlineStyle?: "outline" | "shadow" | "glow";
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
@@ -2635,10 +2822,31 @@ export interface components {
                         googleFont?: string;
                         catalogFont?: string;
                         fontFamily?: string;
-                        position?: components["schemas"]["VideoConfig.Position"];
+                        position?: components["schemas"]["VideoConfig.VideoPosition"];
                         backgroundColor?: components["schemas"]["VideoConfig.Color"];
                         delay?: number;
                         speed?: number;
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
@@ -2654,10 +2862,31 @@ export interface components {
                         googleFont?: string;
                         catalogFont?: string;
                         fontFamily?: string;
-                        position?: components["schemas"]["VideoConfig.Position"];
+                        position?: components["schemas"]["VideoConfig.VideoPosition"];
                         backgroundColor?: components["schemas"]["VideoConfig.Color"];
                         delay?: number;
                         speed?: number;
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
@@ -2673,16 +2902,37 @@ export interface components {
                         googleFont?: string;
                         catalogFont?: string;
                         fontFamily?: string;
-                        position?: components["schemas"]["VideoConfig.Position"];
+                        position?: components["schemas"]["VideoConfig.VideoPosition"];
                         /** @enum {string} */
                         style?: "fade-in" | "word-by-word" | "letter-by-letter";
                         animationDuration?: number;
                         zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-                        zoomAmount?: number;
+                        zoomAmount?: components["schemas"]["VideoConfig.1"];
                         outlineColor?: components["schemas"]["VideoConfig.Color"];
                         outlineWidth?: number;
                         /** @enum {string} */
                         outlineStyle?: "outline" | "shadow" | "glow";
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                         background?: {
@@ -2696,19 +2946,61 @@ export interface components {
                     };
                     "slide-in-text"?: {
                         text?: string;
-                        fontSize?: number;
+                        fontSize?: components["schemas"]["VideoConfig.3"];
                         charSpacing?: number;
                         textColor?: components["schemas"]["VideoConfig.Color"];
                         fontPath?: components["schemas"]["VideoConfig.FontRef"];
                         googleFont?: string;
                         catalogFont?: string;
                         fontFamily?: string;
-                        position?: components["schemas"]["VideoConfig.Position"];
+                        position?: components["schemas"]["VideoConfig.VideoPosition"];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
                     "fill-color"?: {
                         color?: components["schemas"]["VideoConfig.Color"];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
@@ -2716,20 +3008,104 @@ export interface components {
                         colors?: components["schemas"]["VideoConfig.Color"][];
                         /** @enum {string} */
                         direction?: "horizontal" | "vertical" | "diagonal";
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
                     "radial-gradient"?: {
                         colors?: components["schemas"]["VideoConfig.Color"][];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
                     "rainbow-colors"?: {
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
                     pause?: {
                         color?: components["schemas"]["VideoConfig.Color"];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
@@ -2738,6 +3114,27 @@ export interface components {
                         googleFont?: string;
                         catalogFont?: string;
                         fontFamily?: string;
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
@@ -2754,6 +3151,27 @@ export interface components {
                         position?: components["schemas"]["VideoConfig.Position"];
                         animated?: boolean;
                         duration?: number;
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
@@ -2761,18 +3179,39 @@ export interface components {
                         fragmentShader?: string;
                         fragmentPath?: string;
                         speed?: number;
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        opacity?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        rotation?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
+                        /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+                        scale?: number | {
+                            time: number;
+                            value: number;
+                            /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                            easing?: string;
+                        }[];
                         start?: number;
                         stop?: number;
                     };
                 };
             };
             audioFilePath?: components["schemas"]["VideoConfig.AudioRef"];
-            backgroundAudioVolume?: number | string;
+            backgroundAudioVolume?: components["schemas"]["VideoConfig.8"];
             loopAudio?: boolean;
             keepSourceAudio?: boolean;
-            clipsAudioVolume?: number | string;
-            outputVolume?: number | string;
-            audioTracks?: components["schemas"]["VideoConfig.2"][];
+            clipsAudioVolume?: components["schemas"]["VideoConfig.8"];
+            outputVolume?: components["schemas"]["VideoConfig.8"];
+            audioTracks?: components["schemas"]["VideoConfig.10"][];
             audioNorm?: {
                 enable?: boolean;
                 gaussSize?: number;
@@ -2841,9 +3280,12 @@ export interface components {
             /** @description an editly option: http(s) paths are always fetched here (public addresses only) */
             allowRemoteRequests?: boolean;
         };
-        "VideoConfig.2": {
+        "VideoConfig.1": number;
+        "VideoConfig.3": number;
+        "VideoConfig.8": number | string;
+        "VideoConfig.10": {
             path: components["schemas"]["VideoConfig.AudioRef"];
-            mixVolume?: number | string;
+            mixVolume?: components["schemas"]["VideoConfig.8"];
             start?: number;
             cutFrom?: number;
             cutTo?: number;
@@ -2862,6 +3304,26 @@ export interface components {
         "VideoConfig.VideoRef": string;
         "VideoConfig.AudioRef": string;
         "VideoConfig.FontRef": string;
+        "VideoConfig.VideoPosition": ("center" | "top" | "bottom" | "top-left" | "top-right" | "center-left" | "center-right" | "bottom-left" | "bottom-right") | {
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            x: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            y: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @enum {string} */
+            originX?: "left" | "center" | "right";
+            /** @enum {string} */
+            originY?: "top" | "center" | "bottom";
+        };
         "VideoConfig.Transition": {
             /**
              * @example directional-left
@@ -3020,18 +3482,55 @@ export interface components {
             resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
             cutFrom?: number;
             cutTo?: number;
-            width?: number;
-            height?: number;
-            left?: number;
-            top?: number;
+            /** @description Plays the cut this many times as fast (0.25-4); a clip without duration lasts the cut divided by it. The sound keeps its pitch. Given, the cut is never stretched to the clip. */
+            speed?: number;
+            /** @description Repeats the cut (at its speed) for as long as the layer lasts, instead of holding its last frame; its sound repeats with it. Does not lengthen a clip without duration. */
+            loop?: boolean;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            width?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            height?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            left?: components["schemas"]["VideoConfig.1"];
+            top?: components["schemas"]["VideoConfig.1"];
             /** @enum {string} */
             originX?: "left" | "center" | "right";
             /** @enum {string} */
             originY?: "top" | "center" | "bottom";
-            position?: components["schemas"]["VideoConfig.Position"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
             mixVolume?: number | string;
             zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-            zoomAmount?: number;
+            zoomAmount?: components["schemas"]["VideoConfig.1"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3040,7 +3539,13 @@ export interface components {
             path: components["schemas"]["VideoConfig.AudioRef"];
             cutFrom?: number;
             cutTo?: number;
-            mixVolume?: number | string;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            mixVolume?: (number | string) | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3049,7 +3554,7 @@ export interface components {
             path: components["schemas"]["VideoConfig.AudioRef"];
             cutFrom?: number;
             cutTo?: number;
-            mixVolume?: number | string;
+            mixVolume?: components["schemas"]["VideoConfig.8"];
             start?: number;
             stop?: number;
         } | {
@@ -3063,7 +3568,7 @@ export interface components {
             language?: string;
             /** @description Speed as a multiple of the voice's normal pace (0.5-2, default 1). */
             rate?: number;
-            mixVolume?: number | string;
+            mixVolume?: components["schemas"]["VideoConfig.8"];
             start?: number;
             /** @description Seconds after the clip starts where the speech is cut off. */
             stop?: number;
@@ -3074,10 +3579,47 @@ export interface components {
             /** @enum {string} */
             resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
             zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-            zoomAmount?: number;
-            position?: components["schemas"]["VideoConfig.Position"];
-            width?: number;
-            height?: number;
+            zoomAmount?: components["schemas"]["VideoConfig.1"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            width?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            height?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description An animated GIF or WebP plays at its own frame timing from the layer's start; true (default) repeats it for as long as the layer lasts, false plays it once and holds its last frame. A still ignores it. */
+            loop?: boolean;
+            /** @description Draws one frame of a moving picture as a still: of a video (by its storage path: an upload or an imported file) the first frame at or after this second, the frame a video layer cut from here shows first; of an animated GIF or WebP the frame on screen then. A still picture ignores it; at or after the file's end the layer draws nothing (refused for stored videos of known length). */
+            frameTime?: number;
             start?: number;
             stop?: number;
             /** @description an image layer's duration has no effect (editly ignores it too): the layer lasts its clip, or start/stop */
@@ -3086,11 +3628,48 @@ export interface components {
             /** @constant */
             type: "image-overlay";
             path: components["schemas"]["VideoConfig.ImageRef"];
-            position?: components["schemas"]["VideoConfig.Position"];
-            width?: number;
-            height?: number;
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            width?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            height?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-            zoomAmount?: number;
+            zoomAmount?: components["schemas"]["VideoConfig.1"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description An animated GIF or WebP plays at its own frame timing from the layer's start; true (default) repeats it for as long as the layer lasts, false plays it once and holds its last frame. A still ignores it. */
+            loop?: boolean;
+            /** @description Draws one frame of a moving picture as a still: of a video (by its storage path: an upload or an imported file) the first frame at or after this second, the frame a video layer cut from here shows first; of an animated GIF or WebP the frame on screen then. A still picture ignores it; at or after the file's end the layer draws nothing (refused for stored videos of known length). */
+            frameTime?: number;
             start?: number;
             stop?: number;
         } | {
@@ -3107,16 +3686,37 @@ export interface components {
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
-            position?: components["schemas"]["VideoConfig.Position"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
             /** @enum {string} */
             style?: "fade-in" | "word-by-word" | "letter-by-letter";
             animationDuration?: number;
             zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-            zoomAmount?: number;
+            zoomAmount?: components["schemas"]["VideoConfig.1"];
             outlineColor?: components["schemas"]["VideoConfig.Color"];
             outlineWidth?: number;
             /** @enum {string} */
             outlineStyle?: "outline" | "shadow" | "glow";
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3133,10 +3733,31 @@ export interface components {
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
-            position?: components["schemas"]["VideoConfig.Position"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
             backgroundColor?: components["schemas"]["VideoConfig.Color"];
             delay?: number;
             speed?: number;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3153,10 +3774,31 @@ export interface components {
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
-            position?: components["schemas"]["VideoConfig.Position"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
             backgroundColor?: components["schemas"]["VideoConfig.Color"];
             delay?: number;
             speed?: number;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3173,16 +3815,37 @@ export interface components {
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
-            position?: components["schemas"]["VideoConfig.Position"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
             /** @enum {string} */
             style?: "fade-in" | "word-by-word" | "letter-by-letter";
             animationDuration?: number;
             zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-            zoomAmount?: number;
+            zoomAmount?: components["schemas"]["VideoConfig.1"];
             outlineColor?: components["schemas"]["VideoConfig.Color"];
             outlineWidth?: number;
             /** @enum {string} */
             outlineStyle?: "outline" | "shadow" | "glow";
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
             background?: {
@@ -3197,20 +3860,62 @@ export interface components {
             /** @constant */
             type: "slide-in-text";
             text: string;
-            fontSize?: number;
+            fontSize?: components["schemas"]["VideoConfig.3"];
             charSpacing?: number;
             textColor?: components["schemas"]["VideoConfig.Color"];
             fontPath?: components["schemas"]["VideoConfig.FontRef"];
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
-            position?: components["schemas"]["VideoConfig.Position"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
             /** @constant */
             type: "fill-color";
             color?: components["schemas"]["VideoConfig.Color"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3219,23 +3924,107 @@ export interface components {
             colors?: components["schemas"]["VideoConfig.Color"][];
             /** @enum {string} */
             direction?: "horizontal" | "vertical" | "diagonal";
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
             /** @constant */
             type: "radial-gradient";
             colors?: components["schemas"]["VideoConfig.Color"][];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
             /** @constant */
             type: "rainbow-colors";
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
             /** @constant */
             type: "pause";
             color?: components["schemas"]["VideoConfig.Color"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3245,6 +4034,27 @@ export interface components {
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3262,6 +4072,27 @@ export interface components {
             position?: components["schemas"]["VideoConfig.Position"];
             animated?: boolean;
             duration?: number;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3270,6 +4101,27 @@ export interface components {
             fragmentShader?: string;
             fragmentPath?: string;
             speed?: number;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         });
@@ -3280,10 +4132,47 @@ export interface components {
             /** @enum {string} */
             resizeMode?: "contain" | "contain-blur" | "cover" | "stretch";
             zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-            zoomAmount?: number;
-            position?: components["schemas"]["VideoConfig.Position"];
-            width?: number;
-            height?: number;
+            zoomAmount?: components["schemas"]["VideoConfig.1"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            width?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            height?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description An animated GIF or WebP plays at its own frame timing from the layer's start; true (default) repeats it for as long as the layer lasts, false plays it once and holds its last frame. A still ignores it. */
+            loop?: boolean;
+            /** @description Draws one frame of a moving picture as a still: of a video (by its storage path: an upload or an imported file) the first frame at or after this second, the frame a video layer cut from here shows first; of an animated GIF or WebP the frame on screen then. A still picture ignores it; at or after the file's end the layer draws nothing (refused for stored videos of known length). */
+            frameTime?: number;
             start?: number;
             stop?: number;
             /** @description an image layer's duration has no effect (editly ignores it too): the layer lasts its clip, or start/stop */
@@ -3292,11 +4181,48 @@ export interface components {
             /** @constant */
             type: "image-overlay";
             path: components["schemas"]["VideoConfig.ImageRef"];
-            position?: components["schemas"]["VideoConfig.Position"];
-            width?: number;
-            height?: number;
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            width?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            height?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-            zoomAmount?: number;
+            zoomAmount?: components["schemas"]["VideoConfig.1"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description An animated GIF or WebP plays at its own frame timing from the layer's start; true (default) repeats it for as long as the layer lasts, false plays it once and holds its last frame. A still ignores it. */
+            loop?: boolean;
+            /** @description Draws one frame of a moving picture as a still: of a video (by its storage path: an upload or an imported file) the first frame at or after this second, the frame a video layer cut from here shows first; of an animated GIF or WebP the frame on screen then. A still picture ignores it; at or after the file's end the layer draws nothing (refused for stored videos of known length). */
+            frameTime?: number;
             start?: number;
             stop?: number;
         } | {
@@ -3313,16 +4239,37 @@ export interface components {
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
-            position?: components["schemas"]["VideoConfig.Position"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
             /** @enum {string} */
             style?: "fade-in" | "word-by-word" | "letter-by-letter";
             animationDuration?: number;
             zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-            zoomAmount?: number;
+            zoomAmount?: components["schemas"]["VideoConfig.1"];
             outlineColor?: components["schemas"]["VideoConfig.Color"];
             outlineWidth?: number;
             /** @enum {string} */
             outlineStyle?: "outline" | "shadow" | "glow";
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3339,10 +4286,31 @@ export interface components {
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
-            position?: components["schemas"]["VideoConfig.Position"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
             backgroundColor?: components["schemas"]["VideoConfig.Color"];
             delay?: number;
             speed?: number;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3359,10 +4327,31 @@ export interface components {
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
-            position?: components["schemas"]["VideoConfig.Position"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
             backgroundColor?: components["schemas"]["VideoConfig.Color"];
             delay?: number;
             speed?: number;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3379,16 +4368,37 @@ export interface components {
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
-            position?: components["schemas"]["VideoConfig.Position"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
             /** @enum {string} */
             style?: "fade-in" | "word-by-word" | "letter-by-letter";
             animationDuration?: number;
             zoomDirection?: ("in" | "out" | "left" | "right" | "up" | "down") | null;
-            zoomAmount?: number;
+            zoomAmount?: components["schemas"]["VideoConfig.1"];
             outlineColor?: components["schemas"]["VideoConfig.Color"];
             outlineWidth?: number;
             /** @enum {string} */
             outlineStyle?: "outline" | "shadow" | "glow";
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
             background?: {
@@ -3403,20 +4413,62 @@ export interface components {
             /** @constant */
             type: "slide-in-text";
             text: string;
-            fontSize?: number;
+            fontSize?: components["schemas"]["VideoConfig.3"];
             charSpacing?: number;
             textColor?: components["schemas"]["VideoConfig.Color"];
             fontPath?: components["schemas"]["VideoConfig.FontRef"];
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
-            position?: components["schemas"]["VideoConfig.Position"];
+            position?: components["schemas"]["VideoConfig.VideoPosition"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
             /** @constant */
             type: "fill-color";
             color?: components["schemas"]["VideoConfig.Color"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3425,23 +4477,107 @@ export interface components {
             colors?: components["schemas"]["VideoConfig.Color"][];
             /** @enum {string} */
             direction?: "horizontal" | "vertical" | "diagonal";
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
             /** @constant */
             type: "radial-gradient";
             colors?: components["schemas"]["VideoConfig.Color"][];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
             /** @constant */
             type: "rainbow-colors";
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
             /** @constant */
             type: "pause";
             color?: components["schemas"]["VideoConfig.Color"];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3451,6 +4587,27 @@ export interface components {
             googleFont?: string;
             catalogFont?: string;
             fontFamily?: string;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3468,6 +4625,27 @@ export interface components {
             position?: components["schemas"]["VideoConfig.Position"];
             animated?: boolean;
             duration?: number;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         } | {
@@ -3476,6 +4654,27 @@ export interface components {
             fragmentShader?: string;
             fragmentPath?: string;
             speed?: number;
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            opacity?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            rotation?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
+            /** @description A number, or up to 100 keyframes [{"time": seconds from the layer's start, "value": number, "easing": ...}] in time order: the first value holds before the first keyframe, the last after the last. */
+            scale?: number | {
+                time: number;
+                value: number;
+                /** @description How the value moves from this keyframe to the next: "linear" (default), "ease-in", "ease-out", "ease-in-out" (CSS's curves), "cubic-bezier(x1, y1, x2, y2)", or "step" (holds until the next keyframe). */
+                easing?: string;
+            }[];
             start?: number;
             stop?: number;
         });
@@ -3696,7 +4895,10 @@ export type ImageConfigImageRef = components['schemas']['ImageConfig.ImageRef'];
 export type ImageConfigFontRef = components['schemas']['ImageConfig.FontRef'];
 export type ImageConfigImageLayer = components['schemas']['ImageConfig.ImageLayer'];
 export type VideoConfig = components['schemas']['VideoConfig'];
-export type VideoConfig_2 = components['schemas']['VideoConfig.2'];
+export type VideoConfig_1 = components['schemas']['VideoConfig.1'];
+export type VideoConfig_3 = components['schemas']['VideoConfig.3'];
+export type VideoConfig_8 = components['schemas']['VideoConfig.8'];
+export type VideoConfig_10 = components['schemas']['VideoConfig.10'];
 export type VideoConfigColor = components['schemas']['VideoConfig.Color'];
 export type VideoConfigPosition = components['schemas']['VideoConfig.Position'];
 export type VideoConfigPositionObject = components['schemas']['VideoConfig.PositionObject'];
@@ -3704,6 +4906,7 @@ export type VideoConfigImageRef = components['schemas']['VideoConfig.ImageRef'];
 export type VideoConfigVideoRef = components['schemas']['VideoConfig.VideoRef'];
 export type VideoConfigAudioRef = components['schemas']['VideoConfig.AudioRef'];
 export type VideoConfigFontRef = components['schemas']['VideoConfig.FontRef'];
+export type VideoConfigVideoPosition = components['schemas']['VideoConfig.VideoPosition'];
 export type VideoConfigTransition = components['schemas']['VideoConfig.Transition'];
 export type VideoConfigClip = components['schemas']['VideoConfig.Clip'];
 export type VideoConfigVideoLayer = components['schemas']['VideoConfig.VideoLayer'];

@@ -29,6 +29,12 @@ import {
 } from "@media-render/contract/config/transitions";
 import { ClipLayers, ClipSchema, GlobalLayerSchema } from "@media-render/contract/config/video";
 import {
+  ANIMATED_DESCRIPTION,
+  ANIMATED_FORMS,
+  AnimatedPosition,
+  AnimatedPositionObject,
+} from "@media-render/contract/config/keyframes";
+import {
   MAX_VOLUME,
   VIDEO_MAX_LAYERS_PER_CLIP,
   VIDEO_MIN_LAYERS_PER_CLIP,
@@ -65,6 +71,8 @@ const DEFINITIONS: Record<SchemaName, Record<string, v.GenericSchema>> = {
   image: { ...SHARED, ImageLayer: ImageLayerSchema },
   video: {
     ...SHARED,
+    // A video layer's position may be keyframed (keyframes.ts): its own definition, named like the image one.
+    VideoPosition: AnimatedPosition,
     Transition: TransitionSchema,
     Clip: ClipSchema,
     VideoLayer: VideoLayerSchema,
@@ -76,20 +84,40 @@ const ROOTS: Record<SchemaName, v.GenericSchema> = { image: ImageConfigSchema, v
 
 const cache = new Map<SchemaName, JsonSchema>();
 
+/** A part converted on its own, without the `$schema` a document starts with. */
+const withoutDialect = (schema: JsonSchema): JsonSchema => {
+  const part = { ...schema };
+  delete part.$schema;
+  return part;
+};
+
 /** The JSON Schema (draft-07) of a job config. */
 export const configJsonSchema = (name: SchemaName): JsonSchema => {
   let schema = cache.get(name);
   if (!schema) {
-    schema = toJsonSchema(ROOTS[name], {
+    // The parts a keyframed property is made of are converted on their own, without the `$defs`.
+    const parts: Parameters<typeof toJsonSchema>[1] = {
       target: "draft-07",
-      definitions: DEFINITIONS[name],
       // Function checks (byte sizes, URL parsing, cross-field rules) have no JSON Schema form; transforms
       // (transition names normalised to their spelling) do not change what is accepted.
       ignoreActions: ["check", "raw_check", "transform"],
       // `Position` picks its schema by the input's type (v.lazy); in JSON Schema that is an anyOf.
       // Transition names match in any casing (normalised by the grammar): a pattern, the spellings as examples.
-      overrideSchema: ({ valibotSchema }) =>
-        valibotSchema === Position
+      // A keyframed property (v.lazy too) is its plain value or its list of keyframes.
+      overrideSchema: ({ valibotSchema }) => {
+        const animated = ANIMATED_FORMS.get(valibotSchema);
+        if (animated)
+          return {
+            description: ANIMATED_DESCRIPTION,
+            anyOf: [toJsonSchema(animated.value, parts), toJsonSchema(animated.keyframes, parts)].map(
+              withoutDialect,
+            ),
+          };
+        if (valibotSchema === AnimatedPosition) {
+          const object = withoutDialect(toJsonSchema(AnimatedPositionObject, parts));
+          return { anyOf: [{ type: "string", enum: [...POSITION_NAMES] }, object] };
+        }
+        return valibotSchema === Position
           ? { anyOf: [{ type: "string", enum: [...POSITION_NAMES] }, { $ref: "#/$defs/PositionObject" }] }
           : valibotSchema === TransitionNameString
             ? { type: "string", pattern: TRANSITION_NAME_PATTERN, examples: [...TRANSITION_NAMES] }
@@ -115,8 +143,10 @@ export const configJsonSchema = (name: SchemaName): JsonSchema => {
                       { $ref: "#/$defs/VideoLayer" },
                     ],
                   }
-                : undefined,
-    });
+                : undefined;
+      },
+    };
+    schema = toJsonSchema(ROOTS[name], { ...parts, definitions: DEFINITIONS[name] });
     cache.set(name, schema);
   }
   return schema;

@@ -513,6 +513,102 @@ describe("a video", () => {
   });
 });
 
+describe("a video layer's keyframes", () => {
+  it("are added at the playhead, dragged, given an easing and deleted on the timeline, and the frame draws their value", async () => {
+    await openWith("video", {
+      width: 320,
+      height: 180,
+      fps: 10,
+      clips: [
+        {
+          duration: 2,
+          layers: [
+            { type: "pause", color: "black" },
+            { type: "fill-color", color: "white" },
+          ],
+        },
+      ],
+    });
+    await page.getByRole("button", { name: /^Clip 1 / }).click();
+    await page.getByRole("button", { name: "2. fill-color" }).click();
+    const lane = page.getByRole("list", { name: "Keyframes of opacity" });
+    const playheadAt = (seconds: number) =>
+      page.getByLabel("Playhead").evaluate((el: HTMLInputElement, s) => {
+        el.value = String(s);
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      }, seconds);
+    const opacityNow = async () =>
+      ((await configNow()).clips as { layers: { opacity?: unknown }[] }[])[0]!.layers[1]!.opacity;
+    // Two keyframes: at 0 s (value 0, typed) and at 1.5 s (holding the value shown there, 0, then typed 1).
+    const value = page.getByLabel("Value", { exact: true });
+    await playheadAt(0);
+    await page.getByRole("button", { name: "Add keyframe at the playhead" }).click();
+    await value.fill("0");
+    await value.press("Tab");
+    await playheadAt(1.5);
+    await page.getByRole("button", { name: "Add keyframe at the playhead" }).click();
+    await expect.poll(() => value.inputValue()).toBe("0");
+    await value.fill("1");
+    await value.press("Tab");
+    expect(await opacityNow()).toEqual([
+      { time: 0, value: 0 },
+      { time: 1.5, value: 1 },
+    ]);
+    // The second dragged 0.5 s earlier, then nudged a frame later by keyboard.
+    const second = lane.getByRole("button").nth(1);
+    const box = (await second.boundingBox())!;
+    const pps =
+      (await lane
+        .getByRole("button")
+        .nth(1)
+        .evaluate((el) => el.parentElement!.offsetLeft)) / 1.5;
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 - pps * 0.5, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await second.focus();
+    await page.keyboard.press("ArrowRight");
+    // The first eases in.
+    await lane.getByRole("button").nth(0).click();
+    await page.getByLabel("Easing", { exact: true }).selectOption("ease-in");
+    expect(await opacityNow()).toEqual([
+      { time: 0, value: 0, easing: "ease-in" },
+      { time: 1.1, value: 1 },
+    ]);
+    // The value the lane shows at the playhead is the contract's.
+    await playheadAt(0.5);
+    await expect
+      .poll(() => text(page.locator(".keyframe-value")))
+      .toMatch(/^opacity at 0\.5 s of the layer: 0\.2\d+$/);
+    await verdictBecomes(/^Valid/);
+    await shoot("video-keyframes");
+    // The frame at 0.5 s, drawn by the renderer, is as grey as the curve says there.
+    await page.getByRole("button", { name: "Render the frame at the playhead" }).click();
+    const still = page.locator("img#frame-preview");
+    await expect
+      .poll(() => still.evaluate((img: HTMLImageElement) => img.naturalWidth), { timeout: 60_000 })
+      .toBeGreaterThan(100);
+    const grey = await still.evaluate((img: HTMLImageElement) => {
+      const c = document.createElement("canvas");
+      c.width = img.naturalWidth;
+      c.height = img.naturalHeight;
+      const g = c.getContext("2d")!;
+      g.drawImage(img, 0, 0);
+      return g.getImageData(c.width / 2, c.height / 2, 1, 1).data[0]!;
+    });
+    const expected = 255 * Number(/: ([\d.]+)$/.exec(await text(page.locator(".keyframe-value")))![1]);
+    expect(Math.abs(grey - expected)).toBeLessThan(12);
+    // Deleted by the Delete key: one keyframe left; deleting it leaves its value.
+    await lane.getByRole("button").nth(1).focus();
+    await page.keyboard.press("Delete");
+    expect(await opacityNow()).toEqual([{ time: 0, value: 0, easing: "ease-in" }]);
+    await lane.getByRole("button").nth(0).click();
+    await page.getByRole("button", { name: "Delete keyframe" }).click();
+    expect(await opacityNow()).toBe(0);
+    expect(await h.problems()).toEqual([]);
+  });
+});
+
 describe("the preview frame", () => {
   /** The html layer `#r` in any frame of `p` once its document has loaded: its text and whether its script ran. */
   const layerOf = async (p: Page) => {

@@ -57,6 +57,9 @@ export interface LayerVideo {
   /** Overlay position: pixels or an overlay expression. */
   x: number | string;
   y: number | string;
+  /** The size of the stream's frames (its laid-out box), when not the whole frame: motion.ts turns and scales it. */
+  w?: number;
+  h?: number;
   /** Opaque and covering the whole frame for the whole clip: may replace the clip's base. */
   coversFrame: boolean;
   /** Streams overlaid after this one, in order (a caption preset's moving words). */

@@ -8,6 +8,7 @@
  * Two mixes: one per clip (its `video` and `audio` layers), and the final one (the clips' audio as one
  * source, audio tracks, `detached-audio` layers, the background track). `outputVolume` stays a gain.
  */
+import { scaleAnimated, valueRange, type Animated } from "@media-render/contract/keyframes";
 import { soundOf } from "./layers/index.ts";
 import type { ClipSpec, Layer } from "./types.ts";
 
@@ -17,7 +18,9 @@ export const relativeWeights = (weights: readonly number[]): number[] => {
   return largest > 1 ? weights.map((w) => w / largest) : [...weights];
 };
 
-const weightOf = (layer: Layer): number => ("mixVolume" in layer ? (layer.mixVolume ?? 1) : 1);
+/** A layer's weight in its mix: its volume, or the loudest its keyframes reach. */
+const weightOf = (layer: Layer): number =>
+  "mixVolume" in layer ? valueRange((layer.mixVolume as Animated | undefined) ?? 1).max : 1;
 
 interface Mix {
   clips: ClipSpec[];
@@ -45,8 +48,15 @@ export const mixWeights = <M extends Mix>(mix: M): M => {
     ...detached.map(weightOf),
   ]) as [number, number, ...number[]];
   detached.forEach((l, i) => weights.set(l, rest[mix.audioTracks.length + i]!));
-  const withWeight = (l: Layer): Layer =>
-    weights.has(l) ? ({ ...l, mixVolume: weights.get(l) } as Layer) : l;
+  // Keyframed volumes keep their curve, scaled as their peak was.
+  const withWeight = (l: Layer): Layer => {
+    const w = weights.get(l);
+    if (w === undefined) return l;
+    const own = "mixVolume" in l ? (l.mixVolume as Animated | undefined) : undefined;
+    const peak = weightOf(l);
+    const mixVolume = typeof own === "object" && peak > 0 ? scaleAnimated(own, w / peak) : w;
+    return { ...l, mixVolume } as Layer;
+  };
   return {
     ...mix,
     clipsAudioVolume,

@@ -3,6 +3,7 @@
  * (preset string or `{x,y,originX,originY}`, fractions of the frame) or editly's `left/top/originX/originY`.
  * Edge presets keep a 5 % inset, as editly's do.
  */
+import { valueAt } from "@media-render/contract/keyframes";
 import type { LayerOf } from "./types.ts";
 
 /** A layer's `position`: a preset name or `{x, y, originX?, originY?}` (fractions of the frame). */
@@ -38,9 +39,10 @@ export const placeBox = (
 ): { x: number; y: number } => {
   const p = layer.position;
   if (typeof p === "object") {
+    // A keyframed x or y is laid out at its first value; layers/motion.ts moves it along the keyframes.
     return {
-      x: Math.round(p.x * W - originFactor(p.originX, 0.5) * w),
-      y: Math.round(p.y * H - originFactor(p.originY, 0.5) * h),
+      x: Math.round(valueAt(p.x, 0) * W - originFactor(p.originX, 0.5) * w),
+      y: Math.round(valueAt(p.y, 0) * H - originFactor(p.originY, 0.5) * h),
     };
   }
   const left = layer.left ?? null;

@@ -1,6 +1,10 @@
 /** Test helpers that look at real outputs: ffprobe streams, pixel colours at a time, audio level. */
+import { mkdtemp } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { VideoConfig } from "@media-render/contract/config";
 import { run } from "../../src/lib/process.ts";
+import { renderVideo } from "../../src/video/render.ts";
 
 /** The shared media fixtures: FIXTURES_DIR, else ../shared/fixtures beside the checkout (as the README lays it out). */
 export const FIXTURES =
@@ -80,4 +84,37 @@ export const meanVolume = async (path: string, from: number, length: number): Pr
 /** True when every channel is within `tol` of the expected colour. */
 export const near = (actual: number[], expected: number[], tol = 24): boolean => {
   return expected.every((e, i) => Math.abs((actual[i] ?? -999) - e) <= tol);
+};
+
+/** Every decoded frame of `path` in grey, `width` x `height`, decoded on one thread (the same pixels, less CPU). */
+export const greyFrames = async (path: string, width: number, height: number): Promise<Buffer[]> => {
+  const { stdout } = await run("ffmpeg", [
+    ...["-v", "error", "-threads", "1", "-i", path],
+    ...["-f", "rawvideo", "-pix_fmt", "gray", "-"],
+  ]);
+  const size = width * height;
+  return Array.from({ length: stdout.length / size }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
+};
+
+/**
+ * Renders `config` as job `jobId` into `dir`/`name` (a video, a still's PNG, a chunk's segment...), in a work folder
+ * of its own, local files allowed; `extra` adds render options (a chunk, segments to join). Its output path.
+ */
+export const renderInto = async (
+  dir: string,
+  name: string,
+  jobId: string,
+  config: VideoConfig,
+  extra: Record<string, unknown> = {},
+): Promise<string> => {
+  const outPath = join(dir, name);
+  await renderVideo({
+    jobId,
+    config,
+    workDir: await mkdtemp(join(dir, "w-")),
+    outPath,
+    allowLocalFiles: true,
+    ...extra,
+  });
+  return outPath;
 };

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VideoConfig } from "@media-render/contract/config/video";
 import { run } from "../../src/lib/process.ts";
+import { greyFrames } from "./media-helpers.ts";
 import { buildTimeline } from "@media-render/contract/timeline";
 import { chunkWindows } from "@media-render/contract/windows";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
@@ -43,21 +44,7 @@ const renderBoth = async (name: string, config: VideoConfig, count: number, ext 
 };
 
 /** Every decoded frame, grey, W x H. */
-const greyFrames = async (path: string): Promise<Buffer[]> => {
-  const { stdout } = await run("ffmpeg", [
-    "-v",
-    "error",
-    "-i",
-    path,
-    "-f",
-    "rawvideo",
-    "-pix_fmt",
-    "gray",
-    "-",
-  ]);
-  const size = W * H;
-  return Array.from({ length: stdout.length / size }, (_, i) => stdout.subarray(i * size, (i + 1) * size));
-};
+const greyFramesOf = (path: string): Promise<Buffer[]> => greyFrames(path, W, H);
 
 /** The number a pattern frame draws. */
 const indexOf = (frame: Buffer): number => {
@@ -130,8 +117,8 @@ describe("a video rendered as chunks and joined", () => {
   }, 240_000);
 
   it("has the single render's frames, each once, in order: nothing duplicated or missing at the joins", async () => {
-    const single = (await greyFrames(out.single)).map(indexOf);
-    const joined = (await greyFrames(out.joined)).map(indexOf);
+    const single = (await greyFramesOf(out.single)).map(indexOf);
+    const joined = (await greyFramesOf(out.joined)).map(indexOf);
     expect(single).toHaveLength(8 * FPS);
     expect(joined).toEqual(single);
     expect(joined).toEqual(Array.from({ length: 8 * FPS }, (_, i) => i));
@@ -217,8 +204,8 @@ describe("layers across a chunk boundary", () => {
       ],
     });
     const out = await renderBoth("across", config, 2);
-    const single = await greyFrames(out.single);
-    const joined = await greyFrames(out.joined);
+    const single = await greyFramesOf(out.single);
+    const joined = await greyFramesOf(out.joined);
     expect(joined).toHaveLength(single.length);
     expect(single).toHaveLength(75);
     for (let f = 0; f < single.length; f++) {
@@ -291,8 +278,8 @@ describe("a gl layer in a video rendered as chunks", () => {
       ],
     });
     const out = await renderBoth("gl", config, 2);
-    const single = await greyFrames(out.single);
-    const joined = await greyFrames(out.joined);
+    const single = await greyFramesOf(out.single);
+    const joined = await greyFramesOf(out.joined);
     expect(single).toHaveLength(2 * FPS);
     expect(joined).toHaveLength(single.length);
     const mean = (f: Buffer) => f.reduce((a, v) => a + v, 0) / f.length;

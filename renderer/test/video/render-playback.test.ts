@@ -16,9 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VideoConfig } from "@media-render/contract/config";
 import { run } from "../../src/lib/process.ts";
 import { loopMemory } from "../../src/video/layers/playback.ts";
-import { renderVideo } from "../../src/video/render.ts";
 import { videoConfig } from "../helpers/video-config.ts";
-import { probeOut } from "./media-helpers.ts";
+import { probeOut, renderInto } from "./media-helpers.ts";
 
 const W = 160;
 const H = 90;
@@ -71,18 +70,8 @@ const framesShown = async (path: string, palette: number[][]): Promise<number[]>
     return n.distance <= 8 ? n.index : -1;
   });
 
-const render = async (name: string, config: VideoConfig, extra: Record<string, unknown> = {}) => {
-  const outPath = join(dir, name);
-  await renderVideo({
-    jobId: "job_playback",
-    config,
-    workDir: await mkdtemp(join(dir, "w-")),
-    outPath,
-    allowLocalFiles: true,
-    ...extra,
-  });
-  return outPath;
-};
+const render = (name: string, config: VideoConfig, extra: Record<string, unknown> = {}) =>
+  renderInto(dir, name, "job_playback", config, extra);
 
 const config = (layers: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
   videoConfig({ width: W, height: H, fps: FPS, clips: [{ layers }], ...extra });

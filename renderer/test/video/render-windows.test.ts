@@ -23,9 +23,8 @@ import {
 } from "../../../test/config-arbitrary.ts";
 import { run } from "../../src/lib/process.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
-import { renderVideo } from "../../src/video/render.ts";
 import { videoConfig } from "../helpers/video-config.ts";
-import { FIXTURES } from "./media-helpers.ts";
+import { FIXTURES, renderInto } from "./media-helpers.ts";
 
 const W = 160;
 const H = 90;
@@ -59,18 +58,8 @@ const difference = (a: Buffer, b: Buffer): number => {
 };
 
 /** Renders `config` into `name` (a still's PNG, a chunk's segment, a preview...): its output path. */
-const render = async (name: string, config: VideoConfig, extra: Record<string, unknown> = {}) => {
-  const outPath = join(dir, name);
-  await renderVideo({
-    jobId: "job_windows",
-    config,
-    workDir: await mkdtemp(join(dir, "w-")),
-    outPath,
-    allowLocalFiles: true,
-    ...extra,
-  });
-  return outPath;
-};
+const render = (name: string, config: VideoConfig, extra: Record<string, unknown> = {}) =>
+  renderInto(dir, name, "job_windows", config, extra);
 
 /**
  * Encoder noise: a PNG and the x264 encode (crf 20) of one picture differ by about 1 on flat colours and up to 4 on

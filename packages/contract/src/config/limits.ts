@@ -99,6 +99,10 @@ export const MAX_OUTLINE_WIDTH = 100;
 export const MAX_ANIMATION_DURATION = 3600;
 /** Speed factor of subtitle/news-title animations. */
 export const MAX_ANIMATION_SPEED = 100;
+/** Keyframes of one animatable property (issue 45 §1): a curve is a handful; 100 bounds the graph's expressions. */
+export const MAX_KEYFRAMES = 100;
+/** Largest `scale` of a video layer (1 = as laid out): 10x a layer's box is past any frame. */
+export const MAX_LAYER_SCALE = 10;
 /**
  * A video layer's `speed`: a quarter to four times as fast. Its sound keeps its pitch through ffmpeg's `atempo`,
  * whose steps are best within 0.5-2x, so at most two of them.

@@ -16,7 +16,6 @@ import {
   numberAbove,
   numberIn,
   oneOf,
-  Position,
   PositiveFraction,
   PositiveSeconds,
   Seconds,
@@ -28,6 +27,7 @@ import { AudioRef, FontRef, ImageRef, ShaderRef, VideoRef } from "./file-ref.ts"
 import { fitFontSizeEntries } from "../fit-text.ts";
 import { htmlCommonEntries, htmlVideoEntries } from "./html-layer.ts";
 import { ignored } from "./ignored.ts";
+import { animated, AnimatedPosition, AnimatedVolume, motionEntries } from "./keyframes.ts";
 import {
   GRADIENT_MAX_COLORS,
   GRADIENT_MIN_COLORS,
@@ -46,6 +46,10 @@ import type { RuleIssue } from "./rules.ts";
 const o = v.optional;
 
 const timing = { start: o(Seconds), stop: o(PositiveSeconds) };
+/** A size of a video or image layer, as a fraction of the frame: a number or keyframes (keyframes.ts). */
+const AnimatedPositiveFraction = animated(PositiveFraction);
+/** Keyframable `opacity`, `rotation` and `scale` of every visual layer (keyframes.ts). */
+const motion = motionEntries;
 const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "down"]));
 const kenBurns = { zoomDirection: o(ZoomDirection), zoomAmount: o(Fraction) };
 const cut = { cutFrom: o(Seconds), cutTo: o(PositiveSeconds) };
@@ -115,17 +119,18 @@ export const videoLayerEntries = {
       ),
     ),
   ),
-  width: o(PositiveFraction),
-  height: o(PositiveFraction),
+  width: o(AnimatedPositiveFraction),
+  height: o(AnimatedPositiveFraction),
   /** editly placement (prefer `position`). */
   left: o(Fraction),
   top: o(Fraction),
   originX: o(oneOf(["left", "center", "right"])),
   originY: o(oneOf(["top", "center", "bottom"])),
-  position: o(Position),
+  position: o(AnimatedPosition),
   /** Heard only with `keepSourceAudio: true`. */
   mixVolume: o(Volume),
   ...kenBurns,
+  ...motion,
   ...timing,
 };
 
@@ -133,12 +138,17 @@ export const audioLayerEntries = {
   type: v.literal("audio"),
   path: AudioRef,
   ...cut,
-  mixVolume: o(Volume),
+  /** A volume, or keyframes of volume factors over the layer (keyframes.ts). */
+  mixVolume: o(AnimatedVolume),
   ...timing,
 };
 
 /** Audio placed at `start` seconds after its clip starts; it may run past the clip. */
-export const detachedAudioLayerEntries = { ...audioLayerEntries, type: v.literal("detached-audio") };
+export const detachedAudioLayerEntries = {
+  ...audioLayerEntries,
+  type: v.literal("detached-audio"),
+  mixVolume: o(Volume),
+};
 
 export const videoImageLayerEntries = {
   type: v.literal("image"),
@@ -147,9 +157,10 @@ export const videoImageLayerEntries = {
   resizeMode: o(oneOf(["contain", "contain-blur", "cover", "stretch"])),
   /** Default `in` (Ken Burns on); `null` disables. */
   ...kenBurns,
-  position: o(Position),
-  width: o(PositiveFraction),
-  height: o(PositiveFraction),
+  position: o(AnimatedPosition),
+  width: o(AnimatedPositiveFraction),
+  height: o(AnimatedPositiveFraction),
+  ...motion,
   ...animation,
   ...frame,
   ...timing,
@@ -169,12 +180,13 @@ const OverlaySize = numberAbove(0, VIDEO_MAX_SIZE);
 export const imageOverlayLayerEntries = {
   type: v.literal("image-overlay"),
   path: ImageRef,
-  position: o(Position),
+  position: o(AnimatedPosition),
   /** A fraction of the frame width, or pixels above 1. Default: from `height` and the picture, else the frame. */
-  width: o(OverlaySize),
+  width: o(animated(OverlaySize)),
   /** A fraction of the frame height, or pixels above 1. */
-  height: o(OverlaySize),
+  height: o(animated(OverlaySize)),
   ...kenBurns,
+  ...motion,
   ...animation,
   ...frame,
   ...timing,
@@ -186,7 +198,7 @@ const titleProps = {
   fontSize: o(FontSize),
   ...fitEntries,
   ...font,
-  position: o(Position),
+  position: o(AnimatedPosition),
   /** Default `fade-in`. */
   style: o(oneOf(["fade-in", "word-by-word", "letter-by-letter"])),
   /** Seconds the word/letter reveal takes. */
@@ -195,6 +207,7 @@ const titleProps = {
   outlineColor: o(Color),
   outlineWidth: o(numberIn(0, MAX_OUTLINE_WIDTH)),
   outlineStyle: o(oneOf(["outline", "shadow", "glow"])),
+  ...motion,
   ...timing,
 };
 
@@ -213,9 +226,10 @@ export const subtitleLayerEntries = {
   fontSize: o(FontSize),
   ...fitEntries,
   ...font,
-  position: o(Position),
+  position: o(AnimatedPosition),
   backgroundColor: o(Color),
   ...bannerAnimation,
+  ...motion,
   ...timing,
 };
 
@@ -243,11 +257,12 @@ export const slideInTextLayerEntries = {
   charSpacing: o(numberIn(0, 1)),
   textColor: o(Color),
   ...font,
-  position: o(Position),
+  position: o(AnimatedPosition),
+  ...motion,
   ...timing,
 };
 
-export const fillColorLayerEntries = { type: v.literal("fill-color"), color: o(Color), ...timing };
+export const fillColorLayerEntries = { type: v.literal("fill-color"), color: o(Color), ...motion, ...timing };
 export const linearGradientLayerEntries = {
   type: v.literal("linear-gradient"),
   colors: o(Colors),
@@ -256,24 +271,26 @@ export const linearGradientLayerEntries = {
    * either way the gradient turns 30 degrees clockwise over the layer, like editly's.
    */
   direction: o(GradientDirection),
+  ...motion,
   ...timing,
 };
 export const radialGradientLayerEntries = {
   type: v.literal("radial-gradient"),
   colors: o(Colors),
+  ...motion,
   ...timing,
 };
-export const rainbowColorsLayerEntries = { type: v.literal("rainbow-colors"), ...timing };
+export const rainbowColorsLayerEntries = { type: v.literal("rainbow-colors"), ...motion, ...timing };
 /** A still colour screen (black unless `color` is given). */
-export const pauseLayerEntries = { type: v.literal("pause"), color: o(Color), ...timing };
+export const pauseLayerEntries = { type: v.literal("pause"), color: o(Color), ...motion, ...timing };
 
 /**
  * editly's closing banner: its linear gradient (seeded colours, as without `colors`) under a title reading
  * "Made with / EDITLY / mifi.no", in the layer's font.
  */
-export const editlyBannerLayerEntries = { type: v.literal("editly-banner"), ...font, ...timing };
+export const editlyBannerLayerEntries = { type: v.literal("editly-banner"), ...font, ...motion, ...timing };
 
-export const videoHtmlLayerEntries = { ...htmlCommonEntries, ...htmlVideoEntries, ...timing };
+export const videoHtmlLayerEntries = { ...htmlCommonEntries, ...htmlVideoEntries, ...motion, ...timing };
 
 /** The largest inline fragment shader (UTF-8 bytes). */
 export const GL_SHADER_MAX_BYTES = 64 * 1024;
@@ -311,5 +328,6 @@ export const glLayerEntries = {
   fragmentPath: o(ShaderRef),
   /** Multiplies `time` (default 1). */
   speed: o(numberAbove(0, 100)),
+  ...motion,
   ...timing,
 };

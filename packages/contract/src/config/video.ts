@@ -22,6 +22,7 @@ import {
 } from "./common.ts";
 import { AudioRef, CaptionsRef, FontRef } from "./file-ref.ts";
 import { ignored } from "./ignored.ts";
+import { keyframeIssues } from "./keyframes.ts";
 import {
   entryOf,
   layerDefaultsEntries,
@@ -370,6 +371,7 @@ export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
 
   const total = buildTimeline(config).duration;
   out.push(...outputIssues(config, total));
+  out.push(...keyframesWithinLayers(config, total));
   // A hair of tolerance: sums of decimal seconds are not exact in binary floating point.
   if (total > L.VIDEO_MAX_DURATION + 1e-9) {
     out.push({
@@ -377,6 +379,27 @@ export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
       message: `the video would last ${Math.round(total * 100) / 100} s; at most ${L.VIDEO_MAX_DURATION} s are allowed`,
     });
   }
+  return out;
+};
+
+/**
+ * Keyframes past the end of their layer, where the config says how long the layer is: its `stop`, else its clip's
+ * `duration` (a clip sized by its video's file is known only to the renderer), else the video's length for a
+ * global layer.
+ */
+const keyframesWithinLayers = (config: RawVideoConfig, total: number): RuleIssue[] => {
+  const out: RuleIssue[] = [];
+  const check = (layers: readonly object[], end: number | undefined, base: (string | number)[]) =>
+    layers.forEach((layer, i) => {
+      const l = layer as { start?: number; stop?: number };
+      const stop = Math.min(l.stop ?? Number.POSITIVE_INFINITY, end ?? Number.POSITIVE_INFINITY);
+      if (Number.isFinite(stop))
+        out.push(
+          ...prefix([...base, i], keyframeIssues(l as Record<string, unknown>, stop - (l.start ?? 0))),
+        );
+    });
+  config.clips.forEach((clip, c) => check(clip.layers, clip.duration, ["clips", c, "layers"]));
+  check(config.globalLayers ?? [], total, ["globalLayers"]);
   return out;
 };
 

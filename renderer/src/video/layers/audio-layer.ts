@@ -5,6 +5,7 @@
 import type { GraphContext, LayerWindow } from "../graph-context.ts";
 import type { AudioTrackSpec, LayerOf } from "../types.ts";
 import { clamp, f } from "../values.ts";
+import { volumeFilter } from "./keyframe-expr.ts";
 
 /** Compiles an `audio` layer into ctx.clipAudio. Returns nothing visual. */
 export const audioLayer = (layer: LayerOf<"audio">, win: LayerWindow, ctx: GraphContext): null => {
@@ -21,7 +22,7 @@ export const audioLayer = (layer: LayerOf<"audio">, win: LayerWindow, ctx: Graph
   const input = ctx.addMedia(info, ["-ss", f(cutFrom), "-t", f(length)], layer.path);
   const label = ctx.label("al");
   const tempo = speed !== 1 ? `,atempo=${f(speed)}` : "";
-  ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo},volume=${f(layer.mixVolume ?? 1)}[${label}]`);
+  ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo},${volumeFilter(layer.mixVolume ?? 1)}[${label}]`);
   ctx.clipAudio.push({ label, offset: win.start, duration: win.duration });
   return null;
 };

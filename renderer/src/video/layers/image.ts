@@ -7,11 +7,13 @@ import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts"
 import { placeBox } from "../position.ts";
 import type { Layer, LayerOf, MediaInfo } from "../types.ts";
 import { evenDimension } from "@media-render/contract/geometry";
+import { isKeyframed, type Keyframe } from "@media-render/contract/keyframes";
 import { isPictureDemuxer } from "../../probe/demuxers.ts";
 import { clamp, f } from "../values.ts";
 import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
 import { playSegment } from "./playback.ts";
 import { resizeInto, type ResizeMode } from "./resize.ts";
+import { laidOut } from "./sizes.ts";
 
 /**
  * An image-overlay's `width`/`height` as fractions of the frame: JsonCut takes either a fraction (up to 1) or
@@ -19,9 +21,15 @@ import { resizeInto, type ResizeMode } from "./resize.ts";
  */
 export const overlayFractions = (layer: Layer, W: number, H: number): Layer => {
   if (layer.type !== "image-overlay") return layer;
-  const fraction = (value: number | undefined, side: number) =>
-    value !== undefined && value > 1 ? value / side : value;
-  return { ...layer, width: fraction(layer.width, W), height: fraction(layer.height, H) };
+  const fraction = (value: number, side: number) => (value > 1 ? value / side : value);
+  // Keyframed sizes (issue 45 §1) are read value by value: each may be a fraction or pixels.
+  const each = (value: number | Keyframe[] | undefined, side: number): number | Keyframe[] | undefined =>
+    value === undefined
+      ? undefined
+      : isKeyframed(value)
+        ? value.map((k) => ({ ...k, value: fraction(k.value, side) }))
+        : fraction(value, side);
+  return { ...layer, width: each(layer.width, W), height: each(layer.height, H) };
 };
 
 /**
@@ -110,7 +118,7 @@ const still = (
       : `loop=loop=${win.drawn - 1}:size=1`;
   ctx.chain(`[${resized}]format=${fmt},${motion},${ctx.retimeLayer(win)}[${label}]`);
   const full = box.w === ctx.spec.width && box.h === ctx.spec.height && box.x === 0 && box.y === 0;
-  return { label, x: box.x, y: box.y, coversFrame: full && !alpha };
+  return { label, x: box.x, y: box.y, w: box.w, h: box.h, coversFrame: full && !alpha };
 };
 
 /**
@@ -167,14 +175,15 @@ const animated = (
     win,
   );
   const full = box.w === ctx.spec.width && box.h === ctx.spec.height && box.x === 0 && box.y === 0;
-  return { label: played.label, x: box.x, y: box.y, coversFrame: full && !alpha };
+  return { label: played.label, x: box.x, y: box.y, w: box.w, h: box.h, coversFrame: full && !alpha };
 };
 
 /** `image`: JC default resizeMode cover, Ken Burns `in` unless zoomDirection is null. */
 export const image = (layer: LayerOf<"image">, win: LayerWindow, ctx: GraphContext): LayerVideo | null => {
   const { width: W, height: H } = ctx.spec;
-  const w = evenDimension(clamp(layer.width ?? 1, 0.01, 1) * W);
-  const h = evenDimension(clamp(layer.height ?? 1, 0.01, 1) * H);
+  // A keyframed size is laid out at the largest it reaches; layers/motion.ts resizes it along its keyframes.
+  const w = evenDimension(clamp(laidOut(layer.width ?? 1), 0.01, 1) * W);
+  const h = evenDimension(clamp(laidOut(layer.height ?? 1), 0.01, 1) * H);
   const { x, y } = w === W && h === H ? { x: 0, y: 0 } : placeBox(layer, W, H, w, h);
   return still(ctx, layer, win, { w, h, x, y }, layer.resizeMode ?? "cover", "in");
 };
@@ -189,8 +198,8 @@ export const imageOverlay = (
   const info = ctx.mediaInfo(layer.path);
   if (!info) return null;
   const aspect = info.width / Math.max(1, info.height);
-  const fw = layer.width;
-  const fh = layer.height;
+  const fw = layer.width === undefined ? undefined : laidOut(layer.width);
+  const fh = layer.height === undefined ? undefined : laidOut(layer.height);
   const w = evenDimension(fw !== undefined ? fw * W : fh !== undefined ? fh * H * aspect : W);
   const h = evenDimension(w / aspect);
   const { x, y } = placeBox(layer, W, H, w, h);

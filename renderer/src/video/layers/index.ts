@@ -11,6 +11,7 @@ import { audioLayer } from "./audio-layer.ts";
 import { fillColor, linearGradient, radialGradient, rainbowColors } from "./background.ts";
 import { glLayer } from "./gl-layer.ts";
 import { image, imageOverlay } from "./image.ts";
+import { hasMotion, withMotion } from "./motion.ts";
 import { newsTitle } from "./news-title.ts";
 import { inPlace, rasterLayer } from "./raster-layer.ts";
 import { slideInText } from "./slide-in-text.ts";
@@ -133,7 +134,11 @@ export const compileLayer = (
   win: LayerWindow,
   ctx: GraphContext,
   key: string,
-): LayerVideo | null => entryOf(layer).compile?.(layer, win, ctx, key) ?? null;
+): LayerVideo | null => {
+  const out = entryOf(layer).compile?.(layer, win, ctx, key) ?? null;
+  // Every type's opacity, rotation, scale and keyframed position are applied to its stream here (motion.ts).
+  return out && hasMotion(layer) ? withMotion(layer, win, ctx, out) : out;
+};
 
 /** The layers `layers` are drawn as: each expanded by its type (title-background, editly-banner), else itself. */
 export const expandLayers = (layers: readonly Layer[]): Layer[] =>

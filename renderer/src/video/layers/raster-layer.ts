@@ -85,5 +85,13 @@ export const rasterLayer =
     }
     // A caption preset's words move over the caption, each from the frame it is said (captions/word-motion.ts).
     const more = asset.words ? wordMotionLayers(asset.words, win, ctx) : [];
-    return { label, x: motion.x, y: motion.y, coversFrame: false, ...(more.length > 0 ? { more } : {}) };
+    return {
+      label,
+      x: motion.x,
+      y: motion.y,
+      w: first.width,
+      h: first.height,
+      coversFrame: false,
+      ...(more.length > 0 ? { more } : {}),
+    };
   };

@@ -12,6 +12,7 @@ import { evenDimension } from "@media-render/contract/geometry";
 import { clamp } from "../values.ts";
 import { zoomAmount, zoomDirection } from "./ken-burns.ts";
 import { playSegment, segmentSound, type Segment } from "./playback.ts";
+import { laidOut } from "./sizes.ts";
 
 /**
  * Source segment of a video layer: where to cut, how much and how fast to play it, whether it repeats (pure). With
@@ -57,8 +58,9 @@ export const video = (layer: LayerOf<"video">, win: LayerWindow, ctx: GraphConte
     info.hasAlpha && (info.videoCodec === "vp9" || info.videoCodec === "vp8")
       ? ["-c:v", `lib${info.videoCodec === "vp9" ? "vpx-vp9" : "vpx"}`]
       : [];
-  const w = evenDimension(clamp(layer.width ?? 1, 0.01, 1) * W);
-  const h = evenDimension(clamp(layer.height ?? 1, 0.01, 1) * H);
+  // A keyframed size is laid out at the largest it reaches; layers/motion.ts resizes it along its keyframes.
+  const w = evenDimension(clamp(laidOut(layer.width ?? 1), 0.01, 1) * W);
+  const h = evenDimension(clamp(laidOut(layer.height ?? 1), 0.01, 1) * H);
   const full = w === W && h === H;
   const { x, y } = full ? { x: 0, y: 0 } : placeBox(layer, W, H, w, h);
   const mode = layer.resizeMode ?? "contain-blur";
@@ -75,5 +77,5 @@ export const video = (layer: LayerOf<"video">, win: LayerWindow, ctx: GraphConte
     const a = segmentSound(ctx, played.input, seg, win, layer.mixVolume ?? 1);
     ctx.clipAudio.push({ label: a, offset: win.start, duration: win.duration });
   }
-  return { label: played.label, x, y, coversFrame: full && !alpha };
+  return { label: played.label, x, y, w, h, coversFrame: full && !alpha };
 };

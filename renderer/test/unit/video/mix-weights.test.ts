@@ -32,6 +32,23 @@ describe("mixWeights", () => {
     expect(volumes(out.clips[1]!)).toEqual([0.3]);
   });
 
+  it("weighs keyframed volumes by their peak and keeps their curve, scaled as the peak was", () => {
+    const curve = [
+      { time: 0, value: 0 },
+      { time: 1, value: 4 },
+    ];
+    const out = mixWeights(
+      mix([{ layers: [{ type: "audio", path: "/a.mp3", mixVolume: curve }, audio(2)] }]),
+    );
+    expect(volumes(out.clips[0]!)).toEqual([
+      [
+        { time: 0, value: 0 },
+        { time: 1, value: 1 },
+      ],
+      0.5,
+    ]);
+  });
+
   it("weighs clips, tracks, detached audio and the background in one final mix (editly's audio2)", () => {
     const out = mixWeights(
       mix([{ layers: [detached(10)] }], {

@@ -62,6 +62,33 @@ const valid: [string, "image" | "video", unknown][] = [
     }),
   ],
   ["editly single layer object", "video", { clips: [{ layers: { type: "fill-color", color: "red" } }] }],
+  [
+    "keyframed opacity, rotation, scale, position and mixVolume",
+    "video",
+    videoConfig([
+      clip([
+        {
+          type: "title",
+          text: "a",
+          opacity: [
+            { time: 0, value: 0, easing: "cubic-bezier(0.2, -0.5, 0.8, 1.5)" },
+            { time: 1, value: 1, easing: "step" },
+          ],
+          rotation: 30,
+          scale: [{ time: 0, value: 2, easing: "ease-in-out" }],
+          position: { x: [{ time: 0.5, value: 0.25 }], y: 0.5 },
+        },
+        {
+          type: "audio",
+          path: "/a.mp3",
+          mixVolume: [
+            { time: 0, value: 0 },
+            { time: 1, value: 2 },
+          ],
+        },
+      ]),
+    ]),
+  ],
   ["googleFont", "image", imageConfig([text({ googleFont: "Roboto" })])],
   ["catalogFont, googleFont's alias", "image", imageConfig([text({ catalogFont: "Roboto" })])],
   ["fitted image text", "image", imageConfig([text({ width: 300, minFontSize: 10, maxFontSize: 64 })])],
@@ -150,6 +177,18 @@ const invalid: [string, "image" | "video", unknown][] = [
   ["protocol-relative file", "image", imageConfig([{ type: "image", path: "//example.com/a.png" }])],
   ["gradient with one colour", "image", imageConfig([{ type: "gradient", gradient: { colors: ["red"] } }])],
   ["fps 121", "video", videoConfig(undefined, { fps: 121 })],
+  [
+    "opacity keyframe above 1",
+    "video",
+    videoConfig([clip([{ type: "pause", opacity: [{ time: 0, value: 1.5 }] }])]),
+  ],
+  ["keyframe without a time", "video", videoConfig([clip([{ type: "pause", scale: [{ value: 1 }] }])])],
+  [
+    "unknown easing",
+    "video",
+    videoConfig([clip([{ type: "pause", rotation: [{ time: 0, value: 1, easing: "bounce" }] }])]),
+  ],
+  ["no keyframes", "video", videoConfig([clip([{ type: "pause", opacity: [] }])])],
   ["width 0", "video", videoConfig(undefined, { width: 0 })],
   ["no clips", "video", videoConfig([])],
   [

@@ -55,14 +55,21 @@ export const PositionInput = ({
           {(["x", "y"] as const).map((axis) => (
             <label key={axis}>
               {axis}
-              <NumberInput
-                ids={{ id: `${ids.id}-${axis}` }}
-                value={custom[axis]}
-                min={0}
-                max={1}
-                step={0.01}
-                onChange={(n) => set({ [axis]: n ?? 0 })}
-              />
+              {Array.isArray(custom[axis]) ? (
+                // Keyframed (a video layer's position, issue 45 §1): edited on the timeline's keyframe lane.
+                <span id={`${ids.id}-${axis}`} class="keyframed">
+                  keyframed, on the timeline
+                </span>
+              ) : (
+                <NumberInput
+                  ids={{ id: `${ids.id}-${axis}` }}
+                  value={custom[axis]}
+                  min={0}
+                  max={1}
+                  step={0.01}
+                  onChange={(n) => set({ [axis]: n ?? 0 })}
+                />
+              )}
             </label>
           ))}
           <label>

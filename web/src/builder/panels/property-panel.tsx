@@ -69,7 +69,16 @@ export const FieldRow = ({ ctx, path, spec }: { ctx: PanelContext; path: Path; s
         )}
       </fieldset>
     );
-  const input = (
+  // A keyframed number (issue 45 §1) is edited on the timeline's keyframe lane; here it can go back to one number.
+  const keyframed = Array.isArray(value) && (control.kind === "range" || control.kind === "number");
+  const input = keyframed ? (
+    <span id={id} class="keyframed">
+      {(value as unknown[]).length} keyframes, edited on the timeline{" "}
+      <button type="button" class="small" onClick={() => set((value as { value?: unknown }[])[0]?.value)}>
+        Use one value
+      </button>
+    </span>
+  ) : (
     <FieldControl
       control={control}
       ids={ids}

@@ -138,7 +138,8 @@ const FONT_KEYS = new Set(["googleFont", "catalogFont"]);
 export const controlFor = (doc: SchemaDoc, key: string, node: Schema): Control => {
   const name = refName(node);
   if (name === "Color") return { kind: "color" };
-  if (name === "Position") return { kind: "position" };
+  // A video layer's position is its own definition (its x and y may be keyframed), edited with the same control.
+  if (name === "Position" || name === "VideoPosition") return { kind: "position" };
   if (name && REF_FILES[name]) return { kind: "file", categories: [REF_FILES[name]] };
   const resolved = deref(doc, node);
   const options = alternatives(resolved);

@@ -2,8 +2,8 @@
  * The video's timeline, laid out by the service's own timeline code (packages/contract/src/timeline.ts: clip starts,
  * transitions clamped to half of each neighbour, whole frames): clips on two alternating lanes so a transition's
  * overlap shows, each transition's thumbnail at its clip's end, the global layers and the audio tracks on their
- * own rows, and the playhead. A clip's right edge drags its duration; a focused clip takes Alt+arrow keys (0.1 s,
- * Shift 1 s). Everything is also reachable from the panels.
+ * own rows, the selected layer's keyframes (keyframe-lane.tsx), and the playhead. A clip's right edge drags its
+ * duration; a focused clip takes Alt+arrow keys (0.1 s, Shift 1 s). Everything is also reachable from the panels.
  */
 import type { CSSProperties } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
@@ -11,6 +11,7 @@ import type { Issues } from "../model/issues.ts";
 import type { JsonObject, Path } from "../model/paths.ts";
 import type { Action } from "../model/store.ts";
 import type { Timeline as Layout } from "../service-code.ts";
+import { KeyframeLane } from "./keyframe-lane.tsx";
 import { ZoomSelect, type Zoom } from "../panels/zoom-select.tsx";
 import { AudioLane, ClipsLane, GlobalsLane, round, seconds } from "./timeline-lanes.tsx";
 
@@ -79,6 +80,37 @@ const PlayheadRow = ({
   </div>
 );
 
+/** The seconds ruler (a tick every 48 px or more); a press on it moves the playhead there. */
+const Ruler = ({
+  total,
+  pps,
+  onPlayhead,
+}: {
+  total: number;
+  pps: number;
+  onPlayhead: (seconds: number) => void;
+}) => {
+  const tick = [0.5, 1, 2, 5, 10, 15, 30, 60].find((step) => step * pps >= 48) ?? 60;
+  const ticks = Array.from({ length: Math.floor(total / tick) + 1 }, (_, n) => round(n * tick));
+  return (
+    <div
+      class="ruler"
+      aria-hidden="true"
+      onPointerDown={(e) =>
+        onPlayhead(
+          Math.min(total, Math.max(0, (e.clientX - e.currentTarget.getBoundingClientRect().left) / pps)),
+        )
+      }
+    >
+      {ticks.map((s) => (
+        <span key={s} style={{ left: `${s * pps}px` }}>
+          {s}s
+        </span>
+      ))}
+    </div>
+  );
+};
+
 export const Timeline = ({
   config,
   layout,
@@ -122,32 +154,13 @@ export const Timeline = ({
     left: `${start * pps}px`,
     width: `${Math.max(6, length * pps)}px`,
   });
-  const tick = [0.5, 1, 2, 5, 10, 15, 30, 60].find((step) => step * pps >= 48) ?? 60;
-  const ticks = Array.from({ length: Math.floor(total / tick) + 1 }, (_, n) => round(n * tick));
   return (
     <section class="timeline" aria-labelledby="timeline-title">
       <TimelineHead clips={clips.length} layout={layout} zoom={zoom} setZoom={setZoom} dispatch={dispatch} />
       <PlayheadRow playhead={playhead} onPlayhead={onPlayhead} total={total} fps={layout.fps} />
       <div class="tracks" role="region" aria-label="Tracks" tabIndex={0} ref={tracksRef}>
         <div class="tracks-inner" style={{ width: `${width + 20}px` }}>
-          <div
-            class="ruler"
-            aria-hidden="true"
-            onPointerDown={(e) =>
-              onPlayhead(
-                Math.min(
-                  total,
-                  Math.max(0, (e.clientX - e.currentTarget.getBoundingClientRect().left) / pps),
-                ),
-              )
-            }
-          >
-            {ticks.map((s) => (
-              <span key={s} style={{ left: `${s * pps}px` }}>
-                {s}s
-              </span>
-            ))}
-          </div>
+          <Ruler total={total} pps={pps} onPlayhead={onPlayhead} />
           <div class="lane-label">Clips</div>
           <ClipsLane
             layout={layout}
@@ -169,6 +182,14 @@ export const Timeline = ({
             selected={selected}
             dispatch={dispatch}
             audioLength={audioLength}
+          />
+          <KeyframeLane
+            config={config}
+            layout={layout}
+            selection={selection}
+            playhead={playhead}
+            pps={pps}
+            dispatch={dispatch}
           />
           <span class="playhead-line" aria-hidden="true" style={{ left: `${playhead * pps}px` }} />
         </div>

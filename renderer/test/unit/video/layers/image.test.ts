@@ -46,7 +46,7 @@ describe("image", () => {
       "[0:v]scale=480:270:force_original_aspect_ratio=increase,crop=480:270,setsar=1[rs1]",
       `[rs1]format=yuv420p,zoompan=z='1+0.1*((on+0)/24)':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=25:s=320x180:fps=25,format=yuv420p,${TAIL}[img0]`,
     ]);
-    expect(out).toEqual({ label: "img0", x: 0, y: 0, coversFrame: true });
+    expect(out).toEqual({ label: "img0", x: 0, y: 0, w: 320, h: 180, coversFrame: true });
   });
 
   it("zooms out by zoomAmount, and loops the still unmoved when zoomDirection is null", () => {
@@ -100,7 +100,7 @@ describe("image", () => {
       `[rs1]format=yuva420p,loop=loop=24:size=1,${TAIL}[img0]`,
     ]);
     // contain leaves transparent bars: the layer covers nothing even at full size.
-    expect(contained.out).toEqual({ label: "img0", x: 16, y: 9, coversFrame: false });
+    expect(contained.out).toEqual({ label: "img0", x: 16, y: 9, w: 160, h: 90, coversFrame: false });
     expect(image({ ...still, resizeMode: "contain" }).out?.coversFrame).toBe(false);
     expect(image({ ...still, resizeMode: "contain-blur" }).ctx.filters).toEqual([
       "[0:v]split[cbA2][cbB3]",
@@ -147,7 +147,7 @@ describe("image-overlay", () => {
       "[0:v]scale=80:40,setsar=1[rs1]",
       `[rs1]format=yuva420p,loop=loop=24:size=1,${TAIL}[img0]`,
     ]);
-    expect(out).toEqual({ label: "img0", x: 120, y: 70, coversFrame: false });
+    expect(out).toEqual({ label: "img0", x: 120, y: 70, w: 80, h: 40, coversFrame: false });
   });
 
   it("takes a width above 1 as pixels of the frame, and is placed by its position", () => {

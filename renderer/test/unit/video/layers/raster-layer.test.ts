@@ -31,7 +31,7 @@ describe("a still rasterised layer", () => {
     expect(ctx.filters).toEqual([
       "[0:v]crop=100:40:0:40,format=yuva420p,loop=loop=24:size=1,settb=1/25,setpts=N+0[txt0]",
     ]);
-    expect(out).toEqual({ label: "txt0", x: 10, y: 20, coversFrame: false });
+    expect(out).toEqual({ label: "txt0", x: 10, y: 20, w: 100, h: 40, coversFrame: false });
   });
 
   it("scales a frame captured larger than it is drawn (a preview's html page) and reads a file as PNG only", () => {

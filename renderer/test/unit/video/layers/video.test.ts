@@ -97,7 +97,7 @@ describe("video", () => {
       "[0:v]setpts=PTS/1+0/TB,fps=25:start_time=0,scale=320:180,setsar=1[rs0]",
       "[rs0]format=yuv420p,tpad=stop_mode=clone:stop=-1,trim=end_frame=25,settb=1/25,setpts=N+0[vid1]",
     ]);
-    expect(out).toEqual({ label: "vid1", x: 0, y: 0, coversFrame: true });
+    expect(out).toEqual({ label: "vid1", x: 0, y: 0, w: 320, h: 180, coversFrame: true });
     // Without resizeMode: contain-blur (the file is 16:9 like the frame, so it is stretched; a square one is not).
     const square = compileOne(
       { type: "video", path: "/in/clip.mp4" },
@@ -164,7 +164,7 @@ describe("video", () => {
       position: "bottom-right",
       resizeMode: "cover",
     });
-    expect(pip.out).toEqual({ label: "vid1", x: 144, y: 81, coversFrame: false });
+    expect(pip.out).toEqual({ label: "vid1", x: 144, y: 81, w: 160, h: 90, coversFrame: false });
     expect(pip.ctx.filters[0]).toContain("scale=160:90:force_original_aspect_ratio=increase,crop=160:90,");
     const editly = video({
       width: 0.5,

@@ -1,0 +1,70 @@
+/**
+ * Keyframed values (the contract's keyframes.ts) as ffmpeg expressions (pure): the same maths as `valueAt`,
+ * evaluated by ffmpeg per frame (overlay x/y, rotate's angle, scale's size with eval=frame, setpts for opacity,
+ * volume with eval=frame), so a keyframed layer costs what the static layer costs plus a few expression
+ * evaluations a frame. A Bézier segment finds its curve parameter with the contract's bisection (BEZIER_STEPS
+ * halvings in ffmpeg's `while`, registers 0-4), so both give the same number.
+ */
+import {
+  BEZIER_STEPS,
+  isKeyframed,
+  parseEasing,
+  type Animated,
+  type Keyframe,
+} from "@media-render/contract/keyframes";
+import { f } from "../values.ts";
+
+/** ffmpeg's form of the contract's `bezierAt(a, b, s)`, term for term. */
+const bezierAt = (a: number, b: number, s: string): string =>
+  `(3*(1-${s})*(1-${s})*${s}*${f(a)}+3*(1-${s})*${s}*${s}*${f(b)}+${s}*${s}*${s})`;
+
+/** The value from keyframe `a` to `b` at time `time` (an expression), along `a`'s easing. */
+const segment = (a: Keyframe, b: Keyframe, time: string): string => {
+  const easing = parseEasing(a.easing) ?? { kind: "linear" as const };
+  const from = f(a.value);
+  const delta = f(b.value - a.value);
+  const p = `(${time}-${f(a.time)})/${f(b.time - a.time)}`;
+  if (easing.kind === "step") return from;
+  if (easing.kind === "linear") return `${from}+${delta}*(${p})`;
+  // st(0) progress, st(1)/st(2) the bracket, st(3) the step count, st(4) the midpoint: bezierEase's loop.
+  const mid = "ld(4)";
+  const loop =
+    `st(0,${p});st(1,0);st(2,1);st(3,0);` +
+    `while(lt(ld(3),${BEZIER_STEPS}),st(4,(ld(1)+ld(2))/2);` +
+    `if(lt(${bezierAt(easing.x1, easing.x2, mid)},ld(0)),st(1,${mid}),st(2,${mid}));st(3,ld(3)+1));` +
+    `st(4,(ld(1)+ld(2))/2);`;
+  return `(${loop}${from}+${delta}*${bezierAt(easing.y1, easing.y2, mid)})`;
+};
+
+/**
+ * `value` at the time `time` (an expression in seconds from the layer's start) as an ffmpeg expression: a number
+ * as it is; keyframes as nested `if`s, the first value before the first keyframe, the last after the last.
+ */
+export const keyframeExpr = (value: Animated, time: string): string => {
+  if (!isKeyframed(value)) return f(value);
+  const frames = value;
+  let expr = f(frames[frames.length - 1]!.value);
+  for (let i = frames.length - 2; i >= 0; i--)
+    expr = `if(lt(${time},${f(frames[i + 1]!.time)}),${segment(frames[i]!, frames[i + 1]!, time)},${expr})`;
+  return `if(lte(${time},${f(frames[0]!.time)}),${f(frames[0]!.value)},${expr})`;
+};
+
+/**
+ * Seconds from the layer's start of the frame at time `t` (an expression of the filter's time variable, timestamps
+ * in whole frames of the clip at `fps`), snapped to its frame number so it is exactly `frame / fps`, as the
+ * builder and the contract's tests compute it.
+ */
+export const layerTime = (t: string, fps: number, startFrame: number): string =>
+  `((round(${t}*${fps})-${startFrame})/${fps})`;
+
+/**
+ * ffmpeg's `volume` at a layer's `mixVolume`: a gain, or keyframes evaluated at each audio frame's time (the chain's
+ * timestamps start at 0 at the layer's start), never below 0.
+ */
+export const volumeFilter = (value: Animated): string =>
+  isKeyframed(value)
+    ? `volume='${clipped(keyframeExpr(value, "t"), 0, 1e6)}':eval=frame`
+    : `volume=${f(value)}`;
+
+/** `expr` clamped to [lo, hi]. */
+export const clipped = (expr: string, lo: number, hi: number): string => `clip(${expr},${f(lo)},${f(hi)})`;
