@@ -77,7 +77,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "renderer/src/video/compile.ts#compileGraph": "split: per-clip compilation from the transitions' joining",
   "web/src/console/pages/template-editor.tsx#TemplateEditor": "split: the variables table into a component",
   "scripts/deploy.mjs#main": "split: one function per deploy step",
-  "src/queues/consumer.ts#handleQueue": "split: one handler per queue's message kind",
   "web/src/console/pages/webhook.tsx#Deliveries": "split: the delivery row into a component",
   "src/billing/stripe-provider.ts#stripeProvider":
     "the provider object: each method is short; the closure over the SDK client is what makes it long",
