@@ -56,7 +56,7 @@ const LONG_FILES: Record<string, string> = {
   "src/billing/provider-events.ts":
     "split: one handler module per provider event family (checkout, subscription)",
   "renderer/src/video/compile.ts":
-    "split: compileGraph's clip and transition steps out of the graph's assembly",
+    "split: the transitions' helpers (planTransitions, joinClips, drawnAfter, glTaps) into a module beside the graph's assembly",
   "renderer/src/video/raster/rasterize-text.ts":
     "split: the text sheet's steps are functions of one module now (fonts, cells, measuring, sizes, each layer's raster); the pure ones (cells, sizes, wordRegion, stackCells) could be a module of their own",
   "renderer/src/video/gl/native-gl.ts":
@@ -74,7 +74,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "web/src/builder/video/video-editor.tsx#VideoEditor": "split: the preview player from the editor's state",
   "web/src/console/pages/jobs.tsx#Jobs": "split: the filters from the list",
   "web/src/console/pages/files.tsx#Files": "split: the upload form from the list",
-  "renderer/src/video/compile.ts#compileGraph": "split: per-clip compilation from the transitions' joining",
   "web/src/console/pages/template-editor.tsx#TemplateEditor": "split: the variables table into a component",
   "scripts/deploy.mjs#main": "split: one function per deploy step",
   "web/src/console/pages/webhook.tsx#Deliveries": "split: the delivery row into a component",
