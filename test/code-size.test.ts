@@ -66,7 +66,6 @@ const LONG_FILES: Record<string, string> = {
 /** Functions over 100 lines, by `path#name` (a method or a named arrow by its key; every function of that name). */
 const LONG_FUNCTIONS: Record<string, string> = {
   "scripts/image-check.mjs#smoke": "split: one function per check",
-  "web/src/builder/builder.tsx#Builder": "split: the gallery and the save flow out of the page's state",
   "web/src/builder/panels/field-control.tsx#FieldControl":
     "one case per control kind, each a few lines: the switch is the table of kinds, and the typecheck holds it whole",
   "web/src/builder/video/video-panels.tsx#VideoPanel": "split: one component per section",
