@@ -70,7 +70,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "one case per control kind, each a few lines: the switch is the table of kinds, and the typecheck holds it whole",
   "web/src/builder/video/video-panels.tsx#VideoPanel": "split: one component per section",
   "web/src/console/pages/account.tsx#Account": "split: the plan, the balance and the account's forms",
-  "web/src/builder/video/video-editor.tsx#VideoEditor": "split: the preview player from the editor's state",
   "web/src/console/pages/jobs.tsx#Jobs": "split: the filters from the list",
   "web/src/console/pages/files.tsx#Files": "split: the upload form from the list",
   "web/src/console/pages/template-editor.tsx#TemplateEditor": "split: the variables table into a component",
