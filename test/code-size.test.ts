@@ -46,7 +46,8 @@ const LONG_FILES: Record<string, string> = {
   "client/src/cli.ts":
     "split: one module per command group (jobs, files, templates) behind the argument parser",
   "web/src/console/pages/webhook.tsx": "split: the deliveries list (Deliveries) into its own module",
-  "web/src/builder/video/video-panels.tsx": "split: VideoPanel's sections (clip, layer, audio) into modules",
+  "web/src/builder/video/video-panels.tsx":
+    "split: its sections are components (VideoSettings, ClipSettings, LayerRows, TransitionFields) sharing its helpers; a folder of modules is owed",
   "web/src/console/pages/files.tsx": "split: the upload form from the files list",
   "src/jobs/lifecycle.ts":
     "every status change of a job and its token movement in one place, so no transition is written twice",
@@ -68,7 +69,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "scripts/image-check.mjs#smoke": "split: one function per check",
   "web/src/builder/panels/field-control.tsx#FieldControl":
     "one case per control kind, each a few lines: the switch is the table of kinds, and the typecheck holds it whole",
-  "web/src/builder/video/video-panels.tsx#VideoPanel": "split: one component per section",
   "web/src/console/pages/account.tsx#Account": "split: the plan, the balance and the account's forms",
   "web/src/console/pages/jobs.tsx#Jobs": "split: the filters from the list",
   "web/src/console/pages/files.tsx#Files": "split: the upload form from the list",
