@@ -69,7 +69,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "scripts/image-check.mjs#smoke": "split: one function per check",
   "web/src/builder/panels/field-control.tsx#FieldControl":
     "one case per control kind, each a few lines: the switch is the table of kinds, and the typecheck holds it whole",
-  "web/src/console/pages/account.tsx#Account": "split: the plan, the balance and the account's forms",
   "web/src/console/pages/jobs.tsx#Jobs": "split: the filters from the list",
   "web/src/console/pages/files.tsx#Files": "split: the upload form from the list",
   "web/src/console/pages/template-editor.tsx#TemplateEditor": "split: the variables table into a component",
