@@ -48,7 +48,6 @@ const LONG_FILES: Record<string, string> = {
   "web/src/console/pages/webhook.tsx": "split: the deliveries list (Deliveries) into its own module",
   "web/src/builder/video/video-panels.tsx":
     "split: its sections are components (VideoSettings, ClipSettings, LayerRows, TransitionFields) sharing its helpers; a folder of modules is owed",
-  "web/src/console/pages/files.tsx": "split: the upload form from the files list",
   "src/jobs/lifecycle.ts":
     "every status change of a job and its token movement in one place, so no transition is written twice",
   "src/files/routes.ts": "split: uploads (single, multipart) from downloads and links, two route modules",
@@ -69,8 +68,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "scripts/image-check.mjs#smoke": "split: one function per check",
   "web/src/builder/panels/field-control.tsx#FieldControl":
     "one case per control kind, each a few lines: the switch is the table of kinds, and the typecheck holds it whole",
-  "web/src/console/pages/jobs.tsx#Jobs": "split: the filters from the list",
-  "web/src/console/pages/files.tsx#Files": "split: the upload form from the list",
   "web/src/console/pages/template-editor.tsx#TemplateEditor": "split: the variables table into a component",
   "scripts/deploy.mjs#main": "split: one function per deploy step",
   "web/src/console/pages/webhook.tsx#Deliveries": "split: the delivery row into a component",

@@ -13,6 +13,7 @@ export type {
   BrowserSession,
   CurrentPlan,
   Job,
+  JobListItem,
   JobProgressEvent,
   MediaFile,
   Payment,
