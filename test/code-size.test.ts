@@ -45,7 +45,6 @@ const LONG_FILES: Record<string, string> = {
   "scripts/deploy.mjs": "split: its steps (build, migrate, upload, verify) out of one script",
   "client/src/cli.ts":
     "split: one module per command group (jobs, files, templates) behind the argument parser",
-  "web/src/console/pages/webhook.tsx": "split: the deliveries list (Deliveries) into its own module",
   "web/src/builder/video/video-panels.tsx":
     "split: its sections are components (VideoSettings, ClipSettings, LayerRows, TransitionFields) sharing its helpers; a folder of modules is owed",
   "src/jobs/lifecycle.ts":
@@ -70,7 +69,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "one case per control kind, each a few lines: the switch is the table of kinds, and the typecheck holds it whole",
   "web/src/console/pages/template-editor.tsx#TemplateEditor": "split: the variables table into a component",
   "scripts/deploy.mjs#main": "split: one function per deploy step",
-  "web/src/console/pages/webhook.tsx#Deliveries": "split: the delivery row into a component",
   "src/billing/stripe-provider.ts#stripeProvider":
     "the provider object: each method is short; the closure over the SDK client is what makes it long",
   "client/src/cli.ts#main": "split: one function per command",

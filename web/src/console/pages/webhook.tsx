@@ -4,10 +4,10 @@
  * (the new secret shown once; the old one keeps signing for the grace period) and deletion. The log refreshes
  * every 2 s while a delivery is pending.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, ApiError, data } from "../../shared/api.ts";
-import type { EventType, WebhookDelivery, WebhookEndpoint } from "../../shared/api-types.ts";
+import type { EventType, WebhookEndpoint } from "../../shared/api-types.ts";
 import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
 import { formatDate } from "../../shared/format.ts";
 import { PageHeader } from "../../shared/layout.tsx";
@@ -17,14 +17,11 @@ import {
   SecretOnce,
   Show,
   StatusBadge,
-  TableWrap,
   useResource,
   useTitle,
 } from "../../shared/ui.tsx";
+import { Deliveries } from "./webhook-deliveries.tsx";
 import { EVENT_TYPES, EventTypeChecks } from "./webhooks.tsx";
-
-const DELIVERY_STATUSES = ["pending", "delivered", "dead_letter"] as const;
-type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 const EditEndpoint = ({ endpoint, saved }: { endpoint: WebhookEndpoint; saved: () => void }) => {
   const [name, setName] = useState(endpoint.name);
@@ -152,195 +149,6 @@ const SendTest = ({ id, sent }: { id: string; sent: () => void }) => {
         </p>
       )}
     </form>
-  );
-};
-
-const Attempts = ({ endpointId, delivery }: { endpointId: string; delivery: WebhookDelivery }) => {
-  const detail = useResource(
-    () =>
-      data(
-        api.GET("/api/v2/webhooks/{id}/deliveries/{deliveryId}", {
-          params: { path: { id: endpointId, deliveryId: delivery.id } },
-        }),
-      ),
-    [endpointId, delivery.id, delivery.attempts, delivery.status],
-  );
-  return (
-    <Show resource={detail} what="Loading the attempts">
-      {(d) =>
-        d.attemptLog.length === 0 ? (
-          <p class="muted">
-            No attempt yet{d.nextAttemptAt ? `; the next at ${formatDate(d.nextAttemptAt)}` : ""}.
-          </p>
-        ) : (
-          <table>
-            <caption class="muted">
-              Event <code>{d.eventId}</code>
-              {d.event?.jobId ? (
-                <>
-                  {" "}
-                  of job <a href={`/console/jobs/${d.event.jobId}`}>{d.event.jobId}</a>
-                </>
-              ) : null}
-            </caption>
-            <thead>
-              <tr>
-                <th>Attempt</th>
-                <th>Result</th>
-                <th>Response</th>
-                <th class="num">Time</th>
-                <th>When</th>
-                <th>Error or answer</th>
-              </tr>
-            </thead>
-            <tbody>
-              {d.attemptLog.map((a) => (
-                <tr key={a.attempt}>
-                  <td>{a.attempt}</td>
-                  <td>
-                    <StatusBadge status={a.status} />
-                  </td>
-                  <td>{a.responseStatus ?? "none"}</td>
-                  <td class="num">{a.durationMs} ms</td>
-                  <td>{formatDate(a.attemptedAt)}</td>
-                  <td class="wrap">
-                    <code>{a.error ?? a.responseBody ?? ""}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
-      }
-    </Show>
-  );
-};
-
-export const Deliveries = ({ endpointId, version }: { endpointId: string; version: number }) => {
-  const [status, setStatus] = useState<DeliveryStatus | "">("");
-  const [open, setOpen] = useState<string | null>(null);
-  const deliveries = useResource(
-    () =>
-      data(
-        api.GET("/api/v2/webhooks/{id}/deliveries", {
-          params: {
-            path: { id: endpointId },
-            query: { limit: "50", ...(status ? { status } : {}) },
-          },
-        }),
-      ),
-    [endpointId, status, version],
-  );
-  const pending = deliveries.state.data?.some((d) => d.status === "pending") ?? false;
-  useEffect(() => {
-    if (!pending) return;
-    const timer = setInterval(() => void deliveries.reload(), 2000);
-    return () => clearInterval(timer);
-  }, [pending]);
-  return (
-    <>
-      <div class="filters">
-        <div class="field">
-          <label for="delivery-status">Status</label>
-          <select
-            id="delivery-status"
-            value={status}
-            onChange={(e) => {
-              const value = e.currentTarget.value;
-              setStatus(DELIVERY_STATUSES.find((s) => s === value) ?? "");
-            }}
-          >
-            <option value="">Any</option>
-            {DELIVERY_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s.replace("_", " ")}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="button" class="secondary" onClick={() => void deliveries.reload()}>
-          Refresh
-        </button>
-      </div>
-      <Show resource={deliveries} what="Loading deliveries">
-        {(list) =>
-          list.length === 0 ? (
-            <Notice kind="info">
-              No deliveries{status ? ` with status ${status.replace("_", " ")}` : " yet"}.
-            </Notice>
-          ) : (
-            <TableWrap label="Delivery log">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Event</th>
-                    <th>Status</th>
-                    <th class="num">Attempts</th>
-                    <th>Last response</th>
-                    <th>Created</th>
-                    <th>
-                      <span class="muted">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((d) => [
-                    <tr key={d.id}>
-                      <td>
-                        <code>{d.eventType}</code>
-                        <p class="hint">{d.id}</p>
-                      </td>
-                      <td>
-                        <StatusBadge status={d.status} />
-                        {d.lastError && <p class="hint">{d.lastError}</p>}
-                      </td>
-                      <td class="num">{d.attempts}</td>
-                      <td>{d.responseStatus ?? "—"}</td>
-                      <td>{formatDate(d.createdAt)}</td>
-                      <td>
-                        <div class="row-actions">
-                          <button
-                            type="button"
-                            class="secondary small"
-                            aria-expanded={open === d.id}
-                            onClick={() => setOpen(open === d.id ? null : d.id)}
-                          >
-                            {open === d.id ? "Hide attempts" : "Attempts"}
-                          </button>
-                          {d.status === "dead_letter" && (
-                            <ConfirmButton
-                              class="secondary"
-                              question="Send it again?"
-                              onConfirm={async () => {
-                                await data(
-                                  api.POST("/api/v2/webhooks/{id}/deliveries/{deliveryId}/replay", {
-                                    params: { path: { id: endpointId, deliveryId: d.id } },
-                                  }),
-                                );
-                                await deliveries.reload();
-                              }}
-                            >
-                              Replay
-                            </ConfirmButton>
-                          )}
-                        </div>
-                      </td>
-                    </tr>,
-                    open === d.id ? (
-                      <tr key={`${d.id}-attempts`}>
-                        <td colSpan={6}>
-                          <Attempts endpointId={endpointId} delivery={d} />
-                        </td>
-                      </tr>
-                    ) : null,
-                  ])}
-                </tbody>
-              </table>
-            </TableWrap>
-          )
-        }
-      </Show>
-    </>
   );
 };
 
