@@ -21,6 +21,8 @@ declare module "vitest" {
     /** n8n: http://127.0.0.1:<port>, and its owner's public-API key. */
     n8nUrl: string;
     n8nApiKey: string;
+    /** The node built and packed outside the checkout (its copy with dist/). */
+    nodeBuildDir: string;
   }
 }
 
@@ -36,12 +38,13 @@ export default async function setup(project: TestProject) {
   };
   try {
     // The installs are mostly waiting on the registry and the service's start on workerd: side by side.
-    const [tarball] = await Promise.all([
+    const [built] = await Promise.all([
       ensureNodeTooling(root).then(() => buildAndPackNode(root, work)),
       ensureN8n(root),
       startLocalService(root, { quiet, timeoutMs: 150_000 }).then((s) => (service = s)),
     ]);
-    n8n = await startN8n(root, { userFolder: join(work, "n8n"), tarball, quiet });
+    n8n = await startN8n(root, { userFolder: join(work, "n8n"), tarball: built.tarball, quiet });
+    project.provide("nodeBuildDir", built.dir);
     project.provide("baseUrl", service!.base);
     project.provide("apiKey", await service!.key({ email: "n8n@example.com", plan: "pro" }));
     project.provide("otherApiKey", await service!.key({ email: "n8n-other@example.com", plan: "free" }));

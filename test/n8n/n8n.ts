@@ -12,8 +12,8 @@
  * the package.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { freePort, startProcess, stopProcess, waitForUrl } from "../../scripts/lib/processes.mjs";
 
 /** The node's package and the n8n the tests run. */
@@ -66,15 +66,26 @@ export const ensureN8n = async (root: string) => {
     await run(root, dir, "npm", ["rebuild", "sqlite3", "--build-from-source", "--loglevel=error"]);
 };
 
-/** `n8n-node build`, then `npm pack`: answers the path of the tarball npm would publish. */
+/**
+ * `n8n-node build`, then `npm pack`, in a copy of the node's sources in `into` (its node_modules linked, not copied),
+ * so the run writes nothing into the checkout (npm test checks it). Answers the built copy's folder and the path of
+ * the tarball npm would publish.
+ */
 export const buildAndPackNode = async (root: string, into: string) => {
-  await run(root, nodeDir(root), join(nodeDir(root), "node_modules", ".bin", "n8n-node"), ["build"]);
+  const dir = join(into, "node");
+  const source = nodeDir(root);
+  cpSync(source, dir, {
+    recursive: true,
+    filter: (path) => !["node_modules", "dist"].includes(relative(source, path)),
+  });
+  symlinkSync(join(source, "node_modules"), join(dir, "node_modules"), "dir");
+  await run(root, dir, join(dir, "node_modules", ".bin", "n8n-node"), ["build"]);
   const out = execFileSync("npm", ["pack", "--json", "--pack-destination", into, "--loglevel=error"], {
-    cwd: nodeDir(root),
+    cwd: dir,
     env: projectEnv(root),
     encoding: "utf8",
   });
-  return join(into, (JSON.parse(out) as { filename: string }[])[0]!.filename);
+  return { dir, tarball: join(into, (JSON.parse(out) as { filename: string }[])[0]!.filename) };
 };
 
 export interface N8n {

@@ -6,10 +6,12 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { nodeDir, projectEnv } from "./n8n.ts";
 
 const dir = nodeDir(process.cwd());
+/** The copy the global setup built (dist/ included) outside the checkout. */
+const built = inject("nodeBuildDir");
 const env = projectEnv(process.cwd());
 
 describe("the n8n-nodes-media-render package", () => {
@@ -32,7 +34,7 @@ describe("the n8n-nodes-media-render package", () => {
   it("publishes the built node, its credentials, icons and README, and nothing else", () => {
     const [packed] = JSON.parse(
       execFileSync("npm", ["pack", "--dry-run", "--json", "--loglevel=error"], {
-        cwd: dir,
+        cwd: built,
         env,
         encoding: "utf8",
       }),

@@ -236,13 +236,14 @@ describe("waiting", () => {
           parameters: {
             resource: "render",
             operation: "renderVideo",
+            // A minute of 25 fps: 1,500 frames to compose and encode, seconds of work on any machine, while the node
+            // waits 0.1 s (a one-second clip has ended within the node's last look on a quiet machine).
             config: JSON.stringify({
-              width: 160,
-              height: 90,
-              fps: 10,
-              clips: [{ duration: 1, layers: [{ type: "fill-color", color: "#0000ff" }] }],
+              width: 320,
+              height: 180,
+              fps: 25,
+              clips: [{ duration: 60, layers: [{ type: "fill-color", color: "#0000ff" }] }],
             }),
-            // Less than a video job can take: it is queued, then a renderer starts ffmpeg.
             options: { timeout: 0.1 },
           },
         },
@@ -308,12 +309,11 @@ describe("render template", () => {
     // The variable's colour is the background.
     expect(distance(decodeImage(png, 200, 100).at(5, 5), [0xff, 0x88, 0x00])).toBeLessThan(3);
     const execution = await executionOf(flow.workflowId);
-    // Through the one-row batch while the service has no /renders route (integrations/n8n/README.md).
-    expect(outputOf(execution, "Render")[0]).toMatchObject({
-      templateId: template.id,
-      batchId: expect.any(String),
-      status: "COMPLETED",
-    });
+    // One job through POST /api/v2/templates/{id}/renders (the node falls back to a one-row batch only where a
+    // service has no such route: integrations/n8n/README.md).
+    const rendered = outputOf(execution, "Render")[0]!;
+    expect(rendered).toMatchObject({ templateId: template.id, status: "COMPLETED" });
+    expect(rendered).not.toHaveProperty("batchId");
   });
 
   it("surfaces a variable the template refuses, naming it", async () => {
