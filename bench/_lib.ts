@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
+import { DEFAULT_RENDER_TOOLS } from "../renderer/src/settings.ts";
 import { cpuTimes } from "../renderer/src/lib/cpu-time.ts";
 import { glEnv } from "../renderer/src/video/gl/native-gl.ts";
 

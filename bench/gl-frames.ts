@@ -8,7 +8,7 @@
  * `fade` drawn by its GLSL (two texture reads a pixel, the cheapest real shader). `BENCH_TRANSITIONS=cube`
  * picks the names, `BENCH_FRAMES` the frames a round.
  */
-import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
+import { DEFAULT_RENDER_TOOLS } from "../renderer/src/settings.ts";
 import { GlDrawer, progressOf } from "../renderer/src/video/gl/gl-drawer.ts";
 import { GlSession } from "../renderer/src/video/gl/gl-session.ts";
 import { closeBrowser } from "../renderer/src/video/raster/browser.ts";

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { VideoConfigSchema } from "@media-render/contract/config/video";
-import { DEFAULT_RENDER_TOOLS } from "../renderer/src/config.ts";
+import { DEFAULT_RENDER_TOOLS } from "../renderer/src/settings.ts";
 import { drawnByGl, resolveTransition } from "../renderer/src/video/transitions.ts";
 import { closeBrowser } from "../renderer/src/video/raster/browser.ts";
 import { renderVideo } from "../renderer/src/video/render.ts";

@@ -7,9 +7,9 @@
 //   reach into src/ or client/src/: the code both need is a package, packages/image-page, packages/contract);
 // - the floors import nothing above them: the Worker's lib/ imports only lib/ and db/, and the request context
 //   (context.ts, app-env.ts) for its types alone, so a helper takes `ctx` as an argument and never builds one;
-// - the renderer's root files wire (server.ts, app.ts, config.ts, deps.ts): they import the folders, and a folder takes
-//   from them only the type of the bag they pass down (deps.ts's AppDeps), so settings flow one way (config.ts reads
-//   the environment over video/render-tools.ts's defaults; video/ never imports config.ts).
+// - the renderer's root files wire (server.ts, app.ts, settings.ts, deps.ts): they import the folders, and a folder takes
+//   from them only the type of the bag they pass down (deps.ts's AppDeps), so settings flow one way (settings.ts reads
+//   the environment over video/render-tools.ts's defaults; video/ never imports settings.ts).
 // Usage: node scripts/check-layers.mjs [root...]   (default: every source root below); exits 1 naming the imports.
 import { escapeProblems, floorProblems, layerProblems, wiringProblems } from "./lib/layers.mjs";
 

@@ -26,8 +26,8 @@ import { NormalisedVideoConfig, RenderVideoRequest } from "@media-render/contrac
 import { ffmpegArgs } from "../renderer/src/video/args.ts";
 import { captionMixGraph } from "../renderer/src/video/captions/captions.ts";
 import { compileGraph, type GraphPass } from "../renderer/src/video/compile.ts";
-import { applyFastMode, videoSpec } from "../renderer/src/video/config.ts";
-import type { TransitionDrawer } from "../renderer/src/video/gl/gl-join.ts";
+import { applyFastMode, videoSpec } from "../renderer/src/video/spec.ts";
+import type { TransitionDrawer } from "../renderer/src/video/gl/drawn-transitions.ts";
 import { isRaster, keyedLayers } from "../renderer/src/video/layers/index.ts";
 import { outputTarget, renderWindow, shapeSpec } from "../renderer/src/video/outputs/target.ts";
 import { synthesizeSpeech } from "../renderer/src/video/speech.ts";

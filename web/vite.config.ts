@@ -10,6 +10,9 @@ import { transitionSprite } from "./build/transition-sprite.ts";
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+/** A chunk or asset name as a file name the Worker serves. */
+const servedName = (name: string) => name.replaceAll("~", "-");
+
 export default defineConfig({
   root: here("."),
   // The Worker serves the build under /web/ (MOUNTS.web).
@@ -31,6 +34,17 @@ export default defineConfig({
         console: here("index.html"),
         builder: here("builder.html"),
         "builder-preview": here("builder-preview.html"),
+      },
+      output: {
+        // Code two or more pages share goes to chunks named `shared` (one per set of pages sharing it, so no page
+        // loads code it does not use): left to itself, rolldown names such a chunk after one module in it (a
+        // component, say), which misleads whoever reads the build.
+        codeSplitting: { groups: [{ name: "shared", minShareCount: 2, entriesAware: true }] },
+        // rolldown names those chunks `shared~console~builder`; the Worker serves only `[\w.-]` names
+        // (src/console/routes.ts), so the pages' names are joined by `-` instead.
+        chunkFileNames: (chunk) => `assets/${servedName(chunk.name)}-[hash].js`,
+        assetFileNames: (asset) =>
+          `assets/${servedName(asset.names[0]?.replace(/\.\w+$/, "") ?? "asset")}-[hash][extname]`,
       },
     },
   },

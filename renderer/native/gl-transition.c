@@ -14,7 +14,7 @@
  * stdin: n frame pairs, A | B side by side (2W x H, CHANNELS bytes a pixel: 3 rgb, 4 rgba), top row first.
  * fd 3, read only when a sampler is named: the map (MAP x MAP rgba bytes).
  * stdout: the n drawn frames, W x H rgba, top row first (the blank primer before them, which the render's graph
- * waits for, is written by the renderer: gl-join.ts, gl-drawer.ts).
+ * waits for, is written by the renderer: drawn-transitions.ts, gl-drawer.ts).
  * Exit 0 once n frames are written; otherwise 1, with the reason on stderr.
  *
  * GL_TRANSITION_MAX_BYTES in the environment, when set, is the helper's memory ceiling (RLIMIT_DATA: its heap and

@@ -1,6 +1,6 @@
 /** What the routes get from the server (a leaf module, so routes and the app do not import each other). */
 import type { Hono } from "hono";
-import type { Config } from "./config.ts";
+import type { Config } from "./settings.ts";
 import type { ToolUsers } from "./lib/tool-users.ts";
 import type { ToolVersions } from "./tool-versions.ts";
 import type { RenderQueue } from "./video/render-queue.ts";

@@ -8,7 +8,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { createApp } from "./app.ts";
-import { loadConfig, type Config } from "./config.ts";
+import { loadConfig, type Config } from "./settings.ts";
 import { isRoot } from "./lib/run-as.ts";
 import { openToTools, ToolUsers } from "./lib/tool-users.ts";
 import { readToolVersions, type ToolVersions } from "./tool-versions.ts";

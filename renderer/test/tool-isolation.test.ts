@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDevVars } from "../../scripts/lib/secrets.mjs";
-import { DEFAULT_RENDER_TOOLS } from "../src/config.ts";
+import { DEFAULT_RENDER_TOOLS } from "../src/settings.ts";
 import { DEFAULT_TOOL_UIDS } from "../src/lib/tool-users.ts";
 import { closeBrowser } from "../src/video/raster/browser.ts";
 import { signedFetcher } from "./helpers/start-test-server.ts";

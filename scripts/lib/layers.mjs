@@ -153,7 +153,7 @@ export const floorProblems = (rules) =>
   });
 
 /**
- * Imports from a root's folders into its files at the root (the wiring: app.ts, config.ts...) beyond `{ root, types }`:
+ * Imports from a root's folders into its files at the root (the wiring: app.ts, settings.ts...) beyond `{ root, types }`:
  * a folder may take only the types of the root files `types` (the bag of dependencies the root passes down), so
  * values flow from the root into the folders and never back.
  */

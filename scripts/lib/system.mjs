@@ -131,7 +131,7 @@ const miniflareBrowserVersions = (root) => {
  * files are answered by request interception, inside the browser): a proxy that does not exist, loopback
  * included; no name resolves; WebRTC may use no UDP that bypasses the (dead) proxy, so no STUN/TURN packet
  * leaves. Debian's chromium-headless-shell honours the WebRTC switch; the full chromium reads the same policy
- * from its profile's Preferences (`CHROMIUM_SEALED_PREFERENCES`). The renderer's copy is renderer/src/config.ts's.
+ * from its profile's Preferences (`CHROMIUM_SEALED_PREFERENCES`). The renderer's copy is renderer/src/settings.ts's.
  */
 export const CHROMIUM_SEALED_FLAGS = [
   "--proxy-server=http://127.0.0.1:9",

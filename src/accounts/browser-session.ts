@@ -7,7 +7,7 @@ import { csrfTokenOf } from "../auth/session-cookie.ts";
 import type { CallerCtx, Ctx } from "../context.ts";
 import { sessions } from "../db/schema.ts";
 import { iso } from "../lib/time.ts";
-import { getAccount, toAccount } from "./internal.ts";
+import { getAccount, toAccount } from "./lookup.ts";
 import type { BrowserSession } from "./schemas.ts";
 import { authenticateSession, revokeSession } from "../auth/sessions.ts";
 import { verifyCode, type Client } from "./sign-in.ts";

@@ -10,7 +10,7 @@ import { mailerFor } from "../mail/mailer.ts";
 import { countEmailChange, countEmailChangeMail, countIpAttempt } from "./attempt-limits.ts";
 import { captchaFor, checkCaptcha } from "./captcha.ts";
 import { CODE_TTL_MS, consumeCode, issueCode } from "./codes.ts";
-import { findAccountByEmail, getAccount, toAccount } from "./internal.ts";
+import { findAccountByEmail, getAccount, toAccount } from "./lookup.ts";
 import { addressInUseMail, emailChangeCodeMail } from "./mail-texts.ts";
 import type { AccountUpdated, LoggedOut, UpdateAccountBody } from "./schemas.ts";
 import { revokeAllSessions, revokeSession } from "../auth/sessions.ts";

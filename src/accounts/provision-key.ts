@@ -10,7 +10,7 @@ import { CreateApiKeyBody } from "../keys/schemas.ts";
 import { ValidationFailed } from "../lib/errors.ts";
 import { parseOrThrow } from "../lib/validate.ts";
 import { createAccount } from "./create-account.ts";
-import { findAccountByEmail } from "./internal.ts";
+import { findAccountByEmail } from "./lookup.ts";
 
 export const ProvisionInput = v.object({
   email: v.pipe(v.string(), v.email("--email must be an e-mail address"), v.toLowerCase()),

@@ -10,7 +10,7 @@ import { countEmailAttempt, countIpAttempt } from "./attempt-limits.ts";
 import { captchaFor, checkCaptcha } from "./captcha.ts";
 import { CODE_TTL_MS, consumeCode, issueCode } from "./codes.ts";
 import { createAccount } from "./create-account.ts";
-import { findAccountByEmail, getAccount, toAccount } from "./internal.ts";
+import { findAccountByEmail, getAccount, toAccount } from "./lookup.ts";
 import { alreadyRegisteredMail, loginCodeMail, noAccountMail, registrationCodeMail } from "./mail-texts.ts";
 import type { CodeSent, RegisterBody, SignedIn } from "./schemas.ts";
 import { createSession } from "../auth/sessions.ts";

@@ -11,7 +11,7 @@
  *   what the next period gets (src/billing/paid-invoice.ts). Upgrades stay possible (a new subscription).
  */
 import * as v from "valibot";
-import { getAccount, type AccountRow } from "../accounts/internal.ts";
+import { getAccount, type AccountRow } from "../accounts/lookup.ts";
 import type { CallerCtx } from "../context.ts";
 import { Conflict, InvalidState } from "../lib/errors.ts";
 import { iso } from "../lib/time.ts";

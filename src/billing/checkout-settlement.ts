@@ -5,7 +5,7 @@
  * (src/billing/paid-invoice.ts), whichever event comes first. An expired session can no longer be paid.
  */
 import { and, eq } from "drizzle-orm";
-import { getAccount } from "../accounts/internal.ts";
+import { getAccount } from "../accounts/lookup.ts";
 import type { Ctx } from "../context.ts";
 import { payments } from "../db/schema.ts";
 import * as ledger from "../ledger/ledger.ts";
@@ -15,10 +15,10 @@ import { linkSubscription, ownsCustomer } from "./subscriptions.ts";
 type CheckoutEvent = Extract<ProviderEvent, { kind: "checkout" }>;
 
 /** `checkout.session.completed` / `async_payment_succeeded`: true when it settled the payment. */
-export const settleCheckout = async (ctx: Ctx, e: CheckoutEvent): Promise<boolean> => {
-  const row = await ctx.db.query.payments.findFirst({ where: eq(payments.sessionId, e.sessionId) });
-  if (!row || row.status !== "pending" || !e.paid) return false;
-  if (!(await ownsCustomer(ctx, await getAccount(ctx, row.userId), e.customerId))) return false;
+export const settleCheckout = async (ctx: Ctx, event: CheckoutEvent): Promise<boolean> => {
+  const row = await ctx.db.query.payments.findFirst({ where: eq(payments.sessionId, event.sessionId) });
+  if (!row || row.status !== "pending" || !event.paid) return false;
+  if (!(await ownsCustomer(ctx, await getAccount(ctx, row.userId), event.customerId))) return false;
   const at = ctx.now();
   const { d1 } = ctx;
   const statements = [
@@ -29,7 +29,7 @@ export const settleCheckout = async (ctx: Ctx, e: CheckoutEvent): Promise<boolea
            subscription_id = coalesce(subscription_id, ?4)
          WHERE session_id = ?1 AND status = 'pending'`,
       )
-      .bind(e.sessionId, at, e.paymentIntentId, e.subscriptionId),
+      .bind(event.sessionId, at, event.paymentIntentId, event.subscriptionId),
     ...(row.kind === "tokens"
       ? [
           ...ledger.purchase(
@@ -42,13 +42,13 @@ export const settleCheckout = async (ctx: Ctx, e: CheckoutEvent): Promise<boolea
       : []),
     d1
       .prepare("UPDATE users SET payment_customer_id = ?2 WHERE id = ?1 AND payment_customer_id IS NULL")
-      .bind(row.userId, e.customerId),
+      .bind(row.userId, event.customerId),
   ];
   const results = await d1.batch(statements);
   const settled = results[0]?.meta.changes === 1;
-  if (settled && row.kind === "plan" && row.planId && e.subscriptionId && !row.subscriptionId)
+  if (settled && row.kind === "plan" && row.planId && event.subscriptionId && !row.subscriptionId)
     await linkSubscription(ctx, {
-      id: e.subscriptionId,
+      id: event.subscriptionId,
       userId: row.userId,
       paymentId: row.id,
       planId: row.planId,
@@ -57,11 +57,11 @@ export const settleCheckout = async (ctx: Ctx, e: CheckoutEvent): Promise<boolea
 };
 
 /** `checkout.session.expired`: the session can no longer be paid. */
-export const expireCheckout = async (ctx: Ctx, e: CheckoutEvent): Promise<boolean> =>
+export const expireCheckout = async (ctx: Ctx, event: CheckoutEvent): Promise<boolean> =>
   (
     await ctx.db
       .update(payments)
       .set({ status: "expired" })
-      .where(and(eq(payments.sessionId, e.sessionId), eq(payments.status, "pending")))
+      .where(and(eq(payments.sessionId, event.sessionId), eq(payments.status, "pending")))
       .returning({ id: payments.id })
   ).length === 1;

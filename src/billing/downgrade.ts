@@ -32,28 +32,28 @@ export interface ForcedDowngrade {
   cancelAtProvider: boolean;
 }
 
-/** Applies `d`; true when it changed the account or the subscription (false for replays and stale events). */
-export const forceDowngrade = async (ctx: Ctx, d: ForcedDowngrade): Promise<boolean> => {
+/** Applies `downgrade`; true when it changed the account or the subscription (false for replays and stale events). */
+export const forceDowngrade = async (ctx: Ctx, downgrade: ForcedDowngrade): Promise<boolean> => {
   const at = ctx.now();
   const { d1 } = ctx;
-  const nextEnd = d.allowance === "free" ? periodEnd(at) : null;
-  const repay = () => ledger.repayDebt(d1, { userId: d.userId, refId: d.ref, at });
+  const nextEnd = downgrade.allowance === "free" ? periodEnd(at) : null;
+  const repay = () => ledger.repayDebt(d1, { userId: downgrade.userId, refId: downgrade.ref, at });
   const planChange = planChangeRow(
     d1,
     {
-      userId: d.userId,
+      userId: downgrade.userId,
       toPlanId: FREE_PLAN,
-      reason: d.reason,
+      reason: downgrade.reason,
       // The owner had asked for the free plan and the provider ended the subscription as asked.
       reasonSql:
-        d.reason === "subscription_ended"
+        downgrade.reason === "subscription_ended"
           ? `CASE WHEN u.pending_plan_id = ?6 AND u.pending_plan_reason = 'requested' THEN 'requested' ELSE ?5 END`
           : undefined,
-      ref: d.ref,
+      ref: downgrade.ref,
       at,
       where: "u.subscription_id IS ?7",
     },
-    d.subscriptionId,
+    downgrade.subscriptionId,
   );
   // Inserted exactly when the account moves (the same guard as the plan change row's).
   const move = d1
@@ -62,26 +62,26 @@ export const forceDowngrade = async (ctx: Ctx, d: ForcedDowngrade): Promise<bool
          current_period_end = coalesce(?5, current_period_end), updated_at = ?4
        WHERE id = ?1 AND subscription_id IS ?2 AND plan_id != ?3`,
     )
-    .bind(d.userId, d.subscriptionId, FREE_PLAN, at, nextEnd);
+    .bind(downgrade.userId, downgrade.subscriptionId, FREE_PLAN, at, nextEnd);
   // A reversed plan's allowance is taken back while the account still has the plan (it reads the plan's
   // allowance); the free allowance is set once the account has the free plan.
   const movement =
-    d.allowance === "free"
+    downgrade.allowance === "free"
       ? [
           move,
           ...ledger.resetAllowance(d1, {
-            userId: d.userId,
+            userId: downgrade.userId,
             at,
-            refId: d.ref,
-            note: `free monthly allowance (plan ended: ${d.reason})`,
+            refId: downgrade.ref,
+            note: `free monthly allowance (plan ended: ${downgrade.reason})`,
           }),
         ]
       : [
           ...ledger.revokeAllowance(d1, {
-            userId: d.userId,
+            userId: downgrade.userId,
             at,
-            refId: d.ref,
-            note: `monthly tokens taken back (plan payment ${d.reason})`,
+            refId: downgrade.ref,
+            note: `monthly tokens taken back (plan payment ${downgrade.reason})`,
           }),
           move,
         ];
@@ -97,11 +97,12 @@ export const forceDowngrade = async (ctx: Ctx, d: ForcedDowngrade): Promise<bool
         `UPDATE subscriptions SET status = 'ended', ended_reason = ?2, ended_at = ?3
          WHERE id = ?1 AND status = 'active'`,
       )
-      .bind(d.subscriptionId, d.reason, at),
+      .bind(downgrade.subscriptionId, downgrade.reason, at),
   ]);
   const moved = results[head.length + 1 + movement.indexOf(move)]?.meta.changes === 1;
   const changed = moved || results.at(-1)?.meta.changes === 1;
-  if (changed && d.cancelAtProvider && d.subscriptionId) await stopBilling(ctx, d.subscriptionId, false);
+  if (changed && downgrade.cancelAtProvider && downgrade.subscriptionId)
+    await stopBilling(ctx, downgrade.subscriptionId, false);
   return changed;
 };
 

@@ -37,15 +37,15 @@ export const localPriceId = (p: { planId: string; amountCents: number; currency:
 
 /** The same time one calendar month later, clamped to the month's last day (as Stripe bills monthly). */
 export const addMonth = (at: number): number => {
-  const d = new Date(at);
-  const lastDay = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 2, 0)).getUTCDate();
+  const date = new Date(at);
+  const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 2, 0)).getUTCDate();
   return Date.UTC(
-    d.getUTCFullYear(),
-    d.getUTCMonth() + 1,
-    Math.min(d.getUTCDate(), lastDay),
-    d.getUTCHours(),
-    d.getUTCMinutes(),
-    d.getUTCSeconds(),
+    date.getUTCFullYear(),
+    date.getUTCMonth() + 1,
+    Math.min(date.getUTCDate(), lastDay),
+    date.getUTCHours(),
+    date.getUTCMinutes(),
+    date.getUTCSeconds(),
   );
 };
 
@@ -76,7 +76,7 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
  * A paid subscription invoice for the period [start, addMonth(start)), as `invoice.paid` carries it: one line, the
  * subscription item's, billing the plan's price.
  */
-export const localInvoice = (p: {
+export const localInvoice = (invoice: {
   subscriptionId: string;
   customerId: string;
   metadata: Record<string, string>;
@@ -90,36 +90,39 @@ export const localInvoice = (p: {
   return {
     id: invoiceId,
     object: "invoice",
-    customer: p.customerId,
+    customer: invoice.customerId,
     status: "paid",
-    billing_reason: p.billingReason,
-    currency: p.currency,
-    amount_paid: p.amountCents,
+    billing_reason: invoice.billingReason,
+    currency: invoice.currency,
+    amount_paid: invoice.amountCents,
     next_payment_attempt: null,
     parent: {
       type: "subscription_details",
-      subscription_details: { subscription: p.subscriptionId, metadata: p.metadata },
+      subscription_details: { subscription: invoice.subscriptionId, metadata: invoice.metadata },
     },
     lines: {
       object: "list",
       data: [
         {
           object: "line_item",
-          amount: p.amountCents,
-          currency: p.currency,
-          period: { start: seconds(p.start), end: seconds(addMonth(p.start)) },
+          amount: invoice.amountCents,
+          currency: invoice.currency,
+          period: { start: seconds(invoice.start), end: seconds(addMonth(invoice.start)) },
           parent: {
             type: "subscription_item_details",
             subscription_item_details: {
-              subscription: p.subscriptionId,
-              subscription_item: `si_local_${p.subscriptionId}`,
+              subscription: invoice.subscriptionId,
+              subscription_item: `si_local_${invoice.subscriptionId}`,
               proration: false,
             },
           },
           pricing: {
             type: "price_details",
-            price_details: { price: p.priceId, product: `prod_local_${p.metadata.planId ?? "plan"}` },
-            unit_amount_decimal: String(p.amountCents),
+            price_details: {
+              price: invoice.priceId,
+              product: `prod_local_${invoice.metadata.planId ?? "plan"}`,
+            },
+            unit_amount_decimal: String(invoice.amountCents),
           },
         },
       ],

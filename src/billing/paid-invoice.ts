@@ -17,7 +17,7 @@
  * changes, and no allowance comes until an invoice is paid.
  */
 import { eq } from "drizzle-orm";
-import type { AccountRow } from "../accounts/internal.ts";
+import type { AccountRow } from "../accounts/lookup.ts";
 import type { Ctx } from "../context.ts";
 import { subscriptions } from "../db/schema.ts";
 import * as ledger from "../ledger/ledger.ts";
@@ -73,13 +73,13 @@ const closing = ({ ctx, e, sub, period, at, billed }: Paid, granted: "changes() 
 ];
 
 /** Owed tokens first from what is left (the reset may expire it); then the guard; then the reset. */
-const granting = async (p: Paid, guarded: D1PreparedStatement[], note: string) => {
-  const { ctx, e, account, at } = p;
+const granting = async (paid: Paid, guarded: D1PreparedStatement[], note: string) => {
+  const { ctx, e, account, at } = paid;
   const results = await ctx.d1.batch([
     ...ledger.repayDebt(ctx.d1, { userId: account.id, refId: e.invoiceId, at }),
     ...guarded,
     ...ledger.resetAllowance(ctx.d1, { userId: account.id, at, refId: e.invoiceId, note }),
-    ...closing(p, "changes() = 1"),
+    ...closing(paid, "changes() = 1"),
   ]);
   // The account's update is the last guarded statement (after the plan change row).
   return { switched: results[REPAY_STATEMENTS + guarded.length - 1]?.meta.changes === 1, results };
@@ -90,10 +90,10 @@ const granting = async (p: Paid, guarded: D1PreparedStatement[], note: string) =
  * is done (the owner's downgrade); any other stays pending (it was asked for after the invoice was drawn: the
  * subscription bills it from the next period).
  */
-const renew = async (p: Paid, billed: PlanRow) => {
-  const { ctx, e, sub, account, period, at } = p;
+const renew = async (paid: Paid, billed: PlanRow) => {
+  const { ctx, e, sub, account, period, at } = paid;
   const { switched } = await granting(
-    p,
+    paid,
     [
       planChangeRow(
         ctx.d1,
@@ -126,10 +126,10 @@ const renew = async (p: Paid, billed: PlanRow) => {
 };
 
 /** A new subscription of a higher plan (or of an account paying for none): its plan and period start now. */
-const upgrade = async (p: Paid, plan: PlanRow) => {
-  const { ctx, e, sub, account, period, at } = p;
+const upgrade = async (paid: Paid, plan: PlanRow) => {
+  const { ctx, e, sub, account, period, at } = paid;
   const { switched, results } = await granting(
-    p,
+    paid,
     [
       // What is left of the old period's allowance as the plan switches: the old subscription's credit is bound by it.
       ledger.unusedAllowance(ctx.d1, account.id),
@@ -195,45 +195,47 @@ const supersede = async ({ ctx, at }: Paid, id: string) => {
 };
 
 /** `invoice.paid` / `invoice.payment_succeeded`: true when it started a period of the account's plan. */
-export const onInvoicePaid = async (ctx: Ctx, e: InvoiceEvent): Promise<boolean> => {
-  await recordInvoicePayments(ctx, e.invoiceId, e.paymentIntentIds);
-  if (!e.subscriptionId || !e.period) return false;
-  const sub = await knownSubscription(ctx, e.subscriptionId, e.metadata);
-  const account = sub && (await accountOf(ctx, sub, e.customerId));
+export const onInvoicePaid = async (ctx: Ctx, event: InvoiceEvent): Promise<boolean> => {
+  await recordInvoicePayments(ctx, event.invoiceId, event.paymentIntentIds);
+  if (!event.subscriptionId || !event.period) return false;
+  const sub = await knownSubscription(ctx, event.subscriptionId, event.metadata);
+  const account = sub && (await accountOf(ctx, sub, event.customerId));
   if (!sub || !account) return false;
-  const billed = await planOfInvoice(ctx, e.priceIds);
-  const p: Paid = { ctx, e, sub, account, period: e.period, at: ctx.now(), billed };
+  const billed = await planOfInvoice(ctx, event.priceIds);
+  const paid: Paid = { ctx, e: event, sub, account, period: event.period, at: ctx.now(), billed };
   if (sub.status === "ended" || !billed) {
     if (!billed)
       console.warn(
-        `billing: invoice ${e.invoiceId} bills no plan of ours (prices: ${e.priceIds.join(", ") || "none"}); it grants nothing`,
+        `billing: invoice ${event.invoiceId} bills no plan of ours (prices: ${event.priceIds.join(", ") || "none"}); it grants nothing`,
       );
-    await ctx.d1.batch(closing(p, "0"));
+    await ctx.d1.batch(closing(paid, "0"));
     return false;
   }
-  if (account.subscriptionId === sub.id) return renew(p, billed);
+  if (account.subscriptionId === sub.id) return renew(paid, billed);
   const current = await getPlan(ctx, account.planId);
   if (account.subscriptionId && billed.rank <= current.rank) {
     // Paid while a plan at least as high is paid for: this one is not used; it ends, its time credited.
-    await ctx.d1.batch(closing(p, "0"));
-    await supersede(p, sub.id);
+    await ctx.d1.batch(closing(paid, "0"));
+    await supersede(paid, sub.id);
     return false;
   }
-  return upgrade(p, billed);
+  return upgrade(paid, billed);
 };
 
 /** `invoice.payment_failed`: the plan ends when the provider has no retry left for the account's subscription. */
-export const onInvoiceFailed = async (ctx: Ctx, e: InvoiceEvent): Promise<boolean> => {
-  if (!e.subscriptionId || e.nextPaymentAttempt !== null) return false;
-  const sub = await ctx.db.query.subscriptions.findFirst({ where: eq(subscriptions.id, e.subscriptionId) });
+export const onInvoiceFailed = async (ctx: Ctx, event: InvoiceEvent): Promise<boolean> => {
+  if (!event.subscriptionId || event.nextPaymentAttempt !== null) return false;
+  const sub = await ctx.db.query.subscriptions.findFirst({
+    where: eq(subscriptions.id, event.subscriptionId),
+  });
   if (!sub || sub.status === "ended") return false;
-  const account = await accountOf(ctx, sub, e.customerId);
+  const account = await accountOf(ctx, sub, event.customerId);
   if (account?.subscriptionId !== sub.id) return false;
   return forceDowngrade(ctx, {
     userId: account.id,
     subscriptionId: sub.id,
     reason: "payment_failed",
-    ref: e.invoiceId,
+    ref: event.invoiceId,
     allowance: "free",
     cancelAtProvider: true,
   });

@@ -4,7 +4,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import * as v from "valibot";
-import { getAccount } from "../accounts/internal.ts";
+import { getAccount } from "../accounts/lookup.ts";
 import type { CallerCtx, Ctx } from "../context.ts";
 import { payments } from "../db/schema.ts";
 import { NotFound } from "../lib/errors.ts";
@@ -44,7 +44,7 @@ export const checkoutReturnUrls = (ctx: Ctx, paymentId: string) => {
 
 const startCheckout = async (
   ctx: CallerCtx,
-  p: {
+  checkout: {
     kind: "tokens" | "plan";
     tokens?: number;
     plan?: PlanRow;
@@ -61,10 +61,10 @@ const startCheckout = async (
     userId: account.id,
     email: account.email,
     customerId: account.paymentCustomerId,
-    mode: p.kind === "plan" ? "subscription" : "payment",
-    planId: p.plan?.id,
-    item: { name: p.name, amountCents: p.amountCents, currency: CURRENCY },
-    priceId: p.priceId,
+    mode: checkout.kind === "plan" ? "subscription" : "payment",
+    planId: checkout.plan?.id,
+    item: { name: checkout.name, amountCents: checkout.amountCents, currency: CURRENCY },
+    priceId: checkout.priceId,
     ...checkoutReturnUrls(ctx, paymentId),
   });
   await ctx.db
@@ -73,10 +73,10 @@ const startCheckout = async (
       id: paymentId,
       userId: account.id,
       sessionId: session.sessionId,
-      kind: p.kind,
-      tokens: p.tokens ?? null,
-      planId: p.plan?.id ?? null,
-      amountCents: p.amountCents,
+      kind: checkout.kind,
+      tokens: checkout.tokens ?? null,
+      planId: checkout.plan?.id ?? null,
+      amountCents: checkout.amountCents,
       currency: CURRENCY,
       status: "pending",
       createdAt: ctx.now(),
@@ -86,7 +86,7 @@ const startCheckout = async (
     paymentId,
     checkoutUrl: session.url,
     sessionId: session.sessionId,
-    amountCents: p.amountCents,
+    amountCents: checkout.amountCents,
     currency: CURRENCY,
     expiresAt: iso(session.expiresAt)!,
   };

@@ -30,7 +30,7 @@ export const REASON_TEXT: Record<PlanChangeReason | "scheduled_cancel", string> 
  */
 export const planChangeRow = (
   d1: D1Database,
-  p: {
+  change: {
     userId: string;
     toPlanId?: string;
     toPlan?: string;
@@ -43,14 +43,22 @@ export const planChangeRow = (
   ...more: (string | number | null)[]
 ) => {
   // D1 wants every bound parameter used: ?6 is always part of the target.
-  const to = p.toPlan ? `coalesce(${p.toPlan}, ?6)` : "?6";
+  const to = change.toPlan ? `coalesce(${change.toPlan}, ?6)` : "?6";
   return d1
     .prepare(
       `INSERT INTO plan_changes (id, user_id, from_plan_id, to_plan_id, reason, ref, created_at)
-       SELECT ?1, u.id, u.plan_id, ${to}, ${p.reasonSql ?? "?5"}, ?3, ?4 FROM users u
-       WHERE u.id = ?2 AND ${to} IS NOT NULL AND u.plan_id != ${to} AND (${p.where})`,
+       SELECT ?1, u.id, u.plan_id, ${to}, ${change.reasonSql ?? "?5"}, ?3, ?4 FROM users u
+       WHERE u.id = ?2 AND ${to} IS NOT NULL AND u.plan_id != ${to} AND (${change.where})`,
     )
-    .bind(newId("pch"), p.userId, p.ref, p.at, p.reason, p.toPlanId ?? null, ...more);
+    .bind(
+      newId("pch"),
+      change.userId,
+      change.ref,
+      change.at,
+      change.reason,
+      change.toPlanId ?? null,
+      ...more,
+    );
 };
 
 /** The account's latest plan change, as its owner sees it. */

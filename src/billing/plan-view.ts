@@ -1,5 +1,5 @@
 /** The account's plan as its owner sees it (GET /api/v1/billing/usage): usage, a pending move and the last change. */
-import { getAccount, type AccountRow } from "../accounts/internal.ts";
+import { getAccount, type AccountRow } from "../accounts/lookup.ts";
 import type { CallerCtx } from "../context.ts";
 import { iso } from "../lib/time.ts";
 import { latestPlanChange, REASON_TEXT } from "./plan-changes.ts";

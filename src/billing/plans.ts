@@ -11,15 +11,15 @@ export type PlanRow = typeof plans.$inferSelect;
 /** The plan every account falls back to: free, renewed by calendar month without a payment. */
 export const FREE_PLAN = "free";
 
-export const toPlan = (p: PlanRow): Plan => ({
-  id: p.id,
-  name: p.name,
-  displayName: p.displayName,
-  description: p.description,
-  tokensPerMonth: p.tokensPerMonth,
-  pricePerMonth: p.pricePerMonth,
-  maxConcurrentJobs: p.maxConcurrentJobs,
-  supportLevel: p.supportLevel,
+export const toPlan = (row: PlanRow): Plan => ({
+  id: row.id,
+  name: row.name,
+  displayName: row.displayName,
+  description: row.description,
+  tokensPerMonth: row.tokensPerMonth,
+  pricePerMonth: row.pricePerMonth,
+  maxConcurrentJobs: row.maxConcurrentJobs,
+  supportLevel: row.supportLevel,
 });
 
 export const listPlans = async (ctx: Ctx): Promise<PlanList> => ({

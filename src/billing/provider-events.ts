@@ -183,82 +183,82 @@ const periodOf = (lines: { period: { start: number; end: number } | null }[]) =>
 
 const readObject = (type: string, object: unknown): EventBody | null => {
   if (type.startsWith("checkout.session.")) {
-    const o = v.safeParse(CheckoutSession, object);
-    if (!o.success) return null;
-    const s = o.output;
+    const parsed = v.safeParse(CheckoutSession, object);
+    if (!parsed.success) return null;
+    const session = parsed.output;
     return {
       kind: "checkout",
-      sessionId: s.id,
-      paid: s.payment_status === "paid" || s.payment_status === "no_payment_required",
-      customerId: s.customer,
-      subscriptionId: s.subscription,
-      paymentIntentId: s.payment_intent,
+      sessionId: session.id,
+      paid: session.payment_status === "paid" || session.payment_status === "no_payment_required",
+      customerId: session.customer,
+      subscriptionId: session.subscription,
+      paymentIntentId: session.payment_intent,
     };
   }
   if (type.startsWith("invoice.")) {
-    const o = v.safeParse(Invoice, object);
-    if (!o.success) return null;
-    const i = o.output;
-    const details = i.parent?.subscription_details;
+    const parsed = v.safeParse(Invoice, object);
+    if (!parsed.success) return null;
+    const invoice = parsed.output;
+    const details = invoice.parent?.subscription_details;
     return {
       kind: "invoice",
-      invoiceId: i.id,
-      customerId: i.customer,
+      invoiceId: invoice.id,
+      customerId: invoice.customer,
       subscriptionId: details?.subscription ?? null,
       metadata: details?.metadata ?? {},
-      period: periodOf(i.lines?.data ?? []),
-      priceIds: subscriptionPrices(i.lines?.data ?? []),
-      amountPaid: i.amount_paid,
-      nextPaymentAttempt: i.next_payment_attempt === null ? null : ms(i.next_payment_attempt),
-      paymentIntentIds: (i.payments?.data ?? []).flatMap((p) =>
+      period: periodOf(invoice.lines?.data ?? []),
+      priceIds: subscriptionPrices(invoice.lines?.data ?? []),
+      amountPaid: invoice.amount_paid,
+      nextPaymentAttempt: invoice.next_payment_attempt === null ? null : ms(invoice.next_payment_attempt),
+      paymentIntentIds: (invoice.payments?.data ?? []).flatMap((p) =>
         p.payment.payment_intent ? [p.payment.payment_intent] : [],
       ),
     };
   }
   if (type.startsWith("invoice_payment.")) {
-    const o = v.safeParse(InvoicePayment, object);
-    if (!o.success) return null;
+    const parsed = v.safeParse(InvoicePayment, object);
+    if (!parsed.success) return null;
     return {
       kind: "invoice_payment",
-      invoiceId: o.output.invoice,
-      paymentIntentId: o.output.payment.payment_intent,
+      invoiceId: parsed.output.invoice,
+      paymentIntentId: parsed.output.payment.payment_intent,
     };
   }
   if (type.startsWith("customer.subscription.")) {
-    const o = v.safeParse(Subscription, object);
-    if (!o.success) return null;
-    const s = o.output;
+    const parsed = v.safeParse(Subscription, object);
+    if (!parsed.success) return null;
+    const subscription = parsed.output;
     return {
       kind: "subscription",
-      subscriptionId: s.id,
-      customerId: s.customer,
-      status: s.status,
-      cancelAtPeriodEnd: s.cancel_at_period_end,
-      metadata: s.metadata,
+      subscriptionId: subscription.id,
+      customerId: subscription.customer,
+      status: subscription.status,
+      cancelAtPeriodEnd: subscription.cancel_at_period_end,
+      metadata: subscription.metadata,
     };
   }
   if (type.startsWith("charge.dispute.")) {
-    const o = v.safeParse(Dispute, object);
-    if (!o.success) return null;
+    const parsed = v.safeParse(Dispute, object);
+    if (!parsed.success) return null;
     return {
       kind: "dispute",
-      disputeId: o.output.id,
-      chargeId: o.output.charge,
-      paymentIntentId: o.output.payment_intent,
+      disputeId: parsed.output.id,
+      chargeId: parsed.output.charge,
+      paymentIntentId: parsed.output.payment_intent,
     };
   }
   if (type.startsWith("charge.")) {
-    const o = v.safeParse(Charge, object);
-    if (!o.success) return null;
-    const c = o.output;
+    const parsed = v.safeParse(Charge, object);
+    if (!parsed.success) return null;
+    const charge = parsed.output;
     return {
       kind: "charge",
-      chargeId: c.id,
-      customerId: c.customer,
-      paymentIntentId: c.payment_intent,
-      amount: c.amount,
-      amountRefunded: c.amount_refunded,
-      refunded: c.refunded,
+      chargeId: charge.id,
+      customerId: charge.customer,
+      paymentIntentId: charge.payment_intent,
+      amount: charge.amount,
+      amountRefunded: charge.amount_refunded,
+      refunded: charge.refunded,
     };
   }
   return { kind: "other" };

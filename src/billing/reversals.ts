@@ -75,20 +75,20 @@ const revokePack = async (
 };
 
 /** A plan invoice's payment reversed: the invoice is marked, and the plan ends if it is still paid by it. */
-const reverseInvoice = async (ctx: Ctx, invoiceId: string, r: Reversal) => {
+const reverseInvoice = async (ctx: Ctx, invoiceId: string, reversal: Reversal) => {
   const invoice = await ctx.db.query.subscriptionInvoices.findFirst({
     where: eq(subscriptionInvoices.id, invoiceId),
   });
-  if (!invoice || !(await customerMatches(ctx, invoice.userId, r.customerId))) return false;
+  if (!invoice || !(await customerMatches(ctx, invoice.userId, reversal.customerId))) return false;
   const marked = await ctx.d1
     .prepare("UPDATE subscription_invoices SET status = ?2 WHERE id = ?1 AND status = 'paid'")
-    .bind(invoice.id, r.reason)
+    .bind(invoice.id, reversal.reason)
     .run();
   const downgraded = await forceDowngrade(ctx, {
     userId: invoice.userId,
     subscriptionId: invoice.subscriptionId,
-    reason: r.reason,
-    ref: r.ref,
+    reason: reversal.reason,
+    ref: reversal.ref,
     allowance: "nothing",
     cancelAtProvider: true,
   });
@@ -98,40 +98,42 @@ const reverseInvoice = async (ctx: Ctx, invoiceId: string, r: Reversal) => {
 const reverse = async (
   ctx: Ctx,
   paymentIntentId: string | null,
-  r: Reversal,
+  reversal: Reversal,
   pack: (row: typeof payments.$inferSelect) => Promise<boolean>,
   fullyReversed: boolean,
 ) => {
   if (!paymentIntentId) return false;
   const row = await ctx.db.query.payments.findFirst({ where: eq(payments.paymentIntentId, paymentIntentId) });
   if (row?.kind === "tokens")
-    return (await customerMatches(ctx, row.userId, r.customerId)) ? pack(row) : false;
+    return (await customerMatches(ctx, row.userId, reversal.customerId)) ? pack(row) : false;
   const paid = await ctx.db.query.invoicePayments.findFirst({
     where: eq(invoicePayments.paymentIntentId, paymentIntentId),
   });
-  return paid && fullyReversed ? reverseInvoice(ctx, paid.invoiceId, r) : false;
+  return paid && fullyReversed ? reverseInvoice(ctx, paid.invoiceId, reversal) : false;
 };
 
 /** `charge.refunded`: `amount_refunded` is the total refunded so far. */
-export const onChargeRefunded = (ctx: Ctx, e: ChargeEvent) =>
+export const onChargeRefunded = (ctx: Ctx, event: ChargeEvent) =>
   reverse(
     ctx,
-    e.paymentIntentId,
-    { reason: "refunded", ref: e.chargeId, customerId: e.customerId },
+    event.paymentIntentId,
+    { reason: "refunded", ref: event.chargeId, customerId: event.customerId },
     (pack) => {
       const tokens = pack.tokens ?? 0;
-      const target = e.refunded ? tokens : Math.floor((tokens * e.amountRefunded) / Math.max(1, e.amount));
+      const target = event.refunded
+        ? tokens
+        : Math.floor((tokens * event.amountRefunded) / Math.max(1, event.amount));
       return revokePack(ctx, pack, target, target >= tokens ? "refunded" : "paid");
     },
-    e.refunded,
+    event.refunded,
   );
 
 /** `charge.dispute.created`: all that is left of a pack is taken back; a plan invoice's dispute ends the plan. */
-export const onDisputeCreated = (ctx: Ctx, e: DisputeEvent) =>
+export const onDisputeCreated = (ctx: Ctx, event: DisputeEvent) =>
   reverse(
     ctx,
-    e.paymentIntentId,
-    { reason: "disputed", ref: e.disputeId, customerId: null },
+    event.paymentIntentId,
+    { reason: "disputed", ref: event.disputeId, customerId: null },
     (pack) => revokePack(ctx, pack, pack.tokens ?? 0, "disputed"),
     true,
   );

@@ -17,36 +17,36 @@ const refused = (what: string, e: unknown) =>
 export const stripeProvider = (env: Env, fetcher?: typeof fetch): PaymentProvider => {
   const stripe = new Stripe(env.STRIPE_SECRET_KEY!, { httpClient: Stripe.createFetchHttpClient(fetcher) });
   return {
-    async createCheckout(r) {
+    async createCheckout(checkout) {
       const metadata = {
-        paymentId: r.paymentId,
-        userId: r.userId,
-        ...(r.planId ? { planId: r.planId } : {}),
+        paymentId: checkout.paymentId,
+        userId: checkout.userId,
+        ...(checkout.planId ? { planId: checkout.planId } : {}),
       };
-      if (r.mode === "subscription" && !r.priceId)
+      if (checkout.mode === "subscription" && !checkout.priceId)
         throw new Error("a plan's checkout needs the plan's price");
       try {
         const session = await stripe.checkout.sessions.create({
-          mode: r.mode,
-          client_reference_id: r.paymentId,
-          ...(r.customerId ? { customer: r.customerId } : { customer_email: r.email }),
+          mode: checkout.mode,
+          client_reference_id: checkout.paymentId,
+          ...(checkout.customerId ? { customer: checkout.customerId } : { customer_email: checkout.email }),
           line_items: [
-            r.mode === "subscription"
-              ? { quantity: 1, price: r.priceId }
+            checkout.mode === "subscription"
+              ? { quantity: 1, price: checkout.priceId }
               : {
                   quantity: 1,
                   price_data: {
-                    currency: r.item.currency,
-                    unit_amount: r.item.amountCents,
-                    product_data: { name: r.item.name },
+                    currency: checkout.item.currency,
+                    unit_amount: checkout.item.amountCents,
+                    product_data: { name: checkout.item.name },
                   },
                 },
           ],
           metadata,
           // Its invoices carry this snapshot: the first one may arrive before the session's own event.
-          ...(r.mode === "subscription" ? { subscription_data: { metadata } } : {}),
-          success_url: r.successUrl,
-          cancel_url: r.cancelUrl,
+          ...(checkout.mode === "subscription" ? { subscription_data: { metadata } } : {}),
+          success_url: checkout.successUrl,
+          cancel_url: checkout.cancelUrl,
         });
         return { sessionId: session.id, url: session.url!, expiresAt: session.expires_at * 1000 };
       } catch (e) {

@@ -12,7 +12,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Ctx } from "../context.ts";
 import { payments, subscriptions, users } from "../db/schema.ts";
-import type { AccountRow } from "../accounts/internal.ts";
+import type { AccountRow } from "../accounts/lookup.ts";
 import { forceDowngrade } from "./downgrade.ts";
 import { FREE_PLAN } from "./plans.ts";
 import type { ProviderEvent } from "./provider-events.ts";
@@ -47,17 +47,17 @@ export const knownSubscription = async (
 /** Records a plan checkout's subscription (once) and ties the payment to it. */
 export const linkSubscription = async (
   ctx: Ctx,
-  s: { id: string; userId: string; paymentId: string; planId: string },
+  subscription: { id: string; userId: string; paymentId: string; planId: string },
 ) => {
   await ctx.db.batch([
     ctx.db
       .insert(subscriptions)
-      .values({ ...s, status: "active", createdAt: ctx.now() })
+      .values({ ...subscription, status: "active", createdAt: ctx.now() })
       .onConflictDoNothing(),
     ctx.db
       .update(payments)
-      .set({ subscriptionId: s.id })
-      .where(and(eq(payments.id, s.paymentId), isNull(payments.subscriptionId))),
+      .set({ subscriptionId: subscription.id })
+      .where(and(eq(payments.id, subscription.paymentId), isNull(payments.subscriptionId))),
   ]);
 };
 
@@ -79,24 +79,24 @@ export const accountOf = async (ctx: Ctx, sub: SubscriptionRow, customerId: stri
 };
 
 /** `customer.subscription.updated` / `deleted`. */
-export const onSubscriptionEvent = async (ctx: Ctx, e: SubscriptionEvent): Promise<boolean> => {
-  const sub = await knownSubscription(ctx, e.subscriptionId, e.metadata);
+export const onSubscriptionEvent = async (ctx: Ctx, event: SubscriptionEvent): Promise<boolean> => {
+  const sub = await knownSubscription(ctx, event.subscriptionId, event.metadata);
   if (!sub) return false;
-  const account = await accountOf(ctx, sub, e.customerId);
+  const account = await accountOf(ctx, sub, event.customerId);
   if (!account) return false;
-  const deleted = e.type === "customer.subscription.deleted";
-  if (deleted || ENDED_STATUSES.has(e.status))
+  const deleted = event.type === "customer.subscription.deleted";
+  if (deleted || ENDED_STATUSES.has(event.status))
     return forceDowngrade(ctx, {
       userId: account.id,
       subscriptionId: sub.id,
-      reason: deleted || e.status === "canceled" ? "subscription_ended" : "subscription_unpaid",
+      reason: deleted || event.status === "canceled" ? "subscription_ended" : "subscription_unpaid",
       ref: sub.id,
       allowance: "free",
       // An unpaid subscription still exists at the provider and could be paid later: end it there too.
-      cancelAtProvider: !deleted && e.status === "unpaid",
+      cancelAtProvider: !deleted && event.status === "unpaid",
     });
-  if (e.type !== "customer.subscription.updated" || account.subscriptionId !== sub.id) return false;
-  return scheduleProviderCancel(ctx, account.id, sub.id, e.cancelAtPeriodEnd);
+  if (event.type !== "customer.subscription.updated" || account.subscriptionId !== sub.id) return false;
+  return scheduleProviderCancel(ctx, account.id, sub.id, event.cancelAtPeriodEnd);
 };
 
 /** Mirrors the provider's `cancel_at_period_end` as a pending move to the free plan (never over the owner's own). */

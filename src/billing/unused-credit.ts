@@ -7,7 +7,7 @@
  * An upgrade after the old period ended (its renewal unpaid) credits nothing: its time is over.
  */
 import { and, desc, eq } from "drizzle-orm";
-import type { AccountRow } from "../accounts/internal.ts";
+import type { AccountRow } from "../accounts/lookup.ts";
 import type { Ctx } from "../context.ts";
 import { subscriptionInvoices } from "../db/schema.ts";
 import { iso } from "../lib/time.ts";
@@ -42,7 +42,7 @@ export const unusedCredit = (
  */
 export const replaceSubscription = async (
   ctx: Ctx,
-  r: {
+  replacement: {
     subscriptionId: string;
     /** The account as it was before the upgrade: its plan and paid period are the old subscription's. */
     account: AccountRow;
@@ -54,49 +54,53 @@ export const replaceSubscription = async (
   const [paid, oldPlan] = await Promise.all([
     ctx.db.query.subscriptionInvoices.findFirst({
       where: and(
-        eq(subscriptionInvoices.subscriptionId, r.subscriptionId),
-        eq(subscriptionInvoices.periodEnd, r.account.currentPeriodEnd),
+        eq(subscriptionInvoices.subscriptionId, replacement.subscriptionId),
+        eq(subscriptionInvoices.periodEnd, replacement.account.currentPeriodEnd),
         eq(subscriptionInvoices.granted, true),
         eq(subscriptionInvoices.status, "paid"),
       ),
       orderBy: desc(subscriptionInvoices.createdAt),
     }),
-    getPlan(ctx, r.account.planId),
+    getPlan(ctx, replacement.account.planId),
   ]);
   const cents = paid
-    ? unusedCredit({ start: paid.periodStart, end: paid.periodEnd, amountPaid: paid.amountPaid }, r.at, {
-        unusedTokens: r.unusedTokens,
-        tokensPerMonth: oldPlan.tokensPerMonth,
-      })
+    ? unusedCredit(
+        { start: paid.periodStart, end: paid.periodEnd, amountPaid: paid.amountPaid },
+        replacement.at,
+        {
+          unusedTokens: replacement.unusedTokens,
+          tokensPerMonth: oldPlan.tokensPerMonth,
+        },
+      )
     : 0;
   const ended = await ctx.d1
     .prepare(
       `UPDATE subscriptions SET status = 'ended', ended_reason = 'replaced', ended_at = ?2, credited_cents = ?3
        WHERE id = ?1 AND status = 'active'`,
     )
-    .bind(r.subscriptionId, r.at, cents)
+    .bind(replacement.subscriptionId, replacement.at, cents)
     .run();
   if (ended.meta.changes !== 1) return;
-  await stopBilling(ctx, r.subscriptionId, false);
+  await stopBilling(ctx, replacement.subscriptionId, false);
   if (cents <= 0) return;
-  if (!r.customerId) {
+  if (!replacement.customerId) {
     console.error(
-      `billing: ${cents} cents to credit for subscription ${r.subscriptionId}, but no customer is known`,
+      `billing: ${cents} cents to credit for subscription ${replacement.subscriptionId}, but no customer is known`,
     );
     return;
   }
   try {
     await paymentProviderFor(ctx.env).creditCustomer({
-      customerId: r.customerId,
+      customerId: replacement.customerId,
       amountCents: cents,
       currency: CURRENCY,
-      description: `Unused ${oldPlan.displayName} plan (period ending ${iso(r.account.currentPeriodEnd)}), replaced by an upgrade`,
-      subscriptionId: r.subscriptionId,
-      key: `unused-credit-${r.subscriptionId}`,
+      description: `Unused ${oldPlan.displayName} plan (period ending ${iso(replacement.account.currentPeriodEnd)}), replaced by an upgrade`,
+      subscriptionId: replacement.subscriptionId,
+      key: `unused-credit-${replacement.subscriptionId}`,
     });
   } catch (e) {
     console.error(
-      `billing: could not credit ${cents} cents for subscription ${r.subscriptionId}: ${String(e)}`,
+      `billing: could not credit ${cents} cents for subscription ${replacement.subscriptionId}: ${String(e)}`,
     );
   }
 };

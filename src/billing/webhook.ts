@@ -27,21 +27,27 @@ const HANDLED_EVENTS = [
   "charge.dispute.created",
 ] as const;
 
-const apply = async (ctx: Ctx, e: ProviderEvent): Promise<boolean> => {
-  if (!(HANDLED_EVENTS as readonly string[]).includes(e.type)) return false;
-  switch (e.kind) {
+const apply = async (ctx: Ctx, event: ProviderEvent): Promise<boolean> => {
+  if (!(HANDLED_EVENTS as readonly string[]).includes(event.type)) return false;
+  switch (event.kind) {
     case "checkout":
-      return e.type === "checkout.session.expired" ? expireCheckout(ctx, e) : settleCheckout(ctx, e);
+      return event.type === "checkout.session.expired"
+        ? expireCheckout(ctx, event)
+        : settleCheckout(ctx, event);
     case "invoice":
-      return e.type === "invoice.payment_failed" ? onInvoiceFailed(ctx, e) : onInvoicePaid(ctx, e);
+      return event.type === "invoice.payment_failed"
+        ? onInvoiceFailed(ctx, event)
+        : onInvoicePaid(ctx, event);
     case "invoice_payment":
-      return e.paymentIntentId ? recordInvoicePayments(ctx, e.invoiceId, [e.paymentIntentId]) : false;
+      return event.paymentIntentId
+        ? recordInvoicePayments(ctx, event.invoiceId, [event.paymentIntentId])
+        : false;
     case "subscription":
-      return onSubscriptionEvent(ctx, e);
+      return onSubscriptionEvent(ctx, event);
     case "charge":
-      return onChargeRefunded(ctx, e);
+      return onChargeRefunded(ctx, event);
     case "dispute":
-      return onDisputeCreated(ctx, e);
+      return onDisputeCreated(ctx, event);
     default:
       return false;
   }

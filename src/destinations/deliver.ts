@@ -93,13 +93,13 @@ const filesOf = async (ctx: Ctx, delivery: DeliveryRow) => {
   const others = beside
     .filter((f) => f.id !== output.id)
     .sort((a, b) => (a.storageUrl < b.storageUrl ? -1 : 1));
-  return [output, ...others].map((f) => {
-    const suffix = `.${f.storageUrl.slice(base.length)}`;
+  return [output, ...others].map((file) => {
+    const suffix = `.${file.storageUrl.slice(base.length)}`;
     return {
-      name: f.id === output.id ? "output" : suffix,
-      r2Key: f.storageKey,
-      key: f.id === output.id ? delivery.key : siblingKey(delivery.key, job.outputFormat, suffix),
-      contentType: f.mimeType,
+      name: file.id === output.id ? "output" : suffix,
+      r2Key: file.storageKey,
+      key: file.id === output.id ? delivery.key : siblingKey(delivery.key, job.outputFormat, suffix),
+      contentType: file.mimeType,
     };
   });
 };

@@ -5,7 +5,7 @@
  * API by test/worker/llms-txt.test.ts (the jobs validated, the template saved and rendered), so the guide cannot
  * drift from what the service accepts.
  */
-import { limits } from "@media-render/contract/config";
+import { limits, prices } from "@media-render/contract/config";
 import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { MAX_UPLOAD_BYTES } from "../files/retention.ts";
@@ -112,7 +112,6 @@ export const GUIDE_EXAMPLES = {
 
 const json = (value: unknown) => `\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``;
 
-const L = limits;
 const kib = (bytes: number) => `${bytes / 1024} KiB`;
 
 /** The guide's text (Markdown). */
@@ -142,17 +141,17 @@ export const guideText = (origin: string): string => `# Media rendering service
 ## The grammar in brief
 
 - Unknown properties are errors, so a typo never renders silently wrong. Sizes are pixels, times seconds.
-- Image config: \`width\`, \`height\` (${L.IMAGE_MIN_SIZE}-${L.IMAGE_MAX_SIZE}), \`backgroundColor\`, \`format\` (png, jpeg,
-  webp), \`quality\`, \`defaults\` (\`layer\`, \`layerType.<type>\`), and ${L.IMAGE_MIN_LAYERS}-${L.IMAGE_MAX_LAYERS}
+- Image config: \`width\`, \`height\` (${limits.IMAGE_MIN_SIZE}-${limits.IMAGE_MAX_SIZE}), \`backgroundColor\`, \`format\` (png, jpeg,
+  webp), \`quality\`, \`defaults\` (\`layer\`, \`layerType.<type>\`), and ${limits.IMAGE_MIN_LAYERS}-${limits.IMAGE_MAX_LAYERS}
   \`layers\` drawn bottom to top: \`image\` (\`path\`, \`fit\`), \`text\` (\`text\`, \`fontSize\`, \`color\`, \`align\`,
   \`wrap\` with \`width\`, \`googleFont\` "Family:weight" or an uploaded \`fontPath\`), \`rectangle\`, \`circle\`,
   \`gradient\` (\`gradient: { type, colors, direction }\`), \`html\` (HTML and CSS in a sandbox, no network).
 - Placing an image layer: \`x\`/\`y\` from the top-left, or \`position\`: a name (center, top, bottom, top-left,
   top-right, center-left, center-right, bottom-left, bottom-right) or \`{ x, y, originX, originY }\` with x and y as
   fractions of the canvas. Also \`opacity\` (0-1), \`rotation\` (degrees), \`blur\`.
-- Video config: \`width\`, \`height\` (default ${L.VIDEO_DEFAULTS.width}x${L.VIDEO_DEFAULTS.height}), \`fps\` (default
-  ${L.VIDEO_DEFAULTS.fps}), \`format\` (mp4, mov, webm, gif; audio mp3, wav, m4a), and \`clips\` played in order, each
-  with \`duration\` (default ${L.VIDEO_DEFAULTS.clipDuration}) and \`layers\`: \`video\` (\`path\`, \`cutFrom\`,
+- Video config: \`width\`, \`height\` (default ${limits.VIDEO_DEFAULTS.width}x${limits.VIDEO_DEFAULTS.height}), \`fps\` (default
+  ${limits.VIDEO_DEFAULTS.fps}), \`format\` (mp4, mov, webm, gif; audio mp3, wav, m4a), and \`clips\` played in order, each
+  with \`duration\` (default ${limits.VIDEO_DEFAULTS.clipDuration}) and \`layers\`: \`video\` (\`path\`, \`cutFrom\`,
   \`cutTo\`, \`speed\` 0.25-4, \`loop\`), \`image\` and \`image-overlay\` (animated GIF/WebP play; \`frameTime\`: one frame
   of a video), \`title\`, \`subtitle\`, \`news-title\`, \`title-background\`,
   \`slide-in-text\`, \`fill-color\`, \`linear-gradient\`, \`radial-gradient\`, \`html\`, \`audio\`... Transitions:
@@ -200,16 +199,16 @@ ${json(GUIDE_EXAMPLES.render)}
 
 | What | Limit |
 | --- | --- |
-| image size | ${L.IMAGE_MIN_SIZE}-${L.IMAGE_MAX_SIZE} px a side, ${L.IMAGE_MAX_LAYERS} layers |
-| video size and rate | ${L.VIDEO_MIN_SIZE}-${L.VIDEO_MAX_SIZE} px a side, ${L.VIDEO_MIN_FPS}-${L.VIDEO_MAX_FPS} fps |
-| video length | ${L.VIDEO_MAX_DURATION} s in all, ${L.VIDEO_MAX_CLIPS} clips, ${L.VIDEO_MAX_LAYERS_PER_CLIP} layers a clip, ${L.VIDEO_MAX_GLOBAL_LAYERS} global layers, ${L.VIDEO_MAX_AUDIO_TRACKS} audio tracks |
-| html layers | ${L.HTML_MAX_LAYERS_PER_JOB} per job, ${kib(L.HTML_MAX_BYTES)} of HTML and ${kib(L.CSS_MAX_BYTES)} of CSS each |
-| text | ${L.MAX_TEXT_LENGTH} characters a layer |
+| image size | ${limits.IMAGE_MIN_SIZE}-${limits.IMAGE_MAX_SIZE} px a side, ${limits.IMAGE_MAX_LAYERS} layers |
+| video size and rate | ${limits.VIDEO_MIN_SIZE}-${limits.VIDEO_MAX_SIZE} px a side, ${limits.VIDEO_MIN_FPS}-${limits.VIDEO_MAX_FPS} fps |
+| video length | ${limits.VIDEO_MAX_DURATION} s in all, ${limits.VIDEO_MAX_CLIPS} clips, ${limits.VIDEO_MAX_LAYERS_PER_CLIP} layers a clip, ${limits.VIDEO_MAX_GLOBAL_LAYERS} global layers, ${limits.VIDEO_MAX_AUDIO_TRACKS} audio tracks |
+| html layers | ${limits.HTML_MAX_LAYERS_PER_JOB} per job, ${kib(limits.HTML_MAX_BYTES)} of HTML and ${kib(limits.CSS_MAX_BYTES)} of CSS each |
+| text | ${limits.MAX_TEXT_LENGTH} characters a layer |
 | uploads | ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB a file |
 | metadata | ${MAX_METADATA_BYTES} bytes of JSON |
 | template variables | ${MAX_TEMPLATE_VARIABLES} |
 | requests | ${API_LIMIT.limit} per ${API_LIMIT.windowMs / 60_000} minutes and ${JOB_CREATE_LIMIT.limit} job creations a minute per key (429 with \`Retry-After\`) |
-| cost | image ${L.TOKENS_IMAGE_BASE} tokens + ${L.TOKENS_IMAGE_PER_LAYER} a layer; video ${L.TOKENS_VIDEO_BASE} + ${L.TOKENS_VIDEO_PER_SECOND} a started second (reserved at creation, failed jobs free) |
+| cost | image ${prices.TOKENS_IMAGE_BASE} tokens + ${prices.TOKENS_IMAGE_PER_LAYER} a layer; video ${prices.TOKENS_VIDEO_BASE} + ${prices.TOKENS_VIDEO_PER_SECOND} a started second (reserved at creation, failed jobs free) |
 
 Concurrent jobs and the monthly tokens depend on the plan: GET ${MOUNTS.billing}/usage.
 

@@ -5,7 +5,7 @@
 import type { CallerCtx } from "../context.ts";
 import type { Deleted } from "../lib/envelope.ts";
 import { InvalidState } from "../lib/errors.ts";
-import { findFile } from "./internal.ts";
+import { findFile } from "./lookup.ts";
 
 export const deleteFile = async (ctx: CallerCtx, id: string): Promise<Deleted> => {
   const userId = ctx.caller.userId;

@@ -13,7 +13,7 @@ import { PayloadTooLarge, UnsupportedMediaType } from "../lib/errors.ts";
 import { jsonBody, NoQuery, queryParams } from "../lib/validate.ts";
 import { deleteFile } from "./delete-file.ts";
 import { importFromUrl } from "./import-url.ts";
-import { findFile, getOwnFile } from "./internal.ts";
+import { findFile, getOwnFile } from "./lookup.ts";
 import { ListQuery, listFiles } from "./list-files.ts";
 import { boundaryOf } from "./multipart.ts";
 import { MAX_UPLOAD_BYTES } from "./retention.ts";

@@ -50,12 +50,12 @@ export const hostedFontSource = (opts: HostedSourceOptions): FontSource => {
   /** GETs `url` through the guard: the body, or null when the catalogue answers 4xx (it lacks the thing). */
   const get = async (url: string, maxBytes: number): Promise<Uint8Array | null> => {
     let status = 0;
-    const fetcher = async (r: Request) => {
+    const fetcher = async (request: Request) => {
       // The guard's DNS-over-HTTPS lookups go out as they are; only the catalogue's own answers count here.
-      if (r.url.startsWith(`${DOH_ENDPOINT}?`)) return send(r);
-      const headers = new Headers(r.headers);
+      if (request.url.startsWith(`${DOH_ENDPOINT}?`)) return send(request);
+      const headers = new Headers(request.headers);
       headers.set("user-agent", USER_AGENT);
-      const res = await send(new Request(r, { headers }));
+      const res = await send(new Request(request, { headers }));
       status = res.status;
       return res;
     };

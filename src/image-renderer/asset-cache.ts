@@ -27,9 +27,9 @@ export class AssetCache {
       this.entries.set(key, hit);
       return hit;
     }
-    let p = this.pending.get(key);
-    if (!p) {
-      p = load().then(
+    let pending = this.pending.get(key);
+    if (!pending) {
+      pending = load().then(
         (asset) => {
           this.pending.delete(key);
           if (asset && asset.body.byteLength <= this.budget) this.put(key, asset);
@@ -40,9 +40,9 @@ export class AssetCache {
           throw e;
         },
       );
-      this.pending.set(key, p);
+      this.pending.set(key, pending);
     }
-    return p;
+    return pending;
   }
 
   private put(key: string, asset: CachedAsset) {

@@ -72,11 +72,11 @@ export class ImageBrowser extends DurableObject<Env> {
     const { image, timings } = drawn;
     if (!request.output) return { image, size: image.byteLength, timings };
     // Outside the page's queue: the next render may draw while this one uploads.
-    const t = Date.now();
+    const uploadStart = Date.now();
     await this.env.FILES.put(request.output.key, image, {
       httpMetadata: { contentType: request.output.contentType },
     });
-    timings.storeMs = Date.now() - t;
+    timings.storeMs = Date.now() - uploadStart;
     return { size: image.byteLength, timings };
   }
 
@@ -176,11 +176,11 @@ export class ImageBrowser extends DurableObject<Env> {
     request: ScreenshotRequest,
     timings: Record<string, number>,
   ): Promise<{ image: Uint8Array; timings: Record<string, number> }> {
-    let t = Date.now();
+    let lapStart = Date.now();
     const lap = (name: string) => {
       const now = Date.now();
-      timings[name] = now - t;
-      t = now;
+      timings[name] = now - lapStart;
+      lapStart = now;
     };
     this.allowed = new Set(request.assetKeys);
     // Start loading the job's files while the page is prepared (a few at a time: memory stays bounded by the

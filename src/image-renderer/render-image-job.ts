@@ -11,7 +11,7 @@ import { mediaFiles } from "../db/schema.ts";
 import { catalogueOnline } from "../fonts/online.ts";
 import { finalCost } from "../jobs/cost.ts";
 import { withStoragePaths } from "../jobs/input-map.ts";
-import { getJobById } from "../jobs/internal.ts";
+import { getJobById } from "../jobs/lookup.ts";
 import { completeWithOutput, finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { outputRowStatement, outputStorageUrl } from "../jobs/output.ts";
 import { storedImageConfig } from "../jobs/stored-config.ts";

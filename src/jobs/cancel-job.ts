@@ -6,7 +6,7 @@
 import type { CallerCtx } from "../context.ts";
 import { InvalidState } from "../lib/errors.ts";
 import { iso } from "../lib/time.ts";
-import { getOwnedJob } from "./internal.ts";
+import { getOwnedJob } from "./lookup.ts";
 import { finishJob } from "./lifecycle.ts";
 import type { JobCancelled } from "./schemas.ts";
 

@@ -15,7 +15,7 @@ import { planDeliveries, recordDeliveries } from "../destinations/plan.ts";
 import { catalogueOnline } from "../fonts/online.ts";
 import { ValidationFailed } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
-import { getJobById } from "./internal.ts";
+import { getJobById } from "./lookup.ts";
 import type { JobCreated } from "./schemas.ts";
 import { plannedVideo } from "./planned-length.ts";
 import { assertPlanFeatures, videoLengthCap } from "./plan-features.ts";

@@ -6,7 +6,7 @@ import type { CallerCtx } from "../context.ts";
 import { deliveriesOfJob } from "../destinations/results.ts";
 import { captionsOfJob } from "./caption-outputs.ts";
 import { framesOfJob } from "./frame-outputs.ts";
-import { getOwnedJob } from "./internal.ts";
+import { getOwnedJob } from "./lookup.ts";
 import type { Job } from "./schemas.ts";
 import { toJob } from "./serialize.ts";
 

@@ -20,14 +20,14 @@ const PARALLEL = 4;
 
 export type Fetcher = (request: Request) => Promise<Response>;
 
-const asFieldErrors = (e: unknown, ref: FileReference): FieldError[] => {
+const asFieldErrors = (error: unknown, ref: FileReference): FieldError[] => {
   // The file checks speak of "file"; in a job the problem sits at the field that references the URL.
-  if (e instanceof ValidationFailed) return e.errors.map((x) => ({ ...x, field: ref.field }));
-  if (e instanceof NotFound)
+  if (error instanceof ValidationFailed) return error.errors.map((x) => ({ ...x, field: ref.field }));
+  if (error instanceof NotFound)
     return [{ field: ref.field, message: `Remote file not found: ${ref.url}`, code: "URL_NOT_FOUND" }];
-  if (e instanceof UnprocessableMedia)
-    return [{ field: ref.field, message: e.message, code: "URL_IMPORT_FAILED" }];
-  throw e;
+  if (error instanceof UnprocessableMedia)
+    return [{ field: ref.field, message: error.message, code: "URL_IMPORT_FAILED" }];
+  throw error;
 };
 
 /** The distinct public URLs among `refs` (first reference of each, in config order). */

@@ -23,7 +23,7 @@ import { callerCtx } from "../auth/api-key.ts";
 import { credentialStands } from "../auth/credential-stands.ts";
 import { NotFound } from "../lib/errors.ts";
 import { jobWithCaptions } from "./get-job.ts";
-import { getOwnedJob } from "./internal.ts";
+import { getOwnedJob } from "./lookup.ts";
 import type { JobProgressEvent } from "./schemas.ts";
 import { toJob } from "./serialize.ts";
 

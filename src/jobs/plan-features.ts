@@ -6,7 +6,7 @@
 import { asc, eq } from "drizzle-orm";
 import { limits, type VideoConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context.ts";
-import { planOf } from "../accounts/internal.ts";
+import { planOf } from "../accounts/lookup.ts";
 import { plans } from "../db/schema.ts";
 import { PlanRequired } from "../lib/errors.ts";
 

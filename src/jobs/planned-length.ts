@@ -32,7 +32,7 @@ export type DurationOf = (reference: string) => number | null | undefined;
 /** The timeline as rendered; throws ValidationFailed naming each clip whose length cannot be known. */
 export const plannedTimeline = (config: VideoConfig, durationOf: DurationOf): Timeline => {
   const refused: FieldError[] = [];
-  config.clips.forEach((clip, c) => {
+  config.clips.forEach((clip, clipIndex) => {
     clip.layers.forEach((raw, i) => {
       if (raw.type === "image" || raw.type === "image-overlay") {
         // A frame of a stored video past its end: no frame to show.
@@ -40,7 +40,7 @@ export const plannedTimeline = (config: VideoConfig, durationOf: DurationOf): Ti
         const length = layer.frameTime === undefined ? null : durationOf(layer.path);
         if (length && layer.frameTime! >= length)
           refused.push({
-            field: `config.clips[${c}].layers[${i}].frameTime`,
+            field: `config.clips[${clipIndex}].layers[${i}].frameTime`,
             message: `is ${layer.frameTime} s, at or after the end of this video (${Math.round(length * 100) / 100} s long)`,
             code: "CUT_OUTSIDE_FILE",
           });
@@ -52,7 +52,7 @@ export const plannedTimeline = (config: VideoConfig, durationOf: DurationOf): Ti
       // A cut past the end of the file has no frame to show.
       if (length && (layer.cutFrom ?? 0) >= length)
         refused.push({
-          field: `config.clips[${c}].layers[${i}].cutFrom`,
+          field: `config.clips[${clipIndex}].layers[${i}].cutFrom`,
           message: `starts at ${layer.cutFrom} s, at or after the end of this video (${Math.round(length * 100) / 100} s long)`,
           code: "CUT_OUTSIDE_FILE",
         });
@@ -66,7 +66,7 @@ export const plannedTimeline = (config: VideoConfig, durationOf: DurationOf): Ti
     };
     if (layer.cutTo === undefined && layer.path !== undefined && durationOf(layer.path) === null)
       refused.push({
-        field: `config.clips[${c}].layers[${index}].path`,
+        field: `config.clips[${clipIndex}].layers[${index}].path`,
         message:
           "the length of this video is unknown, so the clip's length is too: give the clip a duration or the layer a cutTo",
         code: "UNKNOWN_DURATION",

@@ -5,7 +5,7 @@
  */
 import { forEachFileReference, type FileReference, type JobType } from "@media-render/contract/config";
 import type { CallerCtx } from "../context.ts";
-import { filesByStoragePath } from "../files/internal.ts";
+import { filesByStoragePath } from "../files/lookup.ts";
 import type { FileRow } from "../files/store-file.ts";
 import type { FieldError } from "../lib/errors.ts";
 
@@ -33,23 +33,23 @@ export const missingFileErrors = (
   refs: readonly FileReference[],
   found: ReadonlyMap<string, Pick<FileRow, "category" | "mimeType">>,
 ): FieldError[] =>
-  refs.flatMap((r): FieldError[] => {
-    if (!isStoragePath(r.url)) return [];
-    const file = found.get(r.url);
-    if (!file) return [{ field: r.field, message: `File not found: ${r.url}`, code: "FILE_NOT_FOUND" }];
-    if (r.slot === "shader" && file.category !== "shader")
+  refs.flatMap((ref): FieldError[] => {
+    if (!isStoragePath(ref.url)) return [];
+    const file = found.get(ref.url);
+    if (!file) return [{ field: ref.field, message: `File not found: ${ref.url}`, code: "FILE_NOT_FOUND" }];
+    if (ref.slot === "shader" && file.category !== "shader")
       return [
         {
-          field: r.field,
-          message: `must be a GLSL shader (text) file; ${r.url} is ${file.mimeType}`,
+          field: ref.field,
+          message: `must be a GLSL shader (text) file; ${ref.url} is ${file.mimeType}`,
           code: "INVALID_FILE_TYPE",
         },
       ];
-    if (r.slot === "captions" && file.category !== "captions")
+    if (ref.slot === "captions" && file.category !== "captions")
       return [
         {
-          field: r.field,
-          message: `must be a SubRip (.srt) or WebVTT (.vtt) captions file; ${r.url} is ${file.mimeType}`,
+          field: ref.field,
+          message: `must be a SubRip (.srt) or WebVTT (.vtt) captions file; ${ref.url} is ${file.mimeType}`,
           code: "INVALID_FILE_TYPE",
         },
       ];

@@ -65,11 +65,12 @@ const pair = (
   d1: D1Database,
   kind: LedgerKind,
   split: Split,
-  m: Movement,
+  movement: Movement,
   when: When,
 ): D1PreparedStatement[] => {
-  if (!Number.isInteger(m.amount) || m.amount < 0) throw new RangeError("amount must be a whole number >= 0");
-  if (m.amount === 0) return [];
+  if (!Number.isInteger(movement.amount) || movement.amount < 0)
+    throw new RangeError("amount must be a whole number >= 0");
+  if (movement.amount === 0) return [];
   const id = newId("txn");
   return [
     d1
@@ -77,8 +78,8 @@ const pair = (
         `INSERT INTO token_ledger (id, user_id, job_id, kind, amount, prepaid_amount, note, created_at)
          SELECT ?1, u.id, ?3, ?4, ${split.total}, ${split.prepaid}, ?6, ?7 FROM users u WHERE u.id = ?2${guardSql(when)}`,
       )
-      .bind(id, m.userId, m.refId ?? null, kind, m.amount, m.note, m.at),
-    applyRow(d1, id, m.userId, m.at),
+      .bind(id, movement.userId, movement.refId ?? null, kind, movement.amount, movement.note, movement.at),
+    applyRow(d1, id, movement.userId, movement.at),
   ];
 };
 
@@ -134,7 +135,7 @@ const resetDelta = (allowance: string) => `(max(0, ${allowance} - ${OPEN_MONTHLY
 const resetRow = (
   d1: D1Database,
   id: string,
-  m: { userId: string; at: number; refId?: string | null },
+  movement: { userId: string; at: number; refId?: string | null },
   allowance: string,
   note: string,
   from: string,
@@ -148,7 +149,7 @@ const resetRow = (
        SELECT ?1, u.id, ?4, CASE WHEN ${delta} >= 0 THEN 'grant' ELSE 'expire' END, ${delta}, 0, ${note}, ?3
        FROM users u ${from} WHERE u.id = ?2${where}`,
     )
-    .bind(id, m.userId, m.at, m.refId ?? null, ...more);
+    .bind(id, movement.userId, movement.at, movement.refId ?? null, ...more);
 };
 
 /**
@@ -190,21 +191,21 @@ export const renewPeriod = (
  */
 export const resetAllowance = (
   d1: D1Database,
-  m: { userId: string; at: number; refId?: string | null; note: string },
+  movement: { userId: string; at: number; refId?: string | null; note: string },
 ): D1PreparedStatement[] => {
   const id = newId("txn");
   return [
     resetRow(
       d1,
       id,
-      m,
+      movement,
       "p.tokens_per_month",
       "?5",
       "JOIN plans p ON p.id = u.plan_id",
       " AND changes() = 1",
-      m.note,
+      movement.note,
     ),
-    applyRow(d1, id, m.userId, m.at),
+    applyRow(d1, id, movement.userId, movement.at),
   ];
 };
 
@@ -215,12 +216,21 @@ export const resetAllowance = (
  */
 export const expireAllowance = (
   d1: D1Database,
-  m: { userId: string; at: number; note: string },
+  movement: { userId: string; at: number; note: string },
 ): D1PreparedStatement[] => {
   const id = newId("txn");
   return [
-    resetRow(d1, id, m, "0", "?5", "", ` AND u.current_period_end <= ?3 AND ${MONTHLY} > 0`, m.note),
-    applyRow(d1, id, m.userId, m.at),
+    resetRow(
+      d1,
+      id,
+      movement,
+      "0",
+      "?5",
+      "",
+      ` AND u.current_period_end <= ?3 AND ${MONTHLY} > 0`,
+      movement.note,
+    ),
+    applyRow(d1, id, movement.userId, movement.at),
   ];
 };
 
@@ -239,7 +249,7 @@ const spentOf = (allowance: string, left: string, reserves: string) =>
  */
 export const revokeAllowance = (
   d1: D1Database,
-  m: { userId: string; at: number; refId?: string | null; note: string },
+  movement: { userId: string; at: number; refId?: string | null; note: string },
 ): D1PreparedStatement[] => {
   const id = newId("txn");
   const owed = spentOf("p.tokens_per_month", MONTHLY, OPEN_MONTHLY_RESERVES);
@@ -252,12 +262,12 @@ export const revokeAllowance = (
              ELSE '' END, ?5
          FROM users u JOIN plans p ON p.id = u.plan_id WHERE u.id = ?2 AND changes() = 1`,
       )
-      .bind(id, m.userId, m.refId ?? null, m.note, m.at),
+      .bind(id, movement.userId, movement.refId ?? null, movement.note, movement.at),
     applyRow(
       d1,
       id,
-      m.userId,
-      m.at,
+      movement.userId,
+      movement.at,
       `, token_debt = token_debt + ${spentOf(
         "(SELECT tokens_per_month FROM plans WHERE id = users.plan_id)",
         "(0 - (SELECT amount FROM token_ledger WHERE id = ?1))",
@@ -280,8 +290,9 @@ export const unusedAllowance = (d1: D1Database, userId: string): D1PreparedState
  * Takes back the `amount` tokens of a reversed purchase (a refund or dispute), prepaid first, as far as the balance
  * holds them: the rest was already spent and is owed (`users.token_debt`). Runs after the guard before it.
  */
-export const revoke = (d1: D1Database, m: Movement): D1PreparedStatement[] => {
-  if (!Number.isInteger(m.amount) || m.amount <= 0) throw new RangeError("amount must be a whole number > 0");
+export const revoke = (d1: D1Database, movement: Movement): D1PreparedStatement[] => {
+  if (!Number.isInteger(movement.amount) || movement.amount <= 0)
+    throw new RangeError("amount must be a whole number > 0");
   const id = newId("txn");
   return [
     d1
@@ -292,13 +303,13 @@ export const revoke = (d1: D1Database, m: Movement): D1PreparedStatement[] => {
              ELSE '' END, ?6
          FROM users u WHERE u.id = ?2 AND changes() = 1`,
       )
-      .bind(id, m.userId, m.refId ?? null, m.amount, m.note, m.at),
+      .bind(id, movement.userId, movement.refId ?? null, movement.amount, movement.note, movement.at),
     applyRow(
       d1,
       id,
-      m.userId,
-      m.at,
-      `, token_debt = token_debt + ${m.amount} + (SELECT amount FROM token_ledger WHERE id = ?1)`,
+      movement.userId,
+      movement.at,
+      `, token_debt = token_debt + ${movement.amount} + (SELECT amount FROM token_ledger WHERE id = ?1)`,
     ),
   ];
 };
@@ -306,7 +317,7 @@ export const revoke = (d1: D1Database, m: Movement): D1PreparedStatement[] => {
 /** Repays owed tokens from the balance (monthly allowance first), as far as it goes; nothing when nothing is owed. */
 export const repayDebt = (
   d1: D1Database,
-  m: { userId: string; refId?: string | null; at: number },
+  movement: { userId: string; refId?: string | null; at: number },
 ): D1PreparedStatement[] => {
   const id = newId("txn");
   const take = "min(u.token_debt, u.token_balance)";
@@ -317,12 +328,12 @@ export const repayDebt = (
          SELECT ?1, u.id, ?3, 'revoke', -${take}, -max(0, ${take} - ${MONTHLY}), 'owed tokens repaid', ?4
          FROM users u WHERE u.id = ?2 AND u.token_debt > 0 AND u.token_balance > 0`,
       )
-      .bind(id, m.userId, m.refId ?? null, m.at),
+      .bind(id, movement.userId, movement.refId ?? null, movement.at),
     applyRow(
       d1,
       id,
-      m.userId,
-      m.at,
+      movement.userId,
+      movement.at,
       `, token_debt = token_debt + (SELECT amount FROM token_ledger WHERE id = ?1)`,
     ),
   ];

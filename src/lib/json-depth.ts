@@ -29,17 +29,17 @@ export const jsonDepth = (text: string, stopAbove = Number.POSITIVE_INFINITY): n
   let max = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+    const code = text.charCodeAt(i);
     if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (code === BACKSLASH) i++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       if (++depth > max) {
         max = depth;
         if (max > stopAbove) return max;
       }
-    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--;
   }
   return max;
 };

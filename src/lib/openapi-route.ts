@@ -202,22 +202,22 @@ export const routeDocOf = (handler: unknown): RouteDoc | undefined =>
 
 type DescribeRouteOptions = Parameters<typeof describeRoute>[0];
 
-const operation = (d: RouteDoc) => ({
+const operation = (doc: RouteDoc) => ({
   // hono-openapi calls a function with the route for each method the route answers.
   operationId:
-    typeof d.operationId === "string"
-      ? d.operationId
-      : (route: { method: string }) => (d.operationId as Record<string, string>)[route.method],
-  tags: [d.tag],
-  summary: d.summary,
-  ...(d.description ? { description: d.description } : {}),
-  ...(d.public ? { security: [] } : {}),
-  ...(d.body ? { requestBody: requestBody(d) } : {}),
-  ...(d.query || d.path || d.idempotent ? { parameters: parameters(d) } : {}),
+    typeof doc.operationId === "string"
+      ? doc.operationId
+      : (route: { method: string }) => (doc.operationId as Record<string, string>)[route.method],
+  tags: [doc.tag],
+  summary: doc.summary,
+  ...(doc.description ? { description: doc.description } : {}),
+  ...(doc.public ? { security: [] } : {}),
+  ...(doc.body ? { requestBody: requestBody(doc) } : {}),
+  ...(doc.query || doc.path || doc.idempotent ? { parameters: parameters(doc) } : {}),
   responses: {
-    [d.ok.status]: response(d.ok),
-    ...Object.fromEntries(Object.entries(d.also ?? {}).map(([s, a]) => [s, response(a)])),
-    ...Object.fromEntries(errorsOf(d).map((s) => [s, errorRef(s)])),
+    [doc.ok.status]: response(doc.ok),
+    ...Object.fromEntries(Object.entries(doc.also ?? {}).map(([s, a]) => [s, response(a)])),
+    ...Object.fromEntries(errorsOf(doc).map((s) => [s, errorRef(s)])),
   },
 });
 
@@ -231,9 +231,9 @@ const errorsOf = (d: RouteDoc): ErrorStatus[] => [
 /** The shared response of an error status. */
 export const errorRef = (status: ErrorStatus) => ({ $ref: `#/components/responses/${ERRORS[status].name}` });
 
-const requestBody = (d: RouteDoc) => {
-  const body = d.body!;
-  const example = d.bodyExample === undefined ? {} : { example: d.bodyExample };
+const requestBody = (doc: RouteDoc) => {
+  const body = doc.body!;
+  const example = doc.bodyExample === undefined ? {} : { example: doc.bodyExample };
   const content =
     "multipart" in body
       ? {
@@ -247,19 +247,19 @@ const requestBody = (d: RouteDoc) => {
             ...example,
           },
         };
-  return { required: !d.bodyOptional, content: { ...content, ...d.bodyAlso } };
+  return { required: !doc.bodyOptional, content: { ...content, ...doc.bodyAlso } };
 };
 
-const parameters = (d: RouteDoc) => [
-  ...Object.entries(d.path ?? {}).map(([name, schema]) => ({
+const parameters = (doc: RouteDoc) => [
+  ...Object.entries(doc.path ?? {}).map(([name, schema]) => ({
     name,
     in: "path" as const,
     required: true,
     schema: new PendingSchema(schema, "input"),
     ...described(schema),
   })),
-  ...(d.query ? queryParameters(d.query) : []),
-  ...(d.idempotent
+  ...(doc.query ? queryParameters(doc.query) : []),
+  ...(doc.idempotent
     ? [
         {
           name: "Idempotency-Key",
@@ -291,22 +291,24 @@ const described = (schema: v.GenericSchema) => {
   return description ? { description } : {};
 };
 
-const response = (a: Answer) => ({
-  description: a.description,
-  ...(a.headers ? { headers: a.headers } : {}),
-  ...(a.data || a.content
+const response = (answer: Answer) => ({
+  description: answer.description,
+  ...(answer.headers ? { headers: answer.headers } : {}),
+  ...(answer.data || answer.content
     ? {
         content: {
-          ...(a.data
+          ...(answer.data
             ? {
                 "application/json": {
-                  schema: new PendingSchema(a.data, "output", true),
-                  ...(a.example === undefined ? {} : { example: { success: true, data: a.example } }),
+                  schema: new PendingSchema(answer.data, "output", true),
+                  ...(answer.example === undefined
+                    ? {}
+                    : { example: { success: true, data: answer.example } }),
                 },
               }
             : {}),
           ...Object.fromEntries(
-            Object.entries(a.content ?? {}).map(([type, media]) => [
+            Object.entries(answer.content ?? {}).map(([type, media]) => [
               type,
               { schema: isValibot(media.schema) ? new PendingSchema(media.schema, "output") : media.schema },
             ]),

@@ -88,10 +88,10 @@ export const runTool = async (
   args: unknown,
   origin: string,
 ) => {
-  const t = tools.get(name);
-  if (!t) return undefined;
-  for (const need of t.needs)
-    if (!meets(ctx.caller, need, t.route.method)) throw refusal(need, t.route.method);
-  const input = parseOrThrow(t.input, (t.declared.from ?? ((a) => a))(args ?? {}));
-  return t.declared.run(ctx, input, origin);
+  const tool = tools.get(name);
+  if (!tool) return undefined;
+  for (const need of tool.needs)
+    if (!meets(ctx.caller, need, tool.route.method)) throw refusal(need, tool.route.method);
+  const input = parseOrThrow(tool.input, (tool.declared.from ?? ((a) => a))(args ?? {}));
+  return tool.declared.run(ctx, input, origin);
 };

@@ -51,12 +51,12 @@ const vbrFrames = async (src: ByteSource, base: number, h: MpaHeader): Promise<n
   const tag = ascii(b, xingAt, 4);
   if (tag === "Xing" || tag === "Info") {
     const flags = u32be(b, xingAt + 4);
-    let p = xingAt + 8;
+    let offset = xingAt + 8;
     if (flags & 1) {
-      frames = u32be(b, p);
-      p += 4;
+      frames = u32be(b, offset);
+      offset += 4;
     }
-    if (flags & 2) headerSize = u32be(b, p);
+    if (flags & 2) headerSize = u32be(b, offset);
     if (headerSize) {
       // ffmpeg drops the frame count of a file much larger than its header says ("concatenated file");
       // it measures from just after the frame header. Either way that file is not ours to guess.

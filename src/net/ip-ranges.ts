@@ -66,23 +66,24 @@ export const parseIpv6 = (input: string): number[] | null => {
   return groups.some(Number.isNaN) ? null : groups;
 };
 
-export const isBlockedIpv6 = (g: number[]): boolean => {
-  const [a = 0, b = 0] = g;
-  const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
+export const isBlockedIpv6 = (groups: number[]): boolean => {
+  const [a = 0, b = 0] = groups;
+  const zeros = (n: number) => groups.slice(0, n).every((x) => x === 0);
   const embedded = (hi: number, lo: number) => isBlockedIpv4(hi * 0x10000 + lo);
   if (zeros(8)) return true; // ::
-  if (zeros(7) && g[7] === 1) return true; // ::1
-  if (zeros(5) && g[5] === 0xffff) return embedded(g[6]!, g[7]!); // ::ffff:a.b.c.d (mapped)
-  if (zeros(4) && g[4] === 0xffff && g[5] === 0) return true; // ::ffff:0:a.b.c.d (translated, RFC 2765)
+  if (zeros(7) && groups[7] === 1) return true; // ::1
+  if (zeros(5) && groups[5] === 0xffff) return embedded(groups[6]!, groups[7]!); // ::ffff:a.b.c.d (mapped)
+  if (zeros(4) && groups[4] === 0xffff && groups[5] === 0) return true; // ::ffff:0:a.b.c.d (translated, RFC 2765)
   if (zeros(6)) return true; // ::a.b.c.d (deprecated IPv4-compatible)
-  if (a === 0x64 && b === 0xff9b) return embedded(g[6]!, g[7]!) || g.slice(2, 6).some((x) => x !== 0); // NAT64
+  if (a === 0x64 && b === 0xff9b)
+    return embedded(groups[6]!, groups[7]!) || groups.slice(2, 6).some((x) => x !== 0); // NAT64
   if (a === 0x2001 && b === 0) return true; // Teredo 2001::/32 tunnels to any IPv4 address
-  if (a === 0x2002) return embedded(b, g[2]!); // 6to4 carries an IPv4 address
+  if (a === 0x2002) return embedded(b, groups[2]!); // 6to4 carries an IPv4 address
   if ((a & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local (fd00:ec2::254 is AWS metadata)
   if ((a & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
   if ((a & 0xffc0) === 0xfec0) return true; // fec0::/10 site-local (deprecated)
   if ((a & 0xff00) === 0xff00) return true; // multicast
   if (a === 0x2001 && b === 0x0db8) return true; // documentation
-  if (a === 0x100 && g.slice(1, 4).every((x) => x === 0)) return true; // 100::/64 discard-only
+  if (a === 0x100 && groups.slice(1, 4).every((x) => x === 0)) return true; // 100::/64 discard-only
   return false;
 };

@@ -8,7 +8,7 @@ import * as v from "valibot";
 import { defectMessage, isProgrammingError, newFaultReference } from "@media-render/contract/faults";
 import { createContext, type Ctx } from "../context.ts";
 import type { Env } from "../env.ts";
-import { getJobById } from "../jobs/internal.ts";
+import { getJobById } from "../jobs/lookup.ts";
 import { finishJob } from "../jobs/lifecycle.ts";
 import {
   DomainError,

@@ -30,7 +30,7 @@ import {
   stopChunks,
   wordsKey,
 } from "../jobs/chunks.ts";
-import { getJobById } from "../jobs/internal.ts";
+import { getJobById } from "../jobs/lookup.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { outputStorageUrl } from "../jobs/output.ts";
 import { renderInstances } from "../renderer/pool.ts";

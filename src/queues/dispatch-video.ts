@@ -21,7 +21,7 @@ import { catalogueOnline } from "../fonts/online.ts";
 import type { FontSource } from "../fonts/source.ts";
 import { hostedVideoFonts } from "../fonts/video-fonts.ts";
 import { referenceTargets } from "../jobs/input-map.ts";
-import { getJobById } from "../jobs/internal.ts";
+import { getJobById } from "../jobs/lookup.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { captionStorageUrl, outputStorageUrl } from "../jobs/output.ts";
 import { frameFiles, frameStorageUrl } from "../jobs/frame-outputs.ts";

@@ -6,7 +6,7 @@
  * LEASE_MS + LEASE_CHECK_SECONDS, not at the 15-minute sweep. Finished jobs and newer hand-overs end the watch.
  */
 import type { Ctx } from "../context.ts";
-import { getJobById } from "../jobs/internal.ts";
+import { getJobById } from "../jobs/lookup.ts";
 import { retryRender } from "../jobs/retry-render.ts";
 
 /** A job whose renderer has not reported for this long has lost its lease (5 heartbeats missed). */

@@ -7,7 +7,7 @@ import { CAPTION_OUTPUTS, type StatusReport } from "@media-render/contract/wire"
 import { recordCaptionOutputs } from "../jobs/caption-outputs.ts";
 import { frameKeys, recordFrameOutputs } from "../jobs/frame-outputs.ts";
 import { finalCost } from "../jobs/cost.ts";
-import { getJobById } from "../jobs/internal.ts";
+import { getJobById } from "../jobs/lookup.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { captionStorageUrl, outputStorageUrl, recordOutput } from "../jobs/output.ts";
 import { retryRender } from "../jobs/retry-render.ts";

@@ -19,7 +19,7 @@ import {
   stopChunks,
   wordsKey,
 } from "../jobs/chunks.ts";
-import type { getJobById } from "../jobs/internal.ts";
+import type { getJobById } from "../jobs/lookup.ts";
 import { finishJob, markProcessing } from "../jobs/lifecycle.ts";
 import { outputStorageUrl } from "../jobs/output.ts";
 import { storedVideoConfig } from "../jobs/stored-config.ts";

@@ -6,7 +6,7 @@
  */
 import type { Ctx } from "../context.ts";
 import type { SpeakAnswer, SpeakRequest } from "@media-render/contract/wire";
-import { getJobById } from "../jobs/internal.ts";
+import { getJobById } from "../jobs/lookup.ts";
 import { InvalidState, UpstreamFailure } from "../lib/errors.ts";
 import { WHISPER_MODEL, whisperWords, type WhisperOutput } from "./transcribe.ts";
 

@@ -5,7 +5,7 @@
  */
 import type { Ctx } from "../context.ts";
 import type { TranscriptAnswer } from "@media-render/contract/wire";
-import { getJobById } from "../jobs/internal.ts";
+import { getJobById } from "../jobs/lookup.ts";
 import { InvalidState, UpstreamFailure } from "../lib/errors.ts";
 
 /** The Workers AI model: multilingual, detects the language, word timestamps per segment. */

@@ -11,7 +11,7 @@ import type { JobStatus } from "../db/schema.ts";
 import { Conflict, Gone } from "../lib/errors.ts";
 import { visibleFileName } from "../lib/file-name.ts";
 import { iso } from "../lib/time.ts";
-import { getOwnedBatch } from "./internal.ts";
+import { getOwnedBatch } from "./lookup.ts";
 import type { BatchManifest, ManifestEntry } from "./schemas.ts";
 
 interface OutputRow {

@@ -2,7 +2,7 @@
 import type { CallerCtx } from "../context.ts";
 import { JOB_STATUSES, type JobStatus } from "../db/schema.ts";
 import { iso } from "../lib/time.ts";
-import { getOwnedBatch, type BatchRow } from "./internal.ts";
+import { getOwnedBatch, type BatchRow } from "./lookup.ts";
 import type { Batch, BatchJob } from "./schemas.ts";
 
 /** The batch's jobs in row order (scoped to the owner through the batch, and by user_id again). */

@@ -8,7 +8,7 @@ import { finishJobs } from "../jobs/lifecycle.ts";
 import { InvalidState } from "../lib/errors.ts";
 import { batchEnded } from "../jobs/batch-ended.ts";
 import { getBatch } from "./batch-status.ts";
-import { getOwnedBatch } from "./internal.ts";
+import { getOwnedBatch } from "./lookup.ts";
 import type { Batch } from "./schemas.ts";
 
 const CHUNK = 50;

@@ -4,7 +4,7 @@
  * row is bad; `valid-only` opens jobs for the good rows and reports the others. Jobs are opened through the
  * lifecycle (each reserved through the ledger like a single job), then the feeder queues them fairly.
  */
-import { getAccount } from "../accounts/internal.ts";
+import { getAccount } from "../accounts/lookup.ts";
 import { validateJobConfig, type ImageConfig, type VideoConfig } from "@media-render/contract/config";
 import type { CallerCtx } from "../context.ts";
 import { batches } from "../db/schema.ts";
@@ -24,7 +24,7 @@ import { InsufficientTokens, ValidationFailed, type FieldError } from "../lib/er
 import { newId } from "../lib/ids.ts";
 import { iso } from "../lib/time.ts";
 import { feedBatch } from "../jobs/feed-batch.ts";
-import { getOwnedTemplate } from "./internal.ts";
+import { getOwnedTemplate } from "./lookup.ts";
 import { MAX_BATCH_COLUMNS, type BatchLimits } from "./limits.ts";
 import { rejectedRows, rejectRow, refusalErrors, type RowErrors } from "./row-errors.ts";
 import type { BatchCreated, BatchMode } from "./schemas.ts";
@@ -192,16 +192,16 @@ const withStoredFiles = async (ctx: CallerCtx, accepted: Accepted[], rejected: R
     accepted.flatMap((a) => a.refs),
   );
   const cap = await videoLengthCap(ctx);
-  const good = accepted.filter((a) => {
-    const missing = missingFileErrors(a.refs, stored);
-    if (missing.length) rejected.push(rejectRow(a.row, a.name, missing));
-    else if (a.video) {
+  const good = accepted.filter((entry) => {
+    const missing = missingFileErrors(entry.refs, stored);
+    if (missing.length) rejected.push(rejectRow(entry.row, entry.name, missing));
+    else if (entry.video) {
       // A video row is sized by its files' real lengths, as a single job is: a row too long is refused alone.
       try {
-        a.plan = plannedVideo(a.video, (ref) => stored.get(ref)?.duration ?? null, cap);
+        entry.plan = plannedVideo(entry.video, (ref) => stored.get(ref)?.duration ?? null, cap);
       } catch (e) {
         if (!(e instanceof ValidationFailed)) throw e;
-        rejected.push(rejectRow(a.row, a.name, e.errors));
+        rejected.push(rejectRow(entry.row, entry.name, e.errors));
         return false;
       }
     }
@@ -229,23 +229,23 @@ const planJobs = (
 ): NewJob[] => {
   const batchId = newId("bat");
   const at = ctx.now();
-  return good.map((a) => {
-    const inputFileIds = [...new Set(a.refs.map((r) => stored.get(r.url)?.id))].filter(
+  return good.map((entry) => {
+    const inputFileIds = [...new Set(entry.refs.map((r) => stored.get(r.url)?.id))].filter(
       (id): id is string => id !== undefined,
     );
     return {
       id: newId("job"),
       userId: ctx.caller.userId,
       type,
-      config: a.config,
-      normalizedConfig: a.parsed,
-      plan: a.plan ?? null,
+      config: entry.config,
+      normalizedConfig: entry.parsed,
+      plan: entry.plan ?? null,
       inputFileIds,
-      outputFormat: a.outputFormat,
-      reserve: a.plan?.estimatedTokens ?? a.reserve,
+      outputFormat: entry.outputFormat,
+      reserve: entry.plan?.estimatedTokens ?? entry.reserve,
       priority: DEFAULT_PRIORITY,
       createdAt: at,
-      batch: { id: batchId, row: a.row, name: a.name },
+      batch: { id: batchId, row: entry.row, name: entry.name },
     };
   });
 };

@@ -3,7 +3,7 @@
  * names, cell lengths) and the errors one batch can earn, for every plan. A small body must never buy a large
  * answer: 100,000 unknown columns once earned 100,000 errors (10.9 MB for a 900 KB CSV).
  */
-import { planOf } from "../accounts/internal.ts";
+import { planOf } from "../accounts/lookup.ts";
 import type { CallerCtx } from "../context.ts";
 import { HTML_MAX_BYTES } from "@media-render/contract/config/limits";
 

@@ -11,7 +11,7 @@ import { createJob } from "../jobs/create-job.ts";
 import type { Fetcher } from "../jobs/import-inputs.ts";
 import { CallbackFields, type JobCreated } from "../jobs/schemas.ts";
 import { ValidationFailed } from "../lib/errors.ts";
-import { getOwnedTemplate } from "./internal.ts";
+import { getOwnedTemplate } from "./lookup.ts";
 import { MAX_BATCH_COLUMNS, MAX_REPORTED_ERRORS } from "./limits.ts";
 import { mergeRow } from "@media-render/contract/config/template-variables";
 

@@ -20,7 +20,7 @@ import { batchManifest, batchZip, manifestCsv } from "./batch-output.ts";
 import { getBatch } from "./batch-status.ts";
 import { cancelBatch } from "./cancel-batch.ts";
 import { createBatch } from "./create-batch.ts";
-import { getOwnedTemplate, toTemplate } from "./internal.ts";
+import { getOwnedTemplate, toTemplate } from "./lookup.ts";
 import { batchLimitsOf, type BatchLimits } from "./limits.ts";
 import { listBatches, ListBatchesQuery } from "./list-batches.ts";
 import { RenderBody, renderTemplate } from "./render-template.ts";

@@ -36,13 +36,13 @@ const moreErrors = (field: string, n: number, where = ""): FieldError => ({
  */
 export const rejectedRows = (rows: readonly RowErrors[]): RejectedRow[] => {
   let left = MAX_REPORTED_ERRORS;
-  return rows.map((r) => {
-    const shown = r.errors.slice(0, Math.max(0, left));
+  return rows.map((row) => {
+    const shown = row.errors.slice(0, Math.max(0, left));
     left -= shown.length;
-    const rest = r.total - shown.length;
+    const rest = row.total - shown.length;
     return {
-      row: r.row,
-      name: r.name,
+      row: row.row,
+      name: row.name,
       errors: rest ? [...shown, moreErrors("row", rest, " in this row")] : shown,
     };
   });

@@ -13,7 +13,7 @@ import { templates } from "../db/schema.ts";
 import { catalogueOnline } from "../fonts/online.ts";
 import { ValidationFailed } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
-import { getOwnedTemplate, toTemplate } from "./internal.ts";
+import { getOwnedTemplate, toTemplate } from "./lookup.ts";
 import type { Deleted } from "../lib/envelope.ts";
 import { MAX_TEMPLATE_VARIABLES } from "./limits.ts";
 import type { Template, TemplateBody, TemplateList } from "./schemas.ts";

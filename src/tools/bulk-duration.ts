@@ -6,9 +6,9 @@
  * bound (R2 reads are cheap, the ffprobe fallback runs on two cores, so it has its own smaller bound).
  */
 import { spendTokens } from "../billing/spend-tokens.ts";
-import { planOf } from "../accounts/internal.ts";
+import { planOf } from "../accounts/lookup.ts";
 import type { CallerCtx } from "../context.ts";
-import { filesByStoragePath } from "../files/internal.ts";
+import { filesByStoragePath } from "../files/lookup.ts";
 import { DomainError, NotFound, ValidationFailed } from "../lib/errors.ts";
 import { formatDuration } from "../media/format-duration.ts";
 import { storedDurationUs, toResult, urlDurationUs } from "./measure-duration.ts";

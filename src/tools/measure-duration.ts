@@ -5,7 +5,7 @@
  * renderer's ffprobe, so the answer always equals ffprobe's format.duration.
  */
 import type { CallerCtx, Ctx } from "../context.ts";
-import { filesByStoragePath } from "../files/internal.ts";
+import { filesByStoragePath } from "../files/lookup.ts";
 import type { FileRow } from "../files/store-file.ts";
 import { NotFound, UnprocessableMedia } from "../lib/errors.ts";
 import { bufferSource, r2Source } from "../media/byte-source.ts";

@@ -6,7 +6,7 @@
  */
 import type { Ctx } from "../context.ts";
 import type { NewDelivery } from "./events.ts";
-import { endpointObject } from "./internal.ts";
+import { endpointObject } from "./lookup.ts";
 import { RETENTION_MS } from "./limits.ts";
 
 /** Deliveries older than this without a hand-over are the cron's to hand over. */

@@ -4,7 +4,7 @@ import type * as v from "valibot";
 import type { CallerCtx } from "../context.ts";
 import { webhookAttempts, webhookDeliveries, webhookEvents } from "../db/schema.ts";
 import { InvalidState } from "../lib/errors.ts";
-import { endpointObject, getOwnedDelivery, getOwnedEndpoint } from "./internal.ts";
+import { endpointObject, getOwnedDelivery, getOwnedEndpoint } from "./lookup.ts";
 import type { DeliveriesQuery, ReplayResult, WebhookDeliveryDetail, WebhookDeliveryList } from "./schemas.ts";
 import { toAttempt, toDelivery } from "./serialize.ts";
 

@@ -10,7 +10,7 @@ import { ValidationFailed } from "../lib/errors.ts";
 import { newId } from "../lib/ids.ts";
 import { parseOrThrow } from "../lib/validate.ts";
 import { iso } from "../lib/time.ts";
-import { assertEndpointUrl, endpointObject, getOwnedEndpoint } from "./internal.ts";
+import { assertEndpointUrl, endpointObject, getOwnedEndpoint } from "./lookup.ts";
 import { DEFAULT_ROTATION_GRACE_SECONDS, MAX_ENDPOINTS_PER_ACCOUNT } from "./limits.ts";
 import {
   UpdateEndpointBody,

@@ -39,8 +39,8 @@ export const recordStatements = (
   let failingSince = endpoint.failingSince;
   let lastError: string | null = null;
   for (const r of results) {
-    const o = r.outcome;
-    if (o) {
+    const outcome = r.outcome;
+    if (outcome) {
       statements.push(
         db
           .prepare(
@@ -50,17 +50,17 @@ export const recordStatements = (
           )
           .bind(
             newId("wha"),
-            o.ok ? "succeeded" : "failed",
-            o.status,
-            o.durationMs,
-            o.error,
-            o.responseBody,
+            outcome.ok ? "succeeded" : "failed",
+            outcome.status,
+            outcome.durationMs,
+            outcome.error,
+            outcome.responseBody,
             r.at,
             r.deliveryId,
           ),
       );
-      failingSince = o.ok ? null : (failingSince ?? r.at);
-      if (!o.ok) lastError = o.error;
+      failingSince = outcome.ok ? null : (failingSince ?? r.at);
+      if (!outcome.ok) lastError = outcome.error;
     }
     statements.push(
       db
@@ -72,10 +72,10 @@ export const recordStatements = (
         )
         .bind(
           r.deliveryId,
-          o ? 1 : 0,
+          outcome ? 1 : 0,
           r.status,
-          o?.status ?? null,
-          o ? o.error : "the endpoint is disabled",
+          outcome?.status ?? null,
+          outcome ? outcome.error : "the endpoint is disabled",
           r.next,
           r.at,
         ),

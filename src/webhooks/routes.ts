@@ -35,7 +35,7 @@ import {
   WebhookEndpointCreated,
   WebhookEndpointList,
 } from "./schemas.ts";
-import { getOwnedEndpoint } from "./internal.ts";
+import { getOwnedEndpoint } from "./lookup.ts";
 import { sendTestEvent } from "./send-test.ts";
 import type { Context } from "hono";
 import type * as v from "valibot";

@@ -14,7 +14,7 @@ import {
   TEST_EVENT_TYPE,
   type NewDelivery,
 } from "./events.ts";
-import { getOwnedEndpoint } from "./internal.ts";
+import { getOwnedEndpoint } from "./lookup.ts";
 import { MAX_PAYLOAD_BYTES } from "./limits.ts";
 import type { QueuedTestEvent, TestEventBody } from "./schemas.ts";
 

@@ -360,7 +360,10 @@ describe("webhooks", () => {
     await page.goto(`${base}/console/webhooks`);
     await page.getByRole("link", { name: "Secret and deliveries" }).click();
     await page.waitForURL(`${base}/console/webhooks/job-callbacks`);
-    const secretBox = page.getByRole("textbox", { name: "Job-callback signing secret" });
+    // Hidden until asked for: the page shows the masked field (once its data is in), never the readable one. The
+    // names are matched exactly: the masked field's label holds the readable one's.
+    const secretBox = page.getByRole("textbox", { name: "Job-callback signing secret", exact: true });
+    await page.getByLabel("Job-callback signing secret (hidden)", { exact: true }).waitFor();
     expect(await secretBox.count()).toBe(0);
     await page.getByRole("button", { name: "Show" }).click();
     const secret = await secretBox.inputValue();

@@ -100,16 +100,16 @@ describe("the layer check", () => {
   it("lets a folder take only the listed types from the root's wiring files", () => {
     const rule = { root, types: ["deps.ts"] };
     write({
-      "config.ts": 'import { DEFAULTS } from "./video/tools.ts";\nexport const config = DEFAULTS;\n',
+      "settings.ts": 'import { DEFAULTS } from "./video/tools.ts";\nexport const config = DEFAULTS;\n',
       "deps.ts":
-        'import type { config } from "./config.ts";\nexport type Deps = { config: typeof config };\n',
+        'import type { config } from "./settings.ts";\nexport type Deps = { config: typeof config };\n',
       "video/tools.ts": "export const DEFAULTS = {};\n",
       "video/run.ts": 'import type { Deps } from "../deps.ts";\nexport const run = (d: Deps) => d;\n',
     });
     expect(wiringProblems([rule])).toEqual([]);
-    write({ "video/render.ts": 'import { config } from "../config.ts";\nexport const r = config;\n' });
+    write({ "video/render.ts": 'import { config } from "../settings.ts";\nexport const r = config;\n' });
     const problems = wiringProblems([rule]);
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/render\.ts \("\.\.\/config\.ts"\) imports the wiring at the root/);
+    expect(problems[0]).toMatch(/render\.ts \("\.\.\/settings\.ts"\) imports the wiring at the root/);
   });
 });

@@ -21,7 +21,7 @@ import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { APT_PACKAGES, BROWSER_USER } from "../../scripts/lib/system.mjs";
 import { aptInstalls, contextFilter, parseDockerfile, type Stage } from "../../scripts/lib/dockerfile.mjs";
-import { DEFAULT_RENDER_TOOLS } from "../../renderer/src/config.ts";
+import { DEFAULT_RENDER_TOOLS } from "../../renderer/src/settings.ts";
 import { asUser } from "../../renderer/src/lib/run-as.ts";
 import { CATALOG_FAMILIES } from "@media-render/contract/fonts/catalog";
 import { LIBRARIES, TAILWIND } from "@media-render/contract/html-libraries";

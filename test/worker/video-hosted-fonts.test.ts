@@ -16,7 +16,7 @@ import { createContext, withCaller } from "../../src/context.ts";
 import type { Env } from "../../src/env.ts";
 import { hostedCssKey } from "../../src/fonts/hosted-source.ts";
 import { createJob } from "../../src/jobs/create-job.ts";
-import { getJobById } from "../../src/jobs/internal.ts";
+import { getJobById } from "../../src/jobs/lookup.ts";
 import { finishJob } from "../../src/jobs/lifecycle.ts";
 import { UnprocessableMedia } from "../../src/lib/errors.ts";
 import { buildVideoRequest } from "../../src/queues/dispatch-video.ts";

@@ -34,10 +34,10 @@ const flags = (layer: object) => layer as LibraryOptions;
 
 /** Library names a layer loads, Tailwind first (it styles what the others draw). */
 export const libraryNames = (layer: object): string[] => {
-  const o = flags(layer);
+  const options = flags(layer);
   return [
-    ...(o.enableLibraries === true || o.tailwindcss === true ? [TAILWIND.name] : []),
-    ...(o.enableLibraries === true ? LIBRARIES.map((l) => l.name) : []),
+    ...(options.enableLibraries === true || options.tailwindcss === true ? [TAILWIND.name] : []),
+    ...(options.enableLibraries === true ? LIBRARIES.map((l) => l.name) : []),
   ];
 };
 
@@ -53,9 +53,9 @@ const SCRIPT_SRC = /<script\b[^>]*\bsrc\s*=\s*(["']?)([^"'\s>]+)\1[^>]*>\s*<\/sc
  * refused by the page's policy.
  */
 export const stripLibraryImports = (html: string, layer: object): string => {
-  const o = flags(layer);
-  const libs = o.enableLibraries === true;
-  const tw = libs || o.tailwindcss === true;
+  const options = flags(layer);
+  const libs = options.enableLibraries === true;
+  const tw = libs || options.tailwindcss === true;
   return html.replace(SCRIPT_SRC, (tag, _q: string, src: string) => {
     if (tw && TAILWIND.pattern.test(src)) return "";
     if (libs && LIBRARIES.some((l) => l.pattern.test(src))) return "";

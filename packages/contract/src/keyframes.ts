@@ -60,9 +60,9 @@ export const parseEasing = (easing: string | undefined): Easing | null => {
   if (easing === undefined || easing === "linear") return { kind: "linear" };
   if (easing === "step") return { kind: "step" };
   if (easing in NAMED_CURVES) return { kind: "bezier", ...NAMED_CURVES[easing as keyof typeof NAMED_CURVES] };
-  const m = CUBIC_BEZIER_PATTERN.exec(easing);
-  if (!m) return null;
-  const [x1, y1, x2, y2] = m.slice(1).map(Number) as [number, number, number, number];
+  const match = CUBIC_BEZIER_PATTERN.exec(easing);
+  if (!match) return null;
+  const [x1, y1, x2, y2] = match.slice(1).map(Number) as [number, number, number, number];
   if (x1 < 0 || x1 > 1 || x2 < 0 || x2 > 1) return null;
   if (Math.abs(y1) > BEZIER_MAX_Y || Math.abs(y2) > BEZIER_MAX_Y) return null;
   return { kind: "bezier", x1, y1, x2, y2 };
@@ -80,19 +80,19 @@ export const bezierAt = (a: number, b: number, s: number): number => {
   return 3 * r * r * s * a + 3 * r * s * s * b + s * s * s;
 };
 
-/** A Bézier easing at progress p (0..1): y where x = p, found by bisection (x rises with s when x1, x2 ∈ [0,1]). */
-export const bezierEase = (c: Bezier, p: number): number => {
+/** A Bézier easing at `progress` (0..1): y where x = progress, found by bisection (x rises with s when x1, x2 ∈ [0,1]). */
+export const bezierEase = (curve: Bezier, progress: number): number => {
   // The ends exactly (the renderer's segments end where the next keyframe's begins, so it never asks there).
-  if (p <= 0) return 0;
-  if (p >= 1) return 1;
+  if (progress <= 0) return 0;
+  if (progress >= 1) return 1;
   let lo = 0;
   let hi = 1;
   for (let i = 0; i < BEZIER_STEPS; i++) {
     const mid = (lo + hi) / 2;
-    if (bezierAt(c.x1, c.x2, mid) < p) lo = mid;
+    if (bezierAt(curve.x1, curve.x2, mid) < progress) lo = mid;
     else hi = mid;
   }
-  return bezierAt(c.y1, c.y2, (lo + hi) / 2);
+  return bezierAt(curve.y1, curve.y2, (lo + hi) / 2);
 };
 
 /** The eased progress of `easing` at p (0..1). */
@@ -107,21 +107,21 @@ export const isKeyframed = (value: Animated | undefined): value is readonly Keyf
   Array.isArray(value);
 
 /**
- * The value of `value` at `t` seconds from the layer's start: a plain number at any time; keyframes held before
+ * The value of `value` at `time` seconds from the layer's start: a plain number at any time; keyframes held before
  * the first and after the last, eased between.
  */
-export const valueAt = (value: Animated, t: number): number => {
+export const valueAt = (value: Animated, time: number): number => {
   if (!isKeyframed(value)) return value;
   const first = value[0];
   if (!first) return Number.NaN;
-  if (t <= first.time) return first.value;
+  if (time <= first.time) return first.value;
   for (let i = 0; i + 1 < value.length; i++) {
     const a = value[i]!;
     const b = value[i + 1]!;
-    if (t >= b.time) continue;
-    const p = (t - a.time) / (b.time - a.time);
+    if (time >= b.time) continue;
+    const progress = (time - a.time) / (b.time - a.time);
     const easing = parseEasing(a.easing) ?? { kind: "linear" };
-    return a.value + (b.value - a.value) * ease(easing, p);
+    return a.value + (b.value - a.value) * ease(easing, progress);
   }
   return value[value.length - 1]!.value;
 };

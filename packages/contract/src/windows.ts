@@ -81,12 +81,15 @@ const cumulativeCost = (config: BalanceInput, timeline: Timeline): Float64Array 
   const frameOf = (seconds: number) => Math.round(seconds * timeline.fps);
   add(0, total, 1);
   config.clips.forEach((clip, i) => {
-    const t = timeline.clips[i];
-    if (!t) return;
+    const timing = timeline.clips[i];
+    if (!timing) return;
     for (const layer of clip.layers) {
-      const from = t.startFrame + (layer.start === undefined ? 0 : frameOf(layer.start));
-      const to = layer.stop === undefined ? t.startFrame + t.frames : t.startFrame + frameOf(layer.stop);
-      add(from, Math.min(to, t.startFrame + t.frames), layerFrameCost(layer));
+      const from = timing.startFrame + (layer.start === undefined ? 0 : frameOf(layer.start));
+      const to =
+        layer.stop === undefined
+          ? timing.startFrame + timing.frames
+          : timing.startFrame + frameOf(layer.stop);
+      add(from, Math.min(to, timing.startFrame + timing.frames), layerFrameCost(layer));
     }
   });
   for (const layer of config.globalLayers ?? [])
@@ -115,12 +118,12 @@ export const chunkWindows = (config: BalanceInput, timeline: Timeline, count: nu
   const cost = cumulativeCost(config, timeline);
   const all = cost[total]!;
   const cuts = [0];
-  let f = 0;
+  let frame = 0;
   for (let i = 1; i < count; i++) {
     const share = (all * i) / count;
-    while (f < total && cost[f]! < share) f++;
+    while (frame < total && cost[frame]! < share) frame++;
     // Each chunk keeps at least one frame, and leaves one to each chunk after it.
-    cuts.push(Math.min(Math.max(f, cuts[i - 1]! + 1), total - (count - i)));
+    cuts.push(Math.min(Math.max(frame, cuts[i - 1]! + 1), total - (count - i)));
   }
   cuts.push(total);
   return Array.from({ length: count }, (_, i) => ({ start: cuts[i]!, end: cuts[i + 1]! }));

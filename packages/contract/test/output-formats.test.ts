@@ -10,7 +10,8 @@ import { validateJobConfig } from "../src/config/index.ts";
 import { estimateVideoTokens } from "../src/config/estimate.ts";
 import { FILE_EXTENSIONS, kindOfReference } from "../src/config/file-ref.ts";
 import { IMAGE_FORMATS } from "../src/config/image.ts";
-import * as L from "../src/config/limits.ts";
+import * as limits from "../src/config/limits.ts";
+import * as prices from "../src/config/prices.ts";
 import {
   AUDIO_FORMATS,
   FRAME_DEFAULTS,
@@ -106,7 +107,7 @@ describe("what is derived from the table", () => {
   });
 
   it("defaults to mp4, and to png for a still and a poster, jpeg for thumbnails (written .jpg)", () => {
-    expect(renderFormatOf({})).toBe(L.VIDEO_DEFAULTS.format);
+    expect(renderFormatOf({})).toBe(limits.VIDEO_DEFAULTS.format);
     expect(renderFormatOf({ format: "gif", still: {} })).toBe("png");
     expect(renderFormatOf({ format: "gif", still: { format: "jpeg" } })).toBe("jpeg");
     expect(FRAME_DEFAULTS).toEqual({ still: "png", poster: "png", thumbnails: "jpeg" });
@@ -154,8 +155,8 @@ describe("what is derived from the table", () => {
           const started = Math.ceil(Math.round(s * 1000) / 1000);
           const [base, perSecond] =
             OUTPUT_FORMATS[f].price === "audio"
-              ? [L.TOKENS_AUDIO_BASE, L.TOKENS_AUDIO_PER_SECOND]
-              : [L.TOKENS_VIDEO_BASE, L.TOKENS_VIDEO_PER_SECOND];
+              ? [prices.TOKENS_AUDIO_BASE, prices.TOKENS_AUDIO_PER_SECOND]
+              : [prices.TOKENS_VIDEO_BASE, prices.TOKENS_VIDEO_PER_SECOND];
           expect(estimateVideoTokens(s, false, f)).toBe(base + perSecond * started);
         },
       ),

@@ -55,16 +55,16 @@ export const placement = (layer: Placeable, canvas: { width: number; height: num
   let top: number;
   let fx: number;
   let fy: number;
-  const p = layer.position;
-  if (typeof p === "string") {
-    [fx, fy] = NAMED[p] ?? [0, 0];
+  const position = layer.position;
+  if (typeof position === "string") {
+    [fx, fy] = NAMED[position] ?? [0, 0];
     left = fx * canvas.width;
     top = fy * canvas.height;
-  } else if (p) {
-    fx = ORIGIN[p.originX ?? "left"] ?? 0;
-    fy = ORIGIN[p.originY ?? "top"] ?? 0;
-    left = p.x * canvas.width;
-    top = p.y * canvas.height;
+  } else if (position) {
+    fx = ORIGIN[position.originX ?? "left"] ?? 0;
+    fy = ORIGIN[position.originY ?? "top"] ?? 0;
+    left = position.x * canvas.width;
+    top = position.y * canvas.height;
   } else {
     fx = alignX;
     fy = 0;

@@ -20,8 +20,8 @@ const fontAt = (path: string): KitFont | null => {
   if (!opened.has(path)) {
     let font: KitFont | null = null;
     try {
-      const f = openSync(path);
-      font = "fonts" in f ? (f.fonts[0] ?? null) : f;
+      const file = openSync(path);
+      font = "fonts" in file ? (file.fonts[0] ?? null) : file;
     } catch {
       font = null; // an unreadable file: the fallbacks measure instead
     }

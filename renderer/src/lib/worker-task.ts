@@ -23,31 +23,35 @@ export interface WorkerTaskOptions {
  * Runs the worker module at `url` with `input` as its workerData, resolving with the value it posts; rejects with
  * its error, or when it overruns `timeMs` or `heapMb` (the worker is terminated then), or when `signal` aborts.
  */
-export const runWorkerTask = <T>(url: URL, input: unknown, o: WorkerTaskOptions): Promise<T> =>
+export const runWorkerTask = <T>(url: URL, input: unknown, options: WorkerTaskOptions): Promise<T> =>
   new Promise((resolve, reject) => {
     const worker = new Worker(url, {
       workerData: input,
-      resourceLimits: { maxOldGenerationSizeMb: o.heapMb, maxYoungGenerationSizeMb: Math.min(16, o.heapMb) },
+      resourceLimits: {
+        maxOldGenerationSizeMb: options.heapMb,
+        maxYoungGenerationSizeMb: Math.min(16, options.heapMb),
+      },
     });
     let settled = false;
     const finish = (settle: () => void) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      o.signal?.removeEventListener("abort", onAbort);
+      options.signal?.removeEventListener("abort", onAbort);
       void worker.terminate();
       settle();
     };
     const timer = setTimeout(
-      () => finish(() => reject(new Error(`${o.what} took longer than ${o.timeMs / 1000} s`))),
-      o.timeMs,
+      () => finish(() => reject(new Error(`${options.what} took longer than ${options.timeMs / 1000} s`))),
+      options.timeMs,
     );
-    const onAbort = () => finish(() => reject(o.signal!.reason ?? new Error(`${o.what} was stopped`)));
-    if (o.signal?.aborted) onAbort();
-    o.signal?.addEventListener("abort", onAbort, { once: true });
+    const onAbort = () =>
+      finish(() => reject(options.signal!.reason ?? new Error(`${options.what} was stopped`)));
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener("abort", onAbort, { once: true });
     worker.once("message", (answer: WorkerAnswer<T>) =>
       finish(() =>
-        answer.ok ? resolve(answer.value) : reject(new Error(`${o.what} failed: ${answer.error}`)),
+        answer.ok ? resolve(answer.value) : reject(new Error(`${options.what} failed: ${answer.error}`)),
       ),
     );
     worker.once("error", (e: Error & { code?: string }) =>
@@ -55,11 +59,13 @@ export const runWorkerTask = <T>(url: URL, input: unknown, o: WorkerTaskOptions)
         reject(
           new Error(
             e.code === "ERR_WORKER_OUT_OF_MEMORY"
-              ? `${o.what} needed more than ${o.heapMb} MB of memory`
-              : `${o.what} failed: ${e.message}`,
+              ? `${options.what} needed more than ${options.heapMb} MB of memory`
+              : `${options.what} failed: ${e.message}`,
           ),
         ),
       ),
     );
-    worker.once("exit", (code) => finish(() => reject(new Error(`${o.what} stopped (exit code ${code})`))));
+    worker.once("exit", (code) =>
+      finish(() => reject(new Error(`${options.what} stopped (exit code ${code})`))),
+    );
   });

@@ -21,7 +21,7 @@ import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import type { AppDeps } from "../deps.ts";
 import { BadRequest } from "../lib/errors.ts";
 import { cancelRenders } from "../video/chunks.ts";
-import { videoSpec, withJobFonts } from "../video/config.ts";
+import { videoSpec, withJobFonts } from "../video/spec.ts";
 import { missingInput } from "../video/fetch-inputs.ts";
 import { videoJobTask } from "../video/run-job.ts";
 

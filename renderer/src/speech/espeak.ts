@@ -29,14 +29,18 @@ export const pauseAfter = (word: string): number =>
       ? PAUSES.clause
       : PAUSES.word;
 
-/** Runs `f` over `items`, at most `limit` at a time, keeping their order. */
-const mapLimit = async <T, R>(items: readonly T[], limit: number, f: (t: T) => Promise<R>): Promise<R[]> => {
+/** Runs `work` over `items`, at most `limit` at a time, keeping their order. */
+const mapLimit = async <T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (t: T) => Promise<R>,
+): Promise<R[]> => {
   const out: R[] = [];
   let next = 0;
   const worker = async () => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await f(items[i]!);
+      out[i] = await work(items[i]!);
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

@@ -35,13 +35,13 @@ export const isAnimatedWebp = async (path: string): Promise<boolean> => {
 const decode = async (
   input: string,
   output: string,
-  o: { user?: Identity | null; signal?: AbortSignal },
+  options: { user?: Identity | null; signal?: AbortSignal },
 ): Promise<void> => {
   try {
     await run(process.execPath, [DECODER, input, output], {
       timeoutMs: DECODE_TIMEOUT_MS,
-      signal: o.signal,
-      user: o.user,
+      signal: options.signal,
+      user: options.user,
     });
   } catch (error) {
     if (error instanceof ProcessError && (error.failure === "exited" || error.failure === "timed-out")) {
@@ -60,15 +60,15 @@ const decode = async (
  */
 export const readableAnimations = async (
   local: ReadonlyMap<string, string>,
-  o: { workDir: string; user?: Identity | null; signal?: AbortSignal },
+  options: { workDir: string; user?: Identity | null; signal?: AbortSignal },
 ): Promise<Map<string, string>> => {
   // One at a time: each decode may hold up to 256 MiB of frames.
   const done = new Map<string, string>();
   let n = 0;
   for (const path of new Set(local.values())) {
     if (!(await isAnimatedWebp(path))) continue;
-    const out = join(o.workDir, `animated-webp-${n++}.png`);
-    await decode(path, out, o);
+    const out = join(options.workDir, `animated-webp-${n++}.png`);
+    await decode(path, out, options);
     done.set(path, out);
   }
   return new Map([...local].map(([ref, path]) => [ref, done.get(path) ?? path]));

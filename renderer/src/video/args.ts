@@ -61,7 +61,7 @@ export const ffmpegArgs = (job: FfmpegJob): string[] => {
 };
 
 /**
- * The command line of a pass that writes only extra outputs (the transition taps, gl/gl-join.ts): the
+ * The command line of a pass that writes only extra outputs (the transition taps, gl/drawn-transitions.ts): the
  * same inputs and graph, no main output; ffmpeg stops once every extra output has ended.
  */
 export const extraOutputsArgs = (job: Pick<FfmpegJob, "inputs" | "graphScript" | "outputs">): string[] => {

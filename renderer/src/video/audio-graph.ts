@@ -6,7 +6,7 @@
  */
 import type { GraphContext, LayerAudio } from "./graph-context.ts";
 import type { AudioTrackSpec } from "./types.ts";
-import { f } from "./values.ts";
+import { ffNumber } from "./values.ts";
 import { duckFilter } from "./ducking.ts";
 import { encoderOf } from "./outputs/encoders.ts";
 
@@ -31,23 +31,25 @@ export const clipAudioStream = (ctx: GraphContext, clipIndex: number, parts: Lay
   const timing = ctx.timeline.clips[clipIndex]!;
   const placed = parts.map((p) => {
     const l = ctx.label("cap");
-    ctx.chain(`[${p.label}]${NORMALISE},apad,atrim=0:${f(p.duration)},${delayMs(p.offset)}[${l}]`);
+    ctx.chain(`[${p.label}]${NORMALISE},apad,atrim=0:${ffNumber(p.duration)},${delayMs(p.offset)}[${l}]`);
     return l;
   });
   const mixed = mix(ctx, placed, "cmix");
   const fades: string[] = [];
   const prev = ctx.timeline.clips[clipIndex - 1]?.transition;
   if (timing.inFrames > 0 && prev) {
-    fades.push(`afade=t=in:st=0:d=${f(timing.inFrames / ctx.spec.fps)}:curve=${prev.audioInCurve}`);
+    fades.push(`afade=t=in:st=0:d=${ffNumber(timing.inFrames / ctx.spec.fps)}:curve=${prev.audioInCurve}`);
   }
-  const t = timing.transition;
-  if (t) {
-    const d = t.frames / ctx.spec.fps;
-    fades.push(`afade=t=out:st=${f(timing.duration - d)}:d=${f(d)}:curve=${t.audioOutCurve}`);
+  const transition = timing.transition;
+  if (transition) {
+    const seconds = transition.frames / ctx.spec.fps;
+    fades.push(
+      `afade=t=out:st=${ffNumber(timing.duration - seconds)}:d=${ffNumber(seconds)}:curve=${transition.audioOutCurve}`,
+    );
   }
   const out = ctx.label("clipa");
   ctx.chain(
-    `[${mixed}]apad,atrim=0:${f(timing.duration)}${fades.map((x) => `,${x}`).join("")},${delayMs(timing.start)}[${out}]`,
+    `[${mixed}]apad,atrim=0:${ffNumber(timing.duration)}${fades.map((x) => `,${x}`).join("")},${delayMs(timing.start)}[${out}]`,
   );
   return out;
 };
@@ -66,12 +68,12 @@ const trackStream = (ctx: GraphContext, track: AudioTrackSpec): string | null =>
   if (length <= 0) return null;
   const i = ctx.addMedia(
     info,
-    ["-ss", f(track.cutFrom), ...(Number.isFinite(length) ? ["-t", f(length)] : [])],
+    ["-ss", ffNumber(track.cutFrom), ...(Number.isFinite(length) ? ["-t", ffNumber(length)] : [])],
     track.path,
   );
   const out = ctx.label("trk");
   ctx.chain(
-    `[${i}:a]asetpts=PTS-STARTPTS,${NORMALISE},volume=${f(track.mixVolume)},${delayMs(track.start)}${ducked(ctx, track.duck)}[${out}]`,
+    `[${i}:a]asetpts=PTS-STARTPTS,${NORMALISE},volume=${ffNumber(track.mixVolume)},${delayMs(track.start)}${ducked(ctx, track.duck)}[${out}]`,
   );
   return out;
 };
@@ -87,22 +89,24 @@ export const normMaxGain = (maxGain: number): number => Math.max(1, maxGain);
 /** Builds `[aout]`: clips (× clipsAudioVolume) + tracks + background, norm, output volume, exact length. */
 export const finishAudio = (ctx: GraphContext, clipStreams: string[], tracks: AudioTrackSpec[]): void => {
   const { spec } = ctx;
-  const total = f(ctx.timeline.duration);
+  const total = ffNumber(ctx.timeline.duration);
   const sources: string[] = [];
   if (clipStreams.length > 0) {
     const clips = ctx.label("clips");
-    ctx.chain(`[${mix(ctx, clipStreams, "allc")}]volume=${f(spec.clipsAudioVolume)}[${clips}]`);
+    ctx.chain(`[${mix(ctx, clipStreams, "allc")}]volume=${ffNumber(spec.clipsAudioVolume)}[${clips}]`);
     sources.push(clips);
   }
   for (const t of tracks) {
-    const s = trackStream(ctx, t);
-    if (s) sources.push(s);
+    const stream = trackStream(ctx, t);
+    if (stream) sources.push(stream);
   }
   const bgInfo = spec.audioFilePath ? ctx.mediaInfo(spec.audioFilePath) : undefined;
   if (spec.audioFilePath && bgInfo?.hasAudio) {
     const i = ctx.addMedia(bgInfo, spec.loopAudio ? ["-stream_loop", "-1"] : [], spec.audioFilePath);
     const bg = ctx.label("bg");
-    ctx.chain(`[${i}:a]${NORMALISE},volume=${f(spec.backgroundAudioVolume)}${ducked(ctx, true)}[${bg}]`);
+    ctx.chain(
+      `[${i}:a]${NORMALISE},volume=${ffNumber(spec.backgroundAudioVolume)}${ducked(ctx, true)}[${bg}]`,
+    );
     sources.push(bg);
   }
   // Opus takes frames of 960 samples (20 ms at 48 kHz); ffmpeg 5.1 hands a webm's encoder the graph's own frames
@@ -115,9 +119,9 @@ export const finishAudio = (ctx: GraphContext, clipStreams: string[], tracks: Au
     return;
   }
   const norm = spec.audioNorm.enable
-    ? `,dynaudnorm=g=${oddGauss(spec.audioNorm.gaussSize)}:m=${f(normMaxGain(spec.audioNorm.maxGain))}`
+    ? `,dynaudnorm=g=${oddGauss(spec.audioNorm.gaussSize)}:m=${ffNumber(normMaxGain(spec.audioNorm.maxGain))}`
     : "";
   ctx.chain(
-    `[${mix(ctx, sources, "mixall")}]${NORMALISE}${norm},volume=${f(spec.outputVolume)},apad,atrim=0:${total},asetpts=PTS-STARTPTS${opusFrames}[aout]`,
+    `[${mix(ctx, sources, "mixall")}]${NORMALISE}${norm},volume=${ffNumber(spec.outputVolume)},apad,atrim=0:${total},asetpts=PTS-STARTPTS${opusFrames}[aout]`,
   );
 };

@@ -27,7 +27,7 @@ import {
   videoCodecArgs,
   type EncoderSettings,
 } from "./outputs/encoders.ts";
-import { f } from "./values.ts";
+import { ffNumber } from "./values.ts";
 
 import type { ChunkPart } from "@media-render/contract/windows";
 
@@ -89,7 +89,7 @@ export const joinArgs = (
     ...["-format_whitelist", `concat,${demuxerOfMuxer(settings.segmentMuxer)}`, "-i", list],
     ...["-filter_complex_script", script, "-map", `${audioInputs.length}:v`],
     ...["-map", "[aout]", "-c:v", "copy", ...audioAndContainerArgs(settings)],
-    ...["-t", f(j.duration), "-f", OUTPUT_FORMATS[j.format].muxer, j.outPath],
+    ...["-t", ffNumber(j.duration), "-f", OUTPUT_FORMATS[j.format].muxer, j.outPath],
   ];
 };
 

@@ -1,15 +1,15 @@
 /**
  * Compiles a VideoSpec (+ probed media and rasterised text) into ONE ffmpeg filter graph:
  * per clip, layers overlaid on a base (or the first full-frame opaque layer AS the base), clips
- * joined by the cheap mixers of joins.ts, else xfade (or concat for cuts), global layers on top,
+ * joined by the cheap mixers of mixed-transitions.ts, else xfade (or concat for cuts), global layers on top,
  * audio mixed to the exact length.
  * Pure apart from the label counter: same inputs → same graph.
  */
 import { clipAudioStream, finishAudio } from "./audio-graph.ts";
 import { GraphContext, type GlLayerDrawer, type LayerWindow } from "./graph-context.ts";
 import type { PipeUser } from "../lib/process.ts";
-import { glJoin, glTaps, type DrawnTransition, type TransitionDrawer } from "./gl/gl-join.ts";
-import { MIXERS, overlapJoin } from "./joins.ts";
+import { glJoin, glTaps, type DrawnTransition, type TransitionDrawer } from "./gl/drawn-transitions.ts";
+import { MIXERS, overlapJoin } from "./mixed-transitions.ts";
 import { canvasHasAlpha } from "./outputs/encoders.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
 import { compileLayer, keyedLayers, keyedOf, type KeyedLayer } from "./layers/index.ts";
@@ -17,7 +17,7 @@ import type { Timeline } from "@media-render/contract/timeline";
 import { clipRange, composedRange, type FrameRange, type FrameWindow } from "@media-render/contract/windows";
 import { drawnByGl, resolveTransition } from "./transitions.ts";
 import type { AudioTrackSpec, Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
-import { f } from "./values.ts";
+import { ffNumber } from "./values.ts";
 
 export interface CompiledGraph {
   /** Per input: its options followed by `-i path`. */
@@ -27,7 +27,7 @@ export interface CompiledGraph {
    * transitions, readers of the frames transitions are drawn from.
    */
   pipes: PipeUser[];
-  /** How many pipes cannot be written twice (html captures); 0 lets the graph run twice (gl-join.ts). */
+  /** How many pipes cannot be written twice (html captures); 0 lets the graph run twice (drawn-transitions.ts). */
   oneShotPipes?: number;
   /** Extra outputs (label, output options, pipe) after the main one. */
   outputs?: { label: string; args: string[]; pipe: string }[];
@@ -99,23 +99,25 @@ const composite = (
         `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${count},${ctx.retime(range.from)}[${current}]`,
       );
     }
-    for (const o of [out, ...(out.more ?? [])]) {
+    for (const overlay of [out, ...(out.more ?? [])]) {
       const next = ctx.label("ov");
-      const x = typeof o.x === "number" ? o.x : `'${o.x}'`;
-      const y = typeof o.y === "number" ? o.y : `'${o.y}'`;
+      const x = typeof overlay.x === "number" ? overlay.x : `'${overlay.x}'`;
+      const y = typeof overlay.y === "number" ? overlay.y : `'${overlay.y}'`;
       // An opaque base stays yuv420p: format=auto would negotiate yuva420p for the whole frame and add
       // two full-frame conversions per layer per frame (~0.5 ms each at 720p).
       const ovFmt = alpha ? "auto" : "yuv420";
-      ctx.chain(`[${current}][${o.label}]overlay=x=${x}:y=${y}:eof_action=pass:format=${ovFmt}[${next}]`);
+      ctx.chain(
+        `[${current}][${overlay.label}]overlay=x=${x}:y=${y}:eof_action=pass:format=${ovFmt}[${next}]`,
+      );
       current = next;
     }
   }
   return current ?? "";
 };
 
-/** The drawn transition after clip `c` (its key is the same in the taps and the splice pass). */
+/** The drawn transition after clip `clipIndex` (its key is the same in the taps and the splice pass). */
 const drawnAfter = (
-  c: number,
+  clipIndex: number,
   plan: {
     r: { name: string };
     t: { frames: number; params?: Record<string, unknown>; easing?: string | null };
@@ -124,8 +126,8 @@ const drawnAfter = (
 ): DrawnTransition => {
   const { r, t } = plan;
   return {
-    key: `t${c}`,
-    field: `clips[${c}].transition`,
+    key: `t${clipIndex}`,
+    field: `clips[${clipIndex}].transition`,
     name: r.name,
     frames: t.frames,
     params: t.params,
@@ -143,14 +145,14 @@ type TransitionPlan = {
 
 /**
  * The composed clips joined in order (`clipLabels`: "" for a clip the graph leaves out), each to the next by its
- * transition: drawn frames spliced in (gl-join.ts), a mixer of joins.ts, ffmpeg's xfade, or a plain concat. Answers
+ * transition: drawn frames spliced in (drawn-transitions.ts), a mixer of mixed-transitions.ts, ffmpeg's xfade, or a plain concat. Answers
  * the joined stream, which starts at frame `from` of the timeline, and the transitions used.
  */
 const joinClips = (
   ctx: GraphContext,
   clipLabels: string[],
   plans: TransitionPlan[],
-  o: {
+  options: {
     timeline: Timeline;
     from: number;
     drawer: TransitionDrawer | undefined;
@@ -158,7 +160,7 @@ const joinClips = (
     alpha: boolean;
   },
 ): { acc: string; used: string[] } => {
-  const { timeline, drawer, format, alpha } = o;
+  const { timeline, drawer, format, alpha } = options;
   const { fps } = ctx.spec;
   const used: string[] = [];
   // The clips the graph composes, in order; `acc` starts at the composed range's first frame.
@@ -168,7 +170,7 @@ const joinClips = (
     const next = ctx.label("join");
     const plan = plans[c - 1];
     // Where clip c starts in `acc` (which starts at the range's first frame, never inside a transition).
-    const at = timeline.clips[c]!.startFrame - o.from;
+    const at = timeline.clips[c]!.startFrame - options.from;
     if (plan?.drawn && drawer) {
       used.push(plan.r.name);
       const drawn = drawnAfter(c - 1, plan, format);
@@ -183,7 +185,7 @@ const joinClips = (
       } else {
         const expr = r.expr ? `:expr='${r.expr}'` : "";
         ctx.chain(
-          `[${acc}][${clipLabels[c]}]xfade=transition=${r.xfade}:duration=${f(t.frames / fps)}:offset=${f(start / fps)}${expr}[${next}]`,
+          `[${acc}][${clipLabels[c]}]xfade=transition=${r.xfade}:duration=${ffNumber(t.frames / fps)}:offset=${ffNumber(start / fps)}${expr}[${next}]`,
         );
       }
     } else {
@@ -236,18 +238,18 @@ const planTransitions = (
   pass: GraphPass,
   format: string | undefined,
 ): TransitionPlan[] =>
-  timeline.clips.map((timing, c): TransitionPlan => {
-    const t = timing.transition;
-    if (!t || c === timeline.clips.length - 1) return null;
-    const r = resolveTransition(t.name, `${jobId}:${c}`, t.params);
+  timeline.clips.map((timing, clipIndex): TransitionPlan => {
+    const transition = timing.transition;
+    if (!transition || clipIndex === timeline.clips.length - 1) return null;
+    const resolved = resolveTransition(transition.name, `${jobId}:${clipIndex}`, transition.params);
     // The taps pass draws only the transition it is tapping; a window draws those it composes.
     const drawn =
       pass.kind !== "plain" &&
-      (pass.kind !== "taps" || c === pass.tapping) &&
-      ranges[c] !== null &&
-      ranges[c + 1] !== null &&
-      drawnByGl(r.name, t.params, t.easing, format);
-    return { t, r, drawn };
+      (pass.kind !== "taps" || clipIndex === pass.tapping) &&
+      ranges[clipIndex] !== null &&
+      ranges[clipIndex + 1] !== null &&
+      drawnByGl(resolved.name, transition.params, transition.easing, format);
+    return { t: transition, r: resolved, drawn };
   });
 
 /** What a graph is compiled from. */
@@ -270,8 +272,8 @@ export interface GraphInput {
 }
 
 /**
- * Which graph to build. "plain": every transition by its xfade mapping (or the mixers of joins.ts). With a
- * drawer (gl/gl-join.ts), every transition but the exact ffmpeg twins (XFADE_TWINS) is drawn by its GLSL:
+ * Which graph to build. "plain": every transition by its xfade mapping (or the mixers of mixed-transitions.ts). With a
+ * drawer (gl/drawn-transitions.ts), every transition but the exact ffmpeg twins (XFADE_TWINS) is drawn by its GLSL:
  * "taps" builds the run that writes the pairs of the transition after clip `tapping` (one run per
  * transition: a run writing two transitions' pairs interleaves them, and then waits on the second's reader
  * while the render waits for the first's frames); "splice" builds the render, reading the drawn frames.
@@ -304,36 +306,36 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
   const plans = planTransitions(timeline, ranges, jobId, pass, format);
   const tapping = pass.kind === "taps";
   const taps: { tail?: string; head?: string }[] = [];
-  timeline.clips.forEach((timing, c) => {
+  timeline.clips.forEach((timing, clipIndex) => {
     ctx.clipAudio = [];
     // The taps pass composes only the clips on either side of a drawn transition, without sound; a window only
     // the clips it reaches, only as far as it does.
-    const part = ranges[c];
-    if (!part || (tapping && !plans[c]?.drawn && !plans[c - 1]?.drawn)) {
+    const part = ranges[clipIndex];
+    if (!part || (tapping && !plans[clipIndex]?.drawn && !plans[clipIndex - 1]?.drawn)) {
       taps.push({});
       clipLabels.push("");
       return;
     }
-    const layers = all.filter((k) => k.clip === c);
+    const layers = all.filter((k) => k.clip === clipIndex);
     if (ctx.audio)
       for (const k of layers.filter(keyedOf("detached-audio")))
         tracks.push(detachedTrack(k.layer, timing.start));
-    let v = composite(ctx, layers, timing.frames, null, part);
-    if (!v) {
-      v = ctx.label("empty");
+    let video = composite(ctx, layers, timing.frames, null, part);
+    if (!video) {
+      video = ctx.label("empty");
       const bg = alpha ? "black@0" : "black";
       ctx.chain(
-        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${part.to - part.from},${ctx.retime(0)}[${v}]`,
+        `color=c=${bg}:s=${W}x${H}:r=${fps},format=${fmt},trim=end_frame=${part.to - part.from},${ctx.retime(0)}[${video}]`,
       );
     }
     const out = ctx.label("clip");
-    ctx.chain(`[${v}]format=${fmt},setsar=1,${ctx.retime(0)}[${out}]`);
+    ctx.chain(`[${video}]format=${fmt},setsar=1,${ctx.retime(0)}[${out}]`);
     clipLabels.push(out);
     if (tapping) {
       for (const a of ctx.clipAudio) ctx.chain(`[${a.label}]anullsink`);
       const tap: { tail?: string; head?: string } = {};
-      if (plans[c]?.drawn) tap.tail = ctx.label("tail");
-      if (plans[c - 1]?.drawn) tap.head = ctx.label("head");
+      if (plans[clipIndex]?.drawn) tap.tail = ctx.label("tail");
+      if (plans[clipIndex - 1]?.drawn) tap.head = ctx.label("head");
       const both = tap.tail !== undefined && tap.head !== undefined;
       if (both) ctx.chain(`[${out}]split=2[${tap.tail}][${tap.head}]`);
       else if (tap.tail) tap.tail = out;
@@ -341,16 +343,20 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
       taps.push(tap);
       return;
     }
-    const a = ctx.audio ? clipAudioStream(ctx, c, ctx.clipAudio) : null;
-    if (a) clipAudio.push(a);
+    const sound = ctx.audio ? clipAudioStream(ctx, clipIndex, ctx.clipAudio) : null;
+    if (sound) clipAudio.push(sound);
   });
   if (tapping) {
-    plans.forEach((plan, c) => {
+    plans.forEach((plan, clipIndex) => {
       if (!plan?.drawn) return;
-      const drawn = drawnAfter(c, plan, format);
-      const part = ranges[c]!;
-      const o = { aTap: taps[c]!.tail!, aFrames: part.to - part.from, bTap: taps[c + 1]!.head! };
-      glTaps(ctx, o, drawn, drawer!);
+      const drawn = drawnAfter(clipIndex, plan, format);
+      const part = ranges[clipIndex]!;
+      const pair = {
+        aTap: taps[clipIndex]!.tail!,
+        aFrames: part.to - part.from,
+        bTap: taps[clipIndex + 1]!.head!,
+      };
+      glTaps(ctx, pair, drawn, drawer!);
     });
     return graphOf(
       ctx,

@@ -10,7 +10,7 @@ import { DUCKING_DEFAULTS } from "@media-render/contract/config/limits";
 import type { Timeline } from "@media-render/contract/timeline";
 import { spokenWords, type Utterance } from "./speech.ts";
 import type { Ducking, VideoSpec } from "./types.ts";
-import { f } from "./values.ts";
+import { ffNumber } from "./values.ts";
 
 /** Intervals of `words` with gaps up to `bridge` s merged (pure). */
 export const speechIntervals = (words: readonly { start: number; end: number }[], bridge: number) => {
@@ -41,14 +41,15 @@ export const duckingFor = (
  * The `volume` filter that ducks a stream placed on the output's timeline (pure): gain 10^(−amount/20 · e(t)),
  * e(t) the largest of each interval's envelope, a ramp up over `attack` before it and down over `release` after.
  */
-export const duckFilter = (d: Ducking): string => {
-  const a = Math.max(d.attack, 0.001);
-  const r = Math.max(d.release, 0.001);
-  const envelopes = d.intervals.map(
-    ([s, e]) => `min(clip((t-${f(s - a)})/${f(a)},0,1),clip((${f(e + r)}-t)/${f(r)},0,1))`,
+export const duckFilter = (ducking: Ducking): string => {
+  const attack = Math.max(ducking.attack, 0.001);
+  const release = Math.max(ducking.release, 0.001);
+  const envelopes = ducking.intervals.map(
+    ([s, e]) =>
+      `min(clip((t-${ffNumber(s - attack)})/${ffNumber(attack)},0,1),clip((${ffNumber(e + release)}-t)/${ffNumber(release)},0,1))`,
   );
   const env = envelopes.reduce((acc, x) => `max(${acc},${x})`);
-  return `volume='pow(10,${f(-d.amount / 20)}*${env})':eval=frame`;
+  return `volume='pow(10,${ffNumber(-ducking.amount / 20)}*${env})':eval=frame`;
 };
 
 /** The spec with its ducking worked out (render.ts calls this once the timeline is known). */

@@ -37,23 +37,23 @@ export const placeBox = (
   h: number,
   fallback = "center",
 ): { x: number; y: number } => {
-  const p = layer.position;
-  if (typeof p === "object") {
+  const position = layer.position;
+  if (typeof position === "object") {
     // A keyframed x or y is laid out at its first value; layers/motion.ts moves it along the keyframes.
     return {
-      x: Math.round(valueAt(p.x, 0) * W - originFactor(p.originX, 0.5) * w),
-      y: Math.round(valueAt(p.y, 0) * H - originFactor(p.originY, 0.5) * h),
+      x: Math.round(valueAt(position.x, 0) * W - originFactor(position.originX, 0.5) * w),
+      y: Math.round(valueAt(position.y, 0) * H - originFactor(position.originY, 0.5) * h),
     };
   }
   const left = layer.left ?? null;
   const top = layer.top ?? null;
-  if (typeof p !== "string" && (left !== null || top !== null)) {
+  if (typeof position !== "string" && (left !== null || top !== null)) {
     return {
       x: Math.round((left ?? 0) * W - originFactor(layer.originX, 0) * w),
       y: Math.round((top ?? 0) * H - originFactor(layer.originY, 0) * h),
     };
   }
-  const preset = typeof p === "string" ? p : fallback;
+  const preset = typeof position === "string" ? position : fallback;
   const [vert, horiz] = preset.includes("-") ? preset.split("-") : [preset, preset];
   const hx = horiz === "left" ? INSET * W : horiz === "right" ? W * (1 - INSET) - w : (W - w) / 2;
   const vy = vert === "top" ? INSET * H : vert === "bottom" ? H * (1 - INSET) - h : (H - h) / 2;

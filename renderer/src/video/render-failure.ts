@@ -35,9 +35,9 @@ const STORAGE_DOWN = /fetch failed|ECONNREFUSED|ECONNRESET|socket hang up|HTTP 5
 const FROM_OUTSIDE: ReadonlySet<string> = new Set(["SIGKILL", "SIGTERM", "SIGINT", "SIGHUP"]);
 
 /** The user-facing text of a ProcessError: the tool, what happened, and ffmpeg's last error line if any. */
-const processText = (e: ProcessError): string => {
-  const tool = e.command.split("/").at(-1) ?? e.command;
-  const lines = e.stderrTail
+const processText = (error: ProcessError): string => {
+  const tool = error.command.split("/").at(-1) ?? error.command;
+  const lines = error.stderrTail
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l && !/^(\w+=\S*\s*)+$/.test(l) && !/^\[?\w+ @ 0x/.test(l));

@@ -1,6 +1,6 @@
 /**
  * The external programs a render launches and how it drives Chromium, and their defaults: what video/ needs of the
- * renderer's configuration. config.ts (the environment, at the root) reads them over these defaults and passes them
+ * renderer's configuration. settings.ts (the environment, at the root) reads them over these defaults and passes them
  * down (`renderVideo({ tools })`), so the settings flow one way: the root imports video/, never the reverse.
  */
 import { builtGlTransition } from "./gl/native-gl.ts";
@@ -12,7 +12,7 @@ export const CAPTURE_METHODS = ["beginframe", "screenshot"] as const;
 export type CaptureMethod = (typeof CAPTURE_METHODS)[number];
 
 /**
- * The external programs a render launches and how it drives Chromium: the part of the renderer's `Config` (config.ts)
+ * The external programs a render launches and how it drives Chromium: the part of the renderer's `Config` (settings.ts)
  * renders need.
  */
 export interface RenderTools {

@@ -5,7 +5,7 @@
  * music under the speech → compile the graphs → encode with ffmpeg. Reports progress through `onProgress`
  * (percent + stage); each stage records its span on the job's stopwatch (`timings`). Parallel rendering
  * (chunks.ts): a chunk encodes only its window of the frames; a join draws nothing and joins the chunks' segments
- * with the audio mixed once (`stages/join.ts`).
+ * with the audio mixed once (`stages/join-chunks.ts`).
  */
 import { join } from "node:path";
 import { DEFAULT_RENDER_TOOLS, type RenderTools } from "./render-tools.ts";
@@ -24,7 +24,7 @@ import type { FetchInputs } from "./chunk-inputs.ts";
 import { composedRange, type ChunkPart } from "@media-render/contract/windows";
 import type { HostedFonts } from "@media-render/contract/wire";
 import type { RenderWindow } from "./compile.ts";
-import { applyFastMode, videoSpec, withJobFonts } from "./config.ts";
+import { applyFastMode, videoSpec, withJobFonts } from "./spec.ts";
 import { withDucking } from "./ducking.ts";
 import { outputTarget, renderWindow, shapeSpec } from "./outputs/target.ts";
 import type { Stage } from "./progress.ts";
@@ -35,7 +35,7 @@ import { undrawnGl } from "./graph-context.ts";
 import { compilePasses, encode } from "./stages/encode.ts";
 import { withWindowMix } from "./window-mix.ts";
 import { downloadInputs, startProbes, synthesize, warmBrowsers } from "./stages/inputs.ts";
-import { joinChunks } from "./stages/join.ts";
+import { joinChunks } from "./stages/join-chunks.ts";
 import { glDrawerFor, layOut, transcribeCaptions, usedTextPage, type Rasterize } from "./stages/lay-out.ts";
 import { stopwatch, type RenderTimings } from "./stages/stopwatch.ts";
 
@@ -106,51 +106,61 @@ export interface RenderVideoResult {
 }
 
 /** Renders the job; throws (ProcessError or Error) with a human-readable message on failure. */
-export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoResult> => {
-  const report = o.onProgress ?? (() => {});
-  const tools = o.tools ?? DEFAULT_RENDER_TOOLS;
+export const renderVideo = async (options: RenderVideoOptions): Promise<RenderVideoResult> => {
+  const report = options.onProgress ?? (() => {});
+  const tools = options.tools ?? DEFAULT_RENDER_TOOLS;
   const clock = stopwatch();
-  const { jobId, workDir, signal } = o;
-  const user = o.user ?? null;
+  const { jobId, workDir, signal } = options;
+  const user = options.user ?? null;
   // The output decides the canvas (alpha or not) and the spec's shape (a GIF's caps, audio only): outputs/.
-  const target = outputTarget(o.config, o.format);
-  const planned = withJobFonts(shapeSpec(applyFastMode(videoSpec(o.config, target.canvas)), target), o.fonts);
+  const target = outputTarget(options.config, options.format);
+  const planned = withJobFonts(
+    shapeSpec(applyFastMode(videoSpec(options.config, target.canvas)), target),
+    options.fonts,
+  );
   report(0, "downloading");
-  if (!o.rasterize && !o.joinSegments) warmBrowsers(planned, tools);
-  const downloaded = await downloadInputs(planned, { ...o, report, clock });
+  if (!options.rasterize && !options.joinSegments) warmBrowsers(planned, tools);
+  const downloaded = await downloadInputs(planned, { ...options, report, clock });
   const spoken = await synthesize(downloaded, {
     ...{ workDir, signal },
-    synthesizer: o.synthesizer ?? espeakSynthesizer(tools.espeakPath, user),
+    synthesizer: options.synthesizer ?? espeakSynthesizer(tools.espeakPath, user),
   });
   const probes = startProbes(spoken, { ffprobePath: tools.ffprobePath, signal, user, clock });
   // A chunk transcribes the parts of the mix its frames reach; the join merges the chunks' (captions/parts.ts).
   const windowOf = (timeline: Timeline) =>
-    o.segment ?? renderWindow(target, timeline, o.chunk && { part: o.chunk, config: o.config });
-  const split = o.chunk !== undefined || o.segment !== undefined;
+    options.segment ??
+    renderWindow(target, timeline, options.chunk && { part: options.chunk, config: options.config });
+  const split = options.chunk !== undefined || options.segment !== undefined;
   const { spec, captions, captionKeys, parts } = await transcribeCaptions(spoken.spec, probes, {
     ...{ jobId, workDir, ffmpegPath: tools.ffmpegPath, signal, user, report, clock },
-    transcriber: o.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath, user),
+    transcriber: options.transcriber ?? pocketsphinxTranscriber(tools.pocketsphinxPath, user),
     utterances: spoken.utterances,
-    planned: o.timeline,
+    planned: options.timeline,
     range: split ? (timeline) => composedRange(timeline, windowOf(timeline)) : undefined,
-    chunkWords: o.joinWords,
+    chunkWords: options.joinWords,
   });
-  if (o.joinSegments) {
+  if (options.joinSegments) {
     const { duration } = await joinChunks(spec, probes, {
-      ...{ jobId, workDir, ffmpegPath: tools.ffmpegPath, segments: o.joinSegments, outPath: o.outPath },
+      ...{
+        jobId,
+        workDir,
+        ffmpegPath: tools.ffmpegPath,
+        segments: options.joinSegments,
+        outPath: options.outPath,
+      },
       // The output's own container: the spec's format is the canvas, mp4 for every format split into chunks.
       format: target.format,
-      ...{ signal, onSpawn: o.onSpawn, user, report, clock },
-      mix: (timeline) => withDucking(spec, o.config.ducking, spoken.utterances, timeline),
-      planned: o.timeline,
+      ...{ signal, onSpawn: options.onSpawn, user, report, clock },
+      mix: (timeline) => withDucking(spec, options.config.ducking, spoken.utterances, timeline),
+      planned: options.timeline,
     });
     const { width, height, fps } = spec;
     const timings = clock.timings();
-    return { outPath: o.outPath, width, height, fps, duration, transitions: [], captions, timings };
+    return { outPath: options.outPath, width, height, fps, duration, transitions: [], captions, timings };
   }
   // Under a tool user the helpers keep their compiled shaders in the job's folder (native-gl.ts).
   const drawer = glDrawerFor(spec, tools, {
-    onSpawn: o.onSpawn,
+    onSpawn: options.onSpawn,
     user,
     cacheDir: user ? join(workDir, "gl-cache") : undefined,
   });
@@ -158,15 +168,16 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
   let graph;
   try {
     laidOut = await layOut(spec, probes, {
-      ...{ jobId, workDir, drawer, warmGl: !o.rasterize, planned: o.timeline, report, clock },
-      rasterize: o.rasterize ?? ((s, layers, dir, how) => rasterizeAll(s, layers, dir, tools, signal, how)),
+      ...{ jobId, workDir, drawer, warmGl: !options.rasterize, planned: options.timeline, report, clock },
+      rasterize:
+        options.rasterize ?? ((s, layers, dir, how) => rasterizeAll(s, layers, dir, tools, signal, how)),
       // A chunk, a still or a preview draws a window of the timeline, at the cost of its own frames.
       window: windowOf,
     });
     const { timeline, rasters, window } = laidOut;
     if (captions) timeReveals(rasters.assets, captionKeys, captions.cues, spec);
     // Music ducks under the speech, whose times the timeline fixes (ducking.ts).
-    const ducked = withDucking(spec, o.config.ducking, spoken.utterances, timeline);
+    const ducked = withDucking(spec, options.config.ducking, spoken.utterances, timeline);
     const input = {
       spec: ducked,
       timeline,
@@ -181,7 +192,7 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
     const whole = () =>
       compileGraph({ ...input, window: undefined, rasters: new Map(), glLayers: undrawnGl });
     const render =
-      window && !o.chunk && !o.segment && target.stillTime === undefined
+      window && !options.chunk && !options.segment && target.stillTime === undefined
         ? withWindowMix(passes.render, whole(), window, spec.fps)
         : passes.render;
     graph = await encode(
@@ -189,10 +200,10 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
       {
         ...{ spec, timeline, target, stdin: rasters.stdin, ffmpegPath: tools.ffmpegPath, workDir, window },
         ...{
-          outPath: o.outPath,
-          segment: !!(o.chunk ?? o.segment),
+          outPath: options.outPath,
+          segment: !!(options.chunk ?? options.segment),
           signal,
-          onSpawn: o.onSpawn,
+          onSpawn: options.onSpawn,
           user,
           report,
           clock,
@@ -204,17 +215,17 @@ export const renderVideo = async (o: RenderVideoOptions): Promise<RenderVideoRes
     await drawer.close();
   }
   // A text page for the next job is opened once this one's ffmpeg is done with the cores.
-  if (usedTextPage(spec) && !o.rasterize) prepareSparePage(tools);
+  if (usedTextPage(spec) && !options.rasterize) prepareSparePage(tools);
   const { width, height, fps } = spec;
   // What the file holds: a preview's range of the timeline.
-  const duration = renderedSeconds(o.config, laidOut.timeline.duration);
+  const duration = renderedSeconds(options.config, laidOut.timeline.duration);
   // A chunk's words file: the parts that start in its window (each part is one chunk's), for the join.
   const words =
-    split && o.config.autoSubtitles && laidOut.window
+    split && options.config.autoSubtitles && laidOut.window
       ? { backend: captions?.backend ?? null, parts: ownedParts(parts, laidOut.window, fps) }
       : undefined;
   return {
-    ...{ outPath: o.outPath, width, height, fps, duration, transitions: graph.transitions, captions },
+    ...{ outPath: options.outPath, width, height, fps, duration, transitions: graph.transitions, captions },
     ...(words && { words }),
     timings: clock.timings(),
   };

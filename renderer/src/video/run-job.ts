@@ -40,10 +40,10 @@ const FALLBACK_DEADLINE_SECONDS = 3600;
 
 /** The request's voice for speech layers (absent: the offline espeak-ng); its programs run as `user`. */
 const synthesizerFor = (deps: AppDeps, job: RenderVideoRequest, user: Identity | null): Synthesizer => {
-  const s = job.speech;
+  const speech = job.speech;
   const { rendererSecret, ffmpegPath, espeakPath } = deps.config;
-  if (s?.backend === "workers-ai")
-    return workersAiSynthesizer(s.url, job.jobId, rendererSecret, ffmpegPath, user);
+  if (speech?.backend === "workers-ai")
+    return workersAiSynthesizer(speech.url, job.jobId, rendererSecret, ffmpegPath, user);
   return espeakSynthesizer(espeakPath, user);
 };
 
@@ -91,7 +91,7 @@ const renderAndUpload = async ({
   const segments = job.join && (await fetchSegments(job.join.segments, dir, signal));
   const words = job.join?.words && (await fetchWordsFiles(job.join.words, dir, signal));
   const shared = job.chunk || job.join ? sharedInputs(deps.config.tmpDir, job.jobId, deps.toolUsers) : null;
-  const r = await renderVideo({
+  const rendered = await renderVideo({
     fetchInputs: shared?.fetch,
     jobId: job.jobId,
     config: job.config,
@@ -114,8 +114,8 @@ const renderAndUpload = async ({
   }).finally(() => shared?.release());
   reporter.progress(95, "uploading");
   const uploadStart = performance.now();
-  await uploadCaptionOutputs(job, r, signal);
-  const video = { path: outPath, format: job.output.format, ...r };
+  await uploadCaptionOutputs(job, rendered, signal);
+  const video = { path: outPath, format: job.output.format, ...rendered };
   await deliverFrames(job, video, { ffmpegPath: deps.config.ffmpegPath, workDir: dir, signal, user });
   const fileSize = await uploadFile(job.output.uploadUrl, outPath, job.output.format, signal);
   const uploadMs = Math.round(performance.now() - uploadStart);
@@ -125,17 +125,17 @@ const renderAndUpload = async ({
       level: "info",
       msg: "video rendered",
       jobId: job.jobId,
-      ...r.timings,
+      ...rendered.timings,
       uploadMs,
       jobMs: Date.now() - started,
       peakMemoryMb: Math.round(memory.peak / 2 ** 20),
       bytes: fileSize,
-      frames: Math.round(r.duration * r.fps),
-      size: `${r.width}x${r.height}`,
+      frames: Math.round(rendered.duration * rendered.fps),
+      size: `${rendered.width}x${rendered.height}`,
       ...chunkLogFields(job),
     }),
   );
-  return { ...r, fileSize };
+  return { ...rendered, fileSize };
 };
 
 /** The final report of a render that completed. */

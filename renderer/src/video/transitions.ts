@@ -63,7 +63,7 @@ export const resolveTransition = (
   return resolved;
 };
 
-/** gl names that ffmpeg draws pixel for pixel like the shader (joins.ts), outside webm (alpha planes). */
+/** gl names that ffmpeg draws pixel for pixel like the shader (mixed-transitions.ts), outside webm (alpha planes). */
 const FFMPEG_EXACT: ReadonlySet<string> = new Set(["wipeLeft", "wipeRight", "wipeUp", "wipeDown"]);
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The renderer's typed view of a video job config (config reference §2-§4): the config as the contract's
  * grammar parsed it (`VideoConfigSchema`), with documented defaults filled in and `defaults.layer` /
- * `defaults.layerType` merged under every layer (config.ts `videoSpec`). Layers keep the grammar's types,
+ * `defaults.layerType` merged under every layer (spec.ts `videoSpec`). Layers keep the grammar's types,
  * so each compiler gets its own narrowed type (`LayerOf<"video">`).
  */
 import type { Writable } from "node:stream";

@@ -6,7 +6,7 @@
  */
 import { mixOnlyGraph } from "./captions/audio-pass.ts";
 import type { CompiledGraph, RenderWindow } from "./compile.ts";
-import { f } from "./values.ts";
+import { ffNumber } from "./values.ts";
 
 /**
  * `picture` (a window's graph, `[vout]` only) with the mix of `whole` (the same spec's graph without a window)
@@ -19,12 +19,12 @@ export const withWindowMix = (
   fps: number,
 ): CompiledGraph => {
   const mix = mixOnlyGraph(whole);
-  const [from, to] = [f(window.start / fps), f(window.end / fps)];
+  const [from, to] = [ffNumber(window.start / fps), ffNumber(window.end / fps)];
   const tail = `atrim=start=${from}:end=${to},asetpts=PTS-STARTPTS`;
   if (!mix)
     return {
       ...picture,
-      filterGraph: `${picture.filterGraph};\nanullsrc=r=48000:cl=stereo,atrim=0:${f((window.end - window.start) / fps)}[aout]`,
+      filterGraph: `${picture.filterGraph};\nanullsrc=r=48000:cl=stereo,atrim=0:${ffNumber((window.end - window.start) / fps)}[aout]`,
     };
   const offset = picture.inputs.length;
   const renamed = mix.filterGraph.replace(/\[([^\]]+)\]/g, (_, label: string) => {

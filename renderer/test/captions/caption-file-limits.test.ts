@@ -15,7 +15,7 @@ import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { startTestServer, type TestServer } from "../helpers/start-test-server.ts";
 import { videoConfig } from "../helpers/video-config.ts";
 import { startWorkerStandIn, type WorkerStandIn } from "../helpers/worker-stand-in.ts";
-import { videoSpec } from "../../src/video/config.ts";
+import { videoSpec } from "../../src/video/spec.ts";
 
 /** A SubRip text of `n` one-word cues (~36 bytes each). */
 const srt = (n: number) => {

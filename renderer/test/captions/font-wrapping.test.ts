@@ -11,7 +11,7 @@ import { captionLayer, captionLayoutOptions } from "../../src/video/captions/cap
 import { breakUnits, cueText, joinText, layoutCaptions, wrapWords } from "../../src/video/captions/layout.ts";
 import type { TranscriptWord } from "../../src/transcribe/types.ts";
 import type { AutoSubtitlesStyle, VideoSpec } from "../../src/video/types.ts";
-import { videoSpec } from "../../src/video/config.ts";
+import { videoSpec } from "../../src/video/spec.ts";
 import { videoConfig } from "../helpers/video-config.ts";
 import { FIXTURES } from "../video/media-helpers.ts";
 

@@ -2,7 +2,7 @@
 import { buildTimeline } from "@media-render/contract/timeline";
 import type { FrameRange } from "@media-render/contract/windows";
 import { layerWindow } from "../../src/video/compile.ts";
-import { videoSpec } from "../../src/video/config.ts";
+import { videoSpec } from "../../src/video/spec.ts";
 import {
   GraphContext,
   type GlLayerDrawer,

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { contentDigest, signRendererRequest } from "@media-render/contract/signing";
-import { DEFAULT_RENDER_TOOLS, type Config } from "../../src/config.ts";
+import { DEFAULT_RENDER_TOOLS, type Config } from "../../src/settings.ts";
 import { DEFAULT_TOOL_UIDS } from "../../src/lib/tool-users.ts";
 import type { ToolVersions } from "../../src/tool-versions.ts";
 import { startServer } from "../../src/server.ts";

@@ -18,7 +18,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureDevVars } from "../../../scripts/lib/secrets.mjs";
-import { DEFAULT_RENDER_TOOLS } from "../../src/config.ts";
+import { DEFAULT_RENDER_TOOLS } from "../../src/settings.ts";
 import {
   closeBrowser,
   getBrowser,

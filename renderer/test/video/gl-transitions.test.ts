@@ -24,7 +24,7 @@ import {
 import { GL_SOURCES } from "../../src/video/gl/transition-shaders.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
-import { DEFAULT_RENDER_TOOLS } from "../../src/config.ts";
+import { DEFAULT_RENDER_TOOLS } from "../../src/settings.ts";
 import { GL_TRANSITIONS_1_43, GL_TRANSITIONS_LATER } from "@media-render/contract/config/transitions";
 import { chromiumProcessesUnder } from "../helpers/chromium-processes.ts";
 import { videoConfig } from "../helpers/video-config.ts";

@@ -12,7 +12,7 @@ import fc from "fast-check";
 import { FIT_ATTRIBUTES, FIT_TEXT_FUNCTION } from "@media-render/contract/fit-text";
 import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_RENDER_TOOLS } from "../../src/config.ts";
+import { DEFAULT_RENDER_TOOLS } from "../../src/settings.ts";
 import { closeBrowser, openPage, servePageFiles } from "../../src/video/raster/browser.ts";
 import { renderVideo } from "../../src/video/render.ts";
 import { videoConfig } from "../helpers/video-config.ts";

@@ -1,5 +1,5 @@
 /**
- * Transitions built as graph fragments (joins.ts: fade, dummy) or drawn by their GLSL (burn, colorphase,
+ * Transitions built as graph fragments (mixed-transitions.ts: fade, dummy) or drawn by their GLSL (burn, colorphase,
  * multiply_blend: gl/), on red → blue clips whose mixes are computable:
  * 10 fps, two 2.5 s clips, a 1 s overlap starting at 1.5 s: overlap frame k is shown at t = 1.5 + k / 10.
  */

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { HostedFonts } from "@media-render/contract/wire";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_RENDER_TOOLS } from "../../src/config.ts";
+import { DEFAULT_RENDER_TOOLS } from "../../src/settings.ts";
 import { FALLBACK_FONT_FILES } from "../../src/fonts/measure.ts";
 import { run } from "../../src/lib/process.ts";
 import { fetchInputs } from "../../src/video/fetch-inputs.ts";

@@ -10,7 +10,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createContext } from "../../../src/context.ts";
 import { attemptDelivery, handOverDueDeliveries } from "../../../src/destinations/deliver.ts";
-import { getJobById } from "../../../src/jobs/internal.ts";
+import { getJobById } from "../../../src/jobs/lookup.ts";
 import { finishJob } from "../../../src/jobs/lifecycle.ts";
 import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from "../../../src/destinations/limits.ts";
 import { uploadFile } from "../../../src/destinations/s3.ts";

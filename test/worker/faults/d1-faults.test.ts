@@ -9,7 +9,7 @@ import { createContext, withCaller, type CallerCtx } from "../../../src/context.
 import { createJob } from "../../../src/jobs/create-job.ts";
 import { cancelJob } from "../../../src/jobs/cancel-job.ts";
 import { finishJob, markProcessing } from "../../../src/jobs/lifecycle.ts";
-import { getJobById } from "../../../src/jobs/internal.ts";
+import { getJobById } from "../../../src/jobs/lookup.ts";
 import { renewAllowances } from "../../../src/billing/monthly-allowance.ts";
 import { FULL, newAccount } from "../helpers.ts";
 import { figure } from "./scale.ts";

@@ -12,7 +12,7 @@ import { editlyExamples } from "../../../packages/contract/test/helpers/editly-e
 import { createContext, withCaller } from "../../../src/context.ts";
 import type { Env } from "../../../src/env.ts";
 import { createJob } from "../../../src/jobs/create-job.ts";
-import { getJobById } from "../../../src/jobs/internal.ts";
+import { getJobById } from "../../../src/jobs/lookup.ts";
 import { finishJob } from "../../../src/jobs/lifecycle.ts";
 import { videoRequest } from "../../../src/queues/dispatch-video.ts";
 import { body, call, FULL, fixture, newAccount, upload } from "../helpers.ts";

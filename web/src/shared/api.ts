@@ -92,7 +92,7 @@ export const data = async <A extends Answered>(call: Promise<A>): Promise<DataOf
 /** A sentence for a person about an ApiError: the service's own, with what the status adds. */
 export const explain = (error: unknown): string => {
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
-  const d = error.details;
+  const details = error.details;
   switch (error.status) {
     case 0:
       return error.message;
@@ -101,18 +101,18 @@ export const explain = (error: unknown): string => {
         ? "You are signed out (the session ended or was revoked): sign in again."
         : error.message;
     case 402:
-      return typeof d.required === "number"
-        ? `Not enough tokens: this needs ${d.required}, you have ${d.available}. Buy tokens or change plan on the Billing page.`
+      return typeof details.required === "number"
+        ? `Not enough tokens: this needs ${details.required}, you have ${details.available}. Buy tokens or change plan on the Billing page.`
         : error.message;
     case 429:
-      if (typeof d.maxAllowed === "number")
-        return `Too many jobs at once (${d.activeJobs} of ${d.maxAllowed} running): wait for one to finish.`;
-      return typeof d.retryAfter === "number"
-        ? `Too many requests: try again in ${d.retryAfter} s.`
+      if (typeof details.maxAllowed === "number")
+        return `Too many jobs at once (${details.activeJobs} of ${details.maxAllowed} running): wait for one to finish.`;
+      return typeof details.retryAfter === "number"
+        ? `Too many requests: try again in ${details.retryAfter} s.`
         : error.message;
     default:
       if (error.status >= 500)
-        return `The service failed (${error.status}: ${error.message})${typeof d.requestId === "string" ? `; request id ${d.requestId}` : ""}. Try again in a moment.`;
+        return `The service failed (${error.status}: ${error.message})${typeof details.requestId === "string" ? `; request id ${details.requestId}` : ""}. Try again in a moment.`;
       return error.message;
   }
 };

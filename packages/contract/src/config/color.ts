@@ -71,11 +71,11 @@ const hslOf = (args: string[]): Rgba | null => {
   const sat = clamp(Number(s[1]) / 100, 0, 1);
   const light = clamp(Number(l[1]) / 100, 0, 1);
   // CSS Color 4's hslToRgb.
-  const f = (n: number) => {
+  const channel = (n: number) => {
     const k = (n + hue * 12) % 12;
     return light - sat * Math.min(light, 1 - light) * Math.max(-1, Math.min(k - 3, 9 - k, 1));
   };
-  return { r: f(0) * 255, g: f(8) * 255, b: f(4) * 255, a };
+  return { r: channel(0) * 255, g: channel(8) * 255, b: channel(4) * 255, a };
 };
 
 /** The colour `text` names, or null when it is not one of the forms above. */

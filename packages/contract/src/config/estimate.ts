@@ -7,6 +7,7 @@ import type { ImageConfig } from "./image.ts";
 import type { JobType } from "./job-type.ts";
 import { canonicalFormat, outputFormat } from "../output-formats.ts";
 import { frameTokens, renderedSeconds, renderFormatOf } from "./outputs.ts";
+import { IMAGE_DEFAULTS, VIDEO_DEFAULTS } from "./limits.ts";
 import {
   TOKENS_AUDIO_BASE,
   TOKENS_AUDIO_PER_SECOND,
@@ -17,9 +18,7 @@ import {
   TOKENS_SUBTITLES_PER_SECOND,
   TOKENS_VIDEO_BASE,
   TOKENS_VIDEO_PER_SECOND,
-  IMAGE_DEFAULTS,
-  VIDEO_DEFAULTS,
-} from "./limits.ts";
+} from "./prices.ts";
 import { buildTimeline } from "../timeline.ts";
 import { speechTokens } from "./speech.ts";
 import type { VideoConfig } from "./video.ts";

@@ -38,10 +38,10 @@ import {
 } from "./limits.ts";
 import type { RuleIssue } from "./rules.ts";
 
-const o = v.optional;
+const optional = v.optional;
 
-const placement = { x: o(Px), y: o(Px), position: o(Position) };
-const box = { width: o(PositivePx), height: o(PositivePx) };
+const placement = { x: optional(Px), y: optional(Px), position: optional(Position) };
+const box = { width: optional(PositivePx), height: optional(PositivePx) };
 
 export const imageLayerEntries = {
   type: v.literal("image"),
@@ -49,11 +49,11 @@ export const imageLayerEntries = {
   ...placement,
   ...box,
   /** How the picture fills its box; the names of sharp's `fit`. Default `fill`. */
-  fit: o(oneOf(["cover", "contain", "fill", "inside", "outside"])),
-  opacity: o(Opacity),
-  rotation: o(Rotation),
-  blur: o(Blur),
-  borderRadius: o(BorderRadius),
+  fit: optional(oneOf(["cover", "contain", "fill", "inside", "outside"])),
+  opacity: optional(Opacity),
+  rotation: optional(Rotation),
+  blur: optional(Blur),
+  borderRadius: optional(BorderRadius),
 };
 
 /** A text that wraps needs a width, its own or from the defaults (a rule over the layer as rendered). */
@@ -72,54 +72,54 @@ export const textLayerEntries = {
   text: text(MAX_TEXT_LENGTH),
   ...placement,
   /** Relative to `x`: left edge, centre or right edge. */
-  align: o(oneOf(["left", "center", "right"])),
+  align: optional(oneOf(["left", "center", "right"])),
   /** Wrap width; required when `wrap` is true. */
-  width: o(PositivePx),
-  wrap: o(bool()),
-  lineHeight: o(numberAbove(0, MAX_LINE_HEIGHT)),
+  width: optional(PositivePx),
+  wrap: optional(bool()),
+  lineHeight: optional(numberAbove(0, MAX_LINE_HEIGHT)),
   /** Only sizes the blur area; layout ignores it. */
-  height: o(PositivePx),
-  fontSize: o(numberAbove(0, IMAGE_MAX_FONT_SIZE)),
+  height: optional(PositivePx),
+  fontSize: optional(numberAbove(0, IMAGE_MAX_FONT_SIZE)),
   ...fitFontSizeEntries(
     numberAbove(0, IMAGE_MAX_FONT_SIZE),
     "its width (required), and its height when given",
   ),
-  color: o(Color),
-  fontFamily: o(FontFamily),
-  fontPath: o(FontRef),
+  color: optional(Color),
+  fontFamily: optional(FontFamily),
+  fontPath: optional(FontRef),
   ...catalogFontEntries(BundledCatalogFont),
   /** Box behind the text; single-line text only. */
-  backgroundColor: o(Color),
-  opacity: o(Opacity),
-  rotation: o(Rotation),
-  blur: o(Blur),
+  backgroundColor: optional(Color),
+  opacity: optional(Opacity),
+  rotation: optional(Rotation),
+  blur: optional(Blur),
 };
 
 const shape = {
   ...placement,
   ...box,
-  fill: o(Color),
-  stroke: o(Color),
-  strokeWidth: o(numberIn(0, MAX_STROKE_WIDTH)),
-  opacity: o(Opacity),
-  blur: o(Blur),
+  fill: optional(Color),
+  stroke: optional(Color),
+  strokeWidth: optional(numberIn(0, MAX_STROKE_WIDTH)),
+  opacity: optional(Opacity),
+  blur: optional(Blur),
 };
 
 export const rectangleLayerEntries = {
   type: v.literal("rectangle"),
   ...shape,
-  rotation: o(Rotation),
-  borderRadius: o(BorderRadius),
+  rotation: optional(Rotation),
+  borderRadius: optional(BorderRadius),
 };
 
 /** Circles have no rotation and no border radius; unequal width/height draw an ellipse. */
 export const circleLayerEntries = { type: v.literal("circle"), ...shape };
 
 export const GradientSpec = strict("gradient", {
-  type: o(oneOf(["linear", "radial"])),
+  type: optional(oneOf(["linear", "radial"])),
   colors: list(Color, GRADIENT_MIN_COLORS, GRADIENT_MAX_COLORS, "colours"),
   /** Linear gradients only. */
-  direction: o(oneOf(["horizontal", "vertical", "diagonal"])),
+  direction: optional(oneOf(["horizontal", "vertical", "diagonal"])),
 });
 
 export const gradientLayerEntries = {
@@ -127,16 +127,16 @@ export const gradientLayerEntries = {
   ...placement,
   ...box,
   gradient: GradientSpec,
-  opacity: o(Opacity),
-  rotation: o(Rotation),
-  blur: o(Blur),
+  opacity: optional(Opacity),
+  rotation: optional(Rotation),
+  blur: optional(Blur),
 };
 
 export const imageHtmlLayerEntries = {
   ...htmlCommonEntries,
-  x: o(Px),
-  y: o(Px),
-  opacity: o(Opacity),
-  rotation: o(Rotation),
-  blur: o(Blur),
+  x: optional(Px),
+  y: optional(Px),
+  opacity: optional(Opacity),
+  rotation: optional(Rotation),
+  blur: optional(Blur),
 };

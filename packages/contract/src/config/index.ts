@@ -29,6 +29,7 @@ export {
 } from "./image.ts";
 export { type JobType } from "./job-type.ts";
 export * as limits from "./limits.ts";
+export * as prices from "./prices.ts";
 export {
   detectResources,
   forEachFileReference,

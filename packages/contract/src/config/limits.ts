@@ -144,15 +144,6 @@ export const VIDEO_DEFAULTS = {
   audioNormMaxGain: 30,
 } as const;
 
-/** Token estimate (spec "Events"): image 2 + 1 per layer; video 10 + 2 per output second. */
-export const TOKENS_IMAGE_BASE = 2;
-export const TOKENS_IMAGE_PER_LAYER = 1;
-export const TOKENS_VIDEO_BASE = 10;
-export const TOKENS_VIDEO_PER_SECOND = 2;
-/** autoSubtitles: on top of the video's cost, 5 + 1 per started second of output (transcription + captions). */
-export const TOKENS_SUBTITLES_BASE = 5;
-export const TOKENS_SUBTITLES_PER_SECOND = 1;
-
 /**
  * GL work of one video job, in pixels drawn by software GL: every frame of each `gl` layer (over its clip, or the
  * whole video when global) and of each transition that may be drawn by its GLSL, times the frame's width x height
@@ -173,9 +164,6 @@ export const VIDEO_MAX_GL_PIXELS = 50e9;
 export const GIF_MAX_SIDE = 640;
 export const GIF_MAX_FPS = 20;
 export const GIF_MAX_DURATION = 60;
-/** Audio-only outputs (mp3, wav, m4a): 3 + 1 per started second (no picture is composed or encoded). */
-export const TOKENS_AUDIO_BASE = 3;
-export const TOKENS_AUDIO_PER_SECOND = 1;
 /** Thumbnails (`thumbnails`, outputs.ts): at most this many frames a job, each 16-1280 px wide (default 160). */
 export const THUMBNAILS_MAX_COUNT = 100;
 export const THUMBNAIL_MIN_WIDTH = 16;
@@ -189,12 +177,6 @@ export const SPRITE_COLUMNS = 10;
  * 2 GB decoded) for one token.
  */
 export const SPRITE_MAX_PIXELS = IMAGE_MAX_SIZE * IMAGE_MAX_SIZE;
-/** A poster costs 1 token; thumbnails 1 per started 10 frames, and 1 more for the sprite sheet and its WebVTT. */
-export const TOKENS_POSTER = 1;
-export const TOKENS_THUMBNAILS_PER_10 = 1;
-export const TOKENS_SPRITE = 1;
-/** A still (`still`, one frame of a video config as an image): 2 tokens, like a one-layer image. */
-export const TOKENS_STILL = 2;
 /** A `speech` layer's or track's text (characters): about five minutes of speech at the default rate. */
 export const SPEECH_MAX_TEXT_LENGTH = 5000;
 /**
@@ -203,13 +185,6 @@ export const SPEECH_MAX_TEXT_LENGTH = 5000;
  * characters each, ten million characters, were one job.
  */
 export const SPEECH_MAX_JOB_CHARACTERS = 10_000;
-/**
- * Speech synthesis: 1 token per started SPEECH_CHARACTERS_PER_TOKEN characters of each speech layer's or track's
- * text (each text is one synthesis, so a text of one word costs a token too). 100 characters are about 7 s of speech:
- * the espeak-ng voice spends ~0.1-0.2 s of CPU on them, a tenth of what 7 s of 720p cost to encode (14 tokens).
- */
-export const TOKENS_SPEECH_PER_TEXT_PART = 1;
-export const SPEECH_CHARACTERS_PER_TOKEN = 100;
 /** `speech.rate`: a multiple of the voice's normal speed. */
 export const SPEECH_MIN_RATE = 0.5;
 export const SPEECH_MAX_RATE = 2;

@@ -16,7 +16,8 @@ import {
   type OutputFormatEntry,
 } from "../output-formats.ts";
 import { bool, documentedDefault, integerIn, numberIn, oneOf, Seconds, strict } from "./common.ts";
-import * as L from "./limits.ts";
+import * as limits from "./limits.ts";
+import { TOKENS_POSTER, TOKENS_SPRITE, TOKENS_THUMBNAILS_PER_10 } from "./prices.ts";
 import type { RuleIssue } from "./rules.ts";
 
 /** Output formats of a video job: video containers, an animated GIF, and audio-only files. */
@@ -31,7 +32,7 @@ export const isAudioFormat = (format: string): format is (typeof AUDIO_FORMATS)[
 /** ffmpeg's paletteuse dithering modes offered for GIF (default sierra2_4a, ffmpeg's own). */
 export const GIF_DITHERS = ["sierra2_4a", "floyd_steinberg", "bayer", "none"] as const;
 
-const o = v.optional;
+const optional = v.optional;
 
 /** The output entries of the video config (spread into videoConfigEntries). */
 export const outputEntries = {
@@ -39,7 +40,7 @@ export const outputEntries = {
    * With `format: "mov"`: ProRes 4444 with an alpha channel (areas no layer covers stay transparent, like webm).
    * Plain mov stays H.264. webm always keeps alpha.
    */
-  alpha: o(
+  alpha: optional(
     v.pipe(
       bool(),
       v.description(
@@ -49,9 +50,9 @@ export const outputEntries = {
     ),
   ),
   /** GIF output settings (`format: "gif"`): the dithering paletteuse applies (default sierra2_4a). */
-  gif: o(
+  gif: optional(
     strict("gif", {
-      dither: o(
+      dither: optional(
         v.pipe(
           documentedDefault(oneOf(GIF_DITHERS), "sierra2_4a"),
           v.description(
@@ -76,36 +77,36 @@ const MIN_INTERVAL = 0.04;
 
 /** The poster and thumbnail entries of the video config (spread into videoConfigEntries). */
 export const frameEntries = {
-  poster: o(
+  poster: optional(
     v.pipe(
       strict("poster", {
         /** Seconds into the output; the frame the video shows then. */
         time: Seconds,
-        format: o(documentedDefault(oneOf(FRAME_FORMATS), FRAME_DEFAULTS.poster)),
+        format: optional(documentedDefault(oneOf(FRAME_FORMATS), FRAME_DEFAULTS.poster)),
       }),
       v.description(
         "Adds one image of the frame the video shows at `time` (seconds, before its end) to the job's outputs.",
       ),
     ),
   ),
-  thumbnails: o(
+  thumbnails: optional(
     v.pipe(
       strict("thumbnails", {
-        count: o(integerIn(1, L.THUMBNAILS_MAX_COUNT)),
-        interval: o(numberIn(MIN_INTERVAL, L.MAX_SECONDS)),
-        width: o(
+        count: optional(integerIn(1, limits.THUMBNAILS_MAX_COUNT)),
+        interval: optional(numberIn(MIN_INTERVAL, limits.MAX_SECONDS)),
+        width: optional(
           documentedDefault(
-            integerIn(L.THUMBNAIL_MIN_WIDTH, L.THUMBNAIL_MAX_WIDTH),
-            L.THUMBNAIL_DEFAULT_WIDTH,
+            integerIn(limits.THUMBNAIL_MIN_WIDTH, limits.THUMBNAIL_MAX_WIDTH),
+            limits.THUMBNAIL_DEFAULT_WIDTH,
           ),
         ),
-        format: o(documentedDefault(oneOf(FRAME_FORMATS), FRAME_DEFAULTS.thumbnails)),
-        sprite: o(bool()),
+        format: optional(documentedDefault(oneOf(FRAME_FORMATS), FRAME_DEFAULTS.thumbnails)),
+        sprite: optional(bool()),
       }),
       v.description(
         "Adds evenly spaced frames to the job's outputs: `count` frames at 0, D/count, 2D/count... or one every " +
-          `\`interval\` seconds from 0 (one of the two; at most ${L.THUMBNAILS_MAX_COUNT}), each \`width\` px wide; ` +
-          `\`sprite: true\` adds one sheet of them (${L.SPRITE_COLUMNS} a row, at most ${L.IMAGE_MAX_SIZE}x${L.IMAGE_MAX_SIZE} ` +
+          `\`interval\` seconds from 0 (one of the two; at most ${limits.THUMBNAILS_MAX_COUNT}), each \`width\` px wide; ` +
+          `\`sprite: true\` adds one sheet of them (${limits.SPRITE_COLUMNS} a row, at most ${limits.IMAGE_MAX_SIZE}x${limits.IMAGE_MAX_SIZE} ` +
           "pixels in all) and a WebVTT index for players.",
       ),
     ),
@@ -117,11 +118,11 @@ export const frameEntries = {
  * `time`, rendered by the same graph and stopped there.
  */
 export const stillEntries = {
-  still: o(
+  still: optional(
     v.pipe(
       strict("still", {
         time: Seconds,
-        format: o(documentedDefault(oneOf(FRAME_FORMATS), FRAME_DEFAULTS.still)),
+        format: optional(documentedDefault(oneOf(FRAME_FORMATS), FRAME_DEFAULTS.still)),
       }),
       v.description(
         "Render only the frame the video shows at `time` (seconds, before its end), as a PNG or JPEG image: the " +
@@ -133,14 +134,14 @@ export const stillEntries = {
 
 /** A scaled-down and/or time-limited render for checking (`preview`), charged by the seconds it renders. */
 export const previewEntries = {
-  preview: o(
+  preview: optional(
     v.pipe(
       strict("preview", {
         /** The frame's size as a fraction of the config's (aspect kept, even sizes). */
-        scale: o(documentedDefault(numberIn(0.1, 1), 1)),
+        scale: optional(documentedDefault(numberIn(0.1, 1), 1)),
         /** Seconds into the video where the preview starts (default 0) and ends (default: the end). */
-        from: o(Seconds),
-        to: o(Seconds),
+        from: optional(Seconds),
+        to: optional(Seconds),
       }),
       v.description(
         "Render a smaller (`scale` 0.1-1 of the size) and/or shorter (`from`..`to` seconds of the video) version " +
@@ -155,9 +156,9 @@ export const renderedSeconds = (
   config: { preview?: { from?: number; to?: number }; still?: object },
   duration: number,
 ): number => {
-  const p = config.preview;
-  if (!p) return duration;
-  return Math.max(0, Math.min(p.to ?? duration, duration) - (p.from ?? 0));
+  const preview = config.preview;
+  if (!preview) return duration;
+  return Math.max(0, Math.min(preview.to ?? duration, duration) - (preview.from ?? 0));
 };
 
 /** Every output format a render request may name: the video formats and a still's image formats. */
@@ -169,7 +170,9 @@ export const renderFormatOf = (config: {
   format?: VideoFormat;
   still?: { format?: FormatFor<"frame"> };
 }): RenderFormat =>
-  config.still ? (config.still.format ?? FRAME_DEFAULTS.still) : (config.format ?? L.VIDEO_DEFAULTS.format);
+  config.still
+    ? (config.still.format ?? FRAME_DEFAULTS.still)
+    : (config.format ?? limits.VIDEO_DEFAULTS.format);
 
 type Thumbnails = { count?: number; interval?: number };
 
@@ -177,7 +180,7 @@ type Thumbnails = { count?: number; interval?: number };
 export const thumbnailTimes = (thumbnails: Thumbnails, duration: number): number[] => {
   const step = thumbnails.interval ?? duration / (thumbnails.count ?? 1);
   const n = thumbnails.interval
-    ? Math.min(L.THUMBNAILS_MAX_COUNT, Math.ceil(duration / step - 1e-9))
+    ? Math.min(limits.THUMBNAILS_MAX_COUNT, Math.ceil(duration / step - 1e-9))
     : (thumbnails.count ?? 1);
   return Array.from({ length: Math.max(1, n) }, (_, i) => Math.round(i * step * 1000) / 1000);
 };
@@ -190,7 +193,7 @@ export const thumbnailSize = (
   width: number | undefined,
   frame: { width: number; height: number },
 ): { width: number; height: number } => {
-  const w = evenDimension(Math.min(width ?? L.THUMBNAIL_DEFAULT_WIDTH, frame.width));
+  const w = evenDimension(Math.min(width ?? limits.THUMBNAIL_DEFAULT_WIDTH, frame.width));
   return { width: w, height: Math.max(2, evenDimension((w * frame.height) / frame.width)) };
 };
 
@@ -199,20 +202,20 @@ export const spriteSize = (
   count: number,
   tile: { width: number; height: number },
 ): { width: number; height: number } => ({
-  width: Math.min(L.SPRITE_COLUMNS, count) * tile.width,
-  height: Math.ceil(count / L.SPRITE_COLUMNS) * tile.height,
+  width: Math.min(limits.SPRITE_COLUMNS, count) * tile.width,
+  height: Math.ceil(count / limits.SPRITE_COLUMNS) * tile.height,
 });
 
-/** Tokens of a job's posters and thumbnails (limits.ts TOKENS_POSTER...). */
+/** Tokens of a job's posters and thumbnails (prices.ts TOKENS_POSTER...). */
 export const frameTokens = (
   config: { poster?: object; thumbnails?: Thumbnails & { sprite?: boolean } },
   duration: number,
 ): number => {
-  const poster = config.poster ? L.TOKENS_POSTER : 0;
-  const t = config.thumbnails;
-  if (!t) return poster;
-  const n = thumbnailTimes(t, duration).length;
-  return poster + L.TOKENS_THUMBNAILS_PER_10 * Math.ceil(n / 10) + (t.sprite ? L.TOKENS_SPRITE : 0);
+  const poster = config.poster ? TOKENS_POSTER : 0;
+  const thumbnails = config.thumbnails;
+  if (!thumbnails) return poster;
+  const n = thumbnailTimes(thumbnails, duration).length;
+  return poster + TOKENS_THUMBNAILS_PER_10 * Math.ceil(n / 10) + (thumbnails.sprite ? TOKENS_SPRITE : 0);
 };
 
 /** The format an `outPath` names by its extension (`./out.gif` → gif), or undefined. */
@@ -225,7 +228,7 @@ export const formatOfPath = (path: string | undefined): VideoFormat | undefined 
 
 /** The job's output format: `format`, else the extension of editly's `outPath`, else mp4. */
 export const effectiveFormat = (config: { format?: VideoFormat; outPath?: string }): VideoFormat =>
-  config.format ?? formatOfPath(config.outPath) ?? L.VIDEO_DEFAULTS.format;
+  config.format ?? formatOfPath(config.outPath) ?? limits.VIDEO_DEFAULTS.format;
 
 /** A config with `format` filled from `outPath` when only that names it (so both runtimes read `format`). */
 export const withOutPathFormat = <C extends { format?: VideoFormat; outPath?: string }>(config: C): C => {
@@ -272,10 +275,10 @@ export const outputIssues = (
   if (config.alpha === true && !keepsAlpha(format, true))
     out.push({ path: ["alpha"], message: `alpha needs format ${alphaFormats()}; the format is ${format}` });
   const audio = entry.kind === "audio";
-  const p = config.preview;
-  if (p && (config.still || config.poster || config.thumbnails))
+  const preview = config.preview;
+  if (preview && (config.still || config.poster || config.thumbnails))
     out.push({ path: ["preview"], message: "a preview takes no still, poster or thumbnails" });
-  else if (p && (p.from ?? 0) >= Math.min(p.to ?? duration, duration) - 1e-9)
+  else if (preview && (preview.from ?? 0) >= Math.min(preview.to ?? duration, duration) - 1e-9)
     out.push({
       path: ["preview"],
       message: `from must be before to and before the end of the video (${Math.round(duration * 1000) / 1000} s)`,
@@ -300,36 +303,36 @@ export const outputIssues = (
       path: ["poster", "time"],
       message: `must be before the end of the video (${Math.round(duration * 1000) / 1000} s)`,
     });
-  const t = config.thumbnails;
-  if (t && audio)
+  const thumbnails = config.thumbnails;
+  if (thumbnails && audio)
     out.push({ path: ["thumbnails"], message: `a ${format} output has no picture to take thumbnails from` });
-  else if (t && (t.count === undefined) === (t.interval === undefined))
+  else if (thumbnails && (thumbnails.count === undefined) === (thumbnails.interval === undefined))
     out.push({ path: ["thumbnails"], message: "set either count or interval" });
   else if (
-    t?.interval !== undefined &&
-    t.interval >= MIN_INTERVAL &&
-    duration / t.interval > L.THUMBNAILS_MAX_COUNT + 1e-9
+    thumbnails?.interval !== undefined &&
+    thumbnails.interval >= MIN_INTERVAL &&
+    duration / thumbnails.interval > limits.THUMBNAILS_MAX_COUNT + 1e-9
   )
     out.push({
       path: ["thumbnails", "interval"],
-      message: `one frame every ${t.interval} s of a ${Math.round(duration * 100) / 100} s video is more than ${L.THUMBNAILS_MAX_COUNT} frames`,
+      message: `one frame every ${thumbnails.interval} s of a ${Math.round(duration * 100) / 100} s video is more than ${limits.THUMBNAILS_MAX_COUNT} frames`,
     });
-  else if (t?.sprite === true) {
+  else if (thumbnails?.sprite === true) {
     // Sized from the config's frame: a GIF's frame is scaled down after, so its sheet is never larger than this.
     const frame = {
-      width: evenDimension(config.width ?? L.VIDEO_DEFAULTS.width),
-      height: evenDimension(config.height ?? L.VIDEO_DEFAULTS.height),
+      width: evenDimension(config.width ?? limits.VIDEO_DEFAULTS.width),
+      height: evenDimension(config.height ?? limits.VIDEO_DEFAULTS.height),
     };
-    const tile = thumbnailSize(t.width, frame);
-    const count = thumbnailTimes(t, duration).length;
+    const tile = thumbnailSize(thumbnails.width, frame);
+    const count = thumbnailTimes(thumbnails, duration).length;
     const sheet = spriteSize(count, tile);
-    if (sheet.width * sheet.height > L.SPRITE_MAX_PIXELS)
+    if (sheet.width * sheet.height > limits.SPRITE_MAX_PIXELS)
       out.push({
         path: ["thumbnails", "sprite"],
         message:
           `the sprite sheet of ${count} thumbnails of ${tile.width}x${tile.height} px would be ` +
           `${sheet.width}x${sheet.height} px (${millions(sheet.width * sheet.height)} pixels); at most ` +
-          `${millions(L.SPRITE_MAX_PIXELS)} (${L.IMAGE_MAX_SIZE}x${L.IMAGE_MAX_SIZE}): make the thumbnails narrower ` +
+          `${millions(limits.SPRITE_MAX_PIXELS)} (${limits.IMAGE_MAX_SIZE}x${limits.IMAGE_MAX_SIZE}): make the thumbnails narrower ` +
           "(width) or fewer, or leave the sprite out",
       });
   }

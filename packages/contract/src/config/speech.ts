@@ -7,16 +7,15 @@
 import * as v from "valibot";
 import { numberIn, PositiveSeconds, Seconds, strict, text, Volume } from "./common.ts";
 import {
-  SPEECH_CHARACTERS_PER_TOKEN,
   SPEECH_MAX_JOB_CHARACTERS,
   SPEECH_MAX_RATE,
   SPEECH_MAX_TEXT_LENGTH,
   SPEECH_MIN_RATE,
-  TOKENS_SPEECH_PER_TEXT_PART,
 } from "./limits.ts";
+import { SPEECH_CHARACTERS_PER_TOKEN, TOKENS_SPEECH_PER_TEXT_PART } from "./prices.ts";
 import type { RuleIssue } from "./rules.ts";
 
-const o = v.optional;
+const optional = v.optional;
 
 /** The fields a speech layer and a speech track share. */
 export const speechEntries = {
@@ -29,7 +28,7 @@ export const speechEntries = {
         `${SPEECH_CHARACTERS_PER_TOKEN} characters.`,
     ),
   ),
-  voice: o(
+  voice: optional(
     v.pipe(
       v.string(),
       v.regex(
@@ -41,14 +40,14 @@ export const speechEntries = {
       ),
     ),
   ),
-  language: o(
+  language: optional(
     v.pipe(
       v.string(),
       v.regex(/^[a-z]{2}(?:-[A-Za-z]{2})?$/, "must be a language code such as en, de or en-GB"),
       v.description("The spoken language (ISO 639-1, optionally with a region). Default `en`."),
     ),
   ),
-  rate: o(
+  rate: optional(
     v.pipe(
       numberIn(SPEECH_MIN_RATE, SPEECH_MAX_RATE),
       v.description(
@@ -56,15 +55,15 @@ export const speechEntries = {
       ),
     ),
   ),
-  mixVolume: o(Volume),
+  mixVolume: optional(Volume),
 };
 
 /** A clip's speech layer: said from `start` seconds after its clip starts; it may run past the clip. */
 export const speechLayerEntries = {
   type: v.literal("speech"),
   ...speechEntries,
-  start: o(Seconds),
-  stop: o(
+  start: optional(Seconds),
+  stop: optional(
     v.pipe(PositiveSeconds, v.description("Seconds after the clip starts where the speech is cut off.")),
   ),
 };
@@ -73,7 +72,9 @@ export const speechLayerEntries = {
 export const SpeechTrackSchema = strict("speech track", {
   type: v.literal("speech"),
   ...speechEntries,
-  start: o(v.pipe(Seconds, v.description("Seconds into the output where the speech starts (default 0)."))),
+  start: optional(
+    v.pipe(Seconds, v.description("Seconds into the output where the speech starts (default 0).")),
+  ),
 });
 
 export type SpeechTrack = v.InferOutput<typeof SpeechTrackSchema>;

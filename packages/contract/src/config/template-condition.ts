@@ -85,10 +85,10 @@ export interface ConditionSite {
 export const parseCondition = (raw: unknown): { condition: LayerCondition } | { error: string } => {
   const result = v.safeParse(LayerConditionSchema, raw);
   if (!result.success) return { error: result.issues[0]!.message };
-  const c = result.output;
-  if (typeof c === "string") return { condition: { var: c, set: true } };
-  if (c.equals !== undefined) return { condition: { var: c.var, equals: c.equals } };
-  return { condition: { var: c.var, set: c.set ?? true } };
+  const condition = result.output;
+  if (typeof condition === "string") return { condition: { var: condition, set: true } };
+  if (condition.equals !== undefined) return { condition: { var: condition.var, equals: condition.equals } };
+  return { condition: { var: condition.var, set: condition.set ?? true } };
 };
 
 /** Whether a value counts as set: present, and not empty text. */

@@ -108,25 +108,29 @@ export const variableSchema = (
   const used = placeholdersOf(config);
   const names = new Set([...used.map((p) => p.name), ...conditionVars]);
   const seen = new Set<string>();
-  declared.forEach((d, i) => {
+  declared.forEach((declaration, i) => {
     const field = `variables[${i}]`;
-    if (seen.has(d.name))
+    if (seen.has(declaration.name))
       errors.push({
         field: `${field}.name`,
-        message: `${d.name} is declared twice`,
+        message: `${declaration.name} is declared twice`,
         code: "DUPLICATE_VARIABLE",
       });
-    seen.add(d.name);
-    if (!names.has(d.name))
+    seen.add(declaration.name);
+    if (!names.has(declaration.name))
       errors.push({
         field: `${field}.name`,
-        message: `${d.name} is declared but no {{${d.name}}} or condition names it in the config`,
+        message: `${declaration.name} is declared but no {{${declaration.name}}} or condition names it in the config`,
         code: "UNUSED_VARIABLE",
       });
-    if (d.default !== undefined) {
-      const c = coerce(d.type, d.default);
-      if ("error" in c)
-        errors.push({ field: `${field}.default`, message: `default ${c.error}`, code: "TYPE_MISMATCH" });
+    if (declaration.default !== undefined) {
+      const coerced = coerce(declaration.type, declaration.default);
+      if ("error" in coerced)
+        errors.push({
+          field: `${field}.default`,
+          message: `default ${coerced.error}`,
+          code: "TYPE_MISMATCH",
+        });
     }
   });
   const variables = declared.map((d) => ({ ...d }));
@@ -206,9 +210,10 @@ export const mergeRow = (
       else values.set(v.name, "");
       continue;
     }
-    const c = coerce(v.type, raw);
-    if ("error" in c) errors.push({ field: v.name, message: `${v.name} ${c.error}`, code: "TYPE_MISMATCH" });
-    else values.set(v.name, c.value);
+    const coerced = coerce(v.type, raw);
+    if ("error" in coerced)
+      errors.push({ field: v.name, message: `${v.name} ${coerced.error}`, code: "TYPE_MISMATCH" });
+    else values.set(v.name, coerced.value);
   }
   if (errors.length) return { errors };
   // Conditions are judged on the row's values (a default counts; an absent optional variable is not set), then

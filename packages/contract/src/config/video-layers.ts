@@ -43,22 +43,22 @@ import {
 } from "./limits.ts";
 import type { RuleIssue } from "./rules.ts";
 
-const o = v.optional;
+const optional = v.optional;
 
-const timing = { start: o(Seconds), stop: o(PositiveSeconds) };
+const timing = { start: optional(Seconds), stop: optional(PositiveSeconds) };
 /** A size of a video or image layer, as a fraction of the frame: a number or keyframes (keyframes.ts). */
 const AnimatedPositiveFraction = animated(PositiveFraction);
 /** Keyframable `opacity`, `rotation` and `scale` of every visual layer (keyframes.ts). */
 const motion = motionEntries;
 const ZoomDirection = v.nullable(oneOf(["in", "out", "left", "right", "up", "down"]));
-const kenBurns = { zoomDirection: o(ZoomDirection), zoomAmount: o(Fraction) };
-const cut = { cutFrom: o(Seconds), cutTo: o(PositiveSeconds) };
+const kenBurns = { zoomDirection: optional(ZoomDirection), zoomAmount: optional(Fraction) };
+const cut = { cutFrom: optional(Seconds), cutTo: optional(PositiveSeconds) };
 /**
  * An animated picture (GIF, WebP) plays at its own frame timing from the layer's start: `loop` (default true)
  * repeats it for as long as the layer lasts, `false` plays it once and holds its last frame. A still ignores it.
  */
 const animation = {
-  loop: o(
+  loop: optional(
     v.pipe(
       bool(),
       v.description(
@@ -73,7 +73,7 @@ const animation = {
  * then). A still picture ignores it; at or after the file's end it draws nothing (refused for stored files).
  */
 const frame = {
-  frameTime: o(
+  frameTime: optional(
     v.pipe(
       Seconds,
       v.description(
@@ -88,7 +88,11 @@ const fitEntries = fitFontSizeEntries(
   FontSize,
   "its box (a title: 80 % of the frame's width; a subtitle or news-title band: the frame's width) and the frame's height",
 );
-const font = { fontPath: o(FontRef), ...catalogFontEntries(HostedCatalogFont), fontFamily: o(FontFamily) };
+const font = {
+  fontPath: optional(FontRef),
+  ...catalogFontEntries(HostedCatalogFont),
+  fontFamily: optional(FontFamily),
+};
 const Colors = list(Color, GRADIENT_MIN_COLORS, GRADIENT_MAX_COLORS, "colours");
 const GradientDirection = oneOf(["horizontal", "vertical", "diagonal"]);
 
@@ -96,13 +100,13 @@ export const videoLayerEntries = {
   type: v.literal("video"),
   path: VideoRef,
   /** Default `contain-blur`. */
-  resizeMode: o(oneOf(["contain", "contain-blur", "cover", "stretch"])),
+  resizeMode: optional(oneOf(["contain", "contain-blur", "cover", "stretch"])),
   ...cut,
   /**
    * Plays the cut this many times as fast (0.25-4); the layer's length follows: a clip without `duration` lasts the
    * cut divided by it. Its sound keeps its pitch. Given, the cut is never stretched to the clip.
    */
-  speed: o(
+  speed: optional(
     v.pipe(
       numberIn(MIN_VIDEO_SPEED, MAX_VIDEO_SPEED),
       v.description(
@@ -111,7 +115,7 @@ export const videoLayerEntries = {
     ),
   ),
   /** Repeats the cut (at `speed`) for as long as the layer lasts, instead of holding its last frame. */
-  loop: o(
+  loop: optional(
     v.pipe(
       bool(),
       v.description(
@@ -119,16 +123,16 @@ export const videoLayerEntries = {
       ),
     ),
   ),
-  width: o(AnimatedPositiveFraction),
-  height: o(AnimatedPositiveFraction),
+  width: optional(AnimatedPositiveFraction),
+  height: optional(AnimatedPositiveFraction),
   /** editly placement (prefer `position`). */
-  left: o(Fraction),
-  top: o(Fraction),
-  originX: o(oneOf(["left", "center", "right"])),
-  originY: o(oneOf(["top", "center", "bottom"])),
-  position: o(AnimatedPosition),
+  left: optional(Fraction),
+  top: optional(Fraction),
+  originX: optional(oneOf(["left", "center", "right"])),
+  originY: optional(oneOf(["top", "center", "bottom"])),
+  position: optional(AnimatedPosition),
   /** Heard only with `keepSourceAudio: true`. */
-  mixVolume: o(Volume),
+  mixVolume: optional(Volume),
   ...kenBurns,
   ...motion,
   ...timing,
@@ -139,7 +143,7 @@ export const audioLayerEntries = {
   path: AudioRef,
   ...cut,
   /** A volume, or keyframes of volume factors over the layer (keyframes.ts). */
-  mixVolume: o(AnimatedVolume),
+  mixVolume: optional(AnimatedVolume),
   ...timing,
 };
 
@@ -147,19 +151,19 @@ export const audioLayerEntries = {
 export const detachedAudioLayerEntries = {
   ...audioLayerEntries,
   type: v.literal("detached-audio"),
-  mixVolume: o(Volume),
+  mixVolume: optional(Volume),
 };
 
 export const videoImageLayerEntries = {
   type: v.literal("image"),
   path: ImageRef,
   /** Default `cover`. */
-  resizeMode: o(oneOf(["contain", "contain-blur", "cover", "stretch"])),
+  resizeMode: optional(oneOf(["contain", "contain-blur", "cover", "stretch"])),
   /** Default `in` (Ken Burns on); `null` disables. */
   ...kenBurns,
-  position: o(AnimatedPosition),
-  width: o(AnimatedPositiveFraction),
-  height: o(AnimatedPositiveFraction),
+  position: optional(AnimatedPosition),
+  width: optional(AnimatedPositiveFraction),
+  height: optional(AnimatedPositiveFraction),
   ...motion,
   ...animation,
   ...frame,
@@ -180,11 +184,11 @@ const OverlaySize = numberAbove(0, VIDEO_MAX_SIZE);
 export const imageOverlayLayerEntries = {
   type: v.literal("image-overlay"),
   path: ImageRef,
-  position: o(AnimatedPosition),
+  position: optional(AnimatedPosition),
   /** A fraction of the frame width, or pixels above 1. Default: from `height` and the picture, else the frame. */
-  width: o(animated(OverlaySize)),
+  width: optional(animated(OverlaySize)),
   /** A fraction of the frame height, or pixels above 1. */
-  height: o(animated(OverlaySize)),
+  height: optional(animated(OverlaySize)),
   ...kenBurns,
   ...motion,
   ...animation,
@@ -194,19 +198,19 @@ export const imageOverlayLayerEntries = {
 
 const titleProps = {
   text: text(MAX_TEXT_LENGTH),
-  textColor: o(Color),
-  fontSize: o(FontSize),
+  textColor: optional(Color),
+  fontSize: optional(FontSize),
   ...fitEntries,
   ...font,
-  position: o(AnimatedPosition),
+  position: optional(AnimatedPosition),
   /** Default `fade-in`. */
-  style: o(oneOf(["fade-in", "word-by-word", "letter-by-letter"])),
+  style: optional(oneOf(["fade-in", "word-by-word", "letter-by-letter"])),
   /** Seconds the word/letter reveal takes. */
-  animationDuration: o(numberAbove(0, MAX_ANIMATION_DURATION)),
+  animationDuration: optional(numberAbove(0, MAX_ANIMATION_DURATION)),
   ...kenBurns,
-  outlineColor: o(Color),
-  outlineWidth: o(numberIn(0, MAX_OUTLINE_WIDTH)),
-  outlineStyle: o(oneOf(["outline", "shadow", "glow"])),
+  outlineColor: optional(Color),
+  outlineWidth: optional(numberIn(0, MAX_OUTLINE_WIDTH)),
+  outlineStyle: optional(oneOf(["outline", "shadow", "glow"])),
   ...motion,
   ...timing,
 };
@@ -217,17 +221,17 @@ export const titleLayerEntries = { type: v.literal("title"), ...titleProps };
  * editly's banner clock: the animation runs on `(progress - delay) * speed`, progress being the fraction
  * of the layer shown so far, so `delay` is a fraction of the layer's length (0.5 = half way), not seconds.
  */
-const bannerAnimation = { delay: o(Seconds), speed: o(numberAbove(0, MAX_ANIMATION_SPEED)) };
+const bannerAnimation = { delay: optional(Seconds), speed: optional(numberAbove(0, MAX_ANIMATION_SPEED)) };
 
 export const subtitleLayerEntries = {
   type: v.literal("subtitle"),
   text: text(MAX_TEXT_LENGTH),
-  textColor: o(Color),
-  fontSize: o(FontSize),
+  textColor: optional(Color),
+  fontSize: optional(FontSize),
   ...fitEntries,
   ...font,
-  position: o(AnimatedPosition),
-  backgroundColor: o(Color),
+  position: optional(AnimatedPosition),
+  backgroundColor: optional(Color),
   ...bannerAnimation,
   ...motion,
   ...timing,
@@ -237,52 +241,57 @@ export const newsTitleLayerEntries = { ...subtitleLayerEntries, type: v.literal(
 
 export const TitleBackground = strict("title-background background", {
   type: oneOf(["fill-color", "linear-gradient", "radial-gradient"]),
-  color: o(Color),
-  colors: o(Colors),
-  direction: o(GradientDirection),
+  color: optional(Color),
+  colors: optional(Colors),
+  direction: optional(GradientDirection),
 });
 
 export const titleBackgroundLayerEntries = {
   type: v.literal("title-background"),
   ...titleProps,
   /** Default: a random background type with random colours. */
-  background: o(TitleBackground),
+  background: optional(TitleBackground),
 };
 
 export const slideInTextLayerEntries = {
   type: v.literal("slide-in-text"),
   text: text(MAX_TEXT_LENGTH),
   /** Fraction of the frame width (default 0.05). */
-  fontSize: o(PositiveFraction),
-  charSpacing: o(numberIn(0, 1)),
-  textColor: o(Color),
+  fontSize: optional(PositiveFraction),
+  charSpacing: optional(numberIn(0, 1)),
+  textColor: optional(Color),
   ...font,
-  position: o(AnimatedPosition),
+  position: optional(AnimatedPosition),
   ...motion,
   ...timing,
 };
 
-export const fillColorLayerEntries = { type: v.literal("fill-color"), color: o(Color), ...motion, ...timing };
+export const fillColorLayerEntries = {
+  type: v.literal("fill-color"),
+  color: optional(Color),
+  ...motion,
+  ...timing,
+};
 export const linearGradientLayerEntries = {
   type: v.literal("linear-gradient"),
-  colors: o(Colors),
+  colors: optional(Colors),
   /**
    * Default: editly's ramp (from the top-left corner of a rect twice the frame's size to its centre);
    * either way the gradient turns 30 degrees clockwise over the layer, like editly's.
    */
-  direction: o(GradientDirection),
+  direction: optional(GradientDirection),
   ...motion,
   ...timing,
 };
 export const radialGradientLayerEntries = {
   type: v.literal("radial-gradient"),
-  colors: o(Colors),
+  colors: optional(Colors),
   ...motion,
   ...timing,
 };
 export const rainbowColorsLayerEntries = { type: v.literal("rainbow-colors"), ...motion, ...timing };
 /** A still colour screen (black unless `color` is given). */
-export const pauseLayerEntries = { type: v.literal("pause"), color: o(Color), ...motion, ...timing };
+export const pauseLayerEntries = { type: v.literal("pause"), color: optional(Color), ...motion, ...timing };
 
 /**
  * editly's closing banner: its linear gradient (seeded colours, as without `colors`) under a title reading
@@ -318,16 +327,16 @@ export const glLayerIssues = (layer: Record<string, unknown>): RuleIssue[] => {
 
 export const glLayerEntries = {
   type: v.literal("gl"),
-  fragmentShader: o(
+  fragmentShader: optional(
     v.pipe(
       v.string("must be the GLSL source of a fragment shader"),
       v.minLength(1, "must be the GLSL source of a fragment shader"),
       v.maxLength(GL_SHADER_MAX_BYTES, `must be at most ${GL_SHADER_MAX_BYTES / 1024} KB`),
     ),
   ),
-  fragmentPath: o(ShaderRef),
+  fragmentPath: optional(ShaderRef),
   /** Multiplies `time` (default 1). */
-  speed: o(numberAbove(0, 100)),
+  speed: optional(numberAbove(0, 100)),
   ...motion,
   ...timing,
 };

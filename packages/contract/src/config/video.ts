@@ -32,7 +32,7 @@ import {
   perJobCaps,
   type LayerTypeFacts,
 } from "./layer-set.ts";
-import * as L from "./limits.ts";
+import * as limits from "./limits.ts";
 import {
   applyLayerDefaults,
   defaultsIssues,
@@ -56,7 +56,7 @@ import { speechIssues, SpeechTrackSchema } from "./speech.ts";
 import { TransitionSchema } from "./transitions.ts";
 import { VIDEO_LAYER_TYPES, type VideoLayerType } from "./video-layer-types.ts";
 
-const o = v.optional;
+const optional = v.optional;
 
 const LAYER_OBJECTS = layerObjects(VIDEO_LAYER_TYPES);
 type GlobalType = {
@@ -84,7 +84,12 @@ export const GlobalLayerSchema = layerVariant(
   GLOBAL_REFUSALS,
 );
 
-const LayerList = list(VideoLayerSchema, L.VIDEO_MIN_LAYERS_PER_CLIP, L.VIDEO_MAX_LAYERS_PER_CLIP, "layers");
+const LayerList = list(
+  VideoLayerSchema,
+  limits.VIDEO_MIN_LAYERS_PER_CLIP,
+  limits.VIDEO_MAX_LAYERS_PER_CLIP,
+  "layers",
+);
 const SingleLayer = v.pipe(
   VideoLayerSchema,
   v.transform((layer) => [layer]),
@@ -98,33 +103,33 @@ export const ClipLayers = v.lazy((input: unknown) =>
   input !== null && typeof input === "object" && !Array.isArray(input) ? SingleLayer : LayerList,
 );
 
-const ClipDuration = numberIn(L.VIDEO_MIN_CLIP_DURATION, L.VIDEO_MAX_DURATION);
+const ClipDuration = numberIn(limits.VIDEO_MIN_CLIP_DURATION, limits.VIDEO_MAX_DURATION);
 
 export const ClipSchema = strict("clip", {
   /** Seconds. Default: the first video layer's cut length, else `defaults.duration`, else 4. */
-  duration: o(ClipDuration),
+  duration: optional(ClipDuration),
   /** Into the next clip (ignored on the last); null = hard cut. Merged over `defaults.transition`. */
-  transition: o(v.nullable(TransitionSchema)),
+  transition: optional(v.nullable(TransitionSchema)),
   /** The clip's layers, bottom first; editly's single-layer form (one layer object) is read as [layer]. */
   layers: ClipLayers,
 });
 
 export const AudioTrackSchema = strict("audio track", {
   path: AudioRef,
-  mixVolume: o(Volume),
+  mixVolume: optional(Volume),
   /** Seconds into the output. */
-  start: o(Seconds),
-  cutFrom: o(Seconds),
-  cutTo: o(PositiveSeconds),
+  start: optional(Seconds),
+  cutFrom: optional(Seconds),
+  cutTo: optional(PositiveSeconds),
 });
 
 export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
   /** Default `word-by-word` for autoSubtitles and speech, `none` (each cue whole) for `captionsFile`. */
-  animation: o(oneOf(["word-by-word", "letter-by-letter", "none"])),
+  animation: optional(oneOf(["word-by-word", "letter-by-letter", "none"])),
   /** Our addition (issue 45): short-form caption styles drawn from the word timings; not with `animation`. */
-  preset: o(
+  preset: optional(
     v.pipe(
-      oneOf(L.CAPTION_PRESETS),
+      oneOf(limits.CAPTION_PRESETS),
       v.description(
         "How the spoken words are drawn, at the frame each word is said: karaoke (each word fills with highlightColor, " +
           "left to right, as it is said), pop (each word scales in as it is said), box (a rounded box of " +
@@ -132,16 +137,16 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
       ),
     ),
   ),
-  textColor: o(Color),
-  fontSize: o(numberIn(L.VIDEO_MIN_FONT_SIZE, L.VIDEO_MAX_FONT_SIZE)),
-  fontPath: o(FontRef),
+  textColor: optional(Color),
+  fontSize: optional(numberIn(limits.VIDEO_MIN_FONT_SIZE, limits.VIDEO_MAX_FONT_SIZE)),
+  fontPath: optional(FontRef),
   ...catalogFontEntries(HostedCatalogFont),
-  position: o(Position),
-  outlineColor: o(Color),
-  outlineWidth: o(numberIn(0, L.MAX_OUTLINE_WIDTH)),
-  outlineStyle: o(oneOf(["outline", "shadow", "glow"])),
+  position: optional(Position),
+  outlineColor: optional(Color),
+  outlineWidth: optional(numberIn(0, limits.MAX_OUTLINE_WIDTH)),
+  outlineStyle: optional(oneOf(["outline", "shadow", "glow"])),
   /** Our addition (issue 33): caption styles beyond the reference's. */
-  highlightColor: o(
+  highlightColor: optional(
     v.pipe(
       Color,
       v.description(
@@ -150,31 +155,31 @@ export const AutoSubtitlesStyleSchema = strict("autoSubtitlesStyle", {
       ),
     ),
   ),
-  wordsPerLine: o(
+  wordsPerLine: optional(
     v.pipe(
-      integerIn(1, L.CAPTION_MAX_WORDS_PER_LINE),
+      integerIn(1, limits.CAPTION_MAX_WORDS_PER_LINE),
       v.description("Words on a caption line at most (default: as many as fit the width)."),
     ),
   ),
-  maxLines: o(
+  maxLines: optional(
     v.pipe(
-      integerIn(1, L.CAPTION_MAX_LINES),
+      integerIn(1, limits.CAPTION_MAX_LINES),
       v.description(
-        `Lines a caption page shows at most (default 2, at most ${L.CAPTION_MAX_LINES}; one-word shows one).`,
+        `Lines a caption page shows at most (default 2, at most ${limits.CAPTION_MAX_LINES}; one-word shows one).`,
       ),
     ),
   ),
-  maxCharsPerLine: o(
+  maxCharsPerLine: optional(
     v.pipe(
-      integerIn(L.CAPTION_MIN_CHARS_PER_LINE, L.CAPTION_MAX_CHARS_PER_LINE),
+      integerIn(limits.CAPTION_MIN_CHARS_PER_LINE, limits.CAPTION_MAX_CHARS_PER_LINE),
       v.description(
-        `Characters on a caption line at most, spaces included (${L.CAPTION_MIN_CHARS_PER_LINE}-${L.CAPTION_MAX_CHARS_PER_LINE}; ` +
+        `Characters on a caption line at most, spaces included (${limits.CAPTION_MIN_CHARS_PER_LINE}-${limits.CAPTION_MAX_CHARS_PER_LINE}; ` +
           "default: as many as fit the width); a longer word gets a line of its own.",
       ),
     ),
   ),
-  allCaps: o(v.pipe(bool(), v.description("Draw the captions in capital letters (default false)."))),
-  backgroundColor: o(
+  allCaps: optional(v.pipe(bool(), v.description("Draw the captions in capital letters (default false)."))),
+  backgroundColor: optional(
     v.pipe(
       Color,
       v.description("A box of this colour behind each caption (with alpha, e.g. #000000b3); default none."),
@@ -192,8 +197,8 @@ export const AudioTrackEntrySchema = v.lazy((input: unknown) =>
 export type AutoSubtitlesStyle = v.InferOutput<typeof AutoSubtitlesStyleSchema>;
 
 export const VideoDefaultsSchema = strict("defaults", {
-  duration: o(ClipDuration),
-  transition: o(v.nullable(TransitionSchema)),
+  duration: optional(ClipDuration),
+  transition: optional(v.nullable(TransitionSchema)),
   ...layerDefaultsEntries(VIDEO_LAYER_TYPES),
 });
 
@@ -211,13 +216,13 @@ const EDITLY_ONLY = {
  * since none changes the output here.
  */
 const editlyOnlyEntries = {
-  outPath: ignored(text(L.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.outPath),
+  outPath: ignored(text(limits.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.outPath),
   enableFfmpegLog: ignored(bool(), EDITLY_ONLY.log),
   verbose: ignored(bool(), EDITLY_ONLY.log),
   logTimes: ignored(bool(), EDITLY_ONLY.log),
   keepTmp: ignored(bool(), EDITLY_ONLY.log),
-  ffmpegPath: ignored(text(L.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.tools),
-  ffprobePath: ignored(text(L.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.tools),
+  ffmpegPath: ignored(text(limits.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.tools),
+  ffprobePath: ignored(text(limits.MAX_FILE_REFERENCE_LENGTH), EDITLY_ONLY.tools),
   customOutputArgs: ignored(list(text(1000), 0, 100, "arguments"), EDITLY_ONLY.tools),
   allowRemoteRequests: ignored(bool(), EDITLY_ONLY.remote),
 };
@@ -227,21 +232,27 @@ export { VIDEO_FORMATS };
 
 export const videoConfigEntries = {
   /** Default 1280; rounded down to an even number when rendering (geometry.ts evenDimension). */
-  width: o(documentedDefault(integerIn(L.VIDEO_MIN_SIZE, L.VIDEO_MAX_SIZE), L.VIDEO_DEFAULTS.width)),
+  width: optional(
+    documentedDefault(integerIn(limits.VIDEO_MIN_SIZE, limits.VIDEO_MAX_SIZE), limits.VIDEO_DEFAULTS.width),
+  ),
   /** Default 720; rounded down to an even number when rendering. */
-  height: o(documentedDefault(integerIn(L.VIDEO_MIN_SIZE, L.VIDEO_MAX_SIZE), L.VIDEO_DEFAULTS.height)),
+  height: optional(
+    documentedDefault(integerIn(limits.VIDEO_MIN_SIZE, limits.VIDEO_MAX_SIZE), limits.VIDEO_DEFAULTS.height),
+  ),
   /** Default 25. */
-  fps: o(documentedDefault(integerIn(L.VIDEO_MIN_FPS, L.VIDEO_MAX_FPS), L.VIDEO_DEFAULTS.fps)),
+  fps: optional(
+    documentedDefault(integerIn(limits.VIDEO_MIN_FPS, limits.VIDEO_MAX_FPS), limits.VIDEO_DEFAULTS.fps),
+  ),
   /**
    * Default mp4 (or the extension of editly's `outPath`). gif: palette per video, scaled to fit 640 px and at
    * most 20 fps; mp3/wav/m4a: the audio mix only.
    */
-  format: o(
+  format: optional(
     v.pipe(
-      documentedDefault(oneOf(VIDEO_FORMATS), L.VIDEO_DEFAULTS.format),
+      documentedDefault(oneOf(VIDEO_FORMATS), limits.VIDEO_DEFAULTS.format),
       v.description(
         "Output file: mp4, mov (H.264; ProRes 4444 with alpha: true), webm (VP9 with alpha), gif (one palette " +
-          `per video, scaled to fit ${L.GIF_MAX_SIDE} px, at most ${L.GIF_MAX_FPS} fps and ${L.GIF_MAX_DURATION} s), ` +
+          `per video, scaled to fit ${limits.GIF_MAX_SIDE} px, at most ${limits.GIF_MAX_FPS} fps and ${limits.GIF_MAX_DURATION} s), ` +
           "mp3, wav or m4a (the audio mix only). Absent: the extension of editly's outPath, else mp4.",
       ),
     ),
@@ -251,38 +262,38 @@ export const videoConfigEntries = {
   ...stillEntries,
   ...previewEntries,
   /** Quick low-resolution preview. */
-  fast: o(bool()),
-  clips: list(ClipSchema, L.VIDEO_MIN_CLIPS, L.VIDEO_MAX_CLIPS, "clips"),
-  defaults: o(VideoDefaultsSchema),
+  fast: optional(bool()),
+  clips: list(ClipSchema, limits.VIDEO_MIN_CLIPS, limits.VIDEO_MAX_CLIPS, "clips"),
+  defaults: optional(VideoDefaultsSchema),
   /** Background track over the whole video. */
-  audioFilePath: o(AudioRef),
+  audioFilePath: optional(AudioRef),
   /** editly's weight of the background track in the mix (default 1). */
-  backgroundAudioVolume: o(Volume),
-  loopAudio: o(bool()),
+  backgroundAudioVolume: optional(Volume),
+  loopAudio: optional(bool()),
   /** Keep the audio of video/audio layers (otherwise clips are silent). */
-  keepSourceAudio: o(bool()),
-  clipsAudioVolume: o(Volume),
-  outputVolume: o(Volume),
-  audioTracks: o(list(AudioTrackEntrySchema, 0, L.VIDEO_MAX_AUDIO_TRACKS, "audio tracks")),
-  audioNorm: o(
+  keepSourceAudio: optional(bool()),
+  clipsAudioVolume: optional(Volume),
+  outputVolume: optional(Volume),
+  audioTracks: optional(list(AudioTrackEntrySchema, 0, limits.VIDEO_MAX_AUDIO_TRACKS, "audio tracks")),
+  audioNorm: optional(
     strict("audioNorm", {
-      enable: o(bool()),
-      gaussSize: o(integerIn(L.AUDIO_NORM_MIN_GAUSS_SIZE, L.AUDIO_NORM_MAX_GAUSS_SIZE)),
-      maxGain: o(numberIn(L.AUDIO_NORM_MIN_MAX_GAIN, L.AUDIO_NORM_MAX_MAX_GAIN)),
+      enable: optional(bool()),
+      gaussSize: optional(integerIn(limits.AUDIO_NORM_MIN_GAUSS_SIZE, limits.AUDIO_NORM_MAX_GAUSS_SIZE)),
+      maxGain: optional(numberIn(limits.AUDIO_NORM_MIN_MAX_GAIN, limits.AUDIO_NORM_MAX_MAX_GAIN)),
     }),
   ),
-  globalLayers: o(list(GlobalLayerSchema, 0, L.VIDEO_MAX_GLOBAL_LAYERS, "layers")),
+  globalLayers: optional(list(GlobalLayerSchema, 0, limits.VIDEO_MAX_GLOBAL_LAYERS, "layers")),
   /**
    * Transcribe the final audio mix and burn in word-timed captions (paid plans; the Worker refuses it on the
    * free plan). The transcript and WebVTT/SRT files are stored as extra job outputs.
    */
-  autoSubtitles: o(bool()),
-  autoSubtitlesStyle: o(AutoSubtitlesStyleSchema),
+  autoSubtitles: optional(bool()),
+  autoSubtitlesStyle: optional(AutoSubtitlesStyleSchema),
   /**
    * Our addition: the spoken language (ISO 639-1, e.g. `en`, `de`) when autoSubtitles should not detect it.
    * The offline backend knows English only.
    */
-  autoSubtitlesLanguage: o(
+  autoSubtitlesLanguage: optional(
     v.pipe(v.string(), v.regex(/^[a-z]{2}$/, "must be a two-letter ISO 639-1 language code such as en")),
   ),
   /**
@@ -290,27 +301,27 @@ export const videoConfigEntries = {
    * lowered by `amount` dB while a speech layer or speech track speaks, reaching it `attack` s before the first
    * word of a phrase and coming back over `release` s after its last.
    */
-  ducking: o(
+  ducking: optional(
     strict("ducking", {
-      amount: o(
+      amount: optional(
         v.pipe(
-          numberIn(0, L.DUCKING_MAX_DB),
-          v.description(`dB the music is lowered under speech (default ${L.DUCKING_DEFAULTS.amount}).`),
+          numberIn(0, limits.DUCKING_MAX_DB),
+          v.description(`dB the music is lowered under speech (default ${limits.DUCKING_DEFAULTS.amount}).`),
         ),
       ),
-      attack: o(
+      attack: optional(
         v.pipe(
-          numberIn(0, L.DUCKING_MAX_SECONDS),
+          numberIn(0, limits.DUCKING_MAX_SECONDS),
           v.description(
-            `Seconds the music takes to go down before speech (default ${L.DUCKING_DEFAULTS.attack}).`,
+            `Seconds the music takes to go down before speech (default ${limits.DUCKING_DEFAULTS.attack}).`,
           ),
         ),
       ),
-      release: o(
+      release: optional(
         v.pipe(
-          numberIn(0, L.DUCKING_MAX_SECONDS),
+          numberIn(0, limits.DUCKING_MAX_SECONDS),
           v.description(
-            `Seconds the music takes to come back after speech (default ${L.DUCKING_DEFAULTS.release}).`,
+            `Seconds the music takes to come back after speech (default ${limits.DUCKING_DEFAULTS.release}).`,
           ),
         ),
       ),
@@ -320,7 +331,7 @@ export const videoConfigEntries = {
    * Our addition: an uploaded SubRip (.srt) or WebVTT (.vtt) file whose cues are burned in at their times with
    * `autoSubtitlesStyle` (markup such as `<b>` or `<v Name>` is dropped; cue settings are ignored).
    */
-  captionsFile: o(
+  captionsFile: optional(
     v.pipe(
       CaptionsRef,
       v.description(
@@ -373,10 +384,10 @@ export const videoConfigIssues = (config: RawVideoConfig): RuleIssue[] => {
   out.push(...outputIssues(config, total));
   out.push(...keyframesWithinLayers(config, total));
   // A hair of tolerance: sums of decimal seconds are not exact in binary floating point.
-  if (total > L.VIDEO_MAX_DURATION + 1e-9) {
+  if (total > limits.VIDEO_MAX_DURATION + 1e-9) {
     out.push({
       path: ["clips"],
-      message: `the video would last ${Math.round(total * 100) / 100} s; at most ${L.VIDEO_MAX_DURATION} s are allowed`,
+      message: `the video would last ${Math.round(total * 100) / 100} s; at most ${limits.VIDEO_MAX_DURATION} s are allowed`,
     });
   }
   return out;
@@ -413,9 +424,9 @@ export const VideoConfigSchema = v.pipe(
     "Video job config. Cross-field rules beyond this schema: cutTo > cutFrom and stop > start on a layer; " +
       '"minFontSize" and "maxFontSize" go together (minimum at most the maximum) and replace "fontSize" (not both on ' +
       "one object); " +
-      `at most ${L.HTML_MAX_LAYERS_PER_JOB} html layers per job; at most ${L.SPEECH_MAX_JOB_CHARACTERS} characters ` +
+      `at most ${limits.HTML_MAX_LAYERS_PER_JOB} html layers per job; at most ${limits.SPEECH_MAX_JOB_CHARACTERS} characters ` +
       "of speech text per job; the output (clip lengths minus transition " +
-      `overlaps) lasts at most ${L.VIDEO_MAX_DURATION} s; html/css sizes are UTF-8 bytes.`,
+      `overlaps) lasts at most ${limits.VIDEO_MAX_DURATION} s; html/css sizes are UTF-8 bytes.`,
   ),
 );
 export type VideoConfig = v.InferOutput<typeof VideoConfigSchema>;

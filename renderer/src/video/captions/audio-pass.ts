@@ -9,7 +9,7 @@ import { run } from "../../lib/process.ts";
 import type { Identity } from "../../lib/run-as.ts";
 import { SPEECH_AUDIO_FILTER } from "../../transcribe/types.ts";
 import { pipesLast, type CompiledGraph } from "../compile.ts";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 
 const LABELS_AT_START = /^((?:\[[^\]]+\])+)/;
 const LABELS_AT_END = /((?:\[[^\]]+\])+)$/;
@@ -82,7 +82,7 @@ export const writeSpeechWav = async (
       script,
       "-map",
       "[speech]",
-      ...(seconds === undefined ? [] : ["-t", f(seconds)]),
+      ...(seconds === undefined ? [] : ["-t", ffNumber(seconds)]),
       "-c:a",
       "pcm_s16le",
       "-f",

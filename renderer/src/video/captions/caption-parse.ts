@@ -14,7 +14,7 @@ interface ParsedCues {
  */
 const parseText = (
   mediaCaptions as unknown as {
-    parseText: (text: string, o: { type: "srt" | "vtt"; strict: boolean }) => Promise<ParsedCues>;
+    parseText: (text: string, options: { type: "srt" | "vtt"; strict: boolean }) => Promise<ParsedCues>;
   }
 ).parseText;
 

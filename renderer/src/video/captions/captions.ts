@@ -88,7 +88,7 @@ export const transcribeMix = async (
   spec: VideoSpec,
   timeline: Timeline,
   media: ReadonlyMap<string, MediaInfo>,
-  o: {
+  options: {
     jobId: string;
     workDir: string;
     ffmpegPath: string;
@@ -99,23 +99,30 @@ export const transcribeMix = async (
   },
 ): Promise<Transcribed> => {
   const subtitles = spec.subtitles!;
-  const audio = captionMixGraph(spec, timeline, o.jobId, media);
+  const audio = captionMixGraph(spec, timeline, options.jobId, media);
   if (!audio) return { captions: noAudioCaptions(), parts: [] };
   const { duration, fps } = timeline;
-  const needed = mixNeeded(duration, fps, o.range);
-  const path = await writeSpeechWav(audio, o.workDir, o.ffmpegPath, o.signal, o.user, needed.seconds);
+  const needed = mixNeeded(duration, fps, options.range);
+  const path = await writeSpeechWav(
+    audio,
+    options.workDir,
+    options.ffmpegPath,
+    options.signal,
+    options.user,
+    needed.seconds,
+  );
   const wav = await openWav(path);
   let parts: PartWords[];
   try {
     const cut = await cutParts(wav, needed.grid, duration, needed.seconds === undefined);
-    parts = await transcribeParts(wav, partsReached(cut, fps, o.range), {
-      ...{ workDir: o.workDir, transcriber: o.transcriber, signal: o.signal },
+    parts = await transcribeParts(wav, partsReached(cut, fps, options.range), {
+      ...{ workDir: options.workDir, transcriber: options.transcriber, signal: options.signal },
       language: subtitles.language,
     });
   } finally {
     await wav.close();
   }
-  return { captions: captionsOfParts(parts, o.transcriber.backend, spec), parts };
+  return { captions: captionsOfParts(parts, options.transcriber.backend, spec), parts };
 };
 
 /** The spec with one global title layer per cue, and the layer key of each cue. */

@@ -86,20 +86,24 @@ export const breakUnits = (words: readonly TranscriptWord[]): TranscriptWord[] =
     });
   });
 
-/** Whether `words` fit on one line under `o` (pure). */
-const fits = (words: readonly TranscriptWord[], o: CaptionLayoutOptions): boolean => {
-  if (o.maxWordsPerLine !== undefined && words.length > o.maxWordsPerLine) return false;
-  if (o.charLimit !== undefined && length(words) > o.charLimit) return false;
-  if (o.measure && o.maxWidth !== undefined) return o.measure(joinText(words)) <= o.maxWidth;
-  return length(words) <= o.maxCharsPerLine;
+/** Whether `words` fit on one line under `options` (pure). */
+const fits = (words: readonly TranscriptWord[], options: CaptionLayoutOptions): boolean => {
+  if (options.maxWordsPerLine !== undefined && words.length > options.maxWordsPerLine) return false;
+  if (options.charLimit !== undefined && length(words) > options.charLimit) return false;
+  if (options.measure && options.maxWidth !== undefined)
+    return options.measure(joinText(words)) <= options.maxWidth;
+  return length(words) <= options.maxCharsPerLine;
 };
 
 /** One line's words wrapped into lines that fit (a word wider than a line gets a line of its own) (pure). */
-export const wrapWords = (words: readonly TranscriptWord[], o: CaptionLayoutOptions): TranscriptWord[][] => {
+export const wrapWords = (
+  words: readonly TranscriptWord[],
+  options: CaptionLayoutOptions,
+): TranscriptWord[][] => {
   const lines: TranscriptWord[][] = [];
   for (const word of breakUnits(words)) {
     const line = lines.at(-1);
-    if (line && fits([...line, word], o)) line.push(word);
+    if (line && fits([...line, word], options)) line.push(word);
     else lines.push([word]);
   }
   return lines;
@@ -137,7 +141,7 @@ export const wordGroups = (words: readonly TranscriptWord[], maxGap: number): Tr
  */
 export const layoutCaptions = (
   words: readonly TranscriptWord[],
-  o: CaptionLayoutOptions,
+  options: CaptionLayoutOptions,
   until = Number.POSITIVE_INFINITY,
 ): Cue[] => {
   const cues: { lines: TranscriptWord[][] }[] = [];
@@ -146,20 +150,20 @@ export const layoutCaptions = (
     if (lines.length) cues.push({ lines });
     lines = [];
   };
-  for (const group of wordGroups(breakUnits(words), o.maxGap)) {
+  for (const group of wordGroups(breakUnits(words), options.maxGap)) {
     const first = lines[0]?.[0];
     const lastLine = lines.at(-1);
     const last = lastLine?.at(-1);
     if (first && last) {
-      const pause = group[0]!.start - last.end > o.maxGap;
-      const tooLong = group.at(-1)!.end - first.start > o.maxDuration;
+      const pause = group[0]!.start - last.end > options.maxGap;
+      const tooLong = group.at(-1)!.end - first.start > options.maxDuration;
       if (pause || tooLong || endsSentence(last.text)) close();
     }
     const line = lines.at(-1);
-    if (line && fits([...line, ...group], o)) {
+    if (line && fits([...line, ...group], options)) {
       line.push(...group);
     } else {
-      if (lines.length >= o.maxLines) close();
+      if (lines.length >= options.maxLines) close();
       lines.push([...group]);
     }
   }
@@ -168,7 +172,7 @@ export const layoutCaptions = (
     const start = cue.lines[0]![0]!.start;
     const lastEnd = cue.lines.at(-1)!.at(-1)!.end;
     const nextStart = cues[i + 1]?.lines[0]![0]!.start ?? until;
-    return { start, end: Math.max(lastEnd, Math.min(lastEnd + o.hold, nextStart)), lines: cue.lines };
+    return { start, end: Math.max(lastEnd, Math.min(lastEnd + options.hold, nextStart)), lines: cue.lines };
   });
 };
 

@@ -93,7 +93,7 @@ export const partsReached = <P extends { start: number; end: number }>(
 export const transcribeParts = async (
   wav: WavFile,
   parts: readonly MixPart[],
-  o: { workDir: string; transcriber: Transcriber; language?: string; signal?: AbortSignal },
+  options: { workDir: string; transcriber: Transcriber; language?: string; signal?: AbortSignal },
 ): Promise<PartWords[]> => {
   const heard: PartWords[] = [];
   let next = 0;
@@ -102,20 +102,23 @@ export const transcribeParts = async (
     // After one part fails (the render fails with it), no other part is started.
     while (next < parts.length && !failed) {
       const i = next++;
-      const p = parts[i]!;
-      const path = join(o.workDir, `speech.part${p.index}.wav`);
-      await wav.writePart(p.from, p.to, path);
-      const t = await o.transcriber.transcribe(path, { language: o.language, signal: o.signal });
+      const part = parts[i]!;
+      const path = join(options.workDir, `speech.part${part.index}.wav`);
+      await wav.writePart(part.from, part.to, path);
+      const transcript = await options.transcriber.transcribe(path, {
+        language: options.language,
+        signal: options.signal,
+      });
       await rm(path, { force: true });
-      const shifted = t.words.map((w) => ({
+      const shifted = transcript.words.map((w) => ({
         text: w.text,
-        start: p.start + Math.max(0, w.start),
-        end: p.start + Math.max(0, w.end),
+        start: part.start + Math.max(0, w.start),
+        end: part.start + Math.max(0, w.end),
       }));
-      heard[i] = { ...pick(p), language: t.language, words: normaliseWords(shifted, p.end) };
+      heard[i] = { ...pick(part), language: transcript.language, words: normaliseWords(shifted, part.end) };
     }
   };
-  const at = Math.max(1, Math.min(parts.length, o.transcriber.concurrency ?? 1));
+  const at = Math.max(1, Math.min(parts.length, options.transcriber.concurrency ?? 1));
   await Promise.all(
     Array.from({ length: at }, () =>
       worker().catch((error: unknown) => {

@@ -10,7 +10,7 @@
  */
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import type { WordMotion, WordOverlay } from "../types.ts";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 
 /** Seconds a popping word takes to reach its size, and the fraction of it it starts at. */
 export const POP_SECONDS = 0.15;
@@ -18,13 +18,13 @@ export const POP_FROM = 0.4;
 
 /** The scale of a popping word said at `start` (seconds), as an expression of the time variable `t`. */
 export const popScale = (start: number): string => {
-  const p = `clip((t-${f(start)})/${f(POP_SECONDS)},0,1)`;
-  return `(${f(POP_FROM)}+${f(1 - POP_FROM)}*(1-pow(1-${p},3)))`;
+  const p = `clip((t-${ffNumber(start)})/${ffNumber(POP_SECONDS)},0,1)`;
+  return `(${ffNumber(POP_FROM)}+${ffNumber(1 - POP_FROM)}*(1-pow(1-${p},3)))`;
 };
 
 /** The filled width (even pixels) of a `width`-wide word said over [start, end], as an expression of `t`. */
 export const wipeWidth = (start: number, end: number, width: number): string =>
-  `2*floor(clip((t-${f(start)})/${f(Math.max(1e-3, end - start))},0,1)*${width / 2})`;
+  `2*floor(clip((t-${ffNumber(start)})/${ffNumber(Math.max(1e-3, end - start))},0,1)*${width / 2})`;
 
 /**
  * The overlays of a caption's moving words over the layer window `win` (times in the words are seconds from the
@@ -42,19 +42,19 @@ export const wordMotionLayers = (motion: WordMotion, win: LayerWindow, ctx: Grap
     const label = ctx.label("word");
     const { x, y, width: w, height: h } = word.frame;
     if (motion.motion === "pop") {
-      const s = popScale(start);
+      const scale = popScale(start);
       ctx.chain(
-        `${source},scale=w='max(2,2*trunc(iw*${s}/2))':h='max(2,2*trunc(ih*${s}/2))':eval=frame[${label}]`,
+        `${source},scale=w='max(2,2*trunc(iw*${scale}/2))':h='max(2,2*trunc(ih*${scale}/2))':eval=frame[${label}]`,
       );
       return [{ label, x: `${x + w / 2}-overlay_w/2`, y: `${y + h / 2}-overlay_h/2`, coversFrame: false }];
     }
     // The word beside a transparent copy of its width; a window of its width slides over both, and is placed so
-    // the word stays put: the window at c shows the word's left c pixels at their place.
-    const c = wipeWidth(start, win.start + word.end, w);
+    // the word stays put: the window at wipeAt shows the word's left wipeAt pixels at their place.
+    const wipeAt = wipeWidth(start, win.start + word.end, w);
     ctx.chain(
-      `${source},pad=w=${2 * w}:h=${h}:x=${w}:y=0:color=black@0,crop=w=${w}:h=${h}:x='${c}':y=0[${label}]`,
+      `${source},pad=w=${2 * w}:h=${h}:x=${w}:y=0:color=black@0,crop=w=${w}:h=${h}:x='${wipeAt}':y=0[${label}]`,
     );
-    return [{ label, x: `${x - w}+${c}`, y, coversFrame: false }];
+    return [{ label, x: `${x - w}+${wipeAt}`, y, coversFrame: false }];
   });
 };
 

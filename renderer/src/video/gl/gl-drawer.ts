@@ -7,7 +7,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { SharedPipe } from "../../lib/process.ts";
 import type { GlLayerDrawer, GlLayerJob } from "../graph-context.ts";
-import type { DrawnTransition, TransitionDrawer } from "./gl-join.ts";
+import type { DrawnTransition, TransitionDrawer } from "./drawn-transitions.ts";
 import { extraSamplers, transitionFragment } from "./gl-page.ts";
 import { readFrames, writeAll, writeBlank, type GlSession } from "./gl-session.ts";
 import {
@@ -34,14 +34,14 @@ const ALIASES: Readonly<Record<string, [number, number]>> = {
 
 /** The gl name and params a drawn transition runs with (aliases resolved). */
 export const glProgramOf = (
-  t: Pick<DrawnTransition, "name" | "params">,
+  transition: Pick<DrawnTransition, "name" | "params">,
 ): {
   name: string;
   params: Record<string, unknown>;
 } => {
-  const dir = ALIASES[t.name];
-  if (dir) return { name: "Directional", params: { direction: dir, ...t.params } };
-  return { name: t.name, params: { ...t.params } };
+  const dir = ALIASES[transition.name];
+  if (dir) return { name: "Directional", params: { direction: dir, ...transition.params } };
+  return { name: transition.name, params: { ...transition.params } };
 };
 
 /** editly's easings of a transition's progress (the grammar's `easing`). */
@@ -57,16 +57,16 @@ export const progressOf = (frames: number, easing?: string | null): number[] => 
   return Array.from({ length: frames }, (_, k) => ease(k / frames));
 };
 
-/** The fragment source, uniforms, map samplers and progress `t` is drawn with. */
-const programOf = (t: DrawnTransition): NativeProgram => {
-  const { name, params } = glProgramOf(t);
+/** The fragment source, uniforms, map samplers and progress `transition` is drawn with. */
+const programOf = (transition: DrawnTransition): NativeProgram => {
+  const { name, params } = glProgramOf(transition);
   const src = GL_SOURCES.get(name);
-  if (!src) throw new Defect(`transition ${t.name} has no GLSL`);
+  if (!src) throw new Defect(`transition ${transition.name} has no GLSL`);
   return {
     fragment: transitionFragment(src.glsl),
-    uniforms: uniformsFor(name, params, `${t.field}.params`),
+    uniforms: uniformsFor(name, params, `${transition.field}.params`),
     samplers: extraSamplers(src.glsl),
-    progress: progressOf(t.frames, t.easing),
+    progress: progressOf(transition.frames, transition.easing),
   };
 };
 
@@ -135,19 +135,19 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     return this.native === null || PAGE_ONLY.has(glProgramOf({ name }).name);
   }
 
-  /** The native drawing of `t`, or null when `t` is drawn on the page. */
-  private nativeOf(t: DrawnTransition): NativeDrawing | null {
-    if (this.native === null || this.drawsOnPage(t.name)) return null;
-    let d = this.natives.get(t.key);
-    if (!d) {
-      d = new NativeDrawing(this.native, `transition ${t.name}`, {
+  /** The native drawing of `transition`, or null when it is drawn on the page. */
+  private nativeOf(transition: DrawnTransition): NativeDrawing | null {
+    if (this.native === null || this.drawsOnPage(transition.name)) return null;
+    let drawing = this.natives.get(transition.key);
+    if (!drawing) {
+      drawing = new NativeDrawing(this.native, `transition ${transition.name}`, {
         gate: this.helpers,
         ceiling: helperMemoryCeiling(this.width, this.height),
         ...this.helperRuns,
       });
-      this.natives.set(t.key, d);
+      this.natives.set(transition.key, drawing);
     }
-    return d;
+    return drawing;
   }
 
   private get session(): Promise<GlSession> {
@@ -167,43 +167,46 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     await s?.close();
   }
 
-  /** Compiles the program of `t` on the page (once per page for the same GLSL and params); its key. */
-  prepare(t: DrawnTransition): Promise<string> {
-    let done = this.compiled.get(t.key);
+  /** Compiles the program of `transition` on the page (once per page for the same GLSL and params); its key. */
+  prepare(transition: DrawnTransition): Promise<string> {
+    let done = this.compiled.get(transition.key);
     if (!done) {
       done = (async () => {
-        const { fragment, uniforms, samplers } = programOf(t);
+        const { fragment, uniforms, samplers } = programOf(transition);
         const s = await this.session;
         return s.compile(fragment, uniforms, [...samplers]);
       })();
-      this.compiled.set(t.key, done);
+      this.compiled.set(transition.key, done);
     }
     return done;
   }
 
   /**
-   * Where ffmpeg writes the pairs `t` is drawn from: the native helper's stdin, or this process, which
+   * Where ffmpeg writes the pairs `transition` is drawn from: the native helper's stdin, or this process, which
    * feeds them to the page as they arrive.
    */
-  readPairs(t: DrawnTransition): ((from: Readable) => Promise<void>) | SharedPipe {
-    const native = this.nativeOf(t);
+  readPairs(transition: DrawnTransition): ((from: Readable) => Promise<void>) | SharedPipe {
+    const native = this.nativeOf(transition);
     if (native) return native.input;
     return async (from) => {
       const s = await this.session;
-      const drawing = this.draw(t, s, t.channels);
-      const size = 2 * this.width * this.height * t.channels;
-      await Promise.all([drawing, readFrames(from, size, t.frames, (i, frame) => s.offer(t.key, i, frame))]);
+      const drawing = this.draw(transition, s, transition.channels);
+      const size = 2 * this.width * this.height * transition.channels;
+      await Promise.all([
+        drawing,
+        readFrames(from, size, transition.frames, (i, frame) => s.offer(transition.key, i, frame)),
+      ]);
     };
   }
 
-  writeDrawn(t: DrawnTransition): (to: Writable) => Promise<void> {
-    const native = this.nativeOf(t);
+  writeDrawn(transition: DrawnTransition): (to: Writable) => Promise<void> {
+    const native = this.nativeOf(transition);
     if (native) {
       // The helper starts later, when its pairs are produced (native-gl.ts): the primer goes now, so that the
       // render starts. A param of the wrong shape rejects here, before anything is written.
       return async (to) => {
-        const p = programOf(t);
-        const args = nativeArgs(p, this.width, this.height, t.channels);
+        const p = programOf(transition);
+        const args = nativeArgs(p, this.width, this.height, transition.channels);
         await writeBlank(to, this.width * this.height * 4);
         return native.draw(args, p.samplers.length > 0, to);
       };
@@ -211,25 +214,25 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     return async (to) => {
       await writeBlank(to, this.width * this.height * 4);
       const s = await this.session;
-      for (let i = 0; i < t.frames; i++) await writeAll(to, await s.drawn(t.key, i));
+      for (let i = 0; i < transition.frames; i++) await writeAll(to, await s.drawn(transition.key, i));
     };
   }
 
-  /** Draws `t` on the page from the pairs as they arrive; the frames wait in the session's outbox. */
-  private async draw(t: DrawnTransition, s: GlSession, channels: 3 | 4): Promise<void> {
+  /** Draws `transition` on the page from the pairs as they arrive; the frames wait in the session's outbox. */
+  private async draw(transition: DrawnTransition, session: GlSession, channels: 3 | 4): Promise<void> {
     try {
-      const program = await this.prepare(t);
-      await s.page.evaluate(
+      const program = await this.prepare(transition);
+      await session.page.evaluate(
         (k, key, progress, ch) => (window as unknown as GlxWindow).glx.transition(k, key, progress, ch),
-        t.key,
+        transition.key,
         program,
-        progressOf(t.frames, t.easing),
+        progressOf(transition.frames, transition.easing),
         channels,
       );
     } catch (e) {
       // The render waiting for these frames fails with the same reason.
-      const err = new Error(`transition ${t.name} could not be drawn: ${(e as Error).message}`);
-      s.fail(t.key, err);
+      const err = new Error(`transition ${transition.name} could not be drawn: ${(e as Error).message}`);
+      session.fail(transition.key, err);
       throw err;
     }
   }
@@ -240,18 +243,18 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
    */
   layerWriter(job: GlLayerJob) {
     return async (out: Writable): Promise<void> => {
-      const s = await this.session;
+      const session = await this.session;
       const key = `${job.key}-${this.runs++}`;
       // Compiling draws one throwaway frame (gl-page.ts): the same deadline as every frame, or a shader
       // that never finishes one would hold the job (and its page) without end.
       const program = await drawnWithin(
-        s.compile(`${LAYER_PRELUDE}${job.fragment}`, {}, []).catch((e: unknown) => {
+        session.compile(`${LAYER_PRELUDE}${job.fragment}`, {}, []).catch((e: unknown) => {
           throw new Error(`${job.field}: ${glslMessage((e as Error).message, LAYER_PRELUDE)}`);
         }),
         this.frameSeconds,
         `${job.field}: frame 0`,
       );
-      const drawing = s.page
+      const drawing = session.page
         .evaluate(
           (k, p, n, first, fps, speed) =>
             (window as unknown as GlxWindow).glx.layer(k, p, n, first, fps, speed),
@@ -264,14 +267,14 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
         )
         .catch((e: unknown) => {
           const err = new Error(`gl layer ${job.field} could not be drawn: ${(e as Error).message}`);
-          s.fail(key, err);
+          session.fail(key, err);
           throw err;
         });
       void drawing.catch(() => {});
       const row = this.width * 4;
       for (let i = 0; i < job.frames; i++) {
         const frame = Buffer.concat(
-          await drawnWithin(s.drawn(key, i), this.frameSeconds, `${job.field}: frame ${i}`),
+          await drawnWithin(session.drawn(key, i), this.frameSeconds, `${job.field}: frame ${i}`),
         );
         // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
         const flipped = Buffer.allocUnsafe(frame.length);

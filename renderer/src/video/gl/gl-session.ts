@@ -49,11 +49,11 @@ class FrameQueue {
     return new Promise((resolve) => this.roomWaiters.push(resolve));
   }
   take(i: number): Promise<Frame> {
-    const f = this.frames.get(i);
-    if (f) {
+    const frame = this.frames.get(i);
+    if (frame) {
       this.frames.delete(i);
       if (this.frames.size < AHEAD) for (const r of this.roomWaiters.splice(0)) r();
-      return Promise.resolve(f);
+      return Promise.resolve(frame);
     }
     if (this.failed) return Promise.reject(this.failed);
     return new Promise((resolve, reject) => this.waiters.set(i, { resolve, reject }));
@@ -80,7 +80,7 @@ export const writeAll = (to: Writable, parts: Frame): Promise<void> => {
 const ZEROS = Buffer.alloc(1 << 20);
 
 /**
- * Writes `size` zero bytes (the blank primer frame a render's input pipe opens with, gl-join.ts) and resolves once
+ * Writes `size` zero bytes (the blank primer frame a render's input pipe opens with, drawn-transitions.ts) and resolves once
  * they have left this process: whatever writes into the pipe next (a helper given its fd) comes after them.
  */
 export const writeBlank = (to: Writable, size: number): Promise<void> => {
@@ -106,12 +106,12 @@ export const readFrames = async (
   let have = 0;
   let i = 0;
   for await (const chunk of from as AsyncIterable<Buffer>) {
-    let c = chunk;
-    while (c.length > 0 && i < count) {
-      const take = Math.min(size - have, c.length);
-      parts.push(c.subarray(0, take));
+    let rest = chunk;
+    while (rest.length > 0 && i < count) {
+      const take = Math.min(size - have, rest.length);
+      parts.push(rest.subarray(0, take));
       have += take;
-      c = c.subarray(take);
+      rest = rest.subarray(take);
       if (have === size) {
         await each(i++, parts);
         parts = [];

@@ -1,7 +1,7 @@
 /**
  * Transitions drawn by `gl-transition` (renderer/native/gl-transition.c): the same shader source and
  * uniforms as the WebGL page, on Mesa's software GL, in a process of its own per transition between the two
- * ffmpeg runs (gl-join.ts). It starts with the taps run that writes its pairs (at most HELPERS_PER_JOB of a job at
+ * ffmpeg runs (drawn-transitions.ts). It starts with the taps run that writes its pairs (at most HELPERS_PER_JOB of a job at
  * once, each under a memory ceiling), writes the drawn frames straight into the render's input pipe (after the
  * blank primer the drawer wrote there), and the taps run writes the frame pairs straight into its stdin: no
  * pixel crosses Chromium's network service and renderer, which cost about half of each frame drawn on the
@@ -189,12 +189,12 @@ export class NativeDrawing {
    * `gate`: the job's helpers at once; `ceiling`: the helper's memory ceiling in bytes (helperMemoryCeiling);
    * the rest ({@link HelperRuns}): how the job runs its helpers.
    */
-  constructor(bin: string, what: string, o: { gate: Gate; ceiling: number } & HelperRuns) {
+  constructor(bin: string, what: string, options: { gate: Gate; ceiling: number } & HelperRuns) {
     this.bin = bin;
     this.what = what;
-    this.gate = o.gate;
-    this.ceiling = o.ceiling;
-    this.runs = { onSpawn: o.onSpawn, user: o.user, cacheDir: o.cacheDir };
+    this.gate = options.gate;
+    this.ceiling = options.ceiling;
+    this.runs = { onSpawn: options.onSpawn, user: options.user, cacheDir: options.cacheDir };
     this.started = new Promise((resolve, reject) => {
       this.start = resolve;
       this.never = reject;

@@ -156,10 +156,10 @@ const loadPage = async (
       }
       // A frame without damage carries no screenshot: the picture is unchanged, reuse the last one.
       for (let attempt = 0; attempt < 3; attempt++) {
-        const r = await session.send("HeadlessExperimental.beginFrame", {
+        const answer = await session.send("HeadlessExperimental.beginFrame", {
           screenshot: { format: "png", optimizeForSpeed: true },
         });
-        if (r.screenshotData) last = Buffer.from(r.screenshotData, "base64");
+        if (answer.screenshotData) last = Buffer.from(answer.screenshotData, "base64");
         if (last) return last;
       }
       throw new Error("Chromium produced no frame");
@@ -168,16 +168,16 @@ const loadPage = async (
     // function serialisation and a context lookup per call, and every call is a round trip to the page.
     const advance = async (targets: readonly number[]): Promise<number> => {
       const list = targets.map((t) => Number(t)).join(",");
-      const r = await session.send("Runtime.evaluate", {
+      const answer = await session.send("Runtime.evaluate", {
         expression: `window.__mrsAdvanceAll([${list}])`,
         returnByValue: true,
         awaitPromise: true,
       });
-      if (r.exceptionDetails) {
-        const e = r.exceptionDetails;
-        throw new Error(e.exception?.description ?? e.text);
+      if (answer.exceptionDetails) {
+        const thrown = answer.exceptionDetails;
+        throw new Error(thrown.exception?.description ?? thrown.text);
       }
-      return Number(r.result.value);
+      return Number(answer.result.value);
     };
     return { page, method, frame, advance, close };
   } catch (e) {

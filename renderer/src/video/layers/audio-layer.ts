@@ -4,7 +4,7 @@
  */
 import type { GraphContext, LayerWindow } from "../graph-context.ts";
 import type { AudioTrackSpec, LayerOf } from "../types.ts";
-import { clamp, f } from "../values.ts";
+import { clamp, ffNumber } from "../values.ts";
 import { volumeFilter } from "./keyframe-expr.ts";
 
 /** Compiles an `audio` layer into ctx.clipAudio. Returns nothing visual. */
@@ -19,9 +19,9 @@ export const audioLayer = (layer: LayerOf<"audio">, win: LayerWindow, ctx: Graph
   const length = cutTo - cutFrom;
   const speed = explicitTo !== null ? length / win.duration : 1;
   if (speed < 0.5 || speed > 100) return null;
-  const input = ctx.addMedia(info, ["-ss", f(cutFrom), "-t", f(length)], layer.path);
+  const input = ctx.addMedia(info, ["-ss", ffNumber(cutFrom), "-t", ffNumber(length)], layer.path);
   const label = ctx.label("al");
-  const tempo = speed !== 1 ? `,atempo=${f(speed)}` : "";
+  const tempo = speed !== 1 ? `,atempo=${ffNumber(speed)}` : "";
   ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo},${volumeFilter(layer.mixVolume ?? 1)}[${label}]`);
   ctx.clipAudio.push({ label, offset: win.start, duration: win.duration });
   return null;

@@ -6,7 +6,7 @@ import { ffColor, isOpaque } from "../color.ts";
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import { hash32 } from "../transitions.ts";
 import type { LayerOf } from "../types.ts";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 
 /** editly-like palette for layers that leave their colour to chance (seeded by job + layer). */
 const PALETTE = [
@@ -108,7 +108,7 @@ export const linearGradient = (
   const line = `x0=${Math.round(x0)}:y0=${Math.round(y0)}:x1=${Math.round(x1)}:y1=${Math.round(y1)}`;
   const label = ctx.label("lgrad");
   const fmt = colors.opaque ? "yuv420p" : "yuva420p";
-  const turn = `(t-${f(win.start)})/${f(Math.max(0.001, win.duration))}*PI/6`;
+  const turn = `(t-${ffNumber(win.start)})/${ffNumber(Math.max(0.001, win.duration))}*PI/6`;
   ctx.chain(
     `gradients=s=${2 * W}x${2 * H}:r=${fps}:${colors.options}:${line}:speed=0.00001,trim=end_frame=1,format=${fmt},loop=loop=${win.drawn - 1}:size=1,${ctx.retimeLayer(win)},rotate=a='${turn}':ow=${W}:oh=${H}:c=none[${label}]`,
   );
@@ -138,9 +138,9 @@ export const radialGradient = (
   const label = ctx.label("rgrad");
   const fmt = colors.opaque ? "yuv420p" : "yuva420p";
   // zoompan counts its output frames from 0: the layer's frame is that count plus the frames it skips.
-  const z = `${f(ratio)}*(1+(on+${win.skip})/${win.frames})`;
+  const zoom = `${ffNumber(ratio)}*(1+(on+${win.skip})/${win.frames})`;
   ctx.chain(
-    `${src},trim=end_frame=1,format=${fmt},zoompan=z='${z}':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=${win.drawn}:s=${W}x${H}:fps=${fps},${ctx.retimeLayer(win)}[${label}]`,
+    `${src},trim=end_frame=1,format=${fmt},zoompan=z='${zoom}':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=${win.drawn}:s=${W}x${H}:fps=${fps},${ctx.retimeLayer(win)}[${label}]`,
   );
   return { label, x: 0, y: 0, coversFrame: colors.opaque };
 };
@@ -168,7 +168,7 @@ export const rainbowColors = (
   const [cx, cy] = [side / 2, side / 2];
   const line = `x0=${Math.round(cx - W / 2)}:y0=${Math.round(cy - H / 2)}:x1=${Math.round(cx + W / 2)}:y1=${Math.round(cy + H / 2)}`;
   // The turn of layer frame n: the layer starts turning at its own first frame.
-  const turn = `(t-${f(win.start)})*${f(RAINBOW_TURN_PER_FRAME * fps)}`;
+  const turn = `(t-${ffNumber(win.start)})*${ffNumber(RAINBOW_TURN_PER_FRAME * fps)}`;
   ctx.chain(
     `gradients=s=${side}x${side}:r=${fps}:${colors}:n=7:${line}:speed=0.00001,trim=end_frame=1,format=yuv420p,loop=loop=${win.drawn - 1}:size=1,${ctx.retimeLayer(win)},rotate=a='${turn}':ow=${W}:oh=${H}[${label}]`,
   );

@@ -9,7 +9,7 @@ import type { Layer, LayerOf, MediaInfo } from "../types.ts";
 import { evenDimension } from "@media-render/contract/geometry";
 import { isKeyframed, type Keyframe } from "@media-render/contract/keyframes";
 import { isPictureDemuxer } from "../../probe/demuxers.ts";
-import { clamp, f } from "../values.ts";
+import { clamp, ffNumber } from "../values.ts";
 import { isPan, panCrop, zoomAmount, zoomDirection, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
 import { playSegment } from "./playback.ts";
 import { resizeInto, type ResizeMode } from "./resize.ts";
@@ -135,7 +135,7 @@ export const isAnimated = (info: MediaInfo): boolean => info.hasVideo && info.du
  */
 export const frameOf = (info: MediaInfo, t: number, fps: number): { options: string[]; pre: string } => {
   if (!isPictureDemuxer(info.demuxer))
-    return { options: ["-ss", f(t)], pre: `fps=${fps}:start_time=0,trim=end_frame=1` };
+    return { options: ["-ss", ffNumber(t)], pre: `fps=${fps}:start_time=0,trim=end_frame=1` };
   const k = Math.round(t * fps);
   return {
     options: [],

@@ -6,7 +6,7 @@
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { evenDimension } from "@media-render/contract/geometry";
 import type { LayerOf } from "../types.ts";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 
 export type ZoomDirection = NonNullable<LayerOf<"image">["zoomDirection"]>;
 type PanDirection = Exclude<ZoomDirection, "in" | "out">;
@@ -54,14 +54,16 @@ export const zoompanFilter = (
 ): string => {
   // A still yields the drawn frames from one input frame (d=drawn, counter `on`); a moving input maps 1:1 (d=1,
   // counter `in`). Either counter starts at 0 at the first frame drawn: the layer's frame is it plus `skip`.
-  const p = `((${at.moving ? "in" : "on"}+${at.skip})/${Math.max(1, frames - 1)})`;
-  const a = f(amount);
-  const z = dir === "in" ? `1+${a}*${p}` : dir === "out" ? `1+${a}*(1-${p})` : `1+${a}`;
+  const progress = `((${at.moving ? "in" : "on"}+${at.skip})/${Math.max(1, frames - 1)})`;
+  const zoomBy = ffNumber(amount);
+  const zoom =
+    dir === "in" ? `1+${zoomBy}*${progress}` : dir === "out" ? `1+${zoomBy}*(1-${progress})` : `1+${zoomBy}`;
   const cx = "(iw-iw/zoom)/2";
   const cy = "(ih-ih/zoom)/2";
-  const x = dir === "left" ? `(iw-iw/zoom)*${p}` : dir === "right" ? `(iw-iw/zoom)*(1-${p})` : cx;
-  const y = dir === "up" ? `(ih-ih/zoom)*${p}` : dir === "down" ? `(ih-ih/zoom)*(1-${p})` : cy;
-  return `zoompan=z='${z}':x='${x}':y='${y}':d=${at.moving ? 1 : at.drawn}:s=${w}x${h}:fps=${fps}`;
+  const x =
+    dir === "left" ? `(iw-iw/zoom)*${progress}` : dir === "right" ? `(iw-iw/zoom)*(1-${progress})` : cx;
+  const y = dir === "up" ? `(ih-ih/zoom)*${progress}` : dir === "down" ? `(ih-ih/zoom)*(1-${progress})` : cy;
+  return `zoompan=z='${zoom}':x='${x}':y='${y}':d=${at.moving ? 1 : at.drawn}:s=${w}x${h}:fps=${fps}`;
 };
 
 /**
@@ -81,8 +83,9 @@ export const panCrop = (
   skip = 0,
 ): { w: number; h: number; crop: string } => {
   const size = { w: evenDimension(w * (1 + amount)), h: evenDimension(h * (1 + amount)) };
-  const p = `(n+${skip})/${Math.max(1, frames - 1)}`;
-  const along = (margin: number, forward: boolean) => `floor(${margin}*${forward ? p : `(1-${p})`}+0.5)`;
+  const progress = `(n+${skip})/${Math.max(1, frames - 1)}`;
+  const along = (margin: number, forward: boolean) =>
+    `floor(${margin}*${forward ? progress : `(1-${progress})`}+0.5)`;
   const [mx, my] = [size.w - w, size.h - h];
   const x = dir === "left" ? along(mx, true) : dir === "right" ? along(mx, false) : String(mx / 2);
   const y = dir === "up" ? along(my, true) : dir === "down" ? along(my, false) : String(my / 2);

@@ -12,24 +12,24 @@ import {
   type Animated,
   type Keyframe,
 } from "@media-render/contract/keyframes";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 
 /** ffmpeg's form of the contract's `bezierAt(a, b, s)`, term for term. */
 const bezierAt = (a: number, b: number, s: string): string =>
-  `(3*(1-${s})*(1-${s})*${s}*${f(a)}+3*(1-${s})*${s}*${s}*${f(b)}+${s}*${s}*${s})`;
+  `(3*(1-${s})*(1-${s})*${s}*${ffNumber(a)}+3*(1-${s})*${s}*${s}*${ffNumber(b)}+${s}*${s}*${s})`;
 
 /** The value from keyframe `a` to `b` at time `time` (an expression), along `a`'s easing. */
 const segment = (a: Keyframe, b: Keyframe, time: string): string => {
   const easing = parseEasing(a.easing) ?? { kind: "linear" as const };
-  const from = f(a.value);
-  const delta = f(b.value - a.value);
-  const p = `(${time}-${f(a.time)})/${f(b.time - a.time)}`;
+  const from = ffNumber(a.value);
+  const delta = ffNumber(b.value - a.value);
+  const progress = `(${time}-${ffNumber(a.time)})/${ffNumber(b.time - a.time)}`;
   if (easing.kind === "step") return from;
-  if (easing.kind === "linear") return `${from}+${delta}*(${p})`;
+  if (easing.kind === "linear") return `${from}+${delta}*(${progress})`;
   // st(0) progress, st(1)/st(2) the bracket, st(3) the step count, st(4) the midpoint: bezierEase's loop.
   const mid = "ld(4)";
   const loop =
-    `st(0,${p});st(1,0);st(2,1);st(3,0);` +
+    `st(0,${progress});st(1,0);st(2,1);st(3,0);` +
     `while(lt(ld(3),${BEZIER_STEPS}),st(4,(ld(1)+ld(2))/2);` +
     `if(lt(${bezierAt(easing.x1, easing.x2, mid)},ld(0)),st(1,${mid}),st(2,${mid}));st(3,ld(3)+1));` +
     `st(4,(ld(1)+ld(2))/2);`;
@@ -41,12 +41,12 @@ const segment = (a: Keyframe, b: Keyframe, time: string): string => {
  * as it is; keyframes as nested `if`s, the first value before the first keyframe, the last after the last.
  */
 export const keyframeExpr = (value: Animated, time: string): string => {
-  if (!isKeyframed(value)) return f(value);
+  if (!isKeyframed(value)) return ffNumber(value);
   const frames = value;
-  let expr = f(frames[frames.length - 1]!.value);
+  let expr = ffNumber(frames[frames.length - 1]!.value);
   for (let i = frames.length - 2; i >= 0; i--)
-    expr = `if(lt(${time},${f(frames[i + 1]!.time)}),${segment(frames[i]!, frames[i + 1]!, time)},${expr})`;
-  return `if(lte(${time},${f(frames[0]!.time)}),${f(frames[0]!.value)},${expr})`;
+    expr = `if(lt(${time},${ffNumber(frames[i + 1]!.time)}),${segment(frames[i]!, frames[i + 1]!, time)},${expr})`;
+  return `if(lte(${time},${ffNumber(frames[0]!.time)}),${ffNumber(frames[0]!.value)},${expr})`;
 };
 
 /**
@@ -64,7 +64,8 @@ export const layerTime = (t: string, fps: number, startFrame: number): string =>
 export const volumeFilter = (value: Animated): string =>
   isKeyframed(value)
     ? `volume='${clipped(keyframeExpr(value, "t"), 0, 1e6)}':eval=frame`
-    : `volume=${f(value)}`;
+    : `volume=${ffNumber(value)}`;
 
 /** `expr` clamped to [lo, hi]. */
-export const clipped = (expr: string, lo: number, hi: number): string => `clip(${expr},${f(lo)},${f(hi)})`;
+export const clipped = (expr: string, lo: number, hi: number): string =>
+  `clip(${expr},${ffNumber(lo)},${ffNumber(hi)})`;

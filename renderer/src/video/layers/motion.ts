@@ -15,7 +15,7 @@ import { isKeyframed, type Animated } from "@media-render/contract/keyframes";
 import { evenDimension } from "@media-render/contract/geometry";
 import type { GraphContext, LayerVideo, LayerWindow } from "../graph-context.ts";
 import type { Layer } from "../types.ts";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 import { clipped, keyframeExpr, layerTime } from "./keyframe-expr.ts";
 import { sizeFactors } from "./sizes.ts";
 
@@ -33,21 +33,25 @@ const ORIGIN: Record<string, number> = { left: 0, top: 0, center: 0.5, right: 1,
 /** The keyframed axes of an object position (x, y), with their origin's share of the box (default the centre). */
 const keyframedAxes = (position: unknown): { x?: Axis; y?: Axis } => {
   if (position === null || typeof position !== "object") return {};
-  const p = position as { x: Animated; y: Animated; originX?: string; originY?: string };
+  const typedPosition = position as { x: Animated; y: Animated; originX?: string; originY?: string };
   return {
-    x: isKeyframed(p.x) ? { value: p.x, origin: ORIGIN[p.originX ?? "center"] ?? 0.5 } : undefined,
-    y: isKeyframed(p.y) ? { value: p.y, origin: ORIGIN[p.originY ?? "center"] ?? 0.5 } : undefined,
+    x: isKeyframed(typedPosition.x)
+      ? { value: typedPosition.x, origin: ORIGIN[typedPosition.originX ?? "center"] ?? 0.5 }
+      : undefined,
+    y: isKeyframed(typedPosition.y)
+      ? { value: typedPosition.y, origin: ORIGIN[typedPosition.originY ?? "center"] ?? 0.5 }
+      : undefined,
   };
 };
 
 /** Whether `layer` moves, turns, scales or fades by these properties (else its compiler's stream is drawn as is). */
 export const hasMotion = (layer: Layer): boolean => {
-  const m = layer as Motion;
-  const axes = keyframedAxes(m.position);
+  const motion = layer as Motion;
+  const axes = keyframedAxes(motion.position);
   return (
-    (m.opacity !== undefined && m.opacity !== 1) ||
-    (m.rotation !== undefined && m.rotation !== 0) ||
-    (m.scale !== undefined && m.scale !== 1) ||
+    (motion.opacity !== undefined && motion.opacity !== 1) ||
+    (motion.rotation !== undefined && motion.rotation !== 0) ||
+    (motion.scale !== undefined && motion.scale !== 1) ||
     axes.x !== undefined ||
     axes.y !== undefined ||
     sizeFactors(layer) !== null
@@ -64,7 +68,7 @@ export const withMotion = (
   ctx: GraphContext,
   out: LayerVideo,
 ): LayerVideo => {
-  const m = layer as Motion;
+  const motion = layer as Motion;
   const { width: W, height: H, fps } = ctx.spec;
   const w = out.w ?? W;
   const h = out.h ?? H;
@@ -74,11 +78,11 @@ export const withMotion = (
   // The stream's box after turning: a square of the diagonal, so no corner is cut at any angle.
   let bw = w;
   let bh = h;
-  if (m.rotation !== undefined && m.rotation !== 0) {
+  if (motion.rotation !== undefined && motion.rotation !== 0) {
     const side = evenDimension(Math.ceil(Math.hypot(w, h)) + 1);
     // c=none would leave the corners unfilled, so a looped still's pooled buffers show its earlier angles there.
     filters.push(
-      `rotate=a='(${keyframeExpr(m.rotation, filterTime)})*PI/180':ow=${side}:oh=${side}:c=black@0:bilinear=1`,
+      `rotate=a='(${keyframeExpr(motion.rotation, filterTime)})*PI/180':ow=${side}:oh=${side}:c=black@0:bilinear=1`,
     );
     [bw, bh] = [side, side];
   }
@@ -89,7 +93,7 @@ export const withMotion = (
   // Below a pixel on either axis (a scale or size keyframed to 0) the layer is drawn nowhere: overlay's x is put off
   // the frame, where the 2 px the scaled stream keeps would otherwise show as a speck.
   let hidden: ((t: string) => string) | null = null;
-  const scale = m.scale !== undefined && m.scale !== 1 ? m.scale : undefined;
+  const scale = motion.scale !== undefined && motion.scale !== 1 ? motion.scale : undefined;
   const resize = sizeFactors(layer);
   if (scale !== undefined || resize) {
     const factor = (own: ((t: string) => string) | undefined) => (t: string) =>
@@ -105,8 +109,8 @@ export const withMotion = (
     const eval_ = isKeyframed(scale) || resize ? ":eval=frame" : "";
     filters.push(`scale=w='${sizeW(filterTime)}':h='${sizeH(filterTime)}'${eval_}`);
   }
-  if (m.opacity !== undefined && m.opacity !== 1) {
-    const value = clipped(keyframeExpr(m.opacity, layerTime("T", fps, win.startFrame)), 0, 1);
+  if (motion.opacity !== undefined && motion.opacity !== 1) {
+    const value = clipped(keyframeExpr(motion.opacity, layerTime("T", fps, win.startFrame)), 0, 1);
     filters.push(
       `settb=AVTB,setpts='${value}/TB'`,
       "fade=t=in:st=0:d=1:alpha=1",
@@ -116,11 +120,11 @@ export const withMotion = (
   const label = ctx.label("mo");
   ctx.chain(`[${out.label}]${filters.join(",")}[${label}]`);
   // The box's centre: where the compiler put it, or the keyframed anchor less its origin's share of the box.
-  const axes = keyframedAxes(m.position);
+  const axes = keyframedAxes(motion.position);
   const centre = (axis: Axis | undefined, placed: number | string, size: number, frame: number): string =>
     axis
-      ? `${frame}*(${keyframeExpr(axis.value, overlayTime)})+${f((0.5 - axis.origin) * size)}`
-      : `(${placed})+${f(size / 2)}`;
+      ? `${frame}*(${keyframeExpr(axis.value, overlayTime)})+${ffNumber((0.5 - axis.origin) * size)}`
+      : `(${placed})+${ffNumber(size / 2)}`;
   const placedX = `${centre(axes.x, out.x, w, W)}-(${sizeW(overlayTime)})/2`;
   const x = hidden ? `if(${hidden(overlayTime)},${-4 * (W + bw)},${placedX})` : placedX;
   const y = `${centre(axes.y, out.y, h, H)}-(${sizeH(overlayTime)})/2`;

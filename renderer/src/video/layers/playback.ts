@@ -8,7 +8,7 @@
  */
 import type { GraphContext, LayerWindow } from "../graph-context.ts";
 import type { MediaInfo } from "../types.ts";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 import { isPan, panCrop, zoompanFilter, type ZoomDirection } from "./ken-burns.ts";
 import { resizeInto, type ResizeMode } from "./resize.ts";
 
@@ -50,7 +50,7 @@ export const atempoChain = (speed: number): string[] => {
     steps.push("atempo=0.5");
     rest /= 0.5;
   }
-  if (Math.abs(rest - 1) > 1e-9) steps.push(`atempo=${f(rest)}`);
+  if (Math.abs(rest - 1) > 1e-9) steps.push(`atempo=${ffNumber(rest)}`);
   return steps;
 };
 
@@ -89,63 +89,77 @@ const bytesPerPixel = (fmt: string): number => (fmt === "yuva420p" ? 2.5 : 1.5);
  * before the file's end, so that a window inside the held last frame still decodes it): the input, the filters
  * that put its frames on the layer's grid, and the frame the stream starts at (`from` <= `frame`).
  */
-const openAt = (ctx: GraphContext, o: PlayOptions, frame: number) => {
+const openAt = (ctx: GraphContext, options: PlayOptions, frame: number) => {
   const { fps } = ctx.spec;
-  const { seg, info } = o;
+  const { seg, info } = options;
   const held = Math.floor(((info.duration - HOLD_SECONDS - seg.cutFrom) / seg.speed) * fps);
-  const from = o.seek ? Math.min(frame, Math.max(0, held)) : 0;
+  const from = options.seek ? Math.min(frame, Math.max(0, held)) : 0;
   const ahead = (from / fps) * seg.speed;
   const read = Number.isFinite(seg.length) ? seg.length - ahead + 1 / fps : Number.POSITIVE_INFINITY;
   const input = ctx.addMedia(
     info,
-    [...o.decoder, "-ss", f(seg.cutFrom + ahead), ...(Number.isFinite(read) ? ["-t", f(read)] : [])],
-    o.path,
+    [
+      ...options.decoder,
+      "-ss",
+      ffNumber(seg.cutFrom + ahead),
+      ...(Number.isFinite(read) ? ["-t", ffNumber(read)] : []),
+    ],
+    options.path,
   );
   // Timestamps as seconds from the cut (ffmpeg makes the seek point 0: the cut plus `ahead`), played at the
   // segment's speed; `fps` takes the frame nearest each of the layer's frame times from the first one drawn, so a
   // window draws the same source frame at a frame as the whole render does.
   const first = from / fps;
-  const pre = `setpts=PTS/${f(seg.speed)}+${f(first)}/TB,fps=${fps}:start_time=${f(first)}`;
+  const pre = `setpts=PTS/${ffNumber(seg.speed)}+${ffNumber(first)}/TB,fps=${fps}:start_time=${ffNumber(first)}`;
   return { input, pre, from };
 };
 
 /** The zoom or pan filters after the resize (`,...` or empty), counting from the layer's frame `skip`. */
 const zoomFilters = (
   ctx: GraphContext,
-  o: PlayOptions,
+  options: PlayOptions,
   win: LayerWindow,
   skip: number,
   pan: ReturnType<typeof panCrop> | null,
 ): string => {
   if (pan) return `,${pan.crop}`;
-  if (!o.zoom.dir) return "";
-  const { w, h } = o.box;
+  if (!options.zoom.dir) return "";
+  const { w, h } = options.box;
   const at = { skip, drawn: win.drawn, moving: true };
-  return `,${zoompanFilter(o.zoom.dir, o.zoom.amount, win.frames, w, h, ctx.spec.fps, at)}`;
+  return `,${zoompanFilter(options.zoom.dir, options.zoom.amount, win.frames, w, h, ctx.spec.fps, at)}`;
 };
 
 /** Draws the segment over the window, holding its last frame (or looping) where it runs short. */
-export const playSegment = (ctx: GraphContext, o: PlayOptions, win: LayerWindow): Played => {
-  const period = o.seg.loop ? loopPeriod(o.seg, ctx.spec.fps) : Number.POSITIVE_INFINITY;
+export const playSegment = (ctx: GraphContext, options: PlayOptions, win: LayerWindow): Played => {
+  const period = options.seg.loop ? loopPeriod(options.seg, ctx.spec.fps) : Number.POSITIVE_INFINITY;
   // A loop that never comes round inside the layer plays as the segment alone.
-  if (period >= win.frames) return playOnce(ctx, o, win);
-  const { w, h } = o.box;
-  if (period * w * h * bytesPerPixel(o.fmt) <= loopMemory.bytes) return playLooped(ctx, o, win, period);
-  return playIterations(ctx, o, win, period);
+  if (period >= win.frames) return playOnce(ctx, options, win);
+  const { w, h } = options.box;
+  if (period * w * h * bytesPerPixel(options.fmt) <= loopMemory.bytes)
+    return playLooped(ctx, options, win, period);
+  return playIterations(ctx, options, win, period);
 };
 
 /** The segment once, from the window's first frame, then its last frame held. */
-const playOnce = (ctx: GraphContext, o: PlayOptions, win: LayerWindow): Played => {
-  const { input, pre, from } = openAt(ctx, o, win.skip);
-  const pan = isPan(o.zoom.dir)
-    ? panCrop(o.zoom.dir, o.zoom.amount, win.frames, o.box.w, o.box.h, from)
+const playOnce = (ctx: GraphContext, options: PlayOptions, win: LayerWindow): Played => {
+  const { input, pre, from } = openAt(ctx, options, win.skip);
+  const pan = isPan(options.zoom.dir)
+    ? panCrop(options.zoom.dir, options.zoom.amount, win.frames, options.box.w, options.box.h, from)
     : null;
-  const resized = resizeInto(ctx, `${input}:v`, pre, o.mode, pan?.w ?? o.box.w, pan?.h ?? o.box.h, o.info);
-  const label = ctx.label(o.prefix);
+  const resized = resizeInto(
+    ctx,
+    `${input}:v`,
+    pre,
+    options.mode,
+    pan?.w ?? options.box.w,
+    pan?.h ?? options.box.h,
+    options.info,
+  );
+  const label = ctx.label(options.prefix);
   const lead = win.skip - from;
   const cut = `${lead > 0 ? `start_frame=${lead}:` : ""}end_frame=${lead + win.drawn}`;
   ctx.chain(
-    `[${resized}]format=${o.fmt}${zoomFilters(ctx, o, win, from, pan)},tpad=stop_mode=clone:stop=-1,trim=${cut},${ctx.retimeLayer(win)}[${label}]`,
+    `[${resized}]format=${options.fmt}${zoomFilters(ctx, options, win, from, pan)},tpad=stop_mode=clone:stop=-1,trim=${cut},${ctx.retimeLayer(win)}[${label}]`,
   );
   return { label, input };
 };
@@ -154,17 +168,25 @@ const playOnce = (ctx: GraphContext, o: PlayOptions, win: LayerWindow): Played =
  * A short loop: one period decoded and resized once, held by the `loop` filter and played again and again; a
  * window takes its frames from the iteration it starts in.
  */
-const playLooped = (ctx: GraphContext, o: PlayOptions, win: LayerWindow, period: number): Played => {
-  const { input, pre } = openAt(ctx, o, 0);
-  const pan = isPan(o.zoom.dir)
-    ? panCrop(o.zoom.dir, o.zoom.amount, win.frames, o.box.w, o.box.h, win.skip)
+const playLooped = (ctx: GraphContext, options: PlayOptions, win: LayerWindow, period: number): Played => {
+  const { input, pre } = openAt(ctx, options, 0);
+  const pan = isPan(options.zoom.dir)
+    ? panCrop(options.zoom.dir, options.zoom.amount, win.frames, options.box.w, options.box.h, win.skip)
     : null;
-  const resized = resizeInto(ctx, `${input}:v`, pre, o.mode, pan?.w ?? o.box.w, pan?.h ?? o.box.h, o.info);
-  const label = ctx.label(o.prefix);
+  const resized = resizeInto(
+    ctx,
+    `${input}:v`,
+    pre,
+    options.mode,
+    pan?.w ?? options.box.w,
+    pan?.h ?? options.box.h,
+    options.info,
+  );
+  const label = ctx.label(options.prefix);
   const phase = win.skip % period;
   const cut = `${phase > 0 ? `start_frame=${phase}:` : ""}end_frame=${phase + win.drawn}`;
   ctx.chain(
-    `[${resized}]format=${o.fmt},tpad=stop_mode=clone:stop=-1,trim=end_frame=${period},loop=loop=-1:size=${period},trim=${cut}${zoomFilters(ctx, o, win, win.skip, pan)},${ctx.retimeLayer(win)}[${label}]`,
+    `[${resized}]format=${options.fmt},tpad=stop_mode=clone:stop=-1,trim=end_frame=${period},loop=loop=-1:size=${period},trim=${cut}${zoomFilters(ctx, options, win, win.skip, pan)},${ctx.retimeLayer(win)}[${label}]`,
   );
   return { label, input };
 };
@@ -173,14 +195,19 @@ const playLooped = (ctx: GraphContext, o: PlayOptions, win: LayerWindow, period:
  * A long loop (its period too large to hold): each iteration the window reaches is an input of its own, seeked
  * to where the window needs it, and the iterations are joined before the resize.
  */
-const playIterations = (ctx: GraphContext, o: PlayOptions, win: LayerWindow, period: number): Played => {
+const playIterations = (
+  ctx: GraphContext,
+  options: PlayOptions,
+  win: LayerWindow,
+  period: number,
+): Played => {
   const end = win.skip + win.drawn;
   const parts: string[] = [];
   let first: number | null = null;
   for (let k = Math.floor(win.skip / period); k * period < end; k++) {
     const start = Math.max(win.skip - k * period, 0);
     const stop = Math.min(end - k * period, period);
-    const opened = openAt(ctx, o, start);
+    const opened = openAt(ctx, options, start);
     first ??= opened.input;
     const part = ctx.label("it");
     const lead = start - opened.from;
@@ -191,13 +218,21 @@ const playIterations = (ctx: GraphContext, o: PlayOptions, win: LayerWindow, per
   }
   const joined = ctx.label("its");
   ctx.chain(`${parts.join("")}concat=n=${parts.length}:v=1:a=0[${joined}]`);
-  const pan = isPan(o.zoom.dir)
-    ? panCrop(o.zoom.dir, o.zoom.amount, win.frames, o.box.w, o.box.h, win.skip)
+  const pan = isPan(options.zoom.dir)
+    ? panCrop(options.zoom.dir, options.zoom.amount, win.frames, options.box.w, options.box.h, win.skip)
     : null;
-  const resized = resizeInto(ctx, joined, "", o.mode, pan?.w ?? o.box.w, pan?.h ?? o.box.h, o.info);
-  const label = ctx.label(o.prefix);
+  const resized = resizeInto(
+    ctx,
+    joined,
+    "",
+    options.mode,
+    pan?.w ?? options.box.w,
+    pan?.h ?? options.box.h,
+    options.info,
+  );
+  const label = ctx.label(options.prefix);
   ctx.chain(
-    `[${resized}]format=${o.fmt}${zoomFilters(ctx, o, win, win.skip, pan)},${ctx.retimeLayer(win)}[${label}]`,
+    `[${resized}]format=${options.fmt}${zoomFilters(ctx, options, win, win.skip, pan)},${ctx.retimeLayer(win)}[${label}]`,
   );
   return { label, input: first! };
 };
@@ -221,6 +256,6 @@ export const segmentSound = (
     const samples = Math.round((period / ctx.spec.fps) * 48000);
     loop = `,aresample=48000,apad,atrim=end_sample=${samples},aloop=loop=-1:size=${samples}`;
   }
-  ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo.join("")}${loop},volume=${f(volume)}[${label}]`);
+  ctx.chain(`[${input}:a]asetpts=PTS-STARTPTS${tempo.join("")}${loop},volume=${ffNumber(volume)}[${label}]`);
   return label;
 };

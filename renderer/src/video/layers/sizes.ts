@@ -7,7 +7,7 @@
  */
 import { isKeyframed, valueRange, type Animated } from "@media-render/contract/keyframes";
 import type { Layer } from "../types.ts";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 import { clipped, keyframeExpr } from "./keyframe-expr.ts";
 
 /** Per axis, the size at time `t` (an expression) over the laid-out size, or null when neither size is keyframed. */
@@ -21,7 +21,7 @@ export const laidOut = (value: Animated): number => valueRange(value).max;
 
 /** `value` at `t` over its laid-out size, held to [lo, hi] as the compiler holds the laid-out size. */
 const ratio = (value: Animated, lo: number, hi: number) => (t: string) =>
-  `(${clipped(keyframeExpr(value, t), lo, hi)}/${f(Math.min(hi, Math.max(lo, laidOut(value))))})`;
+  `(${clipped(keyframeExpr(value, t), lo, hi)}/${ffNumber(Math.min(hi, Math.max(lo, laidOut(value))))})`;
 
 export const sizeFactors = (layer: Layer): SizeFactors | null => {
   if (layer.type === "image-overlay") {

@@ -3,7 +3,7 @@
  * revealed between 10 % and 30 % of its window with an ease-out-expo slide, held, faded out from 80 % to 90 %.
  */
 import type { LayerOf } from "../types.ts";
-import { clamp, f } from "../values.ts";
+import { clamp, ffNumber } from "../values.ts";
 import { easeOutExpo, fadeIn, fadeOut, type TextType } from "./text-type.ts";
 
 export const slideInText: TextType<LayerOf<"slide-in-text">> = {
@@ -12,14 +12,17 @@ export const slideInText: TextType<LayerOf<"slide-in-text">> = {
   boxCss: (layer) => `letter-spacing:${layer.charSpacing ?? 0.1}em;white-space:pre;`,
   placement: (layer) => layer,
   motion: (_layer, win, box, frame) => {
-    const s = win.start;
-    const d = win.duration;
+    const start = win.start;
+    const duration = win.duration;
     const dx = frame.W * 0.1;
-    const p = `min(1,max(0,(t-${f(s + d * 0.1)})/${f(Math.max(0.001, d * 0.2))}))`;
+    const progress = `min(1,max(0,(t-${ffNumber(start + duration * 0.1)})/${ffNumber(Math.max(0.001, duration * 0.2))}))`;
     return {
       pre: [],
-      post: [fadeIn(frame.fps, s + d * 0.1, d * 0.2), fadeOut(frame.fps, s + d * 0.8, d * 0.1)],
-      x: `${box.x}-${f(dx)}*(1-${easeOutExpo(p)})`,
+      post: [
+        fadeIn(frame.fps, start + duration * 0.1, duration * 0.2),
+        fadeOut(frame.fps, start + duration * 0.8, duration * 0.1),
+      ],
+      x: `${box.x}-${ffNumber(dx)}*(1-${easeOutExpo(progress)})`,
       y: box.y,
     };
   },

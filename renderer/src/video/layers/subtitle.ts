@@ -3,7 +3,7 @@
  * background, fading in while it slides from the left on editly's eased banner clock.
  */
 import type { LayerOf } from "../types.ts";
-import { clamp, f } from "../values.ts";
+import { clamp, ffNumber } from "../values.ts";
 import { bannerEase, cssColor, scaled, type TextType } from "./text-type.ts";
 
 export const subtitle: TextType<LayerOf<"subtitle">> = {
@@ -21,7 +21,12 @@ export const subtitle: TextType<LayerOf<"subtitle">> = {
       "fade=t=in:st=0:d=1:alpha=1",
       `settb=1/${frame.fps},setpts=N+${win.startFrame + win.skip}`,
     ];
-    return { pre: [], post, x: `${box.x}-${f(pad)}*(1-(${bannerEase(layer, win, 1, "t")}))`, y: box.y };
+    return {
+      pre: [],
+      post,
+      x: `${box.x}-${ffNumber(pad)}*(1-(${bannerEase(layer, win, 1, "t")}))`,
+      y: box.y,
+    };
   },
   revealSeconds: () => 0,
   zoomMargin: () => 0,

@@ -9,7 +9,7 @@ import { fitRange } from "@media-render/contract/fit-text";
 import type { Placement } from "../position.ts";
 import type { LayerWindow } from "../graph-context.ts";
 import type { Layer } from "../types.ts";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 
 /** Animation of a rasterised text layer in ffmpeg terms: filters around the retiming, overlay x/y. */
 export interface TextMotion {
@@ -94,11 +94,11 @@ export const sizedLength = (
 
 /** An alpha fade-in over `dur` seconds from `at` (at least one frame). */
 export const fadeIn = (fps: number, at: number, dur: number): string =>
-  `fade=t=in:st=${f(at)}:d=${f(Math.max(1 / fps, dur))}:alpha=1`;
+  `fade=t=in:st=${ffNumber(at)}:d=${ffNumber(Math.max(1 / fps, dur))}:alpha=1`;
 
 /** An alpha fade-out over `dur` seconds from `at` (at least one frame). */
 export const fadeOut = (fps: number, at: number, dur: number): string =>
-  `fade=t=out:st=${f(at)}:d=${f(Math.max(1 / fps, dur))}:alpha=1`;
+  `fade=t=out:st=${ffNumber(at)}:d=${ffNumber(Math.max(1 / fps, dur))}:alpha=1`;
 
 /** editly's easeOutExpo of the expression `p` (0..1). */
 export const easeOutExpo = (p: string): string => `(1-pow(2,-10*${p}))`;
@@ -114,6 +114,6 @@ export const bannerEase = (
   k: number,
   time: string,
 ): string => {
-  const x = `clip(((${time}-${f(win.start)})/${f(Math.max(0.001, win.duration))}-${f(layer.delay ?? 0)})*${f((layer.speed ?? 1) * k)},0,1)`;
-  return `if(gte(${x},1),1,1-pow(2,-10*${x}))`;
+  const progress = `clip(((${time}-${ffNumber(win.start)})/${ffNumber(Math.max(0.001, win.duration))}-${ffNumber(layer.delay ?? 0)})*${ffNumber((layer.speed ?? 1) * k)},0,1)`;
+  return `if(gte(${progress},1),1,1-pow(2,-10*${progress}))`;
 };

@@ -74,8 +74,8 @@ export const video = (layer: LayerOf<"video">, win: LayerWindow, ctx: GraphConte
   );
   const explicit = layer.speed !== undefined || seg.loop;
   if (ctx.audio && ctx.spec.keepSourceAudio && info.hasAudio && (explicit || fitTempoOk(seg.speed))) {
-    const a = segmentSound(ctx, played.input, seg, win, layer.mixVolume ?? 1);
-    ctx.clipAudio.push({ label: a, offset: win.start, duration: win.duration });
+    const sound = segmentSound(ctx, played.input, seg, win, layer.mixVolume ?? 1);
+    ctx.clipAudio.push({ label: sound, offset: win.start, duration: win.duration });
   }
   return { label: played.label, x, y, w, h, coversFrame: full && !alpha };
 };

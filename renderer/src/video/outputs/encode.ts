@@ -5,7 +5,7 @@
  */
 import type { RenderFormat } from "@media-render/contract/config/outputs";
 import { OUTPUT_FORMATS } from "@media-render/contract/output-formats";
-import { f } from "../values.ts";
+import { ffNumber } from "../values.ts";
 import { audioAndContainerArgs, encoderOf, videoCodecArgs } from "./encoders.ts";
 
 /** What the main output needs to know; `outPath` of a GIF is its intermediate (gif.ts `gifIntermediate`). */
@@ -29,7 +29,7 @@ export interface OutputJob {
 /** How much of the graph's output the file keeps: `-t` its length. */
 export const timingArgs = (job: Pick<OutputJob, "duration">): string[] =>
   // Seconds as ffmpeg's time syntax reads them: no exponent (2e-7 is not a time to it), microseconds at most.
-  ["-t", f(Math.max(0, job.duration))];
+  ["-t", ffNumber(Math.max(0, job.duration))];
 
 /** The picture nobody keeps (an audio-only render's, a GIF's sound) goes to ffmpeg's null muxer. */
 const discard = (label: string): string[] => ["-map", `[${label}]`, "-f", "null", "-"];
@@ -45,7 +45,7 @@ export const formatArgs = (job: OutputJob): string[] => {
     case "audio":
       return [
         ...["-map", "[aout]", ...audioAndContainerArgs(settings), "-f", entry.muxer],
-        ...["-t", f(job.duration), job.outPath, ...discard("vout")],
+        ...["-t", ffNumber(job.duration), job.outPath, ...discard("vout")],
       ];
     case "image":
       // The graph of a still draws its one frame (and no sound): it is written as it is.

@@ -83,7 +83,7 @@ const SEEK_BEYOND_FRAMES = 250;
 export const writeFrames = async (
   config: Pick<VideoConfig, "poster" | "thumbnails">,
   video: RenderedVideo,
-  o: {
+  job: {
     ffmpegPath: string;
     workDir: string;
     spriteName?: string;
@@ -103,10 +103,10 @@ export const writeFrames = async (
   // An animated image is read in one pass (its demuxer does not seek by time).
   const seekable = outputFormat(video.format)?.kind !== "animated image";
   const ffmpeg = (args: string[]) =>
-    run(o.ffmpegPath, ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", ...args], {
-      signal: o.signal,
-      onSpawn: o.onSpawn,
-      user: o.user,
+    run(job.ffmpegPath, ["-hide_banner", "-nostdin", "-y", "-loglevel", "error", ...args], {
+      signal: job.signal,
+      onSpawn: job.onSpawn,
+      user: job.user,
       timeoutMs: 10 * 60_000,
     });
   const input = (k?: number) => [
@@ -123,7 +123,7 @@ export const writeFrames = async (
 
   if (poster) {
     const { ext, quality } = picture(poster.format ?? FRAME_DEFAULTS.poster);
-    const path = join(o.workDir, `poster.${ext}`);
+    const path = join(job.workDir, `poster.${ext}`);
     await oneFrame(frameAt(poster.time, video.fps, total), null, path, quality?.full ?? []);
     files.poster = { path, ext, time: poster.time };
   }
@@ -138,8 +138,8 @@ export const writeFrames = async (
   const scale = `scale=${w}:${h}:flags=lanczos,setsar=1`;
   const quality = options?.thumbnail ?? [];
   const frameFile = (n: number) =>
-    join(o.workDir, `frame-${String(distinct.indexOf(n) + 1).padStart(3, "0")}.${ext}`);
-  const sparse = distinct.length * (o.seekBeyondFrames ?? SEEK_BEYOND_FRAMES) < total;
+    join(job.workDir, `frame-${String(distinct.indexOf(n) + 1).padStart(3, "0")}.${ext}`);
+  const sparse = distinct.length * (job.seekBeyondFrames ?? SEEK_BEYOND_FRAMES) < total;
   if (seekable && sparse) for (const n of distinct) await oneFrame(n, scale, frameFile(n), quality);
   else {
     // `select` passes each frame once, in order: the distinct frames come out as frame-001, frame-002...
@@ -147,14 +147,14 @@ export const writeFrames = async (
     await ffmpeg([
       ...input(),
       ...["-vf", `select='${picks}',${scale}`, "-fps_mode", "passthrough", ...quality],
-      join(o.workDir, `frame-%03d.${ext}`),
+      join(job.workDir, `frame-%03d.${ext}`),
     ]);
   }
   files.thumbnails = {
     ext,
     frames: times.map((time, i) => ({
       time,
-      path: join(o.workDir, `thumb-${String(i + 1).padStart(3, "0")}.${ext}`),
+      path: join(job.workDir, `thumb-${String(i + 1).padStart(3, "0")}.${ext}`),
     })),
   };
   await Promise.all(files.thumbnails.frames.map((f, i) => copyFile(frameFile(frames[i]!), f.path)));
@@ -162,15 +162,15 @@ export const writeFrames = async (
     // The sheet tiles every thumbnail, repeats included, in order: its WebVTT index counts on that.
     const rows = Math.ceil(times.length / SPRITE_COLUMNS);
     const cols = Math.min(SPRITE_COLUMNS, times.length);
-    const path = join(o.workDir, `sprite.${ext}`);
+    const path = join(job.workDir, `sprite.${ext}`);
     await ffmpeg([
       ...["-f", "image2", "-protocol_whitelist", "file", "-framerate", "1"],
-      ...["-i", join(o.workDir, `thumb-%03d.${ext}`)],
+      ...["-i", join(job.workDir, `thumb-%03d.${ext}`)],
       ...["-vf", `tile=${cols}x${rows}:nb_frames=${times.length}`, "-frames:v", "1"],
       ...quality,
       path,
     ]);
-    const vtt = spriteVtt(o.spriteName ?? `sprite.${ext}`, times, video.duration, w, h);
+    const vtt = spriteVtt(job.spriteName ?? `sprite.${ext}`, times, video.duration, w, h);
     files.thumbnails.sprite = { path, vtt };
   }
   return files;

@@ -41,10 +41,10 @@ export const gifArgs = (
 };
 
 /** Writes the GIF at `outPath` from the intermediate the render wrote. */
-export const finishGif = async (target: OutputTarget, outPath: string, o: GifRun): Promise<void> => {
-  const palette = join(o.workDir, "gif-palette.png");
-  const [paletteRun, gifRun] = gifArgs(gifIntermediate(o.workDir), palette, outPath, target.dither);
-  const options = { signal: o.signal, onSpawn: o.onSpawn, user: o.user, timeoutMs: 10 * 60_000 };
-  await run(o.ffmpegPath, paletteRun, options);
-  await run(o.ffmpegPath, gifRun, options);
+export const finishGif = async (target: OutputTarget, outPath: string, gif: GifRun): Promise<void> => {
+  const palette = join(gif.workDir, "gif-palette.png");
+  const [paletteRun, gifRun] = gifArgs(gifIntermediate(gif.workDir), palette, outPath, target.dither);
+  const options = { signal: gif.signal, onSpawn: gif.onSpawn, user: gif.user, timeoutMs: 10 * 60_000 };
+  await run(gif.ffmpegPath, paletteRun, options);
+  await run(gif.ffmpegPath, gifRun, options);
 };

@@ -10,7 +10,7 @@ import { evenDimension } from "@media-render/contract/geometry";
 import type { Timeline } from "@media-render/contract/timeline";
 import { chunkWindow, partWindow, type BalanceInput, type ChunkPart } from "@media-render/contract/windows";
 import type { RenderWindow } from "../compile.ts";
-import { scaleLayerPixels } from "../config.ts";
+import { scaleLayerPixels } from "../spec.ts";
 import { soundOf } from "../layers/index.ts";
 import type { ClipSpec, Layer, VideoSpec } from "../types.ts";
 
@@ -51,16 +51,16 @@ export const outputTarget = (config: VideoConfig, requestFormat?: RenderFormat):
  * the same picture smaller, pixel-valued text sizes scaled with it and html captured at the new scale (like `fast`).
  */
 export const fitSpec = (spec: VideoSpec, maxSide: number, maxFps: number): VideoSpec => {
-  const s = Math.min(1, maxSide / Math.max(spec.width, spec.height));
+  const factor = Math.min(1, maxSide / Math.max(spec.width, spec.height));
   const fps = Math.min(maxFps, spec.fps);
-  if (s === 1 && fps === spec.fps) return spec;
-  const scale = (layers: Layer[]) => (s === 1 ? layers : layers.map((l) => scaleLayerPixels(l, s)));
+  if (factor === 1 && fps === spec.fps) return spec;
+  const scale = (layers: Layer[]) => (factor === 1 ? layers : layers.map((l) => scaleLayerPixels(l, factor)));
   return {
     ...spec,
-    width: Math.max(2, evenDimension(spec.width * s)),
-    height: Math.max(2, evenDimension(spec.height * s)),
+    width: Math.max(2, evenDimension(spec.width * factor)),
+    height: Math.max(2, evenDimension(spec.height * factor)),
     fps,
-    pixelScale: spec.pixelScale * s,
+    pixelScale: spec.pixelScale * factor,
     clips: spec.clips.map((clip) => ({ ...clip, layers: scale(clip.layers) })),
     globalLayers: scale(spec.globalLayers),
   };

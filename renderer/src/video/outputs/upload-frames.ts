@@ -12,7 +12,7 @@ import { writeFrames, type RenderedVideo } from "./frames.ts";
 export const deliverFrames = async (
   job: RenderVideoRequest,
   video: RenderedVideo,
-  o: {
+  options: {
     ffmpegPath: string;
     workDir: string;
     signal?: AbortSignal;
@@ -27,21 +27,21 @@ export const deliverFrames = async (
   };
   const spriteUrl = urls.thumbnails?.sprite;
   const spriteName = spriteUrl ? basename(new URL(spriteUrl).pathname) : undefined;
-  const files = await writeFrames(config, video, { ...o, spriteName });
+  const files = await writeFrames(config, video, { ...options, spriteName });
   const uploads: Promise<unknown>[] = [];
   if (files.poster && urls.poster)
-    uploads.push(uploadFile(urls.poster, files.poster.path, files.poster.ext, o.signal));
+    uploads.push(uploadFile(urls.poster, files.poster.path, files.poster.ext, options.signal));
   const thumbs = files.thumbnails;
   if (thumbs && urls.thumbnails) {
     // The Worker signed one URL per frame it expects; a shorter video than planned writes fewer.
     thumbs.frames.forEach((frame, i) => {
       const url = urls.thumbnails!.frames[i];
-      if (url) uploads.push(uploadFile(url, frame.path, thumbs.ext, o.signal));
+      if (url) uploads.push(uploadFile(url, frame.path, thumbs.ext, options.signal));
     });
     if (thumbs.sprite && spriteUrl) {
-      uploads.push(uploadFile(spriteUrl, thumbs.sprite.path, thumbs.ext, o.signal));
+      uploads.push(uploadFile(spriteUrl, thumbs.sprite.path, thumbs.ext, options.signal));
       if (urls.thumbnails.vtt)
-        uploads.push(uploadText(urls.thumbnails.vtt, thumbs.sprite.vtt, "vtt", o.signal));
+        uploads.push(uploadText(urls.thumbnails.vtt, thumbs.sprite.vtt, "vtt", options.signal));
     }
   }
   await Promise.all(uploads);

@@ -54,23 +54,24 @@ interface Launched {
 }
 
 /** What a running browser must match to serve a launch request: the binary, its user and sandbox setting. */
-const launchKey = (c: ChromiumLaunch): string => `${c.chromiumPath}\0${c.chromiumUser}\0${c.chromiumSandbox}`;
+const launchKey = (chromium: ChromiumLaunch): string =>
+  `${chromium.chromiumPath}\0${chromium.chromiumUser}\0${chromium.chromiumSandbox}`;
 
 let launching: Launched | null = null;
 /** Begin-frame browsers by slot: parallel capture needs separate processes (tabs of one browser time out). */
 const launchingCapture: (Launched | null)[] = [];
 
-const launch = (c: ChromiumLaunch, role: string, extra: string[]): Launched => {
-  return { from: launchKey(c), browser: launchChromium(c, role, [...BROWSER_FLAGS, ...extra]) };
+const launch = (chromium: ChromiumLaunch, role: string, extra: string[]): Launched => {
+  return { from: launchKey(chromium), browser: launchChromium(chromium, role, [...BROWSER_FLAGS, ...extra]) };
 };
 
 /**
- * The running browser of `current` when it was launched as `c` asks and is still connected; otherwise a new one
+ * The running browser of `current` when it was launched as `chromium` asks and is still connected; otherwise a new one
  * (a browser of another binary is closed: the configured binary is the one /health reports).
  */
 const reuseOrLaunch = async (
   current: Launched | null,
-  c: ChromiumLaunch,
+  chromium: ChromiumLaunch,
   role: string,
   extra: string[],
 ): Promise<Launched> => {
@@ -78,15 +79,15 @@ const reuseOrLaunch = async (
     const b = await current.browser.catch(() => null);
     // A browser being closed (a job's deadline killed its page) is not handed out: it stays "connected" until
     // its process has gone.
-    if (b?.connected && !closing.has(b) && current.from === launchKey(c)) return current;
+    if (b?.connected && !closing.has(b) && current.from === launchKey(chromium)) return current;
     if (b?.connected) void b.close().catch(() => {});
   }
-  return launch(c, role, extra);
+  return launch(chromium, role, extra);
 };
 
-/** The shared (text) browser of Chromium `c`, launched on first use and relaunched if it died. No GPU. */
-export const getBrowser = async (c: ChromiumLaunch): Promise<Browser> => {
-  const next = await reuseOrLaunch(launching, c, "text", NO_GPU_FLAGS);
+/** The shared (text) browser of Chromium `chromium`, launched on first use and relaunched if it died. No GPU. */
+export const getBrowser = async (chromium: ChromiumLaunch): Promise<Browser> => {
+  const next = await reuseOrLaunch(launching, chromium, "text", NO_GPU_FLAGS);
   launching = next;
   return next.browser;
 };
@@ -100,8 +101,8 @@ const owned = new Set<Browser>();
  * its end, holding the browser's GPU process, and every page on it, for as long as the shader loops).
  * closeBrowser closes those still open.
  */
-export const launchOwnBrowser = async (c: ChromiumLaunch): Promise<Browser> => {
-  const browser = await launch(c, "gl", []).browser;
+export const launchOwnBrowser = async (chromium: ChromiumLaunch): Promise<Browser> => {
+  const browser = await launch(chromium, "gl", []).browser;
   owned.add(browser);
   browser.once("disconnected", () => owned.delete(browser));
   return browser;
@@ -119,8 +120,8 @@ export const closeHard = async (browser: Browser, graceMs = 2_000): Promise<void
 };
 
 /** Begin-frame browser number `slot` for html layers, launched on first use and relaunched if it died. No GPU. */
-export const getCaptureBrowser = async (c: ChromiumLaunch, slot = 0): Promise<Browser> => {
-  const next = await reuseOrLaunch(launchingCapture[slot] ?? null, c, "capture", [
+export const getCaptureBrowser = async (chromium: ChromiumLaunch, slot = 0): Promise<Browser> => {
+  const next = await reuseOrLaunch(launchingCapture[slot] ?? null, chromium, "capture", [
     ...NO_GPU_FLAGS,
     ...BEGIN_FRAME_FLAGS,
   ]);
@@ -160,8 +161,8 @@ const answer = async (page: Page, req: HTTPRequest): Promise<void> => {
   }
 };
 
-const freshPage = async (c: ChromiumLaunch, width: number, height: number): Promise<Page> => {
-  const browser = await getBrowser(c);
+const freshPage = async (chromium: ChromiumLaunch, width: number, height: number): Promise<Page> => {
+  const browser = await getBrowser(chromium);
   const page = await browser.newPage();
   pageFiles.set(page, new Set());
   await page.setViewport({ width, height, deviceScaleFactor: 1 });
@@ -177,11 +178,11 @@ const freshPage = async (c: ChromiumLaunch, width: number, height: number): Prom
  */
 let spare: { from: string; page: Promise<Page> } | null = null;
 
-/** Opens the next text page of Chromium `c` in the background (at a job's start, and after each render). */
-export const prepareSparePage = (c: ChromiumLaunch): void => {
-  if (spare?.from === launchKey(c)) return;
-  const page = freshPage(c, VIDEO_DEFAULTS.width, VIDEO_DEFAULTS.height);
-  const next = { from: launchKey(c), page };
+/** Opens the next text page of Chromium `chromium` in the background (at a job's start, and after each render). */
+export const prepareSparePage = (chromium: ChromiumLaunch): void => {
+  if (spare?.from === launchKey(chromium)) return;
+  const page = freshPage(chromium, VIDEO_DEFAULTS.width, VIDEO_DEFAULTS.height);
+  const next = { from: launchKey(chromium), page };
   page.catch(() => {
     if (spare === next) spare = null;
   });
@@ -194,16 +195,16 @@ export const sparePageReady = async (): Promise<void> => {
 };
 
 /**
- * A page of the given viewport in Chromium `c`, showing an empty file: document, with network blocked (only
+ * A page of the given viewport in Chromium `chromium`, showing an empty file: document, with network blocked (only
  * data: URLs and the files given by servePageFiles load); the caller closes it.
  */
-export const openPage = async (c: ChromiumLaunch, width: number, height: number): Promise<Page> => {
-  const ready = spare?.from === launchKey(c) ? spare.page : null;
+export const openPage = async (chromium: ChromiumLaunch, width: number, height: number): Promise<Page> => {
+  const ready = spare?.from === launchKey(chromium) ? spare.page : null;
   if (ready) spare = null;
   let page = ready ? await ready.catch(() => null) : null;
   if (page && (page.isClosed() || !page.browser().connected)) page = null;
   if (page) await page.setViewport({ width, height, deviceScaleFactor: 1 });
-  else page = await freshPage(c, width, height);
+  else page = await freshPage(chromium, width, height);
   // The next spare page is opened when the render is over (renderVideo), not now: a new tab costs
   // Chromium CPU that would compete with this job's ffmpeg for the cores.
   return page;

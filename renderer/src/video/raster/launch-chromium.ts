@@ -44,14 +44,14 @@ export const OFFLINE_CHROMIUM_FLAGS = [
   "--no-first-run",
 ];
 
-/** The credentials a browser of `c` runs with: the browser user under a root renderer, else null (our own). */
-const identityOf = (c: ChromiumLaunch): Identity | null => {
+/** The credentials a browser of `chromium` runs with: the browser user under a root renderer, else null (our own). */
+const identityOf = (chromium: ChromiumLaunch): Identity | null => {
   if (!isRoot()) return null;
-  const who = lookupUser(c.chromiumUser);
+  const who = lookupUser(chromium.chromiumUser);
   if (!who || who.uid === 0)
     throw new Error(
-      `Chromium runs as the unprivileged user "${c.chromiumUser}" when the renderer is root, and it does not exist: ` +
-        `create it (npm run setup does; the image does: useradd --system ${c.chromiumUser}) or set CHROMIUM_USER`,
+      `Chromium runs as the unprivileged user "${chromium.chromiumUser}" when the renderer is root, and it does not exist: ` +
+        `create it (npm run setup does; the image does: useradd --system ${chromium.chromiumUser}) or set CHROMIUM_USER`,
     );
   return who;
 };
@@ -76,8 +76,8 @@ const unsandboxed = new Set<string>();
 /** The probe of each binary and user, once: browsers launched at once share it. */
 const probes = new Map<string, Promise<boolean>>();
 
-/** Whether Chromium `c` starts with its sandbox as `who` (one headless page load; about a second). */
-const sandboxStarts = async (c: ChromiumLaunch, who: Identity | null): Promise<boolean> => {
+/** Whether Chromium `chromium` starts with its sandbox as `who` (one headless page load; about a second). */
+const sandboxStarts = async (chromium: ChromiumLaunch, who: Identity | null): Promise<boolean> => {
   const dir = await privateDir("probe", who);
   try {
     const args = [
@@ -87,7 +87,7 @@ const sandboxStarts = async (c: ChromiumLaunch, who: Identity | null): Promise<b
       "--dump-dom",
       "about:blank",
     ];
-    await run(c.chromiumPath, args, { timeoutMs: 30_000, env: browserEnv(dir), user: who });
+    await run(chromium.chromiumPath, args, { timeoutMs: 30_000, env: browserEnv(dir), user: who });
     return true;
   } catch {
     return false;
@@ -97,15 +97,19 @@ const sandboxStarts = async (c: ChromiumLaunch, who: Identity | null): Promise<b
 };
 
 /**
- * Starts Chromium `c` with `flags` (puppeteer's defaults for a headless shell are added), as described above.
+ * Starts Chromium `chromium` with `flags` (puppeteer's defaults for a headless shell are added), as described above.
  * `role` names its private directory (`chromium-<role>-*`), which tells the processes apart in `ps`.
  */
-export const launchChromium = async (c: ChromiumLaunch, role: string, flags: string[]): Promise<Browser> => {
+export const launchChromium = async (
+  chromium: ChromiumLaunch,
+  role: string,
+  flags: string[],
+): Promise<Browser> => {
   // setpriv would report a missing browser as its own failure: name the configured binary instead.
-  if (!existsSync(c.chromiumPath))
-    throw new Error(`Chromium ${c.chromiumPath} could not start: no such file`);
-  const who = identityOf(c);
-  const key = `${c.chromiumPath}\0${who?.uid ?? "self"}`;
+  if (!existsSync(chromium.chromiumPath))
+    throw new Error(`Chromium ${chromium.chromiumPath} could not start: no such file`);
+  const who = identityOf(chromium);
+  const key = `${chromium.chromiumPath}\0${who?.uid ?? "self"}`;
   const start = async (sandboxed: boolean): Promise<Browser> => {
     const dir = await privateDir(role, who);
     try {
@@ -115,7 +119,7 @@ export const launchChromium = async (c: ChromiumLaunch, role: string, flags: str
         userDataDir: join(dir, "profile"),
         args: [...(sandboxed ? [] : ["--no-sandbox"]), ...OFFLINE_CHROMIUM_FLAGS, ...flags],
       });
-      const [executablePath, ...prefix] = asUser(who, [c.chromiumPath]);
+      const [executablePath, ...prefix] = asUser(who, [chromium.chromiumPath]);
       const browser = await puppeteer.launch({
         executablePath,
         args: [...prefix, ...args],
@@ -133,7 +137,7 @@ export const launchChromium = async (c: ChromiumLaunch, role: string, flags: str
       throw e;
     }
   };
-  const sandboxed = c.chromiumSandbox === "auto" && !unsandboxed.has(key);
+  const sandboxed = chromium.chromiumSandbox === "auto" && !unsandboxed.has(key);
   if (!sandboxed) return start(false);
   try {
     return await start(true);
@@ -141,13 +145,13 @@ export const launchChromium = async (c: ChromiumLaunch, role: string, flags: str
     if (who === null)
       throw new Error(
         `Chromium could not start with its sandbox as this (non-root) user: ${(e as Error).message}. Run the ` +
-          `renderer as root (browsers then run as "${c.chromiumUser}"), allow user namespaces, or set ` +
+          `renderer as root (browsers then run as "${chromium.chromiumUser}"), allow user namespaces, or set ` +
           `CHROMIUM_SANDBOX=off to run them unsandboxed as this user`,
       );
     // Only a sandbox that cannot start here is worked around; any other failure is the caller's to see.
     let probe = probes.get(key);
     if (!probe) {
-      probe = sandboxStarts(c, who);
+      probe = sandboxStarts(chromium, who);
       probes.set(key, probe);
       void probe.then((works) => {
         if (works) return probes.delete(key);

@@ -49,16 +49,16 @@ const framePosition = (
  * 4:2:0 overlays place it where the whole caption is placed.
  */
 export const wordRegion = (
-  r: { x: number; y: number; w: number; h: number },
+  rect: { x: number; y: number; w: number; h: number },
   w: number,
   h: number,
   pad: number,
 ): { x: number; y: number; w: number; h: number } => {
   const even = (v: number) => 2 * Math.floor(v / 2);
-  const x0 = Math.max(0, even(r.x - pad));
-  const y0 = Math.max(0, even(r.y - pad));
-  const x1 = Math.min(w, even(r.x + r.w + pad + 1));
-  const y1 = Math.min(h, even(r.y + r.h + pad + 1));
+  const x0 = Math.max(0, even(rect.x - pad));
+  const y0 = Math.max(0, even(rect.y - pad));
+  const x1 = Math.min(w, even(rect.x + rect.w + pad + 1));
+  const y1 = Math.min(h, even(rect.y + rect.h + pad + 1));
   return { x: x0, y: y0, w: Math.max(2, x1 - x0), h: Math.max(2, y1 - y0) };
 };
 
@@ -171,37 +171,38 @@ type CellAt = (cell: number) => { path: string; top: number };
 
 /** A layer's raster: a frame per reveal state (and its time), and a preset's words cut from their cells. */
 const layerAsset = (
-  l: SheetLayer,
-  z: { w: number; h: number; ex: number; ey: number; cw: number; ch: number },
+  sheetLayer: SheetLayer,
+  cellBox: { w: number; h: number; ex: number; ey: number; cw: number; ch: number },
   spec: VideoSpec,
   cellAt: CellAt,
   wordRect: Map<number, { x: number; y: number; w: number; h: number }>,
 ): RasterAsset => {
-  const origin = framePosition(l.k.layer, spec.width, spec.height, z.w, z.h);
-  const reveal = textTypeOf(l.k.layer).revealSeconds(l.k.layer, l.k.window ?? spec.defaultDuration);
+  const { layer, window } = sheetLayer.k;
+  const origin = framePosition(layer, spec.width, spec.height, cellBox.w, cellBox.h);
+  const reveal = textTypeOf(layer).revealSeconds(layer, window ?? spec.defaultDuration);
   const frames: RasterFrame[] = [];
   const times: number[] = [];
-  for (let s = 0; s < l.states; s++) {
-    const slot = cellAt(l.first + s);
+  for (let s = 0; s < sheetLayer.states; s++) {
+    const slot = cellAt(sheetLayer.first + s);
     frames.push({
       path: slot.path,
       crop: { x: 0, y: slot.top },
-      x: origin.x - z.ex,
-      y: origin.y - z.ey,
-      width: z.cw,
-      height: z.ch,
+      x: origin.x - cellBox.ex,
+      y: origin.y - cellBox.ey,
+      width: cellBox.cw,
+      height: cellBox.ch,
     });
-    times.push(l.units === 0 ? 0 : (s * reveal) / l.states);
+    times.push(sheetLayer.units === 0 ? 0 : (s * reveal) / sheetLayer.states);
   }
-  const words = l.words
-    ? Array.from({ length: l.words }, (_, n) => {
-        const c = l.first + 1 + n;
-        const r = wordRegion(wordRect.get(c)!, z.w, z.h, l.box.pad);
+  const words = sheetLayer.words
+    ? Array.from({ length: sheetLayer.words }, (_, n) => {
+        const cellIndex = sheetLayer.first + 1 + n;
+        const region = wordRegion(wordRect.get(cellIndex)!, cellBox.w, cellBox.h, sheetLayer.box.pad);
         return {
           frame: {
-            path: cellAt(c).path,
-            crop: { x: r.x, y: cellAt(c).top + r.y },
-            ...{ x: origin.x + r.x, y: origin.y + r.y, width: r.w, height: r.h },
+            path: cellAt(cellIndex).path,
+            crop: { x: region.x, y: cellAt(cellIndex).top + region.y },
+            ...{ x: origin.x + region.x, y: origin.y + region.y, width: region.w, height: region.h },
           },
           // The captions module times the words (captions.ts timeReveals).
           start: 0,
@@ -212,7 +213,7 @@ const layerAsset = (
   return {
     frames,
     times,
-    ...(words && l.box.wordMotion ? { words: { motion: l.box.wordMotion, words } } : {}),
+    ...(words && sheetLayer.box.wordMotion ? { words: { motion: sheetLayer.box.wordMotion, words } } : {}),
   };
 };
 
@@ -221,12 +222,12 @@ const layerAsset = (
  * `ex`, `ey` the margin on each side, `cw`, `ch` the cell it is drawn in.
  */
 const boxSizes = (sheetLayers: SheetLayer[], rects: { w: number; h: number }[]) =>
-  sheetLayers.map((l, i) => {
+  sheetLayers.map((sheetLayer, i) => {
     const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
     const h = Math.ceil(rects[i]!.h) + (Math.ceil(rects[i]!.h) % 2);
-    const m = textTypeOf(l.k.layer).zoomMargin(l.k.layer);
-    const ex = Math.round((w * m) / 2);
-    const ey = Math.round((h * m) / 2);
+    const margin = textTypeOf(sheetLayer.k.layer).zoomMargin(sheetLayer.k.layer);
+    const ex = Math.round((w * margin) / 2);
+    const ey = Math.round((h * margin) / 2);
     return { w, h, ex, ey, cw: w + 2 * ex, ch: h + 2 * ey };
   });
 
@@ -330,14 +331,14 @@ export const rasterizeText = async (
     const pages = Math.max(...slots.map((s) => s.page)) + 1;
     // Widths are frozen at their measured value so moving a box never re-wraps its text: border-box, as measured, and
     // no max-width (a title's applies to its content box when measured, and would squeeze a border box by its padding).
-    const placement = cells.map((_, c) => {
-      const z = cellSize(c);
-      const size = fittedSize.get(c);
+    const placement = cells.map((_, cellIndex) => {
+      const cellBox = cellSize(cellIndex);
+      const size = fittedSize.get(cellIndex);
       return {
-        page: slots[c]!.page,
-        left: z.ex,
-        top: slots[c]!.top + z.ey,
-        width: rects[owner[c]!]!.w,
+        page: slots[cellIndex]!.page,
+        left: cellBox.ex,
+        top: slots[cellIndex]!.top + cellBox.ey,
+        width: rects[owner[cellIndex]!]!.w,
         font: size === undefined ? "" : `font-size:${size}px;`,
       };
     });
@@ -374,14 +375,14 @@ export const rasterizeText = async (
         await page.screenshot({ ...shot, path: paths[p] });
       }
     }
-    sheetLayers.forEach((l, i) =>
+    sheetLayers.forEach((sheetLayer, i) =>
       out.set(
-        l.k.key,
+        sheetLayer.k.key,
         layerAsset(
-          l,
+          sheetLayer,
           sizes[i]!,
           spec,
-          (c) => ({ path: paths[slots[c]!.page]!, top: slots[c]!.top }),
+          (cellIndex) => ({ path: paths[slots[cellIndex]!.page]!, top: slots[cellIndex]!.top }),
           wordRect,
         ),
       ),

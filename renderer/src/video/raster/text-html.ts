@@ -154,16 +154,16 @@ export interface SheetCell {
 }
 
 /** One unit's span in a cell: hidden, lit, boxed or filled as the cell says; a caption's word in a span of its own. */
-const unitHtml = (c: SheetCell, u: string, n: number): string => {
-  const shown = c.only === undefined ? n < c.visible : n === c.only;
-  const lit = n === c.highlight && c.box.highlight ? `color:${c.box.highlight};` : "";
-  const fill = n === c.only && c.box.fill ? `color:${c.box.fill};` : "";
+const unitHtml = (cell: SheetCell, unit: string, n: number): string => {
+  const shown = cell.only === undefined ? n < cell.visible : n === cell.only;
+  const lit = n === cell.highlight && cell.box.highlight ? `color:${cell.box.highlight};` : "";
+  const fill = n === cell.only && cell.box.fill ? `color:${cell.box.fill};` : "";
   const style = lit || fill ? ` style="${lit}${fill}"` : "";
   const hidden = shown ? "" : ' class="h"';
-  if (!c.box.caption) return `<span${hidden}${style}>${esc(u)}</span>`;
-  const word = u.trimEnd();
-  const boxed = n === c.highlight && c.box.wordBox ? ` style="${wordBoxCss(c.box.wordBox)}"` : "";
-  return `<span${hidden}${style}><span class="w"${boxed}>${esc(word)}</span>${esc(u.slice(word.length))}</span>`;
+  if (!cell.box.caption) return `<span${hidden}${style}>${esc(unit)}</span>`;
+  const word = unit.trimEnd();
+  const boxed = n === cell.highlight && cell.box.wordBox ? ` style="${wordBoxCss(cell.box.wordBox)}"` : "";
+  return `<span${hidden}${style}><span class="w"${boxed}>${esc(word)}</span>${esc(unit.slice(word.length))}</span>`;
 };
 
 /**
@@ -175,9 +175,11 @@ const unitHtml = (c: SheetCell, u: string, n: number): string => {
 export const textSheet = (faces: readonly string[], cells: SheetCell[]): string => {
   // A word on its own is drawn over its caption's box: without a box of its own, which would darken it twice.
   const rules = cells.map((c, i) => `#c${i}{${c.box.css}${c.only === undefined ? "" : "background:none;"}}`);
-  const body = cells.map((c, i) => {
-    const inner = c.box.units ? c.box.units.map((u, n) => unitHtml(c, u, n)).join("") : esc(c.box.text);
-    const fit = c.fits ? c.box.fit : undefined;
+  const body = cells.map((cell, i) => {
+    const inner = cell.box.units
+      ? cell.box.units.map((u, n) => unitHtml(cell, u, n)).join("")
+      : esc(cell.box.text);
+    const fit = cell.fits ? cell.box.fit : undefined;
     const range = fit
       ? ` ${FIT_ATTRIBUTES.min}="${fit.min}" ${FIT_ATTRIBUTES.max}="${fit.max}" ${FIT_ATTRIBUTES.width}="${fit.width}" ${FIT_ATTRIBUTES.height}="${fit.height}"`
       : "";

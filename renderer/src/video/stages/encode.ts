@@ -2,7 +2,7 @@
  * The last stages: the graphs of the render's ffmpeg runs are compiled, then run. Transitions other than the
  * exact ffmpeg twins are drawn by their GLSL (gl/): a second ffmpeg run, alongside the render, writes their
  * frame pairs (one taps graph per transition, run one after the other); the drawer draws them and the render
- * reads the drawn frames through a pipe (gl-join.ts). Jobs whose html layers stream frames keep the xfade
+ * reads the drawn frames through a pipe (drawn-transitions.ts). Jobs whose html layers stream frames keep the xfade
  * drawings (a stream cannot be captured twice).
  */
 import { writeFile } from "node:fs/promises";
@@ -103,24 +103,24 @@ export interface EncodeOptions {
  * (chunks.ts) and ends at its last frame, which stops the taps. A GIF is finished from the render's frames (one
  * palette, outputs/gif.ts) inside `ffmpegMs`. Returns the render's graph as run.
  */
-export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promise<CompiledGraph> => {
-  const { clock, target } = o;
+export const encode = async ({ taps, render }: Passes, options: EncodeOptions): Promise<CompiledGraph> => {
+  const { clock, target } = options;
   const both = new AbortController();
-  const signal = o.signal ? AbortSignal.any([o.signal, both.signal]) : both.signal;
+  const signal = options.signal ? AbortSignal.any([options.signal, both.signal]) : both.signal;
   let tapsRun: Promise<unknown> = Promise.resolve();
   if (taps.length > 0) {
     const tapsStart = clock.now();
     tapsRun = (async () => {
       for (const [i, g] of taps.entries()) {
         const ordered = pipesLast(g);
-        const script = join(o.workDir, `taps${i}.txt`);
+        const script = join(options.workDir, `taps${i}.txt`);
         await writeFile(script, ordered.filterGraph);
-        await run(o.ffmpegPath, extraOutputsArgs({ ...ordered, graphScript: script }), {
-          stdin: o.stdin ?? undefined,
+        await run(options.ffmpegPath, extraOutputsArgs({ ...ordered, graphScript: script }), {
+          stdin: options.stdin ?? undefined,
           pipes: ordered.pipes,
           signal,
-          onSpawn: o.onSpawn,
-          user: o.user,
+          onSpawn: options.onSpawn,
+          user: options.user,
           timeoutMs: 10 * 60_000,
           // A taps run ends once its transition's pairs are out, while a gl layer of a clip beside it may still be
           // writing frames past them: its exit status says whether it had every frame it needed.
@@ -135,9 +135,9 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
   // Inputs fed through pipes go last: ffmpeg opens inputs in order, so it loads and probes every file
   // while the text sheet's screenshot is still being taken and the first html frame drawn.
   const graph = pipesLast(render);
-  const graphScript = join(o.workDir, "graph.txt");
+  const graphScript = join(options.workDir, "graph.txt");
   // A window's graph holds only its frames (a chunk's, a still's, a preview's): it is encoded as it is.
-  const window = o.window;
+  const window = options.window;
   // An animated image is written as a lossless intermediate first, then finished (a GIF's palette: gif.ts).
   const intermediate = encoderOf(target.format)?.intermediate;
   await writeFile(graphScript, graph.filterGraph);
@@ -148,24 +148,24 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
     format: target.format,
     alpha: target.alpha,
     still: target.stillTime !== undefined,
-    fast: o.spec.fast,
-    fps: o.spec.fps,
-    duration: window ? (window.end - window.start) / o.spec.fps : o.timeline.duration,
-    outPath: intermediate ? gifIntermediate(o.workDir) : o.outPath,
+    fast: options.spec.fast,
+    fps: options.spec.fps,
+    duration: window ? (window.end - window.start) / options.spec.fps : options.timeline.duration,
+    outPath: intermediate ? gifIntermediate(options.workDir) : options.outPath,
   };
-  const args = o.segment && window ? chunkArgs(job, window) : ffmpegArgs(job);
+  const args = options.segment && window ? chunkArgs(job, window) : ffmpegArgs(job);
   const encodeSeconds = job.duration;
   const reader = new ProgressReader();
-  o.report(overallPercent("encoding", 0), "encoding");
+  options.report(overallPercent("encoding", 0), "encoding");
   clock.set("startMs", clock.total());
   const start = clock.now();
   const cpu0 = cpuTimes();
-  const rendering = run(o.ffmpegPath, args, {
-    stdin: o.stdin ?? undefined,
+  const rendering = run(options.ffmpegPath, args, {
+    stdin: options.stdin ?? undefined,
     pipes: graph.pipes,
     signal,
-    onSpawn: o.onSpawn,
-    user: o.user,
+    onSpawn: options.onSpawn,
+    user: options.user,
     timeoutMs: 30 * 60_000,
     // ffmpeg may stop reading a pipe before its writer is done: a still's or a chunk's render stops at its last
     // frame, a `trim` stops reading a layer whose frames past it are not shown (a clip's tail under a drawn
@@ -173,7 +173,7 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
     pipesMayClose: true,
     onStderr: (chunk) => {
       const at = reader.push(chunk);
-      if (at !== null) o.report(overallPercent("encoding", at / encodeSeconds), "encoding");
+      if (at !== null) options.report(overallPercent("encoding", at / encodeSeconds), "encoding");
     },
   });
   rendering.catch(() => both.abort());
@@ -186,12 +186,12 @@ export const encode = async ({ taps, render }: Passes, o: EncodeOptions): Promis
     );
   await settle(rendering, tapsRun, window !== undefined);
   if (intermediate?.finish === "palette")
-    await finishGif(target, o.outPath, {
-      ffmpegPath: o.ffmpegPath,
-      workDir: o.workDir,
+    await finishGif(target, options.outPath, {
+      ffmpegPath: options.ffmpegPath,
+      workDir: options.workDir,
       signal,
-      onSpawn: o.onSpawn,
-      user: o.user,
+      onSpawn: options.onSpawn,
+      user: options.user,
     });
   clock.record("ffmpegMs", start);
   const cpu1 = cpuTimes();

@@ -79,7 +79,7 @@ export interface Downloaded {
 /** Downloads every file the spec references into `workDir` (span `downloadMs`), reporting each file. */
 export const downloadInputs = async (
   spec: VideoSpec,
-  o: {
+  options: {
     workDir: string;
     inputs?: Readonly<Record<string, string>>;
     allowLocalFiles?: boolean;
@@ -93,16 +93,16 @@ export const downloadInputs = async (
   },
 ): Promise<Downloaded> => {
   const refs = fileRefs(spec);
-  const start = o.clock.now();
-  const fetched = await (o.fetchInputs ?? fetchInputs)(refs, o.workDir, {
-    inputs: o.inputs,
-    allowLocalFiles: o.allowLocalFiles,
-    signal: o.signal,
-    onFile: (n) => o.report(overallPercent("downloading", n / Math.max(1, refs.length)), "downloading"),
+  const start = options.clock.now();
+  const fetched = await (options.fetchInputs ?? fetchInputs)(refs, options.workDir, {
+    inputs: options.inputs,
+    allowLocalFiles: options.allowLocalFiles,
+    signal: options.signal,
+    onFile: (n) => options.report(overallPercent("downloading", n / Math.max(1, refs.length)), "downloading"),
   });
   // An animated WebP is read as the animated PNG decoded from it, which ffmpeg 5.1 can play.
-  const local = await readableAnimations(fetched, o);
-  o.clock.record("downloadMs", start);
+  const local = await readableAnimations(fetched, options);
+  options.clock.record("downloadMs", start);
   return { spec: await withShaderText(rewriteRefs(spec, local)), local };
 };
 
@@ -115,10 +115,10 @@ export type Spoken = Downloaded & Voiced;
  */
 export const synthesize = async (
   downloaded: Downloaded,
-  o: { workDir: string; synthesizer: Synthesizer; signal?: AbortSignal },
+  options: { workDir: string; synthesizer: Synthesizer; signal?: AbortSignal },
 ): Promise<Spoken> => ({
   ...downloaded,
-  ...(await synthesizeSpeech(downloaded.spec, o.workDir, o.synthesizer, o.signal)),
+  ...(await synthesizeSpeech(downloaded.spec, options.workDir, options.synthesizer, options.signal)),
 });
 
 const FONT_EXT = /\.(ttf|otf|woff2?)$/i;
@@ -142,7 +142,7 @@ const MEDIA_PROPERTIES = new Set(
  */
 export const startProbes = (
   { spec, local, paths }: Spoken,
-  o: { ffprobePath: string; signal?: AbortSignal; user?: Identity | null; clock: Stopwatch },
+  options: { ffprobePath: string; signal?: AbortSignal; user?: Identity | null; clock: Stopwatch },
 ): Probes => {
   const media = new Map<string, MediaInfo>();
   // Layers' files of the kinds that are not media (fonts, shaders: video-layer-types.ts), and the job's own.
@@ -159,15 +159,21 @@ export const startProbes = (
   const toProbe = [...new Set([...local.values(), ...paths])].filter(
     (p) => !notMedia.has(p) && !FONT_EXT.test(p),
   );
-  const start = o.clock.now();
+  const start = options.clock.now();
   const probed = Promise.all(
     toProbe.map(async (p) =>
       media.set(
         p,
-        toMediaInfo(await probeMedia(p, { ffprobePath: o.ffprobePath, signal: o.signal, user: o.user })),
+        toMediaInfo(
+          await probeMedia(p, {
+            ffprobePath: options.ffprobePath,
+            signal: options.signal,
+            user: options.user,
+          }),
+        ),
       ),
     ),
-  ).then(() => o.clock.record("probeMs", start));
+  ).then(() => options.clock.record("probeMs", start));
   void probed.catch(() => {}); // awaited by a later stage; this only stops an early throw leaving it unhandled
   return { media, probed };
 };

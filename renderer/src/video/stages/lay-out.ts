@@ -136,7 +136,7 @@ const mergedCaptions = (files: readonly WordsFile[], spec: VideoSpec, timeline: 
 export const transcribeCaptions = async (
   spec: VideoSpec,
   { media, probed }: Probes,
-  o: {
+  options: {
     jobId: string;
     workDir: string;
     ffmpegPath: string;
@@ -158,19 +158,22 @@ export const transcribeCaptions = async (
 ): Promise<Captioned> => {
   if (!spec.subtitles) return { spec, captions: null, captionKeys: [], parts: [] };
   await probed;
-  o.report(overallPercent("transcribing", 0), "transcribing");
-  const start = o.clock.now();
-  const timeline = timelineOf(spec, media, o.planned);
+  options.report(overallPercent("transcribing", 0), "transcribing");
+  const start = options.clock.now();
+  const timeline = timelineOf(spec, media, options.planned);
   const file = spec.subtitles.file;
   let parts: PartWords[] = [];
   let captions: Captions;
-  if (file) captions = await captionsFromFile(file, spec, timeline.duration, o.signal);
-  else if (o.utterances.length > 0)
-    captions = captionsFromWords(spokenWords(o.utterances, timeline), spec, timeline.duration, null);
-  else if (o.chunkWords) captions = mergedCaptions(o.chunkWords, spec, timeline);
+  if (file) captions = await captionsFromFile(file, spec, timeline.duration, options.signal);
+  else if (options.utterances.length > 0)
+    captions = captionsFromWords(spokenWords(options.utterances, timeline), spec, timeline.duration, null);
+  else if (options.chunkWords) captions = mergedCaptions(options.chunkWords, spec, timeline);
   else
-    ({ captions, parts } = await transcribeMix(spec, timeline, media, { ...o, range: o.range?.(timeline) }));
-  o.clock.record("transcribeMs", start);
+    ({ captions, parts } = await transcribeMix(spec, timeline, media, {
+      ...options,
+      range: options.range?.(timeline),
+    }));
+  options.clock.record("transcribeMs", start);
   if (captions.cues.length === 0) return { spec, captions, captionKeys: [], parts };
   const { spec: withCaptions, keys } = withCaptionLayers(spec, captions.cues);
   return { spec: withCaptions, captions, captionKeys: keys, parts };
@@ -198,24 +201,29 @@ const warmGlPage = (spec: VideoSpec, timeline: Timeline, jobId: string, drawer: 
 const rasterizeLayers = async (
   spec: VideoSpec,
   timeline: Timeline,
-  o: { rasterize: Rasterize; workDir: string; clock: Stopwatch; window?: RenderWindow; jobId: string },
+  options: { rasterize: Rasterize; workDir: string; clock: Stopwatch; window?: RenderWindow; jobId: string },
 ): Promise<Rasters> => {
   // A window of the timeline draws only the layers it reaches, from their first frame in it (an animated html
   // layer is captured from there: html/rasterize-html.ts).
-  const range = composedRange(timeline, o.window);
+  const range = composedRange(timeline, options.window);
   const layers = keyedLayers(spec).flatMap((k) => {
     if (!isRaster(k.layer)) return [];
     const timing = k.clip < 0 ? { startFrame: 0, frames: timeline.totalFrames } : timeline.clips[k.clip]!;
     const part = clipRange(timing, range);
     const win = part && layerWindow(k.layer, timing.frames, spec.fps, part);
-    return win || !o.window ? [{ ...k, window: win?.duration ?? 0, skip: win?.skip ?? 0 }] : [];
+    return win || !options.window ? [{ ...k, window: win?.duration ?? 0, skip: win?.skip ?? 0 }] : [];
   });
   if (layers.length === 0) return { assets: new Map(), stdin: null };
-  const start = o.clock.now();
-  const rasters = await o.rasterize(spec, layers, o.workDir, rasterizeOptions(spec, timeline, o.jobId));
-  o.clock.record("rasterizeMs", start);
+  const start = options.clock.now();
+  const rasters = await options.rasterize(
+    spec,
+    layers,
+    options.workDir,
+    rasterizeOptions(spec, timeline, options.jobId),
+  );
+  options.clock.record("rasterizeMs", start);
   void rasters.stdin?.then(
-    () => o.clock.record("sheetMs", start),
+    () => options.clock.record("sheetMs", start),
     () => {},
   );
   return rasters;
@@ -237,7 +245,7 @@ export interface LaidOut {
 export const layOut = async (
   spec: VideoSpec,
   { media, probed }: Probes,
-  o: {
+  options: {
     jobId: string;
     workDir: string;
     rasterize: Rasterize;
@@ -252,22 +260,23 @@ export const layOut = async (
   },
 ): Promise<LaidOut> => {
   const needsMedia =
-    !plannedFits(spec, o.planned) &&
+    !plannedFits(spec, options.planned) &&
     spec.clips.some((c) => c.duration === undefined && c.layers.some((l) => l.type === "video"));
-  const warm = (timeline: Timeline) => o.warmGl && warmGlPage(spec, timeline, o.jobId, o.drawer);
+  const warm = (timeline: Timeline) =>
+    options.warmGl && warmGlPage(spec, timeline, options.jobId, options.drawer);
   if (needsMedia) {
     await probed;
-    o.report(overallPercent("rendering", 0), "rendering");
+    options.report(overallPercent("rendering", 0), "rendering");
     const timeline = timelineOf(spec, media);
     warm(timeline);
-    const window = o.window?.(timeline);
-    return { timeline, window, rasters: await rasterizeLayers(spec, timeline, { ...o, window }) };
+    const window = options.window?.(timeline);
+    return { timeline, window, rasters: await rasterizeLayers(spec, timeline, { ...options, window }) };
   }
-  const timeline = timelineOf(spec, media, o.planned);
+  const timeline = timelineOf(spec, media, options.planned);
   warm(timeline);
-  o.report(overallPercent("rendering", 0), "rendering");
-  const window = o.window?.(timeline);
-  const [, rasters] = await Promise.all([probed, rasterizeLayers(spec, timeline, { ...o, window })]);
+  options.report(overallPercent("rendering", 0), "rendering");
+  const window = options.window?.(timeline);
+  const [, rasters] = await Promise.all([probed, rasterizeLayers(spec, timeline, { ...options, window })]);
   return { timeline, window, rasters };
 };
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { buildTimeline } from "@media-render/contract/timeline";
 import { captionMixGraph } from "../../../src/video/captions/captions.ts";
 import { compileGraph, pipesLast, type RenderWindow } from "../../../src/video/compile.ts";
-import { videoSpec } from "../../../src/video/config.ts";
+import { videoSpec } from "../../../src/video/spec.ts";
 import { keyedLayers, isRaster } from "../../../src/video/layers/index.ts";
 import { STDIN_PATH, type MediaInfo, type RasterAsset, type VideoFormat } from "../../../src/video/types.ts";
 import { specOf } from "../../helpers/graph-spec.ts";

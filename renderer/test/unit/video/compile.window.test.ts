@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { buildTimeline } from "@media-render/contract/timeline";
 import { chunkWindows, composedRange } from "@media-render/contract/windows";
 import { compileGraph, layerWindow } from "../../../src/video/compile.ts";
-import { videoSpec } from "../../../src/video/config.ts";
+import { videoSpec } from "../../../src/video/spec.ts";
 import { outputTarget, renderWindow } from "../../../src/video/outputs/target.ts";
 import type { MediaInfo } from "../../../src/video/types.ts";
 import { withWindowMix } from "../../../src/video/window-mix.ts";

@@ -31,18 +31,18 @@ type Placement =
   | { mode: "fractions"; x: number; y: number; fx: number; fy: number };
 
 const placementOf = (layer: JsonObject): Placement => {
-  const p = layer.position;
-  if (typeof p === "string" && p in NAMED) {
-    const [fx, fy] = NAMED[p as keyof typeof NAMED];
+  const position = layer.position;
+  if (typeof position === "string" && position in NAMED) {
+    const [fx, fy] = NAMED[position as keyof typeof NAMED];
     return { mode: "fractions", x: fx, y: fy, fx, fy };
   }
-  if (isObject(p))
+  if (isObject(position))
     return {
       mode: "fractions",
-      x: num(p.x),
-      y: num(p.y),
-      fx: ORIGIN[String(p.originX ?? "left")] ?? 0,
-      fy: ORIGIN[String(p.originY ?? "top")] ?? 0,
+      x: num(position.x),
+      y: num(position.y),
+      fx: ORIGIN[String(position.originX ?? "left")] ?? 0,
+      fy: ORIGIN[String(position.originY ?? "top")] ?? 0,
     };
   return { mode: "pixels", fx: layer.type === "text" ? (ALIGN[String(layer.align ?? "left")] ?? 0) : 0 };
 };
@@ -56,14 +56,14 @@ const placeAt = (
   width: number,
   height: number,
 ) => {
-  const p = placementOf(layer);
-  if (p.mode === "pixels") return { x: round(left + p.fx * width), y: round(top) };
+  const placement = placementOf(layer);
+  if (placement.mode === "pixels") return { x: round(left + placement.fx * width), y: round(top) };
   const position: JsonObject = {
-    x: round((left + p.fx * width) / canvas.width, 4),
-    y: round((top + p.fy * height) / canvas.height, 4),
+    x: round((left + placement.fx * width) / canvas.width, 4),
+    y: round((top + placement.fy * height) / canvas.height, 4),
   };
-  if (p.fx) position.originX = X_NAME[p.fx * 2]!;
-  if (p.fy) position.originY = Y_NAME[p.fy * 2]!;
+  if (placement.fx) position.originX = X_NAME[placement.fx * 2]!;
+  if (placement.fy) position.originY = Y_NAME[placement.fy * 2]!;
   return { position };
 };
 
@@ -72,15 +72,15 @@ const placeAt = (
  * wait for the preview to measure the last nudge before the next).
  */
 export const nudgeLayer = (layer: JsonObject, canvas: Canvas, dx: number, dy: number) => {
-  const p = placementOf(layer);
-  if (p.mode === "pixels") return { x: round(num(layer.x) + dx), y: round(num(layer.y) + dy) };
+  const placement = placementOf(layer);
+  if (placement.mode === "pixels") return { x: round(num(layer.x) + dx), y: round(num(layer.y) + dy) };
   const position: JsonObject = {
     ...(isObject(layer.position) ? layer.position : {}),
-    x: round(p.x + dx / canvas.width, 4),
-    y: round(p.y + dy / canvas.height, 4),
+    x: round(placement.x + dx / canvas.width, 4),
+    y: round(placement.y + dy / canvas.height, 4),
   };
-  if (p.fx && !position.originX) position.originX = X_NAME[p.fx * 2]!;
-  if (p.fy && !position.originY) position.originY = Y_NAME[p.fy * 2]!;
+  if (placement.fx && !position.originX) position.originX = X_NAME[placement.fx * 2]!;
+  if (placement.fy && !position.originY) position.originY = Y_NAME[placement.fy * 2]!;
   return { position };
 };
 

@@ -99,23 +99,30 @@ export const useLayerGestures = ({
       boxes.filter((b, i): b is LayerBox => !!b && i !== except && !hidden.has(i)),
     );
 
-  const apply = (g: Gesture, dx: number, dy: number, key: string) => {
+  const apply = (active: Gesture, dx: number, dy: number, key: string) => {
     const threshold = snap ? SNAP_PX / scale : 0;
-    const path = ["layers", g.index];
-    if (g.handle === null) {
-      const s = threshold ? snapMove(g.box, dx, dy, targets(g.index), threshold) : { dx, dy, guides: [] };
-      setGuides(s.guides);
-      dispatch({ type: "patch", path, values: moveLayer(g.layer, g.box, canvas, s.dx, s.dy), coalesce: key });
-    } else {
-      const s = threshold
-        ? snapResize(g.box, g.handle, dx, dy, targets(g.index), threshold)
+    const path = ["layers", active.index];
+    if (active.handle === null) {
+      const snapped = threshold
+        ? snapMove(active.box, dx, dy, targets(active.index), threshold)
         : { dx, dy, guides: [] };
-      setGuides(s.guides);
-      const next = resizedBox(g.box, g.handle, s.dx, s.dy);
+      setGuides(snapped.guides);
       dispatch({
         type: "patch",
         path,
-        values: resizeLayer(g.layer, g.box, next, canvas, g.handle),
+        values: moveLayer(active.layer, active.box, canvas, snapped.dx, snapped.dy),
+        coalesce: key,
+      });
+    } else {
+      const snapped = threshold
+        ? snapResize(active.box, active.handle, dx, dy, targets(active.index), threshold)
+        : { dx, dy, guides: [] };
+      setGuides(snapped.guides);
+      const next = resizedBox(active.box, active.handle, snapped.dx, snapped.dy);
+      dispatch({
+        type: "patch",
+        path,
+        values: resizeLayer(active.layer, active.box, next, canvas, active.handle),
         coalesce: key,
       });
     }

@@ -27,9 +27,9 @@ export const conditionSummary = (layer: unknown): string | null => {
   if (!isObject(layer) || !(CONDITION_KEY in layer)) return null;
   const parsed = parseCondition(layer[CONDITION_KEY]);
   if (!("condition" in parsed)) return "if: not a condition";
-  const c = parsed.condition;
-  if (c.equals !== undefined) return `if ${c.var} = ${String(c.equals)}`;
-  return c.set ? `if ${c.var}` : `if no ${c.var}`;
+  const condition = parsed.condition;
+  if (condition.equals !== undefined) return `if ${condition.var} = ${String(condition.equals)}`;
+  return condition.set ? `if ${condition.var}` : `if no ${condition.var}`;
 };
 
 export const ConditionField = ({ ctx, path }: { ctx: PanelContext; path: Path }) => {

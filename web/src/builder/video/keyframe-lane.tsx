@@ -168,12 +168,12 @@ export const KeyframeLane = ({
                 setPicked(i);
               }}
               onPointerMove={(e) => {
-                const d = drag.current;
-                if (!d || d.pointer !== e.pointerId) return;
+                const dragging = drag.current;
+                if (!dragging || dragging.pointer !== e.pointerId) return;
                 move(
-                  d.index,
-                  d.time + (e.clientX - d.startX) / pps,
-                  `keyframe-drag-${d.pointer}-${d.startX}`,
+                  dragging.index,
+                  dragging.time + (e.clientX - dragging.startX) / pps,
+                  `keyframe-drag-${dragging.pointer}-${dragging.startX}`,
                 );
               }}
               onPointerUp={() => (drag.current = null)}

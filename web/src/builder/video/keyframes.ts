@@ -79,11 +79,11 @@ const onFrame = (t: number, fps: number) =>
   Math.round((Math.round(Math.max(0, t) * fps) / fps) * 1000) / 1000;
 
 /**
- * The keyframes with one added at layer time `t` (on the frame grid), holding the value shown there; a plain value
+ * The keyframes with one added at layer time `at` (on the frame grid), holding the value shown there; a plain value
  * becomes its first keyframe. A keyframe already at that frame is left as it is.
  */
-export const addKeyframe = (current: Animated, t: number, fps: number): Keyframe[] => {
-  const time = onFrame(t, fps);
+export const addKeyframe = (current: Animated, at: number, fps: number): Keyframe[] => {
+  const time = onFrame(at, fps);
   const list = Array.isArray(current) ? [...current] : [];
   if (list.some((k) => Math.abs(k.time - time) < 1e-9)) return list;
   const value = Math.round(valueAt(current, time) * 1e4) / 1e4;
@@ -95,12 +95,12 @@ export const addKeyframe = (current: Animated, t: number, fps: number): Keyframe
   return list;
 };
 
-/** Keyframe `i` moved to layer time `t`: on the frame grid, strictly between its neighbours, never below 0. */
-export const moveKeyframe = (list: readonly Keyframe[], i: number, t: number, fps: number): Keyframe[] => {
+/** Keyframe `i` moved to layer time `at`: on the frame grid, strictly between its neighbours, never below 0. */
+export const moveKeyframe = (list: readonly Keyframe[], i: number, at: number, fps: number): Keyframe[] => {
   const step = 1 / fps;
   const lo = i > 0 ? list[i - 1]!.time + step : 0;
   const hi = i + 1 < list.length ? list[i + 1]!.time - step : Number.POSITIVE_INFINITY;
-  const time = onFrame(Math.min(hi, Math.max(lo, t)), fps);
+  const time = onFrame(Math.min(hi, Math.max(lo, at)), fps);
   if (time < lo - 1e-9 || time > hi + 1e-9) return [...list];
   return list.map((k, n) => (n === i ? { ...k, time } : k));
 };

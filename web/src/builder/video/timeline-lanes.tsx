@@ -97,12 +97,12 @@ export const ClipsLane = ({
                 dispatch({ type: "select", path });
               }}
               onPointerMove={(e) => {
-                const d = drag.current;
-                if (!d || d.pointer !== e.pointerId) return;
+                const dragging = drag.current;
+                if (!dragging || dragging.pointer !== e.pointerId) return;
                 setDuration(
-                  d.clip,
-                  d.duration + (e.clientX - d.startX) / pps,
-                  `duration-drag-${d.pointer}-${d.startX}`,
+                  dragging.clip,
+                  dragging.duration + (e.clientX - dragging.startX) / pps,
+                  `duration-drag-${dragging.pointer}-${dragging.startX}`,
                 );
               }}
               onPointerUp={() => (drag.current = null)}
@@ -137,9 +137,9 @@ export const GlobalsLane = ({
 }: LaneProps & { globals: unknown[] }) => (
   <ol class="row" aria-label="Global layers">
     {globals.map((layer, i) => {
-      const l = isObject(layer) ? layer : {};
-      const start = typeof l.start === "number" ? l.start : 0;
-      const stop = typeof l.stop === "number" ? l.stop : layout.duration;
+      const layerObject = isObject(layer) ? layer : {};
+      const start = typeof layerObject.start === "number" ? layerObject.start : 0;
+      const stop = typeof layerObject.stop === "number" ? layerObject.stop : layout.duration;
       const path = ["globalLayers", i];
       return (
         <li key={i} class="t-bar global" style={at(start, stop - start)}>
@@ -149,7 +149,8 @@ export const GlobalsLane = ({
             aria-pressed={selected(path)}
             onClick={() => dispatch({ type: "select", path })}
           >
-            {String(l.type ?? "?")} {typeof l.text === "string" ? `“${l.text}”` : ""}
+            {String(layerObject.type ?? "?")}{" "}
+            {typeof layerObject.text === "string" ? `“${layerObject.text}”` : ""}
           </button>
         </li>
       );
@@ -180,9 +181,9 @@ export const AudioLane = ({
       </li>
     )}
     {tracks.map((track, i) => {
-      const t = isObject(track) ? track : {};
-      const start = typeof t.start === "number" ? t.start : 0;
-      const length = audioLength(t) ?? layout.duration - start;
+      const trackObject = isObject(track) ? track : {};
+      const start = typeof trackObject.start === "number" ? trackObject.start : 0;
+      const length = audioLength(trackObject) ?? layout.duration - start;
       const path = ["audioTracks", i];
       return (
         <li key={i} class="t-bar audio" style={at(start, length)}>
@@ -192,7 +193,8 @@ export const AudioLane = ({
             aria-pressed={selected(path)}
             onClick={() => dispatch({ type: "select", path })}
           >
-            track {i + 1}: {typeof t.path === "string" ? t.path.split("/").pop() : "no file"}
+            track {i + 1}:{" "}
+            {typeof trackObject.path === "string" ? trackObject.path.split("/").pop() : "no file"}
           </button>
         </li>
       );

@@ -105,8 +105,8 @@ const LayerRows = ({
       <h3>{title}</h3>
       <ol class="layer-list">
         {layers.map((layer, i) => {
-          const l = isObject(layer) ? layer : {};
-          const label = `${i + 1}. ${String(l.type ?? "?")}${typeof l.text === "string" ? ` “${l.text}”` : ""}`;
+          const layerObject = isObject(layer) ? layer : {};
+          const label = `${i + 1}. ${String(layerObject.type ?? "?")}${typeof layerObject.text === "string" ? ` “${layerObject.text}”` : ""}`;
           return (
             <li key={i}>
               <button

@@ -77,12 +77,12 @@ const CaptionFiles = ({ captions }: { captions: Captions }) => (
         </p>
         {captions.note && <p class="muted">{captions.note}</p>}
         <ul>
-          {captions.files.map((f) => (
-            <li key={f.fileId}>
-              <a href={f.downloadUrl} download>
-                {f.kind === "transcript" ? "Transcript (JSON)" : f.kind.toUpperCase()}
+          {captions.files.map((file) => (
+            <li key={file.fileId}>
+              <a href={file.downloadUrl} download>
+                {file.kind === "transcript" ? "Transcript (JSON)" : file.kind.toUpperCase()}
               </a>{" "}
-              <span class="muted">{formatBytes(f.size)}</span>
+              <span class="muted">{formatBytes(file.size)}</span>
             </li>
           ))}
         </ul>

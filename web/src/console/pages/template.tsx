@@ -158,9 +158,9 @@ export const TemplatePage = ({ id }: { id: string }) => {
         <a href="/console/templates">All templates</a>
       </p>
       <Show resource={template} what="Loading the template">
-        {(t) => (
+        {(loaded) => (
           <>
-            <PageHeader title={t.name}>
+            <PageHeader title={loaded.name}>
               <ConfirmButton
                 question="Delete this template? Batches already run keep their jobs."
                 onConfirm={async () => {
@@ -173,13 +173,13 @@ export const TemplatePage = ({ id }: { id: string }) => {
             </PageHeader>
             <section class="panel" aria-labelledby="batch-h">
               <h2 id="batch-h">Run a batch</h2>
-              <RunBatch template={t} />
+              <RunBatch template={loaded} />
             </section>
             <section class="panel" aria-labelledby="edit-h">
               <h2 id="edit-h">Edit</h2>
               <TemplateEditor
-                key={t.updatedAt}
-                initial={t}
+                key={loaded.updatedAt}
+                initial={loaded}
                 submitLabel="Save template"
                 save={(draft) =>
                   data(api.PUT("/api/v2/templates/{id}", { params: { path: { id } }, body: draft }))

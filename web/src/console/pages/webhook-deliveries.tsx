@@ -23,19 +23,20 @@ const Attempts = ({ endpointId, delivery }: { endpointId: string; delivery: Webh
   );
   return (
     <Show resource={detail} what="Loading the attempts">
-      {(d) =>
-        d.attemptLog.length === 0 ? (
+      {(delivery) =>
+        delivery.attemptLog.length === 0 ? (
           <p class="muted">
-            No attempt yet{d.nextAttemptAt ? `; the next at ${formatDate(d.nextAttemptAt)}` : ""}.
+            No attempt yet
+            {delivery.nextAttemptAt ? `; the next at ${formatDate(delivery.nextAttemptAt)}` : ""}.
           </p>
         ) : (
           <table>
             <caption class="muted">
-              Event <code>{d.eventId}</code>
-              {d.event?.jobId ? (
+              Event <code>{delivery.eventId}</code>
+              {delivery.event?.jobId ? (
                 <>
                   {" "}
-                  of job <a href={`/console/jobs/${d.event.jobId}`}>{d.event.jobId}</a>
+                  of job <a href={`/console/jobs/${delivery.event.jobId}`}>{delivery.event.jobId}</a>
                 </>
               ) : null}
             </caption>
@@ -50,17 +51,17 @@ const Attempts = ({ endpointId, delivery }: { endpointId: string; delivery: Webh
               </tr>
             </thead>
             <tbody>
-              {d.attemptLog.map((a) => (
-                <tr key={a.attempt}>
-                  <td>{a.attempt}</td>
+              {delivery.attemptLog.map((entry) => (
+                <tr key={entry.attempt}>
+                  <td>{entry.attempt}</td>
                   <td>
-                    <StatusBadge status={a.status} />
+                    <StatusBadge status={entry.status} />
                   </td>
-                  <td>{a.responseStatus ?? "none"}</td>
-                  <td class="num">{a.durationMs} ms</td>
-                  <td>{formatDate(a.attemptedAt)}</td>
+                  <td>{entry.responseStatus ?? "none"}</td>
+                  <td class="num">{entry.durationMs} ms</td>
+                  <td>{formatDate(entry.attemptedAt)}</td>
                   <td class="wrap">
-                    <code>{a.error ?? a.responseBody ?? ""}</code>
+                    <code>{entry.error ?? entry.responseBody ?? ""}</code>
                   </td>
                 </tr>
               ))}
@@ -75,7 +76,7 @@ const Attempts = ({ endpointId, delivery }: { endpointId: string; delivery: Webh
 /** One delivery: its event, status (and last error), attempts, last response, its attempts when opened, replay. */
 const DeliveryRow = ({
   endpointId,
-  delivery: d,
+  delivery,
   open,
   onToggle,
   onReplayed,
@@ -89,29 +90,29 @@ const DeliveryRow = ({
   <>
     <tr>
       <td>
-        <code>{d.eventType}</code>
-        <p class="hint">{d.id}</p>
+        <code>{delivery.eventType}</code>
+        <p class="hint">{delivery.id}</p>
       </td>
       <td>
-        <StatusBadge status={d.status} />
-        {d.lastError && <p class="hint">{d.lastError}</p>}
+        <StatusBadge status={delivery.status} />
+        {delivery.lastError && <p class="hint">{delivery.lastError}</p>}
       </td>
-      <td class="num">{d.attempts}</td>
-      <td>{d.responseStatus ?? "—"}</td>
-      <td>{formatDate(d.createdAt)}</td>
+      <td class="num">{delivery.attempts}</td>
+      <td>{delivery.responseStatus ?? "—"}</td>
+      <td>{formatDate(delivery.createdAt)}</td>
       <td>
         <div class="row-actions">
           <button type="button" class="secondary small" aria-expanded={open} onClick={onToggle}>
             {open ? "Hide attempts" : "Attempts"}
           </button>
-          {d.status === "dead_letter" && (
+          {delivery.status === "dead_letter" && (
             <ConfirmButton
               class="secondary"
               question="Send it again?"
               onConfirm={async () => {
                 await data(
                   api.POST("/api/v2/webhooks/{id}/deliveries/{deliveryId}/replay", {
-                    params: { path: { id: endpointId, deliveryId: d.id } },
+                    params: { path: { id: endpointId, deliveryId: delivery.id } },
                   }),
                 );
                 await onReplayed();
@@ -126,7 +127,7 @@ const DeliveryRow = ({
     {open && (
       <tr>
         <td colSpan={6}>
-          <Attempts endpointId={endpointId} delivery={d} />
+          <Attempts endpointId={endpointId} delivery={delivery} />
         </td>
       </tr>
     )}
@@ -202,13 +203,13 @@ export const Deliveries = ({ endpointId, version }: { endpointId: string; versio
                   </tr>
                 </thead>
                 <tbody>
-                  {list.map((d) => (
+                  {list.map((delivery) => (
                     <DeliveryRow
-                      key={d.id}
+                      key={delivery.id}
                       endpointId={endpointId}
-                      delivery={d}
-                      open={open === d.id}
-                      onToggle={() => setOpen(open === d.id ? null : d.id)}
+                      delivery={delivery}
+                      open={open === delivery.id}
+                      onToggle={() => setOpen(open === delivery.id ? null : delivery.id)}
                       onReplayed={() => deliveries.reload()}
                     />
                   ))}

@@ -12,7 +12,7 @@ import {
   type OutputFormatEntry,
 } from "@media-render/contract/output-formats";
 import { demuxerOfOutput, MEDIA_DEMUXERS } from "../../../../src/probe/demuxers.ts";
-import { videoSpec } from "../../../../src/video/config.ts";
+import { videoSpec } from "../../../../src/video/spec.ts";
 import { formatArgs } from "../../../../src/video/outputs/encode.ts";
 import {
   canvasHasAlpha,

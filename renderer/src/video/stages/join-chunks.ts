@@ -21,7 +21,7 @@ import type { Stopwatch } from "./stopwatch.ts";
 export const joinChunks = async (
   spec: VideoSpec,
   { media, probed }: Probes,
-  o: {
+  options: {
     jobId: string;
     workDir: string;
     ffmpegPath: string;
@@ -40,31 +40,31 @@ export const joinChunks = async (
   },
 ): Promise<Timeline> => {
   await probed;
-  const timeline = timelineOf(spec, media, o.planned);
-  o.report(overallPercent("encoding", 0), "encoding");
-  o.clock.set("startMs", o.clock.total());
-  const start = o.clock.now();
-  const mixed = o.mix(timeline);
+  const timeline = timelineOf(spec, media, options.planned);
+  options.report(overallPercent("encoding", 0), "encoding");
+  options.clock.set("startMs", options.clock.total());
+  const start = options.clock.now();
+  const mixed = options.mix(timeline);
   await joinSegments({
-    ffmpegPath: o.ffmpegPath,
-    workDir: o.workDir,
+    ffmpegPath: options.ffmpegPath,
+    workDir: options.workDir,
     // Compiled without rasters or a WebGL page: only its audio chains are used.
     graph: compileGraph({
       spec: mixed,
       timeline,
-      jobId: o.jobId,
+      jobId: options.jobId,
       media,
       rasters: new Map(),
       glLayers: undrawnGl,
     }),
-    segments: o.segments,
-    format: o.format,
+    segments: options.segments,
+    format: options.format,
     duration: timeline.duration,
-    outPath: o.outPath,
-    signal: o.signal,
-    onSpawn: o.onSpawn,
-    user: o.user,
+    outPath: options.outPath,
+    signal: options.signal,
+    onSpawn: options.onSpawn,
+    user: options.user,
   });
-  o.clock.record("ffmpegMs", start);
+  options.clock.record("ffmpegMs", start);
   return timeline;
 };

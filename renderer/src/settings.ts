@@ -165,33 +165,35 @@ export const loadConfig = (env: Record<string, string | undefined> = process.env
     const problems = result.issues.map((issue) => issue.message).join("; ");
     throw new Error(`Invalid renderer configuration: ${problems}`);
   }
-  const e = result.output;
+  const parsed = result.output;
   // Two waiting places per slot, and one account may hold a slot's worth plus one: its next job is always ready
   // when a render ends (no idle gap while it backs off), and a place is always left for another account.
-  const queueMax = e.RENDER_QUEUE_MAX ?? 2 * e.RENDER_SLOTS;
+  const queueMax = parsed.RENDER_QUEUE_MAX ?? 2 * parsed.RENDER_SLOTS;
   return {
-    host: e.HOST,
-    port: e.PORT,
-    rendererSecret: e.RENDERER_SECRET,
-    tmpDir: e.TMP_DIR,
-    probeMaxBytes: e.PROBE_MAX_BYTES,
-    ffmpegPath: e.FFMPEG_PATH,
-    ffprobePath: e.FFPROBE_PATH,
-    chromiumPath: e.CHROMIUM_HEADLESS_PATH,
-    chromiumUser: e.CHROMIUM_USER,
-    chromiumSandbox: e.CHROMIUM_SANDBOX,
-    htmlCapture: e.HTML_CAPTURE,
-    htmlCaptureWorkers: e.HTML_CAPTURE_WORKERS,
-    renderSlots: e.RENDER_SLOTS,
+    host: parsed.HOST,
+    port: parsed.PORT,
+    rendererSecret: parsed.RENDERER_SECRET,
+    tmpDir: parsed.TMP_DIR,
+    probeMaxBytes: parsed.PROBE_MAX_BYTES,
+    ffmpegPath: parsed.FFMPEG_PATH,
+    ffprobePath: parsed.FFPROBE_PATH,
+    chromiumPath: parsed.CHROMIUM_HEADLESS_PATH,
+    chromiumUser: parsed.CHROMIUM_USER,
+    chromiumSandbox: parsed.CHROMIUM_SANDBOX,
+    htmlCapture: parsed.HTML_CAPTURE,
+    htmlCaptureWorkers: parsed.HTML_CAPTURE_WORKERS,
+    renderSlots: parsed.RENDER_SLOTS,
     renderQueueMax: queueMax,
     renderQueuePerAccount:
-      e.RENDER_QUEUE_PER_ACCOUNT ?? Math.min(e.RENDER_SLOTS + 1, e.RENDER_SLOTS + queueMax),
-    renderJobMemoryMb: e.RENDER_JOB_MEMORY_MB ?? defaultJobMemoryMb(e.RENDER_SLOTS),
-    pocketsphinxPath: e.POCKETSPHINX_PATH,
-    espeakPath: e.ESPEAK_PATH,
+      parsed.RENDER_QUEUE_PER_ACCOUNT ?? Math.min(parsed.RENDER_SLOTS + 1, parsed.RENDER_SLOTS + queueMax),
+    renderJobMemoryMb: parsed.RENDER_JOB_MEMORY_MB ?? defaultJobMemoryMb(parsed.RENDER_SLOTS),
+    pocketsphinxPath: parsed.POCKETSPHINX_PATH,
+    espeakPath: parsed.ESPEAK_PATH,
     glTransitionPath:
-      e.GL_TRANSITIONS === "page" ? null : (e.GL_TRANSITION_PATH ?? DEFAULT_RENDER_TOOLS.glTransitionPath),
-    glFrameSeconds: e.GL_FRAME_SECONDS,
-    toolUids: e.TOOL_UIDS,
+      parsed.GL_TRANSITIONS === "page"
+        ? null
+        : (parsed.GL_TRANSITION_PATH ?? DEFAULT_RENDER_TOOLS.glTransitionPath),
+    glFrameSeconds: parsed.GL_FRAME_SECONDS,
+    toolUids: parsed.TOOL_UIDS,
   };
 };

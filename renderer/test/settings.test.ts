@@ -1,6 +1,6 @@
 import { totalmem } from "node:os";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../src/config.ts";
+import { loadConfig } from "../src/settings.ts";
 import { builtGlTransition } from "../src/video/gl/native-gl.ts";
 
 describe("loadConfig", () => {

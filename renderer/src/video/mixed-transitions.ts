@@ -95,12 +95,12 @@ const wipe = (axis: "x" | "y", bSide: "end" | "start"): Mixer => {
   return (ctx, a, b, frames, mixed) => {
     const { width: W, height: H, fps } = ctx.spec;
     const size = axis === "x" ? W : H;
-    const p = `n/${frames}`;
+    const progress = `n/${frames}`;
     // First B index (B at the end: from it on) or B's count (B at the start: before it), clamped.
     const edge =
       bSide === "end"
-        ? `clip(ceil(${size}*(1-${p})-0.5),0,${size})`
-        : `clip(floor(${size}*${p}-0.5)+1,0,${size})`;
+        ? `clip(ceil(${size}*(1-${progress})-0.5),0,${size})`
+        : `clip(floor(${size}*${progress}-0.5)+1,0,${size})`;
     // Still: [first | second] along the axis; B's side white. Offset o shows columns o..o+size-1.
     const [first, second] = bSide === "end" ? ["black", "white"] : ["white", "black"];
     const offset = `${size}-(${edge})`;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildTimeline } from "@media-render/contract/timeline";
 import { compileGraph } from "../../../src/video/compile.ts";
-import { MIXERS, overlapJoin } from "../../../src/video/joins.ts";
+import { MIXERS, overlapJoin } from "../../../src/video/mixed-transitions.ts";
 import type { VideoSpec } from "../../../src/video/types.ts";
 import { colourClip, contextOf, specOf } from "../../helpers/graph-spec.ts";
 

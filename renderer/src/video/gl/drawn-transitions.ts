@@ -35,15 +35,15 @@ export interface DrawnTransition {
 /** What the renderer gives the compiler to draw transitions with (gl-drawer.ts); absent: xfade only. */
 export interface TransitionDrawer {
   /**
-   * Drains the side-by-side pairs ffmpeg writes (taps pass), `t.channels` bytes a pixel (rgb24 or rgba),
+   * Drains the side-by-side pairs ffmpeg writes (taps pass), `transition.channels` bytes a pixel (rgb24 or rgba),
    * or hands ffmpeg the pipe of what draws them.
    */
-  readPairs(t: DrawnTransition): ((from: Readable) => Promise<void>) | SharedPipe;
+  readPairs(transition: DrawnTransition): ((from: Readable) => Promise<void>) | SharedPipe;
   /**
-   * Writes a blank frame, then the drawn frames of `t` (raw rgba, in order), into the render's input
+   * Writes a blank frame, then the drawn frames of `transition` (raw rgba, in order), into the render's input
    * pipe (splice pass).
    */
-  writeDrawn(t: DrawnTransition): (to: Writable) => Promise<void>;
+  writeDrawn(transition: DrawnTransition): (to: Writable) => Promise<void>;
 }
 
 /**
@@ -52,19 +52,23 @@ export interface TransitionDrawer {
  */
 export const glTaps = (
   ctx: GraphContext,
-  o: { aTap: string; aFrames: number; bTap: string },
-  t: DrawnTransition,
+  options: { aTap: string; aFrames: number; bTap: string },
+  transition: DrawnTransition,
   drawer: TransitionDrawer,
 ): void => {
-  const n = t.frames;
+  const n = transition.frames;
   const [tailA, headB, pairs] = [ctx.label("gta"), ctx.label("gtb"), ctx.label("gpair")];
   // Clips are opaque outside webm: rgb24 pairs are a quarter fewer bytes to carry to the page (which
   // samples them as alpha 1, what the opaque rgba pairs held).
-  const pix = t.channels === 4 ? "rgba" : "rgb24";
-  ctx.chain(`[${o.aTap}]trim=start_frame=${o.aFrames - n},setpts=PTS-STARTPTS[${tailA}]`);
-  ctx.chain(`[${o.bTap}]trim=end_frame=${n},setpts=PTS-STARTPTS[${headB}]`);
+  const pix = transition.channels === 4 ? "rgba" : "rgb24";
+  ctx.chain(`[${options.aTap}]trim=start_frame=${options.aFrames - n},setpts=PTS-STARTPTS[${tailA}]`);
+  ctx.chain(`[${options.bTap}]trim=end_frame=${n},setpts=PTS-STARTPTS[${headB}]`);
   ctx.chain(`[${tailA}][${headB}]hstack=inputs=2,format=${pix}[${pairs}]`);
-  ctx.addOutputPipe(pairs, ["-c:v", "rawvideo", "-pix_fmt", pix, "-f", "rawvideo"], drawer.readPairs(t));
+  ctx.addOutputPipe(
+    pairs,
+    ["-c:v", "rawvideo", "-pix_fmt", pix, "-f", "rawvideo"],
+    drawer.readPairs(transition),
+  );
 };
 
 /**
@@ -73,12 +77,12 @@ export const glTaps = (
  */
 export const glJoin = (
   ctx: GraphContext,
-  o: { acc: string; bMain: string; at: number; out: string },
-  t: DrawnTransition,
+  options: { acc: string; bMain: string; at: number; out: string },
+  transition: DrawnTransition,
   drawer: TransitionDrawer,
 ): void => {
   const { width: W, height: H, fps, format } = ctx.spec;
-  const n = t.frames;
+  const n = transition.frames;
   const [drawn, a0, b1] = [ctx.label("gdrawn"), ctx.label("ga0"), ctx.label("gb1")];
   const fmt = canvasHasAlpha(format) ? "yuva420p" : "yuv420p";
   // ffmpeg 5.1 reads an input's first frame to open it (stream probing; off here, see pipesLast) and
@@ -91,11 +95,11 @@ export const glJoin = (
       ...["-nofind_stream_info", "-pix_fmt", "rgba"],
       ...["-video_size", `${W}x${H}`, "-framerate", String(fps)],
     ],
-    drawer.writeDrawn(t),
+    drawer.writeDrawn(transition),
     true,
   );
   ctx.chain(`[${input}:v]trim=start_frame=1,format=${fmt},setsar=1,settb=1/${fps},setpts=N[${drawn}]`);
-  ctx.chain(`[${o.acc}]trim=end_frame=${o.at}[${a0}]`);
-  ctx.chain(`[${o.bMain}]trim=start_frame=${n},setpts=PTS-STARTPTS[${b1}]`);
-  ctx.chain(`[${a0}][${drawn}][${b1}]concat=n=3:v=1:a=0,settb=1/${fps},setpts=N[${o.out}]`);
+  ctx.chain(`[${options.acc}]trim=end_frame=${options.at}[${a0}]`);
+  ctx.chain(`[${options.bMain}]trim=start_frame=${n},setpts=PTS-STARTPTS[${b1}]`);
+  ctx.chain(`[${a0}][${drawn}][${b1}]concat=n=3:v=1:a=0,settb=1/${fps},setpts=N[${options.out}]`);
 };

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { VIDEO_DEFAULTS } from "@media-render/contract/config/limits";
 import { buildTimeline } from "@media-render/contract/timeline";
-import { applyFastMode, scaleLayerPixels, videoSpec } from "../../../src/video/config.ts";
+import { applyFastMode, scaleLayerPixels, videoSpec } from "../../../src/video/spec.ts";
 import { keyedLayers } from "../../../src/video/layers/index.ts";
 import { videoConfig } from "../../helpers/video-config.ts";
 

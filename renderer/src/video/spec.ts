@@ -112,14 +112,14 @@ export const applyFastMode = (spec: VideoSpec): VideoSpec => {
   const aspect = spec.width / spec.height;
   const width = Math.min(evenDimension(Math.sqrt(PREVIEW_SIDE * PREVIEW_SIDE * aspect)), spec.width);
   const height = Math.min(evenDimension(width / aspect), spec.height);
-  const s = width / spec.width;
-  const scale = (layers: Layer[]) => layers.map((l) => scaleLayerPixels(l, s));
+  const factor = width / spec.width;
+  const scale = (layers: Layer[]) => layers.map((l) => scaleLayerPixels(l, factor));
   return {
     ...spec,
     width,
     height,
     fps: Math.min(PREVIEW_MAX_FPS, spec.fps),
-    pixelScale: s,
+    pixelScale: factor,
     clips: spec.clips.map((clip) => ({ ...clip, layers: scale(clip.layers) })),
     globalLayers: scale(spec.globalLayers),
   };
