@@ -110,7 +110,7 @@ const load = async (page: Page, html: string, evaluate?: string) => {
 /** Our compiler (bundled on the fly), for the `compiled` variant. */
 const compiledHtml = async () => {
   const out = await build({
-    entryPoints: [join(root, "src/image-renderer/compile-html.ts")],
+    entryPoints: [join(root, "packages/image-page/src/compile-html.ts")],
     bundle: true,
     format: "esm",
     platform: "node",
@@ -129,7 +129,7 @@ const compiledHtml = async () => {
   });
   const { compileImage } = (await import(
     `data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.contents).toString("base64")}`
-  )) as typeof import("../src/image-renderer/compile-html.ts");
+  )) as typeof import("@media-render/image-page/compile-html");
   const compiled = compileImage(
     {
       width: SIZE,

@@ -28,9 +28,12 @@ const files = (dir) =>
 
 const inputsHash = () => {
   const hash = createHash("sha256");
-  // The pages bundle more than web/: the contract and the Worker's modules they import (the builder's preview is the
-  // image compile step of src/image-renderer, sizing fitted text by packages/contract/src/fit-text.ts).
-  const read = [web, join(root, "packages", "contract", "src"), join(root, "src")].flatMap(files);
+  // The pages bundle more than web/: the packages they import by name (the builder's preview is the image page of
+  // packages/image-page, sizing fitted text by packages/contract/src/fit-text.ts). web/src imports nothing else by
+  // path (scripts/check-layers.mjs); the client's schema it imports is types only.
+  const read = [web, ...["contract", "image-page"].map((p) => join(root, "packages", p, "src"))].flatMap(
+    files,
+  );
   for (const file of [...read, join(root, "package-lock.json")].sort()) {
     hash.update(relative(root, file));
     hash.update(readFileSync(file));

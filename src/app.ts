@@ -16,7 +16,7 @@ import { healthRoutes } from "./health/routes.ts";
 import { jobRoutes } from "./jobs/routes.ts";
 import { apiKeyRoutes } from "./keys/routes.ts";
 import { notFound, onError } from "./lib/on-error.ts";
-import { requestContext } from "./lib/request-context.ts";
+import { requestContext } from "./request-context.ts";
 import { mcpRoutes } from "./mcp/routes.ts";
 import { MOUNTS } from "./paths.ts";
 import { rendererRoutes } from "./renderer/routes.ts";

@@ -33,7 +33,7 @@ import { outputTarget, renderWindow, shapeSpec } from "../renderer/src/video/out
 import { synthesizeSpeech } from "../renderer/src/video/speech.ts";
 import { timelineOf } from "../renderer/src/video/stages/lay-out.ts";
 import type { MediaInfo, RasterAsset, VideoSpec } from "../renderer/src/video/types.ts";
-import { compileImage } from "../src/image-renderer/compile-html.ts";
+import { compileImage } from "@media-render/image-page/compile-html";
 import { plannedVideo } from "../src/jobs/planned-length.ts";
 import { ValidationFailed } from "../src/lib/errors.ts";
 import { configJsonSchema } from "../src/schemas/json-schemas.ts";

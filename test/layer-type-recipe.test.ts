@@ -13,7 +13,7 @@ import { validateJobConfig } from "@media-render/contract/config";
 import { IMAGE_LAYER_TYPES, newImageLayer } from "@media-render/contract/config/image-layer-types";
 import { newVideoLayer, VIDEO_LAYER_TYPES } from "@media-render/contract/config/video-layer-types";
 import { LAYER_TYPES } from "../renderer/src/video/layers/index.ts";
-import { LAYER_HTML } from "../src/image-renderer/compile-html.ts";
+import { LAYER_HTML } from "@media-render/image-page/compile-html";
 import { configJsonSchema } from "../src/schemas/json-schemas.ts";
 import { layerTypes, schemaAt, schemaDoc, type Schema } from "../web/src/builder/schema/fields.ts";
 
@@ -41,7 +41,7 @@ const RECIPES = {
   ],
   "An image layer type": [
     "packages/contract/src/config/image-layer-types.ts",
-    "src/image-renderer/compile-html.ts",
+    "packages/image-page/src/compile-html.ts",
   ],
 };
 

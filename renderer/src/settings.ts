@@ -3,72 +3,20 @@
  * This is the only module that reads `process.env`: everything else receives its settings through `AppDeps`
  * or a render's options, so what `/health` reports is what the renderer actually launches.
  * Empty strings count as unset so `PORT=` in a shell does not turn into port 0.
+ * Like the other files at the root, it wires: it imports the folders (what a render needs and its defaults are
+ * video/render-tools.ts), and no folder imports a value from it (scripts/check-layers.mjs).
  */
 import { readFileSync } from "node:fs";
 import { availableParallelism, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import * as v from "valibot";
 import { DEFAULT_TOOL_UIDS, type UidRange } from "./lib/tool-users.ts";
-import { builtGlTransition } from "./video/gl/native-gl.ts";
-import chromiumIsolation from "./video/raster/chromium-isolation.json" with { type: "json" };
-import { CHROMIUM_SANDBOX, type ChromiumLaunch } from "./video/raster/launch-chromium.ts";
+import { CHROMIUM_SANDBOX } from "./video/raster/launch-chromium.ts";
+import { CAPTURE_METHODS, DEFAULT_RENDER_TOOLS, type RenderTools } from "./video/render-tools.ts";
+
+export { DEFAULT_RENDER_TOOLS };
 
 const DEFAULT_PROBE_MAX_BYTES = 200 * 1024 * 1024;
-
-/** How html layers are captured: HeadlessExperimental.beginFrame (fast), or page.screenshot (fallback). */
-export const CAPTURE_METHODS = ["beginframe", "screenshot"] as const;
-export type CaptureMethod = (typeof CAPTURE_METHODS)[number];
-
-/** The external programs a render launches and how it drives Chromium: the part of {@link Config} renders need. */
-export interface RenderTools {
-  ffmpegPath: string;
-  ffprobePath: string;
-  /** The Chromium binary the rasteriser launches (text sheets and html layers); /health reports its version. */
-  chromiumPath: string;
-  /**
-   * The unprivileged user every Chromium runs as when the renderer is root (video/raster/launch-chromium.ts):
-   * pages run users' scripts and shaders, and must not reach the renderer's secrets.
-   */
-  chromiumUser: string;
-  /** Chromium's own sandbox on top of that user: `auto` (wherever it starts) or `off`. */
-  chromiumSandbox: ChromiumLaunch["chromiumSandbox"];
-  /** `beginframe`, or `screenshot` for a Chromium without begin-frame control. */
-  htmlCapture: CaptureMethod;
-  /** Begin-frame browser processes that share one animated html layer's frames (1..8). */
-  htmlCaptureWorkers: number;
-  /** The offline speech recogniser autoSubtitles runs (Debian's `pocketsphinx_continuous`). */
-  pocketsphinxPath: string;
-  /** The offline voice of `speech` layers (Debian's `espeak-ng`). */
-  espeakPath: string;
-  /**
-   * The native transition drawer (renderer/native/gl-transition.c, built by the setup and the Dockerfile),
-   * or null: transitions are drawn on the WebGL page (GL_TRANSITIONS=page, or the helper is not built).
-   */
-  glTransitionPath: string | null;
-  /**
-   * The longest one gl layer frame may take on the WebGL page before the job fails (GL_FRAME_SECONDS, default 10):
-   * shaders run on software GL, and one that never finishes a frame spins the page's GPU process until then.
-   */
-  glFrameSeconds: number;
-}
-
-/** What a render uses when the environment says nothing (tests and the benchmark call renderVideo directly). */
-export const DEFAULT_RENDER_TOOLS: RenderTools = {
-  ffmpegPath: "ffmpeg",
-  ffprobePath: "ffprobe",
-  // Debian's headless shell: starts faster than the full browser and has begin-frame control.
-  chromiumPath: "/usr/lib/chromium/chromium-headless-shell",
-  // Created by the project's setup and by the image (chromium-isolation.json is the one copy of the name).
-  chromiumUser: chromiumIsolation.user,
-  chromiumSandbox: "auto",
-  htmlCapture: "beginframe",
-  // A PNG encode per frame keeps one Chromium busy; two share a 2-core machine's cores.
-  htmlCaptureWorkers: 2,
-  pocketsphinxPath: "pocketsphinx_continuous",
-  espeakPath: "espeak-ng",
-  glTransitionPath: builtGlTransition(),
-  glFrameSeconds: 10,
-};
 
 const GL_TRANSITIONS = ["native", "page"] as const;
 

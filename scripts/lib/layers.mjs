@@ -14,20 +14,33 @@ const sourceFiles = (dir) =>
     e.isDirectory() ? sourceFiles(join(dir, e.name)) : SOURCE.test(e.name) ? [join(dir, e.name)] : [],
   );
 
-/** The relative specifiers `file` imports or re-exports, statically or by `import("literal")`. */
-const relativeImports = (file) => {
+/**
+ * The relative imports and re-exports of `file`, static or by `import("literal")`: `{ spec, typeOnly }`, where
+ * `typeOnly` says every name it brings is a type (`import type`, `import { type A }`, `export type ... from`).
+ */
+const relativeImportsOf = (file) => {
   const text = readFileSync(file, "utf8");
   const { module, errors } = parseSync(file, text);
   if (errors.length) throw new Error(`${file}: ${errors[0].message}`);
-  const specs = [
-    ...module.staticImports.map((i) => i.moduleRequest.value),
-    ...module.staticExports.flatMap((e) => e.entries.map((x) => x.moduleRequest?.value)),
-    ...module.dynamicImports.map(
-      (d) => /^["'`](.*)["'`]$/s.exec(text.slice(d.moduleRequest.start, d.moduleRequest.end))?.[1],
+  const typeOnly = (entries) => entries.length > 0 && entries.every((e) => e.isType);
+  const found = [
+    ...module.staticImports.map((i) => ({ spec: i.moduleRequest.value, typeOnly: typeOnly(i.entries) })),
+    ...module.staticExports.flatMap((e) =>
+      e.entries.map((x) => ({ spec: x.moduleRequest?.value, typeOnly: x.isType === true })),
     ),
-  ];
-  return [...new Set(specs.filter((s) => s?.startsWith("./") || s?.startsWith("../")))];
+    ...module.dynamicImports.map((d) => ({
+      spec: /^["'`](.*)["'`]$/s.exec(text.slice(d.moduleRequest.start, d.moduleRequest.end))?.[1],
+      typeOnly: false,
+    })),
+  ].filter((i) => i.spec?.startsWith("./") || i.spec?.startsWith("../"));
+  // One entry per specifier: type-only when every import of it is.
+  const bySpec = new Map();
+  for (const i of found) bySpec.set(i.spec, (bySpec.get(i.spec) ?? true) && i.typeOnly);
+  return [...bySpec].map(([spec, only]) => ({ spec, typeOnly: only }));
 };
+
+/** The relative specifiers `file` imports or re-exports, statically or by `import("literal")`. */
+const relativeImports = (file) => relativeImportsOf(file).map((i) => i.spec);
 
 /**
  * The folder-level import graph of `root`: `edges.get("a -> b")` lists the `file ("specifier")` imports that make
@@ -101,4 +114,63 @@ export const layerProblems = (roots) =>
         .filter(([key]) => key.split(" -> ").every((f) => cycle.includes(f)))
         .flatMap(([key, files]) => [`  ${key}`, ...files.map((f) => `    ${f}`)]),
     ]);
+  });
+
+/**
+ * Relative imports of files under each root that leave it (`../../client/src/schema.ts`, `../../../src/...`): a
+ * root imports other workspaces by name (`@media-render/contract/wire`) and only its own files by path.
+ */
+export const escapeProblems = (roots) =>
+  roots.flatMap((root) => {
+    const base = resolve(root);
+    return sourceFiles(base).flatMap((file) =>
+      relativeImports(file)
+        .filter((spec) => relative(base, resolve(dirname(file), spec)).startsWith(".."))
+        .map((spec) => `${root}: ${relative(process.cwd(), file)} ("${spec}") reaches outside ${root}`),
+    );
+  });
+
+/**
+ * Imports that break a floor rule: `{ root, floor, below, types }` says the folder `floor` of `root` imports only
+ * itself, the folders `below` it, and the root files `types` for their types alone (type-only imports).
+ */
+export const floorProblems = (rules) =>
+  rules.flatMap(({ root, floor, below = [], types = [] }) => {
+    const base = resolve(root);
+    return sourceFiles(join(base, floor)).flatMap((file) =>
+      relativeImportsOf(file).flatMap(({ spec, typeOnly }) => {
+        const target = relative(base, resolve(dirname(file), spec)).split(sep);
+        const top = target[0];
+        if (target.length > 1 && (top === floor || below.includes(top))) return [];
+        if (target.length === 1 && types.includes(top) && typeOnly) return [];
+        const may = [floor, ...below].map((f) => `${f}/`).join(", ");
+        const typesNote = types.length ? `, and types only from ${types.join(", ")}` : "";
+        return [
+          `${root}/${floor} is a floor: ${relative(process.cwd(), file)} ("${spec}") imports beyond ${may}${typesNote}`,
+        ];
+      }),
+    );
+  });
+
+/**
+ * Imports from a root's folders into its files at the root (the wiring: app.ts, settings.ts...) beyond `{ root, types }`:
+ * a folder may take only the types of the root files `types` (the bag of dependencies the root passes down), so
+ * values flow from the root into the folders and never back.
+ */
+export const wiringProblems = (rules) =>
+  rules.flatMap(({ root, types = [] }) => {
+    const base = resolve(root);
+    return sourceFiles(base)
+      .filter((file) => relative(base, file).includes(sep))
+      .flatMap((file) =>
+        relativeImportsOf(file).flatMap(({ spec, typeOnly }) => {
+          const target = relative(base, resolve(dirname(file), spec));
+          if (target.includes(sep) || target.startsWith("..")) return [];
+          if (typeOnly && types.includes(target)) return [];
+          return [
+            `${root}: ${relative(process.cwd(), file)} ("${spec}") imports the wiring at the root` +
+              (types.length ? ` (a folder takes only the types of ${types.join(", ")})` : ""),
+          ];
+        }),
+      );
   });

@@ -2,7 +2,7 @@
  * The visual builder (web/builder.html, web/src/builder; built by scripts/build-web.mjs like the console):
  * - `/builder`: the editor, under the console's policy plus one frame: its preview page;
  * - `/builder/preview`: the page the editor's canvas shows, where the image compile step the service renders with
- *   (src/image-renderer/compile-html.ts) draws the config in the browser. It runs users' html layers, so it is
+ *   (@media-render/image-page, packages/image-page/src/compile-html.ts) draws the config in the browser. It runs users' html layers, so it is
  *   sandboxed by its own policy (an opaque origin: no cookie, no storage, no access to the editor's page) and that
  *   policy is the image page's (`pagePolicy`): no connection anywhere, pictures only from blob: and data: URLs;
  * `renderAssetRoutes` serves the bundled fonts and html libraries (static/render) that the preview loads, as the
@@ -12,7 +12,7 @@ import { Hono, type Context } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { contentSecurityPolicy } from "../console/policy.ts";
 import { servePage } from "../console/routes.ts";
-import { pagePolicy } from "../image-renderer/compile-html.ts";
+import { pagePolicy } from "@media-render/image-page/compile-html";
 import { NotFound } from "../lib/errors.ts";
 import { MOUNTS } from "../paths.ts";
 

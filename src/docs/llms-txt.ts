@@ -10,7 +10,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app-env.ts";
 import { MAX_UPLOAD_BYTES } from "../files/retention.ts";
 import { MAX_METADATA_BYTES } from "../jobs/metadata.ts";
-import { EXAMPLES } from "../lib/openapi-examples.ts";
+import { EXAMPLES } from "@media-render/contract/examples";
 import { API_LIMIT, JOB_CREATE_LIMIT } from "../lib/rate-limit.ts";
 import { MOUNTS } from "../paths.ts";
 import { MAX_TEMPLATE_VARIABLES } from "../templates/limits.ts";

@@ -35,7 +35,7 @@ import { checkDownloadSignature, createDownloadLink, DEFAULT_LINK_SECONDS, LinkB
 import { uploadFile, uploadFingerprint } from "./upload-file.ts";
 import { validateFile } from "./validate-file.ts";
 import { describe, documented, type RouteDoc } from "../lib/openapi-route.ts";
-import { EXAMPLES } from "../lib/openapi-examples.ts";
+import { EXAMPLES } from "@media-render/contract/examples";
 import { tool } from "../lib/route-tool.ts";
 
 /** Multipart overhead allowed above the file itself when a Content-Length is declared. */

@@ -12,9 +12,10 @@
 import { NotFound, UnprocessableMedia, UpstreamFailure, ValidationFailed } from "../lib/errors.ts";
 import { DOH_ENDPOINT } from "../net/resolve.ts";
 import { readBody, safeFetch } from "../net/safe-fetch.ts";
-import { assetUrl } from "../storage/page-origins.ts";
+import { assetUrl } from "@media-render/image-page/page-origins";
 import { hostedFileKey, parseHostedCss, pageCss } from "./hosted-css.ts";
-import { familySlug, type FontFaces, type FontRequest, type FontSource } from "./source.ts";
+import type { FontFaces, FontRequest } from "@media-render/image-page/font-faces";
+import { familySlug, type FontSource } from "./source.ts";
 
 export interface HostedSourceOptions {
   bucket: R2Bucket;

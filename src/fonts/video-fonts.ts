@@ -10,7 +10,8 @@ import { fieldPath } from "@media-render/contract/field-errors";
 import { catalogFontFields, hostedFontFields } from "@media-render/contract/fonts/hosted";
 import type { HostedFonts } from "@media-render/contract/wire";
 import { UnprocessableMedia } from "../lib/errors.ts";
-import { noSuchFont, parseFontRequest, type FontSource } from "./source.ts";
+import { parseFontRequest } from "@media-render/image-page/font-faces";
+import { noSuchFont, type FontSource } from "./source.ts";
 
 /**
  * The hosted fonts of `config` as the render request's `fonts` (faces naming their R2 keys), or undefined when it

@@ -5,11 +5,14 @@
  */
 import { applyLayerDefaults, type ImageConfig } from "@media-render/contract/config";
 import { bundledFaces } from "../fonts/bundled-source.ts";
-import { fontKey, noSuchFont, parseFontRequest, type FontFaces, type FontSource } from "../fonts/source.ts";
+import {
+  fontKey,
+  parseFontRequest,
+  type FontFaces,
+  type HostedFonts,
+} from "@media-render/image-page/font-faces";
+import { noSuchFont, type FontSource } from "../fonts/source.ts";
 import { UnprocessableMedia } from "../lib/errors.ts";
-
-/** Hosted faces by fontKey(googleFont), for compileImage. */
-export type HostedFonts = ReadonlyMap<string, FontFaces>;
 
 export const loadHostedFonts = async (
   config: ImageConfig,

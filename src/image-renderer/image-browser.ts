@@ -16,7 +16,7 @@ import { PageCapture, type ImageFormat } from "./capture.ts";
 import { imageDeadlineSeconds } from "@media-render/contract/deadline";
 import { SANDBOX_PRELUDE } from "@media-render/contract/html-sandbox";
 import { RenderDeadlineExceeded } from "../lib/errors.ts";
-import { ASSET_ORIGIN, STATIC_ORIGIN } from "../storage/page-origins.ts";
+import { ASSET_ORIGIN, STATIC_ORIGIN } from "@media-render/image-page/page-origins";
 
 export interface ScreenshotRequest {
   html: string;
@@ -237,7 +237,7 @@ export class ImageBrowser extends DurableObject<Env> {
     lap("loadMs");
     const waitMs = Math.round((request.waitSeconds ?? 0) * 1000);
     // Runs in the page: fonts of the image page, the html layers' own readiness and the fitted text's sizes
-    // (compile-html.ts; a page without them leaves both undefined or as an earlier job left them, settled), then `wait`.
+    // (@media-render/image-page compile-html.ts; a page without them leaves both undefined or as an earlier job left them, settled), then `wait`.
     await page.evaluate(`(async () => {
       document.body.offsetWidth;
       const settle = Promise.all([document.fonts.ready, window.__mrsReady, window.__mrsFitted]);

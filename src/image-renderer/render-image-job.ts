@@ -17,7 +17,7 @@ import { outputRowStatement, outputStorageUrl } from "../jobs/output.ts";
 import { storedImageConfig } from "../jobs/stored-config.ts";
 import { keyOf } from "../storage/paths.ts";
 import { hostedFontSource } from "../fonts/hosted-source.ts";
-import { compileImage } from "./compile-html.ts";
+import { compileImage } from "@media-render/image-page/compile-html";
 import { hostedFontKeys, loadHostedFonts } from "./hosted-fonts.ts";
 import { browserFor } from "./image-browser.ts";
 

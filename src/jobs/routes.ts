@@ -15,7 +15,7 @@ import { idempotencyKeyOf, idempotent } from "../lib/idempotency.ts";
 import { jsonBody, queryParams, readJson } from "../lib/validate.ts";
 import { describe, PendingSchema, type RouteDoc } from "../lib/openapi-route.ts";
 import { Destinations } from "../destinations/schemas.ts";
-import { EXAMPLES } from "../lib/openapi-examples.ts";
+import { EXAMPLES } from "@media-render/contract/examples";
 import { asQueryString, tool } from "../lib/route-tool.ts";
 import { cancelJob } from "./cancel-job.ts";
 import { createJob } from "./create-job.ts";

@@ -67,6 +67,135 @@ const render = (ctx: Ctx, queue: string, jobId: string) => {
   return Promise.resolve("skipped" as const);
 };
 
+type Body = Exclude<v.InferOutput<typeof RenderMessage>, { kind: "ping" }>;
+
+/** One message by its kind: a lease watch, a chunk or a join, or a whole render (a dead-letter queue fails its job). */
+const handleMessage = async (ctx: Ctx, queue: string, body: Body, message: Message<unknown>) => {
+  const { jobId } = body;
+  if (body.kind === "watch") {
+    if (!queue.endsWith("-dlq")) await watchLease(ctx, body);
+    message.ack();
+    return;
+  }
+  if (body.kind === "watch-chunk") {
+    if (!queue.endsWith("-dlq")) await watchChunk(ctx, body);
+    message.ack();
+    return;
+  }
+  if (body.kind === "chunk" || body.kind === "join") {
+    if (queue.endsWith("-dlq"))
+      await failJob(ctx, jobId, `Rendering failed after repeated attempts (${queue})`);
+    else if (body.kind === "chunk") await offerChunk(ctx, body, videoRequest);
+    else await dispatchJoin(ctx, jobId, videoRequest);
+    message.ack();
+    return;
+  }
+  if (queue.endsWith("-dlq"))
+    await failJob(ctx, jobId, `Rendering failed after repeated attempts (${queue})`);
+  else await render(ctx, queue, jobId);
+  message.ack();
+};
+
+/**
+ * A message whose handling threw: a missing job is dropped; a lease check is tried again; a busy or unreachable
+ * renderer puts the job back (or fails it past RENDERER_WAIT_MS); a defect fails the job with a reference; another
+ * failure is retried until MAX_RETRIES, or fails the job at once when it is permanent.
+ */
+const onFailure = async (
+  ctx: Ctx,
+  env: Env,
+  queue: string,
+  body: Body,
+  message: Message<unknown>,
+  e: unknown,
+) => {
+  const { jobId } = body;
+  if (e instanceof NotFound) {
+    message.ack();
+    return;
+  }
+  if (body.kind === "watch" || body.kind === "watch-chunk") {
+    // A lease check that could not run (D1 down) is tried again; it never fails the job itself.
+    message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+    return;
+  }
+  if (e instanceof RendererBusy || e instanceof RendererUnreachable) {
+    // Back-pressure: a fresh message after the delay (this one's retries are for failures). Past the wait
+    // limit, the job fails, its reserve released.
+    const since = body.waitingSince ?? ctx.now();
+    if (ctx.now() - since < RENDERER_WAIT_MS) {
+      try {
+        const delaySeconds = offerAgainSeconds(e, ctx.now() - since);
+        await env.VIDEO_QUEUE.send({ ...body, waitingSince: since }, { delaySeconds });
+        message.ack();
+        return;
+      } catch (inner) {
+        console.error(
+          JSON.stringify({ level: "error", msg: "could not requeue", jobId, error: String(inner) }),
+        );
+      }
+    } else {
+      await failJob(
+        ctx,
+        jobId,
+        `No renderer was free and reachable for ${RENDERER_WAIT_MS / 60_000} minutes; no tokens were charged`,
+      ).then(
+        () => message.ack(),
+        () => message.retry({ delaySeconds: retryDelaySeconds(message.attempts) }),
+      );
+      return;
+    }
+  }
+  if (isDefect(e) && !queue.endsWith("-dlq")) {
+    const reference = newFaultReference();
+    console.error(
+      JSON.stringify({
+        level: "error",
+        msg: "render defect",
+        queue: queue,
+        jobId,
+        reference,
+        error: String(e),
+        stack: e instanceof Error ? e.stack : undefined,
+      }),
+    );
+    try {
+      await failJob(ctx, jobId, defectMessage(reference));
+      message.ack();
+      return;
+    } catch (inner) {
+      console.error(
+        JSON.stringify({ level: "error", msg: "could not fail job", jobId, error: String(inner) }),
+      );
+    }
+  }
+  console.error(
+    JSON.stringify({
+      level: "error",
+      msg: "render attempt failed",
+      queue: queue,
+      jobId,
+      attempt: message.attempts,
+      error: String(e),
+    }),
+  );
+  const last = message.attempts > MAX_RETRIES;
+  if (!queue.endsWith("-dlq") && (last || isPermanent(e))) {
+    const error = last ? `Rendering failed after ${message.attempts} attempts: ${describe(e)}` : describe(e);
+    // If even this write fails, the retry (or the dead-letter queue) gets another chance.
+    try {
+      await failJob(ctx, jobId, error);
+      message.ack();
+      return;
+    } catch (inner) {
+      console.error(
+        JSON.stringify({ level: "error", msg: "could not fail job", jobId, error: String(inner) }),
+      );
+    }
+  }
+  message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+};
+
 export const handleQueue = async (
   batch: MessageBatch<unknown>,
   env: Env,
@@ -80,118 +209,10 @@ export const handleQueue = async (
       message.ack(); // malformed messages can never succeed; pings only prove delivery
       continue;
     }
-    const { jobId } = parsed.output;
     try {
-      if (parsed.output.kind === "watch") {
-        if (!batch.queue.endsWith("-dlq")) await watchLease(ctx, parsed.output);
-        message.ack();
-        continue;
-      }
-      if (parsed.output.kind === "watch-chunk") {
-        if (!batch.queue.endsWith("-dlq")) await watchChunk(ctx, parsed.output);
-        message.ack();
-        continue;
-      }
-      if (parsed.output.kind === "chunk" || parsed.output.kind === "join") {
-        if (batch.queue.endsWith("-dlq"))
-          await failJob(ctx, jobId, `Rendering failed after repeated attempts (${batch.queue})`);
-        else if (parsed.output.kind === "chunk") await offerChunk(ctx, parsed.output, videoRequest);
-        else await dispatchJoin(ctx, jobId, videoRequest);
-        message.ack();
-        continue;
-      }
-      if (batch.queue.endsWith("-dlq"))
-        await failJob(ctx, jobId, `Rendering failed after repeated attempts (${batch.queue})`);
-      else await render(ctx, batch.queue, jobId);
-      message.ack();
+      await handleMessage(ctx, batch.queue, parsed.output, message);
     } catch (e) {
-      if (e instanceof NotFound) {
-        message.ack();
-        continue;
-      }
-      const body = parsed.output;
-      if (body.kind === "watch" || body.kind === "watch-chunk") {
-        // A lease check that could not run (D1 down) is tried again; it never fails the job itself.
-        message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
-        continue;
-      }
-      if (e instanceof RendererBusy || e instanceof RendererUnreachable) {
-        // Back-pressure: a fresh message after the delay (this one's retries are for failures). Past the wait
-        // limit, the job fails, its reserve released.
-        const since = body.waitingSince ?? ctx.now();
-        if (ctx.now() - since < RENDERER_WAIT_MS) {
-          try {
-            const delaySeconds = offerAgainSeconds(e, ctx.now() - since);
-            await env.VIDEO_QUEUE.send({ ...body, waitingSince: since }, { delaySeconds });
-            message.ack();
-            continue;
-          } catch (inner) {
-            console.error(
-              JSON.stringify({ level: "error", msg: "could not requeue", jobId, error: String(inner) }),
-            );
-          }
-        } else {
-          await failJob(
-            ctx,
-            jobId,
-            `No renderer was free and reachable for ${RENDERER_WAIT_MS / 60_000} minutes; no tokens were charged`,
-          ).then(
-            () => message.ack(),
-            () => message.retry({ delaySeconds: retryDelaySeconds(message.attempts) }),
-          );
-          continue;
-        }
-      }
-      if (isDefect(e) && !batch.queue.endsWith("-dlq")) {
-        const reference = newFaultReference();
-        console.error(
-          JSON.stringify({
-            level: "error",
-            msg: "render defect",
-            queue: batch.queue,
-            jobId,
-            reference,
-            error: String(e),
-            stack: e instanceof Error ? e.stack : undefined,
-          }),
-        );
-        try {
-          await failJob(ctx, jobId, defectMessage(reference));
-          message.ack();
-          continue;
-        } catch (inner) {
-          console.error(
-            JSON.stringify({ level: "error", msg: "could not fail job", jobId, error: String(inner) }),
-          );
-        }
-      }
-      console.error(
-        JSON.stringify({
-          level: "error",
-          msg: "render attempt failed",
-          queue: batch.queue,
-          jobId,
-          attempt: message.attempts,
-          error: String(e),
-        }),
-      );
-      const last = message.attempts > MAX_RETRIES;
-      if (!batch.queue.endsWith("-dlq") && (last || isPermanent(e))) {
-        const error = last
-          ? `Rendering failed after ${message.attempts} attempts: ${describe(e)}`
-          : describe(e);
-        // If even this write fails, the retry (or the dead-letter queue) gets another chance.
-        try {
-          await failJob(ctx, jobId, error);
-          message.ack();
-          continue;
-        } catch (inner) {
-          console.error(
-            JSON.stringify({ level: "error", msg: "could not fail job", jobId, error: String(inner) }),
-          );
-        }
-      }
-      message.retry({ delaySeconds: retryDelaySeconds(message.attempts) });
+      await onFailure(ctx, env, batch.queue, parsed.output, message, e);
     }
   }
 };

@@ -11,4 +11,4 @@ export const storageUrlFor = (
 ): string =>
   `/${category}/${new Date(at).toISOString().slice(0, 10)}/${userId}/${fileId}${ext ? `.${ext}` : ""}`;
 
-export const keyOf = (storageUrl: string): string => storageUrl.replace(/^\/+/, "");
+export { keyOf } from "@media-render/image-page/page-origins";

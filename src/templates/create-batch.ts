@@ -28,7 +28,7 @@ import { getOwnedTemplate } from "./lookup.ts";
 import { MAX_BATCH_COLUMNS, type BatchLimits } from "./limits.ts";
 import { rejectedRows, rejectRow, refusalErrors, type RowErrors } from "./row-errors.ts";
 import type { BatchCreated, BatchMode } from "./schemas.ts";
-import { mergeRow } from "./variables.ts";
+import { mergeRow } from "@media-render/contract/config/template-variables";
 
 /** Jobs opened per D1 batch (each job is three statements). */
 const OPEN_CHUNK = 50;
@@ -62,82 +62,9 @@ export const createBatch = async (
   limits: BatchLimits & { maxConcurrentJobs: number },
 ): Promise<BatchCreated> => {
   const template = await getOwnedTemplate(ctx, input.templateId);
-  if (input.rows.length === 0)
-    throw new ValidationFailed([{ field: "rows", message: "The batch has no rows", code: "EMPTY_BATCH" }]);
-  if (input.rows.length > limits.rows)
-    throw new ValidationFailed(
-      [
-        {
-          field: "rows",
-          message: `At most ${limits.rows} rows per batch on your plan`,
-          code: "TOO_MANY_ROWS",
-        },
-      ],
-      "Too many rows",
-    );
-  const type = template.type === "IMAGE" ? "image" : "video";
-  const extra = new Set(input.nameColumn ? [input.nameColumn] : []);
-  const options = { catalogueOnline: catalogueOnline(ctx.env) };
-  const rejected: RowErrors[] = [];
-  const accepted: Accepted[] = [];
-  input.rows.forEach((row, i) => {
-    const number = i + 1;
-    const name = nameOf(row, input.nameColumn);
-    const columns = Object.keys(row).length;
-    // A JSON row is held to a CSV header's column limit: one error, not one per key.
-    const merged =
-      columns > MAX_BATCH_COLUMNS
-        ? { errors: [tooManyColumns(columns)] }
-        : mergeRow(template.config, template.variables, row, extra);
-    let errors: FieldError[];
-    if ("errors" in merged) errors = merged.errors;
-    else {
-      const checked = validateJobConfig(type, merged.config, options);
-      if (checked.valid) {
-        const refs = fileReferences(checked.type, checked.config);
-        const remote = refs.filter((r) => !isStoragePath(r.url));
-        errors = remote.map((r) => ({
-          field: r.field,
-          message:
-            "Batch rows take uploaded files (their storageUrl); upload the file or run a single job for a public URL",
-          code: "REMOTE_INPUT_IN_BATCH",
-        }));
-        if (!errors.length)
-          accepted.push({
-            row: number,
-            name,
-            config: merged.config as Record<string, unknown>,
-            parsed: checked.config,
-            ...(checked.type === "video" && { video: checked.config }),
-            outputFormat: checked.outputFormat,
-            reserve: checked.estimatedTokens,
-            refs,
-          });
-      } else errors = checked.errors;
-    }
-    if (errors.length) rejected.push(rejectRow(number, name, errors));
-  });
-  // File references of every row at once (90 paths per query).
-  const stored = await lookupStoredFiles(
-    ctx,
-    accepted.flatMap((a) => a.refs),
-  );
-  const cap = await videoLengthCap(ctx);
-  const good = accepted.filter((entry) => {
-    const missing = missingFileErrors(entry.refs, stored);
-    if (missing.length) rejected.push(rejectRow(entry.row, entry.name, missing));
-    else if (entry.video) {
-      // A video row is sized by its files' real lengths, as a single job is: a row too long is refused alone.
-      try {
-        entry.plan = plannedVideo(entry.video, (ref) => stored.get(ref)?.duration ?? null, cap);
-      } catch (e) {
-        if (!(e instanceof ValidationFailed)) throw e;
-        rejected.push(rejectRow(entry.row, entry.name, e.errors));
-        return false;
-      }
-    }
-    return !missing.length;
-  });
+  checkRowCount(input.rows.length, limits.rows);
+  const { accepted, rejected } = judgeRows(ctx, template, input);
+  const { good, stored } = await withStoredFiles(ctx, accepted, rejected);
   rejected.sort((a, b) => a.row - b.row);
   if (rejected.length && (input.mode === "all-or-nothing" || !good.length))
     throw new ValidationFailed(
@@ -191,6 +118,96 @@ export const createBatch = async (
     estimatedTokens: total,
     createdAt: iso(at)!,
   };
+};
+
+const checkRowCount = (rows: number, max: number) => {
+  if (rows === 0)
+    throw new ValidationFailed([{ field: "rows", message: "The batch has no rows", code: "EMPTY_BATCH" }]);
+  if (rows > max)
+    throw new ValidationFailed(
+      [{ field: "rows", message: `At most ${max} rows per batch on your plan`, code: "TOO_MANY_ROWS" }],
+      "Too many rows",
+    );
+};
+
+type Template = Awaited<ReturnType<typeof getOwnedTemplate>>;
+
+/**
+ * Each row merged into the template and validated as a job would be (no I/O): the rows that pass, with their file
+ * references still to look up, and the errors of the others.
+ */
+const judgeRows = (ctx: CallerCtx, template: Template, input: BatchInput) => {
+  const type = template.type === "IMAGE" ? "image" : "video";
+  const extra = new Set(input.nameColumn ? [input.nameColumn] : []);
+  const options = { catalogueOnline: catalogueOnline(ctx.env) };
+  const rejected: RowErrors[] = [];
+  const accepted: Accepted[] = [];
+  input.rows.forEach((row, i) => {
+    const number = i + 1;
+    const name = nameOf(row, input.nameColumn);
+    const columns = Object.keys(row).length;
+    // A JSON row is held to a CSV header's column limit: one error, not one per key.
+    const merged =
+      columns > MAX_BATCH_COLUMNS
+        ? { errors: [tooManyColumns(columns)] }
+        : mergeRow(template.config, template.variables, row, extra);
+    let errors: FieldError[];
+    if ("errors" in merged) errors = merged.errors;
+    else {
+      const checked = validateJobConfig(type, merged.config, options);
+      if (checked.valid) {
+        const refs = fileReferences(checked.type, checked.config);
+        const remote = refs.filter((r) => !isStoragePath(r.url));
+        errors = remote.map((r) => ({
+          field: r.field,
+          message:
+            "Batch rows take uploaded files (their storageUrl); upload the file or run a single job for a public URL",
+          code: "REMOTE_INPUT_IN_BATCH",
+        }));
+        if (!errors.length)
+          accepted.push({
+            row: number,
+            name,
+            config: merged.config as Record<string, unknown>,
+            parsed: checked.config,
+            ...(checked.type === "video" && { video: checked.config }),
+            outputFormat: checked.outputFormat,
+            reserve: checked.estimatedTokens,
+            refs,
+          });
+      } else errors = checked.errors;
+    }
+    if (errors.length) rejected.push(rejectRow(number, name, errors));
+  });
+  return { accepted, rejected };
+};
+
+/**
+ * The accepted rows whose files are all stored (looked up for every row at once, 90 paths per query), a video row
+ * planned by its files' real lengths; the others join `rejected`.
+ */
+const withStoredFiles = async (ctx: CallerCtx, accepted: Accepted[], rejected: RowErrors[]) => {
+  const stored = await lookupStoredFiles(
+    ctx,
+    accepted.flatMap((a) => a.refs),
+  );
+  const cap = await videoLengthCap(ctx);
+  const good = accepted.filter((entry) => {
+    const missing = missingFileErrors(entry.refs, stored);
+    if (missing.length) rejected.push(rejectRow(entry.row, entry.name, missing));
+    else if (entry.video) {
+      // A video row is sized by its files' real lengths, as a single job is: a row too long is refused alone.
+      try {
+        entry.plan = plannedVideo(entry.video, (ref) => stored.get(ref)?.duration ?? null, cap);
+      } catch (e) {
+        if (!(e instanceof ValidationFailed)) throw e;
+        rejected.push(rejectRow(entry.row, entry.name, e.errors));
+        return false;
+      }
+    }
+    return !missing.length;
+  });
+  return { good, stored };
 };
 
 const tooManyColumns = (n: number): FieldError => ({

@@ -13,7 +13,7 @@ import { CallbackFields, type JobCreated } from "../jobs/schemas.ts";
 import { ValidationFailed } from "../lib/errors.ts";
 import { getOwnedTemplate } from "./lookup.ts";
 import { MAX_BATCH_COLUMNS, MAX_REPORTED_ERRORS } from "./limits.ts";
-import { mergeRow } from "./variables.ts";
+import { mergeRow } from "@media-render/contract/config/template-variables";
 
 /** The body of a template render: the variables (name -> value, like a JSON batch row) and the job's extras. */
 export const RenderBody = v.object({

@@ -6,7 +6,7 @@
 import type { RejectedRow } from "../db/schema.ts";
 import type { FieldError } from "../lib/errors.ts";
 import { MAX_ERRORS_PER_ROW, MAX_REPORTED_ERRORS } from "./limits.ts";
-import type { RowError } from "./variables.ts";
+import type { RowError } from "@media-render/contract/config/template-variables";
 
 /** A rejected row while the batch is checked: its first errors and how many it had. */
 export interface RowErrors {

@@ -17,7 +17,13 @@ import { getOwnedTemplate, toTemplate } from "./lookup.ts";
 import type { Deleted } from "../lib/envelope.ts";
 import { MAX_TEMPLATE_VARIABLES } from "./limits.ts";
 import type { Template, TemplateBody, TemplateList } from "./schemas.ts";
-import { atPlaceholder, placeholdersOf, sampleValues, substitute, variableSchema } from "./variables.ts";
+import {
+  atPlaceholder,
+  placeholdersOf,
+  sampleValues,
+  substitute,
+  variableSchema,
+} from "@media-render/contract/config/template-variables";
 
 /** Most templates an account may keep. */
 export const MAX_TEMPLATES = 200;

@@ -5,7 +5,7 @@ import { BATCH_STATUSES, JOB_STATUSES } from "../db/schema.ts";
 import { Timestamp } from "../lib/envelope.ts";
 import { Pagination } from "../jobs/schemas.ts";
 import { MAX_TEMPLATE_VARIABLES } from "./limits.ts";
-import { VARIABLE_NAME, VARIABLE_TYPES } from "./variables.ts";
+import { VARIABLE_NAME, VARIABLE_TYPES } from "@media-render/contract/config/template-variables";
 
 export const VariableDeclSchema = v.object({
   name: v.pipe(

@@ -1,10 +1,13 @@
-/** scripts/check-layers.mjs (scripts/lib/layers.mjs): domain folders that import each other, directly or around a loop, fail `npm run lint`. */
+/**
+ * scripts/check-layers.mjs (scripts/lib/layers.mjs): domain folders that import each other, directly or around a
+ * loop, a source root reaching outside itself by path, and a floor importing above itself fail `npm run lint`.
+ */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { layerProblems } from "../../scripts/lib/layers.mjs";
+import { escapeProblems, floorProblems, layerProblems, wiringProblems } from "../../scripts/lib/layers.mjs";
 
 describe("the layer check", () => {
   let root: string;
@@ -57,5 +60,56 @@ describe("the layer check", () => {
     const r = spawnSync(process.execPath, ["scripts/check-layers.mjs", root], { encoding: "utf8" });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("a -> b");
+  });
+
+  it("fails a relative import that leaves its root, and passes packages by name", () => {
+    write({
+      "web/src/builder/compile.ts":
+        'import { compileImage } from "@media-render/image-page/compile-html";\nimport { x } from "./x.ts";\n',
+      "web/src/builder/x.ts": 'export { GALLERY } from "../../../src/lib/examples.ts";\n',
+      "src/lib/examples.ts": "export const GALLERY = [];\n",
+    });
+    const problems = escapeProblems([join(root, "web/src")]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/x\.ts \("\.\.\/\.\.\/\.\.\/src\/lib\/examples\.ts"\) reaches outside/);
+    expect(escapeProblems([join(root, "src")])).toEqual([]);
+  });
+
+  it("holds a floor to itself, the folders below it and the root files' types", () => {
+    const rule = { root, floor: "lib", below: ["db"], types: ["context.ts"] };
+    write({
+      "context.ts": 'import { r } from "./renderer/client.ts";\nexport type Ctx = { r: typeof r };\n',
+      "renderer/client.ts": "export const r = 1;\n",
+      "db/schema.ts": "export const rows = 1;\n",
+      "lib/ok.ts":
+        'import type { Ctx } from "../context.ts";\nimport { rows } from "../db/schema.ts";\nimport { b } from "./b.ts";\n' +
+        "export const ok = (ctx: Ctx) => [ctx, rows, b];\n",
+      "lib/b.ts": "export const b = 1;\n",
+    });
+    expect(floorProblems([rule])).toEqual([]);
+    write({
+      "lib/builds.ts": 'import { type Ctx, make } from "../context.ts";\nexport const c: Ctx = make();\n',
+      "lib/up.ts": 'import type { r } from "../renderer/client.ts";\nexport type R = typeof r;\n',
+    });
+    const problems = floorProblems([rule]).join("\n");
+    expect(problems).toMatch(/builds\.ts \("\.\.\/context\.ts"\) imports beyond lib\/, db\//);
+    expect(problems).toMatch(/up\.ts \("\.\.\/renderer\/client\.ts"\)/);
+    expect(floorProblems([rule])).toHaveLength(2);
+  });
+
+  it("lets a folder take only the listed types from the root's wiring files", () => {
+    const rule = { root, types: ["deps.ts"] };
+    write({
+      "settings.ts": 'import { DEFAULTS } from "./video/tools.ts";\nexport const config = DEFAULTS;\n',
+      "deps.ts":
+        'import type { config } from "./settings.ts";\nexport type Deps = { config: typeof config };\n',
+      "video/tools.ts": "export const DEFAULTS = {};\n",
+      "video/run.ts": 'import type { Deps } from "../deps.ts";\nexport const run = (d: Deps) => d;\n',
+    });
+    expect(wiringProblems([rule])).toEqual([]);
+    write({ "video/render.ts": 'import { config } from "../settings.ts";\nexport const r = config;\n' });
+    const problems = wiringProblems([rule]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/render\.ts \("\.\.\/settings\.ts"\) imports the wiring at the root/);
   });
 });

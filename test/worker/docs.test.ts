@@ -8,7 +8,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.ts";
 import { contentSecurityPolicy } from "../../src/console/policy.ts";
-import { EXAMPLES, GALLERY } from "../../src/lib/openapi-examples.ts";
+import { EXAMPLES, GALLERY } from "@media-render/contract/examples";
 import { INTERNAL_ROUTES } from "../../src/docs/internal-routes.ts";
 import committed from "../../client/openapi.json";
 import { openApiContract, type OpenApiDocument } from "../openapi-contract.ts";

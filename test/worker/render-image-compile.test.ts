@@ -1,5 +1,5 @@
 /**
- * The image compile step (src/image-renderer/compile-html.ts) as two callers use it: the image browser's document
+ * The image compile step (packages/image-page/src/compile-html.ts) as two callers use it: the image browser's document
  * (the intercepted origins) and the builder's preview (its parts, drawn with real URLs: this origin for fonts and
  * libraries, blob: URLs for stored files). Both must draw the same layers from the same config.
  */
@@ -7,7 +7,7 @@ import * as v from "valibot";
 import { describe, expect, it } from "vitest";
 import { ImageConfigSchema } from "@media-render/contract/config";
 import { FIT_SELECTOR, FIT_TEXT_FUNCTION } from "@media-render/contract/fit-text";
-import { compileImage, compileImageParts, PAGE_POLICY } from "../../src/image-renderer/compile-html.ts";
+import { compileImage, compileImageParts, PAGE_POLICY } from "@media-render/image-page/compile-html";
 
 const config = v.parse(ImageConfigSchema, {
   width: 500,

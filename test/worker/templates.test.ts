@@ -284,7 +284,7 @@ describe("batches: races and the single-job limit", () => {
 
 describe("template variables", () => {
   it("keeps a whole placeholder's type, inserts into text, and applies defaults for empty cells", async () => {
-    const { mergeRow, variableSchema } = await import("../../src/templates/variables.ts");
+    const { mergeRow, variableSchema } = await import("@media-render/contract/config/template-variables");
     const config = { a: "{{n}}", b: "x {{n}} {{s}}", c: ["{{col}}"] };
     const { variables, errors } = variableSchema(config, [
       { name: "n", type: "number", required: true, default: 7 },

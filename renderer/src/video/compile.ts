@@ -136,6 +136,122 @@ const drawnAfter = (
   };
 };
 
+/** A transition between clip c and c + 1 as compileGraph plans it: resolved, and whether its GLSL draws it. */
+type TransitionPlan = {
+  t: { name: string; frames: number; params?: Record<string, unknown>; easing?: string | null };
+  r: ReturnType<typeof resolveTransition>;
+  drawn: boolean;
+} | null;
+
+/**
+ * The composed clips joined in order (`clipLabels`: "" for a clip the graph leaves out), each to the next by its
+ * transition: drawn frames spliced in (drawn-transitions.ts), a mixer of mixed-transitions.ts, ffmpeg's xfade, or a plain concat. Answers
+ * the joined stream, which starts at frame `from` of the timeline, and the transitions used.
+ */
+const joinClips = (
+  ctx: GraphContext,
+  clipLabels: string[],
+  plans: TransitionPlan[],
+  options: {
+    timeline: Timeline;
+    from: number;
+    drawer: TransitionDrawer | undefined;
+    format: string | undefined;
+    alpha: boolean;
+  },
+): { acc: string; used: string[] } => {
+  const { timeline, drawer, format, alpha } = options;
+  const { fps } = ctx.spec;
+  const used: string[] = [];
+  // The clips the graph composes, in order; `acc` starts at the composed range's first frame.
+  const composed = clipLabels.flatMap((label, c) => (label ? [c] : []));
+  let acc = clipLabels[composed[0]!]!;
+  for (const c of composed.slice(1)) {
+    const next = ctx.label("join");
+    const plan = plans[c - 1];
+    // Where clip c starts in `acc` (which starts at the range's first frame, never inside a transition).
+    const at = timeline.clips[c]!.startFrame - options.from;
+    if (plan?.drawn && drawer) {
+      used.push(plan.r.name);
+      const drawn = drawnAfter(c - 1, plan, format);
+      glJoin(ctx, { acc, bMain: clipLabels[c]!, at, out: next }, drawn, drawer);
+    } else if (plan) {
+      const { t, r } = plan;
+      used.push(r.name);
+      const start = at;
+      const mixer = alpha ? undefined : (MIXERS[r.name] ?? (r.xfade === "fade" ? MIXERS.fade : undefined));
+      if (mixer) {
+        overlapJoin(ctx, acc, clipLabels[c]!, start, t.frames, next, mixer);
+      } else {
+        const expr = r.expr ? `:expr='${r.expr}'` : "";
+        ctx.chain(
+          `[${acc}][${clipLabels[c]}]xfade=transition=${r.xfade}:duration=${ffNumber(t.frames / fps)}:offset=${ffNumber(start / fps)}${expr}[${next}]`,
+        );
+      }
+    } else {
+      ctx.chain(`[${acc}][${clipLabels[c]}]concat=n=2:v=1:a=0,settb=1/${fps}[${next}]`);
+    }
+    acc = next;
+  }
+  return { acc, used };
+};
+
+/**
+ * `[vout]`: the joined clips `acc` under the global layers, cut to the window's frames (or the whole timeline).
+ */
+const videoOut = (
+  ctx: GraphContext,
+  acc: string,
+  globals: ReturnType<typeof keyedLayers>,
+  range: { from: number; to: number },
+  requested: RenderWindow | undefined,
+  fmt: string,
+) => {
+  const { timeline } = ctx;
+  // The grammar keeps video and audio layers out of globalLayers. They are laid over the composed range with
+  // timeline frame numbers as timestamps.
+  let top = acc;
+  if (globals.length > 0) {
+    let base = acc;
+    if (range.from > 0) {
+      base = ctx.label("timed");
+      ctx.chain(`[${acc}]${ctx.retime(range.from)}[${base}]`);
+    }
+    top = composite(ctx, globals, timeline.totalFrames, base, range);
+  }
+  // A window's frames out of the composed range (which may start or end with a transition's pre- or post-roll).
+  const window = requested ?? { start: 0, end: timeline.totalFrames };
+  const skip = window.start - range.from;
+  const cut = `${skip > 0 ? `start_frame=${skip}:` : ""}end_frame=${window.end - range.from}`;
+  const restamp = range.from > 0 || skip > 0 ? ",setpts=PTS-STARTPTS" : "";
+  ctx.chain(`[${top}]format=${fmt},trim=${cut}${restamp}[vout]`);
+};
+
+/**
+ * Each clip's transition to the next, resolved (`random` seeded by the job), and whether its GLSL draws it: only with
+ * a drawer, and in the taps pass only the one it is tapping; never at the range's edge.
+ */
+const planTransitions = (
+  timeline: Timeline,
+  ranges: ({ from: number; to: number } | null)[],
+  jobId: string,
+  pass: GraphPass,
+  format: string | undefined,
+): TransitionPlan[] =>
+  timeline.clips.map((timing, clipIndex): TransitionPlan => {
+    const transition = timing.transition;
+    if (!transition || clipIndex === timeline.clips.length - 1) return null;
+    const resolved = resolveTransition(transition.name, `${jobId}:${clipIndex}`, transition.params);
+    // The taps pass draws only the transition it is tapping; a window draws those it composes.
+    const drawn =
+      pass.kind !== "plain" &&
+      (pass.kind !== "taps" || clipIndex === pass.tapping) &&
+      ranges[clipIndex] !== null &&
+      ranges[clipIndex + 1] !== null &&
+      drawnByGl(resolved.name, transition.params, transition.easing, format);
+    return { t: transition, r: resolved, drawn };
+  });
+
 /** What a graph is compiled from. */
 export interface GraphInput {
   spec: VideoSpec;
@@ -187,19 +303,7 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
   const clipAudio: string[] = [];
   const tracks: AudioTrackSpec[] = [...spec.audioTracks];
   // Transitions resolved first: a drawn one taps the streams of the clips on both sides.
-  const plans = timeline.clips.map((timing, clipIndex) => {
-    const transition = timing.transition;
-    if (!transition || clipIndex === timeline.clips.length - 1) return null;
-    const resolved = resolveTransition(transition.name, `${jobId}:${clipIndex}`, transition.params);
-    // The taps pass draws only the transition it is tapping; a window draws those it composes.
-    const drawn =
-      drawer !== undefined &&
-      (pass.kind !== "taps" || clipIndex === pass.tapping) &&
-      ranges[clipIndex] !== null &&
-      ranges[clipIndex + 1] !== null &&
-      drawnByGl(resolved.name, transition.params, transition.easing, format);
-    return { t: transition, r: resolved, drawn };
-  });
+  const plans = planTransitions(timeline, ranges, jobId, pass, format);
   const tapping = pass.kind === "taps";
   const taps: { tail?: string; head?: string }[] = [];
   timeline.clips.forEach((timing, clipIndex) => {
@@ -259,56 +363,22 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
       plans.flatMap((p) => (p ? [p.r.name] : [])),
     );
   }
-  const used: string[] = [];
-  // The clips the graph composes, in order; `acc` starts at the composed range's first frame.
-  const composed = clipLabels.flatMap((label, c) => (label ? [c] : []));
-  let acc = clipLabels[composed[0]!]!;
-  for (const c of composed.slice(1)) {
-    const next = ctx.label("join");
-    const plan = plans[c - 1];
-    // Where clip c starts in `acc` (which starts at the range's first frame, never inside a transition).
-    const at = timeline.clips[c]!.startFrame - range.from;
-    if (plan?.drawn && drawer) {
-      used.push(plan.r.name);
-      const drawn = drawnAfter(c - 1, plan, format);
-      glJoin(ctx, { acc, bMain: clipLabels[c]!, at, out: next }, drawn, drawer);
-    } else if (plan) {
-      const { t, r } = plan;
-      used.push(r.name);
-      const start = at;
-      const mixer = alpha ? undefined : (MIXERS[r.name] ?? (r.xfade === "fade" ? MIXERS.fade : undefined));
-      if (mixer) {
-        overlapJoin(ctx, acc, clipLabels[c]!, start, t.frames, next, mixer);
-      } else {
-        const expr = r.expr ? `:expr='${r.expr}'` : "";
-        ctx.chain(
-          `[${acc}][${clipLabels[c]}]xfade=transition=${r.xfade}:duration=${ffNumber(t.frames / fps)}:offset=${ffNumber(start / fps)}${expr}[${next}]`,
-        );
-      }
-    } else {
-      ctx.chain(`[${acc}][${clipLabels[c]}]concat=n=2:v=1:a=0,settb=1/${fps}[${next}]`);
-    }
-    acc = next;
-  }
+  const { acc, used } = joinClips(ctx, clipLabels, plans, {
+    timeline,
+    from: range.from,
+    drawer,
+    format,
+    alpha,
+  });
   ctx.clipAudio = [];
-  // The grammar keeps video and audio layers out of globalLayers. They are laid over the composed range with
-  // timeline frame numbers as timestamps.
-  const globals = all.filter((k) => k.clip === -1);
-  let top = acc;
-  if (globals.length > 0) {
-    let base = acc;
-    if (range.from > 0) {
-      base = ctx.label("timed");
-      ctx.chain(`[${acc}]${ctx.retime(range.from)}[${base}]`);
-    }
-    top = composite(ctx, globals, timeline.totalFrames, base, range);
-  }
-  // A window's frames out of the composed range (which may start or end with a transition's pre- or post-roll).
-  const window = input.window ?? { start: 0, end: timeline.totalFrames };
-  const skip = window.start - range.from;
-  const cut = `${skip > 0 ? `start_frame=${skip}:` : ""}end_frame=${window.end - range.from}`;
-  const restamp = range.from > 0 || skip > 0 ? ",setpts=PTS-STARTPTS" : "";
-  ctx.chain(`[${top}]format=${fmt},trim=${cut}${restamp}[vout]`);
+  videoOut(
+    ctx,
+    acc,
+    all.filter((k) => k.clip === -1),
+    range,
+    input.window,
+    fmt,
+  );
   if (ctx.audio) finishAudio(ctx, clipAudio, tracks);
   return graphOf(ctx, used);
 };

@@ -8,7 +8,7 @@
  * with the audio mixed once (`stages/join-chunks.ts`).
  */
 import { join } from "node:path";
-import { DEFAULT_RENDER_TOOLS, type RenderTools } from "../settings.ts";
+import { DEFAULT_RENDER_TOOLS, type RenderTools } from "./render-tools.ts";
 import type { Identity } from "../lib/run-as.ts";
 import { espeakSynthesizer } from "../speech/espeak.ts";
 import type { Synthesizer } from "../speech/types.ts";

@@ -7,11 +7,7 @@
  * Worker already settled it.
  */
 import { join } from "node:path";
-import {
-  HEARTBEAT_INTERVAL_MS,
-  type RenderVideoRequest,
-  type StatusReport,
-} from "@media-render/contract/wire";
+import type { RenderVideoRequest, StatusReport } from "@media-render/contract/wire";
 import { isAudioFormat } from "@media-render/contract/config/outputs";
 import type { AppDeps } from "../deps.ts";
 import { MemoryWatch } from "../lib/process-memory.ts";
@@ -26,70 +22,21 @@ import type { Synthesizer } from "../speech/types.ts";
 import { workersAiSynthesizer } from "../speech/workers-ai.ts";
 import { uploadCaptionOutputs } from "./captions/upload-captions.ts";
 import { fetchWordsFiles } from "./captions/words-file.ts";
-import { sendCallback, uploadFile } from "./delivery.ts";
+import { uploadFile } from "./delivery.ts";
+import { Reporter } from "./job-reporter.ts";
 import { describeFailure } from "./render-failure.ts";
 import type { AbortReason, QueuedJob } from "./render-queue.ts";
 import { deliverFrames } from "./outputs/upload-frames.ts";
 import { renderVideo } from "./render.ts";
 import { sharedInputs } from "./chunk-inputs.ts";
-import { chunkLogFields, fetchSegments, joinPercent, queueId } from "./chunks.ts";
+import { chunkLogFields, fetchSegments, queueId } from "./chunks.ts";
 
-const PROGRESS_INTERVAL_MS = 1000;
 /** How long an aborted render's work may take to wind down (processes reaped) before its report goes out. */
 const REAP_WAIT_MS = 2000;
 
 const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 /** Without limits in the request (an older Worker), the longest any render may run. */
 const FALLBACK_DEADLINE_SECONDS = 3600;
-
-/** Sends a job's reports: progress at most once a second, a heartbeat when nothing else was sent, the final one. */
-class Reporter {
-  private lastSent = 0;
-  private percent = 0;
-  private stage = "queued";
-  private inFlight: Promise<unknown> = Promise.resolve();
-  private readonly heartbeat: NodeJS.Timeout;
-  private readonly deps: AppDeps;
-  private readonly job: RenderVideoRequest;
-
-  constructor(deps: AppDeps, job: RenderVideoRequest) {
-    this.deps = deps;
-    this.job = job;
-    this.heartbeat = setInterval(() => {
-      if (Date.now() - this.lastSent >= HEARTBEAT_INTERVAL_MS - 250) this.send();
-    }, HEARTBEAT_INTERVAL_MS / 2);
-    this.heartbeat.unref();
-  }
-
-  base(status: StatusReport["status"]): StatusReport {
-    return {
-      jobId: this.job.jobId,
-      status,
-      type: "video",
-      timestamp: new Date().toISOString(),
-      ...(this.job.attempt === undefined ? {} : { attempt: this.job.attempt }),
-      ...(this.job.chunk && { chunk: this.job.chunk.index }),
-    };
-  }
-
-  progress(percent: number, stage: string): void {
-    this.percent = joinPercent(this.job, percent);
-    this.stage = stage;
-    if (Date.now() - this.lastSent >= PROGRESS_INTERVAL_MS) this.send();
-  }
-
-  private send(): void {
-    this.lastSent = Date.now();
-    const report = { ...this.base("processing"), metadata: { progress: this.percent, stage: this.stage } };
-    this.inFlight = sendCallback(this.job.callbackUrl, this.deps.config.rendererSecret, report, 0);
-  }
-
-  async final(report: StatusReport | null): Promise<void> {
-    clearInterval(this.heartbeat);
-    await this.inFlight.catch(() => {});
-    if (report) await sendCallback(this.job.callbackUrl, this.deps.config.rendererSecret, report, 4);
-  }
-}
 
 /** The request's voice for speech layers (absent: the offline espeak-ng); its programs run as `user`. */
 const synthesizerFor = (deps: AppDeps, job: RenderVideoRequest, user: Identity | null): Synthesizer => {
@@ -114,6 +61,149 @@ const aborted = (signal: AbortSignal): Promise<never> =>
     if (signal.aborted) fail();
     else signal.addEventListener("abort", fail, { once: true });
   });
+
+/** What one render holds while it runs: its job, its folder and output path, its user, signal and memory watch. */
+interface RenderRun {
+  deps: AppDeps;
+  job: RenderVideoRequest;
+  reporter: Reporter;
+  dir: string;
+  outPath: string;
+  user: Identity | null;
+  signal: AbortSignal;
+  memory: MemoryWatch;
+  started: number;
+}
+
+/** Renders the job into `outPath`, uploads it (and its captions and frames), and logs where the time went. */
+const renderAndUpload = async ({
+  deps,
+  job,
+  reporter,
+  dir,
+  outPath,
+  user,
+  signal,
+  memory,
+  started,
+}: RenderRun) => {
+  signal.throwIfAborted(); // cancelled or shut down while it waited: start nothing (no browser launch)
+  const segments = job.join && (await fetchSegments(job.join.segments, dir, signal));
+  const words = job.join?.words && (await fetchWordsFiles(job.join.words, dir, signal));
+  const shared = job.chunk || job.join ? sharedInputs(deps.config.tmpDir, job.jobId, deps.toolUsers) : null;
+  const rendered = await renderVideo({
+    fetchInputs: shared?.fetch,
+    jobId: job.jobId,
+    config: job.config,
+    timeline: job.timeline,
+    inputs: job.inputs,
+    fonts: job.fonts,
+    format: job.output.format,
+    workDir: dir,
+    outPath,
+    onProgress: (p, s) => reporter.progress(p, s),
+    chunk: job.chunk,
+    joinSegments: segments,
+    joinWords: words,
+    tools: deps.config,
+    transcriber: job.config.autoSubtitles ? transcriberFor(deps, job, user) : undefined,
+    synthesizer: synthesizerFor(deps, job, user),
+    signal,
+    onSpawn: (pid) => memory.add(pid),
+    user,
+  }).finally(() => shared?.release());
+  reporter.progress(95, "uploading");
+  const uploadStart = performance.now();
+  await uploadCaptionOutputs(job, rendered, signal);
+  const video = { path: outPath, format: job.output.format, ...rendered };
+  await deliverFrames(job, video, { ffmpegPath: deps.config.ffmpegPath, workDir: dir, signal, user });
+  const fileSize = await uploadFile(job.output.uploadUrl, outPath, job.output.format, signal);
+  const uploadMs = Math.round(performance.now() - uploadStart);
+  // One line per job, like the image path's "image rendered": where this render's time went.
+  console.log(
+    JSON.stringify({
+      level: "info",
+      msg: "video rendered",
+      jobId: job.jobId,
+      ...rendered.timings,
+      uploadMs,
+      jobMs: Date.now() - started,
+      peakMemoryMb: Math.round(memory.peak / 2 ** 20),
+      bytes: fileSize,
+      frames: Math.round(rendered.duration * rendered.fps),
+      size: `${rendered.width}x${rendered.height}`,
+      ...chunkLogFields(job),
+    }),
+  );
+  return { ...rendered, fileSize };
+};
+
+/** The final report of a render that completed. */
+const completedReport = (
+  job: RenderVideoRequest,
+  reporter: Reporter,
+  result: Awaited<ReturnType<typeof renderAndUpload>>,
+  started: number,
+): StatusReport => {
+  const url = new URL(job.output.uploadUrl);
+  return {
+    ...reporter.base("completed"),
+    resultUrl: `${url.origin}${url.pathname}`,
+    metadata: {
+      processingTime: Date.now() - started,
+      fileSize: result.fileSize,
+      videoDuration: result.duration,
+      // An audio-only output has no picture to measure.
+      ...(!isAudioFormat(job.output.format) && { outputWidth: result.width, outputHeight: result.height }),
+      progress: 100,
+      stage: "uploading",
+      // A chunk's captions are only those its frames draw: the join reports the job's.
+      ...(result.captions &&
+        !job.chunk && {
+          captions: {
+            backend: result.captions.backend,
+            language: result.captions.language,
+            words: result.captions.words.length,
+            cues: result.captions.cues.length,
+            note: result.captions.note,
+          },
+        }),
+    },
+  };
+};
+
+/** The final report of a render that failed (not cancelled), logged as a defect or a failure when it is one. */
+const failedReport = (
+  job: RenderVideoRequest,
+  reporter: Reporter,
+  error: unknown,
+  reason: AbortReason | undefined,
+  limits: { deadlineSeconds: number; memoryMb: number },
+  started: number,
+): StatusReport => {
+  const failure = describeFailure(error, reason, limits);
+  if (failure.fault === "defect")
+    console.error(
+      JSON.stringify({
+        level: "error",
+        msg: "render defect",
+        jobId: job.jobId,
+        reference: failure.reference,
+        error: String(error),
+        stack: error instanceof Error ? error.stack : undefined,
+        ...chunkLogFields(job),
+      }),
+    );
+  else if (!failure.retryable || reason === undefined)
+    console.error(`[renderer] job ${job.jobId} failed:`, error instanceof Error ? error.message : error);
+  return {
+    ...reporter.base("failed"),
+    error: failure.error,
+    retryable: failure.retryable,
+    fault: failure.fault,
+    metadata: { processingTime: Date.now() - started },
+  };
+};
 
 const runVideoJob = async (
   deps: AppDeps,
@@ -153,58 +243,7 @@ const runVideoJob = async (
     const result = await withTempDir(deps.config.tmpDir, "video-", async (dir) => {
       await held.own(dir);
       const outPath = join(dir, `out.${job.output.format}`);
-      const work = (async () => {
-        signal.throwIfAborted(); // cancelled or shut down while it waited: start nothing (no browser launch)
-        const segments = job.join && (await fetchSegments(job.join.segments, dir, signal));
-        const words = job.join?.words && (await fetchWordsFiles(job.join.words, dir, signal));
-        const shared =
-          job.chunk || job.join ? sharedInputs(deps.config.tmpDir, job.jobId, deps.toolUsers) : null;
-        const rendered = await renderVideo({
-          fetchInputs: shared?.fetch,
-          jobId: job.jobId,
-          config: job.config,
-          timeline: job.timeline,
-          inputs: job.inputs,
-          fonts: job.fonts,
-          format: job.output.format,
-          workDir: dir,
-          outPath,
-          onProgress: (p, s) => reporter.progress(p, s),
-          chunk: job.chunk,
-          joinSegments: segments,
-          joinWords: words,
-          tools: deps.config,
-          transcriber: job.config.autoSubtitles ? transcriberFor(deps, job, user) : undefined,
-          synthesizer: synthesizerFor(deps, job, user),
-          signal,
-          onSpawn: (pid) => memory.add(pid),
-          user,
-        }).finally(() => shared?.release());
-        reporter.progress(95, "uploading");
-        const uploadStart = performance.now();
-        await uploadCaptionOutputs(job, rendered, signal);
-        const video = { path: outPath, format: job.output.format, ...rendered };
-        await deliverFrames(job, video, { ffmpegPath: deps.config.ffmpegPath, workDir: dir, signal, user });
-        const fileSize = await uploadFile(job.output.uploadUrl, outPath, job.output.format, signal);
-        const uploadMs = Math.round(performance.now() - uploadStart);
-        // One line per job, like the image path's "image rendered": where this render's time went.
-        console.log(
-          JSON.stringify({
-            level: "info",
-            msg: "video rendered",
-            jobId: job.jobId,
-            ...rendered.timings,
-            uploadMs,
-            jobMs: Date.now() - started,
-            peakMemoryMb: Math.round(memory.peak / 2 ** 20),
-            bytes: fileSize,
-            frames: Math.round(rendered.duration * rendered.fps),
-            size: `${rendered.width}x${rendered.height}`,
-            ...chunkLogFields(job),
-          }),
-        );
-        return { ...rendered, fileSize };
-      })();
+      const work = renderAndUpload({ deps, job, reporter, dir, outPath, user, signal, memory, started });
       try {
         return await Promise.race([work, aborted(signal)]);
       } catch (error) {
@@ -214,58 +253,13 @@ const runVideoJob = async (
         throw error;
       }
     });
-    const url = new URL(job.output.uploadUrl);
-    final = {
-      ...reporter.base("completed"),
-      resultUrl: `${url.origin}${url.pathname}`,
-      metadata: {
-        processingTime: Date.now() - started,
-        fileSize: result.fileSize,
-        videoDuration: result.duration,
-        // An audio-only output has no picture to measure.
-        ...(!isAudioFormat(job.output.format) && { outputWidth: result.width, outputHeight: result.height }),
-        progress: 100,
-        stage: "uploading",
-        // A chunk's captions are only those its frames draw: the join reports the job's.
-        ...(result.captions &&
-          !job.chunk && {
-            captions: {
-              backend: result.captions.backend,
-              language: result.captions.language,
-              words: result.captions.words.length,
-              cues: result.captions.cues.length,
-              note: result.captions.note,
-            },
-          }),
-      },
-    };
+    final = completedReport(job, reporter, result, started);
   } catch (error) {
     const reason = signal.aborted ? (signal.reason as AbortReason) : undefined;
-    if (reason === "cancelled") final = null;
-    else {
-      const failure = describeFailure(error, reason, { deadlineSeconds, memoryMb });
-      if (failure.fault === "defect")
-        console.error(
-          JSON.stringify({
-            level: "error",
-            msg: "render defect",
-            jobId: job.jobId,
-            reference: failure.reference,
-            error: String(error),
-            stack: error instanceof Error ? error.stack : undefined,
-            ...chunkLogFields(job),
-          }),
-        );
-      else if (!failure.retryable || reason === undefined)
-        console.error(`[renderer] job ${job.jobId} failed:`, error instanceof Error ? error.message : error);
-      final = {
-        ...reporter.base("failed"),
-        error: failure.error,
-        retryable: failure.retryable,
-        fault: failure.fault,
-        metadata: { processingTime: Date.now() - started },
-      };
-    }
+    final =
+      reason === "cancelled"
+        ? null
+        : failedReport(job, reporter, error, reason, { deadlineSeconds, memoryMb }, started);
   } finally {
     // Whatever of the job still runs as its user (a helper past its reap wait) is killed here.
     await lease?.release();

@@ -1,17 +1,13 @@
 /** Templates (stored configs with variables) and batches (one template, many rows, one job per valid row). */
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import type { FieldError } from "@media-render/contract/field-errors";
+import type { VariableDecl } from "@media-render/contract/config/template-variables";
 import { createdAt, updatedAt } from "./columns.ts";
 import { users } from "./accounts.ts";
 import { JOB_TYPES } from "./jobs.ts";
 
-/** A declared template variable (src/templates/variables.ts validates and applies them). */
-export interface VariableDecl {
-  name: string;
-  type: "string" | "number" | "colour" | "file";
-  required: boolean;
-  default?: string | number;
-}
+/** A declared template variable (packages/contract/src/config/template-variables.ts validates and applies them). */
+export type { VariableDecl };
 
 export const templates = sqliteTable(
   "templates",

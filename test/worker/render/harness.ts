@@ -5,8 +5,9 @@
 import { env } from "cloudflare:workers";
 import * as v from "valibot";
 import { HostedImageConfigSchema, ImageConfigSchema } from "@media-render/contract/config";
-import { compileImage } from "../../../src/image-renderer/compile-html.ts";
-import { hostedFontKeys, type HostedFonts } from "../../../src/image-renderer/hosted-fonts.ts";
+import { compileImage } from "@media-render/image-page/compile-html";
+import type { HostedFonts } from "@media-render/image-page/font-faces";
+import { hostedFontKeys } from "../../../src/image-renderer/hosted-fonts.ts";
 import { browserFor } from "../../../src/image-renderer/image-browser.ts";
 import { keyOf } from "../../../src/storage/paths.ts";
 import { fixture } from "../helpers.ts";

@@ -18,12 +18,12 @@ export {
   GL_TRANSITIONS_LATER,
 } from "@media-render/contract/config/transitions";
 export { CATALOG_FAMILIES } from "@media-render/contract/fonts/catalog";
-export { GALLERY } from "../../../src/lib/openapi-examples.ts";
-export { NAMED, ORIGIN } from "../../../src/image-renderer/placement.ts";
+export { GALLERY } from "@media-render/contract/examples";
+export { NAMED, ORIGIN } from "@media-render/image-page/placement";
 export {
   CONDITION_KEY,
   parseCondition,
   withoutConditions,
   type LayerCondition,
 } from "@media-render/contract/config/template-condition";
-export { variableSchema } from "../../../src/templates/variables.ts";
+export { variableSchema } from "@media-render/contract/config/template-variables";

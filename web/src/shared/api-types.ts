@@ -4,7 +4,7 @@
  * `npm run client:generate`): `paths` (every operation: path, parameters, body, answer) and the schemas' names.
  * A change of the API that breaks a page fails `npm run typecheck` here.
  */
-import type { components, operations } from "../../../client/src/schema.ts";
+import type { components, operations } from "@media-render/client/schema";
 
 export type {
   Account,
@@ -13,6 +13,7 @@ export type {
   BrowserSession,
   CurrentPlan,
   Job,
+  JobListItem,
   JobProgressEvent,
   MediaFile,
   Payment,
@@ -23,7 +24,7 @@ export type {
   WebhookDelivery,
   WebhookEndpoint,
   paths,
-} from "../../../client/src/schema.ts";
+} from "@media-render/client/schema";
 
 type Schemas = components["schemas"];
 

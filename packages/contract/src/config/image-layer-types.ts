@@ -5,7 +5,7 @@
  * the grammar's layer union and `defaults.layerType`, the caps and rules, the file references of a config
  * (resources.ts), the warnings' lookups, the served schema's description and the builder's new layers
  * (`newImageLayer`). The image page's HTML of each type is a second table keyed by the same names
- * (src/image-renderer/compile-html.ts `LAYER_HTML`), which the Worker's typecheck holds complete. CONTRIBUTING.md,
+ * (packages/image-page/src/compile-html.ts `LAYER_HTML`), which the Worker's typecheck holds complete. CONTRIBUTING.md,
  * "Adding a layer type", says what else a new type needs.
  */
 import { fitIssues } from "../fit-text.ts";

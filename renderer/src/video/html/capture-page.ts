@@ -7,7 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page } from "puppeteer-core";
-import type { CaptureMethod } from "../../settings.ts";
+import type { CaptureMethod } from "../render-tools.ts";
 import { closeHard, getBrowser, getCaptureBrowser, type ChromiumLaunch } from "../raster/browser.ts";
 import { librarySource } from "./libraries.ts";
 import { catalogFontFileById } from "../../fonts/files.ts";

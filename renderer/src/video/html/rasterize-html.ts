@@ -21,7 +21,7 @@ import type { KeyedLayer } from "../layers/index.ts";
 import { placeBox } from "../position.ts";
 import type { LayerOf, RasterAsset, VideoSpec } from "../types.ts";
 import { clamp } from "../values.ts";
-import type { RenderTools } from "../../settings.ts";
+import type { RenderTools } from "../render-tools.ts";
 import { timeLimit } from "../../lib/time-limit.ts";
 import { leaseSlot, openCapturePage, type CaptureMethod, type CapturePage } from "./capture-page.ts";
 import { htmlLayerDocument } from "./page.ts";

@@ -81,24 +81,14 @@ export const stackCells = (heights: number[]): { page: number; top: number }[] =
 };
 
 /**
- * Rasterises every non-html layer in `layers` in Chromium `chromium` (one page load, one screenshot per
- * sheet page). The first sheet page is not awaited: its frames name STDIN_PATH and `stdin` resolves to its PNG.
+ * The sheet's `@font-face` rules and the font files it may load, gathered as `fontOf` gives each layer its face: an
+ * uploaded font or a catalogue font, added once per file / font.
  */
-export const rasterizeText = async (
-  spec: VideoSpec,
-  layers: KeyedLayer[],
-  workDir: string,
-  chromium: ChromiumLaunch,
-): Promise<Rasters> => {
-  const out = new Map<string, RasterAsset>();
-  const todo = layers.filter((k): k is KeyedLayer<TextLayer> => isText(k.layer));
-  if (todo.length === 0) return { assets: out, stdin: null };
-  const { width: W, height: H } = spec;
+const sheetFonts = (spec: VideoSpec) => {
   const faces: string[] = [];
   /** The font files the sheet loads (the page is given these and nothing else). */
   const files: string[] = [];
   const known = new Map<string, BoxFont>();
-  /** The sheet's face for a layer's uploaded font or catalogue font (added once per file / font). */
   const fontOf = (layer: TextLayer): BoxFont | null => {
     const { fontPath, googleFont } = layer;
     const key =
@@ -120,6 +110,19 @@ export const rasterizeText = async (
     known.set(key, font);
     return font;
   };
+  return { faces, files, fontOf };
+};
+
+/**
+ * The sheet's cells (pure): one per layer, one per reveal state of a layer revealed unit by unit (at most MAX_STATES),
+ * or a caption preset's base cell and one cell per word.
+ */
+const sheetCells = (
+  todo: KeyedLayer<TextLayer>[],
+  W: number,
+  H: number,
+  fontOf: (layer: TextLayer) => BoxFont | null,
+) => {
   const cells: SheetCell[] = [];
   /** Index into sheetLayers of each cell. */
   const owner: number[] = [];
@@ -157,56 +160,164 @@ export const rasterizeText = async (
     }
     return { k, first, states, units, box };
   });
+  return { cells, owner, wordCells, sheetLayers };
+};
+
+/** The page a sheet is drawn in. */
+type SheetPage = Awaited<ReturnType<typeof openPage>>;
+
+/** Where each sheet cell was captured: the screenshot's path and the cell's top edge in it. */
+type CellAt = (cell: number) => { path: string; top: number };
+
+/** A layer's raster: a frame per reveal state (and its time), and a preset's words cut from their cells. */
+const layerAsset = (
+  sheetLayer: SheetLayer,
+  cellBox: { w: number; h: number; ex: number; ey: number; cw: number; ch: number },
+  spec: VideoSpec,
+  cellAt: CellAt,
+  wordRect: Map<number, { x: number; y: number; w: number; h: number }>,
+): RasterAsset => {
+  const { layer, window } = sheetLayer.k;
+  const origin = framePosition(layer, spec.width, spec.height, cellBox.w, cellBox.h);
+  const reveal = textTypeOf(layer).revealSeconds(layer, window ?? spec.defaultDuration);
+  const frames: RasterFrame[] = [];
+  const times: number[] = [];
+  for (let s = 0; s < sheetLayer.states; s++) {
+    const slot = cellAt(sheetLayer.first + s);
+    frames.push({
+      path: slot.path,
+      crop: { x: 0, y: slot.top },
+      x: origin.x - cellBox.ex,
+      y: origin.y - cellBox.ey,
+      width: cellBox.cw,
+      height: cellBox.ch,
+    });
+    times.push(sheetLayer.units === 0 ? 0 : (s * reveal) / sheetLayer.states);
+  }
+  const words = sheetLayer.words
+    ? Array.from({ length: sheetLayer.words }, (_, n) => {
+        const cellIndex = sheetLayer.first + 1 + n;
+        const region = wordRegion(wordRect.get(cellIndex)!, cellBox.w, cellBox.h, sheetLayer.box.pad);
+        return {
+          frame: {
+            path: cellAt(cellIndex).path,
+            crop: { x: region.x, y: cellAt(cellIndex).top + region.y },
+            ...{ x: origin.x + region.x, y: origin.y + region.y, width: region.w, height: region.h },
+          },
+          // The captions module times the words (captions.ts timeReveals).
+          start: 0,
+          end: 0,
+        };
+      })
+    : null;
+  return {
+    frames,
+    times,
+    ...(words && sheetLayer.box.wordMotion ? { words: { motion: sheetLayer.box.wordMotion, words } } : {}),
+  };
+};
+
+/**
+ * Each layer's box in even pixels, grown by its zoom margin (a zooming title needs room to grow): `w`, `h` the box,
+ * `ex`, `ey` the margin on each side, `cw`, `ch` the cell it is drawn in.
+ */
+const boxSizes = (sheetLayers: SheetLayer[], rects: { w: number; h: number }[]) =>
+  sheetLayers.map((sheetLayer, i) => {
+    const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
+    const h = Math.ceil(rects[i]!.h) + (Math.ceil(rects[i]!.h) % 2);
+    const margin = textTypeOf(sheetLayer.k.layer).zoomMargin(sheetLayer.k.layer);
+    const ex = Math.round((w * margin) / 2);
+    const ey = Math.round((h * margin) / 2);
+    return { w, h, ex, ey, cw: w + 2 * ex, ch: h + 2 * ey };
+  });
+
+/**
+ * Measures the sheet's cells in `page`: each layer's box, each preset word's region in its cell, and the font size of
+ * each fitted layer (`fitted`, in that order).
+ * Written into the page's empty file: document (no navigation); fonts load before measuring.
+ * Boxes are measured in a W-wide viewport at the top-left corner, exactly where a lone box wraps.
+ * Fitted boxes (minFontSize/maxFontSize) are sized first, by the script every page that fits text runs
+ * (packages/contract/src/fit-text.ts), on each one's first cell; its other cells (reveal states) take that size.
+ */
+const measureSheet = async (
+  page: SheetPage,
+  faces: string[],
+  cells: SheetCell[],
+  sheetLayers: SheetLayer[],
+  wordCells: [number, number][],
+) => {
+  const fitted = sheetLayers.filter((l) => cells[l.first]!.fits);
+  const measured = await page.evaluate(
+    async (
+      html: string,
+      ids: number[],
+      wordIds: [number, number][],
+      fit: { source: string; selector: string; cells: number[][] },
+    ) => {
+      document.open();
+      document.write(html);
+      document.close();
+      await Promise.all([...document.fonts].map((face) => face.load()));
+      await document.fonts.ready;
+      const sizes: number[] = fit.cells.length
+        ? new Function(`return ${fit.source}`)()(document.querySelectorAll(fit.selector))
+        : [];
+      fit.cells.forEach((others, n) =>
+        others.forEach((c) => (document.getElementById(`c${c}`)!.style.fontSize = `${sizes[n]}px`)),
+      );
+      return {
+        fontSizes: sizes,
+        rects: ids.map((i) => {
+          const r = document.getElementById(`c${i}`)!.getBoundingClientRect();
+          return { w: r.width, h: r.height };
+        }),
+        // A preset's word, relative to its cell (every cell of a layer is at the top-left corner).
+        words: wordIds.map(([i, n]) => {
+          const cell = document.getElementById(`c${i}`)!;
+          const r = cell.children[n]!.firstElementChild!.getBoundingClientRect();
+          const c = cell.getBoundingClientRect();
+          return { x: r.left - c.left, y: r.top - c.top, w: r.width, h: r.height };
+        }),
+      };
+    },
+    textSheet(faces, cells),
+    sheetLayers.map((l) => l.first),
+    wordCells,
+    {
+      source: FIT_TEXT_FUNCTION,
+      selector: FIT_SELECTOR,
+      cells: fitted.map((l) => Array.from({ length: l.states - 1 }, (_, s) => l.first + 1 + s)),
+    },
+  );
+  return { ...measured, fitted };
+};
+
+/**
+ * Rasterises every non-html layer in `layers` in Chromium `chromium` (one page load, one screenshot per
+ * sheet page). The first sheet page is not awaited: its frames name STDIN_PATH and `stdin` resolves to its PNG.
+ */
+export const rasterizeText = async (
+  spec: VideoSpec,
+  layers: KeyedLayer[],
+  workDir: string,
+  chromium: ChromiumLaunch,
+): Promise<Rasters> => {
+  const out = new Map<string, RasterAsset>();
+  const todo = layers.filter((k): k is KeyedLayer<TextLayer> => isText(k.layer));
+  if (todo.length === 0) return { assets: out, stdin: null };
+  const { width: W, height: H } = spec;
+  const { faces, files, fontOf } = sheetFonts(spec);
+  const { cells, owner, wordCells, sheetLayers } = sheetCells(todo, W, H, fontOf);
   const page = await openPage(chromium, W, H);
   servePageFiles(page, files);
   let firstPage: Promise<Uint8Array> | null = null;
   try {
-    // Written into the page's empty file: document (no navigation); fonts load before measuring.
-    // Boxes are measured in a W-wide viewport at the top-left corner, exactly where a lone box wraps.
-    // Fitted boxes (minFontSize/maxFontSize) are sized first, by the script every page that fits text runs
-    // (packages/contract/src/fit-text.ts), on each one's first cell; its other cells (reveal states) take that size.
-    const fitted = sheetLayers.filter((l) => cells[l.first]!.fits);
-    const { rects, words, fontSizes } = await page.evaluate(
-      async (
-        html: string,
-        ids: number[],
-        wordIds: [number, number][],
-        fit: { source: string; selector: string; cells: number[][] },
-      ) => {
-        document.open();
-        document.write(html);
-        document.close();
-        await Promise.all([...document.fonts].map((face) => face.load()));
-        await document.fonts.ready;
-        const sizes: number[] = fit.cells.length
-          ? new Function(`return ${fit.source}`)()(document.querySelectorAll(fit.selector))
-          : [];
-        fit.cells.forEach((others, n) =>
-          others.forEach((c) => (document.getElementById(`c${c}`)!.style.fontSize = `${sizes[n]}px`)),
-        );
-        return {
-          fontSizes: sizes,
-          rects: ids.map((i) => {
-            const r = document.getElementById(`c${i}`)!.getBoundingClientRect();
-            return { w: r.width, h: r.height };
-          }),
-          // A preset's word, relative to its cell (every cell of a layer is at the top-left corner).
-          words: wordIds.map(([i, n]) => {
-            const cell = document.getElementById(`c${i}`)!;
-            const r = cell.children[n]!.firstElementChild!.getBoundingClientRect();
-            const c = cell.getBoundingClientRect();
-            return { x: r.left - c.left, y: r.top - c.top, w: r.width, h: r.height };
-          }),
-        };
-      },
-      textSheet(faces, cells),
-      sheetLayers.map((l) => l.first),
+    const { rects, words, fontSizes, fitted } = await measureSheet(
+      page,
+      faces,
+      cells,
+      sheetLayers,
       wordCells,
-      {
-        source: FIT_TEXT_FUNCTION,
-        selector: FIT_SELECTOR,
-        cells: fitted.map((l) => Array.from({ length: l.states - 1 }, (_, s) => l.first + 1 + s)),
-      },
     );
     /** The fitted font size of each fitted layer's cells, by cell. */
     const fittedSize = new Map<number, number>();
@@ -214,14 +325,7 @@ export const rasterizeText = async (
       for (let s = 0; s < l.states; s++) fittedSize.set(l.first + s, fontSizes[n]!);
     });
     const wordRect = new Map(wordCells.map(([c], i) => [c, words[i]!]));
-    const sizes = sheetLayers.map((sheetLayer, i) => {
-      const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
-      const h = Math.ceil(rects[i]!.h) + (Math.ceil(rects[i]!.h) % 2);
-      const margin = textTypeOf(sheetLayer.k.layer).zoomMargin(sheetLayer.k.layer);
-      const ex = Math.round((w * margin) / 2);
-      const ey = Math.round((h * margin) / 2);
-      return { w, h, ex, ey, cw: w + 2 * ex, ch: h + 2 * ey };
-    });
+    const sizes = boxSizes(sheetLayers, rects);
     const cellSize = (c: number) => sizes[owner[c]!]!;
     const slots = stackCells(cells.map((_, c) => cellSize(c).ch));
     const pages = Math.max(...slots.map((s) => s.page)) + 1;
@@ -271,51 +375,18 @@ export const rasterizeText = async (
         await page.screenshot({ ...shot, path: paths[p] });
       }
     }
-    sheetLayers.forEach((sheetLayer, i) => {
-      const cellBox = sizes[i]!;
-      const origin = framePosition(sheetLayer.k.layer, W, H, cellBox.w, cellBox.h);
-      const reveal = textTypeOf(sheetLayer.k.layer).revealSeconds(
-        sheetLayer.k.layer,
-        sheetLayer.k.window ?? spec.defaultDuration,
-      );
-      const frames: RasterFrame[] = [];
-      const times: number[] = [];
-      for (let s = 0; s < sheetLayer.states; s++) {
-        const slot = slots[sheetLayer.first + s]!;
-        frames.push({
-          path: paths[slot.page]!,
-          crop: { x: 0, y: slot.top },
-          x: origin.x - cellBox.ex,
-          y: origin.y - cellBox.ey,
-          width: cellBox.cw,
-          height: cellBox.ch,
-        });
-        times.push(sheetLayer.units === 0 ? 0 : (s * reveal) / sheetLayer.states);
-      }
-      const words = sheetLayer.words
-        ? Array.from({ length: sheetLayer.words }, (_, n) => {
-            const cellIndex = sheetLayer.first + 1 + n;
-            const region = wordRegion(wordRect.get(cellIndex)!, cellBox.w, cellBox.h, sheetLayer.box.pad);
-            return {
-              frame: {
-                path: paths[slots[cellIndex]!.page]!,
-                crop: { x: region.x, y: slots[cellIndex]!.top + region.y },
-                ...{ x: origin.x + region.x, y: origin.y + region.y, width: region.w, height: region.h },
-              },
-              // The captions module times the words (captions.ts timeReveals).
-              start: 0,
-              end: 0,
-            };
-          })
-        : null;
-      out.set(sheetLayer.k.key, {
-        frames,
-        times,
-        ...(words && sheetLayer.box.wordMotion
-          ? { words: { motion: sheetLayer.box.wordMotion, words } }
-          : {}),
-      });
-    });
+    sheetLayers.forEach((sheetLayer, i) =>
+      out.set(
+        sheetLayer.k.key,
+        layerAsset(
+          sheetLayer,
+          sizes[i]!,
+          spec,
+          (cellIndex) => ({ path: paths[slots[cellIndex]!.page]!, top: slots[cellIndex]!.top }),
+          wordRect,
+        ),
+      ),
+    );
   } finally {
     // The page stays open until its last screenshot is taken.
     const pending: Promise<unknown> = firstPage ?? Promise.resolve();

@@ -1,5 +1,5 @@
 /** Default rasteriser: text-family layers and html layers → PNG assets. */
-import type { RenderTools } from "../../settings.ts";
+import type { RenderTools } from "../render-tools.ts";
 import { rasterizeHtmlLayer } from "../html/rasterize-html.ts";
 import { keyedOf, type KeyedLayer } from "../layers/index.ts";
 import type { RasterizeOptions } from "../stages/lay-out.ts";

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { VIDEO_LAYER_FILE_PROPERTIES } from "@media-render/contract/config/video-layer-types";
 import { GL_SHADER_MAX_BYTES } from "@media-render/contract/config/video-layers";
-import type { RenderTools } from "../../settings.ts";
+import type { RenderTools } from "../render-tools.ts";
 import type { Identity } from "../../lib/run-as.ts";
 import { toMediaInfo } from "../../probe/media-facts.ts";
 import { probeMedia } from "../../probe/probe-media.ts";

@@ -4,7 +4,7 @@
  * none of them.
  */
 import { buildTimeline, playableLength, type Timeline } from "@media-render/contract/timeline";
-import type { RenderTools } from "../../settings.ts";
+import type { RenderTools } from "../render-tools.ts";
 import type { Identity } from "../../lib/run-as.ts";
 import type { Transcriber } from "../../transcribe/types.ts";
 import { captionsFromFile } from "../captions/caption-file.ts";

@@ -4,40 +4,139 @@
  * focus; dragged (or nudged with the arrow keys, Shift for 10 px) it moves its layer, and the handles of the
  * selected box (or Alt + arrow keys) resize it. Edges and centres snap to the canvas's and the other layers'.
  */
-import type { CSSProperties, RefObject, TargetedKeyboardEvent, TargetedPointerEvent } from "preact";
+import type { CSSProperties, RefObject } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { isObject, type JsonObject } from "../model/paths.ts";
 import type { Action } from "../model/store.ts";
 import type { LayerBox } from "../preview/protocol.ts";
-import {
-  growLayer,
-  handlesOf,
-  moveLayer,
-  nudgeLayer,
-  resizedBox,
-  resizeLayer,
-  snapMove,
-  snapResize,
-  snapTargets,
-  type Canvas as CanvasSize,
-  type Guide,
-  type Handle,
-} from "./geometry.ts";
+import { handlesOf, type Canvas as CanvasSize } from "./geometry.ts";
 import { layerLabel } from "./layer-list.tsx";
+import { useLayerGestures } from "./use-layer-gestures.ts";
 import { PREVIEW_PATH, type PreviewState } from "./use-preview.ts";
 import { ZoomSelect, type Zoom } from "../panels/zoom-select.tsx";
 
-/** Screen pixels within which an edge snaps. */
-const SNAP_PX = 6;
+/** What the preview could not draw as asked: an invalid canvas, scripts withheld, layers left out. */
+const CanvasNotices = ({ preview, onRunScripts }: { preview: PreviewState; onRunScripts: () => void }) => (
+  <>
+    {preview.stale && (
+      <p class="notice warning" role="status">
+        The canvas settings are invalid: the preview shows the last valid version.
+      </p>
+    )}
+    {preview.withheld && (
+      <div class="notice warning" role="status" id="scripts-withheld">
+        <p>
+          This config came from a link: its html layers are drawn without their scripts and libraries. Scripts
+          run in the preview frame (sandboxed, with no network); run them only if you trust whoever sent the
+          link.
+        </p>
+        <button type="button" class="secondary small" onClick={onRunScripts}>
+          Run the scripts
+        </button>
+      </div>
+    )}
+    {preview.skipped.length > 0 && !preview.stale && (
+      <p class="notice warning" role="status">
+        Not drawn until they are valid: layer {preview.skipped.map((i) => i + 1).join(", ")}.
+      </p>
+    )}
+  </>
+);
 
-type Gesture = {
-  pointer: number;
+/** Where a layer's box goes on the screen, at `scale`. */
+const place = (b: LayerBox, scale: number): CSSProperties => ({
+  left: `${b.left * scale}px`,
+  top: `${b.top * scale}px`,
+  width: `${Math.max(2, b.width * scale)}px`,
+  height: `${Math.max(2, b.height * scale)}px`,
+  transform: b.rotation ? `rotate(${b.rotation}deg)` : undefined,
+});
+
+/** One layer's focusable box over the frame, with the resize handles when it is selected. */
+const LayerBoxView = ({
+  index: i,
+  box: b,
+  layer,
+  selected,
+  scale,
+  gestures: { start, move, end, keys },
+  dispatch,
+}: {
   index: number;
-  handle: Handle | null;
-  startX: number;
-  startY: number;
   box: LayerBox;
-  layer: JsonObject;
+  layer: unknown;
+  selected: boolean;
+  scale: number;
+  gestures: ReturnType<typeof useLayerGestures>;
+  dispatch: (action: Action) => void;
+}) => (
+  <div
+    role="button"
+    tabIndex={0}
+    class={`box${selected ? " selected" : ""}`}
+    aria-pressed={selected}
+    aria-label={`Layer ${i + 1}: ${layerLabel(layer)}. Arrow keys move it, Alt with arrow keys resizes it, Delete removes it.`}
+    style={place(b, scale)}
+    onFocus={() => !selected && dispatch({ type: "select", path: ["layers", i] })}
+    onPointerDown={(e) => start(e, i, null)}
+    onPointerMove={move}
+    onPointerUp={end}
+    onPointerCancel={end}
+    onKeyDown={(e) => keys(e, i)}
+  >
+    {selected &&
+      isObject(layer) &&
+      handlesOf(layer).map((h) => (
+        <span
+          key={h}
+          class={`handle h-${h}`}
+          aria-hidden="true"
+          onPointerDown={(e) => start(e, i, h)}
+          onPointerMove={move}
+          onPointerUp={end}
+          onPointerCancel={end}
+        />
+      ))}
+  </div>
+);
+
+/** The canvas's tools: its zoom, whether edges snap, and its size. */
+const CanvasTools = ({
+  zoom,
+  setZoom,
+  snap,
+  setSnap,
+  canvas,
+}: {
+  zoom: Zoom;
+  setZoom: (zoom: Zoom) => void;
+  snap: boolean;
+  setSnap: (snap: boolean) => void;
+  canvas: CanvasSize;
+}) => (
+  <div class="canvas-tools" role="group" aria-label="Canvas">
+    <ZoomSelect zoom={zoom} setZoom={setZoom} levels={[0.25, 0.5, 1]} />
+    <label class="check">
+      <input type="checkbox" checked={snap} onChange={(e) => setSnap(e.currentTarget.checked)} /> Snap to
+      centre and edges
+    </label>
+    <span class="muted">
+      {canvas.width}x{canvas.height} px
+    </span>
+  </div>
+);
+
+/** The width inside `el`'s border (its client width less its 1 px border), kept current as it resizes. */
+const useInnerWidth = (el: RefObject<HTMLElement | null>, initial: number) => {
+  const [width, setWidth] = useState(initial);
+  useEffect(() => {
+    const node = el.current;
+    if (!node) return;
+    const observer = new ResizeObserver(() => setWidth(node.clientWidth - 2));
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, []);
+  return width;
 };
 
 export const ImageCanvas = ({
@@ -64,165 +163,25 @@ export const ImageCanvas = ({
   };
   const layers = (Array.isArray(config.layers) ? config.layers : []) as JsonObject[];
   const stage = useRef<HTMLDivElement>(null);
-  const [available, setAvailable] = useState(600);
+  const available = useInnerWidth(stage, 600);
   const [zoom, setZoom] = useState<Zoom>("fit");
   const [snap, setSnap] = useState(true);
-  const [guides, setGuides] = useState<Guide[]>([]);
-  const gesture = useRef<Gesture | null>(null);
-
-  useEffect(() => {
-    const el = stage.current;
-    if (!el) return;
-    const observer = new ResizeObserver(() => setAvailable(el.clientWidth - 2));
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
 
   const scale = zoom === "fit" ? Math.min(1, available / canvas.width, 640 / canvas.height) : zoom;
-  const targets = (except: number) =>
-    snapTargets(
-      canvas,
-      preview.boxes.filter((b, i): b is LayerBox => !!b && i !== except && !hidden.has(i)),
-    );
-
-  const apply = (active: Gesture, dx: number, dy: number, key: string) => {
-    const threshold = snap ? SNAP_PX / scale : 0;
-    const path = ["layers", active.index];
-    if (active.handle === null) {
-      const snapped = threshold
-        ? snapMove(active.box, dx, dy, targets(active.index), threshold)
-        : { dx, dy, guides: [] };
-      setGuides(snapped.guides);
-      dispatch({
-        type: "patch",
-        path,
-        values: moveLayer(active.layer, active.box, canvas, snapped.dx, snapped.dy),
-        coalesce: key,
-      });
-    } else {
-      const snapped = threshold
-        ? snapResize(active.box, active.handle, dx, dy, targets(active.index), threshold)
-        : { dx, dy, guides: [] };
-      setGuides(snapped.guides);
-      const next = resizedBox(active.box, active.handle, snapped.dx, snapped.dy);
-      dispatch({
-        type: "patch",
-        path,
-        values: resizeLayer(active.layer, active.box, next, canvas, active.handle),
-        coalesce: key,
-      });
-    }
-  };
-
-  const start = (e: TargetedPointerEvent<HTMLElement>, index: number, handle: Handle | null) => {
-    const box = preview.boxes[index];
-    const layer = layers[index];
-    if (!box || !isObject(layer) || e.button !== 0) return;
-    e.preventDefault();
-    e.stopPropagation();
-    (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
-    dispatch({ type: "select", path: ["layers", index] });
-    gesture.current = {
-      pointer: e.pointerId,
-      index,
-      handle,
-      startX: e.clientX,
-      startY: e.clientY,
-      box,
-      layer,
-    };
-    if (handle === null) (e.currentTarget as HTMLElement).focus({ preventScroll: true });
-  };
-  const move = (e: TargetedPointerEvent<HTMLElement>) => {
-    const g = gesture.current;
-    if (!g || g.pointer !== e.pointerId) return;
-    apply(
-      g,
-      (e.clientX - g.startX) / scale,
-      (e.clientY - g.startY) / scale,
-      `drag-${g.pointer}-${g.startX}-${g.startY}`,
-    );
-  };
-  const end = (e: TargetedPointerEvent<HTMLElement>) => {
-    if (gesture.current?.pointer !== e.pointerId) return;
-    gesture.current = null;
-    setGuides([]);
-  };
-
-  const keys = (e: TargetedKeyboardEvent<HTMLElement>, index: number) => {
-    const step = e.shiftKey ? 10 : 1;
-    const arrows: Record<string, [number, number]> = {
-      ArrowLeft: [-step, 0],
-      ArrowRight: [step, 0],
-      ArrowUp: [0, -step],
-      ArrowDown: [0, step],
-    };
-    const box = preview.boxes[index];
-    const layer = layers[index];
-    if (e.key in arrows && box && isObject(layer)) {
-      e.preventDefault();
-      const [dx, dy] = arrows[e.key]!;
-      // Up grows a text's size: the arrow points the way the glyphs grow.
-      const values = e.altKey
-        ? growLayer(layer, box, dx, layer.type === "text" ? -dy : dy)
-        : nudgeLayer(layer, canvas, dx, dy);
-      dispatch({
-        type: "patch",
-        path: ["layers", index],
-        values,
-        coalesce: `keys-${index}-${e.altKey ? "size" : "move"}`,
-      });
-    } else if (e.key === "Delete" || e.key === "Backspace") {
-      e.preventDefault();
-      dispatch({ type: "remove", list: ["layers"], index });
-    } else if (e.key === "Escape") {
-      e.preventDefault();
-      dispatch({ type: "select", path: null });
-    }
-  };
-
-  const place = (b: LayerBox): CSSProperties => ({
-    left: `${b.left * scale}px`,
-    top: `${b.top * scale}px`,
-    width: `${Math.max(2, b.width * scale)}px`,
-    height: `${Math.max(2, b.height * scale)}px`,
-    transform: b.rotation ? `rotate(${b.rotation}deg)` : undefined,
+  const gestures = useLayerGestures({
+    canvas,
+    layers,
+    boxes: preview.boxes,
+    hidden,
+    scale,
+    snap,
+    dispatch,
   });
 
   return (
     <div class="canvas-area">
-      <div class="canvas-tools" role="group" aria-label="Canvas">
-        <ZoomSelect zoom={zoom} setZoom={setZoom} levels={[0.25, 0.5, 1]} />
-        <label class="check">
-          <input type="checkbox" checked={snap} onChange={(e) => setSnap(e.currentTarget.checked)} /> Snap to
-          centre and edges
-        </label>
-        <span class="muted">
-          {canvas.width}x{canvas.height} px
-        </span>
-      </div>
-      {preview.stale && (
-        <p class="notice warning" role="status">
-          The canvas settings are invalid: the preview shows the last valid version.
-        </p>
-      )}
-      {preview.withheld && (
-        <div class="notice warning" role="status" id="scripts-withheld">
-          <p>
-            This config came from a link: its html layers are drawn without their scripts and libraries.
-            Scripts run in the preview frame (sandboxed, with no network); run them only if you trust whoever
-            sent the link.
-          </p>
-          <button type="button" class="secondary small" onClick={onRunScripts}>
-            Run the scripts
-          </button>
-        </div>
-      )}
-      {preview.skipped.length > 0 && !preview.stale && (
-        <p class="notice warning" role="status">
-          Not drawn until they are valid: layer {preview.skipped.map((i) => i + 1).join(", ")}.
-        </p>
-      )}
+      <CanvasTools zoom={zoom} setZoom={setZoom} snap={snap} setSnap={setSnap} canvas={canvas} />
+      <CanvasNotices preview={preview} onRunScripts={onRunScripts} />
       <div
         class="stage"
         ref={stage}
@@ -248,38 +207,19 @@ export const ImageCanvas = ({
           >
             {preview.boxes.map((b, i) =>
               b && !hidden.has(i) ? (
-                <div
+                <LayerBoxView
                   key={i}
-                  role="button"
-                  tabIndex={0}
-                  class={`box${i === selected ? " selected" : ""}`}
-                  aria-pressed={i === selected}
-                  aria-label={`Layer ${i + 1}: ${layerLabel(layers[i])}. Arrow keys move it, Alt with arrow keys resizes it, Delete removes it.`}
-                  style={place(b)}
-                  onFocus={() => i !== selected && dispatch({ type: "select", path: ["layers", i] })}
-                  onPointerDown={(e) => start(e, i, null)}
-                  onPointerMove={move}
-                  onPointerUp={end}
-                  onPointerCancel={end}
-                  onKeyDown={(e) => keys(e, i)}
-                >
-                  {i === selected &&
-                    isObject(layers[i]) &&
-                    handlesOf(layers[i] as JsonObject).map((h) => (
-                      <span
-                        key={h}
-                        class={`handle h-${h}`}
-                        aria-hidden="true"
-                        onPointerDown={(e) => start(e, i, h)}
-                        onPointerMove={move}
-                        onPointerUp={end}
-                        onPointerCancel={end}
-                      />
-                    ))}
-                </div>
+                  index={i}
+                  box={b}
+                  layer={layers[i]}
+                  selected={i === selected}
+                  scale={scale}
+                  gestures={gestures}
+                  dispatch={dispatch}
+                />
               ) : null,
             )}
-            {guides.map((g, n) => (
+            {gestures.guides.map((g, n) => (
               <span
                 key={n}
                 class={`guide ${g.axis}`}

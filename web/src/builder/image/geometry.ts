@@ -1,6 +1,6 @@
 /**
  * Moving and resizing image layers on the canvas, as config changes. A layer is placed one of three ways
- * (config reference §1.2, src/image-renderer/placement.ts): by `x`/`y` pixels (a text's `x` is its left edge,
+ * (config reference §1.2, packages/image-page/src/placement.ts): by `x`/`y` pixels (a text's `x` is its left edge,
  * centre or right edge by `align`), by a named `position`, or by `{x, y, originX, originY}` fractions. A move keeps
  * the layer's way (a named position becomes the equivalent fractions, which can move); a resize writes the new box
  * back the same way. Snapping pulls a moving edge or centre onto the canvas's edges and centre and the other

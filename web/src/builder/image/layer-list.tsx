@@ -25,6 +25,76 @@ export const layerLabel = (layer: unknown): string => {
   return what ? `${type} ${what}` : type;
 };
 
+/** One layer of the list: its name and badges (condition, error, hidden), hide/show, move up or down, remove. */
+const LayerRow = ({
+  index: i,
+  layer,
+  count,
+  selected,
+  hidden,
+  invalid,
+  dispatch,
+}: {
+  index: number;
+  layer: unknown;
+  count: number;
+  selected: boolean;
+  hidden: boolean;
+  invalid: boolean;
+  dispatch: (action: Action) => void;
+}) => (
+  <li class={`${selected ? "selected" : ""}${invalid ? " invalid" : ""}`}>
+    <button
+      type="button"
+      class="layer-name"
+      aria-pressed={selected}
+      onClick={() => dispatch({ type: "select", path: ["layers", i] })}
+    >
+      {`${i + 1}. ${layerLabel(layer)}`}
+      {conditionSummary(layer) && <span class="badge">{conditionSummary(layer)}</span>}
+      {invalid && <span class="badge s-failed">error</span>}
+      {hidden && <span class="badge s-cancelled">hidden</span>}
+    </button>
+    <span class="row-actions">
+      <button
+        type="button"
+        class="secondary small"
+        aria-pressed={hidden}
+        aria-label={`Hide layer ${i + 1} in the preview`}
+        onClick={() => dispatch({ type: "toggle-hidden", index: i })}
+      >
+        {hidden ? "Show" : "Hide"}
+      </button>
+      <button
+        type="button"
+        class="secondary small"
+        aria-label={`Move layer ${i + 1} up (towards the top)`}
+        disabled={i === count - 1}
+        onClick={() => dispatch({ type: "move", list: ["layers"], from: i, to: i + 1 })}
+      >
+        ↑
+      </button>
+      <button
+        type="button"
+        class="secondary small"
+        aria-label={`Move layer ${i + 1} down (towards the bottom)`}
+        disabled={i === 0}
+        onClick={() => dispatch({ type: "move", list: ["layers"], from: i, to: i - 1 })}
+      >
+        ↓
+      </button>
+      <button
+        type="button"
+        class="danger small"
+        aria-label={`Remove layer ${i + 1}`}
+        onClick={() => dispatch({ type: "remove", list: ["layers"], index: i })}
+      >
+        ✕
+      </button>
+    </span>
+  </li>
+);
+
 export const LayerList = ({
   layers,
   types,
@@ -66,62 +136,18 @@ export const LayerList = ({
         </button>
       </form>
       <ol class="layer-list" reversed>
-        {order.map((i) => {
-          const label = `${i + 1}. ${layerLabel(layers[i])}`;
-          const invalid = hasErrorAt(issues, fieldName(["layers", i]));
-          return (
-            <li key={i} class={`${i === selected ? "selected" : ""}${invalid ? " invalid" : ""}`}>
-              <button
-                type="button"
-                class="layer-name"
-                aria-pressed={i === selected}
-                onClick={() => dispatch({ type: "select", path: ["layers", i] })}
-              >
-                {label}
-                {conditionSummary(layers[i]) && <span class="badge">{conditionSummary(layers[i])}</span>}
-                {invalid && <span class="badge s-failed">error</span>}
-                {hidden.has(i) && <span class="badge s-cancelled">hidden</span>}
-              </button>
-              <span class="row-actions">
-                <button
-                  type="button"
-                  class="secondary small"
-                  aria-pressed={hidden.has(i)}
-                  aria-label={`Hide layer ${i + 1} in the preview`}
-                  onClick={() => dispatch({ type: "toggle-hidden", index: i })}
-                >
-                  {hidden.has(i) ? "Show" : "Hide"}
-                </button>
-                <button
-                  type="button"
-                  class="secondary small"
-                  aria-label={`Move layer ${i + 1} up (towards the top)`}
-                  disabled={i === layers.length - 1}
-                  onClick={() => dispatch({ type: "move", list: ["layers"], from: i, to: i + 1 })}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  class="secondary small"
-                  aria-label={`Move layer ${i + 1} down (towards the bottom)`}
-                  disabled={i === 0}
-                  onClick={() => dispatch({ type: "move", list: ["layers"], from: i, to: i - 1 })}
-                >
-                  ↓
-                </button>
-                <button
-                  type="button"
-                  class="danger small"
-                  aria-label={`Remove layer ${i + 1}`}
-                  onClick={() => dispatch({ type: "remove", list: ["layers"], index: i })}
-                >
-                  ✕
-                </button>
-              </span>
-            </li>
-          );
-        })}
+        {order.map((i) => (
+          <LayerRow
+            key={i}
+            index={i}
+            layer={layers[i]}
+            count={layers.length}
+            selected={i === selected}
+            hidden={hidden.has(i)}
+            invalid={hasErrorAt(issues, fieldName(["layers", i]))}
+            dispatch={dispatch}
+          />
+        ))}
       </ol>
     </section>
   );

@@ -19,6 +19,42 @@ interface Mark {
   message: string;
 }
 
+/** The text's problems, each a link to its line: its syntax error, else the validator's errors and warnings. */
+const JsonProblems = ({
+  id,
+  syntax,
+  marks,
+  goTo,
+}: {
+  id: string;
+  syntax: ReturnType<typeof syntaxProblem>;
+  marks: Mark[];
+  goTo: (line: number) => void;
+}) => (
+  <div id={id} class="json-problems" aria-live="polite">
+    {syntax ? (
+      <p class="field-error">
+        <button type="button" class="link" onClick={() => goTo(syntax.line)}>
+          Line {syntax.line}
+        </button>
+        : not JSON: {syntax.message}. The config keeps its last valid state.
+      </p>
+    ) : marks.length ? (
+      <ul class="plain">
+        {marks.map((m, i) => (
+          <li key={i} class={m.kind === "error" ? "field-error" : "field-warning"}>
+            <button type="button" class="link" onClick={() => goTo(m.line)}>
+              Line {m.line}
+            </button>{" "}
+            {m.kind === "warning" ? "warning " : ""}
+            <code>{m.field}</code>: {m.message}
+          </li>
+        ))}
+      </ul>
+    ) : null}
+  </div>
+);
+
 export const JsonView = ({
   doc,
   issues,
@@ -113,28 +149,7 @@ export const JsonView = ({
           }}
         />
       </div>
-      <div id={problemsId} class="json-problems" aria-live="polite">
-        {syntax ? (
-          <p class="field-error">
-            <button type="button" class="link" onClick={() => goTo(syntax.line)}>
-              Line {syntax.line}
-            </button>
-            : not JSON: {syntax.message}. The config keeps its last valid state.
-          </p>
-        ) : marks.length ? (
-          <ul class="plain">
-            {marks.map((m, i) => (
-              <li key={i} class={m.kind === "error" ? "field-error" : "field-warning"}>
-                <button type="button" class="link" onClick={() => goTo(m.line)}>
-                  Line {m.line}
-                </button>{" "}
-                {m.kind === "warning" ? "warning " : ""}
-                <code>{m.field}</code>: {m.message}
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </div>
+      <JsonProblems id={problemsId} syntax={syntax} marks={marks} goTo={goTo} />
     </div>
   );
 };

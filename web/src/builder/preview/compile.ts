@@ -1,5 +1,5 @@
 /**
- * The service's image compile step (src/image-renderer/compile-html.ts), run in the preview frame on the config as
+ * The service's image compile step (packages/image-page/src/compile-html.ts), run in the preview frame on the config as
  * it is being edited. The config is parsed by the same grammar the renderer parses a job with (aliases normalised,
  * bundled fonts), so what is drawn is what a job of this config draws. A config the grammar refuses is drawn
  * without the layers that are invalid on their own; one whose canvas itself is invalid is not drawn (the last
@@ -9,7 +9,7 @@
 import * as v from "valibot";
 import { ImageConfigSchema, ImageLayerSchema, type ImageConfig } from "@media-render/contract/config";
 import { applyLayerDefaults } from "@media-render/contract/config/rules";
-import { compileImageParts, type CompiledParts } from "../../../../src/image-renderer/compile-html.ts";
+import { compileImageParts, type CompiledParts } from "@media-render/image-page/compile-html";
 
 export type { CompiledParts };
 

@@ -26,7 +26,7 @@ const send = (message: FromPreview) => parent.postMessage(message, "*");
 
 /**
  * The image page's fitting of text layers (minFontSize/maxFontSize), from the same source the service's page runs
- * (src/image-renderer/compile-html.ts): fitted again after every drawing and whenever fonts arrive, since a font
+ * (packages/image-page/src/compile-html.ts): fitted again after every drawing and whenever fonts arrive, since a font
  * still loading is measured in its fallback.
  */
 const fitText = new Function(`return ${FIT_TEXT_FUNCTION}`)() as (elements: ArrayLike<Element>) => number[];

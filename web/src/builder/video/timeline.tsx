@@ -7,23 +7,108 @@
  */
 import type { CSSProperties } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { hasErrorAt, type Issues } from "../model/issues.ts";
-import { fieldName, isObject, type JsonObject, type Path } from "../model/paths.ts";
+import type { Issues } from "../model/issues.ts";
+import type { JsonObject, Path } from "../model/paths.ts";
 import type { Action } from "../model/store.ts";
 import type { Timeline as Layout } from "../service-code.ts";
 import { KeyframeLane } from "./keyframe-lane.tsx";
-import { TransitionThumb } from "./transitions.tsx";
 import { ZoomSelect, type Zoom } from "../panels/zoom-select.tsx";
+import { AudioLane, ClipsLane, GlobalsLane, round, seconds } from "./timeline-lanes.tsx";
 
-const round = (n: number) => Math.round(n * 100) / 100;
-/** "2.5 s". */
-export const seconds = (n: number) => `${round(n)} s`;
+/** The timeline's title, its length, its zoom and the button that adds a clip. */
+const TimelineHead = ({
+  clips,
+  layout,
+  zoom,
+  setZoom,
+  dispatch,
+}: {
+  clips: number;
+  layout: Layout;
+  zoom: Zoom;
+  setZoom: (zoom: Zoom) => void;
+  dispatch: (action: Action) => void;
+}) => (
+  <div class="timeline-head">
+    <h2 id="timeline-title">Timeline</h2>
+    <span class="muted">
+      {clips} clip{clips === 1 ? "" : "s"} · {seconds(layout.duration)} · {layout.fps} fps
+    </span>
+    <ZoomSelect zoom={zoom} setZoom={setZoom} levels={[0.5, 1, 2]} />
+    <button
+      type="button"
+      class="small"
+      onClick={() =>
+        dispatch({
+          type: "insert",
+          list: ["clips"],
+          item: { duration: 3, layers: [{ type: "title", text: `Clip ${clips + 1}` }] },
+        })
+      }
+      disabled={clips >= 100}
+    >
+      Add clip
+    </button>
+  </div>
+);
 
-const summary = (clip: unknown) => {
-  const layers = isObject(clip) ? clip.layers : undefined;
-  const list = Array.isArray(layers) ? layers : layers ? [layers] : [];
-  const named = list.find((l) => isObject(l) && typeof l.text === "string") as JsonObject | undefined;
-  return named ? String(named.text) : list.map((l) => (isObject(l) ? String(l.type) : "?")).join(", ");
+/** The playhead's slider, by frames. */
+const PlayheadRow = ({
+  playhead,
+  onPlayhead,
+  total,
+  fps,
+}: {
+  playhead: number;
+  onPlayhead: (seconds: number) => void;
+  total: number;
+  fps: number;
+}) => (
+  <div class="playhead-row">
+    <label for="playhead">Playhead</label>
+    <input
+      id="playhead"
+      type="range"
+      min={0}
+      max={round(total)}
+      step={1 / fps}
+      value={playhead}
+      aria-valuetext={`${playhead.toFixed(2)} seconds`}
+      onInput={(e) => onPlayhead(Number(e.currentTarget.value))}
+    />
+    <output for="playhead">{playhead.toFixed(2)} s</output>
+  </div>
+);
+
+/** The seconds ruler (a tick every 48 px or more); a press on it moves the playhead there. */
+const Ruler = ({
+  total,
+  pps,
+  onPlayhead,
+}: {
+  total: number;
+  pps: number;
+  onPlayhead: (seconds: number) => void;
+}) => {
+  const tick = [0.5, 1, 2, 5, 10, 15, 30, 60].find((step) => step * pps >= 48) ?? 60;
+  const ticks = Array.from({ length: Math.floor(total / tick) + 1 }, (_, n) => round(n * tick));
+  return (
+    <div
+      class="ruler"
+      aria-hidden="true"
+      onPointerDown={(e) =>
+        onPlayhead(
+          Math.min(total, Math.max(0, (e.clientX - e.currentTarget.getBoundingClientRect().left) / pps)),
+        )
+      }
+    >
+      {ticks.map((s) => (
+        <span key={s} style={{ left: `${s * pps}px` }}>
+          {s}s
+        </span>
+      ))}
+    </div>
+  );
 };
 
 export const Timeline = ({
@@ -49,7 +134,6 @@ export const Timeline = ({
   const [zoom, setZoom] = useState<Zoom>("fit");
   const [room, setRoom] = useState(800);
   const tracksRef = useRef<HTMLDivElement>(null);
-  const drag = useRef<{ pointer: number; clip: number; startX: number; duration: number } | null>(null);
   useEffect(() => {
     const el = tracksRef.current;
     if (!el) return;
@@ -70,198 +154,35 @@ export const Timeline = ({
     left: `${start * pps}px`,
     width: `${Math.max(6, length * pps)}px`,
   });
-  /** A clip's duration as its config gives it (the timeline's is whole frames), else as laid out. */
-  const ownDuration = (i: number, laidOut: number) => {
-    const clip = clips[i];
-    return isObject(clip) && typeof clip.duration === "number" ? clip.duration : laidOut;
-  };
-  const setDuration = (i: number, seconds: number, key: string) =>
-    dispatch({
-      type: "set",
-      path: ["clips", i, "duration"],
-      value: Math.max(0.1, Math.min(300, round(seconds))),
-      coalesce: key,
-    });
-
-  const tick = [0.5, 1, 2, 5, 10, 15, 30, 60].find((step) => step * pps >= 48) ?? 60;
-  const ticks = Array.from({ length: Math.floor(total / tick) + 1 }, (_, n) => round(n * tick));
   return (
     <section class="timeline" aria-labelledby="timeline-title">
-      <div class="timeline-head">
-        <h2 id="timeline-title">Timeline</h2>
-        <span class="muted">
-          {clips.length} clip{clips.length === 1 ? "" : "s"} · {seconds(layout.duration)} · {layout.fps} fps
-        </span>
-        <ZoomSelect zoom={zoom} setZoom={setZoom} levels={[0.5, 1, 2]} />
-        <button
-          type="button"
-          class="small"
-          onClick={() =>
-            dispatch({
-              type: "insert",
-              list: ["clips"],
-              item: { duration: 3, layers: [{ type: "title", text: `Clip ${clips.length + 1}` }] },
-            })
-          }
-          disabled={clips.length >= 100}
-        >
-          Add clip
-        </button>
-      </div>
-      <div class="playhead-row">
-        <label for="playhead">Playhead</label>
-        <input
-          id="playhead"
-          type="range"
-          min={0}
-          max={round(total)}
-          step={1 / layout.fps}
-          value={playhead}
-          aria-valuetext={`${playhead.toFixed(2)} seconds`}
-          onInput={(e) => onPlayhead(Number(e.currentTarget.value))}
-        />
-        <output for="playhead">{playhead.toFixed(2)} s</output>
-      </div>
+      <TimelineHead clips={clips.length} layout={layout} zoom={zoom} setZoom={setZoom} dispatch={dispatch} />
+      <PlayheadRow playhead={playhead} onPlayhead={onPlayhead} total={total} fps={layout.fps} />
       <div class="tracks" role="region" aria-label="Tracks" tabIndex={0} ref={tracksRef}>
         <div class="tracks-inner" style={{ width: `${width + 20}px` }}>
-          <div
-            class="ruler"
-            aria-hidden="true"
-            onPointerDown={(e) =>
-              onPlayhead(
-                Math.min(
-                  total,
-                  Math.max(0, (e.clientX - e.currentTarget.getBoundingClientRect().left) / pps),
-                ),
-              )
-            }
-          >
-            {ticks.map((s) => (
-              <span key={s} style={{ left: `${s * pps}px` }}>
-                {s}s
-              </span>
-            ))}
-          </div>
+          <Ruler total={total} pps={pps} onPlayhead={onPlayhead} />
           <div class="lane-label">Clips</div>
-          <ol class="clips-row" aria-label="Clips">
-            {layout.clips.map((timing, i) => {
-              const path = ["clips", i];
-              const invalid = hasErrorAt(issues, fieldName(path));
-              return (
-                <li key={i} class={`clip lane-${i % 2}`} style={at(timing.start, timing.duration)}>
-                  <button
-                    type="button"
-                    class={`clip-body${selected(path) ? " selected" : ""}${invalid ? " invalid" : ""}`}
-                    aria-pressed={selected(path)}
-                    onClick={() => dispatch({ type: "select", path })}
-                    onKeyDown={(e) => {
-                      if (!e.altKey || (e.key !== "ArrowLeft" && e.key !== "ArrowRight")) return;
-                      e.preventDefault();
-                      const step = (e.shiftKey ? 1 : 0.1) * (e.key === "ArrowLeft" ? -1 : 1);
-                      setDuration(i, ownDuration(i, timing.duration) + step, `duration-keys-${i}`);
-                    }}
-                  >
-                    <span class="visually-hidden">Clip </span>
-                    <span class="clip-n">{i + 1}</span> {summary(clips[i])}
-                    <span class="visually-hidden">
-                      , {seconds(timing.duration)}
-                      {invalid ? ", has errors" : ""}. Alt with arrow keys changes its duration.
-                    </span>
-                  </button>
-                  <span
-                    class="clip-edge"
-                    aria-hidden="true"
-                    title="Drag to change the duration"
-                    onPointerDown={(e) => {
-                      e.preventDefault();
-                      e.currentTarget.setPointerCapture(e.pointerId);
-                      drag.current = {
-                        pointer: e.pointerId,
-                        clip: i,
-                        startX: e.clientX,
-                        duration: ownDuration(i, timing.duration),
-                      };
-                      dispatch({ type: "select", path });
-                    }}
-                    onPointerMove={(e) => {
-                      const dragging = drag.current;
-                      if (!dragging || dragging.pointer !== e.pointerId) return;
-                      setDuration(
-                        dragging.clip,
-                        dragging.duration + (e.clientX - dragging.startX) / pps,
-                        `duration-drag-${dragging.pointer}-${dragging.startX}`,
-                      );
-                    }}
-                    onPointerUp={() => (drag.current = null)}
-                    onPointerCancel={() => (drag.current = null)}
-                  />
-                  {timing.transition && (
-                    <button
-                      type="button"
-                      class="transition-chip"
-                      style={{ left: `${(timing.duration - timing.transition.duration) * pps}px` }}
-                      aria-label={`Transition from clip ${i + 1} to ${i + 2}: ${timing.transition.name}, ${seconds(timing.transition.duration)}`}
-                      onClick={() => dispatch({ type: "select", path })}
-                    >
-                      <TransitionThumb name={timing.transition.name} />
-                      <span>{timing.transition.name}</span>
-                    </button>
-                  )}
-                </li>
-              );
-            })}
-          </ol>
+          <ClipsLane
+            layout={layout}
+            clips={clips}
+            pps={pps}
+            at={at}
+            selected={selected}
+            issues={issues}
+            dispatch={dispatch}
+          />
           <div class="lane-label">Global layers</div>
-          <ol class="row" aria-label="Global layers">
-            {globals.map((layer, i) => {
-              const layerObject = isObject(layer) ? layer : {};
-              const start = typeof layerObject.start === "number" ? layerObject.start : 0;
-              const stop = typeof layerObject.stop === "number" ? layerObject.stop : layout.duration;
-              const path = ["globalLayers", i];
-              return (
-                <li key={i} class="t-bar global" style={at(start, stop - start)}>
-                  <button
-                    type="button"
-                    class={selected(path) ? "selected" : ""}
-                    aria-pressed={selected(path)}
-                    onClick={() => dispatch({ type: "select", path })}
-                  >
-                    {String(layerObject.type ?? "?")}{" "}
-                    {typeof layerObject.text === "string" ? `“${layerObject.text}”` : ""}
-                  </button>
-                </li>
-              );
-            })}
-          </ol>
+          <GlobalsLane globals={globals} layout={layout} at={at} selected={selected} dispatch={dispatch} />
           <div class="lane-label">Audio</div>
-          <ol class="row" aria-label="Audio tracks">
-            {typeof config.audioFilePath === "string" && (
-              <li class="t-bar audio" style={at(0, layout.duration)}>
-                <button type="button" onClick={() => dispatch({ type: "select", path: [] })}>
-                  audioFilePath {config.audioFilePath.split("/").pop()}
-                </button>
-              </li>
-            )}
-            {tracks.map((track, i) => {
-              const trackObject = isObject(track) ? track : {};
-              const start = typeof trackObject.start === "number" ? trackObject.start : 0;
-              const length = audioLength(trackObject) ?? layout.duration - start;
-              const path = ["audioTracks", i];
-              return (
-                <li key={i} class="t-bar audio" style={at(start, length)}>
-                  <button
-                    type="button"
-                    class={selected(path) ? "selected" : ""}
-                    aria-pressed={selected(path)}
-                    onClick={() => dispatch({ type: "select", path })}
-                  >
-                    track {i + 1}:{" "}
-                    {typeof trackObject.path === "string" ? trackObject.path.split("/").pop() : "no file"}
-                  </button>
-                </li>
-              );
-            })}
-          </ol>
+          <AudioLane
+            config={config}
+            tracks={tracks}
+            layout={layout}
+            at={at}
+            selected={selected}
+            dispatch={dispatch}
+            audioLength={audioLength}
+          />
           <KeyframeLane
             config={config}
             layout={layout}

@@ -180,6 +180,130 @@ const itemTypes = (ctx: PanelContext, path: Path): string[] => {
 const SETTINGS_SKIP = ["clips", "globalLayers", "audioTracks", "defaults"] as const;
 
 /** The panel of whatever is selected. */
+/** The video's own settings: its properties, its defaults (duration, transition), the global layers, the audio. */
+const VideoSettings = ({
+  ctx,
+  fileFor,
+}: {
+  ctx: PanelContext;
+  fileFor: (category: string) => string | undefined;
+}) => {
+  const { dispatch } = ctx;
+  const root = deref(ctx.schemas, ctx.schemas.root);
+  return (
+    <>
+      <Fields ctx={ctx} path={[]} schema={root} skip={SETTINGS_SKIP} />
+      <fieldset class="field-group">
+        <legend>defaults</legend>
+        <FieldRow
+          ctx={ctx}
+          path={["defaults"]}
+          spec={fieldsOf(ctx.schemas, schemaAt(ctx.schemas, ctx.config, ["defaults"]) ?? {}).find(
+            (f) => f.key === "duration",
+          )!}
+        />
+        <TransitionFields ctx={ctx} at={["defaults", "transition"]} inherit={false} />
+        <p class="hint">
+          Layer defaults (<code>defaults.layer</code>, <code>defaults.layerType</code>) are edited in the JSON
+          view.
+        </p>
+      </fieldset>
+      <LayerRows
+        ctx={ctx}
+        list={["globalLayers"]}
+        types={itemTypes(ctx, ["globalLayers"])}
+        fileFor={fileFor}
+        title="Global layers"
+      />
+      <div class="layer-rows">
+        <h3>Audio tracks</h3>
+        <button
+          type="button"
+          class="small"
+          onClick={() =>
+            dispatch({
+              type: "insert",
+              list: ["audioTracks"],
+              item: fileFor("audio") ? { path: fileFor("audio")! } : {},
+            })
+          }
+        >
+          Add an audio track
+        </button>
+      </div>
+    </>
+  );
+};
+
+/** A clip's panel: move, duplicate or remove it, its properties, its transition to the next clip, its layers. */
+const ClipSettings = ({
+  ctx,
+  path,
+  clip,
+  count,
+  schema,
+  fileFor,
+}: {
+  ctx: PanelContext;
+  path: Path;
+  clip: unknown;
+  /** Clips in the video. */
+  count: number;
+  schema: Schema | null;
+  fileFor: (category: string) => string | undefined;
+}) => {
+  const { dispatch } = ctx;
+  const i = path[1] as number;
+  return (
+    <>
+      <div class="row-actions">
+        <button
+          type="button"
+          class="secondary small"
+          disabled={i === 0}
+          onClick={() => dispatch({ type: "move", list: ["clips"], from: i, to: i - 1 })}
+        >
+          Move earlier
+        </button>
+        <button
+          type="button"
+          class="secondary small"
+          disabled={i === count - 1}
+          onClick={() => dispatch({ type: "move", list: ["clips"], from: i, to: i + 1 })}
+        >
+          Move later
+        </button>
+        <button
+          type="button"
+          class="secondary small"
+          onClick={() =>
+            dispatch({ type: "insert", list: ["clips"], item: structuredClone(clip), index: i + 1 })
+          }
+        >
+          Duplicate
+        </button>
+        <button
+          type="button"
+          class="danger small"
+          disabled={count <= 1}
+          onClick={() => dispatch({ type: "remove", list: ["clips"], index: i })}
+        >
+          Remove clip
+        </button>
+      </div>
+      {schema && <Fields ctx={ctx} path={path} schema={schema} skip={["layers", "transition"]} />}
+      <TransitionFields ctx={ctx} at={[...path, "transition"]} inherit />
+      <LayerRows
+        ctx={ctx}
+        list={[...path, "layers"]}
+        types={itemTypes(ctx, [...path, "layers"])}
+        fileFor={fileFor}
+        title="Layers"
+      />
+    </>
+  );
+};
+
 export const VideoPanel = ({
   ctx,
   path,
@@ -205,100 +329,19 @@ export const VideoPanel = ({
   let title = "Video settings";
   let body = null;
   if (path.length === 0) {
-    const root = deref(ctx.schemas, ctx.schemas.root);
-    body = (
-      <>
-        <Fields ctx={ctx} path={[]} schema={root} skip={SETTINGS_SKIP} />
-        <fieldset class="field-group">
-          <legend>defaults</legend>
-          <FieldRow
-            ctx={ctx}
-            path={["defaults"]}
-            spec={fieldsOf(ctx.schemas, schemaAt(ctx.schemas, ctx.config, ["defaults"]) ?? {}).find(
-              (f) => f.key === "duration",
-            )!}
-          />
-          <TransitionFields ctx={ctx} at={["defaults", "transition"]} inherit={false} />
-          <p class="hint">
-            Layer defaults (<code>defaults.layer</code>, <code>defaults.layerType</code>) are edited in the
-            JSON view.
-          </p>
-        </fieldset>
-        <LayerRows
-          ctx={ctx}
-          list={["globalLayers"]}
-          types={itemTypes(ctx, ["globalLayers"])}
-          fileFor={fileFor}
-          title="Global layers"
-        />
-        <div class="layer-rows">
-          <h3>Audio tracks</h3>
-          <button
-            type="button"
-            class="small"
-            onClick={() =>
-              dispatch({
-                type: "insert",
-                list: ["audioTracks"],
-                item: fileFor("audio") ? { path: fileFor("audio")! } : {},
-              })
-            }
-          >
-            Add an audio track
-          </button>
-        </div>
-      </>
-    );
+    body = <VideoSettings ctx={ctx} fileFor={fileFor} />;
   } else if (path[0] === "clips" && path.length === 2) {
     const i = path[1] as number;
     title = `Clip ${i + 1}`;
     body = (
-      <>
-        <div class="row-actions">
-          <button
-            type="button"
-            class="secondary small"
-            disabled={i === 0}
-            onClick={() => dispatch({ type: "move", list: ["clips"], from: i, to: i - 1 })}
-          >
-            Move earlier
-          </button>
-          <button
-            type="button"
-            class="secondary small"
-            disabled={i === clips.length - 1}
-            onClick={() => dispatch({ type: "move", list: ["clips"], from: i, to: i + 1 })}
-          >
-            Move later
-          </button>
-          <button
-            type="button"
-            class="secondary small"
-            onClick={() =>
-              dispatch({ type: "insert", list: ["clips"], item: structuredClone(value), index: i + 1 })
-            }
-          >
-            Duplicate
-          </button>
-          <button
-            type="button"
-            class="danger small"
-            disabled={clips.length <= 1}
-            onClick={() => dispatch({ type: "remove", list: ["clips"], index: i })}
-          >
-            Remove clip
-          </button>
-        </div>
-        {schema && <Fields ctx={ctx} path={path} schema={schema} skip={["layers", "transition"]} />}
-        <TransitionFields ctx={ctx} at={[...path, "transition"]} inherit />
-        <LayerRows
-          ctx={ctx}
-          list={[...path, "layers"]}
-          types={itemTypes(ctx, [...path, "layers"])}
-          fileFor={fileFor}
-          title="Layers"
-        />
-      </>
+      <ClipSettings
+        ctx={ctx}
+        path={path}
+        clip={value}
+        count={clips.length}
+        schema={schema}
+        fileFor={fileFor}
+      />
     );
   } else if (path[0] === "audioTracks") {
     title = `Audio track ${Number(path[1]) + 1}`;

@@ -4,17 +4,17 @@
  * and delete. Uploads go to POST /api/v1/files/upload like any API client's.
  */
 import { Fragment } from "preact";
-import { useRef, useState } from "preact/hooks";
-import { api, ApiError, data, downloadUrl, explain, upload } from "../../shared/api.ts";
+import { useState } from "preact/hooks";
+import { api, data, downloadUrl } from "../../shared/api.ts";
 import type { MediaFile } from "../../shared/api-types.ts";
 import { formatBytes, formatDate, formatSeconds, fromNow } from "../../shared/format.ts";
 import { PageHeader } from "../../shared/layout.tsx";
+import { Uploader } from "./file-uploader.tsx";
 import {
   ConfirmButton,
   CopyButton,
   Notice,
   Pager,
-  Progress,
   Show,
   TableWrap,
   useResource,
@@ -23,22 +23,6 @@ import {
 
 const CATEGORIES = ["image", "video", "audio", "font"] as const;
 type Category = (typeof CATEGORIES)[number];
-const RETENTION = [
-  [1, "1 hour"],
-  [24, "24 hours"],
-  [72, "3 days"],
-  [168, "7 days"],
-  [720, "30 days"],
-] as const;
-
-interface Sending {
-  key: number;
-  name: string;
-  fraction: number;
-  error?: unknown;
-  done?: boolean;
-}
-
 const categoryOf = (file: MediaFile) => String(file.metadata.category ?? file.mimeType.split("/")[0]);
 
 const Thumb = ({ file }: { file: MediaFile }) =>
@@ -67,92 +51,72 @@ const Preview = ({ file }: { file: MediaFile }) => {
   return <p class="muted">No preview for {file.mimeType}; download it to look at it.</p>;
 };
 
-const Uploader = ({ uploaded }: { uploaded: () => void }) => {
-  const [ttl, setTtl] = useState(24);
-  const [over, setOver] = useState(false);
-  const [sending, setSending] = useState<Sending[]>([]);
-  const input = useRef<HTMLInputElement>(null);
-  const counter = useRef(0);
-  const send = (files: FileList | null) => {
-    for (const file of Array.from(files ?? [])) {
-      const key = ++counter.current;
-      const update = (change: Partial<Sending>) =>
-        setSending((list) => list.map((s) => (s.key === key ? { ...s, ...change } : s)));
-      setSending((list) => [...list, { key, name: file.name, fraction: 0 }]);
-      upload(file, { ttlHours: ttl, onProgress: (fraction) => update({ fraction }) }).then(
-        () => {
-          update({ fraction: 1, done: true });
-          uploaded();
-        },
-        (error) => update({ error }),
-      );
-    }
-    if (input.current) input.current.value = "";
-  };
-  return (
-    <section class="panel" aria-labelledby="upload-h">
-      <h2 id="upload-h">Upload</h2>
-      <div
-        class={`dropzone${over ? " over" : ""}`}
-        onDragOver={(e) => (e.preventDefault(), setOver(true))}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          e.preventDefault();
-          setOver(false);
-          send(e.dataTransfer?.files ?? null);
-        }}
-      >
-        <p>Drop images, videos, audio or fonts here (up to 100 MB each), or</p>
-        <p>
-          <input
-            ref={input}
-            id="file-input"
-            class="visually-hidden"
-            type="file"
-            multiple
-            onChange={(e) => send(e.currentTarget.files)}
-          />
-          <label class="button" for="file-input">
-            Choose files
-          </label>
+/** One file: its thumbnail, name and kind, size, storageUrl (with a copy button), expiry, and its actions. */
+const FileRow = ({
+  file,
+  open,
+  onToggle,
+  onDeleted,
+}: {
+  file: MediaFile;
+  /** Its preview is shown (a row below it). */
+  open: boolean;
+  onToggle: () => void;
+  onDeleted: () => Promise<unknown>;
+}) => (
+  <Fragment>
+    <tr>
+      <td data-label="Preview">
+        <Thumb file={file} />
+      </td>
+      <td data-label="Name" class="wrap">
+        {file.originalName}
+        <p class="hint">
+          {file.mimeType}
+          {file.width ? ` · ${file.width}×${file.height}` : ""}
+          {file.duration ? ` · ${formatSeconds(file.duration)}` : ""}
         </p>
-        <div class="inline-form center">
-          <div class="field">
-            <label for="ttl">Keep for</label>
-            <select id="ttl" value={ttl} onChange={(e) => setTtl(Number(e.currentTarget.value))}>
-              {RETENTION.map(([hours, text]) => (
-                <option key={hours} value={hours}>
-                  {text}
-                </option>
-              ))}
-            </select>
-          </div>
+      </td>
+      <td data-label="Size">{formatBytes(file.size)}</td>
+      <td data-label="storageUrl" class="wrap">
+        <code>{file.storageUrl}</code> <CopyButton text={file.storageUrl} label="Copy storageUrl" />
+      </td>
+      <td data-label="Expires" title={formatDate(file.expiresAt)}>
+        {file.expiresAt ? fromNow(file.expiresAt) : "kept"}
+      </td>
+      <td data-label="Actions">
+        <div class="row-actions">
+          <button type="button" class="secondary small" aria-expanded={open} onClick={onToggle}>
+            {open ? "Hide" : "Preview"}
+          </button>
+          <a class="button secondary small" href={downloadUrl(file.id)} download={file.originalName}>
+            Download
+          </a>
+          <ConfirmButton
+            question={`Delete ${file.originalName}?`}
+            onConfirm={async () => {
+              await data(
+                api.DELETE("/api/v1/files/{fileId}", {
+                  params: { path: { fileId: file.id } },
+                }),
+              );
+              await onDeleted();
+            }}
+          >
+            Delete
+          </ConfirmButton>
         </div>
-      </div>
-      {sending.length > 0 && (
-        <ul class="stack plain" aria-label="Uploads">
-          {sending.map((s) => (
-            <li key={s.key}>
-              <strong>{s.name}</strong>{" "}
-              {s.error ? (
-                <span class="field-error" role="alert">
-                  {explain(s.error)}
-                  {s.error instanceof ApiError && s.error.errors.length > 0
-                    ? ` (${s.error.errors.map((e) => e.message).join("; ")})`
-                    : ""}
-                </span>
-              ) : s.done ? (
-                <span class="badge s-completed">Uploaded</span>
-              ) : (
-                <Progress value={s.fraction * 100} label={`Uploading ${s.name}`} />
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-};
+      </td>
+    </tr>
+    {open && (
+      <tr>
+        <td colSpan={6}>
+          <Preview file={file} />
+        </td>
+      </tr>
+    )}
+  </Fragment>
+);
 
 export const Files = () => {
   useTitle("Files");
@@ -229,68 +193,13 @@ export const Files = () => {
                     </thead>
                     <tbody>
                       {list.map((file) => (
-                        <Fragment key={file.id}>
-                          <tr>
-                            <td data-label="Preview">
-                              <Thumb file={file} />
-                            </td>
-                            <td data-label="Name" class="wrap">
-                              {file.originalName}
-                              <p class="hint">
-                                {file.mimeType}
-                                {file.width ? ` · ${file.width}×${file.height}` : ""}
-                                {file.duration ? ` · ${formatSeconds(file.duration)}` : ""}
-                              </p>
-                            </td>
-                            <td data-label="Size">{formatBytes(file.size)}</td>
-                            <td data-label="storageUrl" class="wrap">
-                              <code>{file.storageUrl}</code>{" "}
-                              <CopyButton text={file.storageUrl} label="Copy storageUrl" />
-                            </td>
-                            <td data-label="Expires" title={formatDate(file.expiresAt)}>
-                              {file.expiresAt ? fromNow(file.expiresAt) : "kept"}
-                            </td>
-                            <td data-label="Actions">
-                              <div class="row-actions">
-                                <button
-                                  type="button"
-                                  class="secondary small"
-                                  aria-expanded={open === file.id}
-                                  onClick={() => setOpen(open === file.id ? null : file.id)}
-                                >
-                                  {open === file.id ? "Hide" : "Preview"}
-                                </button>
-                                <a
-                                  class="button secondary small"
-                                  href={downloadUrl(file.id)}
-                                  download={file.originalName}
-                                >
-                                  Download
-                                </a>
-                                <ConfirmButton
-                                  question={`Delete ${file.originalName}?`}
-                                  onConfirm={async () => {
-                                    await data(
-                                      api.DELETE("/api/v1/files/{fileId}", {
-                                        params: { path: { fileId: file.id } },
-                                      }),
-                                    );
-                                    await files.reload();
-                                  }}
-                                >
-                                  Delete
-                                </ConfirmButton>
-                              </div>
-                            </td>
-                          </tr>
-                          {open === file.id && (
-                            <tr>
-                              <td colSpan={6}>
-                                <Preview file={file} />
-                              </td>
-                            </tr>
-                          )}
-                        </Fragment>
+                        <FileRow
+                          key={file.id}
+                          file={file}
+                          open={open === file.id}
+                          onToggle={() => setOpen(open === file.id ? null : file.id)}
+                          onDeleted={() => files.reload()}
+                        />
                       ))}
                     </tbody>
                   </table>

@@ -8,7 +8,8 @@ import { api, data } from "../../shared/api.ts";
 import { formatDate } from "../../shared/format.ts";
 import { PageHeader } from "../../shared/layout.tsx";
 import { CopyButton, Show, useResource, useTitle } from "../../shared/ui.tsx";
-import { Deliveries, Rotate } from "./webhook.tsx";
+import { Rotate } from "./webhook.tsx";
+import { Deliveries } from "./webhook-deliveries.tsx";
 
 /** The secret, shown on request (it stays readable: unlike an endpoint's, it was never shown at creation). */
 export const CallbackSecret = ({ secret }: { secret: string }) => {

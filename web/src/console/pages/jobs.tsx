@@ -7,6 +7,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, data } from "../../shared/api.ts";
+import type { JobListItem } from "../../shared/api-types.ts";
 import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
 import { formatDate } from "../../shared/format.ts";
 import { PageHeader } from "../../shared/layout.tsx";
@@ -41,6 +42,101 @@ const RenderExample = () => {
     </form>
   );
 };
+
+/** The list's filters: a search (applied after a pause in typing), the status and the type. */
+const JobFilters = ({
+  search,
+  setSearch,
+  status,
+  type,
+  setFilters,
+}: {
+  search: string;
+  setSearch: (search: string) => void;
+  status: string;
+  type: string;
+  setFilters: (change: { search?: string; status?: string; type?: string }) => void;
+}) => (
+  <form class="filters" role="search" onSubmit={(e) => (e.preventDefault(), setFilters({ search }))}>
+    <Field name="search" label="Search" class="grow">
+      {(p) => (
+        <input
+          {...p}
+          type="search"
+          placeholder="Job id, text in the config, error"
+          value={search}
+          onInput={(e) => setSearch(e.currentTarget.value)}
+        />
+      )}
+    </Field>
+    <Field name="status" label="Status">
+      {(p) => (
+        <select {...p} value={status} onChange={(e) => setFilters({ status: e.currentTarget.value })}>
+          <option value="">Any</option>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.toLowerCase()}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+    <Field name="type" label="Type">
+      {(p) => (
+        <select {...p} value={type} onChange={(e) => setFilters({ type: e.currentTarget.value })}>
+          <option value="">Any</option>
+          <option value="IMAGE">image</option>
+          <option value="VIDEO">video</option>
+        </select>
+      )}
+    </Field>
+  </form>
+);
+
+/** One page of jobs: id (and error), type and format, status, progress, tokens, creation time. */
+const JobsTable = ({ jobs: list }: { jobs: JobListItem[] }) => (
+  <TableWrap label="Jobs">
+    <table class="cards">
+      <thead>
+        <tr>
+          <th>Job</th>
+          <th>Type</th>
+          <th>Status</th>
+          <th>Progress</th>
+          <th class="num">Tokens</th>
+          <th>Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {list.map((job) => (
+          <tr key={job.id}>
+            <td data-label="Job">
+              <a href={`/console/jobs/${job.id}`}>{job.id}</a>
+              {job.errorMessage && <p class="field-error">{job.errorMessage}</p>}
+            </td>
+            <td data-label="Type">
+              {job.type.toLowerCase()} · {job.outputFormat}
+            </td>
+            <td data-label="Status">
+              <StatusBadge status={job.status} />
+            </td>
+            <td data-label="Progress">
+              {job.status === "PROCESSING" && job.progress ? (
+                <Progress value={job.progress.percent} label={`Progress of ${job.id}`} />
+              ) : (
+                "—"
+              )}
+            </td>
+            <td data-label="Tokens" class="num">
+              {job.tokensUsed}
+            </td>
+            <td data-label="Created">{formatDate(job.createdAt)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  </TableWrap>
+);
 
 export const Jobs = () => {
   useTitle("Jobs");
@@ -99,44 +195,13 @@ export const Jobs = () => {
           New job in the builder
         </a>
       </PageHeader>
-      <form class="filters" role="search" onSubmit={(e) => (e.preventDefault(), setFilters({ search }))}>
-        <Field name="search" label="Search" class="grow">
-          {(p) => (
-            <input
-              {...p}
-              type="search"
-              placeholder="Job id, text in the config, error"
-              value={search}
-              onInput={(e) => setSearch(e.currentTarget.value)}
-            />
-          )}
-        </Field>
-        <Field name="status" label="Status">
-          {(p) => (
-            <select
-              {...p}
-              value={filters.status}
-              onChange={(e) => setFilters({ status: e.currentTarget.value })}
-            >
-              <option value="">Any</option>
-              {STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s.toLowerCase()}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field name="type" label="Type">
-          {(p) => (
-            <select {...p} value={filters.type} onChange={(e) => setFilters({ type: e.currentTarget.value })}>
-              <option value="">Any</option>
-              <option value="IMAGE">image</option>
-              <option value="VIDEO">video</option>
-            </select>
-          )}
-        </Field>
-      </form>
+      <JobFilters
+        search={search}
+        setSearch={setSearch}
+        status={filters.status}
+        type={filters.type}
+        setFilters={setFilters}
+      />
       <Show resource={jobs} what="Loading jobs">
         {({ jobs: list, pagination }) =>
           list.length === 0 ? (
@@ -150,47 +215,7 @@ export const Jobs = () => {
               <p class="muted" aria-live="polite">
                 {pagination.totalCount} job{pagination.totalCount === 1 ? "" : "s"}
               </p>
-              <TableWrap label="Jobs">
-                <table class="cards">
-                  <thead>
-                    <tr>
-                      <th>Job</th>
-                      <th>Type</th>
-                      <th>Status</th>
-                      <th>Progress</th>
-                      <th class="num">Tokens</th>
-                      <th>Created</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {list.map((job) => (
-                      <tr key={job.id}>
-                        <td data-label="Job">
-                          <a href={`/console/jobs/${job.id}`}>{job.id}</a>
-                          {job.errorMessage && <p class="field-error">{job.errorMessage}</p>}
-                        </td>
-                        <td data-label="Type">
-                          {job.type.toLowerCase()} · {job.outputFormat}
-                        </td>
-                        <td data-label="Status">
-                          <StatusBadge status={job.status} />
-                        </td>
-                        <td data-label="Progress">
-                          {job.status === "PROCESSING" && job.progress ? (
-                            <Progress value={job.progress.percent} label={`Progress of ${job.id}`} />
-                          ) : (
-                            "—"
-                          )}
-                        </td>
-                        <td data-label="Tokens" class="num">
-                          {job.tokensUsed}
-                        </td>
-                        <td data-label="Created">{formatDate(job.createdAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableWrap>
+              <JobsTable jobs={list} />
               <Pager
                 page={filters.page}
                 totalPages={pagination.totalPages}

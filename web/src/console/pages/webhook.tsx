@@ -4,10 +4,10 @@
  * (the new secret shown once; the old one keeps signing for the grace period) and deletion. The log refreshes
  * every 2 s while a delivery is pending.
  */
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { useLocation } from "preact-iso";
 import { api, ApiError, data } from "../../shared/api.ts";
-import type { EventType, WebhookDelivery, WebhookEndpoint } from "../../shared/api-types.ts";
+import type { EventType, WebhookEndpoint } from "../../shared/api-types.ts";
 import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
 import { formatDate } from "../../shared/format.ts";
 import { PageHeader } from "../../shared/layout.tsx";
@@ -17,14 +17,11 @@ import {
   SecretOnce,
   Show,
   StatusBadge,
-  TableWrap,
   useResource,
   useTitle,
 } from "../../shared/ui.tsx";
+import { Deliveries } from "./webhook-deliveries.tsx";
 import { EVENT_TYPES, EventTypeChecks } from "./webhooks.tsx";
-
-const DELIVERY_STATUSES = ["pending", "delivered", "dead_letter"] as const;
-type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 const EditEndpoint = ({ endpoint, saved }: { endpoint: WebhookEndpoint; saved: () => void }) => {
   const [name, setName] = useState(endpoint.name);
@@ -152,196 +149,6 @@ const SendTest = ({ id, sent }: { id: string; sent: () => void }) => {
         </p>
       )}
     </form>
-  );
-};
-
-const Attempts = ({ endpointId, delivery }: { endpointId: string; delivery: WebhookDelivery }) => {
-  const detail = useResource(
-    () =>
-      data(
-        api.GET("/api/v2/webhooks/{id}/deliveries/{deliveryId}", {
-          params: { path: { id: endpointId, deliveryId: delivery.id } },
-        }),
-      ),
-    [endpointId, delivery.id, delivery.attempts, delivery.status],
-  );
-  return (
-    <Show resource={detail} what="Loading the attempts">
-      {(delivery) =>
-        delivery.attemptLog.length === 0 ? (
-          <p class="muted">
-            No attempt yet
-            {delivery.nextAttemptAt ? `; the next at ${formatDate(delivery.nextAttemptAt)}` : ""}.
-          </p>
-        ) : (
-          <table>
-            <caption class="muted">
-              Event <code>{delivery.eventId}</code>
-              {delivery.event?.jobId ? (
-                <>
-                  {" "}
-                  of job <a href={`/console/jobs/${delivery.event.jobId}`}>{delivery.event.jobId}</a>
-                </>
-              ) : null}
-            </caption>
-            <thead>
-              <tr>
-                <th>Attempt</th>
-                <th>Result</th>
-                <th>Response</th>
-                <th class="num">Time</th>
-                <th>When</th>
-                <th>Error or answer</th>
-              </tr>
-            </thead>
-            <tbody>
-              {delivery.attemptLog.map((entry) => (
-                <tr key={entry.attempt}>
-                  <td>{entry.attempt}</td>
-                  <td>
-                    <StatusBadge status={entry.status} />
-                  </td>
-                  <td>{entry.responseStatus ?? "none"}</td>
-                  <td class="num">{entry.durationMs} ms</td>
-                  <td>{formatDate(entry.attemptedAt)}</td>
-                  <td class="wrap">
-                    <code>{entry.error ?? entry.responseBody ?? ""}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )
-      }
-    </Show>
-  );
-};
-
-export const Deliveries = ({ endpointId, version }: { endpointId: string; version: number }) => {
-  const [status, setStatus] = useState<DeliveryStatus | "">("");
-  const [open, setOpen] = useState<string | null>(null);
-  const deliveries = useResource(
-    () =>
-      data(
-        api.GET("/api/v2/webhooks/{id}/deliveries", {
-          params: {
-            path: { id: endpointId },
-            query: { limit: "50", ...(status ? { status } : {}) },
-          },
-        }),
-      ),
-    [endpointId, status, version],
-  );
-  const pending = deliveries.state.data?.some((d) => d.status === "pending") ?? false;
-  useEffect(() => {
-    if (!pending) return;
-    const timer = setInterval(() => void deliveries.reload(), 2000);
-    return () => clearInterval(timer);
-  }, [pending]);
-  return (
-    <>
-      <div class="filters">
-        <div class="field">
-          <label for="delivery-status">Status</label>
-          <select
-            id="delivery-status"
-            value={status}
-            onChange={(e) => {
-              const value = e.currentTarget.value;
-              setStatus(DELIVERY_STATUSES.find((s) => s === value) ?? "");
-            }}
-          >
-            <option value="">Any</option>
-            {DELIVERY_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s.replace("_", " ")}
-              </option>
-            ))}
-          </select>
-        </div>
-        <button type="button" class="secondary" onClick={() => void deliveries.reload()}>
-          Refresh
-        </button>
-      </div>
-      <Show resource={deliveries} what="Loading deliveries">
-        {(list) =>
-          list.length === 0 ? (
-            <Notice kind="info">
-              No deliveries{status ? ` with status ${status.replace("_", " ")}` : " yet"}.
-            </Notice>
-          ) : (
-            <TableWrap label="Delivery log">
-              <table>
-                <thead>
-                  <tr>
-                    <th>Event</th>
-                    <th>Status</th>
-                    <th class="num">Attempts</th>
-                    <th>Last response</th>
-                    <th>Created</th>
-                    <th>
-                      <span class="muted">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {list.map((delivery) => [
-                    <tr key={delivery.id}>
-                      <td>
-                        <code>{delivery.eventType}</code>
-                        <p class="hint">{delivery.id}</p>
-                      </td>
-                      <td>
-                        <StatusBadge status={delivery.status} />
-                        {delivery.lastError && <p class="hint">{delivery.lastError}</p>}
-                      </td>
-                      <td class="num">{delivery.attempts}</td>
-                      <td>{delivery.responseStatus ?? "—"}</td>
-                      <td>{formatDate(delivery.createdAt)}</td>
-                      <td>
-                        <div class="row-actions">
-                          <button
-                            type="button"
-                            class="secondary small"
-                            aria-expanded={open === delivery.id}
-                            onClick={() => setOpen(open === delivery.id ? null : delivery.id)}
-                          >
-                            {open === delivery.id ? "Hide attempts" : "Attempts"}
-                          </button>
-                          {delivery.status === "dead_letter" && (
-                            <ConfirmButton
-                              class="secondary"
-                              question="Send it again?"
-                              onConfirm={async () => {
-                                await data(
-                                  api.POST("/api/v2/webhooks/{id}/deliveries/{deliveryId}/replay", {
-                                    params: { path: { id: endpointId, deliveryId: delivery.id } },
-                                  }),
-                                );
-                                await deliveries.reload();
-                              }}
-                            >
-                              Replay
-                            </ConfirmButton>
-                          )}
-                        </div>
-                      </td>
-                    </tr>,
-                    open === delivery.id ? (
-                      <tr key={`${delivery.id}-attempts`}>
-                        <td colSpan={6}>
-                          <Attempts endpointId={endpointId} delivery={delivery} />
-                        </td>
-                      </tr>
-                    ) : null,
-                  ])}
-                </tbody>
-              </table>
-            </TableWrap>
-          )
-        }
-      </Show>
-    </>
   );
 };
 

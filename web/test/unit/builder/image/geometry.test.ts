@@ -1,12 +1,12 @@
 /**
  * Moving, resizing and snapping image layers on the builder's canvas (web/src/builder/image/geometry.ts), checked
- * against the image page's own placement (src/image-renderer/placement.ts, what renders and the preview draw): a
+ * against the image page's own placement (packages/image-page/src/placement.ts, what renders and the preview draw): a
  * move or resize written back into the config puts the layer's box where the pointer put it, in whichever way the
  * layer is placed (pixels, a named position, fractions with an origin), over generated canvases, boxes and moves.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { placement, type Placeable } from "../../../../../src/image-renderer/placement.ts";
+import { placement, type Placeable } from "@media-render/image-page/placement";
 import {
   growLayer,
   handlesOf,

@@ -10,7 +10,7 @@
 import { placement, type Placeable } from "../placement.ts";
 import { css, effects, esc } from "../style.ts";
 import { sandboxDocument } from "@media-render/contract/html-sandbox";
-import { STATIC_ORIGIN } from "../../storage/page-origins.ts";
+import { STATIC_ORIGIN } from "../page-origins.ts";
 import { libraryUrl } from "./libraries.ts";
 
 export interface HtmlLayerInput extends Placeable {

@@ -8,7 +8,7 @@
  * - `outside`: ratio kept, the smallest size covering the box, not cropped; the box is the picture itself.
  * Only `width` or only `height` keeps the ratio; neither keeps the natural size.
  */
-import { assetUrl } from "../../storage/page-origins.ts";
+import { assetUrl } from "../page-origins.ts";
 import { placement, type Placeable } from "../placement.ts";
 import { css, effects, esc } from "../style.ts";
 

@@ -3,7 +3,7 @@
  * (static/render/lib, see scripts/build-render-assets.mjs), never from a CDN. The list itself is shared
  * with the video renderer: packages/contract/src/html-libraries.ts.
  */
-import { STATIC_ORIGIN } from "../../storage/page-origins.ts";
+import { STATIC_ORIGIN } from "../page-origins.ts";
 
 export const LIBRARY_PATH = "/render/lib";
 

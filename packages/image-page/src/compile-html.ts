@@ -6,9 +6,9 @@
  */
 import { applyLayerDefaults, type ImageConfig, type ImageLayer } from "@media-render/contract/config";
 import { FIT_ATTRIBUTES, FIT_SELECTOR, FIT_TEXT_FUNCTION } from "@media-render/contract/fit-text";
-import { pageFontFaces } from "../fonts/catalog.ts";
+import { pageFontFaces } from "./catalog-faces.ts";
+import type { HostedFonts } from "./font-faces.ts";
 import { FontRegistry } from "./fonts.ts";
-import type { HostedFonts } from "./hosted-fonts.ts";
 import { htmlLayerHtml, type HtmlLayerInput } from "./layers/html.ts";
 import { imageLayerHtml, type ImageLayerInput } from "./layers/image.ts";
 import {
@@ -18,7 +18,7 @@ import {
   type ShapeLayerInput,
 } from "./layers/shapes.ts";
 import { textLayerHtml, type TextLayerInput } from "./layers/text.ts";
-import { RENDER_ORIGINS, type PageOrigins } from "../storage/page-origins.ts";
+import { RENDER_ORIGINS, type PageOrigins } from "./page-origins.ts";
 
 /** Natural pixel sizes of the job's pictures, by storage URL (from media_files). */
 export type NaturalSizes = ReadonlyMap<string, { width: number; height: number }>;

@@ -19,7 +19,7 @@ import {
   substitute,
   variableSchema,
   type VariableDecl,
-} from "../../../../src/templates/variables.ts";
+} from "@media-render/contract/config/template-variables";
 
 const NAMES = ["logo", "price", "badge"] as const;
 

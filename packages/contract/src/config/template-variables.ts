@@ -6,19 +6,26 @@
  * A layer may carry a condition (`when`, packages/contract/src/config/template-condition.ts): merging keeps it only
  * where the condition holds. A variable used only in conditions, or whose placeholders all sit in conditional
  * layers, is derived optional (a row may leave it out).
- * Pure functions: no I/O, shared by saving a template and merging batch rows and single renders.
+ * Pure functions: no I/O, shared by saving a template and merging batch rows and single renders (the Worker) and
+ * the builder's save dialog, which derives the variables as saving derives them (web).
  */
-import type { FieldError } from "@media-render/contract/field-errors";
+import type { FieldError } from "../field-errors.ts";
 import {
   applyConditions,
   CONDITION_KEY,
   conditionHolds,
   conditionsOf,
   type ConditionSite,
-} from "@media-render/contract/config/template-condition";
-import type { VariableDecl } from "../db/schema.ts";
+} from "./template-condition.ts";
 
-export type { VariableDecl };
+/** A declared template variable (stored with its template: src/db/tables/templates.ts). */
+export interface VariableDecl {
+  name: string;
+  type: "string" | "number" | "colour" | "file";
+  required: boolean;
+  default?: string | number;
+}
+
 export type VariableType = VariableDecl["type"];
 export const VARIABLE_TYPES = ["string", "number", "colour", "file"] as const;
 export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;

@@ -1,16 +1,16 @@
 /**
  * The fonts a document needs, as `@font-face` rules, and the `font-family`/`font-weight` of each text layer.
  * - `fontPath`: an uploaded .ttf/.otf/.woff/.woff2, served from the job's own storage keys;
- * - `googleFont`: `Family` or `Family:weight` from the bundled catalogue (src/fonts), else from the hosted
- *   faces looked up before compiling (hosted-fonts.ts);
+ * - `googleFont`: `Family` or `Family:weight` from the bundled catalogue (catalog-faces.ts), else from the hosted
+ *   faces the Worker looked up before compiling (src/image-renderer/hosted-fonts.ts);
  * - `fontFamily`: a catalogue family when it names one, else a system font name;
  * - none: the default face, Arimo 400 from the catalogue (metrically identical to Arial, the documented
  *   default), so text looks the same on every machine instead of depending on installed system fonts.
  */
 import { catalogFaceName, resolveCatalogFont, type CatalogFont } from "@media-render/contract/fonts/catalog";
-import { catalogFontFaces } from "../fonts/catalog.ts";
-import { fontKey, type FontFaces } from "../fonts/source.ts";
-import { RENDER_ORIGINS, type PageOrigins } from "../storage/page-origins.ts";
+import { catalogFontFaces } from "./catalog-faces.ts";
+import { fontKey, type FontFaces } from "./font-faces.ts";
+import { RENDER_ORIGINS, type PageOrigins } from "./page-origins.ts";
 
 export interface FontChoice {
   fontPath?: string;

@@ -3,8 +3,11 @@
  * request and answers these two from storage (the job's own R2 keys) and from the ASSETS folder
  * (catalogue fonts, html-layer libraries); anything else is refused.
  * The builder's preview compiles the same page in a browser, where these are real URLs (`PageOrigins`).
+ * A stored file's R2 key (`keyOf`) is defined here, where the page first needs it; src/storage/paths.ts passes it on.
  */
-import { keyOf } from "./paths.ts";
+
+/** A file's R2 key: its storage URL (`/<category>/<date>/<user>/<id>.<ext>`) without the leading slash. */
+export const keyOf = (storageUrl: string): string => storageUrl.replace(/^\/+/, "");
 
 /** `https://assets.local/<r2 key>`: the job's input files. */
 export const ASSET_ORIGIN = "https://assets.local";

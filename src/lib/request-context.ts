@@ -1,9 +1,0 @@
-/** The first middleware of the app: builds the request's context once (see src/context.ts). */
-import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../app-env.ts";
-import { createContext } from "../context.ts";
-
-export const requestContext = createMiddleware<AppEnv>(async (c, next) => {
-  c.set("ctx", createContext(c.env, { defer: (work) => c.executionCtx.waitUntil(work) }));
-  await next();
-});
