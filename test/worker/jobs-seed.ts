@@ -5,7 +5,9 @@ import type { JobStatus, JobType } from "../../src/db/schema.ts";
 import { openJob } from "../../src/jobs/lifecycle.ts";
 import { outputStorageUrl } from "../../src/jobs/output.ts";
 import { newId } from "../../src/lib/ids.ts";
+import type { VideoConfig } from "@media-render/contract/config";
 import { signCallback } from "@media-render/contract/signing";
+import { buildTimeline } from "@media-render/contract/timeline";
 import { call, json, testCtx } from "./helpers.ts";
 
 export interface SeedJob {
@@ -169,4 +171,21 @@ export const jobOutputUrl = async (jobId: string, bytes?: number) => {
   });
   if (bytes !== undefined) await env.FILES.put(url.slice(1), new Uint8Array(bytes));
   return `${env.PUBLIC_URL}/storage${url}`;
+};
+
+/** A video of one clip of `seconds` at `width` x `height` (25 fps) and its planned timeline, as the chunk tests plan. */
+export const plannedClip = (
+  seconds: number,
+  width = 1280,
+  height = 720,
+  extra: Partial<VideoConfig> = {},
+) => {
+  const config = {
+    width,
+    height,
+    fps: 25,
+    clips: [{ duration: seconds, layers: [] }],
+    ...extra,
+  } as VideoConfig;
+  return { config, timeline: buildTimeline(config, { videoLength: () => null }) };
 };

@@ -16,7 +16,6 @@ import {
   renderWork,
   videoDeadlineSeconds,
 } from "@media-render/contract/deadline";
-import { buildTimeline } from "@media-render/contract/timeline";
 import { chunkWindow, composedRange } from "@media-render/contract/windows";
 import { createContext } from "../../src/context.ts";
 import { chunkCount, chunksOf, moveChunk, openChunks, segmentKey, wordsKey } from "../../src/jobs/chunks.ts";
@@ -29,18 +28,17 @@ import { videoRequest } from "../../src/queues/dispatch-video.ts";
 import { applyStatusReport } from "../../src/renderer/apply-status.ts";
 import { keyOf } from "../../src/storage/paths.ts";
 import { body, call, json, newAccount, testCtx } from "./helpers.ts";
-import { auditedBalance, get, jobOutputUrl, jobRow, openPending, statusReport } from "./jobs-seed.ts";
+import {
+  auditedBalance,
+  get,
+  jobOutputUrl,
+  jobRow,
+  openPending,
+  statusReport,
+  plannedClip,
+} from "./jobs-seed.ts";
 
-const video = (seconds: number, width: number, height: number, extra: Partial<VideoConfig> = {}) => {
-  const config = {
-    width,
-    height,
-    fps: 25,
-    clips: [{ duration: seconds, layers: [] }],
-    ...extra,
-  } as VideoConfig;
-  return { config, timeline: buildTimeline(config, { videoLength: () => null }) };
-};
+const video = plannedClip;
 
 describe("a captioned job", () => {
   it("splits like any other: by its work and the pool, and into as many chunks as the longest render needs", () => {

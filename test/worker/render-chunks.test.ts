@@ -6,7 +6,6 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { VideoConfig } from "@media-render/contract/config";
 import { chunksForDeadline, renderWork, videoDeadlineSeconds } from "@media-render/contract/deadline";
-import { buildTimeline } from "@media-render/contract/timeline";
 import { chunkWindow, MAX_CHUNKS } from "@media-render/contract/windows";
 import { createContext } from "../../src/context.ts";
 import {
@@ -29,18 +28,9 @@ import { LEASE_MS } from "../../src/queues/watch-lease.ts";
 import { applyStatusReport } from "../../src/renderer/apply-status.ts";
 import { keyOf } from "../../src/storage/paths.ts";
 import { newAccount, testCtx } from "./helpers.ts";
-import { auditedBalance, jobOutputUrl, jobRow, openPending, statusReport } from "./jobs-seed.ts";
+import { auditedBalance, jobOutputUrl, jobRow, openPending, statusReport, plannedClip } from "./jobs-seed.ts";
 
-const video = (seconds: number, width = 1280, height = 720, extra: Partial<VideoConfig> = {}) => {
-  const config = {
-    width,
-    height,
-    fps: 25,
-    clips: [{ duration: seconds, layers: [] }],
-    ...extra,
-  } as VideoConfig;
-  return { config, timeline: buildTimeline(config, { videoLength: () => null }) };
-};
+const video = plannedClip;
 
 describe("when a job splits", () => {
   it("at a minute of 1280x720, or the same work at another size, with two renderers or more", () => {
