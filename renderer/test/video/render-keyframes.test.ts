@@ -198,8 +198,10 @@ describe("the expression ffmpeg evaluates", () => {
       fc.asyncProperty(keyframes, fc.constantFrom(10, 24, 25, 30), async (frames, fps) => {
         const n = Math.ceil(4.5 * fps);
         const got = await ffmpegValues(frames, fps, n);
+        // Within 5e-5: ffmpeg's frame time is not exactly i / fps in binary, and a steep Bézier near a keyframe
+        // turns that into ~5e-7 of a value (seen: -84.7999995 for -84.8); a pixel or an alpha step is far more.
         got.forEach((v, i) =>
-          expect({ i, v }).toEqual({ i, v: expect.closeTo(valueAt(frames, i / fps), 6) }),
+          expect({ i, v }).toEqual({ i, v: expect.closeTo(valueAt(frames, i / fps), 4) }),
         );
       }),
       { numRuns: 12 },
