@@ -11,6 +11,7 @@
  */
 import { join } from "node:path";
 import { startLocalService } from "../scripts/lib/processes.mjs";
+import { buildTimeline } from "@media-render/contract/timeline";
 import { serviceApi } from "./_api.ts";
 import { editConfig } from "./_edit.ts";
 import { conditions, loadNow, median, quantile, spread } from "./_lib.ts";
@@ -46,9 +47,9 @@ const main = async () => {
       );
     };
     await newAccount();
-    // The edit's length: two bookends and its clips with 0.5 s fades between all of them.
+    /** The edit's length, as the service plans it (the contract's frame-exact timeline). */
     const lengthOf = (config: ReturnType<typeof editConfig>) =>
-      config.clips.reduce((s, c) => s + c.duration, 0) - 0.5 * (config.clips.length - 1);
+      buildTimeline(config as never, { videoLength: () => null }).duration;
 
     /** Seconds from the still job's creation to its PNG in hand. */
     const frameAt = async (config: ReturnType<typeof editConfig>, time: number) => {
