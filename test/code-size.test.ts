@@ -6,22 +6,12 @@
  * other reason a size that a split would make harder to read. An entry that no longer exceeds fails too, so the
  * lists only shrink.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseSync } from "oxc-parser";
 import { describe, expect, it } from "vitest";
+import { lineFinder, root, SOURCE_ROOTS, sourceFiles } from "./source-tree.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const ROOTS = [
-  "src",
-  "renderer/src",
-  "web/src",
-  "packages/contract/src",
-  "packages/image-page/src",
-  "client/src",
-  "scripts",
-];
 const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 100;
 
@@ -87,17 +77,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "split (came with the keyframes merge): the property picker and the diamonds' drag and keys out of the lane",
 };
 
-const sourceFiles = (dir: string): string[] =>
-  readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory()
-      ? e.name === "node_modules"
-        ? []
-        : sourceFiles(`${dir}/${e.name}`)
-      : /\.(ts|tsx|mts|mjs)$/.test(e.name) && !/\.d\.m?ts$/.test(e.name)
-        ? [`${dir}/${e.name}`]
-        : [],
-  );
-
 interface Node {
   type?: string;
   start: number;
@@ -111,21 +90,10 @@ interface Node {
 const measure = () => {
   const files = new Map<string, number>();
   const functions = new Map<string, number>();
-  for (const path of ROOTS.flatMap(sourceFiles)) {
+  for (const path of SOURCE_ROOTS.flatMap(sourceFiles)) {
     const text = readFileSync(join(root, path), "utf8");
     files.set(path, text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
-    const starts = [0];
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-    const lineOf = (offset: number) => {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid]! <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      return lo;
-    };
+    const lineOf = lineFinder(text);
     const visit = (node: unknown, name: string | undefined): void => {
       if (!node || typeof node !== "object") return;
       if (Array.isArray(node)) return node.forEach((n) => visit(n, name));
