@@ -49,7 +49,6 @@ const LONG_FILES: Record<string, string> = {
     "split: its sections are components (VideoSettings, ClipSettings, LayerRows, TransitionFields) sharing its helpers; a folder of modules is owed",
   "src/jobs/lifecycle.ts":
     "every status change of a job and its token movement in one place, so no transition is written twice",
-  "src/templates/routes.ts": "split: the batch routes from the template routes",
   "src/ledger/ledger.ts": "the only writer of balances: every movement's SQL beside the invariants it keeps",
   "src/billing/provider-events.ts":
     "split: one handler module per provider event family (checkout, subscription)",
