@@ -52,8 +52,6 @@ const LONG_FILES: Record<string, string> = {
   "src/files/routes.ts": "split: uploads (single, multipart) from downloads and links, two route modules",
   "src/templates/routes.ts": "split: the batch routes from the template routes",
   "src/ledger/ledger.ts": "the only writer of balances: every movement's SQL beside the invariants it keeps",
-  "src/billing/provider-events.ts":
-    "split: one handler module per provider event family (checkout, subscription)",
   "renderer/src/video/compile.ts":
     "split: the transitions' helpers (planTransitions, joinClips, drawnAfter, glTaps) into a module beside the graph's assembly",
   "renderer/src/video/raster/rasterize-text.ts":
