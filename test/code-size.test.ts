@@ -33,17 +33,11 @@ const LONG_FILES: Record<string, string> = {
   "scripts/lib/system.mjs":
     "split: the Debian package list (a table) from the code that installs and checks it",
   "scripts/deploy.mjs": "split: its steps (build, migrate, upload, verify) out of one script",
-  "client/src/cli.ts":
-    "split: one module per command group (jobs, files, templates) behind the argument parser",
   "web/src/builder/video/video-panels.tsx":
     "split: its sections are components (VideoSettings, ClipSettings, LayerRows, TransitionFields) sharing its helpers; a folder of modules is owed",
   "src/jobs/lifecycle.ts":
     "every status change of a job and its token movement in one place, so no transition is written twice",
-  "src/files/routes.ts": "split: uploads (single, multipart) from downloads and links, two route modules",
-  "src/templates/routes.ts": "split: the batch routes from the template routes",
   "src/ledger/ledger.ts": "the only writer of balances: every movement's SQL beside the invariants it keeps",
-  "src/billing/provider-events.ts":
-    "split: one handler module per provider event family (checkout, subscription)",
   "renderer/src/video/compile.ts":
     "split: the transitions' helpers (planTransitions, joinClips, drawnAfter, glTaps) into a module beside the graph's assembly",
   "renderer/src/video/raster/rasterize-text.ts":
@@ -61,7 +55,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "scripts/deploy.mjs#main": "split: one function per deploy step",
   "src/billing/stripe-provider.ts#stripeProvider":
     "the provider object: each method is short; the closure over the SDK client is what makes it long",
-  "client/src/cli.ts#main": "split: one function per command",
   "web/src/console/pages/sign-in.tsx#AddressStep": "split: the captcha and the code form",
   "src/docs/llms-txt.ts#guideText":
     "a document written as one template literal, read as the text it produces",
