@@ -100,10 +100,12 @@ export const follow = async (
 ) => {
   process.stderr.write(`job ${created.jobId} (${created.estimatedTokens} tokens reserved)\n`);
   let final: Job | undefined;
-  for await (const e of client.events(created.jobId)) {
-    if (e.event === "progress")
-      process.stderr.write(bar(e.data.progress?.percent ?? 0, e.data.progress?.stage, e.data.status));
-    else final = e.data;
+  for await (const event of client.events(created.jobId)) {
+    if (event.event === "progress")
+      process.stderr.write(
+        bar(event.data.progress?.percent ?? 0, event.data.progress?.stage, event.data.status),
+      );
+    else final = event.data;
   }
   process.stderr.write("\n");
   if (final?.status !== "COMPLETED" || final.outputFileId === null) {

@@ -13,7 +13,8 @@ export const reportFailure = (e: unknown): number => {
   if (e instanceof UsageError) return usageError(e.message);
   if (e instanceof ApiError) {
     process.stderr.write(`error ${e.status}: ${e.message}\n`);
-    for (const f of e.details?.errors ?? []) process.stderr.write(`  ${f.field ?? ""}: ${f.message}\n`);
+    for (const error of e.details?.errors ?? [])
+      process.stderr.write(`  ${error.field ?? ""}: ${error.message}\n`);
   } else process.stderr.write(`error: ${(e as Error).message}\n`);
   return 1;
 };

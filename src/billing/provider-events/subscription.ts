@@ -94,11 +94,11 @@ type Line = NonNullable<v.InferOutput<typeof Invoice>["lines"]>["data"][number];
 
 /** The prices of the lines a subscription item made for its period (not prorations, not one-off items). */
 const subscriptionPrices = (lines: Line[]) =>
-  lines.flatMap((l) =>
-    l.parent?.type === "subscription_item_details" &&
-    !l.parent.subscription_item_details?.proration &&
-    l.pricing?.price_details?.price
-      ? [l.pricing.price_details.price]
+  lines.flatMap((line) =>
+    line.parent?.type === "subscription_item_details" &&
+    !line.parent.subscription_item_details?.proration &&
+    line.pricing?.price_details?.price
+      ? [line.pricing.price_details.price]
       : [],
   );
 
