@@ -35,8 +35,8 @@ if (!reexecOnProjectNode()) {
   let failed = 0;
   for (const file of files) {
     console.log(`\n=== bench/${file} ===`);
-    const r = spawnSync(process.execPath, [join(root, "bench", file)], { cwd: root, stdio: "inherit" });
-    if (r.status !== 0) failed++;
+    const result = spawnSync(process.execPath, [join(root, "bench", file)], { cwd: root, stdio: "inherit" });
+    if (result.status !== 0) failed++;
   }
   process.exit(failed ? 1 : 0);
 }

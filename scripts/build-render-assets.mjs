@@ -48,14 +48,14 @@ for (const id of families) {
   const meta = readJson(join(pkg, "metadata.json"));
   const unicode = readJson(join(pkg, "unicode.json"));
   const own = subsets.filter((s) => meta.subsets.includes(s));
-  for (const s of own) ranges[s] ??= unicode[s];
+  for (const subset of own) ranges[subset] ??= unicode[subset];
   const weights = meta.weights.filter((w) =>
     own.some((s) => existsSync(join(pkg, "files", `${id}-${s}-${w}-normal.woff2`))),
   );
   for (const w of weights)
-    for (const s of own) {
-      const file = join(pkg, "files", `${id}-${s}-${w}-normal.woff2`);
-      if (existsSync(file)) copy(file, join(out, "fonts", id, `${w}-${s}.woff2`));
+    for (const subset of own) {
+      const file = join(pkg, "files", `${id}-${subset}-${w}-normal.woff2`);
+      if (existsSync(file)) copy(file, join(out, "fonts", id, `${w}-${subset}.woff2`));
     }
   catalog.push({
     family: meta.family,

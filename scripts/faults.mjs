@@ -33,7 +33,7 @@ if (!reexecOnProjectNode()) {
   let failed = false;
   for (const [name, config, paths] of runs) {
     console.log(`\n=== faults: ${name} (${paths.join(", ")}) ===`);
-    const r = spawnSync(bin(root, "vitest"), ["run", "--config", config, ...paths], {
+    const result = spawnSync(bin(root, "vitest"), ["run", "--config", config, ...paths], {
       cwd: root,
       encoding: "utf8",
       maxBuffer: 256 * 1024 * 1024,
@@ -44,12 +44,12 @@ if (!reexecOnProjectNode()) {
         WRANGLER_SEND_METRICS: "false",
       },
     });
-    process.stdout.write(r.stdout);
-    process.stderr.write(r.stderr);
+    process.stdout.write(result.stdout);
+    process.stderr.write(result.stderr);
     // vitest may put colour codes before a console line: strip them, or those figures miss the summary.
-    const plain = stripVTControlCharacters(r.stdout);
+    const plain = stripVTControlCharacters(result.stdout);
     figures.push(...[...plain.matchAll(/^\[faults\] .*$/gm)].map((m) => `${name}: ${m[0].slice(9)}`));
-    if (r.status !== 0) failed = true;
+    if (result.status !== 0) failed = true;
   }
   console.log(`\n=== fault suite figures (${new Date().toISOString()}) ===`);
   for (const line of figures) console.log(line);

@@ -93,8 +93,8 @@ if (!reexecOnProjectNode()) {
     const permissions = values.permissions
       .split(",")
       .filter(Boolean)
-      .map((p) => {
-        const [resource, action] = p.trim().split(":");
+      .map((permission) => {
+        const [resource, action] = permission.trim().split(":");
         return { resource, action };
       });
     const key = {

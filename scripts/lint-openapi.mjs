@@ -16,12 +16,12 @@ if (!reexecOnProjectNode()) {
   try {
     const file = join(dir, "openapi.json");
     writeFileSync(file, JSON.stringify(await servedDocument(root), null, 2));
-    const r = spawnSync(bin(root, "redocly"), ["lint", "--extends", "recommended-strict", file], {
+    const result = spawnSync(bin(root, "redocly"), ["lint", "--extends", "recommended-strict", file], {
       cwd: dir,
       stdio: "inherit",
       env: { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true" },
     });
-    process.exitCode = r.status ?? 1;
+    process.exitCode = result.status ?? 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

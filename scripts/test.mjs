@@ -50,9 +50,9 @@ const SUITES = {
 const ON_REQUEST = new Set(["n8n"]);
 const SUITE_NAMES = Object.keys(SUITES);
 const cores = availableParallelism();
-const count = (name, max) => (v) => {
-  const n = Number(v[name]);
-  return v[name] === undefined || (Number.isInteger(n) && n >= 1 && n <= max)
+const count = (name, max) => (values) => {
+  const value = Number(values[name]);
+  return values[name] === undefined || (Number.isInteger(value) && value >= 1 && value <= max)
     ? undefined
     : `--${name} takes a whole number from 1 to ${max}`;
 };
@@ -77,21 +77,21 @@ const { values: options, positionals: only } = parseCommandLine({
       help: "run N busy loops beside the tests, each taking a core while it can",
     },
   },
-  check: (v, given) => {
+  check: (values, given) => {
     const unknown = given.filter((s) => !SUITE_NAMES.includes(s));
     if (unknown.length) return `no suite named ${unknown.join(", ")} (there are ${SUITE_NAMES.join(", ")})`;
-    return count("cpus", cores)(v) ?? count("load", 16)(v);
+    return count("cpus", cores)(values) ?? count("load", 16)(values);
   },
 });
 
 // --cpus: the whole run again under taskset, every process it starts held to the first N cores.
 if (options.cpus && process.env.MRS_TEST_CPUS !== options.cpus) {
-  const r = spawnSync(
+  const result = spawnSync(
     "taskset",
     ["--cpu-list", `0-${Number(options.cpus) - 1}`, process.execPath, ...process.argv.slice(1)],
     { stdio: "inherit", env: { ...process.env, MRS_TEST_CPUS: options.cpus } },
   );
-  process.exit(r.status ?? 1);
+  process.exit(result.status ?? 1);
 }
 
 ensureNodeModules();
@@ -125,8 +125,8 @@ if (!reexecOnProjectNode()) {
       for (const entry of readdirSync(dir, { withFileTypes: true })) {
         if (entry.name === ".git" || entry.name === "node_modules") continue;
         const path = join(dir, entry.name);
-        const s = lstatSync(path);
-        files.set(relative(root, path), entry.isDirectory() ? "dir" : `${s.size} ${s.mtimeMs}`);
+        const stats = lstatSync(path);
+        files.set(relative(root, path), entry.isDirectory() ? "dir" : `${stats.size} ${stats.mtimeMs}`);
         if (entry.isDirectory()) walk(path);
       }
     };

@@ -45,8 +45,8 @@ export const parseDockerfile = (text) => {
 
 /** The Debian packages a RUN step installs with `apt-get install` (options dropped), in order. */
 export const aptInstalls = (run) => {
-  const m = /apt-get install\s+([^&;|]*)/.exec(run);
-  return m ? m[1].split(/\s+/).filter((w) => w !== "" && !w.startsWith("-")) : [];
+  const install = /apt-get install\s+([^&;|]*)/.exec(run);
+  return install ? install[1].split(/\s+/).filter((w) => w !== "" && !w.startsWith("-")) : [];
 };
 
 /** ENV's `K=V` pairs (this file's form) as an object. */
@@ -70,16 +70,16 @@ const globToRegExp = (glob) =>
 export const contextFilter = (text) => {
   const rules = text
     .split("\n")
-    .map((l) => l.trim())
-    .filter((l) => l !== "" && !l.startsWith("#"))
-    .map((l) =>
-      l.startsWith("!")
-        ? { include: true, re: globToRegExp(l.slice(1)) }
-        : { include: false, re: globToRegExp(l) },
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .map((line) =>
+      line.startsWith("!")
+        ? { include: true, re: globToRegExp(line.slice(1)) }
+        : { include: false, re: globToRegExp(line) },
     );
   return (path) => {
     let included = true;
-    for (const r of rules) if (r.re.test(path)) included = r.include;
+    for (const rule of rules) if (rule.re.test(path)) included = rule.include;
     return included;
   };
 };
@@ -98,9 +98,9 @@ export const contextFiles = (root, text) => {
   const mayHold = (dir) => allowed(dir) || includes.some((p) => p.startsWith(`${dir}/`));
   const out = [];
   const walk = (rel) => {
-    for (const e of readdirSync(join(root, rel), { withFileTypes: true })) {
-      const path = rel === "" ? e.name : `${rel}/${e.name}`;
-      if (e.isDirectory()) {
+    for (const entry of readdirSync(join(root, rel), { withFileTypes: true })) {
+      const path = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      if (entry.isDirectory()) {
         if (mayHold(path)) walk(path);
       } else if (allowed(path)) out.push(path);
     }

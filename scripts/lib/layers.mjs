@@ -28,8 +28,10 @@ const relativeImportsOf = (file) => {
     ...module.staticExports.flatMap((e) =>
       e.entries.map((x) => ({ spec: x.moduleRequest?.value, typeOnly: x.isType === true })),
     ),
-    ...module.dynamicImports.map((d) => ({
-      spec: /^["'`](.*)["'`]$/s.exec(text.slice(d.moduleRequest.start, d.moduleRequest.end))?.[1],
+    ...module.dynamicImports.map((dynamicImport) => ({
+      spec: /^["'`](.*)["'`]$/s.exec(
+        text.slice(dynamicImport.moduleRequest.start, dynamicImport.moduleRequest.end),
+      )?.[1],
       typeOnly: false,
     })),
   ].filter((i) => i.spec?.startsWith("./") || i.spec?.startsWith("../"));
@@ -81,26 +83,26 @@ export const folderCycles = (edges) => {
   const low = new Map();
   const stack = [];
   const cycles = [];
-  const visit = (v) => {
-    index.set(v, counter);
-    low.set(v, counter++);
-    stack.push(v);
-    for (const w of next.get(v)) {
+  const visit = (folder) => {
+    index.set(folder, counter);
+    low.set(folder, counter++);
+    stack.push(folder);
+    for (const w of next.get(folder)) {
       if (!index.has(w)) {
         visit(w);
-        low.set(v, Math.min(low.get(v), low.get(w)));
-      } else if (stack.includes(w)) low.set(v, Math.min(low.get(v), index.get(w)));
+        low.set(folder, Math.min(low.get(folder), low.get(w)));
+      } else if (stack.includes(w)) low.set(folder, Math.min(low.get(folder), index.get(w)));
     }
-    if (low.get(v) !== index.get(v)) return;
+    if (low.get(folder) !== index.get(folder)) return;
     const component = [];
     let w;
     do {
       w = stack.pop();
       component.push(w);
-    } while (w !== v);
+    } while (w !== folder);
     if (component.length > 1) cycles.push(component.sort());
   };
-  for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
+  for (const folder of [...next.keys()].sort()) if (!index.has(folder)) visit(folder);
   return cycles;
 };
 

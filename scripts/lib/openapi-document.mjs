@@ -41,9 +41,15 @@ export const servedDocument = async (root, origin = LOCAL_ORIGIN) => {
       plugins: [
         {
           name: "workerd-only",
-          setup(b) {
-            b.onResolve({ filter: WORKERD_ONLY }, (args) => ({ path: args.path, namespace: "workerd-only" }));
-            b.onLoad({ filter: /.*/, namespace: "workerd-only" }, () => ({ contents: STUB, loader: "js" }));
+          setup(pluginBuild) {
+            pluginBuild.onResolve({ filter: WORKERD_ONLY }, (args) => ({
+              path: args.path,
+              namespace: "workerd-only",
+            }));
+            pluginBuild.onLoad({ filter: /.*/, namespace: "workerd-only" }, () => ({
+              contents: STUB,
+              loader: "js",
+            }));
           },
         },
       ],
