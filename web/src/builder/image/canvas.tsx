@@ -44,12 +44,12 @@ const CanvasNotices = ({ preview, onRunScripts }: { preview: PreviewState; onRun
 );
 
 /** Where a layer's box goes on the screen, at `scale`. */
-const place = (b: LayerBox, scale: number): CSSProperties => ({
-  left: `${b.left * scale}px`,
-  top: `${b.top * scale}px`,
-  width: `${Math.max(2, b.width * scale)}px`,
-  height: `${Math.max(2, b.height * scale)}px`,
-  transform: b.rotation ? `rotate(${b.rotation}deg)` : undefined,
+const place = (box: LayerBox, scale: number): CSSProperties => ({
+  left: `${box.left * scale}px`,
+  top: `${box.top * scale}px`,
+  width: `${Math.max(2, box.width * scale)}px`,
+  height: `${Math.max(2, box.height * scale)}px`,
+  transform: box.rotation ? `rotate(${box.rotation}deg)` : undefined,
 });
 
 /** One layer's focusable box over the frame, with the resize handles when it is selected. */
@@ -205,12 +205,12 @@ export const ImageCanvas = ({
             class="overlay"
             onPointerDown={(e) => e.target === e.currentTarget && dispatch({ type: "select", path: null })}
           >
-            {preview.boxes.map((b, i) =>
-              b && !hidden.has(i) ? (
+            {preview.boxes.map((box, i) =>
+              box && !hidden.has(i) ? (
                 <LayerBoxView
                   key={i}
                   index={i}
-                  box={b}
+                  box={box}
                   layer={layers[i]}
                   selected={i === selected}
                   scale={scale}
@@ -219,12 +219,14 @@ export const ImageCanvas = ({
                 />
               ) : null,
             )}
-            {gestures.guides.map((g, n) => (
+            {gestures.guides.map((guide, index) => (
               <span
-                key={n}
-                class={`guide ${g.axis}`}
+                key={index}
+                class={`guide ${guide.axis}`}
                 aria-hidden="true"
-                style={g.axis === "x" ? { left: `${g.at * scale}px` } : { top: `${g.at * scale}px` }}
+                style={
+                  guide.axis === "x" ? { left: `${guide.at * scale}px` } : { top: `${guide.at * scale}px` }
+                }
               />
             ))}
           </div>

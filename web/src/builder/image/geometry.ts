@@ -19,9 +19,9 @@ const X_NAME = ["left", "center", "right"] as const;
 const Y_NAME = ["top", "center", "bottom"] as const;
 const ALIGN: Record<string, number> = { left: 0, center: 0.5, right: 1 };
 
-const round = (n: number, digits = 0) => {
-  const f = 10 ** digits;
-  return Math.round(n * f) / f;
+const round = (value: number, digits = 0) => {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
 };
 const num = (v: unknown, fallback = 0) => (typeof v === "number" && Number.isFinite(v) ? v : fallback);
 
@@ -190,10 +190,10 @@ export const snapTargets = (canvas: Canvas, others: LayerBox[]) => ({
 /** The shift (within `threshold`) that brings one of `edges` onto one of `targets`, and where. */
 const nearest = (edges: number[], targets: number[], threshold: number) => {
   let best: { shift: number; at: number } | null = null;
-  for (const e of edges)
-    for (const t of targets)
-      if (Math.abs(t - e) <= threshold && (!best || Math.abs(t - e) < Math.abs(best.shift)))
-        best = { shift: t - e, at: t };
+  for (const edge of edges)
+    for (const target of targets)
+      if (Math.abs(target - edge) <= threshold && (!best || Math.abs(target - edge) < Math.abs(best.shift)))
+        best = { shift: target - edge, at: target };
   return best;
 };
 

@@ -21,10 +21,10 @@ import { usePreview } from "./use-preview.ts";
 /** The storage URLs of the files an image config draws (pictures, uploaded fonts), defaults included. */
 const filesOf = (config: unknown): string[] => {
   const out = new Set<string>();
-  const walk = (v: unknown) => {
-    if (Array.isArray(v)) v.forEach(walk);
-    else if (isObject(v))
-      for (const [k, x] of Object.entries(v))
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (isObject(value))
+      for (const [k, x] of Object.entries(value))
         if ((k === "path" || k === "fontPath") && typeof x === "string" && x.startsWith("/")) out.add(x);
         else walk(x);
   };
@@ -56,10 +56,15 @@ export const ImageEditor = ({
   const paths = useMemo(() => filesOf(config), [config]);
   const sizes = useMemo(
     () =>
-      paths.flatMap((p) => {
-        const f = files.byUrl(p);
-        return f?.width && f.height
-          ? [[p, { width: f.width, height: f.height }] as [string, { width: number; height: number }]]
+      paths.flatMap((path) => {
+        const file = files.byUrl(path);
+        return file?.width && file.height
+          ? [
+              [path, { width: file.width, height: file.height }] as [
+                string,
+                { width: number; height: number },
+              ],
+            ]
           : [];
       }),
     [paths, files],

@@ -148,13 +148,13 @@ export const useLayerGestures = ({
     if (handle === null) (e.currentTarget as HTMLElement).focus({ preventScroll: true });
   };
   const move = (e: TargetedPointerEvent<HTMLElement>) => {
-    const g = gesture.current;
-    if (!g || g.pointer !== e.pointerId) return;
+    const active = gesture.current;
+    if (!active || active.pointer !== e.pointerId) return;
     apply(
-      g,
-      (e.clientX - g.startX) / scale,
-      (e.clientY - g.startY) / scale,
-      `drag-${g.pointer}-${g.startX}-${g.startY}`,
+      active,
+      (e.clientX - active.startX) / scale,
+      (e.clientY - active.startY) / scale,
+      `drag-${active.pointer}-${active.startX}-${active.startY}`,
     );
   };
   const end = (e: TargetedPointerEvent<HTMLElement>) => {

@@ -66,8 +66,8 @@ export const usePreview = (
           performance.clearMarks(CHANGE_MARK);
         }
       }
-      setState((s) => ({
-        ...s,
+      setState((previous) => ({
+        ...previous,
         boxes: message.boxes,
         skipped: message.skipped,
         stale: message.stale,

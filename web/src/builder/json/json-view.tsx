@@ -41,13 +41,13 @@ const JsonProblems = ({
       </p>
     ) : marks.length ? (
       <ul class="plain">
-        {marks.map((m, i) => (
-          <li key={i} class={m.kind === "error" ? "field-error" : "field-warning"}>
-            <button type="button" class="link" onClick={() => goTo(m.line)}>
-              Line {m.line}
+        {marks.map((mark, i) => (
+          <li key={i} class={mark.kind === "error" ? "field-error" : "field-warning"}>
+            <button type="button" class="link" onClick={() => goTo(mark.line)}>
+              Line {mark.line}
             </button>{" "}
-            {m.kind === "warning" ? "warning " : ""}
-            <code>{m.field}</code>: {m.message}
+            {mark.kind === "warning" ? "warning " : ""}
+            <code>{mark.field}</code>: {mark.message}
           </li>
         ))}
       </ul>
@@ -80,11 +80,11 @@ export const JsonView = ({
   const marks = useMemo<Mark[]>(() => {
     if (syntax) return [];
     const locate = fieldLocator(text);
-    const mark = (kind: Mark["kind"]) => (p: { field?: string; message: string }) => ({
+    const mark = (kind: Mark["kind"]) => (issue: { field?: string; message: string }) => ({
       kind,
-      field: p.field ?? "config",
-      message: p.message,
-      line: (p.field && locate(p.field)) || 1,
+      field: issue.field ?? "config",
+      message: issue.message,
+      line: (issue.field && locate(issue.field)) || 1,
     });
     return [...issues.errors.map(mark("error")), ...issues.warnings.map(mark("warning"))].sort(
       (a, b) => a.line - b.line,
@@ -93,8 +93,8 @@ export const JsonView = ({
 
   const lines = text.split("\n").length;
   const marked = new Map<number, Mark["kind"]>();
-  for (const m of syntax ? [{ line: syntax.line, kind: "error" as const }] : marks)
-    if (marked.get(m.line) !== "error") marked.set(m.line, m.kind);
+  for (const mark of syntax ? [{ line: syntax.line, kind: "error" as const }] : marks)
+    if (marked.get(mark.line) !== "error") marked.set(mark.line, mark.kind);
 
   const goTo = (line: number) => {
     const el = area.current;

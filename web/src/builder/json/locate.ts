@@ -16,7 +16,7 @@ export const lineAt = (text: string, offset: number) => {
 /** The first line of the text's first offset of each line, for jumping to a line. */
 export const offsetOfLine = (text: string, line: number) => {
   let at = 0;
-  for (let n = 1; n < line; n++) {
+  for (let current = 1; current < line; current++) {
     const next = text.indexOf("\n", at);
     if (next < 0) return text.length;
     at = next + 1;
@@ -33,8 +33,8 @@ export const fieldLocator = (text: string) => {
   return (field: string): number | null => {
     const path = pathOfField(field);
     if (!tree || !path) return null;
-    for (let n = path.length; n >= 0; n--) {
-      const node = findNodeAtLocation(tree, [...path.slice(0, n)]);
+    for (let depth = path.length; depth >= 0; depth--) {
+      const node = findNodeAtLocation(tree, [...path.slice(0, depth)]);
       if (node) return lineAt(text, node.parent?.type === "property" ? node.parent.offset : node.offset);
     }
     return null;

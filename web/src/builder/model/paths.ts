@@ -65,8 +65,8 @@ export const fieldName = (path: Path): string =>
 export const pathOfField = (field: string): Path | null => {
   if (field !== "config" && !field.startsWith("config.") && !field.startsWith("config[")) return null;
   const keys: Key[] = [];
-  for (const m of field.slice("config".length).matchAll(/\.([^.[\]]+)|\[(\d+)\]/g))
-    keys.push(m[2] !== undefined ? Number(m[2]) : m[1]!);
+  for (const match of field.slice("config".length).matchAll(/\.([^.[\]]+)|\[(\d+)\]/g))
+    keys.push(match[2] !== undefined ? Number(match[2]) : match[1]!);
   return keys;
 };
 

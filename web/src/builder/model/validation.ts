@@ -35,13 +35,13 @@ export const useValidation = (doc: Doc, signedIn: boolean): ValidationState => {
       setState({ status: "signed-out" });
       return;
     }
-    const n = ++seq.current;
+    const run = ++seq.current;
     setState((s) => ({ status: "checking", result: "result" in s ? s.result : undefined }));
     const timer = setTimeout(() => {
       validate(doc).then(
-        (result) => n === seq.current && setState({ status: "done", result }),
+        (result) => run === seq.current && setState({ status: "done", result }),
         (error) =>
-          n === seq.current &&
+          run === seq.current &&
           setState((s) => ({ status: "failed", error, result: "result" in s ? s.result : undefined })),
       );
     }, DEBOUNCE_MS);

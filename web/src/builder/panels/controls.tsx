@@ -22,8 +22,8 @@ export interface ControlProps<T> {
 
 const num = (text: string): number | undefined => {
   if (text.trim() === "") return undefined;
-  const n = Number(text);
-  return Number.isFinite(n) ? n : undefined;
+  const parsed = Number(text);
+  return Number.isFinite(parsed) ? parsed : undefined;
 };
 
 /**
@@ -56,9 +56,9 @@ export const NumberInput = ({
       step={step}
       placeholder={placeholder}
       onInput={(e) => {
-        const t = e.currentTarget.value;
-        setText(t);
-        if (t.trim() === "" || num(t) !== undefined) onChange(num(t));
+        const typed = e.currentTarget.value;
+        setText(typed);
+        if (typed.trim() === "" || num(typed) !== undefined) onChange(num(typed));
       }}
     />
   );
@@ -98,15 +98,15 @@ export const SelectInput = ({
     {...ids}
     value={value === null ? "\u0000null" : typeof value === "string" ? value : ""}
     onChange={(e) => {
-      const v = e.currentTarget.value;
-      onChange(v === "" ? undefined : v === "\u0000null" ? null : v);
+      const selected = e.currentTarget.value;
+      onChange(selected === "" ? undefined : selected === "\u0000null" ? null : selected);
     }}
   >
     <option value="">{placeholder ? `default (${placeholder})` : "not set"}</option>
     {nullable && <option value={"\u0000null"}>none (null)</option>}
-    {options.map((o) => (
-      <option key={o} value={o}>
-        {o}
+    {options.map((option) => (
+      <option key={option} value={option}>
+        {option}
       </option>
     ))}
     {typeof value === "string" && !options.includes(value) && <option value={value}>{value}</option>}
@@ -229,10 +229,10 @@ export const JsonInput = ({ ids, value, onChange }: ControlProps<unknown>) => {
         spellcheck={false}
         value={text}
         onInput={(e) => {
-          const t = e.currentTarget.value;
-          setText(t);
+          const typed = e.currentTarget.value;
+          setText(typed);
           try {
-            onChange(t.trim() ? JSON.parse(t) : undefined);
+            onChange(typed.trim() ? JSON.parse(typed) : undefined);
             setProblem("");
           } catch (error) {
             setProblem((error as Error).message);

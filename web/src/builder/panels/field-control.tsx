@@ -47,20 +47,20 @@ const ListInput = ({
       aria-labelledby={`${ids.id}-label`}
       aria-describedby={ids["aria-describedby"]}
     >
-      {list.map((v, n) => (
-        <div class="list-item" key={n}>
+      {list.map((entry, index) => (
+        <div class="list-item" key={index}>
           {item(
-            { id: n === 0 ? ids.id : `${ids.id}-${n}` },
-            v,
-            (x) => set(list.map((y, k) => (k === n ? x : y))),
-            n,
+            { id: index === 0 ? ids.id : `${ids.id}-${index}` },
+            entry,
+            (x) => set(list.map((y, k) => (k === index ? x : y))),
+            index,
           )}
           <button
             type="button"
             class="secondary small"
-            aria-label={`Remove ${label} ${n + 1}`}
+            aria-label={`Remove ${label} ${index + 1}`}
             disabled={list.length <= min}
-            onClick={() => set(list.filter((_, k) => k !== n))}
+            onClick={() => set(list.filter((_, k) => k !== index))}
           >
             ✕
           </button>
@@ -172,12 +172,12 @@ export const FieldControl = ({
           min={control.min}
           label="colors"
           fresh="#ffffff"
-          item={(itemIds, v, setItem, n) => (
+          item={(itemIds, itemValue, setItem, index) => (
             <ColorInput
               ids={itemIds}
-              value={v}
+              value={itemValue}
               onChange={(c) => setItem(c ?? "#000000")}
-              label={`${label} ${n + 1}`}
+              label={`${label} ${index + 1}`}
             />
           )}
         />
@@ -191,12 +191,12 @@ export const FieldControl = ({
           max={control.max}
           label={label}
           fresh=""
-          item={(itemIds, v, setItem, n) => (
+          item={(itemIds, itemValue, setItem, index) => (
             <input
               {...itemIds}
               type="text"
-              aria-label={`${label} ${n + 1}`}
-              value={typeof v === "string" ? v : ""}
+              aria-label={`${label} ${index + 1}`}
+              value={typeof itemValue === "string" ? itemValue : ""}
               onInput={(e) => setItem(e.currentTarget.value)}
             />
           )}

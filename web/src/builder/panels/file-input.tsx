@@ -41,10 +41,10 @@ export const FileInput = ({
         {current && !choices.some((f) => f.storageUrl === current) && (
           <option value={current}>{current}</option>
         )}
-        {choices.map((f) => (
-          <option key={f.id} value={f.storageUrl}>
-            {f.originalName}
-            {f.width && f.height ? ` (${f.width}x${f.height})` : ""}
+        {choices.map((file) => (
+          <option key={file.id} value={file.storageUrl}>
+            {file.originalName}
+            {file.width && file.height ? ` (${file.width}x${file.height})` : ""}
           </option>
         ))}
       </select>

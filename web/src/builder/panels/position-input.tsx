@@ -36,16 +36,16 @@ export const PositionInput = ({
         {...ids}
         value={custom ? CUSTOM : typeof value === "string" ? value : ""}
         onChange={(e) => {
-          const v = e.currentTarget.value;
-          if (v === "") onChange(undefined);
-          else if (v === CUSTOM) set({});
-          else onChange(v);
+          const selected = e.currentTarget.value;
+          if (selected === "") onChange(undefined);
+          else if (selected === CUSTOM) set({});
+          else onChange(selected);
         }}
       >
         <option value="">not set ({unset})</option>
-        {NAMES.map((n) => (
-          <option key={n} value={n}>
-            {n}
+        {NAMES.map((name) => (
+          <option key={name} value={name}>
+            {name}
           </option>
         ))}
         <option value={CUSTOM}>custom (fractions of the canvas)</option>

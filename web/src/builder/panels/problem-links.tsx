@@ -5,8 +5,8 @@ import { controlId } from "./property-panel.tsx";
 export const ProblemLinks = ({ problems }: { problems: { field?: string; message: string }[] }) =>
   problems.length ? (
     <ul class="problem-links field-error">
-      {problems.map((p, i) => {
-        const path = pathOfField(p.field!);
+      {problems.map((problem, i) => {
+        const path = pathOfField(problem.field!);
         return (
           <li key={i}>
             <a
@@ -18,9 +18,9 @@ export const ProblemLinks = ({ problems }: { problems: { field?: string; message
                 target.focus();
               }}
             >
-              {p.field!.replace(/^config\./, "")}
+              {problem.field!.replace(/^config\./, "")}
             </a>
-            : {p.message}
+            : {problem.message}
           </li>
         );
       })}

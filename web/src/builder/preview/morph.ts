@@ -53,12 +53,12 @@ export const measure = (elements: Element[]): (LayerBox | null)[] =>
   elements.map((element) => {
     if (!(element instanceof HTMLElement)) return null;
     const transform = getComputedStyle(element).transform;
-    const m = new DOMMatrixReadOnly(transform === "none" ? undefined : transform);
+    const matrix = new DOMMatrixReadOnly(transform === "none" ? undefined : transform);
     return {
-      left: element.offsetLeft + m.e,
-      top: element.offsetTop + m.f,
+      left: element.offsetLeft + matrix.e,
+      top: element.offsetTop + matrix.f,
       width: element.offsetWidth,
       height: element.offsetHeight,
-      rotation: (Math.atan2(m.b, m.a) * 180) / Math.PI,
+      rotation: (Math.atan2(matrix.b, matrix.a) * 180) / Math.PI,
     };
   });

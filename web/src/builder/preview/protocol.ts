@@ -52,35 +52,35 @@ export type FromPreview =
 
 const isNumber = (n: unknown): n is number => typeof n === "number" && Number.isFinite(n);
 
-const isBox = (b: unknown): b is LayerBox => {
-  if (typeof b !== "object" || b === null) return false;
-  const r = b as Record<string, unknown>;
-  return (["left", "top", "width", "height", "rotation"] as const).every((k) => isNumber(r[k]));
+const isBox = (value: unknown): value is LayerBox => {
+  if (typeof value !== "object" || value === null) return false;
+  const fields = value as Record<string, unknown>;
+  return (["left", "top", "width", "height", "rotation"] as const).every((k) => isNumber(fields[k]));
 };
 
 /** The frame's message, or null when it is not one (anything else is ignored). */
 export const readFromPreview = (data: unknown): FromPreview | null => {
   if (typeof data !== "object" || data === null) return null;
-  const m = data as Record<string, unknown>;
-  if (m.kind === "ready") return { kind: "ready" };
+  const message = data as Record<string, unknown>;
+  if (message.kind === "ready") return { kind: "ready" };
   if (
-    m.kind === "painted" &&
-    isNumber(m.seq) &&
-    Array.isArray(m.boxes) &&
-    m.boxes.length <= 1000 &&
-    m.boxes.every((b) => b === null || isBox(b)) &&
-    Array.isArray(m.skipped) &&
-    m.skipped.every(isNumber) &&
-    typeof m.stale === "boolean" &&
-    typeof m.withheld === "boolean"
+    message.kind === "painted" &&
+    isNumber(message.seq) &&
+    Array.isArray(message.boxes) &&
+    message.boxes.length <= 1000 &&
+    message.boxes.every((b) => b === null || isBox(b)) &&
+    Array.isArray(message.skipped) &&
+    message.skipped.every(isNumber) &&
+    typeof message.stale === "boolean" &&
+    typeof message.withheld === "boolean"
   )
     return {
       kind: "painted",
-      seq: m.seq,
-      boxes: m.boxes as (LayerBox | null)[],
-      skipped: m.skipped as number[],
-      stale: m.stale,
-      withheld: m.withheld,
+      seq: message.seq,
+      boxes: message.boxes as (LayerBox | null)[],
+      skipped: message.skipped as number[],
+      stale: message.stale,
+      withheld: message.withheld,
     };
   return null;
 };

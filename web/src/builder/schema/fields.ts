@@ -58,7 +58,7 @@ const refName = (node: Schema): string | null =>
 /** `node` with its `$ref`s followed. */
 export const deref = (doc: SchemaDoc, node: Schema): Schema => {
   let at = node;
-  for (let n = 0; n < 10; n++) {
+  for (let hop = 0; hop < 10; hop++) {
     const name = refName(at);
     if (!name || !doc.defs[name]) return at;
     at = doc.defs[name]!;

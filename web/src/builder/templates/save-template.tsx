@@ -54,10 +54,20 @@ export const SaveTemplate = ({ doc, signedIn }: { doc: Doc; signedIn: boolean })
       ) : (
         <fieldset>
           <legend>Variables</legend>
-          {variables.map((v, i) => (
-            <div class="inline-form variable" key={v.name} role="group" aria-label={`Variable ${v.name}`}>
-              <code>{`{{${v.name}}}`}</code>
-              <VariableFields form={form} index={i} variable={v} change={(patch) => change(v.name, patch)} />
+          {variables.map((variable, i) => (
+            <div
+              class="inline-form variable"
+              key={variable.name}
+              role="group"
+              aria-label={`Variable ${variable.name}`}
+            >
+              <code>{`{{${variable.name}}}`}</code>
+              <VariableFields
+                form={form}
+                index={i}
+                variable={variable}
+                change={(patch) => change(variable.name, patch)}
+              />
             </div>
           ))}
         </fieldset>

@@ -117,9 +117,9 @@ export const patchKeyframe = (
   i: number,
   patch: { easing?: string; value?: number },
 ): Keyframe[] =>
-  list.map((k, n) => {
-    if (n !== i) return k;
-    const next = { ...k, ...patch };
+  list.map((keyframe, index) => {
+    if (index !== i) return keyframe;
+    const next = { ...keyframe, ...patch };
     if (next.easing === "linear") delete next.easing;
     return next;
   });

@@ -102,9 +102,9 @@ const Ruler = ({
         )
       }
     >
-      {ticks.map((s) => (
-        <span key={s} style={{ left: `${s * pps}px` }}>
-          {s}s
+      {ticks.map((second) => (
+        <span key={second} style={{ left: `${second * pps}px` }}>
+          {second}s
         </span>
       ))}
     </div>

@@ -101,16 +101,16 @@ export const TransitionPicker = ({
             Filter <input type="search" value={filter} onInput={(e) => setFilter(e.currentTarget.value)} />
           </label>
           <ul class="transition-grid">
-            {shown.map((n) => (
-              <li key={n}>
+            {shown.map((name) => (
+              <li key={name}>
                 <button
                   type="button"
-                  class={n === current ? "chosen" : ""}
-                  aria-pressed={n === current}
-                  onClick={() => onChange(n)}
+                  class={name === current ? "chosen" : ""}
+                  aria-pressed={name === current}
+                  onClick={() => onChange(name)}
                 >
-                  <TransitionThumb name={n} />
-                  <span>{n}</span>
+                  <TransitionThumb name={name} />
+                  <span>{name}</span>
                 </button>
               </li>
             ))}

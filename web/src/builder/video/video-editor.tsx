@@ -116,11 +116,11 @@ const useLayout = (config: JsonObject, files: Files) => {
     try {
       return buildTimeline(config as never, {
         videoLength: (layer) => {
-          const d = durationOf(layer.path);
-          if (d === null)
+          const duration = durationOf(layer.path);
+          if (duration === null)
             return layer.cutTo !== undefined ? Math.max(0, layer.cutTo - (layer.cutFrom ?? 0)) : null;
-          const from = Math.min(layer.cutFrom ?? 0, d);
-          return Math.max(0, Math.min(layer.cutTo ?? d, d) - from);
+          const from = Math.min(layer.cutFrom ?? 0, duration);
+          return Math.max(0, Math.min(layer.cutTo ?? duration, duration) - from);
         },
       });
     } catch {
@@ -135,8 +135,8 @@ const useLayout = (config: JsonObject, files: Files) => {
 const audioLength = (track: JsonObject, durationOf: (path: unknown) => number | null): number | null => {
   const from = typeof track.cutFrom === "number" ? track.cutFrom : 0;
   if (typeof track.cutTo === "number") return Math.max(0, track.cutTo - from);
-  const d = durationOf(track.path);
-  return d === null ? null : Math.max(0, d - from);
+  const duration = durationOf(track.path);
+  return duration === null ? null : Math.max(0, duration - from);
 };
 
 export const VideoEditor = ({
