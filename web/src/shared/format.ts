@@ -26,20 +26,20 @@ export const fromNow = (iso: string, now = Date.now()): string => {
 export const formatBytes = (bytes: number | null | undefined): string => {
   if (bytes == null) return "—";
   const units = ["B", "KB", "MB", "GB"];
-  let n = bytes;
-  let u = 0;
-  while (n >= 1024 && u < units.length - 1) {
-    n /= 1024;
-    u++;
+  let size = bytes;
+  let power = 0;
+  while (size >= 1024 && power < units.length - 1) {
+    size /= 1024;
+    power++;
   }
-  return `${u === 0 ? n : n.toFixed(n < 10 ? 1 : 0)} ${units[u]}`;
+  return `${power === 0 ? size : size.toFixed(size < 10 ? 1 : 0)} ${units[power]}`;
 };
 
 /** 83.4 -> "1:23". */
 export const formatSeconds = (seconds: number | null | undefined): string => {
   if (seconds == null) return "—";
-  const s = Math.round(seconds);
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  const rounded = Math.round(seconds);
+  return `${Math.floor(rounded / 60)}:${String(rounded % 60).padStart(2, "0")}`;
 };
 
 /** 500, "usd" -> "$5.00". */

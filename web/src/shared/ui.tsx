@@ -218,11 +218,11 @@ export const useResource = <T,>(load: () => Promise<T>, deps: unknown[]) => {
   const loadRef = useRef(load);
   loadRef.current = load;
   const reload = useCallback(() => {
-    const n = ++seq.current;
+    const run = ++seq.current;
     setState((s) => ({ status: "loading", data: s.data }));
     return loadRef.current().then(
-      (data) => n === seq.current && setState({ status: "ready", data }),
-      (error) => n === seq.current && setState((s) => ({ status: "error", error, data: s.data })),
+      (data) => run === seq.current && setState({ status: "ready", data }),
+      (error) => run === seq.current && setState((s) => ({ status: "error", error, data: s.data })),
     );
   }, []);
   // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -29,9 +29,9 @@ export const VariableFields = ({
 }) => (
   <>
     <Field form={form} name={`variables[${index}].type`} label="Type">
-      {(p) => (
+      {(control) => (
         <select
-          {...p}
+          {...control}
           value={v.type}
           onChange={(e) => change({ type: e.currentTarget.value as TemplateVariable["type"] })}
         >
@@ -42,9 +42,9 @@ export const VariableFields = ({
       )}
     </Field>
     <Field form={form} name={`variables[${index}].default`} label="Default">
-      {(p) => (
+      {(control) => (
         <input
-          {...p}
+          {...control}
           type="text"
           value={v.default === undefined ? "" : String(v.default)}
           onInput={(e) => change({ default: typedDefault(v.type, e.currentTarget.value) })}

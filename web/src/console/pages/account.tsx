@@ -44,9 +44,9 @@ const ConfirmEmail = ({
         )}
       </Notice>
       <Field form={confirm} name="token" label="Code sent to the new address">
-        {(p) => (
+        {(control) => (
           <input
-            {...p}
+            {...control}
             type="text"
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -163,9 +163,9 @@ const ProfilePanel = ({
       <h2 id="profile-h">Profile</h2>
       <form class="stack" onSubmit={profile.onSubmit} noValidate>
         <Field form={profile} name="name" label="Name">
-          {(p) => (
+          {(control) => (
             <input
-              {...p}
+              {...control}
               type="text"
               autoComplete="name"
               value={name}
@@ -179,9 +179,9 @@ const ProfilePanel = ({
           label="E-mail address"
           hint="A new address is confirmed by a code sent to it."
         >
-          {(p) => (
+          {(control) => (
             <input
-              {...p}
+              {...control}
               type="email"
               autoComplete="email"
               value={email}

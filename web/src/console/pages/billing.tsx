@@ -67,13 +67,13 @@ const PaymentReturn = ({
     const started = Date.now();
     const poll = async () => {
       try {
-        const p = await data(
+        const polled = await data(
           api.GET("/api/v1/billing/payments/{id}", { params: { path: { id: paymentId } } }),
         );
         if (!live) return;
-        setPayment(p);
-        if (p.status === "pending" && Date.now() - started < 60_000) setTimeout(poll, 1000);
-        else if (p.status === "paid") settled();
+        setPayment(polled);
+        if (polled.status === "pending" && Date.now() - started < 60_000) setTimeout(poll, 1000);
+        else if (polled.status === "paid") settled();
       } catch (e) {
         if (live) setError(e);
       }
@@ -169,9 +169,9 @@ const BuyTokens = () => {
         label="Tokens to buy"
         hint="In packs of 1,000; the price is shown at checkout."
       >
-        {(p) => (
+        {(control) => (
           <input
-            {...p}
+            {...control}
             type="number"
             min={1000}
             step={1000}
@@ -264,9 +264,9 @@ export const Billing = () => {
       <section aria-labelledby="plans-h">
         <h2 id="plans-h">Plans</h2>
         <Show resource={usage}>
-          {(u) => (
+          {(currentPlan) => (
             <Show resource={plans}>
-              {({ plans }) => <Plans current={u} plans={plans} changed={refresh} />}
+              {({ plans }) => <Plans current={currentPlan} plans={plans} changed={refresh} />}
             </Show>
           )}
         </Show>

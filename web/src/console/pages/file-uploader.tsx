@@ -86,20 +86,20 @@ export const Uploader = ({ uploaded }: { uploaded: () => void }) => {
       </div>
       {sending.length > 0 && (
         <ul class="stack plain" aria-label="Uploads">
-          {sending.map((s) => (
-            <li key={s.key}>
-              <strong>{s.name}</strong>{" "}
-              {s.error ? (
+          {sending.map((transfer) => (
+            <li key={transfer.key}>
+              <strong>{transfer.name}</strong>{" "}
+              {transfer.error ? (
                 <span class="field-error" role="alert">
-                  {explain(s.error)}
-                  {s.error instanceof ApiError && s.error.errors.length > 0
-                    ? ` (${s.error.errors.map((e) => e.message).join("; ")})`
+                  {explain(transfer.error)}
+                  {transfer.error instanceof ApiError && transfer.error.errors.length > 0
+                    ? ` (${transfer.error.errors.map((e) => e.message).join("; ")})`
                     : ""}
                 </span>
-              ) : s.done ? (
+              ) : transfer.done ? (
                 <span class="badge s-completed">Uploaded</span>
               ) : (
-                <Progress value={s.fraction * 100} label={`Uploading ${s.name}`} />
+                <Progress value={transfer.fraction * 100} label={`Uploading ${transfer.name}`} />
               )}
             </li>
           ))}

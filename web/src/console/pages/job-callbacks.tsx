@@ -51,24 +51,24 @@ export const JobCallbacksPage = () => {
         Webhooks) and retried like every delivery.
       </p>
       <Show resource={callbacks}>
-        {(c) => (
+        {(endpoint) => (
           <>
             <section class="panel" aria-labelledby="callback-secret-h">
               <h2 id="callback-secret-h">Signing secret</h2>
-              <CallbackSecret secret={c.secret} />
-              {c.previousSecretExpiresAt && (
+              <CallbackSecret secret={endpoint.secret} />
+              {endpoint.previousSecretExpiresAt && (
                 <p class="hint">
-                  The previous secret also signs until {formatDate(c.previousSecretExpiresAt)}.
+                  The previous secret also signs until {formatDate(endpoint.previousSecretExpiresAt)}.
                 </p>
               )}
-              <Rotate id={c.id} />
+              <Rotate id={endpoint.id} />
             </section>
             <section class="panel" aria-labelledby="callback-deliveries-h">
               <h2 id="callback-deliveries-h">Deliveries</h2>
               <button type="button" class="secondary" onClick={() => setVersion((v) => v + 1)}>
                 Reload
               </button>
-              <Deliveries endpointId={c.id} version={version} />
+              <Deliveries endpointId={endpoint.id} version={version} />
             </section>
           </>
         )}

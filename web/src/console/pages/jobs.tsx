@@ -59,9 +59,9 @@ const JobFilters = ({
 }) => (
   <form class="filters" role="search" onSubmit={(e) => (e.preventDefault(), setFilters({ search }))}>
     <Field name="search" label="Search" class="grow">
-      {(p) => (
+      {(control) => (
         <input
-          {...p}
+          {...control}
           type="search"
           placeholder="Job id, text in the config, error"
           value={search}
@@ -70,20 +70,20 @@ const JobFilters = ({
       )}
     </Field>
     <Field name="status" label="Status">
-      {(p) => (
-        <select {...p} value={status} onChange={(e) => setFilters({ status: e.currentTarget.value })}>
+      {(control) => (
+        <select {...control} value={status} onChange={(e) => setFilters({ status: e.currentTarget.value })}>
           <option value="">Any</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s.toLowerCase()}
+          {STATUSES.map((option) => (
+            <option key={option} value={option}>
+              {option.toLowerCase()}
             </option>
           ))}
         </select>
       )}
     </Field>
     <Field name="type" label="Type">
-      {(p) => (
-        <select {...p} value={type} onChange={(e) => setFilters({ type: e.currentTarget.value })}>
+      {(control) => (
+        <select {...control} value={type} onChange={(e) => setFilters({ type: e.currentTarget.value })}>
           <option value="">Any</option>
           <option value="IMAGE">image</option>
           <option value="VIDEO">video</option>

@@ -105,9 +105,9 @@ const CreateKey = ({ created }: { created: () => void }) => {
           <GroupErrors form={form} name="scopes" />
         </fieldset>
         <Field form={form} name="expiresAt" label="Expires (optional)" hint="Empty: never expires.">
-          {(p) => (
+          {(control) => (
             <input
-              {...p}
+              {...control}
               type="date"
               min={new Date().toISOString().slice(0, 10)}
               value={expires}

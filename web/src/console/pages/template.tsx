@@ -45,7 +45,8 @@ const RowReport = ({ rows, title }: { rows: { row: number; errors: FieldError[] 
 
 const byRow = (errors: FieldError[]) => {
   const rows = new Map<number, FieldError[]>();
-  for (const e of errors) if (e.row !== undefined) rows.set(e.row, [...(rows.get(e.row) ?? []), e]);
+  for (const error of errors)
+    if (error.row !== undefined) rows.set(error.row, [...(rows.get(error.row) ?? []), error]);
   return [...rows].sort(([a], [b]) => a - b).map(([row, errs]) => ({ row, errors: errs }));
 };
 
@@ -88,9 +89,9 @@ const RunBatch = ({ template }: { template: Template }) => {
         </p>
       </div>
       <Field form={form} name="body" label="Rows (CSV)">
-        {(p) => (
+        {(control) => (
           <textarea
-            {...p}
+            {...control}
             class="code short"
             rows={8}
             spellcheck={false}
@@ -102,17 +103,17 @@ const RunBatch = ({ template }: { template: Template }) => {
       </Field>
       <div class="inline-form">
         <Field form={form} name="mode" label="If a row is invalid">
-          {(p) => (
-            <select {...p} value={mode} onChange={(e) => setMode(e.currentTarget.value as typeof mode)}>
+          {(control) => (
+            <select {...control} value={mode} onChange={(e) => setMode(e.currentTarget.value as typeof mode)}>
               <option value="all-or-nothing">refuse the whole batch</option>
               <option value="valid-only">run the valid rows only</option>
             </select>
           )}
         </Field>
         <Field form={form} name="nameColumn" label="Name outputs by column (optional)">
-          {(p) => (
+          {(control) => (
             <input
-              {...p}
+              {...control}
               type="text"
               value={nameColumn}
               onInput={(e) => setNameColumn(e.currentTarget.value)}

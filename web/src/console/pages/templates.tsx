@@ -60,14 +60,14 @@ export const Templates = () => {
                     </tr>
                   </thead>
                   <tbody>
-                    {list.map((t) => (
-                      <tr key={t.id}>
+                    {list.map((template) => (
+                      <tr key={template.id}>
                         <td>
-                          <a href={`/console/templates/${t.id}`}>{t.name}</a>
+                          <a href={`/console/templates/${template.id}`}>{template.name}</a>
                         </td>
-                        <td>{t.type}</td>
-                        <td class="wrap">{t.variables.map((v) => v.name).join(", ") || "—"}</td>
-                        <td>{formatDate(t.updatedAt)}</td>
+                        <td>{template.type}</td>
+                        <td class="wrap">{template.variables.map((v) => v.name).join(", ") || "—"}</td>
+                        <td>{formatDate(template.updatedAt)}</td>
                       </tr>
                     ))}
                   </tbody>

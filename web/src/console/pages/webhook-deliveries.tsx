@@ -170,9 +170,9 @@ export const Deliveries = ({ endpointId, version }: { endpointId: string; versio
             }}
           >
             <option value="">Any</option>
-            {DELIVERY_STATUSES.map((s) => (
-              <option key={s} value={s}>
-                {s.replace("_", " ")}
+            {DELIVERY_STATUSES.map((option) => (
+              <option key={option} value={option}>
+                {option.replace("_", " ")}
               </option>
             ))}
           </select>

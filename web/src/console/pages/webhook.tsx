@@ -92,8 +92,8 @@ export const Rotate = ({ id }: { id: string }) => {
       )}
       <form class="inline-form" onSubmit={form.onSubmit} noValidate>
         <Field form={form} name="graceSeconds" label="Old secret keeps signing for">
-          {(p) => (
-            <select {...p} value={grace} onChange={(e) => setGrace(e.currentTarget.value)}>
+          {(control) => (
+            <select {...control} value={grace} onChange={(e) => setGrace(e.currentTarget.value)}>
               <option value="0">no time (stop now)</option>
               <option value="3600">1 hour</option>
               <option value="86400">24 hours</option>
@@ -121,19 +121,19 @@ const SendTest = ({ id, sent }: { id: string; sent: () => void }) => {
           body: { eventType: type as "webhook.test" },
         }),
       ),
-    (q) => {
-      setQueued(q.deliveryId);
+    (delivery) => {
+      setQueued(delivery.deliveryId);
       sent();
     },
   );
   return (
     <form class="inline-form" onSubmit={form.onSubmit} noValidate>
       <Field form={form} name="eventType" label="Event">
-        {(p) => (
-          <select {...p} value={type} onChange={(e) => setType(e.currentTarget.value)}>
-            {["webhook.test", ...EVENT_TYPES].map((t) => (
-              <option key={t} value={t}>
-                {t}
+        {(control) => (
+          <select {...control} value={type} onChange={(e) => setType(e.currentTarget.value)}>
+            {["webhook.test", ...EVENT_TYPES].map((eventType) => (
+              <option key={eventType} value={eventType}>
+                {eventType}
               </option>
             ))}
           </select>

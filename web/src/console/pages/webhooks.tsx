@@ -78,9 +78,9 @@ const CreateEndpoint = ({ created }: { created: () => void }) => {
           {(p) => <input {...p} type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
         <Field form={form} name="url" label="URL" hint="https, on a public address.">
-          {(p) => (
+          {(control) => (
             <input
-              {...p}
+              {...control}
               type="url"
               placeholder="https://example.com/hooks/render"
               value={url}
