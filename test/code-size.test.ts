@@ -45,8 +45,6 @@ const LONG_FILES: Record<string, string> = {
   "scripts/deploy.mjs": "split: its steps (build, migrate, upload, verify) out of one script",
   "client/src/cli.ts":
     "split: one module per command group (jobs, files, templates) behind the argument parser",
-  "web/src/builder/video/video-panels.tsx":
-    "split: its sections are components (VideoSettings, ClipSettings, LayerRows, TransitionFields) sharing its helpers; a folder of modules is owed",
   "src/jobs/lifecycle.ts":
     "every status change of a job and its token movement in one place, so no transition is written twice",
   "src/files/routes.ts": "split: uploads (single, multipart) from downloads and links, two route modules",
