@@ -15,9 +15,9 @@ export const KeyframePropertyPicker = ({
   <label>
     Keyframes of{" "}
     <select aria-label="Keyframes of" value={value} onChange={(e) => onChange(e.currentTarget.value)}>
-      {options.map((o) => (
-        <option key={o.key} value={o.key}>
-          {o.key}
+      {options.map((option) => (
+        <option key={option.key} value={option.key}>
+          {option.key}
         </option>
       ))}
     </select>
