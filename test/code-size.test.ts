@@ -75,7 +75,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "web/src/console/pages/sign-in.tsx#AddressStep": "split: the captcha and the code form",
   "src/docs/llms-txt.ts#guideText":
     "a document written as one template literal, read as the text it produces",
-  "web/src/console/pages/job.tsx#JobPage": "split: the progress stream from the job's details",
   "renderer/src/video/render.ts#renderVideo":
     "the render's stages in order, each one call: the order is the point",
   "renderer/src/lib/process.ts#start":
