@@ -67,7 +67,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "scripts/image-check.mjs#smoke": "split: one function per check",
   "web/src/builder/panels/field-control.tsx#FieldControl":
     "one case per control kind, each a few lines: the switch is the table of kinds, and the typecheck holds it whole",
-  "web/src/console/pages/template-editor.tsx#TemplateEditor": "split: the variables table into a component",
   "scripts/deploy.mjs#main": "split: one function per deploy step",
   "src/billing/stripe-provider.ts#stripeProvider":
     "the provider object: each method is short; the closure over the SDK client is what makes it long",
