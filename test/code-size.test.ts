@@ -71,7 +71,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "src/billing/stripe-provider.ts#stripeProvider":
     "the provider object: each method is short; the closure over the SDK client is what makes it long",
   "client/src/cli.ts#main": "split: one function per command",
-  "web/src/console/pages/sign-in.tsx#AddressStep": "split: the captcha and the code form",
   "src/docs/llms-txt.ts#guideText":
     "a document written as one template literal, read as the text it produces",
   "renderer/src/video/render.ts#renderVideo":
