@@ -25,9 +25,9 @@ export const SignUpFields = ({
 }) => (
   <>
     <Field form={form} name="name" label="Name (optional)">
-      {(p) => (
+      {(control) => (
         <input
-          {...p}
+          {...control}
           type="text"
           autoComplete="name"
           value={details.name}

@@ -25,19 +25,19 @@ export const TemplateVariables = ({
     <fieldset>
       <legend>Variables</legend>
       {variables.length === 0 && <p class="hint">None declared.</p>}
-      {variables.map((v, i) => (
+      {variables.map((variable, i) => (
         <div class="inline-form variable" key={i} role="group" aria-label={`Variable ${i + 1}`}>
           <Field form={form} name={`variables[${i}].name`} label="Name">
-            {(p) => (
+            {(control) => (
               <input
-                {...p}
+                {...control}
                 type="text"
-                value={v.name}
+                value={variable.name}
                 onInput={(e) => change(i, { name: e.currentTarget.value })}
               />
             )}
           </Field>
-          <VariableFields form={form} index={i} variable={v} change={(patch) => change(i, patch)} />
+          <VariableFields form={form} index={i} variable={variable} change={(patch) => change(i, patch)} />
           <button
             type="button"
             class="danger small"
