@@ -33,8 +33,6 @@ const LONG_FILES: Record<string, string> = {
   "scripts/lib/system.mjs":
     "split: the Debian package list (a table) from the code that installs and checks it",
   "scripts/deploy.mjs": "split: its steps (build, migrate, upload, verify) out of one script",
-  "web/src/builder/video/video-panels.tsx":
-    "split: its sections are components (VideoSettings, ClipSettings, LayerRows, TransitionFields) sharing its helpers; a folder of modules is owed",
   "src/jobs/lifecycle.ts":
     "every status change of a job and its token movement in one place, so no transition is written twice",
   "src/ledger/ledger.ts": "the only writer of balances: every movement's SQL beside the invariants it keeps",
@@ -62,8 +60,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "one child process's life (spawn, limits, output caps, timeout, exit): its steps share the process's state",
   "renderer/src/video/html/rasterize-html.ts#rasterizeHtmlLayer":
     "split: the page capture loop from the setup",
-  "web/src/builder/video/keyframe-lane.tsx#KeyframeLane":
-    "split (came with the keyframes merge): the property picker and the diamonds' drag and keys out of the lane",
 };
 
 interface Node {

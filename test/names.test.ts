@@ -190,7 +190,6 @@ const OWED: Record<string, number> = {
   "web/src/builder/preview/protocol.ts": 3,
   "web/src/builder/schema/fields.ts": 1,
   "web/src/builder/templates/save-template.tsx": 1,
-  "web/src/builder/video/keyframe-lane.tsx": 1,
   "web/src/builder/video/keyframes.ts": 1,
   "web/src/builder/video/timeline.tsx": 1,
   "web/src/builder/video/transitions.tsx": 1,
