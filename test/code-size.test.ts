@@ -44,18 +44,14 @@ const LONG_FILES: Record<string, string> = {
 const LONG_FUNCTIONS: Record<string, string> = {
   "web/src/builder/panels/field-control.tsx#FieldControl":
     "one case per control kind, each a few lines: the switch is the table of kinds, and the typecheck holds it whole",
-  "web/src/console/pages/template-editor.tsx#TemplateEditor": "split: the variables table into a component",
   "src/billing/stripe-provider.ts#stripeProvider":
     "the provider object: each method is short; the closure over the SDK client is what makes it long",
-  "web/src/console/pages/sign-in.tsx#AddressStep": "split: the captcha and the code form",
   "src/docs/llms-txt.ts#guideText":
     "a document written as one template literal, read as the text it produces",
-  "web/src/console/pages/job.tsx#JobPage": "split: the progress stream from the job's details",
   "renderer/src/video/render.ts#renderVideo":
     "the render's stages in order, each one call: the order is the point",
   "renderer/src/lib/process.ts#start":
     "one child process's life (spawn, limits, output caps, timeout, exit): its steps share the process's state",
-  "web/src/console/pages/batch.tsx#BatchPage": "split: the rows table into a component",
   "renderer/src/video/html/rasterize-html.ts#rasterizeHtmlLayer":
     "split: the page capture loop from the setup",
 };
