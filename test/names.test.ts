@@ -22,17 +22,6 @@ const TINY_LAMBDA_LINES = 3;
 
 /** Single-letter names still to rename, by file. */
 const OWED: Record<string, number> = {
-  "packages/contract/src/config/color.ts": 8,
-  "packages/contract/src/config/common.ts": 2,
-  "packages/contract/src/config/file-ref.ts": 1,
-  "packages/contract/src/config/html-layer.ts": 1,
-  "packages/contract/src/config/index.ts": 3,
-  "packages/contract/src/config/layer-set.ts": 1,
-  "packages/contract/src/config/normal-form.ts": 2,
-  "packages/contract/src/config/outputs.ts": 3,
-  "packages/contract/src/config/resources.ts": 1,
-  "packages/contract/src/config/template-variables.ts": 5,
-  "packages/contract/src/config/video.ts": 2,
   "packages/contract/src/crypto.ts": 2,
   "packages/contract/src/deadline.ts": 1,
   "packages/contract/src/fonts/hosted.ts": 1,
