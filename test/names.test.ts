@@ -22,14 +22,6 @@ const TINY_LAMBDA_LINES = 3;
 
 /** Single-letter names still to rename, by file. */
 const OWED: Record<string, number> = {
-  "packages/contract/src/crypto.ts": 2,
-  "packages/contract/src/deadline.ts": 1,
-  "packages/contract/src/fonts/hosted.ts": 1,
-  "packages/contract/src/html-libraries.ts": 1,
-  "packages/contract/src/html-sandbox.ts": 1,
-  "packages/contract/src/keyframes.ts": 10,
-  "packages/contract/src/windows.ts": 4,
-  "packages/contract/src/wire.ts": 1,
   "packages/image-page/src/layers/shapes.ts": 1,
   "renderer/src/app.ts": 1,
   "renderer/src/auth.ts": 1,
