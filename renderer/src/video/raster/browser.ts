@@ -76,11 +76,11 @@ const reuseOrLaunch = async (
   extra: string[],
 ): Promise<Launched> => {
   if (current) {
-    const b = await current.browser.catch(() => null);
+    const browser = await current.browser.catch(() => null);
     // A browser being closed (a job's deadline killed its page) is not handed out: it stays "connected" until
     // its process has gone.
-    if (b?.connected && !closing.has(b) && current.from === launchKey(chromium)) return current;
-    if (b?.connected) void b.close().catch(() => {});
+    if (browser?.connected && !closing.has(browser) && current.from === launchKey(chromium)) return current;
+    if (browser?.connected) void browser.close().catch(() => {});
   }
   return launch(chromium, role, extra);
 };
@@ -220,9 +220,9 @@ export const closeBrowser = async (): Promise<void> => {
   owned.clear();
   // A page that never yields (an endless script) holds its browser: those are killed after the grace period.
   await Promise.all([
-    ...all.map(async (p) => {
-      const b = p ? await p.browser.catch(() => null) : null;
-      if (b) await closeHard(b);
+    ...all.map(async (launched) => {
+      const browser = launched ? await launched.browser.catch(() => null) : null;
+      if (browser) await closeHard(browser);
     }),
     ...own.map((b) => closeHard(b)),
   ]);
