@@ -54,8 +54,6 @@ const LONG_FILES: Record<string, string> = {
   "src/ledger/ledger.ts": "the only writer of balances: every movement's SQL beside the invariants it keeps",
   "src/billing/provider-events.ts":
     "split: one handler module per provider event family (checkout, subscription)",
-  "renderer/src/video/raster/rasterize-text.ts":
-    "split: the text sheet's steps are functions of one module now (fonts, cells, measuring, sizes, each layer's raster); the pure ones (cells, sizes, wordRegion, stackCells) could be a module of their own",
   "renderer/src/video/gl/native-gl.ts":
     "the native GL helper's whole protocol (spawn, frames in, frames out, errors) around one child process",
 };
