@@ -77,8 +77,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "renderer/src/lib/process.ts#start":
     "one child process's life (spawn, limits, output caps, timeout, exit): its steps share the process's state",
   "web/src/console/pages/batch.tsx#BatchPage": "split: the rows table into a component",
-  "renderer/src/video/html/rasterize-html.ts#rasterizeHtmlLayer":
-    "split: the page capture loop from the setup",
   "web/src/builder/video/keyframe-lane.tsx#KeyframeLane":
     "split (came with the keyframes merge): the property picker and the diamonds' drag and keys out of the lane",
 };
