@@ -6,22 +6,12 @@
  * other reason a size that a split would make harder to read. An entry that no longer exceeds fails too, so the
  * lists only shrink.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseSync } from "oxc-parser";
 import { describe, expect, it } from "vitest";
+import { lineFinder, root, SOURCE_ROOTS, sourceFiles } from "./source-tree.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
-const ROOTS = [
-  "src",
-  "renderer/src",
-  "web/src",
-  "packages/contract/src",
-  "packages/image-page/src",
-  "client/src",
-  "scripts",
-];
 const MAX_FILE_LINES = 300;
 const MAX_FUNCTION_LINES = 100;
 
@@ -43,17 +33,9 @@ const LONG_FILES: Record<string, string> = {
   "scripts/lib/system.mjs":
     "split: the Debian package list (a table) from the code that installs and checks it",
   "scripts/deploy.mjs": "split: its steps (build, migrate, upload, verify) out of one script",
-  "client/src/cli.ts":
-    "split: one module per command group (jobs, files, templates) behind the argument parser",
-  "web/src/builder/video/video-panels.tsx":
-    "split: its sections are components (VideoSettings, ClipSettings, LayerRows, TransitionFields) sharing its helpers; a folder of modules is owed",
   "src/jobs/lifecycle.ts":
     "every status change of a job and its token movement in one place, so no transition is written twice",
-  "src/files/routes.ts": "split: uploads (single, multipart) from downloads and links, two route modules",
-  "src/templates/routes.ts": "split: the batch routes from the template routes",
   "src/ledger/ledger.ts": "the only writer of balances: every movement's SQL beside the invariants it keeps",
-  "src/billing/provider-events.ts":
-    "split: one handler module per provider event family (checkout, subscription)",
   "renderer/src/video/gl/native-gl.ts":
     "the native GL helper's whole protocol (spawn, frames in, frames out, errors) around one child process",
 };
@@ -67,7 +49,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "scripts/deploy.mjs#main": "split: one function per deploy step",
   "src/billing/stripe-provider.ts#stripeProvider":
     "the provider object: each method is short; the closure over the SDK client is what makes it long",
-  "client/src/cli.ts#main": "split: one function per command",
   "web/src/console/pages/sign-in.tsx#AddressStep": "split: the captcha and the code form",
   "src/docs/llms-txt.ts#guideText":
     "a document written as one template literal, read as the text it produces",
@@ -77,20 +58,7 @@ const LONG_FUNCTIONS: Record<string, string> = {
   "renderer/src/lib/process.ts#start":
     "one child process's life (spawn, limits, output caps, timeout, exit): its steps share the process's state",
   "web/src/console/pages/batch.tsx#BatchPage": "split: the rows table into a component",
-  "web/src/builder/video/keyframe-lane.tsx#KeyframeLane":
-    "split (came with the keyframes merge): the property picker and the diamonds' drag and keys out of the lane",
 };
-
-const sourceFiles = (dir: string): string[] =>
-  readdirSync(join(root, dir), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory()
-      ? e.name === "node_modules"
-        ? []
-        : sourceFiles(`${dir}/${e.name}`)
-      : /\.(ts|tsx|mts|mjs)$/.test(e.name) && !/\.d\.m?ts$/.test(e.name)
-        ? [`${dir}/${e.name}`]
-        : [],
-  );
 
 interface Node {
   type?: string;
@@ -105,21 +73,10 @@ interface Node {
 const measure = () => {
   const files = new Map<string, number>();
   const functions = new Map<string, number>();
-  for (const path of ROOTS.flatMap(sourceFiles)) {
+  for (const path of SOURCE_ROOTS.flatMap(sourceFiles)) {
     const text = readFileSync(join(root, path), "utf8");
     files.set(path, text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
-    const starts = [0];
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-    const lineOf = (offset: number) => {
-      let lo = 0;
-      let hi = starts.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid]! <= offset) lo = mid;
-        else hi = mid - 1;
-      }
-      return lo;
-    };
+    const lineOf = lineFinder(text);
     const visit = (node: unknown, name: string | undefined): void => {
       if (!node || typeof node !== "object") return;
       if (Array.isArray(node)) return node.forEach((n) => visit(n, name));

@@ -101,30 +101,30 @@ export const joinClips = (
   // The clips the graph composes, in order; `acc` starts at the composed range's first frame.
   const composed = clipLabels.flatMap((label, c) => (label ? [c] : []));
   let acc = clipLabels[composed[0]!]!;
-  for (const c of composed.slice(1)) {
+  for (const clip of composed.slice(1)) {
     const next = ctx.label("join");
-    const plan = plans[c - 1];
-    // Where clip c starts in `acc` (which starts at the range's first frame, never inside a transition).
-    const at = timeline.clips[c]!.startFrame - options.from;
+    const plan = plans[clip - 1];
+    // Where this clip starts in `acc` (which starts at the range's first frame, never inside a transition).
+    const at = timeline.clips[clip]!.startFrame - options.from;
     if (plan?.drawn && drawer) {
       used.push(plan.r.name);
-      const drawn = drawnAfter(c - 1, plan, format);
-      glJoin(ctx, { acc, bMain: clipLabels[c]!, at, out: next }, drawn, drawer);
+      const drawn = drawnAfter(clip - 1, plan, format);
+      glJoin(ctx, { acc, bMain: clipLabels[clip]!, at, out: next }, drawn, drawer);
     } else if (plan) {
       const { t, r } = plan;
       used.push(r.name);
       const start = at;
       const mixer = alpha ? undefined : (MIXERS[r.name] ?? (r.xfade === "fade" ? MIXERS.fade : undefined));
       if (mixer) {
-        overlapJoin(ctx, acc, clipLabels[c]!, start, t.frames, next, mixer);
+        overlapJoin(ctx, acc, clipLabels[clip]!, start, t.frames, next, mixer);
       } else {
         const expr = r.expr ? `:expr='${r.expr}'` : "";
         ctx.chain(
-          `[${acc}][${clipLabels[c]}]xfade=transition=${r.xfade}:duration=${ffNumber(t.frames / fps)}:offset=${ffNumber(start / fps)}${expr}[${next}]`,
+          `[${acc}][${clipLabels[clip]}]xfade=transition=${r.xfade}:duration=${ffNumber(t.frames / fps)}:offset=${ffNumber(start / fps)}${expr}[${next}]`,
         );
       }
     } else {
-      ctx.chain(`[${acc}][${clipLabels[c]}]concat=n=2:v=1:a=0,settb=1/${fps}[${next}]`);
+      ctx.chain(`[${acc}][${clipLabels[clip]}]concat=n=2:v=1:a=0,settb=1/${fps}[${next}]`);
     }
     acc = next;
   }

@@ -87,22 +87,22 @@ const captureShare = async (
     );
     // Settle: timers due at 0 (library start-up), then `wait` seconds of virtual time before frame 0.
     let steps: number[] = [];
-    for (let t = 0; t < waitMs; t += stepMs) {
-      steps.push(t);
+    for (let time = 0; time < waitMs; time += stepMs) {
+      steps.push(time);
       if (steps.length === SETTLE_BATCH) steps = await step(cp, steps, where);
     }
     if (steps.length > 0) steps = await step(cp, steps, where);
     const t0 = performance.now();
-    for (let n = 0; n < frames; n++) {
+    for (let frame = 0; frame < frames; frame++) {
       // The clock still ticks through the frames other workers capture (and those before the window), in
       // the same call as this worker's next frame (nothing is drawn between them either way).
-      steps.push(waitMs + n * stepMs);
-      if (n < from || (n - from) % workers !== worker) {
+      steps.push(waitMs + frame * stepMs);
+      if (frame < from || (frame - from) % workers !== worker) {
         if (steps.length === SETTLE_BATCH) steps = await step(cp, steps, where);
         continue;
       }
       steps = await step(cp, steps, where);
-      await deliver(n - from, await withTimeout(cp.frame(), `${where}: capturing a frame`));
+      await deliver(frame - from, await withTimeout(cp.frame(), `${where}: capturing a frame`));
     }
     return performance.now() - t0;
   } finally {

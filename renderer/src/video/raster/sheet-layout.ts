@@ -28,12 +28,12 @@ export interface SheetLayer {
 /** Where a text layer's box lands in the frame, from the measured box size (w, h: even pixels). */
 const framePosition = (
   layer: TextLayer,
-  W: number,
-  H: number,
+  frameWidth: number,
+  frameHeight: number,
   w: number,
   h: number,
 ): { x: number; y: number } => {
-  return placeBox(textTypeOf(layer).placement(layer), W, H, w, h);
+  return placeBox(textTypeOf(layer).placement(layer), frameWidth, frameHeight, w, h);
 };
 
 /**
@@ -79,8 +79,8 @@ export const stackCells = (heights: number[]): { page: number; top: number }[] =
  */
 export const sheetCells = (
   todo: KeyedLayer<TextLayer>[],
-  W: number,
-  H: number,
+  frameWidth: number,
+  frameHeight: number,
   fontOf: (layer: TextLayer) => BoxFont | null,
 ) => {
   const cells: SheetCell[] = [];
@@ -89,32 +89,32 @@ export const sheetCells = (
   /** The word cells of caption presets: [cell, unit] pairs whose unit's word the page measures. */
   const wordCells: [number, number][] = [];
   const sheetLayers: SheetLayer[] = todo.map((k, i) => {
-    const box = textBox(k.layer, W, H, fontOf(k.layer));
+    const box = textBox(k.layer, frameWidth, frameHeight, fontOf(k.layer));
     const units = box.units?.length ?? 0;
     if (box.wordMotion && units > 0) {
       // One base cell (every unit for karaoke, none for pop) and one cell per unit drawn on its own.
       const first = cells.length;
       cells.push({ box, visible: box.wordMotion === "wipe" ? units : 0 });
       owner.push(i);
-      for (let n = 0; n < units; n++) {
-        wordCells.push([cells.length, n]);
-        cells.push({ box, visible: 0, only: n });
+      for (let unit = 0; unit < units; unit++) {
+        wordCells.push([cells.length, unit]);
+        cells.push({ box, visible: 0, only: unit });
         owner.push(i);
       }
       return { k, first, states: 1, units: 0, words: units, box };
     }
     const states = units === 0 ? 1 : Math.min(units, MAX_STATES);
     const first = cells.length;
-    for (let s = 0; s < states; s++) {
+    for (let state = 0; state < states; state++) {
       // A caption highlights (or boxes) the last unit of the state, the word being said; showAll keeps every unit drawn.
-      const upTo = units === 0 ? 0 : Math.round(((s + 1) * units) / states);
+      const upTo = units === 0 ? 0 : Math.round(((state + 1) * units) / states);
       const visible = box.showAll ? units : upTo;
       const lit = (box.highlight || box.wordBox) && upTo > 0;
       cells.push({
         box,
         visible,
         ...(lit ? { highlight: upTo - 1 } : {}),
-        ...(box.fit && s === 0 ? { fits: true } : {}),
+        ...(box.fit && state === 0 ? { fits: true } : {}),
       });
       owner.push(i);
     }
@@ -139,8 +139,8 @@ export const layerAsset = (
   const reveal = textTypeOf(layer).revealSeconds(layer, window ?? spec.defaultDuration);
   const frames: RasterFrame[] = [];
   const times: number[] = [];
-  for (let s = 0; s < sheetLayer.states; s++) {
-    const slot = cellAt(sheetLayer.first + s);
+  for (let state = 0; state < sheetLayer.states; state++) {
+    const slot = cellAt(sheetLayer.first + state);
     frames.push({
       path: slot.path,
       crop: { x: 0, y: slot.top },
@@ -149,11 +149,11 @@ export const layerAsset = (
       width: cellBox.cw,
       height: cellBox.ch,
     });
-    times.push(sheetLayer.units === 0 ? 0 : (s * reveal) / sheetLayer.states);
+    times.push(sheetLayer.units === 0 ? 0 : (state * reveal) / sheetLayer.states);
   }
   const words = sheetLayer.words
-    ? Array.from({ length: sheetLayer.words }, (_, n) => {
-        const cellIndex = sheetLayer.first + 1 + n;
+    ? Array.from({ length: sheetLayer.words }, (_, word) => {
+        const cellIndex = sheetLayer.first + 1 + word;
         const region = wordRegion(wordRect.get(cellIndex)!, cellBox.w, cellBox.h, sheetLayer.box.pad);
         return {
           frame: {

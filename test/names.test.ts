@@ -1,0 +1,314 @@
+/**
+ * Names say what the thing is (CONTRIBUTING.md, "House style"): no single-letter binding in source code outside a
+ * tiny lambda. A binding is a variable, a parameter, a catch parameter or a function's name; a tiny lambda is an
+ * arrow or function expression of at most three lines, where `(a, b) => a.start - b.start` reads at a glance.
+ *
+ * Letters that are names in their own right stay allowed everywhere: `_` (unused), `i`, `j`, `k` (an index or a
+ * counter), `x`, `y`, `z`, `w`, `h` (a point's coordinates, a box's width and height, in drawing code), `e` as a
+ * parameter (the error caught, the event handled) and, in the Worker (`src/`), `c` as a parameter (Hono's context,
+ * the framework's own name for it).
+ *
+ * OWED lists the files that still have some, with how many: a file may not gain one, and an entry must shrink as its
+ * file is cleaned (an entry above its file's count fails too), so the list only gets shorter.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseSync } from "oxc-parser";
+import { describe, expect, it } from "vitest";
+import { lineFinder, root, SOURCE_ROOTS, sourceFiles } from "./source-tree.ts";
+
+const ALLOWED = new Set(["_", "i", "j", "k", "x", "y", "z", "w", "h"]);
+const TINY_LAMBDA_LINES = 3;
+
+/** Single-letter names still to rename, by file. */
+const OWED: Record<string, number> = {
+  "packages/contract/src/config/color.ts": 8,
+  "packages/contract/src/config/common.ts": 2,
+  "packages/contract/src/config/file-ref.ts": 1,
+  "packages/contract/src/config/html-layer.ts": 1,
+  "packages/contract/src/config/index.ts": 3,
+  "packages/contract/src/config/layer-set.ts": 1,
+  "packages/contract/src/config/normal-form.ts": 2,
+  "packages/contract/src/config/outputs.ts": 3,
+  "packages/contract/src/config/resources.ts": 1,
+  "packages/contract/src/config/template-variables.ts": 5,
+  "packages/contract/src/config/video.ts": 2,
+  "packages/contract/src/crypto.ts": 2,
+  "packages/contract/src/deadline.ts": 1,
+  "packages/contract/src/fonts/hosted.ts": 1,
+  "packages/contract/src/html-libraries.ts": 1,
+  "packages/contract/src/html-sandbox.ts": 1,
+  "packages/contract/src/keyframes.ts": 10,
+  "packages/contract/src/media/caption-cues.ts": 1,
+  "packages/contract/src/media/image-header.ts": 6,
+  "packages/contract/src/media/iso-tracks.ts": 1,
+  "packages/contract/src/media/mp4-header.ts": 6,
+  "packages/contract/src/windows.ts": 4,
+  "packages/contract/src/wire.ts": 1,
+  "packages/image-page/src/layers/shapes.ts": 1,
+  "renderer/src/app.ts": 1,
+  "renderer/src/auth.ts": 1,
+  "renderer/src/fonts/files.ts": 1,
+  "renderer/src/fonts/hosted.ts": 1,
+  "renderer/src/lib/process-memory.ts": 1,
+  "renderer/src/lib/time-limit.ts": 1,
+  "renderer/src/probe/header-facts.ts": 2,
+  "renderer/src/probe/parse-probe.ts": 2,
+  "renderer/src/routes/health.ts": 1,
+  "renderer/src/routes/probe.ts": 1,
+  "renderer/src/routes/render-video.ts": 2,
+  "renderer/src/settings.ts": 1,
+  "renderer/src/speech/espeak.ts": 1,
+  "renderer/src/transcribe/pocketsphinx.ts": 1,
+  "renderer/src/video/animated-webp.ts": 1,
+  "renderer/src/video/audio-graph.ts": 3,
+  "renderer/src/video/captions/audio-pass.ts": 1,
+  "renderer/src/video/captions/caption-file.ts": 1,
+  "renderer/src/video/captions/caption-files.ts": 2,
+  "renderer/src/video/captions/caption-layers.ts": 2,
+  "renderer/src/video/captions/caption-parse.ts": 2,
+  "renderer/src/video/captions/parts.ts": 3,
+  "renderer/src/video/captions/word-motion.ts": 1,
+  "renderer/src/video/chunk-inputs.ts": 1,
+  "renderer/src/video/color.ts": 2,
+  "renderer/src/video/compile.ts": 1,
+  "renderer/src/video/fetch-inputs.ts": 2,
+  "renderer/src/video/gl/drawn-transitions.ts": 2,
+  "renderer/src/video/gl/gl-drawer.ts": 7,
+  "renderer/src/video/gl/gl-page.ts": 1,
+  "renderer/src/video/gl/gl-session.ts": 8,
+  "renderer/src/video/gl/map.ts": 2,
+  "renderer/src/video/gl/native-gl.ts": 1,
+  "renderer/src/video/gl/transition-shaders.ts": 5,
+  "renderer/src/video/html/libraries.ts": 1,
+  "renderer/src/video/html/rasterize-html.ts": 7,
+  "renderer/src/video/layers/image.ts": 4,
+  "renderer/src/video/layers/index.ts": 1,
+  "renderer/src/video/layers/keyframe-expr.ts": 2,
+  "renderer/src/video/layers/motion.ts": 1,
+  "renderer/src/video/layers/raster-layer.ts": 1,
+  "renderer/src/video/layers/resize.ts": 2,
+  "renderer/src/video/layers/text-type.ts": 1,
+  "renderer/src/video/layers/title.ts": 1,
+  "renderer/src/video/mix-weights.ts": 1,
+  "renderer/src/video/mixed-transitions.ts": 14,
+  "renderer/src/video/outputs/frames.ts": 3,
+  "renderer/src/video/outputs/target.ts": 1,
+  "renderer/src/video/position.ts": 2,
+  "renderer/src/video/progress.ts": 1,
+  "renderer/src/video/raster/browser.ts": 3,
+  "renderer/src/video/raster/rasterize-text.ts": 5,
+  "renderer/src/video/raster/text-html.ts": 3,
+  "renderer/src/video/render-queue.ts": 2,
+  "renderer/src/video/run-job.ts": 1,
+  "renderer/src/video/spec.ts": 4,
+  "renderer/src/video/speech.ts": 1,
+  "renderer/src/video/stages/encode.ts": 1,
+  "renderer/src/video/stages/inputs.ts": 2,
+  "renderer/src/video/stages/lay-out.ts": 2,
+  "renderer/src/video/upload-parts.ts": 1,
+  "renderer/src/video/values.ts": 2,
+  "scripts/bench.mjs": 1,
+  "scripts/build-render-assets.mjs": 2,
+  "scripts/deploy.mjs": 9,
+  "scripts/faults.mjs": 1,
+  "scripts/image-check.mjs": 7,
+  "scripts/key.mjs": 1,
+  "scripts/lib/dockerfile.mjs": 4,
+  "scripts/lib/layers.mjs": 3,
+  "scripts/lib/openapi-document.mjs": 1,
+  "scripts/lib/system.mjs": 4,
+  "scripts/lint-openapi.mjs": 1,
+  "scripts/test.mjs": 5,
+  "src/accounts/attempt-limits.ts": 1,
+  "src/auth/credential-gate.ts": 1,
+  "src/billing/ledger-history.ts": 1,
+  "src/billing/payments.ts": 1,
+  "src/db/tables/accounts.ts": 2,
+  "src/db/tables/auth.ts": 3,
+  "src/db/tables/billing.ts": 6,
+  "src/db/tables/destinations.ts": 1,
+  "src/db/tables/files.ts": 1,
+  "src/db/tables/jobs.ts": 1,
+  "src/db/tables/rate-limits.ts": 2,
+  "src/db/tables/templates.ts": 2,
+  "src/db/tables/webhooks.ts": 3,
+  "src/destinations/s3.ts": 1,
+  "src/dev/routes.ts": 2,
+  "src/files/ingest.ts": 1,
+  "src/files/multipart.ts": 4,
+  "src/files/r2-writer.ts": 1,
+  "src/files/range.ts": 1,
+  "src/fonts/hosted-css.ts": 1,
+  "src/fonts/hosted-source.ts": 1,
+  "src/fonts/video-fonts.ts": 1,
+  "src/jobs/chunks.ts": 1,
+  "src/jobs/import-inputs.ts": 1,
+  "src/jobs/input-map.ts": 1,
+  "src/jobs/job-events.ts": 1,
+  "src/jobs/render-quota.ts": 1,
+  "src/jobs/validate-job.ts": 1,
+  "src/ledger/periods.ts": 1,
+  "src/lib/canonical-json.ts": 1,
+  "src/lib/envelope.ts": 1,
+  "src/lib/openapi-route.ts": 1,
+  "src/lib/rate-limit.ts": 3,
+  "src/media/flac.ts": 1,
+  "src/media/matroska.ts": 2,
+  "src/media/mp3.ts": 4,
+  "src/media/wav.ts": 1,
+  "src/net/ip-ranges.ts": 2,
+  "src/net/resolve.ts": 1,
+  "src/net/safe-fetch.ts": 1,
+  "src/renderer/pool.ts": 2,
+  "src/storage/multipart.ts": 2,
+  "src/storage/parts.ts": 1,
+  "src/storage/upload-handle.ts": 1,
+  "src/templates/batch-output.ts": 4,
+  "src/templates/create-batch.ts": 2,
+  "src/templates/list-batches.ts": 1,
+  "src/templates/row-errors.ts": 3,
+  "src/webhooks/announce.ts": 1,
+  "src/webhooks/endpoint-object.ts": 1,
+  "src/webhooks/record-attempts.ts": 1,
+  "src/webhooks/transport.ts": 1,
+  "web/src/builder/image/canvas.tsx": 4,
+  "web/src/builder/image/geometry.ts": 4,
+  "web/src/builder/image/image-editor.tsx": 3,
+  "web/src/builder/image/use-layer-gestures.ts": 1,
+  "web/src/builder/image/use-preview.ts": 1,
+  "web/src/builder/json/json-view.tsx": 3,
+  "web/src/builder/json/locate.ts": 2,
+  "web/src/builder/model/paths.ts": 1,
+  "web/src/builder/model/validation.ts": 1,
+  "web/src/builder/panels/controls.tsx": 5,
+  "web/src/builder/panels/field-control.tsx": 6,
+  "web/src/builder/panels/file-input.tsx": 1,
+  "web/src/builder/panels/position-input.tsx": 2,
+  "web/src/builder/panels/problem-links.tsx": 1,
+  "web/src/builder/preview/morph.ts": 1,
+  "web/src/builder/preview/protocol.ts": 3,
+  "web/src/builder/schema/fields.ts": 1,
+  "web/src/builder/templates/save-template.tsx": 1,
+  "web/src/builder/video/keyframes.ts": 1,
+  "web/src/builder/video/timeline.tsx": 1,
+  "web/src/builder/video/transitions.tsx": 1,
+  "web/src/builder/video/video-editor.tsx": 2,
+  "web/src/console/pages/account.tsx": 3,
+  "web/src/console/pages/batch.tsx": 1,
+  "web/src/console/pages/billing.tsx": 3,
+  "web/src/console/pages/file-uploader.tsx": 1,
+  "web/src/console/pages/files.tsx": 1,
+  "web/src/console/pages/job-callbacks.tsx": 1,
+  "web/src/console/pages/jobs.tsx": 4,
+  "web/src/console/pages/keys.tsx": 1,
+  "web/src/console/pages/sign-in.tsx": 3,
+  "web/src/console/pages/template-editor.tsx": 4,
+  "web/src/console/pages/template.tsx": 4,
+  "web/src/console/pages/templates.tsx": 1,
+  "web/src/console/pages/webhook-deliveries.tsx": 1,
+  "web/src/console/pages/webhook.tsx": 4,
+  "web/src/console/pages/webhooks.tsx": 1,
+  "web/src/shared/format.ts": 3,
+  "web/src/shared/ui.tsx": 1,
+  "web/src/shared/variable-fields.tsx": 2,
+};
+
+interface Syntax {
+  type?: string;
+  start: number;
+  end: number;
+  [key: string]: unknown;
+}
+
+interface Identifier extends Syntax {
+  type: "Identifier";
+  name: string;
+}
+
+const isIdentifier = (value: unknown): value is Identifier =>
+  !!value && typeof value === "object" && (value as Syntax).type === "Identifier";
+
+/** The single-letter bindings of `text` (the source file at `path`), each as `path:line name`. */
+const shortNames = (path: string, text: string): string[] => {
+  const lineOf = lineFinder(text);
+  const found: string[] = [];
+  const flag = (id: unknown, role: "variable" | "parameter" | "catch" | "function") => {
+    if (!isIdentifier(id) || id.name.length !== 1 || ALLOWED.has(id.name)) return;
+    if (id.name === "e" && (role === "parameter" || role === "catch")) return;
+    if (id.name === "c" && role === "parameter" && path.startsWith("src/")) return;
+    found.push(`${path}:${lineOf(id.start)} ${id.name}`);
+  };
+  const visit = (node: unknown, inTinyLambda: boolean): void => {
+    if (!node || typeof node !== "object") return;
+    if (Array.isArray(node)) return node.forEach((child) => visit(child, inTinyLambda));
+    const syntax = node as Syntax;
+    let tiny = inTinyLambda;
+    if (/Function/.test(syntax.type ?? "")) {
+      const lines = lineOf(syntax.end) - lineOf(syntax.start) + 1;
+      tiny ||= syntax.type !== "FunctionDeclaration" && lines <= TINY_LAMBDA_LINES;
+      if (syntax.type === "FunctionDeclaration") flag(syntax.id, "function");
+      if (!tiny) {
+        const params = syntax.params as { items?: unknown[] } | unknown[] | undefined;
+        for (const param of Array.isArray(params) ? params : (params?.items ?? [])) {
+          const left = (param as Syntax).type === "AssignmentPattern" ? (param as Syntax).left : param;
+          flag(left, "parameter");
+        }
+      }
+    }
+    if (!tiny && syntax.type === "VariableDeclarator") flag(syntax.id, "variable");
+    if (!tiny && syntax.type === "CatchClause") flag(syntax.param, "catch");
+    for (const [key, value] of Object.entries(syntax))
+      if (key !== "type" && typeof value === "object") visit(value, tiny);
+  };
+  visit(parseSync(path, text).program, false);
+  return found;
+};
+
+describe("names", () => {
+  const byFile = new Map<string, string[]>();
+  for (const path of SOURCE_ROOTS.flatMap(sourceFiles)) {
+    if (path === "client/src/schema.ts") continue; // generated (npm run client:generate)
+    const names = shortNames(path, readFileSync(join(root, path), "utf8"));
+    if (names.length) byFile.set(path, names);
+  }
+
+  it("finds single-letter bindings outside tiny lambdas, and lets idioms and tiny lambdas be", () => {
+    const sample = [
+      "const f = (a) => a;",
+      "function g(p, e, c, i) {",
+      "  const s = p.map((v) => v * 2);",
+      "  try { return s; } catch (e) { return null; }",
+      "}",
+      "const long = (q) => {",
+      "  const x = q;",
+      "  for (const n of x) {}",
+      "  return x;",
+      "};",
+    ].join("\n");
+    expect(shortNames("renderer/src/sample.ts", sample)).toEqual([
+      "renderer/src/sample.ts:1 f",
+      "renderer/src/sample.ts:2 g",
+      "renderer/src/sample.ts:2 p",
+      "renderer/src/sample.ts:2 c",
+      "renderer/src/sample.ts:3 s",
+      "renderer/src/sample.ts:6 q",
+      "renderer/src/sample.ts:8 n",
+    ]);
+    expect(shortNames("src/sample.ts", "function g(c) {\n  return c;\n}\n")).toEqual(["src/sample.ts:1 g"]);
+  });
+
+  it("has no single-letter name outside a tiny lambda beyond what OWED lists", () => {
+    const over = [...byFile]
+      .filter(([path, names]) => names.length > (OWED[path] ?? 0))
+      .flatMap(([path, names]) => [`${path}: ${names.length} (owed ${OWED[path] ?? 0})`, ...names]);
+    expect(over, "rename these (or, while a file is being cleaned, lower its OWED entry)").toEqual([]);
+  });
+
+  it("lists in OWED only what is still owed (a rename lowers its entry)", () => {
+    const stale = Object.entries(OWED)
+      .filter(([path, count]) => (byFile.get(path)?.length ?? 0) < count)
+      .map(([path, count]) => `${path}: owed ${count}, has ${byFile.get(path)?.length ?? 0}`);
+    expect(stale).toEqual([]);
+  });
+});
