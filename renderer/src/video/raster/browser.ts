@@ -26,7 +26,7 @@ export type { ChromiumLaunch };
  * Chromium no GL at all (with `--disable-gpu` there is no hardware one), which closes every such entry point in
  * every realm, and WebGPU gets no adapter; `--disable-3d-apis` also turns WebGL off in Blink itself. The prelude's
  * JavaScript patches (packages/contract/src/html-sandbox.ts) are only a courtesy on top: a script can reach a fresh realm.
- * The flags live in chromium-isolation.json, which the local Browser Rendering launcher (scripts/lib/system.mjs)
+ * The flags live in chromium-isolation.json, which the local Browser Rendering launcher (scripts/lib/local-chrome.mjs)
  * reads too.
  */
 const NO_GPU_FLAGS: string[] = isolation.noGpuFlags;

@@ -3,18 +3,11 @@
  * until it ends; cancel while it runs; then the ZIP of its outputs and the manifest.
  */
 import { useEffect } from "preact/hooks";
-import { api, data, downloadUrl } from "../../shared/api.ts";
+import { api, data } from "../../shared/api.ts";
 import { formatDate } from "../../shared/format.ts";
 import { PageHeader } from "../../shared/layout.tsx";
-import {
-  ConfirmButton,
-  Progress,
-  Show,
-  StatusBadge,
-  TableWrap,
-  useResource,
-  useTitle,
-} from "../../shared/ui.tsx";
+import { ConfirmButton, Progress, Show, StatusBadge, useResource, useTitle } from "../../shared/ui.tsx";
+import { BatchRows } from "./batch-rows.tsx";
 
 export const BatchPage = ({ id }: { id: string }) => {
   useTitle(`Batch ${id}`);
@@ -78,46 +71,7 @@ export const BatchPage = ({ id }: { id: string }) => {
                 {b.endedAt ? `, ended ${formatDate(b.endedAt)}` : ""}; mode {b.mode}.
               </p>
             </section>
-            <TableWrap label="Rows">
-              <table class="cards">
-                <thead>
-                  <tr>
-                    <th class="num">Row</th>
-                    <th>Name</th>
-                    <th>Job</th>
-                    <th>Status</th>
-                    <th>Output</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {b.jobs.map((j) => (
-                    <tr key={j.jobId}>
-                      <td data-label="Row" class="num">
-                        {j.row}
-                      </td>
-                      <td data-label="Name">{j.name ?? "—"}</td>
-                      <td data-label="Job">
-                        <a href={`/console/jobs/${j.jobId}`}>{j.jobId}</a>
-                      </td>
-                      <td data-label="Status">
-                        <StatusBadge status={j.status} />
-                        {j.status === "PROCESSING" && <Progress value={j.progress} label={`Row ${j.row}`} />}
-                        {j.error && <p class="field-error">{j.error}</p>}
-                      </td>
-                      <td data-label="Output">
-                        {j.outputFileId ? (
-                          <a href={downloadUrl(j.outputFileId)} download>
-                            Download
-                          </a>
-                        ) : (
-                          "—"
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
+            <BatchRows jobs={b.jobs} />
           </>
         )}
       </Show>
