@@ -32,10 +32,6 @@ const LONG_FILES: Record<string, string> = {
   "src/jobs/lifecycle.ts":
     "every status change of a job and its token movement in one place, so no transition is written twice",
   "src/ledger/ledger.ts": "the only writer of balances: every movement's SQL beside the invariants it keeps",
-  "renderer/src/video/compile.ts":
-    "split: the transitions' helpers (planTransitions, joinClips, drawnAfter, glTaps) into a module beside the graph's assembly",
-  "renderer/src/video/raster/rasterize-text.ts":
-    "split: the text sheet's steps are functions of one module now (fonts, cells, measuring, sizes, each layer's raster); the pure ones (cells, sizes, wordRegion, stackCells) could be a module of their own",
   "renderer/src/video/gl/native-gl.ts":
     "the native GL helper's whole protocol (spawn, frames in, frames out, errors) around one child process",
 };
@@ -52,8 +48,6 @@ const LONG_FUNCTIONS: Record<string, string> = {
     "the render's stages in order, each one call: the order is the point",
   "renderer/src/lib/process.ts#start":
     "one child process's life (spawn, limits, output caps, timeout, exit): its steps share the process's state",
-  "renderer/src/video/html/rasterize-html.ts#rasterizeHtmlLayer":
-    "split: the page capture loop from the setup",
 };
 
 interface Node {
