@@ -218,7 +218,7 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
     ctx.chain(`[${video}]format=${fmt},setsar=1,${ctx.retime(0)}[${out}]`);
     clipLabels.push(out);
     if (tapping) {
-      for (const a of ctx.clipAudio) ctx.chain(`[${a.label}]anullsink`);
+      for (const track of ctx.clipAudio) ctx.chain(`[${track.label}]anullsink`);
       taps.push(clipTap(ctx, out, plans, clipIndex));
       return;
     }

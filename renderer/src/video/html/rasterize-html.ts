@@ -33,9 +33,13 @@ const MAX_PENDING_WRITES = 8;
 type HtmlLayer = LayerOf<"html">;
 
 /** Layer size in px (default: the video size), even, within the video size limits. */
-export const htmlLayerSize = (layer: HtmlLayer, W: number, H: number): { w: number; h: number } => {
+export const htmlLayerSize = (
+  layer: HtmlLayer,
+  videoWidth: number,
+  videoHeight: number,
+): { w: number; h: number } => {
   const side = (v: number) => evenDimension(clamp(v, VIDEO_MIN_SIZE, VIDEO_MAX_SIZE));
-  return { w: side(layer.width ?? W), h: side(layer.height ?? H) };
+  return { w: side(layer.width ?? videoWidth), h: side(layer.height ?? videoHeight) };
 };
 
 /**
@@ -107,8 +111,8 @@ export const rasterizeHtmlLayer = async (
     return { frames: [{ ...first, path: STREAMED }], times: [0], stream };
   }
   const pending = new Set<Promise<void>>();
-  await captureAll(async (n, png) => {
-    const write = writeFile(path(n), png).finally(() => pending.delete(write));
+  await captureAll(async (frameIndex, png) => {
+    const write = writeFile(path(frameIndex), png).finally(() => pending.delete(write));
     pending.add(write);
     if (pending.size >= MAX_PENDING_WRITES) await Promise.race(pending);
   });
@@ -150,36 +154,36 @@ export const orderedWriter = (
   let aborted: { reason: unknown } | null = null;
   const abort = (reason: unknown) => {
     aborted ??= { reason };
-    for (const f of [...ready.values(), ...held.splice(0)]) f.failed(reason);
+    for (const frame of [...ready.values(), ...held.splice(0)]) frame.failed(reason);
     ready.clear();
   };
   const release = () => {
     while (held.length > 0 && queued < maxQueued) held.shift()!.done();
   };
   const pump = () => {
-    for (let f = ready.get(next); f && !aborted; f = ready.get(next)) {
+    for (let frame = ready.get(next); frame && !aborted; frame = ready.get(next)) {
       ready.delete(next);
       next++;
       if (out.destroyed || out.writableEnded) {
-        const e = new Error("the encoder stopped reading the html frames");
-        f.failed(e);
-        return abort(e);
+        const error = new Error("the encoder stopped reading the html frames");
+        frame.failed(error);
+        return abort(error);
       }
       queued++;
-      out.write(f.png, (e) => {
+      out.write(frame.png, (e) => {
         queued--;
         if (e) abort(new Error("the encoder stopped reading the html frames"));
         else release();
       });
-      if (queued < maxQueued) f.done();
-      else held.push(f);
+      if (queued < maxQueued) frame.done();
+      else held.push(frame);
     }
   };
-  const put = (n: number, png: Uint8Array) =>
+  const put = (frameIndex: number, png: Uint8Array) =>
     aborted
       ? Promise.reject(aborted.reason)
       : new Promise<void>((done, failed) => {
-          ready.set(n, { png, done, failed });
+          ready.set(frameIndex, { png, done, failed });
           pump();
         });
   return { put, abort };

@@ -89,15 +89,15 @@ const measureSheet = async (
       return {
         fontSizes: sizes,
         rects: ids.map((i) => {
-          const r = document.getElementById(`c${i}`)!.getBoundingClientRect();
-          return { w: r.width, h: r.height };
+          const rect = document.getElementById(`c${i}`)!.getBoundingClientRect();
+          return { w: rect.width, h: rect.height };
         }),
         // A preset's word, relative to its cell (every cell of a layer is at the top-left corner).
         words: wordIds.map(([i, n]) => {
           const cell = document.getElementById(`c${i}`)!;
-          const r = cell.children[n]!.firstElementChild!.getBoundingClientRect();
-          const c = cell.getBoundingClientRect();
-          return { x: r.left - c.left, y: r.top - c.top, w: r.width, h: r.height };
+          const rect = cell.children[n]!.firstElementChild!.getBoundingClientRect();
+          const cellRect = cell.getBoundingClientRect();
+          return { x: rect.left - cellRect.left, y: rect.top - cellRect.top, w: rect.width, h: rect.height };
         }),
       };
     },
@@ -166,18 +166,18 @@ export const rasterizeText = async (
     const paths: string[] = [];
     // Pages after the first are written to files; the first (usually the only one) is captured last and
     // handed to ffmpeg on stdin, so ffmpeg starts while Chromium is still taking the screenshot.
-    for (let p = pages - 1; p >= 0; p--) {
-      const onPage = cells.map((_, c) => c).filter((c) => slots[c]!.page === p);
+    for (let pageIndex = pages - 1; pageIndex >= 0; pageIndex--) {
+      const onPage = cells.map((_, c) => c).filter((c) => slots[c]!.page === pageIndex);
       const pw = Math.max(...onPage.map((c) => cellSize(c).cw));
       const ph = Math.max(...onPage.map((c) => slots[c]!.top + cellSize(c).ch));
       await page.evaluate(
         (place: typeof placement, current: number) =>
-          place.forEach((at, c) => {
-            const el = document.getElementById(`c${c}`)!;
+          place.forEach((at, cellIndex) => {
+            const el = document.getElementById(`c${cellIndex}`)!;
             el.style.cssText = `display:${at.page === current ? "inline-block" : "none"};left:${at.left}px;top:${at.top}px;width:${at.width}px;max-width:none;box-sizing:border-box;${at.font}`;
           }),
         placement,
-        p,
+        pageIndex,
       );
       if (pw > W || ph > H)
         await page.setViewport({ width: Math.max(W, pw), height: Math.max(H, ph), deviceScaleFactor: 1 });
@@ -188,12 +188,12 @@ export const rasterizeText = async (
         // The clip is inside the viewport: no viewport override (a relayout and repaint) around it.
         captureBeyondViewport: false,
       };
-      if (p === 0) {
+      if (pageIndex === 0) {
         firstPage = page.screenshot(shot);
         paths[0] = STDIN_PATH;
       } else {
-        paths[p] = join(workDir, `text-sheet-${p}.png`);
-        await page.screenshot({ ...shot, path: paths[p] });
+        paths[pageIndex] = join(workDir, `text-sheet-${pageIndex}.png`);
+        await page.screenshot({ ...shot, path: paths[pageIndex] });
       }
     }
     sheetLayers.forEach((sheetLayer, i) =>
