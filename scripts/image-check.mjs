@@ -77,9 +77,9 @@ const main = async () => {
   // The build context: the repo's files the ignore file lets in, nothing else.
   const context = join(work, "context");
   const files = contextFiles(root, ignore);
-  for (const f of files) {
-    mkdirSync(dirname(join(context, f)), { recursive: true });
-    copyFileSync(join(root, f), join(context, f));
+  for (const file of files) {
+    mkdirSync(dirname(join(context, file)), { recursive: true });
+    copyFileSync(join(root, file), join(context, file));
   }
   log(`build context: ${files.length} files`);
 

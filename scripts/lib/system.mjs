@@ -37,9 +37,9 @@ const ensureSystemPackages = () => {
     ["update", "-qq"],
     ["install", "-y", "-qq", "--no-install-recommends", ...missing],
   ]) {
-    const r = spawnSync("apt-get", args, { stdio: "inherit", env });
-    if (r.status !== 0) {
-      console.error(`[setup] apt-get ${args[0]} failed (exit ${r.status}).`);
+    const result = spawnSync("apt-get", args, { stdio: "inherit", env });
+    if (result.status !== 0) {
+      console.error(`[setup] apt-get ${args[0]} failed (exit ${result.status}).`);
       process.exit(1);
     }
   }
@@ -75,7 +75,7 @@ const miniflareBrowserVersions = (root) => {
 const ensureBrowserUser = () => {
   if (!isRoot() || spawnSync("id", ["-u", BROWSER_USER], { stdio: "ignore" }).status === 0) return;
   log(`creating the system user ${BROWSER_USER} (Chromium runs as it)`);
-  const r = spawnSync(
+  const result = spawnSync(
     "useradd",
     [
       "--system",
@@ -89,8 +89,8 @@ const ensureBrowserUser = () => {
     ],
     { stdio: "inherit" },
   );
-  if (r.status !== 0) {
-    console.error(`[setup] useradd ${BROWSER_USER} failed (exit ${r.status}).`);
+  if (result.status !== 0) {
+    console.error(`[setup] useradd ${BROWSER_USER} failed (exit ${result.status}).`);
     process.exit(1);
   }
 };
@@ -139,9 +139,9 @@ const ensureNativeHelpers = (root) => {
   const binaries = sources.map((f) => join(dir, "build", f.slice(0, -2)));
   if (binaries.every((b) => existsSync(b) && statSync(b).mtimeMs >= newest)) return;
   log(`building ${binaries.join(", ")}`);
-  const r = spawnSync("sh", [script], { stdio: "inherit" });
-  if (r.status !== 0) {
-    console.error(`[setup] building the native helpers failed (exit ${r.status}).`);
+  const result = spawnSync("sh", [script], { stdio: "inherit" });
+  if (result.status !== 0) {
+    console.error(`[setup] building the native helpers failed (exit ${result.status}).`);
     process.exit(1);
   }
 };

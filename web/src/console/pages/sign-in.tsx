@@ -112,9 +112,9 @@ const AddressStep = ({
     <form class="stack" onSubmit={form.onSubmit} noValidate>
       <p>We e-mail you a 6-digit code; no password to remember.</p>
       <Field form={form} name="email" label="E-mail address">
-        {(p) => (
+        {(control) => (
           <input
-            {...p}
+            {...control}
             type="email"
             autoComplete="email"
             required
@@ -186,9 +186,9 @@ const CodeStep = ({
         </p>
       )}
       <Field form={form} name="token" label="Code from the e-mail">
-        {(p) => (
+        {(control) => (
           <input
-            {...p}
+            {...control}
             type="text"
             inputMode="numeric"
             autoComplete="one-time-code"

@@ -59,8 +59,12 @@ export const TemplateEditor = ({
           {(p) => <input {...p} type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
         <Field form={form} name="type" label="Type">
-          {(p) => (
-            <select {...p} value={type} onChange={(e) => setType(e.currentTarget.value as "image" | "video")}>
+          {(control) => (
+            <select
+              {...control}
+              value={type}
+              onChange={(e) => setType(e.currentTarget.value as "image" | "video")}
+            >
               <option value="image">image</option>
               <option value="video">video</option>
             </select>
@@ -73,9 +77,9 @@ export const TemplateEditor = ({
         label="Config (JSON)"
         hint="A job config; write {{name}} in any string for a value each row fills in."
       >
-        {(p) => (
+        {(control) => (
           <textarea
-            {...p}
+            {...control}
             class="code"
             spellcheck={false}
             value={configText}
