@@ -32,7 +32,7 @@ import { build } from "esbuild";
 import puppeteer, { type CDPSession, type Page } from "puppeteer-core";
 import { OFFLINE_CHROMIUM_FLAGS } from "../renderer/src/video/raster/launch-chromium.ts";
 import { startLocalService } from "../scripts/lib/processes.mjs";
-import { chromiumBinary } from "../scripts/lib/system.mjs";
+import { chromiumBinary } from "../scripts/lib/local-chrome.mjs";
 import { conditions, interleave, loadNow, median, spread } from "./_lib.ts";
 
 const root = join(import.meta.dirname, "..");

@@ -29,45 +29,25 @@ const LONG_FILES: Record<string, string> = {
     "the properties of every video layer type, one block per type, as the registry (video-layer-types.ts) reads them",
   "src/lib/openapi-route.ts":
     "how a route describes itself (operation, rate limits, MCP tools): one concept whose parts refer to each other",
-  "scripts/image-check.mjs": "split: its smoke run (one long sequence of checks) into a module of checks",
-  "scripts/lib/system.mjs":
-    "split: the Debian package list (a table) from the code that installs and checks it",
-  "scripts/deploy.mjs": "split: its steps (build, migrate, upload, verify) out of one script",
-  "web/src/builder/video/video-panels.tsx":
-    "split: its sections are components (VideoSettings, ClipSettings, LayerRows, TransitionFields) sharing its helpers; a folder of modules is owed",
   "src/jobs/lifecycle.ts":
     "every status change of a job and its token movement in one place, so no transition is written twice",
   "src/ledger/ledger.ts": "the only writer of balances: every movement's SQL beside the invariants it keeps",
-  "renderer/src/video/compile.ts":
-    "split: the transitions' helpers (planTransitions, joinClips, drawnAfter, glTaps) into a module beside the graph's assembly",
-  "renderer/src/video/raster/rasterize-text.ts":
-    "split: the text sheet's steps are functions of one module now (fonts, cells, measuring, sizes, each layer's raster); the pure ones (cells, sizes, wordRegion, stackCells) could be a module of their own",
   "renderer/src/video/gl/native-gl.ts":
     "the native GL helper's whole protocol (spawn, frames in, frames out, errors) around one child process",
 };
 
 /** Functions over 100 lines, by `path#name` (a method or a named arrow by its key; every function of that name). */
 const LONG_FUNCTIONS: Record<string, string> = {
-  "scripts/image-check.mjs#smoke": "split: one function per check",
   "web/src/builder/panels/field-control.tsx#FieldControl":
     "one case per control kind, each a few lines: the switch is the table of kinds, and the typecheck holds it whole",
-  "web/src/console/pages/template-editor.tsx#TemplateEditor": "split: the variables table into a component",
-  "scripts/deploy.mjs#main": "split: one function per deploy step",
   "src/billing/stripe-provider.ts#stripeProvider":
     "the provider object: each method is short; the closure over the SDK client is what makes it long",
-  "web/src/console/pages/sign-in.tsx#AddressStep": "split: the captcha and the code form",
   "src/docs/llms-txt.ts#guideText":
     "a document written as one template literal, read as the text it produces",
-  "web/src/console/pages/job.tsx#JobPage": "split: the progress stream from the job's details",
   "renderer/src/video/render.ts#renderVideo":
     "the render's stages in order, each one call: the order is the point",
   "renderer/src/lib/process.ts#start":
     "one child process's life (spawn, limits, output caps, timeout, exit): its steps share the process's state",
-  "web/src/console/pages/batch.tsx#BatchPage": "split: the rows table into a component",
-  "renderer/src/video/html/rasterize-html.ts#rasterizeHtmlLayer":
-    "split: the page capture loop from the setup",
-  "web/src/builder/video/keyframe-lane.tsx#KeyframeLane":
-    "split (came with the keyframes merge): the property picker and the diamonds' drag and keys out of the lane",
 };
 
 interface Node {

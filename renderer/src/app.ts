@@ -43,12 +43,12 @@ export const createApp = (deps: AppDeps): Hono => {
   );
   for (const routes of ROUTES) app.route("/", routes(deps));
   app.notFound((c) => c.json({ error: "Not found" }, 404));
-  app.onError((error, c) => {
+  app.onError((error, context) => {
     const { status, message } = errorResponse(error);
-    if (status === 500) console.error(`[renderer] ${c.req.method} ${c.req.path} failed:`, error);
+    if (status === 500) console.error(`[renderer] ${context.req.method} ${context.req.path} failed:`, error);
     // After a 413 the rest of the upload is unwanted: close the connection instead of draining it.
-    if (status === 413) c.header("connection", "close");
-    return c.json({ error: message }, status);
+    if (status === 413) context.header("connection", "close");
+    return context.json({ error: message }, status);
   });
   return app;
 };

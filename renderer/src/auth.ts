@@ -51,39 +51,39 @@ const readBounded = async (
 
 /** Hono middleware answering 401 {"error":"Unauthorized"} unless the request is signed. */
 export const requireSignature = (policy: SignaturePolicy): MiddlewareHandler => {
-  return async (c, next) => {
+  return async (context, next) => {
     // The raw pathname and query, exactly as the Worker signed them (Hono's c.req.path may be percent-decoded).
-    const url = new URL(c.req.url);
-    const route = `${c.req.method} ${url.pathname}`;
+    const url = new URL(context.req.url);
+    const route = `${context.req.method} ${url.pathname}`;
     if (policy.publicRoutes.has(route)) return next();
-    const content = c.req.header(RENDERER_CONTENT_HEADER);
+    const content = context.req.header(RENDERER_CONTENT_HEADER);
     const signed = await verifyRendererRequest(
       policy.secret,
-      { method: c.req.method, target: `${url.pathname}${url.search}`, content },
-      c.req.header(RENDERER_TIMESTAMP_HEADER),
-      c.req.header(RENDERER_SIGNATURE_HEADER),
+      { method: context.req.method, target: `${url.pathname}${url.search}`, content },
+      context.req.header(RENDERER_TIMESTAMP_HEADER),
+      context.req.header(RENDERER_SIGNATURE_HEADER),
     );
-    if (!signed) return c.json(unauthorized, 401);
+    if (!signed) return context.json(unauthorized, 401);
     if (content === UNSIGNED_PAYLOAD) {
-      if (!policy.streamedRoutes.has(route)) return c.json(unauthorized, 401);
+      if (!policy.streamedRoutes.has(route)) return context.json(unauthorized, 401);
       return next();
     }
     // A hashed body: read it (bounded), then it must be the body that was signed.
-    const declared = Number(c.req.header("content-length") ?? 0);
+    const declared = Number(context.req.header("content-length") ?? 0);
     if (declared > MAX_SIGNED_BODY_BYTES) {
-      c.header("connection", "close");
-      return c.json({ error: "Request body too large" }, 413);
+      context.header("connection", "close");
+      return context.json({ error: "Request body too large" }, 413);
     }
-    const body = await readBounded(c.req.raw.body, MAX_SIGNED_BODY_BYTES);
+    const body = await readBounded(context.req.raw.body, MAX_SIGNED_BODY_BYTES);
     if (!body) {
-      c.header("connection", "close");
-      return c.json({ error: "Request body too large" }, 413);
+      context.header("connection", "close");
+      return context.json({ error: "Request body too large" }, 413);
     }
-    if ((await sha256Hex(body)) !== content) return c.json(unauthorized, 401);
+    if ((await sha256Hex(body)) !== content) return context.json(unauthorized, 401);
     // The handlers read the very bytes that were checked, as a stream or parsed.
-    const raw = c.req.raw;
+    const raw = context.req.raw;
     if (body.byteLength > 0)
-      c.req.raw = new Request(raw.url, {
+      context.req.raw = new Request(raw.url, {
         method: raw.method,
         headers: raw.headers,
         body,

@@ -59,8 +59,8 @@ const nonEmpty = (name: string) => v.pipe(v.string(), v.nonEmpty(`${name} must n
 const uidRange = v.pipe(
   v.string(),
   v.regex(/^\d{1,10}-\d{1,10}$/, "TOOL_UIDS must be two uids, first-last"),
-  v.transform((s): UidRange => {
-    const [first, last] = s.split("-").map(Number) as [number, number];
+  v.transform((range): UidRange => {
+    const [first, last] = range.split("-").map(Number) as [number, number];
     return { first, last };
   }),
   v.check((r) => r.first >= 1 && r.first <= r.last, "TOOL_UIDS must go from a uid above 0 up to a uid"),

@@ -19,8 +19,8 @@ const DEFAULT_EMAIL_LIMIT = 5;
 const DEFAULT_IP_LIMIT = 60;
 
 const perHour = (value: string | undefined, fallback: number) => {
-  const n = Number(value);
-  return Number.isInteger(n) && n > 0 ? n : fallback;
+  const limit = Number(value);
+  return Number.isInteger(limit) && limit > 0 ? limit : fallback;
 };
 
 const refuseIfOver = async (ctx: Ctx, limit: Limit, subject: string) => {

@@ -167,7 +167,8 @@ export class CredentialGate extends DurableObject<Env> {
     if (known.length) return [...own, ...known];
     try {
       const outcomes = await accountGate(this.env, userId).admit(accountNames);
-      for (const o of outcomes) if (isOver(o)) this.accountRefusals.set(o.limit.name, o);
+      for (const outcome of outcomes)
+        if (isOver(outcome)) this.accountRefusals.set(outcome.limit.name, outcome);
       return [...own, ...outcomes];
     } catch (e) {
       limiterUnavailable(e);

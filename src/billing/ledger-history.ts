@@ -29,15 +29,15 @@ export const listLedger = async (
   ]);
   const totalCount = total?.n ?? 0;
   return {
-    entries: rows.map((r) => ({
-      id: r.id,
-      kind: r.kind,
-      amount: r.amount,
-      prepaidAmount: r.prepaidAmount,
-      monthlyAmount: r.amount - r.prepaidAmount,
-      jobId: r.jobId,
-      note: r.note,
-      createdAt: iso(r.createdAt)!,
+    entries: rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      amount: row.amount,
+      prepaidAmount: row.prepaidAmount,
+      monthlyAmount: row.amount - row.prepaidAmount,
+      jobId: row.jobId,
+      note: row.note,
+      createdAt: iso(row.createdAt)!,
     })),
     pagination: {
       page: query.page,

@@ -29,8 +29,8 @@ export const CheckoutBody = v.strictObject({
 });
 
 const packPrice = (ctx: Ctx) => {
-  const n = Number(ctx.env.TOKEN_PACK_PRICE_CENTS);
-  return Number.isInteger(n) && n > 0 ? n : DEFAULT_PACK_PRICE_CENTS;
+  const cents = Number(ctx.env.TOKEN_PACK_PRICE_CENTS);
+  return Number.isInteger(cents) && cents > 0 ? cents : DEFAULT_PACK_PRICE_CENTS;
 };
 
 /**

@@ -173,16 +173,16 @@ const multipart = async (
     objectUrl(bucket, file.key, `?${query}uploadId=${encodeURIComponent(uploadId)}`);
   try {
     const parts: string[] = [];
-    for (let offset = 0, n = 1; offset < size; offset += partBytes, n++) {
+    for (let offset = 0, partNumber = 1; offset < size; offset += partBytes, partNumber++) {
       const length = Math.min(partBytes, size - offset);
       const part = await read(files, file.r2Key, { offset, length });
-      const res = await send(client, `${what}, part ${n}`, at(`partNumber=${n}&`), {
+      const res = await send(client, `${what}, part ${partNumber}`, at(`partNumber=${partNumber}&`), {
         method: "PUT",
         body: part.body,
         bytes: length,
         headers: { "content-length": String(length) },
       });
-      if (!res.ok) throw await failure(`${what}, part ${n}`, res);
+      if (!res.ok) throw await failure(`${what}, part ${partNumber}`, res);
       await res.body?.cancel();
       parts.push(res.headers.get("etag") ?? "");
     }

@@ -44,11 +44,11 @@ export const devRoutes = new Hono<AppEnv>()
       limit: 20,
     });
     return ok(c, {
-      messages: rows.map((m) => ({
-        to: m.to,
-        subject: m.subject,
-        text: m.text,
-        createdAt: iso(m.createdAt),
+      messages: rows.map((message) => ({
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        createdAt: iso(message.createdAt),
       })),
     });
   })
@@ -107,6 +107,6 @@ export const devRoutes = new Hono<AppEnv>()
 /** Hands signed deliveries to the webhook verb in order; the answer of each, as Stripe would receive it. */
 const deliverAll = async (ctx: Ctx, events: { payload: string; signature: string }[]) => {
   const receipts = [];
-  for (const e of events) receipts.push(await handlePaymentWebhook(ctx, e.payload, e.signature));
+  for (const event of events) receipts.push(await handlePaymentWebhook(ctx, event.payload, event.signature));
   return { applied: receipts.some((r) => r.applied), events: receipts };
 };

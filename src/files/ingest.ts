@@ -44,7 +44,7 @@ const moveObject = async (store: NonNullable<IngestOptions["store"]>, key: strin
   const copy = createR2Writer(store.bucket, next, { httpMetadata: { contentType: kind.mimeType } });
   const reader = object.body.getReader();
   try {
-    for (let r = await reader.read(); !r.done; r = await reader.read()) await copy.write(r.value);
+    for (let part = await reader.read(); !part.done; part = await reader.read()) await copy.write(part.value);
     await copy.close();
   } catch (e) {
     await copy.abort();

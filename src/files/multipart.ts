@@ -31,8 +31,8 @@ const malformed = (message: string) =>
 /** The boundary of a `multipart/form-data` Content-Type, or null. */
 export const boundaryOf = (contentType: string | undefined): string | null => {
   if (!contentType || !/^multipart\/form-data\s*;/i.test(contentType)) return null;
-  const m = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType);
-  return m ? (m[1] ?? m[2] ?? null) : null;
+  const match = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType);
+  return match ? (match[1] ?? match[2] ?? null) : null;
 };
 
 const indexOf = (hay: Uint8Array, needle: Uint8Array, from = 0): number => {
@@ -49,11 +49,11 @@ const indexOf = (hay: Uint8Array, needle: Uint8Array, from = 0): number => {
   return -1;
 };
 
-const concat = (a: Uint8Array, b: Uint8Array): Uint8Array => {
-  if (!a.length) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
+const concat = (before: Uint8Array, after: Uint8Array): Uint8Array => {
+  if (!before.length) return after;
+  const out = new Uint8Array(before.length + after.length);
+  out.set(before);
+  out.set(after, before.length);
   return out;
 };
 
@@ -71,8 +71,8 @@ export const parsePartHeaders = (block: string): PartInfo => {
   }
   if (!/^form-data\b/i.test(disposition)) throw malformed("Each part needs Content-Disposition: form-data");
   const param = (key: string) => {
-    const m = new RegExp(`;\\s*${key}=(?:"((?:[^"\\\\]|\\\\.)*)"|([^;\\s]*))`, "i").exec(disposition);
-    return m ? (m[1] ?? m[2] ?? "").replace(/\\(.)/g, "$1") : null;
+    const match = new RegExp(`;\\s*${key}=(?:"((?:[^"\\\\]|\\\\.)*)"|([^;\\s]*))`, "i").exec(disposition);
+    return match ? (match[1] ?? match[2] ?? "").replace(/\\(.)/g, "$1") : null;
   };
   const name = param("name");
   if (name === null) throw malformed("A part has no field name");

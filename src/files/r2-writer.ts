@@ -27,9 +27,9 @@ export const createR2Writer = (
   let upload: R2MultipartUpload | null = null;
   const parts: R2UploadedPart[] = [];
 
-  /** Takes exactly `n` bytes (or all, when fewer) off the front of the pending chunks. */
-  const take = (n: number): Uint8Array => {
-    const out = new Uint8Array(Math.min(n, pendingBytes));
+  /** Takes exactly `count` bytes (or all, when fewer) off the front of the pending chunks. */
+  const take = (count: number): Uint8Array => {
+    const out = new Uint8Array(Math.min(count, pendingBytes));
     let at = 0;
     while (at < out.length) {
       const head = pending[0]!;

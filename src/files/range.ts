@@ -15,9 +15,9 @@ export const parseRange = (
   header: string | null | undefined,
   size: number,
 ): ByteRange | "unsatisfiable" | null => {
-  const m = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header ?? "");
-  if (!m) return null;
-  const [, a = "", b = ""] = m;
+  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header ?? "");
+  if (!match) return null;
+  const [, a = "", b = ""] = match;
   if (a === "" && b === "") return null;
   if (a === "") {
     const suffix = Number(b);

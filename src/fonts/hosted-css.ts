@@ -65,11 +65,11 @@ export const hostedFileKey = (url: string): string => {
 export const pageCss = (faces: HostedFace[], name: string, urlOf: (key: string) => string): string =>
   faces
     .map(
-      (f) =>
-        `@font-face{font-family:"${name}";font-style:normal;font-weight:${f.weight};font-display:block;` +
-        `src:url(${urlOf(hostedFileKey(f.url))}) format("woff2")` +
-        (f.unicodeRange && UNICODE_RANGE_PATTERN.test(f.unicodeRange)
-          ? `;unicode-range:${f.unicodeRange}}`
+      (face) =>
+        `@font-face{font-family:"${name}";font-style:normal;font-weight:${face.weight};font-display:block;` +
+        `src:url(${urlOf(hostedFileKey(face.url))}) format("woff2")` +
+        (face.unicodeRange && UNICODE_RANGE_PATTERN.test(face.unicodeRange)
+          ? `;unicode-range:${face.unicodeRange}}`
           : "}"),
     )
     .join("\n");

@@ -119,9 +119,9 @@ export const hostedFontSource = (opts: HostedSourceOptions): FontSource => {
         name: faceName(request.family),
         weight,
         css: pageCss(faces, faceName(request.family), toUrl),
-        files: faces.map((f) => ({
-          key: hostedFileKey(f.url),
-          ...(f.unicodeRange === undefined ? {} : { unicodeRange: f.unicodeRange }),
+        files: faces.map((face) => ({
+          key: hostedFileKey(face.url),
+          ...(face.unicodeRange === undefined ? {} : { unicodeRange: face.unicodeRange }),
         })),
       };
     },

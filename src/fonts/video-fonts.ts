@@ -35,9 +35,9 @@ export const hostedVideoFonts = async (
     if (!faces) throw new UnprocessableMedia(noSuchFont(field, value));
     fonts[value] = {
       weight: faces.weight,
-      faces: faces.files.map((f) => ({
-        ref: f.key,
-        ...(f.unicodeRange === undefined ? {} : { unicodeRange: f.unicodeRange }),
+      faces: faces.files.map((file) => ({
+        ref: file.key,
+        ...(file.unicodeRange === undefined ? {} : { unicodeRange: file.unicodeRange }),
       })),
     };
   }

@@ -64,8 +64,8 @@ export const chunkCount = (
 
 /** A positive number from the environment, else `fallback`. */
 const positiveOr = (value: string | undefined, fallback: number): number => {
-  const n = Number(value);
-  return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : fallback;
+  const parsed = Number(value);
+  return value !== undefined && value !== "" && Number.isFinite(parsed) && parsed > 0 ? parsed : fallback;
 };
 
 /** The threshold from the environment (pixels x seconds), else the default. */

@@ -33,7 +33,7 @@ const asFieldErrors = (error: unknown, ref: FileReference): FieldError[] => {
 /** The distinct public URLs among `refs` (first reference of each, in config order). */
 export const remoteReferences = (refs: readonly FileReference[]): FileReference[] => {
   const seen = new Map<string, FileReference>();
-  for (const r of refs) if (!isStoragePath(r.url) && !seen.has(r.url)) seen.set(r.url, r);
+  for (const ref of refs) if (!isStoragePath(ref.url) && !seen.has(ref.url)) seen.set(ref.url, ref);
   return [...seen.values()];
 };
 

@@ -17,9 +17,9 @@ export interface InputFile {
 /** Reference as written in the config -> the stored file: its storage path, and for imports its public URL. */
 export const referenceTargets = <F extends InputFile>(files: readonly F[]): Map<string, F> => {
   const map = new Map<string, F>();
-  for (const f of files) {
-    map.set(f.storageUrl, f);
-    if (f.sourceUrl && f.source !== "output" && !map.has(f.sourceUrl)) map.set(f.sourceUrl, f);
+  for (const file of files) {
+    map.set(file.storageUrl, file);
+    if (file.sourceUrl && file.source !== "output" && !map.has(file.sourceUrl)) map.set(file.sourceUrl, file);
   }
   return map;
 };

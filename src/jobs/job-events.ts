@@ -51,7 +51,7 @@ export const jobEvents = async (c: Context<AppEnv>) => {
     let checked = started;
     let sent = "";
     let lastWrite = Date.now();
-    let n = 0;
+    let eventId = 0;
     let wait = FAST_POLL_MS;
     while (!aborted) {
       const job = toJob(row);
@@ -64,14 +64,14 @@ export const jobEvents = async (c: Context<AppEnv>) => {
       };
       const text = JSON.stringify(progress);
       if (text !== sent) {
-        await stream.writeSSE({ event: "progress", data: text, id: String(n++), retry: RECONNECT_MS });
+        await stream.writeSSE({ event: "progress", data: text, id: String(eventId++), retry: RECONNECT_MS });
         sent = text;
         lastWrite = Date.now();
       }
       if (FINAL.has(job.status)) {
         // The whole job as GET /api/v1/jobs/{id} answers it (with its caption files, when it asked for them).
         const final = await jobWithCaptions(ctx, row);
-        await stream.writeSSE({ event: "done", data: JSON.stringify(final), id: String(n++) });
+        await stream.writeSSE({ event: "done", data: JSON.stringify(final), id: String(eventId++) });
         return;
       }
       if (Date.now() - started >= STREAM_MS) return;

@@ -47,9 +47,9 @@ export const failedRenderRefusal = async (
   if (used < limitMs) return null;
   // The oldest failures leave the window first: the quota frees once enough of them have.
   let freeAt = at;
-  for (const r of results) {
-    used -= r.ms;
-    freeAt = r.at + FAILED_RENDER_WINDOW_MS;
+  for (const failure of results) {
+    used -= failure.ms;
+    freeAt = failure.at + FAILED_RENDER_WINDOW_MS;
     if (used < limitMs) break;
   }
   const usedSeconds = Math.round(results.reduce((n, r) => n + r.ms, 0) / 1000);

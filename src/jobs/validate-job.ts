@@ -61,9 +61,9 @@ export const validateJob = async (
     errors: [],
     warnings,
     estimatedTokens,
-    detectedResources: checked.resources.map((r) => {
-      const size = stored.get(r.url)?.size;
-      return size === undefined ? r : { ...r, size };
+    detectedResources: checked.resources.map((resource) => {
+      const size = stored.get(resource.url)?.size;
+      return size === undefined ? resource : { ...resource, size };
     }),
   };
 };

@@ -5,6 +5,6 @@
 
 /** End of the calendar month (UTC) containing `at`, when a free account's monthly allowance restarts. */
 export const periodEnd = (at: number): number => {
-  const d = new Date(at);
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1);
+  const date = new Date(at);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
 };

@@ -76,7 +76,7 @@ export const ok = <T>(c: Context, data: T, status: ContentfulStatusCode = 200, m
   c.json(envelope(data, message), status);
 
 /** Answers a stored or fresh idempotent answer; a replay says so in `Idempotent-Replayed`. */
-export const answer = (c: Context, a: { status: number; body: unknown; replayed: boolean }) => {
-  if (a.replayed) c.header("Idempotent-Replayed", "true");
-  return c.json(a.body as object, a.status as ContentfulStatusCode);
+export const answer = (c: Context, reply: { status: number; body: unknown; replayed: boolean }) => {
+  if (reply.replayed) c.header("Idempotent-Replayed", "true");
+  return c.json(reply.body as object, reply.status as ContentfulStatusCode);
 };

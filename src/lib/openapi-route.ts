@@ -221,11 +221,11 @@ const operation = (doc: RouteDoc) => ({
   },
 });
 
-const errorsOf = (d: RouteDoc): ErrorStatus[] => [
-  ...(d.errors ?? []),
-  ...(d.body ? ([400, 413, 415] as const) : []),
-  ...(d.query || d.idempotent ? ([400] as const) : []),
-  ...(d.idempotent ? ([409] as const) : []),
+const errorsOf = (doc: RouteDoc): ErrorStatus[] => [
+  ...(doc.errors ?? []),
+  ...(doc.body ? ([400, 413, 415] as const) : []),
+  ...(doc.query || doc.idempotent ? ([400] as const) : []),
+  ...(doc.idempotent ? ([409] as const) : []),
 ];
 
 /** The shared response of an error status. */

@@ -113,13 +113,13 @@ export const hit = async (
   at: number,
 ): Promise<Outcome[]> => {
   const results = await d1.batch(
-    limits.map((l) =>
+    limits.map((limit) =>
       d1
         .prepare(
           `INSERT INTO rate_limits (bucket, window_start, count) VALUES (?1, ?2, 1)
            ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 RETURNING count`,
         )
-        .bind(bucketOf(l, keyHash), windowStart(at, l.windowMs)),
+        .bind(bucketOf(limit, keyHash), windowStart(at, limit.windowMs)),
     ),
   );
   return limits.map((limit, i) => ({
@@ -134,11 +134,11 @@ export const isOver = (outcome: Outcome): boolean => outcome.count > outcome.lim
 
 /** The outcome to report: an exceeded limit if any, else the one with the least allowance left. */
 export const decisive = (outcomes: Outcome[]): Outcome =>
-  outcomes.reduce((a, b) => {
-    const overA = isOver(a);
-    const overB = isOver(b);
-    if (overA !== overB) return overA ? a : b;
-    return b.limit.limit - b.count < a.limit.limit - a.count ? b : a;
+  outcomes.reduce((chosen, next) => {
+    const chosenOver = isOver(chosen);
+    const nextOver = isOver(next);
+    if (chosenOver !== nextOver) return chosenOver ? chosen : next;
+    return next.limit.limit - next.count < chosen.limit.limit - chosen.count ? next : chosen;
   });
 
 /** Sends the X-RateLimit headers of a counted request; throws RateLimited past a limit. */

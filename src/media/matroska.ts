@@ -21,21 +21,21 @@ interface Element {
   size: number | null;
 }
 
-/** Reads an element header at `b[i]`; ids keep their length marker, as the specification writes them. */
-const elementAt = (b: Uint8Array, i: number, base: number): Element | null => {
-  const first = u8(b, i);
+/** Reads an element header at `bytes[i]`; ids keep their length marker, as the specification writes them. */
+const elementAt = (bytes: Uint8Array, i: number, base: number): Element | null => {
+  const first = u8(bytes, i);
   const idLen = first >= 0x80 ? 1 : first >= 0x40 ? 2 : first >= 0x20 ? 3 : first >= 0x10 ? 4 : 0;
-  if (!idLen || i + idLen >= b.byteLength) return null;
+  if (!idLen || i + idLen >= bytes.byteLength) return null;
   let id = 0;
-  for (let k = 0; k < idLen; k++) id = id * 256 + u8(b, i + k);
-  const s0 = u8(b, i + idLen);
+  for (let k = 0; k < idLen; k++) id = id * 256 + u8(bytes, i + k);
+  const s0 = u8(bytes, i + idLen);
   let sizeLen = 1;
   while (sizeLen <= 8 && !(s0 & (0x100 >> sizeLen))) sizeLen++;
-  if (sizeLen > 8 || i + idLen + sizeLen > b.byteLength) return null;
+  if (sizeLen > 8 || i + idLen + sizeLen > bytes.byteLength) return null;
   let size = s0 & (0xff >> sizeLen);
   let allOnes = size === 0xff >> sizeLen;
   for (let k = 1; k < sizeLen; k++) {
-    const byte = u8(b, i + idLen + k);
+    const byte = u8(bytes, i + idLen + k);
     allOnes &&= byte === 0xff;
     size = size * 256 + byte;
   }
@@ -44,12 +44,12 @@ const elementAt = (b: Uint8Array, i: number, base: number): Element | null => {
 
 const readElement = async (src: ByteSource, at: number) => elementAt(await src.read(at, 12), 0, at);
 
-const uint = (b: Uint8Array): number => b.reduce((n, x) => n * 256 + x, 0);
+const uint = (bytes: Uint8Array): number => bytes.reduce((n, x) => n * 256 + x, 0);
 
-const float = (b: Uint8Array): number | null => {
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  if (b.byteLength === 4) return view.getFloat32(0);
-  if (b.byteLength === 8) return view.getFloat64(0);
+const float = (bytes: Uint8Array): number | null => {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength === 4) return view.getFloat32(0);
+  if (bytes.byteLength === 8) return view.getFloat64(0);
   return null;
 };
 

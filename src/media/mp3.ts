@@ -20,23 +20,23 @@ const CBR_FRAMES = 24;
 const skipId3v2 = async (src: ByteSource): Promise<number> => {
   let off = 0;
   for (;;) {
-    const b = await src.read(off, 10);
+    const bytes = await src.read(off, 10);
     const isTag =
-      b.byteLength === 10 &&
-      ascii(b, 0, 3) === "ID3" &&
-      u8(b, 3) !== 0xff &&
-      u8(b, 4) !== 0xff &&
-      ((u8(b, 6) | u8(b, 7) | u8(b, 8) | u8(b, 9)) & 0x80) === 0;
+      bytes.byteLength === 10 &&
+      ascii(bytes, 0, 3) === "ID3" &&
+      u8(bytes, 3) !== 0xff &&
+      u8(bytes, 4) !== 0xff &&
+      ((u8(bytes, 6) | u8(bytes, 7) | u8(bytes, 8) | u8(bytes, 9)) & 0x80) === 0;
     if (!isTag) return off;
-    const len = (u8(b, 6) << 21) | (u8(b, 7) << 14) | (u8(b, 8) << 7) | u8(b, 9);
-    off += 10 + len + (u8(b, 5) & 0x10 ? 10 : 0);
+    const len = (u8(bytes, 6) << 21) | (u8(bytes, 7) << 14) | (u8(bytes, 8) << 7) | u8(bytes, 9);
+    off += 10 + len + (u8(bytes, 5) & 0x10 ? 10 : 0);
   }
 };
 
 const headerAt = async (src: ByteSource, at: number): Promise<{ raw: number; h: MpaHeader } | null> => {
-  const b = await src.read(at, 4);
-  if (b.byteLength < 4) return null;
-  const raw = u32be(b, 0);
+  const bytes = await src.read(at, 4);
+  if (bytes.byteLength < 4) return null;
+  const raw = u32be(bytes, 0);
   const h = decodeMpaHeader(raw);
   return h ? { raw, h } : null;
 };
@@ -44,19 +44,19 @@ const headerAt = async (src: ByteSource, at: number): Promise<{ raw: number; h: 
 /** Frame count from a Xing/Info or VBRI header in the first frame at `base`; "none" when there is none. */
 const vbrFrames = async (src: ByteSource, base: number, h: MpaHeader): Promise<number | "none" | null> => {
   if (h.layer !== 3) return "none";
-  const b = await src.read(base, 4 + 36 + 26);
+  const bytes = await src.read(base, 4 + 36 + 26);
   const xingAt = 4 + (h.lsf ? (h.channels === 1 ? 9 : 17) : h.channels === 1 ? 17 : 32);
   let frames = 0;
   let headerSize = 0;
-  const tag = ascii(b, xingAt, 4);
+  const tag = ascii(bytes, xingAt, 4);
   if (tag === "Xing" || tag === "Info") {
-    const flags = u32be(b, xingAt + 4);
+    const flags = u32be(bytes, xingAt + 4);
     let offset = xingAt + 8;
     if (flags & 1) {
-      frames = u32be(b, offset);
+      frames = u32be(bytes, offset);
       offset += 4;
     }
-    if (flags & 2) headerSize = u32be(b, offset);
+    if (flags & 2) headerSize = u32be(bytes, offset);
     if (headerSize) {
       // ffmpeg drops the frame count of a file much larger than its header says ("concatenated file");
       // it measures from just after the frame header. Either way that file is not ours to guess.
@@ -65,9 +65,9 @@ const vbrFrames = async (src: ByteSource, base: number, h: MpaHeader): Promise<n
       if (Math.max(fsize, headerSize) - min > Math.floor(min / 16)) return null;
     }
   }
-  if (ascii(b, 36, 4) === "VBRI" && u16be(b, 40) === 1) {
-    headerSize = u32be(b, 46);
-    frames = u32be(b, 50);
+  if (ascii(bytes, 36, 4) === "VBRI" && u16be(bytes, 40) === 1) {
+    headerSize = u32be(bytes, 46);
+    frames = u32be(bytes, 50);
   }
   if (frames) return frames;
   return headerSize ? null : "none";
@@ -89,7 +89,7 @@ const firstFrame = async (src: ByteSource, off: number) => {
 
 /** Whether the first frames from `at` all share `bitRate` (or the file ends first). */
 const isCbr = async (src: ByteSource, at: number, bitRate: number): Promise<boolean> => {
-  for (let n = 0; n < CBR_FRAMES && at + 4 <= src.size; n++) {
+  for (let checked = 0; checked < CBR_FRAMES && at + 4 <= src.size; checked++) {
     const frame = await headerAt(src, at);
     if (!frame) return at + 128 >= src.size; // trailing ID3v1 tag or padding
     if (frame.h.bitRate !== bitRate) return false;

@@ -12,16 +12,21 @@ const EXTENSIBLE = 0xfffe;
 
 /** Duration in microseconds, or null. */
 export const wavDurationUs = async (src: ByteSource): Promise<number | null> => {
-  const b = await src.read(0, 64 * 1024);
-  if (ascii(b, 0, 4) !== "RIFF" || ascii(b, 8, 4) !== "WAVE") return null;
+  const bytes = await src.read(0, 64 * 1024);
+  if (ascii(bytes, 0, 4) !== "RIFF" || ascii(bytes, 8, 4) !== "WAVE") return null;
   let fmt: { format: number; channels: number; rate: number; bits: number } | null = null;
-  for (let at = 12; at + 8 <= b.byteLength;) {
-    const id = ascii(b, at, 4);
-    const size = u32le(b, at + 4);
+  for (let at = 12; at + 8 <= bytes.byteLength;) {
+    const id = ascii(bytes, at, 4);
+    const size = u32le(bytes, at + 4);
     if (id === "fmt ") {
-      let format = u16le(b, at + 8);
-      if (format === EXTENSIBLE && size >= 40) format = u16le(b, at + 8 + 24); // SubFormat GUID's first word
-      fmt = { format, channels: u16le(b, at + 10), rate: u32le(b, at + 12), bits: u16le(b, at + 22) };
+      let format = u16le(bytes, at + 8);
+      if (format === EXTENSIBLE && size >= 40) format = u16le(bytes, at + 8 + 24); // SubFormat GUID's first word
+      fmt = {
+        format,
+        channels: u16le(bytes, at + 10),
+        rate: u32le(bytes, at + 12),
+        bits: u16le(bytes, at + 22),
+      };
     }
     if (id === "data") {
       if (!fmt || (fmt.format !== PCM && fmt.format !== IEEE_FLOAT)) return null;

@@ -29,9 +29,9 @@ const V4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 
 /** The 32-bit value of a dotted-decimal IPv4 address, or null. */
 export const parseIpv4 = (host: string): number | null => {
-  const m = V4.exec(host);
-  if (!m) return null;
-  const parts = m.slice(1).map(Number);
+  const match = V4.exec(host);
+  if (!match) return null;
+  const parts = match.slice(1).map(Number);
   if (parts.some((p) => p > 255)) return null;
   return parts.reduce((n, p) => n * 256 + p, 0);
 };
@@ -50,9 +50,9 @@ export const parseIpv6 = (input: string): number[] | null => {
   if (host.includes("%")) return null; // zone ids never appear in URLs we accept
   const v4 = /(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$/.exec(host);
   if (v4) {
-    const n = parseIpv4(v4[1]!);
-    if (n === null) return null;
-    host = `${host.slice(0, v4.index)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+    const ipv4 = parseIpv4(v4[1]!);
+    if (ipv4 === null) return null;
+    host = `${host.slice(0, v4.index)}${(ipv4 >>> 16).toString(16)}:${(ipv4 & 0xffff).toString(16)}`;
   }
   const halves = host.split("::");
   if (halves.length > 2) return null;

@@ -16,8 +16,8 @@ const DohAnswer = v.object({
   Answer: v.optional(v.array(v.object({ type: v.number(), data: v.string() })), []),
 });
 
-const A = 1;
-const AAAA = 28;
+const A_RECORD = 1;
+const AAAA_RECORD = 28;
 
 /** Why the addresses of `host` may not be fetched, or null when every one is public. */
 export const resolutionRefusal = async (
@@ -37,7 +37,7 @@ export const resolutionRefusal = async (
     }
     if (!parsed.success) return "the host name could not be resolved";
     for (const answer of parsed.output.Answer)
-      if (answer.type === (type === "A" ? A : AAAA)) addresses.push(answer.data);
+      if (answer.type === (type === "A" ? A_RECORD : AAAA_RECORD)) addresses.push(answer.data);
   }
   if (addresses.length === 0) return "the host name does not resolve to an address";
   for (const address of addresses) {

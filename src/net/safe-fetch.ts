@@ -165,6 +165,6 @@ export const readBody = async (fetched: Fetched): Promise<Uint8Array> => {
   }
   const out = new Uint8Array(total);
   let at = 0;
-  for (const c of chunks) out.set(c, (at += c.byteLength) - c.byteLength);
+  for (const chunk of chunks) out.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
   return out;
 };

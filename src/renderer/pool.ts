@@ -53,8 +53,8 @@ export const renderInstances = (env: Env): Instance[] => {
   if (local.length) return local.map((u, i) => byUrl(`render-${i}`, u));
   if (env.RENDERER) {
     const binding = env.RENDERER;
-    const n = Math.max(1, Number(env.RENDERER_INSTANCES) || DEFAULT_INSTANCES);
-    return Array.from({ length: n }, (_, i) => byName(binding, `render-${i}`));
+    const count = Math.max(1, Number(env.RENDERER_INSTANCES) || DEFAULT_INSTANCES);
+    return Array.from({ length: count }, (_, i) => byName(binding, `render-${i}`));
   }
   throw new UpstreamFailure("No renderer configured (set RENDERER_URL or the RENDERER container binding)");
 };
@@ -75,8 +75,8 @@ const fnv1a = (text: string): number => {
   return h;
 };
 
-/** Indexes of `n` instances in the order hand-over `attempt` of `jobId` tries them. */
-export const spillOrder = (jobId: string, attempt: number, n: number): number[] => {
-  const start = (fnv1a(jobId) + attempt - 1) % n;
-  return Array.from({ length: n }, (_, i) => (start + i) % n);
+/** Indexes of `count` instances in the order hand-over `attempt` of `jobId` tries them. */
+export const spillOrder = (jobId: string, attempt: number, count: number): number[] => {
+  const start = (fnv1a(jobId) + attempt - 1) % count;
+  return Array.from({ length: count }, (_, i) => (start + i) % count);
 };

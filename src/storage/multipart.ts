@@ -11,8 +11,8 @@ const NO_SUCH_UPLOAD = 10024;
 const INVALID_PART = 10025;
 
 const r2Code = (error: unknown): number | null => {
-  const m = /\((\d+)\)\s*$/.exec(error instanceof Error ? error.message : "");
-  return m ? Number(m[1]) : null;
+  const match = /\((\d+)\)\s*$/.exec(error instanceof Error ? error.message : "");
+  return match ? Number(match[1]) : null;
 };
 
 const GONE: Refusal = { status: 404, error: "Upload not found: it was completed or aborted" };
@@ -35,25 +35,29 @@ export const startUpload = async (
   return { uploadId: await sealUpload(secret, key, ref), partSize: layout.partSize, parts: layout.parts };
 };
 
-/** Stores part `n` of `ref` from `body`, whose declared length must be the part's exactly. */
+/** Stores part `partNumber` of `ref` from `body`, whose declared length must be the part's exactly. */
 export const storePart = async (
   files: R2Bucket,
   key: string,
   ref: UploadRef,
-  n: number,
+  partNumber: number,
   length: number,
   body: ReadableStream,
 ): Promise<Refusal | { partNumber: number; etag: string }> => {
-  if (n > ref.parts) return { status: 400, error: `Part ${n} is past the upload's last part (${ref.parts})` };
-  const expected = partLength(ref, n);
+  if (partNumber > ref.parts)
+    return { status: 400, error: `Part ${partNumber} is past the upload's last part (${ref.parts})` };
+  const expected = partLength(ref, partNumber);
   if (length > expected)
-    return { status: 413, error: `Part too large: ${length} bytes, part ${n} of this upload is ${expected}` };
+    return {
+      status: 413,
+      error: `Part too large: ${length} bytes, part ${partNumber} of this upload is ${expected}`,
+    };
   if (length !== expected)
-    return { status: 400, error: `Part ${n} of this upload is ${expected} bytes, not ${length}` };
+    return { status: 400, error: `Part ${partNumber} of this upload is ${expected} bytes, not ${length}` };
   try {
     const part = await files
       .resumeMultipartUpload(key, ref.r2Id)
-      .uploadPart(n, body.pipeThrough(new FixedLengthStream(length)));
+      .uploadPart(partNumber, body.pipeThrough(new FixedLengthStream(length)));
     return { partNumber: part.partNumber, etag: part.etag };
   } catch (error) {
     if (r2Code(error) === NO_SUCH_UPLOAD) return GONE;

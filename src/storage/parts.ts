@@ -72,14 +72,16 @@ export const partLength = (layout: PartLayout, n: number): number =>
  */
 export const completionGap = (layout: PartLayout, listed: readonly number[]): string | null => {
   const seen = new Set<number>();
-  for (const [i, n] of listed.entries()) {
-    if (n > layout.parts) return `Part ${n} is past the upload's last part (${layout.parts})`;
-    if (seen.has(n)) return `Part ${n} is listed twice`;
-    if (i > 0 && n < listed[i - 1]!) return "Parts must be listed in ascending order";
-    seen.add(n);
+  for (const [i, partNumber] of listed.entries()) {
+    if (partNumber > layout.parts)
+      return `Part ${partNumber} is past the upload's last part (${layout.parts})`;
+    if (seen.has(partNumber)) return `Part ${partNumber} is listed twice`;
+    if (i > 0 && partNumber < listed[i - 1]!) return "Parts must be listed in ascending order";
+    seen.add(partNumber);
   }
   const missing: number[] = [];
-  for (let n = 1; n <= layout.parts && missing.length < 10; n++) if (!seen.has(n)) missing.push(n);
+  for (let partNumber = 1; partNumber <= layout.parts && missing.length < 10; partNumber++)
+    if (!seen.has(partNumber)) missing.push(partNumber);
   if (missing.length === 0) return null;
   const more = layout.parts - seen.size > missing.length ? ", ..." : "";
   return `Missing parts: ${missing.join(", ")}${more} (the upload has ${layout.parts})`;

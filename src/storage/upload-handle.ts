@@ -24,12 +24,12 @@ const SEALED = /^v1\.(\d{1,12})\.(\d{1,9})\.([0-9a-f]{16})\.([0-9a-f]{64})\.(.{1
 
 /** The upload `sealed` names if it was sealed for `key` (and a layout still allowed), else null. */
 export const openUpload = async (secret: string, key: string, sealed: string): Promise<UploadRef | null> => {
-  const m = SEALED.exec(sealed);
-  if (!m) return null;
-  const layout = layoutParts(Number(m[1]), Number(m[2]));
+  const match = SEALED.exec(sealed);
+  if (!match) return null;
+  const layout = layoutParts(Number(match[1]), Number(match[2]));
   if (isRefusal(layout)) return null;
-  const ref = { ...layout, nonce: m[3]!, r2Id: m[5]! };
-  return timingSafeEqual(await hmacHex(secret, message(key, ref)), m[4]!) ? ref : null;
+  const ref = { ...layout, nonce: match[3]!, r2Id: match[5]! };
+  return timingSafeEqual(await hmacHex(secret, message(key, ref)), match[4]!) ? ref : null;
 };
 
 /** A fresh nonce: 8 random bytes as hex. */

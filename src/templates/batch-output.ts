@@ -58,20 +58,22 @@ const safe = (name: string) =>
 const entryNames = (rows: readonly OutputRow[], now: number): Map<number, string> => {
   const names = new Map<number, string>();
   const used = new Set<string>();
-  for (const r of rows) {
-    if (!isLive(r, now)) continue;
-    const ext = r.filename?.split(".").pop() ?? "bin";
-    const base = (r.name && safe(r.name)) || `row-${r.row}`;
+  for (const output of rows) {
+    if (!isLive(output, now)) continue;
+    const ext = output.filename?.split(".").pop() ?? "bin";
+    const base = (output.name && safe(output.name)) || `row-${output.row}`;
     let name = `${base}.${ext}`;
-    if (used.has(name.toLowerCase())) name = `${base}-row-${r.row}.${ext}`;
+    if (used.has(name.toLowerCase())) name = `${base}-row-${output.row}.${ext}`;
     used.add(name.toLowerCase());
-    names.set(r.row, name);
+    names.set(output.row, name);
   }
   return names;
 };
 
-const isLive = (r: OutputRow, now: number) =>
-  r.status === "COMPLETED" && r.storageKey !== null && (r.expiresAt === null || r.expiresAt > now);
+const isLive = (output: OutputRow, now: number) =>
+  output.status === "COMPLETED" &&
+  output.storageKey !== null &&
+  (output.expiresAt === null || output.expiresAt > now);
 
 /** The streamed ZIP of a finished batch's live outputs. */
 export const batchZip = async (ctx: CallerCtx, batchId: string): Promise<Response> => {
@@ -84,12 +86,12 @@ export const batchZip = async (ctx: CallerCtx, batchId: string): Promise<Respons
   if (!names.size) throw new Gone("The batch has no unexpired outputs");
   const files = ctx.env.FILES;
   const entries = async function* () {
-    for (const r of rows) {
-      const name = names.get(r.row);
+    for (const output of rows) {
+      const name = names.get(output.row);
       if (!name) continue;
-      const object = await files.get(r.storageKey!);
+      const object = await files.get(output.storageKey!);
       if (!object) continue; // expired and deleted since the query
-      yield { name, input: object.body, size: object.size, lastModified: new Date(r.createdAt ?? now) };
+      yield { name, input: object.body, size: object.size, lastModified: new Date(output.createdAt ?? now) };
     }
   };
   const zip = downloadZip(entries(), { buffersAreUTF8: true });
@@ -108,23 +110,23 @@ export const batchManifest = async (ctx: CallerCtx, batchId: string): Promise<Ba
   const rows = await outputs(ctx, batchId);
   const names = entryNames(rows, ctx.now());
   const entries: ManifestEntry[] = [
-    ...rows.map((r) => ({
-      row: r.row,
-      name: r.name,
-      jobId: r.jobId,
-      status: r.status,
-      fileId: r.fileId,
-      zipEntry: names.get(r.row) ?? null,
-      error: r.error,
+    ...rows.map((output) => ({
+      row: output.row,
+      name: output.name,
+      jobId: output.jobId,
+      status: output.status,
+      fileId: output.fileId,
+      zipEntry: names.get(output.row) ?? null,
+      error: output.error,
     })),
-    ...batch.rejected.map((r) => ({
-      row: r.row,
-      name: r.name,
+    ...batch.rejected.map((rejectedRow) => ({
+      row: rejectedRow.row,
+      name: rejectedRow.name,
       jobId: null,
       status: "REJECTED" as const,
       fileId: null,
       zipEntry: null,
-      error: r.errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join("; "),
+      error: rejectedRow.errors.map((e) => (e.field ? `${e.field}: ${e.message}` : e.message)).join("; "),
     })),
   ].sort((a, b) => a.row - b.row);
   return { batchId: batch.id, status: batch.status, createdAt: iso(batch.createdAt)!, entries };

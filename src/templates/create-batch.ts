@@ -157,9 +157,9 @@ const judgeRows = (ctx: CallerCtx, template: Template, input: BatchInput) => {
       const checked = validateJobConfig(type, merged.config, options);
       if (checked.valid) {
         const refs = fileReferences(checked.type, checked.config);
-        const remote = refs.filter((r) => !isStoragePath(r.url));
-        errors = remote.map((r) => ({
-          field: r.field,
+        const remote = refs.filter((ref) => !isStoragePath(ref.url));
+        errors = remote.map((ref) => ({
+          field: ref.field,
           message:
             "Batch rows take uploaded files (their storageUrl); upload the file or run a single job for a public URL",
           code: "REMOTE_INPUT_IN_BATCH",
@@ -210,9 +210,9 @@ const withStoredFiles = async (ctx: CallerCtx, accepted: Accepted[], rejected: R
   return { good, stored };
 };
 
-const tooManyColumns = (n: number): FieldError => ({
+const tooManyColumns = (count: number): FieldError => ({
   field: "row",
-  message: `${n} columns; at most ${MAX_BATCH_COLUMNS}`,
+  message: `${count} columns; at most ${MAX_BATCH_COLUMNS}`,
   code: "TOO_MANY_COLUMNS",
 });
 

@@ -65,10 +65,10 @@ export const listBatches = async (ctx: CallerCtx, query: ListBatchesQuery): Prom
       const counts = Object.fromEntries(JOB_STATUSES.map((s) => [s, 0])) as Record<JobStatus, number>;
       let jobs = 0;
       let done = 0;
-      for (const r of results.filter((x) => x.batchId === batch.id)) {
-        counts[r.status] = r.n;
-        jobs += r.n;
-        done += FINAL.includes(r.status) ? 100 * r.n : r.progress;
+      for (const group of results.filter((x) => x.batchId === batch.id)) {
+        counts[group.status] = group.n;
+        jobs += group.n;
+        done += FINAL.includes(group.status) ? 100 * group.n : group.progress;
       }
       return {
         id: batch.id,

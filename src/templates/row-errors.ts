@@ -23,9 +23,9 @@ export const rejectRow = (row: number, name: string | null, errors: readonly Fie
   total: errors.length,
 });
 
-const moreErrors = (field: string, n: number, where = ""): FieldError => ({
+const moreErrors = (field: string, count: number, where = ""): FieldError => ({
   field,
-  message: `and ${n} more error${n === 1 ? "" : "s"}${where}`,
+  message: `and ${count} more error${count === 1 ? "" : "s"}${where}`,
   code: "MORE_ERRORS",
 });
 
@@ -54,10 +54,10 @@ export const rejectedRows = (rows: readonly RowErrors[]): RejectedRow[] => {
  */
 export const refusalErrors = (rows: readonly RowErrors[]): FieldError[] => {
   const listed: RowError[] = [];
-  for (const r of rows)
-    for (const e of r.errors) {
+  for (const row of rows)
+    for (const error of row.errors) {
       if (listed.length === MAX_REPORTED_ERRORS) break;
-      listed.push({ row: r.row, ...e });
+      listed.push({ row: row.row, ...error });
     }
   const total = rows.reduce((n, r) => n + r.total, 0);
   return total > listed.length ? [...listed, moreErrors("rows", total - listed.length)] : listed;

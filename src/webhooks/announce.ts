@@ -19,11 +19,14 @@ export const HAND_OVER_GRACE_MS = 60_000;
 export const handOver = async (ctx: Ctx, deliveries: readonly NewDelivery[]): Promise<void> => {
   if (deliveries.length === 0) return;
   const byEndpoint = new Map<string, NewDelivery[]>();
-  for (const d of deliveries) byEndpoint.set(d.endpointId, [...(byEndpoint.get(d.endpointId) ?? []), d]);
+  for (const delivery of deliveries)
+    byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery]);
   await Promise.all(
     [...byEndpoint].map(async ([endpointId, items]) => {
       try {
-        await endpointObject(ctx, endpointId).enqueue(items.map((d) => ({ id: d.id, endpointId })));
+        await endpointObject(ctx, endpointId).enqueue(
+          items.map((delivery) => ({ id: delivery.id, endpointId })),
+        );
       } catch (e) {
         console.error(
           JSON.stringify({ level: "error", msg: "webhook hand-over failed", endpointId, error: String(e) }),

@@ -215,13 +215,13 @@ export class WebhookEndpoint extends DurableObject<Env> {
       }),
     );
     if (results.length) await this.env.DB.batch(recordStatements(this.env.DB, endpoint, results, Date.now()));
-    for (const r of results) {
-      if (r.next === null) this.sql.exec("DELETE FROM queue WHERE delivery_id = ?", r.deliveryId);
+    for (const result of results) {
+      if (result.next === null) this.sql.exec("DELETE FROM queue WHERE delivery_id = ?", result.deliveryId);
       else
         this.sql.exec(
           "UPDATE queue SET attempt = attempt + 1, due_at = ? WHERE delivery_id = ?",
-          r.next,
-          r.deliveryId,
+          result.next,
+          result.deliveryId,
         );
     }
     return !stopped;

@@ -38,8 +38,8 @@ export const recordStatements = (
   const statements: D1PreparedStatement[] = [];
   let failingSince = endpoint.failingSince;
   let lastError: string | null = null;
-  for (const r of results) {
-    const outcome = r.outcome;
+  for (const result of results) {
+    const outcome = result.outcome;
     if (outcome) {
       statements.push(
         db
@@ -55,11 +55,11 @@ export const recordStatements = (
             outcome.durationMs,
             outcome.error,
             outcome.responseBody,
-            r.at,
-            r.deliveryId,
+            result.at,
+            result.deliveryId,
           ),
       );
-      failingSince = outcome.ok ? null : (failingSince ?? r.at);
+      failingSince = outcome.ok ? null : (failingSince ?? result.at);
       if (!outcome.ok) lastError = outcome.error;
     }
     statements.push(
@@ -71,13 +71,13 @@ export const recordStatements = (
            WHERE id = ?1`,
         )
         .bind(
-          r.deliveryId,
+          result.deliveryId,
           outcome ? 1 : 0,
-          r.status,
+          result.status,
           outcome?.status ?? null,
           outcome ? outcome.error : "the endpoint is disabled",
-          r.next,
-          r.at,
+          result.next,
+          result.at,
         ),
     );
   }

@@ -36,7 +36,7 @@ const readHead = async (res: Response, max: number): Promise<string> => {
   }
   const all = new Uint8Array(size);
   let at = 0;
-  for (const c of chunks) all.set(c, (at += c.byteLength) - c.byteLength);
+  for (const chunk of chunks) all.set(chunk, (at += chunk.byteLength) - chunk.byteLength);
   return new TextDecoder().decode(all.subarray(0, max));
 };
 

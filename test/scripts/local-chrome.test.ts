@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BROWSER_USER, localChromeLauncher } from "../../scripts/lib/system.mjs";
+import { BROWSER_USER, localChromeLauncher } from "../../scripts/lib/local-chrome.mjs";
 import { escapeAttempts } from "../escape-attempts.ts";
 import { startCanary, type Canary } from "../net-canary.ts";
 

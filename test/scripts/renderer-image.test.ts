@@ -7,7 +7,7 @@
  *   renderer workspace;
  * - the image's `npm ci` resolves from the lock file with only the files the Dockerfile copies before it (run with
  *   `--dry-run`), the workspace packages linked;
- * - its package lists are scripts/lib/system.mjs's APT_PACKAGES (runtime and image; build for the build stage), and
+ * - its package lists are scripts/lib/apt-packages.mjs's APT_PACKAGES (runtime and image; build for the build stage), and
  *   every binary the renderer starts, and every shared library those load, belongs to a listed package, a
  *   dependency of one, or the base system (Debian 12 here, as in the image);
  * - the unprivileged browser user is created as the renderer expects it.
@@ -19,7 +19,8 @@ import { tmpdir } from "node:os";
 import { join, posix, relative } from "node:path";
 import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
-import { APT_PACKAGES, BROWSER_USER } from "../../scripts/lib/system.mjs";
+import { APT_PACKAGES } from "../../scripts/lib/apt-packages.mjs";
+import { BROWSER_USER } from "../../scripts/lib/local-chrome.mjs";
 import { aptInstalls, contextFilter, parseDockerfile, type Stage } from "../../scripts/lib/dockerfile.mjs";
 import { DEFAULT_RENDER_TOOLS } from "../../renderer/src/settings.ts";
 import { asUser } from "../../renderer/src/lib/run-as.ts";

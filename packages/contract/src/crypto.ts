@@ -32,10 +32,10 @@ export const hmacHex = async (secret: string, message: string | Uint8Array<Array
   );
 
 /** Compares two strings without leaking where they differ. */
-export const timingSafeEqual = (a: string, b: string): boolean => {
-  if (a.length !== b.length) return false;
+export const timingSafeEqual = (left: string, right: string): boolean => {
+  if (left.length !== right.length) return false;
   let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  for (let i = 0; i < left.length; i++) diff |= left.charCodeAt(i) ^ right.charCodeAt(i);
   return diff === 0;
 };
 

@@ -82,11 +82,11 @@ export interface WorkInput {
 }
 
 /** Whether a resolved transition is drawn by its GLSL, at most (the renderer draws some of these with ffmpeg). */
-const mayDrawWithGl = (t: NonNullable<Timeline["clips"][number]["transition"]>): boolean =>
+const mayDrawWithGl = (transition: NonNullable<Timeline["clips"][number]["transition"]>): boolean =>
   !(
-    XFADE_TWINS.has(t.name) &&
-    (t.easing ?? "linear") === "linear" &&
-    Object.keys(t.params ?? {}).length === 0
+    XFADE_TWINS.has(transition.name) &&
+    (transition.easing ?? "linear") === "linear" &&
+    Object.keys(transition.params ?? {}).length === 0
   );
 
 /**

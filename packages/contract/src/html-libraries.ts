@@ -15,9 +15,9 @@ export interface HtmlLibrary {
   pattern: RegExp;
 }
 
-const compile = (l: (typeof data.libraries)[number]): HtmlLibrary => ({
-  ...l,
-  pattern: new RegExp(l.pattern, "i"),
+const compile = (library: (typeof data.libraries)[number]): HtmlLibrary => ({
+  ...library,
+  pattern: new RegExp(library.pattern, "i"),
 });
 
 /** The libraries `enableLibraries` preloads, in load order after Tailwind. */

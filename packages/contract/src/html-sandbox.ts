@@ -49,8 +49,9 @@ export const PAGE_SIZE_CSS = ":where(html,body){height:100%}:where(html){overflo
 /** Inserts `head` after `<head>`, `<html>` or the doctype (keeps standards mode), else in front. */
 export const injectHead = (html: string, head: string): string => {
   for (const re of [/<head\b[^>]*>/i, /<html\b[^>]*>/i, /<!doctype[^>]*>/i]) {
-    const m = re.exec(html);
-    if (m) return html.slice(0, m.index + m[0].length) + head + html.slice(m.index + m[0].length);
+    const match = re.exec(html);
+    if (match)
+      return html.slice(0, match.index + match[0].length) + head + html.slice(match.index + match[0].length);
   }
   return head + html;
 };

@@ -47,13 +47,13 @@ const NUMBER = "\\s*(-?(?:\\d+(?:\\.\\d*)?|\\.\\d+))\\s*";
 /** `cubic-bezier(x1, y1, x2, y2)`; the grammar also holds x1 and x2 to 0..1 and y to ±BEZIER_MAX_Y. */
 export const CUBIC_BEZIER_PATTERN = new RegExp(`^cubic-bezier\\(${NUMBER},${NUMBER},${NUMBER},${NUMBER}\\)$`);
 
-const X = "\\s*(?:0(?:\\.\\d*)?|1(?:\\.0*)?|\\.\\d+)\\s*";
-const Y = "\\s*-?(?:\\d(?:\\.\\d*)?|10(?:\\.0*)?|\\.\\d+)\\s*";
+const CONTROL_X = "\\s*(?:0(?:\\.\\d*)?|1(?:\\.0*)?|\\.\\d+)\\s*";
+const CONTROL_Y = "\\s*-?(?:\\d(?:\\.\\d*)?|10(?:\\.0*)?|\\.\\d+)\\s*";
 /**
  * Every easing the grammar accepts, as one pattern (the served JSON Schema states it): the names, and
  * `cubic-bezier()` with x1 and x2 from 0 to 1 and y1 and y2 from -BEZIER_MAX_Y to BEZIER_MAX_Y.
  */
-export const EASING_PATTERN = `^(?:${EASING_NAMES.join("|")})$|^cubic-bezier\\(${X},${Y},${X},${Y}\\)$`;
+export const EASING_PATTERN = `^(?:${EASING_NAMES.join("|")})$|^cubic-bezier\\(${CONTROL_X},${CONTROL_Y},${CONTROL_X},${CONTROL_Y}\\)$`;
 
 /** The easing a keyframe's `easing` names, or null when it names none (the grammar refuses it). */
 export const parseEasing = (easing: string | undefined): Easing | null => {
@@ -74,13 +74,17 @@ export const parseEasing = (easing: string | undefined): Easing | null => {
  */
 export const BEZIER_STEPS = 30;
 
-/** The curve's coordinate at parameter s for control coordinates a, b (endpoints 0 and 1). */
-export const bezierAt = (a: number, b: number, s: number): number => {
-  const r = 1 - s;
-  return 3 * r * r * s * a + 3 * r * s * s * b + s * s * s;
+/** The curve's coordinate at parameter `param` for control coordinates `control1`, `control2` (endpoints 0 and 1). */
+export const bezierAt = (control1: number, control2: number, param: number): number => {
+  const complement = 1 - param;
+  return (
+    3 * complement * complement * param * control1 +
+    3 * complement * param * param * control2 +
+    param * param * param
+  );
 };
 
-/** A Bézier easing at `progress` (0..1): y where x = progress, found by bisection (x rises with s when x1, x2 ∈ [0,1]). */
+/** A Bézier easing at `progress` (0..1): y where x = progress, found by bisection (x rises with the parameter when x1, x2 ∈ [0,1]). */
 export const bezierEase = (curve: Bezier, progress: number): number => {
   // The ends exactly (the renderer's segments end where the next keyframe's begins, so it never asks there).
   if (progress <= 0) return 0;
@@ -95,11 +99,11 @@ export const bezierEase = (curve: Bezier, progress: number): number => {
   return bezierAt(curve.y1, curve.y2, (lo + hi) / 2);
 };
 
-/** The eased progress of `easing` at p (0..1). */
-export const ease = (easing: Easing, p: number): number => {
-  if (easing.kind === "linear") return p;
+/** The eased progress of `easing` at `progress` (0..1). */
+export const ease = (easing: Easing, progress: number): number => {
+  if (easing.kind === "linear") return progress;
   if (easing.kind === "step") return 0;
-  return bezierEase(easing, p);
+  return bezierEase(easing, progress);
 };
 
 /** Whether `value` is keyframed (a list) rather than a plain number. */
@@ -116,12 +120,12 @@ export const valueAt = (value: Animated, time: number): number => {
   if (!first) return Number.NaN;
   if (time <= first.time) return first.value;
   for (let i = 0; i + 1 < value.length; i++) {
-    const a = value[i]!;
-    const b = value[i + 1]!;
-    if (time >= b.time) continue;
-    const progress = (time - a.time) / (b.time - a.time);
-    const easing = parseEasing(a.easing) ?? { kind: "linear" };
-    return a.value + (b.value - a.value) * ease(easing, progress);
+    const keyframe = value[i]!;
+    const next = value[i + 1]!;
+    if (time >= next.time) continue;
+    const progress = (time - keyframe.time) / (next.time - keyframe.time);
+    const easing = parseEasing(keyframe.easing) ?? { kind: "linear" };
+    return keyframe.value + (next.value - keyframe.value) * ease(easing, progress);
   }
   return value[value.length - 1]!.value;
 };
@@ -137,9 +141,9 @@ export const valueRange = (value: Animated): { min: number; max: number } => {
     const next = value[i + 1];
     const easing = parseEasing(k.easing);
     if (!next || easing?.kind !== "bezier") return;
-    // Sampled: enough to bound the overshoot of a curve, whose y is a cubic of s.
-    for (let s = 0; s <= 64; s++) {
-      const y = k.value + (next.value - k.value) * bezierAt(easing.y1, easing.y2, s / 64);
+    // Sampled: enough to bound the overshoot of a curve, whose y is a cubic of its parameter.
+    for (let sample = 0; sample <= 64; sample++) {
+      const y = k.value + (next.value - k.value) * bezierAt(easing.y1, easing.y2, sample / 64);
       min = Math.min(min, y);
       max = Math.max(max, y);
     }

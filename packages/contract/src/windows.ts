@@ -73,10 +73,10 @@ const cumulativeCost = (config: BalanceInput, timeline: Timeline): Float64Array 
   const total = timeline.totalFrames;
   const step = new Float64Array(total + 1);
   const add = (from: number, to: number, cost: number) => {
-    const a = Math.max(0, Math.min(total, from));
-    const b = Math.max(a, Math.min(total, to));
-    step[a]! += cost;
-    step[b]! -= cost;
+    const start = Math.max(0, Math.min(total, from));
+    const end = Math.max(start, Math.min(total, to));
+    step[start]! += cost;
+    step[end]! -= cost;
   };
   const frameOf = (seconds: number) => Math.round(seconds * timeline.fps);
   add(0, total, 1);
@@ -100,9 +100,9 @@ const cumulativeCost = (config: BalanceInput, timeline: Timeline): Float64Array 
     );
   const cumulative = new Float64Array(total + 1);
   let rate = 0;
-  for (let f = 0; f < total; f++) {
-    rate += step[f]!;
-    cumulative[f + 1] = cumulative[f]! + rate;
+  for (let frame = 0; frame < total; frame++) {
+    rate += step[frame]!;
+    cumulative[frame + 1] = cumulative[frame]! + rate;
   }
   return cumulative;
 };
@@ -141,10 +141,10 @@ export const chunkWindow = (config: BalanceInput, timeline: Timeline, part: Chun
 export const composedRange = (timeline: Timeline, window?: FrameWindow): FrameRange => {
   if (!window) return { from: 0, to: timeline.totalFrames };
   let { start: from, end: to } = window;
-  for (const c of timeline.clips) {
-    const overlapEnd = c.startFrame + c.inFrames;
-    if (c.inFrames > 0 && c.startFrame < from && from < overlapEnd) from = c.startFrame;
-    if (c.inFrames > 0 && c.startFrame < to && to < overlapEnd) to = overlapEnd;
+  for (const timing of timeline.clips) {
+    const overlapEnd = timing.startFrame + timing.inFrames;
+    if (timing.inFrames > 0 && timing.startFrame < from && from < overlapEnd) from = timing.startFrame;
+    if (timing.inFrames > 0 && timing.startFrame < to && to < overlapEnd) to = overlapEnd;
   }
   return { from, to };
 };

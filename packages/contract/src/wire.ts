@@ -126,9 +126,9 @@ export const TimelineSchema = v.pipe(
     totalFrames: v.pipe(Count, v.minValue(1)),
     duration: Seconds,
   }),
-  v.check((t) => {
-    const last = t.clips.at(-1);
-    return last !== undefined && last.startFrame + last.frames === t.totalFrames;
+  v.check((timeline) => {
+    const last = timeline.clips.at(-1);
+    return last !== undefined && last.startFrame + last.frames === timeline.totalFrames;
   }, "totalFrames must be where the last clip ends"),
 ) satisfies v.GenericSchema<unknown, Timeline>;
 

@@ -62,10 +62,10 @@ export const fontFaceFiles = (value: string, fonts: JobFonts = {}): FaceFiles =>
   const family = `hf-${value.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
   const css = font.faces
     .map(
-      (f) =>
+      (face) =>
         `@font-face{font-family:"${family}";font-style:normal;font-weight:${font.weight};font-display:block;` +
-        `src:url("${pathToFileURL(f.path).href}") format("woff2")` +
-        (f.unicodeRange === undefined ? "}" : `;unicode-range:${f.unicodeRange}}`),
+        `src:url("${pathToFileURL(face.path).href}") format("woff2")` +
+        (face.unicodeRange === undefined ? "}" : `;unicode-range:${face.unicodeRange}}`),
     )
     .join("\n");
   return { family, weight: font.weight, css, files: font.faces.map((f) => f.path) };

@@ -43,9 +43,9 @@ export const faceReaches = (range: string | undefined, text: string): boolean =>
 export const jobFonts = (fonts: HostedFonts | undefined, text: string | null): JobFonts =>
   Object.fromEntries(
     Object.entries(fonts ?? {}).map(([value, font]) => {
-      const all = font.faces.map((f) => ({
-        path: f.ref,
-        ...(f.unicodeRange === undefined ? {} : { unicodeRange: f.unicodeRange }),
+      const all = font.faces.map((face) => ({
+        path: face.ref,
+        ...(face.unicodeRange === undefined ? {} : { unicodeRange: face.unicodeRange }),
       }));
       const reached = text === null ? all : all.filter((f) => faceReaches(f.unicodeRange, text));
       return [value, { weight: font.weight, faces: reached.length ? reached : all.slice(0, 1) }];

@@ -10,8 +10,8 @@ import { readFileSync } from "node:fs";
 /** Resident bytes of process `pid` (VmRSS: its shared libraries included), or null when it is gone. */
 export const residentBytes = (pid: number): number | null => {
   try {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : 0;
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) * 1024 : 0;
   } catch {
     return null;
   }

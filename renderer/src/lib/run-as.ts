@@ -2,7 +2,7 @@
  * Running a program with another user's credentials: what the renderer, when it runs as root, does to every program
  * that reads what users send (Chromium as the browser user, each task's tools as a uid of their own: tool-users.ts).
  * `setpriv` switches before the program starts (setpriv.json, the one copy of its flags, which the local Browser
- * Rendering launcher of scripts/lib/system.mjs reads too): no supplementary groups, no capabilities (an empty
+ * Rendering launcher of scripts/lib/local-chrome.mjs reads too): no supplementary groups, no capabilities (an empty
  * bounding set), no_new_privs, and SIGKILL when the renderer dies.
  */
 import { readFileSync } from "node:fs";

@@ -71,7 +71,7 @@ export const probeApng = async (path: string): Promise<MediaFacts | null> => {
     let duration = 0;
     const chunk = new Uint8Array(34);
     const cv = new DataView(chunk.buffer);
-    for (let at = 8, n = 0; at + 8 <= size && n < MAX_PNG_CHUNKS; n++) {
+    for (let at = 8, chunkCount = 0; at + 8 <= size && chunkCount < MAX_PNG_CHUNKS; chunkCount++) {
       await file.read(chunk, 0, 34, at);
       const length = cv.getUint32(0);
       const type = String.fromCharCode(...chunk.subarray(4, 8));
@@ -129,16 +129,16 @@ const readMp4Facts = async (path: string): Promise<Mp4Facts | null> => {
 
 /** Facts of an H.264/HEVC MP4 or QuickTime file from its `moov`, or null when only ffprobe can tell. */
 export const probeMp4 = async (path: string): Promise<MediaFacts | null> => {
-  const m = await readMp4Facts(path);
-  if (!m) return null;
+  const mp4 = await readMp4Facts(path);
+  if (!mp4) return null;
   return {
-    width: m.width,
-    height: m.height,
-    duration: m.duration,
-    rotation: m.rotation,
-    videoCodec: m.videoCodec,
+    width: mp4.width,
+    height: mp4.height,
+    duration: mp4.duration,
+    rotation: mp4.rotation,
+    videoCodec: mp4.videoCodec,
     hasVideo: true,
-    hasAudio: m.hasAudio,
+    hasAudio: mp4.hasAudio,
     hasAlpha: false,
     orientation: 1,
     demuxer: MP4_DEMUXER,

@@ -43,8 +43,8 @@ const isStillImageFormat = (formatName: string): boolean =>
   formatName === "image2" || formatName.endsWith("_pipe");
 
 const normalizeDegrees = (deg: number): number => {
-  const d = Math.round(deg) % 360;
-  return d < 0 ? d + 360 : d === 0 ? 0 : d;
+  const degrees = Math.round(deg) % 360;
+  return degrees < 0 ? degrees + 360 : degrees === 0 ? 0 : degrees;
 };
 
 /**
@@ -96,11 +96,11 @@ export const parseProbeOutput = (raw: unknown): MediaFacts => {
   if (!parsed.success) throw new UnprocessableMedia("ffprobe returned no format information");
   const { streams, format } = parsed.output;
   const picture = streams.find(
-    (s) =>
-      s.codec_type === "video" &&
-      s.disposition?.attached_pic !== 1 &&
-      (s.width ?? 0) > 0 &&
-      (s.height ?? 0) > 0,
+    (stream) =>
+      stream.codec_type === "video" &&
+      stream.disposition?.attached_pic !== 1 &&
+      (stream.width ?? 0) > 0 &&
+      (stream.height ?? 0) > 0,
   );
   // ffprobe "finds" an mp3 stream with sample_rate 0 in a file of zeros named .mp3: not audio.
   const audio = streams.find((s) => s.codec_type === "audio" && Number(s.sample_rate) > 0);

@@ -7,7 +7,7 @@ import type { AppDeps } from "../deps.ts";
 export const RENDERER_VERSION = "1.0.0";
 
 export const healthRoutes = (deps: AppDeps): Hono =>
-  new Hono().get(RENDERER_PATHS.health, (c) => {
+  new Hono().get(RENDERER_PATHS.health, (context) => {
     const health: RendererHealth = {
       status: "ok",
       service: "renderer",
@@ -22,5 +22,5 @@ export const healthRoutes = (deps: AppDeps): Hono =>
       },
       tools: deps.tools,
     };
-    return c.json(health);
+    return context.json(health);
   });

@@ -19,9 +19,9 @@ import { probeMedia } from "../probe/probe-media.ts";
  * user of its own (lib/tool-users.ts), which owns the probe's folder.
  */
 export const probeRoutes = ({ config, toolUsers }: AppDeps): Hono =>
-  new Hono().post(RENDERER_PATHS.probe, async (c) => {
+  new Hono().post(RENDERER_PATHS.probe, async (context) => {
     // Refuse a declared oversize body before reading a byte; chunked bodies are capped while streaming.
-    const declared = Number(c.req.header("content-length"));
+    const declared = Number(context.req.header("content-length"));
     if (Number.isFinite(declared) && declared > config.probeMaxBytes)
       throw new PayloadTooLarge(config.probeMaxBytes);
 
@@ -30,13 +30,13 @@ export const probeRoutes = ({ config, toolUsers }: AppDeps): Hono =>
     try {
       result = await withTempDir(config.tmpDir, "probe-", async (dir) => {
         await lease.own(dir);
-        const inputPath = join(dir, probeInputName(c.req.header("x-filename")));
-        await saveBody(c.req.raw.body, inputPath, config.probeMaxBytes);
+        const inputPath = join(dir, probeInputName(context.req.header("x-filename")));
+        await saveBody(context.req.raw.body, inputPath, config.probeMaxBytes);
         const options = { ffprobePath: config.ffprobePath, user: lease.user, complete: true };
         return toProbeResult(await probeMedia(inputPath, options));
       });
     } finally {
       await lease.release();
     }
-    return c.json(result);
+    return context.json(result);
   });

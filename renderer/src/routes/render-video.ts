@@ -43,8 +43,8 @@ const parseBody = async <S extends v.GenericSchema>(req: Request, schema: S): Pr
 
 export const renderVideoRoutes = (deps: AppDeps): Hono =>
   new Hono()
-    .post(RENDERER_PATHS.renderVideo, async (c) => {
-      const job = await parseBody(c.req.raw, RenderVideoRequest);
+    .post(RENDERER_PATHS.renderVideo, async (context) => {
+      const job = await parseBody(context.req.raw, RenderVideoRequest);
       // The planned timeline must be this config's: its rate and one timing per clip.
       const fps = job.config.fps ?? VIDEO_DEFAULTS.fps;
       if (job.timeline && (job.timeline.fps !== fps || job.timeline.clips.length !== job.config.clips.length))
@@ -72,15 +72,15 @@ export const renderVideoRoutes = (deps: AppDeps): Hono =>
           busy: true,
           retryAfterSeconds: offer.retryAfterSeconds,
         };
-        c.header("retry-after", String(offer.retryAfterSeconds));
-        return c.json(busy, 503);
+        context.header("retry-after", String(offer.retryAfterSeconds));
+        return context.json(busy, 503);
       }
       const accepted: v.InferOutput<typeof RenderAccepted> = { accepted: true };
-      return c.json(accepted, 202);
+      return context.json(accepted, 202);
     })
-    .post(RENDERER_PATHS.cancel, async (c) => {
-      const { jobId, attempt, chunk } = await parseBody(c.req.raw, CancelRender);
+    .post(RENDERER_PATHS.cancel, async (context) => {
+      const { jobId, attempt, chunk } = await parseBody(context.req.raw, CancelRender);
       const cancelled = cancelRenders(deps.renders, jobId, attempt, chunk);
       const answer: v.InferOutput<typeof CancelAnswer> = { cancelled };
-      return c.json(answer);
+      return context.json(answer);
     });

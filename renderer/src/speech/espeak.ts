@@ -75,9 +75,9 @@ export const joinWords = (
   });
   const samples = new Int16Array(at);
   let offset = 0;
-  for (const p of parts) {
-    samples.set(p, offset);
-    offset += p.length;
+  for (const part of parts) {
+    samples.set(part, offset);
+    offset += part.length;
   }
   return { samples, sampleRate, words };
 };

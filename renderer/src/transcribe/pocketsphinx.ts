@@ -21,11 +21,11 @@ import {
 export const parsePocketsphinx = (stdout: string): TranscriptWord[] => {
   const words: TranscriptWord[] = [];
   for (const line of stdout.split("\n")) {
-    const m = /^(\S+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)\s*$/.exec(line.trim());
-    if (!m) continue;
-    const token = m[1]!;
+    const match = /^(\S+)\s+(\d+(?:\.\d+)?)\s+(\d+(?:\.\d+)?)\s+(-?\d+(?:\.\d+)?)\s*$/.exec(line.trim());
+    if (!match) continue;
+    const token = match[1]!;
     if (/^(<.*>|\[.*\]|\+\+.*\+\+)$/.test(token)) continue;
-    words.push({ text: token.replace(/\(\d+\)$/, ""), start: Number(m[2]), end: Number(m[3]) });
+    words.push({ text: token.replace(/\(\d+\)$/, ""), start: Number(match[2]), end: Number(match[3]) });
   }
   return words;
 };

@@ -64,10 +64,10 @@ export const readableAnimations = async (
 ): Promise<Map<string, string>> => {
   // One at a time: each decode may hold up to 256 MiB of frames.
   const done = new Map<string, string>();
-  let n = 0;
+  let count = 0;
   for (const path of new Set(local.values())) {
     if (!(await isAnimatedWebp(path))) continue;
-    const out = join(options.workDir, `animated-webp-${n++}.png`);
+    const out = join(options.workDir, `animated-webp-${count++}.png`);
     await decode(path, out, options);
     done.set(path, out);
   }

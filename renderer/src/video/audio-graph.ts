@@ -29,10 +29,12 @@ const mix = (ctx: GraphContext, labels: string[], prefix: string): string => {
 export const clipAudioStream = (ctx: GraphContext, clipIndex: number, parts: LayerAudio[]): string | null => {
   if (parts.length === 0) return null;
   const timing = ctx.timeline.clips[clipIndex]!;
-  const placed = parts.map((p) => {
-    const l = ctx.label("cap");
-    ctx.chain(`[${p.label}]${NORMALISE},apad,atrim=0:${ffNumber(p.duration)},${delayMs(p.offset)}[${l}]`);
-    return l;
+  const placed = parts.map((part) => {
+    const label = ctx.label("cap");
+    ctx.chain(
+      `[${part.label}]${NORMALISE},apad,atrim=0:${ffNumber(part.duration)},${delayMs(part.offset)}[${label}]`,
+    );
+    return label;
   });
   const mixed = mix(ctx, placed, "cmix");
   const fades: string[] = [];
@@ -96,8 +98,8 @@ export const finishAudio = (ctx: GraphContext, clipStreams: string[], tracks: Au
     ctx.chain(`[${mix(ctx, clipStreams, "allc")}]volume=${ffNumber(spec.clipsAudioVolume)}[${clips}]`);
     sources.push(clips);
   }
-  for (const t of tracks) {
-    const stream = trackStream(ctx, t);
+  for (const track of tracks) {
+    const stream = trackStream(ctx, track);
     if (stream) sources.push(stream);
   }
   const bgInfo = spec.audioFilePath ? ctx.mediaInfo(spec.audioFilePath) : undefined;

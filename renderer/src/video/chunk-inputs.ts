@@ -25,8 +25,8 @@ interface JobFiles {
 const byJob = new Map<string, JobFiles>();
 
 const keyOf = (url: string) => {
-  const u = new URL(url);
-  return `${u.origin}${u.pathname}`;
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}`;
 };
 
 /** Downloads like fetchInputs, through the job's shared files. */

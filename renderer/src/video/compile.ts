@@ -1,23 +1,27 @@
 /**
  * Compiles a VideoSpec (+ probed media and rasterised text) into ONE ffmpeg filter graph:
  * per clip, layers overlaid on a base (or the first full-frame opaque layer AS the base), clips
- * joined by the cheap mixers of mixed-transitions.ts, else xfade (or concat for cuts), global layers on top,
- * audio mixed to the exact length.
+ * joined by their transitions (clip-joins.ts: drawn frames, the cheap mixers of mixed-transitions.ts, else xfade,
+ * or concat for cuts), global layers on top, audio mixed to the exact length.
  * Pure apart from the label counter: same inputs → same graph.
  */
 import { clipAudioStream, finishAudio } from "./audio-graph.ts";
 import { GraphContext, type GlLayerDrawer, type LayerWindow } from "./graph-context.ts";
 import type { PipeUser } from "../lib/process.ts";
-import { glJoin, glTaps, type DrawnTransition, type TransitionDrawer } from "./gl/drawn-transitions.ts";
-import { MIXERS, overlapJoin } from "./mixed-transitions.ts";
+import {
+  clipTap,
+  joinClips,
+  planTransitions,
+  tapDrawnTransitions,
+  type ClipTap,
+  type GraphPass,
+} from "./clip-joins.ts";
 import { canvasHasAlpha } from "./outputs/encoders.ts";
 import { detachedTrack } from "./layers/audio-layer.ts";
 import { compileLayer, keyedLayers, keyedOf, type KeyedLayer } from "./layers/index.ts";
 import type { Timeline } from "@media-render/contract/timeline";
 import { clipRange, composedRange, type FrameRange, type FrameWindow } from "@media-render/contract/windows";
-import { drawnByGl, resolveTransition } from "./transitions.ts";
 import type { AudioTrackSpec, Layer, MediaInfo, RasterAsset, VideoSpec } from "./types.ts";
-import { ffNumber } from "./values.ts";
 
 export interface CompiledGraph {
   /** Per input: its options followed by `-i path`. */
@@ -115,87 +119,6 @@ const composite = (
   return current ?? "";
 };
 
-/** The drawn transition after clip `clipIndex` (its key is the same in the taps and the splice pass). */
-const drawnAfter = (
-  clipIndex: number,
-  plan: {
-    r: { name: string };
-    t: { frames: number; params?: Record<string, unknown>; easing?: string | null };
-  },
-  format: string | undefined,
-): DrawnTransition => {
-  const { r, t } = plan;
-  return {
-    key: `t${clipIndex}`,
-    field: `clips[${clipIndex}].transition`,
-    name: r.name,
-    frames: t.frames,
-    params: t.params,
-    easing: t.easing,
-    channels: canvasHasAlpha(format) ? 4 : 3,
-  };
-};
-
-/** A transition between clip c and c + 1 as compileGraph plans it: resolved, and whether its GLSL draws it. */
-type TransitionPlan = {
-  t: { name: string; frames: number; params?: Record<string, unknown>; easing?: string | null };
-  r: ReturnType<typeof resolveTransition>;
-  drawn: boolean;
-} | null;
-
-/**
- * The composed clips joined in order (`clipLabels`: "" for a clip the graph leaves out), each to the next by its
- * transition: drawn frames spliced in (drawn-transitions.ts), a mixer of mixed-transitions.ts, ffmpeg's xfade, or a plain concat. Answers
- * the joined stream, which starts at frame `from` of the timeline, and the transitions used.
- */
-const joinClips = (
-  ctx: GraphContext,
-  clipLabels: string[],
-  plans: TransitionPlan[],
-  options: {
-    timeline: Timeline;
-    from: number;
-    drawer: TransitionDrawer | undefined;
-    format: string | undefined;
-    alpha: boolean;
-  },
-): { acc: string; used: string[] } => {
-  const { timeline, drawer, format, alpha } = options;
-  const { fps } = ctx.spec;
-  const used: string[] = [];
-  // The clips the graph composes, in order; `acc` starts at the composed range's first frame.
-  const composed = clipLabels.flatMap((label, c) => (label ? [c] : []));
-  let acc = clipLabels[composed[0]!]!;
-  for (const c of composed.slice(1)) {
-    const next = ctx.label("join");
-    const plan = plans[c - 1];
-    // Where clip c starts in `acc` (which starts at the range's first frame, never inside a transition).
-    const at = timeline.clips[c]!.startFrame - options.from;
-    if (plan?.drawn && drawer) {
-      used.push(plan.r.name);
-      const drawn = drawnAfter(c - 1, plan, format);
-      glJoin(ctx, { acc, bMain: clipLabels[c]!, at, out: next }, drawn, drawer);
-    } else if (plan) {
-      const { t, r } = plan;
-      used.push(r.name);
-      const start = at;
-      const mixer = alpha ? undefined : (MIXERS[r.name] ?? (r.xfade === "fade" ? MIXERS.fade : undefined));
-      if (mixer) {
-        overlapJoin(ctx, acc, clipLabels[c]!, start, t.frames, next, mixer);
-      } else {
-        const expr = r.expr ? `:expr='${r.expr}'` : "";
-        ctx.chain(
-          `[${acc}][${clipLabels[c]}]xfade=transition=${r.xfade}:duration=${ffNumber(t.frames / fps)}:offset=${ffNumber(start / fps)}${expr}[${next}]`,
-        );
-      }
-    } else {
-      ctx.chain(`[${acc}][${clipLabels[c]}]concat=n=2:v=1:a=0,settb=1/${fps}[${next}]`);
-    }
-    acc = next;
-  }
-  return { acc, used };
-};
-
 /**
  * `[vout]`: the joined clips `acc` under the global layers, cut to the window's frames (or the whole timeline).
  */
@@ -227,31 +150,6 @@ const videoOut = (
   ctx.chain(`[${top}]format=${fmt},trim=${cut}${restamp}[vout]`);
 };
 
-/**
- * Each clip's transition to the next, resolved (`random` seeded by the job), and whether its GLSL draws it: only with
- * a drawer, and in the taps pass only the one it is tapping; never at the range's edge.
- */
-const planTransitions = (
-  timeline: Timeline,
-  ranges: ({ from: number; to: number } | null)[],
-  jobId: string,
-  pass: GraphPass,
-  format: string | undefined,
-): TransitionPlan[] =>
-  timeline.clips.map((timing, clipIndex): TransitionPlan => {
-    const transition = timing.transition;
-    if (!transition || clipIndex === timeline.clips.length - 1) return null;
-    const resolved = resolveTransition(transition.name, `${jobId}:${clipIndex}`, transition.params);
-    // The taps pass draws only the transition it is tapping; a window draws those it composes.
-    const drawn =
-      pass.kind !== "plain" &&
-      (pass.kind !== "taps" || clipIndex === pass.tapping) &&
-      ranges[clipIndex] !== null &&
-      ranges[clipIndex + 1] !== null &&
-      drawnByGl(resolved.name, transition.params, transition.easing, format);
-    return { t: transition, r: resolved, drawn };
-  });
-
 /** What a graph is compiled from. */
 export interface GraphInput {
   spec: VideoSpec;
@@ -270,18 +168,6 @@ export interface GraphInput {
    */
   window?: RenderWindow;
 }
-
-/**
- * Which graph to build. "plain": every transition by its xfade mapping (or the mixers of mixed-transitions.ts). With a
- * drawer (gl/drawn-transitions.ts), every transition but the exact ffmpeg twins (XFADE_TWINS) is drawn by its GLSL:
- * "taps" builds the run that writes the pairs of the transition after clip `tapping` (one run per
- * transition: a run writing two transitions' pairs interleaves them, and then waits on the second's reader
- * while the render waits for the first's frames); "splice" builds the render, reading the drawn frames.
- */
-export type GraphPass =
-  | { kind: "plain" }
-  | { kind: "taps"; drawer: TransitionDrawer; tapping: number }
-  | { kind: "splice"; drawer: TransitionDrawer };
 
 const PLAIN: GraphPass = { kind: "plain" };
 
@@ -305,7 +191,7 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
   // Transitions resolved first: a drawn one taps the streams of the clips on both sides.
   const plans = planTransitions(timeline, ranges, jobId, pass, format);
   const tapping = pass.kind === "taps";
-  const taps: { tail?: string; head?: string }[] = [];
+  const taps: ClipTap[] = [];
   timeline.clips.forEach((timing, clipIndex) => {
     ctx.clipAudio = [];
     // The taps pass composes only the clips on either side of a drawn transition, without sound; a window only
@@ -332,32 +218,15 @@ export const compileGraph = (input: GraphInput, pass: GraphPass = PLAIN): Compil
     ctx.chain(`[${video}]format=${fmt},setsar=1,${ctx.retime(0)}[${out}]`);
     clipLabels.push(out);
     if (tapping) {
-      for (const a of ctx.clipAudio) ctx.chain(`[${a.label}]anullsink`);
-      const tap: { tail?: string; head?: string } = {};
-      if (plans[clipIndex]?.drawn) tap.tail = ctx.label("tail");
-      if (plans[clipIndex - 1]?.drawn) tap.head = ctx.label("head");
-      const both = tap.tail !== undefined && tap.head !== undefined;
-      if (both) ctx.chain(`[${out}]split=2[${tap.tail}][${tap.head}]`);
-      else if (tap.tail) tap.tail = out;
-      else tap.head = out;
-      taps.push(tap);
+      for (const track of ctx.clipAudio) ctx.chain(`[${track.label}]anullsink`);
+      taps.push(clipTap(ctx, out, plans, clipIndex));
       return;
     }
     const sound = ctx.audio ? clipAudioStream(ctx, clipIndex, ctx.clipAudio) : null;
     if (sound) clipAudio.push(sound);
   });
   if (tapping) {
-    plans.forEach((plan, clipIndex) => {
-      if (!plan?.drawn) return;
-      const drawn = drawnAfter(clipIndex, plan, format);
-      const part = ranges[clipIndex]!;
-      const pair = {
-        aTap: taps[clipIndex]!.tail!,
-        aFrames: part.to - part.from,
-        bTap: taps[clipIndex + 1]!.head!,
-      };
-      glTaps(ctx, pair, drawn, drawer!);
-    });
+    tapDrawnTransitions(ctx, plans, taps, ranges, drawer!, format);
     return graphOf(
       ctx,
       plans.flatMap((p) => (p ? [p.r.name] : [])),

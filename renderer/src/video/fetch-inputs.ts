@@ -43,11 +43,11 @@ export const missingInput = (spec: VideoSpec, inputs: Readonly<Record<string, st
 /** Returns a copy of the spec with every file reference mapped through `map` (pure). */
 export const rewriteRefs = (spec: VideoSpec, map: ReadonlyMap<string, string>): VideoSpec => {
   const local = (ref: string) => map.get(ref) ?? ref;
-  const fix = (l: Layer): Layer => {
-    const refs = layerFileRefs(l);
+  const fix = (layer: Layer): Layer => {
+    const refs = layerFileRefs(layer);
     return refs.length === 0
-      ? l
-      : ({ ...l, ...Object.fromEntries(refs.map(([key, ref]) => [key, local(ref)])) } as Layer);
+      ? layer
+      : ({ ...layer, ...Object.fromEntries(refs.map(([key, ref]) => [key, local(ref)])) } as Layer);
   };
   return {
     ...spec,
@@ -86,11 +86,11 @@ const download = async (url: string, dest: string, signal?: AbortSignal): Promis
 
 /** A short, safe extension for a download (ffprobe/ffmpeg use it as a format hint): the reference's, else the URL's. */
 const extensionOf = (ref: string, url: string): string => {
-  const path = (s: string) => {
+  const path = (address: string) => {
     try {
-      return new URL(s).pathname;
+      return new URL(address).pathname;
     } catch {
-      return s;
+      return address;
     }
   };
   const ext = extname(path(ref)) || extname(path(url));

@@ -49,13 +49,13 @@ export const mixWeights = <M extends Mix>(mix: M): M => {
   ]) as [number, number, ...number[]];
   detached.forEach((l, i) => weights.set(l, rest[mix.audioTracks.length + i]!));
   // Keyframed volumes keep their curve, scaled as their peak was.
-  const withWeight = (l: Layer): Layer => {
-    const w = weights.get(l);
-    if (w === undefined) return l;
-    const own = "mixVolume" in l ? (l.mixVolume as Animated | undefined) : undefined;
-    const peak = weightOf(l);
+  const withWeight = (layer: Layer): Layer => {
+    const w = weights.get(layer);
+    if (w === undefined) return layer;
+    const own = "mixVolume" in layer ? (layer.mixVolume as Animated | undefined) : undefined;
+    const peak = weightOf(layer);
     const mixVolume = typeof own === "object" && peak > 0 ? scaleAnimated(own, w / peak) : w;
-    return { ...l, mixVolume } as Layer;
+    return { ...layer, mixVolume } as Layer;
   };
   return {
     ...mix,

@@ -7,23 +7,30 @@
  */
 import type { GraphContext } from "./graph-context.ts";
 
-/** Builds the overlap `[mixed]` from A's tail `[a]` and B's head `[b]`, both `frames` long. */
-export type Mixer = (ctx: GraphContext, a: string, b: string, frames: number, mixed: string) => void;
+/** Builds the overlap `[mixed]` from A's tail `[tailA]` and B's head `[headB]`, both `frames` long. */
+export type Mixer = (ctx: GraphContext, tailA: string, headB: string, frames: number, mixed: string) => void;
 
 /** B fades in over A (frame k of T shows k/T of B): the picture of `xfade=transition=fade`. */
-const fade: Mixer = (ctx, a, b, frames, mixed) => {
+const fade: Mixer = (ctx, tailA, headB, frames, mixed) => {
   const bIn = ctx.label("fbi");
-  ctx.chain(`[${b}]format=yuva420p,fade=t=in:s=0:n=${frames}:alpha=1[${bIn}]`);
-  ctx.chain(`[${a}][${bIn}]overlay=format=yuv420:eof_action=pass[${mixed}]`);
+  ctx.chain(`[${headB}]format=yuva420p,fade=t=in:s=0:n=${frames}:alpha=1[${bIn}]`);
+  ctx.chain(`[${tailA}][${bIn}]overlay=format=yuv420:eof_action=pass[${mixed}]`);
 };
 
 /** A for the first `at` frames of the overlap, B after (the two parts concatenated). */
-const cutAt = (ctx: GraphContext, a: string, b: string, at: number, frames: number, out: string): void => {
-  if (at <= 0) return ctx.chain(`[${a}]nullsink;[${b}]null[${out}]`);
-  if (at >= frames) return ctx.chain(`[${b}]nullsink;[${a}]null[${out}]`);
+const cutAt = (
+  ctx: GraphContext,
+  tailA: string,
+  headB: string,
+  at: number,
+  frames: number,
+  out: string,
+): void => {
+  if (at <= 0) return ctx.chain(`[${tailA}]nullsink;[${headB}]null[${out}]`);
+  if (at >= frames) return ctx.chain(`[${headB}]nullsink;[${tailA}]null[${out}]`);
   const [x, y] = [ctx.label("ca"), ctx.label("cb")];
-  ctx.chain(`[${a}]trim=end_frame=${at}[${x}]`);
-  ctx.chain(`[${b}]trim=start_frame=${at},setpts=PTS-STARTPTS[${y}]`);
+  ctx.chain(`[${tailA}]trim=end_frame=${at}[${x}]`);
+  ctx.chain(`[${headB}]trim=start_frame=${at},setpts=PTS-STARTPTS[${y}]`);
   ctx.chain(`[${x}][${y}]concat=n=2:v=1:a=0[${out}]`);
 };
 
@@ -42,10 +49,10 @@ const dummy: Mixer = (ctx, a, b, frames, mixed) => cutAt(ctx, a, b, Math.ceil(fr
  * gl `burn`: a fade that flares warm in the middle (gl adds (0.9, 0.4, 0.2)·progress to the pictures).
  * Here a warm orange is laid over the fade, its opacity peaking at 40 % at the midpoint.
  */
-const burn: Mixer = (ctx, a, b, frames, mixed) => {
+const burn: Mixer = (ctx, tailA, headB, frames, mixed) => {
   const { width: W, height: H, fps } = ctx.spec;
   const [faded, glow, flash] = [ctx.label("bf"), ctx.label("bg"), ctx.label("bfl")];
-  fade(ctx, a, b, frames, faded);
+  fade(ctx, tailA, headB, frames, faded);
   ctx.chain(
     `color=c=0xE6662F@0.4:s=${W}x${H}:r=${fps},trim=end_frame=${frames},settb=1/${fps},setpts=N[${glow}]`,
   );
@@ -57,12 +64,12 @@ const burn: Mixer = (ctx, a, b, frames, mixed) => {
  * gl `colorphase`: the colour planes cross over at different times: luma fades, U switches to B at
  * 30 % of the overlap and V at 70 % (the former custom expression, as plane copies).
  */
-const colorphase: Mixer = (ctx, a, b, frames, mixed) => {
+const colorphase: Mixer = (ctx, tailA, headB, frames, mixed) => {
   const [a0, a1, a2] = [ctx.label("cpa"), ctx.label("cpa"), ctx.label("cpa")];
   const [b0, b1, b2] = [ctx.label("cpb"), ctx.label("cpb"), ctx.label("cpb")];
   const [luma, u, v] = [ctx.label("cpy"), ctx.label("cpu"), ctx.label("cpv")];
-  ctx.chain(`[${a}]split=3[${a0}][${a1}][${a2}]`);
-  ctx.chain(`[${b}]split=3[${b0}][${b1}][${b2}]`);
+  ctx.chain(`[${tailA}]split=3[${a0}][${a1}][${a2}]`);
+  ctx.chain(`[${headB}]split=3[${b0}][${b1}][${b2}]`);
   fade(ctx, a0, b0, frames, luma);
   cutAt(ctx, a1, b1, Math.ceil(frames * 0.3), frames, u);
   cutAt(ctx, a2, b2, Math.ceil(frames * 0.7), frames, v);
@@ -73,11 +80,11 @@ const colorphase: Mixer = (ctx, a, b, frames, mixed) => {
  * gl `multiply_blend`: the two pictures multiplied together at the midpoint. The luma product (chroma
  * averaged) is laid over the fade with an opacity rising to 1 at the middle and back to 0.
  */
-const multiplyBlend: Mixer = (ctx, a, b, frames, mixed) => {
+const multiplyBlend: Mixer = (ctx, tailA, headB, frames, mixed) => {
   const [a0, a1, b0, b1] = [ctx.label("mba"), ctx.label("mba"), ctx.label("mbb"), ctx.label("mbb")];
   const [faded, product, flash] = [ctx.label("mbf"), ctx.label("mbp"), ctx.label("mbfl")];
-  ctx.chain(`[${a}]split[${a0}][${a1}]`);
-  ctx.chain(`[${b}]split[${b0}][${b1}]`);
+  ctx.chain(`[${tailA}]split[${a0}][${a1}]`);
+  ctx.chain(`[${headB}]split[${b0}][${b1}]`);
   fade(ctx, a0, b0, frames, faded);
   ctx.chain(`[${a1}][${b1}]blend=c0_mode=multiply:c1_mode=average:c2_mode=average[${product}]`);
   midFlash(ctx, product, frames, flash);
@@ -92,7 +99,7 @@ const multiplyBlend: Mixer = (ctx, a, b, frames, mixed) => {
  * plane blend per frame instead of a round trip through the WebGL page.
  */
 const wipe = (axis: "x" | "y", bSide: "end" | "start"): Mixer => {
-  return (ctx, a, b, frames, mixed) => {
+  return (ctx, tailA, headB, frames, mixed) => {
     const { width: W, height: H, fps } = ctx.spec;
     const size = axis === "x" ? W : H;
     const progress = `n/${frames}`;
@@ -112,8 +119,8 @@ const wipe = (axis: "x" | "y", bSide: "end" | "start"): Mixer => {
       // The lut makes the mask 0 and 255 (colour sources draw gray in video range: 16 and 235).
       `[${m0}][${m1}]${axis === "x" ? "hstack" : "vstack"}=inputs=2,trim=end_frame=1,lut=c0='if(gt(val,127),255,0)',loop=loop=${frames - 1}:size=1,settb=1/${fps},setpts=N,${crop}[${mask}]`,
     );
-    ctx.chain(`[${b}][${mask}]alphamerge[${bA}]`);
-    ctx.chain(`[${a}][${bA}]overlay=format=yuv420:eof_action=pass[${mixed}]`);
+    ctx.chain(`[${headB}][${mask}]alphamerge[${bA}]`);
+    ctx.chain(`[${tailA}][${bA}]overlay=format=yuv420:eof_action=pass[${mixed}]`);
   };
 };
 
@@ -131,13 +138,13 @@ export const MIXERS: Readonly<Record<string, Mixer>> = {
 };
 
 /**
- * Joins `[a]` and `[b]` with B starting at frame `at` of A and overlapping its last `frames` frames,
+ * Joins `[clipA]` and `[clipB]` with B starting at frame `at` of A and overlapping its last `frames` frames,
  * the overlap built by `mix`; output `[out]` has frame-number timestamps.
  */
 export const overlapJoin = (
   ctx: GraphContext,
-  a: string,
-  b: string,
+  clipA: string,
+  clipB: string,
   at: number,
   frames: number,
   out: string,
@@ -145,10 +152,10 @@ export const overlapJoin = (
 ): void => {
   const [a0, a1, b0, b1] = [ctx.label("ja"), ctx.label("ja"), ctx.label("jb"), ctx.label("jb")];
   const mixed = ctx.label("jmix");
-  ctx.chain(`[${a}]split[${a0}s][${a1}s]`);
+  ctx.chain(`[${clipA}]split[${a0}s][${a1}s]`);
   ctx.chain(`[${a0}s]trim=end_frame=${at}[${a0}]`);
   ctx.chain(`[${a1}s]trim=start_frame=${at}:end_frame=${at + frames},setpts=PTS-STARTPTS[${a1}]`);
-  ctx.chain(`[${b}]split[${b0}s][${b1}s]`);
+  ctx.chain(`[${clipB}]split[${b0}s][${b1}s]`);
   ctx.chain(`[${b0}s]trim=end_frame=${frames}[${b0}]`);
   ctx.chain(`[${b1}s]trim=start_frame=${frames},setpts=PTS-STARTPTS[${b1}]`);
   mix(ctx, a1, b0, frames, mixed);

@@ -31,8 +31,8 @@ const originFactor = (origin: Origin | undefined, fallback: number): number => {
 /** Returns the top-left pixel of the box, rounded. `fallback` is the preset used when nothing is given. */
 export const placeBox = (
   layer: Placement,
-  W: number,
-  H: number,
+  frameWidth: number,
+  frameHeight: number,
   w: number,
   h: number,
   fallback = "center",
@@ -41,21 +41,31 @@ export const placeBox = (
   if (typeof position === "object") {
     // A keyframed x or y is laid out at its first value; layers/motion.ts moves it along the keyframes.
     return {
-      x: Math.round(valueAt(position.x, 0) * W - originFactor(position.originX, 0.5) * w),
-      y: Math.round(valueAt(position.y, 0) * H - originFactor(position.originY, 0.5) * h),
+      x: Math.round(valueAt(position.x, 0) * frameWidth - originFactor(position.originX, 0.5) * w),
+      y: Math.round(valueAt(position.y, 0) * frameHeight - originFactor(position.originY, 0.5) * h),
     };
   }
   const left = layer.left ?? null;
   const top = layer.top ?? null;
   if (typeof position !== "string" && (left !== null || top !== null)) {
     return {
-      x: Math.round((left ?? 0) * W - originFactor(layer.originX, 0) * w),
-      y: Math.round((top ?? 0) * H - originFactor(layer.originY, 0) * h),
+      x: Math.round((left ?? 0) * frameWidth - originFactor(layer.originX, 0) * w),
+      y: Math.round((top ?? 0) * frameHeight - originFactor(layer.originY, 0) * h),
     };
   }
   const preset = typeof position === "string" ? position : fallback;
   const [vert, horiz] = preset.includes("-") ? preset.split("-") : [preset, preset];
-  const hx = horiz === "left" ? INSET * W : horiz === "right" ? W * (1 - INSET) - w : (W - w) / 2;
-  const vy = vert === "top" ? INSET * H : vert === "bottom" ? H * (1 - INSET) - h : (H - h) / 2;
+  const hx =
+    horiz === "left"
+      ? INSET * frameWidth
+      : horiz === "right"
+        ? frameWidth * (1 - INSET) - w
+        : (frameWidth - w) / 2;
+  const vy =
+    vert === "top"
+      ? INSET * frameHeight
+      : vert === "bottom"
+        ? frameHeight * (1 - INSET) - h
+        : (frameHeight - h) / 2;
   return { x: Math.round(hx), y: Math.round(vy) };
 };

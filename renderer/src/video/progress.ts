@@ -6,7 +6,7 @@ export type Stage = "downloading" | "transcribing" | "rendering" | "encoding" | 
 export const lastOutTime = (text: string): number | null => {
   const re = /out_time_(?:us|ms)=(\d+)/g;
   let last: number | null = null;
-  for (let m = re.exec(text); m; m = re.exec(text)) last = Number(m[1]) / 1e6;
+  for (let match = re.exec(text); match; match = re.exec(text)) last = Number(match[1]) / 1e6;
   return last;
 };
 

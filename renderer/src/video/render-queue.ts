@@ -119,12 +119,12 @@ export class RenderQueue {
 
   private next(): Entry | undefined {
     const runningBy = new Map<string, number>();
-    for (const e of this.entries)
-      if (e.running) runningBy.set(e.account, (runningBy.get(e.account) ?? 0) + 1);
+    for (const entry of this.entries)
+      if (entry.running) runningBy.set(entry.account, (runningBy.get(entry.account) ?? 0) + 1);
     let best: Entry | undefined;
-    for (const e of this.entries) {
-      if (e.running) continue;
-      if (!best || (runningBy.get(e.account) ?? 0) < (runningBy.get(best.account) ?? 0)) best = e;
+    for (const entry of this.entries) {
+      if (entry.running) continue;
+      if (!best || (runningBy.get(entry.account) ?? 0) < (runningBy.get(best.account) ?? 0)) best = entry;
     }
     return best;
   }

@@ -49,8 +49,9 @@ const synthesizerFor = (deps: AppDeps, job: RenderVideoRequest, user: Identity |
 
 /** The request's transcription backend (absent: the offline one, run as `user`). */
 const transcriberFor = (deps: AppDeps, job: RenderVideoRequest, user: Identity | null): Transcriber => {
-  const t = job.transcription;
-  if (t?.backend === "workers-ai") return workersAiTranscriber(t.url, job.jobId, deps.config.rendererSecret);
+  const transcription = job.transcription;
+  if (transcription?.backend === "workers-ai")
+    return workersAiTranscriber(transcription.url, job.jobId, deps.config.rendererSecret);
   return pocketsphinxTranscriber(deps.config.pocketsphinxPath, user);
 };
 

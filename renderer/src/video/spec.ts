@@ -31,25 +31,26 @@ export const withJobFonts = (spec: VideoSpec, fonts: HostedFonts | undefined): V
 /** The spec of a parsed config; `format` (the request's output format) wins over the config's. */
 export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec => {
   const defaults = config.defaults;
-  const W = config.width ?? VIDEO_DEFAULTS.width;
-  const H = config.height ?? VIDEO_DEFAULTS.height;
-  const withDefaults = (layer: Layer): Layer => overlayFractions(applyLayerDefaults(defaults, layer), W, H);
+  const width = config.width ?? VIDEO_DEFAULTS.width;
+  const height = config.height ?? VIDEO_DEFAULTS.height;
+  const withDefaults = (layer: Layer): Layer =>
+    overlayFractions(applyLayerDefaults(defaults, layer), width, height);
   const entries = config.audioTracks ?? [];
   const speechTracks = entries.flatMap((t, index) => ("text" in t ? [{ ...t, index }] : []));
   const tracks = entries
     .flatMap((t) => ("text" in t ? [] : [t]))
-    .map((t): AudioTrackSpec => ({
-      path: t.path,
-      mixVolume: t.mixVolume ?? 1,
-      start: t.start ?? 0,
-      cutFrom: t.cutFrom ?? 0,
-      cutTo: t.cutTo ?? null,
+    .map((track): AudioTrackSpec => ({
+      path: track.path,
+      mixVolume: track.mixVolume ?? 1,
+      start: track.start ?? 0,
+      cutFrom: track.cutFrom ?? 0,
+      cutTo: track.cutTo ?? null,
       duck: true,
     }));
   return mixWeights({
     // x264/yuv420p need even sizes: rounded down, as docs/config-grammar.md promises (1001 -> 1000).
-    width: evenDimension(W),
-    height: evenDimension(H),
+    width: evenDimension(width),
+    height: evenDimension(height),
     fps: config.fps ?? VIDEO_DEFAULTS.fps,
     format: format ?? config.format ?? VIDEO_DEFAULTS.format,
     fast: config.fast ?? false,
@@ -88,14 +89,16 @@ export const videoSpec = (config: VideoConfig, format?: VideoFormat): VideoSpec 
 };
 
 /**
- * A layer's pixel-valued properties multiplied by `s` (a preview): its text type's (`TextType.scalePixels`), and the
- * range a fitted text is sized in; other layers unchanged.
+ * A layer's pixel-valued properties multiplied by `factor` (a preview): its text type's (`TextType.scalePixels`), and
+ * the range a fitted text is sized in; other layers unchanged.
  */
-export const scaleLayerPixels = (layer: Layer, s: number): Layer => {
+export const scaleLayerPixels = (layer: Layer, factor: number): Layer => {
   if (!isText(layer)) return layer;
-  const scaled = textTypeOf(layer).scalePixels(layer, s);
+  const scaled = textTypeOf(layer).scalePixels(layer, factor);
   const fit = fitRangeOf(textTypeOf(layer), scaled);
-  return fit ? ({ ...scaled, minFontSize: fit.min * s, maxFontSize: fit.max * s } as Layer) : scaled;
+  return fit
+    ? ({ ...scaled, minFontSize: fit.min * factor, maxFontSize: fit.max * factor } as Layer)
+    : scaled;
 };
 
 /** Side of the square whose area a preview keeps (aspect ratio kept). */

@@ -89,14 +89,14 @@ export const synthesizeSpeech = async (
 /** Every spoken word on the output's timeline, in time order, cut where its utterance is cut. */
 export const spokenWords = (utterances: readonly Utterance[], timeline: Timeline): TranscriptWord[] =>
   utterances
-    .flatMap((u) => {
-      const offset = (u.clip < 0 ? 0 : timeline.clips[u.clip]!.start) + u.start;
-      return u.words
-        .filter((w) => u.length === null || w.start < u.length)
+    .flatMap((utterance) => {
+      const offset = (utterance.clip < 0 ? 0 : timeline.clips[utterance.clip]!.start) + utterance.start;
+      return utterance.words
+        .filter((w) => utterance.length === null || w.start < utterance.length)
         .map((w) => ({
           text: w.text,
           start: offset + w.start,
-          end: offset + (u.length === null ? w.end : Math.min(w.end, u.length)),
+          end: offset + (utterance.length === null ? w.end : Math.min(w.end, utterance.length)),
         }));
     })
     .sort((a, b) => a.start - b.start);

@@ -83,9 +83,9 @@ const Part = answer(v.object({ partNumber: v.number(), etag: v.string() }));
 const Completed = answer(v.object({ size: v.number() }));
 
 const withQuery = (url: string, query: Record<string, string>): string => {
-  const u = new URL(url);
-  for (const [name, value] of Object.entries(query)) u.searchParams.set(name, value);
-  return u.href;
+  const parsed = new URL(url);
+  for (const [name, value] of Object.entries(query)) parsed.searchParams.set(name, value);
+  return parsed.href;
 };
 
 /** Best effort: the upload's parts deleted, whatever happened to the job (its own signal may be aborted). */

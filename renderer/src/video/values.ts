@@ -6,7 +6,7 @@ export const clamp = (v: number, lo: number, hi: number): number => {
 };
 
 /** Formats a number for an ffmpeg filter argument (no exponent, at most 6 decimals). */
-export const ffNumber = (v: number): string => {
-  const r = Math.round(v * 1e6) / 1e6;
-  return Object.is(r, -0) ? "0" : String(r);
+export const ffNumber = (value: number): string => {
+  const rounded = Math.round(value * 1e6) / 1e6;
+  return Object.is(rounded, -0) ? "0" : String(rounded);
 };

@@ -11,7 +11,7 @@ import { run } from "../../src/lib/process.ts";
 import { filterThreadsFor } from "../../src/video/args.ts";
 import { jpegLowres, orientationFilter } from "../../src/video/layers/image.ts";
 import { closeBrowser } from "../../src/video/raster/browser.ts";
-import { stackCells } from "../../src/video/raster/rasterize-text.ts";
+import { stackCells } from "../../src/video/raster/sheet-layout.ts";
 import { renderVideo } from "../../src/video/render.ts";
 import { videoConfig } from "../helpers/video-config.ts";
 import type { MediaInfo } from "../../src/video/types.ts";

@@ -63,9 +63,9 @@ export const users = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
+  (table) => [
     // Login and `npm run key` look accounts up by e-mail.
-    uniqueIndex("users_email_unique").on(t.email),
+    uniqueIndex("users_email_unique").on(table.email),
   ],
 );
 
@@ -93,10 +93,10 @@ export const apiKeys = sqliteTable(
     lastUsedAt: integer("last_used_at"),
     createdAt: createdAt(),
   },
-  (t) => [
+  (table) => [
     // Authentication looks a key up by its hash on every request.
-    uniqueIndex("api_keys_hash_unique").on(t.keyHash),
+    uniqueIndex("api_keys_hash_unique").on(table.keyHash),
     // Key listing per owner.
-    index("api_keys_user_idx").on(t.userId),
+    index("api_keys_user_idx").on(table.userId),
   ],
 );

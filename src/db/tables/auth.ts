@@ -27,11 +27,11 @@ export const authCodes = sqliteTable(
     consumedAt: integer("consumed_at"),
     createdAt: createdAt(),
   },
-  (t) => [
+  (table) => [
     // Verify looks up the open code of an address and purpose.
-    index("auth_codes_email_purpose_idx").on(t.email, t.purpose, t.createdAt),
+    index("auth_codes_email_purpose_idx").on(table.email, table.purpose, table.createdAt),
     // The cron deletes codes past their expiry.
-    index("auth_codes_expires_idx").on(t.expiresAt),
+    index("auth_codes_expires_idx").on(table.expiresAt),
   ],
 );
 
@@ -49,12 +49,12 @@ export const sessions = sqliteTable(
     lastUsedAt: integer("last_used_at"),
     createdAt: createdAt(),
   },
-  (t) => [
+  (table) => [
     // Authentication finds a session by its token's hash on every request.
-    uniqueIndex("sessions_token_unique").on(t.tokenHash),
+    uniqueIndex("sessions_token_unique").on(table.tokenHash),
     // Logout everywhere / listing per owner; the cron deletes expired ones.
-    index("sessions_user_idx").on(t.userId),
-    index("sessions_expires_idx").on(t.expiresAt),
+    index("sessions_user_idx").on(table.userId),
+    index("sessions_expires_idx").on(table.expiresAt),
   ],
 );
 
@@ -71,8 +71,8 @@ export const outbox = sqliteTable(
     text: text("text").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
+  (table) => [
     // GET /dev/outbox?email=..., newest first.
-    index("outbox_to_created_idx").on(t.to, t.createdAt),
+    index("outbox_to_created_idx").on(table.to, table.createdAt),
   ],
 );

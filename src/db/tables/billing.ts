@@ -42,11 +42,11 @@ export const tokenLedger = sqliteTable(
     note: text("note"),
     createdAt: createdAt(),
   },
-  (t) => [
+  (table) => [
     // Usage history per owner; the balance audit sums by user.
-    index("token_ledger_user_created_idx").on(t.userId, t.createdAt),
+    index("token_ledger_user_created_idx").on(table.userId, table.createdAt),
     // Settlement checks what a job already moved (idempotency).
-    index("token_ledger_job_idx").on(t.jobId),
+    index("token_ledger_job_idx").on(table.jobId),
   ],
 );
 
@@ -80,13 +80,13 @@ export const payments = sqliteTable(
     createdAt: createdAt(),
     paidAt: integer("paid_at"),
   },
-  (t) => [
+  (table) => [
     // The webhook finds the payment of a session.
-    uniqueIndex("payments_session_unique").on(t.sessionId),
+    uniqueIndex("payments_session_unique").on(table.sessionId),
     // Refunds and disputes find the token pack they reverse.
-    uniqueIndex("payments_payment_intent_unique").on(t.paymentIntentId),
+    uniqueIndex("payments_payment_intent_unique").on(table.paymentIntentId),
     // Payment history per owner.
-    index("payments_user_created_idx").on(t.userId, t.createdAt),
+    index("payments_user_created_idx").on(table.userId, table.createdAt),
   ],
 );
 
@@ -128,9 +128,9 @@ export const planChanges = sqliteTable(
     ref: text("ref"),
     createdAt: createdAt(),
   },
-  (t) => [
+  (table) => [
     // The owner's latest plan change (GET /billing/usage).
-    index("plan_changes_user_created_idx").on(t.userId, t.createdAt),
+    index("plan_changes_user_created_idx").on(table.userId, table.createdAt),
   ],
 );
 
@@ -159,9 +159,9 @@ export const subscriptions = sqliteTable(
     createdAt: createdAt(),
     endedAt: integer("ended_at"),
   },
-  (t) => [
+  (table) => [
     // Account deletion cascades; an owner's subscriptions.
-    index("subscriptions_user_idx").on(t.userId),
+    index("subscriptions_user_idx").on(table.userId),
   ],
 );
 
@@ -187,9 +187,9 @@ export const subscriptionInvoices = sqliteTable(
     status: text("status", { enum: ["paid", "refunded", "disputed"] }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
+  (table) => [
     // Account deletion cascades; an owner's invoices.
-    index("subscription_invoices_user_idx").on(t.userId),
+    index("subscription_invoices_user_idx").on(table.userId),
   ],
 );
 
@@ -223,8 +223,8 @@ export const planPrices = sqliteTable(
     origin: text("origin", { enum: ["made", "read"] }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [
+  (table) => [
     // A checkout or a plan change finds the price made for a plan at its current amount.
-    index("plan_prices_plan_idx").on(t.planId, t.amountCents, t.currency, t.origin),
+    index("plan_prices_plan_idx").on(table.planId, table.amountCents, table.currency, table.origin),
   ],
 );

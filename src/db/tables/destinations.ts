@@ -46,7 +46,7 @@ export const storageConnections = sqliteTable(
     updatedAt: updatedAt(),
   },
   // The connection list per owner, oldest first.
-  (t) => [index("storage_connections_user_idx").on(t.userId, t.createdAt)],
+  (table) => [index("storage_connections_user_idx").on(table.userId, table.createdAt)],
 );
 
 /** One uploaded file of a delivery. */
@@ -88,10 +88,10 @@ export const jobDeliveries = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
+  (table) => [
     // A job's deliveries in list order (the job's answer, the completion hook, the settlement's event).
-    uniqueIndex("job_deliveries_job_idx").on(t.jobId, t.position),
+    uniqueIndex("job_deliveries_job_idx").on(table.jobId, table.position),
     // The cron's hand-over of due deliveries whose queue message was lost.
-    index("job_deliveries_status_idx").on(t.status, t.nextAttemptAt),
+    index("job_deliveries_status_idx").on(table.status, table.nextAttemptAt),
   ],
 );

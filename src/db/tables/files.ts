@@ -36,13 +36,13 @@ export const mediaFiles = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
+  (table) => [
     // File listing, newest first, per owner (optionally by category).
-    index("media_files_user_created_idx").on(t.userId, t.createdAt),
-    index("media_files_user_category_idx").on(t.userId, t.category),
+    index("media_files_user_created_idx").on(table.userId, table.createdAt),
+    index("media_files_user_category_idx").on(table.userId, table.category),
     // Resolving `path` references in job configs and duration tools.
-    uniqueIndex("media_files_storage_url_unique").on(t.storageUrl),
+    uniqueIndex("media_files_storage_url_unique").on(table.storageUrl),
     // The expiry cron scans due rows.
-    index("media_files_expires_idx").on(t.expiresAt),
+    index("media_files_expires_idx").on(table.expiresAt),
   ],
 );

@@ -33,5 +33,5 @@ export const jobChunks = sqliteTable(
     /** The chunk's lease: every report of its renderer moves it (src/queues/dispatch-chunks.ts watches it). */
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.idx] })],
+  (table) => [primaryKey({ columns: [table.jobId, table.idx] })],
 );

@@ -74,14 +74,14 @@ export const jobs = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
+  (table) => [
     // Job listing per owner, sorted by creation (the default sort).
-    index("jobs_user_created_idx").on(t.userId, t.createdAt),
+    index("jobs_user_created_idx").on(table.userId, table.createdAt),
     // Concurrent-job count (PENDING + PROCESSING) per owner, and status filters.
-    index("jobs_user_status_idx").on(t.userId, t.status),
+    index("jobs_user_status_idx").on(table.userId, table.status),
     // The stuck-job sweep finds open jobs not updated for a while.
-    index("jobs_status_updated_idx").on(t.status, t.updatedAt),
+    index("jobs_status_updated_idx").on(table.status, table.updatedAt),
     // A batch's jobs in row order (status, feeder, manifest, ZIP).
-    index("jobs_batch_row_idx").on(t.batchId, t.batchRow),
+    index("jobs_batch_row_idx").on(table.batchId, table.batchRow),
   ],
 );

@@ -14,11 +14,11 @@ export const rateLimits = sqliteTable(
     windowStart: integer("window_start").notNull(),
     count: integer("count").notNull(),
   },
-  (t) => [
+  (table) => [
     // The per-request upsert finds its counter by (bucket, window).
-    primaryKey({ columns: [t.bucket, t.windowStart] }),
+    primaryKey({ columns: [table.bucket, table.windowStart] }),
     // The cron deletes windows that have ended.
-    index("rate_limits_window_idx").on(t.windowStart),
+    index("rate_limits_window_idx").on(table.windowStart),
   ],
 );
 
@@ -42,10 +42,10 @@ export const idempotencyKeys = sqliteTable(
     createdAt: integer("created_at").notNull(),
     expiresAt: integer("expires_at").notNull(),
   },
-  (t) => [
+  (table) => [
     // One row per account, operation and key.
-    primaryKey({ columns: [t.userId, t.scope, t.key] }),
+    primaryKey({ columns: [table.userId, table.scope, table.key] }),
     // The cron deletes expired keys.
-    index("idempotency_keys_expires_idx").on(t.expiresAt),
+    index("idempotency_keys_expires_idx").on(table.expiresAt),
   ],
 );

@@ -25,9 +25,9 @@ export const templates = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
+  (table) => [
     // Template listing per owner, newest first.
-    index("templates_user_created_idx").on(t.userId, t.createdAt),
+    index("templates_user_created_idx").on(table.userId, table.createdAt),
   ],
 );
 
@@ -65,10 +65,10 @@ export const batches = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
+  (table) => [
     // The cron re-feeds running batches.
-    index("batches_status_idx").on(t.status),
+    index("batches_status_idx").on(table.status),
     // The batch list per owner, newest first (GET /api/v2/batches).
-    index("batches_user_created_idx").on(t.userId, t.createdAt),
+    index("batches_user_created_idx").on(table.userId, table.createdAt),
   ],
 );

@@ -45,13 +45,13 @@ export const webhookEndpoints = sqliteTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [
+  (table) => [
     // The endpoint list per owner, and the fan-out of an owner's event to its active endpoints.
-    index("webhook_endpoints_user_idx").on(t.userId, t.createdAt),
+    index("webhook_endpoints_user_idx").on(table.userId, table.createdAt),
     // At most one job-callback endpoint per account (created on first use, races included).
     uniqueIndex("webhook_endpoints_callback_idx")
-      .on(t.userId)
-      .where(sql`${t.kind} = 'callback'`),
+      .on(table.userId)
+      .where(sql`${table.kind} = 'callback'`),
   ],
 );
 
@@ -70,11 +70,11 @@ export const webhookEvents = sqliteTable(
     data: text("data", { mode: "json" }).notNull().$type<Record<string, unknown>>(),
     createdAt: createdAt(),
   },
-  (t) => [
+  (table) => [
     // One event per job and type: a duplicate or late transition raises nothing twice (INSERT OR IGNORE).
-    uniqueIndex("webhook_events_job_type_idx").on(t.jobId, t.type),
+    uniqueIndex("webhook_events_job_type_idx").on(table.jobId, table.type),
     // Retention pruning by age.
-    index("webhook_events_created_idx").on(t.createdAt),
+    index("webhook_events_created_idx").on(table.createdAt),
   ],
 );
 
@@ -109,13 +109,13 @@ export const webhookDeliveries = sqliteTable(
     deliveredAt: integer("delivered_at"),
     updatedAt: updatedAt(),
   },
-  (t) => [
+  (table) => [
     // One delivery per event and endpoint (the fan-out is INSERT OR IGNORE).
-    uniqueIndex("webhook_deliveries_endpoint_event_idx").on(t.endpointId, t.eventId),
+    uniqueIndex("webhook_deliveries_endpoint_event_idx").on(table.endpointId, table.eventId),
     // The deliveries list of an endpoint, newest first, optionally by status.
-    index("webhook_deliveries_endpoint_created_idx").on(t.endpointId, t.createdAt),
+    index("webhook_deliveries_endpoint_created_idx").on(table.endpointId, table.createdAt),
     // The cron's hand-over of deliveries no object has taken.
-    index("webhook_deliveries_handoff_idx").on(t.handedOffAt, t.createdAt),
+    index("webhook_deliveries_handoff_idx").on(table.handedOffAt, table.createdAt),
   ],
 );
 
@@ -137,5 +137,5 @@ export const webhookAttempts = sqliteTable(
     createdAt: createdAt(),
   },
   // A delivery's attempts in order.
-  (t) => [index("webhook_attempts_delivery_idx").on(t.deliveryId, t.attempt)],
+  (table) => [index("webhook_attempts_delivery_idx").on(table.deliveryId, table.attempt)],
 );

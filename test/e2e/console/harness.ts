@@ -123,11 +123,14 @@ const violations = async (page: Page) => {
 };
 
 /**
- * Checks the page at desktop and phone size (axe: no serious or critical violation) and screenshots both as
- * `<name>-desktop.png` and `<name>-phone.png` (under docs/`folder`); leaves the page at desktop size.
+ * Checks the page at desktop and phone size, once it has loaded (axe: no serious or critical violation) and
+ * screenshots both as `<name>-desktop.png` and `<name>-phone.png` (under docs/`folder`); leaves the page at desktop
+ * size.
  */
 export const audit = async (page: Page, name: string, folder = "console") => {
   if (!SHOTS.has(folder)) SHOTS.set(folder, shots(folder));
+  // The page as its user reads it, not its loading state ("Checking your session…" was once what got audited).
+  await page.waitForFunction(() => !document.querySelector("p.loading"), undefined, { timeout: 30_000 });
   for (const [size, viewport] of [
     ["desktop", DESKTOP],
     ["phone", PHONE],

@@ -1,6 +1,6 @@
 /**
  * Hostile html layers in image jobs, on the real local Browser Rendering (the sealed launcher of
- * scripts/lib/system.mjs) with scripts enabled: pages that try every way out, loop forever, allocate without end,
+ * scripts/lib/local-chrome.mjs) with scripts enabled: pages that try every way out, loop forever, allocate without end,
  * draw huge canvases, nest frames deeply, read file:// or aim at private addresses. Each is contained (an image or
  * a clean failure within the deadline), the next ordinary render is not held, and the loopback canary counts no
  * request and no packet.

@@ -10,6 +10,7 @@ export type {
   Account,
   ApiKey,
   BatchCreated,
+  BatchJob,
   BrowserSession,
   CurrentPlan,
   Job,

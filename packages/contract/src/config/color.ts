@@ -36,15 +36,15 @@ const functionArgs = (body: string): string[] | null => {
   const parts = main.trim().split(/\s+/);
   if (parts.length !== 3) return null;
   if (alpha === undefined) return parts;
-  const a = alpha.trim();
-  return a ? [...parts, a] : null;
+  const alphaText = alpha.trim();
+  return alphaText ? [...parts, alphaText] : null;
 };
 
 const alphaOf = (text: string | undefined): number | null => {
   if (text === undefined) return 1;
-  const m = ARG.exec(text);
-  if (!m) return null;
-  return clamp(m[2] ? Number(m[1]) / 100 : Number(m[1]), 0, 1);
+  const match = ARG.exec(text);
+  if (!match) return null;
+  return clamp(match[2] ? Number(match[1]) / 100 : Number(match[1]), 0, 1);
 };
 
 const hexChannels = (hex: string): Rgba => {
@@ -57,36 +57,36 @@ const rgbOf = (args: string[]): Rgba | null => {
   const channels = args.slice(0, 3).map((p) => ARG.exec(p));
   if (channels.some((m) => !m)) return null;
   const [r, g, b] = channels.map((m) => clamp(m![2] ? (Number(m![1]) * 255) / 100 : Number(m![1]), 0, 255));
-  const a = alphaOf(args[3]);
-  return a === null ? null : { r: r!, g: g!, b: b!, a };
+  const alpha = alphaOf(args[3]);
+  return alpha === null ? null : { r: r!, g: g!, b: b!, a: alpha };
 };
 
 const hslOf = (args: string[]): Rgba | null => {
-  const h = HUE.exec(args[0]!);
-  const s = ARG.exec(args[1]!);
-  const l = ARG.exec(args[2]!);
-  const a = alphaOf(args[3]);
-  if (!h || !s || !l || a === null) return null;
-  const hue = (((Number(h[1]) % 360) + 360) % 360) / 360;
-  const sat = clamp(Number(s[1]) / 100, 0, 1);
-  const light = clamp(Number(l[1]) / 100, 0, 1);
+  const hueMatch = HUE.exec(args[0]!);
+  const saturationMatch = ARG.exec(args[1]!);
+  const lightnessMatch = ARG.exec(args[2]!);
+  const alpha = alphaOf(args[3]);
+  if (!hueMatch || !saturationMatch || !lightnessMatch || alpha === null) return null;
+  const hue = (((Number(hueMatch[1]) % 360) + 360) % 360) / 360;
+  const sat = clamp(Number(saturationMatch[1]) / 100, 0, 1);
+  const light = clamp(Number(lightnessMatch[1]) / 100, 0, 1);
   // CSS Color 4's hslToRgb.
-  const channel = (n: number) => {
-    const k = (n + hue * 12) % 12;
+  const channel = (offset: number) => {
+    const k = (offset + hue * 12) % 12;
     return light - sat * Math.min(light, 1 - light) * Math.max(-1, Math.min(k - 3, 9 - k, 1));
   };
-  return { r: channel(0) * 255, g: channel(8) * 255, b: channel(4) * 255, a };
+  return { r: channel(0) * 255, g: channel(8) * 255, b: channel(4) * 255, a: alpha };
 };
 
 /** The colour `text` names, or null when it is not one of the forms above. */
 export const parseColor = (text: string): Rgba | null => {
-  const s = text.trim().toLowerCase();
-  if (s === "transparent") return { r: 0, g: 0, b: 0, a: 0 };
-  const hex = /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.exec(s);
+  const color = text.trim().toLowerCase();
+  if (color === "transparent") return { r: 0, g: 0, b: 0, a: 0 };
+  const hex = /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.exec(color);
   if (hex) return hexChannels(hex[1]!);
-  const named = Object.hasOwn(namedColors, s) ? namedColors[s] : undefined;
+  const named = Object.hasOwn(namedColors, color) ? namedColors[color] : undefined;
   if (named) return { r: named[0], g: named[1], b: named[2], a: 1 };
-  const fn = /^(rgba?|hsla?)\((.*)\)$/.exec(s);
+  const fn = /^(rgba?|hsla?)\((.*)\)$/.exec(color);
   if (!fn) return null;
   const args = functionArgs(fn[2]!);
   if (!args) return null;

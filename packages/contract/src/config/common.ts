@@ -78,14 +78,14 @@ export const NUMBER_STRING_PATTERN = /^\s*(\d+(?:\.\d+)?)\s*$/;
 const VOLUME_MESSAGE = `must be a number from 0 to ${MAX_VOLUME}, a number string such as "50", or decibels such as "-10dB" (at most +${MAX_VOLUME_DB} dB)`;
 
 /** The factor a volume string stands for, or null when it is neither form (or above the bound). */
-const volumeOfString = (s: string): number | null => {
-  const db = DECIBELS_PATTERN.exec(s);
+const volumeOfString = (volume: string): number | null => {
+  const db = DECIBELS_PATTERN.exec(volume);
   if (db) {
     const value = Number(db[1]);
     return value <= MAX_VOLUME_DB ? Math.round(10 ** (value / 20) * 1e6) / 1e6 : null;
   }
-  const n = NUMBER_STRING_PATTERN.exec(s);
-  return n && Number(n[1]) <= MAX_VOLUME ? Number(n[1]) : null;
+  const plain = NUMBER_STRING_PATTERN.exec(volume);
+  return plain && Number(plain[1]) <= MAX_VOLUME ? Number(plain[1]) : null;
 };
 
 /** editly's string volumes, normalised to a factor. */

@@ -46,10 +46,10 @@ const patternFor = (kind: FileKind): RegExp =>
   new RegExp(`^(?:${STORAGE}|${urlPattern(FILE_EXTENSIONS[kind])})$`);
 
 // Only judges what looks like a URL, so a value the pattern already rejected gets one message, not two.
-const parsesAsUrl = (s: string): boolean => {
-  if (!/^https?:\/\//i.test(s)) return true;
+const parsesAsUrl = (reference: string): boolean => {
+  if (!/^https?:\/\//i.test(reference)) return true;
   try {
-    new URL(s);
+    new URL(reference);
     return true;
   } catch {
     return false;

@@ -34,10 +34,10 @@ export const HtmlSrc = v.pipe(
   v.string("must be an https URL"),
   v.maxLength(HTML_SRC_MAX_LENGTH, `must be at most ${HTML_SRC_MAX_LENGTH} characters`),
   v.regex(/^https:\/\/[^\s/?#]+(?:[/?#]\S*)?$/, "must be an https URL"),
-  v.check((s) => {
-    if (!s.startsWith("https://")) return true; // already reported by the pattern
+  v.check((src) => {
+    if (!src.startsWith("https://")) return true; // already reported by the pattern
     try {
-      return new URL(s).protocol === "https:";
+      return new URL(src).protocol === "https:";
     } catch {
       return false;
     }

@@ -140,22 +140,22 @@ export const validateJobConfig = (
  */
 const videoFontErrors = (config: Record<string, unknown>, online: boolean): FieldError[] => {
   const wellFormed = catalogFontFields(config).filter((f) => v.is(HostedCatalogFont, f.value));
-  const error = (f: FontField, message: string): FieldError => ({
-    field: fieldPath(f.path, "config"),
+  const error = (font: FontField, message: string): FieldError => ({
+    field: fieldPath(font.path, "config"),
     message,
     code: "VALIDATION_ERROR",
   });
   if (!online)
-    return wellFormed.flatMap((f) => {
-      const issue = catalogFontIssue(f.value, false);
-      return issue ? [error(f, issue)] : [];
+    return wellFormed.flatMap((font) => {
+      const issue = catalogFontIssue(font.value, false);
+      return issue ? [error(font, issue)] : [];
     });
   return hostedFontFields(wellFormed)
     .slice(MAX_HOSTED_FONTS_PER_JOB)
-    .map((f) =>
+    .map((font) =>
       error(
-        f,
-        `a video job may use at most ${MAX_HOSTED_FONTS_PER_JOB} catalogue fonts outside the bundled families; "${f.value}" is one more`,
+        font,
+        `a video job may use at most ${MAX_HOSTED_FONTS_PER_JOB} catalogue fonts outside the bundled families; "${font.value}" is one more`,
       ),
     );
 };

@@ -116,9 +116,9 @@ const jsonLayerRules = (table: Readonly<Record<string, LayerTypeFacts>>) => ({
 
 /** editly layer types that are JavaScript functions (canvas, fabric.js): why a JSON job cannot have them. */
 const EDITLY_JS_LAYERS: Record<string, string> = Object.fromEntries(
-  ["canvas", "fabric"].map((t) => [
-    t,
-    `layer type "${t}" runs an editly JavaScript function (func), which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page) or a gl layer (a fragment shader)`,
+  ["canvas", "fabric"].map((layerType) => [
+    layerType,
+    `layer type "${layerType}" runs an editly JavaScript function (func), which a JSON job cannot carry: draw it with an html layer (HTML, CSS and JavaScript in a sandboxed page) or a gl layer (a fragment shader)`,
   ]),
 );
 

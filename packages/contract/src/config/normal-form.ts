@@ -12,26 +12,26 @@ type Key = string | number;
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The path of the first place where `a` and `b` differ as JSON values (keys whose value is undefined count as absent); null when equal. */
-export const firstDifference = (a: unknown, b: unknown, path: Key[] = []): Key[] | null => {
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return path;
-    for (let i = 0; i < a.length; i++) {
-      const found = firstDifference(a[i], b[i], [...path, i]);
+/** The path of the first place where `left` and `right` differ as JSON values (keys whose value is undefined count as absent); null when equal. */
+export const firstDifference = (left: unknown, right: unknown, path: Key[] = []): Key[] | null => {
+  if (Array.isArray(left) || Array.isArray(right)) {
+    if (!Array.isArray(left) || !Array.isArray(right) || left.length !== right.length) return path;
+    for (let i = 0; i < left.length; i++) {
+      const found = firstDifference(left[i], right[i], [...path, i]);
       if (found) return found;
     }
     return null;
   }
-  if (isObject(a) || isObject(b)) {
-    if (!isObject(a) || !isObject(b)) return path;
-    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  if (isObject(left) || isObject(right)) {
+    if (!isObject(left) || !isObject(right)) return path;
+    const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
     for (const key of keys) {
-      const found = firstDifference(a[key], b[key], [...path, key]);
+      const found = firstDifference(left[key], right[key], [...path, key]);
       if (found) return found;
     }
     return null;
   }
-  return Object.is(a, b) || (a === 0 && b === 0) ? null : path;
+  return Object.is(left, right) || (left === 0 && right === 0) ? null : path;
 };
 
 /** `clips[0].layers` from a path. */

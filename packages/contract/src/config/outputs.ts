@@ -179,10 +179,10 @@ type Thumbnails = { count?: number; interval?: number };
 /** The times (s) of a job's thumbnails in an output of `duration` s: evenly spaced from 0, within the video. */
 export const thumbnailTimes = (thumbnails: Thumbnails, duration: number): number[] => {
   const step = thumbnails.interval ?? duration / (thumbnails.count ?? 1);
-  const n = thumbnails.interval
+  const count = thumbnails.interval
     ? Math.min(limits.THUMBNAILS_MAX_COUNT, Math.ceil(duration / step - 1e-9))
     : (thumbnails.count ?? 1);
-  return Array.from({ length: Math.max(1, n) }, (_, i) => Math.round(i * step * 1000) / 1000);
+  return Array.from({ length: Math.max(1, count) }, (_, i) => Math.round(i * step * 1000) / 1000);
 };
 
 /**
@@ -214,8 +214,8 @@ export const frameTokens = (
   const poster = config.poster ? TOKENS_POSTER : 0;
   const thumbnails = config.thumbnails;
   if (!thumbnails) return poster;
-  const n = thumbnailTimes(thumbnails, duration).length;
-  return poster + TOKENS_THUMBNAILS_PER_10 * Math.ceil(n / 10) + (thumbnails.sprite ? TOKENS_SPRITE : 0);
+  const count = thumbnailTimes(thumbnails, duration).length;
+  return poster + TOKENS_THUMBNAILS_PER_10 * Math.ceil(count / 10) + (thumbnails.sprite ? TOKENS_SPRITE : 0);
 };
 
 /** The format an `outPath` names by its extension (`./out.gif` → gif), or undefined. */
@@ -239,10 +239,10 @@ export const withOutPathFormat = <C extends { format?: VideoFormat; outPath?: st
 
 /** The formats that can keep alpha, as the refusal names them: `"mov" (ProRes 4444) or "webm"`. */
 const alphaFormats = (): string => {
-  const names = VIDEO_FORMATS.flatMap((f) => {
-    const entry: OutputFormatEntry = OUTPUT_FORMATS[f];
+  const names = VIDEO_FORMATS.flatMap((format) => {
+    const entry: OutputFormatEntry = OUTPUT_FORMATS[format];
     if (entry.alpha === "none") return [];
-    return [entry.alphaCodec ? `"${f}" (${entry.alphaCodec})` : `"${f}"`];
+    return [entry.alphaCodec ? `"${format}" (${entry.alphaCodec})` : `"${format}"`];
   });
   return names.length > 1 ? `${names.slice(0, -1).join(", ")} or ${names.at(-1)}` : names.join("");
 };

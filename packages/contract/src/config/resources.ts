@@ -71,8 +71,8 @@ export const forEachFileReference = (
   };
   const layer = (value: unknown, field: string, layerType?: string) => {
     if (!isObj(value)) return;
-    const t = layerType ?? (typeof value.type === "string" ? value.type : undefined);
-    const files = t ? entryOf(LAYER_FILES[type], t)?.files : undefined;
+    const typeName = layerType ?? (typeof value.type === "string" ? value.type : undefined);
+    const files = typeName ? entryOf(LAYER_FILES[type], typeName)?.files : undefined;
     for (const [key, slot] of FILE_PROPERTIES) at(value, key, field, files?.[key] ?? slot);
   };
   const layers = (value: unknown, field: string) => {

@@ -51,7 +51,8 @@ export const placeholdersOf = (config: Json): Placeholder[] => {
   const walk = (value: Json, field: string, key: string) => {
     if (typeof value === "string") {
       const whole = WHOLE.exec(value);
-      for (const m of value.matchAll(PLACEHOLDER)) out.push({ name: m[1]!, field, key, whole: !!whole });
+      for (const match of value.matchAll(PLACEHOLDER))
+        out.push({ name: match[1]!, field, key, whole: !!whole });
     } else if (Array.isArray(value)) value.forEach((item, i) => walk(item, `${field}[${i}]`, key));
     else if (value && typeof value === "object")
       for (const [k, item] of Object.entries(value)) walk(item, `${field}.${k}`, k);
@@ -66,9 +67,9 @@ const derivedType = (key: string): VariableType =>
 /** A value of `type` from a row cell (CSV gives text; JSON rows may give numbers), or an error message. */
 export const coerce = (type: VariableType, raw: unknown): { value: string | number } | { error: string } => {
   if (type === "number") {
-    const n =
+    const number =
       typeof raw === "number" ? raw : typeof raw === "string" && raw.trim() ? Number(raw) : Number.NaN;
-    return Number.isFinite(n) ? { value: n } : { error: "must be a number" };
+    return Number.isFinite(number) ? { value: number } : { error: "must be a number" };
   }
   if (typeof raw !== "string" && typeof raw !== "number" && typeof raw !== "boolean")
     return { error: "must be text" };
@@ -136,11 +137,15 @@ export const variableSchema = (
   const variables = declared.map((d) => ({ ...d }));
   // A placeholder in a conditional layer is needed only by the rows that show the layer.
   const conditional = (p: Placeholder) => sites.some((site) => insideLayer(p.field, site));
-  for (const p of used) {
-    if (seen.has(p.name)) continue;
-    seen.add(p.name);
-    const everywhere = used.filter((u) => u.name === p.name);
-    variables.push({ name: p.name, type: derivedType(p.key), required: !everywhere.every(conditional) });
+  for (const placeholder of used) {
+    if (seen.has(placeholder.name)) continue;
+    seen.add(placeholder.name);
+    const everywhere = used.filter((u) => u.name === placeholder.name);
+    variables.push({
+      name: placeholder.name,
+      type: derivedType(placeholder.key),
+      required: !everywhere.every(conditional),
+    });
   }
   for (const name of conditionVars) {
     if (seen.has(name)) continue;
@@ -200,20 +205,28 @@ export const mergeRow = (
         code: "UNKNOWN_VARIABLE",
       });
   const values = new Map<string, string | number>();
-  for (const v of variables) {
-    const raw = row[v.name];
+  for (const variable of variables) {
+    const raw = row[variable.name];
     const absent = raw === undefined || raw === null || raw === "";
     if (absent) {
-      if (v.default !== undefined) values.set(v.name, v.default);
-      else if (v.required)
-        errors.push({ field: v.name, message: `${v.name} is required`, code: "MISSING_VARIABLE" });
-      else values.set(v.name, "");
+      if (variable.default !== undefined) values.set(variable.name, variable.default);
+      else if (variable.required)
+        errors.push({
+          field: variable.name,
+          message: `${variable.name} is required`,
+          code: "MISSING_VARIABLE",
+        });
+      else values.set(variable.name, "");
       continue;
     }
-    const coerced = coerce(v.type, raw);
+    const coerced = coerce(variable.type, raw);
     if ("error" in coerced)
-      errors.push({ field: v.name, message: `${v.name} ${coerced.error}`, code: "TYPE_MISMATCH" });
-    else values.set(v.name, coerced.value);
+      errors.push({
+        field: variable.name,
+        message: `${variable.name} ${coerced.error}`,
+        code: "TYPE_MISMATCH",
+      });
+    else values.set(variable.name, coerced.value);
   }
   if (errors.length) return { errors };
   // Conditions are judged on the row's values (a default counts; an absent optional variable is not set), then
@@ -225,8 +238,8 @@ export const mergeRow = (
 /** Whether a validation error lies at (or under) a placeholder's field: such errors depend on the row's value. */
 export const atPlaceholder = (error: FieldError, placeholders: readonly Placeholder[]): boolean =>
   placeholders.some(
-    (p) =>
-      error.field === p.field ||
-      error.field?.startsWith(`${p.field}.`) ||
-      error.field?.startsWith(`${p.field}[`),
+    (placeholder) =>
+      error.field === placeholder.field ||
+      error.field?.startsWith(`${placeholder.field}.`) ||
+      error.field?.startsWith(`${placeholder.field}[`),
   );

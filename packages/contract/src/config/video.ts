@@ -65,9 +65,9 @@ type GlobalType = {
 
 /** Why `globalLayers` refuses a type, by type. */
 const GLOBAL_REFUSALS: Record<string, string> = Object.fromEntries(
-  layerTypeNames(VIDEO_LAYER_TYPES).flatMap((t) => {
-    const global = VIDEO_LAYER_TYPES[t].global;
-    return global === true ? [] : [[t, global]];
+  layerTypeNames(VIDEO_LAYER_TYPES).flatMap((layerType) => {
+    const global = VIDEO_LAYER_TYPES[layerType].global;
+    return global === true ? [] : [[layerType, global]];
   }),
 );
 
@@ -402,11 +402,14 @@ const keyframesWithinLayers = (config: RawVideoConfig, total: number): RuleIssue
   const out: RuleIssue[] = [];
   const check = (layers: readonly object[], end: number | undefined, base: (string | number)[]) =>
     layers.forEach((layer, i) => {
-      const l = layer as { start?: number; stop?: number };
-      const stop = Math.min(l.stop ?? Number.POSITIVE_INFINITY, end ?? Number.POSITIVE_INFINITY);
+      const timedLayer = layer as { start?: number; stop?: number };
+      const stop = Math.min(timedLayer.stop ?? Number.POSITIVE_INFINITY, end ?? Number.POSITIVE_INFINITY);
       if (Number.isFinite(stop))
         out.push(
-          ...prefix([...base, i], keyframeIssues(l as Record<string, unknown>, stop - (l.start ?? 0))),
+          ...prefix(
+            [...base, i],
+            keyframeIssues(timedLayer as Record<string, unknown>, stop - (timedLayer.start ?? 0)),
+          ),
         );
     });
   config.clips.forEach((clip, c) => check(clip.layers, clip.duration, ["clips", c, "layers"]));

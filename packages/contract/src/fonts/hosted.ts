@@ -57,9 +57,9 @@ export const catalogFontFields = (config: unknown): FontField[] => {
  */
 export const hostedFontFields = (fields: readonly FontField[]): FontField[] => {
   const seen = new Set<string>();
-  return fields.filter((f) => {
-    if (isBundledFont(f.value) || seen.has(f.value)) return false;
-    seen.add(f.value);
+  return fields.filter((font) => {
+    if (isBundledFont(font.value) || seen.has(font.value)) return false;
+    seen.add(font.value);
     return true;
   });
 };

@@ -19,10 +19,10 @@ export class CueCounter {
   push(bytes: Uint8Array): number {
     let dashes = this.dashes;
     let count = this.count;
-    for (const b of bytes) {
-      if (b === DASH) dashes = dashes < 2 ? dashes + 1 : 2;
+    for (const byte of bytes) {
+      if (byte === DASH) dashes = dashes < 2 ? dashes + 1 : 2;
       else {
-        if (b === GREATER && dashes === 2) count++;
+        if (byte === GREATER && dashes === 2) count++;
         dashes = 0;
       }
     }

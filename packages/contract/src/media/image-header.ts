@@ -34,39 +34,39 @@ const ascii = (b: Uint8Array, i: number, n: number) => String.fromCharCode(...b.
 export const isQuarterTurn = (orientation: number): boolean => orientation >= 5 && orientation <= 8;
 
 /** EXIF orientation from a TIFF structure (APP1 "Exif\0\0" payload); 1 when absent or malformed. */
-const tiffOrientation = (b: Uint8Array, start: number, end: number): number => {
-  const order = ascii(b, start, 2);
+const tiffOrientation = (head: Uint8Array, start: number, end: number): number => {
+  const order = ascii(head, start, 2);
   if (order !== "II" && order !== "MM") return 1;
   const u16 = order === "II" ? u16le : u16be;
   const u32 = order === "II" ? u32le : u32be;
-  const ifd = start + u32(b, start + 4);
+  const ifd = start + u32(head, start + 4);
   if (ifd + 2 > end) return 1;
-  const count = u16(b, ifd);
-  for (let n = 0; n < count; n++) {
-    const e = ifd + 2 + n * 12;
-    if (e + 12 > end) return 1;
-    if (u16(b, e) === 0x0112) {
-      const value = u16(b, e + 8);
+  const count = u16(head, ifd);
+  for (let entry = 0; entry < count; entry++) {
+    const entryAt = ifd + 2 + entry * 12;
+    if (entryAt + 12 > end) return 1;
+    if (u16(head, entryAt) === 0x0112) {
+      const value = u16(head, entryAt + 8);
       return value >= 1 && value <= 8 ? value : 1;
     }
   }
   return 1;
 };
 
-const jpeg = (b: Uint8Array): ImageHeader | null => {
+const jpeg = (head: Uint8Array): ImageHeader | null => {
   let orientation: number | null = null;
   let i = 2;
-  while (i + 9 < b.length) {
-    if (u8(b, i) !== 0xff) return null;
-    const marker = u8(b, i + 1);
-    const length = u16be(b, i + 2);
+  while (i + 9 < head.length) {
+    if (u8(head, i) !== 0xff) return null;
+    const marker = u8(head, i + 1);
+    const length = u16be(head, i + 2);
     // The first Exif segment counts, as in browsers' decoders.
-    if (marker === 0xe1 && orientation === null && ascii(b, i + 4, 6) === "Exif\0\0")
-      orientation = tiffOrientation(b, i + 10, Math.min(b.length, i + 2 + length));
+    if (marker === 0xe1 && orientation === null && ascii(head, i + 4, 6) === "Exif\0\0")
+      orientation = tiffOrientation(head, i + 10, Math.min(head.length, i + 2 + length));
     // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      const height = u16be(b, i + 5);
-      const width = u16be(b, i + 7);
+      const height = u16be(head, i + 5);
+      const width = u16be(head, i + 7);
       if (!width || !height) return null;
       const turn = isQuarterTurn(orientation ?? 1);
       return {
@@ -83,22 +83,22 @@ const jpeg = (b: Uint8Array): ImageHeader | null => {
   return null;
 };
 
-const png = (b: Uint8Array): ImageHeader | null => {
-  if (ascii(b, 12, 4) !== "IHDR") return null;
-  const width = u32be(b, 16);
-  const height = u32be(b, 20);
-  const colorType = u8(b, 25);
+const png = (head: Uint8Array): ImageHeader | null => {
+  if (ascii(head, 12, 4) !== "IHDR") return null;
+  const width = u32be(head, 16);
+  const height = u32be(head, 20);
+  const colorType = u8(head, 25);
   // Grey+alpha (4), RGBA (6) and palettes (3, decoded as pal8 with its transparency) carry alpha.
   let hasAlpha: boolean | null = colorType === 4 || colorType === 6 || colorType === 3;
   let animated: boolean | null = false;
-  for (let i = 8; ; i += 12 + u32be(b, i)) {
-    if (i + 8 > b.length) {
+  for (let i = 8; ; i += 12 + u32be(head, i)) {
+    if (i + 8 > head.length) {
       // The chunks before the image data did not fit in the head: the size is known, the rest is not.
       if (!hasAlpha) hasAlpha = null;
       animated = null;
       break;
     }
-    const type = ascii(b, i + 4, 4);
+    const type = ascii(head, i + 4, 4);
     if (type === "IDAT") break;
     if (type === "tRNS") hasAlpha = true;
     if (type === "acTL") animated = true;
@@ -107,15 +107,15 @@ const png = (b: Uint8Array): ImageHeader | null => {
   return { codec: "png", width, height, orientation: 1, hasAlpha, animated };
 };
 
-const webp = (b: Uint8Array): ImageHeader | null => {
-  const chunk = ascii(b, 12, 4);
+const webp = (head: Uint8Array): ImageHeader | null => {
+  const chunk = ascii(head, 12, 4);
   const base = { codec: "webp" as const, orientation: 1 };
   if (chunk === "VP8X") {
-    const animated = (u8(b, 20) & 0x02) !== 0;
-    return { ...base, width: u24le(b, 24) + 1, height: u24le(b, 27) + 1, hasAlpha: null, animated };
+    const animated = (u8(head, 20) & 0x02) !== 0;
+    return { ...base, width: u24le(head, 24) + 1, height: u24le(head, 27) + 1, hasAlpha: null, animated };
   }
   if (chunk === "VP8L") {
-    const bits = u32le(b, 21);
+    const bits = u32le(head, 21);
     // ffmpeg decodes every lossless WebP to ARGB.
     return {
       ...base,
@@ -128,8 +128,8 @@ const webp = (b: Uint8Array): ImageHeader | null => {
   if (chunk === "VP8 ")
     return {
       ...base,
-      width: u16le(b, 26) & 0x3fff,
-      height: u16le(b, 28) & 0x3fff,
+      width: u16le(head, 26) & 0x3fff,
+      height: u16le(head, 28) & 0x3fff,
       hasAlpha: false,
       animated: false,
     };

@@ -13,9 +13,10 @@ export interface IsoTracks {
 
 const type = (b: Uint8Array, i: number) => String.fromCharCode(...b.subarray(i, i + 4));
 
-const childrenOf = (b: Uint8Array, start: number, end: number) => {
+const childrenOf = (bytes: Uint8Array, start: number, end: number) => {
   const out = [];
-  for (let box = boxAt(b, start, end); box && box.end <= end; box = boxAt(b, box.end, end)) out.push(box);
+  for (let box = boxAt(bytes, start, end); box && box.end <= end; box = boxAt(bytes, box.end, end))
+    out.push(box);
   return out;
 };
 

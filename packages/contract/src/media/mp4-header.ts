@@ -49,26 +49,27 @@ export interface Box {
 }
 
 /**
- * The box whose header starts at `at` in `b` (a size-0 box runs to `limit`, its parent's end); null
+ * The box whose header starts at `at` in `bytes` (a size-0 box runs to `limit`, its parent's end); null
  * when the header does not fit or is malformed. Shared with the Worker's duration reader.
  */
-export const boxAt = (b: Uint8Array, at: number, limit: number): Box | null => {
-  if (at + 8 > b.length) return null;
-  let size = u32(b, at);
+export const boxAt = (bytes: Uint8Array, at: number, limit: number): Box | null => {
+  if (at + 8 > bytes.length) return null;
+  let size = u32(bytes, at);
   let header = 8;
   if (size === 1) {
-    if (at + 16 > b.length) return null;
-    size = u64(b, at + 8);
+    if (at + 16 > bytes.length) return null;
+    size = u64(bytes, at + 8);
     header = 16;
   } else if (size === 0) size = limit - at;
   if (size < header) return null;
-  return { type: type(b, at + 4), start: at + header, end: at + size };
+  return { type: type(bytes, at + 4), start: at + header, end: at + size };
 };
 
 /** Child boxes of the payload [start, end); stops at the first malformed header. */
-const children = (b: Uint8Array, start: number, end: number): Box[] => {
+const children = (bytes: Uint8Array, start: number, end: number): Box[] => {
   const out: Box[] = [];
-  for (let box = boxAt(b, start, end); box && box.end <= end; box = boxAt(b, box.end, end)) out.push(box);
+  for (let box = boxAt(bytes, start, end); box && box.end <= end; box = boxAt(bytes, box.end, end))
+    out.push(box);
   return out;
 };
 
@@ -94,22 +95,27 @@ const child = (b: Uint8Array, parent: Box, name: string) =>
   children(b, parent.start, parent.end).find((c) => c.type === name);
 
 /** Walks `trak` → mdia → hdlr / minf → stbl → stsd; returns the handler and first sample entry. */
-const track = (b: Uint8Array, trak: Box): { handler: string; entry: Box | null; tkhd: Box | null } => {
-  const mdia = child(b, trak, "mdia");
-  const hdlr = mdia && child(b, mdia, "hdlr");
-  const minf = mdia && child(b, mdia, "minf");
-  const stbl = minf && child(b, minf, "stbl");
-  const stsd = stbl && child(b, stbl, "stsd");
+const track = (moov: Uint8Array, trak: Box): { handler: string; entry: Box | null; tkhd: Box | null } => {
+  const mdia = child(moov, trak, "mdia");
+  const hdlr = mdia && child(moov, mdia, "hdlr");
+  const minf = mdia && child(moov, mdia, "minf");
+  const stbl = minf && child(moov, minf, "stbl");
+  const stsd = stbl && child(moov, stbl, "stsd");
   // stsd: version/flags (4), entry count (4), then sample entries.
   const entry =
-    stsd && u32(b, stsd.start + 4) > 0 ? (children(b, stsd.start + 8, stsd.end)[0] ?? null) : null;
-  return { handler: hdlr ? type(b, hdlr.start + 8) : "", entry, tkhd: child(b, trak, "tkhd") ?? null };
+    stsd && u32(moov, stsd.start + 4) > 0 ? (children(moov, stsd.start + 8, stsd.end)[0] ?? null) : null;
+  return { handler: hdlr ? type(moov, hdlr.start + 8) : "", entry, tkhd: child(moov, trak, "tkhd") ?? null };
 };
 
 /** Clockwise quarter turns from a track header's matrix; null when mirrored, skewed or not a quarter. */
-const tkhdRotation = (b: Uint8Array, tkhd: Box): number | null => {
-  const m = tkhd.start + ((b[tkhd.start] ?? 0) === 1 ? 52 : 40);
-  const [a, bb, c, d] = [s32(b, m), s32(b, m + 4), s32(b, m + 12), s32(b, m + 16)];
+const tkhdRotation = (moov: Uint8Array, tkhd: Box): number | null => {
+  const matrix = tkhd.start + ((moov[tkhd.start] ?? 0) === 1 ? 52 : 40);
+  const [a, bb, c, d] = [
+    s32(moov, matrix),
+    s32(moov, matrix + 4),
+    s32(moov, matrix + 12),
+    s32(moov, matrix + 16),
+  ];
   if (a * d - bb * c <= 0) return null;
   const deg = Math.round((Math.atan2(bb, a) * 180) / Math.PI);
   const cw = ((deg % 360) + 360) % 360;
@@ -117,23 +123,23 @@ const tkhdRotation = (b: Uint8Array, tkhd: Box): number | null => {
 };
 
 /** Parses the payload of `moov` (pure). */
-export const parseMoov = (b: Uint8Array): Mp4Facts | null => {
-  const us = moovDurationUs(b);
+export const parseMoov = (moov: Uint8Array): Mp4Facts | null => {
+  const us = moovDurationUs(moov);
   if (us === null) return null;
-  const top = children(b, 0, b.length);
-  const tracks = top.filter((x) => x.type === "trak").map((t) => track(b, t));
+  const top = children(moov, 0, moov.length);
+  const tracks = top.filter((x) => x.type === "trak").map((t) => track(moov, t));
   const video = tracks.find((t) => t.handler === "vide");
   if (!video?.entry || !video.tkhd) return null;
   const videoCodec = CODECS[video.entry.type];
   if (!videoCodec) return null;
-  const rotation = tkhdRotation(b, video.tkhd);
+  const rotation = tkhdRotation(moov, video.tkhd);
   // VisualSampleEntry: 6 reserved + 2 data-reference index + 16 pre-defined/reserved, then width, height.
-  const codedW = u16(b, video.entry.start + 24);
-  const codedH = u16(b, video.entry.start + 26);
+  const codedW = u16(moov, video.entry.start + 24);
+  const codedH = u16(moov, video.entry.start + 26);
   if (rotation === null || !codedW || !codedH) return null;
   // AudioSampleEntry: sample rate (16.16) after 8 reserved/reference, 8 version/vendor, 8 format bytes.
   const hasAudio = tracks.some(
-    (t) => t.handler === "soun" && t.entry !== null && u32(b, t.entry.start + 24) >>> 16 > 0,
+    (t) => t.handler === "soun" && t.entry !== null && u32(moov, t.entry.start + 24) >>> 16 > 0,
   );
   const quarter = rotation === 90 || rotation === 270;
   return {

@@ -54,11 +54,11 @@ export const shapeLayerHtml = (layer: ShapeLayerInput, canvas: Canvas): string =
 const DIRECTION = { horizontal: "to right", vertical: "to bottom", diagonal: "to bottom right" } as const;
 
 /** The CSS gradient of a gradient layer. */
-export const gradientCss = (g: GradientLayerInput["gradient"]): string => {
-  const stops = g.colors.join(",");
-  if ((g.type ?? IMAGE_DEFAULTS.gradientType) === "radial")
+export const gradientCss = (gradient: GradientLayerInput["gradient"]): string => {
+  const stops = gradient.colors.join(",");
+  if ((gradient.type ?? IMAGE_DEFAULTS.gradientType) === "radial")
     return `radial-gradient(ellipse farthest-corner at center,${stops})`;
-  return `linear-gradient(${DIRECTION[g.direction ?? IMAGE_DEFAULTS.gradientDirection]},${stops})`;
+  return `linear-gradient(${DIRECTION[gradient.direction ?? IMAGE_DEFAULTS.gradientDirection]},${stops})`;
 };
 
 export const gradientLayerHtml = (layer: GradientLayerInput, canvas: Canvas): string => {

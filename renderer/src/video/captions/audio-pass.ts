@@ -39,7 +39,7 @@ export const mixOnlyGraph = (compiled: CompiledGraph): AudioGraph | null => {
       (consumed.length === 0 && /^a(nullsrc|evalsrc)/.test(chain));
     if (!isAudio) continue;
     kept.push(chain);
-    for (const l of labelsOf(LABELS_AT_END.exec(chain)?.[1])) audioLabels.add(l);
+    for (const label of labelsOf(LABELS_AT_END.exec(chain)?.[1])) audioLabels.add(label);
   }
   const out = kept.find((c) => c.endsWith("[aout]"));
   if (!out || /^anullsrc/.test(out)) return null;

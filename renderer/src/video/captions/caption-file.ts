@@ -74,16 +74,16 @@ export const captionsFromFile = async (
 ): Promise<Captions> => {
   const parsed = (await readCaptionsFile(path, signal)).filter((c) => c.start < duration);
   const options = captionLayoutOptions(spec.subtitles?.style ?? {}, spec);
-  const cues = parsed.map((c): Cue => {
-    const end = Math.min(c.end, duration);
-    const total = c.lines.reduce((n, l) => n + [...l].length + 1, 0);
+  const cues = parsed.map((cue): Cue => {
+    const end = Math.min(cue.end, duration);
+    const total = cue.lines.reduce((n, l) => n + [...l].length + 1, 0);
     let offset = 0;
-    const lines = c.lines.flatMap((line) => {
-      const words = timedWords(line.split(/\s+/), c.start, end, offset, total);
+    const lines = cue.lines.flatMap((line) => {
+      const words = timedWords(line.split(/\s+/), cue.start, end, offset, total);
       offset += [...line].length + 1;
       return wrapWords(words, options);
     });
-    return { start: c.start, end, lines };
+    return { start: cue.start, end, lines };
   });
   return {
     backend: null,

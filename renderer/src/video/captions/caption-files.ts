@@ -10,10 +10,10 @@ import { cueText } from "./layout.ts";
 export const timestamp = (seconds: number, separator: "." | ","): string => {
   const ms = Math.max(0, Math.round(seconds * 1000));
   const pad = (n: number, w = 2) => String(n).padStart(w, "0");
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor(ms / 60_000) % 60;
-  const s = Math.floor(ms / 1000) % 60;
-  return `${pad(h)}:${pad(m)}:${pad(s)}${separator}${pad(ms % 1000, 3)}`;
+  const hh = Math.floor(ms / 3_600_000);
+  const mm = Math.floor(ms / 60_000) % 60;
+  const ss = Math.floor(ms / 1000) % 60;
+  return `${pad(hh)}:${pad(mm)}:${pad(ss)}${separator}${pad(ms % 1000, 3)}`;
 };
 
 /** Cue text safe in both formats: no blank lines (they end a cue), no `-->`, `<`/`&` escaped for WebVTT. */

@@ -131,10 +131,10 @@ export const revealTimes = (cue: Cue, by: "word" | "letter", states: number): nu
       }
     }
   }
-  const n = units.length;
-  return Array.from({ length: states }, (_, s) => {
-    if (s === 0 || n === 0) return 0;
-    const visible = Math.round(((s + 1) * n) / states);
+  const unitCount = units.length;
+  return Array.from({ length: states }, (_, state) => {
+    if (state === 0 || unitCount === 0) return 0;
+    const visible = Math.round(((state + 1) * unitCount) / states);
     return Math.max(0, (unitTimes[visible - 1] ?? cue.start) - cue.start);
   });
 };

@@ -40,12 +40,12 @@ export const plainCueText = (text: string): string =>
   text
     .replace(/<[^>]*>/g, "")
     .replace(/\{\\[^}]*\}/g, "")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (match, e: string) => {
       if (e[0] === "#") {
         const code = e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
-        return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : m;
+        return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : match;
       }
-      return ENTITIES[e.toLowerCase()] ?? m;
+      return ENTITIES[e.toLowerCase()] ?? match;
     });
 
 /** The cues of a SubRip or WebVTT text (the `WEBVTT` signature decides), in file order (pure but async). */
@@ -53,10 +53,10 @@ export const parseCaptionsText = async (text: string): Promise<ParsedCue[]> => {
   const type = /^\uFEFF?WEBVTT/.test(text) ? "vtt" : "srt";
   const { cues } = await parseText(text, { type, strict: false });
   return cues
-    .map((c: ParsedCues["cues"][number]) => ({
-      start: c.startTime,
-      end: c.endTime,
-      lines: plainCueText(c.text)
+    .map((cue: ParsedCues["cues"][number]) => ({
+      start: cue.startTime,
+      end: cue.endTime,
+      lines: plainCueText(cue.text)
         .split(/\r?\n/)
         .map((l) => l.trim())
         .filter(Boolean),

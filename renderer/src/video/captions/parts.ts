@@ -63,7 +63,8 @@ export const cutParts = async (
 ): Promise<MixPart[]> => {
   const rate = wav.sampleRate;
   const bounds = [0];
-  for (const g of grid) bounds.push(await wav.quietNear(Math.round(g * rate), CAPTION_CUT_SEARCH_SECONDS));
+  for (const seconds of grid)
+    bounds.push(await wav.quietNear(Math.round(seconds * rate), CAPTION_CUT_SEARCH_SECONDS));
   const parts: MixPart[] = [];
   for (let index = 0; index < bounds.length; index++) {
     const last = index + 1 === bounds.length;
@@ -137,8 +138,8 @@ const pick = (p: MixPart) => ({ index: p.index, start: p.start, end: p.end });
  * belongs to exactly one chunk, which transcribes it anyway (its window reaches it).
  */
 export const ownedParts = (parts: readonly PartWords[], window: FrameWindow, fps: number): PartWords[] =>
-  parts.filter((p) => {
-    const frame = Math.floor(p.start * fps);
+  parts.filter((part) => {
+    const frame = Math.floor(part.start * fps);
     return frame >= window.start && frame < window.end;
   });
 
@@ -148,9 +149,9 @@ export const ownedParts = (parts: readonly PartWords[], window: FrameWindow, fps
  */
 export const mergeParts = (files: readonly (readonly PartWords[])[], duration: number): PartWords[] => {
   const parts = files.flat().sort((a, b) => a.index - b.index);
-  parts.forEach((p, i) => {
+  parts.forEach((part, i) => {
     const start = i === 0 ? 0 : parts[i - 1]!.end;
-    if (p.index !== i || p.start !== start || p.end < p.start)
+    if (part.index !== i || part.start !== start || part.end < part.start)
       throw new Defect(`the chunks' transcription parts do not fit together at part ${i}`);
   });
   if (parts.length === 0 || parts.at(-1)!.end !== duration)

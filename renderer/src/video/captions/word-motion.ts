@@ -18,8 +18,8 @@ export const POP_FROM = 0.4;
 
 /** The scale of a popping word said at `start` (seconds), as an expression of the time variable `t`. */
 export const popScale = (start: number): string => {
-  const p = `clip((t-${ffNumber(start)})/${ffNumber(POP_SECONDS)},0,1)`;
-  return `(${ffNumber(POP_FROM)}+${ffNumber(1 - POP_FROM)}*(1-pow(1-${p},3)))`;
+  const progress = `clip((t-${ffNumber(start)})/${ffNumber(POP_SECONDS)},0,1)`;
+  return `(${ffNumber(POP_FROM)}+${ffNumber(1 - POP_FROM)}*(1-pow(1-${progress},3)))`;
 };
 
 /** The filled width (even pixels) of a `width`-wide word said over [start, end], as an expression of `t`. */

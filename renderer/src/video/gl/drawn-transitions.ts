@@ -56,13 +56,13 @@ export const glTaps = (
   transition: DrawnTransition,
   drawer: TransitionDrawer,
 ): void => {
-  const n = transition.frames;
+  const frames = transition.frames;
   const [tailA, headB, pairs] = [ctx.label("gta"), ctx.label("gtb"), ctx.label("gpair")];
   // Clips are opaque outside webm: rgb24 pairs are a quarter fewer bytes to carry to the page (which
   // samples them as alpha 1, what the opaque rgba pairs held).
   const pix = transition.channels === 4 ? "rgba" : "rgb24";
-  ctx.chain(`[${options.aTap}]trim=start_frame=${options.aFrames - n},setpts=PTS-STARTPTS[${tailA}]`);
-  ctx.chain(`[${options.bTap}]trim=end_frame=${n},setpts=PTS-STARTPTS[${headB}]`);
+  ctx.chain(`[${options.aTap}]trim=start_frame=${options.aFrames - frames},setpts=PTS-STARTPTS[${tailA}]`);
+  ctx.chain(`[${options.bTap}]trim=end_frame=${frames},setpts=PTS-STARTPTS[${headB}]`);
   ctx.chain(`[${tailA}][${headB}]hstack=inputs=2,format=${pix}[${pairs}]`);
   ctx.addOutputPipe(
     pairs,
@@ -82,7 +82,7 @@ export const glJoin = (
   drawer: TransitionDrawer,
 ): void => {
   const { width: W, height: H, fps, format } = ctx.spec;
-  const n = transition.frames;
+  const frames = transition.frames;
   const [drawn, a0, b1] = [ctx.label("gdrawn"), ctx.label("ga0"), ctx.label("gb1")];
   const fmt = canvasHasAlpha(format) ? "yuva420p" : "yuv420p";
   // ffmpeg 5.1 reads an input's first frame to open it (stream probing; off here, see pipesLast) and
@@ -100,6 +100,6 @@ export const glJoin = (
   );
   ctx.chain(`[${input}:v]trim=start_frame=1,format=${fmt},setsar=1,settb=1/${fps},setpts=N[${drawn}]`);
   ctx.chain(`[${options.acc}]trim=end_frame=${options.at}[${a0}]`);
-  ctx.chain(`[${options.bMain}]trim=start_frame=${n},setpts=PTS-STARTPTS[${b1}]`);
+  ctx.chain(`[${options.bMain}]trim=start_frame=${frames},setpts=PTS-STARTPTS[${b1}]`);
   ctx.chain(`[${a0}][${drawn}][${b1}]concat=n=3:v=1:a=0,settb=1/${fps},setpts=N[${options.out}]`);
 };

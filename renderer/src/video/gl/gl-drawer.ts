@@ -162,9 +162,9 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
 
   /** Stops the helpers and closes the job's page (no page serves two jobs). */
   async close(): Promise<void> {
-    for (const d of this.natives.values()) d.stop();
-    const s = this.opened ? await this.opened.catch(() => null) : null;
-    await s?.close();
+    for (const drawing of this.natives.values()) drawing.stop();
+    const session = this.opened ? await this.opened.catch(() => null) : null;
+    await session?.close();
   }
 
   /** Compiles the program of `transition` on the page (once per page for the same GLSL and params); its key. */
@@ -173,8 +173,8 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     if (!done) {
       done = (async () => {
         const { fragment, uniforms, samplers } = programOf(transition);
-        const s = await this.session;
-        return s.compile(fragment, uniforms, [...samplers]);
+        const session = await this.session;
+        return session.compile(fragment, uniforms, [...samplers]);
       })();
       this.compiled.set(transition.key, done);
     }
@@ -189,12 +189,12 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
     const native = this.nativeOf(transition);
     if (native) return native.input;
     return async (from) => {
-      const s = await this.session;
-      const drawing = this.draw(transition, s, transition.channels);
+      const session = await this.session;
+      const drawing = this.draw(transition, session, transition.channels);
       const size = 2 * this.width * this.height * transition.channels;
       await Promise.all([
         drawing,
-        readFrames(from, size, transition.frames, (i, frame) => s.offer(transition.key, i, frame)),
+        readFrames(from, size, transition.frames, (i, frame) => session.offer(transition.key, i, frame)),
       ]);
     };
   }
@@ -205,16 +205,16 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
       // The helper starts later, when its pairs are produced (native-gl.ts): the primer goes now, so that the
       // render starts. A param of the wrong shape rejects here, before anything is written.
       return async (to) => {
-        const p = programOf(transition);
-        const args = nativeArgs(p, this.width, this.height, transition.channels);
+        const program = programOf(transition);
+        const args = nativeArgs(program, this.width, this.height, transition.channels);
         await writeBlank(to, this.width * this.height * 4);
-        return native.draw(args, p.samplers.length > 0, to);
+        return native.draw(args, program.samplers.length > 0, to);
       };
     }
     return async (to) => {
       await writeBlank(to, this.width * this.height * 4);
-      const s = await this.session;
-      for (let i = 0; i < transition.frames; i++) await writeAll(to, await s.drawn(transition.key, i));
+      const session = await this.session;
+      for (let i = 0; i < transition.frames; i++) await writeAll(to, await session.drawn(transition.key, i));
     };
   }
 
@@ -278,8 +278,8 @@ export class GlDrawer implements TransitionDrawer, GlLayerDrawer {
         );
         // gl_FragCoord has y up; the page's rows come out bottom first for a layer: flip them.
         const flipped = Buffer.allocUnsafe(frame.length);
-        for (let r = 0; r < this.height; r++)
-          frame.copy(flipped, (this.height - 1 - r) * row, r * row, (r + 1) * row);
+        for (let y = 0; y < this.height; y++)
+          frame.copy(flipped, (this.height - 1 - y) * row, y * row, (y + 1) * row);
         await writeAll(out, [flipped]);
       }
       await drawing;

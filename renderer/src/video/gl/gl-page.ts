@@ -50,10 +50,10 @@ export const hoistGlobalInitializers = (glsl: string): { glsl: string; init: str
         out.push(chunk);
         chunk = "";
       } else if (ch === ";" && depth === 0) {
-        const m = declaration.exec(chunk.slice(0, -1));
-        if (m && single(m[3]!)) {
-          out.push(`${m[1]} ${m[2]};\n`);
-          init.push(`${m[2]} = ${m[3]!.trim()};`);
+        const match = declaration.exec(chunk.slice(0, -1));
+        if (match && single(match[3]!)) {
+          out.push(`${match[1]} ${match[2]};\n`);
+          init.push(`${match[2]} = ${match[3]!.trim()};`);
         } else out.push(chunk);
         chunk = "";
       }

@@ -52,7 +52,7 @@ class FrameQueue {
     const frame = this.frames.get(i);
     if (frame) {
       this.frames.delete(i);
-      if (this.frames.size < AHEAD) for (const r of this.roomWaiters.splice(0)) r();
+      if (this.frames.size < AHEAD) for (const waiter of this.roomWaiters.splice(0)) waiter();
       return Promise.resolve(frame);
     }
     if (this.failed) return Promise.reject(this.failed);
@@ -62,7 +62,7 @@ class FrameQueue {
     this.failed = e;
     for (const w of this.waiters.values()) w.reject(e);
     this.waiters.clear();
-    for (const r of this.roomWaiters.splice(0)) r();
+    for (const waiter of this.roomWaiters.splice(0)) waiter();
   }
 }
 
@@ -70,7 +70,7 @@ class FrameQueue {
 export const writeAll = (to: Writable, parts: Frame): Promise<void> => {
   return new Promise((resolve, reject) => {
     let ok = true;
-    for (const b of parts) ok = to.write(b, (e) => (e ? reject(e) : undefined));
+    for (const part of parts) ok = to.write(part, (e) => (e ? reject(e) : undefined));
     if (ok) resolve();
     else to.once("drain", resolve);
   });
@@ -198,27 +198,27 @@ export class GlSession {
   }
 
   private queue(map: Map<string, FrameQueue>, key: string): FrameQueue {
-    let q = map.get(key);
-    if (!q) map.set(key, (q = new FrameQueue()));
-    return q;
+    let queue = map.get(key);
+    if (!queue) map.set(key, (queue = new FrameQueue()));
+    return queue;
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse, token: string, doc: string): Promise<void> {
-    const m = new RegExp(`^/${token}/(?:(in|out)/([\\w-]+)/(\\d+))?$`).exec(req.url ?? "");
-    if (!m) return void res.writeHead(404).end();
+    const match = new RegExp(`^/${token}/(?:(in|out)/([\\w-]+)/(\\d+))?$`).exec(req.url ?? "");
+    if (!match) return void res.writeHead(404).end();
     try {
-      if (!m[1]) return void res.writeHead(200, { "content-type": "text/html" }).end(doc);
-      const [key, i] = [m[2]!, Number(m[3])];
-      if (m[1] === "in") {
+      if (!match[1]) return void res.writeHead(200, { "content-type": "text/html" }).end(doc);
+      const [key, i] = [match[2]!, Number(match[3])];
+      if (match[1] === "in") {
         const frame = await this.queue(this.inbox, key).take(i);
         const length = frame.reduce((n, b) => n + b.length, 0);
         res.writeHead(200, { "content-type": "application/octet-stream", "content-length": length });
         res.cork();
-        for (const b of frame) res.write(b);
+        for (const part of frame) res.write(part);
         return void res.end();
       }
       const parts: Buffer[] = [];
-      for await (const c of req as AsyncIterable<Buffer>) parts.push(c);
+      for await (const chunk of req as AsyncIterable<Buffer>) parts.push(chunk);
       // Answered at once: the page asks for room before it draws (roomFor), never by a request held open.
       // Chromium opens at most 6 connections to one host, so posts held until the render wants their frames
       // (one per gl layer) stalled every other layer once a job had more than 6: the render waited for a
@@ -232,9 +232,9 @@ export class GlSession {
 
   /** Offers input frame `i` of drawing `key` to the page; resolves when the page is not far behind. */
   offer(key: string, i: number, frame: Frame): Promise<void> {
-    const q = this.queue(this.inbox, key);
-    q.put(i, frame);
-    return q.room();
+    const queue = this.queue(this.inbox, key);
+    queue.put(i, frame);
+    return queue.room();
   }
 
   /**

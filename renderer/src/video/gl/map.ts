@@ -12,10 +12,10 @@ export const SPIRAL_MAP: Buffer = (() => {
     for (let x = 0; x < MAP_SIZE; x++) {
       const dx = x / MAP_SIZE - 0.5;
       const dy = y / MAP_SIZE - 0.5;
-      const v = ((Math.atan2(dy, dx) / (2 * Math.PI) + 0.5) * 0.5 + Math.hypot(dx, dy) * 1.2) % 1;
+      const level = ((Math.atan2(dy, dx) / (2 * Math.PI) + 0.5) * 0.5 + Math.hypot(dx, dy) * 1.2) % 1;
       // Truncated like a Uint8Array stores a number (the page's map was made that way).
-      const g = Math.trunc(v * 255);
-      map.set([g, g, g, 255], (y * MAP_SIZE + x) * 4);
+      const grey = Math.trunc(level * 255);
+      map.set([grey, grey, grey, 255], (y * MAP_SIZE + x) * 4);
     }
   return map;
 })();

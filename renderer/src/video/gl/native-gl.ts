@@ -93,15 +93,20 @@ export interface NativeProgram {
 }
 
 /** The helper's arguments (after its path) for a W x H video whose pairs carry `channels` bytes a pixel. */
-export const nativeArgs = (p: NativeProgram, width: number, height: number, channels: 3 | 4): string[] => {
+export const nativeArgs = (
+  program: NativeProgram,
+  width: number,
+  height: number,
+  channels: 3 | 4,
+): string[] => {
   return [
     String(width),
     String(height),
     String(channels),
-    p.fragment,
-    p.progress.join(","),
-    ...Object.entries(p.uniforms).map(([name, u]) => `${u.type}:${name}:${u.value.join(",")}`),
-    ...p.samplers.map((s) => `sampler:${s}`),
+    program.fragment,
+    program.progress.join(","),
+    ...Object.entries(program.uniforms).map(([name, u]) => `${u.type}:${name}:${u.value.join(",")}`),
+    ...program.samplers.map((s) => `sampler:${s}`),
   ];
 };
 

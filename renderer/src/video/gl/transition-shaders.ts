@@ -33,8 +33,8 @@ export const glslDefaults = (
   const types: Record<string, UniformType> = {};
   const values: Record<string, unknown> = {};
   const re = /uniform\s+(\w+)\s+(\w+)\s*(?:\/\*\s*=\s*([^*]+?)\s*\*\/\s*;|;\s*\/\/\s*=\s*([^\n]+))/g;
-  for (const m of glsl.matchAll(re)) {
-    const [type, name, text] = [m[1]!, m[2]!, (m[3] ?? m[4] ?? "").trim().replace(/;$/, "")];
+  for (const match of glsl.matchAll(re)) {
+    const [type, name, text] = [match[1]!, match[2]!, (match[3] ?? match[4] ?? "").trim().replace(/;$/, "")];
     if (!TYPES.has(type)) continue;
     const nums =
       text
@@ -60,14 +60,14 @@ export const glslDefaults = (
 
 /** gl-transitions sources by their documented name, defaults completed from the GLSL. */
 export const GL_SOURCES: ReadonlyMap<string, GlTransitionSource> = new Map(
-  all.map((t) => {
-    const parsed = glslDefaults(t.glsl);
+  all.map((transition) => {
+    const parsed = glslDefaults(transition.glsl);
     return [
-      t.name,
+      transition.name,
       {
-        ...t,
-        paramsTypes: { ...parsed.types, ...t.paramsTypes },
-        defaultParams: { ...parsed.values, ...t.defaultParams },
+        ...transition,
+        paramsTypes: { ...parsed.types, ...transition.paramsTypes },
+        defaultParams: { ...parsed.values, ...transition.defaultParams },
       },
     ];
   }),
@@ -83,23 +83,23 @@ const SIZES: Record<UniformType, number> = { float: 1, int: 1, bool: 1, vec2: 2,
 
 /** `#rgb`, `#rrggbb` or `#rrggbbaa` → channels in 0..1; null otherwise. */
 const hexColor = (text: string): number[] | null => {
-  const m = /^#?([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.exec(text.trim());
-  if (!m) return null;
-  const h = m[1]!.length === 3 ? [...m[1]!].map((c) => c + c).join("") : m[1]!;
+  const match = /^#?([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.exec(text.trim());
+  if (!match) return null;
+  const h = match[1]!.length === 3 ? [...match[1]!].map((c) => c + c).join("") : match[1]!;
   return (h.match(/../g) ?? []).map((x) => parseInt(x, 16) / 255);
 };
 
 const coerce = (type: UniformType, raw: unknown): number[] | null => {
-  const n = SIZES[type];
-  let v: number[] | null = null;
-  if (typeof raw === "boolean") v = [raw ? 1 : 0];
-  else if (typeof raw === "number") v = Array.from({ length: n }, () => raw);
-  else if (Array.isArray(raw) && raw.every((x) => typeof x === "number")) v = raw as number[];
-  else if (typeof raw === "string") v = hexColor(raw);
-  if (!v || !v.every(Number.isFinite)) return null;
-  if (type === "vec4" && v.length === 3) v = [...v, 1];
-  if (v.length !== n) return null;
-  return type === "int" || type === "ivec2" ? v.map(Math.round) : v;
+  const size = SIZES[type];
+  let value: number[] | null = null;
+  if (typeof raw === "boolean") value = [raw ? 1 : 0];
+  else if (typeof raw === "number") value = Array.from({ length: size }, () => raw);
+  else if (Array.isArray(raw) && raw.every((x) => typeof x === "number")) value = raw as number[];
+  else if (typeof raw === "string") value = hexColor(raw);
+  if (!value || !value.every(Number.isFinite)) return null;
+  if (type === "vec4" && value.length === 3) value = [...value, 1];
+  if (value.length !== size) return null;
+  return type === "int" || type === "ivec2" ? value.map(Math.round) : value;
 };
 
 /**

@@ -16,8 +16,8 @@ const packageFile = (file: string): string => {
   const req = createRequire(import.meta.url);
   const pkg = file.startsWith("@") ? file.split("/").slice(0, 2).join("/") : file.split("/")[0]!;
   for (const dir of req.resolve.paths(pkg) ?? []) {
-    const p = join(dir, file);
-    if (existsSync(p)) return p;
+    const candidate = join(dir, file);
+    if (existsSync(candidate)) return candidate;
   }
   throw new Error(`html layer library file missing: ${file} (npm install in the renderer)`);
 };

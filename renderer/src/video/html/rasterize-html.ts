@@ -22,12 +22,9 @@ import { placeBox } from "../position.ts";
 import type { LayerOf, RasterAsset, VideoSpec } from "../types.ts";
 import { clamp } from "../values.ts";
 import type { RenderTools } from "../render-tools.ts";
-import { timeLimit } from "../../lib/time-limit.ts";
-import { leaseSlot, openCapturePage, type CaptureMethod, type CapturePage } from "./capture-page.ts";
+import { captureFrames, type Deliver, type HtmlCapture, type HtmlCaptureStats } from "./capture-frames.ts";
 import { htmlLayerDocument } from "./page.ts";
 
-/** Longest a single page call (load settle, one clock step) may take before the layer fails. */
-const STEP_TIMEOUT_MS = 15_000;
 /** Date.now() at virtual time 0: fixed, so a page that prints the date renders the same every time. */
 const EPOCH_MS = Date.UTC(2025, 0, 1);
 /** PNG writes in flight while capturing continues. */
@@ -36,9 +33,13 @@ const MAX_PENDING_WRITES = 8;
 type HtmlLayer = LayerOf<"html">;
 
 /** Layer size in px (default: the video size), even, within the video size limits. */
-export const htmlLayerSize = (layer: HtmlLayer, W: number, H: number): { w: number; h: number } => {
+export const htmlLayerSize = (
+  layer: HtmlLayer,
+  videoWidth: number,
+  videoHeight: number,
+): { w: number; h: number } => {
   const side = (v: number) => evenDimension(clamp(v, VIDEO_MIN_SIZE, VIDEO_MAX_SIZE));
-  return { w: side(layer.width ?? W), h: side(layer.height ?? H) };
+  return { w: side(layer.width ?? videoWidth), h: side(layer.height ?? videoHeight) };
 };
 
 /**
@@ -55,25 +56,6 @@ export const htmlFrameCount = (layer: HtmlLayer, fps: number, windowSeconds: num
   const windowFrames = Math.max(1, Math.round(windowSeconds * fps));
   return Math.max(1, Math.min(Math.round(duration * fps), windowFrames));
 };
-
-const withTimeout = <T>(p: Promise<T>, what: string): Promise<T> =>
-  timeLimit(p, STEP_TIMEOUT_MS, `${what} did not finish within ${STEP_TIMEOUT_MS / 1000} s`);
-
-/** Clock steps of the settle (`wait`) sent in one page call. */
-const SETTLE_BATCH = 30;
-
-/** Moves the page's clock through `targets` in order, in one call; returns an empty list for the next ones. */
-const step = async (cp: CapturePage, targets: number[], where: string): Promise<number[]> => {
-  await withTimeout(cp.advance(targets), `${where}: a script`);
-  return [];
-};
-
-export interface HtmlCaptureStats {
-  frames: number;
-  captureMs: number;
-  method: CaptureMethod;
-  workers: number;
-}
 
 /**
  * Captures one html layer into `workDir` with the browser and capture settings of `tools`; `stats`
@@ -114,53 +96,8 @@ export const rasterizeHtmlLayer = async (
   // EVERY frame, so frame-by-frame scripts see the same sequence of ticks in every process.
   const workers = method === "beginframe" && frames - from >= 8 ? tools.htmlCaptureWorkers : 1;
   const path = (n: number) => join(workDir, `${k.key}-${String(n).padStart(5, "0")}.png`);
-  /** Captures every frame, handing frame n (in any order across workers) to `deliver`. */
-  const captureAll = async (deliver: (n: number, png: Buffer) => Promise<void>): Promise<void> => {
-    const captureOne = async (worker: number): Promise<number> => {
-      const lease = leaseSlot();
-      // Not raced against a timer: a page that opened late would leak. Loading has its own 20 s limit.
-      const cp = await openCapturePage(tools, doc, css.w, css.h, method, lease.slot, options.signal).catch(
-        (e: unknown) => {
-          lease.release();
-          throw new Error(`${where}: loading the page failed: ${e instanceof Error ? e.message : String(e)}`);
-        },
-      );
-      try {
-        await withTimeout(
-          cp.page.evaluate(async () => {
-            void document.body?.offsetWidth;
-            await document.fonts.ready;
-          }),
-          `${where}: loading fonts`,
-        );
-        // Settle: timers due at 0 (library start-up), then `wait` seconds of virtual time before frame 0.
-        let steps: number[] = [];
-        for (let t = 0; t < waitMs; t += stepMs) {
-          steps.push(t);
-          if (steps.length === SETTLE_BATCH) steps = await step(cp, steps, where);
-        }
-        if (steps.length > 0) steps = await step(cp, steps, where);
-        const t0 = performance.now();
-        for (let n = 0; n < frames; n++) {
-          // The clock still ticks through the frames other workers capture (and those before the window), in
-          // the same call as this worker's next frame (nothing is drawn between them either way).
-          steps.push(waitMs + n * stepMs);
-          if (n < from || (n - from) % workers !== worker) {
-            if (steps.length === SETTLE_BATCH) steps = await step(cp, steps, where);
-            continue;
-          }
-          steps = await step(cp, steps, where);
-          await deliver(n - from, await withTimeout(cp.frame(), `${where}: capturing a frame`));
-        }
-        return performance.now() - t0;
-      } finally {
-        await cp.close();
-        lease.release();
-      }
-    };
-    const times = await Promise.all(Array.from({ length: workers }, (_, i) => captureOne(i)));
-    options.stats?.({ frames: frames - from, captureMs: Math.max(...times), method, workers });
-  };
+  const capture: HtmlCapture = { where, doc, css, method, frames, from, workers, waitMs, stepMs };
+  const captureAll = (deliver: Deliver) => captureFrames(tools, capture, deliver, options);
   const first = { path: path(0), x: pos.x, y: pos.y, width: w, height: h, resize: scale !== 1 };
   if (options.stream && frames - from > 1) {
     // Captured while ffmpeg encodes: frames go to its pipe in order as they are drawn.
@@ -174,8 +111,8 @@ export const rasterizeHtmlLayer = async (
     return { frames: [{ ...first, path: STREAMED }], times: [0], stream };
   }
   const pending = new Set<Promise<void>>();
-  await captureAll(async (n, png) => {
-    const write = writeFile(path(n), png).finally(() => pending.delete(write));
+  await captureAll(async (frameIndex, png) => {
+    const write = writeFile(path(frameIndex), png).finally(() => pending.delete(write));
     pending.add(write);
     if (pending.size >= MAX_PENDING_WRITES) await Promise.race(pending);
   });
@@ -217,36 +154,36 @@ export const orderedWriter = (
   let aborted: { reason: unknown } | null = null;
   const abort = (reason: unknown) => {
     aborted ??= { reason };
-    for (const f of [...ready.values(), ...held.splice(0)]) f.failed(reason);
+    for (const frame of [...ready.values(), ...held.splice(0)]) frame.failed(reason);
     ready.clear();
   };
   const release = () => {
     while (held.length > 0 && queued < maxQueued) held.shift()!.done();
   };
   const pump = () => {
-    for (let f = ready.get(next); f && !aborted; f = ready.get(next)) {
+    for (let frame = ready.get(next); frame && !aborted; frame = ready.get(next)) {
       ready.delete(next);
       next++;
       if (out.destroyed || out.writableEnded) {
-        const e = new Error("the encoder stopped reading the html frames");
-        f.failed(e);
-        return abort(e);
+        const error = new Error("the encoder stopped reading the html frames");
+        frame.failed(error);
+        return abort(error);
       }
       queued++;
-      out.write(f.png, (e) => {
+      out.write(frame.png, (e) => {
         queued--;
         if (e) abort(new Error("the encoder stopped reading the html frames"));
         else release();
       });
-      if (queued < maxQueued) f.done();
-      else held.push(f);
+      if (queued < maxQueued) frame.done();
+      else held.push(frame);
     }
   };
-  const put = (n: number, png: Uint8Array) =>
+  const put = (frameIndex: number, png: Uint8Array) =>
     aborted
       ? Promise.reject(aborted.reason)
       : new Promise<void>((done, failed) => {
-          ready.set(n, { png, done, failed });
+          ready.set(frameIndex, { png, done, failed });
           pump();
         });
   return { put, abort };

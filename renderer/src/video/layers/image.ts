@@ -19,7 +19,7 @@ import { laidOut } from "./sizes.ts";
  * An image-overlay's `width`/`height` as fractions of the frame: JsonCut takes either a fraction (up to 1) or
  * pixels of the configured frame (above 1), so a preview scales pixel sizes like every other size.
  */
-export const overlayFractions = (layer: Layer, W: number, H: number): Layer => {
+export const overlayFractions = (layer: Layer, frameWidth: number, frameHeight: number): Layer => {
   if (layer.type !== "image-overlay") return layer;
   const fraction = (value: number, side: number) => (value > 1 ? value / side : value);
   // Keyframed sizes (issue 45 §1) are read value by value: each may be a fraction or pixels.
@@ -29,7 +29,7 @@ export const overlayFractions = (layer: Layer, W: number, H: number): Layer => {
       : isKeyframed(value)
         ? value.map((k) => ({ ...k, value: fraction(k.value, side) }))
         : fraction(value, side);
-  return { ...layer, width: each(layer.width, W), height: each(layer.height, H) };
+  return { ...layer, width: each(layer.width, frameWidth), height: each(layer.height, frameHeight) };
 };
 
 /**
@@ -65,10 +65,14 @@ export const orientationFilter = (orientation: number): string => {
  */
 export const jpegLowres = (info: MediaInfo, w: number, h: number): string[] => {
   if (info.videoCodec !== "mjpeg") return [];
-  let n = 0;
-  while (n < 3 && Math.floor(info.width / 2 ** (n + 1)) >= w && Math.floor(info.height / 2 ** (n + 1)) >= h)
-    n++;
-  return n ? ["-lowres", String(n)] : [];
+  let lowres = 0;
+  while (
+    lowres < 3 &&
+    Math.floor(info.width / 2 ** (lowres + 1)) >= w &&
+    Math.floor(info.height / 2 ** (lowres + 1)) >= h
+  )
+    lowres++;
+  return lowres ? ["-lowres", String(lowres)] : [];
 };
 
 const still = (
@@ -129,14 +133,18 @@ export const isAnimated = (info: MediaInfo): boolean => info.hasVideo && info.du
 
 /**
  * The one frame of a moving picture that `frameTime` names, as input options and the filters before the resize: of
- * a video, the first frame a video layer cut from `t` draws (an exact seek there, its frames on the render's grid);
- * of an animated picture, the frame it draws at the layer's frame nearest `t` (read from its start: ffmpeg's exact
- * seek would drop the frame on screen at `t`), its last frame where rounding passes its end.
+ * a video, the first frame a video layer cut from `seconds` draws (an exact seek there, its frames on the render's
+ * grid); of an animated picture, the frame it draws at the layer's frame nearest `seconds` (read from its start:
+ * ffmpeg's exact seek would drop the frame on screen at `seconds`), its last frame where rounding passes its end.
  */
-export const frameOf = (info: MediaInfo, t: number, fps: number): { options: string[]; pre: string } => {
+export const frameOf = (
+  info: MediaInfo,
+  seconds: number,
+  fps: number,
+): { options: string[]; pre: string } => {
   if (!isPictureDemuxer(info.demuxer))
-    return { options: ["-ss", ffNumber(t)], pre: `fps=${fps}:start_time=0,trim=end_frame=1` };
-  const k = Math.round(t * fps);
+    return { options: ["-ss", ffNumber(seconds)], pre: `fps=${fps}:start_time=0,trim=end_frame=1` };
+  const k = Math.round(seconds * fps);
   return {
     options: [],
     pre: `fps=${fps}:start_time=0,tpad=stop_mode=clone:stop=-1,trim=start_frame=${k}:end_frame=${k + 1}`,

@@ -168,10 +168,10 @@ export const keyedLayers = (spec: VideoSpec): KeyedLayer[] => {
   const out: KeyedLayer[] = [];
   // An expanded layer (title-background's two) keeps the path of the config layer it came from.
   const walk = (layers: readonly Layer[], base: string, keyOf: (n: number) => string, clip: number) => {
-    let n = 0;
+    let count = 0;
     layers.forEach((configLayer, i) => {
       for (const layer of expandLayers([configLayer]))
-        out.push({ key: keyOf(n++), path: `${base}[${i}]`, layer, clip });
+        out.push({ key: keyOf(count++), path: `${base}[${i}]`, layer, clip });
     });
   };
   spec.clips.forEach((clip, c) => walk(clip.layers, `clips[${c}].layers`, (n) => `c${c}l${n}`, c));

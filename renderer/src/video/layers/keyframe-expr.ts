@@ -18,12 +18,12 @@ import { ffNumber } from "../values.ts";
 const bezierAt = (a: number, b: number, s: string): string =>
   `(3*(1-${s})*(1-${s})*${s}*${ffNumber(a)}+3*(1-${s})*${s}*${s}*${ffNumber(b)}+${s}*${s}*${s})`;
 
-/** The value from keyframe `a` to `b` at time `time` (an expression), along `a`'s easing. */
-const segment = (a: Keyframe, b: Keyframe, time: string): string => {
-  const easing = parseEasing(a.easing) ?? { kind: "linear" as const };
-  const from = ffNumber(a.value);
-  const delta = ffNumber(b.value - a.value);
-  const progress = `(${time}-${ffNumber(a.time)})/${ffNumber(b.time - a.time)}`;
+/** The value from keyframe `startKey` to `endKey` at time `time` (an expression), along `startKey`'s easing. */
+const segment = (startKey: Keyframe, endKey: Keyframe, time: string): string => {
+  const easing = parseEasing(startKey.easing) ?? { kind: "linear" as const };
+  const from = ffNumber(startKey.value);
+  const delta = ffNumber(endKey.value - startKey.value);
+  const progress = `(${time}-${ffNumber(startKey.time)})/${ffNumber(endKey.time - startKey.time)}`;
   if (easing.kind === "step") return from;
   if (easing.kind === "linear") return `${from}+${delta}*(${progress})`;
   // st(0) progress, st(1)/st(2) the bracket, st(3) the step count, st(4) the midpoint: bezierEase's loop.

@@ -96,10 +96,10 @@ export const withMotion = (
   const scale = motion.scale !== undefined && motion.scale !== 1 ? motion.scale : undefined;
   const resize = sizeFactors(layer);
   if (scale !== undefined || resize) {
-    const factor = (own: ((t: string) => string) | undefined) => (t: string) =>
+    const factor = (own: ((t: string) => string) | undefined) => (time: string) =>
       [
-        scale === undefined ? "" : `*${clipped(keyframeExpr(scale, t), 0, 1e3)}`,
-        own ? `*${own(t)}` : "",
+        scale === undefined ? "" : `*${clipped(keyframeExpr(scale, time), 0, 1e3)}`,
+        own ? `*${own(time)}` : "",
       ].join("");
     const side = (n: number, by: (t: string) => string) => (t: string) => `max(2,2*round(${n}${by(t)}/2))`;
     sizeW = side(bw, factor(resize?.x));

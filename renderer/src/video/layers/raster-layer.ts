@@ -69,9 +69,9 @@ export const rasterLayer =
       // The states shown over the drawn frames [skip, skip + drawn) of the layer, each for its part of them.
       const end = win.skip + win.drawn;
       const parts: string[] = [];
-      asset.frames.forEach((frame, n) => {
-        const from = Math.max(win.skip, Math.round((asset.times[n] ?? 0) * fps));
-        const to = n + 1 < asset.frames.length ? Math.round((asset.times[n + 1] ?? 0) * fps) : end;
+      asset.frames.forEach((frame, index) => {
+        const from = Math.max(win.skip, Math.round((asset.times[index] ?? 0) * fps));
+        const to = index + 1 < asset.frames.length ? Math.round((asset.times[index + 1] ?? 0) * fps) : end;
         const count = Math.min(to, end) - Math.min(from, end);
         if (count <= 0) return;
         const part = ctx.label("st");

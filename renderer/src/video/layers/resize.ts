@@ -41,18 +41,18 @@ export const resizeInto = (
     ctx.chain(`${head}${simpleResize(effective, bw, bh)},setsar=1[${out}]`);
     return out;
   }
-  const a = ctx.label("cbA");
-  const b = ctx.label("cbB");
+  const backCopy = ctx.label("cbA");
+  const frontCopy = ctx.label("cbB");
   const bg = ctx.label("cbBg");
   const radius = Math.max(1, Math.min(12, Math.round(Math.max(bw, bh) / 80)));
   // boxblur needs its radius within a quarter of the smaller side (its chroma planes are half the size): a copy of
   // a tiny or very narrow box is kept at least that large.
   const sw = Math.max(4 * radius, evenDimension(bw / 8));
   const sh = Math.max(4 * radius, evenDimension(bh / 8));
-  ctx.chain(`${head}split[${a}][${b}]`);
-  ctx.chain(`[${a}]scale=${sw}:${sh},boxblur=${radius}:2,scale=${bw}:${bh},setsar=1[${bg}]`);
+  ctx.chain(`${head}split[${backCopy}][${frontCopy}]`);
+  ctx.chain(`[${backCopy}]scale=${sw}:${sh},boxblur=${radius}:2,scale=${bw}:${bh},setsar=1[${bg}]`);
   const fg = ctx.label("cbFg");
-  ctx.chain(`[${b}]scale=${bw}:${bh}:force_original_aspect_ratio=decrease,setsar=1[${fg}]`);
+  ctx.chain(`[${frontCopy}]scale=${bw}:${bh}:force_original_aspect_ratio=decrease,setsar=1[${fg}]`);
   ctx.chain(`[${bg}][${fg}]overlay=(W-w)/2:(H-h)/2:format=auto[${out}]`);
   return out;
 };

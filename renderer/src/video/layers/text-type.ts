@@ -72,8 +72,8 @@ export const scaled = (value: number | undefined, s: number): number | undefined
 
 /** A colour for the sheet's CSS. The grammar's pattern already keeps CSS out; this is a second fence. */
 export const cssColor = (value: string | undefined, fallback: string): string => {
-  const s = (value ?? fallback).trim();
-  return /^[#\w(),.\s%-]+$/.test(s) ? s : fallback;
+  const color = (value ?? fallback).trim();
+  return /^[#\w(),.\s%-]+$/.test(color) ? color : fallback;
 };
 
 /**

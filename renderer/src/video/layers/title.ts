@@ -52,10 +52,10 @@ export const title: TextType<TitleLayer> = {
     titleStyle(layer) !== "fade-in" || !zoomDirection(layer.zoomDirection, "in")
       ? 0
       : zoomAmount(layer.zoomAmount),
-  scalePixels: (layer, s) => ({
+  scalePixels: (layer, factor) => ({
     ...layer,
-    fontSize: scaled(layer.fontSize, s),
-    outlineWidth: scaled(layer.outlineWidth, s),
+    fontSize: scaled(layer.fontSize, factor),
+    outlineWidth: scaled(layer.outlineWidth, factor),
   }),
   fits: true,
 };

@@ -45,8 +45,8 @@ const picture = (format: FormatFor<"frame">) => ({
 export const frameAt = (t: number, fps: number, frames: number): number =>
   Math.min(frames - 1, Math.max(0, Math.floor(t * fps + 1e-6)));
 
-const seconds = (t: number) => {
-  const ms = Math.round(t * 1000);
+const seconds = (time: number) => {
+  const ms = Math.round(time * 1000);
   const hh = String(Math.floor(ms / 3_600_000)).padStart(2, "0");
   const mm = String(Math.floor(ms / 60_000) % 60).padStart(2, "0");
   const ss = String(Math.floor(ms / 1000) % 60).padStart(2, "0");
@@ -60,10 +60,10 @@ const seconds = (t: number) => {
 export const spriteVtt = (sprite: string, times: number[], duration: number, w: number, h: number): string =>
   [
     "WEBVTT",
-    ...times.map((t, i) => {
+    ...times.map((time, i) => {
       const x = (i % SPRITE_COLUMNS) * w;
       const y = Math.floor(i / SPRITE_COLUMNS) * h;
-      return `${seconds(t)} --> ${seconds(times[i + 1] ?? duration)}\n${sprite}#xywh=${x},${y},${w},${h}`;
+      return `${seconds(time)} --> ${seconds(times[i + 1] ?? duration)}\n${sprite}#xywh=${x},${y},${w},${h}`;
     }),
   ].join("\n\n") + "\n";
 
@@ -140,7 +140,8 @@ export const writeFrames = async (
   const frameFile = (n: number) =>
     join(job.workDir, `frame-${String(distinct.indexOf(n) + 1).padStart(3, "0")}.${ext}`);
   const sparse = distinct.length * (job.seekBeyondFrames ?? SEEK_BEYOND_FRAMES) < total;
-  if (seekable && sparse) for (const n of distinct) await oneFrame(n, scale, frameFile(n), quality);
+  if (seekable && sparse)
+    for (const frame of distinct) await oneFrame(frame, scale, frameFile(frame), quality);
   else {
     // `select` passes each frame once, in order: the distinct frames come out as frame-001, frame-002...
     const picks = distinct.map((n) => `eq(n\\,${n})`).join("+");

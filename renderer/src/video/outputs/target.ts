@@ -81,9 +81,9 @@ const plainFade = <T extends ClipSpec["transition"]>(t: T): T =>
 export const audioOnlySpec = (spec: VideoSpec): VideoSpec => {
   const sounding = (clip: ClipSpec) => {
     const timing = clip.duration === undefined ? clip.layers.find((l) => l.type === "video") : undefined;
-    return clip.layers.filter((l) => {
-      const sound = soundOf(l);
-      return sound === "source" ? spec.keepSourceAudio || l === timing : sound !== undefined;
+    return clip.layers.filter((layer) => {
+      const sound = soundOf(layer);
+      return sound === "source" ? spec.keepSourceAudio || layer === timing : sound !== undefined;
     });
   };
   return {

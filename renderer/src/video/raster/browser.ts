@@ -26,7 +26,7 @@ export type { ChromiumLaunch };
  * Chromium no GL at all (with `--disable-gpu` there is no hardware one), which closes every such entry point in
  * every realm, and WebGPU gets no adapter; `--disable-3d-apis` also turns WebGL off in Blink itself. The prelude's
  * JavaScript patches (packages/contract/src/html-sandbox.ts) are only a courtesy on top: a script can reach a fresh realm.
- * The flags live in chromium-isolation.json, which the local Browser Rendering launcher (scripts/lib/system.mjs)
+ * The flags live in chromium-isolation.json, which the local Browser Rendering launcher (scripts/lib/local-chrome.mjs)
  * reads too.
  */
 const NO_GPU_FLAGS: string[] = isolation.noGpuFlags;
@@ -76,11 +76,11 @@ const reuseOrLaunch = async (
   extra: string[],
 ): Promise<Launched> => {
   if (current) {
-    const b = await current.browser.catch(() => null);
+    const browser = await current.browser.catch(() => null);
     // A browser being closed (a job's deadline killed its page) is not handed out: it stays "connected" until
     // its process has gone.
-    if (b?.connected && !closing.has(b) && current.from === launchKey(chromium)) return current;
-    if (b?.connected) void b.close().catch(() => {});
+    if (browser?.connected && !closing.has(browser) && current.from === launchKey(chromium)) return current;
+    if (browser?.connected) void browser.close().catch(() => {});
   }
   return launch(chromium, role, extra);
 };
@@ -220,9 +220,9 @@ export const closeBrowser = async (): Promise<void> => {
   owned.clear();
   // A page that never yields (an endless script) holds its browser: those are killed after the grace period.
   await Promise.all([
-    ...all.map(async (p) => {
-      const b = p ? await p.browser.catch(() => null) : null;
-      if (b) await closeHard(b);
+    ...all.map(async (launched) => {
+      const browser = launched ? await launched.browser.catch(() => null) : null;
+      if (browser) await closeHard(browser);
     }),
     ...own.map((b) => closeHard(b)),
   ]);

@@ -2,83 +2,19 @@
  * Rasterises text-family layers to transparent PNGs in the warm Chromium: all the job's boxes (and
  * every reveal state of word-by-word / letter-by-letter) are drawn on one sheet, written once into a
  * warm page and captured in one screenshot per sheet page (the first goes to ffmpeg's stdin); each
- * layer's frames are regions of it that the graph crops and overlays at the position computed here.
- * Zooming titles get a margin of zoomAmount so zoompan has room to grow the text without clipping it.
+ * layer's frames are regions of it that the graph crops and overlays. Where the cells sit on the sheet and where each
+ * layer lands in the frame (zooming titles with a margin of zoomAmount, so zoompan has room to grow the text without
+ * clipping it) is sheet-layout.ts; this module gathers the fonts, measures the cells and captures the pages.
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { isText, textTypeOf, type KeyedLayer, type TextLayer } from "../layers/index.ts";
-import { placeBox } from "../position.ts";
-import { STDIN_PATH, type RasterAsset, type Rasters, type RasterFrame, type VideoSpec } from "../types.ts";
+import { isText, type KeyedLayer, type TextLayer } from "../layers/index.ts";
+import { STDIN_PATH, type RasterAsset, type Rasters, type VideoSpec } from "../types.ts";
 import { openPage, servePageFiles, type ChromiumLaunch } from "./browser.ts";
 import { FIT_SELECTOR, FIT_TEXT_FUNCTION } from "@media-render/contract/fit-text";
 import { fontFaceFiles } from "../../fonts/files.ts";
-import { textBox, textSheet, type BoxFont, type SheetCell, type TextBox } from "./text-html.ts";
-
-/** Reveal states above this count are grouped, so a long letter-by-letter text stays cheap. */
-const MAX_STATES = 60;
-
-/** Sheets taller than this are split into several screenshots (Chromium's surface limits). */
-const PAGE_MAX_HEIGHT = 8192;
-
-/** One layer of the sheet: its cells (one, or one per reveal state) and where they are drawn. */
-interface SheetLayer {
-  k: KeyedLayer<TextLayer>;
-  first: number;
-  states: number;
-  units: number;
-  /** A caption preset's word cells, after its base cell. */
-  words?: number;
-  box: TextBox;
-}
-
-/** Where a text layer's box lands in the frame, from the measured box size (w, h: even pixels). */
-const framePosition = (
-  layer: TextLayer,
-  W: number,
-  H: number,
-  w: number,
-  h: number,
-): { x: number; y: number } => {
-  return placeBox(textTypeOf(layer).placement(layer), W, H, w, h);
-};
-
-/**
- * The region a preset's word is cut from its cell (pure): the word's box grown by the cell's padding (room for the
- * outline, shadow or glow; the cell draws nothing else), inside the w x h cell, on even pixels so the graph's
- * 4:2:0 overlays place it where the whole caption is placed.
- */
-export const wordRegion = (
-  rect: { x: number; y: number; w: number; h: number },
-  w: number,
-  h: number,
-  pad: number,
-): { x: number; y: number; w: number; h: number } => {
-  const even = (v: number) => 2 * Math.floor(v / 2);
-  const x0 = Math.max(0, even(rect.x - pad));
-  const y0 = Math.max(0, even(rect.y - pad));
-  const x1 = Math.min(w, even(rect.x + rect.w + pad + 1));
-  const y1 = Math.min(h, even(rect.y + rect.h + pad + 1));
-  return { x: x0, y: y0, w: Math.max(2, x1 - x0), h: Math.max(2, y1 - y0) };
-};
-
-/**
- * Stacks cells of the given heights into pages no taller than PAGE_MAX_HEIGHT (pure): returns each
- * cell's page and top edge.
- */
-export const stackCells = (heights: number[]): { page: number; top: number }[] => {
-  let page = 0;
-  let top = 0;
-  return heights.map((h) => {
-    if (top > 0 && top + h > PAGE_MAX_HEIGHT) {
-      page++;
-      top = 0;
-    }
-    const at = { page, top };
-    top += h;
-    return at;
-  });
-};
+import { boxSizes, layerAsset, sheetCells, stackCells, type SheetLayer } from "./sheet-layout.ts";
+import { textSheet, type BoxFont, type SheetCell } from "./text-html.ts";
 
 /**
  * The sheet's `@font-face` rules and the font files it may load, gathered as `fontOf` gives each layer its face: an
@@ -113,123 +49,8 @@ const sheetFonts = (spec: VideoSpec) => {
   return { faces, files, fontOf };
 };
 
-/**
- * The sheet's cells (pure): one per layer, one per reveal state of a layer revealed unit by unit (at most MAX_STATES),
- * or a caption preset's base cell and one cell per word.
- */
-const sheetCells = (
-  todo: KeyedLayer<TextLayer>[],
-  W: number,
-  H: number,
-  fontOf: (layer: TextLayer) => BoxFont | null,
-) => {
-  const cells: SheetCell[] = [];
-  /** Index into sheetLayers of each cell. */
-  const owner: number[] = [];
-  /** The word cells of caption presets: [cell, unit] pairs whose unit's word the page measures. */
-  const wordCells: [number, number][] = [];
-  const sheetLayers: SheetLayer[] = todo.map((k, i) => {
-    const box = textBox(k.layer, W, H, fontOf(k.layer));
-    const units = box.units?.length ?? 0;
-    if (box.wordMotion && units > 0) {
-      // One base cell (every unit for karaoke, none for pop) and one cell per unit drawn on its own.
-      const first = cells.length;
-      cells.push({ box, visible: box.wordMotion === "wipe" ? units : 0 });
-      owner.push(i);
-      for (let n = 0; n < units; n++) {
-        wordCells.push([cells.length, n]);
-        cells.push({ box, visible: 0, only: n });
-        owner.push(i);
-      }
-      return { k, first, states: 1, units: 0, words: units, box };
-    }
-    const states = units === 0 ? 1 : Math.min(units, MAX_STATES);
-    const first = cells.length;
-    for (let s = 0; s < states; s++) {
-      // A caption highlights (or boxes) the last unit of the state, the word being said; showAll keeps every unit drawn.
-      const upTo = units === 0 ? 0 : Math.round(((s + 1) * units) / states);
-      const visible = box.showAll ? units : upTo;
-      const lit = (box.highlight || box.wordBox) && upTo > 0;
-      cells.push({
-        box,
-        visible,
-        ...(lit ? { highlight: upTo - 1 } : {}),
-        ...(box.fit && s === 0 ? { fits: true } : {}),
-      });
-      owner.push(i);
-    }
-    return { k, first, states, units, box };
-  });
-  return { cells, owner, wordCells, sheetLayers };
-};
-
 /** The page a sheet is drawn in. */
 type SheetPage = Awaited<ReturnType<typeof openPage>>;
-
-/** Where each sheet cell was captured: the screenshot's path and the cell's top edge in it. */
-type CellAt = (cell: number) => { path: string; top: number };
-
-/** A layer's raster: a frame per reveal state (and its time), and a preset's words cut from their cells. */
-const layerAsset = (
-  sheetLayer: SheetLayer,
-  cellBox: { w: number; h: number; ex: number; ey: number; cw: number; ch: number },
-  spec: VideoSpec,
-  cellAt: CellAt,
-  wordRect: Map<number, { x: number; y: number; w: number; h: number }>,
-): RasterAsset => {
-  const { layer, window } = sheetLayer.k;
-  const origin = framePosition(layer, spec.width, spec.height, cellBox.w, cellBox.h);
-  const reveal = textTypeOf(layer).revealSeconds(layer, window ?? spec.defaultDuration);
-  const frames: RasterFrame[] = [];
-  const times: number[] = [];
-  for (let s = 0; s < sheetLayer.states; s++) {
-    const slot = cellAt(sheetLayer.first + s);
-    frames.push({
-      path: slot.path,
-      crop: { x: 0, y: slot.top },
-      x: origin.x - cellBox.ex,
-      y: origin.y - cellBox.ey,
-      width: cellBox.cw,
-      height: cellBox.ch,
-    });
-    times.push(sheetLayer.units === 0 ? 0 : (s * reveal) / sheetLayer.states);
-  }
-  const words = sheetLayer.words
-    ? Array.from({ length: sheetLayer.words }, (_, n) => {
-        const cellIndex = sheetLayer.first + 1 + n;
-        const region = wordRegion(wordRect.get(cellIndex)!, cellBox.w, cellBox.h, sheetLayer.box.pad);
-        return {
-          frame: {
-            path: cellAt(cellIndex).path,
-            crop: { x: region.x, y: cellAt(cellIndex).top + region.y },
-            ...{ x: origin.x + region.x, y: origin.y + region.y, width: region.w, height: region.h },
-          },
-          // The captions module times the words (captions.ts timeReveals).
-          start: 0,
-          end: 0,
-        };
-      })
-    : null;
-  return {
-    frames,
-    times,
-    ...(words && sheetLayer.box.wordMotion ? { words: { motion: sheetLayer.box.wordMotion, words } } : {}),
-  };
-};
-
-/**
- * Each layer's box in even pixels, grown by its zoom margin (a zooming title needs room to grow): `w`, `h` the box,
- * `ex`, `ey` the margin on each side, `cw`, `ch` the cell it is drawn in.
- */
-const boxSizes = (sheetLayers: SheetLayer[], rects: { w: number; h: number }[]) =>
-  sheetLayers.map((sheetLayer, i) => {
-    const w = Math.ceil(rects[i]!.w) + (Math.ceil(rects[i]!.w) % 2);
-    const h = Math.ceil(rects[i]!.h) + (Math.ceil(rects[i]!.h) % 2);
-    const margin = textTypeOf(sheetLayer.k.layer).zoomMargin(sheetLayer.k.layer);
-    const ex = Math.round((w * margin) / 2);
-    const ey = Math.round((h * margin) / 2);
-    return { w, h, ex, ey, cw: w + 2 * ex, ch: h + 2 * ey };
-  });
 
 /**
  * Measures the sheet's cells in `page`: each layer's box, each preset word's region in its cell, and the font size of
@@ -268,15 +89,15 @@ const measureSheet = async (
       return {
         fontSizes: sizes,
         rects: ids.map((i) => {
-          const r = document.getElementById(`c${i}`)!.getBoundingClientRect();
-          return { w: r.width, h: r.height };
+          const rect = document.getElementById(`c${i}`)!.getBoundingClientRect();
+          return { w: rect.width, h: rect.height };
         }),
         // A preset's word, relative to its cell (every cell of a layer is at the top-left corner).
         words: wordIds.map(([i, n]) => {
           const cell = document.getElementById(`c${i}`)!;
-          const r = cell.children[n]!.firstElementChild!.getBoundingClientRect();
-          const c = cell.getBoundingClientRect();
-          return { x: r.left - c.left, y: r.top - c.top, w: r.width, h: r.height };
+          const rect = cell.children[n]!.firstElementChild!.getBoundingClientRect();
+          const cellRect = cell.getBoundingClientRect();
+          return { x: rect.left - cellRect.left, y: rect.top - cellRect.top, w: rect.width, h: rect.height };
         }),
       };
     },
@@ -345,18 +166,18 @@ export const rasterizeText = async (
     const paths: string[] = [];
     // Pages after the first are written to files; the first (usually the only one) is captured last and
     // handed to ffmpeg on stdin, so ffmpeg starts while Chromium is still taking the screenshot.
-    for (let p = pages - 1; p >= 0; p--) {
-      const onPage = cells.map((_, c) => c).filter((c) => slots[c]!.page === p);
+    for (let pageIndex = pages - 1; pageIndex >= 0; pageIndex--) {
+      const onPage = cells.map((_, c) => c).filter((c) => slots[c]!.page === pageIndex);
       const pw = Math.max(...onPage.map((c) => cellSize(c).cw));
       const ph = Math.max(...onPage.map((c) => slots[c]!.top + cellSize(c).ch));
       await page.evaluate(
         (place: typeof placement, current: number) =>
-          place.forEach((at, c) => {
-            const el = document.getElementById(`c${c}`)!;
+          place.forEach((at, cellIndex) => {
+            const el = document.getElementById(`c${cellIndex}`)!;
             el.style.cssText = `display:${at.page === current ? "inline-block" : "none"};left:${at.left}px;top:${at.top}px;width:${at.width}px;max-width:none;box-sizing:border-box;${at.font}`;
           }),
         placement,
-        p,
+        pageIndex,
       );
       if (pw > W || ph > H)
         await page.setViewport({ width: Math.max(W, pw), height: Math.max(H, ph), deviceScaleFactor: 1 });
@@ -367,12 +188,12 @@ export const rasterizeText = async (
         // The clip is inside the viewport: no viewport override (a relayout and repaint) around it.
         captureBeyondViewport: false,
       };
-      if (p === 0) {
+      if (pageIndex === 0) {
         firstPage = page.screenshot(shot);
         paths[0] = STDIN_PATH;
       } else {
-        paths[p] = join(workDir, `text-sheet-${p}.png`);
-        await page.screenshot({ ...shot, path: paths[p] });
+        paths[pageIndex] = join(workDir, `text-sheet-${pageIndex}.png`);
+        await page.screenshot({ ...shot, path: paths[pageIndex] });
       }
     }
     sheetLayers.forEach((sheetLayer, i) =>

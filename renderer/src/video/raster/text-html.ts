@@ -103,9 +103,14 @@ export interface BoxFont {
 }
 
 /** The box of one layer; `font` is the sheet's face for its `fontPath` or `googleFont`, if any. */
-export const textBox = (layer: TextLayer, W: number, H: number, font: BoxFont | null): TextBox => {
+export const textBox = (
+  layer: TextLayer,
+  frameWidth: number,
+  frameHeight: number,
+  font: BoxFont | null,
+): TextBox => {
   const fit = fitRangeOf(textTypeOf(layer), layer);
-  const size = fit ? fit.max : fontSizePx(layer, W, H);
+  const size = fit ? fit.max : fontSizePx(layer, frameWidth, frameHeight);
   const text = layer.text;
   const family = font
     ? `"${font.family}",${DEFAULT_FONTS}`
@@ -117,7 +122,7 @@ export const textBox = (layer: TextLayer, W: number, H: number, font: BoxFont | 
     title?.style === "word-by-word" ? "word" : title?.style === "letter-by-letter" ? "letter" : null;
   const pad = Math.ceil(size * 0.25 + (title?.outlineWidth ?? 0) * 4);
   let boxCss = `padding:${sizedLength(fit !== null, size, 0.25, (title?.outlineWidth ?? 0) * 4, "up")};`;
-  boxCss += textTypeOf(layer).boxCss(layer, size, W);
+  boxCss += textTypeOf(layer).boxCss(layer, size, frameWidth);
   const marks = captionMarks(layer);
   if (marks?.backgroundColor !== undefined)
     boxCss += `background:${cssColor(marks.backgroundColor, "rgba(0,0,0,0.7)")};border-radius:${Math.round(size * 0.2)}px;`;
@@ -133,7 +138,7 @@ export const textBox = (layer: TextLayer, W: number, H: number, font: BoxFont | 
     ...(marks?.wordMotion === undefined ? {} : { wordMotion: marks.wordMotion }),
     ...(marks?.fillColor === undefined ? {} : { fill: cssColor(marks.fillColor, color) }),
     ...(marks?.wordBox !== undefined || marks?.wordMotion !== undefined ? { caption: true } : {}),
-    ...(fit ? { fit: { ...fit, width: W, height: H } } : {}),
+    ...(fit ? { fit: { ...fit, width: frameWidth, height: frameHeight } } : {}),
   };
 };
 
@@ -154,15 +159,16 @@ export interface SheetCell {
 }
 
 /** One unit's span in a cell: hidden, lit, boxed or filled as the cell says; a caption's word in a span of its own. */
-const unitHtml = (cell: SheetCell, unit: string, n: number): string => {
-  const shown = cell.only === undefined ? n < cell.visible : n === cell.only;
-  const lit = n === cell.highlight && cell.box.highlight ? `color:${cell.box.highlight};` : "";
-  const fill = n === cell.only && cell.box.fill ? `color:${cell.box.fill};` : "";
+const unitHtml = (cell: SheetCell, unit: string, index: number): string => {
+  const shown = cell.only === undefined ? index < cell.visible : index === cell.only;
+  const lit = index === cell.highlight && cell.box.highlight ? `color:${cell.box.highlight};` : "";
+  const fill = index === cell.only && cell.box.fill ? `color:${cell.box.fill};` : "";
   const style = lit || fill ? ` style="${lit}${fill}"` : "";
   const hidden = shown ? "" : ' class="h"';
   if (!cell.box.caption) return `<span${hidden}${style}>${esc(unit)}</span>`;
   const word = unit.trimEnd();
-  const boxed = n === cell.highlight && cell.box.wordBox ? ` style="${wordBoxCss(cell.box.wordBox)}"` : "";
+  const boxed =
+    index === cell.highlight && cell.box.wordBox ? ` style="${wordBoxCss(cell.box.wordBox)}"` : "";
   return `<span${hidden}${style}><span class="w"${boxed}>${esc(word)}</span>${esc(unit.slice(word.length))}</span>`;
 };
 

@@ -59,8 +59,8 @@ const settle = async (
   tapsMayFail: boolean,
 ): Promise<void> => {
   let order = 0;
-  const stamp = (p: Promise<unknown>) =>
-    p.then(
+  const stamp = (running: Promise<unknown>) =>
+    running.then(
       () => null,
       (reason: unknown) => ({ reason, order: order++ }),
     );

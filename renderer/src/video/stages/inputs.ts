@@ -57,10 +57,10 @@ const withShaderText = async (spec: VideoSpec): Promise<VideoSpec> => {
     texts.set(path, text);
     return text;
   };
-  const fix = async <L extends VideoSpec["globalLayers"][number]>(l: L): Promise<L> =>
-    l.type === "gl" && l.fragmentPath !== undefined
-      ? { ...l, fragmentShader: await read(l.fragmentPath) }
-      : l;
+  const fix = async <L extends VideoSpec["globalLayers"][number]>(layer: L): Promise<L> =>
+    layer.type === "gl" && layer.fragmentPath !== undefined
+      ? { ...layer, fragmentShader: await read(layer.fragmentPath) }
+      : layer;
   return {
     ...spec,
     clips: await Promise.all(
@@ -161,11 +161,11 @@ export const startProbes = (
   );
   const start = options.clock.now();
   const probed = Promise.all(
-    toProbe.map(async (p) =>
+    toProbe.map(async (path) =>
       media.set(
-        p,
+        path,
         toMediaInfo(
-          await probeMedia(p, {
+          await probeMedia(path, {
             ffprobePath: options.ffprobePath,
             signal: options.signal,
             user: options.user,

@@ -65,10 +65,10 @@ export interface RasterizeOptions {
 
 /** Whether a transition of `timeline` is drawn by its GLSL (a second run of the graph writes its frame pairs). */
 const drawsGlTransitions = (spec: VideoSpec, timeline: Timeline, jobId: string): boolean =>
-  timeline.clips.some((c, i) => {
-    if (!c.transition) return false;
-    const { name } = resolveTransition(c.transition.name, `${jobId}:${i}`, c.transition.params);
-    return drawnByGl(name, c.transition.params, c.transition.easing, spec.format);
+  timeline.clips.some((clip, i) => {
+    if (!clip.transition) return false;
+    const { name } = resolveTransition(clip.transition.name, `${jobId}:${i}`, clip.transition.params);
+    return drawnByGl(name, clip.transition.params, clip.transition.easing, spec.format);
   });
 
 /** The job's rasterising options (the whole job's, whatever window of it a render draws). */
@@ -187,11 +187,12 @@ const warmGlPage = (spec: VideoSpec, timeline: Timeline, jobId: string, drawer: 
   const glLayer = [...spec.globalLayers, ...spec.clips.flatMap((c) => c.layers)].some((l) => l.type === "gl");
   const onPage =
     glLayer ||
-    timeline.clips.some((c, i) => {
-      if (!c.transition) return false;
-      const { name } = resolveTransition(c.transition.name, `${jobId}:${i}`);
+    timeline.clips.some((clip, i) => {
+      if (!clip.transition) return false;
+      const { name } = resolveTransition(clip.transition.name, `${jobId}:${i}`);
       return (
-        drawnByGl(name, c.transition.params, c.transition.easing, spec.format) && drawer.drawsOnPage(name)
+        drawnByGl(name, clip.transition.params, clip.transition.easing, spec.format) &&
+        drawer.drawsOnPage(name)
       );
     });
   if (onPage) drawer.warm();

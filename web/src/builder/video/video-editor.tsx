@@ -16,7 +16,7 @@ import { buildTimeline, type Timeline as Layout } from "../service-code.ts";
 import { renderFrame, stillConfig, type FramePreview } from "./frame-preview.ts";
 import { Timeline } from "./timeline.tsx";
 import { seconds } from "./timeline-lanes.tsx";
-import { VideoPanel } from "./video-panels.tsx";
+import { VideoPanel } from "./panels/video-panel.tsx";
 
 const AUTO_DELAY_MS = 1200;
 

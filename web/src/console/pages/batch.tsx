@@ -3,18 +3,11 @@
  * until it ends; cancel while it runs; then the ZIP of its outputs and the manifest.
  */
 import { useEffect } from "preact/hooks";
-import { api, data, downloadUrl } from "../../shared/api.ts";
+import { api, data } from "../../shared/api.ts";
 import { formatDate } from "../../shared/format.ts";
 import { PageHeader } from "../../shared/layout.tsx";
-import {
-  ConfirmButton,
-  Progress,
-  Show,
-  StatusBadge,
-  TableWrap,
-  useResource,
-  useTitle,
-} from "../../shared/ui.tsx";
+import { ConfirmButton, Progress, Show, StatusBadge, useResource, useTitle } from "../../shared/ui.tsx";
+import { BatchRows } from "./batch-rows.tsx";
 
 export const BatchPage = ({ id }: { id: string }) => {
   useTitle(`Batch ${id}`);
@@ -28,10 +21,10 @@ export const BatchPage = ({ id }: { id: string }) => {
   return (
     <>
       <Show resource={batch} what="Loading the batch">
-        {(b) => (
+        {(loaded) => (
           <>
             <PageHeader title="Batch">
-              {b.status === "RUNNING" ? (
+              {loaded.status === "RUNNING" ? (
                 <ConfirmButton
                   question="Cancel the jobs not started yet? Their tokens are released."
                   onConfirm={async () => {
@@ -43,7 +36,7 @@ export const BatchPage = ({ id }: { id: string }) => {
                 </ConfirmButton>
               ) : (
                 <>
-                  {b.counts.COMPLETED > 0 && (
+                  {loaded.counts.COMPLETED > 0 && (
                     <a class="button" href={`/api/v2/batches/${encodeURIComponent(id)}/output`} download>
                       Download ZIP
                     </a>
@@ -59,65 +52,26 @@ export const BatchPage = ({ id }: { id: string }) => {
               )}
             </PageHeader>
             <p>
-              <a href={`/console/templates/${b.templateId}`}>The template</a>
+              <a href={`/console/templates/${loaded.templateId}`}>The template</a>
             </p>
             <section class="panel" aria-labelledby="state-h">
               <h2 id="state-h">
-                <code>{b.id}</code> <StatusBadge status={b.status} />
+                <code>{loaded.id}</code> <StatusBadge status={loaded.status} />
               </h2>
               <div aria-live="polite">
-                <Progress value={b.progress} label="Batch progress" />
+                <Progress value={loaded.progress} label="Batch progress" />
                 <p>
-                  {b.counts.COMPLETED} completed · {b.counts.PROCESSING} rendering · {b.counts.PENDING}{" "}
-                  waiting · {b.counts.FAILED} failed · {b.counts.CANCELLED} cancelled · {b.rejected} rows
-                  refused at submission
+                  {loaded.counts.COMPLETED} completed · {loaded.counts.PROCESSING} rendering ·{" "}
+                  {loaded.counts.PENDING} waiting · {loaded.counts.FAILED} failed · {loaded.counts.CANCELLED}{" "}
+                  cancelled · {loaded.rejected} rows refused at submission
                 </p>
               </div>
               <p class="muted">
-                Started {formatDate(b.createdAt)}
-                {b.endedAt ? `, ended ${formatDate(b.endedAt)}` : ""}; mode {b.mode}.
+                Started {formatDate(loaded.createdAt)}
+                {loaded.endedAt ? `, ended ${formatDate(loaded.endedAt)}` : ""}; mode {loaded.mode}.
               </p>
             </section>
-            <TableWrap label="Rows">
-              <table class="cards">
-                <thead>
-                  <tr>
-                    <th class="num">Row</th>
-                    <th>Name</th>
-                    <th>Job</th>
-                    <th>Status</th>
-                    <th>Output</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {b.jobs.map((j) => (
-                    <tr key={j.jobId}>
-                      <td data-label="Row" class="num">
-                        {j.row}
-                      </td>
-                      <td data-label="Name">{j.name ?? "—"}</td>
-                      <td data-label="Job">
-                        <a href={`/console/jobs/${j.jobId}`}>{j.jobId}</a>
-                      </td>
-                      <td data-label="Status">
-                        <StatusBadge status={j.status} />
-                        {j.status === "PROCESSING" && <Progress value={j.progress} label={`Row ${j.row}`} />}
-                        {j.error && <p class="field-error">{j.error}</p>}
-                      </td>
-                      <td data-label="Output">
-                        {j.outputFileId ? (
-                          <a href={downloadUrl(j.outputFileId)} download>
-                            Download
-                          </a>
-                        ) : (
-                          "—"
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableWrap>
+            <BatchRows jobs={loaded.jobs} />
           </>
         )}
       </Show>

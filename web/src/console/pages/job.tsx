@@ -4,25 +4,14 @@
  * captions track when the job asked for captions), a download link, the caption files, the config, and links to
  * open the config in the builder or cancel a job that has not started.
  */
-import { useEffect, useState } from "preact/hooks";
-import { api, data, downloadUrl, followJob } from "../../shared/api.ts";
+import { api, data, downloadUrl } from "../../shared/api.ts";
 import type { Job } from "../../shared/api-types.ts";
 import { builderJobLink } from "../../shared/builder-link.ts";
 import { showsAsPicture } from "../../shared/output-view.ts";
 import { formatBytes, formatDate } from "../../shared/format.ts";
 import { PageHeader } from "../../shared/layout.tsx";
-import {
-  ConfirmButton,
-  CopyButton,
-  Notice,
-  Progress,
-  Show,
-  StatusBadge,
-  useResource,
-  useTitle,
-} from "../../shared/ui.tsx";
-
-const OPEN = new Set(["PENDING", "PROCESSING"]);
+import { ConfirmButton, CopyButton, Show, useResource, useTitle } from "../../shared/ui.tsx";
+import { JobProgress, useLiveJob } from "./job-progress.tsx";
 
 type Captions = NonNullable<Job["captions"]>;
 
@@ -91,31 +80,41 @@ const CaptionFiles = ({ captions }: { captions: Captions }) => (
   </section>
 );
 
-/** The job as its stream tells it: progress events update it, `done` replaces it. */
-const useLiveJob = (initial: Job | undefined) => {
-  const [job, setJob] = useState<Job | undefined>(initial);
-  const [link, setLink] = useState<"live" | "reconnecting" | "lost" | null>(null);
-  useEffect(() => setJob(initial), [initial]);
-  const id = initial?.id;
-  const open = initial ? OPEN.has(initial.status) : false;
-  useEffect(() => {
-    if (!id || !open) return;
-    setLink("live");
-    return followJob(
-      id,
-      (e) => {
-        setLink("live");
-        if (e.event === "done") setJob(e.data);
-        else
-          setJob((j) =>
-            j ? { ...j, status: e.data.status, progress: e.data.progress, updatedAt: e.data.updatedAt } : j,
-          );
-      },
-      (reconnecting) => setLink(reconnecting ? "reconnecting" : "lost"),
-    );
-  }, [id, open]);
-  return { job, link };
-};
+/** What the job is and when it ran: type and format, tokens, times, its callback and metadata. */
+const JobFacts = ({ job }: { job: Job }) => (
+  <dl class="facts">
+    <dt>Type</dt>
+    <dd>
+      {job.type.toLowerCase()} · {job.outputFormat}
+    </dd>
+    <dt>Tokens</dt>
+    <dd>{job.tokensUsed}</dd>
+    <dt>Created</dt>
+    <dd>{formatDate(job.createdAt)}</dd>
+    <dt>Started</dt>
+    <dd>{formatDate(job.startedAt)}</dd>
+    <dt>Finished</dt>
+    <dd>{formatDate(job.completedAt)}</dd>
+    {job.webhookUrl && (
+      <>
+        <dt>Callback</dt>
+        <dd class="wrap">
+          <code>{job.webhookUrl}</code> (<a href="/console/webhooks/job-callbacks">deliveries</a>)
+        </dd>
+      </>
+    )}
+    {job.metadata && (
+      <>
+        <dt>Metadata</dt>
+        <dd>
+          <pre class="json" tabIndex={0} aria-label="The job's metadata">
+            {JSON.stringify(job.metadata, null, 2)}
+          </pre>
+        </dd>
+      </>
+    )}
+  </dl>
+);
 
 export const JobPage = ({ id }: { id: string }) => {
   useTitle(`Job ${id}`);
@@ -159,61 +158,8 @@ export const JobPage = ({ id }: { id: string }) => {
               <h2 id="status-h">
                 <code>{job.id}</code>
               </h2>
-              <div aria-live="polite">
-                <p>
-                  <StatusBadge status={job.status} />{" "}
-                  {job.progress?.stage && OPEN.has(job.status) ? (
-                    <span class="muted">{job.progress.stage}</span>
-                  ) : null}
-                </p>
-                {OPEN.has(job.status) && (
-                  <Progress value={job.progress?.percent ?? 0} label="Rendering progress" />
-                )}
-                {link === "reconnecting" && OPEN.has(job.status) && (
-                  <p class="muted">Reconnecting to the progress stream…</p>
-                )}
-                {link === "lost" && OPEN.has(job.status) && (
-                  <Notice kind="warning">
-                    The progress stream stopped.{" "}
-                    <button type="button" class="secondary small" onClick={() => void loaded.reload()}>
-                      Reload
-                    </button>
-                  </Notice>
-                )}
-                {job.errorMessage && <Notice kind="error">{job.errorMessage}</Notice>}
-              </div>
-              <dl class="facts">
-                <dt>Type</dt>
-                <dd>
-                  {job.type.toLowerCase()} · {job.outputFormat}
-                </dd>
-                <dt>Tokens</dt>
-                <dd>{job.tokensUsed}</dd>
-                <dt>Created</dt>
-                <dd>{formatDate(job.createdAt)}</dd>
-                <dt>Started</dt>
-                <dd>{formatDate(job.startedAt)}</dd>
-                <dt>Finished</dt>
-                <dd>{formatDate(job.completedAt)}</dd>
-                {job.webhookUrl && (
-                  <>
-                    <dt>Callback</dt>
-                    <dd class="wrap">
-                      <code>{job.webhookUrl}</code> (<a href="/console/webhooks/job-callbacks">deliveries</a>)
-                    </dd>
-                  </>
-                )}
-                {job.metadata && (
-                  <>
-                    <dt>Metadata</dt>
-                    <dd>
-                      <pre class="json" tabIndex={0} aria-label="The job's metadata">
-                        {JSON.stringify(job.metadata, null, 2)}
-                      </pre>
-                    </dd>
-                  </>
-                )}
-              </dl>
+              <JobProgress job={job} link={link} reload={loaded.reload} />
+              <JobFacts job={job} />
             </section>
             <Output job={job} />
             {job.captions && <CaptionFiles captions={job.captions} />}

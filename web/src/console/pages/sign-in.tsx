@@ -8,9 +8,10 @@ import { useLocation } from "preact-iso";
 import { api, data } from "../../shared/api.ts";
 import type { SignInOptions } from "../../shared/api-types.ts";
 import { Captcha } from "../../shared/captcha.tsx";
-import { Field, FormErrors, GroupErrors, useForm } from "../../shared/forms.tsx";
+import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
 import { useSession } from "../../shared/session.tsx";
 import { ErrorNotice, Loading, Notice, useResource, useTitle } from "../../shared/ui.tsx";
+import { type SignUpDetails, SignUpFields } from "./sign-up-fields.tsx";
 
 /** Where to go after signing in: a page of the console only (never another site). */
 const nextPage = (query: Record<string, string>) => {
@@ -75,9 +76,8 @@ const AddressStep = ({
   onSent: (email: string) => void;
 }) => {
   const [email, setEmail] = useState("");
-  const [name, setName] = useState("");
-  const [terms, setTerms] = useState(false);
-  const [marketing, setMarketing] = useState(false);
+  const [signUp, setSignUp] = useState<SignUpDetails>({ name: "", terms: false, marketing: false });
+  const changeSignUp = (patch: Partial<SignUpDetails>) => setSignUp((details) => ({ ...details, ...patch }));
   const [captchaToken, setCaptchaToken] = useState("");
   const [round, setRound] = useState(0);
   const captcha = options.captcha ? { hcaptchaToken: captchaToken } : {};
@@ -90,11 +90,11 @@ const AddressStep = ({
           api.POST("/api/v1/auth/register", {
             body: {
               email,
-              ...(name.trim() ? { name } : {}),
+              ...(signUp.name.trim() ? { name: signUp.name } : {}),
               consent: {
-                termsAccepted: terms as true,
+                termsAccepted: signUp.terms as true,
                 termsVersion: options.termsVersion as "2026-10-12",
-                marketingAccepted: marketing,
+                marketingAccepted: signUp.marketing,
               },
               ...captcha,
             },
@@ -112,9 +112,9 @@ const AddressStep = ({
     <form class="stack" onSubmit={form.onSubmit} noValidate>
       <p>We e-mail you a 6-digit code; no password to remember.</p>
       <Field form={form} name="email" label="E-mail address">
-        {(p) => (
+        {(control) => (
           <input
-            {...p}
+            {...control}
             type="email"
             autoComplete="email"
             required
@@ -124,48 +124,12 @@ const AddressStep = ({
         )}
       </Field>
       {mode === "sign-up" && (
-        <>
-          <Field form={form} name="name" label="Name (optional)">
-            {(p) => (
-              <input
-                {...p}
-                type="text"
-                autoComplete="name"
-                value={name}
-                onInput={(e) => setName(e.currentTarget.value)}
-              />
-            )}
-          </Field>
-          <fieldset>
-            <legend>Consent</legend>
-            <label class="check">
-              <input
-                type="checkbox"
-                name="consent.termsAccepted"
-                checked={terms}
-                onChange={(e) => setTerms(e.currentTarget.checked)}
-                aria-invalid={form.errorsOf("consent.termsAccepted").length ? true : undefined}
-              />
-              <span>
-                I accept the{" "}
-                <a href="/terms" target="_blank" rel="noopener">
-                  terms of service
-                </a>{" "}
-                (version {options.termsVersion}). Required.
-              </span>
-            </label>
-            <label class="check">
-              <input
-                type="checkbox"
-                name="consent.marketingAccepted"
-                checked={marketing}
-                onChange={(e) => setMarketing(e.currentTarget.checked)}
-              />
-              <span>Send me product news by e-mail now and then. Optional.</span>
-            </label>
-            <GroupErrors form={form} name="consent" />
-          </fieldset>
-        </>
+        <SignUpFields
+          form={form}
+          termsVersion={options.termsVersion}
+          details={signUp}
+          change={changeSignUp}
+        />
       )}
       {options.captcha && (
         <Captcha
@@ -222,9 +186,9 @@ const CodeStep = ({
         </p>
       )}
       <Field form={form} name="token" label="Code from the e-mail">
-        {(p) => (
+        {(control) => (
           <input
-            {...p}
+            {...control}
             type="text"
             inputMode="numeric"
             autoComplete="one-time-code"

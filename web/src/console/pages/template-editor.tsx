@@ -6,8 +6,8 @@
 import { useState } from "preact/hooks";
 import { ApiError } from "../../shared/api.ts";
 import type { Template, TemplateVariable } from "../../shared/api-types.ts";
-import { Field, FormErrors, GroupErrors, useForm } from "../../shared/forms.tsx";
-import { VariableFields } from "../../shared/variable-fields.tsx";
+import { Field, FormErrors, useForm } from "../../shared/forms.tsx";
+import { TemplateVariables } from "./template-variables.tsx";
 
 export interface TemplateDraft {
   name: string;
@@ -52,9 +52,6 @@ export const TemplateEditor = ({
       setSaved(true);
     },
   );
-  const change = (i: number, patch: Partial<TemplateVariable>) =>
-    setVariables(variables.map((v, j) => (j === i ? { ...v, ...patch } : v)));
-  const missing = placeholdersOf(configText).filter((n) => !variables.some((v) => v.name === n));
   return (
     <form class="stack" onSubmit={form.onSubmit} noValidate>
       <div class="inline-form">
@@ -62,8 +59,12 @@ export const TemplateEditor = ({
           {(p) => <input {...p} type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />}
         </Field>
         <Field form={form} name="type" label="Type">
-          {(p) => (
-            <select {...p} value={type} onChange={(e) => setType(e.currentTarget.value as "image" | "video")}>
+          {(control) => (
+            <select
+              {...control}
+              value={type}
+              onChange={(e) => setType(e.currentTarget.value as "image" | "video")}
+            >
               <option value="image">image</option>
               <option value="video">video</option>
             </select>
@@ -76,9 +77,9 @@ export const TemplateEditor = ({
         label="Config (JSON)"
         hint="A job config; write {{name}} in any string for a value each row fills in."
       >
-        {(p) => (
+        {(control) => (
           <textarea
-            {...p}
+            {...control}
             class="code"
             spellcheck={false}
             value={configText}
@@ -86,56 +87,12 @@ export const TemplateEditor = ({
           />
         )}
       </Field>
-      <fieldset>
-        <legend>Variables</legend>
-        {variables.length === 0 && <p class="hint">None declared.</p>}
-        {variables.map((v, i) => (
-          <div class="inline-form variable" key={i} role="group" aria-label={`Variable ${i + 1}`}>
-            <Field form={form} name={`variables[${i}].name`} label="Name">
-              {(p) => (
-                <input
-                  {...p}
-                  type="text"
-                  value={v.name}
-                  onInput={(e) => change(i, { name: e.currentTarget.value })}
-                />
-              )}
-            </Field>
-            <VariableFields form={form} index={i} variable={v} change={(patch) => change(i, patch)} />
-            <button
-              type="button"
-              class="danger small"
-              onClick={() => setVariables(variables.filter((_, j) => j !== i))}
-            >
-              Remove
-            </button>
-          </div>
-        ))}
-        <div class="row-actions">
-          <button
-            type="button"
-            class="secondary small"
-            onClick={() => setVariables([...variables, { name: "", type: "string", required: true }])}
-          >
-            Add a variable
-          </button>
-          {missing.length > 0 && (
-            <button
-              type="button"
-              class="secondary small"
-              onClick={() =>
-                setVariables([
-                  ...variables,
-                  ...missing.map((name) => ({ name, type: "string" as const, required: true })),
-                ])
-              }
-            >
-              Add {missing.join(", ")} from the config
-            </button>
-          )}
-        </div>
-        <GroupErrors form={form} name="variables" />
-      </fieldset>
+      <TemplateVariables
+        form={form}
+        variables={variables}
+        setVariables={setVariables}
+        placeholders={placeholdersOf(configText)}
+      />
       <FormErrors form={form} fields={["name", "type", "config", "variables"]} />
       {saved && (
         <p role="status">

@@ -1,6 +1,5 @@
-/** Pure parts of html layers: the document (policy and clock first), library handling, size and frame count. */
+/** Pure parts of html layers: the document (policy and clock first) and the libraries it loads. */
 import { describe, expect, it } from "vitest";
-import { htmlFrameCount, htmlLayerSize } from "../../../../src/video/html/rasterize-html.ts";
 import { libraryNames, librarySource, stripLibraryImports } from "../../../../src/video/html/libraries.ts";
 import { injectHead } from "@media-render/contract/html-sandbox";
 import { htmlLayerDocument, PAGE_POLICY } from "../../../../src/video/html/page.ts";
@@ -58,19 +57,5 @@ describe("html layer document", () => {
     for (const name of libraryNames({ enableLibraries: true })) {
       expect((await librarySource(name)).length).toBeGreaterThan(10_000);
     }
-  });
-});
-
-describe("html layer size and frames", () => {
-  it("defaults to the video size, rounds down to even (evenDimension)", () => {
-    expect(htmlLayerSize({ type: "html" }, 1280, 720)).toEqual({ w: 1280, h: 720 });
-    expect(htmlLayerSize({ type: "html", width: 301, height: 99 }, 1280, 720)).toEqual({ w: 300, h: 98 });
-  });
-
-  it("static = 1 frame; animated = duration (5 s default, 30 s max) cut to the window", () => {
-    expect(htmlFrameCount({ type: "html" }, 30, 10)).toBe(1);
-    expect(htmlFrameCount({ type: "html", animated: true }, 30, 10)).toBe(150);
-    expect(htmlFrameCount({ type: "html", animated: true, duration: 2 }, 30, 1)).toBe(30);
-    expect(htmlFrameCount({ type: "html", animated: true, duration: 99 }, 10, 60)).toBe(300);
   });
 });
