@@ -1,5 +1,5 @@
 /**
- * Names say what the thing is (CONTRIBUTING.md, "House style"): no single-letter binding in source code outside a
+ * Names say what the thing is (CONTRIBUTING.md, "Names"): no single-letter binding in source code outside a
  * tiny lambda. A binding is a variable, a parameter, a catch parameter or a function's name; a tiny lambda is an
  * arrow or function expression of at most three lines, where `(a, b) => a.start - b.start` reads at a glance.
  *
@@ -7,9 +7,6 @@
  * counter), `x`, `y`, `z`, `w`, `h` (a point's coordinates, a box's width and height, in drawing code), `e` as a
  * parameter (the error caught, the event handled) and, in the Worker (`src/`), `c` as a parameter (Hono's context,
  * the framework's own name for it).
- *
- * OWED lists the files that still have some, with how many: a file may not gain one, and an entry must shrink as its
- * file is cleaned (an entry above its file's count fails too), so the list only gets shorter.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -19,9 +16,6 @@ import { lineFinder, root, SOURCE_ROOTS, sourceFiles } from "./source-tree.ts";
 
 const ALLOWED = new Set(["_", "i", "j", "k", "x", "y", "z", "w", "h"]);
 const TINY_LAMBDA_LINES = 3;
-
-/** Single-letter names still to rename, by file. */
-const OWED: Record<string, number> = {};
 
 interface Syntax {
   type?: string;
@@ -107,17 +101,7 @@ describe("names", () => {
     expect(shortNames("src/sample.ts", "function g(c) {\n  return c;\n}\n")).toEqual(["src/sample.ts:1 g"]);
   });
 
-  it("has no single-letter name outside a tiny lambda beyond what OWED lists", () => {
-    const over = [...byFile]
-      .filter(([path, names]) => names.length > (OWED[path] ?? 0))
-      .flatMap(([path, names]) => [`${path}: ${names.length} (owed ${OWED[path] ?? 0})`, ...names]);
-    expect(over, "rename these (or, while a file is being cleaned, lower its OWED entry)").toEqual([]);
-  });
-
-  it("lists in OWED only what is still owed (a rename lowers its entry)", () => {
-    const stale = Object.entries(OWED)
-      .filter(([path, count]) => (byFile.get(path)?.length ?? 0) < count)
-      .map(([path, count]) => `${path}: owed ${count}, has ${byFile.get(path)?.length ?? 0}`);
-    expect(stale).toEqual([]);
+  it("has no single-letter name outside a tiny lambda", () => {
+    expect([...byFile.values()].flat(), "name these for what they hold").toEqual([]);
   });
 });
