@@ -7,6 +7,14 @@
 import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
+// The renderer runs its own TypeScript on worker threads and in child processes (caption parsing, the WebP decoder):
+// on a Node older than the project's these fail one by one with "Unknown file extension .ts". Say it once instead.
+if (Number(process.versions.node.split(".")[0]) < 22)
+  throw new Error(
+    `the renderer's tests need the project's Node (node_modules/.bin/node); this is ${process.version}. ` +
+      "Run them through npm test renderer, npm run test:renderer or npx vitest, which put it first on PATH.",
+  );
+
 export default defineConfig({
   test: {
     root: fileURLToPath(new URL("..", import.meta.url)),
