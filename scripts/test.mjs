@@ -9,9 +9,10 @@
 // one test). `node scripts/test.mjs worker e2e` runs only the named suites (no checks). The n8n tier runs only when
 // named (`npm test n8n`: it installs n8n, minutes and gigabytes the first time; .ci/run runs it after `npm test`).
 //
-// Four lanes run side by side: the unit tier and the Worker suite's `worker` project; the renderer suite; the
-// end-to-end suite, whose fault files spend most of their time waiting on leases and outages while the other lanes use
-// the two cores; the checks, one after another (half a minute in all), then the Worker suite's `worker-render`
+// Four lanes run side by side: the unit tier and the Worker suite's `worker` project; the renderer suite's `renderer`
+// project; the end-to-end suite, whose fault files spend most of their time waiting on leases and outages while the
+// other lanes use the two cores, then the renderer suite's `renderer-late` project (its fault and transcription
+// files); the checks, one after another (half a minute in all), then the Worker suite's `worker-render`
 // project and the scripts' tests. The run is CPU-bound, so the lanes are laid out to end together.
 // Each task's output is held and printed whole when it ends, so the lanes' logs do not interleave.
 //
@@ -39,7 +40,8 @@ import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
 // different lanes (`npm test worker` names both).
 const SUITES = {
   unit: ["vitest.unit.config.ts"],
-  renderer: ["renderer/vitest.config.ts"],
+  renderer: ["renderer/vitest.config.ts", "renderer"],
+  "renderer-late": ["renderer/vitest.config.ts", "renderer-late"],
   worker: ["vitest.config.ts", "worker"],
   "worker-render": ["vitest.config.ts", "worker-render"],
   e2e: ["test/e2e/vitest.config.ts"],
@@ -64,7 +66,7 @@ const { values: options, positionals: only } = parseCommandLine({
     "Every test: the static checks (lint, layers, knip, OpenAPI, types, formatting) beside the unit, renderer,\n" +
     "Worker, end-to-end and scripts suites in four lanes, then one line: tests: N passed, N failed, N skipped.\n" +
     "Named suites run alone, without the checks (CONTRIBUTING.md, docs/testing.md).",
-  positionals: `suites: ${SUITE_NAMES.join(", ")} (worker = both Worker projects; n8n only when named)`,
+  positionals: `suites: ${SUITE_NAMES.join(", ")} (worker = both Worker projects, renderer both renderer projects; n8n only when named)`,
   options: {
     cpus: {
       type: "string",
@@ -224,7 +226,8 @@ if (!reexecOnProjectNode()) {
   const wanted = (name) =>
     only.includes(name) ||
     (only.length === 0 && !ON_REQUEST.has(name)) ||
-    (name === "worker-render" && only.includes("worker"));
+    (name === "worker-render" && only.includes("worker")) ||
+    (name === "renderer-late" && only.includes("renderer"));
   const suites = (...names) => names.filter(wanted).map((name) => suite(name, ...SUITES[name]));
   // The whole run (no suite named) also runs the static checks: main stays green only if they pass.
   const checks =
@@ -246,7 +249,7 @@ if (!reexecOnProjectNode()) {
   const lanes = [
     suites("unit", "worker"),
     suites("renderer"),
-    suites("e2e"),
+    suites("e2e", "renderer-late"),
     [
       ...checks,
       ...suites("worker-render"),
