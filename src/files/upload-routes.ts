@@ -43,6 +43,13 @@ const UPLOAD_FIELDS = {
   ttlHours: { type: "integer", minimum: 1, maximum: 720, default: 24 },
 };
 
+/** What a file validation answers, on each of its routes. */
+const VALIDATION_OK = {
+  status: 200,
+  description: "`validation` (isValid, the detected type, the reasons) and `uploadedFile`",
+  data: FileValidation,
+} as const;
+
 /** upload_from_url's arguments: a public URL stands for the multipart upload an agent cannot send. */
 const UrlInput = v.strictObject({
   url: v.pipe(v.string("url must be a string"), v.url("url must be an http(s) URL"), v.maxLength(2048)),
@@ -65,11 +72,7 @@ const validateKindRoutes = () => {
         summary: `Check ${kind === "image" ? "an image" : `a${kind === "audio" ? "n" : ""} ${kind}`} file without storing it`,
         description: `JsonCut's route: as POST /api/v1/files/validate, and the content must be ${kind} (an error in \`validation.errors\` otherwise).`,
         body: { multipart: UPLOAD_FIELDS },
-        ok: {
-          status: 200,
-          description: "`validation` (isValid, the detected type, the reasons) and `uploadedFile`",
-          data: FileValidation,
-        },
+        ok: VALIDATION_OK,
         rateLimit: "general",
         mcp: false,
       }),
@@ -134,11 +137,7 @@ export const fileUploadRoutes = new Hono<AppEnv>()
       tag: "Files",
       summary: "Check a file without storing it",
       body: { multipart: UPLOAD_FIELDS },
-      ok: {
-        status: 200,
-        description: "`validation` (isValid, the detected type, the reasons) and `uploadedFile`",
-        data: FileValidation,
-      },
+      ok: VALIDATION_OK,
       rateLimit: "general",
       mcp: false,
     }),

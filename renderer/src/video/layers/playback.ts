@@ -140,21 +140,37 @@ export const playSegment = (ctx: GraphContext, options: PlayOptions, win: LayerW
   return playIterations(ctx, options, win, period);
 };
 
-/** The segment once, from the window's first frame, then its last frame held. */
-const playOnce = (ctx: GraphContext, options: PlayOptions, win: LayerWindow): Played => {
-  const { input, pre, from } = openAt(ctx, options, win.skip);
+/**
+ * The pan's crop when the zoom pans (its motion counted from frame `from` of the segment), and the input `stream`
+ * resized into the layer's box, or into the pan's larger frame.
+ */
+const panAndResize = (
+  ctx: GraphContext,
+  options: PlayOptions,
+  win: LayerWindow,
+  stream: string,
+  pre: string,
+  from: number,
+) => {
   const pan = isPan(options.zoom.dir)
     ? panCrop(options.zoom.dir, options.zoom.amount, win.frames, options.box.w, options.box.h, from)
     : null;
   const resized = resizeInto(
     ctx,
-    `${input}:v`,
+    stream,
     pre,
     options.mode,
     pan?.w ?? options.box.w,
     pan?.h ?? options.box.h,
     options.info,
   );
+  return { pan, resized };
+};
+
+/** The segment once, from the window's first frame, then its last frame held. */
+const playOnce = (ctx: GraphContext, options: PlayOptions, win: LayerWindow): Played => {
+  const { input, pre, from } = openAt(ctx, options, win.skip);
+  const { pan, resized } = panAndResize(ctx, options, win, `${input}:v`, pre, from);
   const label = ctx.label(options.prefix);
   const lead = win.skip - from;
   const cut = `${lead > 0 ? `start_frame=${lead}:` : ""}end_frame=${lead + win.drawn}`;
@@ -170,18 +186,7 @@ const playOnce = (ctx: GraphContext, options: PlayOptions, win: LayerWindow): Pl
  */
 const playLooped = (ctx: GraphContext, options: PlayOptions, win: LayerWindow, period: number): Played => {
   const { input, pre } = openAt(ctx, options, 0);
-  const pan = isPan(options.zoom.dir)
-    ? panCrop(options.zoom.dir, options.zoom.amount, win.frames, options.box.w, options.box.h, win.skip)
-    : null;
-  const resized = resizeInto(
-    ctx,
-    `${input}:v`,
-    pre,
-    options.mode,
-    pan?.w ?? options.box.w,
-    pan?.h ?? options.box.h,
-    options.info,
-  );
+  const { pan, resized } = panAndResize(ctx, options, win, `${input}:v`, pre, win.skip);
   const label = ctx.label(options.prefix);
   const phase = win.skip % period;
   const cut = `${phase > 0 ? `start_frame=${phase}:` : ""}end_frame=${phase + win.drawn}`;
