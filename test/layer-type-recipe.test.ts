@@ -5,10 +5,10 @@
  * builder's choices, list the tables' types; the builder's new layers are the tables' starters; and no other source
  * file lists layer types side by side or switches over them, which is what made a type touch a dozen files.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { root, sourceFiles } from "./source-tree.ts";
 import { validateJobConfig } from "@media-render/contract/config";
 import { IMAGE_LAYER_TYPES, newImageLayer } from "@media-render/contract/config/image-layer-types";
 import { newVideoLayer, VIDEO_LAYER_TYPES } from "@media-render/contract/config/video-layer-types";
@@ -17,7 +17,6 @@ import { LAYER_HTML } from "@media-render/image-page/compile-html";
 import { configJsonSchema } from "../src/schemas/json-schemas.ts";
 import { layerTypes, schemaAt, schemaDoc, type Schema } from "../web/src/builder/schema/fields.ts";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const SOURCES = ["packages/contract/src", "src", "renderer/src", "web/src"];
 const VIDEO_TYPES = Object.keys(VIDEO_LAYER_TYPES);
 const IMAGE_TYPES = Object.keys(IMAGE_LAYER_TYPES);
@@ -45,14 +44,8 @@ const RECIPES = {
   ],
 };
 
-const walk = (dir: string, out: string[] = []): string[] => {
-  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) walk(path, out);
-    else if (/\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) out.push(path);
-  }
-  return out;
-};
+/** The TypeScript sources under `dir` (the recipes name no script). */
+const walk = (dir: string): string[] => sourceFiles(dir).filter((path) => /\.tsx?$/.test(path));
 
 /**
  * Names that are also job types, file kinds, format kinds or property names ("image", "video", "text"...): two of

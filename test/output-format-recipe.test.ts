@@ -4,13 +4,12 @@
  * output format's name or lists format names, which is what made adding a format touch ten files. The input side
  * (what uploads and references may be, and how they are probed) lists extensions of its own: it is named below.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { root, sourceFiles } from "./source-tree.ts";
 import { OUTPUT_FORMAT_NAMES, OUTPUT_FORMATS } from "@media-render/contract/output-formats";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
 const SOURCES = ["packages/contract/src", "src", "renderer/src", "web/src"];
 
 /** Files that list extensions of the formats the service reads, not writes (input formats). */
@@ -35,14 +34,8 @@ const recipe = (): { text: string; files: string[] } => {
   return { text, files };
 };
 
-const walk = (dir: string, out: string[] = []): string[] => {
-  for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    if (entry.isDirectory()) walk(path, out);
-    else if (/\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) out.push(path);
-  }
-  return out;
-};
+/** The TypeScript sources under `dir` (the recipes name no script). */
+const walk = (dir: string): string[] => sourceFiles(dir).filter((path) => /\.tsx?$/.test(path));
 
 const names = [...new Set(OUTPUT_FORMAT_NAMES.flatMap((f) => [f, ...OUTPUT_FORMATS[f].extensions]))].join(
   "|",
