@@ -36,8 +36,8 @@ import { pathToFileURL } from "node:url";
 import { parseCommandLine } from "./lib/command-line.mjs";
 import { ensureNodeModules, reexecOnProjectNode, root } from "./setup.mjs";
 
-// Each suite's config, and its project where a config has two: the Worker suite's projects run as two tasks, in
-// different lanes (`npm test worker` names both).
+// Each suite's config, and its project where a config has two: the Worker suite's and the renderer suite's projects
+// run as two tasks each, in different lanes (`npm test worker` names both, as `npm test renderer` does).
 const SUITES = {
   unit: ["vitest.unit.config.ts"],
   renderer: ["renderer/vitest.config.ts", "renderer"],
@@ -50,6 +50,8 @@ const SUITES = {
   n8n: ["test/n8n/vitest.config.ts"],
 };
 const ON_REQUEST = new Set(["n8n"]);
+/** A suite's second project, run when its first is named. */
+const SECOND_PROJECT_OF = { "worker-render": "worker", "renderer-late": "renderer" };
 const SUITE_NAMES = Object.keys(SUITES);
 const cores = availableParallelism();
 const count = (name, max) => (values) => {
@@ -226,8 +228,7 @@ if (!reexecOnProjectNode()) {
   const wanted = (name) =>
     only.includes(name) ||
     (only.length === 0 && !ON_REQUEST.has(name)) ||
-    (name === "worker-render" && only.includes("worker")) ||
-    (name === "renderer-late" && only.includes("renderer"));
+    only.includes(SECOND_PROJECT_OF[name]);
   const suites = (...names) => names.filter(wanted).map((name) => suite(name, ...SUITES[name]));
   // The whole run (no suite named) also runs the static checks: main stays green only if they pass.
   const checks =
