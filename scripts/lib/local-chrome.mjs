@@ -21,7 +21,8 @@ const SETPRIV_FLAGS = JSON.parse(
 /** The unprivileged user every Chromium runs as when started by root. */
 export const BROWSER_USER = ISOLATION.user;
 
-const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
+/** Whether this process runs as root (it then starts Chromium as BROWSER_USER, and may install). */
+export const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
 /** Debian's Chromium binary itself (its /usr/bin wrapper script adds nothing we need): local Browser Rendering runs it. */
 export const chromiumBinary = () =>

@@ -14,11 +14,9 @@ import {
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { APT_PACKAGES } from "./apt-packages.mjs";
-import { BROWSER_USER, chromiumBinary, localChromeLauncher } from "./local-chrome.mjs";
+import { BROWSER_USER, chromiumBinary, isRoot, localChromeLauncher } from "./local-chrome.mjs";
 
 const log = (msg) => console.log(`[setup] ${msg}`);
-
-const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0;
 
 /** Installs missing Debian packages when root; otherwise says exactly what to run and exits. */
 const ensureSystemPackages = () => {
